@@ -1,0 +1,248 @@
+#include "config.h"
+
+#include "cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "schema.h"
+#include "util.h"
+
+int64_t stat_mtime_ns(const struct stat *sb)
+{
+	return (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* The input's own name without trailing slashes. */
+static char *trimmed(const char *input)
+{
+	size_t n = strlen(input);
+
+	while (n > 1 && input[n - 1] == '/')
+		n--;
+	return xstrndup(input, n);
+}
+
+static int mkdir_p(const char *dir)
+{
+	char *p = xstrdup(dir);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	int rc = mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
+	free(p);
+	return rc;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+char *cache_path_for(const char *input)
+{
+	char *in = trimmed(input);
+	char *dir = dir_of(in);
+	char *path = NULL;
+
+	if (!access(dir, W_OK | X_OK)) {
+		path = xasprintf("%s%s", in, CACHE_SUFFIX);
+	} else {
+		const char *xdg = getenv("XDG_CACHE_HOME");
+		const char *home = getenv("HOME");
+		char real[PATH_MAX];
+		char *base, *cdir;
+		const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+
+		if (!realpath(in, real))
+			snprintf(real, sizeof(real), "%s", in);
+		if (xdg && *xdg == '/')
+			base = xstrdup(xdg);
+		else
+			base = xasprintf("%s/.cache", home && *home ? home : "/tmp");
+		cdir = xasprintf("%s/nxtop", base);
+		mkdir_p(cdir);
+		path = xasprintf("%s/%s-%016" PRIx64 "%s", cdir, name,
+				 hash_str(real), CACHE_SUFFIX);
+		free(cdir);
+		free(base);
+	}
+	free(dir);
+	free(in);
+	return path;
+}
+
+int cache_is_sqlite(const char *path)
+{
+	char head[16];
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	struct stat sb;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == 16 && !memcmp(head, "SQLite format 3", 16);
+}
+
+static enum cache_state say(char **why, enum cache_state st, const char *fmt,
+			    const char *arg)
+{
+	if (why)
+		*why = xasprintf(fmt, arg);
+	return st;
+}
+
+static enum cache_state check_sources(sqlite3 *db, char **why)
+{
+	sqlite3_stmt *st;
+	enum cache_state state = CACHE_FRESH;
+
+	if (sqlite3_prepare_v2(db, "SELECT path, size, mtime_ns FROM source",
+			       -1, &st, NULL) != SQLITE_OK)
+		return say(why, CACHE_BROKEN, "%s", "no source table");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *p = (const char *)sqlite3_column_text(st, 0);
+		struct stat sb;
+
+		if (!p)
+			continue;
+		if (stat(p, &sb)) {
+			state = say(why, CACHE_STALE, "%s is gone", p);
+			break;
+		}
+		if ((int64_t)sb.st_size != sqlite3_column_int64(st, 1) ||
+		    stat_mtime_ns(&sb) != sqlite3_column_int64(st, 2)) {
+			state = say(why, CACHE_STALE, "%s changed", p);
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	return state;
+}
+
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+enum cache_state cache_check(const char *path, int check_src, char **why)
+{
+	sqlite3 *db = NULL;
+	enum cache_state st;
+	int64_t v = 0;
+	struct stat sb;
+
+	if (why)
+		*why = NULL;
+	if (stat(path, &sb))
+		return CACHE_MISSING;
+	if (!cache_is_sqlite(path))
+		return say(why, CACHE_BROKEN, "%s", "not an SQLite file");
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return say(why, CACHE_BROKEN, "%s", "cannot be opened");
+	}
+	if (query_int(db, "PRAGMA user_version", &v)) {
+		st = say(why, CACHE_BROKEN, "%s", "unreadable");
+	} else if (v != SCHEMA_VERSION) {
+		char ver[32];
+
+		snprintf(ver, sizeof(ver), "%" PRId64, v);
+		st = say(why, CACHE_OTHER_VERSION, "schema version %s", ver);
+	} else if (query_int(db, "SELECT value FROM meta WHERE key='complete'",
+			     &v) || v != 1) {
+		st = say(why, CACHE_BROKEN, "%s", "incomplete");
+	} else if (query_int(db, "SELECT value FROM meta WHERE"
+			     " key='import_version'", &v) || v != IMPORT_VERSION) {
+		st = say(why, CACHE_OTHER_VERSION, "%s",
+			 "written by another nxtop version");
+	} else {
+		st = check_src ? check_sources(db, why) : CACHE_FRESH;
+	}
+	sqlite3_close(db);
+	return st;
+}
+
+char *cache_temp_path(const char *path)
+{
+	return xasprintf("%s.tmp-%ld", path, (long)getpid());
+}
+
+static int fsync_path(const char *path, int dir)
+{
+	int fd = open(path, (dir ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int cache_commit(const char *tmp, const char *path)
+{
+	char *dir;
+
+	if (fsync_path(tmp, 0)) {
+		err_set("cache: %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (rename(tmp, path)) {
+		err_set("cache: cannot rename to %s: %s", path, strerror(errno));
+		return -1;
+	}
+	dir = dir_of(path);
+	fsync_path(dir, 1);
+	free(dir);
+	return 0;
+}

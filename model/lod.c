@@ -1,0 +1,434 @@
+/* Finishing passes over each track, in time order: nesting depth, busy
+ * time (union of slices) and level-of-detail rows.
+ *
+ * LOD level L has buckets 4^L ns wide, aligned to 0 on the profile's time
+ * axis. A track gets levels from the first whose buckets are at least
+ * eight mean event gaps wide up to one bucket covering the whole track,
+ * so a frame reads at most a few LOD rows per column whatever the event
+ * count, and zoomed further in it reads the events themselves. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lod.h"
+#include "schema.h"
+#include "util.h"
+#include "writer_int.h"
+
+int64_t lod_floor_shift(int64_t v, int shift)
+{
+	if (v >= 0)
+		return v >> shift;
+	return -((-(v + 1)) >> shift) - 1;
+}
+
+struct acc {
+	int64_t bucket;
+	int64_t n, busy;
+	int64_t top_slice, top_name, top_cat, top_amt;
+	double vmin, vmax, vsum, vlast;
+};
+
+struct lod_state {
+	sqlite3 *db;
+	sqlite3_stmt *ins, *ins_counter;
+	int64_t track;
+	int lmin, lmax;
+	int counter;
+	/* pending buckets of level lmin, a ring indexed from ring_base */
+	struct acc *ring;
+	size_t cap, head, len;
+	int64_t ring_base;
+	/* the open bucket of each coarser level */
+	struct acc up[LOD_MAX_LEVEL + 1];
+	int failed;
+};
+
+static void acc_reset(struct acc *a, int64_t bucket)
+{
+	memset(a, 0, sizeof(*a));
+	a->bucket = bucket;
+}
+
+static void acc_merge(struct acc *into, const struct acc *a)
+{
+	if (a->top_amt > into->top_amt || !into->top_slice) {
+		into->top_slice = a->top_slice;
+		into->top_name = a->top_name;
+		into->top_cat = a->top_cat;
+		into->top_amt = a->top_amt;
+	}
+	if (!into->n || a->vmin < into->vmin)
+		into->vmin = a->vmin;
+	if (!into->n || a->vmax > into->vmax)
+		into->vmax = a->vmax;
+	if (a->n)
+		into->vlast = a->vlast;
+	into->n += a->n;
+	into->busy += a->busy;
+	into->vsum += a->vsum;
+}
+
+static void write_row(struct lod_state *s, int level, const struct acc *a)
+{
+	sqlite3_stmt *st = s->counter ? s->ins_counter : s->ins;
+
+	if (s->failed || (!a->n && !a->busy))
+		return;
+	sqlite3_bind_int64(st, 1, s->track);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, a->bucket);
+	sqlite3_bind_int64(st, 4, a->n);
+	if (s->counter) {
+		sqlite3_bind_double(st, 5, a->vmin);
+		sqlite3_bind_double(st, 6, a->vmax);
+		sqlite3_bind_double(st, 7, a->vsum);
+		sqlite3_bind_double(st, 8, a->vlast);
+	} else {
+		sqlite3_bind_int64(st, 5, a->busy);
+		sqlite3_bind_int64(st, 6, a->top_slice);
+		sqlite3_bind_int64(st, 7, a->top_name);
+		if (a->top_cat)
+			sqlite3_bind_int64(st, 8, a->top_cat);
+		else
+			sqlite3_bind_null(st, 8);
+	}
+	if (sqlite3_step(st) != SQLITE_DONE)
+		s->failed = db_fail(s->db, "level of detail");
+	sqlite3_reset(st);
+}
+
+/* A final bucket of level lmin: write it and fold it into coarser levels. */
+static void emit(struct lod_state *s, const struct acc *a)
+{
+	write_row(s, s->lmin, a);
+	for (int l = s->lmin + 1; l <= s->lmax; l++) {
+		int64_t b = lod_floor_shift(a->bucket, 2 * (l - s->lmin));
+		struct acc *u = &s->up[l];
+
+		if (u->bucket != b) {
+			write_row(s, l, u);
+			acc_reset(u, b);
+		}
+		acc_merge(u, a);
+	}
+}
+
+static void flush_before(struct lod_state *s, int64_t bucket)
+{
+	while (s->len && s->ring_base < bucket) {
+		struct acc *a = &s->ring[s->head];
+
+		a->bucket = s->ring_base;
+		emit(s, a);
+		s->head = (s->head + 1) & (s->cap - 1);
+		s->len--;
+		s->ring_base++;
+	}
+	if (!s->len)
+		s->ring_base = bucket;
+}
+
+static struct acc *ring_at(struct lod_state *s, int64_t bucket)
+{
+	size_t off = (size_t)(bucket - s->ring_base);
+
+	if (off >= s->cap) {
+		size_t cap = s->cap;
+		while (cap <= off)
+			cap *= 2;
+		struct acc *r = xcalloc(cap, sizeof(*r));
+		for (size_t i = 0; i < s->len; i++)
+			r[i] = s->ring[(s->head + i) & (s->cap - 1)];
+		free(s->ring);
+		s->ring = r;
+		s->cap = cap;
+		s->head = 0;
+	}
+	while (s->len <= off) {
+		struct acc *a = &s->ring[(s->head + s->len) & (s->cap - 1)];
+
+		acc_reset(a, s->ring_base + (int64_t)s->len);
+		s->len++;
+	}
+	return &s->ring[(s->head + off) & (s->cap - 1)];
+}
+
+static void bucket_bounds(int sh, int64_t b, int64_t *lo, int64_t *hi)
+{
+	int64_t w = (int64_t)1 << sh;
+
+	*lo = b * w;
+	*hi = *lo > INT64_MAX - w ? INT64_MAX : *lo + w;
+}
+
+static void add_top(struct acc *a, int64_t amt, int64_t id, int64_t name,
+		    int64_t cat)
+{
+	if (amt > a->top_amt || !a->top_slice) {
+		a->top_amt = amt;
+		a->top_slice = id;
+		a->top_name = name;
+		a->top_cat = cat;
+	}
+}
+
+/* Visits the slice's first and last buckets, and the buckets of the part
+ * no earlier slice covered; every bucket is visited a bounded number of
+ * times however long or nested the slices are. */
+static void add_slice(struct lod_state *s, int64_t id, int64_t ts, int64_t end,
+		      int64_t name, int64_t cat, int64_t covered)
+{
+	int sh = 2 * s->lmin;
+	int64_t b0 = lod_floor_shift(ts, sh);
+	int64_t b1 = end > ts ? lod_floor_shift(end - 1, sh) : b0;
+	int64_t u0 = NX_MAX(ts, covered);
+	int64_t lo, hi;
+
+	flush_before(s, b0);
+	bucket_bounds(sh, b0, &lo, &hi);
+	ring_at(s, b0)->n++;
+	add_top(ring_at(s, b0), NX_MIN(end, hi) - ts, id, name, cat);
+	if (b1 != b0) {
+		bucket_bounds(sh, b1, &lo, &hi);
+		add_top(ring_at(s, b1), end - lo, id, name, cat);
+	}
+	if (end <= u0)
+		return;
+	for (int64_t b = lod_floor_shift(u0, sh); b <= b1; b++) {
+		struct acc *a = ring_at(s, b);
+
+		bucket_bounds(sh, b, &lo, &hi);
+		a->busy += NX_MIN(end, hi) - NX_MAX(u0, lo);
+		add_top(a, NX_MIN(end, hi) - NX_MAX(ts, lo), id, name, cat);
+	}
+}
+
+static void add_sample(struct lod_state *s, int64_t ts, double v)
+{
+	int64_t b = lod_floor_shift(ts, 2 * s->lmin);
+	struct acc *a;
+
+	flush_before(s, b);
+	a = ring_at(s, b);
+	if (!a->n || v < a->vmin)
+		a->vmin = v;
+	if (!a->n || v > a->vmax)
+		a->vmax = v;
+	a->vsum += v;
+	a->vlast = v;
+	a->n++;
+}
+
+static void finish_levels(struct lod_state *s)
+{
+	flush_before(s, INT64_MAX);
+	for (int l = s->lmin + 1; l <= s->lmax; l++)
+		write_row(s, l, &s->up[l]);
+}
+
+int lod_level_for(int64_t v)
+{
+	int l = 0;
+
+	while (l < LOD_MAX_LEVEL && ((int64_t)1 << (2 * l)) < v)
+		l++;
+	return l;
+}
+
+static void choose_levels(struct lod_state *s, const struct wtrack *t)
+{
+	int64_t span = t->max_end - t->min_ts;
+
+	if (span < 1)
+		span = 1;
+	s->lmin = lod_level_for(span / t->n * 8 + 1);
+	s->lmax = lod_level_for(span);
+	if (s->lmax < s->lmin)
+		s->lmax = s->lmin;
+	for (int l = 0; l <= LOD_MAX_LEVEL; l++)
+		acc_reset(&s->up[l], INT64_MIN);
+}
+
+struct track_stats {
+	int64_t busy;
+	int max_depth;
+};
+
+static int set_depth(sqlite3 *db, sqlite3_stmt *upd, int64_t id, int depth)
+{
+	sqlite3_bind_int(upd, 1, depth);
+	sqlite3_bind_int64(upd, 2, id);
+	int rc = sqlite3_step(upd);
+	sqlite3_reset(upd);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
+}
+
+static int scan_slices(struct lod_state *s, const struct wtrack *t,
+		       sqlite3_stmt *sel, sqlite3_stmt *upd,
+		       struct track_stats *ts_out)
+{
+	int nest = (t->flags & TF_NEST_BY_TIME) != 0;
+	int64_t covered = INT64_MIN;
+	int64_t *stack = NULL;
+	size_t depth = 0, cap = 0;
+	int rc;
+
+	sqlite3_bind_int64(sel, 1, s->track);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(sel, 0);
+		int64_t ts = sqlite3_column_int64(sel, 1);
+		int64_t end = ts + sqlite3_column_int64(sel, 2);
+		int d = sqlite3_column_int(sel, 5);
+
+		if (nest) {
+			while (depth && stack[depth - 1] <= ts &&
+			       !(stack[depth - 1] == ts && end == ts))
+				depth--;
+			if (depth == cap) {
+				cap = cap ? cap * 2 : 16;
+				stack = xreallocarray(stack, cap, sizeof(*stack));
+			}
+			if ((int)depth != d && set_depth(s->db, upd, id, (int)depth))
+				break;
+			d = (int)depth;
+			stack[depth++] = end;
+		}
+		if (d > ts_out->max_depth)
+			ts_out->max_depth = d;
+		if (s->lmin >= 0)
+			add_slice(s, id, ts, end, sqlite3_column_int64(sel, 3),
+				  sqlite3_column_int64(sel, 4), covered);
+		if (end > covered) {
+			ts_out->busy += end - NX_MAX(ts, covered);
+			covered = end;
+		}
+	}
+	free(stack);
+	sqlite3_reset(sel);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_fail(s->db, "scan");
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int scan_counter(struct lod_state *s, sqlite3_stmt *sel)
+{
+	int rc;
+
+	sqlite3_bind_int64(sel, 1, s->track);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW)
+		add_sample(s, sqlite3_column_int64(sel, 0),
+			   sqlite3_column_double(sel, 1));
+	sqlite3_reset(sel);
+	return rc == SQLITE_DONE ? 0 : db_fail(s->db, "scan");
+}
+
+static int update_track(sqlite3_stmt *upd, int64_t id, const struct wtrack *t,
+			const struct track_stats *st, int lod_level)
+{
+	sqlite3_bind_int64(upd, 1, t->n);
+	sqlite3_bind_int64(upd, 2, t->max_dur);
+	sqlite3_bind_int(upd, 3, st->max_depth);
+	if (t->n) {
+		sqlite3_bind_int64(upd, 4, t->min_ts);
+		sqlite3_bind_int64(upd, 5, t->max_end);
+	} else {
+		sqlite3_bind_null(upd, 4);
+		sqlite3_bind_null(upd, 5);
+	}
+	sqlite3_bind_int64(upd, 6, st->busy);
+	if (lod_level >= 0)
+		sqlite3_bind_int(upd, 7, lod_level);
+	else
+		sqlite3_bind_null(upd, 7);
+	sqlite3_bind_int64(upd, 8, id);
+	int rc = sqlite3_step(upd);
+	sqlite3_reset(upd);
+	sqlite3_clear_bindings(upd);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+enum { Q_SEL, Q_SEL_NEST, Q_SEL_COUNTER, Q_DEPTH, Q_TRACK, Q_LOD, Q_CLOD, Q_N };
+
+static const char *const lod_sql[Q_N] = {
+	[Q_SEL] = "SELECT id, ts, dur, name, cat, depth FROM slice"
+		  " WHERE track_id=? ORDER BY ts",
+	[Q_SEL_NEST] = "SELECT id, ts, dur, name, cat, depth FROM slice"
+		       " WHERE track_id=? ORDER BY ts, dur DESC, id",
+	[Q_SEL_COUNTER] = "SELECT ts, value FROM counter WHERE track_id=?"
+			  " ORDER BY ts",
+	[Q_DEPTH] = "UPDATE slice SET depth=? WHERE id=?",
+	[Q_TRACK] = "UPDATE track SET n_events=?, max_dur=?, max_depth=?,"
+		    " min_ts=?, max_ts=?, busy_ns=?, lod_level=? WHERE id=?",
+	[Q_LOD] = "INSERT INTO lod(track_id, level, bucket, n, busy, top_slice,"
+		  " top_name, top_cat) VALUES(?,?,?,?,?,?,?,?)",
+	[Q_CLOD] = "INSERT INTO counter_lod(track_id, level, bucket, n, vmin,"
+		   " vmax, vsum, vlast) VALUES(?,?,?,?,?,?,?,?)",
+};
+
+static int build_one(struct lod_state *s, sqlite3_stmt **q,
+		     const struct wtrack *t)
+{
+	struct track_stats st = { 0, 0 };
+	int lod = t->n >= LOD_MIN_EVENTS;
+	int rc;
+
+	s->counter = t->is_counter;
+	s->failed = 0;
+	s->len = 0;
+	s->head = 0;
+	s->lmin = -1;
+	if (lod)
+		choose_levels(s, t);
+	if (t->is_counter)
+		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
+	else
+		rc = scan_slices(s, t, q[(t->flags & TF_NEST_BY_TIME) ?
+					 Q_SEL_NEST : Q_SEL],
+				 q[Q_DEPTH], &st);
+	if (rc)
+		return -1;
+	if (lod)
+		finish_levels(s);
+	if (s->failed)
+		return -1;
+	if (update_track(q[Q_TRACK], s->track, t, &st, lod ? s->lmin : -1))
+		return db_fail(s->db, "track statistics");
+	return 0;
+}
+
+int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
+		     void (*progress)(void *, const char *, int), void *ctx)
+{
+	sqlite3_stmt *q[Q_N] = { 0 };
+	struct lod_state s;
+	int rc = -1;
+
+	memset(&s, 0, sizeof(s));
+	s.db = db;
+	s.cap = 64;
+	s.ring = xcalloc(s.cap, sizeof(*s.ring));
+	for (int i = 0; i < Q_N; i++) {
+		if (sqlite3_prepare_v2(db, lod_sql[i], -1, &q[i], NULL) != SQLITE_OK) {
+			db_fail(db, "prepare");
+			goto out;
+		}
+	}
+	s.ins = q[Q_LOD];
+	s.ins_counter = q[Q_CLOD];
+	for (int64_t id = 1; id <= ntracks; id++) {
+		s.track = id;
+		if (build_one(&s, q, &tracks[id]))
+			goto out;
+		if (progress && (id % 16 == 0 || id == ntracks))
+			progress(ctx, "summarising", (int)(id * 100 / ntracks));
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < Q_N; i++)
+		sqlite3_finalize(q[i]);
+	free(s.ring);
+	return rc;
+}

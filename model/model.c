@@ -1,0 +1,698 @@
+#include "config.h"
+
+#include "model.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lod.h"
+#include "util.h"
+
+/* Strings looked up by id stay cached; the table is emptied when full. */
+#define STRCACHE_SIZE 65536
+
+struct strslot {
+	int64_t id;
+	char *s;
+};
+
+struct model {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *q_string, *q_lod, *q_raw, *q_before, *q_clod, *q_craw,
+		*q_cbefore, *q_step_next, *q_step_prev, *q_slice;
+	struct strslot *strs;
+	size_t nstrs;
+};
+
+int model_fail(struct model *m, const char *what)
+{
+	err_set("%s: %s: %s", m->path, what, sqlite3_errmsg(m->db));
+	return -1;
+}
+
+static int prep(struct model *m, sqlite3_stmt **st, const char *sql)
+{
+	if (sqlite3_prepare_v3(m->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
+			       NULL) != SQLITE_OK)
+		return model_fail(m, "prepare");
+	return 0;
+}
+
+struct model *model_open(const char *path)
+{
+	struct model *m = xcalloc(1, sizeof(*m));
+
+	m->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		model_fail(m, "open");
+		model_close(m);
+		return NULL;
+	}
+	sqlite3_exec(m->db, "PRAGMA cache_size=-16384; PRAGMA query_only=1;",
+		     NULL, NULL, NULL);
+	if (prep(m, &m->q_string, "SELECT str FROM string WHERE id=?") ||
+	    prep(m, &m->q_lod, "SELECT bucket, n, busy, top_slice, top_name,"
+		 " top_cat FROM lod WHERE track_id=? AND level=? AND bucket"
+		 " BETWEEN ? AND ?") ||
+	    prep(m, &m->q_raw, "SELECT id, ts, dur, name, cat, depth FROM slice"
+		 " WHERE track_id=? AND ts>=? AND ts<? ORDER BY ts") ||
+	    prep(m, &m->q_before, "SELECT id, ts, dur, name, cat, depth FROM"
+		 " slice WHERE track_id=? AND depth=? AND ts<? ORDER BY ts DESC"
+		 " LIMIT 1") ||
+	    prep(m, &m->q_clod, "SELECT bucket, n, vmin, vmax, vlast FROM"
+		 " counter_lod WHERE track_id=? AND level=? AND bucket BETWEEN"
+		 " ? AND ? ORDER BY bucket") ||
+	    prep(m, &m->q_craw, "SELECT ts, value FROM counter WHERE"
+		 " track_id=? AND ts>=? AND ts<? ORDER BY ts") ||
+	    prep(m, &m->q_cbefore, "SELECT value FROM counter WHERE track_id=?"
+		 " AND ts<? ORDER BY ts DESC LIMIT 1") ||
+	    prep(m, &m->q_step_next, "SELECT id, track_id, ts, dur, name, cat,"
+		 " depth, flags FROM slice WHERE track_id=? AND ts>? ORDER BY ts"
+		 " LIMIT 1") ||
+	    prep(m, &m->q_step_prev, "SELECT id, track_id, ts, dur, name, cat,"
+		 " depth, flags FROM slice WHERE track_id=? AND ts<? ORDER BY ts"
+		 " DESC LIMIT 1") ||
+	    prep(m, &m->q_slice, "SELECT id, track_id, ts, dur, name, cat,"
+		 " depth, flags FROM slice WHERE id=?")) {
+		model_close(m);
+		return NULL;
+	}
+	m->nstrs = STRCACHE_SIZE;
+	m->strs = xcalloc(m->nstrs, sizeof(*m->strs));
+	return m;
+}
+
+static void strcache_clear(struct model *m)
+{
+	for (size_t i = 0; i < m->nstrs; i++) {
+		free(m->strs[i].s);
+		m->strs[i].s = NULL;
+		m->strs[i].id = 0;
+	}
+}
+
+void model_close(struct model *m)
+{
+	if (!m)
+		return;
+	sqlite3_stmt *all[] = { m->q_string, m->q_lod, m->q_raw, m->q_before,
+				m->q_clod, m->q_craw, m->q_cbefore,
+				m->q_step_next, m->q_step_prev, m->q_slice };
+	for (size_t i = 0; i < NX_ARRAY_SIZE(all); i++)
+		sqlite3_finalize(all[i]);
+	if (m->strs)
+		strcache_clear(m);
+	free(m->strs);
+	sqlite3_close(m->db);
+	free(m->path);
+	free(m);
+}
+
+sqlite3 *model_db(struct model *m)
+{
+	return m->db;
+}
+
+const char *model_path(const struct model *m)
+{
+	return m->path;
+}
+
+const char *model_string(struct model *m, int64_t id)
+{
+	size_t h = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ull >> 40) %
+		   m->nstrs;
+	struct strslot *sl = &m->strs[h];
+	const unsigned char *s;
+
+	if (id <= 0)
+		return "";
+	if (sl->id == id)
+		return sl->s;
+	sqlite3_bind_int64(m->q_string, 1, id);
+	s = sqlite3_step(m->q_string) == SQLITE_ROW ?
+		    sqlite3_column_text(m->q_string, 0) : NULL;
+	free(sl->s);
+	sl->s = xstrdup(s ? (const char *)s : "");
+	sl->id = id;
+	sqlite3_reset(m->q_string);
+	return sl->s;
+}
+
+int model_string_ids(struct model *m, const char *s, int64_t **ids, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 4;
+
+	*ids = xmalloc(cap * sizeof(**ids));
+	*n = 0;
+	if (prep(m, &st, "SELECT id FROM string WHERE str=?"))
+		return -1;
+	sqlite3_bind_text(st, 1, s, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (*n == cap)
+			*ids = xreallocarray(*ids, cap *= 2, sizeof(**ids));
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+static int64_t col_opt(sqlite3_stmt *st, int i, int64_t dflt)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ?
+		       dflt : sqlite3_column_int64(st, i);
+}
+
+#define PROFILE_COLS \
+	"id, coalesce(parent_id, 0), kind, format, name, path, state," \
+	" start_ns, end_ns, epoch, nc_idx, instance_id, instance_type," \
+	" process_id, model, n_events"
+
+static void read_profile(sqlite3_stmt *st, struct mprofile *p)
+{
+	p->id = sqlite3_column_int64(st, 0);
+	p->parent_id = sqlite3_column_int64(st, 1);
+	p->kind = col_text(st, 2);
+	p->format = col_text(st, 3);
+	p->name = col_text(st, 4);
+	p->path = col_text(st, 5);
+	p->state = col_text(st, 6);
+	p->start = col_opt(st, 7, 0);
+	p->end = col_opt(st, 8, 0);
+	p->epoch = sqlite3_column_int(st, 9);
+	p->nc_idx = col_opt(st, 10, -1);
+	p->instance_id = col_text(st, 11);
+	p->instance_type = col_text(st, 12);
+	p->process_id = col_text(st, 13);
+	p->model = col_text(st, 14);
+	p->n_events = sqlite3_column_int64(st, 15);
+}
+
+void model_profile_clear(struct mprofile *p)
+{
+	char **strs[] = { &p->kind, &p->format, &p->name, &p->path, &p->state,
+			  &p->instance_id, &p->instance_type, &p->process_id,
+			  &p->model };
+	for (size_t i = 0; i < NX_ARRAY_SIZE(strs); i++) {
+		free(*strs[i]);
+		*strs[i] = NULL;
+	}
+}
+
+int model_profiles(struct model *m, struct mprofile **out, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 4;
+
+	*out = xcalloc(cap, sizeof(**out));
+	*n = 0;
+	if (prep(m, &st, "SELECT " PROFILE_COLS " FROM profile ORDER BY id"))
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (*n == cap) {
+			*out = xreallocarray(*out, cap * 2, sizeof(**out));
+			memset(*out + cap, 0, cap * sizeof(**out));
+			cap *= 2;
+		}
+		read_profile(st, &(*out)[(*n)++]);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void model_profiles_free(struct mprofile *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		model_profile_clear(&p[i]);
+	free(p);
+}
+
+int model_profile(struct model *m, int64_t id, struct mprofile *out)
+{
+	sqlite3_stmt *st;
+	int rc = 1;
+
+	memset(out, 0, sizeof(*out));
+	if (prep(m, &st, "SELECT " PROFILE_COLS " FROM profile WHERE id=?"))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		read_profile(st, out);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
+		 size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 16;
+
+	*out = xcalloc(cap, sizeof(**out));
+	*n = 0;
+	if (prep(m, &st, "SELECT id, profile_id, coalesce(parent_id, 0), kind,"
+		 " name, unit, sort_key, n_events, max_dur, max_depth,"
+		 " coalesce(min_ts, 0), coalesce(max_ts, 0), busy_ns,"
+		 " coalesce(lod_level, -1) FROM track WHERE profile_id=?"
+		 " ORDER BY sort_key, id"))
+		return -1;
+	sqlite3_bind_int64(st, 1, profile);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct mtrack *t;
+
+		if (*n == cap) {
+			*out = xreallocarray(*out, cap * 2, sizeof(**out));
+			memset(*out + cap, 0, cap * sizeof(**out));
+			cap *= 2;
+		}
+		t = &(*out)[(*n)++];
+		t->id = sqlite3_column_int64(st, 0);
+		t->profile_id = sqlite3_column_int64(st, 1);
+		t->parent_id = sqlite3_column_int64(st, 2);
+		t->kind = col_text(st, 3);
+		t->name = col_text(st, 4);
+		t->unit = col_text(st, 5);
+		t->sort_key = sqlite3_column_int64(st, 6);
+		t->n_events = sqlite3_column_int64(st, 7);
+		t->max_dur = sqlite3_column_int64(st, 8);
+		t->max_depth = sqlite3_column_int64(st, 9);
+		t->min_ts = sqlite3_column_int64(st, 10);
+		t->max_ts = sqlite3_column_int64(st, 11);
+		t->busy_ns = sqlite3_column_int64(st, 12);
+		t->lod_level = sqlite3_column_int(st, 13);
+		t->is_counter = t->kind && !strcmp(t->kind, "counter");
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void model_tracks_free(struct mtrack *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(t[i].kind);
+		free(t[i].name);
+		free(t[i].unit);
+	}
+	free(t);
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+/* The level a frame with columns colw ns wide reads, or -1 for events. */
+static int frame_level(const struct mtrack *t, int64_t colw)
+{
+	int lmax, l;
+
+	if (t->lod_level < 0 || colw < lod_width(t->lod_level))
+		return -1;
+	lmax = lod_level_for(NX_MAX(t->max_ts - t->min_ts, 1));
+	if (lmax < t->lod_level)
+		lmax = t->lod_level;
+	l = t->lod_level;
+	while (l < lmax && lod_width(l + 1) <= colw)
+		l++;
+	return l;
+}
+
+struct frame {
+	int64_t t0, colw, t1;
+	int ncols;
+	struct mcell *cells;
+	int64_t covered;	/* union bookkeeping for busy time */
+};
+
+static int col_of(const struct frame *f, int64_t ts)
+{
+	if (ts < f->t0)
+		return -1;
+	int64_t c = (ts - f->t0) / f->colw;
+	return c >= f->ncols ? f->ncols : (int)c;
+}
+
+/* Adds one event [ts, end) to the columns it overlaps. Events come in
+ * start order, so busy time is the union of what they cover. */
+static void frame_add(struct frame *f, int64_t id, int64_t ts, int64_t dur,
+		      int64_t name, int64_t cat, int depth)
+{
+	int64_t end = sat_add(ts, dur);
+	int c0 = NX_MAX(col_of(f, ts), 0);
+	int c1 = end > ts ? col_of(f, end - 1) : c0;
+	int64_t u0 = NX_MAX(ts, f->covered);
+
+	if (c1 >= f->ncols)
+		c1 = f->ncols - 1;
+	if (ts >= f->t0 && ts < f->t1)
+		f->cells[c0].n++;
+	for (int c = c0; c <= c1; c++) {
+		struct mcell *cell = &f->cells[c];
+		int64_t lo = f->t0 + (int64_t)c * f->colw;
+		int64_t hi = sat_add(lo, f->colw);
+		int64_t amt = NX_MIN(end, hi) - NX_MAX(ts, lo);
+		int64_t ulo = NX_MAX(u0, lo), uhi = NX_MIN(end, hi);
+
+		if (uhi > ulo)
+			cell->busy += uhi - ulo;
+		if (amt < 0)
+			continue;
+		/* Prefer the longer overlap; on a tie, the deeper event. */
+		if (!cell->top_slice || amt > cell->top_dur ||
+		    (amt == cell->top_dur && depth > cell->max_depth)) {
+			cell->top_slice = id;
+			cell->top_name = name;
+			cell->top_cat = cat;
+			cell->top_dur = amt;
+			cell->top_ts = ts;
+		}
+		if (depth > cell->max_depth)
+			cell->max_depth = depth;
+	}
+	if (end > f->covered)
+		f->covered = end;
+}
+
+static int frame_lod(struct model *m, const struct mtrack *t, int level,
+		     struct frame *f)
+{
+	sqlite3_stmt *st = m->q_lod;
+	int sh = 2 * level;
+	int64_t w = lod_width(level);
+	int rc;
+
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, lod_floor_shift(f->t0, sh));
+	sqlite3_bind_int64(st, 4, lod_floor_shift(f->t1 - 1, sh));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t lo = sqlite3_column_int64(st, 0) * w;
+		int64_t hi = sat_add(lo, w);
+		int64_t n = sqlite3_column_int64(st, 1);
+		int64_t busy = sqlite3_column_int64(st, 2);
+		int c0 = NX_MAX(col_of(f, lo), 0);
+		int c1 = NX_MIN(col_of(f, hi - 1), f->ncols - 1);
+
+		if (lo >= f->t0 && c0 < f->ncols)
+			f->cells[c0].n += n;
+		for (int c = c0; c <= c1; c++) {
+			struct mcell *cell = &f->cells[c];
+			int64_t clo = f->t0 + (int64_t)c * f->colw;
+			int64_t chi = sat_add(clo, f->colw);
+			int64_t part = NX_MIN(hi, chi) - NX_MAX(lo, clo);
+
+			/* spread busy time by the share of the bucket */
+			cell->busy += (int64_t)((double)busy * (double)part /
+						(double)w);
+			if (!cell->top_slice || part > cell->top_dur) {
+				cell->top_slice = sqlite3_column_int64(st, 3);
+				cell->top_name = sqlite3_column_int64(st, 4);
+				cell->top_cat = sqlite3_column_int64(st, 5);
+				cell->top_dur = part;
+			}
+		}
+	}
+	sqlite3_reset(st);
+	for (int c = 0; c < f->ncols; c++)
+		f->cells[c].top_dur = 0;
+	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
+}
+
+static int raw_rows(struct model *m, sqlite3_stmt *st, struct frame *f)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		frame_add(f, sqlite3_column_int64(st, 0),
+			  sqlite3_column_int64(st, 1),
+			  sqlite3_column_int64(st, 2),
+			  sqlite3_column_int64(st, 3),
+			  sqlite3_column_int64(st, 4),
+			  sqlite3_column_int(st, 5));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
+}
+
+/* Events starting before the frame that may reach into it: the last one
+ * at each depth (properly nested tracks have at most one per depth). */
+static int frame_before(struct model *m, const struct mtrack *t,
+			struct frame *f)
+{
+	struct mslice prev[64];
+	int n = 0;
+
+	for (int64_t d = 0; d <= t->max_depth && n < 64; d++) {
+		sqlite3_stmt *st = m->q_before;
+
+		sqlite3_bind_int64(st, 1, t->id);
+		sqlite3_bind_int64(st, 2, d);
+		sqlite3_bind_int64(st, 3, f->t0);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sat_add(sqlite3_column_int64(st, 1),
+			    sqlite3_column_int64(st, 2)) > f->t0) {
+			struct mslice *s = &prev[n++];
+
+			s->id = sqlite3_column_int64(st, 0);
+			s->ts = sqlite3_column_int64(st, 1);
+			s->dur = sqlite3_column_int64(st, 2);
+			s->name = sqlite3_column_int64(st, 3);
+			s->cat = sqlite3_column_int64(st, 4);
+			s->depth = sqlite3_column_int(st, 5);
+		}
+		sqlite3_reset(st);
+	}
+	/* in start order, for the busy-time union */
+	for (int i = 1; i < n; i++) {
+		for (int j = i; j > 0 && prev[j].ts < prev[j - 1].ts; j--) {
+			struct mslice tmp = prev[j];
+			prev[j] = prev[j - 1];
+			prev[j - 1] = tmp;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		frame_add(f, prev[i].id, prev[i].ts, prev[i].dur, prev[i].name,
+			  prev[i].cat, prev[i].depth);
+	return 0;
+}
+
+static int frame_raw(struct model *m, const struct mtrack *t, struct frame *f)
+{
+	sqlite3_stmt *st = m->q_raw;
+	int64_t lo = f->t0;
+
+	/* Short events: read back by the longest duration. Long ones
+	 * exist: find the ones reaching in per depth instead. */
+	if (t->max_dur <= 16 * (f->t1 - f->t0))
+		lo = f->t0 - t->max_dur;
+	else if (frame_before(m, t, f))
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int64(st, 2, lo);
+	sqlite3_bind_int64(st, 3, f->t1);
+	return raw_rows(m, st, f);
+}
+
+int model_frame(struct model *m, const struct mtrack *t, int64_t t0,
+		int64_t colw, int ncols, struct mcell *out)
+{
+	struct frame f;
+	int level;
+
+	memset(out, 0, (size_t)ncols * sizeof(*out));
+	if (ncols <= 0 || colw <= 0 || t->is_counter || !t->n_events)
+		return 0;
+	f.t0 = t0;
+	f.colw = colw;
+	f.ncols = ncols;
+	f.t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX : colw * ncols);
+	f.cells = out;
+	f.covered = INT64_MIN;
+	if (f.t1 <= t->min_ts || t0 > t->max_ts)
+		return 0;
+	level = frame_level(t, colw);
+	return level >= 0 ? frame_lod(m, t, level, &f) : frame_raw(m, t, &f);
+}
+
+static void ccell_add(struct mccell *c, double v, int64_t n)
+{
+	if (!c->n || v < c->vmin)
+		c->vmin = v;
+	if (!c->n || v > c->vmax)
+		c->vmax = v;
+	c->n += n;
+}
+
+int model_counter_frame(struct model *m, const struct mtrack *t, int64_t t0,
+			int64_t colw, int ncols, struct mccell *out)
+{
+	struct frame f = { .t0 = t0, .colw = colw, .ncols = ncols };
+	int level, rc, have = 0;
+	double last = 0;
+	sqlite3_stmt *st;
+
+	memset(out, 0, (size_t)ncols * sizeof(*out));
+	if (ncols <= 0 || colw <= 0 || !t->is_counter || !t->n_events)
+		return 0;
+	f.t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX : colw * ncols);
+	sqlite3_bind_int64(m->q_cbefore, 1, t->id);
+	sqlite3_bind_int64(m->q_cbefore, 2, t0);
+	if (sqlite3_step(m->q_cbefore) == SQLITE_ROW) {
+		last = sqlite3_column_double(m->q_cbefore, 0);
+		have = 1;
+	}
+	sqlite3_reset(m->q_cbefore);
+	level = frame_level(t, colw);
+	st = level >= 0 ? m->q_clod : m->q_craw;
+	sqlite3_bind_int64(st, 1, t->id);
+	if (level >= 0) {
+		sqlite3_bind_int(st, 2, level);
+		sqlite3_bind_int64(st, 3, lod_floor_shift(t0, 2 * level));
+		sqlite3_bind_int64(st, 4, lod_floor_shift(f.t1 - 1, 2 * level));
+	} else {
+		sqlite3_bind_int64(st, 2, t0);
+		sqlite3_bind_int64(st, 3, f.t1);
+	}
+	int cur = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t ts = level >= 0 ? sqlite3_column_int64(st, 0) *
+					 lod_width(level) :
+				 sqlite3_column_int64(st, 0);
+		int c = NX_MAX(col_of(&f, ts), 0);
+
+		if (c >= ncols)
+			break;
+		/* the held value fills columns without samples */
+		for (; cur < c; cur++) {
+			if (have && !out[cur].n) {
+				out[cur].vmin = out[cur].vmax = last;
+				out[cur].have = 1;
+			}
+			out[cur].vlast = last;
+		}
+		if (level >= 0) {
+			ccell_add(&out[c], sqlite3_column_double(st, 2),
+				  sqlite3_column_int64(st, 1));
+			ccell_add(&out[c], sqlite3_column_double(st, 3), 0);
+			last = sqlite3_column_double(st, 4);
+		} else {
+			last = sqlite3_column_double(st, 1);
+			ccell_add(&out[c], last, 1);
+		}
+		have = 1;
+		out[c].have = 1;
+		out[c].vlast = last;
+	}
+	sqlite3_reset(st);
+	int endc = t->max_ts < f.t1 ? col_of(&f, t->max_ts) + 1 : ncols;
+	for (; cur < NX_MIN(endc, ncols); cur++) {
+		if (have && !out[cur].n) {
+			out[cur].vmin = out[cur].vmax = last;
+			out[cur].have = 1;
+		}
+		if (!out[cur].n)
+			out[cur].vlast = last;
+	}
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 :
+							  model_fail(m, "counter frame");
+}
+
+int model_counter_range(struct model *m, int64_t track, double *vmin,
+			double *vmax)
+{
+	sqlite3_stmt *st;
+	int rc = 1;
+
+	if (prep(m, &st, "SELECT min(value), max(value) FROM counter"
+		 " WHERE track_id=?"))
+		return -1;
+	sqlite3_bind_int64(st, 1, track);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*vmin = sqlite3_column_double(st, 0);
+		*vmax = sqlite3_column_double(st, 1);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void read_slice(sqlite3_stmt *st, struct mslice *s)
+{
+	s->id = sqlite3_column_int64(st, 0);
+	s->track_id = sqlite3_column_int64(st, 1);
+	s->ts = sqlite3_column_int64(st, 2);
+	s->dur = sqlite3_column_int64(st, 3);
+	s->name = sqlite3_column_int64(st, 4);
+	s->cat = sqlite3_column_int64(st, 5);
+	s->depth = sqlite3_column_int(st, 6);
+	s->flags = (unsigned)sqlite3_column_int(st, 7);
+}
+
+static int one_slice(struct model *m, sqlite3_stmt *st, struct mslice *out)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		read_slice(st, out);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : model_fail(m, "slice");
+}
+
+int model_slice(struct model *m, int64_t id, struct mslice *out)
+{
+	sqlite3_bind_int64(m->q_slice, 1, id);
+	return one_slice(m, m->q_slice, out);
+}
+
+int model_slice_at(struct model *m, const struct mtrack *t, int64_t ts,
+		   struct mslice *out)
+{
+	for (int64_t d = t->max_depth; d >= 0; d--) {
+		sqlite3_stmt *st = m->q_before;
+		int64_t id = 0;
+
+		sqlite3_bind_int64(st, 1, t->id);
+		sqlite3_bind_int64(st, 2, d);
+		sqlite3_bind_int64(st, 3, sat_add(ts, 1));
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			int64_t s = sqlite3_column_int64(st, 1);
+			int64_t e = sat_add(s, sqlite3_column_int64(st, 2));
+
+			if (e > ts || s == ts)
+				id = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_reset(st);
+		if (id)
+			return model_slice(m, id, out);
+	}
+	return 1;
+}
+
+int model_slice_step(struct model *m, int64_t track, int64_t ts, int dir,
+		     struct mslice *out)
+{
+	sqlite3_stmt *st = dir > 0 ? m->q_step_next : m->q_step_prev;
+
+	sqlite3_bind_int64(st, 1, track);
+	sqlite3_bind_int64(st, 2, ts);
+	return one_slice(m, st, out);
+}

@@ -1,0 +1,103 @@
+/* Read side of the cache: everything views and exports ask for. The only
+ * code besides the writer that speaks SQL. */
+#ifndef NX_MODEL_H
+#define NX_MODEL_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct model;
+
+struct mprofile {
+	int64_t id, parent_id;
+	char *kind, *format, *name, *path, *state;
+	int64_t start, end;		/* ns on the profile's axis */
+	int epoch;			/* times are Unix-epoch ns */
+	int64_t nc_idx;			/* -1: unknown */
+	char *instance_id, *instance_type, *process_id, *model;
+	int64_t n_events;
+};
+
+struct mtrack {
+	int64_t id, profile_id, parent_id;
+	char *kind, *name, *unit;
+	int64_t sort_key;
+	int64_t n_events, max_dur, max_depth, min_ts, max_ts, busy_ns;
+	int lod_level;			/* -1: no level of detail */
+	int is_counter;
+};
+
+struct mslice {
+	int64_t id, track_id, ts, dur, name, cat;
+	int depth;
+	unsigned flags;
+};
+
+/* One terminal column of a track. */
+struct mcell {
+	int64_t n;		/* events starting in the column */
+	int64_t busy;		/* ns covered by at least one event */
+	int64_t top_slice;	/* the event covering most of the column */
+	int64_t top_name, top_cat;
+	int64_t top_dur;	/* that event's duration, 0 from LOD rows */
+	int64_t top_ts;
+	int max_depth;
+};
+
+/* One terminal column of a counter track. */
+struct mccell {
+	int64_t n;		/* samples in the column */
+	double vmin, vmax, vlast;
+	int have;		/* a value holds in this column */
+};
+
+struct model *model_open(const char *path);
+void model_close(struct model *m);
+sqlite3 *model_db(struct model *m);
+const char *model_path(const struct model *m);
+
+/* Interned string by id; "" for 0 or unknown. Valid until model_close. */
+const char *model_string(struct model *m, int64_t id);
+/* Ids of strings equal to s (several if interning was capped). */
+int model_string_ids(struct model *m, const char *s, int64_t **ids, size_t *n);
+
+int model_profiles(struct model *m, struct mprofile **out, size_t *n);
+void model_profiles_free(struct mprofile *p, size_t n);
+int model_profile(struct model *m, int64_t id, struct mprofile *out);
+void model_profile_clear(struct mprofile *p);
+
+/* Tracks of a profile in display order (groups before their children). */
+int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
+		 size_t *n);
+void model_tracks_free(struct mtrack *t, size_t n);
+
+/* Fills ncols cells for [t0, t0 + ncols * colw). Reads level-of-detail
+ * rows when a column is wider than the track's finest level, else the
+ * events themselves. */
+int model_frame(struct model *m, const struct mtrack *t, int64_t t0,
+		int64_t colw, int ncols, struct mcell *out);
+int model_counter_frame(struct model *m, const struct mtrack *t, int64_t t0,
+			int64_t colw, int ncols, struct mccell *out);
+/* Largest and smallest sample of a counter track. */
+int model_counter_range(struct model *m, int64_t track, double *vmin,
+			double *vmax);
+
+int model_slice(struct model *m, int64_t id, struct mslice *out);
+/* The deepest slice covering ts on the track; 0 found, 1 none. */
+int model_slice_at(struct model *m, const struct mtrack *t, int64_t ts,
+		   struct mslice *out);
+/* The first slice starting after ts (dir > 0) or before ts (dir < 0). */
+int model_slice_step(struct model *m, int64_t track, int64_t ts, int dir,
+		     struct mslice *out);
+
+/* Every field of a slice, grouped; fn is called once per field in
+ * display order. Values are plain text, not yet sanitised. */
+typedef void (*mfield_fn)(void *ctx, const char *group, const char *key,
+			  const char *value);
+int model_slice_fields(struct model *m, int64_t id, mfield_fn fn, void *ctx);
+
+/* Runs a query and reports the first SQLite error through err_set(). */
+int model_fail(struct model *m, const char *what);
+
+#endif

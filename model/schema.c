@@ -1,0 +1,128 @@
+#include "config.h"
+
+#include "schema.h"
+
+#include <stdio.h>
+
+#include "util.h"
+
+/* Tables. Times are int64 nanoseconds on the owning profile's time axis;
+ * names are documented for users in man/nxtop.1 (CACHE SCHEMA). */
+const char schema_sql[] =
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;\n"
+	"CREATE TABLE source(id INTEGER PRIMARY KEY, profile_id INTEGER,"
+	" path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
+	" role TEXT NOT NULL);\n"
+	"CREATE TABLE profile(id INTEGER PRIMARY KEY, parent_id INTEGER,"
+	" kind TEXT NOT NULL, format TEXT NOT NULL, name TEXT NOT NULL,"
+	" path TEXT, start_ns INTEGER, end_ns INTEGER,"
+	" epoch INTEGER NOT NULL DEFAULT 0, nc_idx INTEGER, instance_id TEXT,"
+	" instance_type TEXT, process_id TEXT, model TEXT,"
+	" state TEXT NOT NULL DEFAULT 'ready', n_events INTEGER NOT NULL DEFAULT 0);\n"
+	"CREATE TABLE string(id INTEGER PRIMARY KEY, str TEXT NOT NULL);\n"
+	"CREATE TABLE track(id INTEGER PRIMARY KEY, profile_id INTEGER NOT NULL,"
+	" parent_id INTEGER, kind TEXT NOT NULL, name TEXT NOT NULL,"
+	" sort_key INTEGER NOT NULL DEFAULT 0, unit TEXT,"
+	" n_events INTEGER NOT NULL DEFAULT 0, max_dur INTEGER NOT NULL DEFAULT 0,"
+	" max_depth INTEGER NOT NULL DEFAULT 0, min_ts INTEGER, max_ts INTEGER,"
+	" busy_ns INTEGER NOT NULL DEFAULT 0, lod_level INTEGER, args TEXT);\n"
+	"CREATE TABLE slice(id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL,"
+	" ts INTEGER NOT NULL, dur INTEGER NOT NULL, name INTEGER NOT NULL,"
+	" cat INTEGER, depth INTEGER NOT NULL DEFAULT 0,"
+	" flags INTEGER NOT NULL DEFAULT 0);\n"
+	"CREATE TABLE arg(slice_id INTEGER PRIMARY KEY, args TEXT NOT NULL);\n"
+	"CREATE TABLE counter(track_id INTEGER NOT NULL, ts INTEGER NOT NULL,"
+	" value REAL NOT NULL);\n"
+	"CREATE TABLE lod(track_id INTEGER NOT NULL, level INTEGER NOT NULL,"
+	" bucket INTEGER NOT NULL, n INTEGER NOT NULL, busy INTEGER NOT NULL,"
+	" top_slice INTEGER, top_name INTEGER, top_cat INTEGER,"
+	" PRIMARY KEY(track_id, level, bucket)) WITHOUT ROWID;\n"
+	"CREATE TABLE counter_lod(track_id INTEGER NOT NULL,"
+	" level INTEGER NOT NULL, bucket INTEGER NOT NULL, n INTEGER NOT NULL,"
+	" vmin REAL NOT NULL, vmax REAL NOT NULL, vsum REAL NOT NULL,"
+	" vlast REAL NOT NULL,"
+	" PRIMARY KEY(track_id, level, bucket)) WITHOUT ROWID;\n"
+	"CREATE TABLE instruction(slice_id INTEGER PRIMARY KEY, id,"
+	" subgroup INTEGER, operands TEXT, pc INTEGER, compiler_pc INTEGER,"
+	" evt_wait_time INTEGER, hlo_name INTEGER, layer INTEGER,"
+	" subgraph INTEGER, bir_id TEXT, penguin_id TEXT,"
+	" bir_instruction_name TEXT, instruction_type INTEGER,"
+	" activation_fn INTEGER, compiler_opcode INTEGER,"
+	" compiler_operands TEXT);\n"
+	"CREATE TABLE dma_packet(slice_id INTEGER PRIMARY KEY, id,"
+	" packet_aggregation_id, packet_idx INTEGER, queue INTEGER,"
+	" queue_type INTEGER, variable INTEGER, transfer_size INTEGER,"
+	" read_size INTEGER, write_size INTEGER, transfer_rate INTEGER,"
+	" dma_engine INTEGER, dma_queue INTEGER, semaphore_id TEXT,"
+	" op INTEGER, source TEXT, dest TEXT, block_id INTEGER);\n"
+	"CREATE TABLE dma_transfer(slice_id INTEGER PRIMARY KEY, id,"
+	" queue INTEGER, queue_type INTEGER, variable INTEGER,"
+	" transfer_size INTEGER, read_size INTEGER, write_size INTEGER,"
+	" transfer_rate INTEGER, dma_engine INTEGER, dma_queue INTEGER,"
+	" semaphore_id TEXT, op INTEGER, source TEXT, dest TEXT,"
+	" block_id INTEGER, trigger_ts INTEGER);\n"
+	"CREATE TABLE sys_event(slice_id INTEGER PRIMARY KEY, id, parent,"
+	" source INTEGER, instance_id INTEGER, process_id INTEGER,"
+	" thread_id INTEGER, nc_idx INTEGER, lnc_idx INTEGER,"
+	" worker_gid INTEGER, device_core_idx INTEGER, exec_id INTEGER,"
+	" model_id TEXT, model_name INTEGER, device_profile INTEGER);\n"
+	"CREATE TABLE layer(id INTEGER PRIMARY KEY, profile_id INTEGER NOT NULL,"
+	" name TEXT NOT NULL, subgraph TEXT, start_ns INTEGER NOT NULL,"
+	" end_ns INTEGER NOT NULL, dur INTEGER NOT NULL,"
+	" tensor_count INTEGER, tensor_time INTEGER, tensor_active INTEGER,"
+	" vector_count INTEGER, vector_time INTEGER, vector_active INTEGER,"
+	" scalar_count INTEGER, scalar_time INTEGER, scalar_active INTEGER,"
+	" gpsimd_count INTEGER, gpsimd_time INTEGER, gpsimd_active INTEGER,"
+	" sync_count INTEGER, sync_time INTEGER, sync_active INTEGER,"
+	" flops INTEGER, model_flops INTEGER, mfu REAL, hfu REAL);\n"
+	"CREATE TABLE active_time(profile_id INTEGER NOT NULL,"
+	" engine TEXT NOT NULL, start_ns INTEGER NOT NULL,"
+	" end_ns INTEGER NOT NULL, pcore_idx INTEGER);\n"
+	"CREATE TABLE semaphore_update(profile_id INTEGER NOT NULL,"
+	" ts INTEGER NOT NULL, sem_id TEXT NOT NULL, value INTEGER);\n"
+	"CREATE TABLE info(profile_id INTEGER NOT NULL, section TEXT NOT NULL,"
+	" idx INTEGER NOT NULL, key TEXT NOT NULL, value,"
+	" PRIMARY KEY(profile_id, section, idx, key)) WITHOUT ROWID;\n"
+	"CREATE TABLE warning(id INTEGER PRIMARY KEY, profile_id INTEGER,"
+	" origin TEXT NOT NULL, category TEXT, message TEXT NOT NULL);\n"
+	"CREATE TABLE flow(id INTEGER PRIMARY KEY, flow_id,"
+	" slice_out INTEGER, slice_in INTEGER, kind TEXT);\n";
+
+/* Built after the bulk load: cheaper than keeping them up to date. */
+const char schema_index_sql[] =
+	"CREATE INDEX slice_track_ts ON slice(track_id, ts, dur, name, cat, depth);\n"
+	"CREATE INDEX slice_track_depth ON slice(track_id, depth, ts);\n"
+	"CREATE INDEX slice_name ON slice(name, track_id, ts);\n"
+	"CREATE INDEX counter_track_ts ON counter(track_id, ts, value);\n"
+	"CREATE INDEX track_profile ON track(profile_id, sort_key);\n"
+	"CREATE INDEX layer_profile ON layer(profile_id, start_ns);\n"
+	"CREATE INDEX flow_out ON flow(slice_out);\n"
+	"CREATE INDEX flow_in ON flow(slice_in);\n";
+
+static int exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		err_set("cache: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int schema_create(sqlite3 *db)
+{
+	char pragma[64];
+
+	if (exec(db, schema_sql))
+		return -1;
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
+		 SCHEMA_VERSION);
+	return exec(db, pragma);
+}
+
+int schema_create_indexes(sqlite3 *db)
+{
+	return exec(db, schema_index_sql);
+}

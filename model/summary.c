@@ -1,0 +1,405 @@
+#include "config.h"
+
+#include "summary.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timefmt.h"
+#include "util.h"
+
+const char *const summary_engine_names[ENG_COUNT] = {
+	"Tensor", "Vector", "Scalar", "GpSimd", "Sync",
+};
+const char *const summary_engine_keys[ENG_COUNT] = {
+	"tensor", "vector", "scalar", "gpsimd", "sync",
+};
+
+static int engine_of(const char *name)
+{
+	for (int e = 0; e < ENG_COUNT; e++)
+		if (name && !strcasecmp(name, summary_engine_keys[e]))
+			return e;
+	if (name && !strcasecmp(name, "TensorMatrix"))
+		return ENG_TENSOR;
+	return -1;
+}
+
+static sqlite3_stmt *prep(struct model *m, const char *sql, int64_t profile)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(model_db(m), sql, -1, &st, NULL) != SQLITE_OK) {
+		model_fail(m, "summary");
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, profile);
+	return st;
+}
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s ? (const char *)s : "");
+}
+
+/* Instructions per engine, by the instruction's subgroup (or its track
+ * name when the subgroup is missing). */
+static int engines(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m,
+		"SELECT coalesce(sg.str, t.name), count(*), sum(sl.dur)"
+		" FROM slice sl JOIN track t ON t.id = sl.track_id"
+		" JOIN instruction i ON i.slice_id = sl.id"
+		" LEFT JOIN string sg ON sg.id = i.subgroup"
+		" WHERE t.profile_id = ?1 GROUP BY 1", p);
+
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int e = engine_of((const char *)sqlite3_column_text(st, 0));
+		int64_t n = sqlite3_column_int64(st, 1);
+
+		s->n_instructions += n;
+		if (e < 0)
+			continue;
+		s->eng[e].count += n;
+		s->eng[e].instr_ns += sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	st = prep(m, "SELECT engine, sum(end_ns - start_ns) FROM active_time"
+		  " WHERE profile_id = ?1 GROUP BY engine", p);
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int e = engine_of((const char *)sqlite3_column_text(st, 0));
+
+		if (e >= 0)
+			s->eng[e].active_ns = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int tracks(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m,
+		"SELECT t.name, t.kind, t.n_events, t.busy_ns,"
+		" (SELECT coalesce(sum(dur), 0) FROM slice WHERE track_id = t.id)"
+		" FROM track t WHERE t.profile_id = ?1 AND t.kind NOT IN"
+		" ('group', 'counter') ORDER BY t.sort_key, t.id", p);
+	size_t cap = 0;
+
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct sum_track *t;
+
+		if (s->ntracks == cap) {
+			cap = cap ? cap * 2 : 16;
+			s->tracks = xreallocarray(s->tracks, cap, sizeof(*t));
+		}
+		t = &s->tracks[s->ntracks++];
+		t->name = dup_col(st, 0);
+		t->kind = dup_col(st, 1);
+		t->n = sqlite3_column_int64(st, 2);
+		t->busy_ns = sqlite3_column_int64(st, 3);
+		t->dur_sum = sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static struct sum_qtype *qtype(struct summary *s, const char *type)
+{
+	for (size_t i = 0; i < s->nqtypes; i++)
+		if (!strcmp(s->qtypes[i].type, type))
+			return &s->qtypes[i];
+	s->qtypes = xreallocarray(s->qtypes, s->nqtypes + 1, sizeof(*s->qtypes));
+	memset(&s->qtypes[s->nqtypes], 0, sizeof(*s->qtypes));
+	s->qtypes[s->nqtypes].type = xstrdup(type);
+	return &s->qtypes[s->nqtypes++];
+}
+
+static int dma(struct model *m, int64_t p, struct summary *s)
+{
+	static const char *const sql[2] = {
+		"SELECT coalesce(q.str, 'unknown'), count(*),"
+		" coalesce(sum(d.transfer_size), 0) FROM dma_packet d"
+		" JOIN slice sl ON sl.id = d.slice_id"
+		" JOIN track t ON t.id = sl.track_id"
+		" LEFT JOIN string q ON q.id = d.queue_type"
+		" WHERE t.profile_id = ?1 GROUP BY 1 ORDER BY 1",
+		"SELECT coalesce(q.str, 'unknown'), count(*),"
+		" coalesce(sum(d.transfer_size), 0) FROM dma_transfer d"
+		" JOIN slice sl ON sl.id = d.slice_id"
+		" JOIN track t ON t.id = sl.track_id"
+		" LEFT JOIN string q ON q.id = d.queue_type"
+		" WHERE t.profile_id = ?1 GROUP BY 1 ORDER BY 1",
+	};
+
+	for (int k = 0; k < 2; k++) {
+		sqlite3_stmt *st = prep(m, sql[k], p);
+
+		if (!st)
+			return -1;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			struct sum_qtype *q = qtype(s,
+				(const char *)sqlite3_column_text(st, 0));
+			int64_t n = sqlite3_column_int64(st, 1);
+			int64_t b = sqlite3_column_int64(st, 2);
+
+			if (k == 0) {
+				q->packets += n;
+				q->packet_bytes += b;
+				s->n_packets += n;
+			} else {
+				q->transfers += n;
+				q->transfer_bytes += b;
+				s->n_transfers += n;
+			}
+		}
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+static int layers(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m,
+		"SELECT name, start_ns, dur, coalesce(tensor_count, 0),"
+		" coalesce(vector_count, 0), coalesce(scalar_count, 0),"
+		" coalesce(gpsimd_count, 0), coalesce(sync_count, 0),"
+		" coalesce(flops, -1), coalesce(mfu, -1) FROM layer"
+		" WHERE profile_id = ?1 ORDER BY start_ns, id", p);
+	size_t cap = 0;
+
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct sum_layer *l;
+
+		if (s->nlayers == cap) {
+			cap = cap ? cap * 2 : 16;
+			s->layers = xreallocarray(s->layers, cap, sizeof(*l));
+		}
+		l = &s->layers[s->nlayers++];
+		l->name = dup_col(st, 0);
+		l->start = sqlite3_column_int64(st, 1);
+		l->dur = sqlite3_column_int64(st, 2);
+		for (int e = 0; e < ENG_COUNT; e++)
+			l->count[e] = sqlite3_column_int64(st, 3 + e);
+		l->flops = sqlite3_column_int64(st, 8);
+		l->mfu = sqlite3_column_double(st, 9);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int warnings(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m,
+		"SELECT origin, coalesce(category, ''), message FROM warning"
+		" WHERE profile_id = ?1 OR profile_id IS NULL ORDER BY id", p);
+	size_t cap = 0;
+
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct sum_warning *w;
+
+		if (s->nwarnings == cap) {
+			cap = cap ? cap * 2 : 8;
+			s->warnings = xreallocarray(s->warnings, cap, sizeof(*w));
+		}
+		w = &s->warnings[s->nwarnings++];
+		w->origin = dup_col(st, 0);
+		w->category = dup_col(st, 1);
+		w->message = dup_col(st, 2);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* A number from the profile's own summary section. */
+static int reported(struct model *m, int64_t p, const char *key, double *out)
+{
+	sqlite3_stmt *st = prep(m, "SELECT value FROM info WHERE profile_id = ?1"
+				" AND section = 'summary' AND idx = 0 AND key = ?2",
+				p);
+	int rc = 1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int t = sqlite3_column_type(st, 0);
+
+		if (t == SQLITE_INTEGER || t == SQLITE_FLOAT) {
+			*out = sqlite3_column_double(st, 0);
+			rc = 0;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void add_check(struct summary *s, const char *what, char *ours,
+		      char *theirs, int agree)
+{
+	struct sum_check *c;
+
+	s->checks = xreallocarray(s->checks, s->nchecks + 1, sizeof(*c));
+	c = &s->checks[s->nchecks++];
+	c->what = xstrdup(what);
+	c->ours = ours;
+	c->theirs = theirs;
+	c->agree = agree;
+}
+
+static void check_count(struct model *m, struct summary *s, const char *key,
+			const char *what, int64_t ours)
+{
+	double v;
+
+	if (reported(m, s->prof.id, key, &v))
+		return;
+	add_check(s, what, xasprintf("%" PRId64, ours),
+		  xasprintf("%.0f", v), (double)ours == v);
+}
+
+/* Times: the profile rounds to its own precision; agree within 0.1%. */
+static void check_time(struct model *m, struct summary *s, const char *key,
+		       const char *what, int64_t ours_ns)
+{
+	char a[48], b[48];
+	double v;
+
+	if (reported(m, s->prof.id, key, &v))
+		return;
+	timefmt_dur(a, sizeof(a), ours_ns, 6, 0);
+	timefmt_dur(b, sizeof(b), (int64_t)llround(v * 1e9), 6, 0);
+	add_check(s, what, xstrdup(a), xstrdup(b),
+		  fabs((double)ours_ns - v * 1e9) <= 0.001 * fabs(v * 1e9) + 1);
+}
+
+static int64_t qtype_bytes(const struct summary *s, int dynamic_kind)
+{
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < s->nqtypes; i++) {
+		const char *t = s->qtypes[i].type;
+		int kind = !strcmp(t, "software_dynamic") ? 1 :
+			   !strcmp(t, "hardware_dynamic") ? 2 : 0;
+
+		if (kind == dynamic_kind)
+			sum += s->qtypes[i].packet_bytes;
+	}
+	return sum;
+}
+
+static void checks(struct model *m, struct summary *s)
+{
+	double v;
+	int64_t xfer_bytes = 0;
+
+	if (!reported(m, s->prof.id, "total_time", &v))
+		s->p_total_time_s = v;
+	for (int e = 0; e < ENG_COUNT; e++) {
+		char key[64], what[64];
+
+		snprintf(key, sizeof(key), "%s_engine_instruction_count",
+			 summary_engine_keys[e]);
+		snprintf(what, sizeof(what), "%s instructions",
+			 summary_engine_names[e]);
+		if (!reported(m, s->prof.id, key, &v))
+			s->eng[e].p_count = (int64_t)v;
+		check_count(m, s, key, what, s->eng[e].count);
+		snprintf(key, sizeof(key), "%s_engine_active_time",
+			 summary_engine_keys[e]);
+		if (!reported(m, s->prof.id, key, &v))
+			s->eng[e].p_active_s = v;
+		if (s->eng[e].active_ns >= 0) {
+			snprintf(what, sizeof(what), "%s active time",
+				 summary_engine_names[e]);
+			check_time(m, s, key, what, s->eng[e].active_ns);
+		}
+	}
+	check_time(m, s, "total_time", "Total time", s->end - s->start);
+	check_count(m, s, "static_dma_size", "Static DMA bytes",
+		    qtype_bytes(s, 0));
+	check_count(m, s, "software_dynamic_dma_size",
+		    "Software dynamic DMA bytes", qtype_bytes(s, 1));
+	check_count(m, s, "hardware_dynamic_dma_size",
+		    "Hardware dynamic DMA bytes", qtype_bytes(s, 2));
+	check_count(m, s, "dma_transfer_count", "DMA transfers", s->n_transfers);
+	for (size_t i = 0; i < s->nqtypes; i++)
+		xfer_bytes += s->qtypes[i].transfer_bytes;
+	check_count(m, s, "dma_transfer_total_bytes", "DMA transfer bytes",
+		    xfer_bytes);
+}
+
+int summary_compute(struct model *m, int64_t profile, struct summary *s)
+{
+	sqlite3_stmt *st;
+
+	memset(s, 0, sizeof(*s));
+	s->p_total_time_s = -1;
+	for (int e = 0; e < ENG_COUNT; e++) {
+		s->eng[e].active_ns = -1;
+		s->eng[e].p_count = -1;
+		s->eng[e].p_active_s = -1;
+	}
+	if (model_profile(m, profile, &s->prof)) {
+		err_set("%s: no profile %" PRId64, model_path(m), profile);
+		return -1;
+	}
+	s->start = s->prof.start;
+	s->end = s->prof.end;
+	st = prep(m, "SELECT count(*) FROM counter c JOIN track t"
+		  " ON t.id = c.track_id WHERE t.profile_id = ?1", profile);
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		s->n_counter_samples = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (engines(m, profile, s) || tracks(m, profile, s) ||
+	    dma(m, profile, s) || layers(m, profile, s) ||
+	    warnings(m, profile, s))
+		return -1;
+	checks(m, s);
+	return 0;
+}
+
+void summary_free(struct summary *s)
+{
+	model_profile_clear(&s->prof);
+	for (size_t i = 0; i < s->ntracks; i++) {
+		free(s->tracks[i].name);
+		free(s->tracks[i].kind);
+	}
+	free(s->tracks);
+	for (size_t i = 0; i < s->nqtypes; i++)
+		free(s->qtypes[i].type);
+	free(s->qtypes);
+	for (size_t i = 0; i < s->nlayers; i++)
+		free(s->layers[i].name);
+	free(s->layers);
+	for (size_t i = 0; i < s->nwarnings; i++) {
+		free(s->warnings[i].origin);
+		free(s->warnings[i].category);
+		free(s->warnings[i].message);
+	}
+	free(s->warnings);
+	for (size_t i = 0; i < s->nchecks; i++) {
+		free(s->checks[i].what);
+		free(s->checks[i].ours);
+		free(s->checks[i].theirs);
+	}
+	free(s->checks);
+	memset(s, 0, sizeof(*s));
+}

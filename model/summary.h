@@ -1,0 +1,78 @@
+/* The profile summary behind `nxtop summary` and the Summary panel:
+ * figures computed from the imported events, next to the figures the
+ * profile reports about itself where it has them. */
+#ifndef NX_SUMMARY_H
+#define NX_SUMMARY_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+/* Engines as the profile's summary counts them: TensorMatrix rows are
+ * part of the tensor engine. */
+enum { ENG_TENSOR, ENG_VECTOR, ENG_SCALAR, ENG_GPSIMD, ENG_SYNC, ENG_COUNT };
+
+extern const char *const summary_engine_names[ENG_COUNT];	/* "Tensor" ... */
+extern const char *const summary_engine_keys[ENG_COUNT];	/* "tensor" ... */
+
+struct sum_engine {
+	int64_t count;		/* instructions */
+	int64_t instr_ns;	/* sum of instruction durations */
+	int64_t active_ns;	/* merged busy intervals (active_time), -1 if none */
+	int64_t p_count;	/* profile's own figures; -1 if absent */
+	double p_active_s;	/* < 0 if absent */
+};
+
+struct sum_track {
+	char *name, *kind;
+	int64_t n, busy_ns, dur_sum;
+};
+
+struct sum_qtype {
+	char *type;
+	int64_t packets, packet_bytes;
+	int64_t transfers, transfer_bytes;
+};
+
+struct sum_layer {
+	char *name;
+	int64_t start, dur;
+	int64_t count[ENG_COUNT];
+	int64_t flops;
+	double mfu;		/* < 0 if absent */
+};
+
+struct sum_warning {
+	char *origin, *category, *message;
+};
+
+/* One figure the profile also reports, for the consistency section. */
+struct sum_check {
+	char *what;
+	char *ours, *theirs;
+	int agree;
+};
+
+struct summary {
+	struct mprofile prof;
+	int64_t start, end;		/* ns */
+	double p_total_time_s;		/* profile's total_time, < 0 if absent */
+	int64_t n_instructions, n_packets, n_transfers, n_counter_samples;
+	struct sum_engine eng[ENG_COUNT];
+	struct sum_track *tracks;
+	size_t ntracks;
+	struct sum_qtype *qtypes;
+	size_t nqtypes;
+	struct sum_layer *layers;	/* by start time */
+	size_t nlayers;
+	struct sum_warning *warnings;
+	size_t nwarnings;
+	struct sum_check *checks;
+	size_t nchecks;
+};
+
+/* Fills s for one profile. 0 on success. */
+int summary_compute(struct model *m, int64_t profile, struct summary *s);
+void summary_free(struct summary *s);
+
+#endif

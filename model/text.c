@@ -1,0 +1,158 @@
+#include "config.h"
+
+#include "text.h"
+
+#include <string.h>
+#include <wchar.h>
+
+size_t text_utf8_char(const unsigned char *s, size_t n, unsigned *cp)
+{
+	unsigned c = s[0], v;
+	size_t len;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		v = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		v = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		v = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && v < 0x800) || (len == 4 && v < 0x10000) ||
+	    (v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff)
+		return 0;
+	*cp = v;
+	return len;
+}
+
+static void replacement(struct strbuf *out, int ascii)
+{
+	if (ascii)
+		sb_addc(out, '?');
+	else
+		sb_add(out, "\xef\xbf\xbd", 3);
+}
+
+void text_sanitize_n(struct strbuf *out, const char *str, size_t n, int ascii)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned cp;
+		size_t len = text_utf8_char(s + i, n - i, &cp);
+
+		if (!len) {
+			replacement(out, ascii);
+			i++;
+			continue;
+		}
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+		    cp == 0x2028 || cp == 0x2029 ||
+		    (cp >= 0x202a && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069)) {
+			/* controls, and bidi overrides that reorder text */
+			if (cp == '\t')
+				sb_addc(out, ' ');
+			else
+				replacement(out, ascii);
+		} else if (ascii && cp >= 0x80) {
+			sb_addc(out, '?');
+		} else {
+			sb_add(out, s + i, len);
+		}
+		i += len;
+	}
+}
+
+void text_sanitize(struct strbuf *out, const char *s, int ascii)
+{
+	text_sanitize_n(out, s ? s : "", s ? strlen(s) : 0, ascii);
+}
+
+char *text_clean(const char *s)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	text_sanitize(&sb, s, 0);
+	return sb_detach(&sb);
+}
+
+static int cp_width(unsigned cp)
+{
+	int w = wcwidth((wchar_t)cp);
+
+	if (w >= 0)
+		return w;
+	/* wcwidth needs a UTF-8 locale; fall back to common wide ranges */
+	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
+	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) ||
+	    (cp >= 0x20000 && cp <= 0x3fffd))
+		return 2;
+	return cp < 0x20 ? 0 : 1;
+}
+
+int text_width(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), i = 0;
+	int w = 0;
+
+	while (i < n) {
+		unsigned cp;
+		size_t len = text_utf8_char(s + i, n - i, &cp);
+
+		if (!len) {
+			w++;
+			i++;
+			continue;
+		}
+		w += cp_width(cp);
+		i += len;
+	}
+	return w;
+}
+
+size_t text_fit(const char *str, int cols)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), i = 0;
+	int w = 0;
+
+	while (i < n) {
+		unsigned cp;
+		size_t len = text_utf8_char(s + i, n - i, &cp);
+		int cw;
+
+		if (!len) {
+			len = 1;
+			cw = 1;
+		} else {
+			cw = cp_width(cp);
+		}
+		if (w + cw > cols)
+			break;
+		w += cw;
+		i += len;
+	}
+	return i;
+}

@@ -1,0 +1,28 @@
+/* Text from profiles made safe to show: no control bytes, no escape
+ * sequences, valid UTF-8 only. Every string that came from a file passes
+ * through here before it reaches the terminal or an export. */
+#ifndef NX_TEXT_H
+#define NX_TEXT_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+/* Appends s with C0/C1 control characters and DEL shown as U+FFFD
+ * (or '?' with ascii), and invalid UTF-8 bytes likewise replaced. With
+ * ascii, non-ASCII characters become '?' too. */
+void text_sanitize(struct strbuf *out, const char *s, int ascii);
+/* Same for n bytes that may contain NULs. */
+void text_sanitize_n(struct strbuf *out, const char *s, size_t n, int ascii);
+/* A sanitised copy (malloc'd). */
+char *text_clean(const char *s);
+
+/* Decodes one UTF-8 character at s (n bytes available); returns its
+ * length, or 0 for an invalid sequence. */
+size_t text_utf8_char(const unsigned char *s, size_t n, unsigned *cp);
+/* Display columns of a sanitised string (wide CJK characters count 2). */
+int text_width(const char *s);
+/* Byte length of the longest prefix of s that fits in cols columns. */
+size_t text_fit(const char *s, int cols);
+
+#endif

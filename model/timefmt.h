@@ -1,0 +1,23 @@
+/* Time values as people read and type them. All times are int64 ns. */
+#ifndef NX_TIMEFMT_H
+#define NX_TIMEFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Use "us" instead of "µs" (terminals without UTF-8, exports). */
+void timefmt_set_ascii(int ascii);
+
+/* A duration with a unit chosen for it and up to prec decimals, e.g.
+ * "1.25 ms", "850 ns", "2.000 s" ("1.25ms" when compact). */
+void timefmt_dur(char *buf, size_t n, int64_t ns, int prec, int compact);
+/* A duration in a fixed unit ("ns", "us", "ms", "s"). */
+void timefmt_in_unit(char *buf, size_t n, int64_t ns, const char *unit,
+		     int prec);
+/* Parses "1.25ms", "100us", "100µs", "2s", "350ns" or a bare number of
+ * ns. Exact (no floating point). 0 on success. */
+int timefmt_parse(const char *s, int64_t *ns);
+/* Parses a unit name into ns per unit; 0 on success. */
+int timefmt_unit(const char *s, int64_t *per);
+
+#endif

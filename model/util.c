@@ -1,0 +1,234 @@
+#include "config.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(void)
+{
+	fputs("nxtop: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		oom();
+	return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	return sb_detach(&sb);
+}
+
+void sb_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+}
+
+void sb_free(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb_init(sb);
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void sb_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need < sb->len)
+		oom();
+	if (need <= sb->cap)
+		return;
+	size_t cap = sb->cap ? sb->cap : 64;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2)
+			oom();
+		cap *= 2;
+	}
+	sb->buf = xrealloc(sb->buf, cap);
+	sb->cap = cap;
+}
+
+void sb_add(struct strbuf *sb, const void *p, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_addc(struct strbuf *sb, char c)
+{
+	sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_adds(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	sb_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+const char *sb_cstr(struct strbuf *sb)
+{
+	if (!sb->buf)
+		sb_grow(sb, 0);
+	sb->buf[sb->len] = '\0';
+	return sb->buf;
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+	char *p;
+
+	sb_cstr(sb);
+	p = sb->buf;
+	sb_init(sb);
+	return p;
+}
+
+static _Thread_local char err_buf[1024];
+
+void err_set(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err_buf, sizeof(err_buf), fmt, ap);
+	va_end(ap);
+}
+
+void err_clear(void)
+{
+	err_buf[0] = '\0';
+}
+
+const char *err_get(void)
+{
+	return err_buf[0] ? err_buf : "unknown error";
+}
+
+int parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (n && s[0] == '+')
+		i++;
+	if (i == n)
+		return -1;
+	for (; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+
+		if (d > 9)
+			return -1;
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_i64(const char *s, size_t n, int64_t *out)
+{
+	uint64_t u;
+
+	if (n && s[0] == '-') {
+		if (parse_u64(s + 1, n - 1, &u) || (n > 1 && s[1] == '+'))
+			return -1;
+		if (u > (uint64_t)INT64_MAX + 1)
+			return -1;
+		*out = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
+		return 0;
+	}
+	if (parse_u64(s, n, &u) || u > (uint64_t)INT64_MAX)
+		return -1;
+	*out = (int64_t)u;
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* Small helpers shared by every layer: allocation that aborts on
+ * out-of-memory, a growable string buffer, thread-local error text. */
+#ifndef NX_UTIL_H
+#define NX_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NX_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define NX_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#if defined(__GNUC__)
+#define NX_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define NX_UNUSED __attribute__((unused))
+#else
+#define NX_PRINTF(f, a)
+#define NX_UNUSED
+#endif
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) NX_PRINTF(1, 2);
+
+/* Growable byte buffer; always NUL-terminated when len > 0 or after
+ * sb_cstr(). */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+void sb_init(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+void sb_reset(struct strbuf *sb);
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const void *p, size_t n);
+void sb_addc(struct strbuf *sb, char c);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_printf(struct strbuf *sb, const char *fmt, ...) NX_PRINTF(2, 3);
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+const char *sb_cstr(struct strbuf *sb);
+char *sb_detach(struct strbuf *sb);
+
+/* One error message per thread, set where the error is found and printed
+ * once at the edge (main, a view's status line). */
+void err_set(const char *fmt, ...) NX_PRINTF(1, 2);
+void err_clear(void);
+const char *err_get(void);
+
+/* Exact decimal parsing of 64-bit integers; 0 on success. */
+int parse_i64(const char *s, size_t n, int64_t *out);
+int parse_u64(const char *s, size_t n, uint64_t *out);
+
+#endif

@@ -1,0 +1,819 @@
+#include "config.h"
+
+#include "writer.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cache.h"
+#include "schema.h"
+#include "util.h"
+#include "writer_int.h"
+
+/* Interning stops adding strings past these limits, so memory stays
+ * bounded; later repeats of a new string then get fresh ids. */
+#define INTERN_MAX_STRINGS (4u << 20)
+#define INTERN_MAX_BYTES (256u << 20)
+
+enum stmt {
+	S_STRING, S_TRACK, S_SLICE, S_ARG, S_COUNTER, S_INSTR, S_DMA_PACKET,
+	S_DMA_XFER, S_SYS, S_FLOW, S_LAYER, S_ACTIVE, S_SEM, S_INFO,
+	S_WARNING, S_SOURCE, S_PROFILE, S_META, S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+	[S_STRING] = "INSERT INTO string(id, str) VALUES(?,?)",
+	[S_TRACK] = "INSERT INTO track(id, profile_id, parent_id, kind, name,"
+		    " sort_key) VALUES(?,?,?,?,?,?)",
+	[S_SLICE] = "INSERT INTO slice(id, track_id, ts, dur, name, cat,"
+		    " depth, flags) VALUES(?,?,?,?,?,?,?,?)",
+	[S_ARG] = "INSERT OR REPLACE INTO arg(slice_id, args) VALUES(?,?)",
+	[S_COUNTER] = "INSERT INTO counter(track_id, ts, value) VALUES(?,?,?)",
+	[S_INSTR] = "INSERT INTO instruction(slice_id, id, subgroup, operands,"
+		    " pc, compiler_pc, evt_wait_time, hlo_name, layer, subgraph,"
+		    " bir_id, penguin_id, bir_instruction_name, instruction_type,"
+		    " activation_fn, compiler_opcode, compiler_operands)"
+		    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_DMA_PACKET] = "INSERT INTO dma_packet(slice_id, id,"
+			 " packet_aggregation_id, packet_idx, queue, queue_type,"
+			 " variable, transfer_size, read_size, write_size,"
+			 " transfer_rate, dma_engine, dma_queue, semaphore_id, op,"
+			 " source, dest, block_id)"
+			 " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_DMA_XFER] = "INSERT INTO dma_transfer(slice_id, id, queue,"
+		       " queue_type, variable, transfer_size, read_size,"
+		       " write_size, transfer_rate, dma_engine, dma_queue,"
+		       " semaphore_id, op, source, dest, block_id, trigger_ts)"
+		       " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_SYS] = "INSERT INTO sys_event(slice_id, id, parent, source,"
+		  " instance_id, process_id, thread_id, nc_idx, lnc_idx,"
+		  " worker_gid, device_core_idx, exec_id, model_id, model_name,"
+		  " device_profile) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_FLOW] = "INSERT INTO flow(flow_id, slice_out, slice_in, kind)"
+		   " VALUES(?,?,?,?)",
+	[S_LAYER] = "INSERT INTO layer(profile_id, name, subgraph, start_ns,"
+		    " end_ns, dur, tensor_count, tensor_time, tensor_active,"
+		    " vector_count, vector_time, vector_active, scalar_count,"
+		    " scalar_time, scalar_active, gpsimd_count, gpsimd_time,"
+		    " gpsimd_active, sync_count, sync_time, sync_active, flops,"
+		    " model_flops, mfu, hfu) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,"
+		    "?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ACTIVE] = "INSERT INTO active_time(profile_id, engine, start_ns,"
+		     " end_ns, pcore_idx) VALUES(?,?,?,?,?)",
+	[S_SEM] = "INSERT INTO semaphore_update(profile_id, ts, sem_id, value)"
+		  " VALUES(?,?,?,?)",
+	[S_INFO] = "INSERT OR REPLACE INTO info(profile_id, section, idx, key,"
+		   " value) VALUES(?,?,?,?,?)",
+	[S_WARNING] = "INSERT INTO warning(profile_id, origin, category,"
+		      " message) VALUES(?,?,?,?)",
+	[S_SOURCE] = "INSERT INTO source(profile_id, path, size, mtime_ns, role)"
+		     " VALUES(?,?,?,?,?)",
+	[S_PROFILE] = "INSERT INTO profile(parent_id, kind, format, name, path,"
+		      " epoch, nc_idx, instance_id, instance_type, process_id,"
+		      " model, state) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_META] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)",
+};
+
+struct intern_slot {
+	uint64_t hash;
+	int64_t id;
+	uint32_t off, len;	/* in the arena */
+};
+
+struct writer {
+	sqlite3 *db;
+	sqlite3_stmt *st[S_COUNT];
+	int failed;
+	int64_t next_string, next_slice;
+	uint64_t rows;
+
+	struct intern_slot *slots;
+	size_t nslots, nused;
+	char *arena;
+	size_t arena_len, arena_cap;
+
+	struct wtrack *tracks;	/* index = track id */
+	int64_t ntracks, cap_tracks;
+
+	void (*progress)(void *, const char *, int);
+	void *progress_ctx;
+};
+
+int db_exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		err_set("cache: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int db_fail(sqlite3 *db, const char *what)
+{
+	int code = sqlite3_errcode(db);
+
+	if (code == SQLITE_FULL)
+		err_set("cache: %s: disk full", what);
+	else
+		err_set("cache: %s: %s", what, sqlite3_errmsg(db));
+	return -1;
+}
+
+void wid_from_i64(struct wid *id, int64_t v)
+{
+	id->set = 1;
+	id->big = 0;
+	id->v = v;
+	snprintf(id->text, sizeof(id->text), "%" PRId64, v);
+}
+
+void wid_from_u64(struct wid *id, uint64_t v)
+{
+	if (v <= (uint64_t)INT64_MAX) {
+		wid_from_i64(id, (int64_t)v);
+		return;
+	}
+	id->set = 1;
+	id->big = 1;
+	id->v = 0;
+	snprintf(id->text, sizeof(id->text), "%" PRIu64, v);
+}
+
+int wid_parse(struct wid *id, const char *s)
+{
+	size_t n = strlen(s);
+	int64_t i;
+	uint64_t u;
+
+	if (!parse_i64(s, n, &i)) {
+		wid_from_i64(id, i);
+		return 0;
+	}
+	if (!parse_u64(s, n, &u)) {
+		wid_from_u64(id, u);
+		return 0;
+	}
+	return -1;
+}
+
+struct writer *writer_open(const char *path)
+{
+	struct writer *w = xcalloc(1, sizeof(*w));
+
+	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		err_set("cache: cannot create %s: %s", path,
+			w->db ? sqlite3_errmsg(w->db) : "out of memory");
+		sqlite3_close(w->db);
+		free(w);
+		return NULL;
+	}
+	/* A crash mid-build leaves only a temporary file that is never
+	 * renamed into place, so no journal is needed. */
+	if (db_exec(w->db, "PRAGMA page_size=8192; PRAGMA journal_mode=OFF;"
+			   " PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+			   " PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;") ||
+	    schema_create(w->db) || db_exec(w->db, "BEGIN")) {
+		sqlite3_close(w->db);
+		free(w);
+		return NULL;
+	}
+	for (int i = 0; i < S_COUNT; i++) {
+		if (sqlite3_prepare_v3(w->db, stmt_sql[i], -1,
+				       SQLITE_PREPARE_PERSISTENT, &w->st[i],
+				       NULL) != SQLITE_OK) {
+			db_fail(w->db, "prepare");
+			writer_abort(w);
+			return NULL;
+		}
+	}
+	{
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", IMPORT_VERSION);
+		writer_meta(w, "import_version", v);
+	}
+	w->nslots = 1 << 12;
+	w->slots = xcalloc(w->nslots, sizeof(*w->slots));
+	w->tracks = xcalloc(1, sizeof(*w->tracks));
+	w->cap_tracks = 1;
+	return w;
+}
+
+static void writer_free(struct writer *w)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(w->st[i]);
+	sqlite3_close(w->db);
+	free(w->slots);
+	free(w->arena);
+	free(w->tracks);
+	free(w);
+}
+
+void writer_abort(struct writer *w)
+{
+	if (w)
+		writer_free(w);
+}
+
+void writer_set_progress(struct writer *w,
+			 void (*fn)(void *, const char *, int), void *ctx)
+{
+	w->progress = fn;
+	w->progress_ctx = ctx;
+}
+
+uint64_t writer_rows(const struct writer *w)
+{
+	return w->rows;
+}
+
+int writer_failed(const struct writer *w)
+{
+	return w->failed;
+}
+
+/* Runs a bound statement; records the first failure. */
+static int64_t step(struct writer *w, enum stmt s)
+{
+	sqlite3_stmt *st = w->st[s];
+	int rc;
+
+	if (w->failed) {
+		sqlite3_reset(st);
+		return 0;
+	}
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE) {
+		db_fail(w->db, "write");
+		w->failed = 1;
+		return 0;
+	}
+	w->rows++;
+	return sqlite3_last_insert_rowid(w->db);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Optional integers use -1 for "absent". */
+static void bind_opt(sqlite3_stmt *st, int i, int64_t v)
+{
+	if (v >= 0)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Optional string ids use 0 for "absent". */
+static void bind_sid(sqlite3_stmt *st, int i, int64_t v)
+{
+	if (v > 0)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_id(sqlite3_stmt *st, int i, const struct wid *id)
+{
+	if (!id->set)
+		sqlite3_bind_null(st, i);
+	else if (id->big)
+		sqlite3_bind_text(st, i, id->text, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_int64(st, i, id->v);
+}
+
+void writer_meta(struct writer *w, const char *key, const char *value)
+{
+	sqlite3_stmt *st = w->st[S_META];
+
+	bind_text(st, 1, key);
+	bind_text(st, 2, value);
+	step(w, S_META);
+}
+
+int64_t writer_source(struct writer *w, int64_t profile, const char *path,
+		      const char *role)
+{
+	sqlite3_stmt *st = w->st[S_SOURCE];
+	struct stat sb;
+
+	if (stat(path, &sb))
+		memset(&sb, 0, sizeof(sb));
+	bind_sid(st, 1, profile);
+	bind_text(st, 2, path);
+	sqlite3_bind_int64(st, 3, (int64_t)sb.st_size);
+	sqlite3_bind_int64(st, 4, stat_mtime_ns(&sb));
+	bind_text(st, 5, role);
+	return step(w, S_SOURCE);
+}
+
+int64_t writer_profile(struct writer *w, const struct wprofile *p)
+{
+	sqlite3_stmt *st = w->st[S_PROFILE];
+
+	bind_sid(st, 1, p->parent_id);
+	bind_text(st, 2, p->kind);
+	bind_text(st, 3, p->format);
+	bind_text(st, 4, p->name ? p->name : "");
+	bind_text(st, 5, p->path);
+	sqlite3_bind_int(st, 6, p->epoch);
+	bind_opt(st, 7, p->nc_idx);
+	bind_text(st, 8, p->instance_id);
+	bind_text(st, 9, p->instance_type);
+	bind_text(st, 10, p->process_id);
+	bind_text(st, 11, p->model);
+	bind_text(st, 12, p->state ? p->state : "ready");
+	return step(w, S_PROFILE);
+}
+
+void writer_profile_set(struct writer *w, int64_t profile, const char *column,
+			const char *value)
+{
+	static const char *const cols[] = {
+		"name", "instance_type", "nc_idx", "kind", "format",
+		"instance_id", "process_id", "model", "state", "path",
+	};
+	sqlite3_stmt *st;
+	char sql[80];
+	size_t i;
+
+	for (i = 0; i < NX_ARRAY_SIZE(cols) && strcmp(cols[i], column); i++)
+		;
+	if (w->failed || i == NX_ARRAY_SIZE(cols))
+		return;
+	snprintf(sql, sizeof(sql), "UPDATE profile SET %s=? WHERE id=?", cols[i]);
+	if (sqlite3_prepare_v2(w->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		w->failed = 1;
+		db_fail(w->db, "profile");
+		return;
+	}
+	bind_text(st, 1, value);
+	sqlite3_bind_int64(st, 2, profile);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		w->failed = 1;
+		db_fail(w->db, "profile");
+	}
+	sqlite3_finalize(st);
+}
+
+void writer_profile_extent(struct writer *w, int64_t profile, int64_t start,
+			   int64_t end)
+{
+	char sql[160];
+
+	if (w->failed)
+		return;
+	snprintf(sql, sizeof(sql),
+		 "UPDATE profile SET start_ns=%" PRId64 ", end_ns=%" PRId64
+		 " WHERE id=%" PRId64, start, end, profile);
+	if (db_exec(w->db, sql))
+		w->failed = 1;
+}
+
+/* FNV-1a: short keys, good enough spread for interning. */
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h | 1;
+}
+
+static void intern_grow(struct writer *w)
+{
+	size_t n = w->nslots * 2;
+	struct intern_slot *slots = xcalloc(n, sizeof(*slots));
+
+	for (size_t i = 0; i < w->nslots; i++) {
+		struct intern_slot *o = &w->slots[i];
+
+		if (!o->hash)
+			continue;
+		size_t j = o->hash & (n - 1);
+		while (slots[j].hash)
+			j = (j + 1) & (n - 1);
+		slots[j] = *o;
+	}
+	free(w->slots);
+	w->slots = slots;
+	w->nslots = n;
+}
+
+static int64_t insert_string(struct writer *w, const char *s, size_t n)
+{
+	sqlite3_stmt *st = w->st[S_STRING];
+	int64_t id = ++w->next_string;
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, s, (int)n, SQLITE_TRANSIENT);
+	step(w, S_STRING);
+	return id;
+}
+
+int64_t writer_stringn(struct writer *w, const char *s, size_t n)
+{
+	uint64_t h;
+	size_t i;
+
+	if (n > INT32_MAX)
+		n = INT32_MAX;
+	h = hash_bytes(s, n);
+	for (i = h & (w->nslots - 1); w->slots[i].hash;
+	     i = (i + 1) & (w->nslots - 1)) {
+		struct intern_slot *sl = &w->slots[i];
+
+		if (sl->hash == h && sl->len == n &&
+		    !memcmp(w->arena + sl->off, s, n))
+			return sl->id;
+	}
+	int64_t id = insert_string(w, s, n);
+	if (w->nused >= INTERN_MAX_STRINGS ||
+	    w->arena_len + n > INTERN_MAX_BYTES)
+		return id;
+	if (w->arena_len + n > w->arena_cap) {
+		w->arena_cap = NX_MAX(w->arena_cap * 2, w->arena_len + n + 4096);
+		w->arena = xrealloc(w->arena, w->arena_cap);
+	}
+	memcpy(w->arena + w->arena_len, s, n);
+	w->slots[i] = (struct intern_slot){ h, id, (uint32_t)w->arena_len,
+					    (uint32_t)n };
+	w->arena_len += n;
+	if (++w->nused * 2 > w->nslots)
+		intern_grow(w);
+	return id;
+}
+
+int64_t writer_string(struct writer *w, const char *s)
+{
+	return writer_stringn(w, s ? s : "", s ? strlen(s) : 0);
+}
+
+int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
+		     const char *kind, const char *name, int64_t sort_key)
+{
+	sqlite3_stmt *st = w->st[S_TRACK];
+	int64_t id = w->ntracks + 1;
+
+	if (id >= w->cap_tracks) {
+		int64_t cap = w->cap_tracks * 2;
+
+		w->tracks = xreallocarray(w->tracks, (size_t)cap,
+					  sizeof(*w->tracks));
+		memset(w->tracks + w->cap_tracks, 0,
+		       (size_t)(cap - w->cap_tracks) * sizeof(*w->tracks));
+		w->cap_tracks = cap;
+	}
+	w->ntracks = id;
+	w->tracks[id].is_counter = !strcmp(kind, TK_COUNTER);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, profile);
+	bind_sid(st, 3, parent);
+	bind_text(st, 4, kind);
+	bind_text(st, 5, name);
+	sqlite3_bind_int64(st, 6, sort_key);
+	step(w, S_TRACK);
+	return id;
+}
+
+static void track_update(struct writer *w, int64_t track, const char *col,
+			 const char *value)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[64];
+
+	if (w->failed)
+		return;
+	snprintf(sql, sizeof(sql), "UPDATE track SET %s=? WHERE id=?", col);
+	if (sqlite3_prepare_v2(w->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_fail(w->db, "track");
+		w->failed = 1;
+		return;
+	}
+	bind_text(st, 1, value);
+	sqlite3_bind_int64(st, 2, track);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(w->db, "track");
+		w->failed = 1;
+	}
+	sqlite3_finalize(st);
+}
+
+void writer_track_set_unit(struct writer *w, int64_t track, const char *unit)
+{
+	track_update(w, track, "unit", unit);
+}
+
+void writer_track_set_args(struct writer *w, int64_t track, const char *json)
+{
+	track_update(w, track, "args", json);
+}
+
+void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
+{
+	if (track > 0 && track <= w->ntracks)
+		w->tracks[track].flags = flags;
+}
+
+static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
+{
+	if (!t->n++ || ts < t->min_ts)
+		t->min_ts = ts;
+	if (t->n == 1 || end > t->max_end)
+		t->max_end = end;
+}
+
+int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
+		     int64_t name, int64_t cat, int depth, unsigned flags)
+{
+	sqlite3_stmt *st = w->st[S_SLICE];
+	struct wtrack *t;
+	int64_t id;
+
+	if (track <= 0 || track > w->ntracks)
+		return 0;
+	if (dur < 0) {
+		dur = 0;
+		flags |= SF_CLIPPED;
+	}
+	if (ts > INT64_MAX - dur) {
+		dur = INT64_MAX - ts;
+		flags |= SF_CLIPPED;
+	}
+	t = &w->tracks[track];
+	track_extend(t, ts, ts + dur);
+	if (dur > t->max_dur)
+		t->max_dur = dur;
+	id = ++w->next_slice;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, track);
+	sqlite3_bind_int64(st, 3, ts);
+	sqlite3_bind_int64(st, 4, dur);
+	sqlite3_bind_int64(st, 5, name);
+	bind_sid(st, 6, cat);
+	sqlite3_bind_int(st, 7, depth);
+	sqlite3_bind_int(st, 8, (int)flags);
+	step(w, S_SLICE);
+	return id;
+}
+
+void writer_slice_args(struct writer *w, int64_t slice, const char *json)
+{
+	sqlite3_stmt *st = w->st[S_ARG];
+
+	sqlite3_bind_int64(st, 1, slice);
+	bind_text(st, 2, json);
+	step(w, S_ARG);
+}
+
+void writer_instruction(struct writer *w, int64_t slice,
+			const struct winstruction *in)
+{
+	sqlite3_stmt *st = w->st[S_INSTR];
+
+	sqlite3_bind_int64(st, 1, slice);
+	bind_id(st, 2, &in->id);
+	bind_sid(st, 3, in->subgroup);
+	bind_text(st, 4, in->operands);
+	bind_opt(st, 5, in->pc);
+	bind_opt(st, 6, in->compiler_pc);
+	bind_opt(st, 7, in->evt_wait_time);
+	bind_sid(st, 8, in->hlo_name);
+	bind_sid(st, 9, in->layer);
+	bind_sid(st, 10, in->subgraph);
+	bind_text(st, 11, in->bir_id);
+	bind_text(st, 12, in->penguin_id);
+	bind_text(st, 13, in->bir_instruction_name);
+	bind_sid(st, 14, in->instruction_type);
+	bind_sid(st, 15, in->activation_fn);
+	bind_sid(st, 16, in->compiler_opcode);
+	bind_text(st, 17, in->compiler_operands);
+	step(w, S_INSTR);
+}
+
+void writer_dma(struct writer *w, int64_t slice, const struct wdma *d)
+{
+	enum stmt s = d->aggregated ? S_DMA_XFER : S_DMA_PACKET;
+	sqlite3_stmt *st = w->st[s];
+	int i = 1;
+
+	sqlite3_bind_int64(st, i++, slice);
+	bind_id(st, i++, &d->id);
+	if (!d->aggregated) {
+		bind_id(st, i++, &d->packet_aggregation_id);
+		bind_opt(st, i++, d->packet_idx);
+	}
+	bind_sid(st, i++, d->queue);
+	bind_sid(st, i++, d->queue_type);
+	bind_sid(st, i++, d->variable);
+	bind_opt(st, i++, d->transfer_size);
+	bind_opt(st, i++, d->read_size);
+	bind_opt(st, i++, d->write_size);
+	bind_opt(st, i++, d->transfer_rate);
+	bind_opt(st, i++, d->dma_engine);
+	bind_opt(st, i++, d->dma_queue);
+	bind_text(st, i++, d->semaphore_id);
+	bind_sid(st, i++, d->op);
+	bind_text(st, i++, d->source);
+	bind_text(st, i++, d->dest);
+	bind_opt(st, i++, d->block_id);
+	if (d->aggregated)
+		bind_opt(st, i++, d->trigger_ts);
+	step(w, s);
+}
+
+void writer_sys_event(struct writer *w, int64_t slice,
+		      const struct wsys_event *e)
+{
+	sqlite3_stmt *st = w->st[S_SYS];
+
+	sqlite3_bind_int64(st, 1, slice);
+	bind_id(st, 2, &e->id);
+	bind_id(st, 3, &e->parent);
+	bind_sid(st, 4, e->source);
+	bind_sid(st, 5, e->instance_id);
+	bind_sid(st, 6, e->process_id);
+	bind_opt(st, 7, e->thread_id);
+	bind_opt(st, 8, e->nc_idx);
+	bind_opt(st, 9, e->lnc_idx);
+	bind_opt(st, 10, e->worker_gid);
+	bind_opt(st, 11, e->device_core_idx);
+	bind_opt(st, 12, e->exec_id);
+	bind_text(st, 13, e->model_id);
+	bind_sid(st, 14, e->model_name);
+	bind_sid(st, 15, e->device_profile);
+	step(w, S_SYS);
+}
+
+void writer_flow(struct writer *w, const struct wid *flow_id, int64_t out,
+		 int64_t in, const char *kind)
+{
+	sqlite3_stmt *st = w->st[S_FLOW];
+
+	bind_id(st, 1, flow_id);
+	bind_sid(st, 2, out);
+	bind_sid(st, 3, in);
+	bind_text(st, 4, kind);
+	step(w, S_FLOW);
+}
+
+void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
+{
+	sqlite3_stmt *st = w->st[S_COUNTER];
+
+	if (track <= 0 || track > w->ntracks || !isfinite(value))
+		return;
+	track_extend(&w->tracks[track], ts, ts);
+	sqlite3_bind_int64(st, 1, track);
+	sqlite3_bind_int64(st, 2, ts);
+	sqlite3_bind_double(st, 3, value);
+	step(w, S_COUNTER);
+}
+
+void writer_layer(struct writer *w, int64_t profile, const struct wlayer *l)
+{
+	sqlite3_stmt *st = w->st[S_LAYER];
+	int i = 1;
+
+	sqlite3_bind_int64(st, i++, profile);
+	bind_text(st, i++, l->name);
+	bind_text(st, i++, l->subgraph);
+	sqlite3_bind_int64(st, i++, l->start);
+	sqlite3_bind_int64(st, i++, l->end);
+	sqlite3_bind_int64(st, i++, l->dur);
+	for (int e = 0; e < 5; e++) {
+		bind_opt(st, i++, l->count[e]);
+		bind_opt(st, i++, l->time[e]);
+		bind_opt(st, i++, l->active[e]);
+	}
+	bind_opt(st, i++, l->flops);
+	bind_opt(st, i++, l->model_flops);
+	if (l->mfu >= 0)
+		sqlite3_bind_double(st, i, l->mfu);
+	i++;
+	if (l->hfu >= 0)
+		sqlite3_bind_double(st, i, l->hfu);
+	step(w, S_LAYER);
+}
+
+void writer_active_time(struct writer *w, int64_t profile, const char *engine,
+			int64_t start, int64_t end, int64_t pcore_idx)
+{
+	sqlite3_stmt *st = w->st[S_ACTIVE];
+
+	sqlite3_bind_int64(st, 1, profile);
+	bind_text(st, 2, engine);
+	sqlite3_bind_int64(st, 3, start);
+	sqlite3_bind_int64(st, 4, end);
+	bind_opt(st, 5, pcore_idx);
+	step(w, S_ACTIVE);
+}
+
+void writer_semaphore(struct writer *w, int64_t profile, int64_t ts,
+		      const char *sem_id, int64_t value)
+{
+	sqlite3_stmt *st = w->st[S_SEM];
+
+	sqlite3_bind_int64(st, 1, profile);
+	sqlite3_bind_int64(st, 2, ts);
+	bind_text(st, 3, sem_id ? sem_id : "");
+	sqlite3_bind_int64(st, 4, value);
+	step(w, S_SEM);
+}
+
+void writer_info(struct writer *w, int64_t profile, const char *section,
+		 int64_t idx, const char *key, const struct wvalue *v)
+{
+	sqlite3_stmt *st = w->st[S_INFO];
+
+	sqlite3_bind_int64(st, 1, profile);
+	bind_text(st, 2, section);
+	sqlite3_bind_int64(st, 3, idx);
+	bind_text(st, 4, key);
+	switch (v->type) {
+	case WV_INT:
+		sqlite3_bind_int64(st, 5, v->i);
+		break;
+	case WV_REAL:
+		sqlite3_bind_double(st, 5, v->d);
+		break;
+	case WV_TEXT:
+		bind_text(st, 5, v->s);
+		break;
+	case WV_NULL:
+		sqlite3_bind_null(st, 5);
+		break;
+	}
+	step(w, S_INFO);
+}
+
+void writer_warning(struct writer *w, int64_t profile, const char *origin,
+		    const char *category, const char *message)
+{
+	sqlite3_stmt *st = w->st[S_WARNING];
+
+	bind_sid(st, 1, profile);
+	bind_text(st, 2, origin);
+	bind_text(st, 3, category);
+	bind_text(st, 4, message);
+	step(w, S_WARNING);
+}
+
+static void report(struct writer *w, const char *what, int pct)
+{
+	if (w->progress)
+		w->progress(w->progress_ctx, what, pct);
+}
+
+/* Profiles without an explicit extent span their tracks. */
+static int fill_extents(struct writer *w)
+{
+	return db_exec(w->db,
+		"UPDATE profile SET"
+		" start_ns=(SELECT min(min_ts) FROM track WHERE profile_id=profile.id),"
+		" end_ns=(SELECT max(max_ts) FROM track WHERE profile_id=profile.id)"
+		" WHERE start_ns IS NULL;"
+		"UPDATE profile SET n_events=(SELECT coalesce(sum(n_events),0)"
+		" FROM track WHERE profile_id=profile.id);");
+}
+
+int writer_finish(struct writer *w)
+{
+	int rc = -1;
+
+	if (w->failed)
+		goto out;
+	report(w, "indexing", 0);
+	if (schema_create_indexes(w->db))
+		goto out;
+	if (lod_build_tracks(w->db, w->tracks, w->ntracks, w->progress,
+			     w->progress_ctx))
+		goto out;
+	if (fill_extents(w) || db_exec(w->db, "ANALYZE") ||
+	    db_exec(w->db, "INSERT OR REPLACE INTO meta VALUES('complete', 1)") ||
+	    db_exec(w->db, "COMMIT"))
+		goto out;
+	rc = 0;
+out:
+	writer_free(w);
+	return rc;
+}

@@ -1,0 +1,169 @@
+/* Writer API: the only way importers put rows into a new cache.
+ *
+ * Usage: writer_open() on a temporary path, add profiles, tracks, slices,
+ * counters and typed rows, then writer_finish() builds indexes, nesting
+ * depths, per-track statistics and level-of-detail summaries and commits.
+ * Nothing is visible under the final name until cache_build() renames the
+ * finished file into place. */
+#ifndef NX_WRITER_H
+#define NX_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct writer;
+
+/* Track kinds (track.kind in the cache). */
+#define TK_GROUP "group"	/* holds other tracks, no events */
+#define TK_ENGINE "engine"	/* NeuronCore engine instructions */
+#define TK_DMA "dma"		/* DMA packets of one queue */
+#define TK_DMA_XFER "dma_xfer"	/* aggregated DMA transfers of one queue */
+#define TK_COUNTER "counter"	/* sampled values */
+#define TK_NRT "nrt"		/* Neuron runtime API calls */
+#define TK_HW "hw"		/* hardware execution events */
+#define TK_FRAMEWORK "framework"
+#define TK_THREAD "thread"	/* a generic trace thread */
+#define TK_ASYNC "async"	/* async slices of a trace */
+
+/* Slice flags. */
+#define SF_UNTERMINATED 1	/* begin without end: closed at trace end */
+#define SF_INSTANT 2		/* zero-duration instant event */
+#define SF_CLIPPED 4		/* duration clamped (negative or overflowing) */
+
+/* Track flags for writer_track_set_flags(). */
+#define TF_NEST_BY_TIME 1	/* depth is derived from time containment */
+
+/* A 64-bit id exactly as it appeared in the input. Values that fit in
+ * int64 are stored as INTEGER, larger ones as decimal TEXT. */
+struct wid {
+	int set;
+	int big;		/* value > INT64_MAX: text holds it */
+	int64_t v;
+	char text[24];
+};
+
+void wid_from_i64(struct wid *id, int64_t v);
+void wid_from_u64(struct wid *id, uint64_t v);
+/* Parses a decimal integer; 0 on success. */
+int wid_parse(struct wid *id, const char *s);
+
+struct wprofile {
+	const char *kind;	/* device | system | trace */
+	const char *format;	/* neuron-json | neuron-system-json | pftrace | chrome-json */
+	const char *name;
+	const char *path;	/* file relative to the bundle folder */
+	int64_t parent_id;	/* 0: none */
+	int epoch;		/* times are Unix-epoch ns */
+	int64_t nc_idx;		/* -1: unknown */
+	const char *instance_id, *instance_type, *process_id, *model;
+	const char *state;	/* NULL: ready */
+};
+
+struct winstruction {
+	struct wid id;
+	int64_t subgroup, hlo_name, layer, subgraph;	/* string ids, 0: none */
+	int64_t instruction_type, activation_fn, compiler_opcode;
+	const char *operands, *compiler_operands;
+	const char *bir_id, *penguin_id, *bir_instruction_name;
+	int64_t pc, compiler_pc, evt_wait_time;	/* -1: absent */
+};
+
+struct wdma {
+	int aggregated;		/* 1: an aggregated transfer, 0: a packet */
+	struct wid id, packet_aggregation_id;
+	int64_t packet_idx;	/* -1: absent */
+	int64_t queue, queue_type, variable, op;	/* string ids */
+	int64_t transfer_size, read_size, write_size, transfer_rate;
+	int64_t dma_engine, dma_queue, block_id, trigger_ts;	/* -1: absent */
+	const char *semaphore_id, *source, *dest;
+};
+
+struct wsys_event {
+	struct wid id, parent;
+	int64_t source, instance_id, process_id, model_name, device_profile;
+	int64_t thread_id, nc_idx, lnc_idx, worker_gid, device_core_idx;
+	int64_t exec_id;	/* -1: absent */
+	const char *model_id;
+};
+
+struct wlayer {
+	const char *name, *subgraph;
+	int64_t start, end, dur;
+	/* per engine: tensor, vector, scalar, gpsimd, sync */
+	int64_t count[5], time[5], active[5];
+	int64_t flops, model_flops;	/* -1: absent */
+	double mfu, hfu;		/* < 0: absent */
+};
+
+enum wvalue_type { WV_NULL, WV_INT, WV_REAL, WV_TEXT };
+
+struct wvalue {
+	enum wvalue_type type;
+	int64_t i;
+	double d;
+	const char *s;
+};
+
+/* Creates a new cache at path (which must not exist). NULL on error. */
+struct writer *writer_open(const char *path);
+/* Builds indexes and summaries, commits and closes. 0 on success; the
+ * writer is freed either way. */
+int writer_finish(struct writer *w);
+/* Abandons the cache (the caller removes the file). */
+void writer_abort(struct writer *w);
+
+/* Reports progress of the final build step, in percent. */
+void writer_set_progress(struct writer *w, void (*fn)(void *, const char *, int),
+			 void *ctx);
+
+void writer_meta(struct writer *w, const char *key, const char *value);
+int64_t writer_source(struct writer *w, int64_t profile, const char *path,
+		      const char *role);
+int64_t writer_profile(struct writer *w, const struct wprofile *p);
+/* Sets one text column of a profile (name, instance_type, nc_idx, kind,
+ * format, instance_id, process_id, model, state, path). */
+void writer_profile_set(struct writer *w, int64_t profile, const char *column,
+			const char *value);
+void writer_profile_extent(struct writer *w, int64_t profile, int64_t start,
+			   int64_t end);
+
+/* Interned string id (never 0). */
+int64_t writer_string(struct writer *w, const char *s);
+int64_t writer_stringn(struct writer *w, const char *s, size_t n);
+
+int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
+		     const char *kind, const char *name, int64_t sort_key);
+void writer_track_set_unit(struct writer *w, int64_t track, const char *unit);
+void writer_track_set_args(struct writer *w, int64_t track, const char *json);
+void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags);
+
+/* Slices. dur < 0 is stored as 0 with SF_CLIPPED. Returns the slice id. */
+int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
+		     int64_t name, int64_t cat, int depth, unsigned flags);
+void writer_slice_args(struct writer *w, int64_t slice, const char *json);
+void writer_instruction(struct writer *w, int64_t slice,
+			const struct winstruction *in);
+void writer_dma(struct writer *w, int64_t slice, const struct wdma *d);
+void writer_sys_event(struct writer *w, int64_t slice,
+		      const struct wsys_event *e);
+void writer_flow(struct writer *w, const struct wid *flow_id, int64_t out,
+		 int64_t in, const char *kind);
+
+void writer_counter(struct writer *w, int64_t track, int64_t ts, double value);
+
+void writer_layer(struct writer *w, int64_t profile, const struct wlayer *l);
+void writer_active_time(struct writer *w, int64_t profile, const char *engine,
+			int64_t start, int64_t end, int64_t pcore_idx);
+void writer_semaphore(struct writer *w, int64_t profile, int64_t ts,
+		      const char *sem_id, int64_t value);
+void writer_info(struct writer *w, int64_t profile, const char *section,
+		 int64_t idx, const char *key, const struct wvalue *v);
+void writer_warning(struct writer *w, int64_t profile, const char *origin,
+		    const char *category, const char *message);
+
+/* Rows written so far (slices + counter samples), for progress. */
+uint64_t writer_rows(const struct writer *w);
+/* The first SQLite error seen, or 0. Importers stop early on it. */
+int writer_failed(const struct writer *w);
+
+#endif

@@ -1,0 +1,27 @@
+/* Writer internals shared by writer.c and the finishing passes. */
+#ifndef NX_WRITER_INT_H
+#define NX_WRITER_INT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "writer.h"
+
+struct wtrack {
+	int64_t n;		/* slices or counter samples */
+	int64_t max_dur;
+	int64_t min_ts, max_end;
+	unsigned flags;
+	int is_counter;
+};
+
+int db_exec(sqlite3 *db, const char *sql);
+/* Sets the error text from the database's last error; returns -1. */
+int db_fail(sqlite3 *db, const char *what);
+
+/* Finishing passes (lod.c): nesting depth, busy time and level-of-detail
+ * rows for every track. */
+int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
+		     void (*progress)(void *, const char *, int), void *ctx);
+
+#endif

@@ -1,0 +1,300 @@
+#include "config.h"
+
+#include "import.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "jsonsplit.h"
+#include "model/cache.h"
+#include "model/util.h"
+#include "progress.h"
+
+#define SNIFF_BYTES 65536
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcasecmp(s + n - m, suffix);
+}
+
+/* JSON that is a Chrome trace: a bare array, or an object with a
+ * "traceEvents" key near the start. */
+static enum input_format sniff_json(const unsigned char *b, size_t n)
+{
+	size_t i = 0;
+
+	if (n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' ||
+			 b[i] == '\t'))
+		i++;
+	if (i == n)
+		return FMT_UNKNOWN;
+	if (b[i] == '[')
+		return FMT_CHROME_JSON;
+	if (b[i] != '{')
+		return FMT_UNKNOWN;
+	if (memmem(b, n, "\"traceEvents\"", 13))
+		return FMT_CHROME_JSON;
+	return FMT_NEURON_JSON;
+}
+
+static enum input_format sniff_gzip(const char *path)
+{
+	unsigned char buf[SNIFF_BYTES];
+	gzFile gz = gzopen(path, "rb");
+	int n;
+
+	if (!gz)
+		return FMT_UNKNOWN;
+	n = gzread(gz, buf, sizeof(buf));
+	gzclose(gz);
+	return n > 0 ? sniff_json(buf, (size_t)n) : FMT_UNKNOWN;
+}
+
+enum input_format import_detect(const char *path)
+{
+	unsigned char buf[SNIFF_BYTES];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (has_suffix(path, ".ntff") || has_suffix(path, ".neff") ||
+	    has_suffix(path, "ntrace.pb") || has_suffix(path, "trace_info.pb") ||
+	    has_suffix(path, "cpu_util.pb") || has_suffix(path, "host_mem.pb"))
+		return FMT_NEURON_BINARY;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return FMT_UNKNOWN;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return FMT_UNKNOWN;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return FMT_UNKNOWN;
+	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
+		return FMT_CACHE;
+	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
+		return sniff_gzip(path);
+	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace") ||
+	    buf[0] == 0x0a)
+		return FMT_PFTRACE;
+	return sniff_json(buf, (size_t)n);
+}
+
+int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!r)
+		err_set("%s: %s", im->name, msg);
+	else if (r->key && r->kind == JREC_ITEM)
+		err_set("%s: byte %llu: %s in \"%s\"[%llu]", im->name,
+			(unsigned long long)r->offset, msg, r->key,
+			(unsigned long long)r->index);
+	else if (r->key)
+		err_set("%s: byte %llu: %s in \"%s\"", im->name,
+			(unsigned long long)r->offset, msg, r->key);
+	else
+		err_set("%s: byte %llu: %s in [%llu]", im->name,
+			(unsigned long long)r->offset, msg,
+			(unsigned long long)r->index);
+	return -1;
+}
+
+void import_progress(struct import *im, uint64_t offset)
+{
+	char what[256];
+	int pct = -1;
+
+	im->offset = offset;
+	if (!im->progress)
+		return;
+	if (im->size)
+		pct = (int)(offset * 100 / im->size);
+	snprintf(what, sizeof(what), "importing %s", im->name);
+	progress_update(im->progress, what, NX_MIN(pct, 99),
+			writer_rows(im->w));
+}
+
+static long gz_read(void *ctx, void *buf, size_t len)
+{
+	int n = gzread((gzFile)ctx, buf, (unsigned)NX_MIN(len, 1u << 30));
+
+	if (n < 0) {
+		int e;
+		err_set("gzip: %s", gzerror((gzFile)ctx, &e));
+		return -1;
+	}
+	return n;
+}
+
+struct jsplit *import_open_json(struct import *im, int *fd)
+{
+	unsigned char magic[2];
+	struct stat sb;
+
+	*fd = open(im->path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		err_set("%s: %s", im->name, strerror(errno));
+		return NULL;
+	}
+	if (fstat(*fd, &sb) == 0)
+		im->size = (uint64_t)sb.st_size;
+	if (pread(*fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		gzFile gz = gzdopen(*fd, "rb");
+
+		if (!gz) {
+			err_set("%s: cannot read gzip data", im->name);
+			close(*fd);
+			return NULL;
+		}
+		gzbuffer(gz, 1 << 20);
+		*fd = -1;
+		/* progress counts compressed bytes: unknown here */
+		im->size = 0;
+		return jsplit_open_reader(gz_read, gz, im->name);
+	}
+	return jsplit_open(*fd, im->name);
+}
+
+void import_close_json(struct jsplit *s, int fd)
+{
+	jsplit_close(s);
+	if (fd >= 0)
+		close(fd);
+}
+
+int import_file(struct writer *w, const char *path, const char *name,
+		const struct import_opts *o, int64_t parent, int64_t *profile)
+{
+	struct import im = {
+		.w = w, .path = path, .name = name, .opts = o, .parent = parent,
+	};
+	enum input_format f = import_detect(path);
+	int rc;
+
+	im.progress = progress_new(!o->quiet);
+	switch (f) {
+	case FMT_NEURON_JSON:
+		rc = import_neuron_json(&im);
+		break;
+	case FMT_NEURON_BINARY:
+		rc = -1;
+		err_set("%s: raw Neuron capture files cannot be read directly;"
+			" export them first with: neuron-profile view"
+			" --output-format json (or neuron-explorer view"
+			" --output-format json)", name);
+		break;
+	default:
+		rc = -1;
+		err_set("%s: not a Neuron profile JSON, Perfetto trace or Chrome"
+			" trace-event JSON file", name);
+	}
+	progress_free(im.progress);
+	if (!rc) {
+		char real[4096];
+
+		if (!realpath(path, real))
+			snprintf(real, sizeof(real), "%s", path);
+		writer_source(w, im.profile, real, "profile");
+	}
+	if (!rc && profile)
+		*profile = im.profile;
+	if (!rc && writer_failed(w))
+		rc = -1;
+	return rc;
+}
+
+/* Removes temporary caches left by importers that were killed. */
+static void remove_stale_temps(const char *cache_path)
+{
+	char *dir = xstrdup(cache_path), *base;
+	char *slash = strrchr(dir, '/');
+	DIR *d;
+	struct dirent *e;
+	size_t blen;
+
+	if (slash) {
+		*slash = '\0';
+		base = slash + 1;
+	} else {
+		base = dir;
+	}
+	d = opendir(slash ? (*dir ? dir : "/") : ".");
+	blen = strlen(base);
+	while (d && (e = readdir(d))) {
+		long pid;
+		char *end, *p;
+
+		if (strncmp(e->d_name, base, blen) ||
+		    strncmp(e->d_name + blen, ".tmp-", 5))
+			continue;
+		pid = strtol(e->d_name + blen + 5, &end, 10);
+		if (*end || pid <= 0 || (kill((pid_t)pid, 0) && errno == ESRCH)) {
+			p = slash ? xasprintf("%s/%s", *dir ? dir : "", e->d_name) :
+				    xstrdup(e->d_name);
+			unlink(p);
+			free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+static void progress_cb(void *ctx, const char *what, int pct)
+{
+	progress_update(ctx, what, pct, 0);
+}
+
+int import_build(const char *input, const char *cache_path,
+		 const struct import_opts *o)
+{
+	char *tmp = cache_temp_path(cache_path);
+	char real[4096];
+	struct progress *pg;
+	struct writer *w;
+	int rc = -1;
+
+	remove_stale_temps(cache_path);
+	unlink(tmp);
+	w = writer_open(tmp);
+	if (!w)
+		goto out;
+	if (!realpath(input, real))
+		snprintf(real, sizeof(real), "%s", input);
+	writer_meta(w, "nxtop_version", PACKAGE_VERSION);
+	writer_meta(w, "input", real);
+	if (import_file(w, input, input, o, 0, NULL)) {
+		writer_abort(w);
+		goto out;
+	}
+	pg = progress_new(!o->quiet);
+	writer_set_progress(w, progress_cb, pg);
+	rc = writer_finish(w);
+	progress_free(pg);
+	if (!rc)
+		rc = cache_commit(tmp, cache_path);
+out:
+	if (rc)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}

@@ -1,0 +1,67 @@
+/* Importing input files into a new cache. One importer per format; this
+ * file holds what they share: the cache build, format detection, error
+ * messages that name the file and position, and the progress line. */
+#ifndef NX_IMPORT_H
+#define NX_IMPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/util.h"
+#include "model/writer.h"
+
+struct jrec;
+
+struct import_opts {
+	int quiet;		/* no progress line */
+	int force;		/* rebuild even if the cache is fresh */
+};
+
+/* One input file being imported. */
+struct import {
+	struct writer *w;
+	const char *path;	/* file to open */
+	const char *name;	/* file as named to the user */
+	const struct import_opts *opts;
+	int64_t profile;	/* profile being filled */
+	int64_t parent;		/* owning system profile, or 0 */
+	uint64_t size;		/* bytes in the file, 0 if unknown */
+	uint64_t offset;	/* bytes read so far */
+	struct progress *progress;
+};
+
+enum input_format {
+	FMT_UNKNOWN,
+	FMT_NEURON_JSON,	/* device or system profile JSON */
+	FMT_CHROME_JSON,	/* Chrome trace-event JSON (maybe gzip) */
+	FMT_PFTRACE,		/* Perfetto protobuf trace */
+	FMT_CACHE,		/* an nxtop cache */
+	FMT_NEURON_BINARY,	/* .ntff/.neff/.pb: needs exporting first */
+};
+
+/* Looks at a file's name and first bytes. */
+enum input_format import_detect(const char *path);
+
+/* Builds the cache for input at cache_path. 0 on success; on failure
+ * err_get() has one line and nothing is left at cache_path. */
+int import_build(const char *input, const char *cache_path,
+		 const struct import_opts *o);
+
+/* Imports one file into the writer as a new profile. */
+int import_file(struct writer *w, const char *path, const char *name,
+		const struct import_opts *o, int64_t parent, int64_t *profile);
+
+/* The per-format entry points. */
+int import_neuron_json(struct import *im);
+
+/* Sets the error text: "<file>: byte N: <msg> in "key"[i]". Returns -1. */
+int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
+	NX_PRINTF(3, 4);
+/* Updates the progress line with bytes read so far. */
+void import_progress(struct import *im, uint64_t offset);
+
+/* Opens a JSON input, gzip-compressed or not, as a splitter. */
+struct jsplit *import_open_json(struct import *im, int *fd);
+void import_close_json(struct jsplit *s, int fd);
+
+#endif

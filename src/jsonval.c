@@ -1,0 +1,381 @@
+#include "config.h"
+
+#include "jsonval.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonsplit.h"
+
+static int is_bigint(const cJSON *v)
+{
+	return cJSON_IsString(v) && v->valuestring &&
+	       v->valuestring[0] == JSPLIT_BIGINT;
+}
+
+/* Digits of a numeric string, without surrounding blanks or the tag. */
+static const char *num_text(const cJSON *v, size_t *n)
+{
+	const char *s = v->valuestring;
+	size_t len;
+
+	if (*s == JSPLIT_BIGINT)
+		s++;
+	while (*s == ' ')
+		s++;
+	len = strlen(s);
+	while (len && s[len - 1] == ' ')
+		len--;
+	*n = len;
+	return s;
+}
+
+int jv_i64(const cJSON *v, int64_t *out)
+{
+	if (!v || cJSON_IsNull(v))
+		return JV_ABSENT;
+	if (cJSON_IsNumber(v)) {
+		double d = v->valuedouble;
+
+		if (!isfinite(d) || d != floor(d) || d < -9007199254740992.0 ||
+		    d > 9007199254740992.0)
+			return JV_BAD;
+		*out = (int64_t)d;
+		return JV_OK;
+	}
+	if (cJSON_IsString(v)) {
+		size_t n;
+		const char *s = num_text(v, &n);
+		char *end;
+
+		if (!parse_i64(s, n, out))
+			return JV_OK;
+		/* "12.0" and "1e3" from some exporters */
+		if (n && n < 64) {
+			char tmp[64];
+			memcpy(tmp, s, n);
+			tmp[n] = '\0';
+			errno = 0;
+			double d = strtod(tmp, &end);
+			if (!*end && !errno && isfinite(d) && d == floor(d) &&
+			    fabs(d) <= 9007199254740992.0) {
+				*out = (int64_t)d;
+				return JV_OK;
+			}
+		}
+	}
+	return JV_BAD;
+}
+
+int jv_u64(const cJSON *v, uint64_t *out)
+{
+	int64_t i;
+
+	if (!v || cJSON_IsNull(v))
+		return JV_ABSENT;
+	if (cJSON_IsString(v)) {
+		size_t n;
+		const char *s = num_text(v, &n);
+
+		if (!parse_u64(s, n, out))
+			return JV_OK;
+	}
+	if (jv_i64(v, &i) == JV_OK && i >= 0) {
+		*out = (uint64_t)i;
+		return JV_OK;
+	}
+	return JV_BAD;
+}
+
+int jv_f64(const cJSON *v, double *out)
+{
+	if (!v || cJSON_IsNull(v))
+		return JV_ABSENT;
+	if (cJSON_IsNumber(v)) {
+		if (!isfinite(v->valuedouble))
+			return JV_BAD;
+		*out = v->valuedouble;
+		return JV_OK;
+	}
+	if (cJSON_IsString(v)) {
+		size_t n;
+		const char *s = num_text(v, &n);
+		char tmp[64], *end;
+
+		if (!n || n >= sizeof(tmp))
+			return JV_BAD;
+		memcpy(tmp, s, n);
+		tmp[n] = '\0';
+		errno = 0;
+		*out = strtod(tmp, &end);
+		if (*end || errno || !isfinite(*out))
+			return JV_BAD;
+		return JV_OK;
+	}
+	return JV_BAD;
+}
+
+int jv_id(const cJSON *v, struct wid *out)
+{
+	int64_t i;
+	uint64_t u;
+
+	memset(out, 0, sizeof(*out));
+	if (!v || cJSON_IsNull(v))
+		return JV_ABSENT;
+	if (cJSON_IsString(v)) {
+		size_t n;
+		const char *s = num_text(v, &n);
+
+		if (!parse_i64(s, n, &i)) {
+			wid_from_i64(out, i);
+			return JV_OK;
+		}
+		if (!parse_u64(s, n, &u)) {
+			wid_from_u64(out, u);
+			return JV_OK;
+		}
+		return JV_BAD;
+	}
+	if (jv_i64(v, &i) == JV_OK) {
+		wid_from_i64(out, i);
+		return JV_OK;
+	}
+	return JV_BAD;
+}
+
+static void number_text(const cJSON *v, char *buf, size_t n)
+{
+	double d = v->valuedouble;
+
+	if (d == floor(d) && fabs(d) < 9007199254740992.0)
+		snprintf(buf, n, "%" PRId64, (int64_t)d);
+	else
+		snprintf(buf, n, "%.17g", d);
+}
+
+int jv_str(const cJSON *v, const char **out, char *buf, size_t n)
+{
+	if (!v || cJSON_IsNull(v))
+		return JV_ABSENT;
+	if (is_bigint(v)) {
+		*out = v->valuestring + 1;
+		return JV_OK;
+	}
+	if (cJSON_IsString(v)) {
+		*out = v->valuestring;
+		return JV_OK;
+	}
+	if (cJSON_IsNumber(v) && buf) {
+		number_text(v, buf, n);
+		*out = buf;
+		return JV_OK;
+	}
+	if (cJSON_IsBool(v)) {
+		*out = cJSON_IsTrue(v) ? "true" : "false";
+		return JV_OK;
+	}
+	return JV_BAD;
+}
+
+int jv_bool(const cJSON *v, int *out)
+{
+	if (!v || cJSON_IsNull(v))
+		return JV_ABSENT;
+	if (cJSON_IsBool(v)) {
+		*out = cJSON_IsTrue(v);
+		return JV_OK;
+	}
+	if (cJSON_IsString(v)) {
+		const char *s = v->valuestring;
+
+		if (!strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "1")) {
+			*out = 1;
+			return JV_OK;
+		}
+		if (!strcmp(s, "no") || !strcmp(s, "false") || !strcmp(s, "0")) {
+			*out = 0;
+			return JV_OK;
+		}
+		return JV_BAD;
+	}
+	if (cJSON_IsNumber(v)) {
+		*out = v->valuedouble != 0;
+		return JV_OK;
+	}
+	return JV_BAD;
+}
+
+const char *jv_type_name(const cJSON *v)
+{
+	if (!v)
+		return "nothing";
+	if (is_bigint(v) || cJSON_IsNumber(v))
+		return "a number";
+	if (cJSON_IsString(v))
+		return "a string";
+	if (cJSON_IsBool(v))
+		return "a boolean";
+	if (cJSON_IsNull(v))
+		return "null";
+	if (cJSON_IsArray(v))
+		return "an array";
+	if (cJSON_IsObject(v))
+		return "an object";
+	return "an invalid value";
+}
+
+static void write_string(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			sb_adds(sb, "\\\"");
+			break;
+		case '\\':
+			sb_adds(sb, "\\\\");
+			break;
+		case '\n':
+			sb_adds(sb, "\\n");
+			break;
+		case '\t':
+			sb_adds(sb, "\\t");
+			break;
+		case '\r':
+			sb_adds(sb, "\\r");
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				sb_printf(sb, "\\u%04x", *p);
+			else
+				sb_addc(sb, (char)*p);
+		}
+	}
+	sb_addc(sb, '"');
+}
+
+void jv_write(struct strbuf *sb, const cJSON *v)
+{
+	char num[64];
+	int first = 1;
+
+	if (is_bigint(v)) {
+		sb_adds(sb, v->valuestring + 1);
+	} else if (cJSON_IsString(v)) {
+		write_string(sb, v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		if (!isfinite(v->valuedouble)) {
+			sb_adds(sb, "null");
+			return;
+		}
+		number_text(v, num, sizeof(num));
+		sb_adds(sb, num);
+	} else if (cJSON_IsBool(v)) {
+		sb_adds(sb, cJSON_IsTrue(v) ? "true" : "false");
+	} else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+		int obj = cJSON_IsObject(v);
+
+		sb_addc(sb, obj ? '{' : '[');
+		for (const cJSON *c = v->child; c; c = c->next) {
+			if (!first)
+				sb_addc(sb, ',');
+			first = 0;
+			if (obj) {
+				write_string(sb, c->string ? c->string : "");
+				sb_addc(sb, ':');
+			}
+			jv_write(sb, c);
+		}
+		sb_addc(sb, obj ? '}' : ']');
+	} else {
+		sb_adds(sb, "null");
+	}
+}
+
+void jv_flatten(struct strbuf *sb, const cJSON *v)
+{
+	if (cJSON_IsArray(v)) {
+		for (const cJSON *c = v->child; c; c = c->next) {
+			if (c != v->child)
+				sb_addc(sb, ',');
+			jv_flatten(sb, c);
+		}
+	} else if (cJSON_IsString(v) && !is_bigint(v)) {
+		sb_adds(sb, v->valuestring);
+	} else {
+		jv_write(sb, v);
+	}
+}
+
+void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb)
+{
+	int64_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!v || cJSON_IsNull(v)) {
+		out->type = WV_NULL;
+	} else if (is_bigint(v)) {
+		if (jv_i64(v, &i) == JV_OK) {
+			out->type = WV_INT;
+			out->i = i;
+		} else {
+			out->type = WV_TEXT;
+			out->s = v->valuestring + 1;
+		}
+	} else if (cJSON_IsNumber(v)) {
+		if (jv_i64(v, &i) == JV_OK) {
+			out->type = WV_INT;
+			out->i = i;
+		} else {
+			out->type = WV_REAL;
+			out->d = v->valuedouble;
+		}
+	} else if (cJSON_IsString(v)) {
+		out->type = WV_TEXT;
+		out->s = v->valuestring;
+	} else if (cJSON_IsBool(v)) {
+		out->type = WV_TEXT;
+		out->s = cJSON_IsTrue(v) ? "true" : "false";
+	} else {
+		sb_reset(sb);
+		jv_write(sb, v);
+		out->type = WV_TEXT;
+		out->s = sb_cstr(sb);
+	}
+}
+
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+void jv_fields(const cJSON *obj, const char *const *fields, size_t nfields,
+	       const cJSON **vals, struct strbuf *rest)
+{
+	for (size_t i = 0; i < nfields; i++)
+		vals[i] = NULL;
+	for (const cJSON *c = obj->child; c; c = c->next) {
+		const char *const *f = NULL;
+
+		if (c->string)
+			f = bsearch(c->string, fields, nfields, sizeof(*fields),
+				    cmp_name);
+		if (f) {
+			vals[f - fields] = c;
+			continue;
+		}
+		if (!rest)
+			continue;
+		sb_addc(rest, rest->len ? ',' : '{');
+		write_string(rest, c->string ? c->string : "");
+		sb_addc(rest, ':');
+		jv_write(rest, c);
+	}
+	if (rest && rest->len)
+		sb_addc(rest, '}');
+}

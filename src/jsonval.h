@@ -1,0 +1,46 @@
+/* Reading values out of one cJSON record the way real profiles write
+ * them: numbers that arrive as strings, 64-bit integers that a double
+ * cannot hold (tagged by the splitter), nested values kept as JSON text. */
+#ifndef NX_JSONVAL_H
+#define NX_JSONVAL_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "model/util.h"
+#include "model/writer.h"
+
+/* Results of the jv_* getters. */
+#define JV_OK 0
+#define JV_ABSENT 1	/* no such key, or null */
+#define JV_BAD (-1)	/* present but not of the expected type */
+
+int jv_i64(const cJSON *v, int64_t *out);
+int jv_u64(const cJSON *v, uint64_t *out);
+int jv_f64(const cJSON *v, double *out);
+/* 64-bit ids: signed or unsigned, number or string. */
+int jv_id(const cJSON *v, struct wid *out);
+/* Strings; numbers and booleans are given as their JSON text in buf. */
+int jv_str(const cJSON *v, const char **out, char *buf, size_t n);
+/* "yes"/"no", "true"/"false", true/false, 1/0. */
+int jv_bool(const cJSON *v, int *out);
+
+/* A short description of a value's JSON type, for error messages. */
+const char *jv_type_name(const cJSON *v);
+
+/* Compact JSON text of a value, with tagged big integers written back as
+ * plain numbers. */
+void jv_write(struct strbuf *sb, const cJSON *v);
+/* Joins the strings of nested arrays: [["WEIGHT"]] -> "WEIGHT". */
+void jv_flatten(struct strbuf *sb, const cJSON *v);
+/* A value as an info-table value; text goes through sb. */
+void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb);
+
+/* Field lookup by name in one pass over an object: fields[] sorted by
+ * name; vals[i] receives the item for fields[i] or NULL. Items not
+ * named in fields are appended to rest as JSON members when rest is not
+ * NULL. */
+void jv_fields(const cJSON *obj, const char *const *fields, size_t nfields,
+	       const cJSON **vals, struct strbuf *rest);
+
+#endif

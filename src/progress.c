@@ -1,0 +1,70 @@
+#include "config.h"
+
+#include "progress.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/util.h"
+
+struct progress {
+	int enabled;
+	int shown;
+	double start, last;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct progress *progress_new(int enabled)
+{
+	struct progress *p = xcalloc(1, sizeof(*p));
+
+	p->enabled = enabled && isatty(STDERR_FILENO);
+	p->start = now();
+	return p;
+}
+
+void progress_free(struct progress *p)
+{
+	if (p)
+		progress_done(p);
+	free(p);
+}
+
+void progress_update(struct progress *p, const char *what, int pct,
+		     uint64_t events)
+{
+	double t;
+
+	if (!p || !p->enabled)
+		return;
+	t = now();
+	if (t - p->start < 1.0 || t - p->last < 0.25)
+		return;
+	p->last = t;
+	p->shown = 1;
+	fprintf(stderr, "\r\033[Knxtop: %s", what);
+	if (pct >= 0)
+		fprintf(stderr, " %d%%", pct);
+	if (events)
+		fprintf(stderr, ", %" PRIu64 " events", events);
+	fflush(stderr);
+}
+
+void progress_done(struct progress *p)
+{
+	if (p && p->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		p->shown = 0;
+	}
+}

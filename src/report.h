@@ -1,0 +1,16 @@
+/* Printing the profile summary (`nxtop summary`) as text or JSON. */
+#ifndef NX_REPORT_H
+#define NX_REPORT_H
+
+#include <stdio.h>
+
+#include "model/summary.h"
+
+enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+
+int out_format_parse(const char *s, enum out_format *f);
+
+void report_summary_text(const struct summary *s, FILE *f);
+void report_summary_json(const struct summary *s, FILE *f);
+
+#endif

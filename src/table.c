@@ -1,0 +1,204 @@
+#include "config.h"
+
+#include "table.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/text.h"
+
+struct cell {
+	char *text;
+	int is_num;
+	double num;
+};
+
+struct table {
+	char **names;
+	int *right;
+	size_t ncols;
+	struct cell *cells;	/* row-major, ncols per row */
+	size_t nrows, cap;
+	size_t fill;		/* cells filled in the last row */
+};
+
+struct table *table_new(void)
+{
+	return xcalloc(1, sizeof(struct table));
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->ncols; i++)
+		free(t->names[i]);
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].text);
+	free(t->names);
+	free(t->right);
+	free(t->cells);
+	free(t);
+}
+
+void table_col(struct table *t, const char *name, int right)
+{
+	t->names = xreallocarray(t->names, t->ncols + 1, sizeof(*t->names));
+	t->right = xreallocarray(t->right, t->ncols + 1, sizeof(*t->right));
+	t->names[t->ncols] = xstrdup(name);
+	t->right[t->ncols++] = right;
+}
+
+void table_row(struct table *t)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->cells = xreallocarray(t->cells, t->cap * t->ncols,
+					 sizeof(*t->cells));
+	}
+	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
+	t->nrows++;
+	t->fill = 0;
+}
+
+static struct cell *next_cell(struct table *t)
+{
+	if (!t->nrows || t->fill >= t->ncols)
+		return NULL;
+	return &t->cells[(t->nrows - 1) * t->ncols + t->fill++];
+}
+
+void table_text(struct table *t, const char *s)
+{
+	struct cell *c = next_cell(t);
+	struct strbuf sb;
+
+	if (!c)
+		return;
+	sb_init(&sb);
+	text_sanitize(&sb, s ? s : "", 0);
+	c->text = sb_detach(&sb);
+}
+
+void table_printf(struct table *t, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	table_text(t, sb_cstr(&sb));
+	sb_free(&sb);
+}
+
+void table_int(struct table *t, int64_t v)
+{
+	struct cell *c = next_cell(t);
+
+	if (!c)
+		return;
+	c->text = xasprintf("%" PRId64, v);
+	c->is_num = 1;
+	c->num = (double)v;
+}
+
+void table_num(struct table *t, double json_value, const char *text)
+{
+	struct cell *c = next_cell(t);
+
+	if (!c)
+		return;
+	c->text = xstrdup(text);
+	c->is_num = 1;
+	c->num = json_value;
+}
+
+size_t table_rows(const struct table *t)
+{
+	return t->nrows;
+}
+
+static const char *cell_text(const struct table *t, size_t r, size_t c)
+{
+	const char *s = t->cells[r * t->ncols + c].text;
+
+	return s ? s : "";
+}
+
+void table_write_text(const struct table *t, FILE *f, int indent)
+{
+	int *w = xcalloc(t->ncols, sizeof(*w));
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		w[c] = text_width(t->names[c]);
+		for (size_t r = 0; r < t->nrows; r++)
+			w[c] = NX_MAX(w[c], text_width(cell_text(t, r, c)));
+	}
+	for (size_t r = 0; r <= t->nrows; r++) {
+		fprintf(f, "%*s", indent, "");
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *s = r ? cell_text(t, r - 1, c) : t->names[c];
+			int pad = w[c] - text_width(s);
+			int last = c + 1 == t->ncols;
+
+			if (t->right[c])
+				fprintf(f, "%*s%s", pad, "", s);
+			else
+				fprintf(f, "%s%*s", s, last ? 0 : pad, "");
+			if (!last)
+				fputs("  ", f);
+		}
+		fputc('\n', f);
+	}
+	free(w);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r") && s[0] != ' ') {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void table_write_csv(const struct table *t, FILE *f)
+{
+	for (size_t r = 0; r <= t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (c)
+				fputc(',', f);
+			csv_field(f, r ? cell_text(t, r - 1, c) : t->names[c]);
+		}
+		fputs("\r\n", f);
+	}
+}
+
+void table_write_json(const struct table *t, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t r = 0; r < t->nrows; r++) {
+		jout_obj(j);
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct cell *cl = &t->cells[r * t->ncols + c];
+
+			jout_key(j, t->names[c]);
+			if (cl->is_num)
+				jout_real(j, cl->num);
+			else
+				jout_str(j, cl->text ? cl->text : "");
+		}
+		jout_end(j);
+	}
+	jout_end(j);
+}

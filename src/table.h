@@ -1,0 +1,33 @@
+/* Tables for text exports: aligned columns for people, CSV and JSON for
+ * programs, from the same rows. Cell text is sanitised on output. */
+#ifndef NX_TABLE_H
+#define NX_TABLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "jout.h"
+#include "model/util.h"
+
+struct table;
+
+struct table *table_new(void);
+void table_free(struct table *t);
+/* Adds a column; right-aligned columns hold numbers. */
+void table_col(struct table *t, const char *name, int right);
+/* Starts a new row; cells fill it left to right. */
+void table_row(struct table *t);
+void table_text(struct table *t, const char *s);
+void table_printf(struct table *t, const char *fmt, ...) NX_PRINTF(2, 3);
+/* A number: shown as text, written to JSON as a number. */
+void table_int(struct table *t, int64_t v);
+void table_num(struct table *t, double json_value, const char *text);
+
+size_t table_rows(const struct table *t);
+
+void table_write_text(const struct table *t, FILE *f, int indent);
+void table_write_csv(const struct table *t, FILE *f);
+/* An array of objects keyed by column name. */
+void table_write_json(const struct table *t, struct jout *j);
+
+#endif
