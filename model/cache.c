@@ -72,13 +72,28 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+/* Whether a file can be created in dir: access() says yes to root even
+ * where creating fails (read-only mounts, /proc), so try it. */
+static int dir_writable(const char *dir)
+{
+	char *probe = xasprintf("%s/.nxtop-probe-%ld", dir, (long)getpid());
+	int fd = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	return fd >= 0;
+}
+
 char *cache_path_for(const char *input)
 {
 	char *in = trimmed(input);
 	char *dir = dir_of(in);
 	char *path = NULL;
 
-	if (!access(dir, W_OK | X_OK)) {
+	if (dir_writable(dir)) {
 		path = xasprintf("%s%s", in, CACHE_SUFFIX);
 	} else {
 		const char *xdg = getenv("XDG_CACHE_HOME");

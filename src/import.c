@@ -181,6 +181,13 @@ void import_close_json(struct jsplit *s, int fd)
 		close(fd);
 }
 
+static int64_t file_size(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) ? -1 : (int64_t)sb.st_size;
+}
+
 int import_file(struct writer *w, const char *path, const char *name,
 		const struct import_opts *o, int64_t parent, int64_t *profile)
 {
@@ -204,8 +211,11 @@ int import_file(struct writer *w, const char *path, const char *name,
 		break;
 	default:
 		rc = -1;
-		err_set("%s: not a Neuron profile JSON, Perfetto trace or Chrome"
-			" trace-event JSON file", name);
+		if (file_size(path) == 0)
+			err_set("%s: empty file", name);
+		else
+			err_set("%s: not a Neuron profile JSON, Perfetto trace or"
+				" Chrome trace-event JSON file", name);
 	}
 	progress_free(im.progress);
 	if (!rc) {

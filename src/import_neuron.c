@@ -696,7 +696,9 @@ static int record(struct neuron *n, const struct jrec *r)
 			continue;
 		ks->known = 1;
 		n->saw_device_key = 1;
-		if (!cJSON_IsObject(o))
+		if (r->kind == JREC_VALUE)
+			rc = import_fail(n->im, r, "expected an array of records");
+		else if (!cJSON_IsObject(o))
 			rc = import_fail(n->im, r, "expected an object, found %s",
 					 jv_type_name(o));
 		else

@@ -1,0 +1,66 @@
+#!/bin/sh
+# Command line: exit status 0/1/2, one clear line for each bad input, no
+# cache left behind after a failure, summary text and JSON on a fixture.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx="$srcdir/tests/fixtures"
+
+# usage errors exit 2
+expect 2 "missing PROFILE" "$NXTOP"
+expect 2 "invalid option" "$NXTOP" --bogus x
+expect 2 "unexpected argument 'b'" "$NXTOP" summary a b
+expect 2 "unknown format 'xml'" "$NXTOP" summary --format xml x
+expect 2 "--output goes with the import command" "$NXTOP" summary -o x y
+expect 0 "Usage: nxtop" "$NXTOP" --help
+expect 0 "nxtop 0" "$NXTOP" --version
+
+# bad input exits 1 with the file named
+expect 1 "nxtop: $tmp/nope.json: No such file or directory" "$NXTOP" summary "$tmp/nope.json"
+printf '\005\212\134\000' > "$tmp/p.ntff"
+expect 1 "export them first with: neuron-profile view --output-format json" "$NXTOP" summary "$tmp/p.ntff"
+printf 'x' > "$tmp/p.neff"
+expect 1 "p.neff: raw Neuron capture files" "$NXTOP" summary "$tmp/p.neff"
+mkdir "$tmp/empty"
+expect 1 "a folder with nothing nxtop reads" "$NXTOP" summary "$tmp/empty"
+printf '{"instruction":[{"timestamp":1,"duration":2},{"timesta' > "$tmp/trunc.json"
+expect 1 "trunc.json: byte 54: unexpected end of file, expected" "$NXTOP" summary "$tmp/trunc.json"
+no_file "$tmp/trunc.json.nxdb"
+printf '{"instruction":[{"timestamp":1,"duration":2,"label":"Vector"},{"timestamp":"x"}]}' > "$tmp/type.json"
+expect 1 'byte 62: "timestamp" is a string, expected an integer in "instruction"\[1\]' "$NXTOP" summary "$tmp/type.json"
+no_file "$tmp/type.json.nxdb"
+printf '{"instruction":[{"timestamp":1,"duration":2}] garbage' > "$tmp/junk.json"
+expect 1 "expected ',' or '}', found 'g'" "$NXTOP" summary "$tmp/junk.json"
+printf 'hello' > "$tmp/hello.txt"
+expect 1 "hello.txt: not a Neuron profile JSON, Perfetto trace or Chrome trace-event JSON file" "$NXTOP" summary "$tmp/hello.txt"
+: > "$tmp/zero.json"
+expect 1 "zero.json: empty file" "$NXTOP" summary "$tmp/zero.json"
+if [ "$(id -u)" -ne 0 ]; then
+	cp "$fx/device_small.json" "$tmp/locked.json"
+	chmod 000 "$tmp/locked.json"
+	expect 1 "locked.json: Permission denied" "$NXTOP" summary "$tmp/locked.json"
+fi
+ls "$tmp" | grep -q 'tmp-' && fail "temporary cache left in $tmp"
+
+# a good profile: summary agrees with the profile's own figures
+cp "$fx/device_small.json" "$tmp/good.json"
+expect 0 "Against the profile's own summary" "$NXTOP" summary -q "$tmp/good.json"
+grep -q DIFFERS "$out" && fail "summary differs from the profile: $(cat "$out")"
+expect 0 "Tensor instructions +2 +2  ok" "$NXTOP" summary -q "$tmp/good.json"
+expect 0 '"dma_transfers": 1' "$NXTOP" summary -q --format json "$tmp/good.json"
+if command -v jq >/dev/null; then
+	jq -e '.engines.tensor.instruction_count == 2 and .total_time_ns == 1869395' "$out" >/dev/null ||
+		fail "summary JSON: $(cat "$out")"
+fi
+test -f "$tmp/good.json.nxdb" || fail "no cache beside the profile"
+# the cache itself can be opened
+expect 0 "Profile +graph.neff" "$NXTOP" summary "$tmp/good.json.nxdb"
+# import -o writes exactly there
+expect 0 "cache $tmp/other.nxdb" "$NXTOP" import "$tmp/good.json" -o "$tmp/other.nxdb"
+test -f "$tmp/other.nxdb" || fail "import -o wrote nothing"
+# a changed profile is rebuilt, with a note
+touch -d '2001-01-01' "$tmp/good.json"
+expect 0 "rebuilding $tmp/good.json.nxdb (.*good.json changed)" "$NXTOP" summary "$tmp/good.json"
+pass

@@ -1,0 +1,173 @@
+/* Cache location, reuse and rebuild: a fresh cache is reused, a changed
+ * source or another schema version is rebuilt, a truncated or foreign
+ * file is never taken as complete. */
+#include "config.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/cache.h"
+#include "model/schema.h"
+#include "model/util.h"
+#include "src/import.h"
+#include "src/open.h"
+#include "testutil.h"
+
+static const char doc[] =
+	"{\"instruction\":[{\"timestamp\":1,\"duration\":2,\"label\":\"Sync\","
+	"\"opcode\":\"WRITE\"}]}";
+
+static void test_path_beside(void **state)
+{
+	char *p;
+
+	(void)state;
+	p = cache_path_for("/tmp/some/profile.json");
+	(void)p;
+	free(p);
+	p = cache_path_for(tu_write("beside.json", doc, strlen(doc)));
+	assert_non_null(strstr(p, "/beside.json.nxdb"));
+	assert_int_equal(strncmp(p, tu_dir(), strlen(tu_dir())), 0);
+	free(p);
+	p = cache_path_for("dir/");
+	assert_string_equal(p, "dir.nxdb");
+	free(p);
+}
+
+/* An input in a folder we cannot write to gets its cache under
+ * $XDG_CACHE_HOME/nxtop. */
+static void test_path_xdg(void **state)
+{
+	char *xdg = xasprintf("%s/xdg", tu_dir());
+	char *p;
+
+	(void)state;
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	p = cache_path_for("/proc/version");
+	assert_int_equal(strncmp(p, xdg, strlen(xdg)), 0);
+	assert_non_null(strstr(p, "/nxtop/version-"));
+	assert_non_null(strstr(p, ".nxdb"));
+	free(p);
+	free(xdg);
+	unsetenv("XDG_CACHE_HOME");
+}
+
+static void set_user_version(const char *cache, int v)
+{
+	sqlite3 *db;
+	char sql[64];
+
+	assert_int_equal(sqlite3_open(cache, &db), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", v);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static enum cache_state state_of(const char *cache)
+{
+	char *why = NULL;
+	enum cache_state st = cache_check(cache, 1, &why);
+
+	free(why);
+	return st;
+}
+
+static void test_reuse_and_rebuild(void **state)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *input = xstrdup(tu_write("reuse.json", doc, strlen(doc)));
+	char *cache = NULL, *again = NULL;
+	struct stat a, b;
+
+	(void)state;
+	assert_int_equal(open_profile(input, &o, &cache), 0);
+	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(stat(cache, &a), 0);
+	/* unchanged source: the same file is reused */
+	assert_int_equal(open_profile(input, &o, &again), 0);
+	assert_int_equal(stat(again, &b), 0);
+	assert_int_equal(a.st_ino, b.st_ino);
+	free(again);
+	/* changed source: rebuilt */
+	tu_write("reuse.json", doc, strlen(doc) - 2);
+	assert_int_equal(state_of(cache), CACHE_STALE);
+	assert_int_not_equal(open_profile(input, &o, &again), 0);
+	tu_write("reuse.json", doc, strlen(doc));
+	assert_int_equal(open_profile(input, &o, &again), 0);
+	assert_int_equal(stat(again, &b), 0);
+	assert_int_not_equal(a.st_ino, b.st_ino);
+	free(again);
+	/* another schema version: rebuilt */
+	set_user_version(cache, SCHEMA_VERSION + 1);
+	assert_int_equal(state_of(cache), CACHE_OTHER_VERSION);
+	assert_int_equal(open_profile(input, &o, &again), 0);
+	assert_int_equal(state_of(cache), CACHE_FRESH);
+	free(again);
+	free(cache);
+	free(input);
+}
+
+static void test_broken(void **state)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *input = xstrdup(tu_write("broken.json", doc, strlen(doc)));
+	char *cache = NULL, *again = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(open_profile(input, &o, &cache), 0);
+	/* truncated to its header page */
+	assert_int_equal(truncate(cache, 100), 0);
+	assert_int_equal(state_of(cache), CACHE_BROKEN);
+	assert_int_equal(open_profile(input, &o, &again), 0);
+	assert_int_equal(state_of(cache), CACHE_FRESH);
+	free(again);
+	/* not SQLite at all */
+	f = fopen(cache, "w");
+	fputs("garbage", f);
+	fclose(f);
+	assert_int_equal(state_of(cache), CACHE_BROKEN);
+	assert_int_equal(open_profile(input, &o, &again), 0);
+	assert_int_equal(state_of(cache), CACHE_FRESH);
+	free(again);
+	free(cache);
+	free(input);
+}
+
+/* A temporary cache of a process that no longer exists is removed by
+ * the next build; a missing cache is missing. */
+static void test_stale_temp(void **state)
+{
+	struct import_opts o = { .quiet = 1, .force = 1 };
+	char *input = xstrdup(tu_write("tmp.json", doc, strlen(doc)));
+	char *cache = cache_path_for(input);
+	char *tmp = xasprintf("%s.tmp-999999999", cache);
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(state_of(cache), CACHE_MISSING);
+	tu_write("tmp.json.nxdb.tmp-999999999", "x", 1);
+	assert_int_equal(access(tmp, F_OK), 0);
+	assert_int_equal(open_profile(input, &o, &out), 0);
+	assert_int_not_equal(access(tmp, F_OK), 0);
+	free(out);
+	free(tmp);
+	free(cache);
+	free(input);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_beside),
+		cmocka_unit_test(test_path_xdg),
+		cmocka_unit_test(test_reuse_and_rebuild),
+		cmocka_unit_test(test_broken),
+		cmocka_unit_test(test_stale_temp),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

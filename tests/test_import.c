@@ -1,0 +1,261 @@
+/* Device-profile JSON import: every section lands in its table, ids stay
+ * exact above 2^53 and 2^63, numbers may be strings, key order does not
+ * matter, and bad input gives one clear error with nothing left behind. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/util.h"
+#include "src/import.h"
+#include "testutil.h"
+
+static char *fixture_cache;
+
+static int setup(void **state)
+{
+	char *path = tu_fixture("device_small.json");
+
+	(void)state;
+	fixture_cache = tu_import(path);
+	free(path);
+	if (!fixture_cache)
+		fail_msg("import: %s", err_get());
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(fixture_cache);
+	return 0;
+}
+
+static int64_t q(const char *sql)
+{
+	return tu_query_int(fixture_cache, sql);
+}
+
+static void test_sections(void **state)
+{
+	(void)state;
+	assert_int_equal(q("SELECT count(*) FROM instruction"), 8);
+	assert_int_equal(q("SELECT count(*) FROM dma_packet"), 2);
+	assert_int_equal(q("SELECT count(*) FROM dma_transfer"), 1);
+	assert_int_equal(q("SELECT count(*) FROM layer"), 2);
+	assert_int_equal(q("SELECT count(*) FROM semaphore_update"), 1);
+	assert_int_equal(q("SELECT count(*) FROM active_time"), 6);
+	assert_int_equal(q("SELECT count(*) FROM info WHERE section='neff_node'"
+			   " AND key='variable_name'"), 2);
+	assert_int_equal(q("SELECT count(*) FROM info WHERE section='annotation'"), 3);
+	assert_int_equal(q("SELECT count(*) FROM warning WHERE origin='profile'"), 1);
+	assert_int_equal(q("SELECT count(*) FROM warning WHERE origin='import'"), 0);
+	assert_int_equal(q("SELECT end_ns FROM profile"), 1869395);
+	assert_int_equal(q("SELECT nc_idx FROM profile"), 0);
+}
+
+static void test_tracks(void **state)
+{
+	static const char *const names[] = {
+		"Engines", "TensorMatrix", "Tensor", "Vector", "Scalar", "GpSimd",
+		"Sync", "DMA queues", "qSyncSpillReload0", "Q0", "DMA transfers",
+		"qSyncSpillReload0", "Counters", "DMA throughput", "HBM throughput",
+		"Pending DMA", "SBUF usage", "PSUM usage", "Throttling",
+	};
+	char sql[256];
+
+	(void)state;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(names); i++) {
+		snprintf(sql, sizeof(sql), "SELECT name FROM track ORDER BY"
+			 " sort_key, id LIMIT 1 OFFSET %zu", i);
+		char *n = tu_query_text(fixture_cache, sql);
+		assert_non_null(n);
+		assert_string_equal(n, names[i]);
+		free(n);
+	}
+	assert_int_equal(q("SELECT count(*) FROM track"), NX_ARRAY_SIZE(names));
+}
+
+/* FORMATS.md §0.6: ids up to 9223229769545287789 and beyond 2^63. */
+static void test_exact_ids(void **state)
+{
+	char *s;
+
+	(void)state;
+	assert_int_equal(q("SELECT count(*) FROM instruction WHERE"
+			   " id = 9223229769545287789"), 1);
+	assert_int_equal(q("SELECT count(*) FROM instruction WHERE"
+			   " id = 1595281750187649674"), 1);
+	s = tu_query_text(fixture_cache, "SELECT id FROM instruction WHERE"
+			  " typeof(id) = 'text'");
+	assert_string_equal(s, "18446744073709551000");
+	free(s);
+	s = tu_query_text(fixture_cache, "SELECT json_extract(args,"
+			  " '$.predecessors[0].id') FROM arg JOIN instruction"
+			  " USING (slice_id) WHERE id = 1595281750187649674");
+	assert_string_equal(s, "4972225573064315140");
+	free(s);
+	assert_int_equal(q("SELECT packet_aggregation_id FROM dma_packet"
+			   " WHERE packet_idx = 0 AND dma_engine = 0 AND"
+			   " dma_queue = 1"), 4767622535416772230);
+}
+
+static void test_strings_as_numbers(void **state)
+{
+	(void)state;
+	/* "timestamp": "5000", "duration": "120", "pc": "77" */
+	assert_int_equal(q("SELECT s.ts FROM slice s JOIN instruction i ON"
+			   " i.slice_id = s.id WHERE i.pc = 77"), 5000);
+	assert_int_equal(q("SELECT s.dur FROM slice s JOIN instruction i ON"
+			   " i.slice_id = s.id WHERE i.pc = 77"), 120);
+	assert_int_equal(q("SELECT dma_engine FROM dma_transfer"), 15);
+}
+
+static const char *const order_a =
+	"{\"metadata\":[{\"first_hw_timestamp\":0,\"last_hw_timestamp\":900}],"
+	"\"instruction\":[{\"timestamp\":10,\"duration\":5,\"label\":\"Vector\","
+	"\"opcode\":\"COPY\",\"id\":9223229769545287789,\"layer\":\"l1\"},"
+	"{\"timestamp\":100,\"duration\":800,\"label\":\"Sync\",\"opcode\":\"WRITE\","
+	"\"id\":\"42\"}]}";
+static const char *const order_b =
+	"{ \"instruction\" : [ { \"layer\" : \"l1\", \"id\" : 9223229769545287789 ,"
+	" \"opcode\" : \"COPY\", \"label\" : \"Vector\", \"duration\" : 5,"
+	" \"timestamp\" : 10 },\n { \"id\" : 42, \"opcode\" : \"WRITE\","
+	" \"label\" : \"Sync\", \"timestamp\" : \"100\", \"duration\" : 800 } ],\n"
+	" \"metadata\" : [ { \"last_hw_timestamp\" : 900, \"first_hw_timestamp\" : 0 } ] }";
+
+static char *slices_of(const char *cache)
+{
+	return tu_query_text(cache, "SELECT group_concat(t.name || ':' || s.ts"
+			     " || ':' || s.dur || ':' || n.str || ':' || i.id, ',')"
+			     " FROM slice s JOIN track t ON t.id = s.track_id"
+			     " JOIN string n ON n.id = s.name JOIN instruction i"
+			     " ON i.slice_id = s.id ORDER BY s.ts");
+}
+
+static void test_key_order(void **state)
+{
+	char *a, *b, *ca, *cb;
+
+	(void)state;
+	ca = tu_import(tu_write("a.json", order_a, strlen(order_a)));
+	assert_non_null(ca);
+	cb = tu_import(tu_write("b.json", order_b, strlen(order_b)));
+	assert_non_null(cb);
+	a = slices_of(ca);
+	b = slices_of(cb);
+	assert_string_equal(a, "Vector:10:5:COPY:9223229769545287789,"
+			    "Sync:100:800:WRITE:42");
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	free(ca);
+	free(cb);
+}
+
+static int temp_files_left(void)
+{
+	DIR *d = opendir(tu_dir());
+	struct dirent *e;
+	int n = 0;
+
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".nxdb"))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Each bad input: import fails with the expected message and leaves no
+ * cache and no temporary file. */
+static void expect_bad(const char *name, const char *text, const char *msg)
+{
+	char *cache;
+	int before = temp_files_left();
+	char *path = xstrdup(tu_write(name, text, strlen(text)));
+
+	cache = tu_import(path);
+	if (cache)
+		fail_msg("%s imported", name);
+	if (!strstr(err_get(), msg))
+		fail_msg("%s: error \"%s\" lacks \"%s\"", name, err_get(), msg);
+	if (strncmp(err_get(), path, strlen(path)))
+		fail_msg("%s: error \"%s\" does not start with the file", name,
+			 err_get());
+	assert_int_equal(temp_files_left(), before);
+	free(path);
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	expect_bad("trunc.json", "{\"instruction\":[{\"timestamp\":1,\"dur",
+		   "unexpected end of file");
+	expect_bad("type.json", "{\"instruction\":[{\"timestamp\":\"abc\","
+		   "\"duration\":1}]}", "\"timestamp\" is a string, expected an"
+		   " integer in \"instruction\"[0]");
+	expect_bad("missing.json", "{\"instruction\":[{\"duration\":1},"
+		   "{\"duration\":1}]}", "missing \"timestamp\" in \"instruction\"[0]");
+	expect_bad("overflow.json", "{\"instruction\":[{\"timestamp\":"
+		   "99999999999999999999,\"duration\":1}]}",
+		   "expected an integer");
+	expect_bad("float.json", "{\"dma\":[{\"timestamp\":1.5,\"duration\":1}]}",
+		   "\"timestamp\" is a number, expected an integer in \"dma\"[0]");
+	expect_bad("notobj.json", "{\"instruction\":[1]}",
+		   "expected an object, found a number in \"instruction\"[0]");
+	expect_bad("value.json", "{\"instruction\":{\"timestamp\":1}}",
+		   "expected an array of records in \"instruction\"");
+	expect_bad("unknown.json", "{\"foo\":[{\"a\":1}],\"bar\":[]}",
+		   "no Neuron profile data found (top-level keys: \"foo\", \"bar\")");
+	expect_bad("empty.json", "", "empty file");
+	expect_bad("bool.json", "{\"dma\":[{\"timestamp\":1,\"duration\":1,"
+		   "\"aggregated\":\"maybe\"}]}", "\"aggregated\" is a string");
+}
+
+/* Empty arrays and negative durations import; the latter are clamped to
+ * zero, flagged, and reported once. */
+static void test_awkward_ok(void **state)
+{
+	static const char doc[] =
+		"{\"instruction\":[{\"timestamp\":10,\"duration\":-5,"
+		"\"label\":\"Vector\",\"opcode\":\"X\"}],\"dma\":[],\"layer_summary\":[]}";
+	char *c;
+
+	(void)state;
+	c = tu_import(tu_write("neg.json", doc, strlen(doc)));
+	assert_non_null(c);
+	assert_int_equal(tu_query_int(c, "SELECT dur FROM slice"), 0);
+	assert_int_equal(tu_query_int(c, "SELECT flags FROM slice"), 4);
+	assert_int_equal(tu_query_int(c, "SELECT count(*) FROM warning WHERE"
+				      " message LIKE '%negative duration%'"), 1);
+	free(c);
+}
+
+static void test_neuron_binary(void **state)
+{
+	char *path = xstrdup(tu_write("profile.ntff", "\x05\x8a\x5c", 3));
+
+	(void)state;
+	assert_null(tu_import(path));
+	assert_non_null(strstr(err_get(), "export them first with: neuron-profile"
+			       " view --output-format json"));
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_tracks),
+		cmocka_unit_test(test_exact_ids),
+		cmocka_unit_test(test_strings_as_numbers),
+		cmocka_unit_test(test_key_order),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_awkward_ok),
+		cmocka_unit_test(test_neuron_binary),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

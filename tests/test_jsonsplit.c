@@ -1,0 +1,221 @@
+/* The streaming JSON splitter: record boundaries, keys and indexes,
+ * exact big integers, strings with brackets and escapes, buffer
+ * boundaries, and one clear error for each kind of malformed input. */
+#include "config.h"
+
+#include <string.h>
+
+#include "model/util.h"
+#include "src/jsonsplit.h"
+#include "testutil.h"
+
+struct got {
+	int kind[32];
+	char key[32][32];
+	unsigned long long index[32];
+	unsigned long long offset[32];
+	char text[32][256];
+	int n;
+	int rc;
+};
+
+static void split(struct jsplit *s, struct got *g)
+{
+	struct jrec r;
+
+	memset(g, 0, sizeof(*g));
+	while ((g->rc = jsplit_next(s, &r)) == 1 && g->n < 32) {
+		g->kind[g->n] = r.kind;
+		snprintf(g->key[g->n], 32, "%s", r.key ? r.key : "");
+		g->index[g->n] = r.index;
+		g->offset[g->n] = r.offset;
+		snprintf(g->text[g->n], 256, "%s", r.kind == JREC_ARRAY_END ? "" : r.text);
+		g->n++;
+	}
+	jsplit_close(s);
+}
+
+static void split_mem(const char *text, struct got *g)
+{
+	split(jsplit_open_mem(text, strlen(text), "t.json"), g);
+}
+
+/* Feeds the splitter one byte per read, to cross every buffer edge. */
+struct trickle {
+	const char *p;
+	size_t left;
+};
+
+static long trickle_read(void *ctx, void *buf, size_t len)
+{
+	struct trickle *t = ctx;
+
+	(void)len;
+	if (!t->left)
+		return 0;
+	*(char *)buf = *t->p++;
+	t->left--;
+	return 1;
+}
+
+static void split_trickle(const char *text, struct got *g)
+{
+	struct trickle t = { text, strlen(text) };
+
+	split(jsplit_open_reader(trickle_read, &t, "t.json"), g);
+}
+
+static const char device_doc[] =
+	"{\"instruction\": [ {\"id\": 1, \"s\": \"a]}\\\"b\"},\n"
+	"  {\"id\": 2} ],\"metadata\":[{\"x\":[1,[2,{}]]}], \"empty\": [],"
+	" \"scalar\": {\"k\": true} }";
+
+static void check_device(const struct got *g)
+{
+	assert_int_equal(g->rc, 0);
+	assert_int_equal(g->n, 7);
+	assert_int_equal(g->kind[0], JREC_ITEM);
+	assert_string_equal(g->key[0], "instruction");
+	assert_string_equal(g->text[0], "{\"id\":1,\"s\":\"a]}\\\"b\"}");
+	assert_int_equal(g->index[1], 1);
+	assert_string_equal(g->text[1], "{\"id\":2}");
+	assert_int_equal(g->kind[2], JREC_ARRAY_END);
+	assert_int_equal(g->index[2], 2);
+	assert_string_equal(g->key[3], "metadata");
+	assert_string_equal(g->text[3], "{\"x\":[1,[2,{}]]}");
+	assert_int_equal(g->kind[5], JREC_ARRAY_END);
+	assert_string_equal(g->key[5], "empty");
+	assert_int_equal(g->index[5], 0);
+	assert_int_equal(g->kind[6], JREC_VALUE);
+	assert_string_equal(g->key[6], "scalar");
+	assert_string_equal(g->text[6], "{\"k\":true}");
+}
+
+static void test_records(void **state)
+{
+	struct got g;
+
+	(void)state;
+	split_mem(device_doc, &g);
+	check_device(&g);
+	assert_int_equal(g.offset[0], 18);
+}
+
+static void test_buffer_edges(void **state)
+{
+	struct got g;
+
+	(void)state;
+	split_trickle(device_doc, &g);
+	check_device(&g);
+}
+
+/* Integers a double cannot hold reach cJSON as tagged strings. */
+static void test_big_integers(void **state)
+{
+	struct got g;
+
+	(void)state;
+	split_mem("[{\"a\":9223229769545287789,\"b\":18446744073709551615,"
+		  "\"c\":-7090796317168725471,\"d\":123456789012345,"
+		  "\"e\":1.5e300,\"f\":12345678901234567890.5}]", &g);
+	assert_int_equal(g.rc, 0);
+	assert_string_equal(g.text[0],
+		"{\"a\":\"\x01" "9223229769545287789\","
+		"\"b\":\"\x01" "18446744073709551615\","
+		"\"c\":\"\x01-7090796317168725471\",\"d\":123456789012345,"
+		"\"e\":1.5e300,\"f\":12345678901234567890.5}");
+}
+
+static void test_bare_array(void **state)
+{
+	struct got g;
+
+	(void)state;
+	split_mem("\xef\xbb\xbf [ 1, \"x\", {\"a\": null} ]\n", &g);
+	assert_int_equal(g.rc, 0);
+	assert_int_equal(g.n, 4);
+	assert_string_equal(g.text[0], "1");
+	assert_string_equal(g.text[1], "\"x\"");
+	assert_string_equal(g.text[2], "{\"a\":null}");
+	assert_string_equal(g.key[0], "");
+	split_mem("[]", &g);
+	assert_int_equal(g.rc, 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.kind[0], JREC_ARRAY_END);
+	split_mem("{}", &g);
+	assert_int_equal(g.rc, 0);
+	assert_int_equal(g.n, 0);
+}
+
+/* Raw control bytes in strings are escaped, so the big-integer tag is
+ * never ambiguous and nothing raw passes through. */
+static void test_control_bytes(void **state)
+{
+	struct got g;
+
+	(void)state;
+	split_mem("[\"a\x01" "b\x1b[31m\"]", &g);
+	assert_int_equal(g.rc, 0);
+	assert_string_equal(g.text[0], "\"a\\u0001b\\u001b[31m\"");
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct got g;
+
+	split_mem(text, &g);
+	assert_int_equal(g.rc, -1);
+	if (!strstr(err_get(), msg))
+		fail_msg("error \"%s\" lacks \"%s\"", err_get(), msg);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_error("", "t.json: byte 0: empty file");
+	expect_error("{\"instruction\": [{\"id\": 1}, {\"id\"",
+		     "unexpected end of file");
+	expect_error("{\"instruction\": [{\"id\": 1}, {\"id\"",
+		     "in \"instruction\"[1]");
+	expect_error("{\"a\": [1] \"b\": [2]}", "byte 10: expected ',' or '}'");
+	expect_error("{\"a\": [1 2]}", "expected ',' or ']'");
+	expect_error("{\"a\": [NaN]}", "expected a JSON value, found 'N'");
+	expect_error("{\"a\": [1]} x", "expected end of file");
+	expect_error("{\"a\": [{]}]}", "expected a JSON value, found ']'");
+	expect_error("{\"a\": [1],}", "expected a quoted key");
+	expect_error("nope", "expected '{' or '['");
+	expect_error("{\"a\": [\"unterminated]}", "unexpected end of file");
+	expect_error("{\"a\": [-]}", "malformed number");
+}
+
+static void test_depth_limit(void **state)
+{
+	struct strbuf sb;
+	struct got g;
+
+	(void)state;
+	sb_init(&sb);
+	sb_adds(&sb, "[");
+	for (int i = 0; i < JSPLIT_MAX_DEPTH + 1; i++)
+		sb_addc(&sb, '[');
+	split_mem(sb_cstr(&sb), &g);
+	assert_int_equal(g.rc, -1);
+	assert_non_null(strstr(err_get(), "nesting deeper than 512"));
+	sb_free(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_buffer_edges),
+		cmocka_unit_test(test_big_integers),
+		cmocka_unit_test(test_bare_array),
+		cmocka_unit_test(test_control_bytes),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_depth_limit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,230 @@
+/* The read side: frames built from level-of-detail rows agree with
+ * frames built from the events (and with brute force), nested tracks get
+ * their depths, counters hold their value between samples, and event
+ * lookup and stepping find the right events. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/lod.h"
+#include "model/model.h"
+#include "model/util.h"
+#include "model/writer.h"
+#include "model/cache.h"
+#include "testutil.h"
+
+#define NEV 20000
+
+struct ev {
+	int64_t ts, dur;
+};
+
+static struct ev evs[NEV];
+static char *cache;
+static int64_t track_flat, track_nested, track_counter;
+
+/* Deterministic pseudo-random numbers. */
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static int setup(void **state)
+{
+	struct wprofile p = { .kind = "device", .format = "test", .name = "t",
+			      .nc_idx = -1 };
+	struct writer *w;
+	int64_t prof, name, ts = 1000;
+
+	(void)state;
+	cache = xasprintf("%s/model.nxdb", tu_dir());
+	unlink(cache);
+	w = writer_open(cache);
+	assert_non_null(w);
+	prof = writer_profile(w, &p);
+	track_flat = writer_track(w, prof, 0, TK_ENGINE, "flat", 1);
+	track_nested = writer_track(w, prof, 0, TK_THREAD, "nested", 2);
+	track_counter = writer_track(w, prof, 0, TK_COUNTER, "ctr", 3);
+	writer_track_set_flags(w, track_nested, TF_NEST_BY_TIME);
+	name = writer_string(w, "op");
+	/* bursts of short, sometimes overlapping events with idle gaps */
+	for (int i = 0; i < NEV; i++) {
+		ts += (int64_t)(next() % 400);
+		if (i % 1000 == 0)
+			ts += 500000;
+		evs[i].ts = ts;
+		evs[i].dur = (int64_t)(next() % 600);
+		writer_slice(w, track_flat, evs[i].ts, evs[i].dur, name, 0, 0, 0);
+	}
+	/* nested: a parent, two children, a grandchild, written shuffled */
+	writer_slice(w, track_nested, 150, 10, name, 0, 0, 0);
+	writer_slice(w, track_nested, 100, 900, name, 0, 0, 0);
+	writer_slice(w, track_nested, 0, 1000, name, 0, 0, 0);
+	writer_slice(w, track_nested, 500, 100, name, 0, 0, 0);
+	writer_slice(w, track_nested, 2000, 5, name, 0, 0, 0);
+	for (int i = 0; i < 100; i++)
+		writer_counter(w, track_counter, 1000 * i, (double)i);
+	assert_int_equal(writer_finish(w), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(cache);
+	return 0;
+}
+
+static void brute(int64_t t0, int64_t colw, int ncols, int64_t *n,
+		  int64_t *busy)
+{
+	memset(n, 0, (size_t)ncols * sizeof(*n));
+	memset(busy, 0, (size_t)ncols * sizeof(*busy));
+	for (int c = 0; c < ncols; c++) {
+		int64_t lo = t0 + c * colw, hi = lo + colw, covered = lo;
+
+		for (int i = 0; i < NEV; i++) {
+			int64_t s = evs[i].ts, e = s + evs[i].dur;
+
+			if (s >= lo && s < hi)
+				n[c]++;
+			s = NX_MAX(s, covered);
+			e = NX_MIN(e, hi);
+			if (e > s) {
+				busy[c] += e - s;
+				covered = e;
+			}
+		}
+	}
+}
+
+static struct mtrack *find_track(struct mtrack *t, size_t n, int64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].id == id)
+			return &t[i];
+	fail_msg("no track %lld", (long long)id);
+	return NULL;
+}
+
+/* At every zoom, columns aligned with LOD buckets give the exact counts
+ * and busy time; the events are read only zoomed in. */
+static void test_frames_match_brute_force(void **state)
+{
+	struct model *m = model_open(cache);
+	struct mtrack *tracks, *t;
+	size_t nt;
+	enum { NC = 100 };
+	struct mcell cells[NC];
+	int64_t n[NC], busy[NC];
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(model_tracks(m, 1, &tracks, &nt), 0);
+	t = find_track(tracks, nt, track_flat);
+	assert_true(t->lod_level >= 0);
+	for (int level = 0; level <= 10; level++) {
+		int64_t colw = lod_width(level);
+		int64_t t0 = lod_floor_shift(evs[NEV / 2].ts, 2 * level) * colw;
+
+		if (level > 8)
+			t0 = 0;
+		assert_int_equal(model_frame(m, t, t0, colw, NC, cells), 0);
+		brute(t0, colw, NC, n, busy);
+		for (int c = 0; c < NC; c++) {
+			if (cells[c].n != n[c] || cells[c].busy != busy[c])
+				fail_msg("level %d col %d: n %lld/%lld busy %lld/%lld",
+					 level, c, (long long)cells[c].n,
+					 (long long)n[c], (long long)cells[c].busy,
+					 (long long)busy[c]);
+			if (n[c] || busy[c])
+				assert_true(cells[c].top_slice > 0);
+		}
+	}
+	model_tracks_free(tracks, nt);
+	model_close(m);
+}
+
+static void test_nesting(void **state)
+{
+	(void)state;
+	char *d = tu_query_text(cache, "SELECT group_concat(depth, '') FROM"
+		" (SELECT depth FROM slice WHERE track_id = 2 ORDER BY ts)");
+	/* 0..1000, 100..1000, 150..160, 500..600, 2000 */
+	assert_string_equal(d, "01220");
+	free(d);
+	assert_int_equal(tu_query_int(cache, "SELECT max_depth FROM track"
+				      " WHERE id = 2"), 2);
+}
+
+static void test_slice_at_and_step(void **state)
+{
+	struct model *m = model_open(cache);
+	struct mtrack *tracks, *t;
+	struct mslice s;
+	size_t nt;
+
+	(void)state;
+	model_tracks(m, 1, &tracks, &nt);
+	t = find_track(tracks, nt, track_nested);
+	assert_int_equal(model_slice_at(m, t, 155, &s), 0);
+	assert_int_equal(s.ts, 150);
+	assert_int_equal(s.depth, 2);
+	assert_int_equal(model_slice_at(m, t, 700, &s), 0);
+	assert_int_equal(s.ts, 100);
+	assert_int_equal(model_slice_at(m, t, 1500, &s), 1);
+	assert_int_equal(model_slice_step(m, t->id, 150, 1, &s), 0);
+	assert_int_equal(s.ts, 500);
+	assert_int_equal(model_slice_step(m, t->id, 150, -1, &s), 0);
+	assert_int_equal(s.ts, 100);
+	assert_int_equal(model_slice_step(m, t->id, 2000, 1, &s), 1);
+	/* zoomed in far from the parent's start, it still shows */
+	struct mcell c[4];
+	assert_int_equal(model_frame(m, t, 900, 10, 4, c), 0);
+	assert_int_equal(c[0].busy, 10);
+	assert_int_equal(c[3].busy, 10);
+	model_tracks_free(tracks, nt);
+	model_close(m);
+}
+
+static void test_counter_frame(void **state)
+{
+	struct model *m = model_open(cache);
+	struct mtrack *tracks, *t;
+	struct mccell c[10];
+	size_t nt;
+
+	(void)state;
+	model_tracks(m, 1, &tracks, &nt);
+	t = find_track(tracks, nt, track_counter);
+	/* columns of 500 ns: every other column holds the previous value */
+	assert_int_equal(model_counter_frame(m, t, 10000, 500, 10, c), 0);
+	for (int i = 0; i < 10; i++) {
+		assert_true(c[i].have);
+		assert_true(c[i].vmax == (double)(10 + i / 2));
+	}
+	/* wide columns read level-of-detail rows: max of 10 samples each */
+	assert_int_equal(model_counter_frame(m, t, 0, 16384, 6, c), 0);
+	assert_true(c[0].vmax >= 16.0);
+	assert_true(c[5].vmax == 98.0);
+	model_tracks_free(tracks, nt);
+	model_close(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_frames_match_brute_force),
+		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_slice_at_and_step),
+		cmocka_unit_test(test_counter_frame),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,137 @@
+/* Small helpers every layer relies on: exact integer parsing, time
+ * formatting and parsing without floating point, and the sanitiser that
+ * keeps control bytes and invalid UTF-8 away from the terminal. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/text.h"
+#include "model/timefmt.h"
+#include "model/util.h"
+#include "testutil.h"
+
+static void test_parse_int(void **state)
+{
+	int64_t i;
+	uint64_t u;
+
+	(void)state;
+	assert_int_equal(parse_i64("9223372036854775807", 19, &i), 0);
+	assert_true(i == INT64_MAX);
+	assert_int_equal(parse_i64("-9223372036854775808", 20, &i), 0);
+	assert_true(i == INT64_MIN);
+	assert_int_not_equal(parse_i64("9223372036854775808", 19, &i), 0);
+	assert_int_equal(parse_u64("18446744073709551615", 20, &u), 0);
+	assert_true(u == UINT64_MAX);
+	assert_int_not_equal(parse_u64("18446744073709551616", 20, &u), 0);
+	assert_int_not_equal(parse_i64("", 0, &i), 0);
+	assert_int_not_equal(parse_i64("-", 1, &i), 0);
+	assert_int_not_equal(parse_i64("12a", 3, &i), 0);
+	assert_int_not_equal(parse_i64("--1", 3, &i), 0);
+}
+
+static void dur(int64_t ns, int prec, const char *want)
+{
+	char buf[64];
+
+	timefmt_dur(buf, sizeof(buf), ns, prec, 0);
+	assert_string_equal(buf, want);
+}
+
+static void test_timefmt(void **state)
+{
+	(void)state;
+	timefmt_set_ascii(1);
+	dur(0, 3, "0 ns");
+	dur(999, 3, "999 ns");
+	dur(1000, 3, "1 us");
+	dur(1250000, 3, "1.25 ms");
+	dur(1763, 6, "1.763 us");
+	dur(1874861, 6, "1.874861 ms");
+	dur(2000000000, 3, "2 s");
+	dur(-1500, 3, "-1.5 us");
+	dur(1999999, 2, "2 ms");
+	timefmt_set_ascii(0);
+	dur(1500, 1, "1.5 \xc2\xb5s");
+}
+
+static void parse(const char *s, int64_t want)
+{
+	int64_t v = -12345;
+
+	if (timefmt_parse(s, &v))
+		fail_msg("\"%s\" not parsed", s);
+	assert_true(v == want);
+}
+
+static void test_timeparse(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	parse("1.25ms", 1250000);
+	parse("100us", 100000);
+	parse("100\xc2\xb5s", 100000);
+	parse("3s", 3000000000);
+	parse("250ns", 250);
+	parse("1500", 1500);
+	parse("0.000000001s", 1);
+	parse("1.25 ms", 1250000);
+	parse("-2us", -2000);
+	assert_int_not_equal(timefmt_parse("ms", &v), 0);
+	assert_int_not_equal(timefmt_parse("1.5 parsecs", &v), 0);
+	assert_int_not_equal(timefmt_parse("99999999999s", &v), 0);
+}
+
+static void clean(const char *in, size_t n, int ascii, const char *want)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	text_sanitize_n(&sb, in, n, ascii);
+	assert_string_equal(sb_cstr(&sb), want);
+	sb_free(&sb);
+}
+
+static void test_sanitize(void **state)
+{
+	static const char esc[] = "a\x1b]52;c;ZXZpbA==\x07z";
+
+	(void)state;
+	clean("plain", 5, 0, "plain");
+	/* OSC 52 clipboard write and a CSI colour: no ESC survives */
+	clean(esc, sizeof(esc) - 1, 1, "a?]52;c;ZXZpbA==?z");
+	clean("\x1b[31mred", 8, 0, "\xef\xbf\xbd[31mred");
+	/* C1 control U+009B (CSI) in UTF-8, invalid bytes, a NUL */
+	clean("x\xc2\x9by\xff\xfe", 6, 1, "x?y??");
+	clean("a\0b", 3, 1, "a?b");
+	/* bidi override and a tab */
+	clean("\xe2\x80\xae" "abc\t", 7, 1, "?abc ");
+	clean("caf\xc3\xa9", 5, 0, "caf\xc3\xa9");
+	clean("caf\xc3\xa9", 5, 1, "caf?");
+	/* overlong encoding of '/' */
+	clean("\xc0\xaf", 2, 1, "??");
+}
+
+static void test_width(void **state)
+{
+	(void)state;
+	assert_int_equal(text_width("abc"), 3);
+	assert_int_equal(text_width("\xe6\x97\xa5\xe6\x9c\xac"), 4);
+	assert_int_equal(text_fit("\xe6\x97\xa5\xe6\x9c\xac", 3), 3);
+	assert_int_equal(text_fit("abcdef", 4), 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_timefmt),
+		cmocka_unit_test(test_timeparse),
+		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_width),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
