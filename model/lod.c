@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agg.h"
 #include "lod.h"
 #include "schema.h"
 #include "util.h"
@@ -43,6 +44,7 @@ struct lod_state {
 	int64_t ring_base;
 	/* the open bucket of each coarser level */
 	struct acc up[LOD_MAX_LEVEL + 1];
+	struct agg_builder *agg;
 	int failed;
 };
 
@@ -255,6 +257,7 @@ static void choose_levels(struct lod_state *s, const struct wtrack *t)
 struct track_stats {
 	int64_t busy;
 	int max_depth;
+	unsigned agg_fields;
 };
 
 static int set_depth(sqlite3 *db, sqlite3_stmt *upd, int64_t id, int depth)
@@ -264,6 +267,24 @@ static int set_depth(sqlite3 *db, sqlite3_stmt *upd, int64_t id, int depth)
 	int rc = sqlite3_step(upd);
 	sqlite3_reset(upd);
 	return rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
+}
+
+/* Feeds one event's field values to the aggregates. */
+static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
+		    int64_t dur, int typed)
+{
+	int64_t vals[AGG_NFIELDS];
+	int has[AGG_NFIELDS];
+
+	vals[AGG_NAME] = sqlite3_column_int64(sel, 3);
+	has[AGG_NAME] = 1;
+	vals[AGG_CAT] = sqlite3_column_int64(sel, 4);
+	has[AGG_CAT] = sqlite3_column_type(sel, 4) != SQLITE_NULL;
+	has[AGG_HLO] = typed && sqlite3_column_type(sel, 6) != SQLITE_NULL;
+	vals[AGG_HLO] = has[AGG_HLO] ? sqlite3_column_int64(sel, 6) : 0;
+	has[AGG_SIZE] = typed && sqlite3_column_type(sel, 7) != SQLITE_NULL;
+	vals[AGG_SIZE] = has[AGG_SIZE] ? sqlite3_column_int64(sel, 7) : 0;
+	agg_add(s->agg, ts, dur, vals, has);
 }
 
 static int scan_slices(struct lod_state *s, const struct wtrack *t,
@@ -298,9 +319,11 @@ static int scan_slices(struct lod_state *s, const struct wtrack *t,
 		}
 		if (d > ts_out->max_depth)
 			ts_out->max_depth = d;
-		if (s->lmin >= 0)
+		if (s->lmin >= 0) {
 			add_slice(s, id, ts, end, sqlite3_column_int64(sel, 3),
 				  sqlite3_column_int64(sel, 4), covered);
+			add_agg(s, sel, ts, end - ts, t->typed);
+		}
 		if (end > covered) {
 			ts_out->busy += end - NX_MAX(ts, covered);
 			covered = end;
@@ -343,55 +366,77 @@ static int update_track(sqlite3_stmt *upd, int64_t id, const struct wtrack *t,
 		sqlite3_bind_int(upd, 7, lod_level);
 	else
 		sqlite3_bind_null(upd, 7);
-	sqlite3_bind_int64(upd, 8, id);
+	sqlite3_bind_int64(upd, 8, st->agg_fields);
+	sqlite3_bind_int64(upd, 9, id);
 	int rc = sqlite3_step(upd);
 	sqlite3_reset(upd);
 	sqlite3_clear_bindings(upd);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-enum { Q_SEL, Q_SEL_NEST, Q_SEL_COUNTER, Q_DEPTH, Q_TRACK, Q_LOD, Q_CLOD, Q_N };
+enum { Q_SEL, Q_SEL_NEST, Q_SEL_TYPED, Q_SEL_COUNTER, Q_DEPTH, Q_TRACK,
+       Q_LOD, Q_CLOD, Q_AGG, Q_N };
 
 static const char *const lod_sql[Q_N] = {
 	[Q_SEL] = "SELECT id, ts, dur, name, cat, depth FROM slice"
 		  " WHERE track_id=? ORDER BY ts",
 	[Q_SEL_NEST] = "SELECT id, ts, dur, name, cat, depth FROM slice"
 		       " WHERE track_id=? ORDER BY ts, dur DESC, id",
+	[Q_SEL_TYPED] = "SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth,"
+			" i.hlo_name, coalesce(dp.transfer_size, dt.transfer_size)"
+			" FROM slice s LEFT JOIN instruction i ON i.slice_id = s.id"
+			" LEFT JOIN dma_packet dp ON dp.slice_id = s.id"
+			" LEFT JOIN dma_transfer dt ON dt.slice_id = s.id"
+			" WHERE s.track_id=? ORDER BY s.ts",
 	[Q_SEL_COUNTER] = "SELECT ts, value FROM counter WHERE track_id=?"
 			  " ORDER BY ts",
 	[Q_DEPTH] = "UPDATE slice SET depth=? WHERE id=?",
 	[Q_TRACK] = "UPDATE track SET n_events=?, max_dur=?, max_depth=?,"
-		    " min_ts=?, max_ts=?, busy_ns=?, lod_level=? WHERE id=?",
+		    " min_ts=?, max_ts=?, busy_ns=?, lod_level=?, agg_fields=?"
+		    " WHERE id=?",
 	[Q_LOD] = "INSERT INTO lod(track_id, level, bucket, n, busy, top_slice,"
 		  " top_name, top_cat) VALUES(?,?,?,?,?,?,?,?)",
 	[Q_CLOD] = "INSERT INTO counter_lod(track_id, level, bucket, n, vmin,"
 		   " vmax, vsum, vlast) VALUES(?,?,?,?,?,?,?,?)",
+	[Q_AGG] = "INSERT INTO agg(track_id, field, level, bucket, value, n,"
+		  " dur, dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?)",
 };
 
 static int build_one(struct lod_state *s, sqlite3_stmt **q,
 		     const struct wtrack *t)
 {
-	struct track_stats st = { 0, 0 };
+	struct track_stats st = { 0, 0, 0 };
 	int lod = t->n >= LOD_MIN_EVENTS;
-	int rc;
+	int rc, q_sel = Q_SEL;
 
 	s->counter = t->is_counter;
 	s->failed = 0;
 	s->len = 0;
 	s->head = 0;
 	s->lmin = -1;
-	if (lod)
+	if (lod) {
+		int name_level;
+
 		choose_levels(s, t);
+		name_level = NX_MIN(s->lmin + 1, s->lmax);
+		agg_begin(s->agg, s->track, name_level,
+			  agg_field_level(t->max_end - t->min_ts, name_level),
+			  s->lmax);
+	}
+	if (t->flags & TF_NEST_BY_TIME)
+		q_sel = Q_SEL_NEST;
+	else if (t->typed)
+		q_sel = Q_SEL_TYPED;
 	if (t->is_counter)
 		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
 	else
-		rc = scan_slices(s, t, q[(t->flags & TF_NEST_BY_TIME) ?
-					 Q_SEL_NEST : Q_SEL],
-				 q[Q_DEPTH], &st);
+		rc = scan_slices(s, t, q[q_sel], q[Q_DEPTH], &st);
 	if (rc)
 		return -1;
 	if (lod)
 		finish_levels(s);
+	if (lod && !t->is_counter && agg_end(s->agg, &st.agg_fields))
+		return -1;
 	if (s->failed)
 		return -1;
 	if (update_track(q[Q_TRACK], s->track, t, &st, lod ? s->lmin : -1))
@@ -418,6 +463,7 @@ int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
 	}
 	s.ins = q[Q_LOD];
 	s.ins_counter = q[Q_CLOD];
+	s.agg = agg_new(db, q[Q_AGG]);
 	for (int64_t id = 1; id <= ntracks; id++) {
 		s.track = id;
 		if (build_one(&s, q, &tracks[id]))
@@ -429,6 +475,7 @@ int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
 out:
 	for (int i = 0; i < Q_N; i++)
 		sqlite3_finalize(q[i]);
+	agg_free(s.agg);
 	free(s.ring);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include "model.h"
 
 #include <inttypes.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,38 @@ static int prep(struct model *m, sqlite3_stmt **st, const char *sql)
 	return 0;
 }
 
+static void regex_free(void *p)
+{
+	regfree(p);
+	free(p);
+}
+
+/* regexp(pattern, text): POSIX extended, compiled once per statement. */
+static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	regex_t *re = sqlite3_get_auxdata(ctx, 0);
+	const char *text = (const char *)sqlite3_value_text(argv[1]);
+	const char *pat;
+	int match;
+
+	(void)argc;
+	if (re) {
+		sqlite3_result_int(ctx, text && !regexec(re, text, 0, NULL, 0));
+		return;
+	}
+	pat = (const char *)sqlite3_value_text(argv[0]);
+	re = xmalloc(sizeof(*re));
+	if (!pat || regcomp(re, pat, REG_EXTENDED | REG_NOSUB)) {
+		free(re);
+		sqlite3_result_error(ctx, "invalid regex", -1);
+		return;
+	}
+	match = text && !regexec(re, text, 0, NULL, 0);
+	/* SQLite may free re at once; it is not used after this */
+	sqlite3_set_auxdata(ctx, 0, re, regex_free);
+	sqlite3_result_int(ctx, match);
+}
+
 struct model *model_open(const char *path)
 {
 	struct model *m = xcalloc(1, sizeof(*m));
@@ -51,8 +84,10 @@ struct model *model_open(const char *path)
 		model_close(m);
 		return NULL;
 	}
-	sqlite3_exec(m->db, "PRAGMA cache_size=-16384; PRAGMA query_only=1;",
+	sqlite3_exec(m->db, "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;",
 		     NULL, NULL, NULL);
+	sqlite3_create_function(m->db, "regexp", 2, SQLITE_UTF8 |
+				SQLITE_DETERMINISTIC, NULL, regexp_fn, NULL, NULL);
 	if (prep(m, &m->q_string, "SELECT str FROM string WHERE id=?") ||
 	    prep(m, &m->q_lod, "SELECT bucket, n, busy, top_slice, top_name,"
 		 " top_cat FROM lod WHERE track_id=? AND level=? AND bucket"
@@ -266,7 +301,7 @@ int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 	if (prep(m, &st, "SELECT id, profile_id, coalesce(parent_id, 0), kind,"
 		 " name, unit, sort_key, n_events, max_dur, max_depth,"
 		 " coalesce(min_ts, 0), coalesce(max_ts, 0), busy_ns,"
-		 " coalesce(lod_level, -1) FROM track WHERE profile_id=?"
+		 " coalesce(lod_level, -1), agg_fields FROM track WHERE profile_id=?"
 		 " ORDER BY sort_key, id"))
 		return -1;
 	sqlite3_bind_int64(st, 1, profile);
@@ -293,6 +328,7 @@ int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 		t->max_ts = sqlite3_column_int64(st, 11);
 		t->busy_ns = sqlite3_column_int64(st, 12);
 		t->lod_level = sqlite3_column_int(st, 13);
+		t->agg_fields = (unsigned)sqlite3_column_int(st, 14);
 		t->is_counter = t->kind && !strcmp(t->kind, "counter");
 	}
 	sqlite3_finalize(st);

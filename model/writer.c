@@ -485,6 +485,8 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 	}
 	w->ntracks = id;
 	w->tracks[id].is_counter = !strcmp(kind, TK_COUNTER);
+	w->tracks[id].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
+			      !strcmp(kind, TK_DMA_XFER);
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, profile);
 	bind_sid(st, 3, parent);

@@ -13,6 +13,7 @@ struct wtrack {
 	int64_t min_ts, max_end;
 	unsigned flags;
 	int is_counter;
+	int typed;		/* instruction or DMA rows: aggregate their fields */
 };
 
 int db_exec(sqlite3 *db, const char *sql);

@@ -1,0 +1,244 @@
+#include "config.h"
+
+#include "agg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lod.h"
+#include "schema.h"
+#include "util.h"
+#include "writer_int.h"
+
+struct entry {
+	int64_t value, n, dur, dmin, dmax;
+};
+
+/* The open bucket of one field at one level: value -> totals. */
+struct bucket {
+	int64_t id;
+	int open;
+	struct entry *tab;	/* open addressing on value */
+	unsigned char *used;
+	size_t cap, count;
+	size_t *order;		/* used slots, for clearing */
+};
+
+struct agg_builder {
+	sqlite3 *db;
+	sqlite3_stmt *ins;
+	int64_t track;
+	int lo[AGG_NFIELDS], lmax;
+	unsigned ok;		/* fields still complete */
+	int failed;
+	struct bucket b[AGG_NFIELDS][LOD_MAX_LEVEL + 1];
+};
+
+struct agg_builder *agg_new(sqlite3 *db, sqlite3_stmt *ins)
+{
+	struct agg_builder *a = xcalloc(1, sizeof(*a));
+
+	a->db = db;
+	a->ins = ins;
+	return a;
+}
+
+void agg_free(struct agg_builder *a)
+{
+	if (!a)
+		return;
+	for (int f = 0; f < AGG_NFIELDS; f++) {
+		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
+			free(a->b[f][l].tab);
+			free(a->b[f][l].used);
+			free(a->b[f][l].order);
+		}
+	}
+	free(a);
+}
+
+int agg_field_level(int64_t span, int name_level)
+{
+	int l = lod_level_for(span / AGG_MAX_BUCKETS + 1);
+
+	return l > name_level ? l : name_level;
+}
+
+void agg_begin(struct agg_builder *a, int64_t track, int name_level,
+	       int field_level, int lmax)
+{
+	a->track = track;
+	a->lmax = lmax;
+	a->ok = (1u << AGG_NFIELDS) - 1;
+	a->failed = 0;
+	for (int f = 0; f < AGG_NFIELDS; f++) {
+		a->lo[f] = f == AGG_NAME ? name_level : field_level;
+		for (int l = 0; l <= LOD_MAX_LEVEL; l++)
+			a->b[f][l].open = 0;
+	}
+}
+
+static uint64_t mix(int64_t v)
+{
+	uint64_t x = (uint64_t)v * 0x9e3779b97f4a7c15ull;
+
+	return x ^ (x >> 29);
+}
+
+static void bucket_grow(struct bucket *b)
+{
+	size_t cap = b->cap ? b->cap * 2 : 16;
+	struct entry *tab = xcalloc(cap, sizeof(*tab));
+	unsigned char *used = xcalloc(cap, 1);
+	size_t *order = xcalloc(cap, sizeof(*order));
+	size_t n = 0;
+
+	for (size_t k = 0; k < b->count; k++) {
+		const struct entry *e = &b->tab[b->order[k]];
+		size_t i = mix(e->value) & (cap - 1);
+
+		while (used[i])
+			i = (i + 1) & (cap - 1);
+		used[i] = 1;
+		tab[i] = *e;
+		order[n++] = i;
+	}
+	free(b->tab);
+	free(b->used);
+	free(b->order);
+	b->tab = tab;
+	b->used = used;
+	b->order = order;
+	b->cap = cap;
+}
+
+/* 0, or -1 when the bucket already holds AGG_MAX_VALUES values. */
+static int bucket_add(struct bucket *b, const struct entry *e)
+{
+	size_t i;
+
+	if ((b->count + 1) * 2 > b->cap)
+		bucket_grow(b);
+	for (i = mix(e->value) & (b->cap - 1); b->used[i];
+	     i = (i + 1) & (b->cap - 1)) {
+		struct entry *x = &b->tab[i];
+
+		if (x->value != e->value)
+			continue;
+		x->n += e->n;
+		x->dur += e->dur;
+		x->dmin = NX_MIN(x->dmin, e->dmin);
+		x->dmax = NX_MAX(x->dmax, e->dmax);
+		return 0;
+	}
+	if (b->count >= AGG_MAX_VALUES)
+		return -1;
+	b->used[i] = 1;
+	b->tab[i] = *e;
+	b->order[b->count++] = i;
+	return 0;
+}
+
+static void bucket_clear(struct bucket *b)
+{
+	for (size_t k = 0; k < b->count; k++)
+		b->used[b->order[k]] = 0;
+	b->count = 0;
+}
+
+static void write_rows(struct agg_builder *a, int f, int level,
+		       const struct bucket *b)
+{
+	for (size_t k = 0; k < b->count && !a->failed; k++) {
+		const struct entry *e = &b->tab[b->order[k]];
+		sqlite3_stmt *st = a->ins;
+
+		sqlite3_bind_int64(st, 1, a->track);
+		sqlite3_bind_int(st, 2, f);
+		sqlite3_bind_int(st, 3, level);
+		sqlite3_bind_int64(st, 4, b->id);
+		sqlite3_bind_int64(st, 5, e->value);
+		sqlite3_bind_int64(st, 6, e->n);
+		sqlite3_bind_int64(st, 7, e->dur);
+		sqlite3_bind_int64(st, 8, e->dmin);
+		sqlite3_bind_int64(st, 9, e->dmax);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			a->failed = db_fail(a->db, "aggregates");
+		sqlite3_reset(st);
+	}
+}
+
+static void add_at(struct agg_builder *a, int f, int level, int64_t bucket,
+		   const struct entry *e);
+
+/* Writes a finished bucket and folds it into the next level. */
+static void flush(struct agg_builder *a, int f, int level)
+{
+	struct bucket *b = &a->b[f][level];
+
+	if (!b->open)
+		return;
+	write_rows(a, f, level, b);
+	if (level < a->lmax) {
+		int64_t up = lod_floor_shift(b->id, 2);
+
+		for (size_t k = 0; k < b->count; k++)
+			add_at(a, f, level + 1, up, &b->tab[b->order[k]]);
+	}
+	bucket_clear(b);
+	b->open = 0;
+}
+
+static void add_at(struct agg_builder *a, int f, int level, int64_t bucket,
+		   const struct entry *e)
+{
+	struct bucket *b = &a->b[f][level];
+
+	if (!(a->ok & (1u << f)))
+		return;
+	if (b->open && b->id != bucket)
+		flush(a, f, level);
+	if (!b->open) {
+		b->open = 1;
+		b->id = bucket;
+	}
+	if (bucket_add(b, e))
+		a->ok &= ~(1u << f);
+}
+
+void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
+	     const int64_t *vals, const int *has)
+{
+	for (int f = 0; f < AGG_NFIELDS; f++) {
+		struct entry e = { 0, 1, dur, dur, dur };
+
+		if (!has[f] || a->lo[f] > a->lmax)
+			continue;
+		e.value = vals[f];
+		add_at(a, f, a->lo[f], lod_floor_shift(ts, 2 * a->lo[f]), &e);
+	}
+}
+
+int agg_end(struct agg_builder *a, unsigned *fields)
+{
+	for (int f = 0; f < AGG_NFIELDS; f++) {
+		for (int l = a->lo[f]; l <= a->lmax; l++) {
+			if (a->ok & (1u << f))
+				flush(a, f, l);
+			else
+				bucket_clear(&a->b[f][l]), a->b[f][l].open = 0;
+		}
+		if (!(a->ok & (1u << f))) {
+			char sql[128];
+
+			snprintf(sql, sizeof(sql), "DELETE FROM agg WHERE"
+				 " track_id=%lld AND field=%d",
+				 (long long)a->track, f);
+			if (db_exec(a->db, sql))
+				a->failed = 1;
+		}
+	}
+	*fields = a->ok;
+	return a->failed ? -1 : 0;
+}

@@ -1,0 +1,299 @@
+#include "config.h"
+
+#include "query.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "timefmt.h"
+#include "util.h"
+
+const struct qfield_info query_fields[F_COUNT] = {
+	[F_WORD] = { "", NULL, QF_STRING, "free word" },
+	[F_NAME] = { "name", NULL, QF_STRING, "event name (opcode, DMA variable, API call)" },
+	[F_OPCODE] = { "opcode", "op", QF_STRING, "instruction opcode" },
+	[F_ENGINE] = { "engine", NULL, QF_STRING, "engine row (TensorMatrix, Tensor, Vector, Scalar, GpSimd, Sync)" },
+	[F_ROW] = { "row", "track", QF_STRING, "any row by name" },
+	[F_LAYER] = { "layer", NULL, QF_STRING, "instruction layer" },
+	[F_HLO] = { "hlo_name", "hlo", QF_STRING, "HLO instruction" },
+	[F_QUEUE] = { "queue", NULL, QF_STRING, "DMA queue" },
+	[F_QUEUE_TYPE] = { "queue_type", NULL, QF_STRING, "DMA queue type (data, software_dynamic, ...)" },
+	[F_VARIABLE] = { "variable", "var", QF_STRING, "DMA variable" },
+	[F_OPERANDS] = { "operands", NULL, QF_TEXT, "instruction operands" },
+	[F_CATEGORY] = { "category", "cat", QF_STRING, "event category (layer, queue type, trace category)" },
+	[F_DUR] = { "dur", "duration", QF_TIME, "duration" },
+	[F_START] = { "start", "ts", QF_TIME, "start, from the profile start" },
+	[F_END] = { "end", NULL, QF_TIME, "end, from the profile start" },
+	[F_WAIT] = { "evt_wait_time", "wait", QF_TIME, "instruction wait time" },
+	[F_TRANSFER_SIZE] = { "transfer_size", "size", QF_INT, "DMA bytes" },
+	[F_READ_SIZE] = { "read_size", NULL, QF_INT, "DMA bytes read" },
+	[F_WRITE_SIZE] = { "write_size", NULL, QF_INT, "DMA bytes written" },
+	[F_ID] = { "id", NULL, QF_ID, "event id (exact, 64-bit)" },
+	[F_PC] = { "pc", NULL, QF_INT, "instruction program counter" },
+	[F_NC] = { "nc", "nc_idx", QF_INT, "NeuronCore (system events)" },
+	[F_LNC] = { "lnc", "lnc_idx", QF_INT, "logical NeuronCore (system events)" },
+	[F_INSTANCE] = { "instance", "instance_id", QF_STRING, "EC2 instance id (system events)" },
+	[F_PROCESS] = { "process", "pid", QF_STRING, "process id (system events)" },
+	[F_THREAD] = { "thread", "tid", QF_INT, "thread id (system events)" },
+	[F_MODEL] = { "model", "model_name", QF_STRING, "model (system events)" },
+	[F_SOURCE] = { "source", NULL, QF_STRING, "neuron_rt, neuron_hw or framework" },
+	[F_ARG] = { "args.KEY", NULL, QF_TEXT, "any other field of the event" },
+};
+
+static const struct {
+	const char *text;
+	enum qop op;
+} ops[] = {
+	{ "!=", Q_NE }, { "!~", Q_HASNOT }, { ">=", Q_GE }, { "<=", Q_LE },
+	{ "=", Q_EQ }, { "~", Q_HAS }, { ">", Q_GT }, { "<", Q_LT },
+};
+
+static int fail(char **err, size_t col, const char *fmt, const char *arg)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	*err = xasprintf("column %zu: %s", col + 1, msg);
+	return -1;
+}
+
+static int find_field(const char *name, size_t n, enum qfield *f)
+{
+	for (int i = 1; i < F_COUNT; i++) {
+		const struct qfield_info *fi = &query_fields[i];
+
+		if (i == F_ARG)
+			continue;
+		if ((strlen(fi->name) == n && !strncasecmp(fi->name, name, n)) ||
+		    (fi->alias && strlen(fi->alias) == n &&
+		     !strncasecmp(fi->alias, name, n))) {
+			*f = (enum qfield)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Reads a value at *p: "quoted", /regex/ or a bare word. */
+static int read_value(const char *text, const char **p, char **out,
+		      int *is_regex, char **err)
+{
+	const char *s = *p;
+	struct strbuf sb;
+
+	sb_init(&sb);
+	*is_regex = 0;
+	if (*s == '"') {
+		for (s++; *s && *s != '"'; s++) {
+			if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+				s++;
+			sb_addc(&sb, *s);
+		}
+		if (*s != '"') {
+			sb_free(&sb);
+			return fail(err, (size_t)(*p - text), "%s",
+				    "unterminated quote");
+		}
+		s++;
+	} else if (*s == '/') {
+		for (s++; *s && *s != '/'; s++) {
+			if (*s == '\\' && s[1] == '/')
+				s++;
+			sb_addc(&sb, *s);
+		}
+		if (*s != '/') {
+			sb_free(&sb);
+			return fail(err, (size_t)(*p - text), "%s",
+				    "unterminated /regex/");
+		}
+		s++;
+		*is_regex = 1;
+	} else {
+		while (*s && *s != ' ' && *s != '\t')
+			sb_addc(&sb, *s++);
+	}
+	*p = s;
+	*out = sb_detach(&sb);
+	return 0;
+}
+
+static int check_regex(const char *re, size_t col, char **err)
+{
+	regex_t r;
+	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	char msg[128];
+
+	if (rc) {
+		regerror(rc, &r, msg, sizeof(msg));
+		regfree(&r);
+		return fail(err, col, "invalid regex: %s", msg);
+	}
+	regfree(&r);
+	return 0;
+}
+
+static int numeric(struct qterm *t, size_t col, char **err)
+{
+	enum qkind k = query_fields[t->field].kind;
+
+	if (k == QF_TIME) {
+		if (timefmt_parse(t->value, &t->num))
+			return fail(err, col, "expected a time like 2us or"
+				    " 1.5ms, found '%s'", t->value);
+	} else if (k == QF_INT) {
+		if (parse_i64(t->value, strlen(t->value), &t->num))
+			return fail(err, col, "expected an integer, found '%s'",
+				    t->value);
+	} else if (k == QF_ID) {
+		int64_t i;
+		uint64_t u;
+
+		if (parse_i64(t->value, strlen(t->value), &i) &&
+		    parse_u64(t->value, strlen(t->value), &u))
+			return fail(err, col, "expected an id, found '%s'",
+				    t->value);
+		if (t->op != Q_EQ && t->op != Q_NE)
+			return fail(err, col, "%s", "ids compare with = or !=");
+	}
+	return 0;
+}
+
+/* One term starting at *p. */
+static int parse_term(const char *text, const char **p, struct qterm *t,
+		      char **err)
+{
+	const char *s = *p, *start;
+	size_t col;
+	int is_regex;
+
+	memset(t, 0, sizeof(*t));
+	if (*s == '-' && s[1] && s[1] != ' ') {
+		t->negate = 1;
+		s++;
+	}
+	start = s;
+	col = (size_t)(start - text);
+	while (*s && (*s == '_' || *s == '.' || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+		s++;
+	for (size_t i = 0; s > start && i < NX_ARRAY_SIZE(ops); i++) {
+		size_t n = strlen(ops[i].text);
+
+		if (strncmp(s, ops[i].text, n))
+			continue;
+		if (!strncasecmp(start, "args.", 5) && s - start > 5) {
+			t->field = F_ARG;
+			t->arg = xstrndup(start + 5, (size_t)(s - start - 5));
+		} else if (find_field(start, (size_t)(s - start), &t->field)) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "%.*s",
+				 (int)NX_MIN(s - start, 63), start);
+			return fail(err, col, "unknown field '%s' (see the"
+				    " search help)", name);
+		}
+		t->op = ops[i].op;
+		s += n;
+		if (!*s || *s == ' ')
+			return fail(err, (size_t)(s - text), "%s",
+				    "expected a value after the operator");
+		if (read_value(text, &s, &t->value, &is_regex, err))
+			return -1;
+		if (is_regex) {
+			if (t->op != Q_EQ && t->op != Q_NE)
+				return fail(err, col, "%s", "a /regex/ goes with"
+					    " = or !=");
+			t->op = t->op == Q_EQ ? Q_RE : Q_NRE;
+			if (check_regex(t->value, col, err))
+				return -1;
+		} else if (query_fields[t->field].kind != QF_STRING &&
+			   query_fields[t->field].kind != QF_TEXT) {
+			if (t->op == Q_HAS || t->op == Q_HASNOT)
+				return fail(err, col, "%s",
+					    "~ goes with text fields");
+			if (numeric(t, col, err))
+				return -1;
+		} else if (t->op >= Q_GT && t->op <= Q_LE) {
+			return fail(err, col, "'%s' is text: use =, !=, ~ or !~",
+				    query_fields[t->field].name);
+		}
+		*p = s;
+		return 0;
+	}
+	/* a free word */
+	s = start;
+	t->field = F_WORD;
+	t->op = Q_HAS;
+	if (read_value(text, &s, &t->value, &is_regex, err))
+		return -1;
+	if (is_regex) {
+		t->op = Q_RE;
+		if (check_regex(t->value, col, err))
+			return -1;
+	}
+	if (!*t->value)
+		return fail(err, col, "%s", "empty search term");
+	*p = s;
+	return 0;
+}
+
+int query_parse(const char *text, struct query *q, char **err)
+{
+	const char *p = text;
+	size_t cap = 0;
+
+	q->terms = NULL;
+	q->n = 0;
+	*err = NULL;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		if (q->n == cap) {
+			cap = cap ? cap * 2 : 4;
+			q->terms = xreallocarray(q->terms, cap, sizeof(*q->terms));
+		}
+		if (parse_term(text, &p, &q->terms[q->n], err)) {
+			free(q->terms[q->n].value);
+			free(q->terms[q->n].arg);
+			query_free(q);
+			return -1;
+		}
+		q->n++;
+	}
+	if (!q->n) {
+		*err = xstrdup("empty query");
+		return -1;
+	}
+	return 0;
+}
+
+void query_free(struct query *q)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		free(q->terms[i].value);
+		free(q->terms[i].arg);
+	}
+	free(q->terms);
+	q->terms = NULL;
+	q->n = 0;
+}
+
+int query_names_only(const struct query *q)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		const struct qterm *t = &q->terms[i];
+
+		if (t->negate || t->op == Q_NE || t->op == Q_HASNOT ||
+		    t->op == Q_NRE)
+			return 0;
+		if (t->field != F_NAME && t->field != F_OPCODE &&
+		    t->field != F_ENGINE && t->field != F_ROW)
+			return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,903 @@
+#include "config.h"
+
+#include "search.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "lod.h"
+#include "util.h"
+
+/* Name sets larger than this are stepped through with one query per
+ * track rather than one per (track, name). */
+#define STEP_MAX_NAMES 16
+
+struct param {
+	int is_text;
+	int64_t i;
+	char *s;
+};
+
+/* Temporary table numbers stay unique while several searches are open. */
+static _Thread_local int temp_seq;
+
+struct search {
+	struct model *m;
+	int64_t profile, pstart;
+	char *text;
+	struct query q;
+	struct strbuf from, where;
+	struct param *params;
+	size_t nparams;
+	int *temps;		/* numbers of our temporary tables */
+	int ntemp;
+	/* name-only queries: names in temp table nameset (or any name),
+	 * tracks restricted to tracks[] (or any track) */
+	int names_only, any_name, any_track;
+	char nameset[32];
+	int64_t *names;
+	size_t nnames;
+	int64_t *tracks;
+	size_t ntracks;
+	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
+};
+
+static void add_param_int(struct search *s, int64_t v)
+{
+	s->params = xreallocarray(s->params, s->nparams + 1, sizeof(*s->params));
+	s->params[s->nparams++] = (struct param){ 0, v, NULL };
+}
+
+static void add_param_text(struct search *s, const char *v)
+{
+	s->params = xreallocarray(s->params, s->nparams + 1, sizeof(*s->params));
+	s->params[s->nparams++] = (struct param){ 1, 0, xstrdup(v) };
+}
+
+static int bind_params(struct search *s, sqlite3_stmt *st)
+{
+	for (size_t i = 0; i < s->nparams; i++) {
+		const struct param *p = &s->params[i];
+
+		if (p->is_text)
+			sqlite3_bind_text(st, (int)i + 1, p->s, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_int64(st, (int)i + 1, p->i);
+	}
+	return (int)s->nparams;
+}
+
+static int exec(struct search *s, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(model_db(s->m), sql, NULL, NULL, &msg) != SQLITE_OK) {
+		err_set("search: %s", msg ? msg : "error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* LIKE pattern for a substring, with LIKE's own characters escaped. */
+static char *like_pattern(const char *v)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_addc(&sb, '%');
+	for (; *v; v++) {
+		if (*v == '%' || *v == '_' || *v == '\\')
+			sb_addc(&sb, '\\');
+		sb_addc(&sb, *v);
+	}
+	sb_addc(&sb, '%');
+	return sb_detach(&sb);
+}
+
+/* The string condition for op and value, on column "str". */
+static const char *str_cond(enum qop op)
+{
+	switch (op) {
+	case Q_EQ:
+	case Q_NE:
+		return "str = ?1 COLLATE NOCASE";
+	case Q_RE:
+	case Q_NRE:
+		return "regexp(?1, str)";
+	default:
+		return "str LIKE ?1 ESCAPE '\\'";
+	}
+}
+
+static const char *str_value(enum qop op, const char *v, char **tmp)
+{
+	if (op == Q_HAS || op == Q_HASNOT)
+		return *tmp = like_pattern(v);
+	return v;
+}
+
+/* Fills a temporary table with the ids of strings matching a term;
+ * returns its name in name. */
+static int string_set(struct search *s, enum qop op, const char *value,
+		      char *name, size_t n)
+{
+	char *tmp = NULL, *sql;
+	sqlite3_stmt *st;
+	int rc;
+
+	s->temps = xreallocarray(s->temps, (size_t)s->ntemp + 1, sizeof(*s->temps));
+	s->temps[s->ntemp++] = ++temp_seq;
+	snprintf(name, n, "temp.nxq%d", temp_seq);
+	sql = xasprintf("DROP TABLE IF EXISTS %s; CREATE TABLE %s(id INTEGER"
+			" PRIMARY KEY)", name, name);
+	rc = exec(s, sql);
+	free(sql);
+	if (rc)
+		return -1;
+	sql = xasprintf("INSERT INTO %s SELECT id FROM string WHERE %s", name,
+			str_cond(op));
+	rc = sqlite3_prepare_v2(model_db(s->m), sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return model_fail(s->m, "search");
+	sqlite3_bind_text(st, 1, str_value(op, value, &tmp), -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	free(tmp);
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+/* Tracks of the profile whose name matches; a list for "IN (...)". */
+static int track_set(struct search *s, enum qop op, const char *value,
+		     const char *kind, struct strbuf *list, int64_t **ids,
+		     size_t *nids)
+{
+	char *tmp = NULL;
+	char *sql = xasprintf("SELECT id FROM track WHERE profile_id = ?2 AND"
+			      " kind != 'group' %s AND %s", kind ? "AND kind = ?3" : "",
+			      str_cond(op));
+	sqlite3_stmt *st;
+	int rc, first = 1;
+
+	/* str_cond names the column "str" */
+	char *fixed = xasprintf("SELECT id FROM (SELECT id, name AS str, kind,"
+				" profile_id FROM track) WHERE %s",
+				strstr(sql, "profile_id"));
+	rc = sqlite3_prepare_v2(model_db(s->m), fixed, -1, &st, NULL);
+	free(sql);
+	free(fixed);
+	if (rc != SQLITE_OK)
+		return model_fail(s->m, "search");
+	sqlite3_bind_text(st, 1, str_value(op, value, &tmp), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, s->profile);
+	if (kind)
+		sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+	sb_adds(list, "(");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		sb_printf(list, "%s%" PRId64, first ? "" : ",", id);
+		first = 0;
+		if (ids) {
+			*ids = xreallocarray(*ids, *nids + 1, sizeof(**ids));
+			(*ids)[(*nids)++] = id;
+		}
+	}
+	sb_adds(list, ")");
+	sqlite3_finalize(st);
+	free(tmp);
+	return 0;
+}
+
+static int neg(const struct qterm *t)
+{
+	return t->negate ^ (t->op == Q_NE || t->op == Q_HASNOT || t->op == Q_NRE);
+}
+
+/* Column of each field, and the join it needs. */
+static const struct {
+	const char *expr;
+	const char *join;	/* alias that must be joined */
+	int is_id;		/* an interned string id */
+} targets[F_COUNT] = {
+	[F_NAME] = { "s.name", NULL, 1 },
+	[F_OPCODE] = { "s.name", NULL, 1 },
+	[F_LAYER] = { "i.layer", "i", 1 },
+	[F_HLO] = { "i.hlo_name", "i", 1 },
+	[F_QUEUE] = { "coalesce(dp.queue, dt.queue)", "d", 1 },
+	[F_QUEUE_TYPE] = { "coalesce(dp.queue_type, dt.queue_type)", "d", 1 },
+	[F_VARIABLE] = { "coalesce(dp.variable, dt.variable)", "d", 1 },
+	[F_OPERANDS] = { "i.operands", "i", 0 },
+	[F_CATEGORY] = { "s.cat", NULL, 1 },
+	[F_DUR] = { "s.dur", NULL, 0 },
+	[F_START] = { "(s.ts - ?)", NULL, 0 },
+	[F_END] = { "(s.ts + s.dur - ?)", NULL, 0 },
+	[F_WAIT] = { "i.evt_wait_time", "i", 0 },
+	[F_TRANSFER_SIZE] = { "coalesce(dp.transfer_size, dt.transfer_size)", "d", 0 },
+	[F_READ_SIZE] = { "coalesce(dp.read_size, dt.read_size)", "d", 0 },
+	[F_WRITE_SIZE] = { "coalesce(dp.write_size, dt.write_size)", "d", 0 },
+	[F_ID] = { "coalesce(i.id, dp.id, dt.id, se.id)", "ids", 0 },
+	[F_PC] = { "i.pc", "i", 0 },
+	[F_NC] = { "se.nc_idx", "se", 0 },
+	[F_LNC] = { "se.lnc_idx", "se", 0 },
+	[F_INSTANCE] = { "se.instance_id", "se", 1 },
+	[F_PROCESS] = { "se.process_id", "se", 1 },
+	[F_THREAD] = { "se.thread_id", "se", 0 },
+	[F_MODEL] = { "se.model_name", "se", 1 },
+	[F_SOURCE] = { "se.source", "se", 1 },
+};
+
+struct joins {
+	int i, d, se, a;
+};
+
+static void need(struct joins *j, const char *alias)
+{
+	if (!alias)
+		return;
+	if (!strcmp(alias, "i") || !strcmp(alias, "ids"))
+		j->i = 1;
+	if (!strcmp(alias, "d") || !strcmp(alias, "ids"))
+		j->d = 1;
+	if (!strcmp(alias, "se") || !strcmp(alias, "ids"))
+		j->se = 1;
+}
+
+static const char *cmp_op(enum qop op)
+{
+	switch (op) {
+	case Q_GT: return ">";
+	case Q_GE: return ">=";
+	case Q_LT: return "<";
+	case Q_LE: return "<=";
+	case Q_NE: return "!=";
+	default: return "=";
+	}
+}
+
+static int term_sql(struct search *s, const struct qterm *t, struct joins *j)
+{
+	struct strbuf *w = &s->where;
+	char set[32];
+
+	if (t->field == F_WORD) {
+		struct strbuf tl;
+
+		sb_init(&tl);
+		if (string_set(s, t->op, t->value, set, sizeof(set)) ||
+		    track_set(s, t->op, t->value, NULL, &tl, NULL, NULL)) {
+			sb_free(&tl);
+			return -1;
+		}
+		j->i = j->d = 1;
+		sb_printf(w, "%s(s.name IN %s OR i.hlo_name IN %s OR i.layer IN %s"
+			  " OR dp.queue IN %s OR dt.queue IN %s OR s.track_id IN %s)",
+			  t->negate ? "NOT " : "", set, set, set, set, set,
+			  sb_cstr(&tl));
+		sb_free(&tl);
+		return 0;
+	}
+	if (t->field == F_ENGINE || t->field == F_ROW) {
+		struct strbuf tl;
+
+		sb_init(&tl);
+		if (track_set(s, t->op == Q_NE ? Q_EQ : t->op == Q_HASNOT ? Q_HAS :
+			      t->op == Q_NRE ? Q_RE : t->op, t->value,
+			      t->field == F_ENGINE ? "engine" : NULL, &tl, NULL,
+			      NULL)) {
+			sb_free(&tl);
+			return -1;
+		}
+		sb_printf(w, "s.track_id %sIN %s", neg(t) ? "NOT " : "", sb_cstr(&tl));
+		sb_free(&tl);
+		return 0;
+	}
+	if (t->field == F_ARG) {
+		char *path = xasprintf("$.\"%s\"", t->arg);
+		char *tmp = NULL;
+		int64_t num;
+
+		j->a = 1;
+		add_param_text(s, path);
+		free(path);
+		sb_printf(w, "%scoalesce(json_extract(a.args, ?) ",
+			  neg(t) ? "NOT " : "");
+		if (t->op == Q_RE || t->op == Q_NRE)
+			sb_adds(w, "REGEXP ?");
+		else if (t->op == Q_HAS || t->op == Q_HASNOT)
+			sb_adds(w, "LIKE ? ESCAPE '\\'");
+		else
+			sb_adds(w, "= ?");
+		sb_adds(w, ", 0)");
+		if ((t->op == Q_EQ || t->op == Q_NE) &&
+		    !parse_i64(t->value, strlen(t->value), &num))
+			add_param_int(s, num);
+		else
+			add_param_text(s, str_value(t->op, t->value, &tmp));
+		free(tmp);
+		return 0;
+	}
+	need(j, targets[t->field].join);
+	if (t->field == F_START || t->field == F_END)
+		add_param_int(s, s->pstart);
+	if (targets[t->field].is_id) {
+		enum qop base = t->op == Q_NE ? Q_EQ : t->op == Q_HASNOT ? Q_HAS :
+				t->op == Q_NRE ? Q_RE : t->op;
+
+		if (string_set(s, base, t->value, set, sizeof(set)))
+			return -1;
+		sb_printf(w, "%scoalesce(%s IN %s, 0)", neg(t) ? "NOT " : "",
+			  targets[t->field].expr, set);
+		if (t->field == F_OPCODE)
+			sb_adds(w, " AND t.kind = 'engine'");
+		return 0;
+	}
+	if (query_fields[t->field].kind == QF_TEXT) {
+		char *tmp = NULL;
+
+		sb_printf(w, "%scoalesce(%s %s, 0)", neg(t) ? "NOT " : "",
+			  targets[t->field].expr,
+			  t->op == Q_RE || t->op == Q_NRE ? "REGEXP ?" :
+			  t->op == Q_EQ || t->op == Q_NE ? "= ? COLLATE NOCASE" :
+			  "LIKE ? ESCAPE '\\'");
+		add_param_text(s, str_value(t->op, t->value, &tmp));
+		free(tmp);
+		return 0;
+	}
+	if (query_fields[t->field].kind == QF_ID) {
+		struct wid_text {
+			int64_t i;
+		} v;
+
+		sb_printf(w, "%s(%s %s ?)", t->negate ? "NOT " : "",
+			  targets[t->field].expr, t->op == Q_NE ? "!=" : "=");
+		if (!parse_i64(t->value, strlen(t->value), &v.i))
+			add_param_int(s, v.i);
+		else
+			add_param_text(s, t->value);
+		return 0;
+	}
+	sb_printf(w, "%scoalesce(%s %s ?, 0)", t->negate ? "NOT " : "",
+		  targets[t->field].expr, cmp_op(t->op));
+	add_param_int(s, t->num);
+	return 0;
+}
+
+/* Name-only queries: one set of name ids, one set of tracks. */
+static int names_only_setup(struct search *s)
+{
+	struct strbuf cond, tl;
+	sqlite3_stmt *st;
+	char *sql;
+	int rc = 0;
+
+	sb_init(&cond);
+	sb_init(&tl);
+	s->any_name = s->any_track = 1;
+	for (size_t i = 0; i < s->q.n && !rc; i++) {
+		const struct qterm *t = &s->q.terms[i];
+
+		if (t->field == F_NAME || t->field == F_OPCODE) {
+			s->any_name = 0;
+			sb_printf(&cond, " AND %s", str_cond(t->op));
+		}
+		if (t->field == F_ENGINE || t->field == F_ROW ||
+		    t->field == F_OPCODE) {
+			int64_t *ids = NULL;
+			size_t n = 0;
+
+			sb_reset(&tl);
+			rc = track_set(s, t->field == F_OPCODE ? Q_HAS : t->op,
+				       t->field == F_OPCODE ? "" : t->value,
+				       t->field == F_ROW ? NULL : "engine", &tl,
+				       &ids, &n);
+			if (s->any_track) {
+				s->tracks = ids;
+				s->ntracks = n;
+				s->any_track = 0;
+			} else {
+				size_t k = 0;
+
+				for (size_t a = 0; a < s->ntracks; a++)
+					for (size_t b = 0; b < n; b++)
+						if (s->tracks[a] == ids[b])
+							s->tracks[k++] = s->tracks[a];
+				s->ntracks = k;
+				free(ids);
+			}
+		}
+	}
+	sb_free(&tl);
+	if (rc || s->any_name) {
+		sb_free(&cond);
+		return rc;
+	}
+	s->temps = xreallocarray(s->temps, (size_t)s->ntemp + 1, sizeof(*s->temps));
+	s->temps[s->ntemp++] = ++temp_seq;
+	snprintf(s->nameset, sizeof(s->nameset), "temp.nxq%d", temp_seq);
+	sql = xasprintf("DROP TABLE IF EXISTS %s; CREATE TABLE %s(id INTEGER"
+			" PRIMARY KEY)", s->nameset, s->nameset);
+	rc = exec(s, sql);
+	free(sql);
+	if (rc) {
+		sb_free(&cond);
+		return -1;
+	}
+	/* ?1 in each condition is renumbered to the term's own parameter */
+	{
+		struct strbuf q;
+		int k = 0;
+
+		sb_init(&q);
+		sb_printf(&q, "INSERT INTO %s SELECT id FROM string WHERE 1", s->nameset);
+		for (const char *p = sb_cstr(&cond); *p; p++) {
+			if (p[0] == '?' && p[1] == '1') {
+				sb_printf(&q, "?%d", ++k);
+				p++;
+			} else {
+				sb_addc(&q, *p);
+			}
+		}
+		rc = sqlite3_prepare_v2(model_db(s->m), sb_cstr(&q), -1, &st, NULL);
+		sb_free(&q);
+		if (rc != SQLITE_OK) {
+			sb_free(&cond);
+			return model_fail(s->m, "search");
+		}
+		k = 0;
+		for (size_t i = 0; i < s->q.n; i++) {
+			const struct qterm *t = &s->q.terms[i];
+			char *tmp = NULL;
+
+			if (t->field != F_NAME && t->field != F_OPCODE)
+				continue;
+			sqlite3_bind_text(st, ++k, str_value(t->op, t->value, &tmp),
+					  -1, SQLITE_TRANSIENT);
+			free(tmp);
+		}
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+		sqlite3_finalize(st);
+	}
+	sb_free(&cond);
+	if (rc)
+		return -1;
+	sql = xasprintf("SELECT id FROM %s", s->nameset);
+	if (sqlite3_prepare_v2(model_db(s->m), sql, -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			s->names = xreallocarray(s->names, s->nnames + 1,
+						 sizeof(*s->names));
+			s->names[s->nnames++] = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+	}
+	free(sql);
+	return 0;
+}
+
+static int profile_start(struct search *s)
+{
+	struct mprofile p;
+
+	if (model_profile(s->m, s->profile, &p))
+		return -1;
+	s->pstart = p.start;
+	model_profile_clear(&p);
+	return 0;
+}
+
+struct search *search_new(struct model *m, int64_t profile, const char *text,
+			  char **err)
+{
+	struct search *s = xcalloc(1, sizeof(*s));
+	struct joins j = { 0, 0, 0, 0 };
+
+	s->m = m;
+	s->profile = profile;
+	s->any_name = s->any_track = 1;
+	s->text = xstrdup(text);
+	sb_init(&s->from);
+	sb_init(&s->where);
+	if (query_parse(text, &s->q, err)) {
+		search_free(s);
+		return NULL;
+	}
+	if (profile_start(s))
+		goto fail;
+	sb_printf(&s->where, "t.profile_id = %" PRId64, profile);
+	for (size_t i = 0; i < s->q.n; i++) {
+		sb_adds(&s->where, " AND ");
+		if (term_sql(s, &s->q.terms[i], &j))
+			goto fail;
+	}
+	sb_adds(&s->from, "slice s JOIN track t ON t.id = s.track_id");
+	if (j.i)
+		sb_adds(&s->from, " LEFT JOIN instruction i ON i.slice_id = s.id");
+	if (j.d)
+		sb_adds(&s->from, " LEFT JOIN dma_packet dp ON dp.slice_id = s.id"
+			" LEFT JOIN dma_transfer dt ON dt.slice_id = s.id");
+	if (j.se)
+		sb_adds(&s->from, " LEFT JOIN sys_event se ON se.slice_id = s.id");
+	if (j.a)
+		sb_adds(&s->from, " LEFT JOIN arg a ON a.slice_id = s.id");
+	s->names_only = query_names_only(&s->q);
+	if (s->names_only && names_only_setup(s))
+		goto fail;
+	return s;
+fail:
+	*err = xstrdup(err_get());
+	search_free(s);
+	return NULL;
+}
+
+void search_free(struct search *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->st_range);
+	for (int i = 0; i < s->ntemp; i++) {
+		char sql[64];
+
+		snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS temp.nxq%d",
+			 s->temps[i]);
+		sqlite3_exec(model_db(s->m), sql, NULL, NULL, NULL);
+	}
+	free(s->temps);
+	for (size_t i = 0; i < s->nparams; i++)
+		free(s->params[i].s);
+	free(s->params);
+	query_free(&s->q);
+	sb_free(&s->from);
+	sb_free(&s->where);
+	free(s->names);
+	free(s->tracks);
+	free(s->text);
+	free(s);
+}
+
+const char *search_text(const struct search *s)
+{
+	return s->text;
+}
+
+static int track_allowed(const struct search *s, int64_t track)
+{
+	if (s->any_track)
+		return 1;
+	for (size_t i = 0; i < s->ntracks; i++)
+		if (s->tracks[i] == track)
+			return 1;
+	return 0;
+}
+
+/* The levels a track's aggregates were built at (as the writer chose). */
+static int agg_levels(const struct mtrack *t, int *name_level,
+		      int *field_level, int *lmax)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
+
+	if (t->lod_level < 0 || !(t->agg_fields & (1u << AGG_NAME)))
+		return -1;
+	*lmax = NX_MAX(lod_level_for(span), t->lod_level);
+	*name_level = NX_MIN(t->lod_level + 1, *lmax);
+	*field_level = agg_field_level(span, *name_level);
+	return 0;
+}
+
+static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
+	NX_PRINTF(2, 3);
+
+static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
+{
+	struct strbuf sb;
+	sqlite3_stmt *st = NULL;
+	va_list ap;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	if (sqlite3_prepare_v2(model_db(s->m), sb_cstr(&sb), -1, &st, NULL) !=
+	    SQLITE_OK) {
+		model_fail(s->m, "search");
+		st = NULL;
+	}
+	sb_free(&sb);
+	return st;
+}
+
+static int frame_agg(struct search *s, const struct mtrack *t, int level,
+		     int64_t t0, int64_t colw, int ncols, int64_t *hits)
+{
+	int64_t t1 = t0 + colw * ncols;
+	sqlite3_stmt *st = prepare(s, "SELECT bucket, sum(n) FROM agg WHERE"
+				   " track_id = ? AND field = 0 AND level = ? AND"
+				   " bucket BETWEEN ? AND ? AND value IN %s"
+				   " GROUP BY bucket", s->nameset);
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, lod_floor_shift(t0, 2 * level));
+	sqlite3_bind_int64(st, 4, lod_floor_shift(t1 - 1, 2 * level));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t lo = sqlite3_column_int64(st, 0) * lod_width(level);
+		int64_t c = (lo - t0) / colw;
+
+		/* a bucket counts in the column where it starts */
+		if (lo >= t0 && c < ncols)
+			hits[c] += sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int frame_raw(struct search *s, const struct mtrack *t, int64_t t0,
+		     int64_t colw, int ncols, int64_t *hits)
+{
+	int64_t t1 = t0 + colw * ncols;
+	int k;
+
+	if (!s->st_range) {
+		s->st_range = prepare(s, "SELECT s.ts FROM %s WHERE %s AND"
+				      " s.track_id = ? AND s.ts >= ? AND s.ts < ?",
+				      sb_cstr(&s->from), sb_cstr(&s->where));
+		if (!s->st_range)
+			return -1;
+	}
+	k = bind_params(s, s->st_range);
+	sqlite3_bind_int64(s->st_range, k + 1, t->id);
+	sqlite3_bind_int64(s->st_range, k + 2, t0);
+	sqlite3_bind_int64(s->st_range, k + 3, t1);
+	while (sqlite3_step(s->st_range) == SQLITE_ROW) {
+		int64_t c = (sqlite3_column_int64(s->st_range, 0) - t0) / colw;
+
+		if (c >= 0 && c < ncols)
+			hits[c]++;
+	}
+	sqlite3_reset(s->st_range);
+	return 0;
+}
+
+int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
+		 int64_t colw, int ncols, int64_t *hits)
+{
+	int nl, fl, lmax;
+
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	if (t->is_counter || !t->n_events || !track_allowed(s, t->id) ||
+	    colw <= 0 || ncols <= 0)
+		return 0;
+	if (t0 + colw * ncols <= t->min_ts || t0 > t->max_ts)
+		return 0;
+	if (s->names_only && !s->any_name &&
+	    !agg_levels(t, &nl, &fl, &lmax) && colw >= lod_width(nl)) {
+		int l = nl;
+
+		while (l < lmax && lod_width(l + 1) <= colw)
+			l++;
+		return frame_agg(s, t, l, t0, colw, ncols, hits);
+	}
+	return frame_raw(s, t, t0, colw, ncols, hits);
+}
+
+int search_density(struct search *s, const struct mtrack *tracks,
+		   size_t ntracks, int64_t t0, int64_t colw, int ncols,
+		   int64_t *hits)
+{
+	int64_t *one = xcalloc((size_t)ncols, sizeof(*one));
+
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	for (size_t i = 0; i < ntracks; i++) {
+		if (search_frame(s, &tracks[i], t0, colw, ncols, one)) {
+			free(one);
+			return -1;
+		}
+		for (int c = 0; c < ncols; c++)
+			hits[c] += one[c];
+	}
+	free(one);
+	return 0;
+}
+
+static struct search_row *stats_row(struct search_stats *st, int64_t track)
+{
+	for (size_t i = 0; i < st->nrows; i++)
+		if (st->rows[i].track == track)
+			return &st->rows[i];
+	st->rows = xreallocarray(st->rows, st->nrows + 1, sizeof(*st->rows));
+	st->rows[st->nrows] = (struct search_row){ track, 0, 0 };
+	return &st->rows[st->nrows++];
+}
+
+/* Counts in [t0, t1) on one track from the events. */
+static int stats_raw(struct search *s, int64_t track, int64_t t0, int64_t t1,
+		     struct search_stats *out)
+{
+	sqlite3_stmt *st;
+	int k;
+
+	if (t1 <= t0)
+		return 0;
+	st = prepare(s, "SELECT count(*), coalesce(sum(s.dur), 0) FROM %s WHERE %s"
+		     " AND s.track_id = ? AND s.ts >= ? AND s.ts < ?",
+		     sb_cstr(&s->from), sb_cstr(&s->where));
+	if (!st)
+		return -1;
+	k = bind_params(s, st);
+	sqlite3_bind_int64(st, k + 1, track);
+	sqlite3_bind_int64(st, k + 2, t0);
+	sqlite3_bind_int64(st, k + 3, t1);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0)) {
+		struct search_row *r = stats_row(out, track);
+
+		r->n += sqlite3_column_int64(st, 0);
+		r->dur += sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Whole buckets of [t0, t1) from the aggregates, the edges from events. */
+static int stats_agg(struct search *s, const struct mtrack *t, int level,
+		     int64_t t0, int64_t t1, struct search_stats *out)
+{
+	int64_t w = lod_width(level);
+	int64_t b0 = lod_floor_shift(t0 + w - 1, 2 * level);
+	int64_t b1 = lod_floor_shift(t1, 2 * level);	/* exclusive */
+	sqlite3_stmt *st;
+
+	if (b1 <= b0)
+		return stats_raw(s, t->id, t0, t1, out);
+	st = prepare(s, "SELECT sum(n), sum(dur) FROM agg WHERE track_id = ? AND"
+		     " field = 0 AND level = ? AND bucket >= ? AND bucket < ? AND"
+		     " value IN %s", s->nameset);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, b0);
+	sqlite3_bind_int64(st, 4, b1);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0)) {
+		struct search_row *r = stats_row(out, t->id);
+
+		r->n += sqlite3_column_int64(st, 0);
+		r->dur += sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return stats_raw(s, t->id, t0, b0 * w, out) ||
+	       stats_raw(s, t->id, b1 * w, t1, out) ? -1 : 0;
+}
+
+int search_stats(struct search *s, const struct mtrack *tracks,
+		 size_t ntracks, int64_t t0, int64_t t1,
+		 struct search_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < ntracks; i++) {
+		const struct mtrack *t = &tracks[i];
+		int nl, fl, lmax, rc;
+
+		if (t->is_counter || !t->n_events || !track_allowed(s, t->id) ||
+		    t1 <= t->min_ts || t0 > t->max_ts)
+			continue;
+		if (s->names_only && !s->any_name &&
+		    !agg_levels(t, &nl, &fl, &lmax))
+			rc = stats_agg(s, t, fl, t0, t1, out);
+		else
+			rc = stats_raw(s, t->id, t0, t1, out);
+		if (rc)
+			return -1;
+	}
+	for (size_t i = 0; i < out->nrows; i++) {
+		out->count += out->rows[i].n;
+		out->dur += out->rows[i].dur;
+	}
+	return 0;
+}
+
+void search_stats_free(struct search_stats *st)
+{
+	free(st->rows);
+	memset(st, 0, sizeof(*st));
+}
+
+static void read_slice(sqlite3_stmt *st, struct mslice *m)
+{
+	m->id = sqlite3_column_int64(st, 0);
+	m->track_id = sqlite3_column_int64(st, 1);
+	m->ts = sqlite3_column_int64(st, 2);
+	m->dur = sqlite3_column_int64(st, 3);
+	m->name = sqlite3_column_int64(st, 4);
+	m->cat = sqlite3_column_int64(st, 5);
+	m->depth = sqlite3_column_int(st, 6);
+	m->flags = (unsigned)sqlite3_column_int(st, 7);
+}
+
+/* (a.ts, a.id) comes before (b.ts, b.id) in time order. */
+static int before(const struct mslice *a, const struct mslice *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->id < b->id);
+}
+
+int search_step(struct search *s, int64_t ts, int64_t id, int dir,
+		struct mslice *out)
+{
+	const char *cmp = dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
+			  "(s.ts < ? OR (s.ts = ? AND s.id < ?))";
+	const char *order = dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC";
+	sqlite3_stmt *st, *tr;
+	struct mslice best, cur;
+	int found = 0;
+
+	/* One index seek per track keeps stepping fast on big profiles. */
+	st = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
+		     " s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND %s"
+		     " ORDER BY %s LIMIT 1", sb_cstr(&s->from), sb_cstr(&s->where),
+		     cmp, order);
+	if (!st)
+		return -1;
+	tr = prepare(s, "SELECT id FROM track WHERE profile_id = %" PRId64
+		     " AND kind NOT IN ('group', 'counter')", s->profile);
+	if (!tr) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	while (sqlite3_step(tr) == SQLITE_ROW) {
+		int64_t track = sqlite3_column_int64(tr, 0);
+		int k;
+
+		if (!track_allowed(s, track))
+			continue;
+		k = bind_params(s, st);
+		sqlite3_bind_int64(st, k + 1, track);
+		sqlite3_bind_int64(st, k + 2, ts);
+		sqlite3_bind_int64(st, k + 3, ts);
+		sqlite3_bind_int64(st, k + 4, id);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			read_slice(st, &cur);
+			if (!found || (dir > 0 ? before(&cur, &best) :
+					before(&best, &cur)))
+				best = cur;
+			found = 1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(tr);
+	sqlite3_finalize(st);
+	if (found)
+		*out = best;
+	return found ? 0 : 1;
+}
+
+int search_list(struct search *s, int64_t t0, int64_t t1, int64_t offset,
+		int64_t limit, void (*fn)(void *, const struct mslice *),
+		void *ctx)
+{
+	sqlite3_stmt *st = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur,"
+				   " s.name, s.cat, s.depth, s.flags FROM %s"
+				   " WHERE %s AND s.ts >= ? AND s.ts < ?"
+				   " ORDER BY s.ts, s.id LIMIT ? OFFSET ?",
+				   sb_cstr(&s->from), sb_cstr(&s->where));
+	struct mslice m;
+	int k;
+
+	if (!st)
+		return -1;
+	k = bind_params(s, st);
+	sqlite3_bind_int64(st, k + 1, t0);
+	sqlite3_bind_int64(st, k + 2, t1);
+	sqlite3_bind_int64(st, k + 3, limit);
+	sqlite3_bind_int64(st, k + 4, offset);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		read_slice(st, &m);
+		fn(ctx, &m);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* Running a search query (model/query.h) over a profile: matches per
+ * terminal column for highlighting, a density strip for the whole
+ * profile, counts for a time range, stepping from match to match, and
+ * the list of matches. Name-only queries are answered from the per-name
+ * aggregates when the columns are wide; everything else from the events
+ * in the range asked for. */
+#ifndef NX_SEARCH_H
+#define NX_SEARCH_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "query.h"
+
+struct search;
+
+/* NULL with *err (malloc'd) on a bad query. */
+struct search *search_new(struct model *m, int64_t profile, const char *text,
+			  char **err);
+void search_free(struct search *s);
+const char *search_text(const struct search *s);
+
+/* Matches starting in each column of one track. */
+int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
+		 int64_t colw, int ncols, int64_t *hits);
+/* Matches starting in each column over all tracks of the profile. */
+int search_density(struct search *s, const struct mtrack *tracks,
+		   size_t ntracks, int64_t t0, int64_t colw, int ncols,
+		   int64_t *hits);
+
+struct search_row {
+	int64_t track;
+	int64_t n, dur;
+};
+
+struct search_stats {
+	int64_t count, dur;
+	struct search_row *rows;	/* per track with matches */
+	size_t nrows;
+};
+
+/* Matches starting in [t0, t1). */
+int search_stats(struct search *s, const struct mtrack *tracks,
+		 size_t ntracks, int64_t t0, int64_t t1,
+		 struct search_stats *out);
+void search_stats_free(struct search_stats *st);
+
+/* The next match after (ts, id) in time order (dir > 0), or the one
+ * before (dir < 0), on any track; 0 found, 1 none. */
+int search_step(struct search *s, int64_t ts, int64_t id, int dir,
+		struct mslice *out);
+
+/* Matches starting in [t0, t1) in time order, from offset, at most
+ * limit; fn is called for each. */
+int search_list(struct search *s, int64_t t0, int64_t t1, int64_t offset,
+		int64_t limit, void (*fn)(void *, const struct mslice *),
+		void *ctx);
+
+#endif

@@ -1,0 +1,236 @@
+/* Search: each kind of term on a fixture with known answers, bad queries
+ * rejected with a column, name searches answered from the aggregates the
+ * same as from the events, counts equal to brute force, stepping in time
+ * order. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/lod.h"
+#include "model/model.h"
+#include "model/search.h"
+#include "model/util.h"
+#include "model/writer.h"
+#include "testutil.h"
+
+static char *fixture_cache;
+
+static int setup(void **state)
+{
+	char *path = tu_fixture("device_small.json");
+
+	(void)state;
+	fixture_cache = tu_import(path);
+	free(path);
+	return fixture_cache ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(fixture_cache);
+	return 0;
+}
+
+static int64_t count(struct model *m, const char *q)
+{
+	struct mtrack *t;
+	size_t n;
+	struct search_stats st;
+	char *err = NULL;
+	struct search *s = search_new(m, 1, q, &err);
+	int64_t c;
+
+	if (!s)
+		fail_msg("%s: %s", q, err);
+	model_tracks(m, 1, &t, &n);
+	assert_int_equal(search_stats(s, t, n, INT64_MIN / 2, INT64_MAX / 2, &st), 0);
+	c = st.count;
+	search_stats_free(&st);
+	model_tracks_free(t, n);
+	search_free(s);
+	return c;
+}
+
+static void test_terms(void **state)
+{
+	struct model *m = model_open(fixture_cache);
+
+	(void)state;
+	assert_int_equal(count(m, "opcode=MATMUL"), 1);
+	assert_int_equal(count(m, "opcode=matmul"), 1);
+	assert_int_equal(count(m, "matmul"), 1);
+	assert_int_equal(count(m, "dot"), 6);
+	assert_int_equal(count(m, "layer~dot"), 5);
+	assert_int_equal(count(m, "hlo_name=/dot\\.[0-9]+/"), 6);
+	assert_int_equal(count(m, "hlo=/^%dot/"), 5);
+	assert_int_equal(count(m, "dur>200ns"), 4);
+	assert_int_equal(count(m, "dur>=1.5us"), 1);
+	assert_int_equal(count(m, "engine=Vector"), 2);
+	assert_int_equal(count(m, "engine=Scalar dur>1us"), 1);
+	assert_int_equal(count(m, "engine=Tensor -opcode=MATMUL"), 1);
+	assert_int_equal(count(m, "queue_type=software_dynamic"), 1);
+	assert_int_equal(count(m, "queue=qSyncSpillReload0"), 2);
+	assert_int_equal(count(m, "transfer_size>=32768"), 1);
+	assert_int_equal(count(m, "variable=identity_40"), 2);
+	assert_int_equal(count(m, "id=9223229769545287789"), 1);
+	assert_int_equal(count(m, "id=18446744073709551000"), 1);
+	assert_int_equal(count(m, "operands~\"acc_flags=3\""), 1);
+	assert_int_equal(count(m, "start<1us"), 1);
+	assert_int_equal(count(m, "args.activation_fn=COPY"), 0);
+	assert_int_equal(count(m, "args.is_psum_read_sbuf_write=1"), 1);
+	assert_int_equal(count(m, "nosuchthing"), 0);
+	model_close(m);
+}
+
+static void bad(struct model *m, const char *q, const char *msg)
+{
+	char *err = NULL;
+	struct search *s = search_new(m, 1, q, &err);
+
+	assert_null(s);
+	assert_non_null(err);
+	if (!strstr(err, msg))
+		fail_msg("%s: error \"%s\" lacks \"%s\"", q, err, msg);
+	free(err);
+}
+
+static void test_bad_queries(void **state)
+{
+	struct model *m = model_open(fixture_cache);
+
+	(void)state;
+	bad(m, "opcdoe=MATMUL", "column 1: unknown field 'opcdoe'");
+	bad(m, "engine=Vector dur>abc", "column 15: expected a time");
+	bad(m, "hlo=/[/", "invalid regex");
+	bad(m, "name=\"open", "unterminated quote");
+	bad(m, "dur~5", "~ goes with text fields");
+	bad(m, "layer>3", "'layer' is text");
+	bad(m, "   ", "empty query");
+	bad(m, "name=", "expected a value");
+	bad(m, "id>5", "ids compare with = or !=");
+	model_close(m);
+}
+
+/* A profile with many events and names, where name searches use the
+ * aggregates: they must agree with the same search done on the events. */
+static char *big_cache(void)
+{
+	struct wprofile p = { .kind = "device", .format = "test", .name = "b",
+			      .nc_idx = -1 };
+	char *cache = xasprintf("%s/search.nxdb", tu_dir());
+	struct writer *w;
+	int64_t tr[3], names[5], ts = 0;
+	uint64_t r = 12345;
+
+	unlink(cache);
+	w = writer_open(cache);
+	writer_profile(w, &p);
+	tr[0] = writer_track(w, 1, 0, TK_ENGINE, "Vector", 1);
+	tr[1] = writer_track(w, 1, 0, TK_ENGINE, "Scalar", 2);
+	tr[2] = writer_track(w, 1, 0, TK_DMA, "qSyncIO0", 3);
+	names[0] = writer_string(w, "MATMUL");
+	names[1] = writer_string(w, "COPY");
+	names[2] = writer_string(w, "ACTIVATE");
+	names[3] = writer_string(w, "weights");
+	names[4] = writer_string(w, "matmul_helper");
+	for (int i = 0; i < 30000; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		ts += (int64_t)(r >> 60);
+		writer_slice(w, tr[i % 3], ts, (int64_t)((r >> 40) % 50),
+			     names[(r >> 33) % 5], 0, 0, 0);
+	}
+	assert_int_equal(writer_finish(w), 0);
+	return cache;
+}
+
+static void test_aggregates_match_events(void **state)
+{
+	char *cache = big_cache();
+	struct model *m = model_open(cache);
+	struct mtrack *t;
+	size_t n;
+	char *err;
+	/* "dur>=0" forces the event path for the same matches */
+	struct search *fast = search_new(m, 1, "opcode=MATMUL", &err);
+	struct search *slow = search_new(m, 1, "opcode=MATMUL dur>=0", &err);
+	struct search *word = search_new(m, 1, "name~matmul", &err);
+	int64_t a[64], b[64];
+
+	(void)state;
+	assert_non_null(fast);
+	assert_non_null(slow);
+	model_tracks(m, 1, &t, &n);
+	for (size_t i = 0; i < n; i++) {
+		for (int level = 0; level < 9; level++) {
+			int64_t colw = lod_width(level) * 3;
+
+			/* buckets never straddle columns here: exact */
+			assert_int_equal(search_frame(fast, &t[i], 0, colw, 64, a), 0);
+			assert_int_equal(search_frame(slow, &t[i], 0, colw, 64, b), 0);
+			for (int c = 0; c < 64; c++)
+				if (a[c] != b[c])
+					fail_msg("track %zu level %d col %d: %lld != %lld",
+						 i, level, c, (long long)a[c],
+						 (long long)b[c]);
+		}
+	}
+	/* counts over arbitrary ranges: aggregates plus edges = events */
+	for (int k = 0; k < 20; k++) {
+		struct search_stats x, y, z;
+		int64_t t0 = 1000 * k * k, t1 = t0 + 7919 * (k + 1) * 13;
+
+		search_stats(fast, t, n, t0, t1, &x);
+		search_stats(slow, t, n, t0, t1, &y);
+		search_stats(word, t, n, t0, t1, &z);
+		assert_int_equal(x.count, y.count);
+		assert_int_equal(x.dur, y.dur);
+		assert_true(z.count >= x.count);
+		search_stats_free(&x);
+		search_stats_free(&y);
+		search_stats_free(&z);
+	}
+	model_tracks_free(t, n);
+	search_free(fast);
+	search_free(slow);
+	search_free(word);
+	model_close(m);
+	free(cache);
+}
+
+static void test_step(void **state)
+{
+	struct model *m = model_open(fixture_cache);
+	char *err;
+	struct search *s = search_new(m, 1, "layer~dot", &err);
+	struct mslice x;
+	int64_t prev = -1, n = 0;
+
+	(void)state;
+	x.ts = INT64_MIN;
+	x.id = 0;
+	while (search_step(s, x.ts, x.id, 1, &x) == 0) {
+		assert_true(x.ts >= prev);
+		prev = x.ts;
+		n++;
+	}
+	assert_int_equal(n, 5);
+	assert_int_equal(search_step(s, INT64_MAX, 0, -1, &x), 0);
+	assert_int_equal(x.ts, 1869147);
+	search_free(s);
+	model_close(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_terms),
+		cmocka_unit_test(test_bad_queries),
+		cmocka_unit_test(test_aggregates_match_events),
+		cmocka_unit_test(test_step),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
