@@ -545,8 +545,8 @@ static int frame_raw(struct model *m, const struct mtrack *t, struct frame *f)
 	return raw_rows(m, st, f);
 }
 
-int model_frame(struct model *m, const struct mtrack *t, int64_t t0,
-		int64_t colw, int ncols, struct mcell *out)
+static int frame(struct model *m, const struct mtrack *t, int64_t t0,
+		 int64_t colw, int ncols, struct mcell *out, int events)
 {
 	struct frame f;
 	int level;
@@ -562,8 +562,20 @@ int model_frame(struct model *m, const struct mtrack *t, int64_t t0,
 	f.covered = INT64_MIN;
 	if (f.t1 <= t->min_ts || t0 > t->max_ts)
 		return 0;
-	level = frame_level(t, colw);
+	level = events ? -1 : frame_level(t, colw);
 	return level >= 0 ? frame_lod(m, t, level, &f) : frame_raw(m, t, &f);
+}
+
+int model_frame(struct model *m, const struct mtrack *t, int64_t t0,
+		int64_t colw, int ncols, struct mcell *out)
+{
+	return frame(m, t, t0, colw, ncols, out, 0);
+}
+
+int model_frame_events(struct model *m, const struct mtrack *t, int64_t t0,
+		       int64_t colw, int ncols, struct mcell *out)
+{
+	return frame(m, t, t0, colw, ncols, out, 1);
 }
 
 static void ccell_add(struct mccell *c, double v, int64_t n)

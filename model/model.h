@@ -78,6 +78,9 @@ void model_tracks_free(struct mtrack *t, size_t n);
  * events themselves. */
 int model_frame(struct model *m, const struct mtrack *t, int64_t t0,
 		int64_t colw, int ncols, struct mcell *out);
+/* The same, always from the events (exact, for short ranges). */
+int model_frame_events(struct model *m, const struct mtrack *t, int64_t t0,
+		       int64_t colw, int ncols, struct mcell *out);
 int model_counter_frame(struct model *m, const struct mtrack *t, int64_t t0,
 			int64_t colw, int ncols, struct mccell *out);
 /* Largest and smallest sample of a counter track. */

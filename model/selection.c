@@ -1,0 +1,452 @@
+#include "config.h"
+
+#include "selection.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "lod.h"
+#include "util.h"
+
+/* Above this many events in the range the union over rows is measured
+ * per column instead of event by event. */
+#define EXACT_UNION_MAX 1000000
+#define UNION_COLS 4096
+
+static sqlite3_stmt *prep(struct model *m, const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(model_db(m), sql, -1, &st, NULL) != SQLITE_OK) {
+		model_fail(m, "selection");
+		return NULL;
+	}
+	return st;
+}
+
+/* Whole buckets of this level from the LOD rows, the parts before and
+ * after them one level finer, down to the events. */
+static int busy_at(struct model *m, const struct mtrack *t, int64_t t0,
+		   int64_t t1, int level, sqlite3_stmt *st, int64_t *busy)
+{
+	int64_t w, b0, b1;
+	struct mcell c;
+
+	if (t1 <= t0)
+		return 0;
+	if (level < t->lod_level) {
+		if (model_frame_events(m, t, t0, t1 - t0, 1, &c))
+			return -1;
+		*busy += c.busy;
+		return 0;
+	}
+	w = lod_width(level);
+	b0 = lod_floor_shift(t0 + w - 1, 2 * level);
+	b1 = lod_floor_shift(t1, 2 * level);
+	if (b1 <= b0)
+		return busy_at(m, t, t0, t1, level - 1, st, busy);
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, b0);
+	sqlite3_bind_int64(st, 4, b1);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*busy += sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return busy_at(m, t, t0, b0 * w, level - 1, st, busy) ||
+	       busy_at(m, t, b1 * w, t1, level - 1, st, busy) ? -1 : 0;
+}
+
+int model_busy(struct model *m, const struct mtrack *t, int64_t t0,
+	       int64_t t1, int64_t *busy)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
+	sqlite3_stmt *st;
+	int level, rc;
+
+	*busy = 0;
+	if (t1 <= t0 || t->is_counter)
+		return 0;
+	if (t->lod_level < 0) {
+		struct mcell c;
+
+		rc = model_frame_events(m, t, t0, t1 - t0, 1, &c);
+		*busy = c.busy;
+		return rc;
+	}
+	/* start with about 64 buckets in the range */
+	level = lod_level_for((t1 - t0) / 64 + 1);
+	level = NX_MIN(level, NX_MAX(lod_level_for(span), t->lod_level));
+	st = prep(m, "SELECT coalesce(sum(busy), 0) FROM lod WHERE track_id = ?"
+		  " AND level = ? AND bucket >= ? AND bucket < ?");
+	if (!st)
+		return -1;
+	rc = busy_at(m, t, t0, t1, level, st, busy);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Values of one field, merged from aggregates and events. */
+struct vtab {
+	struct sel_value *v;
+	int64_t *key;
+	size_t n, cap;
+};
+
+static struct sel_value *vtab_get(struct vtab *t, int64_t key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->key[i] == key)
+			return &t->v[i];
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->v = xreallocarray(t->v, t->cap, sizeof(*t->v));
+		t->key = xreallocarray(t->key, t->cap, sizeof(*t->key));
+	}
+	t->key[t->n] = key;
+	memset(&t->v[t->n], 0, sizeof(*t->v));
+	t->v[t->n].dmin = INT64_MAX;
+	return &t->v[t->n++];
+}
+
+static void vtab_add(struct vtab *t, int64_t key, int64_t n, int64_t dur,
+		     int64_t dmin, int64_t dmax)
+{
+	struct sel_value *v = vtab_get(t, key);
+
+	v->n += n;
+	v->dur += dur;
+	v->dmin = NX_MIN(v->dmin, dmin);
+	v->dmax = NX_MAX(v->dmax, dmax);
+}
+
+/* SQL of a field's value per event, for reading events directly. */
+static const char *const field_expr[AGG_NFIELDS] = {
+	[AGG_NAME] = "s.name",
+	[AGG_CAT] = "s.cat",
+	[AGG_HLO] = "(SELECT hlo_name FROM instruction WHERE slice_id = s.id)",
+	[AGG_SIZE] = "coalesce((SELECT transfer_size FROM dma_packet WHERE"
+		     " slice_id = s.id), (SELECT transfer_size FROM dma_transfer"
+		     " WHERE slice_id = s.id))",
+};
+
+static int raw_values(struct model *m, int64_t track, enum agg_field f,
+		      int64_t t0, int64_t t1, struct vtab *out)
+{
+	char sql[512];
+	sqlite3_stmt *st;
+
+	if (t1 <= t0)
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT %s AS v, count(*), sum(s.dur),"
+		 " min(s.dur), max(s.dur) FROM slice s WHERE s.track_id = ? AND"
+		 " s.ts >= ? AND s.ts < ? GROUP BY v", field_expr[f]);
+	st = prep(m, sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, track);
+	sqlite3_bind_int64(st, 2, t0);
+	sqlite3_bind_int64(st, 3, t1);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		vtab_add(out, sqlite3_column_int64(st, 0),
+			 sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+			 sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int field_values(struct model *m, const struct mtrack *t,
+			enum agg_field f, int64_t t0, int64_t t1,
+			struct vtab *out)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
+	int lmax, nl, level;
+	int64_t w, b0, b1;
+	sqlite3_stmt *st;
+
+	if (t->lod_level < 0 || !(t->agg_fields & (1u << f)))
+		return raw_values(m, t->id, f, t0, t1, out);
+	lmax = NX_MAX(lod_level_for(span), t->lod_level);
+	nl = NX_MIN(t->lod_level + 1, lmax);
+	level = f == AGG_NAME ? nl : agg_field_level(span, nl);
+	/* coarser levels read fewer rows when the range is long */
+	while (level < lmax && lod_width(level + 1) * 16 <= t1 - t0)
+		level++;
+	w = lod_width(level);
+	b0 = lod_floor_shift(t0 + w - 1, 2 * level);
+	b1 = lod_floor_shift(t1, 2 * level);
+	if (b1 <= b0)
+		return raw_values(m, t->id, f, t0, t1, out);
+	st = prep(m, "SELECT value, sum(n), sum(dur), min(dmin), max(dmax)"
+		  " FROM agg WHERE track_id = ? AND field = ? AND level = ? AND"
+		  " bucket >= ? AND bucket < ? GROUP BY value");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, f);
+	sqlite3_bind_int(st, 3, level);
+	sqlite3_bind_int64(st, 4, b0);
+	sqlite3_bind_int64(st, 5, b1);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		vtab_add(out, sqlite3_column_int64(st, 0),
+			 sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+			 sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
+	sqlite3_finalize(st);
+	return raw_values(m, t->id, f, t0, b0 * w, out) ||
+	       raw_values(m, t->id, f, b1 * w, t1, out) ? -1 : 0;
+}
+
+static int cmp_value(const void *a, const void *b)
+{
+	const struct sel_value *x = a, *y = b;
+
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->value, y->value);
+}
+
+static void finish_field(struct model *m, struct sel_field *sf,
+			 enum agg_field f, struct vtab *vt)
+{
+	sf->rows = vt->v;
+	sf->nrows = vt->n;
+	for (size_t i = 0; i < vt->n; i++) {
+		if (f == AGG_SIZE)
+			sf->rows[i].value = xasprintf("%" PRId64, vt->key[i]);
+		else
+			sf->rows[i].value = xstrdup(model_string(m, vt->key[i]));
+	}
+	free(vt->key);
+	qsort(sf->rows, sf->nrows, sizeof(*sf->rows), cmp_value);
+}
+
+struct fieldspec {
+	const char *name;
+	enum agg_field f;
+};
+
+static const struct fieldspec engine_fields[] = {
+	{ "opcode", AGG_NAME }, { "layer", AGG_CAT }, { "hlo_name", AGG_HLO },
+};
+static const struct fieldspec dma_fields[] = {
+	{ "variable", AGG_NAME }, { "queue_type", AGG_CAT },
+	{ "transfer_size", AGG_SIZE },
+};
+static const struct fieldspec other_fields[] = {
+	{ "name", AGG_NAME }, { "category", AGG_CAT },
+};
+
+static int counter_stats(struct model *m, const struct mtrack *t, int64_t t0,
+			 int64_t t1, struct sel_counter *c)
+{
+	sqlite3_stmt *st = prep(m, "SELECT count(*), min(value), max(value),"
+				" avg(value) FROM counter WHERE track_id = ? AND"
+				" ts >= ? AND ts < ?");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int64(st, 2, t0);
+	sqlite3_bind_int64(st, 3, t1);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		c->n = sqlite3_column_int64(st, 0);
+		c->vmin = sqlite3_column_double(st, 1);
+		c->vmax = sqlite3_column_double(st, 2);
+		c->mean = sqlite3_column_double(st, 3);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int group_compute(struct model *m, const struct mtrack *t, int64_t t0,
+			 int64_t t1, struct sel_group *g)
+{
+	const struct fieldspec *fs = other_fields;
+	size_t nfs = NX_ARRAY_SIZE(other_fields);
+
+	memset(g, 0, sizeof(*g));
+	g->track = t->id;
+	g->name = xstrdup(t->name);
+	g->kind = xstrdup(t->kind);
+	g->unit = t->unit ? xstrdup(t->unit) : NULL;
+	if (t->is_counter)
+		return counter_stats(m, t, t0, t1, &g->counter);
+	if (!strcmp(t->kind, "engine")) {
+		fs = engine_fields;
+		nfs = NX_ARRAY_SIZE(engine_fields);
+	} else if (!strcmp(t->kind, "dma") || !strcmp(t->kind, "dma_xfer")) {
+		fs = dma_fields;
+		nfs = NX_ARRAY_SIZE(dma_fields);
+	}
+	for (size_t i = 0; i < nfs; i++) {
+		struct vtab vt = { 0 };
+
+		if (field_values(m, t, fs[i].f, t0, t1, &vt)) {
+			free(vt.v);
+			free(vt.key);
+			return -1;
+		}
+		g->fields[g->nfields].name = fs[i].name;
+		finish_field(m, &g->fields[g->nfields], fs[i].f, &vt);
+		if (fs[i].f == AGG_NAME) {
+			for (size_t k = 0; k < g->fields[g->nfields].nrows; k++) {
+				g->n += g->fields[g->nfields].rows[k].n;
+				g->dur += g->fields[g->nfields].rows[k].dur;
+			}
+		}
+		g->nfields++;
+	}
+	return model_busy(m, t, t0, t1, &g->active);
+}
+
+static int selected(const struct mtrack *t, const struct mtrack *all,
+		    size_t nall, const int64_t *ids, size_t nids)
+{
+	if (!nids)
+		return 1;
+	for (size_t i = 0; i < nids; i++) {
+		if (ids[i] == t->id || ids[i] == t->parent_id)
+			return 1;
+		/* a group two levels up (system profiles nest groups) */
+		for (size_t k = 0; k < nall; k++)
+			if (all[k].id == t->parent_id && all[k].parent_id == ids[i])
+				return 1;
+	}
+	return 0;
+}
+
+/* Union of busy time over the selected rows. */
+static int union_active(struct model *m, const struct mtrack *all,
+			size_t nall, struct selection *s)
+{
+	int64_t colw = (s->t1 - s->t0 + UNION_COLS - 1) / UNION_COLS;
+	int64_t *best;
+	struct mcell *cells;
+	int64_t in_range = 0;
+
+	for (size_t i = 0; i < s->ngroups; i++)
+		in_range += s->groups[i].n;
+	if (in_range <= EXACT_UNION_MAX)
+		colw = 1;
+	s->active_exact = colw == 1;
+	if (colw == 1) {
+		/* event by event: merge every selected row's intervals */
+		struct strbuf sql;
+		sqlite3_stmt *st;
+		int64_t covered = s->t0, max_dur = 0;
+
+		for (size_t i = 0; i < nall; i++)
+			for (size_t g = 0; g < s->ngroups; g++)
+				if (s->groups[g].track == all[i].id)
+					max_dur = NX_MAX(max_dur, all[i].max_dur);
+		sb_init(&sql);
+		sb_printf(&sql, "SELECT ts, dur FROM slice WHERE ts < ? AND"
+			  " ts >= %" PRId64 " AND ts + dur > ? AND track_id IN (",
+			  s->t0 - max_dur);
+		for (size_t i = 0; i < s->ngroups; i++)
+			sb_printf(&sql, "%s%" PRId64, i ? "," : "", s->groups[i].track);
+		sb_adds(&sql, ") ORDER BY ts");
+		st = prep(m, sb_cstr(&sql));
+		sb_free(&sql);
+		if (!st)
+			return -1;
+		sqlite3_bind_int64(st, 1, s->t1);
+		sqlite3_bind_int64(st, 2, s->t0);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int64_t a = sqlite3_column_int64(st, 0);
+			int64_t b = a + sqlite3_column_int64(st, 1);
+
+			a = NX_MAX(a, covered);
+			b = NX_MIN(b, s->t1);
+			if (b > a) {
+				s->active += b - a;
+				covered = b;
+			}
+		}
+		sqlite3_finalize(st);
+		return 0;
+	}
+	best = xcalloc(UNION_COLS, sizeof(*best));
+	cells = xcalloc(UNION_COLS, sizeof(*cells));
+	for (size_t i = 0; i < nall; i++) {
+		int chosen = 0;
+
+		for (size_t g = 0; g < s->ngroups; g++)
+			chosen |= s->groups[g].track == all[i].id;
+		if (!chosen || all[i].is_counter)
+			continue;
+		if (model_frame(m, &all[i], s->t0, colw, UNION_COLS, cells)) {
+			free(best);
+			free(cells);
+			return -1;
+		}
+		for (int c = 0; c < UNION_COLS; c++)
+			best[c] = NX_MAX(best[c], cells[c].busy);
+	}
+	for (int c = 0; c < UNION_COLS; c++)
+		s->active += NX_MIN(best[c], colw);
+	s->active = NX_MIN(s->active, s->t1 - s->t0);
+	free(best);
+	free(cells);
+	return 0;
+}
+
+int selection_compute(struct model *m, int64_t profile, int64_t t0,
+		      int64_t t1, const int64_t *tracks, size_t ntracks,
+		      struct selection *out)
+{
+	struct mtrack *all;
+	size_t nall;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->t0 = t0;
+	out->t1 = t1;
+	if (t1 <= t0) {
+		err_set("empty selection");
+		return -1;
+	}
+	if (model_tracks(m, profile, &all, &nall))
+		return -1;
+	out->groups = xcalloc(nall ? nall : 1, sizeof(*out->groups));
+	for (size_t i = 0; i < nall && !rc; i++) {
+		const struct mtrack *t = &all[i];
+
+		if (!strcmp(t->kind, "group") ||
+		    !selected(t, all, nall, tracks, ntracks))
+			continue;
+		rc = group_compute(m, t, t0, t1, &out->groups[out->ngroups]);
+		out->ngroups++;
+		out->n += out->groups[out->ngroups - 1].n;
+		out->dur += out->groups[out->ngroups - 1].dur;
+	}
+	if (!rc)
+		rc = union_active(m, all, nall, out);
+	model_tracks_free(all, nall);
+	return rc;
+}
+
+void selection_free(struct selection *s)
+{
+	for (size_t g = 0; g < s->ngroups; g++) {
+		struct sel_group *gr = &s->groups[g];
+
+		for (size_t f = 0; f < gr->nfields; f++) {
+			for (size_t r = 0; r < gr->fields[f].nrows; r++)
+				free(gr->fields[f].rows[r].value);
+			free(gr->fields[f].rows);
+		}
+		free(gr->name);
+		free(gr->kind);
+		free(gr->unit);
+	}
+	free(s->groups);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,61 @@
+/* The Selection Summary of a box select (or of the visible window): over
+ * a time range and a set of rows, the totals, then per row a table per
+ * field (opcode, layer, HLO / variable, queue type, transfer size / name,
+ * category) with count, duration sum, average, shortest and longest.
+ *
+ * An event belongs to the selection when it starts inside [t0, t1).
+ * Active time is the time inside [t0, t1) during which the row is busy
+ * (covered by any event, wherever it started). */
+#ifndef NX_SELECTION_H
+#define NX_SELECTION_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+struct sel_value {
+	char *value;		/* display text of the value */
+	int64_t n, dur, dmin, dmax;
+};
+
+struct sel_field {
+	const char *name;	/* "opcode", "layer", ... */
+	struct sel_value *rows;	/* by duration sum, longest first */
+	size_t nrows;
+};
+
+struct sel_counter {
+	int64_t n;		/* samples in the range */
+	double vmin, vmax, mean;
+};
+
+struct sel_group {
+	int64_t track;
+	char *name, *kind, *unit;
+	int64_t n, dur, active;
+	struct sel_field fields[3];
+	size_t nfields;
+	struct sel_counter counter;	/* counter rows */
+};
+
+struct selection {
+	int64_t t0, t1;
+	int64_t n, dur;
+	int64_t active;		/* any selected row busy */
+	int active_exact;	/* 0: active is measured per 1/4096 of the range */
+	struct sel_group *groups;
+	size_t ngroups;
+};
+
+/* tracks: the selected rows (group rows select their children); NULL
+ * with ntracks 0 selects every row of the profile. */
+int selection_compute(struct model *m, int64_t profile, int64_t t0,
+		      int64_t t1, const int64_t *tracks, size_t ntracks,
+		      struct selection *out);
+void selection_free(struct selection *s);
+
+/* Busy time of one row inside [t0, t1): exact, and fast on long ranges. */
+int model_busy(struct model *m, const struct mtrack *t, int64_t t0,
+	       int64_t t1, int64_t *busy);
+
+#endif

@@ -1,0 +1,251 @@
+/* The Selection Summary equals brute-force sums over the events: per
+ * row and per value of each field (count, duration sum, min, max), the
+ * rows' active time and the union over rows, for ranges that cut through
+ * level-of-detail buckets and for the whole profile. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "model/selection.h"
+#include "model/util.h"
+#include "model/writer.h"
+#include "testutil.h"
+
+#define NEV 40000
+#define NTR 3
+
+struct ev {
+	int track;		/* 0..NTR-1 */
+	int64_t ts, dur;
+	int name, layer, size;
+};
+
+static struct ev evs[NEV];
+static char *cache;
+static const char *const names[] = { "MATMUL", "COPY", "ACTIVATE", "NOP" };
+static const char *const layers[] = { "enc/l0/attn", "enc/l0/mlp", "enc/l1/attn" };
+static const int sizes[] = { 2048, 4096, 65536 };
+
+static int setup(void **state)
+{
+	struct wprofile p = { .kind = "device", .format = "test", .name = "s",
+			      .nc_idx = -1 };
+	struct writer *w;
+	int64_t tr[NTR], ts[NTR] = { 0, 0, 0 };
+	uint64_t r = 99;
+
+	(void)state;
+	cache = xasprintf("%s/sel.nxdb", tu_dir());
+	unlink(cache);
+	w = writer_open(cache);
+	writer_profile(w, &p);
+	tr[0] = writer_track(w, 1, 0, TK_ENGINE, "Vector", 1);
+	tr[1] = writer_track(w, 1, 0, TK_ENGINE, "Scalar", 2);
+	tr[2] = writer_track(w, 1, 0, TK_DMA, "qSyncIO0", 3);
+	for (int i = 0; i < NEV; i++) {
+		struct ev *e = &evs[i];
+		int64_t slice;
+
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		e->track = (int)((r >> 20) % NTR);
+		/* rows do not overlap themselves, but do each other */
+		ts[e->track] += 1 + (int64_t)((r >> 40) % 300);
+		e->ts = ts[e->track];
+		e->dur = (int64_t)((r >> 30) % 250);
+		ts[e->track] += e->dur;
+		e->name = (int)((r >> 50) % 4);
+		e->layer = (int)((r >> 45) % 3);
+		e->size = (int)((r >> 35) % 3);
+		if (e->track < 2) {
+			struct winstruction in;
+
+			memset(&in, 0, sizeof(in));
+			in.pc = in.compiler_pc = in.evt_wait_time = -1;
+			in.layer = writer_string(w, layers[e->layer]);
+			in.hlo_name = writer_string(w, names[e->name]);
+			slice = writer_slice(w, tr[e->track], e->ts, e->dur,
+					     writer_string(w, names[e->name]),
+					     in.layer, 0, 0);
+			writer_instruction(w, slice, &in);
+		} else {
+			struct wdma d;
+
+			memset(&d, 0, sizeof(d));
+			d.packet_idx = d.read_size = d.write_size = -1;
+			d.transfer_rate = d.dma_engine = d.dma_queue = -1;
+			d.block_id = d.trigger_ts = -1;
+			d.transfer_size = sizes[e->size];
+			slice = writer_slice(w, tr[2], e->ts, e->dur,
+					     writer_string(w, names[e->name]), 0, 0, 0);
+			writer_dma(w, slice, &d);
+		}
+	}
+	assert_int_equal(writer_finish(w), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(cache);
+	return 0;
+}
+
+static const struct sel_value *find(const struct sel_field *f, const char *v)
+{
+	for (size_t i = 0; i < f->nrows; i++)
+		if (!strcmp(f->rows[i].value, v))
+			return &f->rows[i];
+	return NULL;
+}
+
+static void check_value(const struct sel_field *f, const char *v, int track,
+			int64_t t0, int64_t t1, int which, int idx)
+{
+	int64_t n = 0, dur = 0, dmin = INT64_MAX, dmax = 0;
+	const struct sel_value *got = find(f, v);
+
+	for (int i = 0; i < NEV; i++) {
+		const struct ev *e = &evs[i];
+		int key = which == 0 ? e->name : which == 1 ? e->layer : e->size;
+
+		if (e->track != track || e->ts < t0 || e->ts >= t1 || key != idx)
+			continue;
+		n++;
+		dur += e->dur;
+		dmin = NX_MIN(dmin, e->dur);
+		dmax = NX_MAX(dmax, e->dur);
+	}
+	if (!n) {
+		assert_null(got);
+		return;
+	}
+	assert_non_null(got);
+	assert_int_equal(got->n, n);
+	assert_int_equal(got->dur, dur);
+	assert_int_equal(got->dmin, dmin);
+	assert_int_equal(got->dmax, dmax);
+}
+
+static int64_t brute_active(int track, int64_t t0, int64_t t1)
+{
+	int64_t busy = 0, covered = t0;
+
+	/* events are in start order per track and do not overlap */
+	for (int i = 0; i < NEV; i++) {
+		const struct ev *e = &evs[i];
+		int64_t a, b;
+
+		if (track >= 0 && e->track != track)
+			continue;
+		a = NX_MAX(e->ts, covered);
+		b = NX_MIN(e->ts + e->dur, t1);
+		if (track < 0) {
+			/* union over rows: merge by start order below */
+			continue;
+		}
+		if (b > a) {
+			busy += b - a;
+			covered = b;
+		}
+	}
+	return busy;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct ev *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int64_t brute_union(int64_t t0, int64_t t1)
+{
+	struct ev *s = xmalloc(sizeof(evs));
+	int64_t busy = 0, covered = t0;
+
+	memcpy(s, evs, sizeof(evs));
+	qsort(s, NEV, sizeof(*s), cmp_ev);
+	for (int i = 0; i < NEV; i++) {
+		int64_t a = NX_MAX(s[i].ts, covered);
+		int64_t b = NX_MIN(s[i].ts + s[i].dur, t1);
+
+		if (b > a) {
+			busy += b - a;
+			covered = b;
+		}
+	}
+	free(s);
+	return busy;
+}
+
+static void check_range(struct model *m, int64_t t0, int64_t t1)
+{
+	struct selection s;
+
+	assert_int_equal(selection_compute(m, 1, t0, t1, NULL, 0, &s), 0);
+	assert_int_equal(s.ngroups, NTR);
+	for (int g = 0; g < NTR; g++) {
+		const struct sel_group *gr = &s.groups[g];
+
+		assert_int_equal(gr->nfields, 3);
+		for (int k = 0; k < 4; k++)
+			check_value(&gr->fields[0], names[k], g, t0, t1, 0, k);
+		if (g < 2) {
+			for (int k = 0; k < 3; k++)
+				check_value(&gr->fields[1], layers[k], g, t0, t1, 1, k);
+		} else {
+			char v[16];
+
+			for (int k = 0; k < 3; k++) {
+				snprintf(v, sizeof(v), "%d", sizes[k]);
+				check_value(&gr->fields[2], v, g, t0, t1, 2, k);
+			}
+		}
+		assert_int_equal(gr->active, brute_active(g, t0, t1));
+	}
+	assert_true(s.active_exact);
+	assert_int_equal(s.active, brute_union(t0, t1));
+	selection_free(&s);
+}
+
+static void test_ranges(void **state)
+{
+	struct model *m = model_open(cache);
+	int64_t end = evs[NEV - 1].ts + 1000;
+
+	(void)state;
+	check_range(m, 0, end);
+	check_range(m, 12345, 987654);
+	check_range(m, end / 3 + 7, end / 3 + 5000);
+	check_range(m, 1, 2);
+	model_close(m);
+}
+
+/* Selecting a row keeps only that row; its group selects its children. */
+static void test_rows(void **state)
+{
+	struct model *m = model_open(cache);
+	struct selection s;
+	int64_t ids[] = { 2 };
+
+	(void)state;
+	assert_int_equal(selection_compute(m, 1, 0, INT64_MAX / 4, ids, 1, &s), 0);
+	assert_int_equal(s.ngroups, 1);
+	assert_string_equal(s.groups[0].name, "Scalar");
+	selection_free(&s);
+	model_close(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_rows),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
