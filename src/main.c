@@ -11,7 +11,7 @@
 #include "model/summary.h"
 #include "model/util.h"
 #include "open.h"
-#include "report.h"
+#include "model/report.h"
 
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "model/summary.h"
+#include "summary.h"
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 

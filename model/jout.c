@@ -5,8 +5,8 @@
 #include <math.h>
 #include <inttypes.h>
 
-#include "model/text.h"
-#include "model/util.h"
+#include "text.h"
+#include "util.h"
 
 void jout_init(struct jout *j, FILE *f, int pretty)
 {

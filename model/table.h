@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "jout.h"
-#include "model/util.h"
+#include "util.h"
 
 struct table;
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/text.h"
+#include "text.h"
 
 struct cell {
 	char *text;

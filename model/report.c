@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "jout.h"
-#include "model/text.h"
-#include "model/timefmt.h"
+#include "text.h"
+#include "timefmt.h"
 #include "table.h"
 
 /* Layers listed in the text summary; JSON has them all. */
