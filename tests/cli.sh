@@ -10,10 +10,11 @@ fx="$srcdir/tests/fixtures"
 
 # usage errors exit 2
 expect 2 "missing PROFILE" "$NXTOP"
-expect 2 "invalid option" "$NXTOP" --bogus x
+expect 2 "invalid option '--bogus'" "$NXTOP" --bogus x
+expect 2 "invalid option '-z'" "$NXTOP" summary -z x
 expect 2 "unexpected argument 'b'" "$NXTOP" summary a b
 expect 2 "unknown format 'xml'" "$NXTOP" summary --format xml x
-expect 2 "--output goes with the import command" "$NXTOP" summary -o x y
+expect 2 "invalid option '-o'" "$NXTOP" summary -o x y
 expect 0 "Usage: nxtop" "$NXTOP" --help
 expect 0 "nxtop 0" "$NXTOP" --version
 

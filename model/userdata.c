@@ -1,0 +1,476 @@
+#include "config.h"
+
+#include "userdata.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "util.h"
+
+#define USERDATA_VERSION 1
+#define NX_STR2(x) #x
+#define NX_STR(x) NX_STR2(x)
+#define HISTORY_MAX 200
+
+struct userdata {
+	sqlite3 *db;
+	char *path;
+};
+
+static const char userdata_sql[] =
+	"CREATE TABLE IF NOT EXISTS marker(id INTEGER PRIMARY KEY,"
+	" profile TEXT NOT NULL, set_name TEXT NOT NULL DEFAULT '',"
+	" name TEXT NOT NULL, ts INTEGER NOT NULL, ref INTEGER,"
+	" created INTEGER NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS marker_profile ON marker(profile, set_name, ts);"
+	"CREATE TABLE IF NOT EXISTS history(id INTEGER PRIMARY KEY,"
+	" kind TEXT NOT NULL, text TEXT NOT NULL, used INTEGER NOT NULL);"
+	"CREATE UNIQUE INDEX IF NOT EXISTS history_text ON history(kind, text);";
+
+static int fail(struct userdata *u, const char *what)
+{
+	err_set("%s: %s: %s", u->path, what, sqlite3_errmsg(u->db));
+	return -1;
+}
+
+char *userdata_default_path(void)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/nxtop/userdata.db", xdg);
+	return xasprintf("%s/.local/share/nxtop/userdata.db",
+			 home && *home ? home : "/tmp");
+}
+
+static int mkdirs_for(const char *path)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) && errno != EEXIST) {
+			err_set("%s: %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	free(p);
+	return 0;
+}
+
+static int exec(struct userdata *u, const char *sql)
+{
+	if (sqlite3_exec(u->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(u, "write");
+	return 0;
+}
+
+struct userdata *userdata_open(const char *path)
+{
+	struct userdata *u = xcalloc(1, sizeof(*u));
+
+	u->path = xstrdup(path);
+	if (mkdirs_for(path))
+		goto fail;
+	if (sqlite3_open_v2(path, &u->db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		fail(u, "open");
+		goto fail;
+	}
+	/* another nxtop may be writing: wait for it rather than fail */
+	sqlite3_busy_timeout(u->db, 10000);
+	if (exec(u, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") ||
+	    exec(u, userdata_sql) ||
+	    exec(u, "PRAGMA user_version=" NX_STR(USERDATA_VERSION)))
+		goto fail;
+	return u;
+fail:
+	userdata_close(u);
+	return NULL;
+}
+
+void userdata_close(struct userdata *u)
+{
+	if (!u)
+		return;
+	sqlite3_close(u->db);
+	free(u->path);
+	free(u);
+}
+
+char *userdata_profile_key(struct model *m, int64_t profile)
+{
+	sqlite3_stmt *st;
+	char *input = NULL, *key;
+	struct mprofile p;
+
+	if (sqlite3_prepare_v2(model_db(m), "SELECT value FROM meta WHERE"
+			       " key = 'input'", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			input = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (!input)
+		input = xstrdup(model_path(m));
+	if (model_profile(m, profile, &p)) {
+		key = input;
+		return key;
+	}
+	/* a bundle's profiles are told apart by their file */
+	if (p.parent_id && p.path)
+		key = xasprintf("%s::%s", input, p.path);
+	else if (p.parent_id)
+		key = xasprintf("%s::%s", input, p.name);
+	else
+		key = xstrdup(input);
+	model_profile_clear(&p);
+	free(input);
+	return key;
+}
+
+static sqlite3_stmt *prep(struct userdata *u, const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(u->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fail(u, "query");
+		return NULL;
+	}
+	return st;
+}
+
+/* Runs a statement to completion; -1 on failure. */
+static int run(struct userdata *u, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(u, "write");
+}
+
+static int list_set(struct userdata *u, const char *profile, const char *set,
+		    struct marker **out, size_t *n)
+{
+	sqlite3_stmt *st = prep(u, "SELECT id, name, ts, coalesce(ref, 0) FROM"
+				" marker WHERE profile = ? AND set_name = ?"
+				" ORDER BY ts, id");
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, set, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct marker *mk;
+
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		mk = &(*out)[(*n)++];
+		mk->id = sqlite3_column_int64(st, 0);
+		mk->name = xstrdup((const char *)sqlite3_column_text(st, 1));
+		mk->ts = sqlite3_column_int64(st, 2);
+		mk->ref = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int marker_list(struct userdata *u, const char *profile, struct marker **out,
+		size_t *n)
+{
+	return list_set(u, profile, "", out, n);
+}
+
+void marker_list_free(struct marker *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(m[i].name);
+	free(m);
+}
+
+static int64_t next_number(struct userdata *u, const char *profile)
+{
+	sqlite3_stmt *st = prep(u, "SELECT max(CAST(substr(name, 2) AS INTEGER))"
+				" FROM marker WHERE profile = ? AND set_name = ''"
+				" AND name GLOB 'M[0-9]*'");
+	int64_t n = 0;
+
+	if (!st)
+		return 1;
+	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n + 1;
+}
+
+static int insert(struct userdata *u, const char *profile, const char *set,
+		  const char *name, int64_t ts, int64_t ref, int64_t *id)
+{
+	sqlite3_stmt *st = prep(u, "INSERT INTO marker(profile, set_name, name,"
+				" ts, ref, created) VALUES(?,?,?,?,?,?)");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, set, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, ts);
+	if (ref > 0)
+		sqlite3_bind_int64(st, 5, ref);
+	sqlite3_bind_int64(st, 6, (int64_t)time(NULL));
+	if (run(u, st))
+		return -1;
+	if (id)
+		*id = sqlite3_last_insert_rowid(u->db);
+	return 0;
+}
+
+int marker_add(struct userdata *u, const char *profile, const char *name,
+	       int64_t ts, int64_t *id)
+{
+	char auto_name[32];
+	int rc;
+
+	if (exec(u, "BEGIN IMMEDIATE"))
+		return -1;
+	if (!name || !*name) {
+		snprintf(auto_name, sizeof(auto_name), "M%" PRId64,
+			 next_number(u, profile));
+		name = auto_name;
+	}
+	rc = insert(u, profile, "", name, ts, 0, id);
+	if (rc) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	return exec(u, "COMMIT");
+}
+
+static int update(struct userdata *u, const char *sql, int64_t id,
+		  const char *text, int64_t num)
+{
+	sqlite3_stmt *st = prep(u, sql);
+
+	if (!st)
+		return -1;
+	if (text)
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	else if (num > 0)
+		sqlite3_bind_int64(st, 1, num);
+	else
+		sqlite3_bind_null(st, 1);
+	sqlite3_bind_int64(st, 2, id);
+	return run(u, st);
+}
+
+int marker_rename(struct userdata *u, int64_t id, const char *name)
+{
+	return update(u, "UPDATE marker SET name = ? WHERE id = ?", id, name, 0);
+}
+
+int marker_set_ref(struct userdata *u, int64_t id, int64_t ref)
+{
+	return update(u, "UPDATE marker SET ref = ? WHERE id = ?", id, NULL, ref);
+}
+
+int marker_delete(struct userdata *u, int64_t id)
+{
+	sqlite3_stmt *st;
+
+	if (exec(u, "BEGIN IMMEDIATE"))
+		return -1;
+	/* markers that were diffed against it go back to "previous" */
+	st = prep(u, "UPDATE marker SET ref = NULL WHERE ref = ?");
+	if (st) {
+		sqlite3_bind_int64(st, 1, id);
+		run(u, st);
+	}
+	st = prep(u, "DELETE FROM marker WHERE id = ?");
+	if (!st || (sqlite3_bind_int64(st, 1, id), run(u, st))) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	return exec(u, "COMMIT");
+}
+
+static int delete_set(struct userdata *u, const char *profile, const char *set)
+{
+	sqlite3_stmt *st = prep(u, "DELETE FROM marker WHERE profile = ? AND"
+				" set_name = ?");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, set, -1, SQLITE_STATIC);
+	return run(u, st);
+}
+
+int marker_clear(struct userdata *u, const char *profile)
+{
+	return delete_set(u, profile, "");
+}
+
+/* Copies set from into set to (replacing it), keeping "diff vs" links. */
+static int copy_set(struct userdata *u, const char *profile, const char *from,
+		    const char *to)
+{
+	struct marker *mk;
+	int64_t *ids;
+	size_t n;
+	int rc = 0;
+
+	if (exec(u, "BEGIN IMMEDIATE"))
+		return -1;
+	if (list_set(u, profile, from, &mk, &n) || delete_set(u, profile, to)) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	ids = xcalloc(n ? n : 1, sizeof(*ids));
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = insert(u, profile, to, mk[i].name, mk[i].ts, 0, &ids[i]);
+	for (size_t i = 0; i < n && !rc; i++) {
+		for (size_t k = 0; k < n && mk[i].ref; k++) {
+			if (mk[k].id == mk[i].ref) {
+				rc = marker_set_ref(u, ids[i], ids[k]);
+				break;
+			}
+		}
+	}
+	free(ids);
+	marker_list_free(mk, n);
+	if (rc) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	return exec(u, "COMMIT");
+}
+
+int marker_set_save(struct userdata *u, const char *profile, const char *set)
+{
+	if (!set || !*set) {
+		err_set("a marker set needs a name");
+		return -1;
+	}
+	return copy_set(u, profile, "", set);
+}
+
+int marker_set_load(struct userdata *u, const char *profile, const char *set)
+{
+	char **names;
+	size_t n;
+	int found = 0;
+
+	if (marker_sets(u, profile, &names, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		found |= !strcmp(names[i], set);
+	strings_free(names, n);
+	if (!found) {
+		err_set("no marker set named \"%s\"", set);
+		return -1;
+	}
+	return copy_set(u, profile, set, "");
+}
+
+int marker_set_delete(struct userdata *u, const char *profile, const char *set)
+{
+	if (!set || !*set) {
+		err_set("a marker set needs a name");
+		return -1;
+	}
+	return delete_set(u, profile, set);
+}
+
+static int strings(struct userdata *u, sqlite3_stmt *st, char ***out, size_t *n)
+{
+	(void)u;
+	*out = NULL;
+	*n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		(*out)[(*n)++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int marker_sets(struct userdata *u, const char *profile, char ***names,
+		size_t *n)
+{
+	sqlite3_stmt *st = prep(u, "SELECT DISTINCT set_name FROM marker WHERE"
+				" profile = ? AND set_name != '' ORDER BY 1");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	return strings(u, st, names, n);
+}
+
+int history_add(struct userdata *u, const char *kind, const char *text)
+{
+	sqlite3_stmt *st;
+	int64_t seq = 0;
+
+	if (!text || !*text)
+		return 0;
+	if (exec(u, "BEGIN IMMEDIATE"))
+		return -1;
+	st = prep(u, "SELECT coalesce(max(used), 0) + 1 FROM history");
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		seq = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = prep(u, "INSERT INTO history(kind, text, used) VALUES(?,?,?)"
+		  " ON CONFLICT(kind, text) DO UPDATE SET used = excluded.used");
+	if (!st) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, seq);
+	if (run(u, st)) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	st = prep(u, "DELETE FROM history WHERE kind = ? AND id NOT IN (SELECT id"
+		  " FROM history WHERE kind = ? ORDER BY used DESC LIMIT ?)");
+	if (st) {
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, HISTORY_MAX);
+		run(u, st);
+	}
+	return exec(u, "COMMIT");
+}
+
+int history_list(struct userdata *u, const char *kind, size_t max,
+		 char ***out, size_t *n)
+{
+	sqlite3_stmt *st = prep(u, "SELECT text FROM history WHERE kind = ?"
+				" ORDER BY used DESC LIMIT ?");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (int64_t)max);
+	return strings(u, st, out, n);
+}
+
+void strings_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

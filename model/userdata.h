@@ -1,0 +1,58 @@
+/* User data that is not disposable: markers, marker sets and search
+ * history. It lives in its own SQLite file, apart from every cache, so
+ * it survives re-imports and cache rebuilds; every change is its own
+ * transaction, so two nxtop processes on one profile keep each other's
+ * markers. */
+#ifndef NX_USERDATA_H
+#define NX_USERDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct userdata;
+
+struct marker {
+	int64_t id;
+	char *name;
+	int64_t ts;		/* ns on the profile's axis */
+	int64_t ref;		/* "diff vs" marker id; 0: the previous one */
+};
+
+/* $XDG_DATA_HOME/nxtop/userdata.db (~/.local/share/nxtop). */
+char *userdata_default_path(void);
+struct userdata *userdata_open(const char *path);
+void userdata_close(struct userdata *u);
+
+/* The key user data of a profile is filed under: the profile's source
+ * file (absolute) and, in a bundle, the profile's file inside it. */
+char *userdata_profile_key(struct model *m, int64_t profile);
+
+/* Markers of the working set, by time. */
+int marker_list(struct userdata *u, const char *profile, struct marker **out,
+		size_t *n);
+void marker_list_free(struct marker *m, size_t n);
+/* name NULL: "M<n>" with the next free number. */
+int marker_add(struct userdata *u, const char *profile, const char *name,
+	       int64_t ts, int64_t *id);
+int marker_rename(struct userdata *u, int64_t id, const char *name);
+int marker_set_ref(struct userdata *u, int64_t id, int64_t ref);
+int marker_delete(struct userdata *u, int64_t id);
+int marker_clear(struct userdata *u, const char *profile);
+
+/* Named sets: save copies the working markers under a name (replacing
+ * a set of that name), load replaces the working markers with a copy. */
+int marker_set_save(struct userdata *u, const char *profile, const char *set);
+int marker_set_load(struct userdata *u, const char *profile, const char *set);
+int marker_set_delete(struct userdata *u, const char *profile, const char *set);
+int marker_sets(struct userdata *u, const char *profile, char ***names,
+		size_t *n);
+
+/* Search and command history, most recent first. */
+int history_add(struct userdata *u, const char *kind, const char *text);
+int history_list(struct userdata *u, const char *kind, size_t max,
+		 char ***out, size_t *n);
+void strings_free(char **v, size_t n);
+
+#endif

@@ -1,0 +1,120 @@
+#include "config.h"
+
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "open.h"
+
+static const char help_text[] =
+	"Usage: nxtop [OPTIONS] PROFILE\n"
+	"       nxtop import [OPTIONS] PROFILE [-o CACHE]\n"
+	"       nxtop summary [OPTIONS] PROFILE [--format text|json]\n"
+	"       nxtop export [OPTIONS] PROFILE [--what WHAT] [--range A:B]\n"
+	"                    [--tracks ROWS] [--query QUERY] [--format FORMAT]\n"
+	"       nxtop --help | --version\n"
+	"\n"
+	"PROFILE is a Neuron device-profile JSON file, or an nxtop cache\n"
+	"(.nxdb). The first open imports the profile into a cache beside it\n"
+	"(PROFILE.nxdb); later opens reuse the cache while the file is\n"
+	"unchanged.\n"
+	"\n"
+	"Commands:\n"
+	"  import     build (or rebuild) the cache and exit\n"
+	"  summary    print the profile summary\n"
+	"  export     print a summary: selection, layers, search, markers, info\n"
+	"\n"
+	"Options:\n"
+	"  -f, --force          rebuild the cache even if it is up to date\n"
+	"  -q, --quiet          no progress line or rebuild notes on stderr\n"
+	"  -o, --output=FILE    (import) the cache; (export) the output file\n"
+	"      --format=FORMAT  text (default), json, or (export) csv\n"
+	"      --what=WHAT      (export) selection (default), layers, search,\n"
+	"                       markers or info\n"
+	"      --range=A:B      (export) time range from the profile start,\n"
+	"                       e.g. 1.2ms:3.4ms; either side may be empty\n"
+	"      --tracks=ROWS    (export) comma-separated rows or groups\n"
+	"      --query=QUERY    (export) search query (--what search)\n"
+	"      --depth=N        (export layers) group layer names at depth N\n"
+	"      --sort=COLUMN    (export layers) sort by a column, '-' first for\n"
+	"                       descending: -dur, name, start, mfu, ...\n"
+	"      --section=KEY    (export info) one section: summary, neff_node...\n"
+	"      --unit=UNIT      (export markers) ns, us, ms or s\n"
+	"  -h, --help           show this help\n"
+	"  -V, --version        show the version\n"
+	"\n"
+	"Exit status: 0 success, 1 bad input or failure, 2 usage error.\n"
+	"See nxtop(1).\n";
+
+void cli_help(void)
+{
+	fputs(help_text, stdout);
+}
+
+int cli_common(struct cli *c, int opt)
+{
+	switch (opt) {
+	case 'f':
+		c->imp.force = 1;
+		return 1;
+	case 'q':
+		c->imp.quiet = 1;
+		return 1;
+	case 'h':
+		cli_help();
+		exit(0);
+	default:
+		return 0;
+	}
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nxtop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'nxtop --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+int cli_bad_option(char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (optopt && arg[0] == '-' && arg[1] != '-')
+		return cli_usage_error("invalid option '-%c'", optopt);
+	return cli_usage_error("invalid option '%s'", arg);
+}
+
+int cli_fail(void)
+{
+	fprintf(stderr, "nxtop: %s\n", err_get());
+	return EXIT_BAD_INPUT;
+}
+
+int cli_profile_arg(int argc, char **argv, const char **profile)
+{
+	if (optind >= argc)
+		return cli_usage_error("missing PROFILE");
+	if (optind + 1 < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind + 1]);
+	*profile = argv[optind];
+	return 0;
+}
+
+struct model *cli_open(const char *profile, const struct import_opts *o)
+{
+	struct model *m;
+	char *cache;
+
+	if (open_profile(profile, o, &cache))
+		return NULL;
+	m = model_open(cache);
+	free(cache);
+	return m;
+}

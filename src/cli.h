@@ -1,0 +1,44 @@
+/* What the commands share: exit statuses, error reporting, the options
+ * every command takes, and opening a profile into the model. */
+#ifndef NX_CLI_H
+#define NX_CLI_H
+
+#include <getopt.h>
+
+#include "import.h"
+#include "model/model.h"
+#include "model/util.h"
+
+#define EXIT_BAD_INPUT 1
+#define EXIT_USAGE 2
+
+/* Long options every command accepts; commands append their own. */
+#define CLI_COMMON_OPTIONS \
+	{ "force", no_argument, NULL, 'f' }, \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "help", no_argument, NULL, 'h' }
+#define CLI_COMMON_SHORT "fqh"
+
+struct cli {
+	const char *cmd;	/* "import", ... or NULL for the UI */
+	struct import_opts imp;
+};
+
+/* Handles a common option; 1 if it was one. */
+int cli_common(struct cli *c, int opt);
+int cli_usage_error(const char *fmt, ...) NX_PRINTF(1, 2);
+/* The option getopt_long() just rejected. */
+int cli_bad_option(char **argv);
+/* Prints err_get() as "nxtop: ..." and returns EXIT_BAD_INPUT. */
+int cli_fail(void);
+/* Exactly one PROFILE argument left after the options. */
+int cli_profile_arg(int argc, char **argv, const char **profile);
+/* Imports if needed and opens the cache. NULL with err_get() set. */
+struct model *cli_open(const char *profile, const struct import_opts *o);
+void cli_help(void);
+
+int cmd_import(struct cli *c, int argc, char **argv);
+int cmd_summary(struct cli *c, int argc, char **argv);
+int cmd_export(struct cli *c, int argc, char **argv);
+
+#endif

@@ -1,0 +1,50 @@
+/* nxtop summary: the profile summary as text or JSON. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "model/report.h"
+#include "model/summary.h"
+
+enum { OPT_FORMAT = 256 };
+
+int cmd_summary(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum out_format fmt = OUT_TEXT;
+	const char *profile;
+	struct summary s;
+	struct model *m;
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT, opts, NULL)) != -1) {
+		if (cli_common(c, opt))
+			continue;
+		if (opt != OPT_FORMAT)
+			return cli_bad_option(argv);
+		if (out_format_parse(optarg, &fmt) || fmt == OUT_CSV)
+			return cli_usage_error("unknown format '%s' (text or json)",
+					       optarg);
+	}
+	if ((rc = cli_profile_arg(argc, argv, &profile)))
+		return rc;
+	m = cli_open(profile, &c->imp);
+	if (!m)
+		return cli_fail();
+	if (summary_compute(m, 1, &s)) {
+		rc = cli_fail();
+	} else {
+		if (fmt == OUT_JSON)
+			report_summary_json(&s, stdout);
+		else
+			report_summary_text(&s, stdout);
+		summary_free(&s);
+	}
+	model_close(m);
+	return rc;
+}
