@@ -29,6 +29,15 @@ static void cell_dur(struct table *t, int64_t ns)
 	table_num(t, (double)ns, buf);
 }
 
+/* A point in time: more digits than a duration needs. */
+static void cell_time(struct table *t, int64_t ns)
+{
+	char buf[48];
+
+	timefmt_dur(buf, sizeof(buf), ns, 6, 0);
+	table_num(t, (double)ns, buf);
+}
+
 static void cell_pct(struct table *t, double v)
 {
 	char buf[32];
@@ -295,7 +304,7 @@ void export_layers(const struct layer_table *lt, const struct mprofile *p,
 		table_row(t);
 		table_text(t, r->name);
 		if (text) {
-			cell_dur(t, r->start - p->start);
+			cell_time(t, r->start - p->start);
 			cell_dur(t, r->dur);
 		} else {
 			table_int(t, r->start - p->start);
@@ -371,7 +380,7 @@ static void add_match(void *ctx, const struct mslice *ms)
 
 	table_row(c->t);
 	if (c->text) {
-		cell_dur(c->t, ms->ts - c->pstart);
+		cell_time(c->t, ms->ts - c->pstart);
 		cell_dur(c->t, ms->dur);
 	} else {
 		table_int(c->t, ms->ts - c->pstart);
@@ -379,7 +388,8 @@ static void add_match(void *ctx, const struct mslice *ms)
 	}
 	table_text(c->t, track_name(c, ms->track_id));
 	table_text(c->t, model_string(c->m, ms->name));
-	table_int(c->t, ms->id);
+	if (!c->text)
+		table_int(c->t, ms->id);
 }
 
 int export_search(struct model *m, struct search *s, const struct mprofile *p,
@@ -401,7 +411,8 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 	table_col(c.t, c.text ? "Duration" : "duration_ns", 1);
 	table_col(c.t, c.text ? "Row" : "row", 0);
 	table_col(c.t, c.text ? "Name" : "name", 0);
-	table_col(c.t, c.text ? "Event" : "event", 1);
+	if (!c.text)
+		table_col(c.t, "slice_id", 1);
 	if (search_list(s, t0, t1, 0, INT64_MAX, add_match, &c))
 		goto out_stats;
 	if (fmt == OUT_JSON) {
@@ -596,7 +607,17 @@ void export_info(struct model *m, int64_t profile, const char *section,
 			continue;
 		}
 		t = info_to_table(&it);
-		if (fmt == OUT_JSON) {
+		if (fmt == OUT_JSON && it.ncols == 2 &&
+		    !strcmp(it.cols[0], "Key") && !strcmp(it.cols[1], "Value")) {
+			/* one record: an object of its fields */
+			jout_key(&j, secs[i].key);
+			jout_obj(&j);
+			for (size_t r = 0; r < it.nrows; r++) {
+				jout_key(&j, it.cells[r * 2]);
+				jout_str(&j, it.cells[r * 2 + 1]);
+			}
+			jout_end(&j);
+		} else if (fmt == OUT_JSON) {
 			jout_key(&j, secs[i].key);
 			table_write_json(t, &j);
 		} else {

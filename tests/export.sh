@@ -1,0 +1,72 @@
+#!/bin/sh
+# nxtop export: every --what in text, JSON and CSV on a fixture, the same
+# numbers in every format, and clear errors for bad ranges, rows,
+# queries and sections.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/p.json"
+export XDG_DATA_HOME="$tmp/data"
+p="$tmp/p.json"
+
+# selection over the whole profile and over a range of rows
+expect 0 "^Events   11 \(duration sum 3.011 .s\)" "$NXTOP" export -q "$p"
+expect 0 "== Vector \(engine\): 2 events" "$NXTOP" export -q "$p" --tracks Vector,Q0
+grep -q "== Scalar" "$out" && fail "--tracks kept Scalar"
+expect 0 "TENSOR_TENSOR +1 +50.00% +120 ns" "$NXTOP" export -q "$p" --tracks Vector
+expect 0 "^Range    3 .s .. 6 .s" "$NXTOP" export -q "$p" --range 3us:6us
+expect 0 "^Events   4 " "$NXTOP" export -q "$p" --range 3us:6us
+expect 0 '"events": 4' "$NXTOP" export -q "$p" --range 3us:6us --format json
+if command -v jq >/dev/null; then
+	jq -e '[.rows[] | select(.kind != "counter") | .events] | add == 4' "$out" >/dev/null ||
+		fail "JSON events do not add up: $(cat "$out")"
+	jq -e '.rows[] | select(.row == "Sync") | .fields.opcode[0] |
+		.value == "WRITE" and .count == 1 and .dur_sum_ns == 37' "$out" >/dev/null ||
+		fail "JSON opcode table: $(cat "$out")"
+fi
+expect 0 '^Sync,engine,opcode,WRITE,1,100.0000,37,100.0000,37,37,37' "$NXTOP" export -q "$p" --range 3us:6us --format csv
+expect 0 "^row,kind,field,value,count" "$NXTOP" export -q "$p" --format csv
+
+# layers
+expect 0 "^/sg00/_dot.3 " "$NXTOP" export -q "$p" --what layers
+expect 0 '"layer": "/sg00"' "$NXTOP" export -q "$p" --what layers --format json --sort -duration
+expect 0 '^layer,start_ns,duration_ns' "$NXTOP" export -q "$p" --what layers --format csv
+
+# search
+expect 0 "^Matches  5 " "$NXTOP" export -q "$p" --query 'layer~dot'
+expect 0 "^Matches  1 " "$NXTOP" export -q "$p" --what search --query opcode=MATMUL
+expect 0 "1.868903 ms +203 ns +TensorMatrix +MATMUL" "$NXTOP" export -q "$p" --query opcode=MATMUL
+expect 0 '"matches": 6' "$NXTOP" export -q "$p" --query 'hlo=/dot\.[0-9]+/' --format json
+expect 0 '^1868903,203,TensorMatrix,MATMUL,[0-9]+' "$NXTOP" export -q "$p" --query opcode=MATMUL --format csv
+
+# info
+expect 0 "^== Summary" "$NXTOP" export -q "$p" --what info
+expect 0 "^== NEFF nodes" "$NXTOP" export -q "$p" --what info
+expect 0 "hash +1e4eb1542c73dc797dab1df0ce80611c" "$NXTOP" export -q "$p" --what info --section neff_header
+expect 0 '"q_name": "qSyncSpillReload0"' "$NXTOP" export -q "$p" --what info --section dma_queues_info --format json
+expect 0 '^summary,[0-9]+,Key,total_time' "$NXTOP" export -q "$p" --what info --format csv
+
+# markers (none yet)
+expect 0 "^Marker +Time" "$NXTOP" export -q "$p" --what markers --unit us
+
+# output to a file
+"$NXTOP" export -q "$p" --what layers -o "$tmp/layers.txt" >"$out" 2>&1 || fail "export -o: $(cat "$out")"
+test -s "$out" && fail "export -o printed: $(cat "$out")"
+grep -q "/sg00/_dot.3" "$tmp/layers.txt" || fail "-o wrote nothing useful"
+
+# errors
+expect 2 "unknown --what 'bogus'" "$NXTOP" export -q "$p" --what bogus
+expect 2 "--what search needs --query" "$NXTOP" export -q "$p" --what search
+expect 2 "unknown format 'xml'" "$NXTOP" export -q "$p" --format xml
+expect 2 "unknown unit 'parsec'" "$NXTOP" export -q "$p" --unit parsec
+expect 2 "--tracks goes with --what selection" "$NXTOP" export -q "$p" --what layers --tracks Vector
+expect 1 "--range: '1.2parsec' is not a time" "$NXTOP" export -q "$p" --range 1.2parsec:2ms
+expect 1 "--range: the end must come after the start" "$NXTOP" export -q "$p" --range 2ms:1ms
+expect 1 "--range: expected START:END" "$NXTOP" export -q "$p" --range 2ms
+expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" export -q "$p" --tracks Vector,Nope
+expect 1 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
+expect 1 "--section: no section 'nope' \(sections: summary, neff_header" "$NXTOP" export -q "$p" --what info --section nope
+expect 1 "$tmp/nodir/x.txt: No such file or directory" "$NXTOP" export -q "$p" -o "$tmp/nodir/x.txt"
+pass

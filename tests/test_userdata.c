@@ -1,0 +1,221 @@
+/* Markers are user data: they survive the process being killed right
+ * after they are set, two processes adding markers at once keep all of
+ * them, sets save and load with their "diff vs" links, and history keeps
+ * the most recent entries first. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "model/export.h"
+#include "model/userdata.h"
+#include "model/util.h"
+#include "testutil.h"
+
+static char *db_path;
+
+static int setup(void **state)
+{
+	(void)state;
+	db_path = xasprintf("%s/data/nxtop/userdata.db", tu_dir());
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(db_path);
+	return 0;
+}
+
+static void test_add_list_rename_delete(void **state)
+{
+	struct userdata *u = userdata_open(db_path);
+	struct marker *mk;
+	size_t n;
+	int64_t a, b, c;
+
+	(void)state;
+	assert_non_null(u);
+	assert_int_equal(marker_add(u, "p1", NULL, 500, &a), 0);
+	assert_int_equal(marker_add(u, "p1", NULL, 100, &b), 0);
+	assert_int_equal(marker_add(u, "p1", "end", 900, &c), 0);
+	assert_int_equal(marker_add(u, "other", NULL, 1, NULL), 0);
+	assert_int_equal(marker_list(u, "p1", &mk, &n), 0);
+	assert_int_equal(n, 3);
+	/* by time; automatic names count up */
+	assert_string_equal(mk[0].name, "M2");
+	assert_string_equal(mk[1].name, "M1");
+	assert_string_equal(mk[2].name, "end");
+	/* diff vs the previous marker by default, or the chosen one */
+	assert_int_equal(export_marker_base(mk, n, 0), -1);
+	assert_int_equal(export_marker_base(mk, n, 2), 1);
+	marker_list_free(mk, n);
+	assert_int_equal(marker_set_ref(u, c, b), 0);
+	assert_int_equal(marker_rename(u, a, "middle"), 0);
+	assert_int_equal(marker_list(u, "p1", &mk, &n), 0);
+	assert_string_equal(mk[1].name, "middle");
+	assert_int_equal(export_marker_base(mk, n, 2), 0);
+	marker_list_free(mk, n);
+	/* deleting the referenced marker falls back to "previous" */
+	assert_int_equal(marker_delete(u, b), 0);
+	assert_int_equal(marker_list(u, "p1", &mk, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(mk[1].ref, 0);
+	marker_list_free(mk, n);
+	assert_int_equal(marker_clear(u, "p1"), 0);
+	assert_int_equal(marker_list(u, "p1", &mk, &n), 0);
+	assert_int_equal(n, 0);
+	marker_list_free(mk, n);
+	assert_int_equal(marker_list(u, "other", &mk, &n), 0);
+	assert_int_equal(n, 1);
+	marker_list_free(mk, n);
+	userdata_close(u);
+}
+
+/* A process killed with SIGKILL right after setting a marker keeps it. */
+static void test_kill_after_set(void **state)
+{
+	pid_t pid;
+	int status;
+	int pipefd[2];
+	char c;
+	struct userdata *u;
+	struct marker *mk;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct userdata *cu = userdata_open(db_path);
+
+		marker_add(cu, "killed", "kept", 42, NULL);
+		if (write(pipefd[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(read(pipefd[0], &c, 1), 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	assert_true(WIFSIGNALED(status));
+	u = userdata_open(db_path);
+	assert_int_equal(marker_list(u, "killed", &mk, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(mk[0].name, "kept");
+	assert_int_equal(mk[0].ts, 42);
+	marker_list_free(mk, n);
+	userdata_close(u);
+	close(pipefd[0]);
+	close(pipefd[1]);
+}
+
+/* Two processes adding markers to one profile at once lose none. */
+static void test_two_processes(void **state)
+{
+	struct userdata *u;
+	struct marker *mk;
+	size_t n;
+	pid_t pids[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		pids[k] = fork();
+		if (pids[k] == 0) {
+			struct userdata *cu = userdata_open(db_path);
+			int bad = !cu;
+
+			for (int i = 0; i < 50 && !bad; i++)
+				bad = marker_add(cu, "shared", NULL, k * 1000 + i,
+						 NULL) != 0;
+			userdata_close(cu);
+			_exit(bad);
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		int status;
+
+		waitpid(pids[k], &status, 0);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	u = userdata_open(db_path);
+	assert_int_equal(marker_list(u, "shared", &mk, &n), 0);
+	assert_int_equal(n, 100);
+	marker_list_free(mk, n);
+	userdata_close(u);
+}
+
+static void test_sets(void **state)
+{
+	struct userdata *u = userdata_open(db_path);
+	struct marker *mk;
+	char **names;
+	size_t n;
+	int64_t a, b;
+
+	(void)state;
+	marker_add(u, "s", "a", 10, &a);
+	marker_add(u, "s", "b", 20, &b);
+	marker_add(u, "s", "c", 30, NULL);
+	marker_list(u, "s", &mk, &n);
+	marker_set_ref(u, mk[2].id, a);
+	marker_list_free(mk, n);
+	assert_int_equal(marker_set_save(u, "s", "baseline"), 0);
+	assert_int_equal(marker_clear(u, "s"), 0);
+	marker_add(u, "s", "other", 5, NULL);
+	assert_int_equal(marker_set_save(u, "s", "second"), 0);
+	assert_int_equal(marker_sets(u, "s", &names, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "baseline");
+	strings_free(names, n);
+	assert_int_equal(marker_set_load(u, "s", "baseline"), 0);
+	assert_int_equal(marker_list(u, "s", &mk, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(mk[2].name, "c");
+	/* the link survived the copy: c is diffed against a, not b */
+	assert_int_equal(export_marker_base(mk, n, 2), 0);
+	marker_list_free(mk, n);
+	assert_int_not_equal(marker_set_load(u, "s", "nope"), 0);
+	assert_non_null(strstr(err_get(), "no marker set named \"nope\""));
+	assert_int_equal(marker_set_delete(u, "s", "second"), 0);
+	assert_int_equal(marker_sets(u, "s", &names, &n), 0);
+	assert_int_equal(n, 1);
+	strings_free(names, n);
+	userdata_close(u);
+}
+
+static void test_history(void **state)
+{
+	struct userdata *u = userdata_open(db_path);
+	char **h;
+	size_t n;
+
+	(void)state;
+	history_add(u, "search", "opcode=MATMUL");
+	history_add(u, "search", "dur>2us");
+	history_add(u, "search", "opcode=MATMUL");
+	history_add(u, "command", "goto 1ms");
+	assert_int_equal(history_list(u, "search", 10, &h, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(h[0], "opcode=MATMUL");
+	assert_string_equal(h[1], "dur>2us");
+	strings_free(h, n);
+	userdata_close(u);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add_list_rename_delete),
+		cmocka_unit_test(test_kill_after_set),
+		cmocka_unit_test(test_two_processes),
+		cmocka_unit_test(test_sets),
+		cmocka_unit_test(test_history),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
