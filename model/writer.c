@@ -167,8 +167,10 @@ struct writer *writer_open(const char *path)
 {
 	struct writer *w = xcalloc(1, sizeof(*w));
 
+	/* one thread writes a cache: no locking inside SQLite */
 	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
 		err_set("cache: cannot create %s: %s", path,
 			w->db ? sqlite3_errmsg(w->db) : "out of memory");
 		sqlite3_close(w->db);

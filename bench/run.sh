@@ -1,0 +1,9 @@
+#!/bin/sh
+# make bench: every benchmark, each printing its figures and its ratios
+# against a baseline measured in the same run.
+set -eu
+here=$(dirname "$0")
+for b in import; do
+	echo "### bench/$b.sh"
+	sh "$here/$b.sh"
+done
