@@ -62,6 +62,7 @@ struct neuron {
 	struct strbuf args, tmp, tmp2;
 	struct keystat *keys;
 	size_t nkeys;
+	struct jv_names instr_names, dma_names;
 	int saw_device_key;
 	uint64_t clipped;
 	/* profile facts gathered from whichever record carries them */
@@ -255,7 +256,6 @@ static int64_t add_slice(struct neuron *n, int64_t track, int64_t ts,
 	return writer_slice(n->w, track, ts, dur, name, cat, 0, 0);
 }
 
-/* Field names must stay sorted (bsearch). */
 enum {
 	I_ACTIVATION_FN, I_BIR_ID, I_BIR_INSTRUCTION_NAME, I_COMPILER_OPCODE,
 	I_COMPILER_OPERANDS, I_COMPILER_PC, I_DURATION, I_EVT_WAIT_TIME,
@@ -281,7 +281,7 @@ static int instruction(struct neuron *n, const cJSON *o)
 	int64_t ts, dur, layer, track, slice;
 
 	sb_reset(&n->args);
-	jv_fields(o, instr_fields, I_COUNT, f, &n->args);
+	jv_fields(o, &n->instr_names, f, &n->args);
 	memset(&in, 0, sizeof(in));
 	if (need_i64(n, f[I_TIMESTAMP], "timestamp", &ts) ||
 	    need_i64(n, f[I_DURATION], "duration", &dur) ||
@@ -348,7 +348,7 @@ static int dma(struct neuron *n, const cJSON *o)
 	int agg = 0;
 
 	sb_reset(&n->args);
-	jv_fields(o, dma_fields, D_COUNT, f, &n->args);
+	jv_fields(o, &n->dma_names, f, &n->args);
 	memset(&d, 0, sizeof(d));
 	if (jv_bool(f[D_AGGREGATED], &agg) == JV_BAD)
 		return bad_field(n, "aggregated", f[D_AGGREGATED], "\"yes\" or \"no\"");
@@ -823,6 +823,8 @@ int import_neuron_json(struct import *im)
 	n.im = im;
 	n.w = im->w;
 	n.nc_idx = -1;
+	jv_names_init(&n.instr_names, instr_fields, I_COUNT);
+	jv_names_init(&n.dma_names, dma_fields, D_COUNT);
 	s = import_open_json(im, &fd);
 	if (!s)
 		return -1;

@@ -349,24 +349,51 @@ void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb)
 	}
 }
 
-static int cmp_name(const void *key, const void *elem)
+static unsigned name_hash(const char *s)
 {
-	return strcmp(key, *(const char *const *)elem);
+	unsigned h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
 }
 
-void jv_fields(const cJSON *obj, const char *const *fields, size_t nfields,
+void jv_names_init(struct jv_names *fs, const char *const *names, size_t n)
+{
+	size_t mask = sizeof(fs->slot) - 1;
+
+	fs->names = names;
+	fs->n = n;
+	memset(fs->slot, 0, sizeof(fs->slot));
+	for (size_t i = 0; i < n && i < 255; i++) {
+		size_t k = name_hash(names[i]) & mask;
+
+		while (fs->slot[k])
+			k = (k + 1) & mask;
+		fs->slot[k] = (unsigned char)(i + 1);
+	}
+}
+
+static int lookup(const struct jv_names *fs, const char *key)
+{
+	size_t mask = sizeof(fs->slot) - 1;
+
+	for (size_t k = name_hash(key) & mask; fs->slot[k]; k = (k + 1) & mask)
+		if (!strcmp(fs->names[fs->slot[k] - 1], key))
+			return fs->slot[k] - 1;
+	return -1;
+}
+
+void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	       const cJSON **vals, struct strbuf *rest)
 {
-	for (size_t i = 0; i < nfields; i++)
+	for (size_t i = 0; i < fs->n; i++)
 		vals[i] = NULL;
 	for (const cJSON *c = obj->child; c; c = c->next) {
-		const char *const *f = NULL;
+		int f = c->string ? lookup(fs, c->string) : -1;
 
-		if (c->string)
-			f = bsearch(c->string, fields, nfields, sizeof(*fields),
-				    cmp_name);
-		if (f) {
-			vals[f - fields] = c;
+		if (f >= 0) {
+			vals[f] = c;
 			continue;
 		}
 		if (!rest)

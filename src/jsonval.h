@@ -36,11 +36,18 @@ void jv_flatten(struct strbuf *sb, const cJSON *v);
 /* A value as an info-table value; text goes through sb. */
 void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb);
 
-/* Field lookup by name in one pass over an object: fields[] sorted by
- * name; vals[i] receives the item for fields[i] or NULL. Items not
- * named in fields are appended to rest as JSON members when rest is not
- * NULL. */
-void jv_fields(const cJSON *obj, const char *const *fields, size_t nfields,
+/* A set of field names with a hash table for fast lookup. */
+struct jv_names {
+	const char *const *names;
+	size_t n;			/* at most 255 */
+	unsigned char slot[512];	/* index + 1 by hash; 0: empty */
+};
+
+void jv_names_init(struct jv_names *fs, const char *const *names, size_t n);
+/* Field lookup in one pass over an object: vals[i] receives the item
+ * named names[i], or NULL. Items not named are appended to rest as JSON
+ * members when rest is not NULL. */
+void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	       const cJSON **vals, struct strbuf *rest);
 
 #endif
