@@ -6,6 +6,7 @@
 #include <getopt.h>
 
 #include "import.h"
+#include "model/report.h"
 #include "model/model.h"
 #include "model/util.h"
 
@@ -40,5 +41,10 @@ void cli_help(void);
 int cmd_import(struct cli *c, int argc, char **argv);
 int cmd_summary(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);
+int cmd_demo(struct cli *c, int argc, char **argv);
+int cmd_view(struct cli *c, int argc, char **argv);
+/* Opens a profile for the user to look at. */
+int cli_view(struct cli *c, const char *profile);
+int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt);
 
 #endif

@@ -9,31 +9,12 @@
 
 enum { OPT_FORMAT = 256 };
 
-int cmd_summary(struct cli *c, int argc, char **argv)
+int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt)
 {
-	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum out_format fmt = OUT_TEXT;
-	const char *profile;
 	struct summary s;
-	struct model *m;
-	int opt, rc;
+	struct model *m = cli_open(profile, &c->imp);
+	int rc = 0;
 
-	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT, opts, NULL)) != -1) {
-		if (cli_common(c, opt))
-			continue;
-		if (opt != OPT_FORMAT)
-			return cli_bad_option(argv);
-		if (out_format_parse(optarg, &fmt) || fmt == OUT_CSV)
-			return cli_usage_error("unknown format '%s' (text or json)",
-					       optarg);
-	}
-	if ((rc = cli_profile_arg(argc, argv, &profile)))
-		return rc;
-	m = cli_open(profile, &c->imp);
 	if (!m)
 		return cli_fail();
 	if (summary_compute(m, 1, &s)) {
@@ -47,4 +28,29 @@ int cmd_summary(struct cli *c, int argc, char **argv)
 	}
 	model_close(m);
 	return rc;
+}
+
+int cmd_summary(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum out_format fmt = OUT_TEXT;
+	const char *profile;
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT, opts, NULL)) != -1) {
+		if (cli_common(c, opt))
+			continue;
+		if (opt != OPT_FORMAT)
+			return cli_bad_option(argv);
+		if (out_format_parse(optarg, &fmt) || fmt == OUT_CSV)
+			return cli_usage_error("unknown format '%s' (text or json)",
+					       optarg);
+	}
+	if ((rc = cli_profile_arg(argc, argv, &profile)))
+		return rc;
+	return cli_print_summary(c, profile, fmt);
 }

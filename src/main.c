@@ -14,6 +14,7 @@ static const struct {
 	{ "import", cmd_import },
 	{ "summary", cmd_summary },
 	{ "export", cmd_export },
+	{ "demo", cmd_demo },
 };
 
 int main(int argc, char **argv)
@@ -22,6 +23,8 @@ int main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	setlocale(LC_ALL, "");
+	/* numbers in JSON and exports always use '.' */
+	setlocale(LC_NUMERIC, "C");
 	opterr = 0;
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("nxtop %s\n", PACKAGE_VERSION);
@@ -33,6 +36,5 @@ int main(int argc, char **argv)
 			return commands[i].fn(&c, argc - 1, argv + 1);
 		}
 	}
-	/* until the timeline view lands, opening a profile prints it */
-	return cmd_summary(&c, argc, argv);
+	return cmd_view(&c, argc, argv);
 }
