@@ -33,11 +33,12 @@ run() {
 	printf 'nxtop import  %9d records  %6.1f MB  %7.2f s  %8.0f events/s  %6.1f MB/s  peak RSS %6.1f MB\n' \
 		"$n" "$(echo "$size / 1048576" | bc -l)" "$secs" "$(echo "$ev / $secs" | bc -l)" \
 		"$(echo "$size / 1048576 / $secs" | bc -l)" "$(echo "$kb / 1024" | bc -l)"
-	echo "$secs $kb"
+	echo "$secs $kb" > "$out/last.txt"
 }
 
 echo "== import, 1,000,000 records"
-nx=$(run 1000000 | tee /dev/stderr | tail -n 1)
+run 1000000
+nx=$(cat "$out/last.txt")
 set -- $(measure jq '.instruction | length' "$out/demo-1000000.json")
 jq_secs=$1 jq_kb=$2
 printf 'jq baseline   %7.2f s  peak RSS %6.1f MB\n' "$jq_secs" "$(echo "$jq_kb / 1024" | bc -l)"
@@ -48,8 +49,8 @@ rss1=$2
 
 if [ "${BENCH_QUICK:-0}" != 1 ]; then
 	echo "== import, 10,000,000 records"
-	nx=$(run 10000000 | tee /dev/stderr | tail -n 1)
-	set -- $nx
+	run 10000000
+	set -- $(cat "$out/last.txt")
 	printf 'ratio         peak RSS at 10M is %.2fx the RSS at 1M (budget: about 1, < 200 MB)\n' \
 		"$(echo "$2 / $rss1" | bc -l)"
 	rm -f "$out/demo-10000000.json"
