@@ -102,7 +102,8 @@ int info_sections(struct model *m, int64_t profile, struct info_section **out,
 			sqlite3_finalize(st);
 		}
 	}
-	qsort(*out, *n, sizeof(**out), cmp_section);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_section);
 	return 0;
 }
 

@@ -215,7 +215,8 @@ void layers_sort(struct layer_table *t, enum layer_col col, int descending)
 {
 	sort_col = col;
 	sort_desc = descending;
-	qsort(t->rows, t->n, sizeof(*t->rows), cmp_rows);
+	if (t->n)
+		qsort(t->rows, t->n, sizeof(*t->rows), cmp_rows);
 }
 
 void layers_free(struct layer_table *t)

@@ -224,7 +224,8 @@ static void finish_field(struct model *m, struct sel_field *sf,
 			sf->rows[i].value = xstrdup(model_string(m, vt->key[i]));
 	}
 	free(vt->key);
-	qsort(sf->rows, sf->nrows, sizeof(*sf->rows), cmp_value);
+	if (sf->nrows)
+		qsort(sf->rows, sf->nrows, sizeof(*sf->rows), cmp_value);
 }
 
 struct fieldspec {
