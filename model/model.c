@@ -667,12 +667,23 @@ int model_counter_range(struct model *m, int64_t track, double *vmin,
 	sqlite3_stmt *st;
 	int rc = 1;
 
-	if (prep(m, &st, "SELECT min(value), max(value) FROM counter"
-		 " WHERE track_id=?"))
+	/* The coarsest level-of-detail rows hold the same extremes as the
+	 * samples in a handful of rows; tracks without them are short. */
+	if (prep(m, &st, "SELECT min(vmin), max(vmax) FROM counter_lod"
+		 " WHERE track_id=?1 AND level=(SELECT max(level) FROM"
+		 " counter_lod WHERE track_id=?1)"))
 		return -1;
 	sqlite3_bind_int64(st, 1, track);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL) {
+	if (sqlite3_step(st) != SQLITE_ROW ||
+	    sqlite3_column_type(st, 0) == SQLITE_NULL) {
+		sqlite3_finalize(st);
+		if (prep(m, &st, "SELECT min(value), max(value) FROM counter"
+			 " WHERE track_id=?"))
+			return -1;
+		sqlite3_bind_int64(st, 1, track);
+		sqlite3_step(st);
+	}
+	if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
 		*vmin = sqlite3_column_double(st, 0);
 		*vmax = sqlite3_column_double(st, 1);
 		rc = 0;

@@ -20,6 +20,9 @@ char *text_clean(const char *s);
 /* Decodes one UTF-8 character at s (n bytes available); returns its
  * length, or 0 for an invalid sequence. */
 size_t text_utf8_char(const unsigned char *s, size_t n, unsigned *cp);
+/* Encodes code point cp (below U+110000) as UTF-8 into out (4 bytes
+ * room); returns the length. */
+size_t text_utf8_put(unsigned cp, char *out);
 /* Display columns of a sanitised string (wide CJK characters count 2). */
 int text_width(const char *s);
 /* Byte length of the longest prefix of s that fits in cols columns. */

@@ -9,6 +9,7 @@
 #include "model/report.h"
 #include "model/model.h"
 #include "model/util.h"
+#include "tui/tui.h"
 
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2
@@ -20,9 +21,19 @@
 	{ "help", no_argument, NULL, 'h' }
 #define CLI_COMMON_SHORT "fqh"
 
+/* Viewer options, taken by the commands that open the viewer. */
+enum { CLI_OPT_COLOR = 512, CLI_OPT_ASCII, CLI_OPT_HEADLESS, CLI_OPT_DUMP };
+#define CLI_VIEW_OPTIONS \
+	{ "color", required_argument, NULL, CLI_OPT_COLOR }, \
+	{ "colour", required_argument, NULL, CLI_OPT_COLOR }, \
+	{ "ascii", no_argument, NULL, CLI_OPT_ASCII }, \
+	{ "headless", required_argument, NULL, CLI_OPT_HEADLESS }, \
+	{ "dump", required_argument, NULL, CLI_OPT_DUMP }
+
 struct cli {
 	const char *cmd;	/* "import", ... or NULL for the UI */
 	struct import_opts imp;
+	struct tui_opts ui;
 };
 
 /* Handles a common option; 1 if it was one. */
@@ -43,7 +54,10 @@ int cmd_summary(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);
 int cmd_demo(struct cli *c, int argc, char **argv);
 int cmd_view(struct cli *c, int argc, char **argv);
-/* Opens a profile for the user to look at. */
+/* Handles a viewer option: 1 if it was one, 0 if not, or a usage
+ * error's exit status (2). */
+int cli_view_option(struct cli *c, int opt);
+/* Opens a profile for the user to look at: the timeline. */
 int cli_view(struct cli *c, const char *profile);
 int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt);
 

@@ -106,6 +106,7 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CLI_COMMON_OPTIONS,
+		CLI_VIEW_OPTIONS,
 		{ "events", required_argument, NULL, OPT_EVENTS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "write", required_argument, NULL, OPT_WRITE },
@@ -120,6 +121,10 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT, opts, NULL)) != -1) {
 		if (cli_common(c, opt))
 			continue;
+		if ((rc = cli_view_option(c, opt)) == 1)
+			continue;
+		if (rc)
+			return rc;
 		switch (opt) {
 		case OPT_EVENTS:
 			if ((rc = parse_u64_arg("--events", optarg, &o.events, 100,

@@ -1,0 +1,28 @@
+/* The details pane: every field of one event, grouped (Event, Timing,
+ * IDs, Instruction / DMA / System, HLO and layer, Operands, other), in
+ * as many columns as the width allows. */
+#ifndef NX_TUI_DETAILS_H
+#define NX_TUI_DETAILS_H
+
+#include <curses.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "request.h"
+
+struct details;
+
+struct details *details_new(void);
+void details_free(struct details *d);
+/* Reads the fields of a slice; title (untrusted) heads the pane. 0 on
+ * success, -1 with err_set(). */
+int details_load(struct details *d, struct model *m, int64_t slice,
+		 const char *title);
+int64_t details_slice(const struct details *d);
+/* Draws the pane in h rows from y: a title row, then the fields. */
+void details_draw(struct details *d, WINDOW *win, int y, int h, int w,
+		  int focused);
+/* Scrolls on move and page requests; 0 if handled. */
+int details_request(struct details *d, enum request req);
+
+#endif

@@ -1,0 +1,58 @@
+/* Drawing primitives: glyphs with an ASCII fallback, colours for 256, 8
+ * or no colours, and text output that is sanitised and clipped. */
+#ifndef NX_TUI_DRAW_H
+#define NX_TUI_DRAW_H
+
+#include <curses.h>
+#include <stdint.h>
+
+enum glyph {
+	G_SHADE1, G_SHADE2, G_SHADE3, G_FULL,	/* busy a quarter .. all */
+	G_INSTANT,		/* zero-length events only */
+	G_SPARK0,		/* G_SPARK0 + 0..7: sparkline heights */
+	G_SPARK7 = G_SPARK0 + 7,
+	G_FOLDED, G_UNFOLDED,
+	G_TICK,			/* tick on the time axis */
+	G_CURSOR_MARK,		/* cursor position on the time axis */
+	G_VLINE,		/* the cursor column through empty cells */
+	G_HLINE,		/* pane separator */
+	G_ELLIPSIS,
+	G_CRUMB,		/* between breadcrumb entries */
+	G_SWATCH,		/* legend colour sample */
+	G_COUNT
+};
+
+enum style {
+	S_NORMAL, S_HEADER, S_AXIS, S_LABEL, S_GROUP, S_LABEL_CURSOR,
+	S_CURSOR, S_CURSOR_COL, S_STATUS, S_ERROR, S_PANE_TITLE,
+	S_PANE_FOCUS, S_FIELD_GROUP, S_FIELD_KEY, S_DIM, S_COUNTER,
+	S_HELP_KEY, S_COUNT
+};
+
+/* How many colours to use. */
+enum color_level { COLORS_NONE = 0, COLORS_8 = 8, COLORS_256 = 256 };
+
+/* Picks glyphs and sets up colour pairs; call after curses started. */
+void draw_setup(int ascii, enum color_level colors);
+int draw_ascii(void);
+enum color_level draw_colors(void);
+
+const char *draw_glyph(enum glyph g);
+attr_t draw_style(enum style s);
+
+/* Event colours: a palette slot per key, stable across runs. */
+int draw_palette_size(void);
+int draw_palette_slot(const char *key);
+attr_t draw_fg(int slot);	/* glyphs in the slot's colour */
+attr_t draw_bar(int slot);	/* text on the slot's colour */
+
+/* Writes untrusted text at (y, x), sanitised and clipped to w columns;
+ * pads with spaces to w columns when pad. Returns the columns used. */
+int draw_text(WINDOW *win, int y, int x, int w, const char *s, attr_t a,
+	      int pad);
+/* Trusted text (no sanitising), clipped the same way. */
+int draw_str(WINDOW *win, int y, int x, int w, const char *s, attr_t a);
+/* Fills w columns with spaces. */
+void draw_fill(WINDOW *win, int y, int x, int w, attr_t a);
+
+#endif

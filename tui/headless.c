@@ -1,0 +1,293 @@
+/* The screen is read back from curses' own copy of the terminal
+ * (curscr), so a dump shows exactly what a terminal would. */
+#include "config.h"
+
+#include "headless.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include "keys.h"
+#include "model/text.h"
+#include "model/util.h"
+
+struct ktime {
+	char key[16];
+	double ms;
+};
+
+struct headless {
+	char *path, *dir;
+	char *text;		/* the script, lines NUL-terminated in place */
+	char *next;		/* next line to read */
+	const char *keys;	/* rest of the current keys line */
+	int lineno, cols, rows;
+	struct timespec t_key;	/* when the last key was handed out */
+	char last_key[16];
+	struct ktime *times;
+	size_t ntimes, cap;
+};
+
+static double ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) * 1e3 +
+	       (double)(now.tv_nsec - t->tv_nsec) / 1e6;
+}
+
+static char *read_all(const char *path)
+{
+	struct strbuf sb;
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		err_set("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	sb_init(&sb);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(&sb, buf, n);
+	if (ferror(f)) {
+		err_set("%s: %s", path, strerror(errno));
+		fclose(f);
+		sb_free(&sb);
+		return NULL;
+	}
+	fclose(f);
+	return sb_detach(&sb);
+}
+
+struct headless *headless_open(const char *script, const char *dump_dir)
+{
+	struct headless *h = xcalloc(1, sizeof(*h));
+
+	h->text = read_all(script);
+	if (!h->text) {
+		free(h);
+		return NULL;
+	}
+	h->path = xstrdup(script);
+	h->dir = xstrdup(dump_dir ? dump_dir : ".");
+	h->next = h->text;
+	h->cols = 80;
+	h->rows = 24;
+	clock_gettime(CLOCK_MONOTONIC, &h->t_key);
+	snprintf(h->last_key, sizeof(h->last_key), "start");
+	return h;
+}
+
+void headless_close(struct headless *h)
+{
+	if (!h)
+		return;
+	free(h->text);
+	free(h->path);
+	free(h->dir);
+	free(h->times);
+	free(h);
+}
+
+void headless_size(const struct headless *h, int *cols, int *rows)
+{
+	*cols = h->cols;
+	*rows = h->rows;
+}
+
+static char *next_line(struct headless *h)
+{
+	char *line = h->next, *e;
+
+	if (!line || !*line)
+		return NULL;
+	e = strchr(line, '\n');
+	if (e) {
+		*e = '\0';
+		h->next = e + 1;
+	} else {
+		h->next = line + strlen(line);
+	}
+	if (e && e > line && e[-1] == '\r')
+		e[-1] = '\0';
+	h->lineno++;
+	return line;
+}
+
+static FILE *out_file(struct headless *h, const char *name, char **path)
+{
+	FILE *f;
+
+	if (!*name || strchr(name, '/')) {
+		err_set("%s:%d: expected a file name without '/'", h->path,
+			h->lineno);
+		return NULL;
+	}
+	*path = xasprintf("%s/%s", h->dir, name);
+	f = fopen(*path, "w");
+	if (!f) {
+		err_set("%s: %s", *path, strerror(errno));
+		free(*path);
+	}
+	return f;
+}
+
+static int close_out(FILE *f, char *path)
+{
+	int bad = ferror(f);
+
+	if (fclose(f) || bad) {
+		err_set("%s: write failed", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+static void put_utf8(FILE *f, wchar_t wc)
+{
+	char enc[4];
+	unsigned cp = (unsigned)wc;
+
+	if (cp >= 0x110000)
+		cp = 0xfffd;
+	fwrite(enc, 1, text_utf8_put(cp, enc), f);
+}
+
+/* One line per screen row, trailing blanks dropped. */
+static int dump(struct headless *h, const char *name)
+{
+	char *path;
+	FILE *f = out_file(h, name, &path);
+	wchar_t *row = xcalloc((size_t)COLS + 1, sizeof(*row));
+
+	if (!f) {
+		free(row);
+		return -1;
+	}
+	for (int y = 0; y < LINES; y++) {
+		int n;
+
+		if (mvwinnwstr(curscr, y, 0, row, COLS) == ERR)
+			row[0] = L'\0';
+		n = (int)wcslen(row);
+		while (n > 0 && row[n - 1] == L' ')
+			n--;
+		for (int x = 0; x < n; x++)
+			put_utf8(f, row[x]);
+		fputc('\n', f);
+	}
+	free(row);
+	return close_out(f, path);
+}
+
+static int write_times(struct headless *h, const char *name)
+{
+	char *path;
+	FILE *f = out_file(h, name, &path);
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < h->ntimes; i++)
+		fprintf(f, "%s %.3f\n", h->times[i].key, h->times[i].ms);
+	return close_out(f, path);
+}
+
+static int parse_size(struct headless *h, const char *arg)
+{
+	int c, r;
+	char tail;
+
+	if (sscanf(arg, "%dx%d%c", &c, &r, &tail) != 2 || c < 10 ||
+	    c > 1000 || r < 5 || r > 500) {
+		err_set("%s:%d: expected a size like 80x24", h->path, h->lineno);
+		return -1;
+	}
+	h->cols = c;
+	h->rows = r;
+	return 0;
+}
+
+/* Runs lines up to the next key; 1 when a key is ready in *key. */
+static int run_line(struct headless *h, int *key)
+{
+	char *line = next_line(h), *arg;
+
+	if (!line)
+		return -1;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (!*line || *line == '#')
+		return 0;
+	arg = strchr(line, ' ');
+	if (arg)
+		*arg++ = '\0';
+	else
+		arg = line + strlen(line);
+	if (!strcmp(line, "keys")) {
+		h->keys = arg;
+		return 0;
+	}
+	if (!strcmp(line, "dump"))
+		return dump(h, arg) ? -2 : 0;
+	if (!strcmp(line, "times"))
+		return write_times(h, arg) ? -2 : 0;
+	if (!strcmp(line, "size")) {
+		if (parse_size(h, arg))
+			return -2;
+		resize_term(h->rows, h->cols);
+		*key = KEY_RESIZE;
+		return 1;
+	}
+	err_set("%s:%d: unknown script command '%s' (keys, dump, size, times)",
+		h->path, h->lineno, line);
+	return -2;
+}
+
+int headless_key(struct headless *h)
+{
+	int key = -1, rc;
+
+	for (;;) {
+		if (h->keys && *h->keys) {
+			if (keys_parse(&h->keys, &key)) {
+				err_set("%s:%d: unknown key name at '%s'",
+					h->path, h->lineno, h->keys);
+				return -2;
+			}
+			break;
+		}
+		h->keys = NULL;
+		rc = run_line(h, &key);
+		if (rc == 1)
+			break;
+		if (rc < 0)
+			return rc;
+	}
+	if (key == KEY_RESIZE)
+		snprintf(h->last_key, sizeof(h->last_key), "size");
+	else
+		keys_name(key, h->last_key, sizeof(h->last_key));
+	clock_gettime(CLOCK_MONOTONIC, &h->t_key);
+	return key;
+}
+
+void headless_frame_done(struct headless *h)
+{
+	if (h->ntimes == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 256;
+		h->times = xreallocarray(h->times, h->cap, sizeof(*h->times));
+	}
+	snprintf(h->times[h->ntimes].key, sizeof(h->times[0].key), "%s",
+		 h->last_key);
+	h->times[h->ntimes].ms = ms_since(&h->t_key);
+	h->ntimes++;
+}

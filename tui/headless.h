@@ -1,0 +1,28 @@
+/* Headless runs for tests and benchmarks: the real UI on a virtual
+ * terminal, keys from a script, screens dumped as text.
+ *
+ * Script lines (blank lines and lines starting with '#' are skipped):
+ *   size COLSxROWS   resize the virtual terminal (80x24 at the start)
+ *   keys KEYS        type KEYS, written as in the request table:
+ *                    "wws<Down><Enter>:goto 1.25ms<Enter>"
+ *   dump NAME        write the screen as text to DIR/NAME
+ *   times NAME       write each key's frame time so far to DIR/NAME
+ * The UI ends after the last line. */
+#ifndef NX_TUI_HEADLESS_H
+#define NX_TUI_HEADLESS_H
+
+struct headless;
+
+/* Reads the script; NULL with err_set(). */
+struct headless *headless_open(const char *script, const char *dump_dir);
+void headless_close(struct headless *h);
+/* Columns and rows the virtual terminal starts with. */
+void headless_size(const struct headless *h, int *cols, int *rows);
+/* The next key, after running the size, dump and times lines before it:
+ * a curses key code, KEY_RESIZE after a size line, -1 at the end of the
+ * script, -2 on an error (err_set()). */
+int headless_key(struct headless *h);
+/* The frame after the last key (or the first frame) is complete. */
+void headless_frame_done(struct headless *h);
+
+#endif

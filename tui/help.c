@@ -1,0 +1,197 @@
+/* The help screen is built from the request table, so it can never
+ * disagree with the keymap. */
+#include "config.h"
+
+#include "help.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "keys.h"
+#include "model/text.h"
+
+enum hkind { H_TITLE, H_GROUP, H_ENTRY, H_TEXT, H_BLANK };
+
+struct hline {
+	enum hkind kind;
+	char *left;		/* keys or command */
+	const char *right;	/* what it does */
+};
+
+struct help {
+	struct view view;
+	struct hline *lines;
+	size_t n, cap;
+	size_t top;
+	int leftw;
+};
+
+/* Commands every view has (the screen loop runs them). */
+static const struct view_cmd common_cmds[] = {
+	{ "help", "", "Show this help" },
+	{ "quit", "", "Quit (also :q)" },
+	{ "NAME", "", "Run a request by its name, e.g. :zoom-in" },
+	{ NULL, NULL, NULL },
+};
+
+static void add(struct help *h, enum hkind kind, char *left,
+		const char *right)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 64;
+		h->lines = xreallocarray(h->lines, h->cap, sizeof(*h->lines));
+	}
+	h->lines[h->n++] = (struct hline){ kind, left, right };
+	if (kind == H_ENTRY)
+		h->leftw = NX_MAX(h->leftw, text_width(left));
+}
+
+/* "w + =" reads better as "w, +, =" */
+static char *key_list(const char *keys)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (const char *p = keys; *p; p++) {
+		if (*p == ' ')
+			sb_adds(&sb, ", ");
+		else
+			sb_addc(&sb, *p);
+	}
+	return sb_detach(&sb);
+}
+
+static void add_commands(struct help *h, const struct view_cmd *c)
+{
+	for (; c && c->name; c++)
+		add(h, H_ENTRY, xasprintf(":%s%s%s", c->name, *c->args ? " " : "",
+					  c->args), c->help);
+}
+
+static void help_draw(struct view *v, WINDOW *win)
+{
+	struct help *h = (struct help *)v;
+	int keyw = NX_MIN(h->leftw, v->width / 3);
+	size_t last = h->n > (size_t)v->height ? h->n - (size_t)v->height : 0;
+
+	if (h->top > last)
+		h->top = last;
+	for (int r = 0; r < v->height && h->top + (size_t)r < h->n; r++) {
+		const struct hline *l = &h->lines[h->top + (size_t)r];
+		int y = v->top + r;
+
+		switch (l->kind) {
+		case H_TITLE:
+			draw_str(win, y, 0, v->width, l->right, A_BOLD);
+			break;
+		case H_GROUP:
+			draw_str(win, y, 1, v->width - 1, l->right,
+				 draw_style(S_FIELD_GROUP));
+			break;
+		case H_ENTRY:
+			draw_str(win, y, 3, keyw, l->left,
+				 draw_style(S_HELP_KEY));
+			draw_str(win, y, 5 + keyw, v->width - 5 - keyw,
+				 l->right, A_NORMAL);
+			break;
+		case H_TEXT:
+			draw_str(win, y, 3, v->width - 3, l->right, A_NORMAL);
+			break;
+		case H_BLANK:
+			break;
+		}
+	}
+}
+
+static void help_header(struct view *v, struct strbuf *out)
+{
+	(void)v;
+	sb_adds(out, "keys and commands");
+}
+
+static void help_status(struct view *v, struct strbuf *out)
+{
+	struct help *h = (struct help *)v;
+
+	sb_printf(out, "line %zu/%zu", h->n ? h->top + 1 : 0, h->n);
+}
+
+static int help_request(struct view *v, enum request req)
+{
+	struct help *h = (struct help *)v;
+	size_t page = (size_t)NX_MAX(v->height - 1, 1);
+	size_t last = h->n > (size_t)v->height ? h->n - (size_t)v->height : 0;
+
+	switch (req) {
+	case REQ_MOVE_DOWN:
+		h->top = NX_MIN(h->top + 1, last);
+		return 0;
+	case REQ_MOVE_UP:
+		h->top = h->top ? h->top - 1 : 0;
+		return 0;
+	case REQ_PAGE_DOWN:
+		h->top = NX_MIN(h->top + page, last);
+		return 0;
+	case REQ_PAGE_UP:
+		h->top = h->top > page ? h->top - page : 0;
+		return 0;
+	case REQ_HELP:
+	case REQ_CLOSE_PANE:
+		tui_pop(v->tui);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static void help_close(struct view *v)
+{
+	struct help *h = (struct help *)v;
+
+	for (size_t i = 0; i < h->n; i++)
+		free(h->lines[i].left);
+	free(h->lines);
+	free(v->title);
+	free(h);
+}
+
+static const struct view_ops help_ops = {
+	.name = "help",
+	.draw = help_draw,
+	.header = help_header,
+	.status = help_status,
+	.request = help_request,
+	.close = help_close,
+};
+
+struct view *help_open(const struct view_cmd *commands)
+{
+	struct help *h = xcalloc(1, sizeof(*h));
+	const struct req_info *r;
+	size_t n;
+
+	h->view.ops = &help_ops;
+	h->view.title = xstrdup("help");
+	add(h, H_TITLE, NULL, "Keys (q, Esc or ? closes this help)");
+	r = req_table(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].req == REQ_NONE) {
+			add(h, H_BLANK, NULL, NULL);
+			add(h, H_GROUP, NULL, r[i].name);
+		} else {
+			add(h, H_ENTRY, key_list(r[i].keys), r[i].help);
+		}
+	}
+	add(h, H_BLANK, NULL, NULL);
+	add(h, H_TITLE, NULL, "Commands (type : then a command and Enter)");
+	add_commands(h, commands);
+	add_commands(h, common_cmds);
+	add(h, H_BLANK, NULL, NULL);
+	add(h, H_TITLE, NULL, "On the command line");
+	add(h, H_TEXT, NULL, "Left, Right, Home, End, Backspace and Delete "
+	    "edit; Ctrl-U clears; Esc cancels; Enter runs.");
+	add(h, H_TEXT, NULL, "Times are written like 1.25ms, 100us, 350ns, "
+	    "2s or 2 s; a bare number is ns.");
+	return &h->view;
+}

@@ -1,0 +1,201 @@
+/* The request table, key names and the keymap built from the table. */
+#include "config.h"
+
+#include "keys.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/text.h"
+
+#define REQ_ROW_(id, name, keys, help) { REQ_##id, name, keys, help },
+#define REQ_GROUP_(title) { REQ_NONE, title, NULL, NULL },
+static const struct req_info requests[] = { REQ_INFO(REQ_GROUP_, REQ_ROW_) };
+#undef REQ_ROW_
+#undef REQ_GROUP_
+
+/* Named keys; the first name of a code is the one shown. */
+static const struct {
+	const char *name;
+	int key;
+} key_names[] = {
+	{ "Up", KEY_UP },
+	{ "Down", KEY_DOWN },
+	{ "Left", KEY_LEFT },
+	{ "Right", KEY_RIGHT },
+	{ "Home", KEY_HOME },
+	{ "End", KEY_END },
+	{ "PgUp", KEY_PPAGE },
+	{ "PgDown", KEY_NPAGE },
+	{ "Enter", '\n' },
+	{ "Enter", '\r' },
+	{ "Enter", KEY_ENTER },
+	{ "Tab", '\t' },
+	{ "Space", ' ' },
+	{ "Esc", KEY_ESC },
+	{ "Backspace", KEY_BACKSPACE },
+	{ "Backspace", 127 },
+	{ "Backspace", KEY_CTRL('h') },
+	{ "lt", '<' },
+};
+
+const struct req_info *req_table(size_t *n)
+{
+	*n = NX_ARRAY_SIZE(requests);
+	return requests;
+}
+
+const struct req_info *req_info(enum request req)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(requests); i++)
+		if (requests[i].req == req && req != REQ_NONE)
+			return &requests[i];
+	return NULL;
+}
+
+enum request req_by_name(const char *name)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(requests); i++)
+		if (requests[i].req != REQ_NONE &&
+		    !strcmp(requests[i].name, name))
+			return requests[i].req;
+	return REQ_NONE;
+}
+
+int keys_parse(const char **s, int *key)
+{
+	const char *p = *s, *e;
+	size_t len;
+
+	if ((unsigned char)*p >= 0x80) {
+		unsigned cp;
+		size_t n = text_utf8_char((const unsigned char *)p, strlen(p),
+					  &cp);
+
+		if (!n)
+			return -1;
+		*key = KEY_UNICODE(cp);
+		*s = p + n;
+		return 0;
+	}
+	if (*p != '<' || !(e = strchr(p, '>')) || e == p + 1) {
+		*key = (unsigned char)*p;
+		*s = p + 1;
+		return 0;
+	}
+	p++;
+	len = (size_t)(e - p);
+	if (len == 3 && p[0] == 'C' && p[1] == '-' && p[2] >= 'a' &&
+	    p[2] <= 'z') {
+		*key = KEY_CTRL(p[2]);
+		*s = e + 1;
+		return 0;
+	}
+	for (size_t i = 0; i < NX_ARRAY_SIZE(key_names); i++) {
+		if (strlen(key_names[i].name) == len &&
+		    !strncmp(key_names[i].name, p, len)) {
+			*key = key_names[i].key;
+			*s = e + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void keys_name(int key, char *buf, size_t n)
+{
+	struct strbuf sb;
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(key_names); i++) {
+		if (key_names[i].key == key) {
+			snprintf(buf, n, "<%s>", key_names[i].name);
+			return;
+		}
+	}
+	if (KEY_IS_UNICODE(key) && n > 4) {
+		unsigned cp = KEY_UNICODE_CP(key);
+		char ch[5];
+
+		/* through the sanitiser: a bad code point stays harmless */
+		ch[cp < 0x110000 ? text_utf8_put(cp, ch) : 0] = '\0';
+		sb_init(&sb);
+		text_sanitize(&sb, ch, 0);
+		snprintf(buf, n, "%s", sb_cstr(&sb));
+		sb_free(&sb);
+		return;
+	}
+	if (key > 0 && key < 32)
+		snprintf(buf, n, "<C-%c>", key + 'a' - 1);
+	else if (key > 32 && key < 127)
+		snprintf(buf, n, "%c", key);
+	else
+		snprintf(buf, n, "<%d>", key);
+}
+
+/* Every name of the key (Enter is '\n', '\r' and KEY_ENTER) maps. */
+static int key_matches(int key, int bound)
+{
+	char a[32], b[32];
+
+	if (key == bound)
+		return 1;
+	keys_name(key, a, sizeof(a));
+	keys_name(bound, b, sizeof(b));
+	return a[0] == '<' && !strcmp(a, b);
+}
+
+enum request keys_request(int key)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(requests); i++) {
+		const char *p = requests[i].keys;
+
+		while (p && *p) {
+			int k;
+
+			if (*p == ' ') {
+				p++;
+				continue;
+			}
+			if (keys_parse(&p, &k))
+				break;
+			if (key_matches(key, k))
+				return requests[i].req;
+		}
+	}
+	return REQ_NONE;
+}
+
+/* roff needs a backslash before a leading dot or apostrophe and before
+ * every backslash and minus. */
+static void roff_text(struct strbuf *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		sb_adds(out, "\\&");
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '-')
+			sb_addc(out, '\\');
+		sb_addc(out, *s);
+	}
+}
+
+void keys_man(struct strbuf *out)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(requests); i++) {
+		const struct req_info *r = &requests[i];
+
+		if (r->req == REQ_NONE) {
+			sb_adds(out, ".SS ");
+			roff_text(out, r->name);
+			sb_addc(out, '\n');
+			continue;
+		}
+		sb_adds(out, ".TP\n.B ");
+		roff_text(out, r->keys);
+		sb_adds(out, "\n");
+		roff_text(out, r->help);
+		sb_adds(out, " (");
+		roff_text(out, r->name);
+		sb_adds(out, ").\n");
+	}
+}

@@ -1,0 +1,138 @@
+/* A small line editor: insert, delete, move by character, kill line.
+ * Text is UTF-8; keys beyond ASCII arrive as KEY_UNICODE(cp). */
+#include "config.h"
+
+#include "prompt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "keys.h"
+#include "model/text.h"
+
+void prompt_start(struct prompt *p, char lead)
+{
+	memset(p, 0, sizeof(*p));
+	p->lead = lead;
+}
+
+static void insert(struct prompt *p, unsigned cp)
+{
+	char enc[4];
+	size_t n = text_utf8_put(cp, enc);
+
+	if (p->len + n >= PROMPT_MAX)
+		return;
+	memmove(p->text + p->pos + n, p->text + p->pos, p->len - p->pos);
+	memcpy(p->text + p->pos, enc, n);
+	p->len += n;
+	p->pos += n;
+	p->text[p->len] = '\0';
+}
+
+static size_t prev_char(const struct prompt *p, size_t pos)
+{
+	while (pos > 0 && ((unsigned char)p->text[--pos] & 0xc0) == 0x80)
+		;
+	return pos;
+}
+
+static size_t next_char(const struct prompt *p, size_t pos)
+{
+	while (pos < p->len && ((unsigned char)p->text[++pos] & 0xc0) == 0x80)
+		;
+	return pos;
+}
+
+static void delete_range(struct prompt *p, size_t from, size_t to)
+{
+	memmove(p->text + from, p->text + to, p->len - to);
+	p->len -= to - from;
+	p->pos = from;
+	p->text[p->len] = '\0';
+}
+
+enum prompt_result prompt_key(struct prompt *p, int key)
+{
+	switch (key) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		return PROMPT_DONE;
+	case KEY_ESC:
+	case KEY_CTRL('g'):
+		return PROMPT_CANCEL;
+	case KEY_BACKSPACE:
+	case 127:
+	case KEY_CTRL('h'):
+		if (!p->len)
+			return PROMPT_CANCEL;
+		if (p->pos)
+			delete_range(p, prev_char(p, p->pos), p->pos);
+		break;
+	case KEY_DC:
+	case KEY_CTRL('d'):
+		if (p->pos < p->len)
+			delete_range(p, p->pos, next_char(p, p->pos));
+		break;
+	case KEY_LEFT:
+	case KEY_CTRL('b'):
+		p->pos = prev_char(p, p->pos);
+		break;
+	case KEY_RIGHT:
+	case KEY_CTRL('f'):
+		p->pos = next_char(p, p->pos);
+		break;
+	case KEY_HOME:
+	case KEY_CTRL('a'):
+		p->pos = 0;
+		break;
+	case KEY_END:
+	case KEY_CTRL('e'):
+		p->pos = p->len;
+		break;
+	case KEY_CTRL('u'):
+		delete_range(p, 0, p->pos);
+		break;
+	case KEY_CTRL('k'):
+		delete_range(p, p->pos, p->len);
+		break;
+	default:
+		if (key >= 32 && key < 127)
+			insert(p, (unsigned)key);
+		else if (KEY_IS_UNICODE(key))
+			insert(p, KEY_UNICODE_CP(key));
+		break;
+	}
+	return PROMPT_EDITING;
+}
+
+void prompt_draw(const struct prompt *p, WINDOW *win, int y, int w)
+{
+	struct strbuf sb;
+	char lead[2] = { p->lead, '\0' };
+	int before, skip = 0;
+
+	sb_init(&sb);
+	text_sanitize_n(&sb, p->text, p->pos, draw_ascii());
+	before = text_width(sb_cstr(&sb));
+	/* keep the cursor on screen: scroll the text left */
+	while (before - skip > w - 3)
+		skip += NX_MAX(w / 4, 1);
+	sb_reset(&sb);
+	text_sanitize(&sb, p->text, draw_ascii());
+	draw_fill(win, y, 0, w, A_NORMAL);
+	draw_str(win, y, 0, 1, lead, A_BOLD);
+	{
+		const char *s = sb_cstr(&sb);
+		size_t off = text_fit(s, skip);
+
+		char *head = xstrndup(s, off);
+
+		draw_str(win, y, 1, w - 1, s + off, A_NORMAL);
+		wmove(win, y, 1 + before - text_width(head));
+		free(head);
+	}
+	sb_free(&sb);
+}

@@ -1,0 +1,307 @@
+/* Track tree, folding and the frame cache. Panning by whole columns keeps
+ * the column grid, so a cached frame shifts and only the columns that
+ * came into view are read; model_frame() gives the same cells for a part
+ * of a grid as for the whole. */
+#include "config.h"
+
+#include "tracks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/util.h"
+
+struct track_frame {
+	int64_t t0, colw;
+	int ncols, cap, valid;
+	void *cells;		/* struct mcell or struct mccell */
+};
+
+struct id_index {
+	int64_t id;
+	size_t i;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static size_t find_id(const struct id_index *ix, size_t n, int64_t id)
+{
+	struct id_index key = { id, 0 };
+	const struct id_index *hit = id ?
+		bsearch(&key, ix, n, sizeof(*ix), cmp_id) : NULL;
+
+	return hit ? hit->i : SIZE_MAX;
+}
+
+/* Appends track i and its tree (children in the model's order) to out;
+ * seen guards against parent cycles in a damaged cache. */
+static void tree_order(size_t n, const size_t *parent, size_t i, char *seen,
+		       size_t *out, size_t *len)
+{
+	seen[i] = 1;
+	out[(*len)++] = i;
+	for (size_t c = 0; c < n; c++)
+		if (parent[c] == i && !seen[c])
+			tree_order(n, parent, c, seen, out, len);
+}
+
+int tracks_load(struct tracks *tr, struct model *m, int64_t profile)
+{
+	struct mtrack *t;
+	struct id_index *ix;
+	size_t n, len = 0, *parent, *order, *where;
+	char *seen;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->m = m;
+	if (model_tracks(m, profile, &t, &n))
+		return -1;
+	ix = xcalloc(n + 1, sizeof(*ix));
+	parent = xcalloc(n + 1, sizeof(*parent));
+	order = xcalloc(n + 1, sizeof(*order));
+	where = xcalloc(n + 1, sizeof(*where));
+	seen = xcalloc(n + 1, 1);
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (struct id_index){ t[i].id, i };
+	qsort(ix, n, sizeof(*ix), cmp_id);
+	for (size_t i = 0; i < n; i++)
+		parent[i] = find_id(ix, n, t[i].parent_id);
+	for (size_t i = 0; i < n; i++)
+		if (parent[i] == SIZE_MAX)
+			tree_order(n, parent, i, seen, order, &len);
+	/* tracks in a cycle have no root: show them at the top level */
+	for (size_t i = 0; i < n; i++) {
+		if (!seen[i]) {
+			parent[i] = SIZE_MAX;
+			tree_order(n, parent, i, seen, order, &len);
+		}
+	}
+	tr->t = xcalloc(n + 1, sizeof(*tr->t));
+	tr->st = xcalloc(n + 1, sizeof(*tr->st));
+	for (size_t k = 0; k < len; k++)
+		where[order[k]] = k;
+	for (size_t k = 0; k < len; k++) {
+		size_t i = order[k], p = parent[i];
+		struct track_state *s = &tr->st[k];
+
+		tr->t[k] = t[i];
+		s->parent = p == SIZE_MAX ? SIZE_MAX : where[p];
+		s->depth = s->parent == SIZE_MAX ? 0 :
+						   tr->st[s->parent].depth + 1;
+		s->is_group = t[i].kind && !strcmp(t[i].kind, "group");
+		s->frame = xcalloc(1, sizeof(*s->frame));
+		if (s->parent != SIZE_MAX)
+			tr->st[s->parent].nchildren++;
+	}
+	tr->n = len;
+	free(t);		/* its strings now belong to tr->t */
+	free(ix);
+	free(parent);
+	free(order);
+	free(where);
+	free(seen);
+	tr->rows = xcalloc(len + 1, sizeof(*tr->rows));
+	tracks_update_rows(tr);
+	return 0;
+}
+
+void tracks_free(struct tracks *tr)
+{
+	for (size_t i = 0; i < tr->n; i++) {
+		free(tr->st[i].frame->cells);
+		free(tr->st[i].frame);
+		free(tr->t[i].kind);
+		free(tr->t[i].name);
+		free(tr->t[i].unit);
+	}
+	free(tr->t);
+	free(tr->st);
+	free(tr->rows);
+	free(tr->zero);
+	memset(tr, 0, sizeof(*tr));
+}
+
+void tracks_update_rows(struct tracks *tr)
+{
+	tr->nrows = 0;
+	for (size_t i = 0; i < tr->n; i++) {
+		size_t p = tr->st[i].parent;
+		int hidden = 0;
+
+		for (; p != SIZE_MAX && !hidden; p = tr->st[p].parent)
+			hidden = tr->st[p].folded;
+		if (!hidden)
+			tr->rows[tr->nrows++] = i;
+	}
+}
+
+size_t tracks_row_of(const struct tracks *tr, size_t i)
+{
+	for (;;) {
+		for (size_t r = 0; r < tr->nrows; r++)
+			if (tr->rows[r] == i)
+				return r;
+		if (tr->st[i].parent == SIZE_MAX)
+			return 0;
+		i = tr->st[i].parent;
+	}
+}
+
+void tracks_invalidate(struct tracks *tr)
+{
+	for (size_t i = 0; i < tr->n; i++)
+		tr->st[i].frame->valid = 0;
+}
+
+typedef int (*fill_fn)(struct model *m, const struct mtrack *t, int64_t t0,
+		       int64_t colw, int ncols, void *out);
+
+static int fill_events(struct model *m, const struct mtrack *t, int64_t t0,
+		       int64_t colw, int ncols, void *out)
+{
+	return model_frame(m, t, t0, colw, ncols, out);
+}
+
+static int fill_counter(struct model *m, const struct mtrack *t, int64_t t0,
+			int64_t colw, int ncols, void *out)
+{
+	return model_counter_frame(m, t, t0, colw, ncols, out);
+}
+
+/* The frame of track i from the cache, shifted and topped up when the
+ * view moved by whole columns. */
+static void *cached(struct tracks *tr, size_t i, int64_t t0, int64_t colw,
+		    int ncols, size_t elem, fill_fn fill)
+{
+	struct track_frame *f = tr->st[i].frame;
+	char *cells;
+	int64_t d, sh;
+
+	if (ncols > f->cap) {
+		free(f->cells);
+		f->cap = ncols;
+		f->cells = xcalloc((size_t)ncols, elem);
+		f->valid = 0;
+	}
+	cells = f->cells;
+	if (f->valid && f->colw == colw && f->ncols == ncols) {
+		d = t0 - f->t0;
+		if (!d)
+			return cells;
+		sh = d / colw;
+		if (d % colw == 0 && sh < ncols && sh > -ncols) {
+			int keep = ncols - (int)(sh > 0 ? sh : -sh);
+			int add = ncols - keep;
+
+			f->valid = 0;
+			if (sh > 0) {
+				memmove(cells, cells + (size_t)sh * elem,
+					(size_t)keep * elem);
+				if (fill(tr->m, &tr->t[i], t0 + keep * colw,
+					 colw, add, cells + (size_t)keep * elem))
+					return NULL;
+			} else {
+				memmove(cells + (size_t)add * elem, cells,
+					(size_t)keep * elem);
+				if (fill(tr->m, &tr->t[i], t0, colw, add, cells))
+					return NULL;
+			}
+			f->t0 = t0;
+			f->valid = 1;
+			return cells;
+		}
+	}
+	f->valid = 0;
+	if (fill(tr->m, &tr->t[i], t0, colw, ncols, cells))
+		return NULL;
+	f->t0 = t0;
+	f->colw = colw;
+	f->ncols = ncols;
+	f->valid = 1;
+	return cells;
+}
+
+/* A folded group: per column, the busiest of the tracks inside it. An
+ * open group or a counter has no cells of its own. */
+static const struct mcell *group_frame(struct tracks *tr, size_t g,
+				       int64_t t0, int64_t colw, int ncols)
+{
+	struct track_frame *f = tr->st[g].frame;
+	struct mcell *agg;
+
+	if (ncols > f->cap) {
+		free(f->cells);
+		f->cap = ncols;
+		f->cells = xcalloc((size_t)ncols, sizeof(struct mcell));
+	}
+	agg = f->cells;
+	f->valid = 0;
+	memset(agg, 0, (size_t)ncols * sizeof(*agg));
+	for (size_t j = g + 1; tr->st[g].folded &&
+	     j < tr->n && tr->st[j].depth > tr->st[g].depth; j++) {
+		const struct mcell *c;
+
+		if (tr->st[j].is_group || tr->t[j].is_counter)
+			continue;
+		c = cached(tr, j, t0, colw, ncols, sizeof(struct mcell),
+			   fill_events);
+		if (!c)
+			return NULL;
+		for (int k = 0; k < ncols; k++) {
+			int64_t n = agg[k].n + c[k].n;
+
+			if (c[k].busy > agg[k].busy ||
+			    (!agg[k].top_slice && c[k].top_slice))
+				agg[k] = c[k];
+			agg[k].n = n;
+		}
+	}
+	return agg;
+}
+
+const struct mcell *tracks_frame(struct tracks *tr, size_t i, int64_t t0,
+				 int64_t colw, int ncols)
+{
+	if (tr->t[i].is_counter) {
+		if (ncols > tr->nzero) {
+			free(tr->zero);
+			tr->nzero = ncols;
+			tr->zero = xcalloc((size_t)ncols, sizeof(*tr->zero));
+		}
+		return tr->zero;
+	}
+	if (tr->st[i].is_group)
+		return group_frame(tr, i, t0, colw, ncols);
+	return cached(tr, i, t0, colw, ncols, sizeof(struct mcell),
+		      fill_events);
+}
+
+const struct mccell *tracks_counter_frame(struct tracks *tr, size_t i,
+					  int64_t t0, int64_t colw, int ncols)
+{
+	if (!tr->t[i].is_counter)
+		return NULL;
+	return cached(tr, i, t0, colw, ncols, sizeof(struct mccell),
+		      fill_counter);
+}
+
+int tracks_counter_range(struct tracks *tr, size_t i, double *vmin,
+			 double *vmax)
+{
+	struct track_state *s = &tr->st[i];
+
+	if (!s->have_range) {
+		if (model_counter_range(tr->m, tr->t[i].id, &s->vmin,
+					&s->vmax))
+			return -1;
+		s->have_range = 1;
+	}
+	*vmin = s->vmin;
+	*vmax = s->vmax;
+	return 0;
+}

@@ -1,0 +1,429 @@
+/* The screen loop: starts curses (or a virtual terminal when headless),
+ * keeps the stack of views, turns keys into requests, runs ':' commands
+ * and draws a frame after each key. Curses sends only the cells that
+ * changed, so a full redraw into stdscr does not flicker. */
+#include "config.h"
+
+#include "tui.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "draw.h"
+#include "headless.h"
+#include "help.h"
+#include "keys.h"
+#include "model/model.h"
+#include "model/text.h"
+#include "model/timefmt.h"
+#include "prompt.h"
+#include "timeline.h"
+#include "view.h"
+
+#define TUI_MAX_VIEWS 16
+#define TUI_MIN_COLS 40		/* below this, only a notice is drawn */
+#define TUI_MIN_ROWS 8
+#define TUI_ESCDELAY_MS 25
+#define TUI_MAX_ARGS 16
+
+struct tui {
+	struct view *views[TUI_MAX_VIEWS];
+	int nviews;
+	struct prompt prompt;
+	int prompting;
+	struct strbuf msg;
+	int msg_error;
+	int quit;
+	struct headless *hl;
+	SCREEN *screen;
+	FILE *null_out, *null_in;
+};
+
+static struct view *top_view(struct tui *t)
+{
+	return t->nviews ? t->views[t->nviews - 1] : NULL;
+}
+
+static void set_area(struct view *v)
+{
+	v->top = 1;
+	v->height = NX_MAX(LINES - 2, 1);
+	v->width = NX_MAX(COLS, 1);
+}
+
+void tui_push(struct tui *t, struct view *v)
+{
+	if (t->nviews == TUI_MAX_VIEWS) {
+		v->ops->close(v);
+		tui_error(t, "too many views open");
+		return;
+	}
+	v->tui = t;
+	set_area(v);
+	t->views[t->nviews++] = v;
+}
+
+void tui_pop(struct tui *t)
+{
+	struct view *v = top_view(t);
+
+	if (!v)
+		return;
+	t->nviews--;
+	v->ops->close(v);
+	if (!t->nviews)
+		t->quit = 1;
+}
+
+struct view *tui_below(struct tui *t, struct view *v)
+{
+	for (int i = 1; i < t->nviews; i++)
+		if (t->views[i] == v)
+			return t->views[i - 1];
+	return NULL;
+}
+
+void tui_quit(struct tui *t)
+{
+	t->quit = 1;
+}
+
+static void vmessage(struct tui *t, int error, const char *fmt, va_list ap)
+{
+	sb_reset(&t->msg);
+	sb_vprintf(&t->msg, fmt, ap);
+	t->msg_error = error;
+}
+
+void tui_message(struct tui *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(t, 0, fmt, ap);
+	va_end(ap);
+}
+
+void tui_error(struct tui *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(t, 1, fmt, ap);
+	va_end(ap);
+}
+
+static void draw_header(struct tui *t)
+{
+	struct strbuf sb;
+	struct view *v = top_view(t);
+	attr_t a = draw_style(S_HEADER);
+
+	sb_init(&sb);
+	sb_adds(&sb, "nxtop");
+	for (int i = 0; i < t->nviews; i++)
+		sb_printf(&sb, " %s %s", draw_glyph(G_CRUMB),
+			  t->views[i]->title);
+	if (v->ops->header) {
+		sb_adds(&sb, "  ");
+		v->ops->header(v, &sb);
+	}
+	draw_text(stdscr, 0, 0, COLS, sb_cstr(&sb), a, 1);
+	sb_free(&sb);
+}
+
+static void draw_status(struct tui *t)
+{
+	struct view *v = top_view(t);
+	struct strbuf right;
+	attr_t a = draw_style(S_STATUS);
+	int rw = 0, y = LINES - 1;
+
+	if (t->prompting) {
+		prompt_draw(&t->prompt, stdscr, y, COLS);
+		return;
+	}
+	draw_fill(stdscr, y, 0, COLS, a);
+	sb_init(&right);
+	if (v->ops->status)
+		v->ops->status(v, &right);
+	if (right.len) {
+		struct strbuf clean;
+
+		sb_init(&clean);
+		text_sanitize(&clean, sb_cstr(&right), draw_ascii());
+		rw = NX_MIN(text_width(sb_cstr(&clean)) + 1, COLS / 2);
+		draw_str(stdscr, y, COLS - rw, rw, sb_cstr(&clean), a);
+		sb_free(&clean);
+	}
+	sb_free(&right);
+	if (t->msg.len)
+		draw_text(stdscr, y, 0, COLS - rw - 1, sb_cstr(&t->msg),
+			  t->msg_error ? draw_style(S_ERROR) : a, 0);
+	else if (v->ops->hints)
+		draw_str(stdscr, y, 0, COLS - rw - 1, v->ops->hints, a);
+}
+
+static void draw_frame(struct tui *t)
+{
+	struct view *v = top_view(t);
+
+	werase(stdscr);
+	if (!v)
+		return;
+	if (COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS) {
+		draw_str(stdscr, 0, 0, COLS, "nxtop needs a bigger terminal",
+			 A_BOLD);
+	} else {
+		/* the view first: it settles its layout for header and status */
+		set_area(v);
+		v->ops->draw(v, stdscr);
+		draw_header(t);
+		draw_status(t);
+	}
+	curs_set(t->prompting ? 1 : 0);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* Requests every view may leave to the loop. */
+static void request(struct tui *t, enum request req)
+{
+	struct view *v = top_view(t);
+
+	set_area(v);
+	if (v->ops->request && !v->ops->request(v, req))
+		return;
+	switch (req) {
+	case REQ_HELP:
+		tui_push(t, help_open(v->ops->commands));
+		break;
+	case REQ_PROMPT:
+		prompt_start(&t->prompt, ':');
+		t->prompting = 1;
+		break;
+	case REQ_VIEW_CLOSE:
+		tui_pop(t);
+		break;
+	case REQ_QUIT:
+		t->quit = 1;
+		break;
+	case REQ_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	default:
+		tui_message(t, "%s: nothing to do here", req_info(req)->name);
+		break;
+	}
+}
+
+static void run_command(struct tui *t, char *line)
+{
+	char *argv[TUI_MAX_ARGS + 1];
+	int argc = 0, rc;
+	struct view *v = top_view(t);
+	enum request req;
+
+	for (char *tok = strtok(line, " \t"); tok && argc < TUI_MAX_ARGS;
+	     tok = strtok(NULL, " \t"))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	if (!argc)
+		return;
+	if (!strcmp(argv[0], "q") || !strcmp(argv[0], "quit")) {
+		t->quit = 1;
+		return;
+	}
+	req = req_by_name(argv[0]);
+	if (req != REQ_NONE && argc == 1) {
+		request(t, req);
+		return;
+	}
+	rc = v->ops->command ? v->ops->command(v, argc, argv) : 1;
+	if (rc > 0)
+		tui_error(t, "unknown command '%s' (? lists them)", argv[0]);
+	else if (rc < 0)
+		tui_error(t, "%s", err_get());
+}
+
+static void handle_key(struct tui *t, int key)
+{
+	enum request req;
+	char name[32];
+
+	if (key == KEY_RESIZE)
+		return;
+	sb_reset(&t->msg);
+	if (t->prompting) {
+		switch (prompt_key(&t->prompt, key)) {
+		case PROMPT_DONE:
+			t->prompting = 0;
+			run_command(t, t->prompt.text);
+			break;
+		case PROMPT_CANCEL:
+			t->prompting = 0;
+			break;
+		case PROMPT_EDITING:
+			break;
+		}
+		return;
+	}
+	req = keys_request(key);
+	if (req == REQ_NONE) {
+		keys_name(key, name, sizeof(name));
+		tui_message(t, "%s: no such key (? shows the keys)", name);
+		return;
+	}
+	request(t, req);
+}
+
+static int read_key(void)
+{
+	wint_t wc;
+
+	for (;;) {
+		switch (wget_wch(stdscr, &wc)) {
+		case KEY_CODE_YES:
+			return (int)wc;
+		case OK:
+			return wc < 128 ? (int)wc : KEY_UNICODE((unsigned)wc);
+		default:
+			break;	/* interrupted: read again */
+		}
+	}
+}
+
+static int utf8_locale(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+static enum color_level color_level(const struct tui_opts *o)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (o->color == TUI_COLOR_NEVER)
+		return COLORS_NONE;
+	if (o->color == TUI_COLOR_AUTO && no && *no)
+		return COLORS_NONE;
+	return COLORS_256;	/* draw_setup lowers it to what there is */
+}
+
+static int start_curses(struct tui *t, const struct tui_opts *o)
+{
+	static const char *const virt[] = { "xterm-256color", "xterm",
+					    "vt100", "ansi" };
+
+	if (o->headless) {
+		int cols, rows;
+
+		t->hl = headless_open(o->headless, o->dump_dir);
+		if (!t->hl)
+			return -1;
+		t->null_out = fopen("/dev/null", "w");
+		t->null_in = fopen("/dev/null", "r");
+		if (!t->null_out || !t->null_in) {
+			err_set("/dev/null: cannot open");
+			return -1;
+		}
+		for (size_t i = 0; i < NX_ARRAY_SIZE(virt) && !t->screen; i++)
+			t->screen = newterm(virt[i], t->null_out, t->null_in);
+		if (!t->screen) {
+			err_set("no terminal description for a headless run "
+				"(install ncurses-base)");
+			return -1;
+		}
+		headless_size(t->hl, &cols, &rows);
+		resize_term(rows, cols);
+	} else {
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			err_set("the viewer needs a terminal (for text, try "
+				"'nxtop summary')");
+			return -1;
+		}
+		set_escdelay(TUI_ESCDELAY_MS);
+		t->screen = newterm(NULL, stdout, stdin);
+		if (!t->screen) {
+			err_set("cannot use terminal type '%s'",
+				getenv("TERM") ? getenv("TERM") : "(unset)");
+			return -1;
+		}
+	}
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	return 0;
+}
+
+static void stop_curses(struct tui *t)
+{
+	if (t->screen) {
+		endwin();
+		delscreen(t->screen);
+	}
+	if (t->null_out)
+		fclose(t->null_out);
+	if (t->null_in)
+		fclose(t->null_in);
+	headless_close(t->hl);
+}
+
+static int main_loop(struct tui *t)
+{
+	draw_frame(t);
+	if (t->hl)
+		headless_frame_done(t->hl);
+	while (!t->quit && t->nviews) {
+		int key = t->hl ? headless_key(t->hl) : read_key();
+
+		if (key == -1)
+			break;
+		if (key == -2)
+			return -1;
+		handle_key(t, key);
+		if (t->quit || !t->nviews)
+			break;
+		draw_frame(t);
+		if (t->hl)
+			headless_frame_done(t->hl);
+	}
+	return 0;
+}
+
+int tui_run(struct model *m, const struct tui_opts *o)
+{
+	struct tui t;
+	struct view *tl;
+	int ascii = o->ascii || !utf8_locale(), rc;
+
+	memset(&t, 0, sizeof(t));
+	timefmt_set_ascii(ascii);
+	if (start_curses(&t, o)) {
+		stop_curses(&t);
+		return -1;
+	}
+	draw_setup(ascii, color_level(o));
+	tl = timeline_open(m, 0);
+	if (!tl) {
+		stop_curses(&t);
+		return -1;
+	}
+	tui_push(&t, tl);
+	rc = main_loop(&t);
+	while (t.nviews)
+		tui_pop(&t);
+	stop_curses(&t);
+	sb_free(&t.msg);
+	return rc;
+}

@@ -1,0 +1,20 @@
+/* The terminal UI's one entry point. */
+#ifndef NX_TUI_H
+#define NX_TUI_H
+
+#include "model/model.h"
+
+enum tui_color { TUI_COLOR_AUTO, TUI_COLOR_ALWAYS, TUI_COLOR_NEVER };
+
+struct tui_opts {
+	enum tui_color color;
+	int ascii;		/* ASCII glyphs even in a UTF-8 locale */
+	const char *headless;	/* key script: run without a terminal */
+	const char *dump_dir;	/* where headless dumps go ("." if NULL) */
+};
+
+/* Runs the UI on an open cache until the user quits. 0 on success; -1
+ * with err_set(). */
+int tui_run(struct model *m, const struct tui_opts *o);
+
+#endif

@@ -1,0 +1,61 @@
+/* Views and the services the screen loop gives them. Every screen is a
+ * view on a stack (timeline, help, later device drilldown); the loop
+ * knows a view only through its struct view_ops. The loop draws the
+ * header (breadcrumb of the stack) and the status line; a view draws the
+ * rows between them. */
+#ifndef NX_TUI_VIEW_H
+#define NX_TUI_VIEW_H
+
+#include <curses.h>
+
+#include "model/util.h"
+#include "request.h"
+
+struct tui;
+struct view;
+
+/* A ':' command a view understands, for the help screen. */
+struct view_cmd {
+	const char *name, *args, *help;
+};
+
+struct view_ops {
+	const char *name;
+	/* Draws rows [v->top, v->top + v->height) of the screen. */
+	void (*draw)(struct view *v, WINDOW *win);
+	/* Text after the breadcrumb in the header line. */
+	void (*header)(struct view *v, struct strbuf *out);
+	/* Right side of the status line (cursor position and the like). */
+	void (*status)(struct view *v, struct strbuf *out);
+	/* 0 when the view handled the request, 1 to let the loop do its
+	 * default (help, prompt, close, quit). */
+	int (*request)(struct view *v, enum request req);
+	/* A ':' command split into words: 0 done, 1 unknown command,
+	 * -1 failed with err_set(). */
+	int (*command)(struct view *v, int argc, char **argv);
+	/* Key hints for the status line when there is no message. */
+	const char *hints;
+	/* The view's ':' commands; NULL-terminated. */
+	const struct view_cmd *commands;
+	void (*close)(struct view *v);
+};
+
+struct view {
+	const struct view_ops *ops;
+	struct tui *tui;
+	char *title;		/* breadcrumb entry */
+	int top, height, width;	/* screen area, set before each call */
+};
+
+/* Pushes a view; the stack owns it from now on. */
+void tui_push(struct tui *t, struct view *v);
+/* Closes the top view; the UI ends when none is left. */
+void tui_pop(struct tui *t);
+/* The view under v on the stack, NULL for the first. */
+struct view *tui_below(struct tui *t, struct view *v);
+void tui_quit(struct tui *t);
+/* One line on the status line until the next key. */
+void tui_message(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
+void tui_error(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
+
+#endif
