@@ -3,6 +3,7 @@
  * boundaries, and one clear error for each kind of malformed input. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "model/util.h"
