@@ -101,9 +101,12 @@ static void group_fields(struct details *d)
 	size_t n = 0;
 
 	for (size_t i = 0; i < d->nfields; i++) {
-		for (size_t j = i; j < d->nfields && !done[i]; j++) {
-			if (!done[j] && !strcmp(d->fields[j].group,
-						d->fields[i].group)) {
+		const char *g = d->fields[i].group;
+
+		if (done[i])
+			continue;
+		for (size_t j = i; j < d->nfields; j++) {
+			if (!done[j] && !strcmp(d->fields[j].group, g)) {
 				out[n++] = d->fields[j];
 				done[j] = 1;
 			}

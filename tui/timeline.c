@@ -47,6 +47,7 @@ struct timeline {
 	enum color_by color_by;
 	struct details *details;
 	int details_open, focus_details;
+	struct mslice sel;	/* the event jumped to, while the cursor is on it */
 	/* layout of the view's area */
 	int labelw, ncols, track_rows, details_h;
 	struct legend_key legend[LEGEND_MAX];
@@ -95,9 +96,14 @@ static void layout(struct timeline *tl)
 	tl->labelw = NX_MAX(NX_MIN(widest + 1, v->width / 4), LABEL_MIN);
 	tl->ncols = NX_MAX(v->width - tl->labelw - 1, 1);
 	tl->details_h = 0;
-	if (tl->details_open)
-		tl->details_h = NX_MIN(NX_MAX(v->height / 3, DETAILS_MIN),
-				       v->height - 5);
+	if (tl->details_open) {
+		/* a third of the height, or all the rows the tracks leave */
+		int spare = v->height - 2 - (int)tl->tr.nrows;
+
+		tl->details_h = NX_MAX(NX_MAX(v->height / 3, DETAILS_MIN),
+				       spare);
+		tl->details_h = NX_MIN(tl->details_h, v->height - 5);
+	}
 	/* axis and legend rows */
 	tl->track_rows = NX_MAX(v->height - 2 - tl->details_h, 1);
 	if (tl->row < tl->top)
@@ -235,8 +241,9 @@ static void fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 	timefmt_dur(buf, n, t - tl->start, NX_MAX(NX_MIN(digits, 6), 3), 0);
 }
 
-/* The event under the cursor on track i: the one covering most of the
- * cursor's column, else the one at the cursor's time. 0 found. */
+/* The event under the cursor on track i: the one jumped to while the
+ * cursor stays on it, else the one covering most of the cursor's column,
+ * else the one at the cursor's time. 0 found. */
 static int event_at_cursor(struct timeline *tl, size_t i, struct mslice *s)
 {
 	const struct mcell *cells;
@@ -244,6 +251,11 @@ static int event_at_cursor(struct timeline *tl, size_t i, struct mslice *s)
 
 	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
 		return 1;
+	if (tl->sel.id && tl->sel.ts == tl->cur &&
+	    tl->sel.track_id == tl->tr.t[i].id) {
+		*s = tl->sel;
+		return 0;
+	}
 	cells = tracks_frame(&tl->tr, i, tl->t0, tl->colw, tl->ncols);
 	if (cells && c >= 0 && c < tl->ncols && cells[c].top_slice)
 		return model_slice(tl->m, cells[c].top_slice, s);
@@ -316,6 +328,7 @@ static void req_step(struct timeline *tl, int dir)
 		return;
 	}
 	tl->cur = s.ts;
+	tl->sel = s;
 	show_cursor(tl);
 	if (tl->details_open)
 		open_details(tl, &s, i);
@@ -738,10 +751,14 @@ static void draw_axis(struct timeline *tl, WINDOW *win, int y)
 	for (int k = 0; k < ax.n; k++) {
 		int room = (k + 1 < ax.n ? ax.col[k + 1] : tl->ncols) - ax.col[k];
 
+		int w;
+
 		axis_label(&ax, ax.t[k], buf, sizeof(buf));
+		w = text_width(buf);
 		draw_str(win, y, x0 + ax.col[k], 1, draw_glyph(G_TICK),
 			 draw_style(S_AXIS));
-		if (text_width(buf) + 1 < room)
+		/* a label the cursor mark would cut is left out */
+		if (w + 1 < room && !(c > ax.col[k] && c <= ax.col[k] + w))
 			draw_str(win, y, x0 + ax.col[k] + 1, room - 1, buf,
 				 draw_style(S_AXIS));
 	}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Screen tests: the viewer runs headless on fixtures. Each script
+# tests/screens/NAME.keys types keys and dumps screens; every dump must
+# equal tests/screens/NAME/DUMP, and no dump may hold a control
+# character. A script's header names its profile ("# profile: FILE" in
+# tests/fixtures), extra options ("# args: ...") and environment
+# ("# env: VAR=value"). NXTOP_UPDATE_SCREENS=1 rewrites the expected
+# screens from what the viewer shows now (check the diff before
+# committing).
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
+	echo "no C.UTF-8 locale: skipping the screen tests"
+	exit 77
+fi
+export LC_ALL=C.UTF-8
+unset NO_COLOR COLUMNS LINES
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+screens="$srcdir/tests/screens"
+ctl=$(printf '[\001-\010\013-\037\177]')
+
+for script in "$screens"/*.keys; do
+	name=$(basename "$script" .keys)
+	profile=$(sed -n 's/^# profile: //p' "$script")
+	args=$(sed -n 's/^# args: //p' "$script")
+	envs=$(sed -n 's/^# env: //p' "$script")
+	if [ ! -f "$tmp/$profile" ]; then
+		cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile"
+		"$NXTOP" import -q "$tmp/$profile" || fail "$profile: import failed"
+	fi
+	mkdir "$tmp/$name"
+	# shellcheck disable=SC2086
+	if ! env $envs "$NXTOP" -q $args --headless="$script" \
+		--dump="$tmp/$name" "$tmp/$profile" 2>"$tmp/$name.err"; then
+		fail "$name: nxtop failed: $(cat "$tmp/$name.err")"
+		continue
+	fi
+	if [ "${NXTOP_UPDATE_SCREENS:-}" = 1 ]; then
+		rm -rf "${screens:?}/$name"
+		cp -r "$tmp/$name" "$screens/$name"
+		continue
+	fi
+	for want in "$screens/$name"/*; do
+		[ -e "$tmp/$name/$(basename "$want")" ] ||
+			fail "$name: no dump $(basename "$want")"
+	done
+	for got in "$tmp/$name"/*; do
+		dump=$(basename "$got")
+		if LC_ALL=C grep -q "$ctl" "$got"; then
+			fail "$name/$dump: control character on screen"
+		fi
+		if [ ! -f "$screens/$name/$dump" ]; then
+			fail "$name/$dump: unexpected dump"
+		elif ! cmp -s "$screens/$name/$dump" "$got"; then
+			fail "$name/$dump differs:
+$(diff -u "$screens/$name/$dump" "$got")"
+		fi
+	done
+done
+pass

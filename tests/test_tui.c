@@ -1,0 +1,300 @@
+/* The viewer's parts that need no terminal: the request table against
+ * the man page's KEYS section, key names, time-axis ticks, the command
+ * line editor, and the frame cache (a shifted frame equals a fresh one).
+ * With --print-man-keys it prints the KEYS section for man/nxtop.1. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "model/util.h"
+#include "testutil.h"
+#include "tui/axis.h"
+#include "tui/keys.h"
+#include "tui/prompt.h"
+#include "tui/tracks.h"
+
+#define MAN_BEGIN ".\\\" keys: generated"
+#define MAN_END ".\\\" keys: end"
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf sb;
+	char buf[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	sb_init(&sb);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(&sb, buf, n);
+	fclose(f);
+	return sb_detach(&sb);
+}
+
+static void test_man_keys(void **state)
+{
+	const char *src = getenv("srcdir");
+	char *path = xasprintf("%s/man/nxtop.1", src ? src : ".");
+	char *man = read_file(path), *b, *e;
+	struct strbuf want;
+
+	(void)state;
+	assert_non_null(man);
+	b = strstr(man, MAN_BEGIN);
+	assert_non_null(b);
+	b = strchr(b, '\n') + 1;
+	e = strstr(b, MAN_END);
+	assert_non_null(e);
+	*e = '\0';
+	sb_init(&want);
+	keys_man(&want);
+	if (strcmp(b, sb_cstr(&want)))
+		fail_msg("man/nxtop.1 KEYS differs from tui/request.h; run "
+			 "'make man-keys'. Expected:\n%s", sb_cstr(&want));
+	sb_free(&want);
+	free(man);
+	free(path);
+}
+
+/* Every key in the table reaches its own request: no key is bound
+ * twice, and every name parses. */
+static void test_keys_unique(void **state)
+{
+	size_t n;
+	const struct req_info *r = req_table(&n);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = r[i].keys;
+
+		if (r[i].req == REQ_NONE)
+			continue;
+		assert_int_equal(req_by_name(r[i].name), r[i].req);
+		assert_ptr_equal(req_info(r[i].req), &r[i]);
+		while (*p) {
+			int key;
+
+			if (*p == ' ') {
+				p++;
+				continue;
+			}
+			assert_int_equal(keys_parse(&p, &key), 0);
+			if (keys_request(key) != r[i].req)
+				fail_msg("key of %s also bound elsewhere",
+					 r[i].name);
+		}
+	}
+	assert_int_equal(req_by_name("no-such-request"), REQ_NONE);
+}
+
+static int parse1(const char *s)
+{
+	int key = -1;
+
+	assert_int_equal(keys_parse(&s, &key), 0);
+	assert_int_equal(*s, '\0');
+	return key;
+}
+
+static void test_key_names(void **state)
+{
+	const char *bad = "<Bogus>";
+	char buf[32];
+	int key;
+
+	(void)state;
+	assert_int_equal(parse1("j"), 'j');
+	assert_int_equal(parse1("<C-l>"), 12);
+	assert_int_equal(parse1("<lt>"), '<');
+	assert_int_equal(parse1("<"), '<');
+	assert_int_equal(keys_request(parse1("<Enter>")), REQ_ENTER);
+	assert_int_equal(keys_request('\r'), REQ_ENTER);
+	assert_int_equal(parse1("\xc2\xb5"), KEY_UNICODE(0xb5));
+	assert_int_equal(keys_parse(&bad, &key), -1);
+	keys_name(parse1("<PgDown>"), buf, sizeof(buf));
+	assert_string_equal(buf, "<PgDown>");
+	keys_name(' ', buf, sizeof(buf));
+	assert_string_equal(buf, "<Space>");
+	keys_name(KEY_UNICODE(0xb5), buf, sizeof(buf));
+	assert_string_equal(buf, "\xc2\xb5");
+	keys_name(KEY_UNICODE(0x1b), buf, sizeof(buf));
+	assert_string_equal(buf, "\xef\xbf\xbd");
+}
+
+/* Ticks are multiples of a 1-2-5 step, in their columns, labels fit. */
+static void check_axis(int64_t t0, int64_t colw, int ncols, int64_t origin)
+{
+	struct axis a;
+	int64_t s;
+
+	axis_compute(&a, t0, colw, ncols, origin);
+	for (s = a.step; s % 10 == 0; s /= 10)
+		;
+	assert_true(s == 1 || s == 2 || s == 5);
+	assert_true(a.n > 0);
+	for (int k = 0; k < a.n; k++) {
+		char l[64];
+
+		assert_int_equal(a.t[k] % a.step, 0);
+		assert_true(origin + a.t[k] >= t0 + a.col[k] * colw);
+		assert_true(origin + a.t[k] < t0 + (a.col[k] + 1) * colw);
+		axis_label(&a, a.t[k], l, sizeof(l));
+		if (k + 1 < a.n)
+			assert_true(a.col[k + 1] - a.col[k] >= (int)strlen(l));
+	}
+}
+
+static void test_axis(void **state)
+{
+	struct axis a;
+	char l[64];
+
+	(void)state;
+	axis_compute(&a, 0, 1000, 60, 0);
+	assert_int_equal(a.step, 10000);
+	assert_int_equal(a.n, 6);
+	assert_int_equal(a.col[1], 10);
+	axis_label(&a, a.t[1], l, sizeof(l));
+	assert_string_equal(l, "10\xc2\xb5s");
+	/* deep in, far from the origin: the unit follows the time */
+	axis_compute(&a, 1868000, 10, 60, 0);
+	assert_int_equal(a.step, 100);
+	axis_label(&a, a.t[1], l, sizeof(l));
+	assert_string_equal(l, "1.8681ms");
+	check_axis(0, 1, 60, 0);
+	check_axis(-5000, 1000, 60, 0);
+	check_axis(123456789, 3, 180, 1000);
+	check_axis(0, 987654321, 280, 0);
+	check_axis(1729888371056597613, 1000, 200, 1729888371000000000);
+}
+
+static void type(struct prompt *p, const char *keys)
+{
+	while (*keys) {
+		int key;
+
+		assert_int_equal(keys_parse(&keys, &key), 0);
+		assert_int_equal(prompt_key(p, key), PROMPT_EDITING);
+	}
+}
+
+static void test_prompt(void **state)
+{
+	struct prompt p;
+
+	(void)state;
+	prompt_start(&p, ':');
+	type(&p, "goto 1\xc2\xb5s");
+	assert_string_equal(p.text, "goto 1\xc2\xb5s");
+	type(&p, "<Left><Backspace>");
+	assert_string_equal(p.text, "goto 1s");
+	type(&p, "<Home>x<End>y");
+	assert_string_equal(p.text, "xgoto 1sy");
+	type(&p, "<Left><C-u>");
+	assert_string_equal(p.text, "y");
+	assert_int_equal(prompt_key(&p, '\r'), PROMPT_DONE);
+	assert_int_equal(prompt_key(&p, KEY_ESC), PROMPT_CANCEL);
+	prompt_start(&p, ':');
+	assert_int_equal(prompt_key(&p, 127), PROMPT_CANCEL);
+}
+
+static void expect_same(struct model *m, struct tracks *tr, size_t i,
+			int64_t t0, int64_t colw, int n)
+{
+	struct mcell *fresh = xcalloc((size_t)n, sizeof(*fresh));
+	struct mccell *cfresh = xcalloc((size_t)n, sizeof(*cfresh));
+
+	if (tr->t[i].is_counter) {
+		const struct mccell *got =
+			tracks_counter_frame(tr, i, t0, colw, n);
+
+		assert_non_null(got);
+		assert_int_equal(model_counter_frame(m, &tr->t[i], t0, colw,
+						     n, cfresh), 0);
+		assert_memory_equal(got, cfresh, (size_t)n * sizeof(*cfresh));
+	} else {
+		const struct mcell *got = tracks_frame(tr, i, t0, colw, n);
+
+		assert_non_null(got);
+		assert_int_equal(model_frame(m, &tr->t[i], t0, colw, n, fresh),
+				 0);
+		assert_memory_equal(got, fresh, (size_t)n * sizeof(*fresh));
+	}
+	free(fresh);
+	free(cfresh);
+}
+
+/* Panning reuses cached columns; what comes out must equal a frame read
+ * from scratch, for event and counter tracks, zoomed in and out. */
+static void test_frame_cache(void **state)
+{
+	char *fx = tu_fixture("device_screen.json");
+	char *cache = tu_import(fx);
+	struct model *m;
+	struct tracks tr;
+	static const int64_t colws[] = { 7, 150, 4000 };
+	static const int shifts[] = { 0, 3, -5, 40, -1, 79, -79, 200 };
+
+	(void)state;
+	assert_non_null(cache);
+	m = model_open(cache);
+	assert_non_null(m);
+	assert_int_equal(tracks_load(&tr, m, 1), 0);
+	for (size_t i = 0; i < tr.n; i++) {
+		if (tr.st[i].is_group)
+			continue;
+		for (size_t z = 0; z < NX_ARRAY_SIZE(colws); z++) {
+			int64_t t0 = 20000;
+
+			for (size_t k = 0; k < NX_ARRAY_SIZE(shifts); k++) {
+				t0 += shifts[k] * colws[z];
+				expect_same(m, &tr, i, t0, colws[z], 80);
+			}
+		}
+	}
+	/* a folded group shows the busiest of its tracks */
+	assert_true(tr.st[0].is_group);
+	tr.st[0].folded = 1;
+	tracks_update_rows(&tr);
+	assert_int_equal(tracks_row_of(&tr, 1), 0);
+	{
+		const struct mcell *g = tracks_frame(&tr, 0, 0, 3000, 80);
+		int64_t busy = 0;
+
+		assert_non_null(g);
+		for (size_t j = 1; j < tr.n && tr.st[j].parent == 0; j++)
+			busy = NX_MAX(busy, tracks_frame(&tr, j, 0, 3000, 80)[5].busy);
+		assert_int_equal(tracks_frame(&tr, 0, 0, 3000, 80)[5].busy, busy);
+	}
+	tracks_free(&tr);
+	model_close(m);
+	free(cache);
+	free(fx);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_man_keys),
+		cmocka_unit_test(test_keys_unique),
+		cmocka_unit_test(test_key_names),
+		cmocka_unit_test(test_axis),
+		cmocka_unit_test(test_prompt),
+		cmocka_unit_test(test_frame_cache),
+	};
+
+	if (argc > 1 && !strcmp(argv[1], "--print-man-keys")) {
+		struct strbuf sb;
+
+		sb_init(&sb);
+		keys_man(&sb);
+		fputs(sb_cstr(&sb), stdout);
+		sb_free(&sb);
+		return 0;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,105 @@
+#!/bin/sh
+# End to end in a real terminal: nxtop runs in tmux, some of the screen
+# scripts of tests/screens are typed into it with send-keys, and every
+# dump point must show, in capture-pane, exactly the screen the headless
+# run shows. Then q must quit and give the terminal back. Skipped (77)
+# without tmux or a C.UTF-8 locale.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipping"; exit 77; }
+if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
+	echo "no C.UTF-8 locale: skipping"
+	exit 77
+fi
+
+tmp=$(mktemp -d)
+sock="nxtop-test-$$"
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+screens="$srcdir/tests/screens"
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/p.json"
+"$NXTOP" import -q "$tmp/p.json" || fail "import failed"
+# a session that keeps the server up while test sessions come and go
+tm new-session -d -s keep "sleep 600" || fail "tmux cannot start"
+
+# Polls the pane until it shows file $1 (up to 10 s; a frame takes ms).
+wait_screen() {
+	i=0
+	while [ $i -lt 200 ]; do
+		tm capture-pane -p -t t > "$tmp/cap"
+		cmp -s "$1" "$tmp/cap" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	fail "$2: tmux shows something else:
+$(diff -u "$1" "$tmp/cap")"
+	return 1
+}
+
+# Types KEYS written as in the request table: <Name> keys and literal
+# text.
+type_keys() {
+	printf '%s\n' "$1" | sed 's/<\([A-Za-z-]*\)>/\n<\1>\n/g' |
+	while IFS= read -r tok; do
+		case "$tok" in
+		"") ;;
+		"<Enter>") tm send-keys -t t Enter ;;
+		"<Esc>") tm send-keys -t t Escape ;;
+		"<Tab>") tm send-keys -t t Tab ;;
+		"<Space>") tm send-keys -t t Space ;;
+		"<Backspace>") tm send-keys -t t BSpace ;;
+		"<PgDown>") tm send-keys -t t NPage ;;
+		"<PgUp>") tm send-keys -t t PPage ;;
+		"<lt>") tm send-keys -t t -l '<' ;;
+		"<C-"?">") tm send-keys -t t "C-$(printf '%s' "$tok" | cut -c4)" ;;
+		"<"*">") tm send-keys -t t "$(printf '%s' "$tok" | tr -d '<>')" ;;
+		*) tm send-keys -t t -l "$tok" ;;
+		esac
+	done
+}
+
+run() {
+	name=$1 script="$screens/$1.keys" size=80x24
+	first=$(grep -v '^#' "$script" | head -n 1)
+	case "$first" in size\ *) size=${first#size } ;; esac
+	tm kill-session -t t 2>/dev/null
+	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
+		"env LC_ALL=C.UTF-8 '$NXTOP' -q '$tmp/p.json'; echo nxtop-exited; sleep 30"
+	# keys typed before curses is up would arrive in the wrong mode
+	i=0
+	until tm capture-pane -p -t t | grep -q "^nxtop "; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || { fail "$name: nxtop did not start"; return; }
+		sleep 0.05
+	done
+	while IFS= read -r line; do
+		case "$line" in
+		"#"* | "") ;;
+		size\ *)
+			s=${line#size }
+			tm resize-window -t t -x "${s%x*}" -y "${s#*x}" ;;
+		keys\ *) type_keys "${line#keys }" ;;
+		dump\ *)
+			dump=${line#dump }
+			[ -f "$screens/$name/$dump" ] || continue
+			wait_screen "$screens/$name/$dump" "$name/$dump" || return ;;
+		esac
+	done < "$script"
+}
+
+for t in start details help tracks zoom; do
+	run "$t"
+done
+
+# q quits and the shell's screen comes back
+run start
+tm send-keys -t t q
+i=0
+until tm capture-pane -p -t t | grep -q nxtop-exited; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || { fail "q did not quit"; break; }
+	sleep 0.05
+done
+tm capture-pane -p -t t | grep -q "Engines" && fail "the screen was not restored"
+pass
