@@ -66,6 +66,33 @@ static char *read_all(const char *path)
 	return sb_detach(&sb);
 }
 
+static int parse_size(struct headless *h, const char *arg);
+
+/* A size line before the first key sets the size the UI starts with, so
+ * the first frame is drawn at that size. */
+static int first_size(struct headless *h)
+{
+	int n = 0;
+
+	for (char *p = h->text; *p; n++) {
+		char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		int rc = 0, skip = !*line || *line == '#' || *line == '\r';
+
+		if (!skip && !strncmp(line, "size ", 5)) {
+			h->lineno = n + 1;
+			rc = parse_size(h, line + 5);
+			h->next = p + len + (e ? 1 : 0);
+		}
+		free(line);
+		if (!skip || !e)
+			return rc;
+		p = e + 1;
+	}
+	return 0;
+}
+
 struct headless *headless_open(const char *script, const char *dump_dir)
 {
 	struct headless *h = xcalloc(1, sizeof(*h));
@@ -80,6 +107,10 @@ struct headless *headless_open(const char *script, const char *dump_dir)
 	h->next = h->text;
 	h->cols = 80;
 	h->rows = 24;
+	if (first_size(h)) {
+		headless_close(h);
+		return NULL;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &h->t_key);
 	snprintf(h->last_key, sizeof(h->last_key), "start");
 	return h;
@@ -189,6 +220,23 @@ static int dump(struct headless *h, const char *name)
 	return close_out(f, path);
 }
 
+/* The process's peak resident set (Linux), for benchmarks. */
+static void peak_rss(FILE *out)
+{
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		long kb;
+
+		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+			fprintf(out, "#rss_kb %ld\n", kb);
+	}
+	fclose(f);
+}
+
 static int write_times(struct headless *h, const char *name)
 {
 	char *path;
@@ -198,6 +246,7 @@ static int write_times(struct headless *h, const char *name)
 		return -1;
 	for (size_t i = 0; i < h->ntimes; i++)
 		fprintf(f, "%s %.3f\n", h->times[i].key, h->times[i].ms);
+	peak_rss(f);
 	return close_out(f, path);
 }
 

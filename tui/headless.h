@@ -6,7 +6,8 @@
  *   keys KEYS        type KEYS, written as in the request table:
  *                    "wws<Down><Enter>:goto 1.25ms<Enter>"
  *   dump NAME        write the screen as text to DIR/NAME
- *   times NAME       write each key's frame time so far to DIR/NAME
+ *   times NAME       write each key's frame time so far to DIR/NAME,
+ *                    "KEY MS" per line, then "#rss_kb N" (peak RSS)
  * The UI ends after the last line. */
 #ifndef NX_TUI_HEADLESS_H
 #define NX_TUI_HEADLESS_H

@@ -118,11 +118,12 @@ static int64_t span(const struct timeline *tl)
 						    tl->colw * tl->ncols;
 }
 
+/* Zoomed out all the way, the profile takes half the width. */
 static int64_t max_colw(const struct timeline *tl)
 {
 	int64_t len = tl->end - tl->start;
 
-	return NX_MAX(len / tl->ncols * 4 + 1, 1);
+	return NX_MAX(len / tl->ncols * 2 + 2, 1);
 }
 
 /* Keeps at least half the view inside the profile, moving by whole
