@@ -79,7 +79,9 @@ struct model *model_open(const char *path)
 	struct model *m = xcalloc(1, sizeof(*m));
 
 	m->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	/* one connection per thread: no need for SQLite's locking */
+	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
 		model_fail(m, "open");
 		model_close(m);
 		return NULL;

@@ -1,0 +1,107 @@
+#!/bin/sh
+# Viewer benchmark: on a 10,000,000-event demo cache, headless at 200x50,
+# the time from start to the first complete frame, the frame time of each
+# key over a scripted tour (zoom all the way in and out, pan across, jump
+# between events, move between rows), and the peak RSS while browsing.
+# Prints the figures, the budgets, and ratios against a baseline measured
+# in the same run: sqlite3 counting the cache's events (one pass over the
+# event table).
+#
+# BENCH_EVENTS (default 10000000) sets the demo's size; BENCH_CACHE uses
+# an existing cache instead. The demo cache is built once and kept in
+# BENCH_DIR (bench/out), where bench/import.sh leaves it too.
+set -eu
+NXTOP=${NXTOP:-./nxtop}
+out=${BENCH_DIR:-bench/out}
+events=${BENCH_EVENTS:-10000000}
+mkdir -p "$out"
+
+cache=${BENCH_CACHE:-}
+if [ -z "$cache" ]; then
+	cache="$out/demo-$events.nxdb"
+	if [ ! -f "$cache" ]; then
+		echo "building the $events-event demo cache once, in $cache ..."
+		[ -s "$out/demo-$events.json" ] ||
+			"$NXTOP" demo --events "$events" --write "$out/demo-$events.json"
+		"$NXTOP" import -q -o "$cache" "$out/demo-$events.json"
+	fi
+fi
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# median of the numbers on stdin
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print 0 }'; }
+
+# baseline: a full pass over the events
+t0=$(now_ms)
+n=$(sqlite3 "$cache" 'select count(*) from slice')
+t1=$(now_ms)
+base=$((t1 - t0))
+[ "$base" -gt 0 ] || base=1
+
+# first frame: a script that only sets the size ends after the first frame
+printf 'size 200x50\ntimes first.times\n' > "$out/first.keys"
+: > "$out/first.wall"
+: > "$out/first.inside"
+for i in 1 2 3 4 5; do
+	t0=$(now_ms)
+	"$NXTOP" -q --headless="$out/first.keys" --dump="$out" "$cache"
+	t1=$(now_ms)
+	echo $((t1 - t0)) >> "$out/first.wall"
+	awk '$1 == "start" { print $2 }' "$out/first.times" >> "$out/first.inside"
+done
+first_wall=$(median < "$out/first.wall")
+first_inside=$(median < "$out/first.inside")
+
+# the tour
+rep() { i=0; while [ $i -lt "$2" ]; do printf '%s' "$1"; i=$((i + 1)); done; }
+{
+	echo "size 200x50"
+	echo "keys $(rep w 34)"
+	echo "keys $(rep s 38)"
+	echo "keys 0$(rep w 5)$(rep d 80)$(rep '<Right>' 40)$(rep a 40)"
+	echo "keys :goto 1ms<Enter>$(rep w 14)"
+	echo "keys jj$(rep . 60)$(rep , 60)"
+	echo "keys jjj$(rep . 40)k$(rep , 40)"
+	echo "keys <Enter>$(rep . 20)<Esc>"
+	echo "keys $(rep j 30)$(rep k 30)$(rep '<PgDown>' 3)$(rep '<PgUp>' 3)"
+	echo "keys 0"
+	echo "times tour.times"
+} > "$out/tour.keys"
+"$NXTOP" -q --headless="$out/tour.keys" --dump="$out" "$cache"
+times="$out/tour.times"
+
+stats() {	# label, awk pattern on the key column
+	grep -v '^#' "$times" | awk -v p="$2" 'NR > 1 && $1 ~ p { print $2 }' > "$out/sel"
+	cnt=$(wc -l < "$out/sel")
+	med=$(median < "$out/sel")
+	worst=$(sort -n "$out/sel" | tail -n 1)
+	printf '  %-22s %5d keys  median %7.2f ms  worst %7.2f ms\n' "$1" "$cnt" "$med" "${worst:-0}"
+}
+
+rss=$(awk '$1 == "#rss_kb" { print $2 }' "$times")
+grep -v '^#' "$times" | awk 'NR > 1 { print $2 }' > "$out/all"
+med=$(median < "$out/all")
+worst=$(sort -n "$out/all" | tail -n 1)
+verdict() { awk -v v="$1" -v b="$2" 'BEGIN { print (v < b ? "ok" : "OVER BUDGET") }'; }
+ratio() { awk -v v="$1" -v b="$base" 'BEGIN { printf "%.3fx", v / b }'; }
+
+echo "nxtop viewer: $cache ($n events), 200x50, headless"
+printf '%-40s %8d ms\n' "baseline: sqlite3 count(*) over slice" "$base"
+printf '%-40s %8s ms  budget 150 ms  %-11s %s of baseline\n' \
+	"first frame (process start to frame)" "$first_wall" \
+	"$(verdict "$first_wall" 150)" "$(ratio "$first_wall")"
+printf '%-40s %8s ms  (from the viewer'"'"'s start, median of 5)\n' \
+	"first frame (inside the viewer)" "$first_inside"
+printf '%-40s %8s ms  budget 16 ms   %-11s %s of baseline\n' \
+	"per-key frame, median ($(wc -l < "$out/all") keys)" "$med" \
+	"$(verdict "$med" 16)" "$(ratio "$med")"
+printf '%-40s %8s ms  budget 50 ms   %-11s %s of baseline\n' \
+	"per-key frame, worst" "$worst" "$(verdict "$worst" 50)" "$(ratio "$worst")"
+stats "zoom (w s 0)" '^[ws0]$'
+stats "pan (a d Left Right)" '^([ad]|<Left>|<Right>)$'
+stats "jump (. ,)" '^[.,]$'
+stats "rows (j k PgUp PgDown)" '^([jk]|<PgUp>|<PgDown>)$'
+printf '%-40s %8s MB  budget 100 MB  %s\n' "peak RSS while browsing" \
+	"$(awk -v k="${rss:-0}" 'BEGIN { printf "%.1f", k / 1024 }')" \
+	"$(verdict "${rss:-0}" 102400)"
