@@ -4,6 +4,7 @@
  * level-of-detail buckets and for the whole profile. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
