@@ -42,8 +42,10 @@ static const short palette8[] = { COLOR_BLUE, COLOR_YELLOW, COLOR_GREEN,
 				  COLOR_MAGENTA, COLOR_CYAN, COLOR_RED };
 
 /* Colour pairs: styles first, then the palette as glyphs and as bars. */
-#define PAIR_FG 32
-#define PAIR_BAR 64
+#define PAIR_FG 20
+#define PAIR_BAR 40
+_Static_assert(S_COUNT < PAIR_FG && PAIR_FG + 12 <= PAIR_BAR,
+	       "colour pairs overlap");
 
 struct style_def {
 	short fg256, bg256, fg8, bg8;

@@ -237,6 +237,36 @@ static void peak_rss(FILE *out)
 	fclose(f);
 }
 
+/* One character per cell: its colour pair (0-9, a-z, A-Z), or '*' for a
+ * reversed cell without colour; so tests can see the colours. */
+static int dump_attrs(struct headless *h, const char *name)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz"
+				     "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	char *path;
+	FILE *f = out_file(h, name, &path);
+
+	if (!f)
+		return -1;
+	for (int y = 0; y < LINES; y++) {
+		for (int x = 0; x < COLS; x++) {
+			cchar_t cc;
+			wchar_t wc[CCHARW_MAX + 1];
+			attr_t a = 0;
+			short pair = 0;
+
+			if (mvwin_wch(curscr, y, x, &cc) != ERR)
+				getcchar(&cc, wc, &a, &pair, NULL);
+			if (!pair && (a & A_REVERSE))
+				fputc('*', f);
+			else
+				fputc(pair >= 0 && pair < 62 ? digits[pair] : '?', f);
+		}
+		fputc('\n', f);
+	}
+	return close_out(f, path);
+}
+
 static int write_times(struct headless *h, const char *name)
 {
 	char *path;
@@ -287,6 +317,8 @@ static int run_line(struct headless *h, int *key)
 	}
 	if (!strcmp(line, "dump"))
 		return dump(h, arg) ? -2 : 0;
+	if (!strcmp(line, "attrs"))
+		return dump_attrs(h, arg) ? -2 : 0;
 	if (!strcmp(line, "times"))
 		return write_times(h, arg) ? -2 : 0;
 	if (!strcmp(line, "size")) {
@@ -296,7 +328,8 @@ static int run_line(struct headless *h, int *key)
 		*key = KEY_RESIZE;
 		return 1;
 	}
-	err_set("%s:%d: unknown script command '%s' (keys, dump, size, times)",
+	err_set("%s:%d: unknown script command '%s' (keys, dump, attrs, size,"
+		" times)",
 		h->path, h->lineno, line);
 	return -2;
 }

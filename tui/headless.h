@@ -6,6 +6,9 @@
  *   keys KEYS        type KEYS, written as in the request table:
  *                    "wws<Down><Enter>:goto 1.25ms<Enter>"
  *   dump NAME        write the screen as text to DIR/NAME
+ *   attrs NAME       write the screen's colours to DIR/NAME: a character
+ *                    per cell, its colour pair (0-9, a-z, A-Z) or '*' for
+ *                    a reversed cell without colour
  *   times NAME       write each key's frame time so far to DIR/NAME,
  *                    "KEY MS" per line, then "#rss_kb N" (peak RSS)
  * The UI ends after the last line. */

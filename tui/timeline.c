@@ -678,12 +678,13 @@ static void mark_cursor(WINDOW *win, int y, int x, int on_row)
 	if (mvwin_wch(win, y, x, &cc) == ERR ||
 	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
 		return;
-	if (!on_row) {
-		if (wc[0] == L' ')
-			draw_str(win, y, x, 1, draw_glyph(G_VLINE),
-				 draw_style(S_CURSOR_COL));
+	if (wc[0] == L' ') {
+		draw_str(win, y, x, 1, on_row ? " " : draw_glyph(G_VLINE),
+			 draw_style(on_row ? S_CURSOR : S_CURSOR_COL));
 		return;
 	}
+	if (!on_row)
+		return;
 	setcchar(&cc, wc, (a ^ A_REVERSE) | A_BOLD, pair, NULL);
 	mvwadd_wch(win, y, x, &cc);
 }

@@ -356,6 +356,7 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 				getenv("TERM") ? getenv("TERM") : "(unset)");
 			return -1;
 		}
+		set_escdelay(TUI_ESCDELAY_MS);	/* the screen's own copy */
 	}
 	cbreak();
 	noecho();
