@@ -6,7 +6,8 @@
 # tests/fixtures), extra options ("# args: ...") and environment
 # ("# env: VAR=value"). NXTOP_UPDATE_SCREENS=1 rewrites the expected
 # screens from what the viewer shows now (check the diff before
-# committing).
+# committing). Also: the viewer's errors (no terminal, bad options, bad
+# scripts).
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -21,6 +22,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 screens="$srcdir/tests/screens"
 ctl=$(printf '[\001-\010\013-\037\177]')
+
+# the viewer's own errors
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/small.json"
+expect 1 "the viewer needs a terminal" "$NXTOP" -q "$tmp/small.json" </dev/null
+expect 2 "unknown --color 'pink'" "$NXTOP" --color=pink "$tmp/small.json"
+printf 'keys w\nfrobnicate\n' > "$tmp/bad.keys"
+expect 1 "bad.keys:2: unknown script command 'frobnicate'" \
+	"$NXTOP" -q --headless="$tmp/bad.keys" --dump="$tmp" "$tmp/small.json"
+printf 'size 5x5\n' > "$tmp/bad.keys"
+expect 1 "bad.keys:1: expected a size like 80x24" \
+	"$NXTOP" -q --headless="$tmp/bad.keys" --dump="$tmp" "$tmp/small.json"
+printf 'keys <Bogus>\n' > "$tmp/bad.keys"
+expect 1 "bad.keys:1: unknown key name at '<Bogus>'" \
+	"$NXTOP" -q --headless="$tmp/bad.keys" --dump="$tmp" "$tmp/small.json"
+printf 'dump ../x\n' > "$tmp/bad.keys"
+expect 1 "bad.keys:1: expected a file name without '/'" \
+	"$NXTOP" -q --headless="$tmp/bad.keys" --dump="$tmp" "$tmp/small.json"
 
 for script in "$screens"/*.keys; do
 	name=$(basename "$script" .keys)
