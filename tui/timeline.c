@@ -8,51 +8,16 @@
 
 #include "timeline.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "axis.h"
-#include "details.h"
-#include "draw.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
-#include "tracks.h"
+#include "timeline_int.h"
 
-#define LABEL_MIN 12		/* columns of the label column */
-#define DETAILS_MIN 6		/* rows of an open details pane */
-#define LEGEND_MAX 32		/* keys counted for the legend */
-
-enum color_by { BY_OPCODE, BY_LAYER, BY_ENGINE, BY_COUNT };
-
-static const char *const color_by_names[BY_COUNT] = { "opcode", "layer",
-						      "engine" };
-
-struct legend_key {
-	int64_t key;		/* string id, or track index by engine */
-	int cells;
-};
-
-struct timeline {
-	struct view view;
-	struct model *m;
-	struct mprofile prof;
-	struct tracks tr;
-	int64_t start, end;	/* the profile's extent, ns */
-	int64_t t0, colw;	/* the view */
-	int64_t cur;		/* cursor time, ns */
-	size_t row, top;	/* cursor row and first row shown */
-	int fitted;		/* zoomed to fit: refit on resize */
-	enum color_by color_by;
-	struct details *details;
-	int details_open, focus_details;
-	struct mslice sel;	/* the event jumped to, while the cursor is on it */
-	/* layout of the view's area */
-	int labelw, ncols, track_rows, details_h;
-	struct legend_key legend[LEGEND_MAX];
-	int nlegend;
-};
+const char *const timeline_color_names[BY_COUNT] = { "opcode", "layer",
+						     "engine" };
 
 static int64_t sat_add(int64_t a, int64_t b)
 {
@@ -71,7 +36,7 @@ static int64_t floor_div(int64_t a, int64_t b)
 }
 
 /* Track index of the cursor row. */
-static size_t cur_track(const struct timeline *tl)
+size_t timeline_cur_track(const struct timeline *tl)
 {
 	return tl->tr.rows[tl->row];
 }
@@ -86,7 +51,7 @@ static int label_width(const struct timeline *tl, size_t i)
 	return w;
 }
 
-static void layout(struct timeline *tl)
+void timeline_layout(struct timeline *tl)
 {
 	struct view *v = &tl->view;
 	int widest = 0;
@@ -112,7 +77,12 @@ static void layout(struct timeline *tl)
 		tl->top = tl->row - (size_t)tl->track_rows + 1;
 }
 
-static int64_t span(const struct timeline *tl)
+int64_t timeline_end(const struct timeline *tl)
+{
+	return sat_add(tl->t0, timeline_span(tl));
+}
+
+int64_t timeline_span(const struct timeline *tl)
 {
 	return tl->colw > INT64_MAX / tl->ncols ? INT64_MAX :
 						    tl->colw * tl->ncols;
@@ -128,9 +98,9 @@ static int64_t max_colw(const struct timeline *tl)
 
 /* Keeps at least half the view inside the profile, moving by whole
  * columns. */
-static void clamp_view(struct timeline *tl)
+void timeline_clamp(struct timeline *tl)
 {
-	int64_t half = span(tl) / 2;
+	int64_t half = timeline_span(tl) / 2;
 	int64_t lo = tl->start - half, hi = tl->end - half;
 	int64_t shift = 0;
 
@@ -138,7 +108,7 @@ static void clamp_view(struct timeline *tl)
 		tl->colw = max_colw(tl);
 	if (tl->colw < 1)
 		tl->colw = 1;
-	half = span(tl) / 2;
+	half = timeline_span(tl) / 2;
 	lo = tl->start - half;
 	hi = NX_MAX(tl->end - half, lo);
 	if (tl->t0 < lo)
@@ -148,7 +118,7 @@ static void clamp_view(struct timeline *tl)
 	tl->t0 += shift * tl->colw;
 }
 
-static int cursor_col(const struct timeline *tl)
+int timeline_cursor_col(const struct timeline *tl)
 {
 	int64_t c = floor_div(tl->cur - tl->t0, tl->colw);
 
@@ -157,14 +127,14 @@ static int cursor_col(const struct timeline *tl)
 
 /* Brings the cursor into view: the view moves by whole columns so the
  * cursor lands in the middle. */
-static void show_cursor(struct timeline *tl)
+void timeline_show_cursor(struct timeline *tl)
 {
 	int64_t c = floor_div(tl->cur - tl->t0, tl->colw);
 
 	if (c >= 0 && c < tl->ncols)
 		return;
 	tl->t0 += (c - tl->ncols / 2) * tl->colw;
-	clamp_view(tl);
+	timeline_clamp(tl);
 	c = floor_div(tl->cur - tl->t0, tl->colw);
 	if (c < 0)
 		tl->cur = tl->t0;
@@ -172,7 +142,7 @@ static void show_cursor(struct timeline *tl)
 		tl->cur = tl->t0 + (int64_t)(tl->ncols - 1) * tl->colw;
 }
 
-static void zoom_fit(struct timeline *tl)
+void timeline_zoom_fit(struct timeline *tl)
 {
 	int64_t len = NX_MAX(tl->end - tl->start, 1);
 
@@ -188,14 +158,14 @@ static void zoom_to(struct timeline *tl, int64_t colw)
 {
 	int64_t off = tl->cur - tl->t0;
 
-	show_cursor(tl);
+	timeline_show_cursor(tl);
 	off = tl->cur - tl->t0;
 	tl->t0 = tl->cur - (int64_t)((double)off * (double)colw /
 				     (double)tl->colw);
 	tl->colw = colw;
 	tl->fitted = 0;
-	clamp_view(tl);
-	show_cursor(tl);
+	timeline_clamp(tl);
+	timeline_show_cursor(tl);
 }
 
 static void pan(struct timeline *tl, int cols)
@@ -203,18 +173,18 @@ static void pan(struct timeline *tl, int cols)
 	int64_t before = tl->t0;
 
 	tl->t0 += (int64_t)cols * tl->colw;
-	clamp_view(tl);
+	timeline_clamp(tl);
 	tl->cur += tl->t0 - before;
 	tl->fitted = 0;
 }
 
 static void move_cursor_col(struct timeline *tl, int dir)
 {
-	int c = cursor_col(tl) + dir;
+	int c = timeline_cursor_col(tl) + dir;
 
 	if (c < 0 || c >= tl->ncols)
 		pan(tl, dir * NX_MAX(tl->ncols / 4, 1));
-	c = NX_MIN(NX_MAX(cursor_col(tl) + dir, 0), tl->ncols - 1);
+	c = NX_MIN(NX_MAX(timeline_cursor_col(tl) + dir, 0), tl->ncols - 1);
 	tl->cur = tl->t0 + (int64_t)c * tl->colw;
 }
 
@@ -227,10 +197,10 @@ static void move_row(struct timeline *tl, long delta)
 	if (r < 0)
 		r = 0;
 	tl->row = (size_t)r;
-	layout(tl);
+	timeline_layout(tl);
 }
 
-static void fmt_rel(const struct timeline *tl, int64_t t, char *buf,
+void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 		    size_t n)
 {
 	/* enough decimals to tell one column from the next */
@@ -245,10 +215,10 @@ static void fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 /* The event under the cursor on track i: the one jumped to while the
  * cursor stays on it, else the one covering most of the cursor's column,
  * else the one at the cursor's time. 0 found. */
-static int event_at_cursor(struct timeline *tl, size_t i, struct mslice *s)
+int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s)
 {
 	const struct mcell *cells;
-	int c = cursor_col(tl);
+	int c = timeline_cursor_col(tl);
 
 	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
 		return 1;
@@ -269,7 +239,7 @@ static int open_details(struct timeline *tl, const struct mslice *s,
 	char when[48], dur[48], *title;
 	int rc;
 
-	fmt_rel(tl, s->ts, when, sizeof(when));
+	timeline_fmt_rel(tl, s->ts, when, sizeof(when));
 	timefmt_dur(dur, sizeof(dur), s->dur, 3, 0);
 	title = xasprintf("%s on %s at %s, %s", model_string(tl->m, s->name),
 			  tl->tr.t[i].name, when, dur);
@@ -280,13 +250,13 @@ static int open_details(struct timeline *tl, const struct mslice *s,
 		return -1;
 	}
 	tl->details_open = 1;
-	layout(tl);
+	timeline_layout(tl);
 	return 0;
 }
 
 static void req_enter(struct timeline *tl)
 {
-	size_t i = cur_track(tl);
+	size_t i = timeline_cur_track(tl);
 	struct mslice s;
 	int rc;
 
@@ -299,7 +269,7 @@ static void req_enter(struct timeline *tl)
 		tui_message(tl->view.tui, "a counter has no events to show");
 		return;
 	}
-	rc = event_at_cursor(tl, i, &s);
+	rc = timeline_event_at(tl, i, &s);
 	if (rc < 0)
 		tui_error(tl->view.tui, "%s", err_get());
 	else if (rc > 0)
@@ -310,7 +280,7 @@ static void req_enter(struct timeline *tl)
 
 static void req_step(struct timeline *tl, int dir)
 {
-	size_t i = cur_track(tl);
+	size_t i = timeline_cur_track(tl);
 	struct mslice s;
 	int rc;
 
@@ -330,14 +300,14 @@ static void req_step(struct timeline *tl, int dir)
 	}
 	tl->cur = s.ts;
 	tl->sel = s;
-	show_cursor(tl);
+	timeline_show_cursor(tl);
 	if (tl->details_open)
 		open_details(tl, &s, i);
 }
 
 static void req_fold(struct timeline *tl)
 {
-	size_t i = cur_track(tl);
+	size_t i = timeline_cur_track(tl);
 
 	if (!tl->tr.st[i].is_group) {
 		i = tl->tr.st[i].parent;
@@ -349,7 +319,7 @@ static void req_fold(struct timeline *tl)
 	tl->tr.st[i].folded = !tl->tr.st[i].folded;
 	tracks_update_rows(&tl->tr);
 	tl->row = tracks_row_of(&tl->tr, i);
-	layout(tl);
+	timeline_layout(tl);
 }
 
 static int details_focused(const struct timeline *tl)
@@ -374,7 +344,7 @@ static int time_request(struct timeline *tl, enum request req)
 			zoom_to(tl, NX_MIN(tl->colw * 2, max_colw(tl)));
 		return 0;
 	case REQ_ZOOM_FIT:
-		zoom_fit(tl);
+		timeline_zoom_fit(tl);
 		return 0;
 	case REQ_PAN_LEFT:
 	case REQ_PAN_RIGHT:
@@ -404,7 +374,7 @@ static int timeline_request(struct view *v, enum request req)
 {
 	struct timeline *tl = (struct timeline *)v;
 
-	layout(tl);
+	timeline_layout(tl);
 	if (details_focused(tl) && !details_request(tl->details, req))
 		return 0;
 	if (!time_request(tl, req))
@@ -435,11 +405,11 @@ static int timeline_request(struct view *v, enum request req)
 		if (!tl->details_open)
 			return 1;
 		tl->details_open = tl->focus_details = 0;
-		layout(tl);
+		timeline_layout(tl);
 		return 0;
 	case REQ_COLOR:
 		tl->color_by = (tl->color_by + 1) % BY_COUNT;
-		tui_message(v->tui, "colour by %s", color_by_names[tl->color_by]);
+		tui_message(v->tui, "colour by %s", timeline_color_names[tl->color_by]);
 		return 0;
 	default:
 		return 1;
@@ -490,7 +460,7 @@ static int cmd_goto(struct timeline *tl, int argc, char **argv)
 	}
 	tl->cur = tl->start + t;
 	tl->fitted = 0;
-	show_cursor(tl);
+	timeline_show_cursor(tl);
 	return 0;
 }
 
@@ -507,17 +477,17 @@ static int cmd_zoom(struct timeline *tl, int argc, char **argv)
 	tl->colw = NX_MAX((t[1] - t[0] + tl->ncols - 1) / tl->ncols, 1);
 	tl->t0 = tl->start + t[0];
 	tl->fitted = 0;
-	clamp_view(tl);
-	if (cursor_col(tl) < 0 || cursor_col(tl) >= tl->ncols)
+	timeline_clamp(tl);
+	if (timeline_cursor_col(tl) < 0 || timeline_cursor_col(tl) >= tl->ncols)
 		tl->cur = tl->start + t[0];
-	show_cursor(tl);
+	timeline_show_cursor(tl);
 	return 0;
 }
 
 static int cmd_color(struct timeline *tl, int argc, char **argv)
 {
 	for (int i = 0; argc == 2 && i < BY_COUNT; i++) {
-		if (!strcmp(argv[1], color_by_names[i])) {
+		if (!strcmp(argv[1], timeline_color_names[i])) {
 			tl->color_by = i;
 			return 0;
 		}
@@ -530,7 +500,7 @@ static int timeline_command(struct view *v, int argc, char **argv)
 {
 	struct timeline *tl = (struct timeline *)v;
 
-	layout(tl);
+	timeline_layout(tl);
 	if (!strcmp(argv[0], "goto"))
 		return cmd_goto(tl, argc, argv);
 	if (!strcmp(argv[0], "zoom"))
@@ -538,355 +508,6 @@ static int timeline_command(struct view *v, int argc, char **argv)
 	if (!strcmp(argv[0], "color") || !strcmp(argv[0], "colour"))
 		return cmd_color(tl, argc, argv);
 	return 1;
-}
-
-/* Drawing. */
-
-static int64_t color_key(const struct timeline *tl, size_t i,
-			 const struct mcell *c)
-{
-	switch (tl->color_by) {
-	case BY_OPCODE:
-		return c->top_name;
-	case BY_LAYER:
-		return c->top_cat;
-	default:
-		return (int64_t)i;
-	}
-}
-
-static const char *key_text(struct timeline *tl, int64_t key)
-{
-	const char *s;
-
-	if (tl->color_by == BY_ENGINE)
-		return tl->tr.t[key].name;
-	s = model_string(tl->m, key);
-	return *s ? s : "(none)";
-}
-
-static void tally(struct timeline *tl, int64_t key, int cells)
-{
-	for (int k = 0; k < tl->nlegend; k++) {
-		if (tl->legend[k].key == key) {
-			tl->legend[k].cells += cells;
-			return;
-		}
-	}
-	if (tl->nlegend < LEGEND_MAX)
-		tl->legend[tl->nlegend++] = (struct legend_key){ key, cells };
-}
-
-static enum glyph busy_glyph(const struct mcell *c, int64_t colw)
-{
-	int64_t eighths = c->busy >= colw ? 8 : c->busy * 8 / colw;
-
-	if (!c->busy)
-		return G_INSTANT;
-	if (eighths >= 7)
-		return G_FULL;
-	if (eighths >= 4)
-		return G_SHADE3;
-	if (eighths >= 2)
-		return G_SHADE2;
-	return G_SHADE1;
-}
-
-static int is_empty(const struct mcell *c)
-{
-	return !c->n && !c->busy && !c->top_slice;
-}
-
-/* Runs of this many cells or more draw as a bar with the event's name;
- * shorter ones as glyphs, where a squeezed name would only be noise. */
-#define BAR_MIN 4
-
-/* A cell that is at least half one event, part of a bar. */
-static int bar_cell(const struct mcell *c, int64_t colw)
-{
-	return c->top_slice && c->busy * 2 >= colw;
-}
-
-static void draw_cells(struct timeline *tl, WINDOW *win, int y, int x0,
-		       size_t i, const struct mcell *cells)
-{
-	int n = tl->ncols;
-
-	for (int c = 0; c < n;) {
-		const struct mcell *cell = &cells[c];
-		int64_t key;
-		int slot, e = c + 1;
-
-		if (is_empty(cell)) {
-			c++;
-			continue;
-		}
-		key = color_key(tl, i, cell);
-		slot = draw_palette_slot(key_text(tl, key));
-		if (bar_cell(cell, tl->colw))
-			while (e < n && cells[e].top_slice == cell->top_slice &&
-			       bar_cell(&cells[e], tl->colw))
-				e++;
-		tally(tl, key, e - c);
-		if (e - c >= BAR_MIN) {
-			draw_text(win, y, x0 + c, e - c,
-				  model_string(tl->m, cell->top_name),
-				  draw_bar(slot), 1);
-		} else {
-			for (int k = c; k < e; k++)
-				draw_str(win, y, x0 + k, 1,
-					 draw_glyph(busy_glyph(&cells[k],
-							       tl->colw)),
-					 draw_fg(slot));
-		}
-		c = e;
-	}
-}
-
-static void draw_counter(struct timeline *tl, WINDOW *win, int y, int x0,
-			 size_t i, const struct mccell *cells)
-{
-	double lo = 0, hi = 0;
-
-	if (tracks_counter_range(&tl->tr, i, &lo, &hi))
-		return;
-	for (int c = 0; c < tl->ncols; c++) {
-		double v = cells[c].vmax;
-		int level;
-
-		if (!cells[c].have)
-			continue;
-		if (hi > lo)
-			level = (int)lround((v - lo) / (hi - lo) * 7.0);
-		else
-			level = v > 0 ? 7 : 0;
-		level = NX_MIN(NX_MAX(level, 0), 7);
-		draw_str(win, y, x0 + c, 1, draw_glyph(G_SPARK0 + level),
-			 draw_style(S_COUNTER));
-	}
-}
-
-/* Turns the cell at (y, x) into the cursor: reversed and bold, or a
- * thin line through empty cells of other rows. */
-static void mark_cursor(WINDOW *win, int y, int x, int on_row)
-{
-	cchar_t cc;
-	wchar_t wc[CCHARW_MAX + 1];
-	attr_t a;
-	short pair;
-
-	if (mvwin_wch(win, y, x, &cc) == ERR ||
-	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
-		return;
-	if (wc[0] == L' ') {
-		draw_str(win, y, x, 1, on_row ? " " : draw_glyph(G_VLINE),
-			 draw_style(on_row ? S_CURSOR : S_CURSOR_COL));
-		return;
-	}
-	if (!on_row)
-		return;
-	setcchar(&cc, wc, (a ^ A_REVERSE) | A_BOLD, pair, NULL);
-	mvwadd_wch(win, y, x, &cc);
-}
-
-static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
-		       int is_cur)
-{
-	const struct track_state *s = &tl->tr.st[i];
-	struct strbuf sb;
-	attr_t a = is_cur ? draw_style(S_LABEL_CURSOR) :
-		   s->is_group ? draw_style(S_GROUP) : draw_style(S_LABEL);
-	int x = 2 * s->depth;
-
-	draw_fill(win, y, 0, tl->labelw, a);
-	sb_init(&sb);
-	text_sanitize(&sb, tl->tr.t[i].name, draw_ascii());
-	if (s->is_group) {
-		struct strbuf g;
-
-		sb_init(&g);
-		sb_printf(&g, "%s %s", draw_glyph(s->folded ? G_FOLDED :
-						  G_UNFOLDED), sb_cstr(&sb));
-		if (s->folded)
-			sb_printf(&g, " (%d)", s->nchildren);
-		draw_str(win, y, x, tl->labelw - x - 1, sb_cstr(&g), a);
-		sb_free(&g);
-	} else {
-		draw_str(win, y, x, tl->labelw - x - 1, sb_cstr(&sb), a);
-	}
-	sb_free(&sb);
-}
-
-static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
-{
-	size_t i = tl->tr.rows[r];
-	int x0 = tl->labelw + 1;
-
-	draw_label(tl, win, y, i, r == tl->row);
-	if (tl->tr.t[i].is_counter) {
-		const struct mccell *cc = tracks_counter_frame(
-			&tl->tr, i, tl->t0, tl->colw, tl->ncols);
-
-		if (!cc)
-			return -1;
-		draw_counter(tl, win, y, x0, i, cc);
-	} else {
-		const struct mcell *cells = tracks_frame(&tl->tr, i, tl->t0,
-							 tl->colw, tl->ncols);
-
-		if (!cells)
-			return -1;
-		draw_cells(tl, win, y, x0, i, cells);
-	}
-	return 0;
-}
-
-static void draw_axis(struct timeline *tl, WINDOW *win, int y)
-{
-	struct axis ax;
-	char buf[64];
-	int x0 = tl->labelw + 1, c = cursor_col(tl);
-
-	fmt_rel(tl, tl->cur, buf, sizeof(buf));
-	draw_text(win, y, 0, tl->labelw, buf, draw_style(S_AXIS), 0);
-	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->start);
-	for (int k = 0; k < ax.n; k++) {
-		int room = (k + 1 < ax.n ? ax.col[k + 1] : tl->ncols) - ax.col[k];
-
-		int w;
-
-		axis_label(&ax, ax.t[k], buf, sizeof(buf));
-		w = text_width(buf);
-		draw_str(win, y, x0 + ax.col[k], 1, draw_glyph(G_TICK),
-			 draw_style(S_AXIS));
-		/* a label the cursor mark would cut is left out */
-		if (w + 1 < room && !(c > ax.col[k] && c <= ax.col[k] + w))
-			draw_str(win, y, x0 + ax.col[k] + 1, room - 1, buf,
-				 draw_style(S_AXIS));
-	}
-	if (c >= 0 && c < tl->ncols)
-		draw_str(win, y, x0 + c, 1, draw_glyph(G_CURSOR_MARK),
-			 draw_style(S_AXIS) | A_BOLD);
-}
-
-static int cmp_legend(const void *a, const void *b)
-{
-	const struct legend_key *x = a, *y = b;
-
-	if (x->cells != y->cells)
-		return x->cells > y->cells ? -1 : 1;
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-static void draw_legend(struct timeline *tl, WINDOW *win, int y)
-{
-	struct view *v = &tl->view;
-	char head[48];
-	int x;
-
-	snprintf(head, sizeof(head), "colour by %s:",
-		 color_by_names[tl->color_by]);
-	x = draw_str(win, y, 0, v->width, head, draw_style(S_DIM));
-	if (draw_colors() == COLORS_NONE) {
-		draw_str(win, y, x, v->width - x, " (no colours)",
-			 draw_style(S_DIM));
-		return;
-	}
-	qsort(tl->legend, (size_t)tl->nlegend, sizeof(tl->legend[0]),
-	      cmp_legend);
-	for (int k = 0; k < tl->nlegend; k++) {
-		const char *name = key_text(tl, tl->legend[k].key);
-		struct strbuf sb;
-		int w;
-
-		sb_init(&sb);
-		text_sanitize(&sb, name, draw_ascii());
-		w = text_width(sb_cstr(&sb));
-		if (x + 3 + w > v->width) {
-			sb_free(&sb);
-			break;
-		}
-		draw_str(win, y, x + 1, 1, draw_glyph(G_SWATCH),
-			 draw_fg(draw_palette_slot(name)));
-		draw_str(win, y, x + 3, w, sb_cstr(&sb), A_NORMAL);
-		x += 3 + w;
-		sb_free(&sb);
-	}
-}
-
-static void timeline_draw(struct view *v, WINDOW *win)
-{
-	struct timeline *tl = (struct timeline *)v;
-	int c, y0 = v->top + 1, failed = 0;
-
-	layout(tl);
-	if (tl->fitted)
-		zoom_fit(tl);
-	clamp_view(tl);
-	c = cursor_col(tl);
-	if (c < 0 || c >= tl->ncols)
-		show_cursor(tl);
-	c = cursor_col(tl);
-	draw_axis(tl, win, v->top);
-	tl->nlegend = 0;
-	for (int r = 0; r < tl->track_rows; r++) {
-		size_t ri = tl->top + (size_t)r;
-
-		if (ri >= tl->tr.nrows)
-			break;
-		if (draw_track(tl, win, y0 + r, ri))
-			failed = 1;
-		if (c >= 0 && c < tl->ncols)
-			mark_cursor(win, y0 + r, tl->labelw + 1 + c,
-				    ri == tl->row);
-	}
-	if (failed)
-		tui_error(v->tui, "%s", err_get());
-	if (tl->details_open)
-		details_draw(tl->details, win, y0 + tl->track_rows,
-			     tl->details_h, v->width, tl->focus_details);
-	draw_legend(tl, win, v->top + v->height - 1);
-}
-
-static void timeline_header(struct view *v, struct strbuf *out)
-{
-	struct timeline *tl = (struct timeline *)v;
-	const struct mprofile *p = &tl->prof;
-	char a[48], b[48], w[48];
-
-	layout(tl);
-	sb_adds(out, p->kind ? p->kind : "profile");
-	if (p->nc_idx >= 0)
-		sb_printf(out, "  NC%lld", (long long)p->nc_idx);
-	if (p->instance_type && *p->instance_type)
-		sb_printf(out, "  %s", p->instance_type);
-	fmt_rel(tl, tl->t0, a, sizeof(a));
-	fmt_rel(tl, sat_add(tl->t0, span(tl)), b, sizeof(b));
-	timefmt_dur(w, sizeof(w), tl->colw, 3, 0);
-	sb_printf(out, "  %s .. %s  %s/col", a, b, w);
-}
-
-static void timeline_status(struct view *v, struct strbuf *out)
-{
-	struct timeline *tl = (struct timeline *)v;
-	size_t i = cur_track(tl);
-	int c = cursor_col(tl);
-	struct mslice s;
-	char d[48];
-
-	if (tl->tr.st[i].is_group) {
-		sb_printf(out, "%d tracks", tl->tr.st[i].nchildren);
-	} else if (tl->tr.t[i].is_counter) {
-		const struct mccell *cc = tracks_counter_frame(
-			&tl->tr, i, tl->t0, tl->colw, tl->ncols);
-
-		if (cc && c >= 0 && c < tl->ncols && cc[c].have)
-			sb_printf(out, " %.6g %s", cc[c].vlast,
-				  tl->tr.t[i].unit ? tl->tr.t[i].unit : "");
-	} else if (!event_at_cursor(tl, i, &s)) {
-		timefmt_dur(d, sizeof(d), s.dur, 3, 0);
-		sb_printf(out, "%s %s", model_string(tl->m, s.name), d);
-	}
 }
 
 static void timeline_close(struct view *v)

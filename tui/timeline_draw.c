@@ -1,0 +1,364 @@
+/* Drawing the timeline: the axis, a label and a row of cells per track
+ * (busy shades, bars with names, sparklines), the cursor, the details
+ * pane and the legend; the header and status texts. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axis.h"
+#include "draw.h"
+#include "model/text.h"
+#include "model/timefmt.h"
+#include "model/util.h"
+#include "timeline_int.h"
+
+
+static int64_t color_key(const struct timeline *tl, size_t i,
+			 const struct mcell *c)
+{
+	switch (tl->color_by) {
+	case BY_OPCODE:
+		return c->top_name;
+	case BY_LAYER:
+		return c->top_cat;
+	default:
+		return (int64_t)i;
+	}
+}
+
+static const char *key_text(struct timeline *tl, int64_t key)
+{
+	const char *s;
+
+	if (tl->color_by == BY_ENGINE)
+		return tl->tr.t[key].name;
+	s = model_string(tl->m, key);
+	return *s ? s : "(none)";
+}
+
+static void tally(struct timeline *tl, int64_t key, int cells)
+{
+	for (int k = 0; k < tl->nlegend; k++) {
+		if (tl->legend[k].key == key) {
+			tl->legend[k].cells += cells;
+			return;
+		}
+	}
+	if (tl->nlegend < LEGEND_MAX)
+		tl->legend[tl->nlegend++] = (struct legend_key){ key, cells };
+}
+
+static enum glyph busy_glyph(const struct mcell *c, int64_t colw)
+{
+	int64_t eighths = c->busy >= colw ? 8 : c->busy * 8 / colw;
+
+	if (!c->busy)
+		return G_INSTANT;
+	if (eighths >= 7)
+		return G_FULL;
+	if (eighths >= 4)
+		return G_SHADE3;
+	if (eighths >= 2)
+		return G_SHADE2;
+	return G_SHADE1;
+}
+
+static int is_empty(const struct mcell *c)
+{
+	return !c->n && !c->busy && !c->top_slice;
+}
+
+/* Runs of this many cells or more draw as a bar with the event's name;
+ * shorter ones as glyphs, where a squeezed name would only be noise. */
+#define BAR_MIN 4
+
+/* A cell that is at least half one event, part of a bar. */
+static int bar_cell(const struct mcell *c, int64_t colw)
+{
+	return c->top_slice && c->busy * 2 >= colw;
+}
+
+static void draw_cells(struct timeline *tl, WINDOW *win, int y, int x0,
+		       size_t i, const struct mcell *cells)
+{
+	int n = tl->ncols;
+
+	for (int c = 0; c < n;) {
+		const struct mcell *cell = &cells[c];
+		int64_t key;
+		int slot, e = c + 1;
+
+		if (is_empty(cell)) {
+			c++;
+			continue;
+		}
+		key = color_key(tl, i, cell);
+		slot = draw_palette_slot(key_text(tl, key));
+		if (bar_cell(cell, tl->colw))
+			while (e < n && cells[e].top_slice == cell->top_slice &&
+			       bar_cell(&cells[e], tl->colw))
+				e++;
+		tally(tl, key, e - c);
+		if (e - c >= BAR_MIN) {
+			draw_text(win, y, x0 + c, e - c,
+				  model_string(tl->m, cell->top_name),
+				  draw_bar(slot), 1);
+		} else {
+			for (int k = c; k < e; k++)
+				draw_str(win, y, x0 + k, 1,
+					 draw_glyph(busy_glyph(&cells[k],
+							       tl->colw)),
+					 draw_fg(slot));
+		}
+		c = e;
+	}
+}
+
+static void draw_counter(struct timeline *tl, WINDOW *win, int y, int x0,
+			 size_t i, const struct mccell *cells)
+{
+	double lo = 0, hi = 0;
+
+	if (tracks_counter_range(&tl->tr, i, &lo, &hi))
+		return;
+	for (int c = 0; c < tl->ncols; c++) {
+		double v = cells[c].vmax;
+		int level;
+
+		if (!cells[c].have)
+			continue;
+		if (hi > lo)
+			level = (int)lround((v - lo) / (hi - lo) * 7.0);
+		else
+			level = v > 0 ? 7 : 0;
+		level = NX_MIN(NX_MAX(level, 0), 7);
+		draw_str(win, y, x0 + c, 1, draw_glyph(G_SPARK0 + level),
+			 draw_style(S_COUNTER));
+	}
+}
+
+/* Turns the cell at (y, x) into the cursor: reversed and bold, or a
+ * thin line through empty cells of other rows. */
+static void mark_cursor(WINDOW *win, int y, int x, int on_row)
+{
+	cchar_t cc;
+	wchar_t wc[CCHARW_MAX + 1];
+	attr_t a;
+	short pair;
+
+	if (mvwin_wch(win, y, x, &cc) == ERR ||
+	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
+		return;
+	if (wc[0] == L' ') {
+		draw_str(win, y, x, 1, on_row ? " " : draw_glyph(G_VLINE),
+			 draw_style(on_row ? S_CURSOR : S_CURSOR_COL));
+		return;
+	}
+	if (!on_row)
+		return;
+	setcchar(&cc, wc, (a ^ A_REVERSE) | A_BOLD, pair, NULL);
+	mvwadd_wch(win, y, x, &cc);
+}
+
+static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
+		       int is_cur)
+{
+	const struct track_state *s = &tl->tr.st[i];
+	struct strbuf sb;
+	attr_t a = is_cur ? draw_style(S_LABEL_CURSOR) :
+		   s->is_group ? draw_style(S_GROUP) : draw_style(S_LABEL);
+	int x = 2 * s->depth;
+
+	draw_fill(win, y, 0, tl->labelw, a);
+	sb_init(&sb);
+	text_sanitize(&sb, tl->tr.t[i].name, draw_ascii());
+	if (s->is_group) {
+		struct strbuf g;
+
+		sb_init(&g);
+		sb_printf(&g, "%s %s", draw_glyph(s->folded ? G_FOLDED :
+						  G_UNFOLDED), sb_cstr(&sb));
+		if (s->folded)
+			sb_printf(&g, " (%d)", s->nchildren);
+		draw_str(win, y, x, tl->labelw - x - 1, sb_cstr(&g), a);
+		sb_free(&g);
+	} else {
+		draw_str(win, y, x, tl->labelw - x - 1, sb_cstr(&sb), a);
+	}
+	sb_free(&sb);
+}
+
+static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
+{
+	size_t i = tl->tr.rows[r];
+	int x0 = tl->labelw + 1;
+
+	draw_label(tl, win, y, i, r == tl->row);
+	if (tl->tr.t[i].is_counter) {
+		const struct mccell *cc = tracks_counter_frame(
+			&tl->tr, i, tl->t0, tl->colw, tl->ncols);
+
+		if (!cc)
+			return -1;
+		draw_counter(tl, win, y, x0, i, cc);
+	} else {
+		const struct mcell *cells = tracks_frame(&tl->tr, i, tl->t0,
+							 tl->colw, tl->ncols);
+
+		if (!cells)
+			return -1;
+		draw_cells(tl, win, y, x0, i, cells);
+	}
+	return 0;
+}
+
+static void draw_axis(struct timeline *tl, WINDOW *win, int y)
+{
+	struct axis ax;
+	char buf[64];
+	int x0 = tl->labelw + 1, c = timeline_cursor_col(tl);
+
+	timeline_fmt_rel(tl, tl->cur, buf, sizeof(buf));
+	draw_text(win, y, 0, tl->labelw, buf, draw_style(S_AXIS), 0);
+	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->start);
+	for (int k = 0; k < ax.n; k++) {
+		int room = (k + 1 < ax.n ? ax.col[k + 1] : tl->ncols) - ax.col[k];
+
+		int w;
+
+		axis_label(&ax, ax.t[k], buf, sizeof(buf));
+		w = text_width(buf);
+		draw_str(win, y, x0 + ax.col[k], 1, draw_glyph(G_TICK),
+			 draw_style(S_AXIS));
+		/* a label the cursor mark would cut is left out */
+		if (w + 1 < room && !(c > ax.col[k] && c <= ax.col[k] + w))
+			draw_str(win, y, x0 + ax.col[k] + 1, room - 1, buf,
+				 draw_style(S_AXIS));
+	}
+	if (c >= 0 && c < tl->ncols)
+		draw_str(win, y, x0 + c, 1, draw_glyph(G_CURSOR_MARK),
+			 draw_style(S_AXIS) | A_BOLD);
+}
+
+static int cmp_legend(const void *a, const void *b)
+{
+	const struct legend_key *x = a, *y = b;
+
+	if (x->cells != y->cells)
+		return x->cells > y->cells ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void draw_legend(struct timeline *tl, WINDOW *win, int y)
+{
+	struct view *v = &tl->view;
+	char head[48];
+	int x;
+
+	snprintf(head, sizeof(head), "colour by %s:",
+		 timeline_color_names[tl->color_by]);
+	x = draw_str(win, y, 0, v->width, head, draw_style(S_DIM));
+	if (draw_colors() == COLORS_NONE) {
+		draw_str(win, y, x, v->width - x, " (no colours)",
+			 draw_style(S_DIM));
+		return;
+	}
+	qsort(tl->legend, (size_t)tl->nlegend, sizeof(tl->legend[0]),
+	      cmp_legend);
+	for (int k = 0; k < tl->nlegend; k++) {
+		const char *name = key_text(tl, tl->legend[k].key);
+		struct strbuf sb;
+		int w;
+
+		sb_init(&sb);
+		text_sanitize(&sb, name, draw_ascii());
+		w = text_width(sb_cstr(&sb));
+		if (x + 3 + w > v->width) {
+			sb_free(&sb);
+			break;
+		}
+		draw_str(win, y, x + 1, 1, draw_glyph(G_SWATCH),
+			 draw_fg(draw_palette_slot(name)));
+		draw_str(win, y, x + 3, w, sb_cstr(&sb), A_NORMAL);
+		x += 3 + w;
+		sb_free(&sb);
+	}
+}
+
+void timeline_draw(struct view *v, WINDOW *win)
+{
+	struct timeline *tl = (struct timeline *)v;
+	int c, y0 = v->top + 1, failed = 0;
+
+	timeline_layout(tl);
+	if (tl->fitted)
+		timeline_zoom_fit(tl);
+	timeline_clamp(tl);
+	c = timeline_cursor_col(tl);
+	if (c < 0 || c >= tl->ncols)
+		timeline_show_cursor(tl);
+	c = timeline_cursor_col(tl);
+	draw_axis(tl, win, v->top);
+	tl->nlegend = 0;
+	for (int r = 0; r < tl->track_rows; r++) {
+		size_t ri = tl->top + (size_t)r;
+
+		if (ri >= tl->tr.nrows)
+			break;
+		if (draw_track(tl, win, y0 + r, ri))
+			failed = 1;
+		if (c >= 0 && c < tl->ncols)
+			mark_cursor(win, y0 + r, tl->labelw + 1 + c,
+				    ri == tl->row);
+	}
+	if (failed)
+		tui_error(v->tui, "%s", err_get());
+	if (tl->details_open)
+		details_draw(tl->details, win, y0 + tl->track_rows,
+			     tl->details_h, v->width, tl->focus_details);
+	draw_legend(tl, win, v->top + v->height - 1);
+}
+
+void timeline_header(struct view *v, struct strbuf *out)
+{
+	struct timeline *tl = (struct timeline *)v;
+	const struct mprofile *p = &tl->prof;
+	char a[48], b[48], w[48];
+
+	timeline_layout(tl);
+	sb_adds(out, p->kind ? p->kind : "profile");
+	if (p->nc_idx >= 0)
+		sb_printf(out, "  NC%lld", (long long)p->nc_idx);
+	if (p->instance_type && *p->instance_type)
+		sb_printf(out, "  %s", p->instance_type);
+	timeline_fmt_rel(tl, tl->t0, a, sizeof(a));
+	timeline_fmt_rel(tl, timeline_end(tl), b, sizeof(b));
+	timefmt_dur(w, sizeof(w), tl->colw, 3, 0);
+	sb_printf(out, "  %s .. %s  %s/col", a, b, w);
+}
+
+void timeline_status(struct view *v, struct strbuf *out)
+{
+	struct timeline *tl = (struct timeline *)v;
+	size_t i = timeline_cur_track(tl);
+	int c = timeline_cursor_col(tl);
+	struct mslice s;
+	char d[48];
+
+	if (tl->tr.st[i].is_group) {
+		sb_printf(out, "%d tracks", tl->tr.st[i].nchildren);
+	} else if (tl->tr.t[i].is_counter) {
+		const struct mccell *cc = tracks_counter_frame(
+			&tl->tr, i, tl->t0, tl->colw, tl->ncols);
+
+		if (cc && c >= 0 && c < tl->ncols && cc[c].have)
+			sb_printf(out, " %.6g %s", cc[c].vlast,
+				  tl->tr.t[i].unit ? tl->tr.t[i].unit : "");
+	} else if (!timeline_event_at(tl, i, &s)) {
+		timefmt_dur(d, sizeof(d), s.dur, 3, 0);
+		sb_printf(out, "%s %s", model_string(tl->m, s.name), d);
+	}
+}
+
