@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "axis.h"
 #include "draw.h"
@@ -293,6 +292,12 @@ void timeline_draw(struct view *v, WINDOW *win)
 	int c, y0 = v->top + 1, failed = 0;
 
 	timeline_layout(tl);
+	if (!tl->first_drawn) {
+		tl->first_drawn = 1;
+		tracks_fold_to_fit(&tl->tr, (size_t)tl->track_rows);
+		tl->row = 0;
+		timeline_layout(tl);
+	}
 	if (tl->fitted)
 		timeline_zoom_fit(tl);
 	timeline_clamp(tl);

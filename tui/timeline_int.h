@@ -35,6 +35,7 @@ struct timeline {
 	int64_t cur;		/* cursor time, ns */
 	size_t row, top;	/* cursor row and first row shown */
 	int fitted;		/* zoomed to fit: refit on resize */
+	int first_drawn;	/* groups were folded to fit the first screen */
 	enum color_by color_by;
 	struct details *details;
 	int details_open, focus_details;

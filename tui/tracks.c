@@ -140,6 +140,69 @@ void tracks_update_rows(struct tracks *tr)
 	}
 }
 
+/* Which group to fold first: 2 for DMA transfers, 1 for others, 0 for
+ * none (not a group, already folded, or holding engines). */
+static int fold_rank(const struct tracks *tr, size_t g)
+{
+	int xfer = 1;
+
+	if (!tr->st[g].is_group || tr->st[g].folded || !tr->st[g].nchildren)
+		return 0;
+	for (size_t j = g + 1; j < tr->n && tr->st[j].depth > tr->st[g].depth;
+	     j++) {
+		const char *k = tr->t[j].kind ? tr->t[j].kind : "";
+
+		if (!strcmp(k, "engine"))
+			return 0;
+		if (strcmp(k, "dma_xfer"))
+			xfer = 0;
+	}
+	return xfer ? 2 : 1;
+}
+
+/* Rows the unfolded tree under group g takes. */
+static size_t shown_under(const struct tracks *tr, size_t g)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < tr->nrows; r++) {
+		for (size_t p = tr->st[tr->rows[r]].parent; p != SIZE_MAX;
+		     p = tr->st[p].parent) {
+			if (p == g) {
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+void tracks_fold_to_fit(struct tracks *tr, size_t rows)
+{
+	while (tr->nrows > rows) {
+		size_t best = SIZE_MAX, best_n = 0;
+		int best_rank = 0;
+
+		for (size_t r = 0; r < tr->nrows; r++) {
+			size_t g = tr->rows[r], n;
+			int rank = fold_rank(tr, g);
+
+			if (!rank)
+				continue;
+			n = shown_under(tr, g);
+			if (rank > best_rank || (rank == best_rank && n > best_n)) {
+				best = g;
+				best_n = n;
+				best_rank = rank;
+			}
+		}
+		if (best == SIZE_MAX)
+			return;
+		tr->st[best].folded = 1;
+		tracks_update_rows(tr);
+	}
+}
+
 size_t tracks_row_of(const struct tracks *tr, size_t i)
 {
 	for (;;) {

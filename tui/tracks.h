@@ -36,6 +36,9 @@ int tracks_load(struct tracks *tr, struct model *m, int64_t profile);
 void tracks_free(struct tracks *tr);
 /* Recomputes the rows after folding or unfolding. */
 void tracks_update_rows(struct tracks *tr);
+/* Folds groups until the rows fit in rows lines: groups of DMA transfers
+ * first, then the biggest; never a group of engines. */
+void tracks_fold_to_fit(struct tracks *tr, size_t rows);
 /* The row showing track i, or the row of its nearest shown ancestor. */
 size_t tracks_row_of(const struct tracks *tr, size_t i);
 
