@@ -157,7 +157,7 @@ static void layout(struct details *d, int w)
 	d->keyw = 0;
 	for (size_t i = 0; i < d->nfields; i++)
 		d->keyw = NX_MAX(d->keyw, text_width(d->fields[i].key));
-	d->keyw = NX_MIN(d->keyw, d->colw / 3);
+	d->keyw = NX_MIN(d->keyw, d->colw / 2 - 2);
 	valw = NX_MAX(d->colw - d->keyw - 4, 8);
 	d->nlines = 0;
 	for (size_t i = 0; i < d->nfields; i++) {
