@@ -22,9 +22,12 @@ if command -v sqlite3 >/dev/null; then
 	n=$(sqlite3 "$tmp/a.json.nxdb" "select count(*) from track where kind = 'counter'")
 	[ "$n" -ge 5 ] || fail "demo has $n counter rows"
 fi
-# the demo file is written once and reused
-expect 0 "writing the demo profile" "$NXTOP" demo --events 2000
-expect 0 "Profile" "$NXTOP" demo --events 2000
+# the demo file is written once and reused; it opens in the viewer
+printf 'dump screen\n' > "$tmp/demo.keys"
+expect 0 "writing the demo profile" "$NXTOP" demo --events 2000 \
+	--headless="$tmp/demo.keys" --dump="$tmp"
+grep -q "TensorMatrix" "$tmp/screen" || fail "demo did not open the timeline"
+expect 0 "" "$NXTOP" demo --events 2000 --headless="$tmp/demo.keys" --dump="$tmp"
 grep -q "writing the demo profile" "$err" && fail "demo rewritten"
 ls "$tmp"/cache/nxtop/demo/demo-v*-s1-e2000.json >/dev/null || fail "demo not kept in XDG_CACHE_HOME"
 expect 2 "--events takes a number from 100" "$NXTOP" demo --events 5
