@@ -3,7 +3,7 @@
 # tests/screens/NAME.keys types keys and dumps screens; every dump must
 # equal tests/screens/NAME/DUMP, and no dump may hold a control
 # character. A script's header names its profile ("# profile: FILE" in
-# tests/fixtures), extra options ("# args: ...") and environment
+# tests/fixtures, or "demo": nxtop demo --events 20000), extra options ("# args: ...") and environment
 # ("# env: VAR=value"). NXTOP_UPDATE_SCREENS=1 rewrites the expected
 # screens from what the viewer shows now (check the diff before
 # committing). Also: the viewer's errors (no terminal, bad options, bad
@@ -43,10 +43,17 @@ expect 1 "bad.keys:1: expected a file name without '/'" \
 for script in "$screens"/*.keys; do
 	name=$(basename "$script" .keys)
 	profile=$(sed -n 's/^# profile: //p' "$script")
+	[ "$profile" = demo ] && profile=demo.json
 	args=$(sed -n 's/^# args: //p' "$script")
 	envs=$(sed -n 's/^# env: //p' "$script")
 	if [ ! -f "$tmp/$profile" ]; then
-		cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile"
+		if [ "$profile" = demo.json ]; then
+			# the demo generator is deterministic
+			"$NXTOP" demo --events 20000 --seed 1 --write "$tmp/$profile" ||
+				fail "demo failed"
+		else
+			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile"
+		fi
 		"$NXTOP" import -q "$tmp/$profile" || fail "$profile: import failed"
 	fi
 	mkdir "$tmp/$name"

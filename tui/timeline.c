@@ -445,19 +445,24 @@ static int parse_times(int argc, char **argv, int64_t *out, int want)
 	return 0;
 }
 
+/* The error for a time outside the profile. */
+static int outside(const struct timeline *tl, const char *cmd)
+{
+	char b[48];
+
+	timefmt_dur(b, sizeof(b), tl->end - tl->start, 3, 0);
+	err_set("%s: outside the profile (0 ns .. %s)", cmd, b);
+	return -1;
+}
+
 static int cmd_goto(struct timeline *tl, int argc, char **argv)
 {
 	int64_t t;
-	char a[48], b[48];
 
 	if (parse_times(argc, argv, &t, 1))
 		return -1;
-	if (t < 0 || t > tl->end - tl->start) {
-		timefmt_dur(a, sizeof(a), 0, 3, 0);
-		timefmt_dur(b, sizeof(b), tl->end - tl->start, 3, 0);
-		err_set("goto: outside the profile (%s .. %s)", a, b);
-		return -1;
-	}
+	if (t < 0 || t > tl->end - tl->start)
+		return outside(tl, "goto");
 	tl->cur = tl->start + t;
 	tl->fitted = 0;
 	timeline_show_cursor(tl);
@@ -474,6 +479,8 @@ static int cmd_zoom(struct timeline *tl, int argc, char **argv)
 		err_set("zoom: the end must come after the start");
 		return -1;
 	}
+	if (t[0] >= tl->end - tl->start || t[1] <= 0)
+		return outside(tl, "zoom");
 	tl->colw = NX_MAX((t[1] - t[0] + tl->ncols - 1) / tl->ncols, 1);
 	tl->t0 = tl->start + t[0];
 	tl->fitted = 0;

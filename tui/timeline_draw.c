@@ -335,12 +335,13 @@ void timeline_header(struct view *v, struct strbuf *out)
 	timeline_layout(tl);
 	sb_adds(out, p->kind ? p->kind : "profile");
 	if (p->nc_idx >= 0)
-		sb_printf(out, "  NC%lld", (long long)p->nc_idx);
+		sb_printf(out, " NC%lld", (long long)p->nc_idx);
 	if (p->instance_type && *p->instance_type)
-		sb_printf(out, "  %s", p->instance_type);
+		sb_printf(out, " %s", p->instance_type);
 	timeline_fmt_rel(tl, tl->t0, a, sizeof(a));
 	timeline_fmt_rel(tl, timeline_end(tl), b, sizeof(b));
-	timefmt_dur(w, sizeof(w), tl->colw, 3, 0);
+	/* three or four digits tell zoom levels apart */
+	timefmt_dur(w, sizeof(w), tl->colw, 1, 0);
 	sb_printf(out, "  %s .. %s  %s/col", a, b, w);
 }
 
