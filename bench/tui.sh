@@ -53,14 +53,19 @@ done
 first_wall=$(median < "$out/first.wall")
 first_inside=$(median < "$out/first.inside")
 
-# the tour
+# the tour: zoom steps double or halve the column width; from the fit
+# (about 180 columns at 200x50) to 1 ns per column takes log2(duration /
+# 180) steps
+dur=$(sqlite3 "$cache" 'select max(end_ns - start_ns) from profile')
+steps=$(awk -v d="$dur" 'BEGIN { n = 0; for (w = d / 180; w > 1; w /= 2) n++; print n }')
+mid=$(awk -v d="$dur" 'BEGIN { printf "%dns", d / 2 }')
 rep() { i=0; while [ $i -lt "$2" ]; do printf '%s' "$1"; i=$((i + 1)); done; }
 {
 	echo "size 200x50"
-	echo "keys $(rep w 34)"
-	echo "keys $(rep s 38)"
-	echo "keys 0$(rep w 5)$(rep d 80)$(rep '<Right>' 40)$(rep a 40)"
-	echo "keys :goto 1ms<Enter>$(rep w 14)"
+	echo "keys $(rep w "$steps")"
+	echo "keys $(rep s $((steps + 1)))"
+	echo "keys 0$(rep w 5)$(rep d 64)$(rep '<Right>' 32)$(rep a 32)"
+	echo "keys :goto $mid<Enter>$(rep w $((steps - 6)))"
 	echo "keys jj$(rep . 60)$(rep , 60)"
 	echo "keys jjj$(rep . 40)k$(rep , 40)"
 	echo "keys <Enter>$(rep . 20)<Esc>"
