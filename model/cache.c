@@ -42,25 +42,6 @@ static char *trimmed(const char *input)
 	return xstrndup(input, n);
 }
 
-static int mkdir_p(const char *dir)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	int rc = mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
-	free(p);
-	return rc;
-}
-
 static uint64_t hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -109,7 +90,7 @@ char *cache_path_for(const char *input)
 		else
 			base = xasprintf("%s/.cache", home && *home ? home : "/tmp");
 		cdir = xasprintf("%s/nxtop", base);
-		mkdir_p(cdir);
+		mkdirs(cdir);
 		path = xasprintf("%s/%s-%016" PRIx64 "%s", cdir, name,
 				 hash_str(real), CACHE_SUFFIX);
 		free(cdir);

@@ -347,15 +347,6 @@ void model_tracks_free(struct mtrack *t, size_t n)
 	free(t);
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-	if (b > 0 && a > INT64_MAX - b)
-		return INT64_MAX;
-	if (b < 0 && a < INT64_MIN - b)
-		return INT64_MIN;
-	return a + b;
-}
-
 /* The level a frame with columns colw ns wide reads, or -1 for events. */
 static int frame_level(const struct mtrack *t, int64_t colw)
 {

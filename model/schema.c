@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "util.h"
+#include "writer_int.h"
 
 /* Tables. Times are int64 nanoseconds on the owning profile's time axis;
  * names are documented for users in man/nxtop.1 (CACHE SCHEMA). */
@@ -106,30 +107,18 @@ const char schema_index_sql[] =
 	"CREATE INDEX flow_out ON flow(slice_out);\n"
 	"CREATE INDEX flow_in ON flow(slice_in);\n";
 
-static int exec(sqlite3 *db, const char *sql)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		err_set("cache: %s", msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
 int schema_create(sqlite3 *db)
 {
 	char pragma[64];
 
-	if (exec(db, schema_sql))
+	if (db_exec(db, schema_sql))
 		return -1;
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
 		 SCHEMA_VERSION);
-	return exec(db, pragma);
+	return db_exec(db, pragma);
 }
 
 int schema_create_indexes(sqlite3 *db)
 {
-	return exec(db, schema_index_sql);
+	return db_exec(db, schema_index_sql);
 }

@@ -50,25 +50,6 @@ char *userdata_default_path(void)
 			 home && *home ? home : "/tmp");
 }
 
-static int mkdirs_for(const char *path)
-{
-	char *p = xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) && errno != EEXIST) {
-			err_set("%s: %s", p, strerror(errno));
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	free(p);
-	return 0;
-}
-
 static int exec(struct userdata *u, const char *sql)
 {
 	if (sqlite3_exec(u->db, sql, NULL, NULL, NULL) != SQLITE_OK)
@@ -81,8 +62,19 @@ struct userdata *userdata_open(const char *path)
 	struct userdata *u = xcalloc(1, sizeof(*u));
 
 	u->path = xstrdup(path);
-	if (mkdirs_for(path))
-		goto fail;
+	{
+		char *dir = xstrdup(path);
+		char *slash = strrchr(dir, '/');
+		int rc = 0;
+
+		if (slash && slash != dir) {
+			*slash = '\0';
+			rc = mkdirs(dir);
+		}
+		free(dir);
+		if (rc)
+			goto fail;
+	}
 	if (sqlite3_open_v2(path, &u->db, SQLITE_OPEN_READWRITE |
 			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		fail(u, "open");

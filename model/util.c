@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,4 +232,25 @@ int parse_i64(const char *s, size_t n, int64_t *out)
 		return -1;
 	*out = (int64_t)u;
 	return 0;
+}
+
+int mkdirs(const char *dir)
+{
+	char *p = xstrdup(dir);
+	int rc = 0;
+
+	for (char *s = p + 1; *s && !rc; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+	}
+	if (!rc && mkdir(p, 0700) && errno != EEXIST)
+		rc = -1;
+	if (rc)
+		err_set("%s: %s", p, strerror(errno));
+	free(p);
+	return rc;
 }

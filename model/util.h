@@ -53,6 +53,20 @@ void err_set(const char *fmt, ...) NX_PRINTF(1, 2);
 void err_clear(void);
 const char *err_get(void);
 
+/* a + b, clamped to the int64 range. */
+static inline int64_t sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+/* Creates dir and its parents (mode 0700); 0 on success, else -1 with
+ * err_get() set. */
+int mkdirs(const char *dir);
+
 /* Exact decimal parsing of 64-bit integers; 0 on success. */
 int parse_i64(const char *s, size_t n, int64_t *out);
 int parse_u64(const char *s, size_t n, uint64_t *out);

@@ -52,26 +52,6 @@ static int write_file(const char *path, const struct demo_opts *o)
 	return rc;
 }
 
-static int mkdirs(const char *dir)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(p, 0700);
-			*s = '/';
-		}
-	}
-	if (mkdir(p, 0700) && errno != EEXIST) {
-		err_set("%s: %s", p, strerror(errno));
-		free(p);
-		return -1;
-	}
-	free(p);
-	return 0;
-}
-
 /* $XDG_CACHE_HOME/nxtop/demo/demo-v1-s<seed>-e<events>.json, made once. */
 static char *demo_path(const struct demo_opts *o, int quiet)
 {

@@ -19,15 +19,6 @@
 const char *const timeline_color_names[BY_COUNT] = { "opcode", "layer",
 						     "engine" };
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-	if (b > 0 && a > INT64_MAX - b)
-		return INT64_MAX;
-	if (b < 0 && a < INT64_MIN - b)
-		return INT64_MIN;
-	return a + b;
-}
-
 static int64_t floor_div(int64_t a, int64_t b)
 {
 	int64_t q = a / b;
