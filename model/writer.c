@@ -99,6 +99,8 @@ struct writer {
 	struct wtrack *tracks;	/* index = track id */
 	int64_t ntracks, cap_tracks;
 
+	sqlite3_stmt *flow_at;	/* flows resolved at finish; NULL: none */
+
 	void (*progress)(void *, const char *, int);
 	void *progress_ctx;
 };
@@ -213,6 +215,7 @@ static void writer_free(struct writer *w)
 {
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(w->st[i]);
+	sqlite3_finalize(w->flow_at);
 	sqlite3_close(w->db);
 	free(w->slots);
 	free(w->arena);
@@ -350,7 +353,7 @@ void writer_profile_set(struct writer *w, int64_t profile, const char *column,
 {
 	static const char *const cols[] = {
 		"name", "instance_type", "nc_idx", "kind", "format",
-		"instance_id", "process_id", "model", "state", "path",
+		"instance_id", "process_id", "model", "state", "path", "epoch",
 	};
 	sqlite3_stmt *st;
 	char sql[80];
@@ -538,6 +541,34 @@ void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
 		w->tracks[track].flags = flags;
 }
 
+void writer_track_set_name(struct writer *w, int64_t track, const char *name)
+{
+	track_update(w, track, "name", name ? name : "");
+}
+
+static void track_update_int(struct writer *w, int64_t track, const char *col,
+			     int64_t value)
+{
+	char v[24];
+
+	if (value <= 0 && !strcmp(col, "parent_id")) {
+		track_update(w, track, col, NULL);
+		return;
+	}
+	snprintf(v, sizeof(v), "%" PRId64, value);
+	track_update(w, track, col, v);
+}
+
+void writer_track_set_parent(struct writer *w, int64_t track, int64_t parent)
+{
+	track_update_int(w, track, "parent_id", parent);
+}
+
+void writer_track_set_sort(struct writer *w, int64_t track, int64_t sort_key)
+{
+	track_update_int(w, track, "sort_key", sort_key);
+}
+
 static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
 {
 	if (!t->n++ || ts < t->min_ts)
@@ -680,6 +711,83 @@ void writer_flow(struct writer *w, const struct wid *flow_id, int64_t out,
 	step(w, S_FLOW);
 }
 
+/* Pending flows live in a temporary table, so the finished cache never
+ * holds them. */
+static int flow_at_prepare(struct writer *w)
+{
+	if (w->flow_at)
+		return 0;
+	if (db_exec(w->db, "CREATE TEMP TABLE flow_pending(flow_id,"
+			   " out_track INTEGER, out_ts INTEGER, out_next INTEGER,"
+			   " in_track INTEGER, in_ts INTEGER, in_next INTEGER,"
+			   " kind TEXT)") ||
+	    sqlite3_prepare_v3(w->db, "INSERT INTO flow_pending"
+			       " VALUES(?,?,?,?,?,?,?,?)", -1,
+			       SQLITE_PREPARE_PERSISTENT, &w->flow_at,
+			       NULL) != SQLITE_OK) {
+		db_fail(w->db, "flows");
+		w->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+void writer_flow_at(struct writer *w, const struct wid *flow_id,
+		    const struct wflow_end *out, const struct wflow_end *in,
+		    const char *kind)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (w->failed || flow_at_prepare(w))
+		return;
+	st = w->flow_at;
+	bind_id(st, 1, flow_id);
+	sqlite3_bind_int64(st, 2, out->track);
+	sqlite3_bind_int64(st, 3, out->ts);
+	sqlite3_bind_int(st, 4, out->next);
+	sqlite3_bind_int64(st, 5, in->track);
+	sqlite3_bind_int64(st, 6, in->ts);
+	sqlite3_bind_int(st, 7, in->next);
+	bind_text(st, 8, kind);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		db_fail(w->db, "flows");
+		w->failed = 1;
+	}
+}
+
+/* The slice at one end of a pending flow: the deepest enclosing slice
+ * (only slices starting within the track's longest duration can enclose
+ * ts, which keeps the index range short), or the next one to start. */
+#define FLOW_ENCLOSING(T, TS) \
+	"(SELECT s.id FROM slice s WHERE s.track_id = " T " AND s.ts <= " TS \
+	" AND s.ts >= " TS " - (SELECT max_dur FROM track WHERE id = " T ")" \
+	" AND s.ts + s.dur >= " TS " ORDER BY s.depth DESC, s.ts DESC LIMIT 1)"
+#define FLOW_NEXT(T, TS) \
+	"(SELECT s.id FROM slice s WHERE s.track_id = " T " AND s.ts >= " TS \
+	" ORDER BY s.ts LIMIT 1)"
+#define FLOW_END(T, TS, NEXT) \
+	"CASE WHEN " NEXT " THEN coalesce(" FLOW_NEXT(T, TS) ", " \
+	FLOW_ENCLOSING(T, TS) ") ELSE " FLOW_ENCLOSING(T, TS) " END"
+
+static int resolve_flows(struct writer *w)
+{
+	if (!w->flow_at)
+		return 0;
+	sqlite3_finalize(w->flow_at);
+	w->flow_at = NULL;
+	return db_exec(w->db,
+		"INSERT INTO flow(flow_id, slice_out, slice_in, kind)"
+		" SELECT flow_id, o, i, kind FROM (SELECT flow_id, kind, "
+		FLOW_END("p.out_track", "p.out_ts", "p.out_next") " AS o, "
+		FLOW_END("p.in_track", "p.in_ts", "p.in_next") " AS i"
+		" FROM temp.flow_pending p ORDER BY p.rowid)"
+		" WHERE o IS NOT NULL AND i IS NOT NULL AND o <> i;"
+		"DROP TABLE temp.flow_pending;");
+}
+
 void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
 {
 	sqlite3_stmt *st = w->st[S_COUNTER];
@@ -810,7 +918,7 @@ int writer_finish(struct writer *w)
 	if (schema_create_indexes(w->db))
 		goto out;
 	if (lod_build_tracks(w->db, w->tracks, w->ntracks, w->progress,
-			     w->progress_ctx))
+			     w->progress_ctx) || resolve_flows(w))
 		goto out;
 	if (fill_extents(w) || db_exec(w->db, "ANALYZE") ||
 	    db_exec(w->db, "INSERT OR REPLACE INTO meta VALUES('complete', 1)") ||

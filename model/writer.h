@@ -120,8 +120,8 @@ void writer_meta(struct writer *w, const char *key, const char *value);
 int64_t writer_source(struct writer *w, int64_t profile, const char *path,
 		      const char *role);
 int64_t writer_profile(struct writer *w, const struct wprofile *p);
-/* Sets one text column of a profile (name, instance_type, nc_idx, kind,
- * format, instance_id, process_id, model, state, path). */
+/* Sets one column of a profile (name, instance_type, nc_idx, kind,
+ * format, instance_id, process_id, model, state, path, epoch). */
 void writer_profile_set(struct writer *w, int64_t profile, const char *column,
 			const char *value);
 void writer_profile_extent(struct writer *w, int64_t profile, int64_t start,
@@ -136,6 +136,11 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 void writer_track_set_unit(struct writer *w, int64_t track, const char *unit);
 void writer_track_set_args(struct writer *w, int64_t track, const char *json);
 void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags);
+/* Names, parents and order often arrive after a track's first events
+ * (trace metadata events, late descriptors). */
+void writer_track_set_name(struct writer *w, int64_t track, const char *name);
+void writer_track_set_parent(struct writer *w, int64_t track, int64_t parent);
+void writer_track_set_sort(struct writer *w, int64_t track, int64_t sort_key);
 
 /* Slices. dur < 0 is stored as 0 with SF_CLIPPED. Returns the slice id. */
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
@@ -148,6 +153,21 @@ void writer_sys_event(struct writer *w, int64_t slice,
 		      const struct wsys_event *e);
 void writer_flow(struct writer *w, const struct wid *flow_id, int64_t out,
 		 int64_t in, const char *kind);
+
+/* One end of a flow given as a place rather than a slice: the deepest
+ * slice of the track enclosing ts, or with next set the first slice
+ * starting at or after ts (else the enclosing one). */
+struct wflow_end {
+	int64_t track, ts;
+	int next;
+};
+
+/* A flow whose ends are found when the cache is finished, once every
+ * slice is written and nested. Flows with an end that finds no slice
+ * are dropped. */
+void writer_flow_at(struct writer *w, const struct wid *flow_id,
+		    const struct wflow_end *out, const struct wflow_end *in,
+		    const char *kind);
 
 void writer_counter(struct writer *w, int64_t track, int64_t ts, double value);
 

@@ -202,6 +202,12 @@ int import_file(struct writer *w, const char *path, const char *name,
 	case FMT_NEURON_JSON:
 		rc = import_neuron_json(&im);
 		break;
+	case FMT_PFTRACE:
+		rc = import_pftrace(&im);
+		break;
+	case FMT_CHROME_JSON:
+		rc = import_chrome_json(&im);
+		break;
 	case FMT_NEURON_BINARY:
 		rc = -1;
 		err_set("%s: raw Neuron capture files cannot be read directly;"

@@ -53,6 +53,8 @@ int import_file(struct writer *w, const char *path, const char *name,
 
 /* The per-format entry points. */
 int import_neuron_json(struct import *im);
+int import_pftrace(struct import *im);
+int import_chrome_json(struct import *im);
 
 /* Sets the error text: "<file>: byte N: <msg> in "key"[i]". Returns -1. */
 int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)

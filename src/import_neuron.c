@@ -3,9 +3,12 @@
  * time. See FORMATS.md §1.2 and §2. */
 #include "config.h"
 
+#include "import_neuron.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "import.h"
 #include "jsonsplit.h"
@@ -853,4 +856,64 @@ int import_neuron_json(struct import *im)
 	import_close_json(s, fd);
 	neuron_free(&n);
 	return rc;
+}
+
+struct neuron *neuron_new(struct import *im)
+{
+	struct neuron *n = xcalloc(1, sizeof(*n));
+
+	n->im = im;
+	n->w = im->w;
+	n->nc_idx = -1;
+	return n;
+}
+
+void neuron_end(struct neuron *n)
+{
+	if (!n)
+		return;
+	report_unknown(n);
+	neuron_free(n);
+	free(n);
+}
+
+int neuron_instruction(struct neuron *n, const cJSON *o,
+		       const struct jrec *where)
+{
+	n->rec = where;
+	return instruction(n, o);
+}
+
+int neuron_dma(struct neuron *n, const cJSON *o, const struct jrec *where)
+{
+	n->rec = where;
+	return dma(n, o);
+}
+
+/* Counter track names in Neuron's Perfetto output. */
+static const struct {
+	const char *name;
+	enum counter_id c;
+} perfetto_counters[] = {
+	{ "DMA Throughput", C_DMA_RATE },
+	{ "HBM Throughput", C_HBM_RATE },
+	{ "Pending DMA Count", C_PENDING },
+	{ "Sb Usage", C_SBUF },
+	{ "Psum Usage", C_PSUM },
+	{ "Throttling", C_THROTTLE },
+};
+
+int neuron_counter_named(const char *name)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(perfetto_counters); i++)
+		if (!strcasecmp(name, perfetto_counters[i].name))
+			return (int)perfetto_counters[i].c;
+	return -1;
+}
+
+void neuron_sample(struct neuron *n, int counter, int64_t ts, double v)
+{
+	if (counter >= 0 && counter < C_COUNT)
+		writer_counter(n->w, counter_track(n, (enum counter_id)counter),
+			       ts, v);
 }

@@ -1,0 +1,38 @@
+/* An external sort for importers whose events arrive out of order (Chrome
+ * trace-event JSON): rows go to a private temporary SQLite database and
+ * come back ordered by (key, sub, ts, seq). Memory stays bounded by the
+ * database's page cache; SQLite's sorter writes runs to temporary files
+ * when the rows do not fit. */
+#ifndef NX_SPILL_H
+#define NX_SPILL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct spill;
+
+struct spill_row {
+	int64_t key;		/* first sort key, e.g. a track id */
+	const char *sub;	/* second sort key (bytes); NULL sorts first */
+	size_t sublen;
+	int64_t ts, seq;	/* then time, then arrival order */
+	int tag;		/* the caller's kind of row */
+	int64_t val;
+	const char *text[4];	/* NUL-terminated or NULL */
+};
+
+/* NULL on error (err_get() says why). */
+struct spill *spill_open(void);
+void spill_close(struct spill *s);
+
+/* 0 on success. Strings are copied. */
+int spill_add(struct spill *s, const struct spill_row *r);
+uint64_t spill_count(const struct spill *s);
+
+/* Starts reading the rows in order; no more spill_add() after this. */
+int spill_sort(struct spill *s);
+/* 1: a row in *r (its strings valid until the next call); 0: no more
+ * rows; -1: error. */
+int spill_next(struct spill *s, struct spill_row *r);
+
+#endif

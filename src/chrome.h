@@ -1,0 +1,45 @@
+/* Shared state of the Chrome trace-event JSON importer: import_chrome.c
+ * reads events and writes what stands alone (X, i/I, C, M); events that
+ * pair up (B/E, async b/e/n, flows s/t/f) go through an external sort
+ * and are matched by chrome_match.c. */
+#ifndef NX_CHROME_H
+#define NX_CHROME_H
+
+#include <stdint.h>
+
+#include "import.h"
+#include "model/spill.h"
+#include "trace_rows.h"
+
+/* Open slices deeper than this on one thread or async id are dropped. */
+#define CHROME_MAX_DEPTH 1024
+
+/* Spilled rows: key CHROME_KEY_FLOW for flows, CHROME_KEY_ASYNC for
+ * async events, else the thread's track id for B/E. */
+#define CHROME_KEY_FLOW (-1)
+#define CHROME_KEY_ASYNC 0
+
+struct chrome {
+	struct import *im;
+	struct writer *w;
+	struct trows *rows;
+	struct spill *spill;	/* created for the first paired event */
+	const struct jrec *rec;
+	int64_t seq;		/* events in file order */
+	int64_t min_ts, max_ts;	/* ns */
+	int have_ts;
+	struct strbuf pid, tid, name, cat, args, id, sub, tmp;
+	/* the last thread row, to skip lookups on runs of one thread */
+	struct strbuf last_pid, last_tid;
+	int64_t last_track;
+	uint64_t skipped[128];	/* events of phases not imported */
+	uint64_t n_events, n_unmatched, n_overflow, n_bad_flow;
+	uint64_t next_flow_id;	/* for flows whose id is not a number */
+};
+
+/* Matches the spilled events and writes their slices and flows. */
+int chrome_match(struct chrome *c);
+/* The async row of pid for events named name. */
+int64_t chrome_async_row(struct chrome *c, const char *pid, const char *name);
+
+#endif

@@ -1,0 +1,52 @@
+/* Reading one JSON record without building a tree, for inputs with
+ * millions of small records (Chrome trace events): the members of an
+ * object as raw text spans, strings unescaped on demand, and numbers
+ * scaled from their decimal text, so "ts": 1234.5678 µs becomes
+ * 1234567800 ns... exactly, never through a double. Records come from
+ * the splitter (jsonsplit.h), which has checked their syntax; big
+ * integers it tagged are read as numbers. */
+#ifndef NX_JSCAN_H
+#define NX_JSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/util.h"
+
+enum jtype { JT_STRING, JT_NUMBER, JT_OBJECT, JT_ARRAY, JT_BOOL, JT_NULL };
+
+struct jspan {
+	const char *p;		/* raw text; strings without their quotes */
+	size_t n;
+	enum jtype type;
+	int bigint;		/* a number the splitter tagged as a string */
+};
+
+struct jscan {
+	const char *p, *end;
+};
+
+/* Starts on an object's text. -1 if it is not an object. */
+int jscan_object(struct jscan *s, const char *text, size_t len);
+/* Next member: 1 with key (raw, may hold escapes) and value; 0 at the
+ * end; -1 if the text is malformed. */
+int jscan_member(struct jscan *s, struct jspan *key, struct jspan *val);
+/* Raw key equal to a plain literal. */
+int jscan_key_is(const struct jspan *key, const char *lit);
+
+/* A string's text unescaped (\u0000 becomes U+FFFD); a number's or a
+ * literal's as written. */
+void jscan_text(const struct jspan *v, struct strbuf *out);
+
+/* A number, or a string holding one, times 10^scale, rounded to the
+ * nearest integer (halves away from zero). 0 on success; -1 if it is
+ * not a number or does not fit in int64. */
+int jscan_scaled(const struct jspan *v, int scale, int64_t *out);
+/* A number as a double (for counter values). */
+int jscan_double(const struct jspan *v, double *out);
+
+/* Copies raw JSON text with tagged big integers written back as plain
+ * numbers. */
+void jscan_untag(const char *p, size_t n, struct strbuf *out);
+
+#endif

@@ -1,0 +1,428 @@
+/* Perfetto and Chrome trace-event JSON import: each fixture is imported
+ * into a cache and its rows are compared with what the format means.
+ * Perfetto fixtures come from tests/mkpftrace (directory in $NX_PFTRACE),
+ * JSON ones from tests/fixtures ($NX_FIXTURES). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "model/model.h"
+#include "model/summary.h"
+#include "model/text.h"
+#include "model/util.h"
+#include "src/import.h"
+
+static const char *pftrace_dir, *fixture_dir;
+
+static char *fixture(const char *name)
+{
+	const char *dir = strstr(name, ".pftrace") ? pftrace_dir : fixture_dir;
+
+	return xasprintf("%s/%s", dir, name);
+}
+
+/* Imports a fixture into a fresh cache and opens it. */
+static sqlite3 *import(const char *name, char **cache_out)
+{
+	struct import_opts o = { .quiet = 1, .force = 1 };
+	char *in = fixture(name);
+	char *cache = xasprintf("%s/%s.nxdb", pftrace_dir, name);
+	sqlite3 *db = NULL;
+
+	unlink(cache);
+	if (import_build(in, cache, &o))
+		fail_msg("import of %s failed: %s", name, err_get());
+	assert_int_equal(sqlite3_open_v2(cache, &db, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	free(in);
+	if (cache_out)
+		*cache_out = cache;
+	else
+		free(cache);
+	return db;
+}
+
+/* Rows of a query as "a|b|c" lines. */
+static char *rows(sqlite3 *db, const char *sql)
+{
+	struct strbuf sb;
+	sqlite3_stmt *st;
+
+	sb_init(&sb);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (int i = 0; i < sqlite3_column_count(st); i++) {
+			const char *v = (const char *)sqlite3_column_text(st, i);
+
+			sb_printf(&sb, "%s%s", i ? "|" : "", v ? v : "");
+		}
+		sb_addc(&sb, '\n');
+	}
+	sqlite3_finalize(st);
+	return sb_detach(&sb);
+}
+
+static void expect(sqlite3 *db, const char *sql, const char *want)
+{
+	char *got = rows(db, sql);
+
+	if (strcmp(got, want)) {
+		print_error("query: %s\nwant:\n%sgot:\n%s", sql, want, got);
+		free(got);
+		fail();
+	}
+	free(got);
+}
+
+#define TRACKS "SELECT coalesce(p.name, ''), t.kind, t.name FROM track t" \
+	" LEFT JOIN track p ON p.id = t.parent_id ORDER BY t.sort_key, t.id"
+#define SLICES "SELECT t.name, s.ts, s.dur, n.str, coalesce(c.str, ''), s.depth," \
+	" s.flags, coalesce(a.args, '') FROM slice s JOIN track t ON t.id = s.track_id" \
+	" JOIN string n ON n.id = s.name LEFT JOIN string c ON c.id = s.cat" \
+	" LEFT JOIN arg a ON a.slice_id = s.id ORDER BY t.sort_key, s.ts, s.id"
+#define COUNTERS "SELECT t.name, c.ts, c.value FROM counter c JOIN track t" \
+	" ON t.id = c.track_id ORDER BY t.sort_key, c.ts"
+#define WARNINGS "SELECT message FROM warning ORDER BY id"
+#define FLOWS "SELECT f.flow_id, a.str, o.ts, b.str, i.ts FROM flow f" \
+	" JOIN slice o ON o.id = f.slice_out JOIN slice i ON i.id = f.slice_in" \
+	" JOIN string a ON a.id = o.name JOIN string b ON b.id = i.name" \
+	" ORDER BY f.id"
+#define PROFILE "SELECT kind, format, name, start_ns, end_ns, epoch FROM profile"
+
+/* Nested begin/end slices get their depths; an end without a begin is
+ * ignored and reported; a begin without an end closes at the trace end,
+ * flagged. */
+static void test_nested(void **state)
+{
+	sqlite3 *db = import("nested.pftrace", NULL);
+
+	(void)state;
+	expect(db, TRACKS, "|group|Proc 100\nProc 100|thread|Main 101\n");
+	expect(db, SLICES,
+	       "Main 101|1000|500|outer||0|0|\n"
+	       "Main 101|1100|300|middle||1|0|\n"
+	       "Main 101|1200|100|inner||2|0|\n"
+	       "Main 101|1250|0|tick||3|2|\n"
+	       "Main 101|1700|300|open||0|1|\n"
+	       "Main 101|2000|0|last||1|2|\n");
+	expect(db, WARNINGS, "1 slice end(s) without a begin were ignored\n");
+	sqlite3_close(db);
+}
+
+/* Interned names, categories and annotation names; a reset changes what
+ * an iid means; after a lost packet, packets needing the state are
+ * skipped until the next reset. */
+static void test_interned(void **state)
+{
+	sqlite3 *db = import("interned.pftrace", NULL);
+
+	(void)state;
+	expect(db, SLICES,
+	       "T 201|1000|1000|alpha|cat.a|0|0|{\"key\":42}\n"
+	       "T 201|3000|0|beta||0|2|\n"
+	       "T 201|5000|0|||0|2|\n");
+	expect(db, WARNINGS, "2 packet(s) needing interned data that was lost"
+	       " were skipped\n");
+	sqlite3_close(db);
+}
+
+/* An incremental µs clock of one sequence and BOOTTIME both land on the
+ * trace clock (MONOTONIC) through snapshots. */
+static void test_clocks(void **state)
+{
+	sqlite3 *db = import("clocks.pftrace", NULL);
+
+	(void)state;
+	expect(db, SLICES,
+	       "T 301|1010000|5000|delta||0|0|\n"
+	       "T 301|1020000|0|boot||0|2|\n"
+	       "T 301|1030000|0|after||0|2|\n");
+	expect(db, WARNINGS, "");
+	sqlite3_close(db);
+}
+
+/* Re-emitted descriptors make one row each; the last name wins. */
+static void test_duplicates(void **state)
+{
+	sqlite3 *db = import("duplicates.pftrace", NULL);
+
+	(void)state;
+	expect(db, TRACKS, "|group|Dup 400\nDup 400|thread|Worker 401\n"
+	       "Dup 400|async|Async\n");
+	expect(db, "SELECT count(*) FROM slice", "3\n");
+	sqlite3_close(db);
+}
+
+/* Counter values: int, double, a unit multiplier, incremental, and extra
+ * values riding on a slice (thread time skipped). */
+static void test_counters(void **state)
+{
+	sqlite3 *db = import("counters.pftrace", NULL);
+
+	(void)state;
+	expect(db, COUNTERS,
+	       "mem|1000|3072.0\nratio|1000|0.25\n"
+	       "total|1000|10.0\ntotal|2000|20.0\ntotal|3000|30.0\n"
+	       "extra|2000|5.0\n");
+	expect(db, "SELECT count(*) FROM track WHERE name = 'thread_time'",
+	       "0\n");
+	sqlite3_close(db);
+}
+
+/* Events without a type: legacy phases on a legacy thread descriptor's
+ * thread, and an explicit track 0 on the global row. */
+static void test_legacy(void **state)
+{
+	sqlite3 *db = import("legacy.pftrace", NULL);
+
+	(void)state;
+	expect(db, TRACKS, "|thread|Global\n|group|Legacy 600\n"
+	       "Legacy 600|thread|Old 601\n");
+	expect(db, SLICES,
+	       "Global|3600|0|sample||0|2|\n"
+	       "Old 601|1000|1000|lb||0|0|\n"
+	       "Old 601|3000|2000|lx||0|0|\n"
+	       "Old 601|3500|0|mark||1|2|\n");
+	sqlite3_close(db);
+}
+
+/* Bytes that are not UTF-8, controls and NULs are kept, args stay valid
+ * JSON, and what reaches the screen is clean. */
+static void test_utf8(void **state)
+{
+	sqlite3 *db = import("utf8.pftrace", NULL);
+	char *name = rows(db, "SELECT name FROM track WHERE kind = 'thread'");
+	char *clean = text_clean(name);
+
+	(void)state;
+	assert_non_null(strchr(name, '\x1b'));
+	assert_null(strchr(clean, '\x1b'));
+	expect(db, "SELECT json_valid(args), args = '{\"blob\":\"ok\\u0000'"
+	       " || char(65533, 65533) || '\\u0001zz\",\"k' || char(65533)"
+	       " || '\":\"v\"}' FROM arg", "1|1\n");
+	expect(db, "SELECT hex(str) FROM string WHERE str LIKE 'n%'",
+	       "6EC32878\n");
+	free(name);
+	free(clean);
+	sqlite3_close(db);
+}
+
+/* Packets inside a deflate bundle are read like the others. */
+static void test_compressed(void **state)
+{
+	sqlite3 *db = import("compressed.pftrace", NULL);
+
+	(void)state;
+	expect(db, SLICES, "T 801|1000|1000|zipped||0|0|\n"
+	       "T 801|3000|0|plain||0|2|\n");
+	sqlite3_close(db);
+}
+
+/* Flow ids link slices across threads; 64-bit ids stay exact. */
+static void test_flows(void **state)
+{
+	sqlite3 *db = import("flows.pftrace", NULL);
+
+	(void)state;
+	expect(db, FLOWS, "18369614221190020847|send|1000|recv|2000\n");
+	sqlite3_close(db);
+}
+
+/* Neuron device tracks become the JSON importer's engine, queue and
+ * counter rows, with typed instruction and DMA fields. */
+static void test_neuron_device(void **state)
+{
+	char *cache;
+	sqlite3 *db = import("neuron_device.pftrace", &cache);
+	struct summary s;
+	struct model *m;
+
+	(void)state;
+	expect(db, TRACKS,
+	       "|group|Engines\nEngines|engine|TensorMatrix\nEngines|engine|Tensor\n"
+	       "|group|DMA queues\nDMA queues|dma|qSyncSpillReload0\n"
+	       "DMA queues|dma|DMA Engine 64\n|group|Counters\n"
+	       "Counters|counter|DMA throughput\nCounters|counter|Pending DMA\n");
+	expect(db, "SELECT i.id, i.operands, h.str, l.str, i.pc FROM instruction i"
+	       " LEFT JOIN string h ON h.id = i.hlo_name"
+	       " LEFT JOIN string l ON l.id = i.layer ORDER BY i.slice_id",
+	       "-7090796317168725471|S[5] (Tensor)++@complete 128*1|"
+	       "%dot.3 = dot(%p0, %p1)|_dot.3|\n"
+	       "10463205956802632105||||15013\n"
+	       "||||\n");
+	expect(db, "SELECT q.str, d.transfer_size FROM dma_packet d"
+	       " JOIN string q ON q.id = d.queue ORDER BY d.slice_id",
+	       "qSyncSpillReload0|2048\nDMA Engine 64|64\n");
+	expect(db, PROFILE "", "device|pftrace|neuron_device.pftrace|1067|2398383|0\n");
+	m = model_open(cache);
+	assert_non_null(m);
+	assert_int_equal(summary_compute(m, 1, &s), 0);
+	assert_int_equal(s.eng[ENG_TENSOR].count, 3);
+	assert_int_equal(s.n_packets, 2);
+	summary_free(&s);
+	model_close(m);
+	free(cache);
+	sqlite3_close(db);
+}
+
+/* Neuron system rows: runtime and hardware kinds, typed fields, the
+ * device profile link, epoch time. */
+static void test_neuron_system(void **state)
+{
+	sqlite3 *db = import("neuron_system.pftrace", NULL);
+
+	(void)state;
+	expect(db, TRACKS, "|group|i-0f207fb2a99bd2d08-pid200370\n"
+	       "i-0f207fb2a99bd2d08-pid200370|nrt|gid33-nc1-tid3-neuron_rt\n"
+	       "i-0f207fb2a99bd2d08-pid200370|hw|gid33-nc1-tid3-neuron_hw\n");
+	expect(db, "SELECT e.id, src.str, inst.str, e.nc_idx, e.worker_gid,"
+	       " dp.str FROM sys_event e JOIN string src ON src.id = e.source"
+	       " LEFT JOIN string inst ON inst.id = e.instance_id"
+	       " LEFT JOIN string dp ON dp.id = e.device_profile ORDER BY e.slice_id",
+	       "3377699720529031|neuron_rt|i-0f207fb2a99bd2d08|3|35|"
+	       "device_profile_model_1578576049.pftrace\n"
+	       "|neuron_hw||||\n");
+	expect(db, "SELECT kind, epoch FROM profile", "system|1\n");
+	sqlite3_close(db);
+}
+
+/* The same trace as Perfetto and as Chrome JSON gives the same rows. */
+static void test_same(void **state)
+{
+	sqlite3 *a = import("same.pftrace", NULL);
+	sqlite3 *b = import("trace_same.json", NULL);
+	const char *const queries[] = { TRACKS, SLICES, COUNTERS };
+
+	(void)state;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(queries); i++) {
+		char *x = rows(a, queries[i]), *y = rows(b, queries[i]);
+
+		if (strcmp(x, y))
+			fail_msg("pftrace:\n%sjson:\n%s", x, y);
+		free(x);
+		free(y);
+	}
+	expect(a, SLICES,
+	       "Main 11|1000000|500000|A|cat1|0|0|\n"
+	       "Main 11|1100500|99750|B|cat1|1|0|\n"
+	       "Main 11|1250000|0|mark||1|2|\n"
+	       "Main 11|1300000|100000|C||1|0|\n"
+	       "IO 12|1050000|550000|D||0|0|{\"x\":1,\"s\":\"hi\"}\n"
+	       "IO 12|1700000|0|open||0|1|\n");
+	sqlite3_close(a);
+	sqlite3_close(b);
+}
+
+/* Every phase of Chrome JSON, out of order: metadata names and order,
+ * X, B/E with merged args and an unterminated B, instants of each scope,
+ * counters with several series, async events by id, id2 and category,
+ * flows with both bindings, skipped phases. */
+static void test_chrome_phases(void **state)
+{
+	sqlite3 *db = import("chrome_phases.json", NULL);
+
+	(void)state;
+	expect(db, TRACKS,
+	       "|thread|Global events\n|group|GPU 2\nGPU 2|thread|Thread 9\n"
+	       "GPU 2|async|Frame\n|group|Renderer 1\n"
+	       "Renderer 1|thread|Compositor 5\nRenderer 1|thread|Thread 6\n"
+	       "Renderer 1|thread|Thread 4\nRenderer 1|async|Process events\n"
+	       "Renderer 1|counter|Heap used\nRenderer 1|counter|Heap free\n"
+	       "Renderer 1|counter|Heap 7\nRenderer 1|async|Load\n"
+	       "Renderer 1|async|Never\nRenderer 1|async|Frame\n");
+	expect(db, SLICES,
+	       "Global events|140000|0|global instant||0|2|\n"
+	       "Thread 9|290000|20000|Draw||0|0|\n"
+	       "Frame|50000|20000|Frame|gpu|0|0|\n"
+	       "Compositor 5|10000|20000|Outer||0|0|{\"begin\":1,\"end\":true}\n"
+	       "Compositor 5|20000|5000|Nested||1|0|\n"
+	       "Compositor 5|200000|110000|Unterminated||0|1|\n"
+	       "Thread 4|100000|50000|Task|toplevel|0|0|"
+	       "{\"big\":12345678901234567890}\n"
+	       "Thread 4|110001|10001|Inner||1|0|\n"
+	       "Thread 4|120000|0|thread instant||2|2|\n"
+	       "Process events|130000|0|process instant||0|2|\n"
+	       "Load|100000|60000|Load|net|0|0|{\"status\":200}\n"
+	       "Load|120000|0|progress|net|1|2|\n"
+	       "Load|130000|10000|Parse|net|1|0|\n"
+	       "Never|170000|140000|Never|x|0|1|\n"
+	       "Frame|55000|255000|Frame|gpu|0|1|\n");
+	expect(db, COUNTERS, "Heap used|100000|10.0\nHeap free|100000|20.0\n"
+	       "Heap 7|150000|3.0\n");
+	expect(db, FLOWS, "1|Task|100000|Unterminated|200000\n"
+	       "1|Unterminated|200000|Draw|290000\n"
+	       "2|Inner|110001|Draw|290000\n");
+	expect(db, WARNINGS,
+	       "2 event(s) of phase O, P skipped (not imported)\n"
+	       "2 end event(s) without a begin were ignored\n"
+	       "1 flow step(s) without a start were ignored\n");
+	expect(db, "SELECT section, key, value FROM info ORDER BY 1, 2",
+	       "metadata|clock-domain|LINUX_CLOCK_MONOTONIC\n"
+	       "metadata|num-cpus|8\ntrace|displayTimeUnit|ns\n");
+	sqlite3_close(db);
+}
+
+/* Fractional µs become exact ns, also where a double would round; string
+ * pids and tids; wall-clock times mark the profile as epoch. */
+static void test_chrome_epoch(void **state)
+{
+	sqlite3 *db = import("chrome_epoch.json", NULL);
+
+	(void)state;
+	expect(db, SLICES,
+	       "Thread worker 1|1729888371056597613|1|step||0|0|\n"
+	       "Thread worker 1|1729888371056598000|3|sci||0|0|\n");
+	expect(db, "SELECT epoch FROM profile", "1\n");
+	sqlite3_close(db);
+}
+
+/* A gzip-compressed bare array, numbers and strings for ids alike. */
+static void test_chrome_gzip(void **state)
+{
+	sqlite3 *db = import("chrome_array.json.gz", NULL);
+
+	(void)state;
+	expect(db, SLICES, "Thread 1|1000|2000|gz||0|0|\n"
+	       "Thread 1|1500|1000|b||1|0|\n");
+	sqlite3_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nested),
+		cmocka_unit_test(test_interned),
+		cmocka_unit_test(test_clocks),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_legacy),
+		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_flows),
+		cmocka_unit_test(test_neuron_device),
+		cmocka_unit_test(test_neuron_system),
+		cmocka_unit_test(test_same),
+		cmocka_unit_test(test_chrome_phases),
+		cmocka_unit_test(test_chrome_epoch),
+		cmocka_unit_test(test_chrome_gzip),
+	};
+
+	pftrace_dir = getenv("NX_PFTRACE");
+	fixture_dir = getenv("NX_FIXTURES");
+	if (!pftrace_dir || !fixture_dir) {
+		fprintf(stderr, "test_import_trace: run by tests/test_trace.sh\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

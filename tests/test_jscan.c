@@ -1,0 +1,117 @@
+/* jscan: member spans of one JSON record, unescaping, and exact decimal
+ * scaling of Chrome's µs timestamps to ns. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "src/jscan.h"
+#include "src/jsonsplit.h"
+
+static int scaled(const char *text, enum jtype type, int scale, int64_t *out)
+{
+	struct jspan v = { text, strlen(text), type, text[0] == JSPLIT_BIGINT };
+
+	return jscan_scaled(&v, scale, out);
+}
+
+/* µs with fractions become ns exactly, rounding beyond the ns to the
+ * nearest (halves away from zero); exponents; numbers in strings. */
+static void test_scaled(void **state)
+{
+	static const struct {
+		const char *in;
+		int64_t want;
+	} ok[] = {
+		{ "0", 0 }, { "1", 1000 }, { "-1", -1000 }, { "1.5", 1500 },
+		{ "110.001", 110001 }, { "10.0005", 10001 }, { "10.0004999", 10000 },
+		{ "-10.0005", -10001 }, { "0.0001", 0 }, { "0.0005", 1 },
+		{ "1729888371056597.613", 1729888371056597613LL },
+		{ "1.729888371056598e15", 1729888371056598000LL },
+		{ "2.5e-3", 3 }, { "1E2", 100000 }, { "000123", 123000 },
+		{ "9223372036854775.807", INT64_MAX },
+	};
+	int64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(scaled(ok[i].in, JT_NUMBER, 3, &v), 0);
+		assert_int_equal(v, ok[i].want);
+	}
+	assert_int_equal(scaled("123.25", JT_STRING, 3, &v), 0);
+	assert_int_equal(v, 123250);
+	assert_int_equal(scaled("\x01" "12345678901234567", JT_STRING, 0, &v), 0);
+	assert_int_equal(v, 12345678901234567LL);
+	assert_int_equal(scaled("9223372036854775.808", JT_NUMBER, 3, &v), -1);
+	assert_int_equal(scaled("1e400", JT_NUMBER, 3, &v), -1);
+	assert_int_equal(scaled("abc", JT_STRING, 3, &v), -1);
+	assert_int_equal(scaled("1.2.3", JT_NUMBER, 3, &v), -1);
+	assert_int_equal(scaled("", JT_STRING, 3, &v), -1);
+	assert_int_equal(scaled("true", JT_BOOL, 3, &v), -1);
+}
+
+/* Members come out as raw spans whatever they hold; nested values are
+ * skipped whole, strings with escapes and brackets included. */
+static void test_members(void **state)
+{
+	const char *rec = "{\"a\":1,\"b\":\"x\\\"}\",\"c\":{\"d\":[1,{\"e\":\"]\"}]},"
+			  "\"f\":null,\"g\":true}";
+	struct jscan s;
+	struct jspan k, v;
+	struct strbuf sb;
+	int n = 0;
+
+	(void)state;
+	sb_init(&sb);
+	assert_int_equal(jscan_object(&s, rec, strlen(rec)), 0);
+	while (jscan_member(&s, &k, &v) == 1) {
+		n++;
+		if (jscan_key_is(&k, "b")) {
+			jscan_text(&v, &sb);
+			assert_string_equal(sb.buf, "x\"}");
+		}
+		if (jscan_key_is(&k, "c")) {
+			assert_int_equal(v.type, JT_OBJECT);
+			assert_int_equal(v.n, strlen("{\"d\":[1,{\"e\":\"]\"}]}"));
+		}
+		if (jscan_key_is(&k, "f"))
+			assert_int_equal(v.type, JT_NULL);
+	}
+	assert_int_equal(n, 5);
+	assert_int_equal(jscan_object(&s, "[1]", 3), -1);
+	sb_free(&sb);
+}
+
+/* Escapes, surrogate pairs, NUL made visible, tags removed. */
+static void test_text(void **state)
+{
+	struct jspan v = { "a\\n\\u00e9\\ud83d\\ude00\\u0000z", 0, JT_STRING, 0 };
+	const char *tagged = "{\"id\":\"\x01" "18446744073709551615\",\"s\":\"t\"}";
+	struct strbuf sb;
+
+	(void)state;
+	sb_init(&sb);
+	v.n = strlen(v.p);
+	jscan_text(&v, &sb);
+	assert_string_equal(sb.buf, "a\n\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbdz");
+	sb_reset(&sb);
+	jscan_untag(tagged, strlen(tagged), &sb);
+	assert_string_equal(sb.buf, "{\"id\":18446744073709551615,\"s\":\"t\"}");
+	sb_free(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scaled),
+		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Perfetto and Chrome JSON import: tests/mkpftrace writes the Perfetto
+# fixtures, tests/test_import_trace checks the rows of those and of the
+# JSON fixtures, then the command line's one-line errors on bad traces
+# (file, byte offset, record) with no cache left behind.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+builddir=${builddir:-.}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$builddir/tests/mkpftrace" "$tmp" || fail "mkpftrace"
+NX_PFTRACE=$tmp NX_FIXTURES=$srcdir/tests/fixtures \
+	"$builddir/tests/test_import_trace" || fail "test_import_trace"
+
+expect 1 "truncated.pftrace: byte 18: packet of 64 bytes runs past the end of the file \(22 bytes\) in \"packet\"\[1\]" \
+	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/truncated.pftrace"
+no_file "$tmp/bad.nxdb"
+
+printf '{"traceEvents":[{"ph":"X","pid":1,"tid":1,"name":"a","ts":"soon"}]}' >"$tmp/ts.json"
+expect 1 "ts.json: byte 16: \"ts\" is not a time in µs that fits in 64 bits in \"traceEvents\"\[0\]" \
+	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/ts.json"
+printf '{"traceEvents":[{"pid":1,"ts":1}]}' >"$tmp/noph.json"
+expect 1 "noph.json: byte 16: missing \"ph\" in \"traceEvents\"\[0\]" \
+	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/noph.json"
+printf '[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2},{"ph":"X",' >"$tmp/cut.json"
+expect 1 "cut.json: byte [0-9]+: unexpected end of file" \
+	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/cut.json"
+no_file "$tmp/bad.nxdb"
+
+# a Perfetto trace opens like any profile: summary of the device trace
+expect 0 "TensorMatrix +engine +2" "$NXTOP" summary "$tmp/neuron_device.pftrace"
+pass
