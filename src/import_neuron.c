@@ -811,6 +811,16 @@ static int unrecognised(struct neuron *n)
 	return -1;
 }
 
+static void neuron_init(struct neuron *n, struct import *im)
+{
+	memset(n, 0, sizeof(*n));
+	n->im = im;
+	n->w = im->w;
+	n->nc_idx = -1;
+	jv_names_init(&n->instr_names, instr_fields, I_COUNT);
+	jv_names_init(&n->dma_names, dma_fields, D_COUNT);
+}
+
 int import_neuron_json(struct import *im)
 {
 	struct wprofile p = { .kind = "device", .format = "neuron-json",
@@ -822,12 +832,7 @@ int import_neuron_json(struct import *im)
 	int fd, rc;
 	uint64_t count = 0;
 
-	memset(&n, 0, sizeof(n));
-	n.im = im;
-	n.w = im->w;
-	n.nc_idx = -1;
-	jv_names_init(&n.instr_names, instr_fields, I_COUNT);
-	jv_names_init(&n.dma_names, dma_fields, D_COUNT);
+	neuron_init(&n, im);
 	s = import_open_json(im, &fd);
 	if (!s)
 		return -1;
@@ -860,11 +865,9 @@ int import_neuron_json(struct import *im)
 
 struct neuron *neuron_new(struct import *im)
 {
-	struct neuron *n = xcalloc(1, sizeof(*n));
+	struct neuron *n = xmalloc(sizeof(*n));
 
-	n->im = im;
-	n->w = im->w;
-	n->nc_idx = -1;
+	neuron_init(n, im);
 	return n;
 }
 
