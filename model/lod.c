@@ -444,6 +444,78 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	return 0;
 }
 
+/* Depths of the tracks that nest by time, from one sorted pass over
+ * their slices. Run before the indexes exist, so that each changed depth
+ * rewrites a table row and no index entries; the level-of-detail pass
+ * then finds every depth already right. */
+int lod_nest_depths(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks)
+{
+	sqlite3_stmt *sel = NULL, *upd = NULL;
+	int64_t track = 0, *stack = NULL;
+	size_t depth = 0, cap = 0;
+	int rc = 0, any = 0;
+
+	for (int64_t id = 1; id <= ntracks && !any; id++)
+		any = (tracks[id].flags & TF_NEST_BY_TIME) && !tracks[id].is_counter;
+	if (!any)
+		return 0;
+	if (db_exec(db, "CREATE TEMP TABLE nest(track_id INTEGER PRIMARY KEY)") ||
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.nest VALUES(?)", -1, &upd,
+			       NULL) != SQLITE_OK)
+		return db_fail(db, "depth");
+	for (int64_t id = 1; id <= ntracks; id++) {
+		if (!(tracks[id].flags & TF_NEST_BY_TIME) || tracks[id].is_counter)
+			continue;
+		sqlite3_bind_int64(upd, 1, id);
+		rc = sqlite3_step(upd);
+		sqlite3_reset(upd);
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	sqlite3_finalize(upd);
+	upd = NULL;
+	if ((rc != SQLITE_DONE && rc != 0) ||
+	    sqlite3_prepare_v2(db, "SELECT id, track_id, ts, dur, depth FROM slice"
+			       " WHERE track_id IN temp.nest"
+			       " ORDER BY track_id, ts, dur DESC, id", -1, &sel,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE slice SET depth=? WHERE id=?", -1,
+			       &upd, NULL) != SQLITE_OK) {
+		rc = db_fail(db, "depth");
+		goto out;
+	}
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t ts = sqlite3_column_int64(sel, 2);
+		int64_t end = ts + sqlite3_column_int64(sel, 3);
+
+		if (sqlite3_column_int64(sel, 1) != track) {
+			track = sqlite3_column_int64(sel, 1);
+			depth = 0;
+		}
+		/* the same rule as scan_slices(): a slice ending at ts does not
+		 * hold an instant at ts only when it is one itself */
+		while (depth && stack[depth - 1] <= ts &&
+		       !(stack[depth - 1] == ts && end == ts))
+			depth--;
+		if (depth == cap) {
+			cap = cap ? cap * 2 : 16;
+			stack = xreallocarray(stack, cap, sizeof(*stack));
+		}
+		if ((int)depth != sqlite3_column_int(sel, 4) &&
+		    set_depth(db, upd, sqlite3_column_int64(sel, 0), (int)depth))
+			break;
+		stack[depth++] = end;
+	}
+	rc = rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
+out:
+	free(stack);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(upd);
+	if (!rc)
+		rc = db_exec(db, "DROP TABLE temp.nest");
+	return rc;
+}
+
 int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
 		     void (*progress)(void *, const char *, int), void *ctx)
 {

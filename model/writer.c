@@ -915,12 +915,16 @@ int writer_finish(struct writer *w)
 	if (w->failed)
 		goto out;
 	report(w, "indexing", 0);
-	if (schema_create_indexes(w->db))
+	if (lod_nest_depths(w->db, w->tracks, w->ntracks) ||
+	    schema_create_indexes(w->db))
 		goto out;
 	if (lod_build_tracks(w->db, w->tracks, w->ntracks, w->progress,
 			     w->progress_ctx) || resolve_flows(w))
 		goto out;
-	if (fill_extents(w) || db_exec(w->db, "ANALYZE") ||
+	/* planner statistics from a sample of each index: a full ANALYZE
+	 * reads every index again */
+	if (fill_extents(w) ||
+	    db_exec(w->db, "PRAGMA analysis_limit=1000; ANALYZE") ||
 	    db_exec(w->db, "INSERT OR REPLACE INTO meta VALUES('complete', 1)") ||
 	    db_exec(w->db, "COMMIT"))
 		goto out;
