@@ -455,7 +455,7 @@ int64_t writer_stringn(struct writer *w, const char *s, size_t n)
 	if (w->nused >= INTERN_MAX_STRINGS ||
 	    w->arena_len + n > INTERN_MAX_BYTES)
 		return id;
-	if (w->arena_len + n > w->arena_cap) {
+	if (w->arena_len + n > w->arena_cap || !w->arena) {
 		w->arena_cap = NX_MAX(w->arena_cap * 2, w->arena_len + n + 4096);
 		w->arena = xrealloc(w->arena, w->arena_cap);
 	}

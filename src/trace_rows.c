@@ -266,7 +266,8 @@ static void finish_rows(struct trows *r, struct tproc *p, int64_t base)
 {
 	int64_t k = 1;
 
-	qsort(p->rows, p->nrows, sizeof(*p->rows), cmp_row);
+	if (p->nrows)
+		qsort(p->rows, p->nrows, sizeof(*p->rows), cmp_row);
 	for (size_t i = 0; i < p->nrows; i++) {
 		struct trow *t = p->rows[i];
 		const char *name;
@@ -287,7 +288,8 @@ void trows_finish(struct trows *r)
 	int64_t block = 1;
 
 	finish_rows(r, &r->top, 0);
-	qsort(r->plist, r->nprocs, sizeof(*r->plist), cmp_proc);
+	if (r->nprocs)
+		qsort(r->plist, r->nprocs, sizeof(*r->plist), cmp_proc);
 	for (size_t i = 0; i < r->nprocs; i++) {
 		struct tproc *p = r->plist[i];
 
