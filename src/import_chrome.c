@@ -477,9 +477,12 @@ static int event(struct chrome *c, const struct jrec *r)
 			return dispatch(c, &e);
 		return import_fail(c->im, r, "missing \"ts\"");
 	}
-	if (time_field(c, &e, F_TS, &e.ts))
+	if (time_field(c, &e, F_TS, &e.ts) || dispatch(c, &e))
 		return -1;
-	return dispatch(c, &e);
+	if (trows_count(c->rows) > TROWS_MAX)
+		return import_fail(c->im, r, "more than %u processes, threads and"
+				   " rows", TROWS_MAX);
+	return 0;
 }
 
 /* Top-level members other than the events: small objects and values

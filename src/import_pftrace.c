@@ -228,8 +228,13 @@ static struct pf_seq *seq_get(struct pftrace *p, uint32_t id)
 	struct pf_seq *q = u64map_get(&p->seqs, id);
 
 	if (!q) {
+		if (p->seqs.n >= PF_MAX_SEQUENCES) {
+			pf_fail(p, "more than %u packet sequences",
+				PF_MAX_SEQUENCES);
+			return NULL;
+		}
 		q = xmalloc(sizeof(*q));
-		pfseq_init(q, id);
+		pfseq_init(q, id, &p->interned);
 		u64map_put(&p->seqs, id, q);
 	}
 	return q;
@@ -288,6 +293,8 @@ static int handle(struct pfimport *pi, const Nxpf__TracePacket *pk, int nested)
 		      pk->trusted_packet_sequence_id : 0;
 	struct pf_seq *q = seq_get(p, id);
 
+	if (!q)
+		return -1;
 	if (pk->has_previous_packet_dropped && pk->previous_packet_dropped)
 		q->valid = 0;
 	if ((pk->sequence_flags & 1) ||
@@ -302,8 +309,7 @@ static int handle(struct pfimport *pi, const Nxpf__TracePacket *pk, int nested)
 	if (pk->trace_packet_defaults)
 		pfseq_defaults(q, pk->trace_packet_defaults);
 	if (pk->interned_data && pfseq_intern(q, pk->interned_data))
-		return pf_fail(p, "more than 512 MiB of interned data on"
-			       " sequence %" PRIu32, id);
+		return pf_fail(p, "more than 256 MiB of interned strings");
 	switch (pk->data_case) {
 	case NXPF__TRACE_PACKET__DATA_CLOCK_SNAPSHOT:
 		pfclk_snapshot(p->clocks, id, pk->clock_snapshot);

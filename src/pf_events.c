@@ -745,8 +745,8 @@ static void legacy_thread(struct pftrace *p, struct pf_seq *q,
 	thread_info(p, t, d, NULL, 0, 0);
 }
 
-int pfev_packet(struct pftrace *p, const Nxpf__TracePacket *pk,
-		struct pf_seq *q)
+static int dispatch(struct pftrace *p, const Nxpf__TracePacket *pk,
+		    struct pf_seq *q)
 {
 	switch (pk->data_case) {
 	case NXPF__TRACE_PACKET__DATA_TRACK_EVENT:
@@ -762,6 +762,17 @@ int pfev_packet(struct pftrace *p, const Nxpf__TracePacket *pk,
 	default:
 		return 0;
 	}
+}
+
+int pfev_packet(struct pftrace *p, const Nxpf__TracePacket *pk,
+		struct pf_seq *q)
+{
+	if (dispatch(p, pk, q))
+		return -1;
+	if (trows_count(p->rows) > TROWS_MAX || p->threads.n > PF_MAX_TRACKS)
+		return pf_fail(p, "more than %u processes, threads and rows",
+			       TROWS_MAX);
+	return 0;
 }
 
 /* Slices still open at the end of the trace end there. */

@@ -7,10 +7,11 @@
 
 #include "model/util.h"
 
-void pfseq_init(struct pf_seq *q, uint32_t id)
+void pfseq_init(struct pf_seq *q, uint32_t id, size_t *total)
 {
 	memset(q, 0, sizeof(*q));
 	q->id = id;
+	q->total = total;
 	for (int t = 0; t < PF_NTABLES; t++)
 		u64map_init(&q->tab[t]);
 }
@@ -27,6 +28,7 @@ void pfseq_clear(struct pf_seq *q)
 {
 	for (int t = 0; t < PF_NTABLES; t++)
 		u64map_free(&q->tab[t], str_free);
+	*q->total -= q->bytes;
 	q->bytes = 0;
 	q->has_clock = q->has_track = 0;
 	free(q->extra_counter);
@@ -47,7 +49,7 @@ static int put(struct pf_seq *q, enum pf_table t, uint64_t iid, const char *s,
 
 	if (!iid)
 		return 0;
-	if (q->bytes + len > PF_MAX_INTERNED)
+	if (*q->total + len + sizeof(*v) > PF_MAX_INTERNED)
 		return -1;
 	v = xmalloc(sizeof(*v));
 	v->s = xmalloc(len + 1);
@@ -56,9 +58,11 @@ static int put(struct pf_seq *q, enum pf_table t, uint64_t iid, const char *s,
 	v->len = len;
 	v->sid = 0;
 	q->bytes += len + sizeof(*v);
+	*q->total += len + sizeof(*v);
 	old = u64map_put(&q->tab[t], iid, v);
 	if (old) {
 		q->bytes -= old->len + sizeof(*old);
+		*q->total -= old->len + sizeof(*old);
 		str_free(old);
 	}
 	return 0;

@@ -32,6 +32,7 @@ struct pf_seq {
 	int seen_cleared;
 	struct u64map tab[PF_NTABLES];	/* iid -> pf_str */
 	size_t bytes;		/* interned bytes held */
+	size_t *total;		/* ... by all sequences */
 	/* TracePacketDefaults */
 	int has_clock, has_track;
 	uint32_t clock_id;
@@ -45,15 +46,16 @@ struct pf_seq {
 	int64_t ref_us;		/* last legacy absolute timestamp, µs */
 };
 
-/* Interned data beyond this many bytes on one sequence is an error. */
-#define PF_MAX_INTERNED (512u << 20)
+/* Interned data beyond this many bytes in all is an error. */
+#define PF_MAX_INTERNED (256u << 20)
 
-void pfseq_init(struct pf_seq *q, uint32_t id);
+/* total counts the interned bytes of every sequence. */
+void pfseq_init(struct pf_seq *q, uint32_t id, size_t *total);
 /* Drops interned data and defaults (incremental state cleared). */
 void pfseq_clear(struct pf_seq *q);
 void pfseq_free(struct pf_seq *q);
 
-/* Adds a packet's interned data. -1 when the sequence holds too much. */
+/* Adds a packet's interned data. -1 when the sequences hold too much. */
 int pfseq_intern(struct pf_seq *q, const Nxpf__InternedData *d);
 void pfseq_defaults(struct pf_seq *q, const Nxpf__TracePacketDefaults *d);
 

@@ -17,8 +17,10 @@
 
 /* Open slices deeper than this on one track are dropped (and counted). */
 #define PF_MAX_DEPTH 1024
-/* Track descriptors kept at most; more is an error. */
+/* Track descriptors and packet sequences kept at most; more is an
+ * error. */
 #define PF_MAX_TRACKS (1u << 20)
+#define PF_MAX_SEQUENCES (1u << 20)
 /* Flows waiting for their next end; new ones beyond are dropped. */
 #define PF_MAX_OPEN_FLOWS (1u << 22)
 
@@ -79,6 +81,7 @@ struct pftrace {
 	struct trows *rows;
 	struct pf_clocks *clocks;
 	struct u64map seqs;	/* sequence id -> pf_seq */
+	size_t interned;	/* bytes interned by all sequences */
 	struct u64map tracks;	/* uuid -> pf_track */
 	struct u64map flows;	/* flow id -> pf_flowend */
 	struct u64map threads;	/* pid << 32 | tid -> pf_track (legacy) */

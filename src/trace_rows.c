@@ -60,7 +60,7 @@ struct trows *trows_new(struct writer *w, int64_t profile)
 
 size_t trows_count(const struct trows *r)
 {
-	return r->nrows;
+	return r->nrows + r->nprocs;
 }
 
 struct tproc *trows_proc(struct trows *r, const char *pid, size_t len)
