@@ -10,7 +10,6 @@
 struct spill {
 	sqlite3 *db;
 	sqlite3_stmt *ins, *sel;
-	uint64_t n;
 	int sorted;
 };
 
@@ -52,11 +51,6 @@ void spill_close(struct spill *s)
 	free(s);
 }
 
-uint64_t spill_count(const struct spill *s)
-{
-	return s->n;
-}
-
 int spill_add(struct spill *s, const struct spill_row *r)
 {
 	sqlite3_stmt *st = s->ins;
@@ -79,10 +73,7 @@ int spill_add(struct spill *s, const struct spill_row *r)
 	}
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return spill_fail(s, "write");
-	s->n++;
-	return 0;
+	return rc == SQLITE_DONE ? 0 : spill_fail(s, "write");
 }
 
 int spill_sort(struct spill *s)

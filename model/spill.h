@@ -27,7 +27,6 @@ void spill_close(struct spill *s);
 
 /* 0 on success. Strings are copied. */
 int spill_add(struct spill *s, const struct spill_row *r);
-uint64_t spill_count(const struct spill *s);
 
 /* Starts reading the rows in order; no more spill_add() after this. */
 int spill_sort(struct spill *s);

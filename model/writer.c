@@ -546,27 +546,12 @@ void writer_track_set_name(struct writer *w, int64_t track, const char *name)
 	track_update(w, track, "name", name ? name : "");
 }
 
-static void track_update_int(struct writer *w, int64_t track, const char *col,
-			     int64_t value)
+void writer_track_set_sort(struct writer *w, int64_t track, int64_t sort_key)
 {
 	char v[24];
 
-	if (value <= 0 && !strcmp(col, "parent_id")) {
-		track_update(w, track, col, NULL);
-		return;
-	}
-	snprintf(v, sizeof(v), "%" PRId64, value);
-	track_update(w, track, col, v);
-}
-
-void writer_track_set_parent(struct writer *w, int64_t track, int64_t parent)
-{
-	track_update_int(w, track, "parent_id", parent);
-}
-
-void writer_track_set_sort(struct writer *w, int64_t track, int64_t sort_key)
-{
-	track_update_int(w, track, "sort_key", sort_key);
+	snprintf(v, sizeof(v), "%" PRId64, sort_key);
+	track_update(w, track, "sort_key", v);
 }
 
 static void track_extend(struct wtrack *t, int64_t ts, int64_t end)

@@ -136,10 +136,9 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 void writer_track_set_unit(struct writer *w, int64_t track, const char *unit);
 void writer_track_set_args(struct writer *w, int64_t track, const char *json);
 void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags);
-/* Names, parents and order often arrive after a track's first events
- * (trace metadata events, late descriptors). */
+/* Names and order often arrive after a track's first events (trace
+ * metadata events, late descriptors). */
 void writer_track_set_name(struct writer *w, int64_t track, const char *name);
-void writer_track_set_parent(struct writer *w, int64_t track, int64_t parent);
 void writer_track_set_sort(struct writer *w, int64_t track, int64_t sort_key);
 
 /* Slices. dur < 0 is stored as 0 with SF_CLIPPED. Returns the slice id. */

@@ -33,7 +33,7 @@ struct chrome {
 	struct strbuf last_pid, last_tid;
 	int64_t last_track;
 	uint64_t skipped[128];	/* events of phases not imported */
-	uint64_t n_events, n_unmatched, n_overflow, n_bad_flow;
+	uint64_t n_unmatched, n_overflow, n_bad_flow;
 	uint64_t next_flow_id;	/* for flows whose id is not a number */
 };
 

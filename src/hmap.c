@@ -214,11 +214,3 @@ void *strmap_put(struct strmap *m, const void *key, size_t len, void *val)
 	m->n++;
 	return NULL;
 }
-
-void strmap_each(const struct strmap *m, void (*fn)(void *ctx, void *val),
-		 void *ctx)
-{
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slots[i].key)
-			fn(ctx, m->slots[i].val);
-}

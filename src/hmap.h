@@ -34,7 +34,5 @@ void strmap_free(struct strmap *m, void (*free_val)(void *));
 void *strmap_get(const struct strmap *m, const void *key, size_t len);
 /* Inserts or replaces (the key is copied); returns the previous value. */
 void *strmap_put(struct strmap *m, const void *key, size_t len, void *val);
-void strmap_each(const struct strmap *m, void (*fn)(void *ctx, void *val),
-		 void *ctx);
 
 #endif

@@ -469,7 +469,6 @@ static int event(struct chrome *c, const struct jrec *r)
 	    text_field(c, &e, F_NAME, &c->name) ||
 	    text_field(c, &e, F_CAT, &c->cat))
 		return -1;
-	c->n_events++;
 	if (e.ph == 'M')
 		return metadata(c, &e);
 	if (!e.have[F_TS]) {

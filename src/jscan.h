@@ -1,8 +1,9 @@
 /* Reading one JSON record without building a tree, for inputs with
  * millions of small records (Chrome trace events): the members of an
  * object as raw text spans, strings unescaped on demand, and numbers
- * scaled from their decimal text, so "ts": 1234.5678 µs becomes
- * 1234567800 ns... exactly, never through a double. Records come from
+ * scaled from their decimal text, so "ts": 1729888371056597.613 (µs)
+ * becomes 1729888371056597613 ns exactly, never through a double (which
+ * would be off by up to 128 ns). Records come from
  * the splitter (jsonsplit.h), which has checked their syntax; big
  * integers it tagged are read as numbers. */
 #ifndef NX_JSCAN_H

@@ -217,7 +217,7 @@ cJSON *pfargs_int(int64_t v)
 	return cJSON_CreateString(buf);
 }
 
-cJSON *pfargs_uint(uint64_t v)
+static cJSON *pfargs_uint(uint64_t v)
 {
 	char buf[32];
 

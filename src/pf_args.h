@@ -30,6 +30,5 @@ void pfargs_cjson(cJSON *obj, Nxpf__DebugAnnotation *const *a, size_t n,
 /* An integer as a cJSON value: a number if a double holds it exactly,
  * else a tagged string. */
 cJSON *pfargs_int(int64_t v);
-cJSON *pfargs_uint(uint64_t v);
 
 #endif

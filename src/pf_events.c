@@ -168,6 +168,12 @@ static void counter_info(struct pf_track *t, const Nxpf__CounterDescriptor *c)
 	t->unit_mult = c->has_unit_multiplier && c->unit_multiplier ?
 		       c->unit_multiplier : 1;
 	t->incremental = c->has_is_incremental && c->is_incremental;
+	free(t->unit);
+	t->unit = NULL;
+	if (c->unit_name && *c->unit_name)
+		t->unit = xstrdup(c->unit_name);
+	else if (c->has_unit && c->unit >= 1 && c->unit <= 3)
+		t->unit = xstrdup(c->unit == 1 ? "ns" : c->unit == 2 ? "count" : "B");
 }
 
 /* Descriptors are re-emitted many times: the latest one wins. */
@@ -261,6 +267,8 @@ static void resolve(struct pftrace *p, struct pf_track *t, int as_counter)
 		t->nkind = PFN_NONE;
 		kind = t->is_counter ? TK_COUNTER : proc ? TK_ASYNC : TK_THREAD;
 		t->row = trows_named(p->rows, proc, kind, name);
+		if (t->unit)
+			trow_set_unit(t->row, t->unit);
 	}
 	/* rows shared by several tracks of one name nest by time */
 	if (!t->is_thread && !t->is_counter)
@@ -682,7 +690,6 @@ static int track_event(struct pftrace *p, const Nxpf__TracePacket *pk,
 	if (!t->resolved)
 		resolve(p, t, type == TE_COUNTER);
 	note_ts(p, ts);
-	p->n_events++;
 	switch (type) {
 	case TE_BEGIN:
 		if (slice_begin(p, t, ts, te, q))
@@ -846,6 +853,7 @@ static void track_clear(struct pf_track *t)
 	free(t->stack);
 	free(t->name);
 	free(t->nlabel);
+	free(t->unit);
 }
 
 static void track_free(void *val)

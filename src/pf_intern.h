@@ -29,7 +29,6 @@ struct pf_str {
 struct pf_seq {
 	uint32_t id;
 	int valid;		/* incremental state is usable */
-	int seen_cleared;
 	struct u64map tab[PF_NTABLES];	/* iid -> pf_str */
 	size_t bytes;		/* interned bytes held */
 	size_t *total;		/* ... by all sequences */

@@ -58,9 +58,9 @@ struct pf_track {
 	int is_process, is_thread, is_counter;
 	int32_t pid;
 	int64_t tid;
-	int64_t sort_index;
 	int counter_builtin;	/* thread time or instruction count */
 	int64_t unit_mult;
+	char *unit;		/* counter unit, NULL if none */
 	int incremental;
 	double acc;		/* incremental counter value */
 	/* set on the first event */
@@ -96,7 +96,7 @@ struct pftrace {
 	struct strbuf tmp, name;
 	/* counted and reported as import warnings */
 	uint64_t n_skipped_state, n_unmatched_end, n_no_ts, n_overflow;
-	uint64_t n_flows_dropped, n_zstd, n_bad_clock, n_events;
+	uint64_t n_flows_dropped, n_zstd, n_bad_clock;
 };
 
 void pfev_init(struct pftrace *p);

@@ -164,7 +164,7 @@ static void track(uint64_t uuid, uint64_t parent, const char *name)
 }
 
 static void counter_track(uint64_t uuid, uint64_t parent, const char *name,
-			  int64_t mult, int incremental, int builtin)
+			  int64_t mult, int incremental, int builtin, int unit)
 {
 	Nxpf__TracePacket *p = packet(1);
 	Nxpf__TrackDescriptor *d = descriptor(p, uuid, parent, name);
@@ -179,6 +179,8 @@ static void counter_track(uint64_t uuid, uint64_t parent, const char *name,
 	c->is_incremental = incremental;
 	c->has_type = builtin != 0;
 	c->type = builtin;
+	c->has_unit = unit != 0;
+	c->unit = unit;
 	d->counter = c;
 	emit(p);
 }
@@ -527,11 +529,11 @@ static void fx_counters(void)
 
 	process(1, 500, "Counters");
 	thread(2, 1, 500, 501, "T");
-	counter_track(10, 1, "mem", 1024, 0, 0);
-	counter_track(11, 1, "ratio", 0, 0, 0);
-	counter_track(12, 1, "total", 0, 1, 0);
-	counter_track(13, 2, "thread_time", 1000, 1, 1);
-	counter_track(14, 1, "extra", 0, 0, 0);
+	counter_track(10, 1, "mem", 1024, 0, 0, 3);
+	counter_track(11, 1, "ratio", 0, 0, 0, 0);
+	counter_track(12, 1, "total", 0, 1, 0, 2);
+	counter_track(13, 2, "thread_time", 1000, 1, 1, 1);
+	counter_track(14, 1, "extra", 0, 0, 0, 0);
 	e = ev(&p, 1000, COUNTER, 10, NULL);
 	e->counter_value_field_case =
 		NXPF__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
@@ -709,8 +711,8 @@ static void fx_neuron_device(void)
 	process(1, 1, "Instructions 1");
 	for (int i = 0; i < 5; i++)
 		track(10 + (uint64_t)i, 1, rows[i]);
-	counter_track(20, 1, "DMA Throughput", 0, 0, 0);
-	counter_track(21, 1, "Pending DMA Count", 0, 0, 0);
+	counter_track(20, 1, "DMA Throughput", 0, 0, 0, 0);
+	counter_track(21, 1, "Pending DMA Count", 0, 0, 0, 0);
 	e = ev(&p, 2397972, BEGIN, 10, "MATMUL");
 	annotate(e, 6, ann_str("opcode", "MATMUL", 6),
 		 ann_str("operands", "S[5] (Tensor)++@complete 128*1", 31),
@@ -784,7 +786,7 @@ static void fx_same(void)
 	process(1, 10, "Browser");
 	thread(2, 1, 10, 11, "Main");
 	thread(3, 1, 10, 12, "IO");
-	counter_track(4, 1, "Memory", 0, 0, 0);
+	counter_track(4, 1, "Memory", 0, 0, 0, 0);
 	e = ev(&p, 1000000, BEGIN, 2, "A");
 	categories(e, "cat1");
 	emit(p);

@@ -165,7 +165,7 @@ static void test_duplicates(void **state)
 }
 
 /* Counter values: int, double, a unit multiplier, incremental, and extra
- * values riding on a slice (thread time skipped). */
+ * values riding on a slice (thread time skipped); units. */
 static void test_counters(void **state)
 {
 	sqlite3 *db = import("counters.pftrace", NULL);
@@ -177,6 +177,9 @@ static void test_counters(void **state)
 	       "extra|2000|5.0\n");
 	expect(db, "SELECT count(*) FROM track WHERE name = 'thread_time'",
 	       "0\n");
+	expect(db, "SELECT name, coalesce(unit, '-') FROM track WHERE kind ="
+	       " 'counter' ORDER BY sort_key", "mem|B\nratio|-\ntotal|count\n"
+	       "extra|-\n");
 	sqlite3_close(db);
 }
 
