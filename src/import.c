@@ -27,23 +27,33 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcasecmp(s + n - m, suffix);
 }
 
-/* JSON that is a Chrome trace: a bare array, or an object with a
- * "traceEvents" key near the start. */
-static enum input_format sniff_json(const unsigned char *b, size_t n)
+static size_t skip_blanks(const unsigned char *b, size_t i, size_t n)
 {
-	size_t i = 0;
-
-	if (n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3))
-		i = 3;
 	while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' ||
 			 b[i] == '\t'))
 		i++;
-	if (i == n)
+	return i;
+}
+
+/* JSON that is a Chrome trace: a bare array, or an object with a
+ * "traceEvents" key near the start. The byte after the opening bracket
+ * must fit too, so that a Perfetto trace (whose first byte, 0x0a, is a
+ * newline) is not taken for JSON. */
+static enum input_format sniff_json(const unsigned char *b, size_t n)
+{
+	size_t i = 0, j;
+
+	if (n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3))
+		i = 3;
+	i = skip_blanks(b, i, n);
+	if (i == n || (b[i] != '[' && b[i] != '{'))
+		return FMT_UNKNOWN;
+	j = skip_blanks(b, i + 1, n);
+	if (j < n && !strchr(b[i] == '{' ? "\"}" : "{[]\"-0123456789tfn",
+			     b[j]))
 		return FMT_UNKNOWN;
 	if (b[i] == '[')
 		return FMT_CHROME_JSON;
-	if (b[i] != '{')
-		return FMT_UNKNOWN;
 	if (memmem(b, n, "\"traceEvents\"", 13))
 		return FMT_CHROME_JSON;
 	return FMT_NEURON_JSON;
@@ -65,6 +75,7 @@ static enum input_format sniff_gzip(const char *path)
 enum input_format import_detect(const char *path)
 {
 	unsigned char buf[SNIFF_BYTES];
+	enum input_format f;
 	struct stat sb;
 	ssize_t n;
 	int fd;
@@ -88,10 +99,12 @@ enum input_format import_detect(const char *path)
 		return FMT_CACHE;
 	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
 		return sniff_gzip(path);
-	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace") ||
-	    buf[0] == 0x0a)
+	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace"))
 		return FMT_PFTRACE;
-	return sniff_json(buf, (size_t)n);
+	f = sniff_json(buf, (size_t)n);
+	if (f == FMT_UNKNOWN && buf[0] == 0x0a)
+		return FMT_PFTRACE;
+	return f;
 }
 
 int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)

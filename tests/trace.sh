@@ -30,4 +30,11 @@ no_file "$tmp/bad.nxdb"
 
 # a Perfetto trace opens like any profile: summary of the device trace
 expect 0 "TensorMatrix +engine +2" "$NXTOP" summary "$tmp/neuron_device.pftrace"
+# formats are told apart by content: a trace without its suffix, and JSON
+# that starts with a newline (the byte a Perfetto trace starts with)
+cp "$tmp/neuron_device.pftrace" "$tmp/device.bin"
+expect 0 "Kind +device \(pftrace\)" "$NXTOP" summary "$tmp/device.bin"
+printf '\n{"traceEvents":[{"ph":"X","pid":1,"tid":2,"name":"a","ts":1,"dur":2}]}' \
+	>"$tmp/newline.json"
+expect 0 "Kind +trace \(chrome-json\)" "$NXTOP" summary "$tmp/newline.json"
 pass
