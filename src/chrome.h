@@ -14,10 +14,11 @@
 /* Open slices deeper than this on one thread or async id are dropped. */
 #define CHROME_MAX_DEPTH 1024
 
-/* Spilled rows: key CHROME_KEY_FLOW for flows, CHROME_KEY_ASYNC for
- * async events, else the thread's track id for B/E. */
-#define CHROME_KEY_FLOW (-1)
-#define CHROME_KEY_ASYNC 0
+/* Spilled rows by kind (their sort key); the second key is the flow or
+ * async id, or "pid NUL tid" for B/E. */
+#define CHROME_KEY_FLOW 0
+#define CHROME_KEY_ASYNC 1
+#define CHROME_KEY_THREAD 2
 
 struct chrome {
 	struct import *im;
@@ -41,5 +42,8 @@ struct chrome {
 int chrome_match(struct chrome *c);
 /* The async row of pid for events named name. */
 int64_t chrome_async_row(struct chrome *c, const char *pid, const char *name);
+/* The row of a thread, made on first use. */
+int64_t chrome_thread_row(struct chrome *c, const char *pid, size_t pidlen,
+			  const char *tid, size_t tidlen);
 
 #endif

@@ -1,7 +1,8 @@
 /* Pairing Chrome trace events after the external sort: rows come back
  * grouped (flows by id, async events by id, B/E by thread) and in time
  * order within a group, ties in file order. Only one group's open slices
- * are held at a time. */
+ * are held at a time. Flows come first, but their ends are only bound to
+ * slices when the cache is finished. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -18,6 +19,7 @@ struct stack {
 	struct open_slice *v;
 	size_t n, cap;
 	uint64_t overflow;	/* begins beyond CHROME_MAX_DEPTH still open */
+	int64_t track;		/* B/E: the thread's row, 0 until needed */
 };
 
 static char *dup_or_null(const char *s)
@@ -88,6 +90,7 @@ static void close_all(struct chrome *c, struct stack *st)
 		open_free(o);
 	}
 	st->overflow = 0;
+	st->track = 0;
 }
 
 static void open_set(struct open_slice *o, const struct spill_row *r,
@@ -108,9 +111,15 @@ static void begin_end(struct chrome *c, struct stack *st,
 	struct open_slice *o;
 
 	if (r->tag == 'B') {
+		size_t pidlen = strnlen(r->sub, r->sublen);
+
+		if (!st->track)
+			st->track = chrome_thread_row(c, r->sub, pidlen,
+						      r->sub + pidlen + 1,
+						      r->sublen - pidlen - 1);
 		o = push(c, st);
 		if (o)
-			open_set(o, r, r->key);
+			open_set(o, r, st->track);
 		return;
 	}
 	if (st->overflow) {

@@ -120,27 +120,33 @@ static void note_ts(struct chrome *c, int64_t ts, int64_t end)
 		c->max_ts = end;
 }
 
-/* The thread row of the event (pid and tid already read). */
-static int64_t thread_track(struct chrome *c)
+int64_t chrome_thread_row(struct chrome *c, const char *pid, size_t pidlen,
+			  const char *tid, size_t tidlen)
 {
 	struct tproc *proc;
 	struct trow *row;
 
-	if (c->last_track && c->pid.len == c->last_pid.len &&
-	    c->tid.len == c->last_tid.len &&
-	    !memcmp(c->pid.buf, c->last_pid.buf, c->pid.len) &&
-	    !memcmp(c->tid.buf, c->last_tid.buf, c->tid.len))
+	if (c->last_track && pidlen == c->last_pid.len &&
+	    tidlen == c->last_tid.len && !memcmp(pid, c->last_pid.buf, pidlen) &&
+	    !memcmp(tid, c->last_tid.buf, tidlen))
 		return c->last_track;
-	proc = trows_proc(c->rows, c->pid.buf, c->pid.len);
-	row = trows_thread(c->rows, proc, c->tid.buf, c->tid.len);
+	proc = trows_proc(c->rows, pid, pidlen);
+	row = trows_thread(c->rows, proc, tid, tidlen);
 	/* complete events arrive in any order and may overlap */
 	trow_set_flags(c->rows, row, TF_NEST_BY_TIME);
 	c->last_track = trow_track(c->rows, row);
 	sb_reset(&c->last_pid);
-	sb_add(&c->last_pid, c->pid.buf, c->pid.len);
+	sb_add(&c->last_pid, pid, pidlen);
 	sb_reset(&c->last_tid);
-	sb_add(&c->last_tid, c->tid.buf, c->tid.len);
+	sb_add(&c->last_tid, tid, tidlen);
 	return c->last_track;
+}
+
+/* The thread row of the event (pid and tid already read). */
+static int64_t thread_track(struct chrome *c)
+{
+	return chrome_thread_row(c, c->pid.buf, c->pid.len, c->tid.buf,
+				 c->tid.len);
 }
 
 static int64_t named_row(struct chrome *c, struct tproc *proc,
@@ -347,11 +353,17 @@ static const char *or_null(struct strbuf *s)
 	return s->len ? sb_cstr(s) : NULL;
 }
 
+/* B/E pair up on their thread; the row is made for the first slice, so
+ * a thread with only stray ends gets none. */
 static int begin_end(struct chrome *c, struct event *e)
 {
 	args_text(c, e);
-	return paired(c, e, thread_track(c), NULL, 0, 0, sb_cstr(&c->name),
-		      or_null(&c->cat), or_null(&c->args), NULL);
+	sb_reset(&c->sub);
+	sb_add(&c->sub, c->pid.buf, c->pid.len + 1);
+	sb_add(&c->sub, c->tid.buf, c->tid.len);
+	return paired(c, e, CHROME_KEY_THREAD, c->sub.buf, c->sub.len, 0,
+		      sb_cstr(&c->name), or_null(&c->cat), or_null(&c->args),
+		      NULL);
 }
 
 /* The id of an async or flow event in c->id: "id", or "id2" with its

@@ -328,7 +328,8 @@ static void test_same(void **state)
 }
 
 /* Every phase of Chrome JSON, out of order: metadata names and order,
- * X, B/E with merged args and an unterminated B, instants of each scope,
+ * X, B/E with merged args, an unterminated B and a stray E (which makes
+ * no row for its thread), instants of each scope,
  * counters with several series, async events by id, id2 and category,
  * flows with both bindings, skipped phases. */
 static void test_chrome_phases(void **state)
@@ -339,7 +340,7 @@ static void test_chrome_phases(void **state)
 	expect(db, TRACKS,
 	       "|thread|Global events\n|group|GPU 2\nGPU 2|thread|Thread 9\n"
 	       "GPU 2|async|Frame\n|group|Renderer 1\n"
-	       "Renderer 1|thread|Compositor 5\nRenderer 1|thread|Thread 6\n"
+	       "Renderer 1|thread|Compositor 5\n"
 	       "Renderer 1|thread|Thread 4\nRenderer 1|async|Process events\n"
 	       "Renderer 1|counter|Heap used\nRenderer 1|counter|Heap free\n"
 	       "Renderer 1|counter|Heap 7\nRenderer 1|async|Load\n"
