@@ -266,7 +266,11 @@ static void resolve(struct pftrace *p, struct pf_track *t, int as_counter)
 	} else {
 		t->nkind = PFN_NONE;
 		kind = t->is_counter ? TK_COUNTER : proc ? TK_ASYNC : TK_THREAD;
-		t->row = trows_named(p->rows, proc, kind, name);
+		/* counters keep a row each: threads often have counters of
+		 * one name, whose values must not mix */
+		t->row = t->is_counter ?
+			 trows_unique(p->rows, proc, kind, name) :
+			 trows_named(p->rows, proc, kind, name);
 		if (t->unit)
 			trow_set_unit(t->row, t->unit);
 	}

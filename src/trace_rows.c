@@ -150,6 +150,16 @@ struct trow *trows_named(struct trows *r, struct tproc *p, const char *kind,
 	return t;
 }
 
+struct trow *trows_unique(struct trows *r, struct tproc *p, const char *kind,
+			  const char *name)
+{
+	struct trow *t = row_add(r, p);
+
+	t->kind = xstrdup(kind);
+	t->name = xstrdup(name);
+	return t;
+}
+
 void trow_set_name(struct trow *t, const char *name)
 {
 	free(t->name);

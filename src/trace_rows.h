@@ -38,6 +38,9 @@ struct trow *trows_thread(struct trows *r, struct tproc *p, const char *tid,
 /* A row of p (top level when p is NULL) found by kind and name. */
 struct trow *trows_named(struct trows *r, struct tproc *p, const char *kind,
 			 const char *name);
+/* A new row of p that no other lookup finds (a track of its own). */
+struct trow *trows_unique(struct trows *r, struct tproc *p, const char *kind,
+			  const char *name);
 void trow_set_name(struct trow *t, const char *name);
 void trow_set_sort(struct trow *t, int64_t sort_index);
 /* Adds track flags (TF_NEST_BY_TIME), now or when the track is made. */

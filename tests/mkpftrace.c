@@ -208,7 +208,7 @@ static Nxpf__TrackEvent *track_event(Nxpf__TracePacket *p, int type,
 	return e;
 }
 
-enum { BEGIN = 1, END = 2, INSTANT = 3, COUNTER = 4 };
+enum { BEGIN = 1, END = 2, INSTANT = 3, COUNTER = 4, STATE = 5 };
 
 /* A simple event on sequence 1 at ts ns (BOOTTIME). */
 static Nxpf__TrackEvent *ev(Nxpf__TracePacket **pp, uint64_t ts, int type,
@@ -534,6 +534,9 @@ static void fx_counters(void)
 	counter_track(12, 1, "total", 0, 1, 0, 2);
 	counter_track(13, 2, "thread_time", 1000, 1, 1, 1);
 	counter_track(14, 1, "extra", 0, 0, 0, 0);
+	thread(3, 1, 500, 502, "U");
+	counter_track(15, 2, "cpu", 0, 0, 0, 0);
+	counter_track(16, 3, "cpu", 0, 0, 0, 0);
 	e = ev(&p, 1000, COUNTER, 10, NULL);
 	e->counter_value_field_case =
 		NXPF__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
@@ -562,6 +565,19 @@ static void fx_counters(void)
 	e->extra_counter_values[1] = 5;
 	emit(p);
 	simple(3000, END, 2, NULL);
+	/* counters of one name on two threads stay apart */
+	for (uint64_t t = 15; t <= 16; t++) {
+		e = ev(&p, 4000, COUNTER, t, NULL);
+		e->counter_value_field_case =
+			NXPF__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
+		e->counter_value = (int64_t)t;
+		emit(p);
+	}
+	/* a state track: each state lasts until the next one */
+	track(20, 1, "power");
+	simple(1000, STATE, 20, "idle");
+	simple(1500, STATE, 20, "busy");
+	simple(2500, STATE, 20, "idle");
 }
 
 static Nxpf__TrackEvent__LegacyEvent *legacy_event(Nxpf__TrackEvent *e,

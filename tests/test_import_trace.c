@@ -165,7 +165,8 @@ static void test_duplicates(void **state)
 }
 
 /* Counter values: int, double, a unit multiplier, incremental, and extra
- * values riding on a slice (thread time skipped); units. */
+ * values riding on a slice (thread time skipped); units; counters of one
+ * name on two threads; a state track. */
 static void test_counters(void **state)
 {
 	sqlite3 *db = import("counters.pftrace", NULL);
@@ -174,12 +175,17 @@ static void test_counters(void **state)
 	expect(db, COUNTERS,
 	       "mem|1000|3072.0\nratio|1000|0.25\n"
 	       "total|1000|10.0\ntotal|2000|20.0\ntotal|3000|30.0\n"
-	       "extra|2000|5.0\n");
+	       "extra|2000|5.0\ncpu|4000|15.0\ncpu|4000|16.0\n");
+	expect(db, "SELECT t.name, s.ts, s.dur, n.str, s.flags FROM slice s"
+	       " JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name"
+	       " WHERE t.name = 'power' ORDER BY s.ts",
+	       "power|1000|500|idle|0\npower|1500|1000|busy|0\n"
+	       "power|2500|1500|idle|1\n");
 	expect(db, "SELECT count(*) FROM track WHERE name = 'thread_time'",
 	       "0\n");
 	expect(db, "SELECT name, coalesce(unit, '-') FROM track WHERE kind ="
 	       " 'counter' ORDER BY sort_key", "mem|B\nratio|-\ntotal|count\n"
-	       "extra|-\n");
+	       "extra|-\ncpu|-\ncpu|-\n");
 	sqlite3_close(db);
 }
 
