@@ -30,10 +30,10 @@ run() {
 	base=$1
 	set -- $(measure "$NXTOP" import -q -f -o "$out/trace.nxdb" "$file")
 	secs=$1 kb=$2
-	printf '%-8s %9d events %7.1f MB  %6.2f s  %8.0f events/s  peak RSS %6.1f MB  cat %5.2f s  import/cat %6.0fx\n' \
+	printf '%-8s %9d events %7.1f MB  %6.2f s  %8.0f events/s  %5.1f MB/s  peak RSS %6.1f MB  cat %5.2f s  import/cat %5.0fx\n' \
 		"$kind" "$n" "$(echo "$size / 1048576" | bc -l)" "$secs" \
-		"$(echo "$n / $secs" | bc -l)" "$(echo "$kb / 1024" | bc -l)" \
-		"$base" "$(echo "$secs / ($base + 0.005)" | bc -l)"
+		"$(echo "$n / $secs" | bc -l)" "$(echo "$size / 1048576 / $secs" | bc -l)" \
+		"$(echo "$kb / 1024" | bc -l)" "$base" "$(echo "$secs / ($base + 0.005)" | bc -l)"
 	rm -f "$file" "$out/trace.nxdb"
 }
 
