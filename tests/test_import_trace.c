@@ -1,7 +1,8 @@
 /* Perfetto and Chrome trace-event JSON import: each fixture is imported
  * into a cache and its rows are compared with what the format means.
- * Perfetto fixtures come from tests/mkpftrace (directory in $NX_PFTRACE),
- * JSON ones from tests/fixtures ($NX_FIXTURES). */
+ * The Perfetto fixtures are written first by tests/mkpftrace (found
+ * beside this program) into the scratch folder; the JSON ones are in
+ * tests/fixtures. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -21,14 +22,13 @@
 #include "model/text.h"
 #include "model/util.h"
 #include "src/import.h"
-
-static const char *pftrace_dir, *fixture_dir;
+#include "testutil.h"
 
 static char *fixture(const char *name)
 {
-	const char *dir = strstr(name, ".pftrace") ? pftrace_dir : fixture_dir;
-
-	return xasprintf("%s/%s", dir, name);
+	if (strstr(name, ".pftrace"))
+		return xasprintf("%s/%s", tu_dir(), name);
+	return tu_fixture(name);
 }
 
 /* Imports a fixture into a fresh cache and opens it. */
@@ -36,7 +36,7 @@ static sqlite3 *import(const char *name, char **cache_out)
 {
 	struct import_opts o = { .quiet = 1, .force = 1 };
 	char *in = fixture(name);
-	char *cache = xasprintf("%s/%s.nxdb", pftrace_dir, name);
+	char *cache = xasprintf("%s/%s.nxdb", tu_dir(), name);
 	sqlite3 *db = NULL;
 
 	unlink(cache);
@@ -408,7 +408,20 @@ static void test_chrome_gzip(void **state)
 	sqlite3_close(db);
 }
 
-int main(void)
+/* Runs the fixture writer that sits beside this program. */
+static int write_fixtures(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+	char *cmd = xasprintf("'%.*s%smkpftrace' '%s'",
+			      slash ? (int)(slash - argv0) : 1,
+			      slash ? argv0 : ".", "/", tu_dir());
+	int rc = system(cmd);
+
+	free(cmd);
+	return rc;
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nested),
@@ -428,10 +441,9 @@ int main(void)
 		cmocka_unit_test(test_chrome_gzip),
 	};
 
-	pftrace_dir = getenv("NX_PFTRACE");
-	fixture_dir = getenv("NX_FIXTURES");
-	if (!pftrace_dir || !fixture_dir) {
-		fprintf(stderr, "test_import_trace: run by tests/test_trace.sh\n");
+	(void)argc;
+	if (write_fixtures(argv[0])) {
+		fprintf(stderr, "test_import_trace: tests/mkpftrace failed\n");
 		return 1;
 	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
