@@ -154,11 +154,12 @@ static void rows_text(const struct summary *s, FILE *f)
 
 static void dma_text(const struct summary *s, FILE *f)
 {
-	struct table *t = table_new();
+	struct table *t;
 	char a[32], b[32];
 
 	if (!s->nqtypes)
 		return;
+	t = table_new();
 	table_col(t, "Queue type", 0);
 	table_col(t, "Packets", 1);
 	table_col(t, "Packet bytes", 1);
@@ -183,12 +184,13 @@ static void dma_text(const struct summary *s, FILE *f)
 
 static void layers_text(const struct summary *s, FILE *f)
 {
-	struct table *t = table_new();
+	struct table *t;
 	char a[48], b[48], c[32];
 	size_t shown = NX_MIN(s->nlayers, (size_t)TEXT_LAYERS);
 
 	if (!s->nlayers)
 		return;
+	t = table_new();
 	table_col(t, "Layer", 0);
 	table_col(t, "Start", 1);
 	table_col(t, "Duration", 1);
@@ -221,10 +223,11 @@ static void layers_text(const struct summary *s, FILE *f)
 
 static void checks_text(const struct summary *s, FILE *f)
 {
-	struct table *t = table_new();
+	struct table *t;
 
 	if (!s->nchecks)
 		return;
+	t = table_new();
 	table_col(t, "Figure", 0);
 	table_col(t, "Events", 1);
 	table_col(t, "Profile", 1);

@@ -189,6 +189,9 @@ struct jsplit *import_open_json(struct import *im, int *fd)
 
 void import_close_json(struct jsplit *s, int fd)
 {
+	/* gzip input: the stream owns the file */
+	if (s && fd < 0)
+		gzclose((gzFile)jsplit_reader_ctx(s));
 	jsplit_close(s);
 	if (fd >= 0)
 		close(fd);

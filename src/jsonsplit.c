@@ -107,6 +107,11 @@ uint64_t jsplit_offset(const struct jsplit *s)
 	return s->base + s->pos;
 }
 
+void *jsplit_reader_ctx(const struct jsplit *s)
+{
+	return s->ctx;
+}
+
 int jsplit_root_is_array(const struct jsplit *s)
 {
 	return s->root_array;

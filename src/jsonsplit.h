@@ -59,5 +59,7 @@ int jsplit_root_is_array(const struct jsplit *s);
 typedef long (*jsplit_read_fn)(void *ctx, void *buf, size_t len);
 struct jsplit *jsplit_open_reader(jsplit_read_fn fn, void *ctx,
 				  const char *name);
+/* The ctx given to jsplit_open_reader(), for its owner to close. */
+void *jsplit_reader_ctx(const struct jsplit *s);
 
 #endif
