@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,7 +259,28 @@ struct track_stats {
 	int64_t busy;
 	int max_depth;
 	unsigned agg_fields;
+	int agg_level;		/* finest level of the name aggregates */
 };
+
+/* The finest level worth keeping names at: tracks with few names get
+ * the level just above the LOD's finest; tracks with varied names (one
+ * bit per name hash in t->names estimates how many) start coarser, so
+ * the aggregates stay well below one row per event. */
+static int name_level_for(const struct wtrack *t, int lmin, int lmax)
+{
+	int bits = __builtin_popcountll(t->names);
+	double names = bits >= 64 ? 1e18 : -64.0 * log(1.0 - bits / 64.0);
+	double span = (double)NX_MAX(t->max_end - t->min_ts, 1);
+
+	for (int l = NX_MIN(lmin + 1, lmax); l < lmax; l++) {
+		double buckets = span / (double)lod_width(l) + 1;
+		double per = (double)t->n / buckets;
+
+		if (buckets * NX_MIN(names, per) <= (double)t->n / 8)
+			return l;
+	}
+	return lmax;
+}
 
 static int set_depth(sqlite3 *db, sqlite3_stmt *upd, int64_t id, int depth)
 {
@@ -287,36 +309,65 @@ static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 	agg_add(s->agg, ts, dur, vals, has);
 }
 
-static int scan_slices(struct lod_state *s, const struct wtrack *t,
-		       sqlite3_stmt *sel, sqlite3_stmt *upd,
-		       struct track_stats *ts_out)
-{
-	int nest = (t->flags & TF_NEST_BY_TIME) != 0;
-	int64_t covered = INT64_MIN;
-	int64_t *stack = NULL;
-	size_t depth = 0, cap = 0;
-	int rc;
+/* A track's slices in start order. The index is ordered by depth, then
+ * time, so each depth is read in order and the depths are merged; very
+ * deep tracks are sorted by SQLite instead. Ties go to the shallower
+ * slice, so parents come before children that start with them. */
+#define MERGE_DEPTHS 32
 
-	sqlite3_bind_int64(sel, 1, s->track);
-	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+struct rows {
+	sqlite3_stmt *cur[MERGE_DEPTHS + 1];
+	int live[MERGE_DEPTHS + 1];
+	int n;
+	int prev;		/* cursor that gave the last row, -1 before */
+};
+
+static int rows_step(struct rows *r, int i)
+{
+	int rc = sqlite3_step(r->cur[i]);
+
+	r->live[i] = rc == SQLITE_ROW;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The next row, or NULL at the end (*err set on failure). */
+static sqlite3_stmt *rows_next(struct rows *r, int *err)
+{
+	int best = -1;
+
+	if (r->prev >= 0 && rows_step(r, r->prev)) {
+		*err = 1;
+		return NULL;
+	}
+	for (int i = 0; i < r->n; i++) {
+		if (!r->live[i])
+			continue;
+		if (best < 0 || sqlite3_column_int64(r->cur[i], 1) <
+				sqlite3_column_int64(r->cur[best], 1))
+			best = i;
+	}
+	r->prev = best;
+	return best < 0 ? NULL : r->cur[best];
+}
+
+static int scan_slices(struct lod_state *s, const struct wtrack *t,
+		       struct rows *r, struct track_stats *ts_out)
+{
+	int64_t covered = INT64_MIN;
+	sqlite3_stmt *sel;
+	int err = 0;
+
+	r->prev = -1;
+	for (int i = 0; i < r->n; i++) {
+		if (rows_step(r, i))
+			return db_fail(s->db, "scan");
+	}
+	while ((sel = rows_next(r, &err))) {
 		int64_t id = sqlite3_column_int64(sel, 0);
 		int64_t ts = sqlite3_column_int64(sel, 1);
 		int64_t end = ts + sqlite3_column_int64(sel, 2);
 		int d = sqlite3_column_int(sel, 5);
 
-		if (nest) {
-			while (depth && stack[depth - 1] <= ts &&
-			       !(stack[depth - 1] == ts && end == ts))
-				depth--;
-			if (depth == cap) {
-				cap = cap ? cap * 2 : 16;
-				stack = xreallocarray(stack, cap, sizeof(*stack));
-			}
-			if ((int)depth != d && set_depth(s->db, upd, id, (int)depth))
-				break;
-			d = (int)depth;
-			stack[depth++] = end;
-		}
 		if (d > ts_out->max_depth)
 			ts_out->max_depth = d;
 		if (s->lmin >= 0) {
@@ -329,11 +380,9 @@ static int scan_slices(struct lod_state *s, const struct wtrack *t,
 			covered = end;
 		}
 	}
-	free(stack);
-	sqlite3_reset(sel);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return db_fail(s->db, "scan");
-	return rc == SQLITE_DONE ? 0 : -1;
+	for (int i = 0; i < r->n; i++)
+		sqlite3_reset(r->cur[i]);
+	return err ? db_fail(s->db, "scan") : 0;
 }
 
 static int scan_counter(struct lod_state *s, sqlite3_stmt *sel)
@@ -367,33 +416,34 @@ static int update_track(sqlite3_stmt *upd, int64_t id, const struct wtrack *t,
 	else
 		sqlite3_bind_null(upd, 7);
 	sqlite3_bind_int64(upd, 8, st->agg_fields);
-	sqlite3_bind_int64(upd, 9, id);
+	if (st->agg_level >= 0)
+		sqlite3_bind_int(upd, 9, st->agg_level);
+	else
+		sqlite3_bind_null(upd, 9);
+	sqlite3_bind_int64(upd, 10, id);
 	int rc = sqlite3_step(upd);
 	sqlite3_reset(upd);
 	sqlite3_clear_bindings(upd);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-enum { Q_SEL, Q_SEL_NEST, Q_SEL_TYPED, Q_SEL_COUNTER, Q_DEPTH, Q_TRACK,
-       Q_LOD, Q_CLOD, Q_AGG, Q_N };
+/* Columns read per slice: id, ts, dur, name, cat, depth, and for
+ * instruction and DMA rows the HLO name and transfer size. */
+#define SEL_PLAIN "SELECT id, ts, dur, name, cat, depth FROM slice s"
+#define SEL_TYPED "SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth," \
+	" i.hlo_name, coalesce(dp.transfer_size, dt.transfer_size)" \
+	" FROM slice s LEFT JOIN instruction i ON i.slice_id = s.id" \
+	" LEFT JOIN dma_packet dp ON dp.slice_id = s.id" \
+	" LEFT JOIN dma_transfer dt ON dt.slice_id = s.id"
+
+enum { Q_SEL_COUNTER, Q_TRACK, Q_LOD, Q_CLOD, Q_AGG, Q_N };
 
 static const char *const lod_sql[Q_N] = {
-	[Q_SEL] = "SELECT id, ts, dur, name, cat, depth FROM slice"
-		  " WHERE track_id=? ORDER BY ts",
-	[Q_SEL_NEST] = "SELECT id, ts, dur, name, cat, depth FROM slice"
-		       " WHERE track_id=? ORDER BY ts, dur DESC, id",
-	[Q_SEL_TYPED] = "SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth,"
-			" i.hlo_name, coalesce(dp.transfer_size, dt.transfer_size)"
-			" FROM slice s LEFT JOIN instruction i ON i.slice_id = s.id"
-			" LEFT JOIN dma_packet dp ON dp.slice_id = s.id"
-			" LEFT JOIN dma_transfer dt ON dt.slice_id = s.id"
-			" WHERE s.track_id=? ORDER BY s.ts",
 	[Q_SEL_COUNTER] = "SELECT ts, value FROM counter WHERE track_id=?"
 			  " ORDER BY ts",
-	[Q_DEPTH] = "UPDATE slice SET depth=? WHERE id=?",
 	[Q_TRACK] = "UPDATE track SET n_events=?, max_dur=?, max_depth=?,"
-		    " min_ts=?, max_ts=?, busy_ns=?, lod_level=?, agg_fields=?"
-		    " WHERE id=?",
+		    " min_ts=?, max_ts=?, busy_ns=?, lod_level=?, agg_fields=?,"
+		    " agg_level=? WHERE id=?",
 	[Q_LOD] = "INSERT INTO lod(track_id, level, bucket, n, busy, top_slice,"
 		  " top_name, top_cat) VALUES(?,?,?,?,?,?,?,?)",
 	[Q_CLOD] = "INSERT INTO counter_lod(track_id, level, bucket, n, vmin,"
@@ -402,35 +452,95 @@ static const char *const lod_sql[Q_N] = {
 		  " dur, dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?)",
 };
 
-static int build_one(struct lod_state *s, sqlite3_stmt **q,
+/* Row sources for one track: one cursor per depth, or one sorted query. */
+struct sources {
+	sqlite3_stmt *depth[2][MERGE_DEPTHS + 1];	/* [typed][depth] */
+	sqlite3_stmt *sorted[2];
+};
+
+static int sources_open(sqlite3 *db, struct sources *src)
+{
+	for (int typed = 0; typed < 2; typed++) {
+		const char *base = typed ? SEL_TYPED : SEL_PLAIN;
+		char *sql = xasprintf("%s WHERE s.track_id=?1 AND s.depth=?2"
+				      " ORDER BY s.ts", base);
+		char *all = xasprintf("%s WHERE s.track_id=?1 ORDER BY s.ts,"
+				      " s.depth", base);
+		int rc = 0;
+
+		for (int d = 0; d <= MERGE_DEPTHS && !rc; d++)
+			rc = sqlite3_prepare_v2(db, sql, -1, &src->depth[typed][d],
+						NULL) != SQLITE_OK;
+		if (!rc)
+			rc = sqlite3_prepare_v2(db, all, -1, &src->sorted[typed],
+						NULL) != SQLITE_OK;
+		free(sql);
+		free(all);
+		if (rc)
+			return db_fail(db, "prepare");
+	}
+	return 0;
+}
+
+static void sources_close(struct sources *src)
+{
+	for (int typed = 0; typed < 2; typed++) {
+		for (int d = 0; d <= MERGE_DEPTHS; d++)
+			sqlite3_finalize(src->depth[typed][d]);
+		sqlite3_finalize(src->sorted[typed]);
+	}
+}
+
+static void rows_for(struct rows *r, struct sources *src, int64_t track,
 		     const struct wtrack *t)
 {
-	struct track_stats st = { 0, 0, 0 };
+	int typed = t->typed != 0;
+
+	memset(r, 0, sizeof(*r));
+	if (t->max_depth > MERGE_DEPTHS) {
+		r->cur[0] = src->sorted[typed];
+		sqlite3_bind_int64(r->cur[0], 1, track);
+		r->n = 1;
+		return;
+	}
+	for (int d = 0; d <= t->max_depth; d++) {
+		r->cur[d] = src->depth[typed][d];
+		sqlite3_bind_int64(r->cur[d], 1, track);
+		sqlite3_bind_int(r->cur[d], 2, d);
+	}
+	r->n = t->max_depth + 1;
+}
+
+static int build_one(struct lod_state *s, sqlite3_stmt **q,
+		     struct sources *src, const struct wtrack *t)
+{
+	struct track_stats st = { 0, 0, 0, -1 };
 	int lod = t->n >= LOD_MIN_EVENTS;
-	int rc, q_sel = Q_SEL;
+	struct rows r;
+	int rc;
 
 	s->counter = t->is_counter;
 	s->failed = 0;
 	s->len = 0;
 	s->head = 0;
 	s->lmin = -1;
+	st.agg_level = -1;
 	if (lod) {
 		int name_level;
 
 		choose_levels(s, t);
-		name_level = NX_MIN(s->lmin + 1, s->lmax);
+		name_level = name_level_for(t, s->lmin, s->lmax);
+		st.agg_level = name_level;
 		agg_begin(s->agg, s->track, name_level,
 			  agg_field_level(t->max_end - t->min_ts, name_level),
 			  s->lmax);
 	}
-	if (t->flags & TF_NEST_BY_TIME)
-		q_sel = Q_SEL_NEST;
-	else if (t->typed)
-		q_sel = Q_SEL_TYPED;
-	if (t->is_counter)
+	if (t->is_counter) {
 		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
-	else
-		rc = scan_slices(s, t, q[q_sel], q[Q_DEPTH], &st);
+	} else {
+		rows_for(&r, src, s->track, t);
+		rc = scan_slices(s, t, &r, &st);
+	}
 	if (rc)
 		return -1;
 	if (lod)
@@ -448,7 +558,7 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
  * their slices. Run before the indexes exist, so that each changed depth
  * rewrites a table row and no index entries; the level-of-detail pass
  * then finds every depth already right. */
-int lod_nest_depths(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks)
+int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t ntracks)
 {
 	sqlite3_stmt *sel = NULL, *upd = NULL;
 	int64_t track = 0, *stack = NULL;
@@ -501,9 +611,12 @@ int lod_nest_depths(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks)
 			cap = cap ? cap * 2 : 16;
 			stack = xreallocarray(stack, cap, sizeof(*stack));
 		}
+		if (depth > WRITER_MAX_DEPTH)
+			depth = WRITER_MAX_DEPTH;
 		if ((int)depth != sqlite3_column_int(sel, 4) &&
 		    set_depth(db, upd, sqlite3_column_int64(sel, 0), (int)depth))
 			break;
+		tracks[track].max_depth = NX_MAX(tracks[track].max_depth, (int)depth);
 		stack[depth++] = end;
 	}
 	rc = rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
@@ -520,10 +633,12 @@ int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
 		     void (*progress)(void *, const char *, int), void *ctx)
 {
 	sqlite3_stmt *q[Q_N] = { 0 };
+	struct sources src;
 	struct lod_state s;
 	int rc = -1;
 
 	memset(&s, 0, sizeof(s));
+	memset(&src, 0, sizeof(src));
 	s.db = db;
 	s.cap = 64;
 	s.ring = xcalloc(s.cap, sizeof(*s.ring));
@@ -533,12 +648,14 @@ int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
 			goto out;
 		}
 	}
+	if (sources_open(db, &src))
+		goto out;
 	s.ins = q[Q_LOD];
 	s.ins_counter = q[Q_CLOD];
 	s.agg = agg_new(db, q[Q_AGG]);
 	for (int64_t id = 1; id <= ntracks; id++) {
 		s.track = id;
-		if (build_one(&s, q, &tracks[id]))
+		if (build_one(&s, q, &src, &tracks[id]))
 			goto out;
 		if (progress && (id % 16 == 0 || id == ntracks))
 			progress(ctx, "summarising", (int)(id * 100 / ntracks));
@@ -547,6 +664,7 @@ int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
 out:
 	for (int i = 0; i < Q_N; i++)
 		sqlite3_finalize(q[i]);
+	sources_close(&src);
 	agg_free(s.agg);
 	free(s.ring);
 	return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lod.h"
+#include "schema.h"
 #include "util.h"
 
 /* Strings looked up by id stay cached; the table is emptied when full. */
@@ -23,7 +24,7 @@ struct model {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *q_string, *q_lod, *q_raw, *q_before, *q_clod, *q_craw,
-		*q_cbefore, *q_step_next, *q_step_prev, *q_slice;
+		*q_cbefore, *q_step_next, *q_step_prev, *q_slice, *q_max_depth;
 	struct strslot *strs;
 	size_t nstrs;
 };
@@ -90,12 +91,17 @@ struct model *model_open(const char *path)
 		     NULL, NULL, NULL);
 	sqlite3_create_function(m->db, "regexp", 2, SQLITE_UTF8 |
 				SQLITE_DETERMINISTIC, NULL, regexp_fn, NULL, NULL);
+	if (schema_depths(m->db)) {
+		model_fail(m, "open");
+		model_close(m);
+		return NULL;
+	}
 	if (prep(m, &m->q_string, "SELECT str FROM string WHERE id=?") ||
 	    prep(m, &m->q_lod, "SELECT bucket, n, busy, top_slice, top_name,"
 		 " top_cat FROM lod WHERE track_id=? AND level=? AND bucket"
 		 " BETWEEN ? AND ?") ||
 	    prep(m, &m->q_raw, "SELECT id, ts, dur, name, cat, depth FROM slice"
-		 " WHERE track_id=? AND ts>=? AND ts<? ORDER BY ts") ||
+		 " WHERE track_id=? AND depth=? AND ts>=? AND ts<?") ||
 	    prep(m, &m->q_before, "SELECT id, ts, dur, name, cat, depth FROM"
 		 " slice WHERE track_id=? AND depth=? AND ts<? ORDER BY ts DESC"
 		 " LIMIT 1") ||
@@ -107,11 +113,12 @@ struct model *model_open(const char *path)
 	    prep(m, &m->q_cbefore, "SELECT value FROM counter WHERE track_id=?"
 		 " AND ts<? ORDER BY ts DESC LIMIT 1") ||
 	    prep(m, &m->q_step_next, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE track_id=? AND ts>? ORDER BY ts"
-		 " LIMIT 1") ||
+		 " depth, flags FROM slice WHERE track_id=? AND depth=? AND ts>?"
+		 " ORDER BY ts LIMIT 1") ||
 	    prep(m, &m->q_step_prev, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE track_id=? AND ts<? ORDER BY ts"
-		 " DESC LIMIT 1") ||
+		 " depth, flags FROM slice WHERE track_id=? AND depth=? AND ts<?"
+		 " ORDER BY ts DESC LIMIT 1") ||
+	    prep(m, &m->q_max_depth, "SELECT max_depth FROM track WHERE id=?") ||
 	    prep(m, &m->q_slice, "SELECT id, track_id, ts, dur, name, cat,"
 		 " depth, flags FROM slice WHERE id=?")) {
 		model_close(m);
@@ -137,7 +144,8 @@ void model_close(struct model *m)
 		return;
 	sqlite3_stmt *all[] = { m->q_string, m->q_lod, m->q_raw, m->q_before,
 				m->q_clod, m->q_craw, m->q_cbefore,
-				m->q_step_next, m->q_step_prev, m->q_slice };
+				m->q_step_next, m->q_step_prev, m->q_slice,
+				m->q_max_depth };
 	for (size_t i = 0; i < NX_ARRAY_SIZE(all); i++)
 		sqlite3_finalize(all[i]);
 	if (m->strs)
@@ -303,7 +311,8 @@ int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 	if (prep(m, &st, "SELECT id, profile_id, coalesce(parent_id, 0), kind,"
 		 " name, unit, sort_key, n_events, max_dur, max_depth,"
 		 " coalesce(min_ts, 0), coalesce(max_ts, 0), busy_ns,"
-		 " coalesce(lod_level, -1), agg_fields FROM track WHERE profile_id=?"
+		 " coalesce(lod_level, -1), agg_fields, coalesce(agg_level, -1)"
+		 " FROM track WHERE profile_id=?"
 		 " ORDER BY sort_key, id"))
 		return -1;
 	sqlite3_bind_int64(st, 1, profile);
@@ -331,6 +340,7 @@ int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 		t->busy_ns = sqlite3_column_int64(st, 12);
 		t->lod_level = sqlite3_column_int(st, 13);
 		t->agg_fields = (unsigned)sqlite3_column_int(st, 14);
+		t->agg_level = sqlite3_column_int(st, 15);
 		t->is_counter = t->kind && !strcmp(t->kind, "counter");
 	}
 	sqlite3_finalize(st);
@@ -464,30 +474,54 @@ static int frame_lod(struct model *m, const struct mtrack *t, int level,
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
 }
 
-static int raw_rows(struct model *m, sqlite3_stmt *st, struct frame *f)
-{
-	int rc;
+/* Events of a frame, gathered from every depth, added in start order. */
+struct evlist {
+	struct mslice *v;
+	size_t n, cap;
+};
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		frame_add(f, sqlite3_column_int64(st, 0),
-			  sqlite3_column_int64(st, 1),
-			  sqlite3_column_int64(st, 2),
-			  sqlite3_column_int64(st, 3),
-			  sqlite3_column_int64(st, 4),
-			  sqlite3_column_int(st, 5));
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
+static void ev_push(struct evlist *l, sqlite3_stmt *st)
+{
+	struct mslice *s;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 256;
+		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
+	}
+	s = &l->v[l->n++];
+	s->id = sqlite3_column_int64(st, 0);
+	s->ts = sqlite3_column_int64(st, 1);
+	s->dur = sqlite3_column_int64(st, 2);
+	s->name = sqlite3_column_int64(st, 3);
+	s->cat = sqlite3_column_int64(st, 4);
+	s->depth = sqlite3_column_int(st, 5);
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct mslice *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->depth - y->depth;
+}
+
+static void ev_add_all(struct evlist *l, struct frame *f)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_start);
+	for (size_t i = 0; i < l->n; i++)
+		frame_add(f, l->v[i].id, l->v[i].ts, l->v[i].dur, l->v[i].name,
+			  l->v[i].cat, l->v[i].depth);
+	free(l->v);
 }
 
 /* Events starting before the frame that may reach into it: the last one
  * at each depth (properly nested tracks have at most one per depth). */
-static int frame_before(struct model *m, const struct mtrack *t,
-			struct frame *f)
+static void frame_before(struct model *m, const struct mtrack *t,
+			 struct frame *f, struct evlist *l)
 {
-	struct mslice prev[64];
-	int n = 0;
-
-	for (int64_t d = 0; d <= t->max_depth && n < 64; d++) {
+	for (int64_t d = 0; d <= t->max_depth; d++) {
 		sqlite3_stmt *st = m->q_before;
 
 		sqlite3_bind_int64(st, 1, t->id);
@@ -495,47 +529,36 @@ static int frame_before(struct model *m, const struct mtrack *t,
 		sqlite3_bind_int64(st, 3, f->t0);
 		if (sqlite3_step(st) == SQLITE_ROW &&
 		    sat_add(sqlite3_column_int64(st, 1),
-			    sqlite3_column_int64(st, 2)) > f->t0) {
-			struct mslice *s = &prev[n++];
-
-			s->id = sqlite3_column_int64(st, 0);
-			s->ts = sqlite3_column_int64(st, 1);
-			s->dur = sqlite3_column_int64(st, 2);
-			s->name = sqlite3_column_int64(st, 3);
-			s->cat = sqlite3_column_int64(st, 4);
-			s->depth = sqlite3_column_int(st, 5);
-		}
+			    sqlite3_column_int64(st, 2)) > f->t0)
+			ev_push(l, st);
 		sqlite3_reset(st);
 	}
-	/* in start order, for the busy-time union */
-	for (int i = 1; i < n; i++) {
-		for (int j = i; j > 0 && prev[j].ts < prev[j - 1].ts; j--) {
-			struct mslice tmp = prev[j];
-			prev[j] = prev[j - 1];
-			prev[j - 1] = tmp;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		frame_add(f, prev[i].id, prev[i].ts, prev[i].dur, prev[i].name,
-			  prev[i].cat, prev[i].depth);
-	return 0;
 }
 
 static int frame_raw(struct model *m, const struct mtrack *t, struct frame *f)
 {
 	sqlite3_stmt *st = m->q_raw;
+	struct evlist l = { 0 };
 	int64_t lo = f->t0;
+	int rc = SQLITE_DONE;
 
 	/* Short events: read back by the longest duration. Long ones
 	 * exist: find the ones reaching in per depth instead. */
 	if (t->max_dur <= 16 * (f->t1 - f->t0))
-		lo = f->t0 - t->max_dur;
-	else if (frame_before(m, t, f))
-		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int64(st, 2, lo);
-	sqlite3_bind_int64(st, 3, f->t1);
-	return raw_rows(m, st, f);
+		lo = sat_add(f->t0, -t->max_dur);
+	else
+		frame_before(m, t, f, &l);
+	for (int64_t d = 0; d <= t->max_depth && rc == SQLITE_DONE; d++) {
+		sqlite3_bind_int64(st, 1, t->id);
+		sqlite3_bind_int64(st, 2, d);
+		sqlite3_bind_int64(st, 3, lo);
+		sqlite3_bind_int64(st, 4, f->t1);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			ev_push(&l, st);
+		sqlite3_reset(st);
+	}
+	ev_add_all(&l, f);
+	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
 }
 
 static int frame(struct model *m, const struct mtrack *t, int64_t t0,
@@ -743,8 +766,27 @@ int model_slice_step(struct model *m, int64_t track, int64_t ts, int dir,
 		     struct mslice *out)
 {
 	sqlite3_stmt *st = dir > 0 ? m->q_step_next : m->q_step_prev;
+	int64_t max_depth = 0;
+	struct mslice cur;
+	int found = 0, rc;
 
-	sqlite3_bind_int64(st, 1, track);
-	sqlite3_bind_int64(st, 2, ts);
-	return one_slice(m, st, out);
+	sqlite3_bind_int64(m->q_max_depth, 1, track);
+	if (sqlite3_step(m->q_max_depth) == SQLITE_ROW)
+		max_depth = sqlite3_column_int64(m->q_max_depth, 0);
+	sqlite3_reset(m->q_max_depth);
+	/* the nearest start over every depth */
+	for (int64_t d = 0; d <= max_depth; d++) {
+		sqlite3_bind_int64(st, 1, track);
+		sqlite3_bind_int64(st, 2, d);
+		sqlite3_bind_int64(st, 3, ts);
+		rc = one_slice(m, st, &cur);
+		if (rc < 0)
+			return -1;
+		if (rc == 0 && (!found || (dir > 0 ? cur.ts < out->ts :
+					   cur.ts > out->ts))) {
+			*out = cur;
+			found = 1;
+		}
+	}
+	return found ? 0 : 1;
 }

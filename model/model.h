@@ -26,6 +26,7 @@ struct mtrack {
 	int64_t n_events, max_dur, max_depth, min_ts, max_ts, busy_ns;
 	int lod_level;			/* -1: no level of detail */
 	unsigned agg_fields;		/* complete fields in agg (model/agg.h) */
+	int agg_level;			/* finest level of name aggregates */
 	int is_counter;
 };
 

@@ -27,7 +27,8 @@ const char schema_sql[] =
 	" n_events INTEGER NOT NULL DEFAULT 0, max_dur INTEGER NOT NULL DEFAULT 0,"
 	" max_depth INTEGER NOT NULL DEFAULT 0, min_ts INTEGER, max_ts INTEGER,"
 	" busy_ns INTEGER NOT NULL DEFAULT 0, lod_level INTEGER,"
-	" agg_fields INTEGER NOT NULL DEFAULT 0, args TEXT);\n"
+	" agg_fields INTEGER NOT NULL DEFAULT 0, agg_level INTEGER,"
+	" args TEXT);\n"
 	"CREATE TABLE slice(id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL,"
 	" ts INTEGER NOT NULL, dur INTEGER NOT NULL, name INTEGER NOT NULL,"
 	" cat INTEGER, depth INTEGER NOT NULL DEFAULT 0,"
@@ -97,9 +98,7 @@ const char schema_sql[] =
 
 /* Built after the bulk load: cheaper than keeping them up to date. */
 const char schema_index_sql[] =
-	"CREATE INDEX slice_track_ts ON slice(track_id, ts, dur, name, cat, depth);\n"
-	"CREATE INDEX slice_track_depth ON slice(track_id, depth, ts);\n"
-	"CREATE INDEX slice_name ON slice(name, track_id, ts);\n"
+	"CREATE INDEX slice_track ON slice(track_id, depth, ts, dur, name, cat);\n"
 	"CREATE INDEX string_str ON string(str);\n"
 	"CREATE INDEX counter_track_ts ON counter(track_id, ts, value);\n"
 	"CREATE INDEX track_profile ON track(profile_id, sort_key);\n"
@@ -116,6 +115,14 @@ int schema_create(sqlite3 *db)
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
 		 SCHEMA_VERSION);
 	return db_exec(db, pragma);
+}
+
+int schema_depths(sqlite3 *db)
+{
+	return db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS nx_depths(d INTEGER"
+		       " PRIMARY KEY); WITH RECURSIVE c(d) AS (SELECT 0 UNION ALL"
+		       " SELECT d + 1 FROM c WHERE d < 255) INSERT OR IGNORE INTO"
+		       " temp.nx_depths SELECT d FROM c;");
 }
 
 int schema_create_indexes(sqlite3 *db)

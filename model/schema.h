@@ -6,7 +6,7 @@
 
 /* Bump on any change to the tables below; a cache with another
  * version is rebuilt. */
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */
@@ -19,6 +19,11 @@ extern const char schema_sql[];
 extern const char schema_index_sql[];
 
 int schema_create(sqlite3 *db);
+/* temp.nx_depths(d) holds 0..255: "s.depth IN (SELECT d FROM
+ * temp.nx_depths WHERE d <= N)" lets a track's time range be read with
+ * one index seek per depth, the index being (track_id, depth, ts). */
+int schema_depths(sqlite3 *db);
+#define DEPTHS_UPTO(n) "(SELECT d FROM temp.nx_depths WHERE d <= " n ")"
 int schema_create_indexes(sqlite3 *db);
 
 #endif

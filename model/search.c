@@ -10,6 +10,7 @@
 
 #include "agg.h"
 #include "lod.h"
+#include "schema.h"
 #include "util.h"
 
 /* Name sets larger than this are stepped through with one query per
@@ -580,10 +581,11 @@ static int agg_levels(const struct mtrack *t, int *name_level,
 {
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
 
-	if (t->lod_level < 0 || !(t->agg_fields & (1u << AGG_NAME)))
+	if (t->lod_level < 0 || t->agg_level < 0 ||
+	    !(t->agg_fields & (1u << AGG_NAME)))
 		return -1;
 	*lmax = NX_MAX(lod_level_for(span), t->lod_level);
-	*name_level = NX_MIN(t->lod_level + 1, *lmax);
+	*name_level = t->agg_level;
 	*field_level = agg_field_level(span, *name_level);
 	return 0;
 }
@@ -645,15 +647,17 @@ static int frame_raw(struct search *s, const struct mtrack *t, int64_t t0,
 
 	if (!s->st_range) {
 		s->st_range = prepare(s, "SELECT s.ts FROM %s WHERE %s AND"
-				      " s.track_id = ? AND s.ts >= ? AND s.ts < ?",
+				      " s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?")
+				      " AND s.ts >= ? AND s.ts < ?",
 				      sb_cstr(&s->from), sb_cstr(&s->where));
 		if (!s->st_range)
 			return -1;
 	}
 	k = bind_params(s, s->st_range);
 	sqlite3_bind_int64(s->st_range, k + 1, t->id);
-	sqlite3_bind_int64(s->st_range, k + 2, t0);
-	sqlite3_bind_int64(s->st_range, k + 3, t1);
+	sqlite3_bind_int64(s->st_range, k + 2, t->max_depth);
+	sqlite3_bind_int64(s->st_range, k + 3, t0);
+	sqlite3_bind_int64(s->st_range, k + 4, t1);
 	while (sqlite3_step(s->st_range) == SQLITE_ROW) {
 		int64_t c = (sqlite3_column_int64(s->st_range, 0) - t0) / colw;
 
@@ -716,23 +720,26 @@ static struct search_row *stats_row(struct search_stats *st, int64_t track)
 }
 
 /* Counts in [t0, t1) on one track from the events. */
-static int stats_raw(struct search *s, int64_t track, int64_t t0, int64_t t1,
-		     struct search_stats *out)
+static int stats_raw(struct search *s, const struct mtrack *t, int64_t t0,
+		     int64_t t1, struct search_stats *out)
 {
+	int64_t track = t->id;
 	sqlite3_stmt *st;
 	int k;
 
 	if (t1 <= t0)
 		return 0;
 	st = prepare(s, "SELECT count(*), coalesce(sum(s.dur), 0) FROM %s WHERE %s"
-		     " AND s.track_id = ? AND s.ts >= ? AND s.ts < ?",
+		     " AND s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?")
+		     " AND s.ts >= ? AND s.ts < ?",
 		     sb_cstr(&s->from), sb_cstr(&s->where));
 	if (!st)
 		return -1;
 	k = bind_params(s, st);
 	sqlite3_bind_int64(st, k + 1, track);
-	sqlite3_bind_int64(st, k + 2, t0);
-	sqlite3_bind_int64(st, k + 3, t1);
+	sqlite3_bind_int64(st, k + 2, t->max_depth);
+	sqlite3_bind_int64(st, k + 3, t0);
+	sqlite3_bind_int64(st, k + 4, t1);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0)) {
 		struct search_row *r = stats_row(out, track);
 
@@ -753,7 +760,7 @@ static int stats_agg(struct search *s, const struct mtrack *t, int level,
 	sqlite3_stmt *st;
 
 	if (b1 <= b0)
-		return stats_raw(s, t->id, t0, t1, out);
+		return stats_raw(s, t, t0, t1, out);
 	st = prepare(s, "SELECT sum(n), sum(dur) FROM agg WHERE track_id = ? AND"
 		     " field = 0 AND level = ? AND bucket >= ? AND bucket < ? AND"
 		     " value IN %s", s->nameset);
@@ -770,8 +777,8 @@ static int stats_agg(struct search *s, const struct mtrack *t, int level,
 		r->dur += sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
-	return stats_raw(s, t->id, t0, b0 * w, out) ||
-	       stats_raw(s, t->id, b1 * w, t1, out) ? -1 : 0;
+	return stats_raw(s, t, t0, b0 * w, out) ||
+	       stats_raw(s, t, b1 * w, t1, out) ? -1 : 0;
 }
 
 int search_stats(struct search *s, const struct mtrack *tracks,
@@ -790,7 +797,7 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 		    !agg_levels(t, &nl, &fl, &lmax))
 			rc = stats_agg(s, t, fl, t0, t1, out);
 		else
-			rc = stats_raw(s, t->id, t0, t1, out);
+			rc = stats_raw(s, t, t0, t1, out);
 		if (rc)
 			return -1;
 	}
@@ -825,53 +832,128 @@ static int before(const struct mslice *a, const struct mslice *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->id < b->id);
 }
 
+/* Stepping from match to match: per track and depth one index seek for
+ * the nearest match; for name searches the aggregates point at the next
+ * bucket holding a match, so rare names are found without reading the
+ * events in between. */
+struct stepper {
+	struct search *s;
+	sqlite3_stmt *ev, *bucket;
+	int dir;
+	int64_t ts, id;
+};
+
+/* The nearest match after (ts, id) on a track at a depth, within [lo, hi). */
+static int step_at(struct stepper *p, int64_t track, int64_t depth, int64_t lo,
+		   int64_t hi, struct mslice *out)
+{
+	int k = bind_params(p->s, p->ev);
+	int rc;
+
+	sqlite3_bind_int64(p->ev, k + 1, track);
+	sqlite3_bind_int64(p->ev, k + 2, depth);
+	sqlite3_bind_int64(p->ev, k + 3, lo);
+	sqlite3_bind_int64(p->ev, k + 4, hi);
+	sqlite3_bind_int64(p->ev, k + 5, p->ts);
+	sqlite3_bind_int64(p->ev, k + 6, p->ts);
+	sqlite3_bind_int64(p->ev, k + 7, p->id);
+	rc = sqlite3_step(p->ev);
+	if (rc == SQLITE_ROW)
+		read_slice(p->ev, out);
+	sqlite3_reset(p->ev);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
+}
+
+static int step_range(struct stepper *p, const struct mtrack *t, int64_t lo,
+		      int64_t hi, struct mslice *best)
+{
+	struct mslice cur;
+	int found = 0;
+
+	for (int64_t d = 0; d <= t->max_depth; d++) {
+		int rc = step_at(p, t->id, d, lo, hi, &cur);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0 && (!found || (p->dir > 0 ? before(&cur, best) :
+					   before(best, &cur)))) {
+			*best = cur;
+			found = 1;
+		}
+	}
+	return found ? 0 : 1;
+}
+
+static int step_track(struct stepper *p, const struct mtrack *t,
+		      struct mslice *out)
+{
+	int nl, fl, lmax, rc;
+	int64_t w, b;
+
+	if (!p->s->names_only || p->s->any_name || agg_levels(t, &nl, &fl, &lmax))
+		return step_range(p, t, INT64_MIN, INT64_MAX, out);
+	w = lod_width(nl);
+	b = lod_floor_shift(p->ts, 2 * nl);
+	for (;;) {
+		sqlite3_bind_int64(p->bucket, 1, t->id);
+		sqlite3_bind_int(p->bucket, 2, nl);
+		sqlite3_bind_int64(p->bucket, 3, b);
+		rc = sqlite3_step(p->bucket);
+		if (rc == SQLITE_ROW)
+			b = sqlite3_column_int64(p->bucket, 0);
+		sqlite3_reset(p->bucket);
+		if (rc != SQLITE_ROW)
+			return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
+		rc = step_range(p, t, b * w, sat_add(b * w, w), out);
+		if (rc <= 0)
+			return rc;
+		b += p->dir > 0 ? 1 : -1;
+	}
+}
+
 int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 		struct mslice *out)
 {
-	const char *cmp = dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
-			  "(s.ts < ? OR (s.ts = ? AND s.id < ?))";
-	const char *order = dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC";
-	sqlite3_stmt *st, *tr;
-	struct mslice best, cur;
-	int found = 0;
+	struct stepper p = { s, NULL, NULL, dir, ts, id };
+	struct mtrack *tracks = NULL;
+	struct mslice cur;
+	size_t nt = 0;
+	int found = 0, rc = 0;
 
-	/* One index seek per track keeps stepping fast on big profiles. */
-	st = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
-		     " s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND %s"
-		     " ORDER BY %s LIMIT 1", sb_cstr(&s->from), sb_cstr(&s->where),
-		     cmp, order);
-	if (!st)
-		return -1;
-	tr = prepare(s, "SELECT id FROM track WHERE profile_id = %" PRId64
-		     " AND kind NOT IN ('group', 'counter')", s->profile);
-	if (!tr) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	while (sqlite3_step(tr) == SQLITE_ROW) {
-		int64_t track = sqlite3_column_int64(tr, 0);
-		int k;
+	p.ev = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
+		       " s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
+		       " s.depth = ? AND s.ts >= ? AND s.ts < ? AND %s"
+		       " ORDER BY %s LIMIT 1", sb_cstr(&s->from), sb_cstr(&s->where),
+		       dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
+				 "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
+		       dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
+	p.bucket = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			   " field = 0 AND level = ? AND bucket %s ? AND value IN %s"
+			   " ORDER BY bucket %s LIMIT 1", dir > 0 ? ">=" : "<=",
+			   s->names_only && !s->any_name ? s->nameset : "(0)",
+			   dir > 0 ? "" : "DESC");
+	if (!p.ev || !p.bucket || model_tracks(s->m, s->profile, &tracks, &nt))
+		rc = -1;
+	for (size_t i = 0; i < nt && !rc; i++) {
+		const struct mtrack *t = &tracks[i];
 
-		if (!track_allowed(s, track))
+		if (t->is_counter || !t->n_events || !track_allowed(s, t->id))
 			continue;
-		k = bind_params(s, st);
-		sqlite3_bind_int64(st, k + 1, track);
-		sqlite3_bind_int64(st, k + 2, ts);
-		sqlite3_bind_int64(st, k + 3, ts);
-		sqlite3_bind_int64(st, k + 4, id);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			read_slice(st, &cur);
-			if (!found || (dir > 0 ? before(&cur, &best) :
-					before(&best, &cur)))
-				best = cur;
+		rc = step_track(&p, t, &cur);
+		if (rc == 0 && (!found || (dir > 0 ? before(&cur, out) :
+					   before(out, &cur)))) {
+			*out = cur;
 			found = 1;
 		}
-		sqlite3_reset(st);
+		rc = rc < 0 ? -1 : 0;
 	}
-	sqlite3_finalize(tr);
-	sqlite3_finalize(st);
-	if (found)
-		*out = best;
+	model_tracks_free(tracks, nt);
+	sqlite3_finalize(p.ev);
+	sqlite3_finalize(p.bucket);
+	if (rc)
+		return -1;
 	return found ? 0 : 1;
 }
 
@@ -879,11 +961,15 @@ int search_list(struct search *s, int64_t t0, int64_t t1, int64_t offset,
 		int64_t limit, void (*fn)(void *, const struct mslice *),
 		void *ctx)
 {
+	/* every track of the profile, every depth: one seek each */
 	sqlite3_stmt *st = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur,"
 				   " s.name, s.cat, s.depth, s.flags FROM %s"
-				   " WHERE %s AND s.ts >= ? AND s.ts < ?"
+				   " WHERE %s AND s.track_id IN (SELECT id FROM track"
+				   " WHERE profile_id = %" PRId64 ") AND s.depth IN "
+				   DEPTHS_UPTO("(SELECT max(max_depth) FROM track)")
+				   " AND s.ts >= ? AND s.ts < ?"
 				   " ORDER BY s.ts, s.id LIMIT ? OFFSET ?",
-				   sb_cstr(&s->from), sb_cstr(&s->where));
+				   sb_cstr(&s->from), sb_cstr(&s->where), s->profile);
 	struct mslice m;
 	int k;
 

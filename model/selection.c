@@ -9,6 +9,7 @@
 
 #include "agg.h"
 #include "lod.h"
+#include "schema.h"
 #include "util.h"
 
 /* Above this many events in the range the union over rows is measured
@@ -132,7 +133,7 @@ static const char *const field_expr[AGG_NFIELDS] = {
 		     " WHERE slice_id = s.id))",
 };
 
-static int raw_values(struct model *m, int64_t track, enum agg_field f,
+static int raw_values(struct model *m, const struct mtrack *t, enum agg_field f,
 		      int64_t t0, int64_t t1, struct vtab *out)
 {
 	char sql[512];
@@ -142,13 +143,15 @@ static int raw_values(struct model *m, int64_t track, enum agg_field f,
 		return 0;
 	snprintf(sql, sizeof(sql), "SELECT %s AS v, count(*), sum(s.dur),"
 		 " min(s.dur), max(s.dur) FROM slice s WHERE s.track_id = ? AND"
-		 " s.ts >= ? AND s.ts < ? GROUP BY v", field_expr[f]);
+		 " s.depth IN " DEPTHS_UPTO("?") " AND s.ts >= ? AND s.ts < ?"
+		 " GROUP BY v", field_expr[f]);
 	st = prep(m, sql);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, track);
-	sqlite3_bind_int64(st, 2, t0);
-	sqlite3_bind_int64(st, 3, t1);
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int64(st, 2, t->max_depth);
+	sqlite3_bind_int64(st, 3, t0);
+	sqlite3_bind_int64(st, 4, t1);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
 			continue;
@@ -169,10 +172,11 @@ static int field_values(struct model *m, const struct mtrack *t,
 	int64_t w, b0, b1;
 	sqlite3_stmt *st;
 
-	if (t->lod_level < 0 || !(t->agg_fields & (1u << f)))
-		return raw_values(m, t->id, f, t0, t1, out);
+	if (t->lod_level < 0 || t->agg_level < 0 ||
+	    !(t->agg_fields & (1u << f)))
+		return raw_values(m, t, f, t0, t1, out);
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
-	nl = NX_MIN(t->lod_level + 1, lmax);
+	nl = t->agg_level;
 	level = f == AGG_NAME ? nl : agg_field_level(span, nl);
 	/* coarser levels read fewer rows when the range is long */
 	while (level < lmax && lod_width(level + 1) * 16 <= t1 - t0)
@@ -181,7 +185,7 @@ static int field_values(struct model *m, const struct mtrack *t,
 	b0 = lod_floor_shift(t0 + w - 1, 2 * level);
 	b1 = lod_floor_shift(t1, 2 * level);
 	if (b1 <= b0)
-		return raw_values(m, t->id, f, t0, t1, out);
+		return raw_values(m, t, f, t0, t1, out);
 	st = prep(m, "SELECT value, sum(n), sum(dur), min(dmin), max(dmax)"
 		  " FROM agg WHERE track_id = ? AND field = ? AND level = ? AND"
 		  " bucket >= ? AND bucket < ? GROUP BY value");
@@ -197,8 +201,8 @@ static int field_values(struct model *m, const struct mtrack *t,
 			 sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
 			 sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
 	sqlite3_finalize(st);
-	return raw_values(m, t->id, f, t0, b0 * w, out) ||
-	       raw_values(m, t->id, f, b1 * w, t1, out) ? -1 : 0;
+	return raw_values(m, t, f, t0, b0 * w, out) ||
+	       raw_values(m, t, f, b1 * w, t1, out) ? -1 : 0;
 }
 
 static int cmp_value(const void *a, const void *b)
@@ -341,16 +345,21 @@ static int union_active(struct model *m, const struct mtrack *all,
 		/* event by event: merge every selected row's intervals */
 		struct strbuf sql;
 		sqlite3_stmt *st;
-		int64_t covered = s->t0, max_dur = 0;
+		int64_t covered = s->t0, max_dur = 0, max_depth = 0;
 
-		for (size_t i = 0; i < nall; i++)
-			for (size_t g = 0; g < s->ngroups; g++)
-				if (s->groups[g].track == all[i].id)
-					max_dur = NX_MAX(max_dur, all[i].max_dur);
+		for (size_t i = 0; i < nall; i++) {
+			for (size_t g = 0; g < s->ngroups; g++) {
+				if (s->groups[g].track != all[i].id)
+					continue;
+				max_dur = NX_MAX(max_dur, all[i].max_dur);
+				max_depth = NX_MAX(max_depth, all[i].max_depth);
+			}
+		}
 		sb_init(&sql);
 		sb_printf(&sql, "SELECT ts, dur FROM slice WHERE ts < ? AND"
-			  " ts >= %" PRId64 " AND ts + dur > ? AND track_id IN (",
-			  s->t0 - max_dur);
+			  " ts >= %" PRId64 " AND ts + dur > ? AND depth IN "
+			  DEPTHS_UPTO("%" PRId64) " AND track_id IN (",
+			  sat_add(s->t0, -max_dur), max_depth);
 		for (size_t i = 0; i < s->ngroups; i++)
 			sb_printf(&sql, "%s%" PRId64, i ? "," : "", s->groups[i].track);
 		sb_adds(&sql, ") ORDER BY ts");

@@ -183,7 +183,8 @@ struct writer *writer_open(const char *path)
 	 * renamed into place, so no journal is needed. */
 	if (db_exec(w->db, "PRAGMA page_size=8192; PRAGMA journal_mode=OFF;"
 			   " PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-			   " PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;") ||
+			   " PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;"
+			   " PRAGMA threads=2;") ||
 	    schema_create(w->db) || db_exec(w->db, "BEGIN")) {
 		sqlite3_close(w->db);
 		free(w);
@@ -583,6 +584,9 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	track_extend(t, ts, ts + dur);
 	if (dur > t->max_dur)
 		t->max_dur = dur;
+	depth = NX_MAX(0, NX_MIN(depth, WRITER_MAX_DEPTH));
+	t->max_depth = NX_MAX(t->max_depth, depth);
+	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
 	id = ++w->next_slice;
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, track);
@@ -745,14 +749,20 @@ void writer_flow_at(struct writer *w, const struct wid *flow_id,
 
 /* The slice at one end of a pending flow: the deepest enclosing slice
  * (only slices starting within the track's longest duration can enclose
- * ts, which keeps the index range short), or the next one to start. */
+ * ts, which keeps each depth's index range short), or the next one to
+ * start (the earliest of each depth's first). */
+#define FLOW_DEPTHS(T) DEPTHS_UPTO("(SELECT max_depth FROM track WHERE id = " T ")")
 #define FLOW_ENCLOSING(T, TS) \
-	"(SELECT s.id FROM slice s WHERE s.track_id = " T " AND s.ts <= " TS \
+	"(SELECT s.id FROM slice s WHERE s.track_id = " T " AND s.depth IN " \
+	FLOW_DEPTHS(T) " AND s.ts <= " TS \
 	" AND s.ts >= " TS " - (SELECT max_dur FROM track WHERE id = " T ")" \
 	" AND s.ts + s.dur >= " TS " ORDER BY s.depth DESC, s.ts DESC LIMIT 1)"
 #define FLOW_NEXT(T, TS) \
-	"(SELECT s.id FROM slice s WHERE s.track_id = " T " AND s.ts >= " TS \
-	" ORDER BY s.ts LIMIT 1)"
+	"(SELECT y.id FROM (SELECT (SELECT s.id FROM slice s WHERE" \
+	" s.track_id = " T " AND s.depth = d.d AND s.ts >= " TS \
+	" ORDER BY s.ts LIMIT 1) AS id FROM temp.nx_depths d WHERE d.d <=" \
+	" (SELECT max_depth FROM track WHERE id = " T ")) x" \
+	" JOIN slice y ON y.id = x.id ORDER BY y.ts LIMIT 1)"
 #define FLOW_END(T, TS, NEXT) \
 	"CASE WHEN " NEXT " THEN coalesce(" FLOW_NEXT(T, TS) ", " \
 	FLOW_ENCLOSING(T, TS) ") ELSE " FLOW_ENCLOSING(T, TS) " END"
@@ -763,6 +773,8 @@ static int resolve_flows(struct writer *w)
 		return 0;
 	sqlite3_finalize(w->flow_at);
 	w->flow_at = NULL;
+	if (schema_depths(w->db))
+		return -1;
 	return db_exec(w->db,
 		"INSERT INTO flow(flow_id, slice_out, slice_in, kind)"
 		" SELECT flow_id, o, i, kind FROM (SELECT flow_id, kind, "

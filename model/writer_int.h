@@ -14,14 +14,19 @@ struct wtrack {
 	unsigned flags;
 	int is_counter;
 	int typed;		/* instruction or DMA rows: aggregate their fields */
+	int max_depth;
+	uint64_t names;		/* one bit per name hash: how varied names are */
 };
+
+/* Deepest nesting kept; deeper slices are stored at this depth. */
+#define WRITER_MAX_DEPTH 255
 
 int db_exec(sqlite3 *db, const char *sql);
 /* Sets the error text from the database's last error; returns -1. */
 int db_fail(sqlite3 *db, const char *what);
 
 /* Depths of TF_NEST_BY_TIME tracks, before the indexes are built. */
-int lod_nest_depths(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks);
+int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t ntracks);
 /* Finishing passes (lod.c): nesting depth, busy time and level-of-detail
  * rows for every track. */
 int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
