@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "schema.h"
 #include "util.h"
+#include "wqueue.h"
 #include "writer_int.h"
 
 /* Interning stops adding strings past these limits, so memory stays
@@ -22,7 +23,7 @@
 enum stmt {
 	S_STRING, S_TRACK, S_SLICE, S_ARG, S_COUNTER, S_INSTR, S_DMA_PACKET,
 	S_DMA_XFER, S_SYS, S_FLOW, S_LAYER, S_ACTIVE, S_SEM, S_INFO,
-	S_WARNING, S_SOURCE, S_PROFILE, S_META, S_COUNT
+	S_WARNING, S_SOURCE, S_PROFILE, S_META, S_FLOW_AT, S_COUNT
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -70,12 +71,15 @@ static const char *const stmt_sql[S_COUNT] = {
 		   " value) VALUES(?,?,?,?,?)",
 	[S_WARNING] = "INSERT INTO warning(profile_id, origin, category,"
 		      " message) VALUES(?,?,?,?)",
-	[S_SOURCE] = "INSERT INTO source(profile_id, path, size, mtime_ns, role)"
-		     " VALUES(?,?,?,?,?)",
-	[S_PROFILE] = "INSERT INTO profile(parent_id, kind, format, name, path,"
-		      " epoch, nc_idx, instance_id, instance_type, process_id,"
-		      " model, state) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_SOURCE] = "INSERT INTO source(id, profile_id, path, size, mtime_ns,"
+		     " role) VALUES(?,?,?,?,?,?)",
+	[S_PROFILE] = "INSERT INTO profile(id, parent_id, kind, format, name,"
+		      " path, epoch, nc_idx, instance_id, instance_type,"
+		      " process_id, model, state) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_META] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)",
+	/* pending flows live in a temporary table: the finished cache
+	 * never holds them */
+	[S_FLOW_AT] = "INSERT INTO temp.flow_pending VALUES(?,?,?,?,?,?,?,?)",
 };
 
 struct intern_slot {
@@ -87,8 +91,8 @@ struct intern_slot {
 struct writer {
 	sqlite3 *db;
 	sqlite3_stmt *st[S_COUNT];
-	int failed;
-	int64_t next_string, next_slice;
+	struct wqueue *q;	/* statements run on the writing thread */
+	int64_t next_string, next_slice, next_profile, next_source;
 	uint64_t rows;
 
 	struct intern_slot *slots;
@@ -99,7 +103,7 @@ struct writer {
 	struct wtrack *tracks;	/* index = track id */
 	int64_t ntracks, cap_tracks;
 
-	sqlite3_stmt *flow_at;	/* flows resolved at finish; NULL: none */
+	int flows_pending;	/* flows to resolve at finish */
 
 	void (*progress)(void *, const char *, int);
 	void *progress_ctx;
@@ -165,11 +169,22 @@ int wid_parse(struct wid *id, const char *s)
 	return -1;
 }
 
+static void writer_free(struct writer *w)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(w->st[i]);
+	sqlite3_close(w->db);
+	free(w->slots);
+	free(w->arena);
+	free(w->tracks);
+	free(w);
+}
+
 struct writer *writer_open(const char *path)
 {
 	struct writer *w = xcalloc(1, sizeof(*w));
 
-	/* one thread writes a cache: no locking inside SQLite */
+	/* one thread at a time writes a cache: no locking inside SQLite */
 	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE |
 			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
@@ -185,7 +200,11 @@ struct writer *writer_open(const char *path)
 			   " PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
 			   " PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;"
 			   " PRAGMA threads=2;") ||
-	    schema_create(w->db) || db_exec(w->db, "BEGIN")) {
+	    schema_create(w->db) ||
+	    db_exec(w->db, "CREATE TEMP TABLE flow_pending(flow_id,"
+		    " out_track INTEGER, out_ts INTEGER, out_next INTEGER,"
+		    " in_track INTEGER, in_ts INTEGER, in_next INTEGER, kind TEXT)") ||
+	    db_exec(w->db, "BEGIN")) {
 		sqlite3_close(w->db);
 		free(w);
 		return NULL;
@@ -195,9 +214,14 @@ struct writer *writer_open(const char *path)
 				       SQLITE_PREPARE_PERSISTENT, &w->st[i],
 				       NULL) != SQLITE_OK) {
 			db_fail(w->db, "prepare");
-			writer_abort(w);
+			writer_free(w);
 			return NULL;
 		}
+	}
+	w->q = wq_new(w->db, w->st, S_COUNT);
+	if (!w->q) {
+		writer_free(w);
+		return NULL;
 	}
 	{
 		char v[16];
@@ -212,22 +236,14 @@ struct writer *writer_open(const char *path)
 	return w;
 }
 
-static void writer_free(struct writer *w)
-{
-	for (int i = 0; i < S_COUNT; i++)
-		sqlite3_finalize(w->st[i]);
-	sqlite3_finalize(w->flow_at);
-	sqlite3_close(w->db);
-	free(w->slots);
-	free(w->arena);
-	free(w->tracks);
-	free(w);
-}
 
 void writer_abort(struct writer *w)
 {
-	if (w)
-		writer_free(w);
+	if (!w)
+		return;
+	if (w->q)
+		wq_finish(w->q);
+	writer_free(w);
 }
 
 void writer_set_progress(struct writer *w,
@@ -244,109 +260,102 @@ uint64_t writer_rows(const struct writer *w)
 
 int writer_failed(const struct writer *w)
 {
-	return w->failed;
+	return wq_failed(w->q);
 }
 
-/* Runs a bound statement; records the first failure. */
-static int64_t step(struct writer *w, enum stmt s)
+/* Queues the statement bound since q_begin(). */
+static void q_step(struct writer *w)
 {
-	sqlite3_stmt *st = w->st[s];
-	int rc;
-
-	if (w->failed) {
-		sqlite3_reset(st);
-		return 0;
-	}
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE) {
-		db_fail(w->db, "write");
-		w->failed = 1;
-		return 0;
-	}
+	wq_end(w->q);
 	w->rows++;
-	return sqlite3_last_insert_rowid(w->db);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+static void q_begin(struct writer *w, enum stmt s)
 {
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
+	wq_begin(w->q, s);
+}
+
+static void bind_text(struct writer *w, int i, const char *s)
+{
+	wq_text(w->q, i, s, -1);
 }
 
 /* Optional integers use -1 for "absent". */
-static void bind_opt(sqlite3_stmt *st, int i, int64_t v)
+static void bind_opt(struct writer *w, int i, int64_t v)
 {
 	if (v >= 0)
-		sqlite3_bind_int64(st, i, v);
+		wq_int(w->q, i, v);
 	else
-		sqlite3_bind_null(st, i);
+		wq_null(w->q, i);
 }
 
 /* Optional string ids use 0 for "absent". */
-static void bind_sid(sqlite3_stmt *st, int i, int64_t v)
+static void bind_sid(struct writer *w, int i, int64_t v)
 {
 	if (v > 0)
-		sqlite3_bind_int64(st, i, v);
+		wq_int(w->q, i, v);
 	else
-		sqlite3_bind_null(st, i);
+		wq_null(w->q, i);
 }
 
-static void bind_id(sqlite3_stmt *st, int i, const struct wid *id)
+static void bind_id(struct writer *w, int i, const struct wid *id)
 {
 	if (!id->set)
-		sqlite3_bind_null(st, i);
+		wq_null(w->q, i);
 	else if (id->big)
-		sqlite3_bind_text(st, i, id->text, -1, SQLITE_TRANSIENT);
+		wq_text(w->q, i, id->text, -1);
 	else
-		sqlite3_bind_int64(st, i, id->v);
+		wq_int(w->q, i, id->v);
 }
 
 void writer_meta(struct writer *w, const char *key, const char *value)
 {
-	sqlite3_stmt *st = w->st[S_META];
+	q_begin(w, S_META);
 
-	bind_text(st, 1, key);
-	bind_text(st, 2, value);
-	step(w, S_META);
+	bind_text(w, 1, key);
+	bind_text(w, 2, value);
+	q_step(w);
 }
 
 int64_t writer_source(struct writer *w, int64_t profile, const char *path,
 		      const char *role)
 {
-	sqlite3_stmt *st = w->st[S_SOURCE];
+	int64_t id = ++w->next_source;
 	struct stat sb;
 
 	if (stat(path, &sb))
 		memset(&sb, 0, sizeof(sb));
-	bind_sid(st, 1, profile);
-	bind_text(st, 2, path);
-	sqlite3_bind_int64(st, 3, (int64_t)sb.st_size);
-	sqlite3_bind_int64(st, 4, stat_mtime_ns(&sb));
-	bind_text(st, 5, role);
-	return step(w, S_SOURCE);
+	q_begin(w, S_SOURCE);
+	wq_int(w->q, 1, id);
+	bind_sid(w, 2, profile);
+	bind_text(w, 3, path);
+	wq_int(w->q, 4, (int64_t)sb.st_size);
+	wq_int(w->q, 5, stat_mtime_ns(&sb));
+	bind_text(w, 6, role);
+	q_step(w);
+	return id;
 }
 
 int64_t writer_profile(struct writer *w, const struct wprofile *p)
 {
-	sqlite3_stmt *st = w->st[S_PROFILE];
+	int64_t id = ++w->next_profile;
 
-	bind_sid(st, 1, p->parent_id);
-	bind_text(st, 2, p->kind);
-	bind_text(st, 3, p->format);
-	bind_text(st, 4, p->name ? p->name : "");
-	bind_text(st, 5, p->path);
-	sqlite3_bind_int(st, 6, p->epoch);
-	bind_opt(st, 7, p->nc_idx);
-	bind_text(st, 8, p->instance_id);
-	bind_text(st, 9, p->instance_type);
-	bind_text(st, 10, p->process_id);
-	bind_text(st, 11, p->model);
-	bind_text(st, 12, p->state ? p->state : "ready");
-	return step(w, S_PROFILE);
+	q_begin(w, S_PROFILE);
+	wq_int(w->q, 1, id);
+	bind_sid(w, 2, p->parent_id);
+	bind_text(w, 3, p->kind);
+	bind_text(w, 4, p->format);
+	bind_text(w, 5, p->name ? p->name : "");
+	bind_text(w, 6, p->path);
+	wq_int(w->q, 7, p->epoch);
+	bind_opt(w, 8, p->nc_idx);
+	bind_text(w, 9, p->instance_id);
+	bind_text(w, 10, p->instance_type);
+	bind_text(w, 11, p->process_id);
+	bind_text(w, 12, p->model);
+	bind_text(w, 13, p->state ? p->state : "ready");
+	q_step(w);
+	return id;
 }
 
 void writer_profile_set(struct writer *w, int64_t profile, const char *column,
@@ -356,41 +365,28 @@ void writer_profile_set(struct writer *w, int64_t profile, const char *column,
 		"name", "instance_type", "nc_idx", "kind", "format",
 		"instance_id", "process_id", "model", "state", "path", "epoch",
 	};
-	sqlite3_stmt *st;
 	char sql[80];
 	size_t i;
 
 	for (i = 0; i < NX_ARRAY_SIZE(cols) && strcmp(cols[i], column); i++)
 		;
-	if (w->failed || i == NX_ARRAY_SIZE(cols))
+	if (i == NX_ARRAY_SIZE(cols))
 		return;
 	snprintf(sql, sizeof(sql), "UPDATE profile SET %s=? WHERE id=?", cols[i]);
-	if (sqlite3_prepare_v2(w->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		w->failed = 1;
-		db_fail(w->db, "profile");
-		return;
-	}
-	bind_text(st, 1, value);
-	sqlite3_bind_int64(st, 2, profile);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		w->failed = 1;
-		db_fail(w->db, "profile");
-	}
-	sqlite3_finalize(st);
+	wq_sql(w->q, sql);
+	bind_text(w, 1, value);
+	wq_int(w->q, 2, profile);
+	wq_end(w->q);
 }
 
 void writer_profile_extent(struct writer *w, int64_t profile, int64_t start,
 			   int64_t end)
 {
-	char sql[160];
-
-	if (w->failed)
-		return;
-	snprintf(sql, sizeof(sql),
-		 "UPDATE profile SET start_ns=%" PRId64 ", end_ns=%" PRId64
-		 " WHERE id=%" PRId64, start, end, profile);
-	if (db_exec(w->db, sql))
-		w->failed = 1;
+	wq_sql(w->q, "UPDATE profile SET start_ns=?, end_ns=? WHERE id=?");
+	wq_int(w->q, 1, start);
+	wq_int(w->q, 2, end);
+	wq_int(w->q, 3, profile);
+	wq_end(w->q);
 }
 
 /* FNV-1a: short keys, good enough spread for interning. */
@@ -427,12 +423,12 @@ static void intern_grow(struct writer *w)
 
 static int64_t insert_string(struct writer *w, const char *s, size_t n)
 {
-	sqlite3_stmt *st = w->st[S_STRING];
 	int64_t id = ++w->next_string;
 
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, s, (int)n, SQLITE_TRANSIENT);
-	step(w, S_STRING);
+	q_begin(w, S_STRING);
+	wq_int(w->q, 1, id);
+	wq_text(w->q, 2, s, (int)n);
+	q_step(w);
 	return id;
 }
 
@@ -477,7 +473,7 @@ int64_t writer_string(struct writer *w, const char *s)
 int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 		     const char *kind, const char *name, int64_t sort_key)
 {
-	sqlite3_stmt *st = w->st[S_TRACK];
+	q_begin(w, S_TRACK);
 	int64_t id = w->ntracks + 1;
 
 	if (id >= w->cap_tracks) {
@@ -493,37 +489,26 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 	w->tracks[id].is_counter = !strcmp(kind, TK_COUNTER);
 	w->tracks[id].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
 			      !strcmp(kind, TK_DMA_XFER);
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, profile);
-	bind_sid(st, 3, parent);
-	bind_text(st, 4, kind);
-	bind_text(st, 5, name);
-	sqlite3_bind_int64(st, 6, sort_key);
-	step(w, S_TRACK);
+	wq_int(w->q, 1, id);
+	wq_int(w->q, 2, profile);
+	bind_sid(w, 3, parent);
+	bind_text(w, 4, kind);
+	bind_text(w, 5, name);
+	wq_int(w->q, 6, sort_key);
+	q_step(w);
 	return id;
 }
 
 static void track_update(struct writer *w, int64_t track, const char *col,
 			 const char *value)
 {
-	sqlite3_stmt *st = NULL;
 	char sql[64];
 
-	if (w->failed)
-		return;
 	snprintf(sql, sizeof(sql), "UPDATE track SET %s=? WHERE id=?", col);
-	if (sqlite3_prepare_v2(w->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		db_fail(w->db, "track");
-		w->failed = 1;
-		return;
-	}
-	bind_text(st, 1, value);
-	sqlite3_bind_int64(st, 2, track);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(w->db, "track");
-		w->failed = 1;
-	}
-	sqlite3_finalize(st);
+	wq_sql(w->q, sql);
+	bind_text(w, 1, value);
+	wq_int(w->q, 2, track);
+	wq_end(w->q);
 }
 
 void writer_track_set_unit(struct writer *w, int64_t track, const char *unit)
@@ -566,7 +551,7 @@ static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		     int64_t name, int64_t cat, int depth, unsigned flags)
 {
-	sqlite3_stmt *st = w->st[S_SLICE];
+	q_begin(w, S_SLICE);
 	struct wtrack *t;
 	int64_t id;
 
@@ -588,163 +573,132 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
 	id = ++w->next_slice;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, track);
-	sqlite3_bind_int64(st, 3, ts);
-	sqlite3_bind_int64(st, 4, dur);
-	sqlite3_bind_int64(st, 5, name);
-	bind_sid(st, 6, cat);
-	sqlite3_bind_int(st, 7, depth);
-	sqlite3_bind_int(st, 8, (int)flags);
-	step(w, S_SLICE);
+	wq_int(w->q, 1, id);
+	wq_int(w->q, 2, track);
+	wq_int(w->q, 3, ts);
+	wq_int(w->q, 4, dur);
+	wq_int(w->q, 5, name);
+	bind_sid(w, 6, cat);
+	wq_int(w->q, 7, depth);
+	wq_int(w->q, 8, (int)flags);
+	q_step(w);
 	return id;
 }
 
 void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 {
-	sqlite3_stmt *st = w->st[S_ARG];
+	q_begin(w, S_ARG);
 
-	sqlite3_bind_int64(st, 1, slice);
-	bind_text(st, 2, json);
-	step(w, S_ARG);
+	wq_int(w->q, 1, slice);
+	bind_text(w, 2, json);
+	q_step(w);
 }
 
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *in)
 {
-	sqlite3_stmt *st = w->st[S_INSTR];
+	q_begin(w, S_INSTR);
 
-	sqlite3_bind_int64(st, 1, slice);
-	bind_id(st, 2, &in->id);
-	bind_sid(st, 3, in->subgroup);
-	bind_text(st, 4, in->operands);
-	bind_opt(st, 5, in->pc);
-	bind_opt(st, 6, in->compiler_pc);
-	bind_opt(st, 7, in->evt_wait_time);
-	bind_sid(st, 8, in->hlo_name);
-	bind_sid(st, 9, in->layer);
-	bind_sid(st, 10, in->subgraph);
-	bind_text(st, 11, in->bir_id);
-	bind_text(st, 12, in->penguin_id);
-	bind_text(st, 13, in->bir_instruction_name);
-	bind_sid(st, 14, in->instruction_type);
-	bind_sid(st, 15, in->activation_fn);
-	bind_sid(st, 16, in->compiler_opcode);
-	bind_text(st, 17, in->compiler_operands);
-	step(w, S_INSTR);
+	wq_int(w->q, 1, slice);
+	bind_id(w, 2, &in->id);
+	bind_sid(w, 3, in->subgroup);
+	bind_text(w, 4, in->operands);
+	bind_opt(w, 5, in->pc);
+	bind_opt(w, 6, in->compiler_pc);
+	bind_opt(w, 7, in->evt_wait_time);
+	bind_sid(w, 8, in->hlo_name);
+	bind_sid(w, 9, in->layer);
+	bind_sid(w, 10, in->subgraph);
+	bind_text(w, 11, in->bir_id);
+	bind_text(w, 12, in->penguin_id);
+	bind_text(w, 13, in->bir_instruction_name);
+	bind_sid(w, 14, in->instruction_type);
+	bind_sid(w, 15, in->activation_fn);
+	bind_sid(w, 16, in->compiler_opcode);
+	bind_text(w, 17, in->compiler_operands);
+	q_step(w);
 }
 
 void writer_dma(struct writer *w, int64_t slice, const struct wdma *d)
 {
-	enum stmt s = d->aggregated ? S_DMA_XFER : S_DMA_PACKET;
-	sqlite3_stmt *st = w->st[s];
 	int i = 1;
 
-	sqlite3_bind_int64(st, i++, slice);
-	bind_id(st, i++, &d->id);
+	q_begin(w, d->aggregated ? S_DMA_XFER : S_DMA_PACKET);
+	wq_int(w->q, i++, slice);
+	bind_id(w, i++, &d->id);
 	if (!d->aggregated) {
-		bind_id(st, i++, &d->packet_aggregation_id);
-		bind_opt(st, i++, d->packet_idx);
+		bind_id(w, i++, &d->packet_aggregation_id);
+		bind_opt(w, i++, d->packet_idx);
 	}
-	bind_sid(st, i++, d->queue);
-	bind_sid(st, i++, d->queue_type);
-	bind_sid(st, i++, d->variable);
-	bind_opt(st, i++, d->transfer_size);
-	bind_opt(st, i++, d->read_size);
-	bind_opt(st, i++, d->write_size);
-	bind_opt(st, i++, d->transfer_rate);
-	bind_opt(st, i++, d->dma_engine);
-	bind_opt(st, i++, d->dma_queue);
-	bind_text(st, i++, d->semaphore_id);
-	bind_sid(st, i++, d->op);
-	bind_text(st, i++, d->source);
-	bind_text(st, i++, d->dest);
-	bind_opt(st, i++, d->block_id);
+	bind_sid(w, i++, d->queue);
+	bind_sid(w, i++, d->queue_type);
+	bind_sid(w, i++, d->variable);
+	bind_opt(w, i++, d->transfer_size);
+	bind_opt(w, i++, d->read_size);
+	bind_opt(w, i++, d->write_size);
+	bind_opt(w, i++, d->transfer_rate);
+	bind_opt(w, i++, d->dma_engine);
+	bind_opt(w, i++, d->dma_queue);
+	bind_text(w, i++, d->semaphore_id);
+	bind_sid(w, i++, d->op);
+	bind_text(w, i++, d->source);
+	bind_text(w, i++, d->dest);
+	bind_opt(w, i++, d->block_id);
 	if (d->aggregated)
-		bind_opt(st, i++, d->trigger_ts);
-	step(w, s);
+		bind_opt(w, i++, d->trigger_ts);
+	q_step(w);
 }
 
 void writer_sys_event(struct writer *w, int64_t slice,
 		      const struct wsys_event *e)
 {
-	sqlite3_stmt *st = w->st[S_SYS];
+	q_begin(w, S_SYS);
 
-	sqlite3_bind_int64(st, 1, slice);
-	bind_id(st, 2, &e->id);
-	bind_id(st, 3, &e->parent);
-	bind_sid(st, 4, e->source);
-	bind_sid(st, 5, e->instance_id);
-	bind_sid(st, 6, e->process_id);
-	bind_opt(st, 7, e->thread_id);
-	bind_opt(st, 8, e->nc_idx);
-	bind_opt(st, 9, e->lnc_idx);
-	bind_opt(st, 10, e->worker_gid);
-	bind_opt(st, 11, e->device_core_idx);
-	bind_opt(st, 12, e->exec_id);
-	bind_text(st, 13, e->model_id);
-	bind_sid(st, 14, e->model_name);
-	bind_sid(st, 15, e->device_profile);
-	step(w, S_SYS);
+	wq_int(w->q, 1, slice);
+	bind_id(w, 2, &e->id);
+	bind_id(w, 3, &e->parent);
+	bind_sid(w, 4, e->source);
+	bind_sid(w, 5, e->instance_id);
+	bind_sid(w, 6, e->process_id);
+	bind_opt(w, 7, e->thread_id);
+	bind_opt(w, 8, e->nc_idx);
+	bind_opt(w, 9, e->lnc_idx);
+	bind_opt(w, 10, e->worker_gid);
+	bind_opt(w, 11, e->device_core_idx);
+	bind_opt(w, 12, e->exec_id);
+	bind_text(w, 13, e->model_id);
+	bind_sid(w, 14, e->model_name);
+	bind_sid(w, 15, e->device_profile);
+	q_step(w);
 }
 
 void writer_flow(struct writer *w, const struct wid *flow_id, int64_t out,
 		 int64_t in, const char *kind)
 {
-	sqlite3_stmt *st = w->st[S_FLOW];
+	q_begin(w, S_FLOW);
 
-	bind_id(st, 1, flow_id);
-	bind_sid(st, 2, out);
-	bind_sid(st, 3, in);
-	bind_text(st, 4, kind);
-	step(w, S_FLOW);
-}
-
-/* Pending flows live in a temporary table, so the finished cache never
- * holds them. */
-static int flow_at_prepare(struct writer *w)
-{
-	if (w->flow_at)
-		return 0;
-	if (db_exec(w->db, "CREATE TEMP TABLE flow_pending(flow_id,"
-			   " out_track INTEGER, out_ts INTEGER, out_next INTEGER,"
-			   " in_track INTEGER, in_ts INTEGER, in_next INTEGER,"
-			   " kind TEXT)") ||
-	    sqlite3_prepare_v3(w->db, "INSERT INTO flow_pending"
-			       " VALUES(?,?,?,?,?,?,?,?)", -1,
-			       SQLITE_PREPARE_PERSISTENT, &w->flow_at,
-			       NULL) != SQLITE_OK) {
-		db_fail(w->db, "flows");
-		w->failed = 1;
-		return -1;
-	}
-	return 0;
+	bind_id(w, 1, flow_id);
+	bind_sid(w, 2, out);
+	bind_sid(w, 3, in);
+	bind_text(w, 4, kind);
+	q_step(w);
 }
 
 void writer_flow_at(struct writer *w, const struct wid *flow_id,
 		    const struct wflow_end *out, const struct wflow_end *in,
 		    const char *kind)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (w->failed || flow_at_prepare(w))
-		return;
-	st = w->flow_at;
-	bind_id(st, 1, flow_id);
-	sqlite3_bind_int64(st, 2, out->track);
-	sqlite3_bind_int64(st, 3, out->ts);
-	sqlite3_bind_int(st, 4, out->next);
-	sqlite3_bind_int64(st, 5, in->track);
-	sqlite3_bind_int64(st, 6, in->ts);
-	sqlite3_bind_int(st, 7, in->next);
-	bind_text(st, 8, kind);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		db_fail(w->db, "flows");
-		w->failed = 1;
-	}
+	q_begin(w, S_FLOW_AT);
+	bind_id(w, 1, flow_id);
+	wq_int(w->q, 2, out->track);
+	wq_int(w->q, 3, out->ts);
+	wq_int(w->q, 4, out->next);
+	wq_int(w->q, 5, in->track);
+	wq_int(w->q, 6, in->ts);
+	wq_int(w->q, 7, in->next);
+	bind_text(w, 8, kind);
+	wq_end(w->q);
+	w->flows_pending = 1;
 }
 
 /* The slice at one end of a pending flow: the deepest enclosing slice
@@ -769,10 +723,8 @@ void writer_flow_at(struct writer *w, const struct wid *flow_id,
 
 static int resolve_flows(struct writer *w)
 {
-	if (!w->flow_at)
+	if (!w->flows_pending)
 		return 0;
-	sqlite3_finalize(w->flow_at);
-	w->flow_at = NULL;
 	if (schema_depths(w->db))
 		return -1;
 	return db_exec(w->db,
@@ -787,104 +739,104 @@ static int resolve_flows(struct writer *w)
 
 void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
 {
-	sqlite3_stmt *st = w->st[S_COUNTER];
+	q_begin(w, S_COUNTER);
 
 	if (track <= 0 || track > w->ntracks || !isfinite(value))
 		return;
 	track_extend(&w->tracks[track], ts, ts);
-	sqlite3_bind_int64(st, 1, track);
-	sqlite3_bind_int64(st, 2, ts);
-	sqlite3_bind_double(st, 3, value);
-	step(w, S_COUNTER);
+	wq_int(w->q, 1, track);
+	wq_int(w->q, 2, ts);
+	wq_double(w->q, 3, value);
+	q_step(w);
 }
 
 void writer_layer(struct writer *w, int64_t profile, const struct wlayer *l)
 {
-	sqlite3_stmt *st = w->st[S_LAYER];
+	q_begin(w, S_LAYER);
 	int i = 1;
 
-	sqlite3_bind_int64(st, i++, profile);
-	bind_text(st, i++, l->name);
-	bind_text(st, i++, l->subgraph);
-	sqlite3_bind_int64(st, i++, l->start);
-	sqlite3_bind_int64(st, i++, l->end);
-	sqlite3_bind_int64(st, i++, l->dur);
+	wq_int(w->q, i++, profile);
+	bind_text(w, i++, l->name);
+	bind_text(w, i++, l->subgraph);
+	wq_int(w->q, i++, l->start);
+	wq_int(w->q, i++, l->end);
+	wq_int(w->q, i++, l->dur);
 	for (int e = 0; e < 5; e++) {
-		bind_opt(st, i++, l->count[e]);
-		bind_opt(st, i++, l->time[e]);
-		bind_opt(st, i++, l->active[e]);
+		bind_opt(w, i++, l->count[e]);
+		bind_opt(w, i++, l->time[e]);
+		bind_opt(w, i++, l->active[e]);
 	}
-	bind_opt(st, i++, l->flops);
-	bind_opt(st, i++, l->model_flops);
+	bind_opt(w, i++, l->flops);
+	bind_opt(w, i++, l->model_flops);
 	if (l->mfu >= 0)
-		sqlite3_bind_double(st, i, l->mfu);
+		wq_double(w->q, i, l->mfu);
 	i++;
 	if (l->hfu >= 0)
-		sqlite3_bind_double(st, i, l->hfu);
-	step(w, S_LAYER);
+		wq_double(w->q, i, l->hfu);
+	q_step(w);
 }
 
 void writer_active_time(struct writer *w, int64_t profile, const char *engine,
 			int64_t start, int64_t end, int64_t pcore_idx)
 {
-	sqlite3_stmt *st = w->st[S_ACTIVE];
+	q_begin(w, S_ACTIVE);
 
-	sqlite3_bind_int64(st, 1, profile);
-	bind_text(st, 2, engine);
-	sqlite3_bind_int64(st, 3, start);
-	sqlite3_bind_int64(st, 4, end);
-	bind_opt(st, 5, pcore_idx);
-	step(w, S_ACTIVE);
+	wq_int(w->q, 1, profile);
+	bind_text(w, 2, engine);
+	wq_int(w->q, 3, start);
+	wq_int(w->q, 4, end);
+	bind_opt(w, 5, pcore_idx);
+	q_step(w);
 }
 
 void writer_semaphore(struct writer *w, int64_t profile, int64_t ts,
 		      const char *sem_id, int64_t value)
 {
-	sqlite3_stmt *st = w->st[S_SEM];
+	q_begin(w, S_SEM);
 
-	sqlite3_bind_int64(st, 1, profile);
-	sqlite3_bind_int64(st, 2, ts);
-	bind_text(st, 3, sem_id ? sem_id : "");
-	sqlite3_bind_int64(st, 4, value);
-	step(w, S_SEM);
+	wq_int(w->q, 1, profile);
+	wq_int(w->q, 2, ts);
+	bind_text(w, 3, sem_id ? sem_id : "");
+	wq_int(w->q, 4, value);
+	q_step(w);
 }
 
 void writer_info(struct writer *w, int64_t profile, const char *section,
 		 int64_t idx, const char *key, const struct wvalue *v)
 {
-	sqlite3_stmt *st = w->st[S_INFO];
+	q_begin(w, S_INFO);
 
-	sqlite3_bind_int64(st, 1, profile);
-	bind_text(st, 2, section);
-	sqlite3_bind_int64(st, 3, idx);
-	bind_text(st, 4, key);
+	wq_int(w->q, 1, profile);
+	bind_text(w, 2, section);
+	wq_int(w->q, 3, idx);
+	bind_text(w, 4, key);
 	switch (v->type) {
 	case WV_INT:
-		sqlite3_bind_int64(st, 5, v->i);
+		wq_int(w->q, 5, v->i);
 		break;
 	case WV_REAL:
-		sqlite3_bind_double(st, 5, v->d);
+		wq_double(w->q, 5, v->d);
 		break;
 	case WV_TEXT:
-		bind_text(st, 5, v->s);
+		bind_text(w, 5, v->s);
 		break;
 	case WV_NULL:
-		sqlite3_bind_null(st, 5);
+		wq_null(w->q, 5);
 		break;
 	}
-	step(w, S_INFO);
+	q_step(w);
 }
 
 void writer_warning(struct writer *w, int64_t profile, const char *origin,
 		    const char *category, const char *message)
 {
-	sqlite3_stmt *st = w->st[S_WARNING];
+	q_begin(w, S_WARNING);
 
-	bind_sid(st, 1, profile);
-	bind_text(st, 2, origin);
-	bind_text(st, 3, category);
-	bind_text(st, 4, message);
-	step(w, S_WARNING);
+	bind_sid(w, 1, profile);
+	bind_text(w, 2, origin);
+	bind_text(w, 3, category);
+	bind_text(w, 4, message);
+	q_step(w);
 }
 
 static void report(struct writer *w, const char *what, int pct)
@@ -908,8 +860,11 @@ static int fill_extents(struct writer *w)
 int writer_finish(struct writer *w)
 {
 	int rc = -1;
+	int queued = wq_finish(w->q);
 
-	if (w->failed)
+	/* from here on this thread writes */
+	w->q = NULL;
+	if (queued)
 		goto out;
 	report(w, "indexing", 0);
 	if (lod_nest_depths(w->db, w->tracks, w->ntracks) ||

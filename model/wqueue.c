@@ -1,0 +1,333 @@
+#include "config.h"
+
+#include "wqueue.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define CHUNK_SIZE (1u << 20)
+/* Chunks queued or being written at once: bounds memory in flight. */
+#define MAX_CHUNKS 8
+#define OP_SQL 0xffff
+
+enum { P_NULL, P_INT, P_DOUBLE, P_TEXT };
+
+struct chunk {
+	struct chunk *next;
+	size_t len, cap;
+	unsigned char *data;
+};
+
+struct wqueue {
+	sqlite3 *db;
+	sqlite3_stmt **st;
+	int nst;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t more, room;
+	struct chunk *head, *tail;	/* full chunks waiting */
+	struct chunk *free;		/* chunks to reuse */
+	int chunks;			/* allocated */
+	int done;			/* no more chunks will come */
+	atomic_int failed;
+	char error[512];
+	struct chunk *cur;		/* being filled by the importer */
+	size_t op_start;		/* where the open op begins in cur */
+	uint16_t nparams;
+};
+
+static void put(struct chunk *c, const void *p, size_t n)
+{
+	if (c->len + n > c->cap) {
+		c->cap = NX_MAX(c->cap * 2, c->len + n);
+		c->data = xrealloc(c->data, c->cap);
+	}
+	memcpy(c->data + c->len, p, n);
+	c->len += n;
+}
+
+static void fail(struct wqueue *q, const char *what)
+{
+	if (atomic_exchange(&q->failed, 1))
+		return;
+	pthread_mutex_lock(&q->lock);
+	if (sqlite3_errcode(q->db) == SQLITE_FULL)
+		snprintf(q->error, sizeof(q->error), "cache: %s: disk full", what);
+	else
+		snprintf(q->error, sizeof(q->error), "cache: %s: %s", what,
+			 sqlite3_errmsg(q->db));
+	pthread_mutex_unlock(&q->lock);
+}
+
+/* Executes the ops of one chunk. */
+static void run_chunk(struct wqueue *q, const struct chunk *c)
+{
+	const unsigned char *p = c->data, *end = c->data + c->len;
+
+	while (p < end) {
+		uint16_t stmt, n;
+		sqlite3_stmt *st = NULL;
+		int own = 0;
+
+		memcpy(&stmt, p, 2);
+		memcpy(&n, p + 2, 2);
+		p += 4;
+		if (stmt == OP_SQL) {
+			uint32_t len;
+
+			memcpy(&len, p, 4);
+			p += 4;
+			if (!atomic_load(&q->failed) &&
+			    sqlite3_prepare_v2(q->db, (const char *)p, (int)len,
+					       &st, NULL) != SQLITE_OK)
+				fail(q, "write");
+			p += len;
+			own = 1;
+		} else if (stmt < q->nst) {
+			st = q->st[stmt];
+		}
+		for (uint16_t k = 0; k < n; k++) {
+			unsigned char type = p[0];
+			uint16_t i;
+
+			memcpy(&i, p + 1, 2);
+			p += 3;
+			if (type == P_INT || type == P_DOUBLE) {
+				int64_t v;
+				double d;
+
+				if (type == P_INT) {
+					memcpy(&v, p, 8);
+					if (st)
+						sqlite3_bind_int64(st, i, v);
+				} else {
+					memcpy(&d, p, 8);
+					if (st)
+						sqlite3_bind_double(st, i, d);
+				}
+				p += 8;
+			} else if (type == P_TEXT) {
+				uint32_t len;
+
+				memcpy(&len, p, 4);
+				if (st)
+					sqlite3_bind_text(st, i, (const char *)p + 4,
+							  (int)len, SQLITE_STATIC);
+				p += 4 + len;
+			} else if (st) {
+				sqlite3_bind_null(st, i);
+			}
+		}
+		if (st && !atomic_load(&q->failed) &&
+		    sqlite3_step(st) != SQLITE_DONE)
+			fail(q, "write");
+		if (st) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+		}
+		if (own)
+			sqlite3_finalize(st);
+	}
+}
+
+static void *writer_thread(void *arg)
+{
+	struct wqueue *q = arg;
+
+	for (;;) {
+		struct chunk *c;
+
+		pthread_mutex_lock(&q->lock);
+		while (!q->head && !q->done)
+			pthread_cond_wait(&q->more, &q->lock);
+		c = q->head;
+		if (c) {
+			q->head = c->next;
+			if (!q->head)
+				q->tail = NULL;
+		}
+		pthread_mutex_unlock(&q->lock);
+		if (!c)
+			return NULL;
+		run_chunk(q, c);
+		c->len = 0;
+		pthread_mutex_lock(&q->lock);
+		c->next = q->free;
+		q->free = c;
+		pthread_cond_signal(&q->room);
+		pthread_mutex_unlock(&q->lock);
+	}
+}
+
+static struct chunk *take_chunk(struct wqueue *q)
+{
+	struct chunk *c;
+
+	pthread_mutex_lock(&q->lock);
+	while (!q->free && q->chunks >= MAX_CHUNKS)
+		pthread_cond_wait(&q->room, &q->lock);
+	c = q->free;
+	if (c) {
+		q->free = c->next;
+	} else {
+		c = xcalloc(1, sizeof(*c));
+		c->cap = CHUNK_SIZE;
+		c->data = xmalloc(c->cap);
+		q->chunks++;
+	}
+	pthread_mutex_unlock(&q->lock);
+	c->next = NULL;
+	c->len = 0;
+	return c;
+}
+
+static void push_chunk(struct wqueue *q, struct chunk *c)
+{
+	pthread_mutex_lock(&q->lock);
+	if (q->tail)
+		q->tail->next = c;
+	else
+		q->head = c;
+	q->tail = c;
+	pthread_cond_signal(&q->more);
+	pthread_mutex_unlock(&q->lock);
+}
+
+struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, int nst)
+{
+	struct wqueue *q = xcalloc(1, sizeof(*q));
+
+	q->db = db;
+	q->st = st;
+	q->nst = nst;
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->more, NULL);
+	pthread_cond_init(&q->room, NULL);
+	atomic_init(&q->failed, 0);
+	if (pthread_create(&q->thread, NULL, writer_thread, q)) {
+		pthread_mutex_destroy(&q->lock);
+		pthread_cond_destroy(&q->more);
+		pthread_cond_destroy(&q->room);
+		free(q);
+		err_set("cache: cannot start the writing thread");
+		return NULL;
+	}
+	q->cur = take_chunk(q);
+	return q;
+}
+
+static void op_header(struct wqueue *q, uint16_t stmt)
+{
+	uint16_t zero = 0;
+
+	if (q->cur->len >= CHUNK_SIZE) {
+		push_chunk(q, q->cur);
+		q->cur = take_chunk(q);
+	}
+	q->op_start = q->cur->len;
+	q->nparams = 0;
+	put(q->cur, &stmt, 2);
+	put(q->cur, &zero, 2);
+}
+
+void wq_begin(struct wqueue *q, int stmt)
+{
+	op_header(q, (uint16_t)stmt);
+}
+
+void wq_sql(struct wqueue *q, const char *sql)
+{
+	uint32_t len = (uint32_t)strlen(sql);
+
+	op_header(q, OP_SQL);
+	put(q->cur, &len, 4);
+	put(q->cur, sql, len);
+}
+
+static void param(struct wqueue *q, unsigned char type, int i)
+{
+	uint16_t idx = (uint16_t)i;
+
+	put(q->cur, &type, 1);
+	put(q->cur, &idx, 2);
+	q->nparams++;
+}
+
+void wq_int(struct wqueue *q, int i, int64_t v)
+{
+	param(q, P_INT, i);
+	put(q->cur, &v, 8);
+}
+
+void wq_double(struct wqueue *q, int i, double v)
+{
+	param(q, P_DOUBLE, i);
+	put(q->cur, &v, 8);
+}
+
+void wq_text(struct wqueue *q, int i, const char *s, int n)
+{
+	uint32_t len;
+
+	if (!s) {
+		wq_null(q, i);
+		return;
+	}
+	len = n < 0 ? (uint32_t)strlen(s) : (uint32_t)n;
+	param(q, P_TEXT, i);
+	put(q->cur, &len, 4);
+	put(q->cur, s, len);
+}
+
+void wq_null(struct wqueue *q, int i)
+{
+	param(q, P_NULL, i);
+}
+
+void wq_end(struct wqueue *q)
+{
+	memcpy(q->cur->data + q->op_start + 2, &q->nparams, 2);
+}
+
+int wq_failed(struct wqueue *q)
+{
+	if (!atomic_load(&q->failed))
+		return 0;
+	pthread_mutex_lock(&q->lock);
+	err_set("%s", q->error);
+	pthread_mutex_unlock(&q->lock);
+	return 1;
+}
+
+int wq_finish(struct wqueue *q)
+{
+	int rc;
+
+	if (q->cur->len)
+		push_chunk(q, q->cur);
+	else
+		q->cur->next = q->free, q->free = q->cur;
+	pthread_mutex_lock(&q->lock);
+	q->done = 1;
+	pthread_cond_signal(&q->more);
+	pthread_mutex_unlock(&q->lock);
+	pthread_join(q->thread, NULL);
+	rc = wq_failed(q) ? -1 : 0;
+	while (q->free) {
+		struct chunk *c = q->free;
+
+		q->free = c->next;
+		free(c->data);
+		free(c);
+	}
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->more);
+	pthread_cond_destroy(&q->room);
+	free(q);
+	return rc;
+}

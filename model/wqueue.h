@@ -1,0 +1,32 @@
+/* The writer's queue: statements bound on the importer's thread and
+ * executed, in order, on a thread of their own, so parsing an input and
+ * writing the cache run on two cores. Memory in flight is bounded: the
+ * importer waits when the writing thread falls behind. */
+#ifndef NX_WQUEUE_H
+#define NX_WQUEUE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+struct wqueue;
+
+/* st[0..nst) are the prepared statements ops refer to by index. */
+struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, int nst);
+
+/* One statement: wq_begin (or wq_sql for one built at run time), its
+ * parameters by 1-based index, then wq_end. Text is copied. */
+void wq_begin(struct wqueue *q, int stmt);
+void wq_sql(struct wqueue *q, const char *sql);
+void wq_int(struct wqueue *q, int i, int64_t v);
+void wq_double(struct wqueue *q, int i, double v);
+void wq_text(struct wqueue *q, int i, const char *s, int n);
+void wq_null(struct wqueue *q, int i);
+void wq_end(struct wqueue *q);
+
+/* Nonzero once a statement failed; err_get() then says why. */
+int wq_failed(struct wqueue *q);
+/* Runs everything queued and stops the thread; 0 on success, else -1
+ * with err_get() set. The queue is freed either way. */
+int wq_finish(struct wqueue *q);
+
+#endif
