@@ -353,6 +353,113 @@ static int scan_literal(struct jsplit *s, struct strbuf *out)
 	return fail(s, "expected a JSON value");
 }
 
+/* Token after a value inside a record, or the end of the record. */
+static int after_value(int depth)
+{
+	return depth == 0;
+}
+
+/* Scans what is already buffered, copying runs of bytes into s->rec
+ * in bulk. Returns 1 when the value is complete, 0 when more input or
+ * the careful path (scan_string, scan_number, scan_literal) is needed
+ * at s->pos, -1 on error. */
+static int scan_fast(struct jsplit *s, int *depth)
+{
+	const unsigned char *b = s->buf;
+	const unsigned char *p = b + s->pos, *e = b + s->end, *run = p;
+	int done = 0;
+
+#define FLUSH() sb_add(&s->rec, run, (size_t)(p - run))
+	while (p < e && !done) {
+		const unsigned char *q;
+		unsigned digits;
+		int integer;
+
+		switch (*p) {
+		case ' ':
+		case '\n':
+		case '\r':
+		case '\t':
+			FLUSH();
+			while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' ||
+					 *p == '\t'))
+				p++;
+			run = p;
+			continue;
+		case '{':
+		case '[':
+			if (*depth == JSPLIT_MAX_DEPTH) {
+				s->pos = (size_t)(p - b);
+				return fail(s, "nesting deeper than 512 levels");
+			}
+			s->stack[(*depth)++] = (char)*p++;
+			continue;
+		case '}':
+		case ']':
+			if (!*depth || s->stack[*depth - 1] != (*p == '}' ? '{' : '[')) {
+				FLUSH();
+				s->pos = (size_t)(p - b);
+				return expected(s, "a JSON value", *p);
+			}
+			(*depth)--;
+			p++;
+			done = after_value(*depth);
+			continue;
+		case ',':
+		case ':':
+			if (!*depth) {
+				FLUSH();
+				s->pos = (size_t)(p - b);
+				return expected(s, "a JSON value", *p);
+			}
+			p++;
+			continue;
+		case '"':
+			for (q = p + 1; q < e && *q != '"' && *q >= 0x20; q++)
+				if (*q == '\\' && ++q == e)
+					break;
+			if (q >= e || *q != '"')
+				goto careful;	/* split by the buffer, or raw controls */
+			p = q + 1;
+			done = after_value(*depth);
+			continue;
+		case 't':
+		case 'f':
+		case 'n':
+			goto careful;
+		default:
+			if (*p != '-' && (*p < '0' || *p > '9')) {
+				FLUSH();
+				s->pos = (size_t)(p - b);
+				return expected(s, "a JSON value", *p);
+			}
+			digits = 0;
+			integer = 1;
+			for (q = p; q < e && is_num_char(*q); q++) {
+				if (*q >= '0' && *q <= '9')
+					digits++;
+				else if (*q != '-')
+					integer = 0;
+			}
+			if (q == e || !digits || (integer && digits > 15))
+				goto careful;	/* split, malformed, or tagged */
+			p = q;
+			done = after_value(*depth);
+			continue;
+		}
+	}
+	FLUSH();
+	s->pos = (size_t)(p - b);
+	if (s->rec.len > JSPLIT_MAX_RECORD)
+		return fail(s, "record larger than 64 MiB");
+	return done;
+careful:
+	FLUSH();
+	s->pos = (size_t)(p - b);
+	return 0;
+#undef FLUSH
+}
+
 /* Copies one whole JSON value starting at the next token into s->rec. */
 static int scan_value(struct jsplit *s)
 {
@@ -370,29 +477,6 @@ static int scan_value(struct jsplit *s)
 		if (s->rec.len > JSPLIT_MAX_RECORD)
 			return fail(s, "record larger than 64 MiB");
 		switch (c) {
-		case '{':
-		case '[':
-			if (depth == JSPLIT_MAX_DEPTH)
-				return fail(s, "nesting deeper than 512 levels");
-			s->stack[depth++] = (char)c;
-			sb_addc(&s->rec, (char)c);
-			s->pos++;
-			continue;
-		case '}':
-		case ']':
-			if (!depth || s->stack[depth - 1] != (c == '}' ? '{' : '['))
-				return expected(s, "a JSON value", c);
-			depth--;
-			sb_addc(&s->rec, (char)c);
-			s->pos++;
-			break;
-		case ',':
-		case ':':
-			if (!depth)
-				return expected(s, "a JSON value", c);
-			sb_addc(&s->rec, (char)c);
-			s->pos++;
-			continue;
 		case '"':
 			if (scan_string(s, &s->rec))
 				return -1;
@@ -409,10 +493,23 @@ static int scan_value(struct jsplit *s)
 					return -1;
 				break;
 			}
-			return expected(s, "a JSON value", c);
+			/* brackets and separators: the bulk path */
+			switch (scan_fast(s, &depth)) {
+			case -1:
+				return -1;
+			case 1:
+				return 0;
+			}
+			continue;
 		}
 		if (!depth)
 			return 0;
+		switch (scan_fast(s, &depth)) {
+		case -1:
+			return -1;
+		case 1:
+			return 0;
+		}
 	}
 }
 
