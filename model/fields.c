@@ -88,6 +88,8 @@ static const struct colspec sys_cols[] = {
 	{ "parent", "IDs", "parent_id", 0, 0 },
 	{ "exec_id", "IDs", "exec_id", 0, 0 },
 	{ "source", "System", "trace_event_source", 1, 0 },
+	{ "grp", "System", "group", 1, 0 },
+	{ "type", "System", "type", 0, 0 },
 	{ "instance_id", "System", "instance_id", 1, 0 },
 	{ "process_id", "System", "process_id", 1, 0 },
 	{ "thread_id", "System", "thread_id", 0, 0 },

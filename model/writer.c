@@ -53,7 +53,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SYS] = "INSERT INTO sys_event(slice_id, id, parent, source,"
 		  " instance_id, process_id, thread_id, nc_idx, lnc_idx,"
 		  " worker_gid, device_core_idx, exec_id, model_id, model_name,"
-		  " device_profile) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		  " device_profile, grp, type)"
+		  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_FLOW] = "INSERT INTO flow(flow_id, slice_out, slice_in, kind)"
 		   " VALUES(?,?,?,?)",
 	[S_LAYER] = "INSERT INTO layer(profile_id, name, subgraph, start_ns,"
@@ -669,6 +670,9 @@ void writer_sys_event(struct writer *w, int64_t slice,
 	bind_text(w, 13, e->model_id);
 	bind_sid(w, 14, e->model_name);
 	bind_sid(w, 15, e->device_profile);
+	bind_sid(w, 16, e->group);
+	if (e->type != -1)
+		wq_int(w->q, 17, e->type);
 	q_step(w);
 }
 

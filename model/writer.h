@@ -80,9 +80,12 @@ struct wdma {
 
 struct wsys_event {
 	struct wid id, parent;
+	/* string ids, 0: absent */
 	int64_t source, instance_id, process_id, model_name, device_profile;
+	int64_t group;		/* the exporter's row label ("nrt-nc-000") */
+	/* -1: absent */
 	int64_t thread_id, nc_idx, lnc_idx, worker_gid, device_core_idx;
-	int64_t exec_id;	/* -1: absent */
+	int64_t exec_id, type;
 	const char *model_id;
 };
 

@@ -204,15 +204,65 @@ static int64_t file_size(const char *path)
 	return stat(path, &sb) ? -1 : (int64_t)sb.st_size;
 }
 
-int import_file(struct writer *w, const char *path, const char *name,
-		const struct import_opts *o, int64_t parent, int64_t *profile)
+void import_result_free(struct import_result *r)
 {
+	for (size_t i = 0; i < r->ndevices; i++) {
+		struct devref *d = &r->devices[i];
+
+		free(d->name);
+		free(d->instance_id);
+		free(d->process_id);
+		free(d->model_id);
+		free(d->session_id);
+	}
+	free(r->devices);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Case-insensitive substring test, for warning texts. */
+static int mentions(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; s && *s; s++)
+		if (!strncasecmp(s, word, n))
+			return 1;
+	return 0;
+}
+
+void import_warning(struct import *im, const char *category,
+		    const char *message)
+{
+	char *msg = NULL;
+
+	/* "System profile events were dropped due to full ring buffer":
+	 * the timeline has holes, which the user must not miss. */
+	if (mentions(message, "dropped") || mentions(category, "dropped")) {
+		if (category && *category && strcmp(category, WARN_DROPPED))
+			msg = xasprintf("%s (%s)", message ? message : "",
+					category);
+		writer_warning(im->w, im->profile, "profile", WARN_DROPPED,
+			       msg ? msg : message ? message : "");
+		free(msg);
+		return;
+	}
+	writer_warning(im->w, im->profile, "profile", category,
+		       message ? message : "");
+}
+
+int import_file(struct writer *w, const char *path, const char *name,
+		const struct import_opts *o, int64_t parent,
+		struct import_result *res)
+{
+	struct import_result local;
 	struct import im = {
 		.w = w, .path = path, .name = name, .opts = o, .parent = parent,
+		.res = res ? res : &local,
 	};
 	enum input_format f = import_detect(path);
 	int rc;
 
+	memset(im.res, 0, sizeof(*im.res));
 	im.progress = progress_new(!o->quiet);
 	switch (f) {
 	case FMT_NEURON_JSON:
@@ -245,12 +295,14 @@ int import_file(struct writer *w, const char *path, const char *name,
 
 		if (!realpath(path, real))
 			snprintf(real, sizeof(real), "%s", path);
-		writer_source(w, im.profile, real, "profile");
+		writer_source(w, im.profile, real,
+			      im.res->is_system ? "system" : "profile");
 	}
-	if (!rc && profile)
-		*profile = im.profile;
+	im.res->profile = im.profile;
 	if (!rc && writer_failed(w))
 		rc = -1;
+	if (rc || !res)
+		import_result_free(im.res);
 	return rc;
 }
 

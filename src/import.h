@@ -11,11 +11,32 @@
 #include "model/writer.h"
 
 struct jrec;
+struct cJSON;
 
 struct import_opts {
 	int quiet;		/* no progress line */
 	int force;		/* rebuild even if the cache is fresh */
+	/* system-profile filters as typed (src/sysfilter.h); NULL: none */
+	const char *filter_nc, *filter_event_type, *filter_instance;
 };
+
+/* One entry of a system profile's device_profile_list: the device
+ * profile is the file <name>.json in the same folder. */
+struct devref {
+	char *name;
+	char *instance_id, *process_id, *model_id, *session_id;	/* or NULL */
+	int64_t nc_idx;		/* -1: unknown */
+};
+
+/* What importing one file produced. */
+struct import_result {
+	int64_t profile;
+	int is_system;		/* a system profile */
+	struct devref *devices;	/* its device_profile_list */
+	size_t ndevices;
+};
+
+void import_result_free(struct import_result *r);
 
 /* One input file being imported. */
 struct import {
@@ -28,6 +49,7 @@ struct import {
 	uint64_t size;		/* bytes in the file, 0 if unknown */
 	uint64_t offset;	/* bytes read so far */
 	struct progress *progress;
+	struct import_result *res;
 };
 
 enum input_format {
@@ -47,14 +69,34 @@ enum input_format import_detect(const char *path);
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o);
 
-/* Imports one file into the writer as a new profile. */
+/* Imports one file into the writer as a new profile; res (may be NULL)
+ * receives what it was. */
 int import_file(struct writer *w, const char *path, const char *name,
-		const struct import_opts *o, int64_t parent, int64_t *profile);
+		const struct import_opts *o, int64_t parent,
+		struct import_result *res);
 
 /* The per-format entry points. */
 int import_neuron_json(struct import *im);
 int import_pftrace(struct import *im);
 int import_chrome_json(struct import *im);
+
+/* System-profile records met inside a Neuron JSON file
+ * (import_system.c). The file becomes a system profile at the first. */
+struct sysimp;
+
+int sysimp_is_key(const char *key);
+/* NULL with err_get() set when the filter options are bad. */
+struct sysimp *sysimp_new(struct import *im);
+int sysimp_record(struct sysimp *s, const struct jrec *r,
+		  const struct cJSON *o);
+int sysimp_finish(struct sysimp *s);
+void sysimp_free(struct sysimp *s);
+
+/* A profile's own warning. Dropped-event warnings get the category
+ * WARN_DROPPED so that views can flag them. */
+#define WARN_DROPPED "Dropped events"
+void import_warning(struct import *im, const char *category,
+		    const char *message);
 
 /* Sets the error text: "<file>: byte N: <msg> in "key"[i]". Returns -1. */
 int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)

@@ -1,6 +1,7 @@
 /* Neuron device-profile JSON (neuron-profile view --output-format json):
  * an object of arrays of records, any key order, read one record at a
- * time. See FORMATS.md §1.2 and §2. */
+ * time. See FORMATS.md §1.2 and §2. The keys of a system profile
+ * (§1.4) go to import_system.c. */
 #include "config.h"
 
 #include "import_neuron.h"
@@ -11,6 +12,7 @@
 #include <strings.h>
 
 #include "import.h"
+#include "jsonpipe.h"
 #include "jsonsplit.h"
 #include "jsonval.h"
 #include "model/util.h"
@@ -66,7 +68,8 @@ struct neuron {
 	struct keystat *keys;
 	size_t nkeys;
 	struct jv_names instr_names, dma_names;
-	int saw_device_key;
+	int saw_known_key;
+	struct sysimp *sys;	/* set once a system-profile key is seen */
 	uint64_t clipped;
 	/* profile facts gathered from whichever record carries them */
 	char *instance_type, *profile_name, *network_name;
@@ -617,8 +620,7 @@ static void note_facts(struct neuron *n, const char *section, const cJSON *o)
 		const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "category");
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "message");
 
-		writer_warning(n->w, n->im->profile, "profile",
-			       cJSON_IsString(c) ? c->valuestring : NULL,
+		import_warning(n->im, cJSON_IsString(c) ? c->valuestring : NULL,
 			       cJSON_IsString(m) ? m->valuestring : "");
 	}
 }
@@ -678,12 +680,10 @@ static struct keystat *keystat(struct neuron *n, const char *key)
 	return &n->keys[n->nkeys++];
 }
 
-static int record(struct neuron *n, const struct jrec *r)
+static int record(struct neuron *n, const struct jrec *r, const cJSON *o)
 {
 	const char *key = r->key ? r->key : "";
 	struct keystat *ks;
-	const char *endp = NULL;
-	cJSON *o;
 	int rc = 0;
 
 	n->rec = r;
@@ -691,14 +691,20 @@ static int record(struct neuron *n, const struct jrec *r)
 	if (r->kind == JREC_ARRAY_END)
 		return 0;
 	ks->n++;
-	o = cJSON_ParseWithLengthOpts(r->text, r->len, &endp, 0);
 	if (!o)
 		return import_fail(n->im, r, "invalid JSON");
+	if (sysimp_is_key(key)) {
+		ks->known = 1;
+		n->saw_known_key = 1;
+		if (!n->sys)
+			n->sys = sysimp_new(n->im);
+		return n->sys ? sysimp_record(n->sys, r, o) : -1;
+	}
 	for (size_t i = 0; i < NX_ARRAY_SIZE(handlers); i++) {
 		if (strcmp(key, handlers[i].key))
 			continue;
 		ks->known = 1;
-		n->saw_device_key = 1;
+		n->saw_known_key = 1;
 		if (r->kind == JREC_VALUE)
 			rc = import_fail(n->im, r, "expected an array of records");
 		else if (!cJSON_IsObject(o))
@@ -706,21 +712,18 @@ static int record(struct neuron *n, const struct jrec *r)
 					 jv_type_name(o));
 		else
 			rc = handlers[i].fn(n, o);
-		cJSON_Delete(o);
 		return rc;
 	}
 	for (size_t i = 0; i < NX_ARRAY_SIZE(info_keys); i++) {
 		if (!strcmp(key, info_keys[i])) {
 			ks->known = 1;
-			n->saw_device_key = 1;
+			n->saw_known_key = 1;
 			break;
 		}
 	}
 	/* Unknown keys (annotation, cc_stream, newer additions) are kept
 	 * as info tables too and reported once at the end. */
-	rc = info(n, key, o);
-	cJSON_Delete(o);
-	return rc;
+	return info(n, key, o);
 }
 
 static void report_unknown(struct neuron *n)
@@ -780,6 +783,7 @@ static void finish_profile(struct neuron *n)
 
 static void neuron_free(struct neuron *n)
 {
+	sysimp_free(n->sys);
 	named_free(&n->engines);
 	named_free(&n->queues);
 	named_free(&n->xfers);
@@ -828,7 +832,9 @@ int import_neuron_json(struct import *im)
 			      .nc_idx = -1 };
 	struct neuron n;
 	struct jsplit *s;
+	struct jpipe *pipe;
 	struct jrec r;
+	const cJSON *o;
 	int fd, rc;
 	uint64_t count = 0;
 
@@ -837,13 +843,15 @@ int import_neuron_json(struct import *im)
 	if (!s)
 		return -1;
 	im->profile = writer_profile(im->w, &p);
-	while ((rc = jsplit_next(s, &r)) == 1) {
-		if (jsplit_root_is_array(s)) {
+	/* parsing overlaps with writing: a large profile imports faster */
+	pipe = jpipe_open(s, 1);
+	while ((rc = jpipe_next(pipe, &r, &o)) == 1) {
+		if (jpipe_root_is_array(pipe)) {
 			rc = import_fail(im, NULL, "expected a JSON object of"
 					 " arrays, found an array");
 			break;
 		}
-		if (record(&n, &r)) {
+		if (record(&n, &r, o)) {
 			rc = -1;
 			break;
 		}
@@ -852,10 +860,13 @@ int import_neuron_json(struct import *im)
 			break;
 		}
 		if (++count % 4096 == 0)
-			import_progress(im, jsplit_offset(s));
+			import_progress(im, jpipe_offset(pipe));
 	}
-	if (rc == 0 && !n.saw_device_key)
+	jpipe_close(pipe);
+	if (rc == 0 && !n.saw_known_key)
 		rc = unrecognised(&n);
+	if (rc == 0 && n.sys)
+		rc = sysimp_finish(n.sys);
 	if (rc == 0)
 		finish_profile(&n);
 	import_close_json(s, fd);

@@ -1,0 +1,32 @@
+/* A made-up system profile in the shape of FORMATS.md §1.4, for `nxtop
+ * demo` and the benchmarks: instances × NeuronCores running two models in
+ * a training-like loop, with runtime, hardware and framework rows, host
+ * CPU and memory samples, device memory, and a device_profile_list. */
+#ifndef NX_DEMO_SYSTEM_H
+#define NX_DEMO_SYSTEM_H
+
+#include <stdint.h>
+
+/* Events of one loop iteration on one NeuronCore. */
+#define DEMO_SYS_EVENTS_PER_ITER 9
+
+struct demo_model {
+	const char *id;		/* model_id, e.g. "1578576049" */
+	const char *neff;	/* model_name, a NEFF path */
+	const char *device_profile;	/* device_profile_name, or NULL */
+};
+
+struct demo_system {
+	int instances;		/* 1 .. 16 */
+	int cores;		/* NeuronCores per instance, 1 .. 64 */
+	int64_t events;		/* trace events per NeuronCore (about) */
+	uint64_t seed;
+	/* NeuronCore c of every instance runs models[c * nmodels / cores] */
+	const struct demo_model *models;
+	int nmodels;		/* 1 .. 8 */
+};
+
+/* Writes the system profile JSON to path. 0 on success. */
+int demo_write_system(const char *path, const struct demo_system *d);
+
+#endif

@@ -1,0 +1,30 @@
+/* Records of a JSON file split and parsed in a second thread, a batch
+ * ahead of the importer, so that reading and parsing overlap with the
+ * importer's own work and SQLite's. Records come in file order, exactly
+ * as jsplit_next() gives them, each with its parsed value. */
+#ifndef NX_JSONPIPE_H
+#define NX_JSONPIPE_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "jsonsplit.h"
+
+struct jpipe;
+
+/* Starts reading s (which must outlive the pipe). With threads == 0 the
+ * records are read in the caller's thread (same results). */
+struct jpipe *jpipe_open(struct jsplit *s, int threads);
+/* 1: a record in *r and its value in *v (NULL for invalid JSON; the
+ * importer says what it expected), both valid until the next call;
+ * 0: end of input; -1: error in err_get(). */
+int jpipe_next(struct jpipe *p, struct jrec *r, const cJSON **v);
+/* Stops the reader early or at the end, and frees the pipe. */
+void jpipe_close(struct jpipe *p);
+
+/* Byte offset of the last record given, for progress. */
+uint64_t jpipe_offset(const struct jpipe *p);
+/* 1 if the root is a bare array. Valid after the first jpipe_next(). */
+int jpipe_root_is_array(const struct jpipe *p);
+
+#endif
