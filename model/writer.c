@@ -871,8 +871,9 @@ int writer_finish(struct writer *w)
 	if (queued)
 		goto out;
 	report(w, "indexing", 0);
+	/* sorting for the indexes in helper threads where there are cores */
 	if (lod_nest_depths(w->db, w->tracks, w->ntracks) ||
-	    schema_create_indexes(w->db))
+	    db_exec(w->db, "PRAGMA threads=2") || schema_create_indexes(w->db))
 		goto out;
 	if (lod_build_tracks(w->db, w->tracks, w->ntracks, w->progress,
 			     w->progress_ctx) || resolve_flows(w))

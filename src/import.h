@@ -12,6 +12,7 @@
 
 struct jrec;
 struct cJSON;
+struct jv_arena;
 
 struct import_opts {
 	int quiet;		/* no progress line */
@@ -88,7 +89,11 @@ int sysimp_is_key(const char *key);
 /* NULL with err_get() set when the filter options are bad. */
 struct sysimp *sysimp_new(struct import *im);
 int sysimp_record(struct sysimp *s, const struct jrec *r,
-		  const struct cJSON *o);
+		  const struct cJSON *o, void *prepared);
+/* Reads a trace_event record ahead, in the reader thread of a pipe
+ * (src/jsonpipe.h); NULL for other records. */
+void *sysimp_prep(const struct jrec *r, const struct cJSON *o,
+		  struct jv_arena *a);
 int sysimp_finish(struct sysimp *s);
 void sysimp_free(struct sysimp *s);
 

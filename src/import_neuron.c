@@ -55,6 +55,7 @@ struct keystat {
 	char *key;
 	uint64_t n;
 	int known;
+	int system;		/* a system-profile key */
 };
 
 struct neuron {
@@ -66,7 +67,7 @@ struct neuron {
 	int64_t counters[C_COUNT];
 	struct strbuf args, tmp, tmp2;
 	struct keystat *keys;
-	size_t nkeys;
+	size_t nkeys, last_key;
 	struct jv_names instr_names, dma_names;
 	int saw_known_key;
 	struct sysimp *sys;	/* set once a system-profile key is seen */
@@ -672,15 +673,20 @@ static const char *const info_keys[] = {
 
 static struct keystat *keystat(struct neuron *n, const char *key)
 {
+	/* records of one key come in long runs */
+	if (n->last_key < n->nkeys && !strcmp(n->keys[n->last_key].key, key))
+		return &n->keys[n->last_key];
 	for (size_t i = 0; i < n->nkeys; i++)
 		if (!strcmp(n->keys[i].key, key))
-			return &n->keys[i];
+			return &n->keys[n->last_key = i];
 	n->keys = xreallocarray(n->keys, n->nkeys + 1, sizeof(*n->keys));
-	n->keys[n->nkeys] = (struct keystat){ xstrdup(key), 0, 0 };
+	n->keys[n->nkeys] = (struct keystat){ xstrdup(key), 0, 0,
+					      sysimp_is_key(key) };
 	return &n->keys[n->nkeys++];
 }
 
-static int record(struct neuron *n, const struct jrec *r, const cJSON *o)
+static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
+		  void *prepared)
 {
 	const char *key = r->key ? r->key : "";
 	struct keystat *ks;
@@ -693,12 +699,12 @@ static int record(struct neuron *n, const struct jrec *r, const cJSON *o)
 	ks->n++;
 	if (!o)
 		return import_fail(n->im, r, "invalid JSON");
-	if (sysimp_is_key(key)) {
+	if (ks->system) {
 		ks->known = 1;
 		n->saw_known_key = 1;
 		if (!n->sys)
 			n->sys = sysimp_new(n->im);
-		return n->sys ? sysimp_record(n->sys, r, o) : -1;
+		return n->sys ? sysimp_record(n->sys, r, o, prepared) : -1;
 	}
 	for (size_t i = 0; i < NX_ARRAY_SIZE(handlers); i++) {
 		if (strcmp(key, handlers[i].key))
@@ -835,6 +841,7 @@ int import_neuron_json(struct import *im)
 	struct jpipe *pipe;
 	struct jrec r;
 	const cJSON *o;
+	void *prepared;
 	int fd, rc;
 	uint64_t count = 0;
 
@@ -844,14 +851,14 @@ int import_neuron_json(struct import *im)
 		return -1;
 	im->profile = writer_profile(im->w, &p);
 	/* parsing overlaps with writing: a large profile imports faster */
-	pipe = jpipe_open(s, 1);
-	while ((rc = jpipe_next(pipe, &r, &o)) == 1) {
+	pipe = jpipe_open(s, 1, sysimp_prep);
+	while ((rc = jpipe_next(pipe, &r, &o, &prepared)) == 1) {
 		if (jpipe_root_is_array(pipe)) {
 			rc = import_fail(im, NULL, "expected a JSON object of"
 					 " arrays, found an array");
 			break;
 		}
-		if (record(&n, &r, o)) {
+		if (record(&n, &r, o, prepared)) {
 			rc = -1;
 			break;
 		}

@@ -14,6 +14,9 @@
 
 #include <cjson/cJSON.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +57,7 @@ struct sysgroup {
 
 struct sysrow {
 	int64_t track;
+	int64_t source_sid, instance_sid, process_sid;
 	size_t group;
 	enum src src;
 	int64_t thread, lnc, nc, gid;	/* -1: absent */
@@ -86,9 +90,10 @@ struct sysimp {
 	struct sysctr *ctrs;
 	size_t nctrs;
 	struct strbuf key, args, tmp;
-	struct jv_names event_names;
+	struct jv_arena *arena;	/* trace events read without the reader */
 	int64_t src_sid[3];
 	uint64_t n_events, n_filtered, n_clipped, n_overflow;
+	int overflowed;		/* the last row_of() gave the overflow row */
 	int have_span;
 	int64_t min_ts, max_end;
 	int have_meta_first, have_meta_last;
@@ -238,14 +243,6 @@ static int opt_str(struct sysimp *s, const cJSON *v, const char *field,
 	return 0;
 }
 
-static int opt_id(struct sysimp *s, const cJSON *v, const char *field,
-		  struct wid *out)
-{
-	if (jv_id(v, out) == JV_BAD)
-		return bad_field(s, field, v, "a 64-bit integer");
-	return 0;
-}
-
 /* Appends "key":value to a JSON object text built by jv_fields(). */
 static void args_add(struct strbuf *a, const char *key, const cJSON *v)
 {
@@ -366,10 +363,12 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	key_int(&s->key, k->lnc);
 	key_int(&s->key, k->nc);
 	key_int(&s->key, k->gid);
+	s->overflowed = 0;
 	if (kmap_get(&s->rowmap, s->key.buf, s->key.len, &i))
 		return i;
 	if (s->nrows >= MAX_ROWS) {
 		s->n_overflow++;
+		s->overflowed = 1;
 		return s->nrows - 1;
 	}
 	for (int j = 0; j < 3; j++)
@@ -384,6 +383,9 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	r->nc = k->nc;
 	r->gid = k->gid;
 	r->last_ts = INT64_MIN;
+	r->source_sid = src < SRC_OTHER ? s->src_sid[src] : sid(s, k->source);
+	r->instance_sid = sid(s, k->instance);
+	r->process_sid = sid(s, k->process);
 	kmap_put(&s->rowmap, s->key.buf, s->key.len, s->nrows);
 	/* group_of() reuses the key buffer: done with it */
 	r->group = group_of(s, k->instance, k->process);
@@ -461,88 +463,219 @@ static int64_t unit_scale(const char *u)
 	return 0;
 }
 
-static int scaled(struct sysimp *s, int64_t v, int64_t scale, int64_t *out)
+/* A trace_event read in the reader thread (sysimp_prep), in the batch's
+ * arena; the importer's thread only files it into its row. */
+struct sysev {
+	const char *error;	/* the first bad field, said the importer's way */
+	int error_in_keys;	/* ... among the fields the filters read */
+	struct evkey k;
+	const char *name, *group, *model_id, *model_name, *devprof;
+	const char *args;	/* other fields as a JSON object, or NULL */
+	int64_t ts, dur;
+	int instant;
+	struct wsys_event e;
+};
+
+struct prep {
+	struct jv_arena *a;
+	struct sysev *ev;
+	const char *const *names;	/* field names for messages */
+	const cJSON *const *f;
+};
+
+NX_PRINTF(2, 3)
+static int prep_fail(struct prep *p, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (p->ev->error)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->ev->error = jv_arena_copy(p->a, msg, strlen(msg));
+	return -1;
+}
+
+static int prep_bad(struct prep *p, int i, const char *want)
+{
+	return prep_fail(p, "\"%s\" is %s, expected %s", p->names[i],
+			 jv_type_name(p->f[i]), want);
+}
+
+/* Optional index or id; -1 when absent or negative. */
+static int prep_i64(struct prep *p, int i, int64_t *out)
+{
+	int rc = jv_i64(p->f[i], out);
+
+	if (rc == JV_ABSENT || (rc == JV_OK && *out < 0))
+		*out = -1;
+	else if (rc == JV_BAD)
+		return prep_bad(p, i, "an integer");
+	return 0;
+}
+
+/* Optional text; numbers as their text; NULL when absent or empty. */
+static int prep_str(struct prep *p, int i, const char **out)
+{
+	char buf[32];
+	int rc = jv_str(p->f[i], out, buf, sizeof(buf));
+
+	if (rc == JV_ABSENT || (rc == JV_OK && !**out))
+		*out = NULL;
+	else if (rc == JV_BAD)
+		return prep_bad(p, i, "a string");
+	else if (*out == buf)
+		*out = jv_arena_copy(p->a, buf, strlen(buf));
+	return 0;
+}
+
+static int prep_id(struct prep *p, int i, struct wid *out)
+{
+	if (jv_id(p->f[i], out) == JV_BAD)
+		return prep_bad(p, i, "a 64-bit integer");
+	return 0;
+}
+
+static int prep_time(struct prep *p, int64_t v, int64_t scale, int64_t *out)
 {
 	if (v > INT64_MAX / scale || v < INT64_MIN / scale)
-		return import_fail(s->im, s->rec, "time out of range");
+		return prep_fail(p, "time out of range");
 	*out = v * scale;
 	return 0;
 }
 
-static int trace_event(struct sysimp *s, const cJSON *o)
+/* The fields the filters read, checked first. */
+static int prep_keys(struct prep *p, struct sysev *ev)
+{
+	struct evkey *k = &ev->k;
+
+	if (prep_str(p, E_NAME, &ev->name) ||
+	    prep_str(p, E_INSTANCE_ID, &k->instance) ||
+	    prep_str(p, E_PROCESS_ID, &k->process) ||
+	    prep_str(p, E_TRACE_EVENT_SOURCE, &k->source) ||
+	    prep_str(p, E_GROUP, &ev->group) ||
+	    prep_i64(p, E_THREAD_ID, &k->thread) ||
+	    prep_i64(p, E_LNC_IDX, &k->lnc) ||
+	    prep_i64(p, E_NC_IDX, &k->nc) ||
+	    prep_i64(p, E_WORKER_GID, &k->gid))
+		return -1;
+	if (!ev->name)
+		ev->name = "unknown";
+	if (!k->source)
+		k->source = infer_source(ev->group, ev->name);
+	return 0;
+}
+
+static int prep_rest(struct prep *p, struct sysev *ev, struct strbuf *args)
+{
+	struct wsys_event *e = &ev->e;
+	const char *unit;
+	int64_t scale;
+	int rc;
+
+	rc = jv_i64(p->f[E_TIMESTAMP], &ev->ts);
+	if (rc == JV_ABSENT)
+		return prep_fail(p, "missing \"timestamp\"");
+	if (rc == JV_BAD)
+		return prep_bad(p, E_TIMESTAMP, "an integer");
+	rc = jv_i64(p->f[E_DURATION], &ev->dur);
+	if (rc == JV_BAD)
+		return prep_bad(p, E_DURATION, "an integer");
+	if (rc == JV_ABSENT || ev->dur < 0) {
+		ev->instant = 1;
+		ev->dur = 0;
+	}
+	if (prep_str(p, E_TIMESTAMP_UNIT, &unit) ||
+	    prep_id(p, E_ID, &e->id) || prep_id(p, E_PARENT_ID, &e->parent) ||
+	    prep_i64(p, E_DEVICE_CORE_IDX, &e->device_core_idx) ||
+	    prep_i64(p, E_EXEC_ID, &e->exec_id) ||
+	    prep_str(p, E_MODEL_ID, &ev->model_id) ||
+	    prep_str(p, E_MODEL_NAME, &ev->model_name) ||
+	    prep_str(p, E_DEVICE_PROFILE, &ev->devprof))
+		return -1;
+	/* "type" is a number in every export seen; anything else is kept
+	 * as given */
+	if (jv_i64(p->f[E_TYPE], &e->type) != JV_OK) {
+		e->type = -1;
+		if (p->f[E_TYPE] && !cJSON_IsNull(p->f[E_TYPE]))
+			args_add(args, "type", p->f[E_TYPE]);
+	}
+	scale = unit_scale(unit);
+	if (!scale)
+		return prep_fail(p, "unknown \"timestamp_unit\" \"%.32s\""
+				 " (expected ns, us, ms or s)", unit);
+	if (scale != 1 && (prep_time(p, ev->ts, scale, &ev->ts) ||
+			   prep_time(p, ev->dur, scale, &ev->dur)))
+		return -1;
+	if (args->len)
+		ev->args = jv_arena_copy(p->a, args->buf, args->len);
+	return 0;
+}
+
+/* Field lookup for trace events, shared by the reader threads. */
+static struct jv_names event_names;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_init(void)
+{
+	jv_names_init(&event_names, event_fields, E_COUNT);
+}
+
+void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
 {
 	const cJSON *f[E_COUNT];
-	struct wsys_event e;
-	struct evkey k;
-	const char *name, *group, *unit, *model_name, *devprof;
-	char b[8][32];
-	int64_t ts, dur, scale, nc;
-	struct sysrow *r;
-	unsigned flags = 0;
-	int depth;
-	size_t ri;
+	struct sysev *ev;
+	struct strbuf args;
+	struct prep p = { a, NULL, event_fields, f };
 
-	sb_reset(&s->args);
-	jv_fields(o, &s->event_names, f, &s->args);
-	memset(&e, 0, sizeof(e));
-	memset(&k, 0, sizeof(k));
-	if (opt_str(s, f[E_NAME], "name", &name, b[0], sizeof(b[0])) ||
-	    opt_str(s, f[E_INSTANCE_ID], "instance_id", &k.instance, b[1],
-		    sizeof(b[1])) ||
-	    opt_str(s, f[E_PROCESS_ID], "process_id", &k.process, b[2],
-		    sizeof(b[2])) ||
-	    opt_str(s, f[E_TRACE_EVENT_SOURCE], "trace_event_source",
-		    &k.source, b[3], sizeof(b[3])) ||
-	    opt_str(s, f[E_GROUP], "group", &group, b[4], sizeof(b[4])) ||
-	    opt_str(s, f[E_TIMESTAMP_UNIT], "timestamp_unit", &unit, b[5],
-		    sizeof(b[5])) ||
-	    opt_i64(s, f[E_THREAD_ID], "thread_id", &k.thread) ||
-	    opt_i64(s, f[E_LNC_IDX], "lnc_idx", &k.lnc) ||
-	    opt_i64(s, f[E_NC_IDX], "nc_idx", &k.nc) ||
-	    opt_i64(s, f[E_WORKER_GID], "worker_gid", &k.gid))
-		return -1;
-	if (!name)
-		name = "unknown";
-	nc = k.lnc >= 0 ? k.lnc : k.nc;
-	if (!sysfilter_type(&s->filter, name) ||
-	    !sysfilter_instance(&s->filter, k.instance) ||
+	if (!r->key || strcmp(r->key, "trace_event") || !cJSON_IsObject(o))
+		return NULL;
+	ev = jv_arena_alloc(a, sizeof(*ev));
+	memset(ev, 0, sizeof(*ev));
+	p.ev = ev;
+	sb_init(&args);
+	pthread_once(&names_once, names_init);
+	jv_fields(o, &event_names, f, &args);
+	if (prep_keys(&p, ev))
+		ev->error_in_keys = 1;
+	else
+		prep_rest(&p, ev, &args);
+	sb_free(&args);
+	return ev;
+}
+
+static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
+{
+	struct sysev *ev = prepared;
+	struct wsys_event e;
+	struct sysrow *r;
+	int64_t nc, ts, dur;
+	size_t ri;
+	int depth;
+
+	if (!ev) {
+		/* not prepared in the reader (no pipe): read it here */
+		if (!s->arena)
+			s->arena = jv_arena_new();
+		jv_arena_reset(s->arena);
+		ev = sysimp_prep(s->rec, o, s->arena);
+	}
+	if (ev->error && ev->error_in_keys)
+		return import_fail(s->im, s->rec, "%s", ev->error);
+	nc = ev->k.lnc >= 0 ? ev->k.lnc : ev->k.nc;
+	if (!sysfilter_type(&s->filter, ev->name) ||
+	    !sysfilter_instance(&s->filter, ev->k.instance) ||
 	    !sysfilter_nc(&s->filter, nc)) {
 		s->n_filtered++;
 		return 0;
 	}
-	if (need_i64(s, f[E_TIMESTAMP], "timestamp", &ts) ||
-	    opt_i64(s, f[E_DURATION], "duration", &dur) ||
-	    opt_id(s, f[E_ID], "id", &e.id) ||
-	    opt_id(s, f[E_PARENT_ID], "parent_id", &e.parent) ||
-	    opt_i64(s, f[E_DEVICE_CORE_IDX], "device_core_idx",
-		    &e.device_core_idx) ||
-	    opt_i64(s, f[E_EXEC_ID], "exec_id", &e.exec_id) ||
-	    opt_str(s, f[E_MODEL_ID], "model_id", &e.model_id, b[6],
-		    sizeof(b[6])) ||
-	    opt_str(s, f[E_MODEL_NAME], "model_name", &model_name, NULL, 0) ||
-	    opt_str(s, f[E_DEVICE_PROFILE], "device_profile", &devprof, NULL, 0))
-		return -1;
-	/* "type" is a number in every export seen; anything else is kept
-	 * as given */
-	if (jv_i64(f[E_TYPE], &e.type) != JV_OK) {
-		e.type = -1;
-		if (f[E_TYPE] && !cJSON_IsNull(f[E_TYPE]))
-			args_add(&s->args, "type", f[E_TYPE]);
-	}
-	scale = unit_scale(unit);
-	if (!scale)
-		return import_fail(s->im, s->rec, "unknown \"timestamp_unit\""
-				   " \"%.32s\" (expected ns, us, ms or s)", unit);
-	if (dur < 0) {
-		flags |= SF_INSTANT;
-		dur = 0;
-	}
-	if (scale != 1 && (scaled(s, ts, scale, &ts) ||
-			   scaled(s, dur, scale, &dur)))
-		return -1;
-	if (!k.source)
-		k.source = infer_source(group, name);
-	ri = row_of(s, &k);
+	if (ev->error)
+		return import_fail(s->im, s->rec, "%s", ev->error);
+	ts = ev->ts;
+	dur = ev->dur;
+	ri = row_of(s, &ev->k);	/* may move s->rows */
 	r = &s->rows[ri];
 	if (ts > INT64_MAX - dur) {
 		dur = INT64_MAX - ts;
@@ -550,22 +683,30 @@ static int trace_event(struct sysimp *s, const cJSON *o)
 	}
 	depth = guess_depth(r, ts, ts + dur);
 	span(s, ts, ts + dur);
-	e.source = r->src < SRC_OTHER ? s->src_sid[r->src] : sid(s, k.source);
-	e.instance_id = sid(s, k.instance);
-	e.process_id = sid(s, k.process);
-	e.model_name = sid(s, model_name);
-	e.device_profile = sid(s, devprof);
-	e.group = sid(s, group);
-	e.thread_id = k.thread;
-	e.nc_idx = k.nc;
-	e.lnc_idx = k.lnc;
-	e.worker_gid = k.gid;
+	e = ev->e;
+	/* the row's keys are the event's, but in the overflow row */
+	e.source = r->source_sid;
+	e.instance_id = r->instance_sid;
+	e.process_id = r->process_sid;
+	if (s->overflowed) {
+		e.source = sid(s, ev->k.source);
+		e.instance_id = sid(s, ev->k.instance);
+		e.process_id = sid(s, ev->k.process);
+	}
+	e.model_id = ev->model_id;
+	e.model_name = sid(s, ev->model_name);
+	e.device_profile = sid(s, ev->devprof);
+	e.group = sid(s, ev->group);
+	e.thread_id = ev->k.thread;
+	e.nc_idx = ev->k.nc;
+	e.lnc_idx = ev->k.lnc;
+	e.worker_gid = ev->k.gid;
 	int64_t slice = writer_slice(s->w, r->track, ts, dur,
-				     writer_string(s->w, name), e.source, depth,
-				     flags);
+				     writer_string(s->w, ev->name), e.source,
+				     depth, ev->instant ? SF_INSTANT : 0);
 	writer_sys_event(s->w, slice, &e);
-	if (s->args.len)
-		writer_slice_args(s->w, slice, sb_cstr(&s->args));
+	if (ev->args)
+		writer_slice_args(s->w, slice, ev->args);
 	s->n_events++;
 	return 0;
 }
@@ -674,7 +815,8 @@ static int sample_head(struct sysimp *s, const cJSON *o, int64_t *ts,
 	return 0;
 }
 
-static int mem_usage(struct sysimp *s, const cJSON *o)
+static int mem_usage(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
 {
 	const char *inst;
 	char buf[32];
@@ -695,7 +837,8 @@ static int mem_usage(struct sysimp *s, const cJSON *o)
 	return 0;
 }
 
-static int cpu_util(struct sysimp *s, const cJSON *o)
+static int cpu_util(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "cpu_id");
 	const char *inst, *cpu;
@@ -714,7 +857,8 @@ static int cpu_util(struct sysimp *s, const cJSON *o)
 		      counter(s, inst, id < 0 ? CTR_CPU_AVG : CTR_CPU, id, -1));
 }
 
-static int device_mem_usage(struct sysimp *s, const cJSON *o)
+static int device_mem_usage(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
 {
 	const char *inst;
 	char buf[32];
@@ -746,7 +890,8 @@ static void info(struct sysimp *s, const char *section, const cJSON *o)
 	}
 }
 
-static int metadata(struct sysimp *s, const cJSON *o)
+static int metadata(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
 {
 	int64_t v;
 
@@ -778,7 +923,8 @@ static char *opt_dup(struct sysimp *s, const cJSON *o, const char *field,
 	return str ? xstrdup(str) : NULL;
 }
 
-static int device_profile_list(struct sysimp *s, const cJSON *o)
+static int device_profile_list(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
 {
 	struct import_result *res = s->im->res;
 	struct devref d;
@@ -812,7 +958,7 @@ static int device_profile_list(struct sysimp *s, const cJSON *o)
 
 struct handler {
 	const char *key;
-	int (*fn)(struct sysimp *s, const cJSON *o);
+	int (*fn)(struct sysimp *s, const cJSON *o, void *prepared);
 };
 
 static const struct handler handlers[] = {
@@ -844,7 +990,6 @@ struct sysimp *sysimp_new(struct import *im)
 	}
 	s->im = im;
 	s->w = im->w;
-	jv_names_init(&s->event_names, event_fields, E_COUNT);
 	for (int i = 0; i < 3; i++)
 		s->src_sid[i] = writer_string(s->w, src_names[i]);
 	writer_profile_set(s->w, im->profile, "kind", "system");
@@ -854,7 +999,8 @@ struct sysimp *sysimp_new(struct import *im)
 	return s;
 }
 
-int sysimp_record(struct sysimp *s, const struct jrec *r, const cJSON *o)
+int sysimp_record(struct sysimp *s, const struct jrec *r, const cJSON *o,
+		  void *prepared)
 {
 	s->rec = r;
 	if (!cJSON_IsObject(o))
@@ -862,7 +1008,7 @@ int sysimp_record(struct sysimp *s, const struct jrec *r, const cJSON *o)
 				   jv_type_name(o));
 	for (size_t i = 0; i < NX_ARRAY_SIZE(handlers); i++)
 		if (!strcmp(r->key, handlers[i].key))
-			return handlers[i].fn(s, o);
+			return handlers[i].fn(s, o, prepared);
 	return 0;
 }
 
@@ -1025,5 +1171,6 @@ void sysimp_free(struct sysimp *s)
 	sb_free(&s->args);
 	sb_free(&s->tmp);
 	sysfilter_free(&s->filter);
+	jv_arena_free(s->arena);
 	free(s);
 }

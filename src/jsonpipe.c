@@ -18,6 +18,7 @@
 struct precord {
 	struct jrec r;
 	const cJSON *v;
+	void *prepared;
 };
 
 struct batch {
@@ -33,6 +34,7 @@ struct batch {
 
 struct jpipe {
 	struct jsplit *s;
+	jpipe_prep_fn prep;
 	int threaded;
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -74,6 +76,8 @@ static void fill_batch(struct jpipe *p, struct batch *b)
 		/* the splitter reuses its buffers: keep copies */
 		pr->v = r.kind == JREC_ARRAY_END ? NULL :
 			jv_parse_shallow(b->arena, r.text, r.len);
+		pr->prepared = p->prep && pr->v ?
+			p->prep(&r, pr->v, b->arena) : NULL;
 		text = jv_arena_copy(b->arena, r.text, r.len);
 		pr->r.text = text;
 		if (r.key)
@@ -115,11 +119,12 @@ static void *reader(void *arg)
 	}
 }
 
-struct jpipe *jpipe_open(struct jsplit *s, int threads)
+struct jpipe *jpipe_open(struct jsplit *s, int threads, jpipe_prep_fn prep)
 {
 	struct jpipe *p = xcalloc(1, sizeof(*p));
 
 	p->s = s;
+	p->prep = prep;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	for (int i = 0; i < NBATCHES; i++) {
@@ -163,7 +168,8 @@ static void release(struct jpipe *p, struct batch *b)
 	pthread_mutex_unlock(&p->mu);
 }
 
-int jpipe_next(struct jpipe *p, struct jrec *r, const cJSON **v)
+int jpipe_next(struct jpipe *p, struct jrec *r, const cJSON **v,
+	       void **prepared)
 {
 	for (;;) {
 		struct batch *b = p->cur;
@@ -175,6 +181,7 @@ int jpipe_next(struct jpipe *p, struct jrec *r, const cJSON **v)
 
 			*r = pr->r;
 			*v = pr->v;
+			*prepared = pr->prepared;
 			p->offset = r->offset;
 			p->root_array = b->root_array;
 			return 1;

@@ -622,7 +622,7 @@ struct jv_arena *jv_arena_new(void)
 	return xcalloc(1, sizeof(struct jv_arena));
 }
 
-static void *arena_alloc(struct jv_arena *a, size_t n)
+void *jv_arena_alloc(struct jv_arena *a, size_t n)
 {
 	struct arena_block *b = a->cur;
 
@@ -651,7 +651,7 @@ static void *arena_alloc(struct jv_arena *a, size_t n)
 
 char *jv_arena_copy(struct jv_arena *a, const char *s, size_t n)
 {
-	char *c = arena_alloc(a, n + 1);
+	char *c = jv_arena_alloc(a, n + 1);
 
 	memcpy(c, s, n);
 	c[n] = '\0';
@@ -746,12 +746,12 @@ static const cJSON *shallow_object(struct jv_arena *a, const char *s,
 	/* every member has a ':' */
 	for (const char *c = s; (c = memchr(c, ':', (size_t)(e - c))); c++)
 		colons++;
-	root = arena_alloc(a, sizeof(*root) * (colons + 1));
+	root = jv_arena_alloc(a, sizeof(*root) * (colons + 1));
 	memset(root, 0, sizeof(*root));
 	root->type = cJSON_Object;
 	nodes = root + 1;
 	/* decoding never makes text longer */
-	o = arena_alloc(a, (size_t)(e - s) + 1);
+	o = jv_arena_alloc(a, (size_t)(e - s) + 1);
 	s = skip_ws(s, e);
 	if (s >= e || *s++ != '{')
 		return NULL;

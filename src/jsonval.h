@@ -57,6 +57,8 @@ struct jv_arena;
 struct jv_arena *jv_arena_new(void);
 void jv_arena_reset(struct jv_arena *a);
 void jv_arena_free(struct jv_arena *a);
+/* n bytes, aligned for any type, valid until the arena is reset. */
+void *jv_arena_alloc(struct jv_arena *a, size_t n);
 /* A NUL-terminated copy of n bytes, valid until the arena is reset. */
 char *jv_arena_copy(struct jv_arena *a, const char *s, size_t n);
 
