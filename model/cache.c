@@ -141,6 +141,15 @@ static enum cache_state check_sources(sqlite3 *db, char **why)
 
 		if (!p)
 			continue;
+		/* size -1: a file that was missing at import (a bundle's
+		 * listed device profile); its arrival makes the cache stale */
+		if (sqlite3_column_int64(st, 1) == -1) {
+			if (!stat(p, &sb)) {
+				state = say(why, CACHE_STALE, "%s appeared", p);
+				break;
+			}
+			continue;
+		}
 		if (stat(p, &sb)) {
 			state = say(why, CACHE_STALE, "%s is gone", p);
 			break;
@@ -168,6 +177,24 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+char *cache_meta(const char *path, const char *key)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	char *v = NULL;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			v = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return v;
 }
 
 enum cache_state cache_check(const char *path, int check_src, char **why)

@@ -25,6 +25,9 @@ char *cache_path_for(const char *input);
  * With check_sources == 0 the source files are not compared. */
 enum cache_state cache_check(const char *path, int check_sources, char **why);
 
+/* A meta value of a cache (malloc'd), or NULL. */
+char *cache_meta(const char *path, const char *key);
+
 /* A temporary name in the cache's folder, unique to this process. */
 char *cache_temp_path(const char *path);
 

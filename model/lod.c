@@ -558,7 +558,8 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
  * their slices. Run before the indexes exist, so that each changed depth
  * rewrites a table row and no index entries; the level-of-detail pass
  * then finds every depth already right. */
-int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t ntracks)
+int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
+		    int64_t ntracks)
 {
 	sqlite3_stmt *sel = NULL, *upd = NULL;
 	int64_t track = 0, *stack = NULL;
@@ -576,7 +577,7 @@ int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t ntracks)
 	for (int64_t id = 1; id <= ntracks; id++) {
 		if (!(tracks[id].flags & TF_NEST_BY_TIME) || tracks[id].is_counter)
 			continue;
-		sqlite3_bind_int64(upd, 1, id);
+		sqlite3_bind_int64(upd, 1, base + id);
 		rc = sqlite3_step(upd);
 		sqlite3_reset(upd);
 		if (rc != SQLITE_DONE)
@@ -616,7 +617,8 @@ int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t ntracks)
 		if ((int)depth != sqlite3_column_int(sel, 4) &&
 		    set_depth(db, upd, sqlite3_column_int64(sel, 0), (int)depth))
 			break;
-		tracks[track].max_depth = NX_MAX(tracks[track].max_depth, (int)depth);
+		tracks[track - base].max_depth =
+			NX_MAX(tracks[track - base].max_depth, (int)depth);
 		stack[depth++] = end;
 	}
 	rc = rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
@@ -629,7 +631,8 @@ out:
 	return rc;
 }
 
-int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
+int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
+		     int64_t ntracks,
 		     void (*progress)(void *, const char *, int), void *ctx)
 {
 	sqlite3_stmt *q[Q_N] = { 0 };
@@ -654,7 +657,7 @@ int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
 	s.ins_counter = q[Q_CLOD];
 	s.agg = agg_new(db, q[Q_AGG]);
 	for (int64_t id = 1; id <= ntracks; id++) {
-		s.track = id;
+		s.track = base + id;	/* tracks[] counts from 1 */
 		if (build_one(&s, q, &src, &tracks[id]))
 			goto out;
 		if (progress && (id % 16 == 0 || id == ntracks))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cache.h"
 #include "schema.h"
@@ -93,6 +94,7 @@ struct writer {
 	sqlite3 *db;
 	sqlite3_stmt *st[S_COUNT];
 	struct wqueue *q;	/* statements run on the writing thread */
+	int64_t base;		/* ids of this writer's rows start above */
 	int64_t next_string, next_slice, next_profile, next_source;
 	uint64_t rows;
 
@@ -102,7 +104,9 @@ struct writer {
 	size_t arena_len, arena_cap;
 
 	struct wtrack *tracks;	/* index = track id */
-	int64_t ntracks, cap_tracks;
+	int64_t ntracks, cap_tracks;	/* tracks[i] is track id base + i */
+	char **parts;		/* caches to merge when finishing */
+	size_t nparts;
 
 	int flows_pending;	/* flows to resolve at finish */
 
@@ -172,6 +176,11 @@ int wid_parse(struct wid *id, const char *s)
 
 static void writer_free(struct writer *w)
 {
+	for (size_t i = 0; i < w->nparts; i++) {
+		unlink(w->parts[i]);
+		free(w->parts[i]);
+	}
+	free(w->parts);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(w->st[i]);
 	sqlite3_close(w->db);
@@ -254,6 +263,98 @@ void writer_set_progress(struct writer *w,
 	w->progress_ctx = ctx;
 }
 
+void writer_set_id_base(struct writer *w, int64_t base)
+{
+	w->base = base;
+	w->next_string = w->next_slice = w->next_profile = w->next_source = base;
+}
+
+void writer_merge(struct writer *w, const char *path)
+{
+	w->parts = xreallocarray(w->parts, w->nparts + 1, sizeof(*w->parts));
+	w->parts[w->nparts++] = xstrdup(path);
+}
+
+/* Tables whose ids no other table refers to: merged rows get new ids. */
+static const char *const renumbered[] = { "flow", "layer", "source",
+					  "warning" };
+
+static int merge_table(struct writer *w, const char *table)
+{
+	struct strbuf cols, sql;
+	sqlite3_stmt *st;
+	int renumber = 0, rc;
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(renumbered); i++)
+		renumber |= !strcmp(table, renumbered[i]);
+	sb_init(&cols);
+	sb_init(&sql);
+	sb_printf(&sql, "PRAGMA part.table_info(\"%s\")", table);
+	if (sqlite3_prepare_v2(w->db, sb_cstr(&sql), -1, &st, NULL) != SQLITE_OK) {
+		sb_free(&sql);
+		return db_fail(w->db, "merge");
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 1);
+
+		if (!c || (renumber && !strcmp(c, "id")))
+			continue;
+		sb_printf(&cols, "%s\"%s\"", cols.len ? "," : "", c);
+	}
+	sqlite3_finalize(st);
+	sb_reset(&sql);
+	sb_printf(&sql, "INSERT INTO main.\"%s\"(%s) SELECT %s FROM part.\"%s\"",
+		  table, sb_cstr(&cols), sb_cstr(&cols), table);
+	rc = db_exec(w->db, sb_cstr(&sql));
+	sb_free(&cols);
+	sb_free(&sql);
+	return rc;
+}
+
+static int merge_part(struct writer *w, const char *path)
+{
+	sqlite3_stmt *st;
+	char *sql;
+	int rc;
+
+	/* ATTACH and DETACH are refused inside a transaction */
+	sql = sqlite3_mprintf("COMMIT; ATTACH %Q AS part; BEGIN", path);
+	rc = db_exec(w->db, sql);
+	sqlite3_free(sql);
+	if (rc)
+		return -1;
+	if (sqlite3_prepare_v2(w->db, "SELECT name FROM part.sqlite_master"
+			       " WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+			       " AND name<>'meta'", -1, &st, NULL) != SQLITE_OK) {
+		rc = db_fail(w->db, "merge");
+	} else {
+		while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+			char *t = xstrdup((const char *)sqlite3_column_text(st, 0));
+
+			rc = merge_table(w, t);
+			free(t);
+		}
+		sqlite3_finalize(st);
+	}
+	if (db_exec(w->db, "COMMIT; DETACH part; BEGIN"))
+		rc = -1;
+	return rc;
+}
+
+/* The parts' rows join this cache's before its indexes are built; each
+ * part's file goes as soon as it is in. */
+static int merge_parts(struct writer *w)
+{
+	for (size_t i = 0; i < w->nparts; i++) {
+		int rc = merge_part(w, w->parts[i]);
+
+		unlink(w->parts[i]);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 uint64_t writer_rows(const struct writer *w)
 {
 	return w->rows;
@@ -323,14 +424,16 @@ int64_t writer_source(struct writer *w, int64_t profile, const char *path,
 {
 	int64_t id = ++w->next_source;
 	struct stat sb;
+	int missing = stat(path, &sb) != 0;
 
-	if (stat(path, &sb))
+	if (missing)
 		memset(&sb, 0, sizeof(sb));
 	q_begin(w, S_SOURCE);
 	wq_int(w->q, 1, id);
 	bind_sid(w, 2, profile);
 	bind_text(w, 3, path);
-	wq_int(w->q, 4, (int64_t)sb.st_size);
+	/* -1: missing now, so that its arrival makes the cache stale */
+	wq_int(w->q, 4, missing ? -1 : (int64_t)sb.st_size);
 	wq_int(w->q, 5, stat_mtime_ns(&sb));
 	bind_text(w, 6, role);
 	q_step(w);
@@ -474,10 +577,10 @@ int64_t writer_string(struct writer *w, const char *s)
 int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 		     const char *kind, const char *name, int64_t sort_key)
 {
-	q_begin(w, S_TRACK);
-	int64_t id = w->ntracks + 1;
+	int64_t i = w->ntracks + 1, id = w->base + i;
 
-	if (id >= w->cap_tracks) {
+	q_begin(w, S_TRACK);
+	if (i >= w->cap_tracks) {
 		int64_t cap = w->cap_tracks * 2;
 
 		w->tracks = xreallocarray(w->tracks, (size_t)cap,
@@ -486,10 +589,10 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 		       (size_t)(cap - w->cap_tracks) * sizeof(*w->tracks));
 		w->cap_tracks = cap;
 	}
-	w->ntracks = id;
-	w->tracks[id].is_counter = !strcmp(kind, TK_COUNTER);
-	w->tracks[id].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
-			      !strcmp(kind, TK_DMA_XFER);
+	w->ntracks = i;
+	w->tracks[i].is_counter = !strcmp(kind, TK_COUNTER);
+	w->tracks[i].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
+			     !strcmp(kind, TK_DMA_XFER);
 	wq_int(w->q, 1, id);
 	wq_int(w->q, 2, profile);
 	bind_sid(w, 3, parent);
@@ -524,8 +627,8 @@ void writer_track_set_args(struct writer *w, int64_t track, const char *json)
 
 void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
 {
-	if (track > 0 && track <= w->ntracks)
-		w->tracks[track].flags = flags;
+	if (track > w->base && track <= w->base + w->ntracks)
+		w->tracks[track - w->base].flags = flags;
 }
 
 void writer_track_set_name(struct writer *w, int64_t track, const char *name)
@@ -552,12 +655,12 @@ static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		     int64_t name, int64_t cat, int depth, unsigned flags)
 {
-	q_begin(w, S_SLICE);
 	struct wtrack *t;
 	int64_t id;
 
-	if (track <= 0 || track > w->ntracks)
+	if (track <= w->base || track > w->base + w->ntracks)
 		return 0;
+	q_begin(w, S_SLICE);
 	if (dur < 0) {
 		dur = 0;
 		flags |= SF_CLIPPED;
@@ -566,7 +669,7 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		dur = INT64_MAX - ts;
 		flags |= SF_CLIPPED;
 	}
-	t = &w->tracks[track];
+	t = &w->tracks[track - w->base];
 	track_extend(t, ts, ts + dur);
 	if (dur > t->max_dur)
 		t->max_dur = dur;
@@ -743,11 +846,11 @@ static int resolve_flows(struct writer *w)
 
 void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
 {
-	q_begin(w, S_COUNTER);
-
-	if (track <= 0 || track > w->ntracks || !isfinite(value))
+	if (track <= w->base || track > w->base + w->ntracks ||
+	    !isfinite(value))
 		return;
-	track_extend(&w->tracks[track], ts, ts);
+	q_begin(w, S_COUNTER);
+	track_extend(&w->tracks[track - w->base], ts, ts);
 	wq_int(w->q, 1, track);
 	wq_int(w->q, 2, ts);
 	wq_double(w->q, 3, value);
@@ -870,12 +973,13 @@ int writer_finish(struct writer *w)
 	w->q = NULL;
 	if (queued)
 		goto out;
-	report(w, "indexing", 0);
-	/* sorting for the indexes in helper threads where there are cores */
-	if (lod_nest_depths(w->db, w->tracks, w->ntracks) ||
-	    db_exec(w->db, "PRAGMA threads=2") || schema_create_indexes(w->db))
+	if (merge_parts(w))
 		goto out;
-	if (lod_build_tracks(w->db, w->tracks, w->ntracks, w->progress,
+	report(w, "indexing", 0);
+	if (lod_nest_depths(w->db, w->tracks, w->base, w->ntracks) ||
+	    schema_create_indexes(w->db))
+		goto out;
+	if (lod_build_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
 			     w->progress_ctx) || resolve_flows(w))
 		goto out;
 	/* planner statistics from a sample of each index: a full ANALYZE

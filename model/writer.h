@@ -115,11 +115,22 @@ int writer_finish(struct writer *w);
 /* Abandons the cache (the caller removes the file). */
 void writer_abort(struct writer *w);
 
+/* Parts of one cache built apart (in other threads) and merged: every id
+ * a writer gives (profiles, tracks, slices, strings) is above base. Set
+ * before anything is written. */
+void writer_set_id_base(struct writer *w, int64_t base);
+/* A finished cache written with another id base, whose rows join this
+ * one's when it finishes (its tracks keep their level of detail). The
+ * writer then removes the file, also when abandoned. */
+void writer_merge(struct writer *w, const char *path);
+
 /* Reports progress of the final build step, in percent. */
 void writer_set_progress(struct writer *w, void (*fn)(void *, const char *, int),
 			 void *ctx);
 
 void writer_meta(struct writer *w, const char *key, const char *value);
+/* Records an input file for the cache's freshness check; a missing file
+ * is recorded too, and its arrival makes the cache stale. */
 int64_t writer_source(struct writer *w, int64_t profile, const char *path,
 		      const char *role);
 int64_t writer_profile(struct writer *w, const struct wprofile *p);

@@ -26,10 +26,12 @@ int db_exec(sqlite3 *db, const char *sql);
 int db_fail(sqlite3 *db, const char *what);
 
 /* Depths of TF_NEST_BY_TIME tracks, before the indexes are built. */
-int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t ntracks);
+int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
+		    int64_t ntracks);
 /* Finishing passes (lod.c): nesting depth, busy time and level-of-detail
  * rows for every track. */
-int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t ntracks,
+int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
+		     int64_t ntracks,
 		     void (*progress)(void *, const char *, int), void *ctx);
 
 #endif

@@ -13,10 +13,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "bundle.h"
 #include "jsonsplit.h"
 #include "model/cache.h"
 #include "model/util.h"
 #include "progress.h"
+#include "sysfilter.h"
 
 #define SNIFF_BYTES 65536
 
@@ -263,6 +265,7 @@ int import_file(struct writer *w, const char *path, const char *name,
 	int rc;
 
 	memset(im.res, 0, sizeof(*im.res));
+	im.res->nc_idx = -1;
 	im.progress = progress_new(!o->quiet);
 	switch (f) {
 	case FMT_NEURON_JSON:
@@ -331,7 +334,9 @@ static void remove_stale_temps(const char *cache_path)
 		    strncmp(e->d_name + blen, ".tmp-", 5))
 			continue;
 		pid = strtol(e->d_name + blen + 5, &end, 10);
-		if (*end || pid <= 0 || (kill((pid_t)pid, 0) && errno == ESRCH)) {
+		/* "<cache>.tmp-<pid>" and its parts "<cache>.tmp-<pid>-<n>" */
+		if ((*end && *end != '-') || pid <= 0 ||
+		    (kill((pid_t)pid, 0) && errno == ESRCH)) {
 			p = slash ? xasprintf("%s/%s", *dir ? dir : "", e->d_name) :
 				    xstrdup(e->d_name);
 			unlink(p);
@@ -348,17 +353,79 @@ static void progress_cb(void *ctx, const char *what, int pct)
 	progress_update(ctx, what, pct, 0);
 }
 
+/* The folder a file is in (malloc'd). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+int import_filter_key(const struct import_opts *o, struct strbuf *key)
+{
+	struct sysfilter f;
+
+	sb_reset(key);
+	if (sysfilter_parse(&f, o->filter_nc, o->filter_event_type,
+			    o->filter_instance))
+		return -1;
+	sysfilter_key(&f, key);
+	sysfilter_free(&f);
+	return 0;
+}
+
+/* The profile in input: a file, or a bundle folder's system profile. */
+static int import_input(struct writer *w, const char *input,
+			const char *cache_path, const struct import_opts *o)
+{
+	struct import_result res;
+	struct stat sb;
+	char *file = NULL, *name = NULL, *dir = NULL;
+	int rc;
+
+	if (!stat(input, &sb) && S_ISDIR(sb.st_mode)) {
+		if (bundle_find_system(input, &file))
+			return -1;
+		dir = xstrdup(input);
+		name = xasprintf("%s/%s", input, strrchr(file, '/') + 1);
+	}
+	rc = import_file(w, file ? file : input, name ? name : input, o, 0,
+			 &res);
+	if (!rc) {
+		/* a system profile brings the device profiles beside it */
+		if (res.is_system) {
+			if (!dir)
+				dir = dir_of(input);
+			if (!o->quiet)
+				fprintf(stderr, "nxtop: %s: system profile %s\n",
+					dir, name ? name : input);
+			rc = bundle_import_devices(w, dir, &res, o, cache_path);
+		}
+		import_result_free(&res);
+	}
+	free(file);
+	free(name);
+	free(dir);
+	return rc;
+}
+
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o)
 {
 	char *tmp = cache_temp_path(cache_path);
 	char real[4096];
 	struct progress *pg;
+	struct strbuf key;
 	struct writer *w;
 	int rc = -1;
 
+	sb_init(&key);
 	remove_stale_temps(cache_path);
 	unlink(tmp);
+	if (import_filter_key(o, &key))
+		goto out;
 	w = writer_open(tmp);
 	if (!w)
 		goto out;
@@ -366,7 +433,8 @@ int import_build(const char *input, const char *cache_path,
 		snprintf(real, sizeof(real), "%s", input);
 	writer_meta(w, "nxtop_version", PACKAGE_VERSION);
 	writer_meta(w, "input", real);
-	if (import_file(w, input, input, o, 0, NULL)) {
+	writer_meta(w, "filter", sb_cstr(&key));
+	if (import_input(w, input, cache_path, o)) {
 		writer_abort(w);
 		goto out;
 	}
@@ -380,5 +448,6 @@ out:
 	if (rc)
 		unlink(tmp);
 	free(tmp);
+	sb_free(&key);
 	return rc;
 }

@@ -32,6 +32,7 @@ struct devref {
 /* What importing one file produced. */
 struct import_result {
 	int64_t profile;
+	int64_t nc_idx;		/* a device profile's own NeuronCore, or -1 */
 	int is_system;		/* a system profile */
 	struct devref *devices;	/* its device_profile_list */
 	size_t ndevices;
@@ -65,7 +66,11 @@ enum input_format {
 /* Looks at a file's name and first bytes. */
 enum input_format import_detect(const char *path);
 
-/* Builds the cache for input at cache_path. 0 on success; on failure
+/* The canonical text of the filters in o ("" for none), which is part
+ * of a cache's identity. -1 with err_get() set if they are bad. */
+int import_filter_key(const struct import_opts *o, struct strbuf *key);
+
+/* Builds the cache for input (a file, or a bundle folder) at cache_path. 0 on success; on failure
  * err_get() has one line and nothing is left at cache_path. */
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o);

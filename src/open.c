@@ -3,6 +3,7 @@
 #include "open.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,26 +24,55 @@ static int check_input(const char *input, struct stat *sb)
 	return -1;
 }
 
-static int open_dir(const char *input)
+/* The cache of input under filters: "<input>.nxdb", or with filters
+ * "<input>.<hash>.nxdb", so that each choice keeps its own. */
+static char *cache_for(const char *input, const char *filter)
 {
-	err_set("%s: a folder with nothing nxtop reads (expected Neuron"
-		" profile JSON, .pftrace or Chrome trace files)", input);
-	return -1;
+	char *path = cache_path_for(input), *out;
+	size_t n = strlen(path) - strlen(CACHE_SUFFIX);
+	uint64_t h = 1469598103934665603ull;
+
+	if (!*filter)
+		return path;
+	for (const char *c = filter; *c; c++) {
+		h ^= (unsigned char)*c;
+		h *= 1099511628211ull;
+	}
+	out = xasprintf("%.*s.%016" PRIx64 "%s", (int)n, path, h, CACHE_SUFFIX);
+	free(path);
+	return out;
+}
+
+/* A fresh cache built with other filters is not this one. */
+static enum cache_state check_filter(const char *path, enum cache_state st,
+				     const char *filter, char **why)
+{
+	char *have;
+
+	if (st != CACHE_FRESH)
+		return st;
+	have = cache_meta(path, "filter");
+	if (!have || strcmp(have, filter)) {
+		free(*why);
+		*why = xstrdup("built with other filters");
+		st = CACHE_STALE;
+	}
+	free(have);
+	return st;
 }
 
 int open_profile(const char *input, const struct import_opts *o, char **cache)
 {
 	struct stat sb;
 	enum cache_state st;
+	struct strbuf filter;
 	char *why = NULL;
 	char *path;
 
 	*cache = NULL;
 	if (check_input(input, &sb))
 		return -1;
-	if (S_ISDIR(sb.st_mode))
-		return open_dir(input);
-	if (import_detect(input) == FMT_CACHE) {
+	if (!S_ISDIR(sb.st_mode) && import_detect(input) == FMT_CACHE) {
 		st = cache_check(input, 0, &why);
 		if (st != CACHE_FRESH) {
 			err_set("%s: not a usable nxtop cache (%s)", input,
@@ -53,9 +83,17 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		*cache = xstrdup(input);
 		return 0;
 	}
-	path = cache_path_for(input);
-	st = cache_check(path, 1, &why);
+	sb_init(&filter);
+	if (import_filter_key(o, &filter)) {
+		sb_free(&filter);
+		return -1;
+	}
+	path = cache_for(input, sb_cstr(&filter));
+	st = check_filter(path, cache_check(path, 1, &why), sb_cstr(&filter),
+			  &why);
+	sb_free(&filter);
 	if (st == CACHE_FRESH && !o->force) {
+		free(why);
 		*cache = path;
 		return 0;
 	}
@@ -78,7 +116,5 @@ int open_import_to(const char *input, const char *cache_out,
 
 	if (check_input(input, &sb))
 		return -1;
-	if (S_ISDIR(sb.st_mode))
-		return open_dir(input);
 	return import_build(input, cache_out, o);
 }
