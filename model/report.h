@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "summary.h"
+#include "syssummary.h"
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 
@@ -12,5 +13,8 @@ int out_format_parse(const char *s, enum out_format *f);
 
 void report_summary_text(const struct summary *s, FILE *f);
 void report_summary_json(const struct summary *s, FILE *f);
+/* A system profile's summary (model/sysreport.c). */
+void report_syssummary_text(const struct syssummary *s, FILE *f);
+void report_syssummary_json(const struct syssummary *s, FILE *f);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "model/util.h"
 #include "progress.h"
+#include "sysfilter.h"
 
 /* Bytes read to tell a system profile from a device profile. */
 #define SNIFF_BYTES 65536
@@ -418,6 +419,7 @@ static void run_pool(struct pool *pl, struct progress *pg)
 
 struct plan {
 	const char *dir;	/* as the user named it */
+	const struct sysfilter *filter;	/* --filter-nc, --filter-instance */
 	struct devjob *jobs;
 	size_t n;
 	struct strbuf refused;	/* for stderr */
@@ -504,8 +506,12 @@ static void plan_jobs(struct writer *w, int dirfd, const char *dir_real,
 		char *path;
 		struct devjob *j;
 
-		if (!is_json_name(names[i]) || !parse_devname(names[i], &dn))
+		if (!is_json_name(names[i]) || !parse_devname(names[i], &dn) ||
+		    !sysfilter_nc(pl->filter, dn.nc_idx) ||
+		    !sysfilter_instance(pl->filter, dn.instance_id)) {
+			devname_free(&dn);
 			continue;
+		}
 		if (resolve(dirfd, dir_real, names[i], &path, &why) < 0) {
 			refuse(w, sys, pl, names[i], why);
 		} else if (path) {
@@ -589,6 +595,7 @@ int bundle_import_devices(struct writer *w, const char *dir,
 			  const struct import_opts *o, const char *cache_path)
 {
 	char dir_real[PATH_MAX];
+	struct sysfilter filter;
 	struct plan pl;
 	struct pool pool;
 	struct progress *pg;
@@ -599,11 +606,18 @@ int bundle_import_devices(struct writer *w, const char *dir,
 		err_set("%s: %s", dir, strerror(errno));
 		return -1;
 	}
+	if (sysfilter_parse(&filter, o->filter_nc, o->filter_event_type,
+			    o->filter_instance)) {
+		close(dirfd);
+		return -1;
+	}
 	memset(&pl, 0, sizeof(pl));
 	pl.dir = dir;
+	pl.filter = &filter;
 	sb_init(&pl.refused);
 	plan_jobs(w, dirfd, dir_real, sys, &pl);
 	close(dirfd);
+	sysfilter_free(&filter);
 	memset(&pool, 0, sizeof(pool));
 	pool.o = o;
 	pool.parent = sys->profile;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "open.h"
+#include "sysfilter.h"
 
 static const char help_text[] =
 	"Usage: nxtop [OPTIONS] PROFILE\n"
@@ -63,9 +64,45 @@ void cli_help(void)
 	fputs(help_text, stdout);
 }
 
+/* Checks a filter option now, so that a typo is a usage error. */
+static void check_filters(const struct import_opts *o)
+{
+	struct sysfilter f;
+
+	if (sysfilter_parse(&f, o->filter_nc, o->filter_event_type,
+			    o->filter_instance))
+		exit(cli_usage_error("%s", err_get()));
+	sysfilter_free(&f);
+}
+
+static void parse_fields(const char *opt, const char *arg, enum sysfield *f,
+			 int *n)
+{
+	if (sysgroup_parse(arg, opt, f, n))
+		exit(cli_usage_error("%s", err_get()));
+}
+
 int cli_common(struct cli *c, int opt)
 {
 	switch (opt) {
+	case CLI_OPT_FILTER_NC:
+		c->imp.filter_nc = optarg;
+		check_filters(&c->imp);
+		return 1;
+	case CLI_OPT_FILTER_TYPE:
+		c->imp.filter_event_type = optarg;
+		check_filters(&c->imp);
+		return 1;
+	case CLI_OPT_FILTER_INSTANCE:
+		c->imp.filter_instance = optarg;
+		check_filters(&c->imp);
+		return 1;
+	case CLI_OPT_GROUP:
+		parse_fields("--group", optarg, c->group.group, &c->group.ngroup);
+		return 1;
+	case CLI_OPT_ROW:
+		parse_fields("--row", optarg, c->group.row, &c->group.nrow);
+		return 1;
 	case 'f':
 		c->imp.force = 1;
 		return 1;

@@ -8,17 +8,31 @@
 #include "import.h"
 #include "model/report.h"
 #include "model/model.h"
+#include "model/sysrows.h"
 #include "model/util.h"
 #include "tui/tui.h"
 
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2
 
-/* Long options every command accepts; commands append their own. */
+/* Long-only common options; commands number their own from 256. */
+enum {
+	CLI_OPT_FILTER_NC = 1000, CLI_OPT_FILTER_TYPE, CLI_OPT_FILTER_INSTANCE,
+	CLI_OPT_GROUP, CLI_OPT_ROW,
+};
+
+/* Long options every command accepts; commands append their own. The
+ * filters change what a system profile's cache holds; --group and --row
+ * only how its rows are shown. */
 #define CLI_COMMON_OPTIONS \
 	{ "force", no_argument, NULL, 'f' }, \
 	{ "quiet", no_argument, NULL, 'q' }, \
-	{ "help", no_argument, NULL, 'h' }
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "filter-nc", required_argument, NULL, CLI_OPT_FILTER_NC }, \
+	{ "filter-event-type", required_argument, NULL, CLI_OPT_FILTER_TYPE }, \
+	{ "filter-instance", required_argument, NULL, CLI_OPT_FILTER_INSTANCE }, \
+	{ "group", required_argument, NULL, CLI_OPT_GROUP }, \
+	{ "row", required_argument, NULL, CLI_OPT_ROW }
 #define CLI_COMMON_SHORT "fqh"
 
 /* Viewer options, taken by the commands that open the viewer. */
@@ -34,9 +48,11 @@ struct cli {
 	const char *cmd;	/* "import", ... or NULL for the UI */
 	struct import_opts imp;
 	struct tui_opts ui;
+	struct sysgroup group;	/* a system profile's rows */
 };
 
-/* Handles a common option; 1 if it was one. */
+/* Handles a common option; 1 if it was one. A bad filter or grouping is
+ * a usage error: it exits with EXIT_USAGE. */
 int cli_common(struct cli *c, int opt);
 int cli_usage_error(const char *fmt, ...) NX_PRINTF(1, 2);
 /* The option getopt_long() just rejected. */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "model/report.h"
@@ -9,14 +10,38 @@
 
 enum { OPT_FORMAT = 256 };
 
+/* A bundle or system profile: rows as grouped, names, devices, files. */
+static int system_summary(struct model *m, const struct cli *c,
+			  enum out_format fmt)
+{
+	struct syssummary s;
+
+	if (syssummary_compute(m, 1, &c->group, &s))
+		return cli_fail();
+	if (fmt == OUT_JSON)
+		report_syssummary_json(&s, stdout);
+	else
+		report_syssummary_text(&s, stdout);
+	syssummary_free(&s);
+	return 0;
+}
+
 int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt)
 {
 	struct summary s;
+	struct mprofile p;
 	struct model *m = cli_open(profile, &c->imp);
 	int rc = 0;
 
 	if (!m)
 		return cli_fail();
+	if (model_profile(m, 1, &p) == 0 && p.kind && !strcmp(p.kind, "system")) {
+		model_profile_clear(&p);
+		rc = system_summary(m, c, fmt);
+		model_close(m);
+		return rc;
+	}
+	model_profile_clear(&p);
 	if (summary_compute(m, 1, &s)) {
 		rc = cli_fail();
 	} else {

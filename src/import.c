@@ -298,8 +298,8 @@ int import_file(struct writer *w, const char *path, const char *name,
 
 		if (!realpath(path, real))
 			snprintf(real, sizeof(real), "%s", path);
-		writer_source(w, im.profile, real,
-			      im.res->is_system ? "system" : "profile");
+		writer_source(w, im.profile, real, im.res->is_system ? "system" :
+						    parent ? "device" : "profile");
 	}
 	im.res->profile = im.profile;
 	if (!rc && writer_failed(w))

@@ -22,6 +22,7 @@ int main(int argc, char **argv)
 	struct cli c;
 
 	memset(&c, 0, sizeof(c));
+	sysgroup_default(&c.group);
 	setlocale(LC_ALL, "");
 	/* numbers in JSON and exports always use '.' */
 	setlocale(LC_NUMERIC, "C");

@@ -1,0 +1,50 @@
+/* From a system profile to its device profiles: the list of device
+ * profiles (the device list view), the device profile a system event is
+ * about (drilldown from an nrt_execute or nc_exec_running), and where a
+ * device profile's execution sits on the system profile's epoch-ns axis
+ * (:align). */
+#ifndef NX_DRILL_H
+#define NX_DRILL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct mdevice {
+	int64_t profile;
+	char *name;		/* the profile's name (its NEFF, or the file) */
+	char *path;		/* file in the bundle folder */
+	char *model;		/* model id, or NULL */
+	char *instance_id, *process_id;	/* or NULL */
+	char *state;		/* "ready", "missing" or "failed" */
+	int64_t nc_idx;		/* -1: unknown */
+	int64_t n_events;
+	int64_t duration;	/* ns */
+};
+
+/* Device profiles of a system profile, by NeuronCore, then model. */
+int model_devices(struct model *m, int64_t system, struct mdevice **out,
+		  size_t *n);
+void model_devices_free(struct mdevice *d, size_t n);
+
+/* The device profile a system event names: by its device_profile arg,
+ * else its model (model_id, model_name) and NeuronCore (lnc_idx, nc_idx,
+ * device_core_idx), instance and process; an event without them (a
+ * kbl_exec_* or nc_exec_running) takes those of the nrt_execute it runs
+ * in. 0: found (*device, maybe not "ready"); 1: none; -1: error. */
+int model_device_for_slice(struct model *m, int64_t slice, int64_t *device);
+
+struct malign {
+	int64_t exec_slice;	/* the system event of the execution */
+	int64_t exec_ts, exec_dur;	/* its start (epoch ns) and length */
+	int64_t offset;		/* system ns = device ns + offset */
+};
+
+/* Where device's execution sits in system time: the nc_exec_running of
+ * slice (or in it, for an nrt_execute), else slice itself; with slice 0
+ * the first execution that drills into device. 0: found; 1: none. */
+int model_device_align(struct model *m, int64_t device, int64_t slice,
+		       struct malign *out);
+
+#endif
