@@ -233,11 +233,20 @@ static int score(const struct ev *e, const struct mdevice *d)
 		s += 100;
 		named = 1;
 	}
-	if (e->model_name && d->name && strstr(d->name, ".neff")) {
-		if (!same_stem(e->model_name, d->name))
+	if (e->model_name && d->neff) {
+		/* the same NEFF path, or at least the same file name */
+		int eq = strchr(e->model_name, '/') && strchr(d->neff, '/') ?
+			 !strcmp(e->model_name, d->neff) :
+			 same_stem(e->model_name, d->neff);
+
+		if (eq) {
+			s += 50;
+			named = 1;
+		} else if (!named) {
 			return -1;
-		s += 50;
-		named = 1;
+		} else {
+			s -= 20;
+		}
 	}
 	if (d->nc_idx >= 0 && (e->lnc >= 0 || e->nc >= 0 || e->core >= 0)) {
 		int eq = d->nc_idx == e->lnc || d->nc_idx == e->nc ||
@@ -269,7 +278,11 @@ int model_devices(struct model *m, int64_t system, struct mdevice **out,
 	if (sqlite3_prepare_v2(model_db(m),
 			       "SELECT id, name, path, model, instance_id,"
 			       " process_id, state, nc_idx, n_events,"
-			       " coalesce(end_ns - start_ns, 0) FROM profile"
+			       " coalesce(end_ns - start_ns, 0), (SELECT value"
+			       " FROM info i WHERE i.profile_id = p.id AND"
+			       " ((section = 'neff_header' AND key = 'network_name')"
+			       " OR (section = 'profile_info' AND key = 'neff_name'))"
+			       " ORDER BY section LIMIT 1) FROM profile p"
 			       " WHERE parent_id = ? AND kind = 'device'"
 			       " ORDER BY nc_idx IS NULL, nc_idx, model, path, id",
 			       -1, &st, NULL) != SQLITE_OK)
@@ -290,6 +303,7 @@ int model_devices(struct model *m, int64_t system, struct mdevice **out,
 		d->nc_idx = col_opt(st, 7);
 		d->n_events = sqlite3_column_int64(st, 8);
 		d->duration = sqlite3_column_int64(st, 9);
+		d->neff = col_dup(st, 10);
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -304,6 +318,7 @@ void model_devices_free(struct mdevice *d, size_t n)
 		free(d[i].instance_id);
 		free(d[i].process_id);
 		free(d[i].state);
+		free(d[i].neff);
 	}
 	free(d);
 }
@@ -337,7 +352,7 @@ int model_device_for_slice(struct model *m, int64_t slice, int64_t *device)
 	rc = ev_load(m, slice, &e);
 	if (rc)
 		return rc;
-	if (!e.devprof && !e.model_id && !e.model_name) {
+	if (!e.devprof && !e.model_id) {
 		/* a kbl_exec_* or nc_exec_running: its nrt_execute says */
 		rc = enclosing_execute(m, &e, &x);
 		if (rc < 0) {
@@ -345,13 +360,13 @@ int model_device_for_slice(struct model *m, int64_t slice, int64_t *device)
 			return -1;
 		}
 		if (!rc) {
-			free(e.devprof);
-			free(e.model_id);
-			free(e.model_name);
 			e.devprof = x.devprof;
 			e.model_id = x.model_id;
-			e.model_name = x.model_name;
-			x.devprof = x.model_id = x.model_name = NULL;
+			if (!e.model_name) {
+				e.model_name = x.model_name;
+				x.model_name = NULL;
+			}
+			x.devprof = x.model_id = NULL;
 			ev_free(&x);
 		}
 	}

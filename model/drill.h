@@ -18,6 +18,7 @@ struct mdevice {
 	char *model;		/* model id, or NULL */
 	char *instance_id, *process_id;	/* or NULL */
 	char *state;		/* "ready", "missing" or "failed" */
+	char *neff;		/* the NEFF path the profile names, or NULL */
 	int64_t nc_idx;		/* -1: unknown */
 	int64_t n_events;
 	int64_t duration;	/* ns */
@@ -30,9 +31,10 @@ void model_devices_free(struct mdevice *d, size_t n);
 
 /* The device profile a system event names: by its device_profile arg,
  * else its model (model_id, model_name) and NeuronCore (lnc_idx, nc_idx,
- * device_core_idx), instance and process; an event without them (a
- * kbl_exec_* or nc_exec_running) takes those of the nrt_execute it runs
- * in. 0: found (*device, maybe not "ready"); 1: none; -1: error. */
+ * device_core_idx), instance and process; an event without a
+ * device_profile or model_id (a kbl_exec_* or nc_exec_running) takes
+ * those of the nrt_execute it runs in. 0: found (*device, maybe not
+ * "ready"); 1: none; -1: error. */
 int model_device_for_slice(struct model *m, int64_t slice, int64_t *device);
 
 struct malign {

@@ -1,4 +1,6 @@
-/* nxtop demo: write a realistic demo profile (once) and open it. */
+/* nxtop demo: write a realistic demo bundle (once) and open it: a system
+ * profile of 2 instances x 4 NeuronCores running 2 models, and a device
+ * profile of each model. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,11 +13,26 @@
 
 #include "cli.h"
 #include "demo.h"
+#include "demo_system.h"
 
-enum { OPT_EVENTS = 256, OPT_SEED, OPT_WRITE };
+enum { OPT_EVENTS = 256, OPT_SEED, OPT_WRITE, OPT_SYSTEM_EVENTS };
 
 /* Part of the demo file's name: a newer generator writes a new file. */
-#define DEMO_VERSION 1
+#define DEMO_VERSION 2
+
+#define DEMO_INSTANCES 2
+#define DEMO_CORES 4
+/* Trace events per NeuronCore in the system profile, by default. */
+#define DEMO_SYSTEM_EVENTS 20000
+
+/* The two models: the first runs on NeuronCores 0-1 of each instance,
+ * the second on 2-3. */
+static const struct {
+	const char *name, *id;
+} demo_models[2] = {
+	{ "bert-large", "1578576049" },
+	{ "llama-3-8b", "446048307616134" },
+};
 
 static int parse_u64_arg(const char *opt, const char *s, uint64_t *out,
 			 uint64_t min, uint64_t max)
@@ -26,7 +43,10 @@ static int parse_u64_arg(const char *opt, const char *s, uint64_t *out,
 	return 0;
 }
 
-static int write_file(const char *path, const struct demo_opts *o)
+/* Writes one device profile through a temporary name; *len_ns gets its
+ * length. */
+static int write_device(const char *path, const struct demo_opts *o,
+			int64_t *len_ns)
 {
 	char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "w");
@@ -37,7 +57,7 @@ static int write_file(const char *path, const struct demo_opts *o)
 		free(tmp);
 		return -1;
 	}
-	rc = demo_write_device(f, o);
+	rc = demo_write_device_len(f, o, len_ns);
 	if (fclose(f) && !rc) {
 		err_set("%s: %s", path, strerror(errno));
 		rc = -1;
@@ -52,34 +72,107 @@ static int write_file(const char *path, const struct demo_opts *o)
 	return rc;
 }
 
-/* $XDG_CACHE_HOME/nxtop/demo/demo-v1-s<seed>-e<events>.json, made once. */
-static char *demo_path(const struct demo_opts *o, int quiet)
+static int write_file(const char *path, const struct demo_opts *o)
+{
+	int64_t len;
+
+	return write_device(path, o, &len);
+}
+
+/* The bundle in dir: the device profiles first, then the system profile
+ * (its executions as long as the device profiles), written last so that
+ * a folder with system_profile.json is whole. */
+static int write_bundle(const char *dir, const struct demo_opts *o,
+			int64_t system_events)
+{
+	struct demo_model models[2];
+	char *neff[2], *dev[2], *sys, *tmp;
+	int rc = 0;
+
+	if (mkdirs(dir))
+		return -1;
+	for (int m = 0; m < 2; m++) {
+		struct demo_opts d = *o;
+		char *path;
+
+		d.model_name = demo_models[m].name;
+		d.nc_idx = m * DEMO_CORES / 2;
+		d.seed = o->seed + (uint64_t)m;
+		neff[m] = xasprintf("/home/ubuntu/%s/compiled/graph.neff",
+				    demo_models[m].name);
+		dev[m] = xasprintf("device_profile_model_%s", demo_models[m].id);
+		path = xasprintf("%s/%s.json", dir, dev[m]);
+		models[m].id = demo_models[m].id;
+		models[m].neff = neff[m];
+		models[m].device_profile = dev[m];
+		models[m].exec_ns = 1000000;
+		if (!rc)
+			rc = write_device(path, &d, &models[m].exec_ns);
+		free(path);
+	}
+	if (!rc) {
+		struct demo_system s = {
+			.instances = DEMO_INSTANCES, .cores = DEMO_CORES,
+			.events = system_events, .seed = o->seed,
+			.models = models, .nmodels = 2,
+		};
+
+		sys = xasprintf("%s/system_profile.json", dir);
+		tmp = xasprintf("%s.tmp-%ld", sys, (long)getpid());
+		rc = demo_write_system(tmp, &s);
+		if (!rc && rename(tmp, sys)) {
+			err_set("%s: %s", sys, strerror(errno));
+			rc = -1;
+		}
+		if (rc)
+			unlink(tmp);
+		free(tmp);
+		free(sys);
+	}
+	for (int m = 0; m < 2; m++) {
+		free(neff[m]);
+		free(dev[m]);
+	}
+	return rc;
+}
+
+/* $XDG_CACHE_HOME/nxtop/demo/bundle-v2-s<seed>-e<events>-n<system>/,
+ * made once. */
+static char *demo_path(const struct demo_opts *o, int64_t system_events,
+		       int quiet)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
-	char *dir, *path;
+	char *dir, *path, *sys;
 	struct stat sb;
 
 	if (xdg && *xdg == '/')
 		dir = xasprintf("%s/nxtop/demo", xdg);
 	else
 		dir = xasprintf("%s/.cache/nxtop/demo", home && *home ? home : "/tmp");
-	if (mkdirs(dir)) {
-		free(dir);
-		return NULL;
-	}
-	path = xasprintf("%s/demo-v%d-s%" PRIu64 "-e%" PRIu64 ".json", dir,
-			 DEMO_VERSION, o->seed, o->events);
+	path = xasprintf("%s/bundle-v%d-s%" PRIu64 "-e%" PRIu64 "-n%" PRId64,
+			 dir, DEMO_VERSION, o->seed, o->events, system_events);
 	free(dir);
-	if (stat(path, &sb) == 0)
+	sys = xasprintf("%s/system_profile.json", path);
+	if (stat(sys, &sb) == 0) {
+		free(sys);
 		return path;
+	}
+	free(sys);
 	if (!quiet)
-		fprintf(stderr, "nxtop: writing the demo profile %s\n", path);
-	if (write_file(path, o)) {
+		fprintf(stderr, "nxtop: writing the demo bundle %s\n", path);
+	if (write_bundle(path, o, system_events)) {
 		free(path);
 		return NULL;
 	}
 	return path;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
 }
 
 int cmd_demo(struct cli *c, int argc, char **argv)
@@ -90,9 +183,11 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 		{ "events", required_argument, NULL, OPT_EVENTS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "write", required_argument, NULL, OPT_WRITE },
+		{ "system-events", required_argument, NULL, OPT_SYSTEM_EVENTS },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *write = NULL;
+	uint64_t system_events = DEMO_SYSTEM_EVENTS;
 	struct demo_opts o;
 	char *path;
 	int opt, rc;
@@ -119,15 +214,24 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 		case OPT_WRITE:
 			write = optarg;
 			break;
+		case OPT_SYSTEM_EVENTS:
+			if ((rc = parse_u64_arg("--system-events", optarg,
+						 &system_events, 1, 100000000)))
+				return rc;
+			break;
 		default:
 			return cli_bad_option(argv);
 		}
 	}
 	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
-	if (write)
+	/* FILE.json: one device profile; anything else: a bundle folder */
+	if (write && has_suffix(write, ".json"))
 		return write_file(write, &o) ? cli_fail() : 0;
-	path = demo_path(&o, c->imp.quiet);
+	if (write)
+		return write_bundle(write, &o, (int64_t)system_events) ?
+			       cli_fail() : 0;
+	path = demo_path(&o, (int64_t)system_events, c->imp.quiet);
 	if (!path)
 		return cli_fail();
 	rc = cli_view(c, path);

@@ -114,6 +114,12 @@ static void sec_replays(struct dout *o, const struct demo_model *m,
  * none, and the summaries come after the events they sum up. */
 int demo_write_device(FILE *out, const struct demo_opts *opts)
 {
+	return demo_write_device_len(out, opts, NULL);
+}
+
+int demo_write_device_len(FILE *out, const struct demo_opts *opts,
+			  int64_t *len_ns)
+{
 	struct demo_model m;
 	struct demo_stats st;
 	struct demo_totals t;
@@ -137,6 +143,8 @@ int demo_write_device(FILE *out, const struct demo_opts *opts)
 	demo_sec_summary_groups(&o);
 	demo_sec_summary_group_order(&o);
 	demo_sec_ham(&o, &m, t.last_hw);
+	if (len_ns)
+		*len_ns = (int64_t)t.last_hw;
 	demo_stats_free(&st);
 	demo_model_free(&m);
 	return dout_finish(&o);

@@ -12,7 +12,7 @@
 
 /* 2024-10-25 20:32:51 UTC, in ns: the demo's first iteration. */
 #define BASE_NS INT64_C(1729888371000000000)
-#define ITER_NS INT64_C(2000000)		/* one loop iteration */
+#define ITER_MIN_NS INT64_C(2000000)	/* one loop iteration, at least */
 #define SAMPLE_NS INT64_C(100000000)	/* CPU and memory sampling */
 #define DEMO_CPUS 8			/* host CPUs shown per instance */
 
@@ -22,6 +22,7 @@ struct gen {
 	uint64_t rng;
 	int first;		/* no record written yet in this array */
 	int64_t iters, end_ns;
+	int64_t iter_ns;	/* one loop iteration */
 };
 
 static uint64_t rnd(struct gen *g)
@@ -86,10 +87,10 @@ static void event(struct gen *g, const struct core *c, const char *src,
  * outputs out. Every 97th execution is slow, something to find. */
 static void iteration(struct gen *g, struct core *c, int64_t it)
 {
-	int64_t t = NX_MAX(BASE_NS + it * ITER_NS, c->free_at) +
+	int64_t t = NX_MAX(BASE_NS + it * g->iter_ns, c->free_at) +
 		    between(g, 0, 40000);
-	int64_t exec = (c->m == g->d->models ? 900000 : 1300000) +
-		       between(g, -60000, 60000);
+	int64_t jitter = c->m->exec_ns / 20 + 1;
+	int64_t exec = NX_MAX(c->m->exec_ns + between(g, -jitter, jitter), 1000);
 	uint64_t id = c->next_id;
 	char model[512];
 	int64_t wr = between(g, 20000, 35000);
@@ -165,8 +166,9 @@ static void trace_events(struct gen *g)
 				" \"trace_event_source\": \"framework\","
 				" \"instance_id\": \"%s\", \"process_id\": \"%d\","
 				" \"thread_id\": %d, \"type\": 99999%s}",
-				BASE_NS + it * ITER_NS - 20000,
-				ITER_NS - 10000, fw.inst, fw.pid, fw.tid, extra);
+				BASE_NS + it * g->iter_ns - 20000,
+				g->iter_ns - 10000, fw.inst, fw.pid, fw.tid,
+				extra);
 		}
 		for (int i = 0; i < ncores; i++)
 			iteration(g, &cores[i], it);
@@ -271,7 +273,11 @@ int demo_write_system(const char *path, const struct demo_system *d)
 	}
 	g.iters = (d->events + DEMO_SYS_EVENTS_PER_ITER - 1) /
 		  DEMO_SYS_EVENTS_PER_ITER;
-	g.end_ns = BASE_NS + g.iters * ITER_NS;
+	g.iter_ns = ITER_MIN_NS;
+	for (int m = 0; m < d->nmodels; m++)
+		g.iter_ns = NX_MAX(g.iter_ns, d->models[m].exec_ns * 5 / 4 +
+					      300000);
+	g.end_ns = BASE_NS + g.iters * g.iter_ns;
 	g.f = fopen(path, "w");
 	if (!g.f) {
 		err_set("%s: %s", path, strerror(errno));

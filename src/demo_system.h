@@ -14,6 +14,7 @@ struct demo_model {
 	const char *id;		/* model_id, e.g. "1578576049" */
 	const char *neff;	/* model_name, a NEFF path */
 	const char *device_profile;	/* device_profile_name, or NULL */
+	int64_t exec_ns;	/* one execution (its device profile's length) */
 };
 
 struct demo_system {
@@ -26,7 +27,8 @@ struct demo_system {
 	int nmodels;		/* 1 .. 8 */
 };
 
-/* Writes the system profile JSON to path. 0 on success. */
+/* Writes the system profile JSON to path. An iteration lasts as long as
+ * the longest execution and a little more. 0 on success. */
 int demo_write_system(const char *path, const struct demo_system *d);
 
 #endif
