@@ -22,14 +22,23 @@ if command -v sqlite3 >/dev/null; then
 	n=$(sqlite3 "$tmp/a.json.nxdb" "select count(*) from track where kind = 'counter'")
 	[ "$n" -ge 5 ] || fail "demo has $n counter rows"
 fi
-# the demo file is written once and reused; it opens in the viewer
+# the demo bundle is written once and reused; it opens in the viewer on
+# its system profile: 2 instances x 4 NeuronCores, a device profile for
+# each of 2 models
 printf 'dump screen\n' > "$tmp/demo.keys"
-expect 0 "writing the demo profile" "$NXTOP" demo --events 2000 \
+expect 0 "writing the demo bundle" "$NXTOP" demo --events 2000 --system-events 300 \
 	--headless="$tmp/demo.keys" --dump="$tmp"
-grep -q "TensorMatrix" "$tmp/screen" || fail "demo did not open the timeline"
-expect 0 "" "$NXTOP" demo --events 2000 --headless="$tmp/demo.keys" --dump="$tmp"
-grep -q "writing the demo profile" "$err" && fail "demo rewritten"
-ls "$tmp"/cache/nxtop/demo/demo-v*-s1-e2000.json >/dev/null || fail "demo not kept in XDG_CACHE_HOME"
+grep -q "neuron_rt" "$tmp/screen" || fail "demo did not open the system timeline"
+expect 0 "" "$NXTOP" demo --events 2000 --system-events 300 \
+	--headless="$tmp/demo.keys" --dump="$tmp"
+grep -q "writing the demo bundle" "$err" && fail "demo rewritten"
+bundle=$(ls -d "$tmp"/cache/nxtop/demo/bundle-v*-s1-e2000-n300)
+[ -f "$bundle/system_profile.json" ] || fail "demo not kept in XDG_CACHE_HOME"
+expect 0 "Kind +system" "$NXTOP" summary -q "$bundle"
+grep -q "Device profiles (2)" "$out" || fail "demo bundle without its 2 device profiles"
+[ "$(grep -c -- '-neuron_hw ' "$out")" -eq 8 ] || fail "demo without 8 hardware rows"
+grep -q "gid39-nc3-tid2110-neuron_rt" "$out" || fail "demo without the second instance"
+expect 2 "--system-events takes a number" "$NXTOP" demo --system-events 0
 expect 2 "--events takes a number from 100" "$NXTOP" demo --events 5
 expect 2 "--events takes a number" "$NXTOP" demo --events lots
 expect 2 "unexpected argument 'x'" "$NXTOP" demo x

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Bundles on the command line: nxtop DIR finds the system profile and its
+# device profiles and says which files it used; a missing device file and
+# hostile names are warnings; filters get their own cache; --group and
+# --row regroup the summary's rows; bad options are usage errors.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx="$srcdir/tests/fixtures"
+b="$tmp/run"
+
+mkdir "$b"
+cp "$fx/system_small.json" "$b/system_profile.json"
+cp "$fx/device_small.json" "$b/device_profile_model_1578576049.json"
+cp "$fx/device_small.json" "$tmp/outside.json"
+ln -s ../outside.json "$b/linked_out.json"
+
+expect 0 "$b: system profile $b/system_profile.json" "$NXTOP" import "$b"
+grep -q "1 device profile: device_profile_model_1578576049.json" "$err" ||
+	fail "device files not said: $(cat "$err")"
+grep -q "missing device profile device_profile_model_2222.json" "$err" ||
+	fail "missing file not said: $(cat "$err")"
+grep -q '"linked_out" ignored: a link to outside the folder' "$err" ||
+	fail "link out not refused: $(cat "$err")"
+test -f "$tmp/run.nxdb" || fail "no cache beside the folder"
+ls "$b" | grep -q nxdb && fail "cache written inside the folder"
+
+expect 0 "DROPPED +the profile says events were dropped" "$NXTOP" summary -q "$b"
+expect 0 "gid33-nc1-tid1627712-neuron_hw +hw +1" "$NXTOP" summary -q "$b"
+expect 0 " 2 +2222 .* missing" "$NXTOP" summary -q "$b"
+expect 0 "nc1-neuron_rt +nrt" "$NXTOP" summary -q --group instance --row lnc_idx "$b"
+expect 0 '"dropped_events": true' "$NXTOP" summary -q --format json "$b"
+if command -v jq >/dev/null; then
+	jq -e '(.device_profiles | length) == 2 and .events == 10 and
+	       ([.rows[] | select(.kind == "hw")] | length) == 2' "$out" >/dev/null ||
+		fail "summary JSON: $(cat "$out")"
+fi
+
+# filters: a cache of their own, named after them
+expect 0 "cache $tmp/run\.[0-9a-f]{16}\.nxdb" "$NXTOP" import --filter-nc 0 "$b"
+expect 0 "filtered at import \(nc=0\)" "$NXTOP" summary -q --filter-nc 0 "$b"
+expect 0 "Events +7 trace events in 4 rows" "$NXTOP" summary -q --filter-nc 0 "$b"
+
+# a system profile file brings its folder's device profiles too
+expect 0 "1 device profile" "$NXTOP" import "$b/system_profile.json"
+
+expect 2 "--filter-nc: 'x' is not a NeuronCore" "$NXTOP" summary --filter-nc x "$b"
+expect 2 "--filter-event-type: no names given" "$NXTOP" summary --filter-event-type , "$b"
+expect 2 "--group: unknown field 'host'" "$NXTOP" summary --group host "$b"
+expect 2 "--row: 'thread_id' given twice" "$NXTOP" summary --row tid,thread_id "$b"
+
+mkdir "$tmp/two"
+cp "$fx/system_small.json" "$tmp/two/a.json"
+cp "$fx/system_small.json" "$tmp/two/b.json"
+expect 1 "several system profiles \(a.json, b.json\)" "$NXTOP" summary "$tmp/two"
+ls "$tmp" | grep -q 'tmp-' && fail "temporary cache left in $tmp"
+pass
