@@ -16,5 +16,9 @@ void report_summary_json(const struct summary *s, FILE *f);
 /* A system profile's summary (model/sysreport.c). */
 void report_syssummary_text(const struct syssummary *s, FILE *f);
 void report_syssummary_json(const struct syssummary *s, FILE *f);
+/* A system profile's device profiles, as the device list shows them
+ * (nxtop export --what devices). */
+void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,
+		    enum out_format fmt, FILE *f);
 
 #endif

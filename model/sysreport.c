@@ -412,3 +412,64 @@ void report_syssummary_json(const struct syssummary *s, FILE *f)
 	jout_end(&j);
 	jout_done(&j);
 }
+
+void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,
+		    enum out_format fmt, FILE *f)
+{
+	struct table *t = table_new();
+	int text = fmt == OUT_TEXT;
+	char a[48];
+
+	table_col(t, text ? "NC" : "nc_idx", 1);
+	table_col(t, text ? "Model" : "model", 0);
+	table_col(t, text ? "Name" : "name", 0);
+	table_col(t, text ? "Instance" : "instance_id", 0);
+	table_col(t, text ? "Process" : "process_id", 0);
+	table_col(t, text ? "File" : "file", 0);
+	table_col(t, text ? "Events" : "events", 1);
+	table_col(t, text ? "Duration" : "duration_ns", 1);
+	table_col(t, text ? "State" : "state", 0);
+	table_col(t, text ? "Profile" : "profile_id", 1);
+	for (size_t i = 0; i < n; i++) {
+		table_row(t);
+		if (d[i].nc_idx >= 0)
+			table_int(t, d[i].nc_idx);
+		else
+			table_text(t, text ? "-" : "");
+		table_text(t, d[i].model ? d[i].model : "");
+		table_text(t, d[i].name ? d[i].name : "");
+		table_text(t, d[i].instance_id ? d[i].instance_id : "");
+		table_text(t, d[i].process_id ? d[i].process_id : "");
+		table_text(t, d[i].path ? d[i].path : "");
+		table_int(t, d[i].n_events);
+		if (text)
+			table_text(t, dur(a, sizeof(a), d[i].duration));
+		else
+			table_int(t, d[i].duration);
+		table_text(t, d[i].state ? d[i].state : "");
+		table_int(t, d[i].profile);
+	}
+	if (fmt == OUT_JSON) {
+		struct jout j;
+
+		jout_init(&j, f, 1);
+		jout_obj(&j);
+		opt_str(&j, "profile", p->name);
+		jout_key(&j, "device_profiles");
+		table_write_json(t, &j);
+		jout_end(&j);
+		jout_done(&j);
+	} else if (fmt == OUT_CSV) {
+		table_write_csv(t, f);
+	} else {
+		struct strbuf sb;
+
+		sb_init(&sb);
+		text_sanitize(&sb, p->name, 0);
+		fprintf(f, "# nxtop device profiles\nProfile  %s (%s)\n"
+			"Devices  %zu\n\n", sb_cstr(&sb), p->kind, n);
+		sb_free(&sb);
+		table_write_text(t, f, 0);
+	}
+	table_free(t);
+}

@@ -8,16 +8,17 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "model/drill.h"
 #include "model/export.h"
 #include "model/timefmt.h"
 
 enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
        OPT_DEPTH, OPT_SORT, OPT_SECTION, OPT_UNIT };
 
-enum what { W_SELECTION, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO };
+enum what { W_SELECTION, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO, W_DEVICES };
 
 static const char *const what_names[] = {
-	"selection", "layers", "search", "markers", "info",
+	"selection", "layers", "search", "markers", "info", "devices",
 };
 
 struct export_args {
@@ -67,8 +68,8 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 					break;
 			if (i == NX_ARRAY_SIZE(what_names))
 				return cli_usage_error("unknown --what '%s' (selection,"
-						       " layers, search, markers or"
-						       " info)", optarg);
+						       " layers, search, markers,"
+						       " info or devices)", optarg);
 			a->what = (enum what)i;
 			break;
 		case OPT_RANGE:
@@ -295,6 +296,16 @@ static int run(struct model *m, const struct mprofile *p,
 		}
 		free(key);
 		userdata_close(u);
+		break;
+	}
+	case W_DEVICES: {
+		struct mdevice *d;
+		size_t n;
+
+		if (model_devices(m, p->id, &d, &n))
+			return -1;
+		export_devices(d, n, p, a->fmt, out);
+		model_devices_free(d, n);
 		break;
 	}
 	case W_INFO: {
