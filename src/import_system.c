@@ -50,7 +50,7 @@ struct kmap {
 	size_t n, used;
 };
 
-struct sysgroup {
+struct procgroup {
 	int64_t track;
 	char *instance, *process;	/* NULL: absent */
 };
@@ -85,11 +85,11 @@ struct sysimp {
 	struct kmap rowmap, groupmap, ctrmap;
 	struct sysrow *rows;
 	size_t nrows;
-	struct sysgroup *groups;
+	struct procgroup *groups;
 	size_t ngroups;
 	struct sysctr *ctrs;
 	size_t nctrs;
-	struct strbuf key, args, tmp;
+	struct strbuf key, tmp;
 	struct jv_arena *arena;	/* trace events read without the reader */
 	int64_t src_sid[3];
 	uint64_t n_events, n_filtered, n_clipped, n_overflow;
@@ -275,7 +275,7 @@ static void span(struct sysimp *s, int64_t ts, int64_t end)
 static size_t group_of(struct sysimp *s, const char *instance,
 		       const char *process)
 {
-	struct sysgroup *g;
+	struct procgroup *g;
 	size_t i;
 
 	sb_reset(&s->key);
@@ -304,7 +304,7 @@ static size_t group_of(struct sysimp *s, const char *instance,
 static void row_args(struct sysimp *s, const struct sysrow *r,
 		     const char *source)
 {
-	const struct sysgroup *g = &s->groups[r->group];
+	const struct procgroup *g = &s->groups[r->group];
 	cJSON *o = cJSON_CreateObject();
 	char *text;
 
@@ -1039,8 +1039,8 @@ static struct sysimp *sort_ctx;
 
 static int cmp_group(const void *pa, const void *pb)
 {
-	const struct sysgroup *a = &sort_ctx->groups[*(const size_t *)pa];
-	const struct sysgroup *b = &sort_ctx->groups[*(const size_t *)pb];
+	const struct procgroup *a = &sort_ctx->groups[*(const size_t *)pa];
+	const struct procgroup *b = &sort_ctx->groups[*(const size_t *)pb];
 	int c = cmp_text(a->instance, b->instance);
 
 	return c ? c : cmp_text(a->process, b->process);
@@ -1168,7 +1168,6 @@ void sysimp_free(struct sysimp *s)
 	kmap_free(&s->groupmap);
 	kmap_free(&s->ctrmap);
 	sb_free(&s->key);
-	sb_free(&s->args);
 	sb_free(&s->tmp);
 	sysfilter_free(&s->filter);
 	jv_arena_free(s->arena);
