@@ -74,6 +74,8 @@ static void merge_names(struct syssummary *s)
 {
 	size_t k = 0;
 
+	if (!s->nnames)
+		return;
 	qsort(s->names, s->nnames, sizeof(*s->names), cmp_by_name);
 	for (size_t i = 0; i < s->nnames; i++) {
 		struct sys_name *n = &s->names[i];

@@ -202,7 +202,8 @@ static char **list_dir(const char *dir, size_t *n)
 		v[(*n)++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(v, *n, sizeof(*v), cmp_str);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
 	return v;
 }
 

@@ -56,7 +56,8 @@ static int parse_nc(struct sysfilter *f, const char *spec)
 		f->nc[f->nnc++][1] = hi;
 		p += n + (end ? 1 : 0);
 	}
-	qsort(f->nc, f->nnc, sizeof(*f->nc), cmp_range);
+	if (f->nnc)
+		qsort(f->nc, f->nnc, sizeof(*f->nc), cmp_range);
 	size_t k = 0;
 	for (size_t i = 0; i < f->nnc; i++) {
 		if (k && f->nc[i][0] <= f->nc[k - 1][1] + 1) {

@@ -66,6 +66,14 @@ static void copy(const char *from, const char *to, const char *sed_from,
 	sb_free(&sb);
 }
 
+static void copy_fixture(const char *name, const char *to)
+{
+	char *from = tu_fixture(name);
+
+	copy(from, to, NULL, NULL);
+	free(from);
+}
+
 /* A bundle folder: the fixture as system_profile.json, one device file
  * by its listed name, one found by its name pattern (NeuronCore 1), one
  * listed file missing, and a link to a device profile outside. */
@@ -371,7 +379,7 @@ static void test_bundle_fresh(void **state)
 	assert_int_equal(cache_check(bundle_cache, 1, &why), CACHE_FRESH);
 	/* the missing file arrives: the cache is stale */
 	p = xasprintf("%s/device_profile_model_2222.json", bundle_dir);
-	copy(tu_fixture("device_small.json"), p, NULL, NULL);
+	copy_fixture("device_small.json", p);
 	assert_int_equal(cache_check(bundle_cache, 1, &why), CACHE_STALE);
 	assert_non_null(strstr(why, "appeared"));
 	free(why);
@@ -383,30 +391,28 @@ static void test_bundle_fresh(void **state)
 static void test_find_system(void **state)
 {
 	char *dir = xasprintf("%s/find", tu_dir()), *p, *path;
-	static const char sys[] = "{\"cpu_util\":[]}";
 
 	(void)state;
 	mkdir(dir, 0700);
 	assert_int_equal(bundle_find_system(dir, &path), -1);
 	assert_non_null(strstr(err_get(), "a folder with nothing nxtop reads"));
 	p = xasprintf("%s/run1.json", dir);
-	copy(tu_fixture("system_small.json"), p, NULL, NULL);
+	copy_fixture("system_small.json", p);
 	free(p);
 	assert_int_equal(bundle_find_system(dir, &path), 0);
 	assert_non_null(strstr(path, "/run1.json"));
 	free(path);
 	p = xasprintf("%s/run2.json", dir);
-	copy(tu_fixture("system_small.json"), p, NULL, NULL);
+	copy_fixture("system_small.json", p);
 	free(p);
 	assert_int_equal(bundle_find_system(dir, &path), -1);
 	assert_non_null(strstr(err_get(), "several system profiles (run1.json,"
 			       " run2.json)"));
 	p = xasprintf("%s/system_profile.json", dir);
-	copy(tu_fixture("system_small.json"), p, NULL, NULL);
+	copy_fixture("system_small.json", p);
 	assert_int_equal(bundle_find_system(dir, &path), 0);
 	assert_non_null(strstr(path, "/system_profile.json"));
 	free(path);
-	(void)sys;
 	free(p);
 	free(dir);
 }
