@@ -216,6 +216,17 @@ static int same_stem(const char *a, const char *b)
 	return eq;
 }
 
+static int is_named(const struct ev *e, const char *name)
+{
+	return e->name && !strcmp(e->name, name);
+}
+
+/* An execution of a model on a NeuronCore. */
+static int is_exec(const struct ev *e)
+{
+	return is_named(e, "nrt_execute") || is_named(e, "nc_exec_running");
+}
+
 /* How well device d fits event e; < 0: it does not. */
 static int score(const struct ev *e, const struct mdevice *d)
 {
@@ -248,6 +259,9 @@ static int score(const struct ev *e, const struct mdevice *d)
 			s -= 20;
 		}
 	}
+	/* an execution without model fields still names its NeuronCore */
+	if (!named && !is_exec(e))
+		return -1;
 	if (d->nc_idx >= 0 && (e->lnc >= 0 || e->nc >= 0 || e->core >= 0)) {
 		int eq = d->nc_idx == e->lnc || d->nc_idx == e->nc ||
 			 d->nc_idx == e->core;
@@ -461,8 +475,8 @@ int model_device_align(struct model *m, int64_t device, int64_t slice,
 		       struct malign *out)
 {
 	struct mprofile dev;
-	struct ev e, x;
-	int64_t exec;
+	struct ev e, x, run;
+	int64_t exec = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -478,12 +492,24 @@ int model_device_align(struct model *m, int64_t device, int64_t slice,
 		model_profile_clear(&dev);
 		return rc;
 	}
-	exec = e.name && !strcmp(e.name, "nc_exec_running") ? 0 : exec_in(m, &e);
-	if (exec && !ev_load(m, exec, &x)) {
-		set_align(out, &x, &dev);
-		ev_free(&x);
-	} else {
+	if (is_named(&e, "nc_exec_running")) {
 		set_align(out, &e, &dev);
+	} else {
+		/* a call inside an execution: the execution's nrt_execute */
+		const struct ev *outer = &e;
+
+		if (!is_named(&e, "nrt_execute") &&
+		    !enclosing_execute(m, &e, &run))
+			outer = &run;
+		exec = exec_in(m, outer);
+		if (exec && !ev_load(m, exec, &x)) {
+			set_align(out, &x, &dev);
+			ev_free(&x);
+		} else {
+			set_align(out, outer, &dev);
+		}
+		if (outer == &run)
+			ev_free(&run);
 	}
 	ev_free(&e);
 	model_profile_clear(&dev);

@@ -33,8 +33,9 @@ void model_devices_free(struct mdevice *d, size_t n);
  * else its model (model_id, model_name) and NeuronCore (lnc_idx, nc_idx,
  * device_core_idx), instance and process; an event without a
  * device_profile or model_id (a kbl_exec_* or nc_exec_running) takes
- * those of the nrt_execute it runs in. 0: found (*device, maybe not
- * "ready"); 1: none; -1: error. */
+ * those of the nrt_execute it runs in. Only an execution (nrt_execute,
+ * nc_exec_running) may match by its NeuronCore alone. 0: found (*device,
+ * maybe not "ready"); 1: none; -1: error. */
 int model_device_for_slice(struct model *m, int64_t slice, int64_t *device);
 
 struct malign {
@@ -43,9 +44,11 @@ struct malign {
 	int64_t offset;		/* system ns = device ns + offset */
 };
 
-/* Where device's execution sits in system time: the nc_exec_running of
- * slice (or in it, for an nrt_execute), else slice itself; with slice 0
- * the first execution that drills into device. 0: found; 1: none. */
+/* Where device's execution sits in system time: slice if it is an
+ * nc_exec_running, else the nc_exec_running in its nrt_execute (slice
+ * itself, or the one it runs in), else that nrt_execute or slice; with
+ * slice 0 the first execution that drills into device. 0: found; 1:
+ * none. */
 int model_device_align(struct model *m, int64_t device, int64_t slice,
 		       struct malign *out);
 

@@ -547,6 +547,8 @@ static void test_drilldown(void **state)
 	/* a model whose device file is missing */
 	assert_int_equal(model_device_for_slice(m, slice_of(m, 21), &d), 0);
 	assert_int_equal(d, missing);
+	/* a tensor copy names no model: it is about no device profile */
+	assert_int_equal(model_device_for_slice(m, slice_of(m, 1), &d), 1);
 	/* a framework event is about no device profile */
 	{
 		sqlite3_stmt *st;
@@ -565,6 +567,9 @@ static void test_drilldown(void **state)
 	assert_int_equal(al.exec_slice, slice_of(m, 12));
 	assert_int_equal(al.exec_ts, T0 + 160000);
 	assert_int_equal(al.offset, T0 + 160000);
+	/* from a call inside the nrt_execute: the same execution */
+	assert_int_equal(model_device_align(m, dev0, slice_of(m, 11), &al), 0);
+	assert_int_equal(al.exec_slice, slice_of(m, 12));
 	/* without a slice: the first execution of that device */
 	assert_int_equal(model_device_align(m, dev1, 0, &al), 0);
 	assert_int_equal(al.exec_slice, slice_of(m, 3377699720529032));
