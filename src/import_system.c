@@ -1003,6 +1003,8 @@ int sysimp_record(struct sysimp *s, const struct jrec *r, const cJSON *o,
 		  void *prepared)
 {
 	s->rec = r;
+	if (prepared)
+		return trace_event(s, o, prepared);	/* most records */
 	if (!cJSON_IsObject(o))
 		return import_fail(s->im, r, "expected an object, found %s",
 				   jv_type_name(o));
