@@ -591,17 +591,62 @@ static void missing(struct writer *w, const struct import_result *sys,
 	free(msg);
 }
 
-int bundle_import_devices(struct writer *w, const char *dir,
-			  const struct import_result *sys,
-			  const struct import_opts *o, const char *cache_path)
+/* The parts that imported go to the writer, which merges them when it
+ * finishes; the others become warnings and rows in state "failed". */
+static void merge_parts(struct writer *w, const struct import_result *sys,
+			struct plan *pl)
 {
-	char dir_real[PATH_MAX];
-	struct sysfilter filter;
-	struct plan pl;
-	struct pool pool;
-	struct progress *pg;
-	int dirfd, rc = 0;
+	for (size_t i = 0; i < pl->n; i++) {
+		struct devjob *j = &pl->jobs[i];
 
+		if (!j->path)
+			continue;
+		if (j->rc) {
+			char *msg = xasprintf("device profile %s was not imported:"
+					      " %s", j->file, j->error);
+
+			writer_warning(w, sys->profile, "bundle", "Device profile",
+				       msg);
+			/* fixing the file makes the cache stale */
+			writer_source(w, sys->profile, j->path, "device");
+			missing_row(w, sys, j, "failed");
+			free(msg);
+			continue;
+		}
+		writer_merge(w, j->part);
+		free(j->part);
+		j->part = NULL;
+	}
+}
+
+static void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct devjob *j = &pl->jobs[i];
+
+		if (j->part)
+			unlink(j->part);
+		free(j->part);
+		free(j->file);
+		free(j->path);
+		free(j->error);
+		devname_free(&j->dn);
+	}
+	free(pl->jobs);
+	sb_free(&pl->refused);
+}
+
+/* The device files to import, and what the folder lacks or refuses. */
+static int plan_bundle(struct writer *w, const char *dir, char *dir_real,
+		       const struct import_result *sys,
+		       const struct import_opts *o, struct plan *pl)
+{
+	struct sysfilter filter;
+	int dirfd;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->dir = dir;
+	sb_init(&pl->refused);
 	if (!realpath(dir, dir_real) ||
 	    (dirfd = open(dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		err_set("%s: %s", dir, strerror(errno));
@@ -612,13 +657,27 @@ int bundle_import_devices(struct writer *w, const char *dir,
 		close(dirfd);
 		return -1;
 	}
-	memset(&pl, 0, sizeof(pl));
-	pl.dir = dir;
-	pl.filter = &filter;
-	sb_init(&pl.refused);
-	plan_jobs(w, dirfd, dir_real, sys, &pl);
+	pl->filter = &filter;
+	plan_jobs(w, dirfd, dir_real, sys, pl);
+	pl->filter = NULL;
 	close(dirfd);
 	sysfilter_free(&filter);
+	return 0;
+}
+
+int bundle_import_devices(struct writer *w, const char *dir,
+			  const struct import_result *sys,
+			  const struct import_opts *o, const char *cache_path)
+{
+	char dir_real[PATH_MAX];
+	struct plan pl;
+	struct pool pool;
+	struct progress *pg;
+
+	if (plan_bundle(w, dir, dir_real, sys, o, &pl)) {
+		plan_free(&pl);
+		return -1;
+	}
 	memset(&pool, 0, sizeof(pool));
 	pool.o = o;
 	pool.parent = sys->profile;
@@ -641,45 +700,12 @@ int bundle_import_devices(struct writer *w, const char *dir,
 	if (pool.njobs)
 		run_pool(&pool, pg);
 	progress_free(pg);
-	for (size_t i = 0; i < pl.n && !rc; i++) {
-		struct devjob *j = &pl.jobs[i];
-
-		if (!j->path)
-			continue;
-		if (j->rc) {
-			char *msg = xasprintf("device profile %s was not imported:"
-					      " %s", j->file, j->error);
-
-			writer_warning(w, sys->profile, "bundle", "Device profile",
-				       msg);
-			/* fixing the file makes the cache stale */
-			writer_source(w, sys->profile, j->path, "device");
-			missing_row(w, sys, j, "failed");
-			free(msg);
-			continue;
-		}
-		/* the writer merges it when it finishes, then removes it */
-		writer_merge(w, j->part);
-		free(j->part);
-		j->part = NULL;
-	}
+	merge_parts(w, sys, &pl);
 	if (!o->quiet)
 		report(dir, &pl);
-	for (size_t i = 0; i < pl.n; i++) {
-		struct devjob *j = &pl.jobs[i];
-
-		if (j->part)
-			unlink(j->part);
-		free(j->part);
-		free(j->file);
-		free(j->path);
-		free(j->error);
-		devname_free(&j->dn);
-	}
-	free(pl.jobs);
+	plan_free(&pl);
 	free(pool.todo);
-	sb_free(&pl.refused);
 	pthread_mutex_destroy(&pool.mu);
 	pthread_cond_destroy(&pool.cv);
-	return rc;
+	return 0;
 }
