@@ -183,7 +183,7 @@ struct place {
 	int64_t sort_key;
 };
 
-static const struct sysgroup *sort_g;
+static _Thread_local const struct sysgroup *sort_g;
 
 static int cmp_fields(const struct tkeys *a, const struct tkeys *b,
 		      const enum sysfield *f, int n)

@@ -1037,7 +1037,8 @@ static int cmp_text(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static struct sysimp *sort_ctx;
+/* qsort has no context argument; imports may run in several threads */
+static _Thread_local struct sysimp *sort_ctx;
 
 static int cmp_group(const void *pa, const void *pb)
 {
