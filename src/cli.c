@@ -40,7 +40,7 @@ static const char help_text[] =
 	"  -o, --output=FILE    (import) the cache; (export) the output file\n"
 	"      --format=FORMAT  text (default), json, or (export) csv\n"
 	"      --what=WHAT      (export) selection (default), layers, search,\n"
-	"                       markers or info\n"
+	"                       markers, info or devices\n"
 	"      --range=A:B      (export) time range from the profile start,\n"
 	"                       e.g. 1.2ms:3.4ms; either side may be empty\n"
 	"      --tracks=ROWS    (export) comma-separated rows or groups\n"
