@@ -38,6 +38,12 @@ if command -v jq >/dev/null; then
 		fail "summary JSON: $(cat "$out")"
 fi
 
+# the device list, and search over system events
+expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what devices "$b"
+expect 0 "^nc_idx,model,name,instance_id,process_id,file,events,duration_ns,state,profile_id" \
+	"$NXTOP" export -q --what devices --format csv "$b"
+expect 0 "Matches +1 " "$NXTOP" export -q --query "name=nrt_execute nc=1" "$b"
+
 # filters: a cache of their own, named after them
 expect 0 "cache $tmp/run\.[0-9a-f]{16}\.nxdb" "$NXTOP" import --filter-nc 0 "$b"
 expect 0 "filtered at import \(nc=0\)" "$NXTOP" summary -q --filter-nc 0 "$b"
