@@ -8,8 +8,9 @@
  * logical NeuronCore, worker gid); rows sit in a group per instance and
  * process, and carry those keys as track args so the model can regroup
  * them at view time (model/sysrows.h). Nesting (parent_id) is drawn as
- * depth within a row, derived from time containment when the cache is
- * finished, because events arrive in any order. */
+ * depth within a row, by time containment: computed as the events come
+ * when a row's events come in order, else by the writer's nesting pass
+ * when the cache is finished. */
 #include "config.h"
 
 #include <cjson/cJSON.h>
@@ -62,7 +63,7 @@ struct sysrow {
 	enum src src;
 	int64_t thread, lnc, nc, gid;	/* -1: absent */
 	/* depth of in-order events, so the finishing pass rarely rewrites */
-	int64_t last_ts;
+	int64_t last_ts, last_dur;
 	int64_t *ends;
 	size_t depth, cap;
 	int disordered;
@@ -393,24 +394,26 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	r->track = writer_track(s->w, s->im->profile,
 				s->groups[r->group].track, src_kinds[src],
 				sb_cstr(&s->tmp), 0);
-	writer_track_set_flags(s->w, r->track, TF_NEST_BY_TIME);
 	row_args(s, r, k->source);
 	return s->nrows++;
 }
 
-/* The depth the finishing pass will give an event, when events come in
- * time order (the same stack walk as model/lod.c). */
+/* An event's depth, by the rule of model/lod.c's nesting pass (start
+ * order, the longer first when two start together). Exact while a row's
+ * events come in that order; a row whose events do not is nested by the
+ * finishing pass (TF_NEST_BY_TIME), which then sorts its events. */
 static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 {
 	if (r->disordered)
 		return 0;
-	if (ts < r->last_ts) {
+	if (ts < r->last_ts || (ts == r->last_ts && end - ts > r->last_dur)) {
 		r->disordered = 1;
 		free(r->ends);
 		r->ends = NULL;
 		return 0;
 	}
 	r->last_ts = ts;
+	r->last_dur = end - ts;
 	while (r->depth && r->ends[r->depth - 1] <= ts &&
 	       !(r->ends[r->depth - 1] == ts && end == ts))
 		r->depth--;
@@ -1127,6 +1130,10 @@ int sysimp_finish(struct sysimp *s)
 {
 	struct strbuf key;
 
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].disordered)
+			writer_track_set_flags(s->w, s->rows[i].track,
+					       TF_NEST_BY_TIME);
 	assign_order(s);
 	if (s->have_meta_first)
 		span(s, s->meta_first, s->have_meta_last ? s->meta_last :
