@@ -70,8 +70,9 @@ enum input_format import_detect(const char *path);
  * of a cache's identity. -1 with err_get() set if they are bad. */
 int import_filter_key(const struct import_opts *o, struct strbuf *key);
 
-/* Builds the cache for input (a file, or a bundle folder) at cache_path. 0 on success; on failure
- * err_get() has one line and nothing is left at cache_path. */
+/* Builds the cache for input (a file, or a bundle folder) at
+ * cache_path. 0 on success; on failure err_get() has one line and
+ * nothing is left at cache_path. */
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o);
 

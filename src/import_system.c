@@ -35,8 +35,12 @@
 /* Sources in display order within a group. */
 enum src { SRC_RT, SRC_HW, SRC_FW, SRC_OTHER };
 
-static const char *const src_names[] = { "neuron_rt", "neuron_hw", "framework" };
-static const char *const src_kinds[] = { TK_NRT, TK_HW, TK_FRAMEWORK, TK_THREAD };
+static const char *const src_names[] = {
+	"neuron_rt", "neuron_hw", "framework",
+};
+static const char *const src_kinds[] = {
+	TK_NRT, TK_HW, TK_FRAMEWORK, TK_THREAD,
+};
 
 /* Byte-string keys to small ints. */
 struct kslot {
