@@ -774,7 +774,7 @@ void writer_sys_event(struct writer *w, int64_t slice,
 	bind_sid(w, 14, e->model_name);
 	bind_sid(w, 15, e->device_profile);
 	bind_sid(w, 16, e->group);
-	if (e->type != -1)
+	if (e->has_type)
 		wq_int(w->q, 17, e->type);
 	q_step(w);
 }

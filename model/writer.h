@@ -85,7 +85,9 @@ struct wsys_event {
 	int64_t group;		/* the exporter's row label ("nrt-nc-000") */
 	/* -1: absent */
 	int64_t thread_id, nc_idx, lnc_idx, worker_gid, device_core_idx;
-	int64_t exec_id, type;
+	int64_t exec_id;
+	int64_t type;		/* the exporter's event type, if has_type */
+	int has_type;
 	const char *model_id;
 };
 

@@ -604,11 +604,9 @@ static int prep_rest(struct prep *p, struct sysev *ev, struct strbuf *args)
 		return -1;
 	/* "type" is a number in every export seen; anything else is kept
 	 * as given */
-	if (jv_i64(p->f[E_TYPE], &e->type) != JV_OK) {
-		e->type = -1;
-		if (p->f[E_TYPE] && !cJSON_IsNull(p->f[E_TYPE]))
-			args_add(args, "type", p->f[E_TYPE]);
-	}
+	e->has_type = jv_i64(p->f[E_TYPE], &e->type) == JV_OK;
+	if (!e->has_type && p->f[E_TYPE] && !cJSON_IsNull(p->f[E_TYPE]))
+		args_add(args, "type", p->f[E_TYPE]);
 	scale = unit_scale(unit);
 	if (!scale)
 		return prep_fail(p, "unknown \"timestamp_unit\" \"%.32s\""
