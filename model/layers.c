@@ -2,10 +2,13 @@
 
 #include "layers.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "agg.h"
+#include "lod.h"
 #include "util.h"
 
 const char *const layer_col_names[LC_COUNT] = {
@@ -225,4 +228,129 @@ void layers_free(struct layer_table *t)
 		free(t->rows[i].name);
 	free(t->rows);
 	memset(t, 0, sizeof(*t));
+}
+
+static void add_ids(struct model *m, const char *s, int64_t **ids, size_t *n)
+{
+	int64_t *found;
+	size_t k;
+
+	if (!*s || model_string_ids(m, s, &found, &k))
+		return;
+	for (size_t i = 0; i < k; i++) {
+		size_t j;
+
+		for (j = 0; j < *n && (*ids)[j] != found[i]; j++)
+			;
+		if (j < *n)
+			continue;
+		*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
+		(*ids)[(*n)++] = found[i];
+	}
+	free(found);
+}
+
+int layers_row_ids(struct model *m, int64_t profile, const char *row,
+		   int64_t **ids, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t rl = strlen(row);
+
+	*ids = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(model_db(m), "SELECT DISTINCT name FROM layer"
+			       " WHERE profile_id = ?", -1, &st, NULL) != SQLITE_OK)
+		return model_fail(m, "layers");
+	sqlite3_bind_int64(st, 1, profile);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (!name || strncmp(name, row, rl) ||
+		    (name[rl] && name[rl] != '/'))
+			continue;
+		/* "/sg00/a/b" holds instructions of layer "/sg00/a/b",
+		 * "sg00/a/b", "a/b" and "b" */
+		add_ids(m, name, ids, n);
+		for (const char *p = name; (p = strchr(p, '/')); p++)
+			add_ids(m, p + 1, ids, n);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void id_list(struct strbuf *sb, const int64_t *ids, size_t n)
+{
+	sb_addc(sb, '(');
+	for (size_t i = 0; i < n; i++)
+		sb_printf(sb, "%s%" PRId64, i ? "," : "", ids[i]);
+	sb_addc(sb, ')');
+}
+
+/* The aggregate level for columns colw wide, -1 if they are finer than
+ * the track's layer aggregates. */
+static int cat_level(const struct mtrack *t, int64_t colw)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
+	int lmax, nl, l;
+
+	if (t->lod_level < 0 || !(t->agg_fields & (1u << AGG_CAT)))
+		return -1;
+	lmax = NX_MAX(lod_level_for(span), t->lod_level);
+	nl = NX_MIN(t->lod_level + 1, lmax);
+	l = agg_field_level(span, nl);
+	if (colw < lod_width(l))
+		return -1;
+	while (l < lmax && lod_width(l + 1) <= colw)
+		l++;
+	return l;
+}
+
+int layers_frame(struct model *m, const struct mtrack *t,
+		 const int64_t *ids, size_t n, int64_t t0, int64_t colw,
+		 int ncols, int64_t *hits)
+{
+	int64_t t1 = t0 + colw * ncols;
+	int level = cat_level(t, colw);
+	struct strbuf sql;
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	if (!n || strcmp(t->kind, "engine") || !t->n_events ||
+	    t1 <= t->min_ts || t0 > t->max_ts)
+		return 0;
+	sb_init(&sql);
+	if (level >= 0)
+		sb_printf(&sql, "SELECT bucket * %" PRId64 ", sum(n) FROM agg"
+			  " WHERE track_id = ?1 AND field = %d AND level = %d AND"
+			  " bucket BETWEEN ?2 AND ?3 AND value IN ",
+			  lod_width(level), AGG_CAT, level);
+	else
+		sb_adds(&sql, "SELECT ts, 1 FROM slice WHERE track_id = ?1 AND"
+			" ts >= ?2 AND ts < ?3 AND cat IN ");
+	id_list(&sql, ids, n);
+	if (level >= 0)
+		sb_adds(&sql, " GROUP BY bucket");
+	rc = sqlite3_prepare_v2(model_db(m), sb_cstr(&sql), -1, &st, NULL);
+	sb_free(&sql);
+	if (rc != SQLITE_OK)
+		return model_fail(m, "layers");
+	sqlite3_bind_int64(st, 1, t->id);
+	if (level >= 0) {
+		sqlite3_bind_int64(st, 2, lod_floor_shift(t0, 2 * level));
+		sqlite3_bind_int64(st, 3, lod_floor_shift(t1 - 1, 2 * level));
+	} else {
+		sqlite3_bind_int64(st, 2, t0);
+		sqlite3_bind_int64(st, 3, t1);
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t ts = sqlite3_column_int64(st, 0);
+		int64_t c = (ts - t0) / colw;
+
+		/* a bucket counts in the column where it starts */
+		if (ts >= t0 && c < ncols)
+			hits[c] += sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
 }

@@ -50,4 +50,17 @@ char *layers_group_name(const char *name, int depth);
  * layer, ends with "/layer", or is a group prefix of it). */
 int layers_match(const struct layer_row *r, const char *layer);
 
+/* String ids of the instruction layers of a row: of every layer_summary
+ * name that is the row's name or lies under it, the names layers_match
+ * accepts. For colouring a layer's instructions (slice.cat on engine
+ * rows). */
+int layers_row_ids(struct model *m, int64_t profile, const char *row,
+		   int64_t **ids, size_t *n);
+/* Instructions whose layer is one of ids starting in each column of
+ * track t (0 for rows that are not engines): from the per-field
+ * aggregates when the columns are wide, else from the events. */
+int layers_frame(struct model *m, const struct mtrack *t,
+		 const int64_t *ids, size_t n, int64_t t0, int64_t colw,
+		 int ncols, int64_t *hits);
+
 #endif

@@ -790,3 +790,57 @@ int model_slice_step(struct model *m, int64_t track, int64_t ts, int dir,
 	}
 	return found ? 0 : 1;
 }
+
+/* Ends are looked for among this many events starting before ts + maxdist,
+ * latest first: enough for any real track, bounded for odd ones. */
+#define NX_EDGE_SCAN_MAX_STR "100000"
+
+static void edge_pick(sqlite3_stmt *st, int64_t ts, int64_t *best,
+		      int64_t *bestd)
+{
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t e = sqlite3_column_int64(st, 0);
+		int64_t d = e > ts ? e - ts : ts - e;
+
+		if (d < *bestd) {
+			*best = e;
+			*bestd = d;
+		}
+	}
+	sqlite3_reset(st);
+}
+
+int model_edge_near(struct model *m, const struct mtrack *t, int64_t ts,
+		    int64_t maxdist, int64_t *edge)
+{
+	static const char *const sql[] = {
+		"SELECT ts FROM slice WHERE track_id=?1 AND ts>=?2 ORDER BY ts"
+		" LIMIT 1",
+		"SELECT ts FROM slice WHERE track_id=?1 AND ts<=?2 ORDER BY ts"
+		" DESC LIMIT 1",
+		"SELECT e FROM (SELECT ts+dur AS e FROM slice WHERE track_id=?1"
+		" AND ts>=?3 AND ts<=?4 ORDER BY ts DESC LIMIT "
+		NX_EDGE_SCAN_MAX_STR ") WHERE e>=?5 AND e<=?4",
+	};
+	int64_t best = 0, bestd = INT64_MAX;
+
+	if (t->is_counter || !t->n_events || maxdist < 0)
+		return 1;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(sql); i++) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(m->db, sql[i], -1, &st, NULL) != SQLITE_OK)
+			return model_fail(m, "edge");
+		sqlite3_bind_int64(st, 1, t->id);
+		sqlite3_bind_int64(st, 2, ts);
+		sqlite3_bind_int64(st, 3, sat_add(ts, -sat_add(maxdist, t->max_dur)));
+		sqlite3_bind_int64(st, 4, sat_add(ts, maxdist));
+		sqlite3_bind_int64(st, 5, sat_add(ts, -maxdist));
+		edge_pick(st, ts, &best, &bestd);
+		sqlite3_finalize(st);
+	}
+	if (bestd > maxdist)
+		return 1;
+	*edge = best;
+	return 0;
+}

@@ -96,6 +96,11 @@ int model_slice_at(struct model *m, const struct mtrack *t, int64_t ts,
 int model_slice_step(struct model *m, int64_t track, int64_t ts, int dir,
 		     struct mslice *out);
 
+/* The start or end of an event of the track nearest to ts, at most
+ * maxdist ns away; 0 found (*edge set), 1 none. */
+int model_edge_near(struct model *m, const struct mtrack *t, int64_t ts,
+		    int64_t maxdist, int64_t *edge);
+
 /* Every field of a slice, grouped; fn is called once per field in
  * display order. Values are plain text, not yet sanitised. */
 typedef void (*mfield_fn)(void *ctx, const char *group, const char *key,

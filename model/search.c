@@ -987,3 +987,69 @@ int search_list(struct search *s, int64_t t0, int64_t t1, int64_t offset,
 	sqlite3_finalize(st);
 	return 0;
 }
+
+static int cmp_time(const void *a, const void *b)
+{
+	const struct mslice *x = a, *y = b;
+
+	return before(x, y) ? -1 : before(y, x) ? 1 : 0;
+}
+
+int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
+		int64_t id, int dir, int64_t limit,
+		void (*fn)(void *, const struct mslice *), void *ctx)
+{
+	const char *cmp = dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
+			  "(s.ts < ? OR (s.ts = ? AND s.id < ?))";
+	const char *order = dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC";
+	sqlite3_stmt *st, *tr;
+	struct mslice *rows = NULL;
+	size_t n = 0, cap = 0;
+
+	if (limit <= 0 || t1 <= t0)
+		return 0;
+	st = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
+		     " s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
+		     " s.ts >= ? AND s.ts < ? AND %s ORDER BY %s LIMIT ?",
+		     sb_cstr(&s->from), sb_cstr(&s->where), cmp, order);
+	if (!st)
+		return -1;
+	tr = prepare(s, "SELECT id FROM track WHERE profile_id = %" PRId64
+		     " AND kind NOT IN ('group', 'counter')", s->profile);
+	if (!tr) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	/* the first limit of every track hold the first limit of all */
+	while (sqlite3_step(tr) == SQLITE_ROW) {
+		int64_t track = sqlite3_column_int64(tr, 0);
+		int k;
+
+		if (!track_allowed(s, track))
+			continue;
+		k = bind_params(s, st);
+		sqlite3_bind_int64(st, k + 1, track);
+		sqlite3_bind_int64(st, k + 2, t0);
+		sqlite3_bind_int64(st, k + 3, t1);
+		sqlite3_bind_int64(st, k + 4, ts);
+		sqlite3_bind_int64(st, k + 5, ts);
+		sqlite3_bind_int64(st, k + 6, id);
+		sqlite3_bind_int64(st, k + 7, limit);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 256;
+				rows = xreallocarray(rows, cap, sizeof(*rows));
+			}
+			read_slice(st, &rows[n++]);
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(tr);
+	sqlite3_finalize(st);
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_time);
+	for (size_t i = 0; i < n && (int64_t)i < limit; i++)
+		fn(ctx, &rows[dir > 0 ? i : n - 1 - i]);
+	free(rows);
+	return 0;
+}

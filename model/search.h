@@ -56,4 +56,13 @@ int search_list(struct search *s, int64_t t0, int64_t t1, int64_t offset,
 		int64_t limit, void (*fn)(void *, const struct mslice *),
 		void *ctx);
 
+/* Up to limit matches starting in [t0, t1) that come after (ts, id) in
+ * time order (dir > 0, earliest first), or before it (dir < 0, latest
+ * first); fn is called for each. For paging through long lists: one
+ * index seek per track instead of an OFFSET that counts every earlier
+ * match. ts = INT64_MIN or INT64_MAX starts at an end. */
+int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
+		int64_t id, int dir, int64_t limit,
+		void (*fn)(void *, const struct mslice *), void *ctx);
+
 #endif

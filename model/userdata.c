@@ -21,6 +21,7 @@
 struct userdata {
 	sqlite3 *db;
 	char *path;
+	int64_t data_version;	/* at the last userdata_changed() */
 };
 
 static const char userdata_sql[] =
@@ -57,6 +58,20 @@ static int exec(struct userdata *u, const char *sql)
 	return 0;
 }
 
+static int64_t data_version(struct userdata *u)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(u->db, "PRAGMA data_version", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 struct userdata *userdata_open(const char *path)
 {
 	struct userdata *u = xcalloc(1, sizeof(*u));
@@ -86,10 +101,21 @@ struct userdata *userdata_open(const char *path)
 	    exec(u, userdata_sql) ||
 	    exec(u, "PRAGMA user_version=" NX_STR(USERDATA_VERSION)))
 		goto fail;
+	u->data_version = data_version(u);
 	return u;
 fail:
 	userdata_close(u);
 	return NULL;
+}
+
+int userdata_changed(struct userdata *u)
+{
+	int64_t v = data_version(u);
+
+	if (v == u->data_version)
+		return 0;
+	u->data_version = v;
+	return 1;
 }
 
 void userdata_close(struct userdata *u)

@@ -25,6 +25,11 @@ char *userdata_default_path(void);
 struct userdata *userdata_open(const char *path);
 void userdata_close(struct userdata *u);
 
+/* 1 if another process changed the store since the last call (or since
+ * it was opened), else 0: time to read the markers again. Cheap enough
+ * to ask before every frame. */
+int userdata_changed(struct userdata *u);
+
 /* The key user data of a profile is filed under: the profile's source
  * file (absolute) and, in a bundle, the profile's file inside it. */
 char *userdata_profile_key(struct model *m, int64_t profile);

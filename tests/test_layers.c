@@ -1,6 +1,7 @@
 /* Layer table and info panels: grouping layer names by depth (the
  * profile's own group rows win over merged children), sorting, filtering,
- * matching instructions to a layer row; the Summary panel grouped and
+ * matching instructions to a layer row, and counting them per column;
+ * the Summary panel grouped and
  * ordered by summary_groups / summary_group_order with percentages. */
 #include "config.h"
 
@@ -11,6 +12,7 @@
 #include "model/layers.h"
 #include "model/model.h"
 #include "model/util.h"
+#include "model/writer.h"
 #include "testutil.h"
 
 static const char doc[] =
@@ -145,12 +147,112 @@ static void test_summary_panel(void **state)
 	model_close(m);
 }
 
+/* The instructions of a layer row: its own name's layers and those under
+ * it, counted per column from the aggregates or the events alike. */
+static void test_row_frame(void **state)
+{
+	char *fx = tu_fixture("device_small.json");
+	char *small = tu_import(fx);
+	struct model *m = model_open(small);
+	struct mtrack *t;
+	size_t nt, n;
+	int64_t *ids, total = 0, hits[64];
+
+	(void)state;
+	assert_int_equal(layers_row_ids(m, 1, "/sg00/_dot.3", &ids, &n), 0);
+	assert_true(n >= 1);
+	model_tracks(m, 1, &t, &nt);
+	for (size_t i = 0; i < nt; i++) {
+		assert_int_equal(layers_frame(m, &t[i], ids, n, 0, 28000, 64,
+					      hits), 0);
+		for (int c = 0; c < 64; c++)
+			total += hits[c];
+	}
+	/* five engine instructions have layer _dot.3; four start after
+	 * 64 columns of 28 us */
+	assert_int_equal(total, 1);
+	total = 0;
+	for (size_t i = 0; i < nt; i++) {
+		assert_int_equal(layers_frame(m, &t[i], ids, n, 0, 40000, 64,
+					      hits), 0);
+		for (int c = 0; c < 64; c++)
+			total += hits[c];
+	}
+	assert_int_equal(total, 5);
+	free(ids);
+	/* the group holds the layer under it; an unknown row holds none */
+	assert_int_equal(layers_row_ids(m, 1, "/sg00", &ids, &n), 0);
+	assert_true(n >= 1);
+	free(ids);
+	assert_int_equal(layers_row_ids(m, 1, "/nope", &ids, &n), 0);
+	assert_int_equal(n, 0);
+	free(ids);
+	model_tracks_free(t, nt);
+	model_close(m);
+	free(small);
+	free(fx);
+}
+
+/* Many instructions in three layers: columns wide enough for the
+ * aggregates count the same as the events do. */
+static void test_frame_aggregates(void **state)
+{
+	struct wprofile p = { .kind = "device", .format = "test", .name = "l",
+			      .nc_idx = -1 };
+	char *big = xasprintf("%s/layers-big.nxdb", tu_dir());
+	struct writer *w = writer_open(big);
+	struct model *m;
+	struct mtrack *t;
+	int64_t tr, cats[3], name, ts = 0, ids[2];
+	size_t nt;
+	uint64_t r = 99;
+
+	(void)state;
+	writer_profile(w, &p);
+	tr = writer_track(w, 1, 0, TK_ENGINE, "Vector", 1);
+	name = writer_string(w, "TENSOR_TENSOR");
+	cats[0] = writer_string(w, "a/b");
+	cats[1] = writer_string(w, "a/c");
+	cats[2] = writer_string(w, "d");
+	for (int i = 0; i < 40000; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		ts += 1 + (int64_t)(r >> 61);
+		writer_slice(w, tr, ts, 1, name, cats[(r >> 33) % 3], 0, 0);
+	}
+	assert_int_equal(writer_finish(w), 0);
+	m = model_open(big);
+	model_tracks(m, 1, &t, &nt);
+	ids[0] = cats[0];
+	ids[1] = cats[2];
+	for (int64_t colw = 1024; colw <= 65536; colw *= 4) {
+		int64_t a[40], b[40];
+
+		/* from the events: columns finer than every aggregate */
+		for (int c = 0; c < 40; c++) {
+			int64_t h[64];
+
+			assert_int_equal(layers_frame(m, &t[0], ids, 2,
+						      c * colw, colw / 64, 64, h), 0);
+			b[c] = 0;
+			for (int k = 0; k < 64; k++)
+				b[c] += h[k];
+		}
+		assert_int_equal(layers_frame(m, &t[0], ids, 2, 0, colw, 40, a), 0);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+	model_tracks_free(t, nt);
+	model_close(m);
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_summary_panel),
+		cmocka_unit_test(test_row_frame),
+		cmocka_unit_test(test_frame_aggregates),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

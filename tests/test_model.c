@@ -195,6 +195,33 @@ static void test_slice_at_and_step(void **state)
 	model_close(m);
 }
 
+/* The nearest start or end within a distance: 0..1000, 100..1000,
+ * 150..160, 500..600 and 2000 on the nested track. */
+static void test_edge_near(void **state)
+{
+	struct model *m = model_open(cache);
+	struct mtrack *tracks, *t;
+	size_t nt;
+	int64_t e;
+
+	(void)state;
+	model_tracks(m, 1, &tracks, &nt);
+	t = find_track(tracks, nt, track_nested);
+	assert_int_equal(model_edge_near(m, t, 158, 5, &e), 0);
+	assert_int_equal(e, 160);
+	assert_int_equal(model_edge_near(m, t, 490, 20, &e), 0);
+	assert_int_equal(e, 500);
+	assert_int_equal(model_edge_near(m, t, 995, 10, &e), 0);
+	assert_int_equal(e, 1000);
+	assert_int_equal(model_edge_near(m, t, 604, 10, &e), 0);
+	assert_int_equal(e, 600);
+	assert_int_equal(model_edge_near(m, t, 1200, 100, &e), 1);
+	assert_int_equal(model_edge_near(m, t, 2000, 0, &e), 0);
+	assert_int_equal(e, 2000);
+	model_tracks_free(tracks, nt);
+	model_close(m);
+}
+
 static void test_counter_frame(void **state)
 {
 	struct model *m = model_open(cache);
@@ -225,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_frames_match_brute_force),
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_slice_at_and_step),
+		cmocka_unit_test(test_edge_near),
 		cmocka_unit_test(test_counter_frame),
 	};
 

@@ -1,7 +1,7 @@
 /* Search: each kind of term on a fixture with known answers, bad queries
  * rejected with a column, name searches answered from the aggregates the
  * same as from the events, counts equal to brute force, stepping in time
- * order. */
+ * order, paging equal to the whole list. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -223,6 +223,68 @@ static void test_step(void **state)
 	model_close(m);
 }
 
+struct collect {
+	struct mslice *v;
+	size_t n;
+};
+
+static void collect(void *ctx, const struct mslice *s)
+{
+	struct collect *c = ctx;
+
+	c->v = xreallocarray(c->v, c->n + 1, sizeof(*c->v));
+	c->v[c->n++] = *s;
+}
+
+/* Paging forward and backward by (ts, id) gives the list search_list
+ * gives, for a name search and for one read from the events. */
+static void test_page(void **state)
+{
+	char *cache = big_cache();
+	struct model *m = model_open(cache);
+	static const char *const queries[] = { "opcode=MATMUL", "dur>20" };
+	int64_t t0 = 5000, t1 = 90000;
+
+	(void)state;
+	for (size_t q = 0; q < NX_ARRAY_SIZE(queries); q++) {
+		char *err;
+		struct search *s = search_new(m, 1, queries[q], &err);
+		struct collect all = { 0 }, fwd = { 0 }, back = { 0 };
+		size_t before;
+
+		assert_non_null(s);
+		assert_int_equal(search_list(s, t0, t1, 0, INT64_MAX, collect,
+					     &all), 0);
+		assert_true(all.n > 20);
+		do {
+			before = fwd.n;
+			assert_int_equal(search_page(s, t0, t1,
+				fwd.n ? fwd.v[fwd.n - 1].ts : INT64_MIN,
+				fwd.n ? fwd.v[fwd.n - 1].id : INT64_MIN, 1, 7,
+				collect, &fwd), 0);
+		} while (fwd.n > before);
+		do {
+			before = back.n;
+			assert_int_equal(search_page(s, t0, t1,
+				back.n ? back.v[back.n - 1].ts : INT64_MAX,
+				back.n ? back.v[back.n - 1].id : INT64_MAX, -1, 5,
+				collect, &back), 0);
+		} while (back.n > before);
+		assert_int_equal(fwd.n, all.n);
+		assert_int_equal(back.n, all.n);
+		for (size_t i = 0; i < all.n; i++) {
+			assert_int_equal(fwd.v[i].id, all.v[i].id);
+			assert_int_equal(back.v[all.n - 1 - i].id, all.v[i].id);
+		}
+		free(all.v);
+		free(fwd.v);
+		free(back.v);
+		search_free(s);
+	}
+	model_close(m);
+	free(cache);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_bad_queries),
 		cmocka_unit_test(test_aggregates_match_events),
 		cmocka_unit_test(test_step),
+		cmocka_unit_test(test_page),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,7 +1,8 @@
 /* Markers are user data: they survive the process being killed right
- * after they are set, two processes adding markers at once keep all of
- * them, sets save and load with their "diff vs" links, and history keeps
- * the most recent entries first. */
+ * after they are set, a change by another process is noticed, two
+ * processes adding markers at once keep all of them, sets save and load
+ * with their "diff vs" links, and history keeps the most recent entries
+ * first. */
 #include "config.h"
 
 #include <signal.h>
@@ -114,6 +115,26 @@ static void test_kill_after_set(void **state)
 	close(pipefd[1]);
 }
 
+/* A change by another connection is noticed once; one's own is not. */
+static void test_changed(void **state)
+{
+	struct userdata *a = userdata_open(db_path), *b = userdata_open(db_path);
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	userdata_changed(a);	/* opening b wrote the schema version */
+	assert_int_equal(userdata_changed(a), 0);
+	assert_int_equal(marker_add(b, "changed", NULL, 7, NULL), 0);
+	assert_int_equal(userdata_changed(a), 1);
+	assert_int_equal(userdata_changed(a), 0);
+	assert_int_equal(marker_add(a, "changed", NULL, 8, NULL), 0);
+	assert_int_equal(userdata_changed(a), 0);
+	assert_int_equal(userdata_changed(b), 1);
+	userdata_close(a);
+	userdata_close(b);
+}
+
 /* Two processes adding markers to one profile at once lose none. */
 static void test_two_processes(void **state)
 {
@@ -212,6 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_list_rename_delete),
 		cmocka_unit_test(test_kill_after_set),
+		cmocka_unit_test(test_changed),
 		cmocka_unit_test(test_two_processes),
 		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_history),
