@@ -496,7 +496,7 @@ static void marker_time(struct table *t, int64_t ns, const char *unit, int text)
 		return;
 	}
 	if (unit)
-		timefmt_in_unit(buf, sizeof(buf), ns, unit, 3);
+		timefmt_exact(buf, sizeof(buf), ns, unit);
 	else
 		timefmt_dur(buf, sizeof(buf), ns, 6, 0);
 	table_num(t, (double)ns, buf);

@@ -45,6 +45,7 @@ struct search {
 	int64_t *tracks;
 	size_t ntracks;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
+	sqlite3_stmt *st_one;	/* does one event match */
 };
 
 static void add_param_int(struct search *s, int64_t v)
@@ -540,6 +541,7 @@ void search_free(struct search *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->st_range);
+	sqlite3_finalize(s->st_one);
 	for (int i = 0; i < s->ntemp; i++) {
 		char sql[64];
 
@@ -610,6 +612,25 @@ static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
 	}
 	sb_free(&sb);
 	return st;
+}
+
+int search_match(struct search *s, int64_t id)
+{
+	int k, rc;
+
+	if (!s->st_one) {
+		s->st_one = prepare(s, "SELECT 1 FROM %s WHERE %s AND s.id = ?",
+				    sb_cstr(&s->from), sb_cstr(&s->where));
+		if (!s->st_one)
+			return -1;
+	}
+	k = bind_params(s, s->st_one);
+	sqlite3_bind_int64(s->st_one, k + 1, id);
+	rc = sqlite3_step(s->st_one);
+	sqlite3_reset(s->st_one);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
 static int frame_agg(struct search *s, const struct mtrack *t, int level,

@@ -20,6 +20,9 @@ struct search *search_new(struct model *m, int64_t profile, const char *text,
 void search_free(struct search *s);
 const char *search_text(const struct search *s);
 
+/* 1 if event id matches, 0 if not, -1 on error. */
+int search_match(struct search *s, int64_t id);
+
 /* Matches starting in each column of one track. */
 int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 		 int64_t colw, int ncols, int64_t *hits);

@@ -109,6 +109,18 @@ void timefmt_in_unit(char *buf, size_t n, int64_t ns, const char *unit,
 	decimal(buf, n, ns, per, per == 1 ? 0 : prec);
 }
 
+void timefmt_exact(char *buf, size_t n, int64_t ns, const char *unit)
+{
+	int64_t per = 1;
+	int prec = 0;
+
+	if (timefmt_unit(unit, &per))
+		per = 1;
+	for (int64_t p = per; p > 1; p /= 10)
+		prec++;
+	decimal(buf, n, ns, per, prec);
+}
+
 int timefmt_parse(const char *s, int64_t *out)
 {
 	uint64_t whole = 0, frac = 0, fscale = 1;

@@ -14,6 +14,9 @@ void timefmt_dur(char *buf, size_t n, int64_t ns, int prec, int compact);
 /* A duration in a fixed unit ("ns", "us", "ms", "s"). */
 void timefmt_in_unit(char *buf, size_t n, int64_t ns, const char *unit,
 		     int prec);
+/* A time in a fixed unit, exact: with the decimals the unit needs
+ * (3 for us, 6 for ms, 9 for s). */
+void timefmt_exact(char *buf, size_t n, int64_t ns, const char *unit);
 /* Parses "1.25ms", "100us", "100µs", "2s", "350ns" or a bare number of
  * ns. Exact (no floating point). 0 on success. */
 int timefmt_parse(const char *s, int64_t *ns);

@@ -1,7 +1,7 @@
 /* Search: each kind of term on a fixture with known answers, bad queries
  * rejected with a column, name searches answered from the aggregates the
  * same as from the events, counts equal to brute force, stepping in time
- * order, paging equal to the whole list. */
+ * order (and one event at a time), paging equal to the whole list. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -219,6 +219,11 @@ static void test_step(void **state)
 	assert_int_equal(n, 5);
 	assert_int_equal(search_step(s, INT64_MAX, 0, -1, &x), 0);
 	assert_int_equal(x.ts, 1869147);
+	/* the same five, one event at a time */
+	n = 0;
+	for (int64_t id = 1; id <= 64; id++)
+		n += search_match(s, id);
+	assert_int_equal(n, 5);
 	search_free(s);
 	model_close(m);
 }

@@ -54,6 +54,19 @@ static void test_timefmt(void **state)
 	dur(1999999, 2, "2 ms");
 	timefmt_set_ascii(0);
 	dur(1500, 1, "1.5 \xc2\xb5s");
+	/* fixed units keep every digit */
+	{
+		char buf[48];
+
+		timefmt_exact(buf, sizeof(buf), 1597, "s");
+		assert_string_equal(buf, "0.000001597");
+		timefmt_exact(buf, sizeof(buf), 1597, "us");
+		assert_string_equal(buf, "1.597");
+		timefmt_exact(buf, sizeof(buf), -4250, "ms");
+		assert_string_equal(buf, "-0.004250");
+		timefmt_exact(buf, sizeof(buf), 42, "ns");
+		assert_string_equal(buf, "42");
+	}
 }
 
 static void parse(const char *s, int64_t want)
