@@ -7,6 +7,8 @@ set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
+# markers and history stay in the test's folder
+export XDG_DATA_HOME="$tmp/data"
 
 expect 0 "" "$NXTOP" demo --events 3000 --seed 7 --write "$tmp/a.json"
 "$NXTOP" demo --events 3000 --seed 7 --write "$tmp/b.json" || fail "second write"

@@ -4,7 +4,10 @@
 # equal tests/screens/NAME/DUMP, and no dump may hold a control
 # character. A script's header names its profile ("# profile: FILE" in
 # tests/fixtures, or "demo": nxtop demo --events 20000), extra options ("# args: ...") and environment
-# ("# env: VAR=value"). NXTOP_UPDATE_SCREENS=1 rewrites the expected
+# ("# env: VAR=value"). Each script runs in a folder of its own (where
+# e and E write) with markers and history of its own. A script may list
+# files it exports ("# exports: nxtop-layers-1.txt ..."): they must be
+# written. NXTOP_UPDATE_SCREENS=1 rewrites the expected
 # screens from what the viewer shows now (check the diff before
 # committing). Also: the viewer's errors (no terminal, bad options, bad
 # scripts).
@@ -19,8 +22,12 @@ export LC_ALL=C.UTF-8
 unset NO_COLOR COLUMNS LINES
 
 tmp=$(mktemp -d)
+# markers, history and exports stay in the test's folder
+export XDG_DATA_HOME="$tmp/data"
+unset NXTOP_EXPORT_DIR
+case $NXTOP in /*) ;; *) NXTOP=$(pwd)/$NXTOP ;; esac
 trap 'rm -rf "$tmp"' EXIT
-screens="$srcdir/tests/screens"
+screens=$(cd "$srcdir/tests/screens" && pwd)
 ctl=$(printf '[\001-\010\013-\037\177]')
 
 # the viewer's own errors
@@ -56,10 +63,13 @@ for script in "$screens"/*.keys; do
 		fi
 		"$NXTOP" import -q "$tmp/$profile" || fail "$profile: import failed"
 	fi
-	mkdir "$tmp/$name"
+	mkdir "$tmp/$name" "$tmp/$name.cwd"
+	# each script has its own markers and history, and exports into its
+	# own folder ("wrote ./nxtop-layers-1.txt")
 	# shellcheck disable=SC2086
-	if ! env $envs "$NXTOP" -q $args --headless="$script" \
-		--dump="$tmp/$name" "$tmp/$profile" 2>"$tmp/$name.err"; then
+	if ! (cd "$tmp/$name.cwd" && env XDG_DATA_HOME="$tmp/$name.data" $envs \
+		"$NXTOP" -q $args --headless="$script" --dump="$tmp/$name" \
+		"$tmp/$profile") 2>"$tmp/$name.err"; then
 		fail "$name: nxtop failed: $(cat "$tmp/$name.err")"
 		continue
 	fi
@@ -68,6 +78,9 @@ for script in "$screens"/*.keys; do
 		cp -r "$tmp/$name" "$screens/$name"
 		continue
 	fi
+	for file in $(sed -n 's/^# exports: //p' "$script"); do
+		[ -s "$tmp/$name.cwd/$file" ] || fail "$name: $file was not written"
+	done
 	for want in "$screens/$name"/*; do
 		[ -e "$tmp/$name/$(basename "$want")" ] ||
 			fail "$name: no dump $(basename "$want")"

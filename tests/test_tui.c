@@ -1,6 +1,7 @@
 /* The viewer's parts that need no terminal: the request table against
- * the man page's KEYS section, key names, time-axis ticks, the command
- * line editor, and the frame cache (a shifted frame equals a fresh one).
+ * the man page's KEYS section, keymaps, key names, time-axis ticks, the
+ * command line editor and its history, and the frame cache (a shifted
+ * frame equals a fresh one).
  * With --print-man-keys it prints the KEYS section for man/nxtop.1. */
 #include "config.h"
 
@@ -60,8 +61,9 @@ static void test_man_keys(void **state)
 	free(path);
 }
 
-/* Every key in the table reaches its own request: no key is bound
- * twice, and every name parses. */
+/* Every key in the table reaches its own request in every keymap that
+ * has it: no key is bound twice in a keymap and the keymaps under it,
+ * and every name parses. */
 static void test_keys_unique(void **state)
 {
 	size_t n;
@@ -69,26 +71,39 @@ static void test_keys_unique(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < n; i++) {
-		const char *p = r[i].keys;
-
 		if (r[i].req == REQ_NONE)
 			continue;
 		assert_int_equal(req_by_name(r[i].name), r[i].req);
 		assert_ptr_equal(req_info(r[i].req), &r[i]);
-		while (*p) {
-			int key;
+		for (int km = 0; km < KM_COUNT; km++) {
+			const char *p = r[i].keys;
 
-			if (*p == ' ') {
-				p++;
+			if (!keymap_covers((enum keymap)km, r[i].keymap))
 				continue;
+			while (*p) {
+				int key;
+
+				if (*p == ' ') {
+					p++;
+					continue;
+				}
+				assert_int_equal(keys_parse(&p, &key), 0);
+				if (keys_request(key, (enum keymap)km) != r[i].req)
+					fail_msg("key of %s also bound elsewhere",
+						 r[i].name);
 			}
-			assert_int_equal(keys_parse(&p, &key), 0);
-			if (keys_request(key) != r[i].req)
-				fail_msg("key of %s also bound elsewhere",
-					 r[i].name);
 		}
 	}
 	assert_int_equal(req_by_name("no-such-request"), REQ_NONE);
+	/* one key, a request per keymap */
+	assert_int_equal(keys_request('G', KM_LIST), REQ_LAST_LINE);
+	assert_int_equal(keys_request('G', KM_MARKERS), REQ_LAST_LINE);
+	assert_int_equal(keys_request('/', KM_TIMELINE), REQ_SEARCH);
+	assert_int_equal(keys_request('/', KM_LIST), REQ_FILTER);
+	assert_int_equal(keys_request('w', KM_TIMELINE), REQ_ZOOM_IN);
+	assert_int_equal(keys_request('w', KM_MARKERS), REQ_SAVE_SET);
+	assert_int_equal(keys_request('w', KM_LIST), REQ_NONE);
+	assert_int_equal(keys_request('q', KM_LAYERS), REQ_VIEW_CLOSE);
 }
 
 static int parse1(const char *s)
@@ -111,8 +126,8 @@ static void test_key_names(void **state)
 	assert_int_equal(parse1("<C-l>"), 12);
 	assert_int_equal(parse1("<lt>"), '<');
 	assert_int_equal(parse1("<"), '<');
-	assert_int_equal(keys_request(parse1("<Enter>")), REQ_ENTER);
-	assert_int_equal(keys_request('\r'), REQ_ENTER);
+	assert_int_equal(keys_request(parse1("<Enter>"), KM_TIMELINE), REQ_ENTER);
+	assert_int_equal(keys_request('\r', KM_LIST), REQ_ENTER);
 	assert_int_equal(parse1("\xc2\xb5"), KEY_UNICODE(0xb5));
 	assert_int_equal(keys_parse(&bad, &key), -1);
 	keys_name(parse1("<PgDown>"), buf, sizeof(buf));
@@ -202,6 +217,38 @@ static void test_prompt(void **state)
 	assert_int_equal(prompt_key(&p, 127), PROMPT_CANCEL);
 }
 
+/* Up and Down walk the history and come back to the line being typed;
+ * text put on the line is cut on a character boundary. */
+static void test_prompt_history(void **state)
+{
+	struct prompt p;
+	char **hist = xcalloc(2, sizeof(*hist));
+	char *long_text = xcalloc(PROMPT_MAX + 8, 1);
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	hist[0] = xstrdup("opcode=MATMUL");
+	hist[1] = xstrdup("dur>2us");
+	prompt_start(&p, '/');
+	prompt_set_history(&p, hist, 2);
+	type(&p, "lay");
+	type(&p, "<Up>");
+	assert_string_equal(p.text, "opcode=MATMUL");
+	type(&p, "<Up><Up>");
+	assert_string_equal(p.text, "dur>2us");
+	type(&p, "<Down><Down>");
+	assert_string_equal(p.text, "lay");
+	type(&p, "er<Down>");
+	assert_string_equal(p.text, "layer");
+	/* 'é' is two bytes: a cut in its middle drops it */
+	memset(long_text, 'a', PROMPT_MAX - 2);
+	strcat(long_text, "\xc3\xa9");
+	prompt_set(&p, long_text);
+	assert_int_equal(p.len, PROMPT_MAX - 2);
+	prompt_free(&p);
+	free(long_text);
+}
+
 static void expect_same(struct model *m, struct tracks *tr, size_t i,
 			int64_t t0, int64_t colw, int n)
 {
@@ -284,6 +331,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_axis),
 		cmocka_unit_test(test_prompt),
+		cmocka_unit_test(test_prompt_history),
 		cmocka_unit_test(test_frame_cache),
 	};
 

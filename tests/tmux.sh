@@ -14,6 +14,8 @@ if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 fi
 
 tmp=$(mktemp -d)
+# markers, history and exports stay in the test's folder
+export XDG_DATA_HOME="$tmp/data" NXTOP_EXPORT_DIR="$tmp"
 sock="nxtop-test-$$"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -33,6 +33,10 @@ static const char *const glyphs[G_COUNT][2] = {
 	[G_ELLIPSIS] = { "\xe2\x80\xa6", "~" },		/* … */
 	[G_CRUMB] = { "\xe2\x80\xba", ">" },		/* › */
 	[G_SWATCH] = { "\xe2\x96\xa0", "#" },		/* ■ */
+	[G_SORT_UP] = { "\xe2\x96\xb2", "^" },		/* ▲ */
+	[G_SORT_DOWN] = { "\xe2\x96\xbc", "v" },	/* ▼ */
+	[G_MARKER] = { "\xe2\x97\x86", "*" },		/* ◆ */
+	[G_MARKER_LINE] = { "\xe2\x94\x8a", ":" },	/* ┊ */
 };
 
 /* Distinct hues for events; the 8-colour set skips black and white. */
@@ -42,8 +46,8 @@ static const short palette8[] = { COLOR_BLUE, COLOR_YELLOW, COLOR_GREEN,
 				  COLOR_MAGENTA, COLOR_CYAN, COLOR_RED };
 
 /* Colour pairs: styles first, then the palette as glyphs and as bars. */
-#define PAIR_FG 20
-#define PAIR_BAR 40
+#define PAIR_FG 32
+#define PAIR_BAR 48
 _Static_assert(S_COUNT < PAIR_FG && PAIR_FG + 12 <= PAIR_BAR,
 	       "colour pairs overlap");
 
@@ -76,6 +80,21 @@ static const struct style_def styles[S_COUNT] = {
 	[S_DIM] = { 244, -1, COLOR_WHITE, -1, A_NORMAL, A_DIM },
 	[S_COUNTER] = { 72, -1, COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
 	[S_HELP_KEY] = { 179, -1, COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+	[S_MATCH] = { 16, 220, COLOR_BLACK, COLOR_YELLOW, A_BOLD,
+		      A_REVERSE | A_BOLD },
+	[S_MATCH_FG] = { 220, -1, COLOR_YELLOW, -1, A_BOLD,
+			 A_BOLD | A_UNDERLINE },
+	[S_LAYER] = { 16, 213, COLOR_BLACK, COLOR_MAGENTA, A_BOLD,
+		      A_REVERSE | A_BOLD },
+	[S_LAYER_FG] = { 213, -1, COLOR_MAGENTA, -1, A_BOLD,
+			 A_BOLD | A_UNDERLINE },
+	[S_FADED_BAR] = { 250, 237, COLOR_WHITE, COLOR_BLACK, A_NORMAL,
+			  A_DIM },
+	[S_BOX] = { 255, 24, COLOR_WHITE, COLOR_BLUE, A_NORMAL, A_REVERSE },
+	[S_STRIP] = { 220, -1, COLOR_YELLOW, -1, A_NORMAL, A_BOLD },
+	[S_STRIP_VIEW] = { 220, 238, COLOR_YELLOW, COLOR_BLUE, A_NORMAL,
+			   A_REVERSE },
+	[S_MARKER] = { 213, -1, COLOR_MAGENTA, -1, A_BOLD, A_BOLD },
 };
 
 static int use_ascii;

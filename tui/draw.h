@@ -19,6 +19,9 @@ enum glyph {
 	G_ELLIPSIS,
 	G_CRUMB,		/* between breadcrumb entries */
 	G_SWATCH,		/* legend colour sample */
+	G_SORT_UP, G_SORT_DOWN,	/* sorted column of a list */
+	G_MARKER,		/* a marker on the time axis */
+	G_MARKER_LINE,		/* a marker's column through empty cells */
 	G_COUNT
 };
 
@@ -26,7 +29,17 @@ enum style {
 	S_NORMAL, S_HEADER, S_AXIS, S_LABEL, S_GROUP, S_LABEL_CURSOR,
 	S_CURSOR, S_CURSOR_COL, S_STATUS, S_ERROR, S_PANE_TITLE,
 	S_PANE_FOCUS, S_FIELD_GROUP, S_FIELD_KEY, S_DIM, S_COUNTER,
-	S_HELP_KEY, S_COUNT
+	S_HELP_KEY,
+	S_MATCH,		/* a bar of a search match */
+	S_MATCH_FG,		/* a glyph of a search match */
+	S_LAYER,		/* a bar of the chosen layer */
+	S_LAYER_FG,		/* a glyph of the chosen layer */
+	S_FADED_BAR,		/* a bar that is not a match */
+	S_BOX,			/* inside the box selection */
+	S_STRIP,		/* the hit-density strip */
+	S_STRIP_VIEW,		/* the part of the strip that is on screen */
+	S_MARKER,
+	S_COUNT
 };
 
 /* How many colours to use. */

@@ -9,6 +9,7 @@
 
 #include "draw.h"
 #include "keys.h"
+#include "model/query.h"
 #include "model/text.h"
 
 enum hkind { H_TITLE, H_GROUP, H_ENTRY, H_TEXT, H_BLANK };
@@ -16,7 +17,7 @@ enum hkind { H_TITLE, H_GROUP, H_ENTRY, H_TEXT, H_BLANK };
 struct hline {
 	enum hkind kind;
 	char *left;		/* keys or command */
-	const char *right;	/* what it does */
+	char *right;		/* what it does */
 };
 
 struct help {
@@ -25,6 +26,7 @@ struct help {
 	size_t n, cap;
 	size_t top;
 	int leftw;
+	const char *header;
 };
 
 /* Commands every view has (the screen loop runs them). */
@@ -35,6 +37,7 @@ static const struct view_cmd common_cmds[] = {
 	{ NULL, NULL, NULL },
 };
 
+/* left is taken over; right is copied. */
 static void add(struct help *h, enum hkind kind, char *left,
 		const char *right)
 {
@@ -42,7 +45,8 @@ static void add(struct help *h, enum hkind kind, char *left,
 		h->cap = h->cap ? 2 * h->cap : 64;
 		h->lines = xreallocarray(h->lines, h->cap, sizeof(*h->lines));
 	}
-	h->lines[h->n++] = (struct hline){ kind, left, right };
+	h->lines[h->n++] = (struct hline){ kind, left,
+					    right ? xstrdup(right) : NULL };
 	if (kind == H_ENTRY)
 		h->leftw = NX_MAX(h->leftw, text_width(left));
 }
@@ -106,8 +110,7 @@ static void help_draw(struct view *v, WINDOW *win)
 
 static void help_header(struct view *v, struct strbuf *out)
 {
-	(void)v;
-	sb_adds(out, "keys and commands");
+	sb_adds(out, ((struct help *)v)->header);
 }
 
 static void help_status(struct view *v, struct strbuf *out)
@@ -149,8 +152,10 @@ static void help_close(struct view *v)
 {
 	struct help *h = (struct help *)v;
 
-	for (size_t i = 0; i < h->n; i++)
+	for (size_t i = 0; i < h->n; i++) {
 		free(h->lines[i].left);
+		free(h->lines[i].right);
+	}
 	free(h->lines);
 	free(v->title);
 	free(h);
@@ -165,21 +170,33 @@ static const struct view_ops help_ops = {
 	.close = help_close,
 };
 
-struct view *help_open(const struct view_cmd *commands)
+static struct help *help_new(const char *title, const char *header)
 {
 	struct help *h = xcalloc(1, sizeof(*h));
+
+	h->header = header;
+	h->view.ops = &help_ops;
+	h->view.title = xstrdup(title);
+	return h;
+}
+
+struct view *help_open(enum keymap km, const struct view_cmd *commands)
+{
+	struct help *h = help_new("help", "keys and commands");
 	const struct req_info *r;
 	size_t n;
+	int shown = 0;
 
-	h->view.ops = &help_ops;
-	h->view.title = xstrdup("help");
 	add(h, H_TITLE, NULL, "Keys (q, Esc or ? closes this help)");
 	r = req_table(&n);
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].req == REQ_NONE) {
-			add(h, H_BLANK, NULL, NULL);
-			add(h, H_GROUP, NULL, r[i].name);
-		} else {
+			shown = keymap_covers(km, r[i].keymap);
+			if (shown) {
+				add(h, H_BLANK, NULL, NULL);
+				add(h, H_GROUP, NULL, r[i].name);
+			}
+		} else if (shown) {
 			add(h, H_ENTRY, key_list(r[i].keys), r[i].help);
 		}
 	}
@@ -190,8 +207,57 @@ struct view *help_open(const struct view_cmd *commands)
 	add(h, H_BLANK, NULL, NULL);
 	add(h, H_TITLE, NULL, "On the command line");
 	add(h, H_TEXT, NULL, "Left, Right, Home, End, Backspace and Delete "
-	    "edit; Ctrl-U clears; Esc cancels; Enter runs.");
+	    "edit; Ctrl-U clears; Up and Down recall earlier lines; Esc "
+	    "cancels; Enter runs.");
 	add(h, H_TEXT, NULL, "Times are written like 1.25ms, 100us, 350ns, "
 	    "2s or 2 s; a bare number is ns.");
+	return &h->view;
+}
+
+static const char *const query_intro[] = {
+	"A query is terms separated by blanks; an event matches when every",
+	"term holds. Text comparisons ignore case.",
+	"",
+};
+
+static const struct {
+	const char *form, *meaning;
+} query_forms[] = {
+	{ "word", "a free word: name, opcode, HLO name, layer, DMA queue or row contains it" },
+	{ "field=value", "the field equals the value (opcode=MATMUL)" },
+	{ "field~value", "the field contains the value (layer~attention)" },
+	{ "field=/regex/", "matches a POSIX extended regex (hlo_name=/dot\\.[0-9]+/)" },
+	{ "field>value", "also >=, <, <=, =, !=: numbers; times take units (dur>2us)" },
+	{ "-word", "negation; also field!=value, field!~value" },
+	{ "\"two words\"", "quotes keep blanks in a value" },
+};
+
+struct view *help_query_open(void)
+{
+	struct help *h = help_new("query help", "the search query language");
+
+	add(h, H_TITLE, NULL, "Search queries (q, Esc or ? closes this help)");
+	add(h, H_BLANK, NULL, NULL);
+	for (size_t i = 0; i < NX_ARRAY_SIZE(query_intro); i++)
+		add(h, *query_intro[i] ? H_TEXT : H_BLANK, NULL,
+		    *query_intro[i] ? query_intro[i] : NULL);
+	add(h, H_GROUP, NULL, "Terms");
+	for (size_t i = 0; i < NX_ARRAY_SIZE(query_forms); i++)
+		add(h, H_ENTRY, xstrdup(query_forms[i].form),
+		    query_forms[i].meaning);
+	add(h, H_BLANK, NULL, NULL);
+	add(h, H_GROUP, NULL, "Fields");
+	for (int f = F_WORD + 1; f < F_COUNT; f++) {
+		const struct qfield_info *fi = &query_fields[f];
+
+		add(h, H_ENTRY, fi->alias ? xasprintf("%s, %s", fi->name,
+						      fi->alias) :
+					    xstrdup(fi->name), fi->help);
+	}
+	add(h, H_BLANK, NULL, NULL);
+	add(h, H_TEXT, NULL, "Queries of names only (name, opcode, engine, row) "
+	    "are answered from per-name summaries: fast on any profile.");
+	add(h, H_TEXT, NULL, "n and N step through the matches; R lists "
+	    "them; Esc clears the search.");
 	return &h->view;
 }

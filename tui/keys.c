@@ -9,11 +9,29 @@
 
 #include "model/text.h"
 
-#define REQ_ROW_(id, name, keys, help) { REQ_##id, name, keys, help },
-#define REQ_GROUP_(title) { REQ_NONE, title, NULL, NULL },
-static const struct req_info requests[] = { REQ_INFO(REQ_GROUP_, REQ_ROW_) };
+#define REQ_ROW_(id, name, keys, help) { REQ_##id, name, keys, help, KM_COUNT },
+#define REQ_GROUP_(title, km) { REQ_NONE, title, NULL, NULL, km },
+/* Rows get their group's keymap on first use (the X-macro cannot pass
+ * it down). */
+static struct req_info requests[] = { REQ_INFO(REQ_GROUP_, REQ_ROW_) };
 #undef REQ_ROW_
 #undef REQ_GROUP_
+
+static void table_init(void)
+{
+	static int done;
+	enum keymap km = KM_GENERIC;
+
+	if (done)
+		return;
+	done = 1;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(requests); i++) {
+		if (requests[i].req == REQ_NONE)
+			km = requests[i].keymap;
+		else
+			requests[i].keymap = km;
+	}
+}
 
 /* Named keys; the first name of a code is the one shown. */
 static const struct {
@@ -42,12 +60,14 @@ static const struct {
 
 const struct req_info *req_table(size_t *n)
 {
+	table_init();
 	*n = NX_ARRAY_SIZE(requests);
 	return requests;
 }
 
 const struct req_info *req_info(enum request req)
 {
+	table_init();
 	for (size_t i = 0; i < NX_ARRAY_SIZE(requests); i++)
 		if (requests[i].req == req && req != REQ_NONE)
 			return &requests[i];
@@ -145,10 +165,36 @@ static int key_matches(int key, int bound)
 	return a[0] == '<' && !strcmp(a, b);
 }
 
-enum request keys_request(int key)
+enum keymap keymap_parent(enum keymap km)
+{
+	switch (km) {
+	case KM_MARKERS:
+	case KM_LAYERS:
+		return KM_LIST;
+	default:
+		return KM_GENERIC;
+	}
+}
+
+int keymap_covers(enum keymap km, enum keymap group)
+{
+	for (;;) {
+		if (km == group)
+			return 1;
+		if (km == KM_GENERIC)
+			return 0;
+		km = keymap_parent(km);
+	}
+}
+
+/* The request key triggers among the requests of one keymap. */
+static enum request lookup(int key, enum keymap km)
 {
 	for (size_t i = 0; i < NX_ARRAY_SIZE(requests); i++) {
 		const char *p = requests[i].keys;
+
+		if (requests[i].req == REQ_NONE || requests[i].keymap != km)
+			continue;
 
 		while (p && *p) {
 			int k;
@@ -166,6 +212,18 @@ enum request keys_request(int key)
 	return REQ_NONE;
 }
 
+enum request keys_request(int key, enum keymap km)
+{
+	enum request r;
+
+	table_init();
+	for (;;) {
+		if ((r = lookup(key, km)) != REQ_NONE || km == KM_GENERIC)
+			return r;
+		km = keymap_parent(km);
+	}
+}
+
 /* roff needs a backslash before a leading dot or apostrophe and before
  * every backslash and minus. */
 static void roff_text(struct strbuf *out, const char *s)
@@ -181,6 +239,7 @@ static void roff_text(struct strbuf *out, const char *s)
 
 void keys_man(struct strbuf *out)
 {
+	table_init();
 	for (size_t i = 0; i < NX_ARRAY_SIZE(requests); i++) {
 		const struct req_info *r = &requests[i];
 

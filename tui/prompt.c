@@ -4,17 +4,69 @@
 
 #include "prompt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "draw.h"
 #include "keys.h"
 #include "model/text.h"
+#include "model/userdata.h"
+
+void prompt_free(struct prompt *p)
+{
+	strings_free(p->hist, p->nhist);
+	p->hist = NULL;
+	p->nhist = 0;
+}
 
 void prompt_start(struct prompt *p, char lead)
 {
 	memset(p, 0, sizeof(*p));
 	p->lead = lead;
+}
+
+void prompt_set(struct prompt *p, const char *text)
+{
+	size_t n = strlen(text);
+
+	/* too long: cut before the character that does not fit */
+	if (n >= PROMPT_MAX) {
+		n = PROMPT_MAX - 1;
+		while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(p->text, text, n);
+	p->text[n] = '\0';
+	p->len = p->pos = n;
+	p->hpos = 0;
+}
+
+void prompt_set_history(struct prompt *p, char **hist, size_t n)
+{
+	strings_free(p->hist, p->nhist);
+	p->hist = hist;
+	p->nhist = n;
+	p->hpos = 0;
+}
+
+/* Up (dir 1) goes back in the history, Down (dir -1) forward, to the
+ * line being typed at last. */
+static void history_move(struct prompt *p, int dir)
+{
+	size_t to = p->hpos;
+
+	if (dir > 0 && p->hpos < p->nhist)
+		to++;
+	else if (dir < 0 && p->hpos > 0)
+		to--;
+	if (to == p->hpos)
+		return;
+	if (p->hpos == 0)
+		memcpy(p->typed, p->text, sizeof(p->typed));
+	p->hpos = to;
+	prompt_set(p, to ? p->hist[to - 1] : p->typed);
+	p->hpos = to;	/* prompt_set starts a new line */
 }
 
 static void insert(struct prompt *p, unsigned cp)
@@ -97,6 +149,14 @@ enum prompt_result prompt_key(struct prompt *p, int key)
 		break;
 	case KEY_CTRL('k'):
 		delete_range(p, p->pos, p->len);
+		break;
+	case KEY_UP:
+	case KEY_CTRL('p'):
+		history_move(p, 1);
+		break;
+	case KEY_DOWN:
+	case KEY_CTRL('n'):
+		history_move(p, -1);
 		break;
 	default:
 		if (key >= 32 && key < 127)

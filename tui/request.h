@@ -1,7 +1,12 @@
 /* The one table of requests: every action a key can trigger, with its
  * name (also a ':' command), default keys and help text. It builds the
- * request enum, the keymap (keys.c), the '?' screen (help.c) and the KEYS
- * section of man/nxtop.1 (kept equal by tests/test_keys.c).
+ * request enum, the keymaps (keys.c), the '?' screen (help.c) and the
+ * KEYS section of man/nxtop.1 (kept equal by tests/test_tui.c).
+ *
+ * Requests come in groups, and each group belongs to a keymap: generic
+ * keys work in every view, the others only in the views that use that
+ * keymap (tig's way), so 'G' can be "last line" in a list and something
+ * else in the timeline. A key is bound once per keymap, generic included.
  *
  * Keys are separated by spaces: a printable character stands for itself;
  * <Up>, <Down>, <Left>, <Right>, <Home>, <End>, <PgUp>, <PgDown>,
@@ -10,8 +15,19 @@
 #ifndef NX_TUI_REQUEST_H
 #define NX_TUI_REQUEST_H
 
+#include <stddef.h>
+
+enum keymap {
+	KM_GENERIC,	/* every view */
+	KM_TIMELINE,
+	KM_LIST,	/* every list: layers, markers, matches, panels, ... */
+	KM_MARKERS,	/* the marker list, over KM_LIST */
+	KM_LAYERS,	/* the layer table, over KM_LIST */
+	KM_COUNT
+};
+
 #define REQ_INFO(GROUP, REQ) \
-	GROUP("Moving in time") \
+	GROUP("Moving in time (timeline)", KM_TIMELINE) \
 	REQ(ZOOM_IN, "zoom-in", "w + =", "Zoom in around the cursor") \
 	REQ(ZOOM_OUT, "zoom-out", "s -", "Zoom out around the cursor") \
 	REQ(ZOOM_FIT, "zoom-fit", "0 <Home>", "Zoom to fit the whole profile") \
@@ -29,28 +45,88 @@
 	    "Jump to the next event on the track") \
 	REQ(PREV_EVENT, "prev-event", ",", \
 	    "Jump to the previous event on the track") \
-	GROUP("Moving between tracks and lines") \
+	GROUP("Moving between tracks and lines", KM_GENERIC) \
 	REQ(MOVE_DOWN, "move-down", "j <Down>", "Next track or line") \
 	REQ(MOVE_UP, "move-up", "k <Up>", "Previous track or line") \
 	REQ(PAGE_DOWN, "page-down", "<PgDown> <C-f>", "One page down") \
 	REQ(PAGE_UP, "page-up", "<PgUp> <C-b>", "One page up") \
+	GROUP("Tracks and panes (timeline)", KM_TIMELINE) \
 	REQ(FOLD, "fold", "<Space>", "Fold or unfold the track's group") \
-	GROUP("Panes and views") \
-	REQ(ENTER, "enter", "<Enter>", \
-	    "Show the event under the cursor in the details pane") \
 	REQ(FOCUS, "focus", "<Tab>", \
 	    "Move the focus between the timeline and the details pane") \
-	REQ(CLOSE_PANE, "close-pane", "<Esc>", "Close the details pane") \
 	REQ(COLOR, "color", "c", "Colour by opcode, by layer or by engine") \
+	GROUP("Search (timeline)", KM_TIMELINE) \
+	REQ(SEARCH, "search", "/", \
+	    "Search events: matches are highlighted (? on the empty prompt " \
+	    "explains queries)") \
+	REQ(NEXT_MATCH, "next-match", "n", \
+	    "Jump to the next match in time order") \
+	REQ(PREV_MATCH, "prev-match", "N", \
+	    "Jump to the previous match in time order") \
+	REQ(MATCHES, "matches", "R", "List the matches in view") \
+	GROUP("Selections, markers and panels (timeline)", KM_TIMELINE) \
+	REQ(BOX, "box", "v", \
+	    "Start a box selection at the cursor; moving stretches it") \
+	REQ(WINDOW, "window", "W", \
+	    "Summarise what is on screen (Current Window summary)") \
+	REQ(MARK, "mark", "m", \
+	    "Drop a marker at the cursor, on the nearest event edge") \
+	REQ(NEXT_MARKER, "next-marker", "'", "Jump to the next marker") \
+	REQ(PREV_MARKER, "prev-marker", "\"", "Jump to the previous marker") \
+	REQ(MARKERS, "markers", "M", "List the markers") \
+	REQ(LAYERS, "layers", "L", "Show the layer table") \
+	REQ(PANELS, "panels", "i", \
+	    "Choose an info panel (Summary, NEFF, model, DMA queues, ...)") \
+	GROUP("Every view", KM_GENERIC) \
+	REQ(ENTER, "enter", "<Enter>", \
+	    "Show the event under the cursor, summarise the box; in a " \
+	    "list, open the line") \
+	REQ(ZOOM_TO, "zoom-to", "f", \
+	    "Zoom the timeline to the box, or to the line of a list (a " \
+	    "layer, a match, a marker and the one it is diffed against)") \
+	REQ(CLOSE_PANE, "close-pane", "<Esc>", \
+	    "Close the details pane, else clear the box, else the search " \
+	    "or layer colours; in a list, clear the filter or close it") \
+	REQ(EXPORT, "export", "e", \
+	    "Export what the view shows as text to a file") \
+	REQ(EXPORT_DATA, "export-data", "E", \
+	    "Export what the view shows as JSON or CSV (asks which)") \
 	REQ(PROMPT, "prompt", ":", "Open the command line") \
 	REQ(HELP, "help", "?", "Show this help") \
 	REQ(REDRAW, "redraw", "<C-l>", "Redraw the screen") \
 	REQ(VIEW_CLOSE, "view-close", "q", \
 	    "Close the view; in the timeline, quit") \
-	REQ(QUIT, "quit", "Q", "Quit")
+	REQ(QUIT, "quit", "Q", "Quit") \
+	GROUP("Lists", KM_LIST) \
+	REQ(FIRST_LINE, "first-line", "g <Home>", "Go to the first line") \
+	REQ(LAST_LINE, "last-line", "G <End>", "Go to the last line") \
+	REQ(FILTER, "filter", "/", \
+	    "Keep the lines containing a text (empty: all)") \
+	REQ(SORT, "sort", "o", "Sort by the next column") \
+	REQ(SORT_REVERSE, "sort-reverse", "O", "Reverse the sort order") \
+	REQ(COLUMNS_LEFT, "columns-left", "h <Left>", \
+	    "Scroll the columns left") \
+	REQ(COLUMNS_RIGHT, "columns-right", "l <Right>", \
+	    "Scroll the columns right") \
+	REQ(DELETE, "delete", "x", "Delete the marker or marker set") \
+	GROUP("Marker list", KM_MARKERS) \
+	REQ(RENAME, "rename", "r", "Rename the marker") \
+	REQ(DIFF_VS, "diff-vs", "b", \
+	    "Choose the marker this one is diffed against") \
+	REQ(UNIT, "unit", "u", "Show times in ns, us, ms, s or auto") \
+	REQ(CLEAR, "clear", "X", "Delete every marker (asks first)") \
+	REQ(SAVE_SET, "save-set", "w", "Save the markers as a named set") \
+	REQ(SETS, "sets", "S", \
+	    "List the marker sets (Enter loads one, x deletes it)") \
+	GROUP("Layer table", KM_LAYERS) \
+	REQ(DEEPER, "deeper", "+ ]", \
+	    "Group layers one path level deeper (full names after the " \
+	    "deepest)") \
+	REQ(SHALLOWER, "shallower", "- [", \
+	    "Group layers one path level shallower")
 
 #define REQ_ENUM_(id, name, keys, help) REQ_##id,
-#define REQ_NOGROUP_(title)
+#define REQ_NOGROUP_(title, keymap)
 enum request {
 	REQ_NONE,
 	REQ_INFO(REQ_NOGROUP_, REQ_ENUM_)
@@ -62,6 +138,7 @@ enum request {
 struct req_info {
 	enum request req;	/* REQ_NONE for a group heading */
 	const char *name, *keys, *help;
+	enum keymap keymap;	/* of the group */
 };
 
 /* The table in order, group headings included; n entries. */

@@ -11,6 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "help.h"
+#include "info_view.h"
+#include "layer_view.h"
+#include "marker_view.h"
+#include "model/export.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
@@ -60,8 +65,9 @@ void timeline_layout(struct timeline *tl)
 				       spare);
 		tl->details_h = NX_MIN(tl->details_h, v->height - 5);
 	}
-	/* axis and legend rows */
-	tl->track_rows = NX_MAX(v->height - 2 - tl->details_h, 1);
+	/* axis and legend rows, the strip and results line of a search */
+	tl->track_rows = NX_MAX(v->height - 2 - tl->hl_rows - tl->details_h,
+				1);
 	if (tl->row < tl->top)
 		tl->top = tl->row;
 	if (tl->row >= tl->top + (size_t)tl->track_rows)
@@ -142,6 +148,50 @@ void timeline_zoom_fit(struct timeline *tl)
 	tl->fitted = 1;
 	if (tl->cur < tl->start || tl->cur >= tl->end)
 		tl->cur = tl->start;
+}
+
+void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1)
+{
+	tl->colw = NX_MAX((t1 - t0 + tl->ncols - 1) / tl->ncols, 1);
+	tl->t0 = t0;
+	tl->fitted = 0;
+	timeline_clamp(tl);
+	if (timeline_cursor_col(tl) < 0 || timeline_cursor_col(tl) >= tl->ncols)
+		tl->cur = t0;
+	timeline_show_cursor(tl);
+}
+
+size_t timeline_track_index(const struct timeline *tl, int64_t id)
+{
+	for (size_t i = 0; i < tl->tr.n; i++)
+		if (tl->tr.t[i].id == id)
+			return i;
+	return SIZE_MAX;
+}
+
+void timeline_goto(struct timeline *tl, int64_t t, size_t i)
+{
+	int unfolded = 0;
+
+	for (size_t p = tl->tr.st[i].parent; p != SIZE_MAX;
+	     p = tl->tr.st[p].parent) {
+		if (tl->tr.st[p].folded) {
+			tl->tr.st[p].folded = 0;
+			unfolded = 1;
+		}
+	}
+	if (unfolded)
+		tracks_update_rows(&tl->tr);
+	tl->row = tracks_row_of(&tl->tr, i);
+	tl->cur = t;
+	tl->fitted = 0;
+	timeline_layout(tl);
+	timeline_show_cursor(tl);
+}
+
+struct timeline *timeline_of(struct view *v)
+{
+	return (struct timeline *)tui_bottom(v->tui);
 }
 
 /* New column width, keeping the cursor where it is on screen. */
@@ -251,6 +301,10 @@ static void req_enter(struct timeline *tl)
 	struct mslice s;
 	int rc;
 
+	if (tl->box.on) {
+		timeline_box_summary(tl);
+		return;
+	}
 	if (tl->tr.st[i].is_group) {
 		tl->tr.st[i].folded = !tl->tr.st[i].folded;
 		tracks_update_rows(&tl->tr);
@@ -361,6 +415,78 @@ static int time_request(struct timeline *tl, enum request req)
 	}
 }
 
+/* Esc: the details pane, else the box, else the highlight. */
+static int close_pane(struct timeline *tl)
+{
+	if (tl->details_open) {
+		tl->details_open = tl->focus_details = 0;
+		timeline_layout(tl);
+	} else if (tl->box.on) {
+		tl->box.on = 0;
+	} else if (tl->hl.kind != HL_NONE) {
+		timeline_hl_clear(tl);
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+static void push(struct timeline *tl, struct view *v)
+{
+	if (v)
+		tui_push(tl->view.tui, v);
+	else
+		tui_error(tl->view.tui, "%s", err_get());
+}
+
+/* Search, selections, markers and panels. */
+static int analysis_request(struct timeline *tl, enum request req)
+{
+	switch (req) {
+	case REQ_SEARCH:
+		return timeline_search_prompt(tl);
+	case REQ_NEXT_MATCH:
+	case REQ_PREV_MATCH:
+		timeline_hl_step(tl, req == REQ_NEXT_MATCH ? 1 : -1);
+		return 0;
+	case REQ_MATCHES:
+		timeline_matches(tl);
+		return 0;
+	case REQ_BOX:
+		if (tl->box.on && !tl->box.fixed) {
+			tl->box.on = 0;
+			tui_message(tl->view.tui, "box cleared");
+		} else {
+			timeline_box_start(tl);
+		}
+		return 0;
+	case REQ_ZOOM_TO:
+		timeline_box_zoom(tl);
+		return 0;
+	case REQ_WINDOW:
+		timeline_window_summary(tl);
+		return 0;
+	case REQ_MARK:
+		timeline_mark(tl, NULL);
+		return 0;
+	case REQ_NEXT_MARKER:
+	case REQ_PREV_MARKER:
+		timeline_mark_step(tl, req == REQ_NEXT_MARKER ? 1 : -1);
+		return 0;
+	case REQ_MARKERS:
+		push(tl, marker_view_open(tl));
+		return 0;
+	case REQ_LAYERS:
+		push(tl, layer_view_open(tl));
+		return 0;
+	case REQ_PANELS:
+		push(tl, panels_open(tl->m, &tl->prof));
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 static int timeline_request(struct view *v, enum request req)
 {
 	struct timeline *tl = (struct timeline *)v;
@@ -393,17 +519,13 @@ static int timeline_request(struct view *v, enum request req)
 			tui_message(v->tui, "no details pane: Enter opens one");
 		return 0;
 	case REQ_CLOSE_PANE:
-		if (!tl->details_open)
-			return 1;
-		tl->details_open = tl->focus_details = 0;
-		timeline_layout(tl);
-		return 0;
+		return close_pane(tl);
 	case REQ_COLOR:
 		tl->color_by = (tl->color_by + 1) % BY_COUNT;
 		tui_message(v->tui, "colour by %s", timeline_color_names[tl->color_by]);
 		return 0;
 	default:
-		return 1;
+		return analysis_request(tl, req);
 	}
 }
 
@@ -472,13 +594,7 @@ static int cmd_zoom(struct timeline *tl, int argc, char **argv)
 	}
 	if (t[0] >= tl->end - tl->start || t[1] <= 0)
 		return outside(tl, "zoom");
-	tl->colw = NX_MAX((t[1] - t[0] + tl->ncols - 1) / tl->ncols, 1);
-	tl->t0 = tl->start + t[0];
-	tl->fitted = 0;
-	timeline_clamp(tl);
-	if (timeline_cursor_col(tl) < 0 || timeline_cursor_col(tl) >= tl->ncols)
-		tl->cur = tl->start + t[0];
-	timeline_show_cursor(tl);
+	timeline_zoom_range(tl, tl->start + t[0], tl->start + t[1]);
 	return 0;
 }
 
@@ -494,11 +610,41 @@ static int cmd_color(struct timeline *tl, int argc, char **argv)
 	return -1;
 }
 
+/* The words after the command, joined by blanks. */
+static char *rest(int argc, char **argv)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (int i = 1; i < argc; i++)
+		sb_printf(&sb, "%s%s", i > 1 ? " " : "", argv[i]);
+	return sb_detach(&sb);
+}
+
+static int cmd_text(struct timeline *tl, int argc, char **argv)
+{
+	char *text = rest(argc, argv);
+	int rc = 0;
+
+	if (!strcmp(argv[0], "search"))
+		rc = *text ? timeline_search(tl, text) : (timeline_hl_clear(tl), 0);
+	else
+		timeline_mark(tl, *text ? text : NULL);
+	free(text);
+	return rc;
+}
+
 static int timeline_command(struct view *v, int argc, char **argv)
 {
 	struct timeline *tl = (struct timeline *)v;
 
 	timeline_layout(tl);
+	if (!strcmp(argv[0], "search") || !strcmp(argv[0], "mark"))
+		return cmd_text(tl, argc, argv);
+	if (!strcmp(argv[0], "query-help")) {
+		tui_push(v->tui, help_query_open());
+		return 0;
+	}
 	if (!strcmp(argv[0], "goto"))
 		return cmd_goto(tl, argc, argv);
 	if (!strcmp(argv[0], "zoom"))
@@ -508,10 +654,31 @@ static int timeline_command(struct view *v, int argc, char **argv)
 	return 1;
 }
 
+static const char *timeline_export_name(struct view *v)
+{
+	struct timeline *tl = (struct timeline *)v;
+
+	if (tl->hl.kind == HL_SEARCH)
+		return "search";
+	return tl->box.on ? "selection" : "window";
+}
+
+static int timeline_export(struct view *v, enum out_format fmt, FILE *f)
+{
+	struct timeline *tl = (struct timeline *)v;
+
+	if (tl->hl.kind == HL_SEARCH)
+		return timeline_search_export(tl, fmt, f);
+	return timeline_box_export(tl, fmt, f);
+}
+
 static void timeline_close(struct view *v)
 {
 	struct timeline *tl = (struct timeline *)v;
 
+	timeline_hl_clear(tl);
+	marker_list_free(tl->marks, tl->nmarks);
+	free(tl->ud_key);
 	tracks_free(&tl->tr);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
@@ -524,18 +691,24 @@ static const struct view_cmd timeline_cmds[] = {
 	{ "zoom", "FROM TO", "Show the time from FROM to TO" },
 	{ "color", "opcode|layer|engine", "Colour events by opcode, layer "
 					  "or engine" },
+	{ "search", "QUERY", "Search (as /); no query clears the search" },
+	{ "query-help", "", "Explain search queries" },
+	{ "mark", "[NAME]", "Drop a marker at the cursor, named NAME" },
 	{ NULL, NULL, NULL },
 };
 
 static const struct view_ops timeline_ops = {
 	.name = "timeline",
+	.keymap = KM_TIMELINE,
 	.draw = timeline_draw,
 	.header = timeline_header,
 	.status = timeline_status,
 	.request = timeline_request,
 	.command = timeline_command,
-	.hints = "? help  w/s zoom  a/d pan  ,/. event  Enter details  "
-		 "Space fold  c colour  : command  q quit",
+	.export_name = timeline_export_name,
+	.export = timeline_export,
+	.hints = "? help  w/s zoom  a/d pan  ,/. event  / search  v box  "
+		 "m mark  L layers  i info  q quit",
 	.commands = timeline_cmds,
 	.close = timeline_close,
 };
@@ -602,6 +775,7 @@ struct view *timeline_open(struct model *m, int64_t profile)
 	tl->view.ops = &timeline_ops;
 	tl->view.title = xstrdup(tl->prof.name ? tl->prof.name : "profile");
 	tl->details = details_new();
+	tl->ud_key = userdata_profile_key(m, profile);
 	extent(tl);
 	tl->cur = tl->start;
 	tl->fitted = 1;

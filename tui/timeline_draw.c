@@ -79,15 +79,49 @@ static int bar_cell(const struct mcell *c, int64_t colw)
 	return c->top_slice && c->busy * 2 >= colw;
 }
 
+/* With a highlight, a cell is a hit (1) or not (0); -1 without one. A
+ * cell that is mostly one event is a hit when that event is one; a
+ * busier cell when a hit starts in it. */
+static int hit(struct timeline *tl, const struct mcell *cells,
+	       const int64_t *hits, int c)
+{
+	if (!hits)
+		return -1;
+	if (bar_cell(&cells[c], tl->colw))
+		return timeline_hl_event(tl, &cells[c]);
+	return hits[c] > 0;
+}
+
+/* Colours of a run of cells: the event's own, or the highlight's. */
+static void run_attrs(const struct timeline *tl, int slot, int h,
+		      attr_t *bar, attr_t *fg)
+{
+	int layer = tl->hl.kind == HL_LAYER;
+
+	if (h < 0) {
+		*bar = draw_bar(slot);
+		*fg = draw_fg(slot);
+	} else if (h) {
+		*bar = draw_style(layer ? S_LAYER : S_MATCH);
+		*fg = draw_style(layer ? S_LAYER_FG : S_MATCH_FG);
+	} else {
+		*bar = draw_style(S_FADED_BAR);
+		*fg = draw_style(S_DIM);
+	}
+}
+
+/* hits: the highlight's hits per column, or NULL. */
 static void draw_cells(struct timeline *tl, WINDOW *win, int y, int x0,
-		       size_t i, const struct mcell *cells)
+		       size_t i, const struct mcell *cells,
+		       const int64_t *hits)
 {
 	int n = tl->ncols;
 
 	for (int c = 0; c < n;) {
 		const struct mcell *cell = &cells[c];
 		int64_t key;
-		int slot, e = c + 1;
+		int slot, e = c + 1, h = hit(tl, cells, hits, c);
+		attr_t bar, fg;
 
 		if (is_empty(cell)) {
 			c++;
@@ -97,19 +131,19 @@ static void draw_cells(struct timeline *tl, WINDOW *win, int y, int x0,
 		slot = draw_palette_slot(key_text(tl, key));
 		if (bar_cell(cell, tl->colw))
 			while (e < n && cells[e].top_slice == cell->top_slice &&
-			       bar_cell(&cells[e], tl->colw))
+			       bar_cell(&cells[e], tl->colw) &&
+			       hit(tl, cells, hits, e) == h)
 				e++;
 		tally(tl, key, e - c);
+		run_attrs(tl, slot, h, &bar, &fg);
 		if (e - c >= BAR_MIN) {
 			draw_text(win, y, x0 + c, e - c,
-				  model_string(tl->m, cell->top_name),
-				  draw_bar(slot), 1);
+				  model_string(tl->m, cell->top_name), bar, 1);
 		} else {
 			for (int k = c; k < e; k++)
 				draw_str(win, y, x0 + k, 1,
 					 draw_glyph(busy_glyph(&cells[k],
-							       tl->colw)),
-					 draw_fg(slot));
+							       tl->colw)), fg);
 		}
 		c = e;
 	}
@@ -208,7 +242,7 @@ static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
 
 		if (!cells)
 			return -1;
-		draw_cells(tl, win, y, x0, i, cells);
+		draw_cells(tl, win, y, x0, i, cells, timeline_hl_hits(tl, i));
 	}
 	return 0;
 }
@@ -305,6 +339,7 @@ void timeline_draw(struct view *v, WINDOW *win)
 	if (c < 0 || c >= tl->ncols)
 		timeline_show_cursor(tl);
 	c = timeline_cursor_col(tl);
+	timeline_marks_load(tl);
 	draw_axis(tl, win, v->top);
 	tl->nlegend = 0;
 	for (int r = 0; r < tl->track_rows; r++) {
@@ -314,15 +349,23 @@ void timeline_draw(struct view *v, WINDOW *win)
 			break;
 		if (draw_track(tl, win, y0 + r, ri))
 			failed = 1;
-		if (c >= 0 && c < tl->ncols)
-			mark_cursor(win, y0 + r, tl->labelw + 1 + c,
-				    ri == tl->row);
 	}
 	if (failed)
 		tui_error(v->tui, "%s", err_get());
+	/* the box, then markers, then the cursor on top of both */
+	timeline_box_draw(tl, win);
+	timeline_marks_draw(tl, win);
+	for (int r = 0; r < tl->track_rows && c >= 0 && c < tl->ncols; r++) {
+		size_t ri = tl->top + (size_t)r;
+
+		if (ri >= tl->tr.nrows)
+			break;
+		mark_cursor(win, y0 + r, tl->labelw + 1 + c, ri == tl->row);
+	}
 	if (tl->details_open)
 		details_draw(tl->details, win, y0 + tl->track_rows,
 			     tl->details_h, v->width, tl->focus_details);
+	timeline_hl_draw(tl, win, y0 + tl->track_rows + tl->details_h);
 	draw_legend(tl, win, v->top + v->height - 1);
 }
 
@@ -352,7 +395,16 @@ void timeline_status(struct view *v, struct strbuf *out)
 	int c = timeline_cursor_col(tl);
 	struct mslice s;
 	char d[48];
+	const struct marker *mk = timeline_mark_at_cursor(tl);
+	int64_t b0, b1;
+	size_t r0, r1;
 
+	if (!timeline_box_range(tl, &b0, &b1, &r0, &r1)) {
+		timefmt_dur(d, sizeof(d), b1 - b0, 3, 0);
+		sb_printf(out, "box %s x %zu rows  ", d, r1 - r0 + 1);
+	}
+	if (mk)
+		sb_printf(out, "[%s] ", mk->name);
 	if (tl->tr.st[i].is_group) {
 		sb_printf(out, "%d tracks", tl->tr.st[i].nchildren);
 	} else if (tl->tr.t[i].is_counter) {

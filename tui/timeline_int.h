@@ -1,5 +1,7 @@
-/* The timeline view's state, shared by its two files: timeline.c
- * (moving, requests, commands) and timeline_draw.c (drawing). */
+/* The timeline view's state, shared by its files: timeline.c (moving,
+ * requests, commands), timeline_draw.c (drawing), timeline_search.c
+ * (search and layer highlights), timeline_box.c (box select and
+ * summaries) and timeline_marks.c (markers). */
 #ifndef NX_TUI_TIMELINE_INT_H
 #define NX_TUI_TIMELINE_INT_H
 
@@ -8,6 +10,8 @@
 
 #include "details.h"
 #include "model/model.h"
+#include "model/search.h"
+#include "model/userdata.h"
 #include "tracks.h"
 #include "view.h"
 
@@ -23,6 +27,52 @@ extern const char *const timeline_color_names[BY_COUNT];
 struct legend_key {
 	int64_t key;		/* string id, or track index by engine */
 	int cells;
+};
+
+/* What the timeline highlights: a search's matches, or the instructions
+ * of a layer chosen in the layer table. */
+enum hl_kind { HL_NONE, HL_SEARCH, HL_LAYER };
+
+/* Hits per column of one track, for one column grid. */
+struct hl_frame {
+	int64_t t0, colw;
+	int ncols, valid;
+	int64_t *hits;
+};
+
+/* Whether an event is a match, remembered by id (direct-mapped). */
+#define HL_SEEN_SLOTS 4096
+struct hl_seen {
+	int64_t id;		/* 0: empty */
+	int match;
+};
+
+struct highlight {
+	enum hl_kind kind;
+	char *text;		/* the query, or the layer's name */
+	struct search *search;
+	int64_t *ids;		/* HL_LAYER: string ids of its layers */
+	size_t nids;
+	struct hl_frame *frames;	/* per track */
+	/* the density strip over the whole profile */
+	int64_t *density;
+	int dcols, dvalid;
+	/* matches in the view */
+	struct search_stats stats;
+	int64_t s_t0, s_t1;
+	int svalid;
+	int failed;		/* an error was shown; do not repeat it */
+	struct hl_seen *seen;
+};
+
+/* A box selection: a time range over a range of rows. While it is
+ * being stretched, it covers the anchor's column and the cursor's. */
+struct box {
+	int on, fixed;		/* fixed: no longer follows the cursor */
+	int64_t a0, a1;		/* the anchor's column, ns */
+	size_t track;		/* the anchor's row (a track index) */
+	int64_t t0, t1;		/* fixed: the range */
+	size_t track_end;	/* fixed: the other row */
 };
 
 struct timeline {
@@ -44,6 +94,13 @@ struct timeline {
 	int labelw, ncols, track_rows, details_h;
 	struct legend_key legend[LEGEND_MAX];
 	int nlegend;
+	struct highlight hl;
+	int hl_rows;		/* rows the strip and results line take */
+	struct box box;
+	char *ud_key;		/* user data key of the profile */
+	struct marker *marks;	/* by time */
+	size_t nmarks;
+	int marks_loaded;
 };
 
 /* Column c covers [t0 + c colw, t0 + (c+1) colw). */
@@ -63,6 +120,54 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 		      size_t n);
 /* The event under the cursor on track i; 0 found, 1 none, -1 error. */
 int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s);
+
+/* Moves the cursor to t on track index i (unfolding its group) and
+ * brings it into view. */
+void timeline_goto(struct timeline *tl, int64_t t, size_t i);
+/* Shows [t0, t1) across the screen. */
+void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1);
+/* Track index of a track id; SIZE_MAX if none. */
+size_t timeline_track_index(const struct timeline *tl, int64_t id);
+/* The timeline at the bottom of v's stack. */
+struct timeline *timeline_of(struct view *v);
+
+/* timeline_search.c */
+int timeline_search_prompt(struct timeline *tl);
+/* Starts a search; -1 with err_set() on a bad query. */
+int timeline_search(struct timeline *tl, const char *text);
+/* Colours the instructions of a layer table row. */
+int timeline_layer(struct timeline *tl, const char *row);
+void timeline_hl_clear(struct timeline *tl);
+/* The view moved or the model changed: forget cached hits. */
+void timeline_hl_reset(struct timeline *tl);
+/* Hits per column of the row of track index i; NULL without a
+ * highlight or on error. */
+const int64_t *timeline_hl_hits(struct timeline *tl, size_t i);
+/* 1 if the event a cell shows (its top event) is highlighted. */
+int timeline_hl_event(struct timeline *tl, const struct mcell *c);
+void timeline_hl_step(struct timeline *tl, int dir);
+void timeline_hl_draw(struct timeline *tl, WINDOW *win, int y);
+void timeline_matches(struct timeline *tl);
+int timeline_search_export(struct timeline *tl, enum out_format fmt,
+			   FILE *f);
+
+/* timeline_box.c */
+void timeline_box_start(struct timeline *tl);
+int timeline_box_range(const struct timeline *tl, int64_t *t0, int64_t *t1,
+		       size_t *r0, size_t *r1);
+void timeline_box_zoom(struct timeline *tl);
+void timeline_box_summary(struct timeline *tl);
+void timeline_window_summary(struct timeline *tl);
+int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f);
+void timeline_box_draw(struct timeline *tl, WINDOW *win);
+
+/* timeline_marks.c */
+void timeline_marks_load(struct timeline *tl);
+void timeline_mark(struct timeline *tl, const char *name);
+void timeline_mark_step(struct timeline *tl, int dir);
+void timeline_marks_draw(struct timeline *tl, WINDOW *win);
+/* The marker in the cursor's column, NULL if none. */
+const struct marker *timeline_mark_at_cursor(struct timeline *tl);
 
 void timeline_draw(struct view *v, WINDOW *win);
 void timeline_header(struct view *v, struct strbuf *out);

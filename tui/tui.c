@@ -16,12 +16,14 @@
 #include <unistd.h>
 
 #include "draw.h"
+#include "exportfile.h"
 #include "headless.h"
 #include "help.h"
 #include "keys.h"
 #include "model/model.h"
 #include "model/text.h"
 #include "model/timefmt.h"
+#include "model/userdata.h"
 #include "prompt.h"
 #include "timeline.h"
 #include "view.h"
@@ -31,12 +33,20 @@
 #define TUI_MIN_ROWS 8
 #define TUI_ESCDELAY_MS 25
 #define TUI_MAX_ARGS 16
+#define TUI_HISTORY 100		/* lines of history a prompt recalls */
 
 struct tui {
 	struct view *views[TUI_MAX_VIEWS];
 	int nviews;
 	struct prompt prompt;
+	struct prompt_spec spec;	/* of the open prompt */
 	int prompting;
+	struct strbuf prompt_err;	/* why the last Enter did not run */
+	struct strbuf ask;		/* the open one-key question */
+	const char *ask_keys;
+	void (*ask_fn)(struct view *v, int key);
+	struct userdata *ud;
+	struct strbuf ud_err;
 	struct strbuf msg;
 	int msg_error;
 	int quit;
@@ -79,6 +89,48 @@ void tui_pop(struct tui *t)
 	v->ops->close(v);
 	if (!t->nviews)
 		t->quit = 1;
+}
+
+struct view *tui_bottom(struct tui *t)
+{
+	return t->nviews ? t->views[0] : NULL;
+}
+
+struct userdata *tui_userdata(struct tui *t)
+{
+	return t->ud;
+}
+
+const char *tui_userdata_error(struct tui *t)
+{
+	return t->ud_err.len ? sb_cstr(&t->ud_err) : "no user data";
+}
+
+void tui_prompt(struct tui *t, const struct prompt_spec *spec,
+		const char *text)
+{
+	char **hist = NULL;
+	size_t n = 0;
+
+	t->spec = *spec;
+	prompt_free(&t->prompt);
+	prompt_start(&t->prompt, spec->lead);
+	if (text)
+		prompt_set(&t->prompt, text);
+	if (spec->history && t->ud &&
+	    !history_list(t->ud, spec->history, TUI_HISTORY, &hist, &n))
+		prompt_set_history(&t->prompt, hist, n);
+	sb_reset(&t->prompt_err);
+	t->prompting = 1;
+}
+
+void tui_ask(struct tui *t, const char *question, const char *keys,
+	     void (*fn)(struct view *v, int key))
+{
+	sb_reset(&t->ask);
+	sb_adds(&t->ask, question);
+	t->ask_keys = keys;
+	t->ask_fn = fn;
 }
 
 struct view *tui_below(struct tui *t, struct view *v)
@@ -146,10 +198,18 @@ static void draw_status(struct tui *t)
 	int rw = 0, y = LINES - 1;
 
 	if (t->prompting) {
+		if (t->prompt_err.len)
+			draw_text(stdscr, y - 1, 0, COLS, sb_cstr(&t->prompt_err),
+				  draw_style(S_ERROR), 1);
 		prompt_draw(&t->prompt, stdscr, y, COLS);
 		return;
 	}
 	draw_fill(stdscr, y, 0, COLS, a);
+	if (t->ask.len) {
+		draw_str(stdscr, y, 0, COLS, sb_cstr(&t->ask),
+			 draw_style(S_HELP_KEY) | A_REVERSE);
+		return;
+	}
 	sb_init(&right);
 	if (v->ops->status)
 		v->ops->status(v, &right);
@@ -192,6 +252,35 @@ static void draw_frame(struct tui *t)
 	doupdate();
 }
 
+static int run_command(struct view *v, const char *text);
+
+static const struct prompt_spec command_spec = {
+	.lead = ':',
+	.history = "command",
+	.done = run_command,
+};
+
+void tui_command_line(struct tui *t, const char *text)
+{
+	tui_prompt(t, &command_spec, text);
+}
+
+static void export(struct view *v, enum out_format fmt)
+{
+	char *path = exportfile_write(v, fmt);
+
+	if (path)
+		tui_message(v->tui, "wrote %s", path);
+	else
+		tui_error(v->tui, "%s", err_get());
+	free(path);
+}
+
+static void export_chosen(struct view *v, int key)
+{
+	export(v, key == 'c' ? OUT_CSV : OUT_JSON);
+}
+
 /* Requests every view may leave to the loop. */
 static void request(struct tui *t, enum request req)
 {
@@ -202,11 +291,20 @@ static void request(struct tui *t, enum request req)
 		return;
 	switch (req) {
 	case REQ_HELP:
-		tui_push(t, help_open(v->ops->commands));
+		tui_push(t, help_open(v->ops->keymap, v->ops->commands));
 		break;
 	case REQ_PROMPT:
-		prompt_start(&t->prompt, ':');
-		t->prompting = 1;
+		tui_prompt(t, &command_spec, NULL);
+		break;
+	case REQ_EXPORT:
+		export(v, OUT_TEXT);
+		break;
+	case REQ_EXPORT_DATA:
+		if (!v->ops->export_name || !v->ops->export_name(v))
+			tui_message(t, "nothing to export here");
+		else
+			tui_ask(t, "Export as j JSON or c CSV?", "jc",
+				export_chosen);
 		break;
 	case REQ_VIEW_CLOSE:
 		tui_pop(t);
@@ -223,33 +321,97 @@ static void request(struct tui *t, enum request req)
 	}
 }
 
-static void run_command(struct tui *t, char *line)
+/* Errors of a ':' command go to the status line, not the prompt: the
+ * line has done what it could. */
+static int run_command(struct view *v, const char *text)
 {
+	struct tui *t = v->tui;
 	char *argv[TUI_MAX_ARGS + 1];
+	char *line = xstrdup(text);
 	int argc = 0, rc;
-	struct view *v = top_view(t);
 	enum request req;
 
 	for (char *tok = strtok(line, " \t"); tok && argc < TUI_MAX_ARGS;
 	     tok = strtok(NULL, " \t"))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	if (!argc)
-		return;
+	if (!argc) {
+		free(line);
+		return 0;
+	}
 	if (!strcmp(argv[0], "q") || !strcmp(argv[0], "quit")) {
 		t->quit = 1;
-		return;
+		free(line);
+		return 0;
 	}
 	req = req_by_name(argv[0]);
 	if (req != REQ_NONE && argc == 1) {
 		request(t, req);
-		return;
+		free(line);
+		return 0;
 	}
 	rc = v->ops->command ? v->ops->command(v, argc, argv) : 1;
 	if (rc > 0)
 		tui_error(t, "unknown command '%s' (? lists them)", argv[0]);
 	else if (rc < 0)
 		tui_error(t, "%s", err_get());
+	free(line);
+	return 0;
+}
+
+static void prompt_done(struct tui *t)
+{
+	struct view *v = top_view(t);
+	struct prompt_spec spec = t->spec;
+	char *text = xstrdup(t->prompt.text);
+
+	t->prompting = 0;
+	sb_reset(&t->prompt_err);
+	err_clear();
+	set_area(v);
+	if (spec.done(v, text) < 0) {
+		/* the line stays, with the reason above it */
+		t->prompting = 1;
+		sb_adds(&t->prompt_err, err_get());
+	} else if (spec.history && *text && t->ud &&
+		   history_add(t->ud, spec.history, text)) {
+		tui_error(t, "%s", err_get());
+	}
+	free(text);
+}
+
+static void prompt_input(struct tui *t, int key)
+{
+	if (key == '?' && !t->prompt.len && t->spec.help) {
+		struct view *h = t->spec.help(top_view(t));
+
+		t->prompting = 0;
+		tui_push(t, h);
+		return;
+	}
+	switch (prompt_key(&t->prompt, key)) {
+	case PROMPT_DONE:
+		prompt_done(t);
+		break;
+	case PROMPT_CANCEL:
+		t->prompting = 0;
+		break;
+	case PROMPT_EDITING:
+		break;
+	}
+}
+
+static void answer(struct tui *t, int key)
+{
+	void (*fn)(struct view *v, int key) = t->ask_fn;
+	int ok = key > 0 && key < 128 && key != ' ' &&
+		 strchr(t->ask_keys, key);
+
+	sb_reset(&t->ask);
+	if (ok)
+		fn(top_view(t), key);
+	else
+		tui_message(t, "cancelled");
 }
 
 static void handle_key(struct tui *t, int key)
@@ -261,20 +423,14 @@ static void handle_key(struct tui *t, int key)
 		return;
 	sb_reset(&t->msg);
 	if (t->prompting) {
-		switch (prompt_key(&t->prompt, key)) {
-		case PROMPT_DONE:
-			t->prompting = 0;
-			run_command(t, t->prompt.text);
-			break;
-		case PROMPT_CANCEL:
-			t->prompting = 0;
-			break;
-		case PROMPT_EDITING:
-			break;
-		}
+		prompt_input(t, key);
 		return;
 	}
-	req = keys_request(key);
+	if (t->ask.len) {
+		answer(t, key);
+		return;
+	}
+	req = keys_request(key, top_view(t)->ops->keymap);
 	if (req == REQ_NONE) {
 		keys_name(key, name, sizeof(name));
 		tui_message(t, "%s: no such key (? shows the keys)", name);
@@ -402,29 +558,48 @@ static int main_loop(struct tui *t)
 	return 0;
 }
 
+/* Without a user data store the viewer still works; markers and history
+ * say why they are missing. */
+static void open_userdata(struct tui *t)
+{
+	char *path = userdata_default_path();
+
+	t->ud = userdata_open(path);
+	if (!t->ud)
+		sb_adds(&t->ud_err, err_get());
+	free(path);
+}
+
+static void tui_free(struct tui *t)
+{
+	while (t->nviews)
+		tui_pop(t);
+	stop_curses(t);
+	prompt_free(&t->prompt);
+	userdata_close(t->ud);
+	sb_free(&t->ud_err);
+	sb_free(&t->prompt_err);
+	sb_free(&t->ask);
+	sb_free(&t->msg);
+}
+
 int tui_run(struct model *m, const struct tui_opts *o)
 {
 	struct tui t;
 	struct view *tl;
-	int ascii = o->ascii || !utf8_locale(), rc;
+	int ascii = o->ascii || !utf8_locale(), rc = -1;
 
 	memset(&t, 0, sizeof(t));
 	timefmt_set_ascii(ascii);
-	if (start_curses(&t, o)) {
-		stop_curses(&t);
-		return -1;
+	if (!start_curses(&t, o)) {
+		open_userdata(&t);
+		draw_setup(ascii, color_level(o));
+		tl = timeline_open(m, 0);
+		if (tl) {
+			tui_push(&t, tl);
+			rc = main_loop(&t);
+		}
 	}
-	draw_setup(ascii, color_level(o));
-	tl = timeline_open(m, 0);
-	if (!tl) {
-		stop_curses(&t);
-		return -1;
-	}
-	tui_push(&t, tl);
-	rc = main_loop(&t);
-	while (t.nviews)
-		tui_pop(&t);
-	stop_curses(&t);
-	sb_free(&t.msg);
+	tui_free(&t);
 	return rc;
 }

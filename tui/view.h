@@ -1,18 +1,21 @@
 /* Views and the services the screen loop gives them. Every screen is a
- * view on a stack (timeline, help, later device drilldown); the loop
- * knows a view only through its struct view_ops. The loop draws the
- * header (breadcrumb of the stack) and the status line; a view draws the
- * rows between them. */
+ * view on a stack (timeline, help, lists, summaries); the loop knows a
+ * view only through its struct view_ops. The loop draws the header
+ * (breadcrumb of the stack) and the status line; a view draws the rows
+ * between them. */
 #ifndef NX_TUI_VIEW_H
 #define NX_TUI_VIEW_H
 
 #include <curses.h>
+#include <stdio.h>
 
+#include "model/report.h"
 #include "model/util.h"
 #include "request.h"
 
 struct tui;
 struct view;
+struct userdata;
 
 /* A ':' command a view understands, for the help screen. */
 struct view_cmd {
@@ -21,6 +24,7 @@ struct view_cmd {
 
 struct view_ops {
 	const char *name;
+	enum keymap keymap;	/* which keys the view takes (request.h) */
 	/* Draws rows [v->top, v->top + v->height) of the screen. */
 	void (*draw)(struct view *v, WINDOW *win);
 	/* Text after the breadcrumb in the header line. */
@@ -28,11 +32,16 @@ struct view_ops {
 	/* Right side of the status line (cursor position and the like). */
 	void (*status)(struct view *v, struct strbuf *out);
 	/* 0 when the view handled the request, 1 to let the loop do its
-	 * default (help, prompt, close, quit). */
+	 * default (help, prompt, close, quit, export). */
 	int (*request)(struct view *v, enum request req);
 	/* A ':' command split into words: 0 done, 1 unknown command,
 	 * -1 failed with err_set(). */
 	int (*command)(struct view *v, int argc, char **argv);
+	/* What e and E write: a short name for the file ("selection",
+	 * "layers", ...), NULL when there is nothing to export. */
+	const char *(*export_name)(struct view *v);
+	/* Writes it; 0 on success, -1 with err_set(). */
+	int (*export)(struct view *v, enum out_format fmt, FILE *f);
 	/* Key hints for the status line when there is no message. */
 	const char *hints;
 	/* The view's ':' commands; NULL-terminated. */
@@ -53,9 +62,37 @@ void tui_push(struct tui *t, struct view *v);
 void tui_pop(struct tui *t);
 /* The view under v on the stack, NULL for the first. */
 struct view *tui_below(struct tui *t, struct view *v);
+/* The first view on the stack (the timeline). */
+struct view *tui_bottom(struct tui *t);
 void tui_quit(struct tui *t);
 /* One line on the status line until the next key. */
 void tui_message(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
 void tui_error(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
+
+/* A line editor on the status line. */
+struct prompt_spec {
+	char lead;		/* shown before the text: ':', '/' */
+	const char *history;	/* history kind in user data, NULL: none */
+	/* Runs the text on Enter: 0 done, -1 with err_set() keeps the
+	 * line open and shows the message above it. */
+	int (*done)(struct view *v, const char *text);
+	/* '?' typed on an empty line opens this view instead. */
+	struct view *(*help)(struct view *v);
+};
+
+/* Opens the editor over the status line with text already typed. */
+void tui_prompt(struct tui *t, const struct prompt_spec *spec,
+		const char *text);
+/* Opens the ':' command line with text typed. */
+void tui_command_line(struct tui *t, const char *text);
+/* Asks a one-key question on the status line: a key in keys calls fn
+ * with it, any other key cancels. */
+void tui_ask(struct tui *t, const char *question, const char *keys,
+	     void (*fn)(struct view *v, int key));
+
+/* Markers and history; NULL when the store cannot be opened (the
+ * reason is in tui_userdata_error). */
+struct userdata *tui_userdata(struct tui *t);
+const char *tui_userdata_error(struct tui *t);
 
 #endif

@@ -1,0 +1,14 @@
+/* The matches of a search in a time range, in time order: a virtual
+ * list that reads only the lines on screen (a million matches page in
+ * as fast as ten). Enter jumps to the match on the timeline. */
+#ifndef NX_TUI_RESULTS_VIEW_H
+#define NX_TUI_RESULTS_VIEW_H
+
+#include "model/search.h"
+#include "timeline_int.h"
+
+/* s stays the timeline's; NULL with err_set(). */
+struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
+			  int64_t t1);
+
+#endif
