@@ -90,7 +90,7 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom; do
+for t in start details help tracks zoom search box; do
 	run "$t"
 done
 

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Markers are user data: set in the viewer, they survive nxtop being
+# killed (SIGKILL) right after, a forced re-import and a deleted cache;
+# two viewers adding markers to one profile at once keep all of them.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; [ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null' EXIT
+export XDG_DATA_HOME="$tmp/data"
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/p.json"
+p="$tmp/p.json"
+"$NXTOP" import -q "$p" || fail "import failed"
+
+# Types KEYS, then keeps the viewer busy: zooming in and out for ever.
+busy_script() {
+	echo "keys $1"
+	i=0
+	while [ $i -lt 200 ]; do
+		echo "keys wwwwwwwwwwssssssssss"
+		i=$((i + 1))
+	done
+}
+
+# Waits (up to 10 s) until nxtop export lists N markers.
+wait_markers() {
+	i=0
+	while [ $i -lt 200 ]; do
+		n=$("$NXTOP" export -q "$p" --what markers --format csv 2>/dev/null |
+			tail -n +2 | grep -c .)
+		[ "$n" -ge "$1" ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	fail "only $n of $1 markers appeared"
+	return 1
+}
+
+# on the Engines row (a group) markers stay where the cursor is
+busy_script ':goto 3us<Enter>m:goto 1.2ms<Enter>m:mark end<Enter>' > "$tmp/set.keys"
+"$NXTOP" -q --headless="$tmp/set.keys" --dump="$tmp" "$p" &
+pid=$!
+wait_markers 3 && kill -9 "$pid"
+wait "$pid" 2>/dev/null
+[ $? -eq 137 ] || echo "note: nxtop ended before the kill" >&2
+pid=
+
+"$NXTOP" import -q -f "$p" || fail "forced re-import failed"
+expect 0 "^M2,1200000,M1,1197000" "$NXTOP" export -q "$p" --what markers --format csv
+grep -q "^M1,3000,," "$out" || fail "M1 lost: $(cat "$out")"
+grep -q "^end,1200000,M2,0" "$out" || fail "end lost: $(cat "$out")"
+rm -f "$p.nxdb"
+expect 0 "^end,1200000,M2,0" "$NXTOP" export -q "$p" --what markers --format csv
+
+# two viewers at once, each adding markers
+for k in 1 2; do
+	printf 'keys :goto %sus<Enter>m:goto %s0us<Enter>m:goto %s00us<Enter>m\n' \
+		"$k" "$k" "$k" > "$tmp/two$k.keys"
+done
+"$NXTOP" -q --headless="$tmp/two1.keys" --dump="$tmp" "$p" & a=$!
+"$NXTOP" -q --headless="$tmp/two2.keys" --dump="$tmp" "$p" & b=$!
+wait "$a" || fail "first viewer failed"
+wait "$b" || fail "second viewer failed"
+"$NXTOP" export -q "$p" --what markers --format csv > "$out"
+[ "$(tail -n +2 "$out" | grep -c .)" -eq 9 ] || fail "not 9 markers: $(cat "$out")"
+for t in 1000 10000 100000 2000 20000 200000; do
+	grep -q ",$t," "$out" || fail "marker at $t ns lost: $(cat "$out")"
+done
+pass
