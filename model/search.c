@@ -1009,6 +1009,90 @@ int search_list(struct search *s, int64_t t0, int64_t t1, int64_t offset,
 	return 0;
 }
 
+/* Paging through matches: per track the first `limit` matches after
+ * (ts, id), read per depth with one seek each; for name searches only
+ * the buckets the aggregates say hold a match are read, so a track
+ * without the name costs one aggregate lookup. */
+struct rows {
+	struct mslice *v;
+	size_t n, cap;
+};
+
+static int page_at(struct stepper *p, int64_t track, int64_t depth,
+		   int64_t lo, int64_t hi, int64_t limit, struct rows *r)
+{
+	int k = bind_params(p->s, p->ev);
+	int rc;
+
+	sqlite3_bind_int64(p->ev, k + 1, track);
+	sqlite3_bind_int64(p->ev, k + 2, depth);
+	sqlite3_bind_int64(p->ev, k + 3, lo);
+	sqlite3_bind_int64(p->ev, k + 4, hi);
+	sqlite3_bind_int64(p->ev, k + 5, p->ts);
+	sqlite3_bind_int64(p->ev, k + 6, p->ts);
+	sqlite3_bind_int64(p->ev, k + 7, p->id);
+	sqlite3_bind_int64(p->ev, k + 8, limit);
+	while ((rc = sqlite3_step(p->ev)) == SQLITE_ROW) {
+		if (r->n == r->cap) {
+			r->cap = r->cap ? 2 * r->cap : 256;
+			r->v = xreallocarray(r->v, r->cap, sizeof(*r->v));
+		}
+		read_slice(p->ev, &r->v[r->n++]);
+	}
+	sqlite3_reset(p->ev);
+	return rc == SQLITE_DONE ? 0 : model_fail(p->s->m, "search");
+}
+
+/* Every depth of a track in [lo, hi); the number of rows read. */
+static int64_t page_range(struct stepper *p, const struct mtrack *t,
+			  int64_t lo, int64_t hi, int64_t limit,
+			  struct rows *r)
+{
+	size_t before_n = r->n;
+
+	for (int64_t d = 0; d <= t->max_depth; d++)
+		if (page_at(p, t->id, d, lo, hi, limit, r))
+			return -1;
+	return (int64_t)(r->n - before_n);
+}
+
+static int page_track(struct stepper *p, const struct mtrack *t, int64_t t0,
+		      int64_t t1, int64_t limit, struct rows *r)
+{
+	int nl, fl, lmax, rc;
+	int64_t w, b, got = 0;
+
+	if (!p->s->names_only || p->s->any_name || agg_levels(t, &nl, &fl, &lmax))
+		return page_range(p, t, t0, t1, limit, r) < 0 ? -1 : 0;
+	w = lod_width(nl);
+	b = lod_floor_shift(p->dir > 0 ? NX_MAX(p->ts, t0) : NX_MIN(p->ts, t1 - 1),
+			    2 * nl);
+	/* a bucket's matches come out of every depth: each depth may give
+	 * up to limit, enough for the first limit of the track */
+	while (got < limit) {
+		int64_t n;
+
+		sqlite3_bind_int64(p->bucket, 1, t->id);
+		sqlite3_bind_int(p->bucket, 2, nl);
+		sqlite3_bind_int64(p->bucket, 3, b);
+		rc = sqlite3_step(p->bucket);
+		if (rc == SQLITE_ROW)
+			b = sqlite3_column_int64(p->bucket, 0);
+		sqlite3_reset(p->bucket);
+		if (rc != SQLITE_ROW)
+			return rc == SQLITE_DONE ? 0 : model_fail(p->s->m, "search");
+		if (b * w >= t1 || sat_add(b * w, w) <= t0)
+			return 0;
+		n = page_range(p, t, NX_MAX(b * w, t0), NX_MIN(sat_add(b * w, w), t1),
+			       limit - got, r);
+		if (n < 0)
+			return -1;
+		got += n;
+		b += p->dir > 0 ? 1 : -1;
+	}
+	return 0;
+}
+
 static int cmp_time(const void *a, const void *b)
 {
 	const struct mslice *x = a, *y = b;
@@ -1020,57 +1104,43 @@ int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
 		int64_t id, int dir, int64_t limit,
 		void (*fn)(void *, const struct mslice *), void *ctx)
 {
-	const char *cmp = dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
-			  "(s.ts < ? OR (s.ts = ? AND s.id < ?))";
-	const char *order = dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC";
-	sqlite3_stmt *st, *tr;
-	struct mslice *rows = NULL;
-	size_t n = 0, cap = 0;
+	struct stepper p = { s, NULL, NULL, dir, ts, id };
+	struct mtrack *tracks = NULL;
+	struct rows r = { NULL, 0, 0 };
+	size_t nt = 0;
+	int rc = 0;
 
 	if (limit <= 0 || t1 <= t0)
 		return 0;
-	st = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
-		     " s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
-		     " s.ts >= ? AND s.ts < ? AND %s ORDER BY %s LIMIT ?",
-		     sb_cstr(&s->from), sb_cstr(&s->where), cmp, order);
-	if (!st)
-		return -1;
-	tr = prepare(s, "SELECT id FROM track WHERE profile_id = %" PRId64
-		     " AND kind NOT IN ('group', 'counter')", s->profile);
-	if (!tr) {
-		sqlite3_finalize(st);
-		return -1;
-	}
+	p.ev = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
+		       " s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
+		       " s.depth = ? AND s.ts >= ? AND s.ts < ? AND %s"
+		       " ORDER BY %s LIMIT ?", sb_cstr(&s->from), sb_cstr(&s->where),
+		       dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
+				 "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
+		       dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
+	p.bucket = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			   " field = 0 AND level = ? AND bucket %s ? AND value IN %s"
+			   " ORDER BY bucket %s LIMIT 1", dir > 0 ? ">=" : "<=",
+			   s->names_only && !s->any_name ? s->nameset : "(0)",
+			   dir > 0 ? "" : "DESC");
+	if (!p.ev || !p.bucket || model_tracks(s->m, s->profile, &tracks, &nt))
+		rc = -1;
 	/* the first limit of every track hold the first limit of all */
-	while (sqlite3_step(tr) == SQLITE_ROW) {
-		int64_t track = sqlite3_column_int64(tr, 0);
-		int k;
+	for (size_t i = 0; i < nt && !rc; i++) {
+		const struct mtrack *t = &tracks[i];
 
-		if (!track_allowed(s, track))
+		if (t->is_counter || !t->n_events || !track_allowed(s, t->id))
 			continue;
-		k = bind_params(s, st);
-		sqlite3_bind_int64(st, k + 1, track);
-		sqlite3_bind_int64(st, k + 2, t0);
-		sqlite3_bind_int64(st, k + 3, t1);
-		sqlite3_bind_int64(st, k + 4, ts);
-		sqlite3_bind_int64(st, k + 5, ts);
-		sqlite3_bind_int64(st, k + 6, id);
-		sqlite3_bind_int64(st, k + 7, limit);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 256;
-				rows = xreallocarray(rows, cap, sizeof(*rows));
-			}
-			read_slice(st, &rows[n++]);
-		}
-		sqlite3_reset(st);
+		rc = page_track(&p, t, t0, t1, limit, &r);
 	}
-	sqlite3_finalize(tr);
-	sqlite3_finalize(st);
-	if (n)
-		qsort(rows, n, sizeof(*rows), cmp_time);
-	for (size_t i = 0; i < n && (int64_t)i < limit; i++)
-		fn(ctx, &rows[dir > 0 ? i : n - 1 - i]);
-	free(rows);
-	return 0;
+	model_tracks_free(tracks, nt);
+	sqlite3_finalize(p.ev);
+	sqlite3_finalize(p.bucket);
+	if (!rc && r.n)
+		qsort(r.v, r.n, sizeof(*r.v), cmp_time);
+	for (size_t i = 0; !rc && i < r.n && (int64_t)i < limit; i++)
+		fn(ctx, &r.v[dir > 0 ? i : r.n - 1 - i]);
+	free(r.v);
+	return rc;
 }
