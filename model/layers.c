@@ -9,6 +9,7 @@
 
 #include "agg.h"
 #include "lod.h"
+#include "schema.h"
 #include "util.h"
 
 const char *const layer_col_names[LC_COUNT] = {
@@ -326,8 +327,9 @@ int layers_frame(struct model *m, const struct mtrack *t,
 			  " bucket BETWEEN ?2 AND ?3 AND value IN ",
 			  lod_width(level), AGG_CAT, level);
 	else
-		sb_adds(&sql, "SELECT ts, 1 FROM slice WHERE track_id = ?1 AND"
-			" ts >= ?2 AND ts < ?3 AND cat IN ");
+		sb_printf(&sql, "SELECT ts, 1 FROM slice WHERE track_id = ?1 AND"
+			  " depth IN " DEPTHS_UPTO("%" PRId64) " AND ts >= ?2 AND"
+			  " ts < ?3 AND cat IN ", t->max_depth);
 	id_list(&sql, ids, n);
 	if (level >= 0)
 		sb_adds(&sql, " GROUP BY bucket");

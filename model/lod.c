@@ -232,6 +232,17 @@ static void finish_levels(struct lod_state *s)
 		write_row(s, l, &s->up[l]);
 }
 
+void lod_whole_buckets(int level, int64_t min_ts, int64_t max_ts, int64_t t0,
+		       int64_t t1, int64_t *b0, int64_t *b1)
+{
+	int64_t w = (int64_t)1 << (2 * level);
+
+	*b0 = t0 <= min_ts ? lod_floor_shift(min_ts, 2 * level) :
+			     lod_floor_shift(t0 + w - 1, 2 * level);
+	*b1 = t1 > max_ts ? lod_floor_shift(max_ts, 2 * level) + 1 :
+			    lod_floor_shift(t1, 2 * level);
+}
+
 int lod_level_for(int64_t v)
 {
 	int l = 0;

@@ -813,13 +813,14 @@ static void edge_pick(sqlite3_stmt *st, int64_t ts, int64_t *best,
 int model_edge_near(struct model *m, const struct mtrack *t, int64_t ts,
 		    int64_t maxdist, int64_t *edge)
 {
+	/* per depth: the index is (track_id, depth, ts) */
 	static const char *const sql[] = {
-		"SELECT ts FROM slice WHERE track_id=?1 AND ts>=?2 ORDER BY ts"
-		" LIMIT 1",
-		"SELECT ts FROM slice WHERE track_id=?1 AND ts<=?2 ORDER BY ts"
-		" DESC LIMIT 1",
+		"SELECT ts FROM slice WHERE track_id=?1 AND depth=?6 AND ts>=?2"
+		" ORDER BY ts LIMIT 1",
+		"SELECT ts FROM slice WHERE track_id=?1 AND depth=?6 AND ts<=?2"
+		" ORDER BY ts DESC LIMIT 1",
 		"SELECT e FROM (SELECT ts+dur AS e FROM slice WHERE track_id=?1"
-		" AND ts>=?3 AND ts<=?4 ORDER BY ts DESC LIMIT "
+		" AND depth=?6 AND ts>=?3 AND ts<=?4 ORDER BY ts DESC LIMIT "
 		NX_EDGE_SCAN_MAX_STR ") WHERE e>=?5 AND e<=?4",
 	};
 	int64_t best = 0, bestd = INT64_MAX;
@@ -836,7 +837,10 @@ int model_edge_near(struct model *m, const struct mtrack *t, int64_t ts,
 		sqlite3_bind_int64(st, 3, sat_add(ts, -sat_add(maxdist, t->max_dur)));
 		sqlite3_bind_int64(st, 4, sat_add(ts, maxdist));
 		sqlite3_bind_int64(st, 5, sat_add(ts, -maxdist));
-		edge_pick(st, ts, &best, &bestd);
+		for (int64_t d = 0; d <= t->max_depth; d++) {
+			sqlite3_bind_int64(st, 6, d);
+			edge_pick(st, ts, &best, &bestd);
+		}
 		sqlite3_finalize(st);
 	}
 	if (bestd > maxdist)

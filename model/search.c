@@ -775,11 +775,10 @@ static int stats_raw(struct search *s, const struct mtrack *t, int64_t t0,
 static int stats_agg(struct search *s, const struct mtrack *t, int level,
 		     int64_t t0, int64_t t1, struct search_stats *out)
 {
-	int64_t w = lod_width(level);
-	int64_t b0 = lod_floor_shift(t0 + w - 1, 2 * level);
-	int64_t b1 = lod_floor_shift(t1, 2 * level);	/* exclusive */
+	int64_t w = lod_width(level), b0, b1;
 	sqlite3_stmt *st;
 
+	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	if (b1 <= b0)
 		return stats_raw(s, t, t0, t1, out);
 	st = prepare(s, "SELECT sum(n), sum(dur) FROM agg WHERE track_id = ? AND"

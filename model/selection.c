@@ -182,8 +182,7 @@ static int field_values(struct model *m, const struct mtrack *t,
 	while (level < lmax && lod_width(level + 1) * 16 <= t1 - t0)
 		level++;
 	w = lod_width(level);
-	b0 = lod_floor_shift(t0 + w - 1, 2 * level);
-	b1 = lod_floor_shift(t1, 2 * level);
+	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	if (b1 <= b0)
 		return raw_values(m, t, f, t0, t1, out);
 	st = prep(m, "SELECT value, sum(n), sum(dur), min(dmin), max(dmax)"

@@ -1,7 +1,8 @@
 /* The Selection Summary equals brute-force sums over the events: per
  * row and per value of each field (count, duration sum, min, max), the
  * rows' active time and the union over rows, for ranges that cut through
- * level-of-detail buckets and for the whole profile. */
+ * level-of-detail buckets, that reach past the events, and for the whole
+ * profile. */
 #include "config.h"
 
 #include <stdio.h>
@@ -223,6 +224,11 @@ static void test_ranges(void **state)
 	check_range(m, 12345, 987654);
 	check_range(m, end / 3 + 7, end / 3 + 5000);
 	check_range(m, 1, 2);
+	/* ranges past a row's first or last event: buckets wider than what
+	 * is left of the range count whole */
+	check_range(m, -5000, 777777);
+	check_range(m, 333333, end + 99999);
+	check_range(m, -((int64_t)1 << 40), (int64_t)1 << 40);
 	model_close(m);
 }
 
