@@ -3,14 +3,14 @@
 # tests/screens/NAME.keys types keys and dumps screens; every dump must
 # equal tests/screens/NAME/DUMP, and no dump may hold a control
 # character. A script's header names its profile ("# profile: FILE" in
-# tests/fixtures, or "demo": nxtop demo --events 20000), extra options ("# args: ...") and environment
-# ("# env: VAR=value"). Each script runs in a folder of its own (where
-# e and E write) with markers and history of its own. A script may list
-# files it exports ("# exports: nxtop-layers-1.txt ..."): they must be
-# written. NXTOP_UPDATE_SCREENS=1 rewrites the expected
-# screens from what the viewer shows now (check the diff before
-# committing). Also: the viewer's errors (no terminal, bad options, bad
-# scripts).
+# tests/fixtures, or "demo": nxtop demo --events 20000), extra options
+# ("# args: ...") and environment ("# env: VAR=value"), and may list the
+# files it exports ("# exports: nxtop-layers-1.txt ..."), which must be
+# written. Each script runs in a folder of its own (where e and E write)
+# with markers and history of its own. NXTOP_UPDATE_SCREENS=1 rewrites
+# the expected screens from what the viewer shows now (check the diff
+# before committing). Also: the viewer's errors (no terminal, bad
+# options, bad scripts).
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 

@@ -214,18 +214,6 @@ size_t list_current(struct list *l)
 	return source_of(l, NX_MIN(l->cur, n - 1));
 }
 
-void list_select(struct list *l, size_t i)
-{
-	size_t n = list_count(l);
-
-	for (size_t r = 0; r < n; r++) {
-		if (source_of(l, r) == i) {
-			l->cur = r;
-			return;
-		}
-	}
-}
-
 void list_changed(struct list *l)
 {
 	size_t n;

@@ -167,7 +167,7 @@ static void ask_clear(struct markers *m)
 	free(q);
 }
 
-struct view *sets_open(struct markers *m);
+static struct view *sets_open(struct markers *m);
 
 static int markers_request(struct list *l, enum request req)
 {
@@ -474,7 +474,7 @@ static const struct list_ops sets_ops = {
 static const struct view_ops sets_vops = LIST_VIEW_OPS("marker sets", KM_LIST,
 	"? help  Enter load  x delete  q back", NULL);
 
-struct view *sets_open(struct markers *m)
+static struct view *sets_open(struct markers *m)
 {
 	struct sets *s = xcalloc(1, sizeof(*s));
 

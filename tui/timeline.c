@@ -189,11 +189,6 @@ void timeline_goto(struct timeline *tl, int64_t t, size_t i)
 	timeline_show_cursor(tl);
 }
 
-struct timeline *timeline_of(struct view *v)
-{
-	return (struct timeline *)tui_bottom(v->tui);
-}
-
 /* New column width, keeping the cursor where it is on screen. */
 static void zoom_to(struct timeline *tl, int64_t colw)
 {

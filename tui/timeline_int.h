@@ -128,8 +128,6 @@ void timeline_goto(struct timeline *tl, int64_t t, size_t i);
 void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1);
 /* Track index of a track id; SIZE_MAX if none. */
 size_t timeline_track_index(const struct timeline *tl, int64_t id);
-/* The timeline at the bottom of v's stack. */
-struct timeline *timeline_of(struct view *v);
 
 /* timeline_search.c */
 int timeline_search_prompt(struct timeline *tl);
@@ -138,8 +136,6 @@ int timeline_search(struct timeline *tl, const char *text);
 /* Colours the instructions of a layer table row. */
 int timeline_layer(struct timeline *tl, const char *row);
 void timeline_hl_clear(struct timeline *tl);
-/* The view moved or the model changed: forget cached hits. */
-void timeline_hl_reset(struct timeline *tl);
 /* Hits per column of the row of track index i; NULL without a
  * highlight or on error. */
 const int64_t *timeline_hl_hits(struct timeline *tl, size_t i);

@@ -72,15 +72,6 @@ void timeline_hl_clear(struct timeline *tl)
 	timeline_layout(tl);
 }
 
-void timeline_hl_reset(struct timeline *tl)
-{
-	struct highlight *h = &tl->hl;
-
-	for (size_t i = 0; h->frames && i < tl->tr.n; i++)
-		h->frames[i].valid = 0;
-	h->dvalid = h->svalid = 0;
-}
-
 static void hl_start(struct timeline *tl, enum hl_kind kind, const char *text)
 {
 	timeline_hl_clear(tl);

@@ -91,11 +91,6 @@ void tui_pop(struct tui *t)
 		t->quit = 1;
 }
 
-struct view *tui_bottom(struct tui *t)
-{
-	return t->nviews ? t->views[0] : NULL;
-}
-
 struct userdata *tui_userdata(struct tui *t)
 {
 	return t->ud;
