@@ -15,6 +15,8 @@ NXTOP=${NXTOP:-./nxtop}
 out=${BENCH_DIR:-bench/out}
 events=${BENCH_EVENTS:-10000000}
 mkdir -p "$out"
+# the viewer keeps its history in the bench folder, not in the home one
+export XDG_DATA_HOME="$out/data"
 
 cache=${BENCH_CACHE:-}
 if [ -z "$cache" ]; then
