@@ -11,11 +11,6 @@
 #include "timefmt.h"
 #include "util.h"
 
-static void dur(char *buf, size_t n, int64_t ns)
-{
-	timefmt_dur(buf, n, ns, 3, 0);
-}
-
 static double pct(int64_t part, int64_t whole)
 {
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
@@ -25,7 +20,7 @@ static void cell_dur(struct table *t, int64_t ns)
 {
 	char buf[48];
 
-	dur(buf, sizeof(buf), ns);
+	report_dur(buf, sizeof(buf), ns);
 	table_num(t, (double)ns, buf);
 }
 
@@ -60,9 +55,9 @@ static void range_line(FILE *f, const struct mprofile *p, int64_t t0, int64_t t1
 {
 	char a[48], b[48], c[48];
 
-	dur(a, sizeof(a), t0 - p->start);
-	dur(b, sizeof(b), t1 - p->start);
-	dur(c, sizeof(c), t1 - t0);
+	report_dur(a, sizeof(a), t0 - p->start);
+	report_dur(b, sizeof(b), t1 - p->start);
+	report_dur(c, sizeof(c), t1 - t0);
 	fprintf(f, "Range    %s .. %s (duration %s)\n", a, b, c);
 }
 
@@ -105,9 +100,9 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 
 	header(f, "selection summary", p);
 	range_line(f, p, s->t0, s->t1);
-	dur(a, sizeof(a), s->dur);
+	report_dur(a, sizeof(a), s->dur);
 	fprintf(f, "Events   %" PRId64 " (duration sum %s)\n", s->n, a);
-	dur(b, sizeof(b), s->active);
+	report_dur(b, sizeof(b), s->active);
 	fprintf(f, "Active   %s%s (%.2f%% of the range)\n", s->active_exact ? "" : "~",
 		b, pct(s->active, s->t1 - s->t0));
 	sb_init(&sb);
@@ -126,8 +121,8 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 					g->counter.mean);
 			continue;
 		}
-		dur(a, sizeof(a), g->dur);
-		dur(b, sizeof(b), g->active);
+		report_dur(a, sizeof(a), g->dur);
+		report_dur(b, sizeof(b), g->active);
 		fprintf(f, "\n== %s (%s): %" PRId64 " events, duration sum %s,"
 			" active %s (%.2f%%)\n", sb_cstr(&sb), g->kind, g->n, a, b,
 			pct(g->active, s->t1 - s->t0));
@@ -453,7 +448,7 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		fprintf(f, "Query    %s\n", sb_cstr(&q));
 		sb_free(&q);
 		range_line(f, p, t0, t1);
-		dur(a, sizeof(a), st.dur);
+		report_dur(a, sizeof(a), st.dur);
 		fprintf(f, "Matches  %" PRId64 " (duration sum %s)\n", st.count, a);
 		for (size_t i = 0; i < st.nrows; i++) {
 			struct strbuf n;

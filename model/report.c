@@ -26,7 +26,7 @@ int out_format_parse(const char *s, enum out_format *f)
 	return 0;
 }
 
-static const char *dur(char *buf, size_t n, int64_t ns)
+const char *report_dur(char *buf, size_t n, int64_t ns)
 {
 	timefmt_dur(buf, n, ns, 3, 0);
 	return buf;
@@ -56,7 +56,7 @@ static void bytes(char *buf, size_t n, int64_t b)
 		snprintf(buf, n, "%.2f %s", v, units[u]);
 }
 
-static void line(FILE *f, const char *label, const char *value)
+void report_line(FILE *f, const char *label, const char *value)
 {
 	struct strbuf sb;
 
@@ -71,24 +71,24 @@ static void header_text(const struct summary *s, FILE *f)
 	const struct mprofile *p = &s->prof;
 	char a[48], b[48], c[48], buf[256];
 
-	line(f, "Profile", p->name);
+	report_line(f, "Profile", p->name);
 	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
-	line(f, "Kind", buf);
+	report_line(f, "Kind", buf);
 	if (p->nc_idx >= 0) {
 		snprintf(buf, sizeof(buf), "%" PRId64, p->nc_idx);
-		line(f, "NeuronCore", buf);
+		report_line(f, "NeuronCore", buf);
 	}
 	if (p->instance_type)
-		line(f, "Instance", p->instance_type);
+		report_line(f, "Instance", p->instance_type);
 	snprintf(buf, sizeof(buf), "%s (%s .. %s)",
-		 dur(a, sizeof(a), s->end - s->start),
-		 dur(b, sizeof(b), 0), dur(c, sizeof(c), s->end - s->start));
-	line(f, "Duration", buf);
+		 report_dur(a, sizeof(a), s->end - s->start),
+		 report_dur(b, sizeof(b), 0), report_dur(c, sizeof(c), s->end - s->start));
+	report_line(f, "Duration", buf);
 	snprintf(buf, sizeof(buf), "%" PRId64 " instructions, %" PRId64
 		 " DMA packets, %" PRId64 " DMA transfers, %" PRId64
 		 " counter samples", s->n_instructions, s->n_packets,
 		 s->n_transfers, s->n_counter_samples);
-	line(f, "Events", buf);
+	report_line(f, "Events", buf);
 }
 
 static void engines_text(const struct summary *s, FILE *f)
@@ -108,9 +108,9 @@ static void engines_text(const struct summary *s, FILE *f)
 		table_row(t);
 		table_text(t, summary_engine_names[e]);
 		table_int(t, g->count);
-		table_text(t, dur(a, sizeof(a), g->instr_ns));
+		table_text(t, report_dur(a, sizeof(a), g->instr_ns));
 		if (g->active_ns >= 0) {
-			table_text(t, dur(b, sizeof(b), g->active_ns));
+			table_text(t, report_dur(b, sizeof(b), g->active_ns));
 			pct(c, sizeof(c), g->active_ns, total);
 			table_text(t, c);
 		} else {
@@ -142,8 +142,8 @@ static void rows_text(const struct summary *s, FILE *f)
 		table_text(t, r->name);
 		table_text(t, r->kind);
 		table_int(t, r->n);
-		table_text(t, dur(a, sizeof(a), r->dur_sum));
-		table_text(t, dur(b, sizeof(b), r->busy_ns));
+		table_text(t, report_dur(a, sizeof(a), r->dur_sum));
+		table_text(t, report_dur(b, sizeof(b), r->busy_ns));
 		pct(c, sizeof(c), r->busy_ns, total);
 		table_text(t, c);
 	}
@@ -202,8 +202,8 @@ static void layers_text(const struct summary *s, FILE *f)
 
 		table_row(t);
 		table_text(t, l->name);
-		table_text(t, dur(a, sizeof(a), l->start - s->start));
-		table_text(t, dur(b, sizeof(b), l->dur));
+		table_text(t, report_dur(a, sizeof(a), l->start - s->start));
+		table_text(t, report_dur(b, sizeof(b), l->dur));
 		for (int e = 0; e < ENG_COUNT; e++)
 			table_int(t, l->count[e]);
 		if (l->mfu >= 0) {
@@ -244,27 +244,23 @@ static void checks_text(const struct summary *s, FILE *f)
 	table_free(t);
 }
 
-static void warnings_text(const struct summary *s, FILE *f)
+void report_warnings_text(const struct sum_warning *w, size_t n, FILE *f)
 {
 	struct strbuf sb;
 
-	if (!s->nwarnings)
+	if (!n)
 		return;
 	sb_init(&sb);
-	fprintf(f, "\nWarnings (%zu)\n", s->nwarnings);
-	for (size_t i = 0; i < s->nwarnings; i++) {
-		const struct sum_warning *w = &s->warnings[i];
-
+	fprintf(f, "\nWarnings (%zu)\n", n);
+	for (size_t i = 0; i < n; i++) {
 		sb_reset(&sb);
-		if (*w->category) {
+		if (*w[i].category) {
 			sb_addc(&sb, '[');
-			text_sanitize(&sb, w->category, 0);
+			text_sanitize(&sb, w[i].category, 0);
 			sb_adds(&sb, "] ");
 		}
-		text_sanitize(&sb, w->message, 0);
-		fputs("  ", f);
-		fputs(sb_cstr(&sb), f);
-		fputc('\n', f);
+		text_sanitize(&sb, w[i].message, 0);
+		fprintf(f, "  %s\n", sb_cstr(&sb));
 	}
 	sb_free(&sb);
 }
@@ -278,7 +274,7 @@ void report_summary_text(const struct summary *s, FILE *f)
 	dma_text(s, f);
 	layers_text(s, f);
 	checks_text(s, f);
-	warnings_text(s, f);
+	report_warnings_text(s->warnings, s->nwarnings, f);
 }
 
 void report_summary_json(const struct summary *s, FILE *f)

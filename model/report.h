@@ -11,6 +11,13 @@ enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 
 int out_format_parse(const char *s, enum out_format *f);
 
+/* Pieces every text report shares. */
+const char *report_dur(char *buf, size_t n, int64_t ns);
+/* "Label        value", the value sanitised. */
+void report_line(FILE *f, const char *label, const char *value);
+/* "Warnings (N)" and one line per warning, "[category] message". */
+void report_warnings_text(const struct sum_warning *w, size_t n, FILE *f);
+
 void report_summary_text(const struct summary *s, FILE *f);
 void report_summary_json(const struct summary *s, FILE *f);
 /* A system profile's summary (model/sysreport.c). */

@@ -15,12 +15,6 @@
 /* Event names listed in the text summary; JSON has them all. */
 #define TEXT_NAMES 30
 
-static const char *dur(char *buf, size_t n, int64_t ns)
-{
-	timefmt_dur(buf, n, ns, 3, 0);
-	return buf;
-}
-
 /* "2024-10-25 20:32:50.999000000 UTC" */
 static void epoch_text(char *buf, size_t n, int64_t ns)
 {
@@ -41,38 +35,28 @@ static void epoch_text(char *buf, size_t n, int64_t ns)
 	snprintf(buf, n, "%s.%09" PRId64 " UTC", day, rem);
 }
 
-static void line(FILE *f, const char *label, const char *value)
-{
-	struct strbuf sb;
-
-	sb_init(&sb);
-	text_sanitize(&sb, value, 0);
-	fprintf(f, "%-12s %s\n", label, sb_cstr(&sb));
-	sb_free(&sb);
-}
-
 static void header_text(const struct syssummary *s, FILE *f)
 {
 	const struct mprofile *p = &s->prof;
 	char a[48], b[64], buf[256];
 
-	line(f, "Profile", p->name);
+	report_line(f, "Profile", p->name);
 	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
-	line(f, "Kind", buf);
+	report_line(f, "Kind", buf);
 	epoch_text(b, sizeof(b), p->start);
 	snprintf(buf, sizeof(buf), "%s (%" PRId64 " ns)", b, p->start);
-	line(f, "Start", buf);
-	line(f, "Duration", dur(a, sizeof(a), p->end - p->start));
+	report_line(f, "Start", buf);
+	report_line(f, "Duration", report_dur(a, sizeof(a), p->end - p->start));
 	snprintf(buf, sizeof(buf), "%" PRId64 " trace events in %zu rows, %"
 		 PRId64 " counter samples, %zu device profiles", s->n_events,
 		 s->nrows, s->n_samples, s->ndevices);
-	line(f, "Events", buf);
+	report_line(f, "Events", buf);
 	snprintf(buf, sizeof(buf), "groups by %s, rows by %s",
 		 *s->group_by ? s->group_by : "(nothing)",
 		 *s->row_by ? s->row_by : "(nothing)");
-	line(f, "Grouping", buf);
+	report_line(f, "Grouping", buf);
 	if (s->dropped)
-		line(f, "DROPPED", "the profile says events were dropped: the"
+		report_line(f, "DROPPED", "the profile says events were dropped: the"
 		     " timeline has gaps (see Warnings)");
 }
 
@@ -97,8 +81,8 @@ static void rows_text(const struct syssummary *s, FILE *f)
 		table_text(t, r->name);
 		table_text(t, r->kind);
 		table_int(t, r->n);
-		table_text(t, dur(a, sizeof(a), r->dur));
-		table_text(t, dur(b, sizeof(b), r->busy));
+		table_text(t, report_dur(a, sizeof(a), r->dur));
+		table_text(t, report_dur(b, sizeof(b), r->busy));
 		if (total > 0)
 			snprintf(c, sizeof(c), "%.2f%%",
 				 100.0 * (double)r->busy / (double)total);
@@ -133,10 +117,10 @@ static void names_text(const struct syssummary *s, FILE *f)
 		table_row(t);
 		table_text(t, n->name);
 		table_int(t, n->n);
-		table_text(t, dur(a, sizeof(a), n->dur));
-		table_text(t, dur(a, sizeof(a), n->n ? n->dur / n->n : 0));
-		table_text(t, dur(a, sizeof(a), n->dmin));
-		table_text(t, dur(a, sizeof(a), n->dmax));
+		table_text(t, report_dur(a, sizeof(a), n->dur));
+		table_text(t, report_dur(a, sizeof(a), n->n ? n->dur / n->n : 0));
+		table_text(t, report_dur(a, sizeof(a), n->dmin));
+		table_text(t, report_dur(a, sizeof(a), n->dmax));
 	}
 	fprintf(f, "\nEvents by name (%zu", s->nnames);
 	if (shown < s->nnames)
@@ -208,35 +192,12 @@ static void devices_text(const struct syssummary *s, FILE *f)
 		table_text(t, d->instance_id ? d->instance_id : "-");
 		table_text(t, d->path ? d->path : "");
 		table_int(t, d->n_events);
-		table_text(t, dur(a, sizeof(a), d->duration));
+		table_text(t, report_dur(a, sizeof(a), d->duration));
 		table_text(t, d->state ? d->state : "");
 	}
 	fprintf(f, "\nDevice profiles (%zu)\n", s->ndevices);
 	table_write_text(t, f, 2);
 	table_free(t);
-}
-
-static void warnings_text(const struct syssummary *s, FILE *f)
-{
-	struct strbuf sb;
-
-	if (!s->nwarnings)
-		return;
-	sb_init(&sb);
-	fprintf(f, "\nWarnings (%zu)\n", s->nwarnings);
-	for (size_t i = 0; i < s->nwarnings; i++) {
-		const struct sum_warning *w = &s->warnings[i];
-
-		sb_reset(&sb);
-		if (*w->category) {
-			sb_addc(&sb, '[');
-			text_sanitize(&sb, w->category, 0);
-			sb_adds(&sb, "] ");
-		}
-		text_sanitize(&sb, w->message, 0);
-		fprintf(f, "  %s\n", sb_cstr(&sb));
-	}
-	sb_free(&sb);
 }
 
 static void sources_text(const struct syssummary *s, FILE *f)
@@ -267,7 +228,7 @@ void report_syssummary_text(const struct syssummary *s, FILE *f)
 	names_text(s, f);
 	counters_text(s, f);
 	devices_text(s, f);
-	warnings_text(s, f);
+	report_warnings_text(s->warnings, s->nwarnings, f);
 	sources_text(s, f);
 }
 
@@ -443,7 +404,7 @@ void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,
 		table_text(t, d[i].path ? d[i].path : "");
 		table_int(t, d[i].n_events);
 		if (text)
-			table_text(t, dur(a, sizeof(a), d[i].duration));
+			table_text(t, report_dur(a, sizeof(a), d[i].duration));
 		else
 			table_int(t, d[i].duration);
 		table_text(t, d[i].state ? d[i].state : "");
