@@ -119,41 +119,63 @@ static int tracks_like(struct model *m, const struct ev *e, const char *kind,
 	return 0;
 }
 
+/* Deepest nesting level of a track's events; 0 if unknown. */
+static int64_t max_depth(struct model *m, int64_t track)
+{
+	sqlite3_stmt *st;
+	int64_t d = 0;
+
+	if (sqlite3_prepare_v2(model_db(m), "SELECT max_depth FROM track"
+			       " WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, track);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		d = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return d;
+}
+
 /* The first event named name on track starting in [lo, hi] (dir > 0),
- * or the last one starting at or before hi (dir < 0). */
+ * or the last one starting at or before hi (dir < 0). Read depth by
+ * depth, in the order of the index on (track_id, depth, ts), so the
+ * search stops at the nearest match instead of sorting the track. */
 static int64_t find_named(struct model *m, int64_t track, const char *name,
 			  int64_t lo, int64_t hi, int dir)
 {
-	int64_t *ids, found = 0, found_ts = 0;
+	int64_t *ids, found = 0, found_ts = 0, depths = max_depth(m, track);
 	size_t n;
 	sqlite3_stmt *st;
 
 	if (model_string_ids(m, name, &ids, &n))
 		return 0;
 	if (sqlite3_prepare_v2(model_db(m), dir > 0 ?
-			       "SELECT id, ts FROM slice WHERE name = ? AND"
-			       " track_id = ? AND ts >= ? AND ts <= ? ORDER BY ts"
-			       " LIMIT 1" :
-			       "SELECT id, ts FROM slice WHERE name = ? AND"
-			       " track_id = ? AND ts >= ? AND ts <= ? ORDER BY ts"
-			       " DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
+			       "SELECT id, ts FROM slice WHERE track_id = ? AND"
+			       " depth = ? AND ts >= ? AND ts <= ? AND name = ?"
+			       " ORDER BY ts LIMIT 1" :
+			       "SELECT id, ts FROM slice WHERE track_id = ? AND"
+			       " depth = ? AND ts >= ? AND ts <= ? AND name = ?"
+			       " ORDER BY ts DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
 		free(ids);
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		sqlite3_bind_int64(st, 1, ids[i]);
-		sqlite3_bind_int64(st, 2, track);
-		sqlite3_bind_int64(st, 3, lo);
-		sqlite3_bind_int64(st, 4, hi);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			int64_t ts = sqlite3_column_int64(st, 1);
+	for (int64_t d = 0; d <= depths; d++) {
+		for (size_t i = 0; i < n; i++) {
+			sqlite3_bind_int64(st, 1, track);
+			sqlite3_bind_int64(st, 2, d);
+			sqlite3_bind_int64(st, 3, lo);
+			sqlite3_bind_int64(st, 4, hi);
+			sqlite3_bind_int64(st, 5, ids[i]);
+			if (sqlite3_step(st) == SQLITE_ROW) {
+				int64_t ts = sqlite3_column_int64(st, 1);
 
-			if (!found || (dir > 0 ? ts < found_ts : ts > found_ts)) {
-				found = sqlite3_column_int64(st, 0);
-				found_ts = ts;
+				if (!found || (dir > 0 ? ts < found_ts :
+							 ts > found_ts)) {
+					found = sqlite3_column_int64(st, 0);
+					found_ts = ts;
+				}
 			}
+			sqlite3_reset(st);
 		}
-		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
 	free(ids);
@@ -435,8 +457,10 @@ static int first_exec(struct model *m, const struct mprofile *dev,
 			return -1;
 		if (model_string_ids(m, names[k], &ids, &nids) ||
 		    sqlite3_prepare_v2(model_db(m), "SELECT id, ts FROM slice"
-				       " WHERE name = ? AND track_id = ?"
-				       /* executions scanned per row */
+				       " WHERE track_id = ? AND depth = ? AND"
+				       " name = ?"
+				       /* executions scanned per row and depth,
+					* in the index's order */
 				       " ORDER BY ts LIMIT 256",
 				       -1, &st, NULL) != SQLITE_OK) {
 			free(tracks);
@@ -444,9 +468,12 @@ static int first_exec(struct model *m, const struct mprofile *dev,
 			return -1;
 		}
 		for (size_t t = 0; t < n; t++) {
-			for (size_t i = 0; i < nids; i++) {
-				sqlite3_bind_int64(st, 1, ids[i]);
-				sqlite3_bind_int64(st, 2, tracks[t]);
+			int64_t depths = max_depth(m, tracks[t]);
+
+			for (size_t i = 0; i < nids * (size_t)(depths + 1); i++) {
+				sqlite3_bind_int64(st, 1, tracks[t]);
+				sqlite3_bind_int64(st, 2, (int64_t)(i / nids));
+				sqlite3_bind_int64(st, 3, ids[i % nids]);
 				while (sqlite3_step(st) == SQLITE_ROW) {
 					int64_t id = sqlite3_column_int64(st, 0);
 					int64_t ts = sqlite3_column_int64(st, 1);
