@@ -52,6 +52,7 @@ int cli_view(struct cli *c, const char *profile)
 
 	if (!m)
 		return cli_fail();
+	c->ui.group = &c->group;
 	rc = tui_run(m, &c->ui) ? cli_fail() : 0;
 	model_close(m);
 	return rc;

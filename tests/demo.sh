@@ -30,7 +30,7 @@ fi
 printf 'dump screen\n' > "$tmp/demo.keys"
 expect 0 "writing the demo bundle" "$NXTOP" demo --events 2000 --system-events 300 \
 	--headless="$tmp/demo.keys" --dump="$tmp"
-grep -Eq "system_profile.json +system" "$tmp/screen" || fail "demo did not open the system timeline"
+grep -Eq "system_profile +system" "$tmp/screen" || fail "demo did not open the system timeline"
 expect 0 "" "$NXTOP" demo --events 2000 --system-events 300 \
 	--headless="$tmp/demo.keys" --dump="$tmp"
 grep -q "writing the demo bundle" "$err" && fail "demo rewritten"

@@ -3,10 +3,14 @@
 # tests/screens/NAME.keys types keys and dumps screens; every dump must
 # equal tests/screens/NAME/DUMP, and no dump may hold a control
 # character. A script's header names its profile ("# profile: FILE" in
-# tests/fixtures, or "demo": nxtop demo --events 20000), extra options
-# ("# args: ...") and environment ("# env: VAR=value"), and may list the
-# files it exports ("# exports: nxtop-layers-1.txt ..."), which must be
-# written. Each script runs in a folder of its own (where e and E write)
+# tests/fixtures; "demo": nxtop demo --events 20000; "bundle": the demo
+# bundle, a system profile of 2 instances x 4 NeuronCores and 2 device
+# profiles; "bundle-small": tests/fixtures/system_small.json with
+# device_small.json as its one device file present, another one
+# missing), extra options ("# args: ...") and environment ("# env:
+# VAR=value"), may list the files it exports ("# exports:
+# nxtop-layers-1.txt ..."), which must be written, and dumps that must
+# be the same screen ("# same: A B": back where it was). Each script runs in a folder of its own (where e and E write)
 # with markers and history of its own. NXTOP_UPDATE_SCREENS=1 rewrites
 # the expected screens from what the viewer shows now (check the diff
 # before committing). Also: the viewer's errors (no terminal, bad
@@ -53,15 +57,26 @@ for script in "$screens"/*.keys; do
 	[ "$profile" = demo ] && profile=demo.json
 	args=$(sed -n 's/^# args: //p' "$script")
 	envs=$(sed -n 's/^# env: //p' "$script")
-	if [ ! -f "$tmp/$profile" ]; then
-		if [ "$profile" = demo.json ]; then
+	if [ ! -e "$tmp/$profile" ]; then
+		case $profile in
+		demo.json)
 			# the demo generator is deterministic
 			"$NXTOP" demo --events 20000 --seed 1 --write "$tmp/$profile" ||
-				fail "demo failed"
-		else
-			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile"
-		fi
-		"$NXTOP" import -q "$tmp/$profile" || fail "$profile: import failed"
+				fail "demo failed" ;;
+		bundle)
+			"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
+				--write "$tmp/$profile" || fail "demo bundle failed" ;;
+		bundle-small)
+			mkdir "$tmp/$profile"
+			cp "$srcdir/tests/fixtures/system_small.json" \
+				"$tmp/$profile/system_profile.json"
+			cp "$srcdir/tests/fixtures/device_small.json" \
+				"$tmp/$profile/device_profile_model_1578576049.json" ;;
+		*)
+			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
+		esac
+		"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
+			fail "$profile: import failed"
 	fi
 	mkdir "$tmp/$name" "$tmp/$name.cwd"
 	# each script has its own markers and history, and exports into its
@@ -81,6 +96,15 @@ for script in "$screens"/*.keys; do
 	for file in $(sed -n 's/^# exports: //p' "$script"); do
 		[ -s "$tmp/$name.cwd/$file" ] || fail "$name: $file was not written"
 	done
+	same=$(sed -n 's/^# same: //p' "$script")
+	while read -r a b; do
+		[ -n "$a" ] || continue
+		cmp -s "$tmp/$name/$a" "$tmp/$name/$b" ||
+			fail "$name: $b is not the screen $a was:
+$(diff -u "$tmp/$name/$a" "$tmp/$name/$b")"
+	done <<EOF
+$same
+EOF
 	for want in "$screens/$name"/*; do
 		[ -e "$tmp/$name/$(basename "$want")" ] ||
 			fail "$name: no dump $(basename "$want")"

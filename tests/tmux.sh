@@ -1,8 +1,9 @@
 #!/bin/sh
 # End to end in a real terminal: nxtop runs in tmux, some of the screen
-# scripts of tests/screens are typed into it with send-keys, and every
-# dump point must show, in capture-pane, exactly the screen the headless
-# run shows. Then q must quit and give the terminal back. Skipped (77)
+# scripts of tests/screens are typed into it with send-keys (drill: from
+# the demo bundle's system view into a device profile and back with
+# Backspace and q), and every dump point must show, in capture-pane,
+# exactly the screen the headless run shows. Then q must quit and give the terminal back. Skipped (77)
 # without tmux or a C.UTF-8 locale.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
@@ -22,6 +23,9 @@ trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 screens="$srcdir/tests/screens"
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/p.json"
 "$NXTOP" import -q "$tmp/p.json" || fail "import failed"
+# scripts on "# profile: bundle" run on the demo bundle, as in screen.sh
+"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 --write "$tmp/bundle" &&
+	"$NXTOP" import -q "$tmp/bundle" 2>/dev/null || fail "demo bundle failed"
 # a session that keeps the server up while test sessions come and go
 tm new-session -d -s keep "sleep 600" || fail "tmux cannot start"
 
@@ -62,12 +66,13 @@ type_keys() {
 }
 
 run() {
-	name=$1 script="$screens/$1.keys" size=80x24
+	name=$1 script="$screens/$1.keys" size=80x24 profile=$tmp/p.json
+	[ "$(sed -n 's/^# profile: //p' "$script")" = bundle ] && profile=$tmp/bundle
 	first=$(grep -v '^#' "$script" | head -n 1)
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"env LC_ALL=C.UTF-8 '$NXTOP' -q '$tmp/p.json'; echo nxtop-exited; sleep 30"
+		"env LC_ALL=C.UTF-8 '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
 	# keys typed before curses is up would arrive in the wrong mode
 	i=0
 	until tm capture-pane -p -t t | grep -q "^nxtop "; do
@@ -90,7 +95,7 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom search box; do
+for t in start details help tracks zoom search box drill; do
 	run "$t"
 done
 

@@ -76,7 +76,7 @@ static void layers_line(struct list *l, size_t i, struct list_line *out)
 	const struct layer_row *r = &ly->t.rows[i];
 
 	sb_adds(&out->cells[LC_NAME], r->name);
-	dur(&out->cells[LC_START], r->start - ly->tl->prof.start, 6);
+	dur(&out->cells[LC_START], r->start - ly->tl->origin, 6);
 	dur(&out->cells[LC_DUR], r->dur, 3);
 	for (int e = 0; e < ENG_COUNT; e++) {
 		sb_printf(&out->cells[LC_TENSOR + e], "%" PRId64, r->count[e]);
@@ -194,7 +194,9 @@ static int layers_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct layers *ly = (struct layers *)l;
 
-	export_layers(&ly->t, &ly->tl->prof, fmt, f);
+	struct mprofile p = timeline_axis_profile(ly->tl);
+
+	export_layers(&ly->t, &p, fmt, f);
 	return 0;
 }
 

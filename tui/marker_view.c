@@ -75,7 +75,7 @@ static void markers_line(struct list *l, size_t i, struct list_line *out)
 	long b = export_marker_base(mk, m->tl->nmarks, i);
 
 	sb_adds(&out->cells[0], mk[i].name);
-	fmt_time(m, mk[i].ts - m->tl->prof.start, &out->cells[1]);
+	fmt_time(m, mk[i].ts - m->tl->origin, &out->cells[1]);
 	out->keys[1] = (double)mk[i].ts;
 	if (b >= 0) {
 		sb_printf(&out->cells[2], "%s%s", mk[b].name,
@@ -300,9 +300,9 @@ static const char *markers_export_name(struct list *l)
 static int markers_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct markers *m = (struct markers *)l;
+	struct mprofile p = timeline_axis_profile(m->tl);
 
-	export_markers(m->tl->marks, m->tl->nmarks, &m->tl->prof,
-		       units[m->unit], fmt, f);
+	export_markers(m->tl->marks, m->tl->nmarks, &p, units[m->unit], fmt, f);
 	return 0;
 }
 

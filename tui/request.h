@@ -77,10 +77,23 @@ enum keymap {
 	REQ(LAYERS, "layers", "L", "Show the layer table") \
 	REQ(PANELS, "panels", "i", \
 	    "Choose an info panel (Summary, NEFF, model, DMA queues, ...)") \
+	GROUP("System and device profiles (timeline)", KM_TIMELINE) \
+	REQ(DEVICES, "devices", "D", \
+	    "List the device profiles of the system profile; Enter opens one") \
+	REQ(BACK, "back", "<Backspace>", \
+	    "Go back to the view this one was opened from (from a device " \
+	    "profile, to the system profile as it was left)") \
+	REQ(REGROUP, "group", "G", \
+	    "Group the system profile's rows, as --group and --row do " \
+	    "(asks)") \
+	REQ(ALIGN, "align", "A", \
+	    "Read the device profile's times in system time, from its " \
+	    "execution (again: its own time)") \
 	GROUP("Every view", KM_GENERIC) \
 	REQ(ENTER, "enter", "<Enter>", \
-	    "Show the event under the cursor, summarise the box; in a " \
-	    "list, open the line") \
+	    "Show the event under the cursor, summarise the box; Enter " \
+	    "again on an execution of a system profile opens its device " \
+	    "profile; in a list, open the line") \
 	REQ(ZOOM_TO, "zoom-to", "f", \
 	    "Zoom the timeline to the box, or to the line of a list (a " \
 	    "layer, a match, a marker and the one it is diffed against)") \
@@ -95,7 +108,8 @@ enum keymap {
 	REQ(HELP, "help", "?", "Show this help") \
 	REQ(REDRAW, "redraw", "<C-l>", "Redraw the screen") \
 	REQ(VIEW_CLOSE, "view-close", "q", \
-	    "Close the view; in the timeline, quit") \
+	    "Close the view (a device profile: back to the system " \
+	    "profile); in the first timeline, quit") \
 	REQ(QUIT, "quit", "Q", "Quit") \
 	GROUP("Lists", KM_LIST) \
 	REQ(FIRST_LINE, "first-line", "g <Home>", "Go to the first line") \

@@ -153,7 +153,7 @@ static void results_line(struct list *l, size_t i, struct list_line *out)
 	if (ensure(r, i))
 		return;
 	m = &r->rows[i - r->base];
-	timefmt_dur(b, sizeof(b), m->ts - r->tl->prof.start, 6, 0);
+	timefmt_dur(b, sizeof(b), m->ts - r->tl->origin, 6, 0);
 	sb_adds(&out->cells[0], b);
 	timefmt_dur(b, sizeof(b), m->dur, 3, 0);
 	sb_adds(&out->cells[1], b);
@@ -260,9 +260,9 @@ static const char *results_export_name(struct list *l)
 static int results_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct results *r = (struct results *)l;
+	struct mprofile p = timeline_axis_profile(r->tl);
 
-	return export_search(r->tl->m, cur_search(r), &r->tl->prof, r->t0,
-			     r->t1, fmt, f);
+	return export_search(r->tl->m, cur_search(r), &p, r->t0, r->t1, fmt, f);
 }
 
 static void results_header(struct list *l, struct strbuf *out)
@@ -270,8 +270,8 @@ static void results_header(struct list *l, struct strbuf *out)
 	struct results *r = (struct results *)l;
 	char a[48], b[48];
 
-	timefmt_dur(a, sizeof(a), r->t0 - r->tl->prof.start, 3, 0);
-	timefmt_dur(b, sizeof(b), r->t1 - r->tl->prof.start, 3, 0);
+	timefmt_dur(a, sizeof(a), r->t0 - r->tl->origin, 3, 0);
+	timefmt_dur(b, sizeof(b), r->t1 - r->tl->origin, 3, 0);
 	sb_printf(out, "/%s  %" PRId64 " match%s in %s .. %s", search_text(r->s),
 		  r->count, r->count == 1 ? "" : "es", a, b);
 }

@@ -73,7 +73,7 @@ static char *dur(int64_t ns)
 static void add_totals(struct sumview *s)
 {
 	const struct selection *sel = s->sel;
-	int64_t start = s->tl->prof.start;
+	int64_t start = s->tl->origin;
 	char *a = dur(sel->t0 - start), *b = dur(sel->t1 - start),
 	     *c = dur(sel->t1 - sel->t0), *d = dur(sel->dur),
 	     *e = dur(sel->active);
@@ -323,8 +323,9 @@ static const char *summary_export_name(struct list *l)
 static int summary_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct sumview *s = (struct sumview *)l;
+	struct mprofile p = timeline_axis_profile(s->tl);
 
-	export_selection(s->sel, &s->tl->prof, fmt, f);
+	export_selection(s->sel, &p, fmt, f);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "layer_view.h"
 #include "marker_view.h"
 #include "model/export.h"
+#include "model/syssummary.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
@@ -42,9 +43,16 @@ static int label_width(const struct timeline *tl, size_t i)
 	const struct track_state *s = &tl->tr.st[i];
 	int w = 2 * s->depth + text_width(tl->tr.t[i].name);
 
-	if (s->is_group)
-		w += 2 + 6;	/* fold glyph, " (NNN)" */
-	return w;
+	/* the fold glyph; a folded group's " (N)" may be cut */
+	return s->is_group ? w + 2 : w;
+}
+
+/* The label column takes what the widest label needs, up to a share of
+ * the screen: 24 columns of 80, 36 of 120, at most LABEL_MAX; longer
+ * labels are shortened in the middle when drawn. */
+static int label_cap(int width)
+{
+	return NX_MIN(width * 3 / 10, LABEL_MAX);
 }
 
 void timeline_layout(struct timeline *tl)
@@ -54,7 +62,7 @@ void timeline_layout(struct timeline *tl)
 
 	for (size_t i = 0; i < tl->tr.n; i++)
 		widest = NX_MAX(widest, label_width(tl, i));
-	tl->labelw = NX_MAX(NX_MIN(widest + 1, v->width / 4), LABEL_MIN);
+	tl->labelw = NX_MAX(NX_MIN(widest + 1, label_cap(v->width)), LABEL_MIN);
 	tl->ncols = NX_MAX(v->width - tl->labelw - 1, 1);
 	tl->details_h = 0;
 	if (tl->details_open) {
@@ -161,12 +169,17 @@ void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1)
 	timeline_show_cursor(tl);
 }
 
+struct mprofile timeline_axis_profile(const struct timeline *tl)
+{
+	struct mprofile p = tl->prof;
+
+	p.start = tl->origin;
+	return p;
+}
+
 size_t timeline_track_index(const struct timeline *tl, int64_t id)
 {
-	for (size_t i = 0; i < tl->tr.n; i++)
-		if (tl->tr.t[i].id == id)
-			return i;
-	return SIZE_MAX;
+	return tracks_find(&tl->tr, id);
 }
 
 void timeline_goto(struct timeline *tl, int64_t t, size_t i)
@@ -245,7 +258,52 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 	for (int64_t w = tl->colw; w < 1000000000 && digits < 9; w *= 10)
 		digits++;
 	digits -= 3;	/* timefmt picks at least µs for these */
-	timefmt_dur(buf, n, t - tl->start, NX_MAX(NX_MIN(digits, 6), 3), 0);
+	timefmt_dur(buf, n, t - tl->origin, NX_MAX(NX_MIN(digits, 6), 3), 0);
+}
+
+/* The event of track i's tracks covering ts, the deepest; 0 found. */
+static int slice_at(struct timeline *tl, size_t i, int64_t ts,
+		    struct mslice *s)
+{
+	size_t n;
+	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
+	int found = 1;
+
+	for (size_t j = 0; j < n; j++) {
+		struct mslice x;
+		int rc = model_slice_at(tl->m, &t[j], ts, &x);
+
+		if (rc < 0)
+			return -1;
+		if (!rc && (found || x.depth > s->depth)) {
+			*s = x;
+			found = 0;
+		}
+	}
+	return found;
+}
+
+/* The first event of track i's tracks after ts (dir > 0) or before it;
+ * 0 found. */
+static int slice_step(struct timeline *tl, size_t i, int64_t ts, int dir,
+		      struct mslice *s)
+{
+	size_t n;
+	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
+	int found = 1;
+
+	for (size_t j = 0; j < n; j++) {
+		struct mslice x;
+		int rc = model_slice_step(tl->m, t[j].id, ts, dir, &x);
+
+		if (rc < 0)
+			return -1;
+		if (!rc && (found || (dir > 0 ? x.ts < s->ts : x.ts > s->ts))) {
+			*s = x;
+			found = 0;
+		}
+	}
+	return found;
 }
 
 /* The event under the cursor on track i: the one jumped to while the
@@ -259,14 +317,14 @@ int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s)
 	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
 		return 1;
 	if (tl->sel.id && tl->sel.ts == tl->cur &&
-	    tl->sel.track_id == tl->tr.t[i].id) {
+	    tracks_find(&tl->tr, tl->sel.track_id) == i) {
 		*s = tl->sel;
 		return 0;
 	}
 	cells = tracks_frame(&tl->tr, i, tl->t0, tl->colw, tl->ncols);
 	if (cells && c >= 0 && c < tl->ncols && cells[c].top_slice)
 		return model_slice(tl->m, cells[c].top_slice, s);
-	return model_slice_at(tl->m, &tl->tr.t[i], tl->cur, s);
+	return slice_at(tl, i, tl->cur, s);
 }
 
 static int open_details(struct timeline *tl, const struct mslice *s,
@@ -287,6 +345,13 @@ static int open_details(struct timeline *tl, const struct mslice *s,
 	}
 	tl->details_open = 1;
 	timeline_layout(tl);
+	if (tl->is_system) {
+		char *hint = timeline_drill_hint(tl, s);
+
+		if (hint)
+			tui_message(tl->view.tui, "%s", hint);
+		free(hint);
+	}
 	return 0;
 }
 
@@ -314,6 +379,9 @@ static void req_enter(struct timeline *tl)
 		tui_error(tl->view.tui, "%s", err_get());
 	else if (rc > 0)
 		tui_message(tl->view.tui, "no event under the cursor");
+	else if (tl->is_system && tl->details_open &&
+		 details_slice(tl->details) == s.id)
+		timeline_drill(tl, &s);	/* the second Enter */
 	else
 		open_details(tl, &s, i);
 }
@@ -328,7 +396,7 @@ static void req_step(struct timeline *tl, int dir)
 		tui_message(tl->view.tui, "no events on this row");
 		return;
 	}
-	rc = model_slice_step(tl->m, tl->tr.t[i].id, tl->cur, dir, &s);
+	rc = slice_step(tl, i, tl->cur, dir, &s);
 	if (rc < 0) {
 		tui_error(tl->view.tui, "%s", err_get());
 		return;
@@ -482,6 +550,28 @@ static int analysis_request(struct timeline *tl, enum request req)
 	}
 }
 
+/* From a system profile to its device profiles and back. */
+static int drill_request(struct timeline *tl, enum request req)
+{
+	switch (req) {
+	case REQ_BACK:
+		timeline_back(tl);
+		return 0;
+	case REQ_DEVICES:
+		timeline_devices(tl);
+		return 0;
+	case REQ_REGROUP:
+		timeline_group_prompt(tl);
+		return 0;
+	case REQ_ALIGN:
+		if (timeline_align(tl, -1))
+			tui_error(tl->view.tui, "%s", err_get());
+		return 0;
+	default:
+		return analysis_request(tl, req);
+	}
+}
+
 static int timeline_request(struct view *v, enum request req)
 {
 	struct timeline *tl = (struct timeline *)v;
@@ -520,7 +610,7 @@ static int timeline_request(struct view *v, enum request req)
 		tui_message(v->tui, "colour by %s", timeline_color_names[tl->color_by]);
 		return 0;
 	default:
-		return analysis_request(tl, req);
+		return drill_request(tl, req);
 	}
 }
 
@@ -556,10 +646,11 @@ static int parse_times(int argc, char **argv, int64_t *out, int want)
 /* The error for a time outside the profile. */
 static int outside(const struct timeline *tl, const char *cmd)
 {
-	char b[48];
+	char a[48], b[48];
 
-	timefmt_dur(b, sizeof(b), tl->end - tl->start, 3, 0);
-	err_set("%s: outside the profile (0 ns .. %s)", cmd, b);
+	timefmt_dur(a, sizeof(a), tl->start - tl->origin, 3, 0);
+	timefmt_dur(b, sizeof(b), tl->end - tl->origin, 3, 0);
+	err_set("%s: outside the profile (%s .. %s)", cmd, a, b);
 	return -1;
 }
 
@@ -569,9 +660,9 @@ static int cmd_goto(struct timeline *tl, int argc, char **argv)
 
 	if (parse_times(argc, argv, &t, 1))
 		return -1;
-	if (t < 0 || t > tl->end - tl->start)
+	if (t < tl->start - tl->origin || t > tl->end - tl->origin)
 		return outside(tl, "goto");
-	tl->cur = tl->start + t;
+	tl->cur = tl->origin + t;
 	tl->fitted = 0;
 	timeline_show_cursor(tl);
 	return 0;
@@ -587,9 +678,9 @@ static int cmd_zoom(struct timeline *tl, int argc, char **argv)
 		err_set("zoom: the end must come after the start");
 		return -1;
 	}
-	if (t[0] >= tl->end - tl->start || t[1] <= 0)
+	if (t[0] >= tl->end - tl->origin || t[1] <= tl->start - tl->origin)
 		return outside(tl, "zoom");
-	timeline_zoom_range(tl, tl->start + t[0], tl->start + t[1]);
+	timeline_zoom_range(tl, tl->origin + t[0], tl->origin + t[1]);
 	return 0;
 }
 
@@ -629,6 +720,14 @@ static int cmd_text(struct timeline *tl, int argc, char **argv)
 	return rc;
 }
 
+static int cmd_align(struct timeline *tl, int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "on") || !strcmp(argv[1], "off")))
+		return timeline_align(tl, !strcmp(argv[1], "on"));
+	err_set("align: expected on or off (no word: toggle)");
+	return -1;
+}
+
 static int timeline_command(struct view *v, int argc, char **argv)
 {
 	struct timeline *tl = (struct timeline *)v;
@@ -646,6 +745,10 @@ static int timeline_command(struct view *v, int argc, char **argv)
 		return cmd_zoom(tl, argc, argv);
 	if (!strcmp(argv[0], "color") || !strcmp(argv[0], "colour"))
 		return cmd_color(tl, argc, argv);
+	if (!strcmp(argv[0], "group"))
+		return timeline_group_command(tl, argc, argv);
+	if (!strcmp(argv[0], "align"))
+		return cmd_align(tl, argc, argv);
 	return 1;
 }
 
@@ -682,31 +785,46 @@ static void timeline_close(struct view *v)
 }
 
 static const struct view_cmd timeline_cmds[] = {
-	{ "goto", "TIME", "Move the cursor to TIME since the profile's start" },
+	{ "goto", "TIME", "Move the cursor to TIME since the profile's start "
+			  "(aligned: the system profile's)" },
 	{ "zoom", "FROM TO", "Show the time from FROM to TO" },
 	{ "color", "opcode|layer|engine", "Colour events by opcode, layer "
 					  "or engine" },
 	{ "search", "QUERY", "Search (as /); no query clears the search" },
 	{ "query-help", "", "Explain search queries" },
 	{ "mark", "[NAME]", "Drop a marker at the cursor, named NAME" },
+	{ "group", "--group F --row F", "Group a system profile's rows as "
+	  "the options do (fields instance_id, process_id, thread_id, "
+	  "lnc_idx, worker_gid; --group= for none; default: as at the "
+	  "start)" },
+	{ "align", "[on|off]", "Read a device profile's times in system time "
+			       "(no word: toggle)" },
 	{ NULL, NULL, NULL },
 };
 
-static const struct view_ops timeline_ops = {
-	.name = "timeline",
-	.keymap = KM_TIMELINE,
-	.draw = timeline_draw,
-	.header = timeline_header,
-	.status = timeline_status,
-	.request = timeline_request,
-	.command = timeline_command,
-	.export_name = timeline_export_name,
-	.export = timeline_export,
-	.hints = "? help  w/s zoom  a/d pan  ,/. event  / search  v box  "
-		 "m mark  L layers  i info  q quit",
-	.commands = timeline_cmds,
-	.close = timeline_close,
-};
+#define TIMELINE_OPS(HINTS) { \
+	.name = "timeline", \
+	.keymap = KM_TIMELINE, \
+	.draw = timeline_draw, \
+	.header = timeline_header, \
+	.flag = timeline_flag, \
+	.status = timeline_status, \
+	.request = timeline_request, \
+	.command = timeline_command, \
+	.export_name = timeline_export_name, \
+	.export = timeline_export, \
+	.hints = HINTS, \
+	.commands = timeline_cmds, \
+	.close = timeline_close, \
+}
+
+static const struct view_ops timeline_ops = TIMELINE_OPS(
+	"? help  w/s zoom  a/d pan  ,/. event  / search  v box  m mark  "
+	"L layers  i info  q quit");
+/* a system profile's: drilldown and grouping */
+static const struct view_ops system_ops = TIMELINE_OPS(
+	"? help  w/s zoom  a/d pan  / search  Enter details, again: device "
+	"profile  D devices  G group  q quit");
 
 static int first_profile(struct model *m, int64_t *id)
 {
@@ -745,13 +863,45 @@ static void extent(struct timeline *tl)
 		tl->end = tl->start + 1;
 }
 
-struct view *timeline_open(struct model *m, int64_t profile)
+static int is_system(const struct mprofile *p)
+{
+	return p->kind && !strcmp(p->kind, "system");
+}
+
+/* A system profile's name without ".json": "system_profile". */
+static char *title_of(const struct mprofile *p)
+{
+	const char *name = p->name ? p->name : "profile";
+	size_t n = strlen(name);
+
+	if (is_system(p) && n > 5 && !strcmp(name + n - 5, ".json"))
+		return xstrndup(name, n - 5);
+	return xstrdup(name);
+}
+
+static int load_tracks(struct timeline *tl, struct model *m, int64_t profile,
+		       const struct sysgroup *g)
+{
+	if (model_profile(m, profile, &tl->prof))
+		return -1;
+	tl->is_system = is_system(&tl->prof);
+	if (!tl->is_system)
+		return tracks_load(&tl->tr, m, profile);
+	if (g)
+		tl->group_default = *g;
+	else
+		sysgroup_default(&tl->group_default);
+	tl->group = tl->group_default;
+	return tracks_load_rows(&tl->tr, m, profile, &tl->group);
+}
+
+struct view *timeline_open(struct model *m, int64_t profile,
+			   const struct sysgroup *g)
 {
 	struct timeline *tl = xcalloc(1, sizeof(*tl));
 
 	if ((!profile && first_profile(m, &profile)) ||
-	    model_profile(m, profile, &tl->prof) ||
-	    tracks_load(&tl->tr, m, profile)) {
+	    load_tracks(tl, m, profile, g)) {
 		if (!*err_get())
 			err_set("%s: no profile %lld", model_path(m),
 				(long long)profile);
@@ -767,11 +917,13 @@ struct view *timeline_open(struct model *m, int64_t profile)
 		return NULL;
 	}
 	tl->m = m;
-	tl->view.ops = &timeline_ops;
-	tl->view.title = xstrdup(tl->prof.name ? tl->prof.name : "profile");
+	tl->view.ops = tl->is_system ? &system_ops : &timeline_ops;
+	tl->view.title = title_of(&tl->prof);
 	tl->details = details_new();
 	tl->ud_key = userdata_profile_key(m, profile);
+	tl->dropped = model_dropped_warnings(m, profile);
 	extent(tl);
+	tl->origin = tl->start;
 	tl->cur = tl->start;
 	tl->fitted = 1;
 	tl->colw = 1;

@@ -5,10 +5,18 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/sysrows.h"
 #include "view.h"
 
 /* A timeline of one profile; profile 0 picks the first top-level one.
- * NULL with err_set(). */
-struct view *timeline_open(struct model *m, int64_t profile);
+ * g: how a system profile's rows are grouped (NULL: the default). NULL
+ * with err_set(). */
+struct view *timeline_open(struct model *m, int64_t profile,
+			   const struct sysgroup *g);
+/* The timeline of a system profile's device profile, opened from
+ * system event slice (0: from the device list). NULL with err_set()
+ * when it cannot be shown (missing from the bundle, failed to import). */
+struct view *timeline_open_device(struct model *m, int64_t device,
+				  int64_t slice);
 
 #endif

@@ -64,7 +64,7 @@ int timeline_box_range(const struct timeline *tl, int64_t *t0, int64_t *t1,
 static int64_t *box_tracks(const struct timeline *tl, size_t r0, size_t r1,
 			   size_t *n)
 {
-	int64_t *ids = xcalloc(r1 - r0 + 2, sizeof(*ids));
+	int64_t *ids = NULL;
 
 	*n = 0;
 	for (int pass = 0; pass < 2 && !*n; pass++) {
@@ -74,7 +74,7 @@ static int64_t *box_tracks(const struct timeline *tl, size_t r0, size_t r1,
 
 			if (s->is_group && !s->folded && !pass)
 				continue;
-			ids[(*n)++] = tl->tr.t[i].id;
+			tracks_ids(&tl->tr, i, &ids, n);
 		}
 	}
 	return ids;
@@ -148,6 +148,7 @@ void timeline_window_summary(struct timeline *tl)
 /* e/E in the timeline without a search: the box, else the window. */
 int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f)
 {
+	struct mprofile p;
 	struct selection sel;
 	int64_t t0, t1, *ids = NULL;
 	size_t r0, r1, n = 0;
@@ -161,7 +162,8 @@ int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f)
 	free(ids);
 	if (rc)
 		return -1;
-	export_selection(&sel, &tl->prof, fmt, f);
+	p = timeline_axis_profile(tl);
+	export_selection(&sel, &p, fmt, f);
 	selection_free(&sel);
 	return 0;
 }

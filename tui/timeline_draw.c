@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "axis.h"
 #include "draw.h"
@@ -195,31 +197,77 @@ static void mark_cursor(WINDOW *win, int y, int x, int on_row)
 	mvwadd_wch(win, y, x, &cc);
 }
 
+/* Bytes of the longest end of s that fits in cols columns. */
+static size_t suffix_fit(const char *s, int cols)
+{
+	size_t len = strlen(s), n = 0;
+
+	for (size_t k = 1; k <= len; k++) {
+		if (((unsigned char)s[len - k] & 0xc0) == 0x80)
+			continue;	/* inside a character */
+		if (text_width(s + len - k) > cols)
+			break;
+		n = k;
+	}
+	return n;
+}
+
+/* s (sanitised) shortened in the middle to w columns. Names of rows
+ * differ at both ends ("gid36-nc0-tid2107-neuron_rt"), so the end keeps
+ * the last '-' part whole when it takes at most half ("…neuron_rt"),
+ * and the start stops at a '-' in its second half ("gid36-nc0…"). */
+static void abbreviate(struct strbuf *out, const char *s, int w)
+{
+	const char *dash = strrchr(s, '-');
+	size_t len = strlen(s), head, tail;
+
+	if (w < 4 || text_width(s) <= w) {
+		sb_adds(out, s);
+		return;
+	}
+	if (dash && dash > s && text_width(dash + 1) <= w / 2)
+		tail = strlen(dash + 1);
+	else
+		tail = suffix_fit(s, (w - 1) / 2);
+	head = text_fit(s, w - 1 - text_width(s + len - tail));
+	for (size_t k = head; k > head / 2; k--) {
+		if (s[k - 1] == '-') {
+			head = k - 1;
+			break;
+		}
+	}
+	sb_printf(out, "%.*s%s%s", (int)head, s, draw_glyph(G_ELLIPSIS),
+		  s + len - tail);
+}
+
 static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
 		       int is_cur)
 {
 	const struct track_state *s = &tl->tr.st[i];
-	struct strbuf sb;
+	struct strbuf sb, name;
 	attr_t a = is_cur ? draw_style(S_LABEL_CURSOR) :
 		   s->is_group ? draw_style(S_GROUP) : draw_style(S_LABEL);
 	int x = 2 * s->depth;
 
 	draw_fill(win, y, 0, tl->labelw, a);
 	sb_init(&sb);
-	text_sanitize(&sb, tl->tr.t[i].name, draw_ascii());
+	sb_init(&name);
+	text_sanitize(&name, tl->tr.t[i].name, draw_ascii());
 	if (s->is_group) {
-		struct strbuf g;
+		char count[24] = "";
 
-		sb_init(&g);
-		sb_printf(&g, "%s %s", draw_glyph(s->folded ? G_FOLDED :
-						  G_UNFOLDED), sb_cstr(&sb));
 		if (s->folded)
-			sb_printf(&g, " (%d)", s->nchildren);
-		draw_str(win, y, x, tl->labelw - x - 1, sb_cstr(&g), a);
-		sb_free(&g);
+			snprintf(count, sizeof(count), " (%d)", s->nchildren);
+		sb_printf(&sb, "%s ", draw_glyph(s->folded ? G_FOLDED :
+						 G_UNFOLDED));
+		abbreviate(&sb, sb_cstr(&name), tl->labelw - x - 1 - 2 -
+			   (int)strlen(count));
+		sb_adds(&sb, count);
 	} else {
-		draw_str(win, y, x, tl->labelw - x - 1, sb_cstr(&sb), a);
+		abbreviate(&sb, sb_cstr(&name), tl->labelw - x - 1);
 	}
+	draw_str(win, y, x, tl->labelw - x - 1, sb_cstr(&sb), a);
+	sb_free(&name);
 	sb_free(&sb);
 }
 
@@ -255,7 +303,7 @@ static void draw_axis(struct timeline *tl, WINDOW *win, int y)
 
 	timeline_fmt_rel(tl, tl->cur, buf, sizeof(buf));
 	draw_text(win, y, 0, tl->labelw, buf, draw_style(S_AXIS), 0);
-	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->start);
+	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->origin);
 	for (int k = 0; k < ax.n; k++) {
 		int room = (k + 1 < ax.n ? ax.col[k + 1] : tl->ncols) - ax.col[k];
 
@@ -369,23 +417,57 @@ void timeline_draw(struct view *v, WINDOW *win)
 	draw_legend(tl, win, v->top + v->height - 1);
 }
 
+#define FLAG_TEXT "DROPPED EVENTS"
+
+/* After the breadcrumb (in out): what the profile is (kind, NeuronCore,
+ * instance) and what is on screen (range, zoom). The range always
+ * shows; on a narrow screen the instance, then the NeuronCore, give
+ * way. */
 void timeline_header(struct view *v, struct strbuf *out)
 {
 	struct timeline *tl = (struct timeline *)v;
 	const struct mprofile *p = &tl->prof;
-	char a[48], b[48], w[48];
+	struct strbuf when, piece;
+	char a[48], b[48], w[48], nc[32] = "";
+	int room;
 
 	timeline_layout(tl);
-	sb_adds(out, p->kind ? p->kind : "profile");
-	if (p->nc_idx >= 0)
-		sb_printf(out, " NC%lld", (long long)p->nc_idx);
-	if (p->instance_type && *p->instance_type)
-		sb_printf(out, " %s", p->instance_type);
 	timeline_fmt_rel(tl, tl->t0, a, sizeof(a));
 	timeline_fmt_rel(tl, timeline_end(tl), b, sizeof(b));
 	/* three or four digits tell zoom levels apart */
 	timefmt_dur(w, sizeof(w), tl->colw, 1, 0);
-	sb_printf(out, "  %s .. %s  %s/col", a, b, w);
+	sb_init(&when);
+	sb_printf(&when, "  %s%s .. %s  %s/col",
+		  tl->aligned ? "system time " : "", a, b, w);
+	room = v->width - text_width(sb_cstr(out)) -
+	       text_width(sb_cstr(&when)) -
+	       (tl->dropped > 0 ? (int)strlen(FLAG_TEXT) + 2 : 0);
+	sb_adds(out, p->kind ? p->kind : "profile");
+	room -= p->kind ? (int)strlen(p->kind) : 7;
+	if (p->nc_idx >= 0)
+		snprintf(nc, sizeof(nc), " NC%lld", (long long)p->nc_idx);
+	sb_init(&piece);
+	sb_adds(&piece, nc);
+	/* the instance, by id where the profile has one (a bundle's) */
+	if (p->instance_id && *p->instance_id)
+		sb_printf(&piece, " %s", p->instance_id);
+	else if (p->instance_type && *p->instance_type)
+		sb_printf(&piece, " %s", p->instance_type);
+	if (text_width(sb_cstr(&piece)) <= room)
+		sb_adds(out, sb_cstr(&piece));
+	else if ((int)strlen(nc) <= room)
+		sb_adds(out, nc);
+	sb_adds(out, sb_cstr(&when));
+	sb_free(&piece);
+	sb_free(&when);
+}
+
+void timeline_flag(struct view *v, struct strbuf *out)
+{
+	struct timeline *tl = (struct timeline *)v;
+
+	if (tl->dropped > 0)
+		sb_adds(out, FLAG_TEXT);
 }
 
 void timeline_status(struct view *v, struct strbuf *out)

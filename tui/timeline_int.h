@@ -1,7 +1,9 @@
 /* The timeline view's state, shared by its files: timeline.c (moving,
  * requests, commands), timeline_draw.c (drawing), timeline_search.c
  * (search and layer highlights), timeline_box.c (box select and
- * summaries) and timeline_marks.c (markers). */
+ * summaries), timeline_marks.c (markers), timeline_drill.c (from a
+ * system profile to its device profiles, and back; :align) and
+ * timeline_group.c (a system profile's grouping). */
 #ifndef NX_TUI_TIMELINE_INT_H
 #define NX_TUI_TIMELINE_INT_H
 
@@ -9,13 +11,16 @@
 #include <stdint.h>
 
 #include "details.h"
+#include "model/drill.h"
 #include "model/model.h"
 #include "model/search.h"
+#include "model/sysrows.h"
 #include "model/userdata.h"
 #include "tracks.h"
 #include "view.h"
 
 #define LABEL_MIN 12		/* columns of the label column */
+#define LABEL_MAX 64
 #define DETAILS_MIN 6		/* rows of an open details pane */
 #define LEGEND_MAX 32		/* keys counted for the legend */
 
@@ -101,6 +106,18 @@ struct timeline {
 	struct marker *marks;	/* by time */
 	size_t nmarks;
 	int marks_loaded;
+	/* a system profile: its rows are grouped at view time */
+	int is_system;
+	struct sysgroup group, group_default;
+	int64_t dropped;	/* dropped-event warnings of the profile */
+	/* the time the axis counts from: the profile's start, or with
+	 * :align the system profile's start on the device's axis */
+	int64_t origin;
+	/* a device profile opened from a system event (drilled), and
+	 * where that execution sits in system time */
+	int64_t drill_slice;
+	struct malign align;
+	int aligned;
 };
 
 /* Column c covers [t0 + c colw, t0 + (c+1) colw). */
@@ -126,8 +143,15 @@ int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s);
 void timeline_goto(struct timeline *tl, int64_t t, size_t i);
 /* Shows [t0, t1) across the screen. */
 void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1);
+/* The profile as the axis reads it: its start is the time shown as 0
+ * (aligned: the system profile's start), for what lists and exports
+ * of the view show. */
+struct mprofile timeline_axis_profile(const struct timeline *tl);
 /* Track index of a track id; SIZE_MAX if none. */
 size_t timeline_track_index(const struct timeline *tl, int64_t id);
+/* Track indices and row positions changed (a new grouping): forgets
+ * what was kept per track. old_n: tracks before. */
+void timeline_rows_changed(struct timeline *tl, size_t old_n);
 
 /* timeline_search.c */
 int timeline_search_prompt(struct timeline *tl);
@@ -165,8 +189,25 @@ void timeline_marks_draw(struct timeline *tl, WINDOW *win);
 /* The marker in the cursor's column, NULL if none. */
 const struct marker *timeline_mark_at_cursor(struct timeline *tl);
 
+/* timeline_drill.c */
+/* Enter on an event already in the details pane: its device profile. */
+void timeline_drill(struct timeline *tl, const struct mslice *s);
+/* What Enter on s would open, for the status line; NULL if nothing. */
+char *timeline_drill_hint(struct timeline *tl, const struct mslice *s);
+void timeline_back(struct timeline *tl);
+void timeline_devices(struct timeline *tl);
+/* on: 1 aligns, 0 stops, -1 toggles; -1 with err_set(). */
+int timeline_align(struct timeline *tl, int on);
+
+/* timeline_group.c */
+/* G: the command line with the grouping filled in. */
+void timeline_group_prompt(struct timeline *tl);
+/* :group ARGS; -1 with err_set(). */
+int timeline_group_command(struct timeline *tl, int argc, char **argv);
+
 void timeline_draw(struct view *v, WINDOW *win);
 void timeline_header(struct view *v, struct strbuf *out);
+void timeline_flag(struct view *v, struct strbuf *out);
 void timeline_status(struct view *v, struct strbuf *out);
 
 #endif

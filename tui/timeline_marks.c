@@ -35,12 +35,19 @@ void timeline_marks_load(struct timeline *tl)
 	tl->marks_loaded = 1;
 }
 
+static int64_t dist(int64_t a, int64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
 /* The cursor's time, moved to the nearest start or end of an event on
- * its track when one is near. */
+ * its track (the tracks of its row) when one is near. */
 static int64_t snap(struct timeline *tl, const char **what)
 {
-	size_t i = timeline_cur_track(tl);
-	int64_t target = tl->cur, edge;
+	size_t i = timeline_cur_track(tl), n;
+	int64_t target = tl->cur, edge = tl->cur;
+	const struct mtrack *t;
+	int found = 0;
 
 	*what = "";
 	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
@@ -48,17 +55,24 @@ static int64_t snap(struct timeline *tl, const char **what)
 	/* on an event jumped to, its start; else the column's middle */
 	if (!(tl->sel.id && tl->sel.ts == tl->cur))
 		target = tl->cur + tl->colw / 2;
-	switch (model_edge_near(tl->m, &tl->tr.t[i], target,
-				NX_MAX(tl->colw * SNAP_COLS, 1), &edge)) {
-	case 0:
-		*what = ", on an event edge";
-		return edge;
-	case 1:
-		return tl->cur;
-	default:
-		tui_error(tl->view.tui, "%s", err_get());
-		return tl->cur;
+	t = tracks_members(&tl->tr, i, &n);
+	for (size_t j = 0; j < n; j++) {
+		int64_t e;
+		int rc = model_edge_near(tl->m, &t[j], target,
+					 NX_MAX(tl->colw * SNAP_COLS, 1), &e);
+
+		if (rc < 0) {
+			tui_error(tl->view.tui, "%s", err_get());
+			return tl->cur;
+		}
+		if (!rc && (!found || dist(e, target) < dist(edge, target))) {
+			edge = e;
+			found = 1;
+		}
 	}
+	if (found)
+		*what = ", on an event edge";
+	return edge;
 }
 
 void timeline_mark(struct timeline *tl, const char *name)

@@ -72,6 +72,19 @@ void timeline_hl_clear(struct timeline *tl)
 	timeline_layout(tl);
 }
 
+void timeline_rows_changed(struct timeline *tl, size_t old_n)
+{
+	struct highlight *h = &tl->hl;
+
+	tl->box.on = 0;
+	if (!h->frames)
+		return;
+	for (size_t i = 0; i < old_n; i++)
+		free(h->frames[i].hits);
+	free(h->frames);
+	h->frames = xcalloc(tl->tr.n + 1, sizeof(*h->frames));
+}
+
 static void hl_start(struct timeline *tl, enum hl_kind kind, const char *text)
 {
 	timeline_hl_clear(tl);
@@ -111,13 +124,37 @@ int timeline_layer(struct timeline *tl, const char *row)
 	return 0;
 }
 
-static int track_hits(struct timeline *tl, const struct mtrack *t,
-		      int64_t t0, int64_t colw, int ncols, int64_t *hits)
+static int one_track_hits(struct timeline *tl, const struct mtrack *t,
+			  int64_t t0, int64_t colw, int ncols, int64_t *hits)
 {
 	if (tl->hl.kind == HL_SEARCH)
 		return search_frame(tl->hl.search, t, t0, colw, ncols, hits);
 	return layers_frame(tl->m, t, tl->hl.ids, tl->hl.nids, t0, colw,
 			    ncols, hits);
+}
+
+/* Hits of the tracks line i draws, added up. */
+static int track_hits(struct timeline *tl, size_t i, int64_t t0,
+		      int64_t colw, int ncols, int64_t *hits)
+{
+	size_t n;
+	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
+	int64_t *one;
+
+	if (n == 1)
+		return one_track_hits(tl, t, t0, colw, ncols, hits);
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	one = xcalloc((size_t)ncols, sizeof(*one));
+	for (size_t j = 0; j < n; j++) {
+		if (one_track_hits(tl, &t[j], t0, colw, ncols, one)) {
+			free(one);
+			return -1;
+		}
+		for (int c = 0; c < ncols; c++)
+			hits[c] += one[c];
+	}
+	free(one);
+	return 0;
 }
 
 static void hl_fail(struct timeline *tl)
@@ -152,8 +189,7 @@ static const int64_t *frame_of(struct timeline *tl, size_t i)
 			for (int c = 0; c < tl->ncols; c++)
 				f->hits[c] += h[c];
 		}
-	} else if (track_hits(tl, &tl->tr.t[i], tl->t0, tl->colw, tl->ncols,
-			      f->hits)) {
+	} else if (track_hits(tl, i, tl->t0, tl->colw, tl->ncols, f->hits)) {
 		hl_fail(tl);
 		return NULL;
 	}
@@ -211,8 +247,8 @@ static const int64_t *density(struct timeline *tl, int64_t *colw)
 				   sizeof(*h->density));
 	h->dcols = tl->ncols;
 	if (h->kind == HL_SEARCH) {
-		if (search_density(h->search, tl->tr.t, tl->tr.n, tl->start,
-				   *colw, tl->ncols, h->density)) {
+		if (search_density(h->search, tl->tr.all, tl->tr.nall,
+				   tl->start, *colw, tl->ncols, h->density)) {
 			hl_fail(tl);
 			return NULL;
 		}
@@ -220,9 +256,9 @@ static const int64_t *density(struct timeline *tl, int64_t *colw)
 		int64_t *one = xcalloc((size_t)tl->ncols, sizeof(*one));
 
 		memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
-		for (size_t i = 0; i < tl->tr.n; i++) {
-			if (track_hits(tl, &tl->tr.t[i], tl->start, *colw,
-				       tl->ncols, one)) {
+		for (size_t i = 0; i < tl->tr.nall; i++) {
+			if (one_track_hits(tl, &tl->tr.all[i], tl->start, *colw,
+					   tl->ncols, one)) {
 				free(one);
 				hl_fail(tl);
 				return NULL;
@@ -254,7 +290,8 @@ static const struct search_stats *view_stats(struct timeline *tl)
 	if (h->svalid && h->s_t0 == t0 && h->s_t1 == t1)
 		return &h->stats;
 	search_stats_free(&h->stats);
-	if (search_stats(h->search, tl->tr.t, tl->tr.n, t0, t1, &h->stats)) {
+	if (search_stats(h->search, tl->tr.all, tl->tr.nall, t0, t1,
+			 &h->stats)) {
 		hl_fail(tl);
 		return NULL;
 	}
@@ -297,6 +334,7 @@ static void draw_strip(struct timeline *tl, WINDOW *win, int y)
 
 struct row_count {
 	const char *name;
+	size_t line;		/* SIZE_MAX: not on screen */
 	int64_t n;
 };
 
@@ -311,6 +349,7 @@ static void results_line(struct timeline *tl, struct strbuf *sb)
 {
 	const struct search_stats *st = view_stats(tl);
 	struct row_count *rc;
+	size_t n = 0;
 	char d[48];
 
 	sb_printf(sb, "/%s  ", tl->hl.text);
@@ -319,16 +358,22 @@ static void results_line(struct timeline *tl, struct strbuf *sb)
 	timefmt_dur(d, sizeof(d), st->dur, 3, 0);
 	sb_printf(sb, "in view: %" PRId64 " match%s, %s", st->count,
 		  st->count == 1 ? "" : "es", d);
+	/* per line: a system row may merge several tracks */
 	rc = xcalloc(st->nrows + 1, sizeof(*rc));
 	for (size_t i = 0; i < st->nrows; i++) {
-		size_t k = timeline_track_index(tl, st->rows[i].track);
+		size_t k = timeline_track_index(tl, st->rows[i].track), j;
 
-		rc[i].name = k == SIZE_MAX ? "?" : tl->tr.t[k].name;
-		rc[i].n = st->rows[i].n;
+		for (j = 0; j < n && (k == SIZE_MAX || rc[j].line != k); j++)
+			;
+		if (j == n) {
+			rc[n].name = k == SIZE_MAX ? "?" : tl->tr.t[k].name;
+			rc[n++].line = k;
+		}
+		rc[j].n += st->rows[i].n;
 	}
-	if (st->nrows)
-		qsort(rc, st->nrows, sizeof(*rc), cmp_count);
-	for (size_t i = 0; i < st->nrows; i++)
+	if (n)
+		qsort(rc, n, sizeof(*rc), cmp_count);
+	for (size_t i = 0; i < n; i++)
 		sb_printf(sb, "%s %s %" PRId64, i ? "," : " ", rc[i].name,
 			  rc[i].n);
 	free(rc);
@@ -410,7 +455,8 @@ void timeline_matches(struct timeline *tl)
 int timeline_search_export(struct timeline *tl, enum out_format fmt, FILE *f)
 {
 	int64_t t0, t1;
+	struct mprofile p = timeline_axis_profile(tl);
 
 	view_range(tl, &t0, &t1);
-	return export_search(tl->m, tl->hl.search, &tl->prof, t0, t1, fmt, f);
+	return export_search(tl->m, tl->hl.search, &p, t0, t1, fmt, f);
 }

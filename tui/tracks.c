@@ -106,6 +106,79 @@ int tracks_load(struct tracks *tr, struct model *m, int64_t profile)
 	free(where);
 	free(seen);
 	tr->rows = xcalloc(len + 1, sizeof(*tr->rows));
+	tr->all = tr->t;
+	tr->nall = len;
+	tracks_update_rows(tr);
+	return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* Line k of a system profile: row r, its first track standing for the
+ * line (a heading has none: a group track of its own). */
+static void row_line(struct tracks *tr, size_t k, const struct mrow *r,
+		     int64_t profile)
+{
+	struct mtrack *t = &tr->t[k];
+	struct track_state *s = &tr->st[k];
+
+	if (r->ntracks) {
+		*t = r->tracks[0];
+		t->unit = dup_or_null(t->unit);
+		t->n_events = r->n_events;
+		t->busy_ns = r->busy_ns;
+		t->max_depth = r->max_depth;
+		/* the extent of the tracks that have events */
+		for (size_t j = 1, have = t->n_events > 0 &&
+		     r->tracks[0].n_events; j < r->ntracks; j++) {
+			const struct mtrack *o = &r->tracks[j];
+
+			if (!o->n_events)
+				continue;
+			t->max_dur = NX_MAX(t->max_dur, o->max_dur);
+			t->min_ts = have ? NX_MIN(t->min_ts, o->min_ts) : o->min_ts;
+			t->max_ts = have ? NX_MAX(t->max_ts, o->max_ts) : o->max_ts;
+			have = 1;
+		}
+	} else {
+		memset(t, 0, sizeof(*t));
+		t->profile_id = profile;
+		t->lod_level = t->agg_level = -1;
+	}
+	t->name = xstrdup(r->name);
+	t->kind = xstrdup(r->heading ? "group" : r->kind);
+	s->is_group = r->heading;
+	s->parent = r->group >= 0 ? (size_t)r->group : SIZE_MAX;
+	s->depth = r->group >= 0 ? 1 : 0;
+	s->row = r;
+	s->frame = xcalloc(1, sizeof(*s->frame));
+	if (s->parent != SIZE_MAX)
+		tr->st[s->parent].nchildren++;
+	for (size_t j = 0; j < r->ntracks; j++)
+		tr->all[tr->nall++] = r->tracks[j];
+}
+
+int tracks_load_rows(struct tracks *tr, struct model *m, int64_t profile,
+		     const struct sysgroup *g)
+{
+	size_t ntracks = 0;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->m = m;
+	if (model_sysrows(m, profile, g, &tr->srows, &tr->nsrows))
+		return -1;
+	for (size_t k = 0; k < tr->nsrows; k++)
+		ntracks += tr->srows[k].ntracks;
+	tr->n = tr->nsrows;
+	tr->t = xcalloc(tr->n + 1, sizeof(*tr->t));
+	tr->st = xcalloc(tr->n + 1, sizeof(*tr->st));
+	tr->all = xcalloc(ntracks + 1, sizeof(*tr->all));
+	for (size_t k = 0; k < tr->n; k++)
+		row_line(tr, k, &tr->srows[k], profile);
+	tr->rows = xcalloc(tr->n + 1, sizeof(*tr->rows));
 	tracks_update_rows(tr);
 	return 0;
 }
@@ -119,11 +192,68 @@ void tracks_free(struct tracks *tr)
 		free(tr->t[i].name);
 		free(tr->t[i].unit);
 	}
+	if (tr->srows) {
+		/* the tracks of the rows belong to srows */
+		free(tr->all);
+		model_sysrows_free(tr->srows, tr->nsrows);
+	}
 	free(tr->t);
 	free(tr->st);
 	free(tr->rows);
 	free(tr->zero);
 	memset(tr, 0, sizeof(*tr));
+}
+
+const struct mtrack *tracks_members(const struct tracks *tr, size_t i,
+				    size_t *n)
+{
+	const struct mrow *r = tr->st[i].row;
+
+	if (r && r->ntracks > 1) {
+		*n = r->ntracks;
+		return r->tracks;
+	}
+	*n = 1;
+	return &tr->t[i];
+}
+
+size_t tracks_find(const struct tracks *tr, int64_t id)
+{
+	for (size_t i = 0; id && i < tr->n; i++) {
+		const struct mtrack *t;
+		size_t n;
+
+		if (tr->st[i].is_group && tr->st[i].row)
+			continue;
+		t = tracks_members(tr, i, &n);
+		for (size_t j = 0; j < n; j++)
+			if (t[j].id == id)
+				return i;
+	}
+	return SIZE_MAX;
+}
+
+static void add_id(int64_t **ids, size_t *n, int64_t id)
+{
+	*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
+	(*ids)[(*n)++] = id;
+}
+
+void tracks_ids(const struct tracks *tr, size_t i, int64_t **ids, size_t *n)
+{
+	const struct mrow *r = tr->st[i].row;
+
+	if (!r) {
+		add_id(ids, n, tr->t[i].id);
+		return;
+	}
+	if (r->heading) {
+		for (size_t k = i + 1; k < tr->n && tr->st[k].parent == i; k++)
+			tracks_ids(tr, k, ids, n);
+		return;
+	}
+	for (size_t j = 0; j < r->ntracks; j++)
+		add_id(ids, n, r->tracks[j].id);
 }
 
 void tracks_update_rows(struct tracks *tr)
@@ -140,10 +270,12 @@ void tracks_update_rows(struct tracks *tr)
 	}
 }
 
-/* Which group to fold first: 2 for DMA transfers, 1 for others, 0 for
- * none (not a group, already folded, or holding engines). */
+/* Which group to fold first: 2 for DMA transfers (a system profile's
+ * counters), 1 for others, 0 for none (not a group, already folded, or
+ * holding engines). */
 static int fold_rank(const struct tracks *tr, size_t g)
 {
+	const char *first = tr->srows ? "counter" : "dma_xfer";
 	int xfer = 1;
 
 	if (!tr->st[g].is_group || tr->st[g].folded || !tr->st[g].nchildren)
@@ -154,7 +286,7 @@ static int fold_rank(const struct tracks *tr, size_t g)
 
 		if (!strcmp(k, "engine"))
 			return 0;
-		if (strcmp(k, "dma_xfer"))
+		if (strcmp(k, first))
 			xfer = 0;
 	}
 	return xfer ? 2 : 1;
@@ -190,7 +322,9 @@ void tracks_fold_to_fit(struct tracks *tr, size_t rows)
 			if (!rank)
 				continue;
 			n = shown_under(tr, g);
-			if (rank > best_rank || (rank == best_rank && n > best_n)) {
+			/* a system profile keeps its first groups open */
+			if (rank > best_rank || (rank == best_rank &&
+			    (n > best_n || (tr->srows && n == best_n)))) {
 				best = g;
 				best_n = n;
 				best_rank = rank;
@@ -221,19 +355,23 @@ void tracks_invalidate(struct tracks *tr)
 		tr->st[i].frame->valid = 0;
 }
 
-typedef int (*fill_fn)(struct model *m, const struct mtrack *t, int64_t t0,
+typedef int (*fill_fn)(struct tracks *tr, size_t i, int64_t t0,
 		       int64_t colw, int ncols, void *out);
 
-static int fill_events(struct model *m, const struct mtrack *t, int64_t t0,
+static int fill_events(struct tracks *tr, size_t i, int64_t t0,
 		       int64_t colw, int ncols, void *out)
 {
-	return model_frame(m, t, t0, colw, ncols, out);
+	const struct mrow *r = tr->st[i].row;
+
+	if (r && r->ntracks > 1)
+		return model_row_frame(tr->m, r, t0, colw, ncols, out);
+	return model_frame(tr->m, &tr->t[i], t0, colw, ncols, out);
 }
 
-static int fill_counter(struct model *m, const struct mtrack *t, int64_t t0,
+static int fill_counter(struct tracks *tr, size_t i, int64_t t0,
 			int64_t colw, int ncols, void *out)
 {
-	return model_counter_frame(m, t, t0, colw, ncols, out);
+	return model_counter_frame(tr->m, &tr->t[i], t0, colw, ncols, out);
 }
 
 /* The frame of track i from the cache, shifted and topped up when the
@@ -265,13 +403,13 @@ static void *cached(struct tracks *tr, size_t i, int64_t t0, int64_t colw,
 			if (sh > 0) {
 				memmove(cells, cells + (size_t)sh * elem,
 					(size_t)keep * elem);
-				if (fill(tr->m, &tr->t[i], t0 + keep * colw,
-					 colw, add, cells + (size_t)keep * elem))
+				if (fill(tr, i, t0 + keep * colw, colw, add,
+					 cells + (size_t)keep * elem))
 					return NULL;
 			} else {
 				memmove(cells + (size_t)add * elem, cells,
 					(size_t)keep * elem);
-				if (fill(tr->m, &tr->t[i], t0, colw, add, cells))
+				if (fill(tr, i, t0, colw, add, cells))
 					return NULL;
 			}
 			f->t0 = t0;
@@ -280,7 +418,7 @@ static void *cached(struct tracks *tr, size_t i, int64_t t0, int64_t colw,
 		}
 	}
 	f->valid = 0;
-	if (fill(tr->m, &tr->t[i], t0, colw, ncols, cells))
+	if (fill(tr, i, t0, colw, ncols, cells))
 		return NULL;
 	f->t0 = t0;
 	f->colw = colw;

@@ -1,5 +1,7 @@
 /* The timeline's track list: the group tree, folding, the rows on
- * screen, and per-track frames cached for the columns on screen. */
+ * screen, and per-track frames cached for the columns on screen. A
+ * system profile's lines are its rows under a grouping chosen at view
+ * time (model/sysrows.h): a line may then draw several tracks. */
 #ifndef NX_TUI_TRACKS_H
 #define NX_TUI_TRACKS_H
 
@@ -7,6 +9,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "model/sysrows.h"
 
 struct track_frame;
 
@@ -19,6 +22,7 @@ struct track_state {
 	int have_range;		/* counters: vmin..vmax below is known */
 	double vmin, vmax;
 	struct track_frame *frame;
+	const struct mrow *row;	/* a system profile's row, else NULL */
 };
 
 struct tracks {
@@ -30,17 +34,39 @@ struct tracks {
 	size_t nrows;
 	struct mcell *zero;	/* empty cells for counters */
 	int nzero;
+	struct mrow *srows;	/* a system profile's rows, line by line */
+	size_t nsrows;
+	/* every track that can hold events, once (t itself, or the tracks
+	 * of the system rows) */
+	struct mtrack *all;
+	size_t nall;
 };
 
 int tracks_load(struct tracks *tr, struct model *m, int64_t profile);
+/* A system profile's rows under grouping g: headings are groups, and a
+ * row draws every track it merges. */
+int tracks_load_rows(struct tracks *tr, struct model *m, int64_t profile,
+		     const struct sysgroup *g);
 void tracks_free(struct tracks *tr);
 /* Recomputes the rows after folding or unfolding. */
 void tracks_update_rows(struct tracks *tr);
 /* Folds groups until the rows fit in rows lines: groups of DMA transfers
- * first, then the biggest; never a group of engines. */
+ * (in a system profile, of counters) first, then the biggest (the last
+ * of equals in a system profile); never a group of engines. */
 void tracks_fold_to_fit(struct tracks *tr, size_t rows);
 /* The row showing track i, or the row of its nearest shown ancestor. */
 size_t tracks_row_of(const struct tracks *tr, size_t i);
+/* The tracks line i draws: n is 1 (the line's own track) unless a
+ * system row merges several. */
+const struct mtrack *tracks_members(const struct tracks *tr, size_t i,
+				    size_t *n);
+/* The line drawing track id (a track of a merged row included);
+ * SIZE_MAX if none. */
+size_t tracks_find(const struct tracks *tr, int64_t id);
+/* Appends to ids the tracks a selection over line i covers: its own id
+ * (a group stands for its tree), or a system row's tracks (a heading:
+ * those of its rows). */
+void tracks_ids(const struct tracks *tr, size_t i, int64_t **ids, size_t *n);
 
 /* Cells of track i for ncols columns of colw ns from t0, reusing what
  * was read for an earlier frame on the same column grid. A folded group

@@ -168,11 +168,13 @@ void tui_error(struct tui *t, const char *fmt, ...)
 
 static void draw_header(struct tui *t)
 {
-	struct strbuf sb;
+	struct strbuf sb, flag;
 	struct view *v = top_view(t);
 	attr_t a = draw_style(S_HEADER);
+	int fw = 0;
 
 	sb_init(&sb);
+	sb_init(&flag);
 	sb_adds(&sb, "nxtop");
 	for (int i = 0; i < t->nviews; i++)
 		sb_printf(&sb, " %s %s", draw_glyph(G_CRUMB),
@@ -181,7 +183,17 @@ static void draw_header(struct tui *t)
 		sb_adds(&sb, "  ");
 		v->ops->header(v, &sb);
 	}
-	draw_text(stdscr, 0, 0, COLS, sb_cstr(&sb), a, 1);
+	if (v->ops->flag)
+		v->ops->flag(v, &flag);
+	if (flag.len) {
+		/* " TEXT " at the right end; the header gives way */
+		fw = NX_MIN(text_width(sb_cstr(&flag)) + 2, COLS / 2);
+		draw_fill(stdscr, 0, COLS - fw, fw, draw_style(S_ERROR));
+		draw_text(stdscr, 0, COLS - fw + 1, fw - 1, sb_cstr(&flag),
+			  draw_style(S_ERROR), 0);
+	}
+	draw_text(stdscr, 0, 0, COLS - fw, sb_cstr(&sb), a, 1);
+	sb_free(&flag);
 	sb_free(&sb);
 }
 
@@ -208,6 +220,10 @@ static void draw_status(struct tui *t)
 	sb_init(&right);
 	if (v->ops->status)
 		v->ops->status(v, &right);
+	/* a message that needs the room takes it */
+	if (t->msg.len && text_width(sb_cstr(&t->msg)) + 1 +
+			  text_width(sb_cstr(&right)) + 1 > COLS)
+		sb_reset(&right);
 	if (right.len) {
 		struct strbuf clean;
 
@@ -589,7 +605,7 @@ int tui_run(struct model *m, const struct tui_opts *o)
 	if (!start_curses(&t, o)) {
 		open_userdata(&t);
 		draw_setup(ascii, color_level(o));
-		tl = timeline_open(m, 0);
+		tl = timeline_open(m, 0, o->group);
 		if (tl) {
 			tui_push(&t, tl);
 			rc = main_loop(&t);

@@ -3,6 +3,7 @@
 #define NX_TUI_H
 
 #include "model/model.h"
+#include "model/sysrows.h"
 
 enum tui_color { TUI_COLOR_AUTO, TUI_COLOR_ALWAYS, TUI_COLOR_NEVER };
 
@@ -11,6 +12,9 @@ struct tui_opts {
 	int ascii;		/* ASCII glyphs even in a UTF-8 locale */
 	const char *headless;	/* key script: run without a terminal */
 	const char *dump_dir;	/* where headless dumps go ("." if NULL) */
+	/* how a system profile's rows are grouped at the start; NULL: the
+	 * default */
+	const struct sysgroup *group;
 };
 
 /* Runs the UI on an open cache until the user quits. 0 on success; -1

@@ -29,6 +29,9 @@ struct view_ops {
 	void (*draw)(struct view *v, WINDOW *win);
 	/* Text after the breadcrumb in the header line. */
 	void (*header)(struct view *v, struct strbuf *out);
+	/* A warning shown at the right end of the header line, in the error
+	 * colours (the profile dropped events); NULL or nothing: none. */
+	void (*flag)(struct view *v, struct strbuf *out);
 	/* Right side of the status line (cursor position and the like). */
 	void (*status)(struct view *v, struct strbuf *out);
 	/* 0 when the view handled the request, 1 to let the loop do its
