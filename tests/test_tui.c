@@ -1,7 +1,8 @@
 /* The viewer's parts that need no terminal: the request table against
  * the man page's KEYS section, keymaps, key names, time-axis ticks, the
- * command line editor and its history, and the frame cache (a shifted
- * frame equals a fresh one).
+ * command line editor and its history, the frame cache (a shifted
+ * frame equals a fresh one) and a system profile's rows regrouped at
+ * view time.
  * With --print-man-keys it prints the KEYS section for man/nxtop.1. */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/sysrows.h"
 #include "model/util.h"
 #include "testutil.h"
 #include "tui/axis.h"
@@ -323,6 +325,81 @@ static void test_frame_cache(void **state)
 	free(fx);
 }
 
+/* A system profile regrouped at view time: one line per row, a row
+ * merging the tracks that share its keys, every track in exactly one
+ * row; merged frames and panned frames equal frames read from scratch;
+ * a heading selects the tracks of its rows. */
+static void test_system_rows(void **state)
+{
+	char *fx = tu_fixture("system_small.json"), *text, *cache;
+	struct sysgroup g;
+	struct model *m;
+	struct tracks tr;
+	size_t len, merged = 0;
+
+	(void)state;
+	text = read_file(fx);
+	assert_non_null(text);
+	len = strlen(text);
+	cache = tu_import(tu_write("system_profile.json", text, len));
+	assert_non_null(cache);
+	m = model_open(cache);
+	assert_non_null(m);
+	sysgroup_default(&g);
+	assert_int_equal(sysgroup_parse("instance", "--group", g.group,
+					&g.ngroup), 0);
+	assert_int_equal(sysgroup_parse("lnc", "--row", g.row, &g.nrow), 0);
+	assert_int_equal(tracks_load_rows(&tr, m, 1, &g), 0);
+	assert_true(tr.st[0].is_group);
+	for (size_t k = 0; k < tr.nall; k++) {
+		size_t i = tracks_find(&tr, tr.all[k].id), n, hits = 0;
+		const struct mtrack *t = tracks_members(&tr, i, &n);
+
+		assert_true(i < tr.n);
+		for (size_t j = 0; j < n; j++)
+			hits += t[j].id == tr.all[k].id;
+		assert_int_equal(hits, 1);
+	}
+	for (size_t i = 0; i < tr.n; i++) {
+		struct mcell *fresh = xcalloc(60, sizeof(*fresh));
+		const struct mcell *got;
+		size_t n;
+
+		if (tr.st[i].is_group || tr.t[i].is_counter) {
+			free(fresh);
+			continue;
+		}
+		tracks_members(&tr, i, &n);
+		merged += n > 1;
+		for (int shift = 0; shift < 3; shift++) {
+			int64_t t0 = tr.t[i].min_ts + shift * 7 * 50000;
+
+			got = tracks_frame(&tr, i, t0, 50000, 60);
+			assert_non_null(got);
+			assert_int_equal(model_row_frame(m, tr.st[i].row, t0,
+							 50000, 60, fresh), 0);
+			assert_memory_equal(got, fresh, 60 * sizeof(*fresh));
+		}
+		free(fresh);
+	}
+	assert_true(merged > 0);
+	{
+		int64_t *ids = NULL;
+		size_t n = 0, want = 0;
+
+		tracks_ids(&tr, 0, &ids, &n);
+		for (size_t i = 1; i < tr.n && tr.st[i].parent == 0; i++)
+			want += tr.st[i].row->ntracks;
+		assert_int_equal(n, want);
+		free(ids);
+	}
+	tracks_free(&tr);
+	model_close(m);
+	free(cache);
+	free(text);
+	free(fx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +410,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_prompt),
 		cmocka_unit_test(test_prompt_history),
 		cmocka_unit_test(test_frame_cache),
+		cmocka_unit_test(test_system_rows),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--print-man-keys")) {

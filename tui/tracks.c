@@ -126,14 +126,15 @@ static void row_line(struct tracks *tr, size_t k, const struct mrow *r,
 	struct track_state *s = &tr->st[k];
 
 	if (r->ntracks) {
+		int have = r->tracks[0].n_events > 0;
+
 		*t = r->tracks[0];
 		t->unit = dup_or_null(t->unit);
 		t->n_events = r->n_events;
 		t->busy_ns = r->busy_ns;
 		t->max_depth = r->max_depth;
 		/* the extent of the tracks that have events */
-		for (size_t j = 1, have = t->n_events > 0 &&
-		     r->tracks[0].n_events; j < r->ntracks; j++) {
+		for (size_t j = 1; j < r->ntracks; j++) {
 			const struct mtrack *o = &r->tracks[j];
 
 			if (!o->n_events)
@@ -219,7 +220,9 @@ const struct mtrack *tracks_members(const struct tracks *tr, size_t i,
 
 size_t tracks_find(const struct tracks *tr, int64_t id)
 {
-	for (size_t i = 0; id && i < tr->n; i++) {
+	if (!id)
+		return SIZE_MAX;	/* a heading's */
+	for (size_t i = 0; i < tr->n; i++) {
 		const struct mtrack *t;
 		size_t n;
 
