@@ -30,7 +30,7 @@ struct results {
 };
 
 static const struct list_col cols[] = {
-	{ "Start", 14, 1, 0 }, { "Duration", 11, 1, 0 }, { "Row", 18, 0, 0 },
+	{ "Start", 14, 1, 0 }, { "Duration", 11, 1, 0 }, { "Row", 28, 0, 0 },
 	{ "Name", 30, 0, 0 },
 };
 
