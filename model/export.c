@@ -3,6 +3,7 @@
 #include "export.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jout.h"
@@ -616,7 +617,10 @@ void export_info(struct model *m, int64_t profile, const char *section,
 			jout_key(&j, secs[i].key);
 			table_write_json(t, &j);
 		} else {
-			fprintf(f, "%s== %s\n", shown++ ? "\n" : "", it.title);
+			char *title = text_clean(it.title);
+
+			fprintf(f, "%s== %s\n", shown++ ? "\n" : "", title);
+			free(title);
 			table_write_text(t, f, 2);
 		}
 		table_free(t);

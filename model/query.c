@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "text.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -51,12 +52,18 @@ static const struct {
 	{ "=", Q_EQ }, { "~", Q_HAS }, { ">", Q_GT }, { "<", Q_LT },
 };
 
+/* Messages quote the query, which may hold a value taken from a file
+ * (Enter on a summary's value searches for it): cleaned for display. */
 static int fail(char **err, size_t col, const char *fmt, const char *arg)
 {
 	char msg[256];
+	struct strbuf sb;
 
 	snprintf(msg, sizeof(msg), fmt, arg);
-	*err = xasprintf("column %zu: %s", col + 1, msg);
+	sb_init(&sb);
+	sb_printf(&sb, "column %zu: ", col + 1);
+	text_sanitize(&sb, msg, 0);
+	*err = sb_detach(&sb);
 	return -1;
 }
 

@@ -47,7 +47,8 @@ void table_col(struct table *t, const char *name, int right)
 {
 	t->names = xreallocarray(t->names, t->ncols + 1, sizeof(*t->names));
 	t->right = xreallocarray(t->right, t->ncols + 1, sizeof(*t->right));
-	t->names[t->ncols] = xstrdup(name);
+	/* column names may come from a file's keys */
+	t->names[t->ncols] = text_clean(name);
 	t->right[t->ncols++] = right;
 }
 

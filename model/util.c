@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 static void oom(void)
 {
 	fputs("nxtop: out of memory\n", stderr);
@@ -175,13 +177,28 @@ char *sb_detach(struct strbuf *sb)
 
 static _Thread_local char err_buf[1024];
 
+/* Messages often quote a file's names and bytes; cleaned here, every
+ * place that shows one (stderr, the status line) shows it safely. */
 void err_set(const char *fmt, ...)
 {
+	char raw[sizeof(err_buf)];
+	struct strbuf sb;
 	va_list ap;
+	size_t n;
 
 	va_start(ap, fmt);
-	vsnprintf(err_buf, sizeof(err_buf), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	sb_init(&sb);
+	text_sanitize(&sb, raw, 0);
+	sb_cstr(&sb);
+	/* cut on a character boundary */
+	n = NX_MIN(sb.len, sizeof(err_buf) - 1);
+	while (n < sb.len && n > 0 && ((unsigned char)sb.buf[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(err_buf, sb.buf, n);
+	err_buf[n] = '\0';
+	sb_free(&sb);
 }
 
 void err_clear(void)

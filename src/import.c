@@ -256,12 +256,19 @@ int import_file(struct writer *w, const char *path, const char *name,
 		const struct import_opts *o, int64_t parent,
 		struct import_result *res)
 {
+	return import_file_as(w, path, name, o, parent, res,
+			      import_detect(path));
+}
+
+int import_file_as(struct writer *w, const char *path, const char *name,
+		   const struct import_opts *o, int64_t parent,
+		   struct import_result *res, enum input_format f)
+{
 	struct import_result local;
 	struct import im = {
 		.w = w, .path = path, .name = name, .opts = o, .parent = parent,
 		.res = res ? res : &local,
 	};
-	enum input_format f = import_detect(path);
 	int rc;
 
 	memset(im.res, 0, sizeof(*im.res));

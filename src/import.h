@@ -81,6 +81,10 @@ int import_build(const char *input, const char *cache_path,
 int import_file(struct writer *w, const char *path, const char *name,
 		const struct import_opts *o, int64_t parent,
 		struct import_result *res);
+/* The same for a file whose format is known (the fuzz harnesses). */
+int import_file_as(struct writer *w, const char *path, const char *name,
+		   const struct import_opts *o, int64_t parent,
+		   struct import_result *res, enum input_format f);
 
 /* The per-format entry points. */
 int import_neuron_json(struct import *im);

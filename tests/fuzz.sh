@@ -1,0 +1,23 @@
+#!/bin/sh
+# Fuzz regressions: every input saved in fuzz/regress/NAME/ (each once
+# a finding of `make fuzz`) goes again through harness NAME, built here
+# without libFuzzer (fuzz/replay.c); so do the fixtures the corpora are
+# seeded with. A crash fails the test.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+fx="$srcdir/tests/fixtures"
+for n in jsonsplit neuron system pftrace chrome query command; do
+	bin="$builddir/fuzz/replay_$n"
+	[ -x "$bin" ] || { echo "no $bin: skipping"; exit 77; }
+	set --
+	[ -d "$srcdir/fuzz/regress/$n" ] && set -- "$srcdir/fuzz/regress/$n"
+	case $n in
+	jsonsplit | neuron) set -- "$@" "$fx/device_small.json" ;;
+	system) set -- "$@" "$fx/system_small.json" ;;
+	chrome) set -- "$@" "$fx/chrome_phases.json" "$fx/chrome_array.json.gz" ;;
+	esac
+	[ $# -gt 0 ] || continue
+	expect 0 "input\(s\) replayed" env TMPDIR="${TMPDIR:-/tmp}" "$bin" "$@"
+done
+pass
