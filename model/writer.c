@@ -90,6 +90,12 @@ struct intern_slot {
 	uint32_t off, len;	/* in the arena */
 };
 
+/* Events of a profile left out for times out of range. */
+struct wdropped {
+	int64_t profile;
+	uint64_t n;
+};
+
 struct writer {
 	sqlite3 *db;
 	sqlite3_stmt *st[S_COUNT];
@@ -109,6 +115,9 @@ struct writer {
 	size_t nparts;
 
 	int flows_pending;	/* flows to resolve at finish */
+	int too_many_tracks;
+	struct wdropped *dropped;	/* events out of the time range */
+	size_t ndropped;
 
 	void (*progress)(void *, const char *, int);
 	void *progress_ctx;
@@ -187,6 +196,7 @@ static void writer_free(struct writer *w)
 	free(w->slots);
 	free(w->arena);
 	free(w->tracks);
+	free(w->dropped);
 	free(w);
 }
 
@@ -362,6 +372,11 @@ uint64_t writer_rows(const struct writer *w)
 
 int writer_failed(const struct writer *w)
 {
+	if (w->too_many_tracks) {
+		err_set("more than %d rows in one profile (nxtop's limit)",
+			WRITER_MAX_TRACKS);
+		return 1;
+	}
 	return wq_failed(w->q);
 }
 
@@ -408,6 +423,29 @@ static void bind_id(struct writer *w, int i, const struct wid *id)
 		wq_text(w->q, i, id->text, -1);
 	else
 		wq_int(w->q, i, id->v);
+}
+
+static int64_t clamp_time(int64_t t)
+{
+	return NX_MAX(-WRITER_TIME_MAX, NX_MIN(t, WRITER_TIME_MAX));
+}
+
+/* Counts an event of track t left out for its time; 1 if ts is out of
+ * range. */
+static int out_of_range(struct writer *w, const struct wtrack *t, int64_t ts)
+{
+	size_t i;
+
+	if (ts >= -WRITER_TIME_MAX && ts <= WRITER_TIME_MAX)
+		return 0;
+	for (i = 0; i < w->ndropped && w->dropped[i].profile != t->profile; i++)
+		;
+	if (i == w->ndropped) {
+		w->dropped = xreallocarray(w->dropped, i + 1, sizeof(*w->dropped));
+		w->dropped[w->ndropped++] = (struct wdropped){ t->profile, 0 };
+	}
+	w->dropped[i].n++;
+	return 1;
 }
 
 void writer_meta(struct writer *w, const char *key, const char *value)
@@ -487,8 +525,8 @@ void writer_profile_extent(struct writer *w, int64_t profile, int64_t start,
 			   int64_t end)
 {
 	wq_sql(w->q, "UPDATE profile SET start_ns=?, end_ns=? WHERE id=?");
-	wq_int(w->q, 1, start);
-	wq_int(w->q, 2, end);
+	wq_int(w->q, 1, clamp_time(start));
+	wq_int(w->q, 2, clamp_time(end));
 	wq_int(w->q, 3, profile);
 	wq_end(w->q);
 }
@@ -579,6 +617,10 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 {
 	int64_t i = w->ntracks + 1, id = w->base + i;
 
+	if (i > WRITER_MAX_TRACKS) {
+		w->too_many_tracks = 1;
+		return 0;
+	}
 	q_begin(w, S_TRACK);
 	if (i >= w->cap_tracks) {
 		int64_t cap = w->cap_tracks * 2;
@@ -590,6 +632,7 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 		w->cap_tracks = cap;
 	}
 	w->ntracks = i;
+	w->tracks[i].profile = profile;
 	w->tracks[i].is_counter = !strcmp(kind, TK_COUNTER);
 	w->tracks[i].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
 			     !strcmp(kind, TK_DMA_XFER);
@@ -660,16 +703,18 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 
 	if (track <= w->base || track > w->base + w->ntracks)
 		return 0;
+	t = &w->tracks[track - w->base];
+	if (out_of_range(w, t, ts))
+		return 0;
 	q_begin(w, S_SLICE);
 	if (dur < 0) {
 		dur = 0;
 		flags |= SF_CLIPPED;
 	}
-	if (ts > INT64_MAX - dur) {
-		dur = INT64_MAX - ts;
+	if (dur > WRITER_TIME_MAX - ts) {
+		dur = WRITER_TIME_MAX - ts;
 		flags |= SF_CLIPPED;
 	}
-	t = &w->tracks[track - w->base];
 	track_extend(t, ts, ts + dur);
 	if (dur > t->max_dur)
 		t->max_dur = dur;
@@ -691,8 +736,9 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 
 void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 {
+	if (!slice)
+		return;
 	q_begin(w, S_ARG);
-
 	wq_int(w->q, 1, slice);
 	bind_text(w, 2, json);
 	q_step(w);
@@ -701,8 +747,9 @@ void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *in)
 {
+	if (!slice)
+		return;
 	q_begin(w, S_INSTR);
-
 	wq_int(w->q, 1, slice);
 	bind_id(w, 2, &in->id);
 	bind_sid(w, 3, in->subgroup);
@@ -727,6 +774,8 @@ void writer_dma(struct writer *w, int64_t slice, const struct wdma *d)
 {
 	int i = 1;
 
+	if (!slice)
+		return;
 	q_begin(w, d->aggregated ? S_DMA_XFER : S_DMA_PACKET);
 	wq_int(w->q, i++, slice);
 	bind_id(w, i++, &d->id);
@@ -756,8 +805,9 @@ void writer_dma(struct writer *w, int64_t slice, const struct wdma *d)
 void writer_sys_event(struct writer *w, int64_t slice,
 		      const struct wsys_event *e)
 {
+	if (!slice)
+		return;
 	q_begin(w, S_SYS);
-
 	wq_int(w->q, 1, slice);
 	bind_id(w, 2, &e->id);
 	bind_id(w, 3, &e->parent);
@@ -798,10 +848,10 @@ void writer_flow_at(struct writer *w, const struct wid *flow_id,
 	q_begin(w, S_FLOW_AT);
 	bind_id(w, 1, flow_id);
 	wq_int(w->q, 2, out->track);
-	wq_int(w->q, 3, out->ts);
+	wq_int(w->q, 3, clamp_time(out->ts));
 	wq_int(w->q, 4, out->next);
 	wq_int(w->q, 5, in->track);
-	wq_int(w->q, 6, in->ts);
+	wq_int(w->q, 6, clamp_time(in->ts));
 	wq_int(w->q, 7, in->next);
 	bind_text(w, 8, kind);
 	wq_end(w->q);
@@ -847,7 +897,7 @@ static int resolve_flows(struct writer *w)
 void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
 {
 	if (track <= w->base || track > w->base + w->ntracks ||
-	    !isfinite(value))
+	    !isfinite(value) || out_of_range(w, &w->tracks[track - w->base], ts))
 		return;
 	q_begin(w, S_COUNTER);
 	track_extend(&w->tracks[track - w->base], ts, ts);
@@ -865,9 +915,9 @@ void writer_layer(struct writer *w, int64_t profile, const struct wlayer *l)
 	wq_int(w->q, i++, profile);
 	bind_text(w, i++, l->name);
 	bind_text(w, i++, l->subgraph);
-	wq_int(w->q, i++, l->start);
-	wq_int(w->q, i++, l->end);
-	wq_int(w->q, i++, l->dur);
+	wq_int(w->q, i++, clamp_time(l->start));
+	wq_int(w->q, i++, clamp_time(l->end));
+	wq_int(w->q, i++, NX_MAX(0, NX_MIN(l->dur, WRITER_TIME_MAX)));
 	for (int e = 0; e < 5; e++) {
 		bind_opt(w, i++, l->count[e]);
 		bind_opt(w, i++, l->time[e]);
@@ -890,8 +940,8 @@ void writer_active_time(struct writer *w, int64_t profile, const char *engine,
 
 	wq_int(w->q, 1, profile);
 	bind_text(w, 2, engine);
-	wq_int(w->q, 3, start);
-	wq_int(w->q, 4, end);
+	wq_int(w->q, 3, clamp_time(start));
+	wq_int(w->q, 4, clamp_time(end));
 	bind_opt(w, 5, pcore_idx);
 	q_step(w);
 }
@@ -902,7 +952,7 @@ void writer_semaphore(struct writer *w, int64_t profile, int64_t ts,
 	q_begin(w, S_SEM);
 
 	wq_int(w->q, 1, profile);
-	wq_int(w->q, 2, ts);
+	wq_int(w->q, 2, clamp_time(ts));
 	bind_text(w, 3, sem_id ? sem_id : "");
 	wq_int(w->q, 4, value);
 	q_step(w);
@@ -952,6 +1002,34 @@ static void report(struct writer *w, const char *what, int pct)
 		w->progress(w->progress_ctx, what, pct);
 }
 
+/* One warning per profile that lost events to the time range. */
+static int warn_dropped(struct writer *w)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (!w->ndropped)
+		return 0;
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO warning(profile_id, origin,"
+			       " category, message) VALUES(?, 'import', 'Import',"
+			       " ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(w->db, "warning");
+	for (size_t i = 0; i < w->ndropped && !rc; i++) {
+		char *msg = xasprintf("%" PRIu64 " event(s) with times more than"
+				      " 146 years from the time axis' zero"
+				      " were left out", w->dropped[i].n);
+
+		sqlite3_bind_int64(st, 1, w->dropped[i].profile);
+		sqlite3_bind_text(st, 2, msg, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = db_fail(w->db, "warning");
+		sqlite3_reset(st);
+		free(msg);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Profiles without an explicit extent span their tracks. */
 static int fill_extents(struct writer *w)
 {
@@ -973,7 +1051,7 @@ int writer_finish(struct writer *w)
 	w->q = NULL;
 	if (queued)
 		goto out;
-	if (merge_parts(w))
+	if (merge_parts(w) || warn_dropped(w))
 		goto out;
 	report(w, "indexing", 0);
 	if (lod_nest_depths(w->db, w->tracks, w->base, w->ntracks) ||

@@ -25,6 +25,18 @@ struct writer;
 #define TK_THREAD "thread"	/* a generic trace thread */
 #define TK_ASYNC "async"	/* async slices of a trace */
 
+/* Times the cache holds: within ±2^62 - 1 ns of the axis' zero, about
+ * 146 years either way, so that the difference of any two fits in 64
+ * bits. Slices and counter samples starting outside are left out and
+ * counted in an import warning of their profile; ends beyond are
+ * clipped (SF_CLIPPED); other times are clamped. */
+#define WRITER_TIME_MAX ((INT64_C(1) << 62) - 1)
+
+/* Rows (tracks, groups included) one writer makes at most: the viewer
+ * stays responsive up to here. writer_track() gives 0 beyond, and the
+ * import fails (writer_failed()). */
+#define WRITER_MAX_TRACKS 65536
+
 /* Slice flags. */
 #define SF_UNTERMINATED 1	/* begin without end: closed at trace end */
 #define SF_INSTANT 2		/* zero-duration instant event */
@@ -157,7 +169,9 @@ void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags);
 void writer_track_set_name(struct writer *w, int64_t track, const char *name);
 void writer_track_set_sort(struct writer *w, int64_t track, int64_t sort_key);
 
-/* Slices. dur < 0 is stored as 0 with SF_CLIPPED. Returns the slice id. */
+/* Slices. dur < 0 is stored as 0 with SF_CLIPPED. Returns the slice id,
+ * or 0 when the slice is left out (its track unknown, its time out of
+ * range); the typed-row and args functions ignore slice 0. */
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		     int64_t name, int64_t cat, int depth, unsigned flags);
 void writer_slice_args(struct writer *w, int64_t slice, const char *json);
@@ -198,7 +212,8 @@ void writer_warning(struct writer *w, int64_t profile, const char *origin,
 
 /* Rows written so far (slices + counter samples), for progress. */
 uint64_t writer_rows(const struct writer *w);
-/* The first SQLite error seen, or 0. Importers stop early on it. */
+/* 1 after an SQLite error (a full disk) or a limit, with err_get()
+ * saying which; else 0. Importers stop early on it. */
 int writer_failed(const struct writer *w);
 
 #endif

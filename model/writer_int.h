@@ -8,6 +8,7 @@
 #include "writer.h"
 
 struct wtrack {
+	int64_t profile;
 	int64_t n;		/* slices or counter samples */
 	int64_t max_dur;
 	int64_t min_ts, max_end;

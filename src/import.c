@@ -309,8 +309,14 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 						    parent ? "device" : "profile");
 	}
 	im.res->profile = im.profile;
-	if (!rc && writer_failed(w))
+	/* a full disk or a limit, said with the file being read */
+	if (writer_failed(w)) {
+		char *why = xstrdup(err_get());
+
+		err_set("%s: %s", name, why);
+		free(why);
 		rc = -1;
+	}
 	if (rc || !res)
 		import_result_free(im.res);
 	return rc;
