@@ -491,7 +491,7 @@ static int event(struct chrome *c, const struct jrec *r)
 	if (time_field(c, &e, F_TS, &e.ts) || dispatch(c, &e))
 		return -1;
 	if (trows_count(c->rows) > TROWS_MAX)
-		return import_fail(c->im, r, "more than %u processes, threads and"
+		return import_fail(c->im, r, "more than %zu processes, threads and"
 				   " rows", TROWS_MAX);
 	return 0;
 }

@@ -11,11 +11,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hmap.h"
 #include "import.h"
 #include "jsonpipe.h"
 #include "jsonsplit.h"
 #include "jsonval.h"
 #include "model/util.h"
+
+/* Distinct top-level keys at most: unknown ones each become an info
+ * table and a warning. */
+#define MAX_KEYS 4096
 
 /* Track order: groups, and engines in the order people read them. */
 #define SORT_ENGINES 1000
@@ -27,13 +32,10 @@ static const char *const engine_order[] = {
 	"TensorMatrix", "Tensor", "Vector", "Scalar", "GpSimd", "Sync",
 };
 
-struct named {
-	char *name;
-	int64_t id;
-};
-
+/* Rows by name: a hostile file may name many. */
 struct named_set {
-	struct named *v;
+	struct strmap map;	/* name -> index + 1 in ids */
+	int64_t *ids;
 	size_t n, cap;
 };
 
@@ -68,6 +70,7 @@ struct neuron {
 	struct strbuf args, tmp, tmp2;
 	struct keystat *keys;
 	size_t nkeys, last_key;
+	struct strmap keymap;	/* key -> index + 1 in keys */
 	struct jv_names instr_names, dma_names;
 	int saw_known_key;
 	struct sysimp *sys;	/* set once a system-profile key is seen */
@@ -89,27 +92,25 @@ static int64_t group(struct neuron *n, int64_t *g, const char *name,
 
 static int64_t named_find(struct named_set *s, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i].name, name))
-			return s->v[i].id;
-	return 0;
+	void *v = strmap_get(&s->map, name, strlen(name));
+
+	return v ? s->ids[(uintptr_t)v - 1] : 0;
 }
 
 static void named_add(struct named_set *s, const char *name, int64_t id)
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+		s->ids = xreallocarray(s->ids, s->cap, sizeof(*s->ids));
 	}
-	s->v[s->n].name = xstrdup(name);
-	s->v[s->n++].id = id;
+	s->ids[s->n++] = id;
+	strmap_put(&s->map, name, strlen(name), (void *)(uintptr_t)s->n);
 }
 
 static void named_free(struct named_set *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i].name);
-	free(s->v);
+	strmap_free(&s->map, NULL);
+	free(s->ids);
 }
 
 static int64_t engine_track(struct neuron *n, const char *label)
@@ -674,15 +675,17 @@ static const char *const info_keys[] = {
 static struct keystat *keystat(struct neuron *n, const char *key)
 {
 	/* records of one key come in long runs */
+	void *i;
+
 	if (n->last_key < n->nkeys && !strcmp(n->keys[n->last_key].key, key))
 		return &n->keys[n->last_key];
-	for (size_t i = 0; i < n->nkeys; i++)
-		if (!strcmp(n->keys[i].key, key))
-			return &n->keys[n->last_key = i];
+	if ((i = strmap_get(&n->keymap, key, strlen(key))))
+		return &n->keys[n->last_key = (uintptr_t)i - 1];
 	n->keys = xreallocarray(n->keys, n->nkeys + 1, sizeof(*n->keys));
 	n->keys[n->nkeys] = (struct keystat){ xstrdup(key), 0, 0,
 					      sysimp_is_key(key) };
-	return &n->keys[n->nkeys++];
+	strmap_put(&n->keymap, key, strlen(key), (void *)(uintptr_t)(n->nkeys + 1));
+	return &n->keys[n->last_key = n->nkeys++];
 }
 
 static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
@@ -693,6 +696,9 @@ static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
 	int rc = 0;
 
 	n->rec = r;
+	if (n->nkeys >= MAX_KEYS && !strmap_get(&n->keymap, key, strlen(key)))
+		return import_fail(n->im, r, "more than %d different top-level"
+				   " keys", MAX_KEYS);
 	ks = keystat(n, key);
 	if (r->kind == JREC_ARRAY_END)
 		return 0;
@@ -800,6 +806,7 @@ static void neuron_free(struct neuron *n)
 	for (size_t i = 0; i < n->nkeys; i++)
 		free(n->keys[i].key);
 	free(n->keys);
+	strmap_free(&n->keymap, NULL);
 	free(n->instance_type);
 	free(n->profile_name);
 	free(n->network_name);

@@ -28,8 +28,10 @@
 #include "sysfilter.h"
 
 /* A hostile file with millions of distinct threads gets this many rows;
- * later keys share one overflow row. */
-#define MAX_ROWS 65536
+ * later keys share one overflow row. With their groups and counters
+ * they stay within the writer's WRITER_MAX_TRACKS. */
+#define MAX_ROWS 16384
+#define MAX_COUNTERS 16384
 #define MAX_DEVICES 65536
 
 /* Sources in display order within a group. */
@@ -731,6 +733,8 @@ static int64_t counter(struct sysimp *s, const char *instance,
 	key_int(&s->key, b);
 	if (kmap_get(&s->ctrmap, s->key.buf, s->key.len, &i))
 		return s->ctrs[i].track;
+	if (s->nctrs >= MAX_COUNTERS)
+		return 0;
 	kmap_put(&s->ctrmap, s->key.buf, s->key.len, s->nctrs);
 	s->ctrs = xreallocarray(s->ctrs, s->nctrs + 1, sizeof(*c));
 	c = &s->ctrs[s->nctrs];
@@ -789,7 +793,8 @@ static int64_t counter(struct sysimp *s, const char *instance,
 	return c->track;
 }
 
-/* One sample of field; absent values are skipped. */
+/* One sample of field; absent values are skipped. track 0: no room for
+ * its counter. */
 static int sample(struct sysimp *s, const cJSON *o, const char *field,
 		  int64_t track_ts, int64_t track)
 {
@@ -797,6 +802,10 @@ static int sample(struct sysimp *s, const cJSON *o, const char *field,
 	double d;
 	int rc = jv_f64(v, &d);
 
+	if (!track)
+		return writer_failed(s->w) ? -1 :
+		       import_fail(s->im, s->rec, "more than %d counters",
+				   MAX_COUNTERS);
 	if (rc == JV_BAD)
 		return bad_field(s, field, v, "a number");
 	if (rc == JV_OK) {
@@ -1082,6 +1091,11 @@ static int cmp_member(const void *pa, const void *pb)
 	return ia < ib ? -1 : 1;
 }
 
+static size_t member_group(const struct sysimp *s, size_t m)
+{
+	return m < s->nrows ? s->rows[m].group : s->ctrs[m - s->nrows].group;
+}
+
 /* Display order: groups by instance and process, each followed by its
  * rows. Known only once every track exists. */
 static void assign_order(struct sysimp *s)
@@ -1089,30 +1103,33 @@ static void assign_order(struct sysimp *s)
 	size_t *g = xcalloc(s->ngroups + 1, sizeof(*g));
 	size_t nm = s->nrows + s->nctrs;
 	size_t *mem = xcalloc(nm + 1, sizeof(*mem));
+	/* members of group i are mem[at[i]] .. mem[at[i + 1] - 1] */
+	size_t *at = xcalloc(s->ngroups + 2, sizeof(*at));
 	int64_t key = 1;
 
 	sort_ctx = s;
+	for (size_t m = 0; m < nm; m++)
+		at[member_group(s, m) + 2]++;
+	for (size_t i = 2; i < s->ngroups + 2; i++)
+		at[i] += at[i - 1];
+	for (size_t m = 0; m < nm; m++)
+		mem[at[member_group(s, m) + 1]++] = m;
 	for (size_t i = 0; i < s->ngroups; i++)
 		g[i] = i;
 	qsort(g, s->ngroups, sizeof(*g), cmp_group);
 	for (size_t i = 0; i < s->ngroups; i++) {
-		size_t n = 0;
+		size_t *first = mem + at[g[i]], n = at[g[i] + 1] - at[g[i]];
 
 		writer_track_set_sort(s->w, s->groups[g[i]].track, key++);
-		for (size_t j = 0; j < s->nrows; j++)
-			if (s->rows[j].group == g[i])
-				mem[n++] = j;
-		for (size_t j = 0; j < s->nctrs; j++)
-			if (s->ctrs[j].group == g[i])
-				mem[n++] = s->nrows + j;
-		qsort(mem, n, sizeof(*mem), cmp_member);
+		qsort(first, n, sizeof(*first), cmp_member);
 		for (size_t j = 0; j < n; j++)
-			writer_track_set_sort(s->w, mem[j] < s->nrows ?
-					      s->rows[mem[j]].track :
-					      s->ctrs[mem[j] - s->nrows].track,
+			writer_track_set_sort(s->w, first[j] < s->nrows ?
+					      s->rows[first[j]].track :
+					      s->ctrs[first[j] - s->nrows].track,
 					      key++);
 	}
 	sort_ctx = NULL;
+	free(at);
 	free(mem);
 	free(g);
 }

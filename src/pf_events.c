@@ -781,7 +781,7 @@ int pfev_packet(struct pftrace *p, const Nxpf__TracePacket *pk,
 	if (dispatch(p, pk, q))
 		return -1;
 	if (trows_count(p->rows) > TROWS_MAX || p->threads.n > PF_MAX_TRACKS)
-		return pf_fail(p, "more than %u processes, threads and rows",
+		return pf_fail(p, "more than %zu processes, threads and rows",
 			       TROWS_MAX);
 	return 0;
 }

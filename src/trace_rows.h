@@ -49,9 +49,10 @@ void trow_set_unit(struct trow *t, const char *unit);
 /* The writer track, created with its group on first use. */
 int64_t trow_track(struct trows *r, struct trow *t);
 
-/* Rows and processes kept at most: importers stop with an error beyond,
- * so hostile input cannot exhaust memory with names alone. */
-#define TROWS_MAX (1u << 20)
+/* Rows and processes kept at most (each is a row of the viewer):
+ * importers stop with an error beyond, so hostile input cannot exhaust
+ * memory with names alone. */
+#define TROWS_MAX ((size_t)WRITER_MAX_TRACKS)
 
 /* Rows and processes so far. */
 size_t trows_count(const struct trows *r);
