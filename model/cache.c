@@ -197,6 +197,27 @@ char *cache_meta(const char *path, const char *key)
 	return v;
 }
 
+/* Cheap signs of damage: a file cut short or grown (its pages no longer
+ * add up to its size). Damage inside is found by the queries that read
+ * it (model.c). */
+static int size_mismatch(sqlite3 *db, const struct stat *sb)
+{
+	int64_t pages, size;
+
+	return query_int(db, "PRAGMA page_count", &pages) ||
+	       query_int(db, "PRAGMA page_size", &size) ||
+	       pages * size != (int64_t)sb->st_size;
+}
+
+static enum cache_state unreadable(sqlite3 *db, char **why)
+{
+	int code = sqlite3_errcode(db);
+
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+		return say(why, CACHE_BROKEN, "damaged: %s", sqlite3_errmsg(db));
+	return say(why, CACHE_BROKEN, "%s", "unreadable");
+}
+
 enum cache_state cache_check(const char *path, int check_src, char **why)
 {
 	sqlite3 *db = NULL;
@@ -215,14 +236,21 @@ enum cache_state cache_check(const char *path, int check_src, char **why)
 		return say(why, CACHE_BROKEN, "%s", "cannot be opened");
 	}
 	if (query_int(db, "PRAGMA user_version", &v)) {
-		st = say(why, CACHE_BROKEN, "%s", "unreadable");
+		st = unreadable(db, why);
 	} else if (v != SCHEMA_VERSION) {
-		char ver[32];
+		char ver[64];
 
-		snprintf(ver, sizeof(ver), "%" PRId64, v);
+		snprintf(ver, sizeof(ver), "%" PRId64 ", %s than this nxtop's %d",
+			 v, v > SCHEMA_VERSION ? "newer" : "older",
+			 SCHEMA_VERSION);
 		st = say(why, CACHE_OTHER_VERSION, "schema version %s", ver);
+	} else if (size_mismatch(db, &sb)) {
+		st = say(why, CACHE_BROKEN, "%s", "damaged: cut short or grown");
 	} else if (query_int(db, "SELECT value FROM meta WHERE key='complete'",
-			     &v) || v != 1) {
+			     &v)) {
+		st = sqlite3_errcode(db) == SQLITE_CORRUPT ? unreadable(db, why) :
+		     say(why, CACHE_BROKEN, "%s", "incomplete");
+	} else if (v != 1) {
 		st = say(why, CACHE_BROKEN, "%s", "incomplete");
 	} else if (query_int(db, "SELECT value FROM meta WHERE"
 			     " key='import_version'", &v) || v != IMPORT_VERSION) {

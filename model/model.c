@@ -4,9 +4,12 @@
 
 #include <inttypes.h>
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lod.h"
 #include "schema.h"
@@ -23,16 +26,90 @@ struct strslot {
 struct model {
 	sqlite3 *db;
 	char *path;
+	struct stat file;	/* the cache as opened */
+	int disposable;		/* nxtop made it: removed when damaged */
+	int removed;
 	sqlite3_stmt *q_string, *q_lod, *q_raw, *q_before, *q_clod, *q_craw,
 		*q_cbefore, *q_step_next, *q_step_prev, *q_slice, *q_max_depth;
 	struct strslot *strs;
 	size_t nstrs;
 };
 
+/* A damaged cache (a disk error, a stray write) is found by the query
+ * that reads the damage, not when it is opened: checking every page
+ * would make opening a large cache take seconds. A cache nxtop made is
+ * removed then, unless a new one has taken its name, so that the next
+ * open rebuilds it. */
+static void damaged(struct model *m, const char *why)
+{
+	struct stat sb;
+
+	if (m->disposable && !m->removed && !stat(m->path, &sb) &&
+	    sb.st_ino == m->file.st_ino && sb.st_dev == m->file.st_dev)
+		m->removed = !unlink(m->path);
+	err_set("%s is damaged (%s): %s", m->path, why,
+		m->removed ? "it was removed; open the profile again to rebuild"
+		" it" : "delete it, then open the profile again to rebuild it");
+}
+
+/* SQLite logs every corruption it meets, also where a query's caller
+ * takes the failed step for the end of its rows. */
+static atomic_int corruption_seen;
+
+static void sqlite_log(void *ctx, int code, const char *msg)
+{
+	(void)ctx;
+	(void)msg;
+	if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
+		atomic_store(&corruption_seen, 1);
+}
+
+void model_init(void)
+{
+	/* memory statistics take a global lock on every allocation, which
+	 * import threads share; nxtop never reads them */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	sqlite3_config(SQLITE_CONFIG_LOG, sqlite_log, NULL);
+}
+
+int model_check(struct model *m)
+{
+	sqlite3_stmt *st;
+
+	if (!atomic_load(&corruption_seen))
+		return 0;
+	/* it may have been another file's (the user data): look at ours */
+	if (sqlite3_prepare_v2(m->db, "PRAGMA quick_check(1)", -1, &st,
+			       NULL) == SQLITE_OK) {
+		const char *r = sqlite3_step(st) == SQLITE_ROW ?
+				(const char *)sqlite3_column_text(st, 0) : NULL;
+
+		if (r && !strcmp(r, "ok")) {
+			sqlite3_finalize(st);
+			atomic_store(&corruption_seen, 0);
+			return 0;
+		}
+		sqlite3_finalize(st);
+	}
+	damaged(m, "database disk image is malformed");
+	return -1;
+}
+
 int model_fail(struct model *m, const char *what)
 {
+	int code = sqlite3_errcode(m->db);
+
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
+		damaged(m, sqlite3_errmsg(m->db));
+		return -1;
+	}
 	err_set("%s: %s: %s", m->path, what, sqlite3_errmsg(m->db));
 	return -1;
+}
+
+void model_set_disposable(struct model *m)
+{
+	m->disposable = 1;
 }
 
 static int prep(struct model *m, sqlite3_stmt **st, const char *sql)
@@ -80,6 +157,8 @@ struct model *model_open(const char *path)
 	struct model *m = xcalloc(1, sizeof(*m));
 
 	m->path = xstrdup(path);
+	if (stat(path, &m->file))
+		memset(&m->file, 0, sizeof(m->file));
 	/* one connection per thread: no need for SQLite's locking */
 	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
@@ -544,7 +623,7 @@ static int frame_raw(struct model *m, const struct mtrack *t, struct frame *f)
 
 	/* Short events: read back by the longest duration. Long ones
 	 * exist: find the ones reaching in per depth instead. */
-	if (t->max_dur <= 16 * (f->t1 - f->t0))
+	if (t->max_dur / 16 <= f->t1 - f->t0)
 		lo = sat_add(f->t0, -t->max_dur);
 	else
 		frame_before(m, t, f, &l);

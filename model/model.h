@@ -54,8 +54,17 @@ struct mccell {
 	int have;		/* a value holds in this column */
 };
 
+/* Sets SQLite up for nxtop; call once, before anything else uses it. */
+void model_init(void);
 struct model *model_open(const char *path);
 void model_close(struct model *m);
+/* The cache is nxtop's own (not one the user named): when a query finds
+ * it damaged it is removed, to be rebuilt on the next open. */
+void model_set_disposable(struct model *m);
+/* 0, or -1 with err_get() set if a query met damage in the cache since
+ * the last call (then answers may be wrong or missing): call before
+ * trusting what was computed. Cheap unless there was damage. */
+int model_check(struct model *m);
 sqlite3 *model_db(struct model *m);
 const char *model_path(const struct model *m);
 

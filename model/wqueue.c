@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "writer_int.h"
 
 #define CHUNK_SIZE (1u << 20)
 /* Chunks queued or being written at once: bounds memory in flight. */
@@ -56,11 +57,7 @@ static void fail(struct wqueue *q, const char *what)
 	if (atomic_exchange(&q->failed, 1))
 		return;
 	pthread_mutex_lock(&q->lock);
-	if (sqlite3_errcode(q->db) == SQLITE_FULL)
-		snprintf(q->error, sizeof(q->error), "cache: %s: disk full", what);
-	else
-		snprintf(q->error, sizeof(q->error), "cache: %s: %s", what,
-			 sqlite3_errmsg(q->db));
+	db_describe(q->db, what, q->error, sizeof(q->error));
 	pthread_mutex_unlock(&q->lock);
 }
 

@@ -2,6 +2,7 @@
 
 #include "writer.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -135,14 +136,26 @@ int db_exec(sqlite3 *db, const char *sql)
 	return 0;
 }
 
+void db_describe(sqlite3 *db, const char *what, char *buf, size_t n)
+{
+	int code = sqlite3_errcode(db), e = sqlite3_system_errno(db);
+	const char *file = sqlite3_db_filename(db, "main");
+
+	/* a full disk, a quota or a file size limit: say where */
+	if (code == SQLITE_FULL || (code == SQLITE_IOERR &&
+				    (e == ENOSPC || e == EFBIG || e == EDQUOT)))
+		snprintf(buf, n, "cannot write the cache %s: %s", file && *file ?
+			 file : "(temporary)", e ? strerror(e) : "disk full");
+	else
+		snprintf(buf, n, "cache: %s: %s", what, sqlite3_errmsg(db));
+}
+
 int db_fail(sqlite3 *db, const char *what)
 {
-	int code = sqlite3_errcode(db);
+	char msg[512];
 
-	if (code == SQLITE_FULL)
-		err_set("cache: %s: disk full", what);
-	else
-		err_set("cache: %s: %s", what, sqlite3_errmsg(db));
+	db_describe(db, what, msg, sizeof(msg));
+	err_set("%s", msg);
 	return -1;
 }
 
@@ -460,12 +473,23 @@ void writer_meta(struct writer *w, const char *key, const char *value)
 int64_t writer_source(struct writer *w, int64_t profile, const char *path,
 		      const char *role)
 {
+	struct stat sb;
+
+	return writer_source_as(w, profile, path, role,
+				stat(path, &sb) ? NULL : &sb);
+}
+
+int64_t writer_source_as(struct writer *w, int64_t profile, const char *path,
+			 const char *role, const struct stat *st)
+{
 	int64_t id = ++w->next_source;
 	struct stat sb;
-	int missing = stat(path, &sb) != 0;
+	int missing = !st;
 
 	if (missing)
 		memset(&sb, 0, sizeof(sb));
+	else
+		sb = *st;
 	q_begin(w, S_SOURCE);
 	wq_int(w->q, 1, id);
 	bind_sid(w, 2, profile);

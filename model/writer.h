@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 struct writer;
 
@@ -147,6 +148,10 @@ void writer_meta(struct writer *w, const char *key, const char *value);
  * is recorded too, and its arrival makes the cache stale. */
 int64_t writer_source(struct writer *w, int64_t profile, const char *path,
 		      const char *role);
+/* The same with the file's size and time as they were when it was read
+ * (NULL: missing). */
+int64_t writer_source_as(struct writer *w, int64_t profile, const char *path,
+			 const char *role, const struct stat *sb);
 int64_t writer_profile(struct writer *w, const struct wprofile *p);
 /* Sets one column of a profile (name, instance_type, nc_idx, kind,
  * format, instance_id, process_id, model, state, path, epoch). */

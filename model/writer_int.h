@@ -3,6 +3,7 @@
 #define NX_WRITER_INT_H
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "writer.h"
@@ -25,6 +26,8 @@ struct wtrack {
 int db_exec(sqlite3 *db, const char *sql);
 /* Sets the error text from the database's last error; returns -1. */
 int db_fail(sqlite3 *db, const char *what);
+/* The text db_fail() sets (a full disk names the cache). */
+void db_describe(sqlite3 *db, const char *what, char *buf, size_t n);
 
 /* Depths of TF_NEST_BY_TIME tracks, before the indexes are built. */
 int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,

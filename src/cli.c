@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "open.h"
 #include "sysfilter.h"
@@ -173,6 +174,9 @@ struct model *cli_open(const char *profile, const struct import_opts *o)
 	if (open_profile(profile, o, &cache))
 		return NULL;
 	m = model_open(cache);
+	/* a cache named by the user is theirs; others are disposable */
+	if (m && strcmp(cache, profile))
+		model_set_disposable(m);
 	free(cache);
 	return m;
 }

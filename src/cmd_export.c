@@ -363,6 +363,8 @@ int cmd_export(struct cli *c, int argc, char **argv)
 		rc = -1;
 	} else {
 		rc = run(m, &p, &a, out);
+		if (!rc && model_check(m))
+			rc = -1;
 		if (out != stdout && fclose(out) && !rc) {
 			err_set("%s: %s", a.output, strerror(errno));
 			rc = -1;

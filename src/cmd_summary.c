@@ -16,7 +16,7 @@ static int system_summary(struct model *m, const struct cli *c,
 {
 	struct syssummary s;
 
-	if (syssummary_compute(m, 1, &c->group, &s))
+	if (syssummary_compute(m, 1, &c->group, &s) || model_check(m))
 		return cli_fail();
 	if (fmt == OUT_JSON)
 		report_syssummary_json(&s, stdout);
@@ -43,6 +43,9 @@ int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt)
 	}
 	model_profile_clear(&p);
 	if (summary_compute(m, 1, &s)) {
+		rc = cli_fail();
+	} else if (model_check(m)) {
+		summary_free(&s);
 		rc = cli_fail();
 	} else {
 		if (fmt == OUT_JSON)

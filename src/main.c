@@ -2,11 +2,12 @@
 #include "config.h"
 
 #include <locale.h>
-#include <sqlite3.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "model/model.h"
 
 static const struct {
 	const char *name;
@@ -22,9 +23,10 @@ int main(int argc, char **argv)
 {
 	struct cli c;
 
-	/* SQLite's memory statistics take a global lock on every allocation,
-	 * which import threads share; nxtop never reads them. */
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	model_init();
+	/* past a file size limit, writes fail (EFBIG) and the import says
+	 * so and cleans up, instead of the process being killed */
+	signal(SIGXFSZ, SIG_IGN);
 	memset(&c, 0, sizeof(c));
 	sysgroup_default(&c.group);
 	setlocale(LC_ALL, "");

@@ -3,11 +3,14 @@
 #include "open.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/cache.h"
 #include "model/util.h"
@@ -61,6 +64,38 @@ static enum cache_state check_filter(const char *path, enum cache_state st,
 	return st;
 }
 
+/* Imports of one input take turns: the second waits, then finds the
+ * first one's cache and uses it. The lock is on the input itself, so
+ * that no lock file is left behind, and goes when the import ends or
+ * its process dies. Where there is no flock (some network file systems)
+ * imports run side by side, each renaming a complete cache into place.
+ * Returns the descriptor to close, or -1. */
+static int lock_input(const char *input, int quiet)
+{
+	int fd = open(input, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	if (errno != EWOULDBLOCK) {
+		close(fd);
+		return -1;
+	}
+	if (!quiet)
+		fprintf(stderr, "nxtop: waiting for another nxtop importing %s\n",
+			input);
+	while (flock(fd, LOCK_EX) && errno == EINTR)
+		;
+	return fd;
+}
+
+static void unlock_input(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 int open_profile(const char *input, const struct import_opts *o, char **cache)
 {
 	struct stat sb;
@@ -68,6 +103,7 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 	struct strbuf filter;
 	char *why = NULL;
 	char *path;
+	int lock = -1, rc;
 
 	*cache = NULL;
 	if (check_input(input, &sb))
@@ -91,8 +127,18 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 	path = cache_for(input, sb_cstr(&filter));
 	st = check_filter(path, cache_check(path, 1, &why), sb_cstr(&filter),
 			  &why);
+	if (st != CACHE_FRESH || o->force) {
+		/* another import of it may be under way: wait, look again */
+		lock = lock_input(input, o->quiet);
+		if (!o->force) {
+			free(why);
+			st = check_filter(path, cache_check(path, 1, &why),
+					  sb_cstr(&filter), &why);
+		}
+	}
 	sb_free(&filter);
 	if (st == CACHE_FRESH && !o->force) {
+		unlock_input(lock);
 		free(why);
 		*cache = path;
 		return 0;
@@ -101,7 +147,9 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		fprintf(stderr, "nxtop: rebuilding %s (%s)\n", path,
 			why ? why : "outdated");
 	free(why);
-	if (import_build(input, path, o)) {
+	rc = import_build(input, path, o);
+	unlock_input(lock);
+	if (rc) {
 		free(path);
 		return -1;
 	}
@@ -114,7 +162,12 @@ int open_import_to(const char *input, const char *cache_out,
 {
 	struct stat sb;
 
+	int lock, rc;
+
 	if (check_input(input, &sb))
 		return -1;
-	return import_build(input, cache_out, o);
+	lock = lock_input(input, o->quiet);
+	rc = import_build(input, cache_out, o);
+	unlock_input(lock);
+	return rc;
 }

@@ -547,11 +547,14 @@ static void stop_curses(struct tui *t)
 	headless_close(t->hl);
 }
 
-static int main_loop(struct tui *t)
+/* A damaged cache ends the viewer: what it shows could be wrong. */
+static int main_loop(struct tui *t, struct model *m)
 {
 	draw_frame(t);
 	if (t->hl)
 		headless_frame_done(t->hl);
+	if (model_check(m))
+		return -1;
 	while (!t->quit && t->nviews) {
 		int key = t->hl ? headless_key(t->hl) : read_key();
 
@@ -563,6 +566,8 @@ static int main_loop(struct tui *t)
 		if (t->quit || !t->nviews)
 			break;
 		draw_frame(t);
+		if (model_check(m))
+			return -1;
 		if (t->hl)
 			headless_frame_done(t->hl);
 	}
@@ -608,7 +613,7 @@ int tui_run(struct model *m, const struct tui_opts *o)
 		tl = timeline_open(m, 0, o->group);
 		if (tl) {
 			tui_push(&t, tl);
-			rc = main_loop(&t);
+			rc = main_loop(&t, m);
 		}
 	}
 	tui_free(&t);
