@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/text.h"
 #include "model/util.h"
 #include "progress.h"
 #include "sysfilter.h"
@@ -288,6 +289,7 @@ struct devjob {
 	char *part;		/* the part cache */
 	int64_t profile;	/* in the part */
 	int rc;
+	int changed;		/* the file changed while it was read */
 	char *error;
 };
 
@@ -315,6 +317,8 @@ static void run_job(struct pool *pl, size_t idx)
 	struct import_opts o = *pl->o;
 	struct import_result res;
 	struct writer *w;
+	struct stat before;
+	int have = !stat(j->path, &before);
 
 	o.quiet = 1;	/* one progress line, the bundle's */
 	unlink(j->part);
@@ -350,6 +354,7 @@ static void run_job(struct pool *pl, size_t idx)
 	} else {
 		writer_abort(w);
 	}
+	j->changed = have && import_changed(j->path, &before);
 	if (j->rc) {
 		j->error = xstrdup(err_get());
 		unlink(j->part);
@@ -454,7 +459,10 @@ static void refuse(struct writer *w, const struct import_result *sys,
 	char *msg = xasprintf("device profile \"%s\" ignored: %s", name, why);
 
 	writer_warning(w, sys->profile, "bundle", "Device profile", msg);
-	sb_printf(&pl->refused, "nxtop: %s: %s\n", pl->dir, msg);
+	/* the name is the file's: never raw to the terminal */
+	sb_printf(&pl->refused, "nxtop: %s: ", pl->dir);
+	text_sanitize(&pl->refused, msg, 0);
+	sb_addc(&pl->refused, '\n');
 	pl->nrefused++;
 	free(msg);
 }
@@ -546,6 +554,15 @@ static void missing_row(struct writer *w, const struct import_result *sys,
 	free(name);
 }
 
+/* A file's name on stderr, cleaned like every name from a profile. */
+static void put_name(const char *name)
+{
+	char *clean = text_clean(name);
+
+	fputs(clean, stderr);
+	free(clean);
+}
+
 static void report(const char *dir, const struct plan *pl)
 {
 	size_t used = 0;
@@ -556,19 +573,23 @@ static void report(const char *dir, const struct plan *pl)
 		fprintf(stderr, "nxtop: %s: %zu device profile%s:", dir, used,
 			used == 1 ? "" : "s");
 		for (size_t i = 0; i < pl->n; i++)
-			if (pl->jobs[i].path && !pl->jobs[i].rc)
-				fprintf(stderr, " %s", pl->jobs[i].file);
+			if (pl->jobs[i].path && !pl->jobs[i].rc) {
+				fputc(' ', stderr);
+				put_name(pl->jobs[i].file);
+			}
 		fputc('\n', stderr);
 	}
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct devjob *j = &pl->jobs[i];
 
-		if (!j->path)
-			fprintf(stderr, "nxtop: %s: missing device profile %s"
-				" (listed in device_profile_list)\n", dir, j->file);
-		else if (j->rc)
+		if (!j->path) {
+			fprintf(stderr, "nxtop: %s: missing device profile ", dir);
+			put_name(j->file);
+			fputs(" (listed in device_profile_list)\n", stderr);
+		} else if (j->rc) {
 			fprintf(stderr, "nxtop: %s: device profile not imported:"
 				" %s\n", dir, j->error);
+		}
 	}
 	if (pl->refused.len)
 		fputs(pl->refused.buf, stderr);
@@ -673,6 +694,7 @@ int bundle_import_devices(struct writer *w, const char *dir,
 	struct plan pl;
 	struct pool pool;
 	struct progress *pg;
+	int rc = 0;
 
 	if (plan_bundle(w, dir, dir_real, sys, o, &pl)) {
 		plan_free(&pl);
@@ -700,12 +722,23 @@ int bundle_import_devices(struct writer *w, const char *dir,
 	if (pool.njobs)
 		run_pool(&pool, pg);
 	progress_free(pg);
-	merge_parts(w, sys, &pl);
-	if (!o->quiet)
-		report(dir, &pl);
+	/* a torn read is never kept: the whole import fails */
+	for (size_t i = 0; i < pl.n && !rc; i++) {
+		if (pl.jobs[i].changed) {
+			err_set("%s/%s: the file changed while it was read (is it"
+				" still being written?); nothing was kept", dir,
+				pl.jobs[i].file);
+			rc = -1;
+		}
+	}
+	if (!rc) {
+		merge_parts(w, sys, &pl);
+		if (!o->quiet)
+			report(dir, &pl);
+	}
 	plan_free(&pl);
 	free(pool.todo);
 	pthread_mutex_destroy(&pool.mu);
 	pthread_cond_destroy(&pool.cv);
-	return 0;
+	return rc;
 }

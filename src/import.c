@@ -16,6 +16,7 @@
 #include "bundle.h"
 #include "jsonsplit.h"
 #include "model/cache.h"
+#include "model/text.h"
 #include "model/util.h"
 #include "progress.h"
 #include "sysfilter.h"
@@ -148,13 +149,29 @@ void import_progress(struct import *im, uint64_t offset)
 			writer_rows(im->w));
 }
 
+/* gzip input, with the bytes it gave so far. */
+struct gzin {
+	gzFile gz;
+	uint64_t out;
+};
+
 static long gz_read(void *ctx, void *buf, size_t len)
 {
-	int n = gzread((gzFile)ctx, buf, (unsigned)NX_MIN(len, 1u << 30));
+	struct gzin *g = ctx;
+	int n = gzread(g->gz, buf, (unsigned)NX_MIN(len, 1u << 30));
+	z_off64_t in;
 
 	if (n < 0) {
 		int e;
-		err_set("gzip: %s", gzerror((gzFile)ctx, &e));
+		err_set("gzip: %s", gzerror(g->gz, &e));
+		return -1;
+	}
+	g->out += (uint64_t)n;
+	in = gzoffset64(g->gz);
+	if (g->out > GZIP_FREE_BYTES && in > 0 &&
+	    g->out / GZIP_MAX_RATIO > (uint64_t)in) {
+		err_set("gzip data expands more than %d times: refused as a"
+			" decompression bomb", GZIP_MAX_RATIO);
 		return -1;
 	}
 	return n;
@@ -163,6 +180,7 @@ static long gz_read(void *ctx, void *buf, size_t len)
 struct jsplit *import_open_json(struct import *im, int *fd)
 {
 	unsigned char magic[2];
+	struct gzin *g;
 	struct stat sb;
 
 	*fd = open(im->path, O_RDONLY | O_CLOEXEC);
@@ -184,7 +202,9 @@ struct jsplit *import_open_json(struct import *im, int *fd)
 		*fd = -1;
 		/* progress counts compressed bytes: unknown here */
 		im->size = 0;
-		return jsplit_open_reader(gz_read, gz, im->name);
+		g = xcalloc(1, sizeof(*g));
+		g->gz = gz;
+		return jsplit_open_reader(gz_read, g, im->name);
 	}
 	return jsplit_open(*fd, im->name);
 }
@@ -192,8 +212,12 @@ struct jsplit *import_open_json(struct import *im, int *fd)
 void import_close_json(struct jsplit *s, int fd)
 {
 	/* gzip input: the stream owns the file */
-	if (s && fd < 0)
-		gzclose((gzFile)jsplit_reader_ctx(s));
+	if (s && fd < 0) {
+		struct gzin *g = jsplit_reader_ctx(s);
+
+		gzclose(g->gz);
+		free(g);
+	}
 	jsplit_close(s);
 	if (fd >= 0)
 		close(fd);
@@ -204,6 +228,15 @@ static int64_t file_size(const char *path)
 	struct stat sb;
 
 	return stat(path, &sb) ? -1 : (int64_t)sb.st_size;
+}
+
+int import_changed(const char *path, const struct stat *sb)
+{
+	struct stat now;
+
+	return stat(path, &now) || now.st_size != sb->st_size ||
+	       stat_mtime_ns(&now) != stat_mtime_ns(sb) ||
+	       now.st_ino != sb->st_ino || now.st_dev != sb->st_dev;
 }
 
 void import_result_free(struct import_result *r)
@@ -269,7 +302,8 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		.w = w, .path = path, .name = name, .opts = o, .parent = parent,
 		.res = res ? res : &local,
 	};
-	int rc;
+	struct stat before;
+	int rc, have = !stat(path, &before);
 
 	memset(im.res, 0, sizeof(*im.res));
 	im.res->nc_idx = -1;
@@ -300,13 +334,20 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 				" Chrome trace-event JSON file", name);
 	}
 	progress_free(im.progress);
+	if (!rc && have && import_changed(path, &before)) {
+		err_set("%s: the file changed while it was read (is it still being"
+			" written?); nothing was kept", name);
+		rc = -1;
+	}
 	if (!rc) {
 		char real[4096];
 
 		if (!realpath(path, real))
 			snprintf(real, sizeof(real), "%s", path);
-		writer_source(w, im.profile, real, im.res->is_system ? "system" :
-						    parent ? "device" : "profile");
+		/* as it was read: a change since makes the cache stale */
+		writer_source_as(w, im.profile, real, im.res->is_system ?
+				 "system" : parent ? "device" : "profile",
+				 have ? &before : NULL);
 	}
 	im.res->profile = im.profile;
 	/* a full disk or a limit, said with the file being read */
@@ -411,9 +452,14 @@ static int import_input(struct writer *w, const char *input,
 		if (res.is_system) {
 			if (!dir)
 				dir = dir_of(input);
-			if (!o->quiet)
+			if (!o->quiet) {
+				/* a name found in the folder: cleaned */
+				char *clean = text_clean(name ? name : input);
+
 				fprintf(stderr, "nxtop: %s: system profile %s\n",
-					dir, name ? name : input);
+					dir, clean);
+				free(clean);
+			}
 			rc = bundle_import_devices(w, dir, &res, o, cache_path);
 		}
 		import_result_free(&res);

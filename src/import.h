@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "model/util.h"
 #include "model/writer.h"
@@ -86,6 +87,10 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		   const struct import_opts *o, int64_t parent,
 		   struct import_result *res, enum input_format f);
 
+/* 1 if the file at path is no longer the one sb describes (its size,
+ * time or inode changed): it changed while it was read. */
+int import_changed(const char *path, const struct stat *sb);
+
 /* The per-format entry points. */
 int import_neuron_json(struct import *im);
 int import_pftrace(struct import *im);
@@ -118,6 +123,12 @@ int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
 	NX_PRINTF(3, 4);
 /* Updates the progress line with bytes read so far. */
 void import_progress(struct import *im, uint64_t offset);
+
+/* gzip input may expand this many times its compressed size, past its
+ * first GZIP_FREE_BYTES: beyond, it is refused as a decompression bomb
+ * (real profiles compress 5 to 50 times). */
+#define GZIP_MAX_RATIO 256
+#define GZIP_FREE_BYTES (64u << 20)
 
 /* Opens a JSON input, gzip-compressed or not, as a splitter. */
 struct jsplit *import_open_json(struct import *im, int *fd);

@@ -218,7 +218,12 @@ const char *jv_type_name(const cJSON *v)
 {
 	if (!v)
 		return "nothing";
-	if (is_bigint(v) || cJSON_IsNumber(v))
+	/* 1e999, or an integer past 64 bits (or past 2^53 as a double) */
+	if (is_bigint(v) || (cJSON_IsNumber(v) && (!isfinite(v->valuedouble) ||
+	    (v->valuedouble == floor(v->valuedouble) &&
+	     fabs(v->valuedouble) > 9007199254740992.0))))
+		return "a number out of range";
+	if (cJSON_IsNumber(v))
 		return "a number";
 	if (cJSON_IsString(v))
 		return "a string";

@@ -1,0 +1,252 @@
+#!/bin/sh
+# Hostile input, item by item (man nxtop, SECURITY and LIMITS): each gets
+# its exact exit status and message, leaves no cache behind when refused,
+# stays within a memory bound (peak RSS, measured), and nothing from the
+# file reaches the terminal or an export raw. NXTOP_SLOW_TESTS=1 adds the
+# full-size cases (a 1 GB string, 10^6 threads); .ci/run sets it.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data"
+slow=${NXTOP_SLOW_TESTS:-0}
+
+# rss_below MB CMD...: runs CMD (any status) and fails if its peak
+# resident set exceeds MB; the status is left in $rc, output in $out/$err.
+rss_below() {
+	limit=$1
+	shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%M' -o "$tmp/rss" "$@" >"$out" 2>"$err"
+		rc=$?
+		kb=$(tail -n 1 "$tmp/rss")
+		[ "$kb" -le $((limit * 1024)) ] ||
+			fail "$*: peak RSS $((kb / 1024)) MB, over $limit MB"
+	else
+		"$@" >"$out" 2>"$err"
+		rc=$?
+	fi
+}
+
+# refused FILE REGEX [MB]: nxtop import FILE exits 1 with one line
+# matching REGEX, within MB of memory (100 by default), and leaves no
+# cache or temporary file.
+refused() {
+	rss_below "${3:-100}" "$NXTOP" import -q "$1"
+	[ "$rc" -eq 1 ] || fail "$1: exit $rc, wanted 1; stderr: $(cat "$err")"
+	grep -Eq -- "$2" "$err" || fail "$1: no '$2' in: $(cat "$err")"
+	[ "$(wc -l < "$err")" -eq 1 ] || fail "$1: more than one line: $(cat "$err")"
+	ls "$(dirname "$1")" | grep -q "$(basename "$1")\.nxdb" &&
+		fail "$1: a cache was left behind"
+	return 0
+}
+
+# clean FILE WHAT: FILE holds nothing a terminal would interpret: no C0
+# control but newline and tab (and the CR of CSV line ends), no DEL, no
+# C1 control, only valid UTF-8.
+clean() {
+	if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037\177]')" "$1" ||
+		LC_ALL=C grep -q "$(printf '\r.')" "$1" ||
+		LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$1" ||
+		! iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1; then
+		fail "$2: raw control bytes or bad UTF-8: $(od -c "$1" | head -20)"
+	fi
+}
+
+# 10^6 nested brackets: the splitter stops at 512 levels.
+awk 'BEGIN { printf "{\"instruction\":"; for (i = 0; i < 1000000; i++) printf "[";
+	for (i = 0; i < 1000000; i++) printf "]"; printf "}" }' > "$tmp/deep.json"
+refused "$tmp/deep.json" '^nxtop: .*deep.json: byte 528: nesting deeper than 512 levels in "instruction"\[0\]$'
+awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "["; }' > "$tmp/deep_chrome.json"
+refused "$tmp/deep_chrome.json" 'deep_chrome.json: byte 513: nesting deeper than 512 levels in \[0\]$'
+
+# A string longer than a record may be (64 MiB), 1 GB with
+# NXTOP_SLOW_TESTS=1, written as the test runs.
+if [ "$slow" = 1 ]; then mb=1024; else mb=80; fi
+{
+	printf '{"instruction":[{"timestamp":1,"duration":1,"opcode":"'
+	head -c $((mb * 1024 * 1024)) /dev/zero | tr '\0' a
+	printf '"}]}'
+} > "$tmp/long.json"
+refused "$tmp/long.json" 'long.json: byte [0-9]+: record larger than 64 MiB in "instruction"\[0\]$' 250
+rm -f "$tmp/long.json"
+{
+	printf '{"'
+	head -c 100000 /dev/zero | tr '\0' k
+	printf '":1}'
+} > "$tmp/longkey.json"
+refused "$tmp/longkey.json" 'longkey.json: byte 2: key longer than 256 bytes$'
+
+# Numbers: out of range, NaN, -0, integer overflow.
+printf '{"instruction":[{"timestamp":1e999,"duration":1}]}' > "$tmp/big.json"
+refused "$tmp/big.json" 'byte 16: "timestamp" is a number out of range, expected an integer in "instruction"\[0\]$'
+printf '{"instruction":[{"timestamp":NaN,"duration":1}]}' > "$tmp/nan.json"
+refused "$tmp/nan.json" "byte 29: expected a JSON value, found 'N' in \"instruction\"\\[0\\]\$"
+printf '{"instruction":[{"timestamp":"NaN","duration":1}]}' > "$tmp/nans.json"
+refused "$tmp/nans.json" 'byte 16: "timestamp" is a string, expected an integer'
+printf '{"instruction":[{"timestamp":9223372036854775808,"duration":1}]}' > "$tmp/ovf.json"
+refused "$tmp/ovf.json" 'byte 16: "timestamp" is a number out of range, expected an integer'
+printf '{"instruction":[{"timestamp":1,"duration":1,"id":18446744073709551616}]}' > "$tmp/id.json"
+refused "$tmp/id.json" '"id" is a number out of range, expected a 64-bit integer'
+printf '{"dma_throughput":[{"timestamp":1,"transfer_rate":1e999}]}' > "$tmp/rate.json"
+refused "$tmp/rate.json" '"transfer_rate" is a number out of range, expected a number'
+# -0 is 0; the largest ids stay exact
+printf '{"instruction":[{"timestamp":-0,"duration":-0,"opcode":"Z","label":"Vector","id":18446744073709551615}]}' > "$tmp/zero.json"
+expect 0 "^0,0,Vector,Z,1" "$NXTOP" export -q "$tmp/zero.json" --query opcode=Z --format csv
+expect 0 "^Matches  1 " "$NXTOP" export -q "$tmp/zero.json" --query id=18446744073709551615
+
+# Negative and zero durations: stored as 0 (said once), zero kept.
+printf '{"instruction":[{"timestamp":10,"duration":-5,"opcode":"NEG","label":"Vector"},{"timestamp":20,"duration":0,"opcode":"ZERO","label":"Vector"}]}' > "$tmp/dur.json"
+expect 0 "1 event\(s\) with a negative duration were stored with duration 0" "$NXTOP" summary -q "$tmp/dur.json"
+expect 0 "^0,0,Vector,NEG,1" "$NXTOP" export -q "$tmp/dur.json" --query 'dur=0' --format csv
+grep -q "^10,0,Vector,ZERO,2" "$out" || fail "zero duration lost: $(cat "$out")"
+
+# Events far outside the profile: beyond ±146 years they are left out
+# and counted; the rest keeps a sane extent.
+printf '{"instruction":[{"timestamp":10,"duration":5,"opcode":"OK","label":"Vector"},{"timestamp":9223372036854775000,"duration":1000,"opcode":"FAR","label":"Vector"},{"timestamp":-9223372036854775808,"duration":5,"opcode":"FAR","label":"Vector"},{"timestamp":4611686018427387000,"duration":9223372036854775807,"opcode":"EDGE","label":"Vector"}]}' > "$tmp/far.json"
+expect 0 "2 event\(s\) with times more than 146 years from the time axis' zero were left out" "$NXTOP" summary -q "$tmp/far.json"
+expect 0 "^Duration +146 years|^Duration +[0-9.]+ [a-z]+ \(0 ns \.\. " "$NXTOP" summary -q "$tmp/far.json"
+grep -q "^Duration *-" "$out" && fail "negative profile duration: $(cat "$out")"
+expect 0 "Matches  0" "$NXTOP" export -q "$tmp/far.json" --query opcode=FAR
+
+# Rows: a trace of more threads than a profile may have rows, as many
+# engine names in a device profile; 10^6 with NXTOP_SLOW_TESTS=1.
+if [ "$slow" = 1 ]; then n=1000000; else n=70000; fi
+awk -v n=$n 'BEGIN { printf "["; for (i = 0; i < n; i++)
+	printf "%s{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"dur\":1,\"name\":\"a\"}",
+		i ? "," : "", i, i; printf "]" }' > "$tmp/threads.json"
+refused "$tmp/threads.json" '^nxtop: .*threads.json: more than 65536 rows in one profile \(nxtop.s limit\)$' 300
+awk -v n=70000 'BEGIN { printf "{\"instruction\":["; for (i = 0; i < n; i++)
+	printf "%s{\"timestamp\":%d,\"duration\":1,\"label\":\"E%d\"}", i ? "," : "", i, i;
+	printf "]}" }' > "$tmp/engines.json"
+refused "$tmp/engines.json" 'engines.json: more than 65536 rows in one profile' 300
+# system profiles put threads past 16384 rows in one overflow row
+awk 'BEGIN { printf "{\"trace_event\":["; for (i = 0; i < 16390; i++)
+	printf "%s{\"timestamp\":%d,\"duration\":1,\"thread_id\":%d,\"name\":\"x\"}", i ? "," : "", i + 1000, i;
+	printf "]}" }' > "$tmp/sys_threads.json"
+expect 0 "6 event\(s\) of threads past the row limit were put in the last row" "$NXTOP" summary -q "$tmp/sys_threads.json"
+awk 'BEGIN { printf "{\"instruction\":[{\"timestamp\":1,\"duration\":1}]"; for (i = 0; i < 5000; i++)
+	printf ",\"k%d\":1", i; printf "}" }' > "$tmp/keys.json"
+refused "$tmp/keys.json" 'byte [0-9]+: more than 4096 different top-level keys in "k4095"$'
+
+# Duplicate ids are kept, each its own event.
+printf '{"instruction":[{"timestamp":1,"duration":2,"opcode":"A","label":"Vector","id":7},{"timestamp":5,"duration":2,"opcode":"B","label":"Vector","id":7}]}' > "$tmp/dup.json"
+expect 0 "Matches  2 " "$NXTOP" export -q "$tmp/dup.json" --query id=7
+printf '{"trace_event":[{"timestamp":1000,"duration":50,"id":1,"parent_id":1,"thread_id":1,"name":"a"},{"timestamp":1010,"duration":5,"id":1,"parent_id":1,"thread_id":1,"name":"b"}]}' > "$tmp/sysdup.json"
+expect 0 "Matches  2 " "$NXTOP" export -q "$tmp/sysdup.json" --query id=1
+
+# Device profile names that leave the folder, links out, a folder, a
+# FIFO and escape sequences: each refused with a warning, nothing
+# outside the folder read.
+b="$tmp/bundle"
+mkdir "$b" "$b/dir.json"
+mkfifo "$b/fifo.json"
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/outside.json"
+cp "$srcdir/tests/fixtures/device_small.json" "$b/device_profile_model_1.json"
+ln -s ../outside.json "$b/linked.json"
+ln -s "$tmp/outside.json" "$b/absolute.json"
+ln -s device_profile_model_1.json "$b/inside.json"
+esc=$(printf '\033')
+printf '{"trace_event":[{"timestamp":1000,"duration":5,"name":"x"}],"device_profile_list":[
+{"device_profile_name":"../outside"},{"device_profile_name":"%s/outside"},
+{"device_profile_name":"/etc/passwd"},{"device_profile_name":"linked"},
+{"device_profile_name":"absolute"},{"device_profile_name":"dir"},
+{"device_profile_name":"fifo"},{"device_profile_name":"inside"},
+{"device_profile_name":"..\\u002foutside"},
+{"device_profile_name":"\\u001b]52;c;ZXZpbA==\\u0007"},
+{"device_profile_name":"device_profile_model_1"}]}' "$tmp" > "$b/system_profile.json"
+expect 0 "" timeout 60 "$NXTOP" import "$b"
+for n in '"../outside" ignored: not a file name in the folder' \
+	'"/etc/passwd" ignored: not a file name in the folder' \
+	'"linked" ignored: a link to outside the folder' \
+	'"absolute" ignored: a link to outside the folder' \
+	'"dir" ignored: not a regular file' '"fifo" ignored: not a regular file' \
+	'"�]52;c;ZXZpbA==�" ignored: has control characters' \
+	'2 device profiles: inside.json device_profile_model_1.json'; do
+	grep -qF -- "$n" "$err" || fail "bundle: no '$n' in: $(cat "$err")"
+done
+clean "$err" "bundle stderr"
+sqlite3 "$tmp/bundle.nxdb" "SELECT path FROM source" > "$tmp/sources" ||
+	fail "no source table"
+real_b=$(cd "$b" && pwd -P)
+grep -v "^$real_b/[^/]*$" "$tmp/sources" && fail "a source outside the folder"
+# a FIFO or a folder given directly: refused at once, never opened
+mkfifo "$tmp/p.json"
+expect 1 "^nxtop: $tmp/p.json: not a regular file or folder$" timeout 10 "$NXTOP" import "$tmp/p.json"
+mkfifo "$tmp/p.pftrace"
+expect 1 "p.pftrace: not a regular file or folder$" timeout 10 "$NXTOP" summary "$tmp/p.pftrace"
+mkdir "$tmp/folder.json"
+expect 1 "folder.json: a folder with nothing nxtop reads" "$NXTOP" import "$tmp/folder.json"
+
+# Names with escape sequences, OSC 52, C0 and C1 controls, bidi
+# overrides, DEL and invalid UTF-8: replaced in every export, summary
+# and message, and on the screen.
+h="$tmp/hostile.json"
+{
+	printf '{"instruction":['
+	printf '{"timestamp":10,"duration":5,"opcode":"\\u001b]52;c;ZXZpbA==\\u0007","label":"\\u001b[2J","layer":"a\\u009b31m","hlo_name":"\\u202eevil","id":1},'
+	printf '{"timestamp":20,"duration":5,"opcode":"B\\u0000\\u007f\\u0085\\u0008x","label":"Vector","operands":"\302\233\033P+q\033\\\\\377\376","id":2}],'
+	printf '"\033]0;title\007":[{"k\033[31m":"\033[5mblink"}],'
+	printf '"warnings":[{"category":"\\u001b[1m","message":"\\u001b]8;;http://x\\u0007link"}]}'
+} > "$h"
+i=0
+for args in "summary" "summary --format json" "export" "export --format json" \
+	"export --format csv" "export --what layers" "export --what layers --format csv" \
+	"export --what info" "export --what info --format json" \
+	"export --what info --format csv" "export --query opcode~B" \
+	"export --query opcode~B --format csv" "export --query opcode~B --format json"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	"$NXTOP" $args -q "$h" > "$tmp/o$i" 2>&1 || fail "$args failed: $(cat "$tmp/o$i")"
+	clean "$tmp/o$i" "nxtop $args"
+done
+grep -q "ZXZpbA==" "$tmp/o1" "$tmp/o3" "$tmp/o11" ||
+	fail "the hostile name is not shown at all"
+# an error quoting the hostile key
+printf '{"instruction":[{"timestamp":1,"duration":1}],"\033]52;c;eA==\007":{"a":' > "$tmp/hkey.json"
+expect 1 "hkey.json: byte [0-9]+: unexpected end of file" "$NXTOP" import -q "$tmp/hkey.json"
+clean "$err" "error message"
+# the viewer: every screen of a walk through the views
+if locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
+	cat > "$tmp/walk.keys" <<'EOF'
+keys jj<Enter>
+dump details
+keys <Esc>L
+dump layers
+keys qi
+dump info
+keys q/opcode~B<Enter>R
+dump results
+keys qv<End>j<Enter>
+dump selection
+EOF
+	mkdir "$tmp/screens"
+	LC_ALL=C.UTF-8 "$NXTOP" -q --headless="$tmp/walk.keys" --dump="$tmp/screens" "$h" ||
+		fail "viewer failed on hostile names"
+	for s in "$tmp"/screens/*; do
+		clean "$s" "screen $(basename "$s")"
+	done
+fi
+
+# A gzip bomb: refused once it expands more than 256 times.
+{ printf '['; head -c $((100 * 1024 * 1024)) /dev/zero | tr '\0' ' '; } |
+	gzip -9 > "$tmp/bomb.json.gz"
+refused "$tmp/bomb.json.gz" 'bomb.json.gz: byte 67108864: read error: gzip data expands more than 256 times: refused as a decompression bomb'
+
+# A Perfetto packet whose length runs past the end of the file.
+printf '\012\350\007abcdefghij' > "$tmp/cut.pftrace"
+refused "$tmp/cut.pftrace" 'cut.pftrace: byte 0: packet of 1000 bytes runs past the end of the file \(13 bytes\) in "packet"\[0\]$'
+
+# A file that changes while it is imported: refused, nothing kept, and
+# imported once it stops changing.
+"$NXTOP" demo --events 20000 --seed 3 --write "$tmp/grow.json" >/dev/null 2>&1 ||
+	fail "demo failed"
+(while :; do echo ' ' >> "$tmp/grow.json"; done) &
+grower=$!
+sleep 0.2
+refused "$tmp/grow.json" 'grow.json: the file changed while it was read \(is it still being written\?\); nothing was kept$' 500
+kill "$grower"
+wait "$grower" 2>/dev/null
+expect 0 "" "$NXTOP" import -q "$tmp/grow.json"
+pass
