@@ -1,7 +1,9 @@
 /* Fuzzes the viewer's ':' command line: each line of the input is typed
  * after ':' and entered, in the viewer running headless on a small
- * profile; control bytes become editing keys. The screen afterwards
- * must hold nothing a terminal would interpret. */
+ * profile, or with a leading '!' on a hostile one (times at the ends of
+ * the range the cache keeps, huge counter values, escape sequences in
+ * names); control bytes become editing keys. The screen afterwards must
+ * hold nothing a terminal would interpret. */
 #include "config.h"
 
 #include <locale.h>
@@ -17,7 +19,47 @@
 #define MAX_LINES 8
 #define MAX_LINE 300
 
-static struct model *m;
+static struct model *small, *hostile;
+
+static const char hostile_json[] =
+	"{\"instruction\":["
+	"{\"timestamp\":-1152921504606846976,\"duration\":1,"
+	"\"opcode\":\"\\u001b]52;c;aGk=\\u0007\",\"label\":\"Tensor\"},"
+	"{\"timestamp\":4611686018427387000,\"duration\":9223372036854775807,"
+	"\"opcode\":\"B\\u009b31m\",\"label\":\"\\u001b[2J\"},"
+	"{\"timestamp\":0,\"duration\":0,\"opcode\":\"Z\",\"label\":\"Tensor\","
+	"\"layer\":\"a/\\u001b[5m/b\"}],"
+	"\"dma_throughput\":[{\"timestamp\":5,\"transfer_rate\":1e308,"
+	"\"hbm_transfer_rate\":-1e308}]}";
+
+static struct model *open_cache(char *cache)
+{
+	struct model *m = model_open(cache);
+
+	free(cache);
+	if (!m)
+		abort();
+	return m;
+}
+
+static void setup(void)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *json = fuzz_write("hostile.json", (const uint8_t *)hostile_json,
+				strlen(hostile_json));
+	char *cache = fuzz_path("hostile.nxdb");
+
+	setlocale(LC_ALL, "C.UTF-8");
+	setenv("XDG_DATA_HOME", fuzz_dir(), 1);
+	setenv("NXTOP_EXPORT_DIR", fuzz_dir(), 1);
+	small = open_cache(fuzz_fixture_cache("device_small.json"));
+	if (import_build(json, cache, &o)) {
+		fprintf(stderr, "fuzz: %s\n", err_get());
+		abort();
+	}
+	free(json);
+	hostile = open_cache(cache);
+}
 
 /* Keys for one byte of a line, as the headless script writes them. */
 static void key(struct strbuf *sb, const uint8_t *p, size_t n, size_t *used)
@@ -95,18 +137,15 @@ static void check_screen(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tui_opts o = { .color = TUI_COLOR_NEVER };
+	struct model *m;
 	char *text, *path;
 
-	if (!m) {
-		char *cache = fuzz_fixture_cache("device_small.json");
-
-		setlocale(LC_ALL, "C.UTF-8");
-		setenv("XDG_DATA_HOME", fuzz_dir(), 1);
-		setenv("NXTOP_EXPORT_DIR", fuzz_dir(), 1);
-		m = model_open(cache);
-		free(cache);
-		if (!m)
-			abort();
+	if (!small)
+		setup();
+	m = size && data[0] == '!' ? hostile : small;
+	if (m == hostile) {
+		data++;
+		size--;
 	}
 	text = script(data, size);
 	path = fuzz_write("keys", (const uint8_t *)text, strlen(text));

@@ -75,7 +75,9 @@ make -s -C "$out" -j2 $targets
 # the queries and commands typed by the screen tests.
 seeds="$out/seeds"
 rm -rf "$seeds"
-for n in $FUZZ_NAMES; do mkdir -p "$seeds/$n"; done
+for n in jsonsplit neuron system pftrace chrome query command; do
+	mkdir -p "$seeds/$n"
+done
 fx="$srcdir/tests/fixtures"
 for f in device_small system_small chrome_epoch chrome_phases trace_same; do
 	cp "$fx/$f.json" "$seeds/neuron/" 2>/dev/null || true
@@ -94,6 +96,7 @@ done | sort -u | while IFS= read -r line; do
 	[ -n "$line" ] || continue
 	i=$((i + 1))
 	printf '%s' "$line" > "$seeds/command/$i"
+	printf '!%s' "$line" > "$seeds/command/h$i"
 	printf '%s' "$line" > "$seeds/query/$i"
 done
 

@@ -197,16 +197,34 @@ char *cache_meta(const char *path, const char *key)
 	return v;
 }
 
-/* Cheap signs of damage: a file cut short or grown (its pages no longer
- * add up to its size). Damage inside is found by the queries that read
- * it (model.c). */
-static int size_mismatch(sqlite3 *db, const struct stat *sb)
+static uint32_t be32(const unsigned char *p)
 {
-	int64_t pages, size;
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+	       p[3];
+}
 
-	return query_int(db, "PRAGMA page_count", &pages) ||
-	       query_int(db, "PRAGMA page_size", &size) ||
-	       pages * size != (int64_t)sb->st_size;
+/* A cheap sign of damage: a file cut short or grown, its size no longer
+ * the page size times the page count its header gives (when the header
+ * vouches for that count). Damage inside is found by the queries that
+ * read it (model.c). */
+static int size_mismatch(const char *path, const struct stat *sb)
+{
+	unsigned char h[100];
+	uint32_t psize;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof(h))
+		return 1;
+	psize = (uint32_t)h[16] << 8 | h[17];
+	if (psize == 1)
+		psize = 65536;
+	/* the count is valid when written by the same change as the file */
+	if (!be32(h + 28) || be32(h + 92) != be32(h + 24))
+		return 0;
+	return (int64_t)psize * be32(h + 28) != (int64_t)sb->st_size;
 }
 
 static enum cache_state unreadable(sqlite3 *db, char **why)
@@ -231,6 +249,8 @@ enum cache_state cache_check(const char *path, int check_src, char **why)
 		return CACHE_MISSING;
 	if (!cache_is_sqlite(path))
 		return say(why, CACHE_BROKEN, "%s", "not an SQLite file");
+	if (size_mismatch(path, &sb))
+		return say(why, CACHE_BROKEN, "%s", "damaged: cut short or grown");
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		sqlite3_close(db);
 		return say(why, CACHE_BROKEN, "%s", "cannot be opened");
@@ -244,8 +264,6 @@ enum cache_state cache_check(const char *path, int check_src, char **why)
 			 v, v > SCHEMA_VERSION ? "newer" : "older",
 			 SCHEMA_VERSION);
 		st = say(why, CACHE_OTHER_VERSION, "schema version %s", ver);
-	} else if (size_mismatch(db, &sb)) {
-		st = say(why, CACHE_BROKEN, "%s", "damaged: cut short or grown");
 	} else if (query_int(db, "SELECT value FROM meta WHERE key='complete'",
 			     &v)) {
 		st = sqlite3_errcode(db) == SQLITE_CORRUPT ? unreadable(db, why) :

@@ -126,26 +126,25 @@ struct writer {
 
 int db_exec(sqlite3 *db, const char *sql)
 {
-	char *msg = NULL;
-
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		err_set("cache: %s", msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return -1;
-	}
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "build");
 	return 0;
 }
 
 void db_describe(sqlite3 *db, const char *what, char *buf, size_t n)
 {
 	int code = sqlite3_errcode(db), e = sqlite3_system_errno(db);
+	int ext = sqlite3_extended_errcode(db);
 	const char *file = sqlite3_db_filename(db, "main");
 
-	/* a full disk, a quota or a file size limit: say where */
-	if (code == SQLITE_FULL || (code == SQLITE_IOERR &&
-				    (e == ENOSPC || e == EFBIG || e == EDQUOT)))
+	/* a full disk, a quota or a file size limit: say where (the cause
+	 * is not always kept once SQLite has cleaned up) */
+	if (code == SQLITE_FULL || ext == SQLITE_IOERR_WRITE ||
+	    ext == SQLITE_IOERR_FSYNC || ext == SQLITE_IOERR_TRUNCATE)
 		snprintf(buf, n, "cannot write the cache %s: %s", file && *file ?
-			 file : "(temporary)", e ? strerror(e) : "disk full");
+			 file : "(temporary)", e ? strerror(e) :
+			 code == SQLITE_FULL ? "disk full" :
+			 "write failed (a full disk or a file size limit?)");
 	else
 		snprintf(buf, n, "cache: %s: %s", what, sqlite3_errmsg(db));
 }
@@ -440,7 +439,7 @@ static void bind_id(struct writer *w, int i, const struct wid *id)
 
 static int64_t clamp_time(int64_t t)
 {
-	return NX_MAX(-WRITER_TIME_MAX, NX_MIN(t, WRITER_TIME_MAX));
+	return NX_MAX(WRITER_TIME_MIN, NX_MIN(t, WRITER_TIME_MAX));
 }
 
 /* Counts an event of track t left out for its time; 1 if ts is out of
@@ -449,7 +448,7 @@ static int out_of_range(struct writer *w, const struct wtrack *t, int64_t ts)
 {
 	size_t i;
 
-	if (ts >= -WRITER_TIME_MAX && ts <= WRITER_TIME_MAX)
+	if (ts >= WRITER_TIME_MIN && ts <= WRITER_TIME_MAX)
 		return 0;
 	for (i = 0; i < w->ndropped && w->dropped[i].profile != t->profile; i++)
 		;
@@ -1040,8 +1039,9 @@ static int warn_dropped(struct writer *w)
 		return db_fail(w->db, "warning");
 	for (size_t i = 0; i < w->ndropped && !rc; i++) {
 		char *msg = xasprintf("%" PRIu64 " event(s) with times more than"
-				      " 146 years from the time axis' zero"
-				      " were left out", w->dropped[i].n);
+				      " 146 years after or 36 years before the"
+				      " time axis' zero were left out",
+				      w->dropped[i].n);
 
 		sqlite3_bind_int64(st, 1, w->dropped[i].profile);
 		sqlite3_bind_text(st, 2, msg, -1, SQLITE_TRANSIENT);

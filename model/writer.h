@@ -26,11 +26,14 @@ struct writer;
 #define TK_THREAD "thread"	/* a generic trace thread */
 #define TK_ASYNC "async"	/* async slices of a trace */
 
-/* Times the cache holds: within ±2^62 - 1 ns of the axis' zero, about
- * 146 years either way, so that the difference of any two fits in 64
- * bits. Slices and counter samples starting outside are left out and
- * counted in an import warning of their profile; ends beyond are
- * clipped (SF_CLIPPED); other times are clamped. */
+/* Times the cache holds, in ns from the axis' zero: from 2^60 before
+ * (about 36 years) to 2^62 after (about 146 years: epoch ns stay in
+ * range until 2116). Any span is then below 1.25 * 2^62, so that time
+ * arithmetic with half a span of margin either side (as the viewer
+ * pans) fits in 64 bits. Slices and counter samples starting outside
+ * are left out and counted in an import warning of their profile; ends
+ * beyond are clipped (SF_CLIPPED); other times are clamped. */
+#define WRITER_TIME_MIN (-(INT64_C(1) << 60))
 #define WRITER_TIME_MAX ((INT64_C(1) << 62) - 1)
 
 /* Rows (tracks, groups included) one writer makes at most: the viewer

@@ -363,8 +363,7 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 	return rc;
 }
 
-/* Removes temporary caches left by importers that were killed. */
-static void remove_stale_temps(const char *cache_path)
+void import_remove_stale(const char *cache_path)
 {
 	char *dir = xstrdup(cache_path), *base;
 	char *slash = strrchr(dir, '/');
@@ -481,7 +480,7 @@ int import_build(const char *input, const char *cache_path,
 	int rc = -1;
 
 	sb_init(&key);
-	remove_stale_temps(cache_path);
+	import_remove_stale(cache_path);
 	unlink(tmp);
 	if (import_filter_key(o, &key))
 		goto out;

@@ -77,6 +77,10 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key);
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o);
 
+/* Removes the temporary files of cache_path left by imports that died
+ * (their process is gone). */
+void import_remove_stale(const char *cache_path);
+
 /* Imports one file into the writer as a new profile; res (may be NULL)
  * receives what it was. */
 int import_file(struct writer *w, const char *path, const char *name,

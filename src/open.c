@@ -140,6 +140,8 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 	if (st == CACHE_FRESH && !o->force) {
 		unlock_input(lock);
 		free(why);
+		/* what a killed import left beside it */
+		import_remove_stale(path);
 		*cache = path;
 		return 0;
 	}

@@ -102,10 +102,11 @@ expect 0 "1 event\(s\) with a negative duration were stored with duration 0" "$N
 expect 0 "^0,0,Vector,NEG,1" "$NXTOP" export -q "$tmp/dur.json" --query 'dur=0' --format csv
 grep -q "^10,0,Vector,ZERO,2" "$out" || fail "zero duration lost: $(cat "$out")"
 
-# Events far outside the profile: beyond ±146 years they are left out
-# and counted; the rest keeps a sane extent.
+# Events far outside the profile: more than 146 years after or 36 years
+# before zero they are left out and counted; the rest keeps a sane
+# extent.
 printf '{"instruction":[{"timestamp":10,"duration":5,"opcode":"OK","label":"Vector"},{"timestamp":9223372036854775000,"duration":1000,"opcode":"FAR","label":"Vector"},{"timestamp":-9223372036854775808,"duration":5,"opcode":"FAR","label":"Vector"},{"timestamp":4611686018427387000,"duration":9223372036854775807,"opcode":"EDGE","label":"Vector"}]}' > "$tmp/far.json"
-expect 0 "2 event\(s\) with times more than 146 years from the time axis' zero were left out" "$NXTOP" summary -q "$tmp/far.json"
+expect 0 "2 event\(s\) with times more than 146 years after or 36 years before the time axis' zero were left out" "$NXTOP" summary -q "$tmp/far.json"
 expect 0 "^Duration +146 years|^Duration +[0-9.]+ [a-z]+ \(0 ns \.\. " "$NXTOP" summary -q "$tmp/far.json"
 grep -q "^Duration *-" "$out" && fail "negative profile duration: $(cat "$out")"
 expect 0 "Matches  0" "$NXTOP" export -q "$tmp/far.json" --query opcode=FAR
