@@ -23,9 +23,9 @@ static struct model *small, *hostile;
 
 static const char hostile_json[] =
 	"{\"instruction\":["
-	"{\"timestamp\":-1152921504606846976,\"duration\":1,"
+	"{\"timestamp\":-576460752303423488,\"duration\":1,"
 	"\"opcode\":\"\\u001b]52;c;aGk=\\u0007\",\"label\":\"Tensor\"},"
-	"{\"timestamp\":4611686018427387000,\"duration\":9223372036854775807,"
+	"{\"timestamp\":3458764513820540000,\"duration\":9223372036854775807,"
 	"\"opcode\":\"B\\u009b31m\",\"label\":\"\\u001b[2J\"},"
 	"{\"timestamp\":0,\"duration\":0,\"opcode\":\"Z\",\"label\":\"Tensor\","
 	"\"layer\":\"a/\\u001b[5m/b\"}],"
@@ -40,6 +40,12 @@ static struct model *open_cache(char *cache)
 	if (!m)
 		abort();
 	return m;
+}
+
+static void done(void)
+{
+	model_close(small);
+	model_close(hostile);
 }
 
 static void setup(void)
@@ -59,6 +65,7 @@ static void setup(void)
 	}
 	free(json);
 	hostile = open_cache(cache);
+	atexit(done);
 }
 
 /* Keys for one byte of a line, as the headless script writes them. */

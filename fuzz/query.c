@@ -15,6 +15,13 @@ static struct mprofile prof;
 static struct mtrack *tracks;
 static size_t ntracks;
 
+static void done(void)
+{
+	model_tracks_free(tracks, ntracks);
+	model_profile_clear(&prof);
+	model_close(m);
+}
+
 static void count(void *ctx, const struct mslice *s)
 {
 	(void)s;
@@ -38,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!m || model_profile(m, 1, &prof) ||
 		    model_tracks(m, prof.id, &tracks, &ntracks))
 			abort();
+		atexit(done);
 	}
 	if (query_parse(text, &q, &err)) {
 		fuzz_check_text("query error", err, strlen(err));

@@ -1039,7 +1039,7 @@ static int warn_dropped(struct writer *w)
 		return db_fail(w->db, "warning");
 	for (size_t i = 0; i < w->ndropped && !rc; i++) {
 		char *msg = xasprintf("%" PRIu64 " event(s) with times more than"
-				      " 146 years after or 36 years before the"
+				      " 109 years after or 18 years before the"
 				      " time axis' zero were left out",
 				      w->dropped[i].n);
 

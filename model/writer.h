@@ -26,15 +26,16 @@ struct writer;
 #define TK_THREAD "thread"	/* a generic trace thread */
 #define TK_ASYNC "async"	/* async slices of a trace */
 
-/* Times the cache holds, in ns from the axis' zero: from 2^60 before
- * (about 36 years) to 2^62 after (about 146 years: epoch ns stay in
- * range until 2116). Any span is then below 1.25 * 2^62, so that time
- * arithmetic with half a span of margin either side (as the viewer
- * pans) fits in 64 bits. Slices and counter samples starting outside
- * are left out and counted in an import warning of their profile; ends
- * beyond are clipped (SF_CLIPPED); other times are clamped. */
-#define WRITER_TIME_MIN (-(INT64_C(1) << 60))
-#define WRITER_TIME_MAX ((INT64_C(1) << 62) - 1)
+/* Times the cache holds, in ns from the axis' zero: from 2^59 before
+ * (about 18 years) to 3 * 2^60 after (about 109 years: epoch ns stay in
+ * range until 2079). Any span is then below 3.5 * 2^60, so that twice a
+ * span, and any time plus a span, fit in 64 bits: the viewer zooms out
+ * to twice the profile and pans half a view past its ends. Slices and
+ * counter samples starting outside are left out and counted in an
+ * import warning of their profile; ends beyond are clipped
+ * (SF_CLIPPED); other times are clamped. */
+#define WRITER_TIME_MIN (-(INT64_C(1) << 59))
+#define WRITER_TIME_MAX (INT64_C(3) * (INT64_C(1) << 60) - 1)
 
 /* Rows (tracks, groups included) one writer makes at most: the viewer
  * stays responsive up to here. writer_track() gives 0 beyond, and the

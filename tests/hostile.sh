@@ -13,11 +13,13 @@ export XDG_DATA_HOME="$tmp/data"
 slow=${NXTOP_SLOW_TESTS:-0}
 
 # rss_below MB CMD...: runs CMD (any status) and fails if its peak
-# resident set exceeds MB; the status is left in $rc, output in $out/$err.
+# resident set exceeds MB (not under sanitizers, NXTOP_SANITIZED=1,
+# whose shadow memory counts too); the status is left in $rc, output in
+# $out and $err.
 rss_below() {
 	limit=$1
 	shift
-	if [ -x /usr/bin/time ]; then
+	if [ -x /usr/bin/time ] && [ "${NXTOP_SANITIZED:-0}" != 1 ]; then
 		/usr/bin/time -f '%M' -o "$tmp/rss" "$@" >"$out" 2>"$err"
 		rc=$?
 		kb=$(tail -n 1 "$tmp/rss")
@@ -102,12 +104,12 @@ expect 0 "1 event\(s\) with a negative duration were stored with duration 0" "$N
 expect 0 "^0,0,Vector,NEG,1" "$NXTOP" export -q "$tmp/dur.json" --query 'dur=0' --format csv
 grep -q "^10,0,Vector,ZERO,2" "$out" || fail "zero duration lost: $(cat "$out")"
 
-# Events far outside the profile: more than 146 years after or 36 years
+# Events far outside the profile: more than 109 years after or 18 years
 # before zero they are left out and counted; the rest keeps a sane
 # extent.
-printf '{"instruction":[{"timestamp":10,"duration":5,"opcode":"OK","label":"Vector"},{"timestamp":9223372036854775000,"duration":1000,"opcode":"FAR","label":"Vector"},{"timestamp":-9223372036854775808,"duration":5,"opcode":"FAR","label":"Vector"},{"timestamp":4611686018427387000,"duration":9223372036854775807,"opcode":"EDGE","label":"Vector"}]}' > "$tmp/far.json"
-expect 0 "2 event\(s\) with times more than 146 years after or 36 years before the time axis' zero were left out" "$NXTOP" summary -q "$tmp/far.json"
-expect 0 "^Duration +146 years|^Duration +[0-9.]+ [a-z]+ \(0 ns \.\. " "$NXTOP" summary -q "$tmp/far.json"
+printf '{"instruction":[{"timestamp":10,"duration":5,"opcode":"OK","label":"Vector"},{"timestamp":9223372036854775000,"duration":1000,"opcode":"FAR","label":"Vector"},{"timestamp":-9223372036854775808,"duration":5,"opcode":"FAR","label":"Vector"},{"timestamp":3458764513820540000,"duration":9223372036854775807,"opcode":"EDGE","label":"Vector"},{"timestamp":-576460752303423488,"duration":1,"opcode":"EDGE","label":"Vector"}]}' > "$tmp/far.json"
+expect 0 "2 event\(s\) with times more than 109 years after or 18 years before the time axis' zero were left out" "$NXTOP" summary -q "$tmp/far.json"
+expect 0 "^Duration +[0-9.]+ [a-z]+ \(0 ns \.\. " "$NXTOP" summary -q "$tmp/far.json"
 grep -q "^Duration *-" "$out" && fail "negative profile duration: $(cat "$out")"
 expect 0 "Matches  0" "$NXTOP" export -q "$tmp/far.json" --query opcode=FAR
 
