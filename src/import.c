@@ -149,6 +149,25 @@ void import_progress(struct import *im, uint64_t offset)
 			writer_rows(im->w));
 }
 
+int import_open(struct import *im)
+{
+	/* non-blocking: a FIFO put in place of the file must not hang the
+	 * open; regular files read the same either way */
+	int fd = open(im->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+
+	if (fd < 0) {
+		err_set("%s: %s", im->name, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		err_set("%s: not a regular file", im->name);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* gzip input, with the bytes it gave so far. */
 struct gzin {
 	gzFile gz;
@@ -183,11 +202,9 @@ struct jsplit *import_open_json(struct import *im, int *fd)
 	struct gzin *g;
 	struct stat sb;
 
-	*fd = open(im->path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0) {
-		err_set("%s: %s", im->name, strerror(errno));
+	*fd = import_open(im);
+	if (*fd < 0)
 		return NULL;
-	}
 	if (fstat(*fd, &sb) == 0)
 		im->size = (uint64_t)sb.st_size;
 	if (pread(*fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {

@@ -134,6 +134,10 @@ void import_progress(struct import *im, uint64_t offset);
 #define GZIP_MAX_RATIO 256
 #define GZIP_FREE_BYTES (64u << 20)
 
+/* Opens the input for reading; -1 with err_get() set if it cannot be
+ * opened or is not a regular file. */
+int import_open(struct import *im);
+
 /* Opens a JSON input, gzip-compressed or not, as a splitter. */
 struct jsplit *import_open_json(struct import *im, int *fd);
 void import_close_json(struct jsplit *s, int fd);

@@ -448,12 +448,10 @@ static int open_input(struct pfimport *pi)
 {
 	struct stat sb;
 
-	pi->r.fd = open(pi->p.im->path, O_RDONLY | O_CLOEXEC);
-	if (pi->r.fd < 0) {
-		err_set("%s: %s", pi->p.im->name, strerror(errno));
+	pi->r.fd = import_open(pi->p.im);
+	if (pi->r.fd < 0)
 		return -1;
-	}
-	if (!fstat(pi->r.fd, &sb) && S_ISREG(sb.st_mode))
+	if (!fstat(pi->r.fd, &sb))
 		pi->r.size = (uint64_t)sb.st_size;
 	pi->p.im->size = pi->r.size;
 	return 0;

@@ -181,6 +181,11 @@ mkfifo "$tmp/p.pftrace"
 expect 1 "p.pftrace: not a regular file or folder$" timeout 10 "$NXTOP" summary "$tmp/p.pftrace"
 mkdir "$tmp/folder.json"
 expect 1 "folder.json: a folder with nothing nxtop reads" "$NXTOP" import "$tmp/folder.json"
+# a FIFO among the files a folder's system profile is looked for in
+mkdir "$tmp/fifos"
+mkfifo "$tmp/fifos/x.json"
+expect 1 "fifos: no system profile in this folder; open one of its files instead: x.json" \
+	timeout 10 "$NXTOP" import "$tmp/fifos"
 
 # Names with escape sequences, OSC 52, C0 and C1 controls, bidi
 # overrides, DEL and invalid UTF-8: replaced in every export, summary
