@@ -220,9 +220,7 @@ if locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 	cat > "$tmp/walk.keys" <<'EOF'
 keys jj<Enter>
 dump details
-keys <Esc>L
-dump layers
-keys qi
+keys <Esc>i
 dump info
 keys q/opcode~B<Enter>R
 dump results
@@ -232,9 +230,57 @@ EOF
 	mkdir "$tmp/screens"
 	LC_ALL=C.UTF-8 "$NXTOP" -q --headless="$tmp/walk.keys" --dump="$tmp/screens" "$h" ||
 		fail "viewer failed on hostile names"
+	[ "$(ls "$tmp/screens" | wc -l)" -eq 4 ] ||
+		fail "viewer: not every screen dumped: $(ls "$tmp/screens")"
 	for s in "$tmp"/screens/*; do
 		clean "$s" "screen $(basename "$s")"
 	done
+	grep -q "ZXZpbA==" "$tmp/screens/results" ||
+		fail "viewer: the hostile name is not in the list of matches"
+fi
+
+# ... and in a real terminal: the bytes nxtop writes to a tmux pane
+# hold no OSC, DCS, APC, PM or SOS sequence, no BEL and no C1 control,
+# only valid UTF-8, while the hostile names are on the screen.
+if command -v tmux >/dev/null 2>&1 &&
+	locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
+	sock="nxtop-hostile-$$"
+	tm() { tmux -L "$sock" -f /dev/null "$@"; }
+	# shows TEXT: polls the pane until it shows TEXT (up to 10 s)
+	shows() {
+		i=0
+		while [ $i -lt 200 ]; do
+			tm capture-pane -p -t h 2>/dev/null | grep -qF -- "$1" && return 0
+			sleep 0.05
+			i=$((i + 1))
+		done
+		fail "tmux: the pane never showed '$1'"
+	}
+	tm new-session -d -s h -x 100 -y 30 "sh -c 'read x; exec env LC_ALL=C.UTF-8 TERM=xterm-256color \"$NXTOP\" -q \"$h\"'" ||
+		fail "tmux cannot start"
+	tm pipe-pane -t h -o "cat > '$tmp/raw'"
+	tm send-keys -t h Enter
+	shows "ZXZpbA=="
+	tm send-keys -t h j j Enter
+	shows "hlo_name"
+	tm send-keys -t h Escape i
+	shows "Records"
+	tm send-keys -t h q / opcode~B Enter R
+	shows "2 matches"
+	tm send-keys -t h q q
+	i=0
+	while tm has-session -t h 2>/dev/null && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	tm kill-server 2>/dev/null
+	if LC_ALL=C grep -q "$(printf '\033[]P_^X]')" "$tmp/raw" ||
+		LC_ALL=C grep -q "$(printf '\007')" "$tmp/raw" ||
+		LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$tmp/raw" ||
+		! iconv -f UTF-8 -t UTF-8 "$tmp/raw" >/dev/null 2>&1; then
+		fail "tmux: nxtop wrote a sequence from the file: $(od -c "$tmp/raw" | head -40)"
+	fi
+	grep -q "ZXZpbA==" "$tmp/raw" || fail "tmux: the hostile name was never drawn"
 fi
 
 # A gzip bomb: refused once it expands more than 256 times.
