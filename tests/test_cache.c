@@ -137,6 +137,38 @@ static void test_broken(void **state)
 	free(input);
 }
 
+/* What the rebuild note says: a newer schema, a cache cut short (from
+ * its header, before SQLite reads it), one grown. */
+static void test_why(void **state)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *input = xstrdup(tu_write("why.json", doc, strlen(doc)));
+	char *cache = NULL, *why = NULL, *want;
+	struct stat sb;
+
+	(void)state;
+	assert_int_equal(open_profile(input, &o, &cache), 0);
+	set_user_version(cache, 99);
+	assert_int_equal(cache_check(cache, 1, &why), CACHE_OTHER_VERSION);
+	want = xasprintf("schema version 99, newer than this nxtop's %d",
+			 SCHEMA_VERSION);
+	assert_string_equal(why, want);
+	free(want);
+	free(why);
+	set_user_version(cache, SCHEMA_VERSION);
+	assert_int_equal(stat(cache, &sb), 0);
+	assert_int_equal(truncate(cache, sb.st_size - 8192), 0);
+	assert_int_equal(cache_check(cache, 1, &why), CACHE_BROKEN);
+	assert_string_equal(why, "damaged: cut short or grown");
+	free(why);
+	assert_int_equal(truncate(cache, sb.st_size + 1), 0);
+	assert_int_equal(cache_check(cache, 1, &why), CACHE_BROKEN);
+	assert_string_equal(why, "damaged: cut short or grown");
+	free(why);
+	free(cache);
+	free(input);
+}
+
 /* A temporary cache of a process that no longer exists is removed by
  * the next build; a missing cache is missing. */
 static void test_stale_temp(void **state)
@@ -166,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_path_xdg),
 		cmocka_unit_test(test_reuse_and_rebuild),
 		cmocka_unit_test(test_broken),
+		cmocka_unit_test(test_why),
 		cmocka_unit_test(test_stale_temp),
 	};
 

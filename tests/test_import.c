@@ -1,6 +1,7 @@
 /* Device-profile JSON import: every section lands in its table, ids stay
  * exact above 2^53 and 2^63, numbers may be strings, key order does not
- * matter, and bad input gives one clear error with nothing left behind. */
+ * matter, and bad input gives one clear error with nothing left behind;
+ * the writer keeps to its time range and row limit. */
 #include "config.h"
 
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/util.h"
+#include "model/writer.h"
 #include "src/import.h"
 #include "testutil.h"
 
@@ -244,6 +246,60 @@ static void test_neuron_binary(void **state)
 	free(path);
 }
 
+/* The writer keeps times within its range (others are left out and
+ * counted in one warning) and stops at WRITER_MAX_TRACKS rows. */
+static void test_writer_limits(void **state)
+{
+	char *cache = xasprintf("%s/limits.nxdb", tu_dir());
+	struct wprofile p = { .kind = "device", .format = "neuron-json",
+			      .name = "p", .nc_idx = -1 };
+	struct writer *w;
+	int64_t prof, t;
+
+	(void)state;
+	unlink(cache);
+	w = writer_open(cache);
+	assert_non_null(w);
+	prof = writer_profile(w, &p);
+	t = writer_track(w, prof, 0, TK_ENGINE, "E", 1);
+	assert_int_not_equal(writer_slice(w, t, 5, 10, writer_string(w, "a"), 0,
+					  0, 0), 0);
+	assert_int_equal(writer_slice(w, t, WRITER_TIME_MAX + 1, 1,
+				      writer_string(w, "b"), 0, 0, 0), 0);
+	assert_int_equal(writer_slice(w, t, WRITER_TIME_MIN - 1, 1,
+				      writer_string(w, "b"), 0, 0, 0), 0);
+	/* an end past the range is cut there */
+	assert_int_not_equal(writer_slice(w, t, WRITER_TIME_MAX - 5, INT64_MAX,
+					  writer_string(w, "c"), 0, 0, 0), 0);
+	writer_counter(w, t, WRITER_TIME_MAX + 1, 1.0);
+	assert_int_equal(writer_failed(w), 0);
+	assert_int_equal(writer_finish(w), 0);
+	assert_int_equal(tu_query_int(cache, "SELECT count(*) FROM slice"), 2);
+	assert_int_equal(tu_query_int(cache, "SELECT max(ts + dur) FROM slice"),
+			 WRITER_TIME_MAX);
+	assert_int_equal(tu_query_int(cache, "SELECT flags FROM slice WHERE"
+				      " dur = 5"), SF_CLIPPED);
+	assert_int_equal(tu_query_int(cache, "SELECT count(*) FROM warning"
+				      " WHERE message = '3 event(s) with times"
+				      " more than 109 years after or 18 years"
+				      " before the time axis'' zero were left"
+				      " out'"), 1);
+	unlink(cache);
+	w = writer_open(cache);
+	assert_non_null(w);
+	prof = writer_profile(w, &p);
+	for (int i = 1; i <= WRITER_MAX_TRACKS; i++)
+		assert_int_not_equal(writer_track(w, prof, 0, TK_ENGINE, "E", i), 0);
+	assert_int_equal(writer_failed(w), 0);
+	assert_int_equal(writer_track(w, prof, 0, TK_ENGINE, "E", 0), 0);
+	assert_int_equal(writer_failed(w), 1);
+	assert_string_equal(err_get(), "more than 65536 rows in one profile"
+			    " (nxtop's limit)");
+	writer_abort(w);
+	unlink(cache);
+	free(cache);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_awkward_ok),
 		cmocka_unit_test(test_neuron_binary),
+		cmocka_unit_test(test_writer_limits),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

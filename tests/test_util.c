@@ -127,6 +127,26 @@ static void test_sanitize(void **state)
 	clean("\xc0\xaf", 2, 1, "??");
 }
 
+/* Error messages quote files: they are cleaned where they are set, and
+ * cut on a character boundary when too long. */
+static void test_err_clean(void **state)
+{
+	char big[2000];
+	const char *e;
+
+	(void)state;
+	err_set("%s: bad name \"%s\"", "p.json", "x\x1b]52;c;eA==\x07\xc2\x9b\xff");
+	assert_string_equal(err_get(), "p.json: bad name \"x\xef\xbf\xbd]52;c;eA=="
+			    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+	memset(big, '\x01', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	err_set("%s", big);
+	e = err_get();
+	/* 341 replacement characters of 3 bytes fit in 1023 bytes */
+	assert_int_equal(strlen(e), 1023);
+	assert_memory_equal(e + 1020, "\xef\xbf\xbd", 3);
+}
+
 static void test_width(void **state)
 {
 	(void)state;
@@ -143,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_timefmt),
 		cmocka_unit_test(test_timeparse),
 		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_err_clean),
 		cmocka_unit_test(test_width),
 	};
 
