@@ -97,10 +97,15 @@ void axis_compute(struct axis *a, int64_t t0, int64_t colw, int ncols,
 		if (found || p10 > INT64_MAX / 10)
 			break;
 	}
-	for (int64_t k = floor_div(rel0 + a->step - 1, a->step);
+	for (int64_t k = floor_div(sat_add(rel0, a->step - 1), a->step);
 	     a->n < AXIS_MAX_TICKS; k++) {
-		int64_t rel = k * a->step;
-		int64_t col = floor_div(rel - rel0, colw);
+		int64_t rel, col;
+
+		/* a tick past the 64-bit range is past the screen too */
+		if (__builtin_mul_overflow(k, a->step, &rel) ||
+		    __builtin_sub_overflow(rel, rel0, &col))
+			break;
+		col = floor_div(col, colw);
 
 		if (col >= ncols)
 			break;
