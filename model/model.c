@@ -159,6 +159,9 @@ struct model *model_open(const char *path)
 	m->path = xstrdup(path);
 	if (stat(path, &m->file))
 		memset(&m->file, 0, sizeof(m->file));
+	/* damage met before (the old cache this one replaces) is not this
+	 * cache's: checking it would read every page of a new cache */
+	atomic_store(&corruption_seen, 0);
 	/* one connection per thread: no need for SQLite's locking */
 	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
