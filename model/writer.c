@@ -1054,6 +1054,31 @@ static int warn_dropped(struct writer *w)
 	return rc;
 }
 
+/* A profile whose own time range (its metadata) leaves events far out,
+ * more than its length before its start or after its end, says so:
+ * exports of its range leave them out. Slightly out is common. */
+static int warn_outside(struct writer *w)
+{
+	/* this writer's profiles: merged parts said it themselves */
+	char *sql = sqlite3_mprintf(
+		"INSERT INTO warning(profile_id, origin, category, message)"
+		" SELECT p.id, 'import', 'Import', 'some events lie far outside"
+		" the profile''s own time range (more than its length before its"
+		" start or after its end): they are kept and shown, but exports"
+		" of the profile''s range leave them out' FROM profile p"
+		" JOIN (SELECT profile_id, min(min_ts) AS lo, max(max_ts) AS hi"
+		" FROM track WHERE n_events > 0 GROUP BY profile_id) t"
+		" ON t.profile_id = p.id WHERE p.id > %lld AND p.id <= %lld AND"
+		" p.start_ns IS NOT NULL AND"
+		" (t.lo < p.start_ns - max(p.end_ns - p.start_ns, 1) OR"
+		" t.hi > p.end_ns + max(p.end_ns - p.start_ns, 1))",
+		(long long)w->base, (long long)w->next_profile);
+	int rc = db_exec(w->db, sql);
+
+	sqlite3_free(sql);
+	return rc;
+}
+
 /* Profiles without an explicit extent span their tracks. */
 static int fill_extents(struct writer *w)
 {
@@ -1086,7 +1111,7 @@ int writer_finish(struct writer *w)
 		goto out;
 	/* planner statistics from a sample of each index: a full ANALYZE
 	 * reads every index again */
-	if (fill_extents(w) ||
+	if (warn_outside(w) || fill_extents(w) ||
 	    db_exec(w->db, "PRAGMA analysis_limit=1000; ANALYZE") ||
 	    db_exec(w->db, "INSERT OR REPLACE INTO meta VALUES('complete', 1)") ||
 	    db_exec(w->db, "COMMIT"))

@@ -113,6 +113,15 @@ expect 0 "^Duration +[0-9.]+ [a-z]+ \(0 ns \.\. " "$NXTOP" summary -q "$tmp/far.
 grep -q "^Duration *-" "$out" && fail "negative profile duration: $(cat "$out")"
 expect 0 "Matches  0" "$NXTOP" export -q "$tmp/far.json" --query opcode=FAR
 
+# Events far outside the profile's own time range (its metadata): kept,
+# counted, shown by the viewer, and said in a warning, since exports of
+# the profile's range leave them out.
+printf '{"metadata":[{"first_hw_timestamp":0,"last_hw_timestamp":1000}],"instruction":[{"timestamp":10,"duration":5,"opcode":"IN","label":"Vector"},{"timestamp":1000000000000000,"duration":5,"opcode":"OUT","label":"Vector"},{"timestamp":-5000,"duration":5,"opcode":"OUT","label":"Vector"}]}' > "$tmp/outside.json"
+expect 0 "some events lie far outside the profile's own time range \(more than its length before its start or after its end\): they are kept and shown, but exports of the profile's range leave them out" \
+	"$NXTOP" summary -q "$tmp/outside.json"
+grep -Eq "^Events +3 instructions" "$out" || fail "outside: events not counted: $(cat "$out")"
+expect 0 "Matches  2 " "$NXTOP" export -q "$tmp/outside.json" --query opcode=OUT --range=-1ms:1000001s
+
 # Rows: a trace of more threads than a profile may have rows, as many
 # engine names in a device profile; 10^6 with NXTOP_SLOW_TESTS=1.
 if [ "$slow" = 1 ]; then n=1000000; else n=70000; fi
