@@ -127,11 +127,88 @@ static int read_value(const char *text, const char **p, char **out,
 	return 0;
 }
 
+/* Nodes glibc's regcomp would build, roughly: it copies a repeated
+ * part once per repetition (a+ is a a*), so a short pattern can ask for
+ * gigabytes ("a++++...", "((a{999}){999}){999}"). */
+#define REGEX_MAX_COST 100000.0
+
+struct rlevel {
+	double sum, last;	/* the level so far; its last atom */
+};
+
+static double regex_cost(const char *p)
+{
+	struct rlevel lv[64];
+	int d = 0;
+
+	lv[0] = (struct rlevel){ 0, 0 };
+	for (; *p && lv[d].sum < REGEX_MAX_COST; p++) {
+		double atom = 1;
+		char *end;
+		long n, m;
+
+		switch (*p) {
+		case '(':
+			if (d + 1 == (int)NX_ARRAY_SIZE(lv))
+				return REGEX_MAX_COST;
+			lv[++d] = (struct rlevel){ 0, 0 };
+			continue;
+		case ')':
+			if (!d)
+				break;
+			atom = lv[d--].sum + 1;
+			break;
+		case '*':
+		case '?':
+			lv[d].sum += 1;
+			continue;
+		case '+':
+			lv[d].sum += lv[d].last + 1;
+			lv[d].last = 2 * lv[d].last + 1;
+			continue;
+		case '{':
+			n = m = strtol(p + 1, &end, 10);
+			if (*end == ',')
+				m = end[1] == '}' ? n : strtol(end + 1, &end, 10);
+			m = NX_MAX(NX_MAX(n, m), 1);
+			lv[d].sum += lv[d].last * (double)m;
+			lv[d].last *= (double)m + 1;
+			continue;
+		case '\\':
+			if (p[1])
+				p++;
+			break;
+		case '[':
+			/* a bracket expression is one atom; ']' first is literal */
+			p += p[1] == '^' ? 2 : 1;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				return 0;	/* regcomp says what is wrong */
+			break;
+		default:
+			break;
+		}
+		lv[d].sum += atom;
+		lv[d].last = atom;
+	}
+	while (d > 0)
+		lv[d - 1].sum += lv[d].sum, d--;
+	return lv[0].sum;
+}
+
 static int check_regex(const char *re, size_t col, char **err)
 {
 	regex_t r;
-	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	int rc;
 	char msg[128];
+
+	if (regex_cost(re) >= REGEX_MAX_COST)
+		return fail(err, col, "%s", "regex too complex (repetitions of"
+			    " repetitions)");
+	rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
 
 	if (rc) {
 		regerror(rc, &r, msg, sizeof(msg));

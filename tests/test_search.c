@@ -105,6 +105,12 @@ static void test_bad_queries(void **state)
 	bad(m, "opcdoe=MATMUL", "column 1: unknown field 'opcdoe'");
 	bad(m, "engine=Vector dur>abc", "column 15: expected a time");
 	bad(m, "hlo=/[/", "invalid regex");
+	/* patterns whose compiled form would take gigabytes */
+	bad(m, "name=/e++++++++++++++++++++++++++++++++++++++++/",
+	    "column 1: regex too complex (repetitions of repetitions)");
+	bad(m, "/((a{999}){999}){999}/", "regex too complex");
+	bad(m, "/((((((((((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+/",
+	    "regex too complex");
 	bad(m, "name=\"open", "unterminated quote");
 	bad(m, "dur~5", "~ goes with text fields");
 	bad(m, "layer>3", "'layer' is text");
