@@ -1,17 +1,17 @@
 #!/bin/sh
-# Fuzz regressions: every input saved in fuzz/regress/NAME/ (each once
+# Fuzz regressions: every input saved in tests/fuzz/regress/NAME/ (each once
 # a finding of `make fuzz`) goes again through harness NAME, built here
-# without libFuzzer (fuzz/replay.c); so do the fixtures the corpora are
+# without libFuzzer (tests/fuzz/replay.c); so do the fixtures the corpora are
 # seeded with. A crash fails the test.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
 fx="$srcdir/tests/fixtures"
 for n in jsonsplit neuron system pftrace chrome query command; do
-	bin="$builddir/fuzz/replay_$n"
+	bin="$builddir/tests/fuzz/replay_$n"
 	[ -x "$bin" ] || { echo "no $bin: skipping"; exit 77; }
 	set --
-	[ -d "$srcdir/fuzz/regress/$n" ] && set -- "$srcdir/fuzz/regress/$n"
+	[ -d "$srcdir/tests/fuzz/regress/$n" ] && set -- "$srcdir/tests/fuzz/regress/$n"
 	case $n in
 	jsonsplit | neuron) set -- "$@" "$fx/device_small.json" ;;
 	system) set -- "$@" "$fx/system_small.json" ;;

@@ -1,7 +1,7 @@
 /* What the fuzz harnesses share. Each harness is one libFuzzer entry
  * point (LLVMFuzzerTestOneInput); `make fuzz` links it with libFuzzer,
  * and make check links it with replay.c, which feeds the saved inputs
- * of fuzz/regress/ through the same function without clang. */
+ * of tests/fuzz/regress/ through the same function without clang. */
 #ifndef NX_FUZZ_H
 #define NX_FUZZ_H
 

@@ -1,7 +1,7 @@
 /* Runs a fuzz harness without libFuzzer: every file named on the
  * command line (or found in a folder named there) goes through
  * LLVMFuzzerTestOneInput once. make check replays the saved inputs of
- * fuzz/regress/ this way, so a fixed finding stays fixed. */
+ * tests/fuzz/regress/ this way, so a fixed finding stays fixed. */
 #include "config.h"
 
 #include <dirent.h>

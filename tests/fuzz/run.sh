@@ -1,12 +1,12 @@
 #!/bin/sh
-# make fuzz: builds every harness of fuzz/ with clang, libFuzzer,
+# make fuzz: builds every harness of tests/fuzz/ with clang, libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer in $builddir/fuzz-build
 # (apart from the normal build), seeds each corpus from the test
 # fixtures, runs each harness for FUZZ_SECONDS and prints its executions.
 # A crash, a leak, undefined behaviour, a hang (FUZZ_TIMEOUT seconds on
 # one input) or too much memory (FUZZ_RSS_MB) is a finding: the input is
 # saved as fuzz-build/crash-NAME-*, and the run exits 1. Keep it as a
-# regression test: copy it to fuzz/regress/NAME/ (make check replays it).
+# regression test: copy it to tests/fuzz/regress/NAME/ (make check replays it).
 #
 # Set by the Makefile: srcdir, builddir, FUZZ_NAMES, FUZZ_SOURCES,
 # FUZZ_DEPS_CFLAGS, FUZZ_LIBS. Optional: FUZZ_SECONDS (60), FUZZ_CC
@@ -32,7 +32,7 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 	echo "CPPFLAGS = -I$srcdir -I$builddir -DFUZZ_FIXTURES='\"$srcdir/tests/fixtures\"' $FUZZ_DEPS_CFLAGS"
 	echo "LIBS = $FUZZ_LIBS"
 	objs=""
-	for s in $FUZZ_SOURCES fuzz/fuzz.c "$builddir/proto/nxpf_trace.pb-c.c"; do
+	for s in $FUZZ_SOURCES tests/fuzz/fuzz.c "$builddir/proto/nxpf_trace.pb-c.c"; do
 		case $s in
 		*.c) ;;
 		*) continue ;;
@@ -50,7 +50,7 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 		printf 'fuzz_%s: %s $(OBJS)\n\t$(CC) %s -fsanitize=fuzzer -o $@ %s $(OBJS) $(LIBS)\n' \
 			"$n" "obj/fuzz/$n.o" "$san" "obj/fuzz/$n.o"
 		printf 'obj/fuzz/%s.o: %s\n\t@mkdir -p obj/fuzz\n\t$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ %s\n' \
-			"$n" "$srcdir/fuzz/$n.c" "$srcdir/fuzz/$n.c"
+			"$n" "$srcdir/tests/fuzz/$n.c" "$srcdir/tests/fuzz/$n.c"
 	done
 	printf 'mkpftrace: %s %s\n\t$(CC) $(CPPFLAGS) -O1 -o $@ %s %s $(LIBS)\n' \
 		"$srcdir/tests/mkpftrace.c" "$builddir/proto/nxpf_trace.pb-c.c" \
@@ -58,7 +58,7 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 } > "$out/Makefile.new"
 # objects depend on headers too: a changed makefile or header rebuilds all
 if ! cmp -s "$out/Makefile.new" "$out/Makefile" ||
-	[ -n "$(find "$srcdir/src" "$srcdir/model" "$srcdir/tui" "$srcdir/fuzz" \
+	[ -n "$(find "$srcdir/src" "$srcdir/model" "$srcdir/tui" "$srcdir/tests/fuzz" \
 		-name '*.h' -newer "$out/Makefile" 2>/dev/null)" ]; then
 	rm -rf "$out/obj"
 	mv "$out/Makefile.new" "$out/Makefile"
@@ -109,9 +109,9 @@ for n in $FUZZ_NAMES; do
 	corpus="$out/corpus/$n"
 	mkdir -p "$corpus"
 	case $n in
-	query | command) dict="-dict=$srcdir/fuzz/query.dict" ;;
+	query | command) dict="-dict=$srcdir/tests/fuzz/query.dict" ;;
 	pftrace) dict="" ;;
-	*) dict="-dict=$srcdir/fuzz/json.dict" ;;
+	*) dict="-dict=$srcdir/tests/fuzz/json.dict" ;;
 	esac
 	# shellcheck disable=SC2086
 	if (cd "$out" && TMPDIR="$tmpdir" ./fuzz_$n \
