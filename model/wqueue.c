@@ -15,6 +15,8 @@
 /* Chunks queued or being written at once: bounds memory in flight. */
 #define MAX_CHUNKS 8
 #define OP_SQL 0xffff
+/* Rows per multi-row INSERT. */
+#define BATCH 32
 
 enum { P_NULL, P_INT, P_DOUBLE, P_TEXT };
 
@@ -27,6 +29,9 @@ struct chunk {
 struct wqueue {
 	sqlite3 *db;
 	sqlite3_stmt **st;
+	const char *const *sql;
+	sqlite3_stmt **batch;		/* BATCH-row versions, made when needed */
+	int *batch_failed;		/* the statement has no batch version */
 	int nst;
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -61,80 +66,197 @@ static void fail(struct wqueue *q, const char *what)
 	pthread_mutex_unlock(&q->lock);
 }
 
-/* Executes the ops of one chunk. */
-static void run_chunk(struct wqueue *q, const struct chunk *c)
+/* One op in a chunk: its statement and where its parameters start. */
+struct op {
+	uint16_t stmt, n;
+	const unsigned char *params;
+	const unsigned char *sql;	/* OP_SQL only */
+	uint32_t sql_len;
+};
+
+/* Decodes the op at p; returns the byte after it. */
+static const unsigned char *op_read(const unsigned char *p, struct op *o)
+{
+	memcpy(&o->stmt, p, 2);
+	memcpy(&o->n, p + 2, 2);
+	p += 4;
+	o->sql = NULL;
+	if (o->stmt == OP_SQL) {
+		memcpy(&o->sql_len, p, 4);
+		o->sql = p + 4;
+		p += 4 + o->sql_len;
+	}
+	o->params = p;
+	for (uint16_t k = 0; k < o->n; k++) {
+		unsigned char type = p[0];
+
+		p += 3;
+		if (type == P_INT || type == P_DOUBLE) {
+			p += 8;
+		} else if (type == P_TEXT) {
+			uint32_t len;
+
+			memcpy(&len, p, 4);
+			p += 4 + len;
+		}
+	}
+	return p;
+}
+
+/* Binds an op's parameters, shifted by base (its row in a batch). */
+static void op_bind(sqlite3_stmt *st, const struct op *o, int base)
+{
+	const unsigned char *p = o->params;
+
+	for (uint16_t k = 0; k < o->n; k++) {
+		unsigned char type = p[0];
+		uint16_t i;
+		int64_t v;
+		double d;
+		uint32_t len;
+
+		memcpy(&i, p + 1, 2);
+		p += 3;
+		switch (type) {
+		case P_INT:
+			memcpy(&v, p, 8);
+			sqlite3_bind_int64(st, base + i, v);
+			p += 8;
+			break;
+		case P_DOUBLE:
+			memcpy(&d, p, 8);
+			sqlite3_bind_double(st, base + i, d);
+			p += 8;
+			break;
+		case P_TEXT:
+			memcpy(&len, p, 4);
+			sqlite3_bind_text(st, base + i, (const char *)p + 4,
+					  (int)len, SQLITE_STATIC);
+			p += 4 + len;
+			break;
+		default:
+			sqlite3_bind_null(st, base + i);
+		}
+	}
+}
+
+static void op_step(struct wqueue *q, sqlite3_stmt *st)
+{
+	if (!atomic_load(&q->failed) && sqlite3_step(st) != SQLITE_DONE)
+		fail(q, "write");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+/* The BATCH-row form of an "INSERT ... VALUES(...)" statement. */
+static sqlite3_stmt *batch_of(struct wqueue *q, int stmt)
+{
+	const char *sql = q->sql[stmt];
+	const char *values = strstr(sql, "VALUES(");
+	struct strbuf sb;
+
+	if (q->batch[stmt] || q->batch_failed[stmt])
+		return q->batch[stmt];
+	q->batch_failed[stmt] = 1;
+	if (!values || strchr(values, ';'))
+		return NULL;
+	sb_init(&sb);
+	sb_add(&sb, sql, (size_t)(values - sql) + 6);
+	for (int r = 0; r < BATCH; r++)
+		sb_printf(&sb, "%s%s", r ? "," : "", values + 6);
+	if (sqlite3_prepare_v2(q->db, sb_cstr(&sb), -1, &q->batch[stmt],
+			       NULL) == SQLITE_OK)
+		q->batch_failed[stmt] = 0;
+	sb_free(&sb);
+	return q->batch[stmt];
+}
+
+/* Runs ops[0..n), which share one statement, BATCH rows at a time. */
+static void run_same(struct wqueue *q, const struct op *ops, size_t n)
+{
+	int stmt = ops[0].stmt;
+	sqlite3_stmt *one = q->st[stmt];
+	int per = sqlite3_bind_parameter_count(one);
+	sqlite3_stmt *many = n >= BATCH ? batch_of(q, stmt) : NULL;
+	size_t i = 0;
+
+	for (; many && i + BATCH <= n; i += BATCH) {
+		for (int r = 0; r < BATCH; r++)
+			op_bind(many, &ops[i + (size_t)r], r * per);
+		op_step(q, many);
+	}
+	for (; i < n; i++) {
+		op_bind(one, &ops[i], 0);
+		op_step(q, one);
+	}
+}
+
+static void run_sql(struct wqueue *q, const struct op *o)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (atomic_load(&q->failed))
+		return;
+	if (sqlite3_prepare_v2(q->db, (const char *)o->sql, (int)o->sql_len,
+			       &st, NULL) != SQLITE_OK) {
+		fail(q, "write");
+		return;
+	}
+	op_bind(st, o, 0);
+	op_step(q, st);
+	sqlite3_finalize(st);
+}
+
+/* Ops waiting to run, one list per statement. */
+#define PENDING (BATCH * 4)
+
+struct pending {
+	struct op ops[PENDING];
+	size_t n;
+};
+
+static void flush_all(struct wqueue *q, struct pending *pend)
+{
+	for (int i = 0; i < q->nst; i++) {
+		if (pend[i].n)
+			run_same(q, pend[i].ops, pend[i].n);
+		pend[i].n = 0;
+	}
+}
+
+/* Executes the ops of one chunk. Rows of one table keep their order and
+ * go in multi-row batches; rows of different tables do not depend on each
+ * other, so they may be written in another order, but every row written
+ * before a statement built at run time (an UPDATE) is written before it. */
+static void run_chunk(struct wqueue *q, const struct chunk *c,
+		      struct pending *pend)
 {
 	const unsigned char *p = c->data, *end = c->data + c->len;
 
 	while (p < end) {
-		uint16_t stmt, n;
-		sqlite3_stmt *st = NULL;
-		int own = 0;
+		struct op o;
 
-		memcpy(&stmt, p, 2);
-		memcpy(&n, p + 2, 2);
-		p += 4;
-		if (stmt == OP_SQL) {
-			uint32_t len;
+		p = op_read(p, &o);
+		if (o.stmt == OP_SQL) {
+			flush_all(q, pend);
+			run_sql(q, &o);
+		} else if (o.stmt < q->nst) {
+			struct pending *l = &pend[o.stmt];
 
-			memcpy(&len, p, 4);
-			p += 4;
-			if (!atomic_load(&q->failed) &&
-			    sqlite3_prepare_v2(q->db, (const char *)p, (int)len,
-					       &st, NULL) != SQLITE_OK)
-				fail(q, "write");
-			p += len;
-			own = 1;
-		} else if (stmt < q->nst) {
-			st = q->st[stmt];
-		}
-		for (uint16_t k = 0; k < n; k++) {
-			unsigned char type = p[0];
-			uint16_t i;
-
-			memcpy(&i, p + 1, 2);
-			p += 3;
-			if (type == P_INT || type == P_DOUBLE) {
-				int64_t v;
-				double d;
-
-				if (type == P_INT) {
-					memcpy(&v, p, 8);
-					if (st)
-						sqlite3_bind_int64(st, i, v);
-				} else {
-					memcpy(&d, p, 8);
-					if (st)
-						sqlite3_bind_double(st, i, d);
-				}
-				p += 8;
-			} else if (type == P_TEXT) {
-				uint32_t len;
-
-				memcpy(&len, p, 4);
-				if (st)
-					sqlite3_bind_text(st, i, (const char *)p + 4,
-							  (int)len, SQLITE_STATIC);
-				p += 4 + len;
-			} else if (st) {
-				sqlite3_bind_null(st, i);
+			l->ops[l->n++] = o;
+			if (l->n == PENDING) {
+				run_same(q, l->ops, l->n);
+				l->n = 0;
 			}
 		}
-		if (st && !atomic_load(&q->failed) &&
-		    sqlite3_step(st) != SQLITE_DONE)
-			fail(q, "write");
-		if (st) {
-			sqlite3_reset(st);
-			sqlite3_clear_bindings(st);
-		}
-		if (own)
-			sqlite3_finalize(st);
 	}
+	flush_all(q, pend);
 }
 
 static void *writer_thread(void *arg)
 {
 	struct wqueue *q = arg;
+	struct pending *pend = xcalloc((size_t)q->nst, sizeof(*pend));
 
 	for (;;) {
 		struct chunk *c;
@@ -149,9 +271,11 @@ static void *writer_thread(void *arg)
 				q->tail = NULL;
 		}
 		pthread_mutex_unlock(&q->lock);
-		if (!c)
+		if (!c) {
+			free(pend);
 			return NULL;
-		run_chunk(q, c);
+		}
+		run_chunk(q, c, pend);
 		c->len = 0;
 		pthread_mutex_lock(&q->lock);
 		c->next = q->free;
@@ -195,13 +319,17 @@ static void push_chunk(struct wqueue *q, struct chunk *c)
 	pthread_mutex_unlock(&q->lock);
 }
 
-struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, int nst)
+struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, const char *const *sql,
+		      int nst)
 {
 	struct wqueue *q = xcalloc(1, sizeof(*q));
 
 	q->db = db;
 	q->st = st;
+	q->sql = sql;
 	q->nst = nst;
+	q->batch = xcalloc((size_t)nst, sizeof(*q->batch));
+	q->batch_failed = xcalloc((size_t)nst, sizeof(*q->batch_failed));
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->more, NULL);
 	pthread_cond_init(&q->room, NULL);
@@ -322,6 +450,10 @@ int wq_finish(struct wqueue *q)
 		free(c->data);
 		free(c);
 	}
+	for (int i = 0; i < q->nst; i++)
+		sqlite3_finalize(q->batch[i]);
+	free(q->batch);
+	free(q->batch_failed);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->more);
 	pthread_cond_destroy(&q->room);

@@ -10,8 +10,11 @@
 
 struct wqueue;
 
-/* st[0..nst) are the prepared statements ops refer to by index. */
-struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, int nst);
+/* st[0..nst) are the prepared statements ops refer to by index, sql[]
+ * their text: runs of one INSERT ... VALUES(...) statement are written
+ * several rows at a time. */
+struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, const char *const *sql,
+		      int nst);
 
 /* One statement: wq_begin (or wq_sql for one built at run time), its
  * parameters by 1-based index, then wq_end. Text is copied. */

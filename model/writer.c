@@ -250,7 +250,7 @@ struct writer *writer_open(const char *path)
 			return NULL;
 		}
 	}
-	w->q = wq_new(w->db, w->st, S_COUNT);
+	w->q = wq_new(w->db, w->st, stmt_sql, S_COUNT);
 	if (!w->q) {
 		writer_free(w);
 		return NULL;
