@@ -933,6 +933,30 @@ static int step_track(struct stepper *p, const struct mtrack *t,
 	}
 }
 
+/* The statements of a stepper: events after (ts, id) on one track and
+ * depth within a range, up to limit (a bound "?" or a number), and the
+ * next aggregate bucket holding a matching name. */
+static int stepper_prepare(struct stepper *p, const char *limit)
+{
+	struct search *s = p->s;
+	int dir = p->dir;
+
+	p->ev = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
+			" s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
+			" s.depth = ? AND s.ts >= ? AND s.ts < ? AND %s"
+			" ORDER BY %s LIMIT %s", sb_cstr(&s->from),
+			sb_cstr(&s->where),
+			dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
+				  "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
+			dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC", limit);
+	p->bucket = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			    " field = 0 AND level = ? AND bucket %s ? AND value IN"
+			    " %s ORDER BY bucket %s LIMIT 1", dir > 0 ? ">=" : "<=",
+			    s->names_only && !s->any_name ? s->nameset : "(0)",
+			    dir > 0 ? "" : "DESC");
+	return p->ev && p->bucket ? 0 : -1;
+}
+
 int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 		struct mslice *out)
 {
@@ -942,19 +966,8 @@ int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 	size_t nt = 0;
 	int found = 0, rc = 0;
 
-	p.ev = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
-		       " s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
-		       " s.depth = ? AND s.ts >= ? AND s.ts < ? AND %s"
-		       " ORDER BY %s LIMIT 1", sb_cstr(&s->from), sb_cstr(&s->where),
-		       dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
-				 "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
-		       dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
-	p.bucket = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			   " field = 0 AND level = ? AND bucket %s ? AND value IN %s"
-			   " ORDER BY bucket %s LIMIT 1", dir > 0 ? ">=" : "<=",
-			   s->names_only && !s->any_name ? s->nameset : "(0)",
-			   dir > 0 ? "" : "DESC");
-	if (!p.ev || !p.bucket || model_tracks(s->m, s->profile, &tracks, &nt))
+	if (stepper_prepare(&p, "1") ||
+	    model_tracks(s->m, s->profile, &tracks, &nt))
 		rc = -1;
 	for (size_t i = 0; i < nt && !rc; i++) {
 		const struct mtrack *t = &tracks[i];
@@ -1111,19 +1124,8 @@ int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
 
 	if (limit <= 0 || t1 <= t0)
 		return 0;
-	p.ev = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
-		       " s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
-		       " s.depth = ? AND s.ts >= ? AND s.ts < ? AND %s"
-		       " ORDER BY %s LIMIT ?", sb_cstr(&s->from), sb_cstr(&s->where),
-		       dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
-				 "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
-		       dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
-	p.bucket = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			   " field = 0 AND level = ? AND bucket %s ? AND value IN %s"
-			   " ORDER BY bucket %s LIMIT 1", dir > 0 ? ">=" : "<=",
-			   s->names_only && !s->any_name ? s->nameset : "(0)",
-			   dir > 0 ? "" : "DESC");
-	if (!p.ev || !p.bucket || model_tracks(s->m, s->profile, &tracks, &nt))
+	if (stepper_prepare(&p, "?") ||
+	    model_tracks(s->m, s->profile, &tracks, &nt))
 		rc = -1;
 	/* the first limit of every track hold the first limit of all */
 	for (size_t i = 0; i < nt && !rc; i++) {
