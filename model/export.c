@@ -325,26 +325,13 @@ void export_layers(const struct layer_table *lt, const struct mprofile *p,
 		else
 			table_num(t, r->mfu, "");
 	}
-	if (fmt == OUT_JSON) {
-		struct jout j;
+	{
+		char line[64];
 
-		jout_init(&j, f, 1);
-		jout_obj(&j);
-		jout_key(&j, "profile");
-		jout_str(&j, p->name);
-		jout_key(&j, "depth");
-		jout_int(&j, lt->depth);
-		jout_key(&j, "layers");
-		table_write_json(t, &j);
-		jout_end(&j);
-		jout_done(&j);
-	} else if (fmt == OUT_CSV) {
-		table_write_csv(t, f);
-	} else {
-		header(f, "layer summary", p);
-		fprintf(f, "Layers   %zu%s\n\n", lt->n,
-			lt->depth ? " (grouped)" : "");
-		table_write_text(t, f, 0);
+		snprintf(line, sizeof(line), "Layers   %zu%s", lt->n,
+			 lt->depth ? " (grouped)" : "");
+		report_table(t, p, fmt, f, "layer summary", "layers", "depth",
+			     lt->depth, line);
 	}
 	table_free(t);
 }
@@ -525,24 +512,7 @@ void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,
 			marker_time(t, mk[i].ts - mk[b].ts, unit, text);
 		}
 	}
-	if (fmt == OUT_JSON) {
-		struct jout j;
-
-		jout_init(&j, f, 1);
-		jout_obj(&j);
-		jout_key(&j, "profile");
-		jout_str(&j, p->name);
-		jout_key(&j, "markers");
-		table_write_json(t, &j);
-		jout_end(&j);
-		jout_done(&j);
-	} else if (fmt == OUT_CSV) {
-		table_write_csv(t, f);
-	} else {
-		header(f, "markers", p);
-		fputc('\n', f);
-		table_write_text(t, f, 0);
-	}
+	report_table(t, p, fmt, f, "markers", "markers", NULL, 0, NULL);
 	table_free(t);
 }
 

@@ -265,6 +265,41 @@ void report_warnings_text(const struct sum_warning *w, size_t n, FILE *f)
 	sb_free(&sb);
 }
 
+void report_table(const struct table *t, const struct mprofile *p,
+		  enum out_format fmt, FILE *f, const char *what,
+		  const char *key, const char *extra_key, int64_t extra,
+		  const char *line)
+{
+	struct jout j;
+	struct strbuf sb;
+
+	if (fmt == OUT_JSON) {
+		jout_init(&j, f, 1);
+		jout_obj(&j);
+		jout_key(&j, "profile");
+		jout_str(&j, p->name);
+		if (extra_key) {
+			jout_key(&j, extra_key);
+			jout_int(&j, extra);
+		}
+		jout_key(&j, key);
+		table_write_json(t, &j);
+		jout_end(&j);
+		jout_done(&j);
+		return;
+	}
+	if (fmt == OUT_CSV) {
+		table_write_csv(t, f);
+		return;
+	}
+	sb_init(&sb);
+	text_sanitize(&sb, p->name, 0);
+	fprintf(f, "# nxtop %s\nProfile  %s (%s)\n%s%s\n", what, sb_cstr(&sb),
+		p->kind, line ? line : "", line ? "\n" : "");
+	sb_free(&sb);
+	table_write_text(t, f, 0);
+}
+
 void report_summary_text(const struct summary *s, FILE *f)
 {
 	header_text(s, f);

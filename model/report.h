@@ -18,6 +18,15 @@ void report_line(FILE *f, const char *label, const char *value);
 /* "Warnings (N)" and one line per warning, "[category] message". */
 void report_warnings_text(const struct sum_warning *w, size_t n, FILE *f);
 
+struct table;
+/* A table as an export: JSON {"profile": NAME, [extra_key: extra,] key:
+ * [rows]}, CSV, or text: "# nxtop WHAT", the profile, an optional line
+ * (e.g. "Layers   12"), a blank line and the table. */
+void report_table(const struct table *t, const struct mprofile *p,
+		  enum out_format fmt, FILE *f, const char *what,
+		  const char *key, const char *extra_key, int64_t extra,
+		  const char *line);
+
 void report_summary_text(const struct summary *s, FILE *f);
 void report_summary_json(const struct summary *s, FILE *f);
 /* A system profile's summary (model/sysreport.c). */

@@ -410,27 +410,12 @@ void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,
 		table_text(t, d[i].state ? d[i].state : "");
 		table_int(t, d[i].profile);
 	}
-	if (fmt == OUT_JSON) {
-		struct jout j;
+	{
+		char line[48];
 
-		jout_init(&j, f, 1);
-		jout_obj(&j);
-		opt_str(&j, "profile", p->name);
-		jout_key(&j, "device_profiles");
-		table_write_json(t, &j);
-		jout_end(&j);
-		jout_done(&j);
-	} else if (fmt == OUT_CSV) {
-		table_write_csv(t, f);
-	} else {
-		struct strbuf sb;
-
-		sb_init(&sb);
-		text_sanitize(&sb, p->name, 0);
-		fprintf(f, "# nxtop device profiles\nProfile  %s (%s)\n"
-			"Devices  %zu\n\n", sb_cstr(&sb), p->kind, n);
-		sb_free(&sb);
-		table_write_text(t, f, 0);
+		snprintf(line, sizeof(line), "Devices  %zu", n);
+		report_table(t, p, fmt, f, "device profiles", "device_profiles",
+			     NULL, 0, line);
 	}
 	table_free(t);
 }
