@@ -17,32 +17,9 @@
 # an existing cache instead. The demo cache is built once and kept in
 # BENCH_DIR (bench/out), where bench/import.sh and bench/tui.sh leave it.
 set -eu
-NXTOP=${NXTOP:-./nxtop}
-out=${BENCH_DIR:-bench/out}
-events=${BENCH_EVENTS:-10000000}
+. "$(dirname "$0")/lib.sh"
 runs=5
-mkdir -p "$out"
 export XDG_DATA_HOME="$out/data" NXTOP_EXPORT_DIR="$out"
-
-cache=${BENCH_CACHE:-}
-if [ -z "$cache" ]; then
-	cache="$out/demo-$events.nxdb"
-	if [ ! -f "$cache" ]; then
-		echo "building the $events-event demo cache once, in $cache ..."
-		[ -s "$out/demo-$events.json" ] ||
-			"$NXTOP" demo --events "$events" --write "$out/demo-$events.json"
-		"$NXTOP" import -q -o "$cache" "$out/demo-$events.json"
-	fi
-fi
-
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print 0 }'; }
-
-t0=$(now_ms)
-n=$(sqlite3 "$cache" 'select count(*) from slice')
-t1=$(now_ms)
-base=$((t1 - t0))
-[ "$base" -gt 0 ] || base=1
 dur=$(sqlite3 "$cache" 'select max(end_ns - start_ns) from profile')
 
 verdict() { awk -v v="$1" -v b="$2" 'BEGIN { print (v < b ? "ok" : "OVER BUDGET") }'; }

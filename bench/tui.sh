@@ -11,35 +11,9 @@
 # an existing cache instead. The demo cache is built once and kept in
 # BENCH_DIR (bench/out), where bench/import.sh leaves it too.
 set -eu
-NXTOP=${NXTOP:-./nxtop}
-out=${BENCH_DIR:-bench/out}
-events=${BENCH_EVENTS:-10000000}
-mkdir -p "$out"
+. "$(dirname "$0")/lib.sh"
 # the viewer keeps its history in the bench folder, not in the home one
 export XDG_DATA_HOME="$out/data"
-
-cache=${BENCH_CACHE:-}
-if [ -z "$cache" ]; then
-	cache="$out/demo-$events.nxdb"
-	if [ ! -f "$cache" ]; then
-		echo "building the $events-event demo cache once, in $cache ..."
-		[ -s "$out/demo-$events.json" ] ||
-			"$NXTOP" demo --events "$events" --write "$out/demo-$events.json"
-		"$NXTOP" import -q -o "$cache" "$out/demo-$events.json"
-	fi
-fi
-
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-
-# median of the numbers on stdin
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print 0 }'; }
-
-# baseline: a full pass over the events
-t0=$(now_ms)
-n=$(sqlite3 "$cache" 'select count(*) from slice')
-t1=$(now_ms)
-base=$((t1 - t0))
-[ "$base" -gt 0 ] || base=1
 
 # first frame: a script that only sets the size ends after the first frame
 printf 'size 200x50\ntimes first.times\n' > "$out/first.keys"

@@ -863,12 +863,12 @@ struct stepper {
 	int64_t ts, id;
 };
 
-/* The nearest match after (ts, id) on a track at a depth, within [lo, hi). */
-static int step_at(struct stepper *p, int64_t track, int64_t depth, int64_t lo,
-		   int64_t hi, struct mslice *out)
+/* Binds the events statement: matches after (ts, id) on a track at a
+ * depth, within [lo, hi), at most limit. */
+static void stepper_bind(struct stepper *p, int64_t track, int64_t depth,
+			 int64_t lo, int64_t hi, int64_t limit)
 {
 	int k = bind_params(p->s, p->ev);
-	int rc;
 
 	sqlite3_bind_int64(p->ev, k + 1, track);
 	sqlite3_bind_int64(p->ev, k + 2, depth);
@@ -877,6 +877,16 @@ static int step_at(struct stepper *p, int64_t track, int64_t depth, int64_t lo,
 	sqlite3_bind_int64(p->ev, k + 5, p->ts);
 	sqlite3_bind_int64(p->ev, k + 6, p->ts);
 	sqlite3_bind_int64(p->ev, k + 7, p->id);
+	sqlite3_bind_int64(p->ev, k + 8, limit);
+}
+
+/* The nearest match after (ts, id) on a track at a depth, within [lo, hi). */
+static int step_at(struct stepper *p, int64_t track, int64_t depth, int64_t lo,
+		   int64_t hi, struct mslice *out)
+{
+	int rc;
+
+	stepper_bind(p, track, depth, lo, hi, 1);
 	rc = sqlite3_step(p->ev);
 	if (rc == SQLITE_ROW)
 		read_slice(p->ev, out);
@@ -934,9 +944,9 @@ static int step_track(struct stepper *p, const struct mtrack *t,
 }
 
 /* The statements of a stepper: events after (ts, id) on one track and
- * depth within a range, up to limit (a bound "?" or a number), and the
- * next aggregate bucket holding a matching name. */
-static int stepper_prepare(struct stepper *p, const char *limit)
+ * depth within a range, up to a limit, and the next aggregate bucket
+ * holding a matching name. */
+static int stepper_prepare(struct stepper *p)
 {
 	struct search *s = p->s;
 	int dir = p->dir;
@@ -944,11 +954,11 @@ static int stepper_prepare(struct stepper *p, const char *limit)
 	p->ev = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
 			" s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
 			" s.depth = ? AND s.ts >= ? AND s.ts < ? AND %s"
-			" ORDER BY %s LIMIT %s", sb_cstr(&s->from),
+			" ORDER BY %s LIMIT ?", sb_cstr(&s->from),
 			sb_cstr(&s->where),
 			dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
 				  "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
-			dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC", limit);
+			dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
 	p->bucket = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
 			    " field = 0 AND level = ? AND bucket %s ? AND value IN"
 			    " %s ORDER BY bucket %s LIMIT 1", dir > 0 ? ">=" : "<=",
@@ -966,7 +976,7 @@ int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 	size_t nt = 0;
 	int found = 0, rc = 0;
 
-	if (stepper_prepare(&p, "1") ||
+	if (stepper_prepare(&p) ||
 	    model_tracks(s->m, s->profile, &tracks, &nt))
 		rc = -1;
 	for (size_t i = 0; i < nt && !rc; i++) {
@@ -1033,17 +1043,9 @@ struct rows {
 static int page_at(struct stepper *p, int64_t track, int64_t depth,
 		   int64_t lo, int64_t hi, int64_t limit, struct rows *r)
 {
-	int k = bind_params(p->s, p->ev);
 	int rc;
 
-	sqlite3_bind_int64(p->ev, k + 1, track);
-	sqlite3_bind_int64(p->ev, k + 2, depth);
-	sqlite3_bind_int64(p->ev, k + 3, lo);
-	sqlite3_bind_int64(p->ev, k + 4, hi);
-	sqlite3_bind_int64(p->ev, k + 5, p->ts);
-	sqlite3_bind_int64(p->ev, k + 6, p->ts);
-	sqlite3_bind_int64(p->ev, k + 7, p->id);
-	sqlite3_bind_int64(p->ev, k + 8, limit);
+	stepper_bind(p, track, depth, lo, hi, limit);
 	while ((rc = sqlite3_step(p->ev)) == SQLITE_ROW) {
 		if (r->n == r->cap) {
 			r->cap = r->cap ? 2 * r->cap : 256;
@@ -1124,7 +1126,7 @@ int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
 
 	if (limit <= 0 || t1 <= t0)
 		return 0;
-	if (stepper_prepare(&p, "?") ||
+	if (stepper_prepare(&p) ||
 	    model_tracks(s->m, s->profile, &tracks, &nt))
 		rc = -1;
 	/* the first limit of every track hold the first limit of all */
