@@ -72,6 +72,30 @@ static int64_t data_version(struct userdata *u)
 	return v;
 }
 
+/* Switching to WAL and creating the tables need locks the busy handler
+ * does not wait for when another nxtop is creating the same file at that
+ * moment: try again for a while. */
+static int setup(struct userdata *u)
+{
+	static const char sql[] = "PRAGMA journal_mode=WAL;"
+		" PRAGMA synchronous=FULL;";
+	int rc = SQLITE_BUSY;
+
+	for (int tries = 0; tries < 200; tries++) {
+		rc = sqlite3_exec(u->db, sql, NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(u->db, userdata_sql, NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(u->db, "PRAGMA user_version="
+					  NX_STR(USERDATA_VERSION), NULL, NULL,
+					  NULL);
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			break;
+		sqlite3_sleep(50);
+	}
+	return rc == SQLITE_OK ? 0 : fail(u, "setup");
+}
+
 struct userdata *userdata_open(const char *path)
 {
 	struct userdata *u = xcalloc(1, sizeof(*u));
@@ -97,9 +121,7 @@ struct userdata *userdata_open(const char *path)
 	}
 	/* another nxtop may be writing: wait for it rather than fail */
 	sqlite3_busy_timeout(u->db, 10000);
-	if (exec(u, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") ||
-	    exec(u, userdata_sql) ||
-	    exec(u, "PRAGMA user_version=" NX_STR(USERDATA_VERSION)))
+	if (setup(u))
 		goto fail;
 	u->data_version = data_version(u);
 	return u;
