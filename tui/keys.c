@@ -224,16 +224,22 @@ enum request keys_request(int key, enum keymap km)
 	}
 }
 
-/* roff needs a backslash before a leading dot or apostrophe and before
- * every backslash and minus. */
+/* roff needs "\&" before a leading dot or apostrophe, "\-" for a minus,
+ * and named glyphs for a backslash and for a double quote (which would
+ * otherwise open a quoted macro argument). */
 static void roff_text(struct strbuf *out, const char *s)
 {
 	if (*s == '.' || *s == '\'')
 		sb_adds(out, "\\&");
 	for (; *s; s++) {
-		if (*s == '\\' || *s == '-')
-			sb_addc(out, '\\');
-		sb_addc(out, *s);
+		if (*s == '\\')
+			sb_adds(out, "\\(rs");
+		else if (*s == '"')
+			sb_adds(out, "\\(dq");
+		else if (*s == '-')
+			sb_adds(out, "\\-");
+		else
+			sb_addc(out, *s);
 	}
 }
 
