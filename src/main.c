@@ -34,7 +34,8 @@ int main(int argc, char **argv)
 	setlocale(LC_NUMERIC, "C");
 	opterr = 0;
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
-		printf("nxtop %s\n", PACKAGE_VERSION);
+		printf("nxtop %s\nCopyright (c) 2026 The nxtop authors; "
+		       "MIT License (see LICENSE)\n", PACKAGE_VERSION);
 		return 0;
 	}
 	for (size_t i = 0; argc > 1 && i < NX_ARRAY_SIZE(commands); i++) {

@@ -17,6 +17,7 @@ expect 2 "unknown format 'xml'" "$NXTOP" summary --format xml x
 expect 2 "invalid option '-o'" "$NXTOP" summary -o x y
 expect 0 "Usage: nxtop" "$NXTOP" --help
 expect 0 "nxtop 0" "$NXTOP" --version
+expect 0 "MIT License" "$NXTOP" --version
 
 # bad input exits 1 with the file named
 expect 1 "nxtop: $tmp/nope.json: No such file or directory" "$NXTOP" summary "$tmp/nope.json"
