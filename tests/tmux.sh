@@ -2,9 +2,11 @@
 # End to end in a real terminal: nxtop runs in tmux, some of the screen
 # scripts of tests/screens are typed into it with send-keys (drill: from
 # the demo bundle's system view into a device profile and back with
-# Backspace and q), and every dump point must show, in capture-pane,
-# exactly the screen the headless run shows. Then q must quit and give the terminal back. Skipped (77)
-# without tmux or a C.UTF-8 locale.
+# Backspace and q; pager: the details pane's fields and the info
+# panels' lines read in full), and every dump point must show, in
+# capture-pane, exactly the screen the headless run shows. Then q must
+# quit and give the terminal back. Skipped (77) without tmux or a
+# C.UTF-8 locale.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -66,8 +68,20 @@ type_keys() {
 }
 
 run() {
-	name=$1 script="$screens/$1.keys" size=80x24 profile=$tmp/p.json
-	[ "$(sed -n 's/^# profile: //p' "$script")" = bundle ] && profile=$tmp/bundle
+	name=$1 script="$screens/$1.keys" size=80x24
+	profile=$(sed -n 's/^# profile: //p' "$script")
+	case $profile in
+	bundle) profile=$tmp/bundle ;;
+	device_screen.json) profile=$tmp/p.json ;;
+	*)
+		# another fixture, imported once
+		if [ ! -e "$tmp/$profile" ]; then
+			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" &&
+				"$NXTOP" import -q "$tmp/$profile" ||
+				{ fail "$name: $profile: import failed"; return; }
+		fi
+		profile=$tmp/$profile ;;
+	esac
 	first=$(grep -v '^#' "$script" | head -n 1)
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
@@ -95,7 +109,7 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom search box drill; do
+for t in start details help tracks zoom search box drill pager; do
 	run "$t"
 done
 

@@ -171,6 +171,9 @@ enum keymap keymap_parent(enum keymap km)
 	case KM_MARKERS:
 	case KM_LAYERS:
 		return KM_LIST;
+	case KM_LIST:
+	case KM_PAGER:
+		return KM_LINES;
 	default:
 		return KM_GENERIC;
 	}

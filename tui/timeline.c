@@ -577,7 +577,7 @@ static int timeline_request(struct view *v, enum request req)
 	struct timeline *tl = (struct timeline *)v;
 
 	timeline_layout(tl);
-	if (details_focused(tl) && !details_request(tl->details, req))
+	if (details_focused(tl) && !details_request(tl->details, v->tui, req))
 		return 0;
 	if (!time_request(tl, req))
 		return 0;
@@ -598,9 +598,11 @@ static int timeline_request(struct view *v, enum request req)
 		req_enter(tl);
 		return 0;
 	case REQ_FOCUS:
-		if (tl->details_open)
-			tl->focus_details = !tl->focus_details;
-		else
+		tl->focus_details = tl->details_open && !tl->focus_details;
+		if (tl->focus_details)
+			tui_message(v->tui, "j/k choose a field, Enter reads it "
+				    "in full, Tab goes back");
+		else if (!tl->details_open)
 			tui_message(v->tui, "no details pane: Enter opens one");
 		return 0;
 	case REQ_CLOSE_PANE:

@@ -354,7 +354,8 @@ static void draw_legend(struct timeline *tl, WINDOW *win, int y)
 		int w;
 
 		sb_init(&sb);
-		text_sanitize(&sb, name, draw_ascii());
+		text_sanitize_n(&sb, name, text_fit(name, v->width),
+				draw_ascii());
 		w = text_width(sb_cstr(&sb));
 		if (x + 3 + w > v->width) {
 			sb_free(&sb);
@@ -497,8 +498,11 @@ void timeline_status(struct view *v, struct strbuf *out)
 			sb_printf(out, " %.6g %s", cc[c].vlast,
 				  tl->tr.t[i].unit ? tl->tr.t[i].unit : "");
 	} else if (!timeline_event_at(tl, i, &s)) {
+		const char *name = model_string(tl->m, s.name);
+
 		timefmt_dur(d, sizeof(d), s.dur, 3, 0);
-		sb_printf(out, "%s %s", model_string(tl->m, s.name), d);
+		/* the status line shows half the screen at most */
+		sb_printf(out, "%.*s %s", (int)text_fit(name, v->width), name, d);
 	}
 }
 
