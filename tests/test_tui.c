@@ -229,6 +229,13 @@ static void test_prompt(void **state)
 	assert_int_equal(prompt_key(&p, KEY_ESC), PROMPT_CANCEL);
 	prompt_start(&p, ':');
 	assert_int_equal(prompt_key(&p, 127), PROMPT_CANCEL);
+	/* a fixed word (":rename M2"): Ctrl-U clears the name only */
+	prompt_start(&p, ':');
+	prompt_set_label(&p, "rename ");
+	prompt_set(&p, "M2");
+	type(&p, "<C-u>start");
+	assert_string_equal(p.text, "start");
+	assert_string_equal(p.label, "rename ");
 }
 
 /* Up and Down walk the history and come back to the line being typed;

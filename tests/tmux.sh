@@ -3,7 +3,8 @@
 # scripts of tests/screens are typed into it with send-keys (drill: from
 # the demo bundle's system view into a device profile and back with
 # Backspace and q; pager: the details pane's fields and the info
-# panels' lines read in full), and every dump point must show, in
+# panels' lines read in full; cmdline: editing a command opened by a
+# key), and every dump point must show, in
 # capture-pane, exactly the screen the headless run shows. Then q must
 # quit and give the terminal back. Skipped (77) without tmux or a
 # C.UTF-8 locale.
@@ -17,7 +18,8 @@ if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 fi
 
 tmp=$(mktemp -d)
-# markers, history and exports stay in the test's folder
+# markers, history and exports stay in the test's folder (each script
+# has markers and history of its own, as in screen.sh)
 export XDG_DATA_HOME="$tmp/data" NXTOP_EXPORT_DIR="$tmp"
 sock="nxtop-test-$$"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
@@ -86,7 +88,7 @@ run() {
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"env LC_ALL=C.UTF-8 '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
+		"env LC_ALL=C.UTF-8 XDG_DATA_HOME='$tmp/data-$name' '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
 	# keys typed before curses is up would arrive in the wrong mode
 	i=0
 	until tm capture-pane -p -t t | grep -q "^nxtop "; do
@@ -109,7 +111,7 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom search box drill pager; do
+for t in start details help tracks zoom search box drill pager cmdline; do
 	run "$t"
 done
 

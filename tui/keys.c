@@ -179,6 +179,21 @@ enum keymap keymap_parent(enum keymap km)
 	}
 }
 
+const char *keymap_name(enum keymap km)
+{
+	static const char *const names[KM_COUNT] = {
+		[KM_GENERIC] = "every view",
+		[KM_TIMELINE] = "the timeline",
+		[KM_LINES] = "lists and the pager",
+		[KM_LIST] = "lists",
+		[KM_MARKERS] = "the marker list",
+		[KM_LAYERS] = "the layer table",
+		[KM_PAGER] = "the pager",
+	};
+
+	return km < KM_COUNT ? names[km] : "";
+}
+
 int keymap_covers(enum keymap km, enum keymap group)
 {
 	for (;;) {

@@ -25,6 +25,8 @@ void keys_name(int key, char *buf, size_t n);
 enum request keys_request(int key, enum keymap km);
 /* The keymap km falls back to (KM_GENERIC for itself). */
 enum keymap keymap_parent(enum keymap km);
+/* Where a keymap's keys work, for messages: "lists", "the pager". */
+const char *keymap_name(enum keymap km);
 /* 1 if a view with keymap km uses the keys of group. */
 int keymap_covers(enum keymap km, enum keymap group);
 /* The KEYS section of man/nxtop.1 (roff), generated from the table. */

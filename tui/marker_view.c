@@ -133,15 +133,6 @@ static int markers_zoom(struct list *l, size_t i)
 	return 0;
 }
 
-/* Opens the command line with a command of this list typed. */
-static void prompt_cmd(struct list *l, const char *cmd, const char *arg)
-{
-	char *text = xasprintf("%s %s", cmd, arg ? arg : "");
-
-	tui_command_line(l->view.tui, text);
-	free(text);
-}
-
 static void clear_answer(struct view *v, int key)
 {
 	struct markers *m = (struct markers *)v;
@@ -178,11 +169,11 @@ static int markers_request(struct list *l, enum request req)
 	switch (req) {
 	case REQ_RENAME:
 		if (mk)
-			prompt_cmd(l, "rename", mk->name);
+			tui_command_word(l->view.tui, "rename", mk->name);
 		return 0;
 	case REQ_DIFF_VS:
 		if (mk)
-			prompt_cmd(l, "diff-vs", NULL);
+			tui_command_word(l->view.tui, "diff-vs", NULL);
 		return 0;
 	case REQ_DELETE:
 		if (mk && check(marker_delete(store(l), mk->id), m))
@@ -197,7 +188,7 @@ static int markers_request(struct list *l, enum request req)
 			    units[m->unit] ? units[m->unit] : "a unit per value");
 		return 0;
 	case REQ_SAVE_SET:
-		prompt_cmd(l, "save-set", NULL);
+		tui_command_word(l->view.tui, "save-set", NULL);
 		return 0;
 	case REQ_SETS:
 		tui_push(l->view.tui, sets_open(m));

@@ -33,9 +33,8 @@ void timeline_group_prompt(struct timeline *tl)
 		return;
 	}
 	sb_init(&sb);
-	sb_adds(&sb, "group ");
 	choice_text(&tl->group, &sb);
-	tui_command_line(tl->view.tui, sb_cstr(&sb));
+	tui_command_word(tl->view.tui, "group", sb_cstr(&sb));
 	sb_free(&sb);
 }
 
