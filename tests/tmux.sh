@@ -111,7 +111,8 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom search box drill pager cmdline; do
+for t in start details help tracks zoom search box drill pager cmdline \
+	markers-line; do
 	run "$t"
 done
 

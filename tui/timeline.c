@@ -38,6 +38,11 @@ size_t timeline_cur_track(const struct timeline *tl)
 	return tl->tr.rows[tl->row];
 }
 
+int timeline_tracks_y(const struct timeline *tl)
+{
+	return tl->view.top + 1 + tl->marks_row;
+}
+
 static int label_width(const struct timeline *tl, size_t i)
 {
 	const struct track_state *s = &tl->tr.st[i];
@@ -65,17 +70,19 @@ void timeline_layout(struct timeline *tl)
 	tl->labelw = NX_MAX(NX_MIN(widest + 1, label_cap(v->width)), LABEL_MIN);
 	tl->ncols = NX_MAX(v->width - tl->labelw - 1, 1);
 	tl->details_h = 0;
+	tl->marks_row = tl->nmarks > 0;
 	if (tl->details_open) {
 		/* a third of the height, or all the rows the tracks leave */
-		int spare = v->height - 2 - (int)tl->tr.nrows;
+		int spare = v->height - 2 - tl->marks_row - (int)tl->tr.nrows;
 
 		tl->details_h = NX_MAX(NX_MAX(v->height / 3, DETAILS_MIN),
 				       spare);
 		tl->details_h = NX_MIN(tl->details_h, v->height - 5);
 	}
-	/* axis and legend rows, the strip and results line of a search */
-	tl->track_rows = NX_MAX(v->height - 2 - tl->hl_rows - tl->details_h,
-				1);
+	/* axis, marker and legend rows, the strip and results line of a
+	 * search */
+	tl->track_rows = NX_MAX(v->height - 2 - tl->marks_row - tl->hl_rows -
+				tl->details_h, 1);
 	if (tl->row < tl->top)
 		tl->top = tl->row;
 	if (tl->row >= tl->top + (size_t)tl->track_rows)

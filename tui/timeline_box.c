@@ -191,7 +191,7 @@ void timeline_box_draw(struct timeline *tl, WINDOW *win)
 {
 	int64_t t0, t1, c0, c1;
 	size_t r0, r1;
-	int x0 = tl->labelw + 1, y0 = tl->view.top + 1;
+	int x0 = tl->labelw + 1, y0 = timeline_tracks_y(tl);
 
 	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
 		return;

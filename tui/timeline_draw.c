@@ -372,8 +372,9 @@ static void draw_legend(struct timeline *tl, WINDOW *win, int y)
 void timeline_draw(struct view *v, WINDOW *win)
 {
 	struct timeline *tl = (struct timeline *)v;
-	int c, y0 = v->top + 1, failed = 0;
+	int c, y0, failed = 0;
 
+	timeline_marks_load(tl);
 	timeline_layout(tl);
 	if (!tl->first_drawn) {
 		tl->first_drawn = 1;
@@ -388,7 +389,7 @@ void timeline_draw(struct view *v, WINDOW *win)
 	if (c < 0 || c >= tl->ncols)
 		timeline_show_cursor(tl);
 	c = timeline_cursor_col(tl);
-	timeline_marks_load(tl);
+	y0 = timeline_tracks_y(tl);
 	draw_axis(tl, win, v->top);
 	tl->nlegend = 0;
 	for (int r = 0; r < tl->track_rows; r++) {
@@ -404,12 +405,14 @@ void timeline_draw(struct view *v, WINDOW *win)
 	/* the box, then markers, then the cursor on top of both */
 	timeline_box_draw(tl, win);
 	timeline_marks_draw(tl, win);
-	for (int r = 0; r < tl->track_rows && c >= 0 && c < tl->ncols; r++) {
-		size_t ri = tl->top + (size_t)r;
+	for (int r = -tl->marks_row; r < tl->track_rows && c >= 0 &&
+				     c < tl->ncols; r++) {
+		size_t ri = tl->top + (size_t)NX_MAX(r, 0);
 
 		if (ri >= tl->tr.nrows)
 			break;
-		mark_cursor(win, y0 + r, tl->labelw + 1 + c, ri == tl->row);
+		mark_cursor(win, y0 + r, tl->labelw + 1 + c,
+			    r >= 0 && ri == tl->row);
 	}
 	if (tl->details_open)
 		details_draw(tl->details, win, y0 + tl->track_rows,

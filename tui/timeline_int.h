@@ -106,6 +106,7 @@ struct timeline {
 	struct marker *marks;	/* by time */
 	size_t nmarks;
 	int marks_loaded;
+	int marks_row;		/* rows the marker line takes: 1 with markers */
 	/* a system profile: its rows are grouped at view time */
 	int is_system;
 	struct sysgroup group, group_default;
@@ -127,6 +128,9 @@ int64_t timeline_end(const struct timeline *tl);	/* t0 + span */
 int timeline_cursor_col(const struct timeline *tl);
 /* Track index of the cursor row. */
 size_t timeline_cur_track(const struct timeline *tl);
+/* The screen line of the first track row: under the axis and the
+ * marker line. */
+int timeline_tracks_y(const struct timeline *tl);
 /* Fits the label column, tracks and panes into the view's area. */
 void timeline_layout(struct timeline *tl);
 void timeline_clamp(struct timeline *tl);
@@ -185,6 +189,8 @@ void timeline_box_draw(struct timeline *tl, WINDOW *win);
 void timeline_marks_load(struct timeline *tl);
 void timeline_mark(struct timeline *tl, const char *name);
 void timeline_mark_step(struct timeline *tl, int dir);
+/* The marker line under the axis (the markers in view and their
+ * names) and each marker's column through empty cells. */
 void timeline_marks_draw(struct timeline *tl, WINDOW *win);
 /* The marker in the cursor's column, NULL if none. */
 const struct marker *timeline_mark_at_cursor(struct timeline *tl);
