@@ -112,7 +112,7 @@ run() {
 }
 
 for t in start details help tracks zoom search box drill pager cmdline \
-	markers-line; do
+	markers-line counters; do
 	run "$t"
 done
 

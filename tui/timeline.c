@@ -48,6 +48,15 @@ static int label_width(const struct timeline *tl, size_t i)
 	const struct track_state *s = &tl->tr.st[i];
 	int w = 2 * s->depth + text_width(tl->tr.t[i].name);
 
+	if (tl->tr.t[i].is_counter) {
+		/* room for the values in view and the unit */
+		struct strbuf unit;
+
+		sb_init(&unit);
+		timeline_counter_unit(tl, i, &unit);
+		w += 1 + SCALE_MAX + 1 + text_width(sb_cstr(&unit));
+		sb_free(&unit);
+	}
 	/* the fold glyph; a folded group's " (N)" may be cut */
 	return s->is_group ? w + 2 : w;
 }

@@ -21,6 +21,9 @@
 
 #define LABEL_MIN 12		/* columns of the label column */
 #define LABEL_MAX 64
+#define LABEL_NAME_MIN 8	/* a counter's name before its scale */
+#define SCALE_MAX 12		/* "12.4G–99.9G": a counter's values */
+#define UNIT_MAX 6		/* columns of a counter's unit shown */
 #define DETAILS_MIN 6		/* rows of an open details pane */
 #define LEGEND_MAX 32		/* keys counted for the legend */
 
@@ -210,6 +213,10 @@ int timeline_align(struct timeline *tl, int on);
 void timeline_group_prompt(struct timeline *tl);
 /* :group ARGS; -1 with err_set(). */
 int timeline_group_command(struct timeline *tl, int argc, char **argv);
+
+/* A counter's unit as its label shows it (cleaned, cut). */
+void timeline_counter_unit(const struct timeline *tl, size_t i,
+			   struct strbuf *out);
 
 void timeline_draw(struct view *v, WINDOW *win);
 void timeline_header(struct view *v, struct strbuf *out);
