@@ -7,7 +7,8 @@
 # bundle, a system profile of 2 instances x 4 NeuronCores and 2 device
 # profiles; "bundle-small": tests/fixtures/system_small.json with
 # device_small.json as its one device file present, another one
-# missing), extra options ("# args: ...") and environment ("# env:
+# missing; "bundle-broken": the same with the device file cut short, so
+# that it fails to import), extra options ("# args: ...") and environment ("# env:
 # VAR=value"), may list the files it exports ("# exports:
 # nxtop-layers-1.txt ..."), which must be written, and dumps that must
 # be the same screen ("# same: A B": back where it was). Each script runs in a folder of its own (where e and E write)
@@ -66,12 +67,12 @@ for script in "$screens"/*.keys; do
 		bundle)
 			"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
 				--write "$tmp/$profile" || fail "demo bundle failed" ;;
-		bundle-small)
+		bundle-small | bundle-broken)
 			mkdir "$tmp/$profile"
 			cp "$srcdir/tests/fixtures/system_small.json" \
 				"$tmp/$profile/system_profile.json"
-			cp "$srcdir/tests/fixtures/device_small.json" \
-				"$tmp/$profile/device_profile_model_1578576049.json" ;;
+			bundle_device "$profile" \
+				> "$tmp/$profile/device_profile_model_1578576049.json" ;;
 		*)
 			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
 		esac

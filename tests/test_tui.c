@@ -459,6 +459,41 @@ static char *row_text(int y, int w)
 	return row;
 }
 
+/* Home and End arrive whatever the terminal sends: under tmux with
+ * TERM=xterm-256color, \e[1~ and \e[4~ are not in the entry (they were
+ * read as Escape, '[', '1', '~'); with those taught to curses, and Find
+ * and Select (other entries' names for them) read as Home and End, they
+ * reach zoom-fit, last-event and last-line. */
+static void test_home_end(void **state)
+{
+	static const char *const homes[] = { "\033[1~", "\033[7~", "\033[H",
+					     "\033OH" };
+	static const char *const ends[] = { "\033[4~", "\033[8~", "\033[F",
+					    "\033OF" };
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	SCREEN *scr = newterm("xterm-256color", out, in);
+
+	(void)state;
+	if (!scr) {
+		fclose(out);
+		fclose(in);
+		skip();
+	}
+	keypad(stdscr, TRUE);
+	assert_int_equal(key_defined("\033[1~"), 0);
+	keys_define_terminal();
+	for (size_t i = 0; i < NX_ARRAY_SIZE(homes); i++) {
+		assert_int_equal(key_defined(homes[i]), KEY_HOME);
+		assert_int_equal(key_defined(ends[i]), KEY_END);
+	}
+	assert_int_equal(keys_request(KEY_HOME, KM_TIMELINE), REQ_ZOOM_FIT);
+	assert_int_equal(keys_request(KEY_END, KM_TIMELINE), REQ_LAST_EVENT);
+	assert_int_equal(keys_request(KEY_FIND, KM_TIMELINE), REQ_ZOOM_FIT);
+	assert_int_equal(keys_request(KEY_SELECT, KM_MARKERS), REQ_LAST_LINE);
+	assert_int_equal(keys_request(KEY_END, KM_PAGER), REQ_LAST_LINE);
+	screen_stop(scr, out, in);
+}
+
 /* A name of 4 MiB, every 8 bytes different ("0000000/0000001/..."). */
 static char *long_name(size_t *len)
 {
@@ -583,6 +618,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_system_rows),
 		cmocka_unit_test(test_details_long_value),
 		cmocka_unit_test(test_pager_wrap),
+		cmocka_unit_test(test_home_end),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--print-man-keys")) {

@@ -4,7 +4,9 @@
 # the demo bundle's system view into a device profile and back with
 # Backspace and q; pager: the details pane's fields and the info
 # panels' lines read in full; cmdline: editing a command opened by a
-# key), and every dump point must show, in
+# key; home-end: Home and End as tmux sends them, \e[1~ and \e[4~, to
+# a TERM=xterm-256color that lacks them), and every dump point must
+# show, in
 # capture-pane, exactly the screen the headless run shows. Then q must
 # quit and give the terminal back. Skipped (77) without tmux or a
 # C.UTF-8 locale.
@@ -61,6 +63,9 @@ type_keys() {
 		"<Backspace>") tm send-keys -t t BSpace ;;
 		"<PgDown>") tm send-keys -t t NPage ;;
 		"<PgUp>") tm send-keys -t t PPage ;;
+		# what tmux sends for Home and End, byte for byte
+		"<Home>") tm send-keys -t t -H 1b 5b 31 7e ;;
+		"<End>") tm send-keys -t t -H 1b 5b 34 7e ;;
 		"<lt>") tm send-keys -t t -l '<' ;;
 		"<C-"?">") tm send-keys -t t "C-$(printf '%s' "$tok" | cut -c4)" ;;
 		"<"*">") tm send-keys -t t "$(printf '%s' "$tok" | tr -d '<>')" ;;
@@ -75,6 +80,18 @@ run() {
 	case $profile in
 	bundle) profile=$tmp/bundle ;;
 	device_screen.json) profile=$tmp/p.json ;;
+	bundle-small | bundle-broken)
+		# as in screen.sh
+		if [ ! -e "$tmp/$profile" ]; then
+			mkdir "$tmp/$profile" &&
+			cp "$srcdir/tests/fixtures/system_small.json" \
+				"$tmp/$profile/system_profile.json" &&
+			bundle_device "$profile" \
+				> "$tmp/$profile/device_profile_model_1578576049.json" &&
+			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
+				{ fail "$name: $profile: import failed"; return; }
+		fi
+		profile=$tmp/$profile ;;
 	*)
 		# another fixture, imported once
 		if [ ! -e "$tmp/$profile" ]; then
@@ -88,7 +105,7 @@ run() {
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"env LC_ALL=C.UTF-8 XDG_DATA_HOME='$tmp/data-$name' '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
+		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
 	# keys typed before curses is up would arrive in the wrong mode
 	i=0
 	until tm capture-pane -p -t t | grep -q "^nxtop "; do
@@ -112,7 +129,7 @@ run() {
 }
 
 for t in start details help tracks zoom search box drill pager cmdline \
-	markers-line counters; do
+	markers-line counters drill-failed home-end; do
 	run "$t"
 done
 

@@ -20,6 +20,9 @@
 int keys_parse(const char **s, int *key);
 /* The name of a key as keys_parse reads it. */
 void keys_name(int key, char *buf, size_t n);
+/* Teaches curses the Home and End sequences of common terminals that
+ * TERM's entry may lack; after keypad(). */
+void keys_define_terminal(void);
 /* The request a key triggers in a view with keymap km (then the
  * keymaps under it, then the generic one); REQ_NONE if none. */
 enum request keys_request(int key, enum keymap km);

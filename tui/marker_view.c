@@ -153,7 +153,8 @@ static void ask_clear(struct markers *m)
 		tui_message(m->list.view.tui, "no markers");
 		return;
 	}
-	q = xasprintf("Delete all %zu markers? y/n", m->tl->nmarks);
+	q = m->tl->nmarks == 1 ? xstrdup("Delete the marker? y/n") :
+	    xasprintf("Delete all %zu markers? y/n", m->tl->nmarks);
 	tui_ask(m->list.view.tui, q, "y", clear_answer);
 	free(q);
 }
@@ -422,15 +423,16 @@ static void ask(struct sets *s, size_t i, const char *fmt,
 
 	free(s->chosen);
 	s->chosen = xstrdup(s->names[i]);
-	q = xasprintf(fmt, s->names[i], s->m->tl->nmarks);
+	q = xasprintf(fmt, s->names[i], s->m->tl->nmarks,
+		      s->m->tl->nmarks == 1 ? "" : "s");
 	tui_ask(s->list.view.tui, q, "y", fn);
 	free(q);
 }
 
 static int sets_enter(struct list *l, size_t i)
 {
-	ask((struct sets *)l, i, "Load set \"%s\", replacing the %zu markers? y/n",
-	    load_answer);
+	ask((struct sets *)l, i, "Load set \"%s\", replacing the %zu "
+	    "marker%s? y/n", load_answer);
 	return 0;
 }
 

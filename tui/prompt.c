@@ -142,10 +142,12 @@ enum prompt_result prompt_key(struct prompt *p, int key)
 		p->pos = next_char(p, p->pos);
 		break;
 	case KEY_HOME:
+	case KEY_FIND:
 	case KEY_CTRL('a'):
 		p->pos = 0;
 		break;
 	case KEY_END:
+	case KEY_SELECT:
 	case KEY_CTRL('e'):
 		p->pos = p->len;
 		break;

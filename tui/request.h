@@ -48,6 +48,8 @@ enum keymap {
 	    "Jump to the next event on the track") \
 	REQ(PREV_EVENT, "prev-event", ",", \
 	    "Jump to the previous event on the track") \
+	REQ(LAST_EVENT, "last-event", "<End>", \
+	    "Jump to the last event on the track") \
 	GROUP("Moving between tracks and lines", KM_GENERIC) \
 	REQ(MOVE_DOWN, "move-down", "j <Down>", "Next track or line") \
 	REQ(MOVE_UP, "move-up", "k <Up>", "Previous track or line") \

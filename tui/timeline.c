@@ -402,7 +402,9 @@ static void req_enter(struct timeline *tl)
 		open_details(tl, &s, i);
 }
 
-static void req_step(struct timeline *tl, int dir)
+/* To the next event after from (dir > 0) or the one before it; from
+ * INT64_MAX and dir < 0: the last. */
+static void req_step(struct timeline *tl, int64_t from, int dir)
 {
 	size_t i = timeline_cur_track(tl);
 	struct mslice s;
@@ -412,14 +414,15 @@ static void req_step(struct timeline *tl, int dir)
 		tui_message(tl->view.tui, "no events on this row");
 		return;
 	}
-	rc = slice_step(tl, i, tl->cur, dir, &s);
+	rc = slice_step(tl, i, from, dir, &s);
 	if (rc < 0) {
 		tui_error(tl->view.tui, "%s", err_get());
 		return;
 	}
 	if (rc > 0) {
-		tui_message(tl->view.tui, "no %s event on this track",
-			    dir > 0 ? "later" : "earlier");
+		tui_message(tl->view.tui, "no %sevent on this track",
+			    from == INT64_MAX ? "" : dir > 0 ? "later " :
+			    "earlier ");
 		return;
 	}
 	tl->cur = s.ts;
@@ -487,7 +490,10 @@ static int time_request(struct timeline *tl, enum request req)
 		return 0;
 	case REQ_NEXT_EVENT:
 	case REQ_PREV_EVENT:
-		req_step(tl, req == REQ_NEXT_EVENT ? 1 : -1);
+		req_step(tl, tl->cur, req == REQ_NEXT_EVENT ? 1 : -1);
+		return 0;
+	case REQ_LAST_EVENT:
+		req_step(tl, INT64_MAX, -1);
 		return 0;
 	default:
 		return 1;

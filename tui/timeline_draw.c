@@ -590,12 +590,14 @@ void timeline_status(struct view *v, struct strbuf *out)
 
 	if (!timeline_box_range(tl, &b0, &b1, &r0, &r1)) {
 		timefmt_dur(d, sizeof(d), b1 - b0, 3, 0);
-		sb_printf(out, "box %s x %zu rows  ", d, r1 - r0 + 1);
+		sb_printf(out, "box %s x %zu row%s  ", d, r1 - r0 + 1,
+			  r1 == r0 ? "" : "s");
 	}
 	if (mk)
 		sb_printf(out, "[%s] ", mk->name);
 	if (tl->tr.st[i].is_group) {
-		sb_printf(out, "%d tracks", tl->tr.st[i].nchildren);
+		sb_printf(out, "%d track%s", tl->tr.st[i].nchildren,
+			  tl->tr.st[i].nchildren == 1 ? "" : "s");
 	} else if (tl->tr.t[i].is_counter) {
 		const struct mccell *cc = tracks_counter_frame(
 			&tl->tr, i, tl->t0, tl->colw, tl->ncols);

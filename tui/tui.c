@@ -573,6 +573,7 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 	nonl();
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
+	keys_define_terminal();
 	curs_set(0);
 	return 0;
 }
