@@ -802,6 +802,7 @@ static void timeline_close(struct view *v)
 	marker_list_free(tl->marks, tl->nmarks);
 	free(tl->ud_key);
 	tracks_free(&tl->tr);
+	free(tl->memo);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
 	free(v->title);

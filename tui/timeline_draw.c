@@ -369,6 +369,37 @@ static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
 	sb_free(&sb);
 }
 
+/* counter_scale's text for the grid on screen, from the memo when the
+ * view has not moved since. */
+static const char *counter_label(struct timeline *tl, size_t i,
+				 const struct mccell *cells)
+{
+	struct scale_memo *mo = NULL;
+	struct strbuf sb;
+
+	for (size_t k = 0; k < tl->nmemo && !mo; k++)
+		if (tl->memo[k].track == tl->tr.t[i].id)
+			mo = &tl->memo[k];
+	if (!mo) {
+		tl->memo = xreallocarray(tl->memo, tl->nmemo + 1,
+					 sizeof(*tl->memo));
+		mo = &tl->memo[tl->nmemo++];
+		memset(mo, 0, sizeof(*mo));
+		mo->track = tl->tr.t[i].id;
+	} else if (mo->t0 == tl->t0 && mo->colw == tl->colw &&
+		   mo->ncols == tl->ncols) {
+		return mo->text;
+	}
+	sb_init(&sb);
+	counter_scale(tl, i, cells, &sb);
+	snprintf(mo->text, sizeof(mo->text), "%s", sb_cstr(&sb));
+	sb_free(&sb);
+	mo->t0 = tl->t0;
+	mo->colw = tl->colw;
+	mo->ncols = tl->ncols;
+	return mo->text;
+}
+
 static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
 {
 	size_t i = tl->tr.rows[r];
@@ -377,14 +408,11 @@ static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
 	if (tl->tr.t[i].is_counter) {
 		const struct mccell *cc = tracks_counter_frame(
 			&tl->tr, i, tl->t0, tl->colw, tl->ncols);
-		struct strbuf scale;
 
 		if (!cc)
 			return -1;
-		sb_init(&scale);
-		counter_scale(tl, i, cc, &scale);
-		draw_label(tl, win, y, i, r == tl->row, sb_cstr(&scale));
-		sb_free(&scale);
+		draw_label(tl, win, y, i, r == tl->row,
+			   counter_label(tl, i, cc));
 		draw_counter(tl, win, y, x0, i, cc);
 	} else {
 		const struct mcell *cells = tracks_frame(&tl->tr, i, tl->t0,

@@ -32,6 +32,14 @@ enum color_by { BY_OPCODE, BY_LAYER, BY_ENGINE, BY_COUNT };
 /* "opcode", "layer", "engine" */
 extern const char *const timeline_color_names[BY_COUNT];
 
+/* A counter's label text for one column grid: kept while the view
+ * stays, so moving between rows and events does not compute it again. */
+struct scale_memo {
+	int64_t track, t0, colw;	/* track id and the grid */
+	int ncols;
+	char text[64];
+};
+
 struct legend_key {
 	int64_t key;		/* string id, or track index by engine */
 	int cells;
@@ -102,6 +110,8 @@ struct timeline {
 	int labelw, ncols, track_rows, details_h;
 	struct legend_key legend[LEGEND_MAX];
 	int nlegend;
+	struct scale_memo *memo;	/* one per counter drawn */
+	size_t nmemo;
 	struct highlight hl;
 	int hl_rows;		/* rows the strip and results line take */
 	struct box box;
