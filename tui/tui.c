@@ -89,14 +89,14 @@ void tui_pop(struct tui *t)
 
 	if (!v)
 		return;
-	t->nviews--;
-	v->ops->close(v);
-	if (!t->nviews)
-		t->quit = 1;
 	if (v == t->prompt_help) {
 		t->prompt_help = NULL;
 		t->prompting = 1;
 	}
+	t->nviews--;
+	v->ops->close(v);
+	if (!t->nviews)
+		t->quit = 1;
 }
 
 struct userdata *tui_userdata(struct tui *t)
