@@ -542,3 +542,32 @@ int model_device_align(struct model *m, int64_t device, int64_t slice,
 	model_profile_clear(&dev);
 	return 0;
 }
+
+int model_device_failure(struct model *m, const struct mprofile *p,
+			 char **why)
+{
+	/* the warning src/bundle.c writes for a device file that failed */
+	char *head = xasprintf("device profile %s was not imported: ",
+			       p->path ? p->path : "");
+	sqlite3_stmt *st;
+	int rc = 1;
+
+	*why = NULL;
+	if (sqlite3_prepare_v2(model_db(m),
+			       "SELECT substr(message, length(?2) + 1) FROM warning"
+			       " WHERE profile_id = ?1 AND category = 'Device profile'"
+			       " AND substr(message, 1, length(?2)) = ?2 LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK) {
+		free(head);
+		return model_fail(m, "device profile warnings");
+	}
+	sqlite3_bind_int64(st, 1, p->parent_id);
+	sqlite3_bind_text(st, 2, head, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*why = col_dup(st, 0);
+		rc = *why ? 0 : 1;
+	}
+	sqlite3_finalize(st);
+	free(head);
+	return rc;
+}

@@ -38,6 +38,12 @@ void model_devices_free(struct mdevice *d, size_t n);
  * maybe not "ready"); 1: none; -1: error. */
 int model_device_for_slice(struct model *m, int64_t slice, int64_t *device);
 
+/* Why device profile p (state "failed") was not imported: the reason
+ * the bundle's import gave in the system profile's warnings. 0 with
+ * *why (malloc'd, untrusted), 1 if none is recorded, -1 on error. */
+int model_device_failure(struct model *m, const struct mprofile *p,
+			 char **why);
+
 struct malign {
 	int64_t exec_slice;	/* the system event of the execution */
 	int64_t exec_ts, exec_dur;	/* its start (epoch ns) and length */

@@ -93,13 +93,14 @@ static struct table *field_table(const struct sel_group *g,
 	return t;
 }
 
+/* what: "selection summary" or "window summary" */
 static void selection_text(const struct selection *s, const struct mprofile *p,
-			   FILE *f)
+			   const char *what, FILE *f)
 {
 	char a[48], b[48];
 	struct strbuf sb;
 
-	header(f, "selection summary", p);
+	header(f, what, p);
 	range_line(f, p, s->t0, s->t1);
 	report_dur(a, sizeof(a), s->dur);
 	fprintf(f, "Events   %" PRId64 " (duration sum %s)\n", s->n, a);
@@ -115,17 +116,19 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 		if (!strcmp(g->kind, "counter")) {
 			if (g->counter.n)
 				fprintf(f, "\n== %s (counter%s%s): %" PRId64
-					" samples, min %.6g, max %.6g, mean %.6g\n",
+					" sample%s, min %.6g, max %.6g, mean %.6g\n",
 					sb_cstr(&sb), g->unit ? ", " : "",
 					g->unit ? g->unit : "", g->counter.n,
+					g->counter.n == 1 ? "" : "s",
 					g->counter.vmin, g->counter.vmax,
 					g->counter.mean);
 			continue;
 		}
 		report_dur(a, sizeof(a), g->dur);
 		report_dur(b, sizeof(b), g->active);
-		fprintf(f, "\n== %s (%s): %" PRId64 " events, duration sum %s,"
-			" active %s (%.2f%%)\n", sb_cstr(&sb), g->kind, g->n, a, b,
+		fprintf(f, "\n== %s (%s): %" PRId64 " event%s, duration sum %s,"
+			" active %s (%.2f%%)\n", sb_cstr(&sb), g->kind, g->n,
+			g->n == 1 ? "" : "s", a, b,
 			pct(g->active, s->t1 - s->t0));
 		for (size_t k = 0; k < g->nfields; k++) {
 			struct table *t;
@@ -272,15 +275,27 @@ static void selection_csv(const struct selection *s, FILE *f)
 	table_free(t);
 }
 
-void export_selection(const struct selection *s, const struct mprofile *p,
-		      enum out_format fmt, FILE *f)
+static void summary(const struct selection *s, const struct mprofile *p,
+		    const char *what, enum out_format fmt, FILE *f)
 {
 	if (fmt == OUT_JSON)
 		selection_json(s, p, f);
 	else if (fmt == OUT_CSV)
 		selection_csv(s, f);
 	else
-		selection_text(s, p, f);
+		selection_text(s, p, what, f);
+}
+
+void export_selection(const struct selection *s, const struct mprofile *p,
+		      enum out_format fmt, FILE *f)
+{
+	summary(s, p, "selection summary", fmt, f);
+}
+
+void export_window(const struct selection *s, const struct mprofile *p,
+		   enum out_format fmt, FILE *f)
+{
+	summary(s, p, "window summary", fmt, f);
 }
 
 void export_layers(const struct layer_table *lt, const struct mprofile *p,

@@ -17,6 +17,10 @@
 
 void export_selection(const struct selection *s, const struct mprofile *p,
 		      enum out_format fmt, FILE *f);
+/* The same summary of the time on screen over every row (the viewer's
+ * Current Window summary), titled so. */
+void export_window(const struct selection *s, const struct mprofile *p,
+		   enum out_format fmt, FILE *f);
 void export_layers(const struct layer_table *t, const struct mprofile *p,
 		   enum out_format fmt, FILE *f);
 /* The matches of a search starting in [t0, t1): totals, per-row counts

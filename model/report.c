@@ -84,10 +84,13 @@ static void header_text(const struct summary *s, FILE *f)
 		 report_dur(a, sizeof(a), s->end - s->start),
 		 report_dur(b, sizeof(b), 0), report_dur(c, sizeof(c), s->end - s->start));
 	report_line(f, "Duration", buf);
-	snprintf(buf, sizeof(buf), "%" PRId64 " instructions, %" PRId64
-		 " DMA packets, %" PRId64 " DMA transfers, %" PRId64
-		 " counter samples", s->n_instructions, s->n_packets,
-		 s->n_transfers, s->n_counter_samples);
+	snprintf(buf, sizeof(buf), "%" PRId64 " instruction%s, %" PRId64
+		 " DMA packet%s, %" PRId64 " DMA transfer%s, %" PRId64
+		 " counter sample%s", s->n_instructions,
+		 s->n_instructions == 1 ? "" : "s", s->n_packets,
+		 s->n_packets == 1 ? "" : "s", s->n_transfers,
+		 s->n_transfers == 1 ? "" : "s", s->n_counter_samples,
+		 s->n_counter_samples == 1 ? "" : "s");
 	report_line(f, "Events", buf);
 }
 

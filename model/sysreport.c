@@ -47,9 +47,11 @@ static void header_text(const struct syssummary *s, FILE *f)
 	snprintf(buf, sizeof(buf), "%s (%" PRId64 " ns)", b, p->start);
 	report_line(f, "Start", buf);
 	report_line(f, "Duration", report_dur(a, sizeof(a), p->end - p->start));
-	snprintf(buf, sizeof(buf), "%" PRId64 " trace events in %zu rows, %"
-		 PRId64 " counter samples, %zu device profiles", s->n_events,
-		 s->nrows, s->n_samples, s->ndevices);
+	snprintf(buf, sizeof(buf), "%" PRId64 " trace event%s in %zu row%s, %"
+		 PRId64 " counter sample%s, %zu device profile%s", s->n_events,
+		 s->n_events == 1 ? "" : "s", s->nrows, s->nrows == 1 ? "" : "s",
+		 s->n_samples, s->n_samples == 1 ? "" : "s", s->ndevices,
+		 s->ndevices == 1 ? "" : "s");
 	report_line(f, "Events", buf);
 	snprintf(buf, sizeof(buf), "groups by %s, rows by %s",
 		 *s->group_by ? s->group_by : "(nothing)",

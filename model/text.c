@@ -2,6 +2,7 @@
 
 #include "text.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -156,13 +157,15 @@ int text_width(const char *str)
 	return w;
 }
 
-size_t text_fit(const char *str, int cols)
+size_t text_fit_n(const char *str, size_t n, int cols)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str), i = 0;
+	size_t i = 0;
 	int w = 0;
 
-	while (i < n) {
+	/* n may run past the end: the NUL stops both the loop and any
+	 * character it would cut */
+	while (i < n && s[i]) {
 		unsigned cp;
 		size_t len = text_utf8_char(s + i, n - i, &cp);
 		int cw;
@@ -179,4 +182,9 @@ size_t text_fit(const char *str, int cols)
 		i += len;
 	}
 	return i;
+}
+
+size_t text_fit(const char *str, int cols)
+{
+	return text_fit_n(str, SIZE_MAX, cols);
 }

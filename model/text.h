@@ -25,7 +25,10 @@ size_t text_utf8_char(const unsigned char *s, size_t n, unsigned *cp);
 size_t text_utf8_put(unsigned cp, char *out);
 /* Display columns of a sanitised string (wide CJK characters count 2). */
 int text_width(const char *s);
-/* Byte length of the longest prefix of s that fits in cols columns. */
+/* Byte length of the longest prefix of s that fits in cols columns;
+ * the time it takes grows with that prefix, not with s. */
 size_t text_fit(const char *s, int cols);
+/* The same within the first n bytes of s (or up to a NUL). */
+size_t text_fit_n(const char *s, size_t n, int cols);
 
 #endif

@@ -630,6 +630,7 @@ static void merge_parts(struct writer *w, const struct import_result *sys,
 		if (!j->path)
 			continue;
 		if (j->rc) {
+			/* model_device_failure reads the reason back */
 			char *msg = xasprintf("device profile %s was not imported:"
 					      " %s", j->file, j->error);
 

@@ -15,10 +15,11 @@
 enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
        OPT_DEPTH, OPT_SORT, OPT_SECTION, OPT_UNIT };
 
-enum what { W_SELECTION, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO, W_DEVICES };
+enum what { W_SELECTION, W_WINDOW, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO,
+	    W_DEVICES };
 
 static const char *const what_names[] = {
-	"selection", "layers", "search", "markers", "info", "devices",
+	"selection", "window", "layers", "search", "markers", "info", "devices",
 };
 
 struct export_args {
@@ -68,8 +69,9 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 					break;
 			if (i == NX_ARRAY_SIZE(what_names))
 				return cli_usage_error("unknown --what '%s' (selection,"
-						       " layers, search, markers,"
-						       " info or devices)", optarg);
+						       " window, layers, search,"
+						       " markers, info or devices)",
+						       optarg);
 			a->what = (enum what)i;
 			break;
 		case OPT_RANGE:
@@ -237,7 +239,8 @@ static int run(struct model *m, const struct mprofile *p,
 	if (parse_range(a->range, p, &t0, &t1))
 		return -1;
 	switch (a->what) {
-	case W_SELECTION: {
+	case W_SELECTION:
+	case W_WINDOW: {
 		struct selection s;
 
 		if (resolve_tracks(m, p->id, a->tracks, &ids, &nids) ||
@@ -245,7 +248,10 @@ static int run(struct model *m, const struct mprofile *p,
 			rc = -1;
 			break;
 		}
-		export_selection(&s, p, a->fmt, out);
+		if (a->what == W_WINDOW)
+			export_window(&s, p, a->fmt, out);
+		else
+			export_selection(&s, p, a->fmt, out);
 		selection_free(&s);
 		break;
 	}

@@ -56,7 +56,8 @@ void progress_update(struct progress *p, const char *what, int pct,
 	if (pct >= 0)
 		fprintf(stderr, " %d%%", pct);
 	if (events)
-		fprintf(stderr, ", %" PRIu64 " events", events);
+		fprintf(stderr, ", %" PRIu64 " event%s", events,
+			events == 1 ? "" : "s");
 	fflush(stderr);
 }
 

@@ -292,6 +292,35 @@ if command -v tmux >/dev/null 2>&1 &&
 	grep -q "ZXZpbA==" "$tmp/raw" || fail "tmux: the hostile name was never drawn"
 fi
 
+# An event name of 24 MiB (within the record limit): the viewer opens
+# its details at once (laying the name out line by line with a strlen
+# each took minutes), shows its first lines and its length, and the
+# pager reads it all: its last screen ends with the name's last
+# characters, wrapped with nothing added.
+if locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
+	awk 'BEGIN { s = "abcdefghijklmnopqrstuvwxyz/0123456789-ABCDEFGHIJKLMNOPQRSTUVWXYZ.:"
+		for (i = 0; i < 10; i++) s = s s
+		for (i = 0; i < 384; i++) printf "%s", s }' > "$tmp/name"
+	{
+		printf '{"traceEvents":[{"ph":"X","name":"'
+		cat "$tmp/name"
+		printf '","ts":1,"dur":5,"pid":1,"tid":1}]}\n'
+	} > "$tmp/longname.json"
+	"$NXTOP" import -q "$tmp/longname.json" || fail "long name: import failed"
+	printf 'keys j<Enter>\ndump details\nkeys <Tab><Enter>G\ndump pager\n' > "$tmp/long.keys"
+	mkdir "$tmp/long"
+	LC_ALL=C.UTF-8 timeout 30 "$NXTOP" -q --headless="$tmp/long.keys" \
+		--dump="$tmp/long" "$tmp/longname.json" ||
+		fail "long name: the viewer did not show the details within 30 s"
+	chars=$(wc -c < "$tmp/name" | tr -d ' ')
+	grep -q "$chars characters in all" "$tmp/long/details" ||
+		fail "long name: no length in the details: $(cat "$tmp/long/details")"
+	# the pager's text lines: between the title row and the status line
+	sed -n '3,23p' "$tmp/long/pager" | tr -d '\n' > "$tmp/shown"
+	tail -c "$(wc -c < "$tmp/shown")" "$tmp/name" | cmp -s - "$tmp/shown" ||
+		fail "long name: the pager's last lines are not the name's end: $(cat "$tmp/long/pager")"
+fi
+
 # A gzip bomb: refused once it expands more than 256 times.
 { printf '['; head -c $((100 * 1024 * 1024)) /dev/zero | tr '\0' ' '; } |
 	gzip -9 > "$tmp/bomb.json.gz"

@@ -34,3 +34,14 @@ pass() {
 	[ "$failures" -eq 0 ] || exit 1
 	exit 0
 }
+
+# bundle_device bundle-small|bundle-broken: the device file of the small
+# test bundle (tests/fixtures/system_small.json lists it): device_small.json,
+# or its first 3000 bytes, which fail to import.
+bundle_device() {
+	if [ "$1" = bundle-broken ]; then
+		head -c 3000 "$srcdir/tests/fixtures/device_small.json"
+	else
+		cat "$srcdir/tests/fixtures/device_small.json"
+	fi
+}

@@ -7,7 +7,8 @@
 # bundle, a system profile of 2 instances x 4 NeuronCores and 2 device
 # profiles; "bundle-small": tests/fixtures/system_small.json with
 # device_small.json as its one device file present, another one
-# missing), extra options ("# args: ...") and environment ("# env:
+# missing; "bundle-broken": the same with the device file cut short, so
+# that it fails to import), extra options ("# args: ...") and environment ("# env:
 # VAR=value"), may list the files it exports ("# exports:
 # nxtop-layers-1.txt ..."), which must be written, and dumps that must
 # be the same screen ("# same: A B": back where it was). Each script runs in a folder of its own (where e and E write)
@@ -66,12 +67,12 @@ for script in "$screens"/*.keys; do
 		bundle)
 			"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
 				--write "$tmp/$profile" || fail "demo bundle failed" ;;
-		bundle-small)
+		bundle-small | bundle-broken)
 			mkdir "$tmp/$profile"
 			cp "$srcdir/tests/fixtures/system_small.json" \
 				"$tmp/$profile/system_profile.json"
-			cp "$srcdir/tests/fixtures/device_small.json" \
-				"$tmp/$profile/device_profile_model_1578576049.json" ;;
+			bundle_device "$profile" \
+				> "$tmp/$profile/device_profile_model_1578576049.json" ;;
 		*)
 			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
 		esac
@@ -122,4 +123,30 @@ $(diff -u "$screens/$name/$dump" "$got")"
 		fi
 	done
 done
+# The counters' labels at "fit" (the whole profile in view) give each
+# counter's smallest and largest sample, as the cache has them, in 3
+# digits with k, M, G or T, and the unit.
+if [ "${NXTOP_UPDATE_SCREENS:-}" != 1 ] && command -v sqlite3 >/dev/null; then
+	sqlite3 -separator '|' "$tmp/system_small.json.nxdb" \
+		"select t.name, coalesce(t.unit, ''), min(c.value), max(c.value)
+		 from counter c join track t on t.id = c.track_id group by t.id" |
+	awk -F'|' '
+	function compact(v,   a) {
+		a = v < 0 ? -v : v
+		if (a >= 0.9995e12) return sprintf("%.3gT", v / 1e12)
+		if (a >= 0.9995e9) return sprintf("%.3gG", v / 1e9)
+		if (a >= 0.9995e6) return sprintf("%.3gM", v / 1e6)
+		if (a >= 0.9995e3) return sprintf("%.3gk", v / 1e3)
+		return sprintf("%.3g", v)
+	}
+	{
+		lo = compact($3); hi = compact($4)
+		print $1 "|" (lo == hi ? lo : lo "\342\200\223" hi) ($2 != "" ? " " $2 : "")
+	}' > "$tmp/labels"
+	while IFS='|' read -r name label; do
+		grep -q "^  $name  *$label  " "$screens/counters/fit" ||
+			fail "counters/fit: no label '$name ... $label'"
+	done < "$tmp/labels"
+	[ -s "$tmp/labels" ] || fail "counters: no counter in the cache"
+fi
 pass

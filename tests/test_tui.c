@@ -2,20 +2,26 @@
  * the man page's KEYS section, keymaps, key names, time-axis ticks, the
  * command line editor and its history, the frame cache (a shifted
  * frame equals a fresh one) and a system profile's rows regrouped at
- * view time.
+ * view time; and, drawn into a curses screen on /dev/null, the details
+ * pane's layout of a value of megabytes and the pager's wrapping.
  * With --print-man-keys it prints the KEYS section for man/nxtop.1. */
 #include "config.h"
 
+#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "model/model.h"
 #include "model/sysrows.h"
 #include "model/util.h"
 #include "testutil.h"
 #include "tui/axis.h"
+#include "tui/details.h"
+#include "tui/draw.h"
 #include "tui/keys.h"
+#include "tui/pager.h"
 #include "tui/prompt.h"
 #include "tui/tracks.h"
 
@@ -106,6 +112,12 @@ static void test_keys_unique(void **state)
 	assert_int_equal(keys_request('w', KM_MARKERS), REQ_SAVE_SET);
 	assert_int_equal(keys_request('w', KM_LIST), REQ_NONE);
 	assert_int_equal(keys_request('q', KM_LAYERS), REQ_VIEW_CLOSE);
+	/* the pager: the keys of lines, its own / and n/N, no list's */
+	assert_int_equal(keys_request('/', KM_PAGER), REQ_FIND);
+	assert_int_equal(keys_request('N', KM_PAGER), REQ_FIND_PREV);
+	assert_int_equal(keys_request('G', KM_PAGER), REQ_LAST_LINE);
+	assert_int_equal(keys_request('o', KM_PAGER), REQ_NONE);
+	assert_int_equal(keys_request('t', KM_LAYERS), REQ_SHOW_TEXT);
 }
 
 static int parse1(const char *s)
@@ -217,6 +229,13 @@ static void test_prompt(void **state)
 	assert_int_equal(prompt_key(&p, KEY_ESC), PROMPT_CANCEL);
 	prompt_start(&p, ':');
 	assert_int_equal(prompt_key(&p, 127), PROMPT_CANCEL);
+	/* a fixed word (":rename M2"): Ctrl-U clears the name only */
+	prompt_start(&p, ':');
+	prompt_set_label(&p, "rename ");
+	prompt_set(&p, "M2");
+	type(&p, "<C-u>start");
+	assert_string_equal(p.text, "start");
+	assert_string_equal(p.label, "rename ");
 }
 
 /* Up and Down walk the history and come back to the line being typed;
@@ -400,6 +419,192 @@ static void test_system_rows(void **state)
 	free(fx);
 }
 
+/* A curses screen writing to /dev/null, ASCII glyphs, no colours. */
+static SCREEN *screen_start(FILE **out, FILE **in)
+{
+	static const char *const terms[] = { "xterm", "vt100", "ansi" };
+	SCREEN *scr = NULL;
+
+	*out = fopen("/dev/null", "w");
+	*in = fopen("/dev/null", "r");
+	assert_non_null(*out);
+	assert_non_null(*in);
+	for (size_t i = 0; i < NX_ARRAY_SIZE(terms) && !scr; i++)
+		scr = newterm(terms[i], *out, *in);
+	assert_non_null(scr);
+	resize_term(30, 100);
+	draw_setup(1, COLORS_NONE);
+	return scr;
+}
+
+static void screen_stop(SCREEN *scr, FILE *out, FILE *in)
+{
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
+/* Row y of stdscr as ASCII, w columns, trailing blanks kept. */
+static char *row_text(int y, int w)
+{
+	wchar_t *wrow = xcalloc((size_t)w + 1, sizeof(*wrow));
+	char *row = xcalloc((size_t)w + 1, 1);
+
+	if (mvwinnwstr(stdscr, y, 0, wrow, w) == ERR)
+		wrow[0] = L'\0';
+	for (int x = 0; x < w && wrow[x]; x++)
+		row[x] = wrow[x] < 128 ? (char)wrow[x] : '?';
+	free(wrow);
+	return row;
+}
+
+/* Home and End arrive whatever the terminal sends: under tmux with
+ * TERM=xterm-256color, \e[1~ and \e[4~ are not in the entry (they were
+ * read as Escape, '[', '1', '~'); with those taught to curses, and Find
+ * and Select (other entries' names for them) read as Home and End, they
+ * reach zoom-fit, last-event and last-line. */
+static void test_home_end(void **state)
+{
+	static const char *const homes[] = { "\033[1~", "\033[7~", "\033[H",
+					     "\033OH" };
+	static const char *const ends[] = { "\033[4~", "\033[8~", "\033[F",
+					    "\033OF" };
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	SCREEN *scr = newterm("xterm-256color", out, in);
+
+	(void)state;
+	if (!scr) {
+		fclose(out);
+		fclose(in);
+		skip();
+	}
+	keypad(stdscr, TRUE);
+	assert_int_equal(key_defined("\033[1~"), 0);
+	keys_define_terminal();
+	for (size_t i = 0; i < NX_ARRAY_SIZE(homes); i++) {
+		assert_int_equal(key_defined(homes[i]), KEY_HOME);
+		assert_int_equal(key_defined(ends[i]), KEY_END);
+	}
+	assert_int_equal(keys_request(KEY_HOME, KM_TIMELINE), REQ_ZOOM_FIT);
+	assert_int_equal(keys_request(KEY_END, KM_TIMELINE), REQ_LAST_EVENT);
+	assert_int_equal(keys_request(KEY_FIND, KM_TIMELINE), REQ_ZOOM_FIT);
+	assert_int_equal(keys_request(KEY_SELECT, KM_MARKERS), REQ_LAST_LINE);
+	assert_int_equal(keys_request(KEY_END, KM_PAGER), REQ_LAST_LINE);
+	screen_stop(scr, out, in);
+}
+
+/* A name of 4 MiB, every 8 bytes different ("0000000/0000001/..."). */
+static char *long_name(size_t *len)
+{
+	size_t n = 4 << 20;
+	char *s = xmalloc(n + 1);
+
+	for (size_t i = 0; i < n / 8; i++)
+		snprintf(s + 8 * i, 9, "%07zu/", i);
+	*len = n;
+	return s;
+}
+
+/* The details pane shows a value of megabytes in a few lines that are
+ * its first characters (nothing added at the breaks), then its length;
+ * laying it out is linear (a quadratic one took minutes here). */
+static void test_details_long_value(void **state)
+{
+	size_t len;
+	char *name = long_name(&len), *json, *cache, *rows[29];
+	struct details *d = details_new();
+	struct strbuf got;
+	struct model *m;
+	FILE *out, *in;
+	SCREEN *scr;
+	int y, col = -1, nvalue = 0;
+
+	(void)state;
+	json = xasprintf("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"%s\","
+			 "\"ts\":1,\"dur\":5,\"pid\":1,\"tid\":1}]}", name);
+	cache = tu_import(tu_write("long.json", json, strlen(json)));
+	assert_non_null(cache);
+	m = model_open(cache);
+	assert_non_null(m);
+	scr = screen_start(&out, &in);
+	assert_int_equal(details_load(d, m, tu_query_int(cache, "select min(id) "
+				      "from slice"), "the long one"), 0);
+	details_draw(d, stdscr, 0, 29, 80, 1);
+	for (y = 0; y < 29; y++)
+		rows[y] = row_text(y, 80);
+	/* the value starts after "  name" and blanks */
+	for (y = 0; y < 29 && col < 0; y++)
+		if (!strncmp(rows[y], "  name ", 7))
+			col = (int)strspn(rows[y] + 6, " ") + 6;
+	assert_true(col > 0);
+	sb_init(&got);
+	for (y--; y < 29 && strncmp(rows[y] + col, "~ ", 2); y++) {
+		size_t n = strlen(rows[y]);
+
+		while (n > (size_t)col && rows[y][n - 1] == ' ')
+			n--;
+		sb_add(&got, rows[y] + col, n - (size_t)col);
+		nvalue++;
+	}
+	/* 8 lines of 80 - 8 (the widest key, "duration") - 5 columns */
+	assert_int_equal(nvalue, 8);
+	assert_int_equal(got.len, 8 * 67);
+	assert_memory_equal(sb_cstr(&got), name, got.len);
+	assert_true(y < 29);
+	assert_non_null(strstr(rows[y], "4194304 characters in all"));
+	for (y = 0; y < 29; y++)
+		free(rows[y]);
+	sb_free(&got);
+	screen_stop(scr, out, in);
+	details_free(d);
+	model_close(m);
+	free(cache);
+	free(json);
+	free(name);
+}
+
+/* The pager's lines are the text cut at every newline and wherever a
+ * line is full, nothing added: the same lines as a plain hard wrap
+ * computed here. */
+static void test_pager_wrap(void **state)
+{
+	static const char text[] =
+		"/home/ubuntu/bert-large/profile/i-02862e5b6ef822469_pid_48126/"
+		"f7e49d87321432969e02da1e298f0180_instid_0_vnc_0.ntff\n"
+		"\n"
+		"two words  at the end of a line and some more words after them";
+	const int w = 37, h = 12;
+	FILE *out, *in;
+	SCREEN *scr = screen_start(&out, &in);
+	struct pager_part part = { NULL, text, strlen(text) };
+	struct view *v = pager_open("t", &part, 1);
+	size_t off = 0;
+
+	(void)state;
+	v->top = 0;
+	v->height = h;
+	v->width = w;
+	v->ops->draw(v, stdscr);
+	/* row 0 is the column title */
+	for (int y = 1; y < h && off <= part.len; y++) {
+		const char *nl = strchr(text + off, '\n');
+		size_t end = nl ? (size_t)(nl - text) : part.len;
+		size_t n = NX_MIN(end - off, (size_t)w);
+		char *row = row_text(y, w), want[64];
+
+		snprintf(want, sizeof(want), "%-*.*s", w, (int)n, text + off);
+		assert_string_equal(row, want);
+		off += n;
+		if (off == end)
+			off++;	/* the newline ends the line */
+		free(row);
+	}
+	assert_true(off > part.len);
+	v->ops->close(v);
+	screen_stop(scr, out, in);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +616,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_prompt_history),
 		cmocka_unit_test(test_frame_cache),
 		cmocka_unit_test(test_system_rows),
+		cmocka_unit_test(test_details_long_value),
+		cmocka_unit_test(test_pager_wrap),
+		cmocka_unit_test(test_home_end),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--print-man-keys")) {

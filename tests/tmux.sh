@@ -2,9 +2,14 @@
 # End to end in a real terminal: nxtop runs in tmux, some of the screen
 # scripts of tests/screens are typed into it with send-keys (drill: from
 # the demo bundle's system view into a device profile and back with
-# Backspace and q), and every dump point must show, in capture-pane,
-# exactly the screen the headless run shows. Then q must quit and give the terminal back. Skipped (77)
-# without tmux or a C.UTF-8 locale.
+# Backspace and q; pager: the details pane's fields and the info
+# panels' lines read in full; cmdline: editing a command opened by a
+# key; home-end: Home and End as tmux sends them, \e[1~ and \e[4~, to
+# a TERM=xterm-256color that lacks them), and every dump point must
+# show, in
+# capture-pane, exactly the screen the headless run shows. Then q must
+# quit and give the terminal back. Skipped (77) without tmux or a
+# C.UTF-8 locale.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -15,7 +20,8 @@ if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 fi
 
 tmp=$(mktemp -d)
-# markers, history and exports stay in the test's folder
+# markers, history and exports stay in the test's folder (each script
+# has markers and history of its own, as in screen.sh)
 export XDG_DATA_HOME="$tmp/data" NXTOP_EXPORT_DIR="$tmp"
 sock="nxtop-test-$$"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
@@ -57,6 +63,9 @@ type_keys() {
 		"<Backspace>") tm send-keys -t t BSpace ;;
 		"<PgDown>") tm send-keys -t t NPage ;;
 		"<PgUp>") tm send-keys -t t PPage ;;
+		# what tmux sends for Home and End, byte for byte
+		"<Home>") tm send-keys -t t -H 1b 5b 31 7e ;;
+		"<End>") tm send-keys -t t -H 1b 5b 34 7e ;;
 		"<lt>") tm send-keys -t t -l '<' ;;
 		"<C-"?">") tm send-keys -t t "C-$(printf '%s' "$tok" | cut -c4)" ;;
 		"<"*">") tm send-keys -t t "$(printf '%s' "$tok" | tr -d '<>')" ;;
@@ -66,13 +75,37 @@ type_keys() {
 }
 
 run() {
-	name=$1 script="$screens/$1.keys" size=80x24 profile=$tmp/p.json
-	[ "$(sed -n 's/^# profile: //p' "$script")" = bundle ] && profile=$tmp/bundle
+	name=$1 script="$screens/$1.keys" size=80x24
+	profile=$(sed -n 's/^# profile: //p' "$script")
+	case $profile in
+	bundle) profile=$tmp/bundle ;;
+	device_screen.json) profile=$tmp/p.json ;;
+	bundle-small | bundle-broken)
+		# as in screen.sh
+		if [ ! -e "$tmp/$profile" ]; then
+			mkdir "$tmp/$profile" &&
+			cp "$srcdir/tests/fixtures/system_small.json" \
+				"$tmp/$profile/system_profile.json" &&
+			bundle_device "$profile" \
+				> "$tmp/$profile/device_profile_model_1578576049.json" &&
+			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
+				{ fail "$name: $profile: import failed"; return; }
+		fi
+		profile=$tmp/$profile ;;
+	*)
+		# another fixture, imported once
+		if [ ! -e "$tmp/$profile" ]; then
+			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" &&
+				"$NXTOP" import -q "$tmp/$profile" ||
+				{ fail "$name: $profile: import failed"; return; }
+		fi
+		profile=$tmp/$profile ;;
+	esac
 	first=$(grep -v '^#' "$script" | head -n 1)
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"env LC_ALL=C.UTF-8 '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
+		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
 	# keys typed before curses is up would arrive in the wrong mode
 	i=0
 	until tm capture-pane -p -t t | grep -q "^nxtop "; do
@@ -95,7 +128,8 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom search box drill; do
+for t in start details help tracks zoom search box drill pager cmdline \
+	markers-line counters drill-failed home-end; do
 	run "$t"
 done
 

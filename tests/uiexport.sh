@@ -18,7 +18,7 @@ p="$tmp/p.json"
 # rows: Engines, TensorMatrix, Tensor, Vector, Scalar, GpSimd, Sync
 cat > "$tmp/ui.keys" <<'KEYS'
 keys jjj:goto 0<Enter>v:goto 6us<Enter>jjj<Enter>eEjEcq<Esc>
-keys 0WeEjEcq
+keys 0WeEjEcqe
 keys /layer~dot<Enter>eEjEc<Esc>
 keys LeEjEcq
 keys kkkkkkk:goto 3us<Enter>m:goto 1.2ms<Enter>m:mark end<Enter>MeEjEcueq
@@ -61,15 +61,23 @@ rows=$(sed -n 's/^      "row": "\(.*\)",$/\1/p' "$tmp/out/nxtop-selection-1.json
 for f in txt json csv; do
 	same "nxtop-selection-1.$f" --range "$r" --tracks "$rows"
 done
-grep -q "^== Scalar (engine): 1 events" "$tmp/out/nxtop-selection-1.txt" ||
+grep -q "^== Scalar (engine): 1 event," "$tmp/out/nxtop-selection-1.txt" ||
 	fail "box summary: $(cat "$tmp/out/nxtop-selection-1.txt")"
+grep -q "^# nxtop selection summary$" "$tmp/out/nxtop-selection-1.txt" ||
+	fail "box summary: not titled so: $(head -1 "$tmp/out/nxtop-selection-1.txt")"
 
-# the window: the whole profile, every row
+# the window (W, then e in its summary): the whole profile, every row,
+# titled as the Current Window summary
 r=$(range "$tmp/out/nxtop-window-1.json")
 for f in txt json csv; do
-	same "nxtop-window-1.$f" --range "$r"
+	same "nxtop-window-1.$f" --what window --range "$r"
 done
 grep -q "^Events   11 " "$tmp/out/nxtop-window-1.txt" || fail "window: not 11 events"
+grep -q "^# nxtop window summary$" "$tmp/out/nxtop-window-1.txt" ||
+	fail "window: not titled so: $(head -1 "$tmp/out/nxtop-window-1.txt")"
+# e in the timeline without a box or a search writes the same
+cmp -s "$tmp/out/nxtop-window-1.txt" "$tmp/out/nxtop-window-2.txt" ||
+	fail "e in the timeline: not the window summary: $(head -1 "$tmp/out/nxtop-window-2.txt")"
 
 # a search: the matches in view
 r=$(range "$tmp/out/nxtop-search-1.json")

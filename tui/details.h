@@ -1,6 +1,7 @@
 /* The details pane: every field of one event, grouped (Event, Timing,
  * IDs, Instruction / DMA / System, HLO and layer, Operands, other), in
- * as many columns as the width allows. */
+ * as many columns as the width allows. Focused, j and k choose a field
+ * and Enter reads it in full in the pager. */
 #ifndef NX_TUI_DETAILS_H
 #define NX_TUI_DETAILS_H
 
@@ -9,6 +10,7 @@
 
 #include "model/model.h"
 #include "request.h"
+#include "view.h"
 
 struct details;
 
@@ -22,7 +24,8 @@ int64_t details_slice(const struct details *d);
 /* Draws the pane in h rows from y: a title row, then the fields. */
 void details_draw(struct details *d, WINDOW *win, int y, int h, int w,
 		  int focused);
-/* Scrolls on move and page requests; 0 if handled. */
-int details_request(struct details *d, enum request req);
+/* Moves and pages choose a field; Enter opens it in a pager on t's
+ * view stack. 0 if handled. */
+int details_request(struct details *d, struct tui *t, enum request req);
 
 #endif

@@ -24,6 +24,8 @@ static const char *const glyphs[G_COUNT][2] = {
 	[G_SPARK0 + 5] = { "\xe2\x96\x86", "+" },
 	[G_SPARK0 + 6] = { "\xe2\x96\x87", "*" },
 	[G_SPARK0 + 7] = { "\xe2\x96\x88", "#" },	/* █ */
+	[G_FLAT] = { "\xe2\x94\x80", "~" },		/* ─ */
+	[G_RANGE] = { "\xe2\x80\x93", ".." },		/* – */
 	[G_FOLDED] = { "\xe2\x96\xb8", "+" },		/* ▸ */
 	[G_UNFOLDED] = { "\xe2\x96\xbe", "-" },		/* ▾ */
 	[G_TICK] = { "\xe2\x94\x82", "|" },		/* │ */
@@ -164,12 +166,17 @@ int draw_palette_size(void)
 	return 1;
 }
 
+/* Bytes of a key the palette looks at: names longer than this (of
+ * megabytes, from a hostile file) cost no more per frame. */
+#define KEY_BYTES 1024
+
 int draw_palette_slot(const char *key)
 {
 	uint32_t h = 2166136261u;	/* FNV-1a */
+	const unsigned char *p = (const unsigned char *)key;
 
-	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-		h = (h ^ *p) * 16777619u;
+	for (size_t i = 0; i < KEY_BYTES && p[i]; i++)
+		h = (h ^ p[i]) * 16777619u;
 	return (int)(h % (uint32_t)draw_palette_size());
 }
 
@@ -225,13 +232,28 @@ int draw_str(WINDOW *win, int y, int x, int w, const char *s, attr_t a)
 	return put_clipped(win, y, x, w, s, a);
 }
 
+/* Bytes of untrusted text enough for w columns (a character takes
+ * at most 4 bytes): the rest of a long name is never looked at. */
+#define FIT_BYTES(w) (4 * (size_t)NX_MAX(w, 0) + 16)
+
 int draw_text(WINDOW *win, int y, int x, int w, const char *s, attr_t a,
 	      int pad)
 {
+	size_t n;
 	int used;
 
+	s = s ? s : "";
+	n = strnlen(s, FIT_BYTES(w));
 	sb_reset(&scratch);
-	text_sanitize(&scratch, s ? s : "", use_ascii);
+	if (s[n]) {
+		/* cut on a character, marked as cut whatever fits */
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+		text_sanitize_n(&scratch, s, n, use_ascii);
+		sb_adds(&scratch, draw_glyph(G_ELLIPSIS));
+	} else {
+		text_sanitize_n(&scratch, s, n, use_ascii);
+	}
 	used = put_clipped(win, y, x, w, sb_cstr(&scratch), a);
 	if (pad && used < w)
 		draw_fill(win, y, x + used, w - used, a);

@@ -11,6 +11,8 @@ enum glyph {
 	G_INSTANT,		/* zero-length events only */
 	G_SPARK0,		/* G_SPARK0 + 0..7: sparkline heights */
 	G_SPARK7 = G_SPARK0 + 7,
+	G_FLAT,			/* a counter that never changes */
+	G_RANGE,		/* between a smallest and a largest value */
 	G_FOLDED, G_UNFOLDED,
 	G_TICK,			/* tick on the time axis */
 	G_CURSOR_MARK,		/* cursor position on the time axis */

@@ -44,6 +44,9 @@ static const struct {
 	{ "Right", KEY_RIGHT },
 	{ "Home", KEY_HOME },
 	{ "End", KEY_END },
+	/* what some terminfo entries call \e[1~ and \e[4~ */
+	{ "Home", KEY_FIND },
+	{ "End", KEY_SELECT },
 	{ "PgUp", KEY_PPAGE },
 	{ "PgDown", KEY_NPAGE },
 	{ "Enter", '\n' },
@@ -57,6 +60,26 @@ static const struct {
 	{ "Backspace", KEY_CTRL('h') },
 	{ "lt", '<' },
 };
+
+/* Home and End as terminals send them, whatever their terminfo entry
+ * says: tmux and the Linux console (\e[1~ \e[4~, so TERM=xterm-256color
+ * under tmux), rxvt (\e[7~ \e[8~), xterm (\e[H \e[F, \eOH \eOF). */
+static const struct {
+	const char *seq;
+	int key;
+} home_end[] = {
+	{ "\033[1~", KEY_HOME }, { "\033[4~", KEY_END },
+	{ "\033[7~", KEY_HOME }, { "\033[8~", KEY_END },
+	{ "\033[H", KEY_HOME }, { "\033[F", KEY_END },
+	{ "\033OH", KEY_HOME }, { "\033OF", KEY_END },
+};
+
+void keys_define_terminal(void)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(home_end); i++)
+		if (!key_defined(home_end[i].seq))
+			define_key(home_end[i].seq, home_end[i].key);
+}
 
 const struct req_info *req_table(size_t *n)
 {
@@ -171,9 +194,27 @@ enum keymap keymap_parent(enum keymap km)
 	case KM_MARKERS:
 	case KM_LAYERS:
 		return KM_LIST;
+	case KM_LIST:
+	case KM_PAGER:
+		return KM_LINES;
 	default:
 		return KM_GENERIC;
 	}
+}
+
+const char *keymap_name(enum keymap km)
+{
+	static const char *const names[KM_COUNT] = {
+		[KM_GENERIC] = "every view",
+		[KM_TIMELINE] = "the timeline",
+		[KM_LINES] = "lists and the pager",
+		[KM_LIST] = "lists",
+		[KM_MARKERS] = "the marker list",
+		[KM_LAYERS] = "the layer table",
+		[KM_PAGER] = "the pager",
+	};
+
+	return km < KM_COUNT ? names[km] : "";
 }
 
 int keymap_covers(enum keymap km, enum keymap group)

@@ -20,11 +20,16 @@
 int keys_parse(const char **s, int *key);
 /* The name of a key as keys_parse reads it. */
 void keys_name(int key, char *buf, size_t n);
+/* Teaches curses the Home and End sequences of common terminals that
+ * TERM's entry may lack; after keypad(). */
+void keys_define_terminal(void);
 /* The request a key triggers in a view with keymap km (then the
  * keymaps under it, then the generic one); REQ_NONE if none. */
 enum request keys_request(int key, enum keymap km);
 /* The keymap km falls back to (KM_GENERIC for itself). */
 enum keymap keymap_parent(enum keymap km);
+/* Where a keymap's keys work, for messages: "lists", "the pager". */
+const char *keymap_name(enum keymap km);
 /* 1 if a view with keymap km uses the keys of group. */
 int keymap_covers(enum keymap km, enum keymap group);
 /* The KEYS section of man/nxtop.1 (roff), generated from the table. */

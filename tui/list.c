@@ -12,10 +12,12 @@
 #include "keys.h"
 #include "model/text.h"
 #include "model/util.h"
+#include "pager.h"
 
 #define COL_GAP 2		/* blanks between columns */
 #define FIT_MAX 42		/* widest column list_fit_cols makes */
 #define FIRST_MIN 16		/* the first column gives way down to this */
+#define TITLE_MAX 32		/* columns of a pager's title from a cell */
 
 static const struct prompt_spec filter_spec;
 
@@ -51,7 +53,9 @@ void list_set_cols(struct list *l, const struct list_col *cols, int n)
 	free(s->cells);
 	s->cells = NULL;
 	free(l->cols);
+	free(l->want);
 	l->cols = xcalloc((size_t)NX_MAX(n, 1), sizeof(*l->cols));
+	l->want = xcalloc((size_t)NX_MAX(n, 1), sizeof(*l->want));
 	memcpy(l->cols, cols, (size_t)n * sizeof(*cols));
 	l->ncols = n;
 	if (l->sort_col >= n)
@@ -80,13 +84,17 @@ void list_fit_cols(struct list *l)
 	size_t n = l->ops->count(l);
 
 	for (int c = 0; c < l->ncols; c++)
-		l->cols[c].width = text_width(l->cols[c].name);
+		l->cols[c].width = l->want[c] = text_width(l->cols[c].name);
 	for (size_t i = 0; i < n; i++) {
 		struct list_line *s = fetch(l, i);
 
-		for (int c = 0; c < l->ncols && !s->span; c++)
+		for (int c = 0; c < l->ncols && !s->span; c++) {
+			int w = clean_width(sb_cstr(&s->cells[c]));
+
+			l->want[c] = NX_MAX(l->want[c], w);
 			l->cols[c].width = NX_MAX(l->cols[c].width,
-				NX_MIN(clean_width(sb_cstr(&s->cells[c])), FIT_MAX));
+						  NX_MIN(w, FIT_MAX));
+		}
 	}
 }
 
@@ -224,6 +232,25 @@ void list_changed(struct list *l)
 		l->cur = n ? n - 1 : 0;
 }
 
+/* Room left on a screen of width for columns cut to their width:
+ * each grows towards its widest cell, left to right. */
+static void share_room(struct list *l, int n, const int *idx, int *w,
+		       int width)
+{
+	int used = 0;
+
+	for (int k = 0; k < n; k++)
+		used += w[k] + (k ? COL_GAP : 0);
+	for (int k = 0; k < n && used < width; k++) {
+		int more = NX_MIN(l->want[idx[k]] - w[k], width - used);
+
+		if (more > 0) {
+			w[k] += more;
+			used += more;
+		}
+	}
+}
+
 /* Column widths on screen: the first column stays, the others scroll;
  * a last column that fits takes what is left. Returns how many columns
  * show, their indices in idx and widths in w. */
@@ -250,7 +277,12 @@ static int layout(struct list *l, int width, int *idx, int *w)
 		x += w[n] + COL_GAP;
 		n++;
 	}
+	if (n && idx[n - 1] == l->ncols - 1)
+		share_room(l, n, idx, w, width);
 	/* a last column of text takes what is left */
+	x = 0;
+	for (int k = 0; k < n; k++)
+		x += w[k] + COL_GAP;
 	if (n && idx[n - 1] == l->ncols - 1 && !l->cols[l->ncols - 1].right &&
 	    x - COL_GAP < width)
 		w[n - 1] += width - (x - COL_GAP);
@@ -440,6 +472,30 @@ static int can_sort(struct list *l)
 	return 0;
 }
 
+/* Every cell of source line i in full, each under its column's name,
+ * in a pager titled by the line's first cell. */
+static int show_text(struct list *l, size_t i)
+{
+	struct list_line *s = fetch(l, i);
+	int n = s->span ? 1 : l->ncols;
+	struct pager_part *parts = xcalloc((size_t)NX_MAX(n, 1),
+					   sizeof(*parts));
+	const char *first = sb_cstr(&s->cells[0]);
+	char *title;
+
+	for (int c = 0; c < n; c++) {
+		parts[c].heading = s->span ? NULL : l->cols[c].name;
+		parts[c].text = sb_cstr(&s->cells[c]);
+		parts[c].len = s->cells[c].len;
+	}
+	title = *first ? xstrndup(first, text_fit(first, TITLE_MAX)) :
+			 xasprintf("line %zu", l->cur + 1);
+	tui_push(l->view.tui, pager_open(title, parts, (size_t)n));
+	free(title);
+	free(parts);
+	return 0;
+}
+
 /* fn may close the list: nothing of l is used after it. */
 static void run(struct list *l, int (*fn)(struct list *, size_t))
 {
@@ -528,7 +584,10 @@ int list_request(struct view *v, enum request req)
 		}
 		return 0;
 	case REQ_ENTER:
-		run(l, l->ops->enter);
+		run(l, l->ops->enter ? l->ops->enter : show_text);
+		return 0;
+	case REQ_SHOW_TEXT:
+		run(l, show_text);
 		return 0;
 	case REQ_ZOOM_TO:
 		run(l, l->ops->zoom);
@@ -620,6 +679,7 @@ void list_close(struct view *v)
 	free(l->scratch.cells);
 	free(l->scratch.keys);
 	free(l->cols);
+	free(l->want);
 	free(l->order);
 	free(l->filter);
 	free(v->title);

@@ -2,8 +2,10 @@
  * lines): the layer table, markers, marker sets, matches, info panels,
  * the panel chooser and the selection summary. It moves a cursor (j/k,
  * g/G, PgUp/PgDn), scrolls columns (h/l), filters (/), sorts (o/O),
- * opens a line (Enter), zooms to it (f) and exports (e/E), and draws
- * only the lines on screen: a list asks its source for those alone.
+ * opens a line (Enter), zooms to it (f), shows its cells in full in a
+ * pager (t, or Enter where a line opens nothing else) and exports
+ * (e/E), and draws only the lines on screen: a list asks its source for
+ * those alone.
  *
  * A source is a struct embedding struct list first, with a struct
  * list_ops. A small source lets the list filter and sort for it
@@ -47,8 +49,8 @@ struct list_ops {
 	/* Filters the source; NULL: the list filters small sources
 	 * itself. 0 or -1 with err_set(). */
 	int (*filter)(struct list *l, const char *text);
-	/* Enter and f on source line i; NULL: nothing to do. 0 or -1 with
-	 * err_set(). */
+	/* Enter and f on source line i; NULL: Enter shows the line in the
+	 * pager, f does nothing. 0 or -1 with err_set(). */
 	int (*enter)(struct list *l, size_t i);
 	int (*zoom)(struct list *l, size_t i);
 	/* Other requests (rename, depth, ...): 0 handled, 1 not. */
@@ -73,6 +75,9 @@ struct list {
 	int flags;
 	struct list_col *cols;
 	int ncols;
+	/* the widest cell of each column (list_fit_cols), 0 if not known:
+	 * a column grows to it when the screen has room */
+	int *want;
 	int sort_col, sort_desc;	/* -1: the source's own order */
 	char *filter;
 	size_t cur, top;	/* cursor and first line shown (list lines) */

@@ -133,15 +133,6 @@ static int markers_zoom(struct list *l, size_t i)
 	return 0;
 }
 
-/* Opens the command line with a command of this list typed. */
-static void prompt_cmd(struct list *l, const char *cmd, const char *arg)
-{
-	char *text = xasprintf("%s %s", cmd, arg ? arg : "");
-
-	tui_command_line(l->view.tui, text);
-	free(text);
-}
-
 static void clear_answer(struct view *v, int key)
 {
 	struct markers *m = (struct markers *)v;
@@ -162,7 +153,8 @@ static void ask_clear(struct markers *m)
 		tui_message(m->list.view.tui, "no markers");
 		return;
 	}
-	q = xasprintf("Delete all %zu markers? y/n", m->tl->nmarks);
+	q = m->tl->nmarks == 1 ? xstrdup("Delete the marker? y/n") :
+	    xasprintf("Delete all %zu markers? y/n", m->tl->nmarks);
 	tui_ask(m->list.view.tui, q, "y", clear_answer);
 	free(q);
 }
@@ -178,11 +170,11 @@ static int markers_request(struct list *l, enum request req)
 	switch (req) {
 	case REQ_RENAME:
 		if (mk)
-			prompt_cmd(l, "rename", mk->name);
+			tui_command_word(l->view.tui, "rename", mk->name);
 		return 0;
 	case REQ_DIFF_VS:
 		if (mk)
-			prompt_cmd(l, "diff-vs", NULL);
+			tui_command_word(l->view.tui, "diff-vs", NULL);
 		return 0;
 	case REQ_DELETE:
 		if (mk && check(marker_delete(store(l), mk->id), m))
@@ -197,7 +189,7 @@ static int markers_request(struct list *l, enum request req)
 			    units[m->unit] ? units[m->unit] : "a unit per value");
 		return 0;
 	case REQ_SAVE_SET:
-		prompt_cmd(l, "save-set", NULL);
+		tui_command_word(l->view.tui, "save-set", NULL);
 		return 0;
 	case REQ_SETS:
 		tui_push(l->view.tui, sets_open(m));
@@ -431,15 +423,16 @@ static void ask(struct sets *s, size_t i, const char *fmt,
 
 	free(s->chosen);
 	s->chosen = xstrdup(s->names[i]);
-	q = xasprintf(fmt, s->names[i], s->m->tl->nmarks);
+	q = xasprintf(fmt, s->names[i], s->m->tl->nmarks,
+		      s->m->tl->nmarks == 1 ? "" : "s");
 	tui_ask(s->list.view.tui, q, "y", fn);
 	free(q);
 }
 
 static int sets_enter(struct list *l, size_t i)
 {
-	ask((struct sets *)l, i, "Load set \"%s\", replacing the %zu markers? y/n",
-	    load_answer);
+	ask((struct sets *)l, i, "Load set \"%s\", replacing the %zu "
+	    "marker%s? y/n", load_answer);
 	return 0;
 }
 

@@ -26,6 +26,11 @@ void prompt_start(struct prompt *p, char lead)
 	p->lead = lead;
 }
 
+void prompt_set_label(struct prompt *p, const char *label)
+{
+	snprintf(p->label, sizeof(p->label), "%s", label);
+}
+
 void prompt_set(struct prompt *p, const char *text)
 {
 	size_t n = strlen(text);
@@ -137,10 +142,12 @@ enum prompt_result prompt_key(struct prompt *p, int key)
 		p->pos = next_char(p, p->pos);
 		break;
 	case KEY_HOME:
+	case KEY_FIND:
 	case KEY_CTRL('a'):
 		p->pos = 0;
 		break;
 	case KEY_END:
+	case KEY_SELECT:
 	case KEY_CTRL('e'):
 		p->pos = p->len;
 		break;
@@ -171,27 +178,29 @@ enum prompt_result prompt_key(struct prompt *p, int key)
 void prompt_draw(const struct prompt *p, WINDOW *win, int y, int w)
 {
 	struct strbuf sb;
-	char lead[2] = { p->lead, '\0' };
-	int before, skip = 0;
+	char lead[PROMPT_LABEL_MAX + 2];
+	int before, skip = 0, x;
 
+	snprintf(lead, sizeof(lead), "%c%s", p->lead, p->label);
 	sb_init(&sb);
 	text_sanitize_n(&sb, p->text, p->pos, draw_ascii());
 	before = text_width(sb_cstr(&sb));
+	draw_fill(win, y, 0, w, A_NORMAL);
+	x = draw_str(win, y, 0, w / 2, lead, A_BOLD);
+	w -= x;
 	/* keep the cursor on screen: scroll the text left */
-	while (before - skip > w - 3)
+	while (before - skip > w - 2)
 		skip += NX_MAX(w / 4, 1);
 	sb_reset(&sb);
 	text_sanitize(&sb, p->text, draw_ascii());
-	draw_fill(win, y, 0, w, A_NORMAL);
-	draw_str(win, y, 0, 1, lead, A_BOLD);
 	{
 		const char *s = sb_cstr(&sb);
 		size_t off = text_fit(s, skip);
 
 		char *head = xstrndup(s, off);
 
-		draw_str(win, y, 1, w - 1, s + off, A_NORMAL);
-		wmove(win, y, 1 + before - text_width(head));
+		draw_str(win, y, x, w, s + off, A_NORMAL);
+		wmove(win, y, x + before - text_width(head));
 		free(head);
 	}
 	sb_free(&sb);

@@ -8,8 +8,13 @@
 
 #define PROMPT_MAX 256		/* bytes of text */
 
+#define PROMPT_LABEL_MAX 32	/* bytes of the fixed label */
+
 struct prompt {
 	char lead;		/* ':' (commands), '/' (search, filter) */
+	/* shown after the lead and not edited: the command word of
+	 * ":rename NAME", where only the name is the text */
+	char label[PROMPT_LABEL_MAX];
 	char text[PROMPT_MAX];
 	size_t len, pos;	/* bytes; pos is on a character boundary */
 	char **hist;		/* earlier lines, most recent first */
@@ -23,6 +28,8 @@ enum prompt_result { PROMPT_EDITING, PROMPT_DONE, PROMPT_CANCEL };
 /* Starts an empty line without history (prompt_free() the last one's
  * first). */
 void prompt_start(struct prompt *p, char lead);
+/* Shows label (trusted) between the lead and the text. */
+void prompt_set_label(struct prompt *p, const char *label);
 /* Puts text on the line, the cursor at its end. */
 void prompt_set(struct prompt *p, const char *text);
 /* Gives the prompt its history (it frees it). */

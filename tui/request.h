@@ -20,9 +20,12 @@
 enum keymap {
 	KM_GENERIC,	/* every view */
 	KM_TIMELINE,
-	KM_LIST,	/* every list: layers, markers, matches, panels, ... */
+	KM_LINES,	/* views of lines: every list and the pager */
+	KM_LIST,	/* every list: layers, markers, matches, panels, ...,
+			   over KM_LINES */
 	KM_MARKERS,	/* the marker list, over KM_LIST */
 	KM_LAYERS,	/* the layer table, over KM_LIST */
+	KM_PAGER,	/* the pager of a long text, over KM_LINES */
 	KM_COUNT
 };
 
@@ -45,6 +48,8 @@ enum keymap {
 	    "Jump to the next event on the track") \
 	REQ(PREV_EVENT, "prev-event", ",", \
 	    "Jump to the previous event on the track") \
+	REQ(LAST_EVENT, "last-event", "<End>", \
+	    "Jump to the last event on the track") \
 	GROUP("Moving between tracks and lines", KM_GENERIC) \
 	REQ(MOVE_DOWN, "move-down", "j <Down>", "Next track or line") \
 	REQ(MOVE_UP, "move-up", "k <Up>", "Previous track or line") \
@@ -93,7 +98,8 @@ enum keymap {
 	REQ(ENTER, "enter", "<Enter>", \
 	    "Show the event under the cursor, summarise the box; Enter " \
 	    "again on an execution of a system profile opens its device " \
-	    "profile; in a list, open the line") \
+	    "profile; in the details pane, read the field in full in a " \
+	    "pager; in a list, open the line") \
 	REQ(ZOOM_TO, "zoom-to", "f", \
 	    "Zoom the timeline to the box, or to the line of a list (a " \
 	    "layer, a match, a marker and the one it is diffed against)") \
@@ -111,9 +117,12 @@ enum keymap {
 	    "Close the view (a device profile: back to the system " \
 	    "profile); in the first timeline, quit") \
 	REQ(QUIT, "quit", "Q", "Quit") \
-	GROUP("Lists", KM_LIST) \
+	GROUP("Lists and the pager", KM_LINES) \
 	REQ(FIRST_LINE, "first-line", "g <Home>", "Go to the first line") \
 	REQ(LAST_LINE, "last-line", "G <End>", "Go to the last line") \
+	GROUP("Lists", KM_LIST) \
+	REQ(SHOW_TEXT, "show-text", "t", \
+	    "Read every cell of the line in full, in the pager") \
 	REQ(FILTER, "filter", "/", \
 	    "Keep the lines containing a text (empty: all)") \
 	REQ(SORT, "sort", "o", "Sort by the next column") \
@@ -137,7 +146,12 @@ enum keymap {
 	    "Group layers one path level deeper (full names after the " \
 	    "deepest)") \
 	REQ(SHALLOWER, "shallower", "- [", \
-	    "Group layers one path level shallower")
+	    "Group layers one path level shallower") \
+	GROUP("Pager", KM_PAGER) \
+	REQ(FIND, "find", "/", "Find a text (ignoring case) from the cursor " \
+	    "on") \
+	REQ(FIND_NEXT, "find-next", "n", "Find the text again, further on") \
+	REQ(FIND_PREV, "find-prev", "N", "Find the text again, further back")
 
 #define REQ_ENUM_(id, name, keys, help) REQ_##id,
 #define REQ_NOGROUP_(title, keymap)

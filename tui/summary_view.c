@@ -113,9 +113,10 @@ static void add_group(struct sumview *s, size_t g)
 			return;
 		}
 		add(s, SL_GROUP, xasprintf("== %s (counter%s%s): %" PRId64
-					   " samples, min %.6g, max %.6g, mean %.6g",
+					   " sample%s, min %.6g, max %.6g, mean %.6g",
 					   gr->name, gr->unit ? ", " : "",
 					   gr->unit ? gr->unit : "", gr->counter.n,
+					   gr->counter.n == 1 ? "" : "s",
 					   gr->counter.vmin, gr->counter.vmax,
 					   gr->counter.mean), g, 0, 0);
 		return;
@@ -123,9 +124,10 @@ static void add_group(struct sumview *s, size_t g)
 	{
 		char *a = dur(gr->dur), *b = dur(gr->active);
 
-		add(s, SL_GROUP, xasprintf("== %s (%s): %" PRId64 " events, "
+		add(s, SL_GROUP, xasprintf("== %s (%s): %" PRId64 " event%s, "
 					   "duration sum %s, active %s (%.2f%%)",
-					   gr->name, gr->kind, gr->n, a, b,
+					   gr->name, gr->kind, gr->n,
+					   gr->n == 1 ? "" : "s", a, b,
 					   pct(gr->active, sel->t1 - sel->t0)),
 		    g, 0, 0);
 		free(a);
@@ -325,7 +327,10 @@ static int summary_export(struct list *l, enum out_format fmt, FILE *f)
 	struct sumview *s = (struct sumview *)l;
 	struct mprofile p = timeline_axis_profile(s->tl);
 
-	export_selection(s->sel, &p, fmt, f);
+	if (s->box)
+		export_selection(s->sel, &p, fmt, f);
+	else
+		export_window(s->sel, &p, fmt, f);
 	return 0;
 }
 
@@ -335,7 +340,8 @@ static void summary_header(struct list *l, struct strbuf *out)
 	char d[48];
 
 	timefmt_dur(d, sizeof(d), s->sel->t1 - s->sel->t0, 3, 0);
-	sb_printf(out, "%zu rows, %s", s->sel->ngroups, d);
+	sb_printf(out, "%zu row%s, %s", s->sel->ngroups,
+		  s->sel->ngroups == 1 ? "" : "s", d);
 }
 
 static void sumview_free(struct list *l)

@@ -38,11 +38,25 @@ size_t timeline_cur_track(const struct timeline *tl)
 	return tl->tr.rows[tl->row];
 }
 
+int timeline_tracks_y(const struct timeline *tl)
+{
+	return tl->view.top + 1 + tl->marks_row;
+}
+
 static int label_width(const struct timeline *tl, size_t i)
 {
 	const struct track_state *s = &tl->tr.st[i];
 	int w = 2 * s->depth + text_width(tl->tr.t[i].name);
 
+	if (tl->tr.t[i].is_counter) {
+		/* room for the values in view and the unit */
+		struct strbuf unit;
+
+		sb_init(&unit);
+		timeline_counter_unit(tl, i, &unit);
+		w += 1 + SCALE_MAX + 1 + text_width(sb_cstr(&unit));
+		sb_free(&unit);
+	}
 	/* the fold glyph; a folded group's " (N)" may be cut */
 	return s->is_group ? w + 2 : w;
 }
@@ -65,17 +79,19 @@ void timeline_layout(struct timeline *tl)
 	tl->labelw = NX_MAX(NX_MIN(widest + 1, label_cap(v->width)), LABEL_MIN);
 	tl->ncols = NX_MAX(v->width - tl->labelw - 1, 1);
 	tl->details_h = 0;
+	tl->marks_row = tl->nmarks > 0;
 	if (tl->details_open) {
 		/* a third of the height, or all the rows the tracks leave */
-		int spare = v->height - 2 - (int)tl->tr.nrows;
+		int spare = v->height - 2 - tl->marks_row - (int)tl->tr.nrows;
 
 		tl->details_h = NX_MAX(NX_MAX(v->height / 3, DETAILS_MIN),
 				       spare);
 		tl->details_h = NX_MIN(tl->details_h, v->height - 5);
 	}
-	/* axis and legend rows, the strip and results line of a search */
-	tl->track_rows = NX_MAX(v->height - 2 - tl->hl_rows - tl->details_h,
-				1);
+	/* axis, marker and legend rows, the strip and results line of a
+	 * search */
+	tl->track_rows = NX_MAX(v->height - 2 - tl->marks_row - tl->hl_rows -
+				tl->details_h, 1);
 	if (tl->row < tl->top)
 		tl->top = tl->row;
 	if (tl->row >= tl->top + (size_t)tl->track_rows)
@@ -386,7 +402,9 @@ static void req_enter(struct timeline *tl)
 		open_details(tl, &s, i);
 }
 
-static void req_step(struct timeline *tl, int dir)
+/* To the next event after from (dir > 0) or the one before it; from
+ * INT64_MAX and dir < 0: the last. */
+static void req_step(struct timeline *tl, int64_t from, int dir)
 {
 	size_t i = timeline_cur_track(tl);
 	struct mslice s;
@@ -396,14 +414,15 @@ static void req_step(struct timeline *tl, int dir)
 		tui_message(tl->view.tui, "no events on this row");
 		return;
 	}
-	rc = slice_step(tl, i, tl->cur, dir, &s);
+	rc = slice_step(tl, i, from, dir, &s);
 	if (rc < 0) {
 		tui_error(tl->view.tui, "%s", err_get());
 		return;
 	}
 	if (rc > 0) {
-		tui_message(tl->view.tui, "no %s event on this track",
-			    dir > 0 ? "later" : "earlier");
+		tui_message(tl->view.tui, "no %sevent on this track",
+			    from == INT64_MAX ? "" : dir > 0 ? "later " :
+			    "earlier ");
 		return;
 	}
 	tl->cur = s.ts;
@@ -471,7 +490,10 @@ static int time_request(struct timeline *tl, enum request req)
 		return 0;
 	case REQ_NEXT_EVENT:
 	case REQ_PREV_EVENT:
-		req_step(tl, req == REQ_NEXT_EVENT ? 1 : -1);
+		req_step(tl, tl->cur, req == REQ_NEXT_EVENT ? 1 : -1);
+		return 0;
+	case REQ_LAST_EVENT:
+		req_step(tl, INT64_MAX, -1);
 		return 0;
 	default:
 		return 1;
@@ -577,7 +599,7 @@ static int timeline_request(struct view *v, enum request req)
 	struct timeline *tl = (struct timeline *)v;
 
 	timeline_layout(tl);
-	if (details_focused(tl) && !details_request(tl->details, req))
+	if (details_focused(tl) && !details_request(tl->details, v->tui, req))
 		return 0;
 	if (!time_request(tl, req))
 		return 0;
@@ -598,9 +620,11 @@ static int timeline_request(struct view *v, enum request req)
 		req_enter(tl);
 		return 0;
 	case REQ_FOCUS:
-		if (tl->details_open)
-			tl->focus_details = !tl->focus_details;
-		else
+		tl->focus_details = tl->details_open && !tl->focus_details;
+		if (tl->focus_details)
+			tui_message(v->tui, "j/k choose a field, Enter reads it "
+				    "in full, Tab goes back");
+		else if (!tl->details_open)
 			tui_message(v->tui, "no details pane: Enter opens one");
 		return 0;
 	case REQ_CLOSE_PANE:
@@ -778,6 +802,7 @@ static void timeline_close(struct view *v)
 	marker_list_free(tl->marks, tl->nmarks);
 	free(tl->ud_key);
 	tracks_free(&tl->tr);
+	free(tl->memo);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
 	free(v->title);

@@ -152,9 +152,9 @@ int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f)
 	struct selection sel;
 	int64_t t0, t1, *ids = NULL;
 	size_t r0, r1, n = 0;
-	int rc;
+	int rc, box = !timeline_box_range(tl, &t0, &t1, &r0, &r1);
 
-	if (!timeline_box_range(tl, &t0, &t1, &r0, &r1))
+	if (box)
 		ids = box_tracks(tl, r0, r1, &n);
 	else
 		window_range(tl, &t0, &t1);
@@ -163,7 +163,10 @@ int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f)
 	if (rc)
 		return -1;
 	p = timeline_axis_profile(tl);
-	export_selection(&sel, &p, fmt, f);
+	if (box)
+		export_selection(&sel, &p, fmt, f);
+	else
+		export_window(&sel, &p, fmt, f);
 	selection_free(&sel);
 	return 0;
 }
@@ -191,7 +194,7 @@ void timeline_box_draw(struct timeline *tl, WINDOW *win)
 {
 	int64_t t0, t1, c0, c1;
 	size_t r0, r1;
-	int x0 = tl->labelw + 1, y0 = tl->view.top + 1;
+	int x0 = tl->labelw + 1, y0 = timeline_tracks_y(tl);
 
 	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
 		return;

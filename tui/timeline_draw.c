@@ -151,27 +151,115 @@ static void draw_cells(struct timeline *tl, WINDOW *win, int y, int x0,
 	}
 }
 
+/* The sparkline's scale, zero-based: from 0 (or the smallest sample
+ * below it) to the largest sample of the whole profile, so panning
+ * keeps the picture; a percentage is drawn against 0-100 and a ratio
+ * against 0-1 (or the largest sample above them). 1 when the counter
+ * never changes from a value other than 0 and has no such scale: drawn
+ * as a thin line, the label giving the value. */
+static int spark_scale(struct timeline *tl, size_t i, double *lo,
+		       double *hi)
+{
+	const char *unit = tl->tr.t[i].unit ? tl->tr.t[i].unit : "";
+	double top = !strcmp(unit, "%") ? 100 : !strcmp(unit, "ratio") ? 1 : 0;
+
+	if (tracks_counter_range(&tl->tr, i, lo, hi))
+		return -1;
+	if (*lo == *hi && *lo != 0 && !top)
+		return 1;
+	*lo = NX_MIN(*lo, 0);
+	*hi = NX_MAX(*hi, top);
+	return 0;
+}
+
 static void draw_counter(struct timeline *tl, WINDOW *win, int y, int x0,
 			 size_t i, const struct mccell *cells)
 {
 	double lo = 0, hi = 0;
+	int flat = spark_scale(tl, i, &lo, &hi);
 
-	if (tracks_counter_range(&tl->tr, i, &lo, &hi))
+	if (flat < 0)
 		return;
 	for (int c = 0; c < tl->ncols; c++) {
 		double v = cells[c].vmax;
-		int level;
+		enum glyph g = G_FLAT;
 
 		if (!cells[c].have)
 			continue;
-		if (hi > lo)
-			level = (int)lround((v - lo) / (hi - lo) * 7.0);
-		else
-			level = v > 0 ? 7 : 0;
-		level = NX_MIN(NX_MAX(level, 0), 7);
-		draw_str(win, y, x0 + c, 1, draw_glyph(G_SPARK0 + level),
+		if (!flat) {
+			int level = hi > lo ? (int)lround((v - lo) / (hi - lo) *
+							 7.0) : 0;
+
+			g = G_SPARK0 + NX_MIN(NX_MAX(level, 0), 7);
+		}
+		draw_str(win, y, x0 + c, 1, draw_glyph(g),
 			 draw_style(S_COUNTER));
 	}
+}
+
+/* A value in at most 5 columns: 3 digits and a k, M, G or T. */
+static void compact(char *buf, size_t n, double v)
+{
+	static const struct {
+		double f;
+		const char *s;
+	} si[] = { { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } };
+
+	for (size_t k = 0; k < NX_ARRAY_SIZE(si); k++) {
+		if (fabs(v) >= si[k].f * 0.9995) {
+			snprintf(buf, n, "%.3g%s", v / si[k].f, si[k].s);
+			return;
+		}
+	}
+	snprintf(buf, n, "%.3g", v);
+}
+
+void timeline_counter_unit(const struct timeline *tl, size_t i,
+			   struct strbuf *out)
+{
+	const char *unit = tl->tr.t[i].unit;
+
+	if (unit && *unit)
+		text_sanitize_n(out, unit, text_fit(unit, UNIT_MAX),
+				draw_ascii());
+}
+
+/* What a counter's label says after its name: the smallest and the
+ * largest value in view and the unit ("0–12.4G B/s"), one value when
+ * they are the same, "(unit)" when nothing is in view. */
+static void counter_scale(struct timeline *tl, size_t i,
+			  const struct mccell *cells, struct strbuf *out)
+{
+	double lo = 0, hi = 0;
+	int seen = 0;
+	char a[24], b[24];
+
+	for (int c = 0; c < tl->ncols; c++) {
+		if (!cells[c].have)
+			continue;
+		lo = seen ? NX_MIN(lo, cells[c].vmin) : cells[c].vmin;
+		hi = seen ? NX_MAX(hi, cells[c].vmax) : cells[c].vmax;
+		seen = 1;
+	}
+	compact(a, sizeof(a), lo);
+	compact(b, sizeof(b), hi);
+	if (!seen) {
+		struct strbuf unit;
+
+		sb_init(&unit);
+		timeline_counter_unit(tl, i, &unit);
+		if (unit.len)
+			sb_printf(out, "(%s)", sb_cstr(&unit));
+		sb_free(&unit);
+		return;
+	}
+	if (!strcmp(a, b))
+		sb_adds(out, a);
+	else
+		sb_printf(out, "%s%s%s", a, draw_glyph(G_RANGE), b);
+	if (tl->tr.t[i].unit && *tl->tr.t[i].unit)
+		sb_addc(out, ' ');
+	timeline_counter_unit(tl, i, out);
 }
 
 /* Turns the cell at (y, x) into the cursor: reversed and bold, or a
@@ -240,14 +328,16 @@ static void abbreviate(struct strbuf *out, const char *s, int w)
 		  s + len - tail);
 }
 
+/* scale: what a counter's label shows right-aligned after its name
+ * (the name gives way to it down to LABEL_NAME_MIN columns), or NULL. */
 static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
-		       int is_cur)
+		       int is_cur, const char *scale)
 {
 	const struct track_state *s = &tl->tr.st[i];
 	struct strbuf sb, name;
 	attr_t a = is_cur ? draw_style(S_LABEL_CURSOR) :
 		   s->is_group ? draw_style(S_GROUP) : draw_style(S_LABEL);
-	int x = 2 * s->depth;
+	int x = 2 * s->depth, w = tl->labelw - x - 1;
 
 	draw_fill(win, y, 0, tl->labelw, a);
 	sb_init(&sb);
@@ -260,15 +350,54 @@ static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
 			snprintf(count, sizeof(count), " (%d)", s->nchildren);
 		sb_printf(&sb, "%s ", draw_glyph(s->folded ? G_FOLDED :
 						 G_UNFOLDED));
-		abbreviate(&sb, sb_cstr(&name), tl->labelw - x - 1 - 2 -
-			   (int)strlen(count));
+		abbreviate(&sb, sb_cstr(&name), w - 2 - (int)strlen(count));
 		sb_adds(&sb, count);
+	} else if (scale && *scale) {
+		int sw = text_width(scale);
+		int nw = NX_MAX(w - sw - 1, NX_MIN(text_width(sb_cstr(&name)),
+						   LABEL_NAME_MIN));
+
+		abbreviate(&sb, sb_cstr(&name), nw);
+		draw_str(win, y, x + nw + 1, w - nw - 1, scale,
+			 is_cur ? a : draw_style(S_DIM));
+		w = nw;
 	} else {
-		abbreviate(&sb, sb_cstr(&name), tl->labelw - x - 1);
+		abbreviate(&sb, sb_cstr(&name), w);
 	}
-	draw_str(win, y, x, tl->labelw - x - 1, sb_cstr(&sb), a);
+	draw_str(win, y, x, w, sb_cstr(&sb), a);
 	sb_free(&name);
 	sb_free(&sb);
+}
+
+/* counter_scale's text for the grid on screen, from the memo when the
+ * view has not moved since. */
+static const char *counter_label(struct timeline *tl, size_t i,
+				 const struct mccell *cells)
+{
+	struct scale_memo *mo = NULL;
+	struct strbuf sb;
+
+	for (size_t k = 0; k < tl->nmemo && !mo; k++)
+		if (tl->memo[k].track == tl->tr.t[i].id)
+			mo = &tl->memo[k];
+	if (!mo) {
+		tl->memo = xreallocarray(tl->memo, tl->nmemo + 1,
+					 sizeof(*tl->memo));
+		mo = &tl->memo[tl->nmemo++];
+		memset(mo, 0, sizeof(*mo));
+		mo->track = tl->tr.t[i].id;
+	} else if (mo->t0 == tl->t0 && mo->colw == tl->colw &&
+		   mo->ncols == tl->ncols) {
+		return mo->text;
+	}
+	sb_init(&sb);
+	counter_scale(tl, i, cells, &sb);
+	snprintf(mo->text, sizeof(mo->text), "%s", sb_cstr(&sb));
+	sb_free(&sb);
+	mo->t0 = tl->t0;
+	mo->colw = tl->colw;
+	mo->ncols = tl->ncols;
+	return mo->text;
 }
 
 static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
@@ -276,18 +405,20 @@ static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
 	size_t i = tl->tr.rows[r];
 	int x0 = tl->labelw + 1;
 
-	draw_label(tl, win, y, i, r == tl->row);
 	if (tl->tr.t[i].is_counter) {
 		const struct mccell *cc = tracks_counter_frame(
 			&tl->tr, i, tl->t0, tl->colw, tl->ncols);
 
 		if (!cc)
 			return -1;
+		draw_label(tl, win, y, i, r == tl->row,
+			   counter_label(tl, i, cc));
 		draw_counter(tl, win, y, x0, i, cc);
 	} else {
 		const struct mcell *cells = tracks_frame(&tl->tr, i, tl->t0,
 							 tl->colw, tl->ncols);
 
+		draw_label(tl, win, y, i, r == tl->row, NULL);
 		if (!cells)
 			return -1;
 		draw_cells(tl, win, y, x0, i, cells, timeline_hl_hits(tl, i));
@@ -354,7 +485,8 @@ static void draw_legend(struct timeline *tl, WINDOW *win, int y)
 		int w;
 
 		sb_init(&sb);
-		text_sanitize(&sb, name, draw_ascii());
+		text_sanitize_n(&sb, name, text_fit(name, v->width),
+				draw_ascii());
 		w = text_width(sb_cstr(&sb));
 		if (x + 3 + w > v->width) {
 			sb_free(&sb);
@@ -371,8 +503,9 @@ static void draw_legend(struct timeline *tl, WINDOW *win, int y)
 void timeline_draw(struct view *v, WINDOW *win)
 {
 	struct timeline *tl = (struct timeline *)v;
-	int c, y0 = v->top + 1, failed = 0;
+	int c, y0, failed = 0;
 
+	timeline_marks_load(tl);
 	timeline_layout(tl);
 	if (!tl->first_drawn) {
 		tl->first_drawn = 1;
@@ -387,7 +520,7 @@ void timeline_draw(struct view *v, WINDOW *win)
 	if (c < 0 || c >= tl->ncols)
 		timeline_show_cursor(tl);
 	c = timeline_cursor_col(tl);
-	timeline_marks_load(tl);
+	y0 = timeline_tracks_y(tl);
 	draw_axis(tl, win, v->top);
 	tl->nlegend = 0;
 	for (int r = 0; r < tl->track_rows; r++) {
@@ -403,12 +536,14 @@ void timeline_draw(struct view *v, WINDOW *win)
 	/* the box, then markers, then the cursor on top of both */
 	timeline_box_draw(tl, win);
 	timeline_marks_draw(tl, win);
-	for (int r = 0; r < tl->track_rows && c >= 0 && c < tl->ncols; r++) {
-		size_t ri = tl->top + (size_t)r;
+	for (int r = -tl->marks_row; r < tl->track_rows && c >= 0 &&
+				     c < tl->ncols; r++) {
+		size_t ri = tl->top + (size_t)NX_MAX(r, 0);
 
 		if (ri >= tl->tr.nrows)
 			break;
-		mark_cursor(win, y0 + r, tl->labelw + 1 + c, ri == tl->row);
+		mark_cursor(win, y0 + r, tl->labelw + 1 + c,
+			    r >= 0 && ri == tl->row);
 	}
 	if (tl->details_open)
 		details_draw(tl->details, win, y0 + tl->track_rows,
@@ -483,22 +618,28 @@ void timeline_status(struct view *v, struct strbuf *out)
 
 	if (!timeline_box_range(tl, &b0, &b1, &r0, &r1)) {
 		timefmt_dur(d, sizeof(d), b1 - b0, 3, 0);
-		sb_printf(out, "box %s x %zu rows  ", d, r1 - r0 + 1);
+		sb_printf(out, "box %s x %zu row%s  ", d, r1 - r0 + 1,
+			  r1 == r0 ? "" : "s");
 	}
 	if (mk)
 		sb_printf(out, "[%s] ", mk->name);
 	if (tl->tr.st[i].is_group) {
-		sb_printf(out, "%d tracks", tl->tr.st[i].nchildren);
+		sb_printf(out, "%d track%s", tl->tr.st[i].nchildren,
+			  tl->tr.st[i].nchildren == 1 ? "" : "s");
 	} else if (tl->tr.t[i].is_counter) {
 		const struct mccell *cc = tracks_counter_frame(
 			&tl->tr, i, tl->t0, tl->colw, tl->ncols);
 
 		if (cc && c >= 0 && c < tl->ncols && cc[c].have)
-			sb_printf(out, " %.6g %s", cc[c].vlast,
+			sb_printf(out, "%s %.6g %s", tl->tr.t[i].name,
+				  cc[c].vlast,
 				  tl->tr.t[i].unit ? tl->tr.t[i].unit : "");
 	} else if (!timeline_event_at(tl, i, &s)) {
+		const char *name = model_string(tl->m, s.name);
+
 		timefmt_dur(d, sizeof(d), s.dur, 3, 0);
-		sb_printf(out, "%s %s", model_string(tl->m, s.name), d);
+		/* the status line shows half the screen at most */
+		sb_printf(out, "%.*s %s", (int)text_fit(name, v->width), name, d);
 	}
 }
 

@@ -33,17 +33,32 @@ static char *label_of(struct model *m, const struct mprofile *p)
 	return label ? label : xstrdup(p->name ? p->name : "device");
 }
 
-/* Why a device profile has nothing to show; 0 when it has. */
-static int unusable(const struct mprofile *p)
+/* Why a device profile has nothing to show, in err_set(); 0 when it
+ * has. */
+static int unusable(struct model *m, const struct mprofile *p)
 {
 	const char *file = p->path ? p->path : "";
+	const char *reason;
+	char *why = NULL;
+	size_t n = strlen(file);
 
 	if (!p->state || !strcmp(p->state, "ready"))
 		return 0;
-	if (!strcmp(p->state, "missing"))
+	if (!strcmp(p->state, "missing")) {
 		err_set("%s is missing from the bundle folder", file);
-	else
-		err_set("%s failed to import (i, Warnings: why)", file);
+		return -1;
+	}
+	if (model_device_failure(m, p, &why)) {
+		free(why);
+		err_set("%s could not be imported; the info panels' Warnings "
+			"(i) say why", file);
+		return -1;
+	}
+	/* the reason names the file again: "FILE: byte 12: ..." */
+	reason = !strncmp(why, file, n) && !strncmp(why + n, ": ", 2) ?
+			 why + n + 2 : why;
+	err_set("%s could not be imported: %s", file, reason);
+	free(why);
 	return -1;
 }
 
@@ -61,7 +76,7 @@ struct view *timeline_open_device(struct model *m, int64_t device,
 		return NULL;
 	}
 	label = label_of(m, &p);
-	if (!unusable(&p))
+	if (!unusable(m, &p))
 		v = timeline_open(m, device, NULL);
 	if (v) {
 		free(v->title);
@@ -97,7 +112,7 @@ char *timeline_drill_hint(struct timeline *tl, const struct mslice *s)
 
 	if (device_of(tl, s, &p, &label))
 		return NULL;
-	if (unusable(&p))
+	if (unusable(tl->m, &p))
 		hint = xasprintf("%s: %s", model_string(tl->m, s->name),
 				 err_get());
 	else

@@ -33,9 +33,8 @@ void timeline_group_prompt(struct timeline *tl)
 		return;
 	}
 	sb_init(&sb);
-	sb_adds(&sb, "group ");
 	choice_text(&tl->group, &sb);
-	tui_command_line(tl->view.tui, sb_cstr(&sb));
+	tui_command_word(tl->view.tui, "group", sb_cstr(&sb));
 	sb_free(&sb);
 }
 
@@ -111,8 +110,9 @@ static int regroup(struct timeline *tl, const struct sysgroup *g)
 		groups += tl->tr.st[i].is_group;
 	sb_init(&sb);
 	choice_text(g, &sb);
-	tui_message(tl->view.tui, "%zu rows in %zu groups: %s",
-		    tl->tr.n - groups, groups, sb_cstr(&sb));
+	tui_message(tl->view.tui, "%zu row%s in %zu group%s: %s",
+		    tl->tr.n - groups, tl->tr.n - groups == 1 ? "" : "s",
+		    groups, groups == 1 ? "" : "s", sb_cstr(&sb));
 	sb_free(&sb);
 	return 0;
 }

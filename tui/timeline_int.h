@@ -21,6 +21,9 @@
 
 #define LABEL_MIN 12		/* columns of the label column */
 #define LABEL_MAX 64
+#define LABEL_NAME_MIN 8	/* a counter's name before its scale */
+#define SCALE_MAX 12		/* "12.4G–99.9G": a counter's values */
+#define UNIT_MAX 6		/* columns of a counter's unit shown */
 #define DETAILS_MIN 6		/* rows of an open details pane */
 #define LEGEND_MAX 32		/* keys counted for the legend */
 
@@ -28,6 +31,14 @@ enum color_by { BY_OPCODE, BY_LAYER, BY_ENGINE, BY_COUNT };
 
 /* "opcode", "layer", "engine" */
 extern const char *const timeline_color_names[BY_COUNT];
+
+/* A counter's label text for one column grid: kept while the view
+ * stays, so moving between rows and events does not compute it again. */
+struct scale_memo {
+	int64_t track, t0, colw;	/* track id and the grid */
+	int ncols;
+	char text[64];
+};
 
 struct legend_key {
 	int64_t key;		/* string id, or track index by engine */
@@ -99,6 +110,8 @@ struct timeline {
 	int labelw, ncols, track_rows, details_h;
 	struct legend_key legend[LEGEND_MAX];
 	int nlegend;
+	struct scale_memo *memo;	/* one per counter drawn */
+	size_t nmemo;
 	struct highlight hl;
 	int hl_rows;		/* rows the strip and results line take */
 	struct box box;
@@ -106,6 +119,7 @@ struct timeline {
 	struct marker *marks;	/* by time */
 	size_t nmarks;
 	int marks_loaded;
+	int marks_row;		/* rows the marker line takes: 1 with markers */
 	/* a system profile: its rows are grouped at view time */
 	int is_system;
 	struct sysgroup group, group_default;
@@ -127,6 +141,9 @@ int64_t timeline_end(const struct timeline *tl);	/* t0 + span */
 int timeline_cursor_col(const struct timeline *tl);
 /* Track index of the cursor row. */
 size_t timeline_cur_track(const struct timeline *tl);
+/* The screen line of the first track row: under the axis and the
+ * marker line. */
+int timeline_tracks_y(const struct timeline *tl);
 /* Fits the label column, tracks and panes into the view's area. */
 void timeline_layout(struct timeline *tl);
 void timeline_clamp(struct timeline *tl);
@@ -185,6 +202,8 @@ void timeline_box_draw(struct timeline *tl, WINDOW *win);
 void timeline_marks_load(struct timeline *tl);
 void timeline_mark(struct timeline *tl, const char *name);
 void timeline_mark_step(struct timeline *tl, int dir);
+/* The marker line under the axis (the markers in view and their
+ * names) and each marker's column through empty cells. */
 void timeline_marks_draw(struct timeline *tl, WINDOW *win);
 /* The marker in the cursor's column, NULL if none. */
 const struct marker *timeline_mark_at_cursor(struct timeline *tl);
@@ -204,6 +223,10 @@ int timeline_align(struct timeline *tl, int on);
 void timeline_group_prompt(struct timeline *tl);
 /* :group ARGS; -1 with err_set(). */
 int timeline_group_command(struct timeline *tl, int argc, char **argv);
+
+/* A counter's unit as its label shows it (cleaned, cut). */
+void timeline_counter_unit(const struct timeline *tl, size_t i,
+			   struct strbuf *out);
 
 void timeline_draw(struct view *v, WINDOW *win);
 void timeline_header(struct view *v, struct strbuf *out);

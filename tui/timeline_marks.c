@@ -1,8 +1,9 @@
 /* Markers on the timeline: m drops one at the cursor, snapped to the
  * nearest event edge of the cursor's track; ' and " jump between them.
- * They are drawn on the time axis and as a thin line through empty
- * cells. The list is read again whenever another nxtop changed the
- * store, so two viewers of one profile see each other's markers. */
+ * They are drawn on a line of their own under the time axis, with their
+ * names where there is room, and as a thin line through empty cells.
+ * The list is read again whenever another nxtop changed the store, so
+ * two viewers of one profile see each other's markers. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -164,24 +165,43 @@ static int blank(WINDOW *win, int y, int x)
 	       getcchar(&cc, wc, &a, &pair, NULL) != ERR && wc[0] == L' ';
 }
 
+/* Marker k at column c on the marker line: its glyph, then its name up
+ * to a blank before column next. */
+static void draw_mark(struct timeline *tl, WINDOW *win, int y, size_t k,
+		      int c, int next)
+{
+	int x0 = tl->labelw + 1, room = next - c - 2;
+
+	draw_str(win, y, x0 + c, 1, draw_glyph(G_MARKER), draw_style(S_MARKER));
+	if (room >= 2)
+		draw_text(win, y, x0 + c + 1, room, tl->marks[k].name,
+			  draw_style(S_MARKER), 0);
+}
+
 void timeline_marks_draw(struct timeline *tl, WINDOW *win)
 {
-	int x0 = tl->labelw + 1;
+	int x0 = tl->labelw + 1, y = tl->view.top + 1;
 
+	if (!tl->marks_row)
+		return;
+	draw_str(win, y, 0, tl->labelw, "markers", draw_style(S_DIM));
 	for (size_t k = 0; k < tl->nmarks; k++) {
-		int c = column_of(tl, tl->marks[k].ts);
+		int c = column_of(tl, tl->marks[k].ts), next = tl->ncols + 1;
 
-		if (c < 0)
+		/* of markers sharing a column, the first is named */
+		if (c < 0 || (k && column_of(tl, tl->marks[k - 1].ts) == c))
 			continue;
-		draw_str(win, tl->view.top, x0 + c, 1, draw_glyph(G_MARKER),
-			 draw_style(S_MARKER));
+		for (size_t j = k + 1; j < tl->nmarks && next > tl->ncols; j++)
+			if (column_of(tl, tl->marks[j].ts) > c)
+				next = column_of(tl, tl->marks[j].ts);
+		draw_mark(tl, win, y, k, c, next);
 		for (int r = 0; r < tl->track_rows; r++) {
-			int y = tl->view.top + 1 + r;
+			int ty = timeline_tracks_y(tl) + r;
 
 			if (tl->top + (size_t)r >= tl->tr.nrows)
 				break;
-			if (blank(win, y, x0 + c))
-				draw_str(win, y, x0 + c, 1,
+			if (blank(win, ty, x0 + c))
+				draw_str(win, ty, x0 + c, 1,
 					 draw_glyph(G_MARKER_LINE),
 					 draw_style(S_MARKER));
 		}

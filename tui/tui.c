@@ -41,6 +41,10 @@ struct tui {
 	struct prompt prompt;
 	struct prompt_spec spec;	/* of the open prompt */
 	int prompting;
+	/* the help opened by '?' from the prompt: closing it gives the
+	 * prompt back */
+	struct view *prompt_help;
+	char word[PROMPT_LABEL_MAX];	/* of tui_command_word */
 	struct strbuf prompt_err;	/* why the last Enter did not run */
 	struct strbuf ask;		/* the open one-key question */
 	const char *ask_keys;
@@ -85,6 +89,10 @@ void tui_pop(struct tui *t)
 
 	if (!v)
 		return;
+	if (v == t->prompt_help) {
+		t->prompt_help = NULL;
+		t->prompting = 1;
+	}
 	t->nviews--;
 	v->ops->close(v);
 	if (!t->nviews)
@@ -108,6 +116,7 @@ void tui_prompt(struct tui *t, const struct prompt_spec *spec,
 	size_t n = 0;
 
 	t->spec = *spec;
+	t->prompt_help = NULL;
 	prompt_free(&t->prompt);
 	prompt_start(&t->prompt, spec->lead);
 	if (text)
@@ -271,9 +280,27 @@ static const struct prompt_spec command_spec = {
 	.done = run_command,
 };
 
-void tui_command_line(struct tui *t, const char *text)
+static int run_word(struct view *v, const char *text)
 {
-	tui_prompt(t, &command_spec, text);
+	char *line = xasprintf("%s %s", v->tui->word, text);
+	int rc = run_command(v, line);
+
+	free(line);
+	return rc;
+}
+
+/* Each word keeps a history of its own texts, so Up recalls names or
+ * groupings, not whole command lines. */
+void tui_command_word(struct tui *t, const char *word, const char *text)
+{
+	struct prompt_spec spec = { .lead = ':', .history = t->word,
+				    .done = run_word };
+	char label[PROMPT_LABEL_MAX];
+
+	snprintf(t->word, sizeof(t->word), "%s", word);
+	snprintf(label, sizeof(label), "%s ", word);
+	tui_prompt(t, &spec, text);
+	prompt_set_label(&t->prompt, label);
 }
 
 static void export(struct view *v, enum out_format fmt)
@@ -292,12 +319,26 @@ static void export_chosen(struct view *v, int key)
 	export(v, key == 'c' ? OUT_CSV : OUT_JSON);
 }
 
+/* A request of other views' keys (":sort" in the timeline) says where
+ * it works; 1 if it did. */
+static int elsewhere(struct view *v, enum request req)
+{
+	const struct req_info *r = req_info(req);
+
+	if (!r || keymap_covers(v->ops->keymap, r->keymap))
+		return 0;
+	tui_error(v->tui, "%s: only in %s", r->name, keymap_name(r->keymap));
+	return 1;
+}
+
 /* Requests every view may leave to the loop. */
 static void request(struct tui *t, enum request req)
 {
 	struct view *v = top_view(t);
 
 	set_area(v);
+	if (elsewhere(v, req))
+		return;
 	if (v->ops->request && !v->ops->request(v, req))
 		return;
 	switch (req) {
@@ -358,14 +399,14 @@ static int run_command(struct view *v, const char *text)
 	req = req_by_name(argv[0]);
 	if (req != REQ_NONE && argc == 1) {
 		request(t, req);
-		free(line);
-		return 0;
+	} else if (req == REQ_NONE || !elsewhere(v, req)) {
+		rc = v->ops->command ? v->ops->command(v, argc, argv) : 1;
+		if (rc > 0)
+			tui_error(t, "unknown command '%s' (? lists them)",
+				  argv[0]);
+		else if (rc < 0)
+			tui_error(t, "%s", err_get());
 	}
-	rc = v->ops->command ? v->ops->command(v, argc, argv) : 1;
-	if (rc > 0)
-		tui_error(t, "unknown command '%s' (? lists them)", argv[0]);
-	else if (rc < 0)
-		tui_error(t, "%s", err_get());
 	free(line);
 	return 0;
 }
@@ -398,6 +439,8 @@ static void prompt_input(struct tui *t, int key)
 
 		t->prompting = 0;
 		tui_push(t, h);
+		if (top_view(t) == h)
+			t->prompt_help = h;
 		return;
 	}
 	switch (prompt_key(&t->prompt, key)) {
@@ -530,6 +573,7 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 	nonl();
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
+	keys_define_terminal();
 	curs_set(0);
 	return 0;
 }

@@ -84,8 +84,9 @@ struct prompt_spec {
 /* Opens the editor over the status line with text already typed. */
 void tui_prompt(struct tui *t, const struct prompt_spec *spec,
 		const char *text);
-/* Opens the ':' command line with text typed. */
-void tui_command_line(struct tui *t, const char *text);
+/* Opens the ':' command line for one command: word stays fixed before
+ * the line, text (may be NULL) is typed, and Enter runs "word text". */
+void tui_command_word(struct tui *t, const char *word, const char *text);
 /* Asks a one-key question on the status line: a key in keys calls fn
  * with it, any other key cancels. */
 void tui_ask(struct tui *t, const char *question, const char *keys,

@@ -1,0 +1,25 @@
+/* The pager: a long text (a field of an event, every cell of a list's
+ * line) wrapped to the screen's width, scrolled with the keys of every
+ * list (j/k, PgUp/PgDn, g/G) and searched with / (n, N). It is a list
+ * of its wrapped lines, so it draws only the lines on screen. */
+#ifndef NX_TUI_PAGER_H
+#define NX_TUI_PAGER_H
+
+#include <stddef.h>
+
+#include "view.h"
+
+/* A piece of the text: a heading line (NULL: none) over len bytes of
+ * text (untrusted). */
+struct pager_part {
+	const char *heading;
+	const char *text;
+	size_t len;
+};
+
+/* A pager with the breadcrumb title on the parts (copied), a blank
+ * line between them. */
+struct view *pager_open(const char *title, const struct pager_part *parts,
+			size_t n);
+
+#endif
