@@ -5,7 +5,8 @@
  * page types the pages used, -n a checksum of every column instead of
  * its values (for benchmarks), -b the rows of a batch (1000). Values:
  * one row a line, columns separated by tabs; null, integers, doubles
- * as %.16e (nan, inf, -inf), booleans as true/false, bytes quoted with
+ * in %e form with their shortest round-trip digits (nan, inf, -inf),
+ * booleans as true/false, bytes quoted with
  * every byte outside printable ASCII, '"' and '\' as \xHH, lists in
  * [a, b]. */
 #include "config.h"
@@ -59,11 +60,29 @@ static void put_bytes(const struct pq_bytes *b)
 	putchar('"');
 }
 
+static void put_double(double d)
+{
+	char buf[64];
+
+	if (isnan(d)) {
+		fputs("nan", stdout);
+		return;
+	}
+	if (isinf(d)) {
+		fputs(d < 0 ? "-inf" : "inf", stdout);
+		return;
+	}
+	for (int p = 0; p <= 16; p++) {
+		snprintf(buf, sizeof(buf), "%.*e", p, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	fputs(buf, stdout);
+}
+
 static void put_value(const struct pq_column *c, const struct pq_batch *b,
 		      size_t s)
 {
-	double d;
-
 	if (!b->valid[s]) {
 		fputs("null", stdout);
 	} else if (c->kind == PQ_K_BYTES) {
@@ -74,13 +93,7 @@ static void put_value(const struct pq_column *c, const struct pq_batch *b,
 		else
 			printf("%" PRId64, b->i64[s]);
 	} else {
-		d = b->f64[s];
-		if (isnan(d))
-			fputs("nan", stdout);
-		else if (isinf(d))
-			fputs(d < 0 ? "-inf" : "inf", stdout);
-		else
-			printf("%.16e", d);
+		put_double(b->f64[s]);
 	}
 }
 
