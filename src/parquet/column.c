@@ -156,20 +156,23 @@ static int spread(struct pq_cursor *c, size_t s0, size_t s1)
 	size_t nn = 0, j = 0;
 	const unsigned char *v = c->valid;
 	struct pq_out *o = &c->out, *t = &c->tmp;
+	struct pq_out at = out_at(o, s0);
 
 	for (size_t s = s0; s < s1; s++)
 		nn += v[s];
+	if (nn == s1 - s0)
+		return get_values(c, &at, nn);
 	if (get_values(c, t, nn))
 		return -1;
-	for (size_t s = s0; s < s1; s++) {
-		if (o->i64)
+	if (o->i64)
+		for (size_t s = s0; s < s1; j += v[s++])
 			o->i64[s] = v[s] ? t->i64[j] : 0;
-		else if (o->f64)
+	else if (o->f64)
+		for (size_t s = s0; s < s1; j += v[s++])
 			o->f64[s] = v[s] ? t->f64[j] : 0;
-		else
+	else
+		for (size_t s = s0; s < s1; j += v[s++])
 			o->bytes[s] = v[s] ? t->bytes[j] : (struct pq_bytes){ "", 0 };
-		j += v[s];
-	}
 	return 0;
 }
 

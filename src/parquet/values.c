@@ -292,7 +292,8 @@ static const char *front_coded(struct pq_values *v, int64_t pre, int64_t suf)
 		v->prev_cap = need * 2;
 		v->prev = xrealloc(v->prev, v->prev_cap);
 	}
-	memcpy(v->prev + pre, v->p, (size_t)suf);
+	if (suf)
+		memcpy(v->prev + pre, v->p, (size_t)suf);
 	v->p += suf;
 	v->prev_len = need;
 	return NULL;
