@@ -46,18 +46,30 @@ static const char *logical_name(enum pq_logical l)
 	return n[l];
 }
 
-static void put_bytes(const struct pq_bytes *b)
+/* Untrusted bytes, every one outside printable ASCII (and '"', '\\') as
+ * \xHH. */
+static void put_escaped(const char *s, size_t n)
 {
-	putchar('"');
-	for (size_t i = 0; i < b->len; i++) {
-		unsigned char ch = (unsigned char)b->ptr[i];
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
 
 		if (ch < 0x20 || ch > 0x7e || ch == '"' || ch == '\\')
 			printf("\\x%02x", ch);
 		else
 			putchar(ch);
 	}
+}
+
+static void put_bytes(const struct pq_bytes *b)
+{
 	putchar('"');
+	put_escaped(b->ptr, b->len);
+	putchar('"');
+}
+
+static void put_path(const struct pq_column *c)
+{
+	put_escaped(c->path, strlen(c->path));
 }
 
 static void put_double(double d)
@@ -117,7 +129,9 @@ static void put_cell(const struct pq_column *c, const struct pq_batch *b,
 	putchar(']');
 }
 
-/* FNV-1a over the batch's values, so that nothing is optimised away. */
+/* A cheap checksum of the batch's values (a string counts by its length
+ * and last byte), so that nothing is optimised away while the reader,
+ * not the checksum, takes the time. */
 static uint64_t sum_batch(const struct pq_column *c, const struct pq_batch *b,
 			  uint64_t h)
 {
@@ -128,11 +142,10 @@ static uint64_t sum_batch(const struct pq_column *c, const struct pq_batch *b,
 			v = (uint64_t)b->i64[s];
 		else if (b->valid[s] && c->kind == PQ_K_F64)
 			memcpy(&v, &b->f64[s], 8);
-		else if (b->valid[s])
-			for (size_t i = 0; i < b->bytes[s].len; i++)
-				v = (v ^ (unsigned char)b->bytes[s].ptr[i]) *
-				    0x100000001b3;
-		h = (h ^ v) * 0x100000001b3;
+		else if (b->valid[s] && b->bytes[s].len)
+			v = b->bytes[s].len << 8 |
+			    (unsigned char)b->bytes[s].ptr[b->bytes[s].len - 1];
+		h = h * 31 + v;
 	}
 	return h;
 }
@@ -144,7 +157,9 @@ static void print_schema(struct pq_file *f)
 	for (int i = 0; i < pq_num_columns(f); i++) {
 		const struct pq_column *c = pq_column(f, i);
 
-		printf("column %s %s", c->path, type_name(c->type));
+		fputs("column ", stdout);
+		put_path(c);
+		printf(" %s", type_name(c->type));
 		if (c->type == PQ_FIXED_LEN_BYTE_ARRAY)
 			printf("(%d)", c->type_length);
 		printf(" %s def %d rep %d\n", logical_name(c->logical),
@@ -243,8 +258,11 @@ static int dump_rows(struct pq_file *f, struct pq_cursor **cur, int *idx,
 	uint64_t *h = calloc((size_t)n + 1, sizeof(*h));
 	int rc;
 
-	for (int i = 0; !o->sum && i < n; i++)
-		printf("%s%s", i ? "\t" : "", pq_column(f, idx[i])->path);
+	for (int i = 0; !o->sum && i < n; i++) {
+		if (i)
+			putchar('\t');
+		put_path(pq_column(f, idx[i]));
+	}
 	if (!o->sum)
 		putchar('\n');
 	while ((rc = next_batches(f, cur, n, o->batch, b)) > 0) {
@@ -256,8 +274,10 @@ static int dump_rows(struct pq_file *f, struct pq_cursor **cur, int *idx,
 				putchar(i + 1 < n ? '\t' : '\n');
 			}
 	}
-	for (int i = 0; o->sum && !rc && i < n; i++)
-		printf("%s %016" PRIx64 "\n", pq_column(f, idx[i])->path, h[i]);
+	for (int i = 0; o->sum && !rc && i < n; i++) {
+		put_path(pq_column(f, idx[i]));
+		printf(" %016" PRIx64 "\n", h[i]);
+	}
 	free(b);
 	free(h);
 	return rc;

@@ -101,7 +101,7 @@ static int grow_slots(struct pq_cursor *c, size_t n)
 	if (n <= c->slot_cap)
 		return 0;
 	if (n > PQ_MAX_SLOTS)
-		return cursor_fail(c, "more than " "64M values in one batch of rows");
+		return cursor_fail(c, "more than 16M values in one batch of rows");
 	cap = n > 2 * c->slot_cap ? n : 2 * c->slot_cap;
 	c->slot_cap = cap;
 	c->valid = xrealloc(c->valid, cap);

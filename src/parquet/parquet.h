@@ -20,7 +20,7 @@
 #define PQ_MAX_PAGE (128u << 20)	/* bytes of one page, either size */
 #define PQ_MAX_FOOTER (256u << 20)	/* bytes of the file metadata */
 #define PQ_MAX_DEPTH 64			/* nesting of schema and metadata */
-#define PQ_MAX_SLOTS (64u << 20)	/* values in one batch of a list column */
+#define PQ_MAX_SLOTS (16u << 20)	/* values in one batch of a list column */
 
 enum pq_type {
 	PQ_BOOLEAN, PQ_INT32, PQ_INT64, PQ_INT96, PQ_FLOAT, PQ_DOUBLE,

@@ -126,7 +126,7 @@ int pq_decompress(int codec, const uint8_t *src, size_t n, uint8_t *out,
 		  size_t out_n, const char **why);
 
 /* RLE/bit-packed hybrid runs of width-bit values (levels, dictionary
- * indices, booleans). */
+ * indices, booleans); width is at most 32. */
 struct pq_rle {
 	const uint8_t *p, *end;
 	int width;

@@ -54,6 +54,18 @@ static int next_run(struct pq_rle *r)
 	return 1;
 }
 
+/* k values of a bit-packed run; widths are at most 32 bits, so one
+ * 64-bit load at the value's first byte holds all of it. */
+static void unpack(struct pq_rle *r, uint32_t *out, size_t k)
+{
+	const uint64_t mask = (UINT64_C(1) << r->width) - 1;
+	uint64_t pos = r->bitpos;
+
+	for (size_t i = 0; i < k; i++, pos += (unsigned)r->width)
+		out[i] = (uint32_t)(pq_load64(r->bits + (pos >> 3)) >> (pos & 7) & mask);
+	r->bitpos = pos;
+}
+
 int64_t pq_rle_get(struct pq_rle *r, uint32_t *out, size_t n)
 {
 	size_t got = 0;
@@ -76,11 +88,7 @@ int64_t pq_rle_get(struct pq_rle *r, uint32_t *out, size_t n)
 			for (size_t i = 0; i < k; i++)
 				out[got + i] = 0;
 		} else {
-			for (size_t i = 0; i < k; i++) {
-				out[got + i] = (uint32_t)pq_unpack(r->bits,
-						r->bitpos, r->width);
-				r->bitpos += (unsigned)r->width;
-			}
+			unpack(r, out + got, k);
 		}
 		r->run -= k;
 		got += k;
