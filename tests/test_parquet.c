@@ -193,7 +193,8 @@ static char *write_raw(const uint8_t *pages, size_t n, const uint8_t *foot,
 
 	assert_true(n + fn + 12 <= sizeof(buf));
 	memcpy(buf, "PAR1", 4);
-	memcpy(buf + 4, pages, n);
+	if (n)
+		memcpy(buf + 4, pages, n);
 	memcpy(buf + 4 + n, foot, fn);
 	len = 4 + n + fn;
 	for (int i = 0; i < 4; i++)
