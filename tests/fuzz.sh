@@ -7,7 +7,7 @@ set -u
 . "${srcdir:-.}/tests/lib.sh"
 
 fx="$srcdir/tests/fixtures"
-for n in jsonsplit neuron system pftrace chrome query command; do
+for n in jsonsplit neuron system pftrace chrome query command parquet; do
 	bin="$builddir/tests/fuzz/replay_$n"
 	[ -x "$bin" ] || { echo "no $bin: skipping"; exit 77; }
 	set --
@@ -16,6 +16,7 @@ for n in jsonsplit neuron system pftrace chrome query command; do
 	jsonsplit | neuron) set -- "$@" "$fx/device_small.json" ;;
 	system) set -- "$@" "$fx/system_small.json" ;;
 	chrome) set -- "$@" "$fx/chrome_phases.json" "$fx/chrome_array.json.gz" ;;
+	parquet) set -- "$@" "$fx"/parquet/*.parquet ;;
 	esac
 	[ $# -gt 0 ] || continue
 	expect 0 "input\(s\) replayed" env TMPDIR="${TMPDIR:-/tmp}" "$bin" "$@"

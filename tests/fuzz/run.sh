@@ -71,11 +71,11 @@ for n in $FUZZ_NAMES; do targets="$targets fuzz_$n"; done
 # shellcheck disable=SC2086
 make -s -C "$out" -j2 $targets
 
-# Seeds: the test fixtures, the Perfetto traces of tests/mkpftrace, and
-# the queries and commands typed by the screen tests.
+# Seeds: the test fixtures (the Parquet ones too), the Perfetto traces of
+# tests/mkpftrace, and the queries and commands typed by the screen tests.
 seeds="$out/seeds"
 rm -rf "$seeds"
-for n in jsonsplit neuron system pftrace chrome query command; do
+for n in jsonsplit neuron system pftrace chrome query command parquet; do
 	mkdir -p "$seeds/$n"
 done
 fx="$srcdir/tests/fixtures"
@@ -89,6 +89,7 @@ cp "$fx/system_small.json" "$seeds/system/"
 cp "$fx/chrome_array.json.gz" "$fx/chrome_epoch.json" "$fx/chrome_phases.json" \
 	"$fx/trace_same.json" "$seeds/chrome/"
 "$out/mkpftrace" "$seeds/pftrace" >/dev/null
+cp "$fx"/parquet/*.parquet "$seeds/parquet/"
 i=0
 for k in "$srcdir"/tests/screens/*.keys; do
 	sed -n 's/^keys //p' "$k" | tr '<' '\n' | sed -n 's/^Enter>[:/]//p;s/^[:/]//p'
@@ -110,7 +111,7 @@ for n in $FUZZ_NAMES; do
 	mkdir -p "$corpus"
 	case $n in
 	query | command) dict="-dict=$srcdir/tests/fuzz/query.dict" ;;
-	pftrace) dict="" ;;
+	pftrace | parquet) dict="" ;;
 	*) dict="-dict=$srcdir/tests/fuzz/json.dict" ;;
 	esac
 	# shellcheck disable=SC2086
