@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "jout.h"
@@ -221,23 +222,52 @@ static void layers_text(const struct summary *s, FILE *f)
 	table_free(t);
 }
 
+/* A figure of a check in its unit: counts and bytes whole, times as
+ * durations with every ns. */
+static void check_value(char *buf, size_t n, enum sum_unit unit, double v)
+{
+	if (unit == SU_NS && fabs(v) < 9e18)
+		timefmt_dur(buf, n, (int64_t)v, 6, 0);
+	else
+		snprintf(buf, n, "%.0f%s", v, unit == SU_NS ? " ns" : "");
+}
+
+static void check_tolerance(char *buf, size_t n, const struct sum_check *c)
+{
+	if (!c->tol_abs && !c->tol_permille)
+		snprintf(buf, n, "exact");
+	else
+		snprintf(buf, n, "%" PRId64 "%s, %g%%", c->tol_abs,
+			 c->unit == SU_NS ? " ns" : "", c->tol_permille / 10.0);
+}
+
 static void checks_text(const struct summary *s, FILE *f)
 {
 	struct table *t;
+	char a[48], b[48], c[48];
 
 	if (!s->nchecks)
 		return;
 	t = table_new();
 	table_col(t, "Figure", 0);
+	table_col(t, "Method", 0);
 	table_col(t, "Events", 1);
 	table_col(t, "Profile", 1);
+	table_col(t, "Tolerance", 0);
 	table_col(t, "", 0);
 	for (size_t i = 0; i < s->nchecks; i++) {
+		const struct sum_check *k = &s->checks[i];
+
 		table_row(t);
-		table_text(t, s->checks[i].what);
-		table_text(t, s->checks[i].ours);
-		table_text(t, s->checks[i].theirs);
-		table_text(t, s->checks[i].agree ? "ok" : "DIFFERS");
+		table_text(t, k->what);
+		table_text(t, k->method);
+		check_value(a, sizeof(a), k->unit, (double)k->ours);
+		table_text(t, a);
+		check_value(b, sizeof(b), k->unit, k->theirs);
+		table_text(t, b);
+		check_tolerance(c, sizeof(c), k);
+		table_text(t, c);
+		table_text(t, k->agree ? "ok" : "DIFFERS");
 	}
 	fputs("\nAgainst the profile's own summary\n", f);
 	table_write_text(t, f, 2);
@@ -310,6 +340,38 @@ void report_summary_text(const struct summary *s, FILE *f)
 	layers_text(s, f);
 	checks_text(s, f);
 	report_warnings_text(s->warnings, s->nwarnings, f);
+}
+
+static void checks_json(const struct summary *s, struct jout *j)
+{
+	static const char *const units[] = { "count", "bytes", "ns" };
+
+	jout_arr(j);
+	for (size_t i = 0; i < s->nchecks; i++) {
+		const struct sum_check *c = &s->checks[i];
+
+		jout_obj(j);
+		jout_key(j, "figure");
+		jout_str(j, c->what);
+		jout_key(j, "method");
+		jout_str(j, c->method);
+		jout_key(j, "unit");
+		jout_str(j, units[c->unit]);
+		jout_key(j, "events");
+		jout_int(j, c->ours);
+		jout_key(j, "profile");
+		jout_real(j, c->theirs);
+		jout_key(j, "difference");
+		jout_real(j, (double)c->ours - c->theirs);
+		jout_key(j, "tolerance_abs");
+		jout_int(j, c->tol_abs);
+		jout_key(j, "tolerance_rel");
+		jout_real(j, c->tol_permille / 1000.0);
+		jout_key(j, "agree");
+		jout_bool(j, c->agree);
+		jout_end(j);
+	}
+	jout_end(j);
 }
 
 void report_summary_json(const struct summary *s, FILE *f)
@@ -425,20 +487,7 @@ void report_summary_json(const struct summary *s, FILE *f)
 	}
 	jout_end(&j);
 	jout_key(&j, "checks");
-	jout_arr(&j);
-	for (size_t i = 0; i < s->nchecks; i++) {
-		jout_obj(&j);
-		jout_key(&j, "figure");
-		jout_str(&j, s->checks[i].what);
-		jout_key(&j, "events");
-		jout_str(&j, s->checks[i].ours);
-		jout_key(&j, "profile");
-		jout_str(&j, s->checks[i].theirs);
-		jout_key(&j, "agree");
-		jout_bool(&j, s->checks[i].agree);
-		jout_end(&j);
-	}
-	jout_end(&j);
+	checks_json(s, &j);
 	jout_key(&j, "warnings");
 	jout_arr(&j);
 	for (size_t i = 0; i < s->nwarnings; i++) {

@@ -46,10 +46,23 @@ struct sum_warning {
 	char *origin, *category, *message;
 };
 
+/* Times the profile reports are float seconds it computed its own way;
+ * they agree with the events within SUM_TOL_NS or SUM_TOL_PERMILLE
+ * thousandths, whichever is larger. Counts and bytes agree exactly. */
+#define SUM_TOL_NS 10
+#define SUM_TOL_PERMILLE 1
+
+enum sum_unit { SU_COUNT, SU_BYTES, SU_NS };
+
 /* One figure the profile also reports, for the consistency section. */
 struct sum_check {
-	char *what;
-	char *ours, *theirs;
+	char *what;		/* "Tensor active time" */
+	const char *method;	/* how ours is computed from the events */
+	enum sum_unit unit;
+	int64_t ours;
+	double theirs;		/* the profile's figure in unit (ns rounded) */
+	int64_t tol_abs;	/* in unit; 0 with tol_permille 0: exact */
+	int tol_permille;
 	int agree;
 };
 
