@@ -251,6 +251,16 @@ int parse_i64(const char *s, size_t n, int64_t *out)
 	return 0;
 }
 
+int stream_check(FILE *f, const char *name)
+{
+	errno = 0;
+	if (!fflush(f) && !ferror(f))
+		return 0;
+	/* a write that failed earlier left its reason, not fflush */
+	err_set("%s: %s", name, errno ? strerror(errno) : "write error");
+	return -1;
+}
+
 int mkdirs(const char *dir)
 {
 	char *p = xstrdup(dir);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define NX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NX_MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -62,6 +63,11 @@ static inline int64_t sat_add(int64_t a, int64_t b)
 		return INT64_MIN;
 	return a + b;
 }
+
+/* Flushes f and says whether everything written to it got there (a
+ * full disk, a file size limit): 0, or -1 with err_get() naming name
+ * and the reason. */
+int stream_check(FILE *f, const char *name);
 
 /* Creates dir and its parents (mode 0700); 0 on success, else -1 with
  * err_get() set. */

@@ -123,7 +123,7 @@ int cli_common(struct cli *c, int opt)
 		return 1;
 	case 'h':
 		cli_help();
-		exit(0);
+		exit(cli_finish(0));
 	default:
 		return 0;
 	}
@@ -154,6 +154,13 @@ int cli_fail(void)
 {
 	fprintf(stderr, "nxtop: %s\n", err_get());
 	return EXIT_BAD_INPUT;
+}
+
+int cli_finish(int rc)
+{
+	if (!rc && stream_check(stdout, "standard output"))
+		return cli_fail();
+	return rc;
 }
 
 int cli_profile_arg(int argc, char **argv, const char **profile)

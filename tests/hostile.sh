@@ -292,6 +292,51 @@ if command -v tmux >/dev/null 2>&1 &&
 	grep -q "ZXZpbA==" "$tmp/raw" || fail "tmux: the hostile name was never drawn"
 fi
 
+# Output that cannot be written whole: to a full disk (/dev/full) or
+# past a file size limit (ulimit -f 2: 1 or 2 KiB as the shell counts;
+# nxtop ignores SIGXFSZ, so the write fails instead of killing it). Exit 1 with one line, whether
+# the output is standard output or -o FILE; a new -o FILE that was cut
+# short is taken away.
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/w.json"
+"$NXTOP" import -q "$tmp/w.json" || fail "write: import failed"
+# one_line STATUS REGEX WHAT: the last command's status and its stderr
+one_line() {
+	[ "$1" -eq 1 ] || fail "$3: exit $1, wanted 1; stderr: $(cat "$err")"
+	grep -Eq -- "$2" "$err" || fail "$3: no '$2' in: $(cat "$err")"
+	[ "$(wc -l < "$err")" -eq 1 ] || fail "$3: not one line: $(cat "$err")"
+}
+for args in "summary" "summary --format json" "export" "export --format json" \
+	"export --format csv" "export --what layers" "export --what info --format csv"; do
+	# shellcheck disable=SC2086
+	"$NXTOP" $args -q "$tmp/w.json" > /dev/full 2>"$err"
+	one_line $? '^nxtop: standard output: No space left on device$' "$args > /dev/full"
+done
+for args in "--version" "--help"; do
+	"$NXTOP" $args > /dev/full 2>"$err"
+	one_line $? '^nxtop: standard output: No space left on device$' "$args > /dev/full"
+done
+"$NXTOP" export -q "$tmp/w.json" --format csv -o /dev/full 2>"$err"
+one_line $? '^nxtop: /dev/full: No space left on device$' "export -o /dev/full"
+for args in "summary" "summary --format json" "export" "export --format json" \
+	"export --what info" "export --what info --format csv"; do
+	# shellcheck disable=SC2086
+	(ulimit -f 2 && exec "$NXTOP" $args -q "$tmp/w.json") > "$tmp/w.out" 2>"$err"
+	one_line $? '^nxtop: standard output: File too large$' "$args past ulimit -f"
+	# shellcheck disable=SC2086
+	[ "$(wc -c < "$tmp/w.out")" -lt "$("$NXTOP" $args -q "$tmp/w.json" | wc -c)" ] ||
+		fail "$args: not cut short by ulimit -f"
+done
+(ulimit -f 2 && exec "$NXTOP" export -q "$tmp/w.json" --format json -o "$tmp/w.new") 2>"$err"
+one_line $? "^nxtop: $tmp/w.new: File too large\$" "export -o past ulimit -f"
+no_file "$tmp/w.new"
+echo "an older export" > "$tmp/w.old"
+(ulimit -f 2 && exec "$NXTOP" export -q "$tmp/w.json" --format json -o "$tmp/w.old") 2>"$err"
+one_line $? "^nxtop: $tmp/w.old: File too large\$" "export -o over a file past ulimit -f"
+# within the limit all is well
+(ulimit -f 2 && exec "$NXTOP" export -q "$tmp/w.json" --what layers -o "$tmp/w.new") 2>"$err" ||
+	fail "a small export failed under ulimit -f: $(cat "$err")"
+grep -q "/sg00/_dot.3" "$tmp/w.new" || fail "the small export: $(cat "$tmp/w.new")"
+
 # A gzip bomb: refused once it expands more than 256 times.
 { printf '['; head -c $((100 * 1024 * 1024)) /dev/zero | tr '\0' ' '; } |
 	gzip -9 > "$tmp/bomb.json.gz"
