@@ -292,6 +292,43 @@ if command -v tmux >/dev/null 2>&1 &&
 	grep -q "ZXZpbA==" "$tmp/raw" || fail "tmux: the hostile name was never drawn"
 fi
 
+# Names that a spreadsheet would evaluate as formulas (=, +, -, @ first):
+# every CSV export writes them after a ', and plain numbers stay
+# numbers. The CSV is read back by sqlite3's own CSV reader.
+cat > "$tmp/formula.json" <<'EOF'
+{"instruction":[
+{"timestamp":10,"duration":5,"opcode":"=HYPERLINK(\"http://x\",\"y\")","label":"Vector","layer":"+cmd|' /C calc'!A0","hlo_name":"@SUM(1+1)","id":1},
+{"timestamp":20,"duration":7,"opcode":"-2+3","label":"-5","layer":"-x","id":2}],
+"layer_summary":[{"name":"=1+2","start":10,"end":27,"duration":17}],
+"summary":[{"instance_type":"=1+1","total_time":-0.5}]}
+EOF
+# no_formula FILE WHAT: no cell of the CSV FILE starts like a formula
+# unless it is a plain number
+no_formula() {
+	sqlite3 :memory: ".import --csv $1 t" ".mode line" "SELECT * FROM t" \
+		> "$tmp/cells" || fail "$2: sqlite3 cannot read the CSV"
+	bad=$(sed -n 's/^ *[^ ]* = //p' "$tmp/cells" | grep -E '^[-=+@]' |
+		grep -Ev '^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$')
+	[ -z "$bad" ] || fail "$2: cells a spreadsheet would evaluate: $bad"
+}
+i=0
+for args in "export" "export --query dur>0" "export --what layers" "export --what info"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	"$NXTOP" $args --format csv -q "$tmp/formula.json" > "$tmp/f$i.csv" 2>"$err" ||
+		fail "$args: $(cat "$err")"
+	no_formula "$tmp/f$i.csv" "$args --format csv"
+done
+for cell in "'=HYPERLINK(\"http://x\",\"y\")" "'+cmd|' /C calc'!A0" "'@SUM(1+1)" \
+	"'-2+3" "'-x"; do
+	sqlite3 :memory: ".import --csv $tmp/f1.csv t" "SELECT value FROM t" |
+		grep -qxF -- "$cell" || fail "selection CSV: no cell $cell"
+done
+sqlite3 :memory: ".import --csv $tmp/f2.csv t" "SELECT row, name FROM t" |
+	grep -qxF -- "-5|'-2+3" || fail "search CSV: $(cat "$tmp/f2.csv")"
+grep -q "^'=1+2," "$tmp/f3.csv" || fail "layers CSV: $(cat "$tmp/f3.csv")"
+grep -q "^summary,0,Value,'=1+1" "$tmp/f4.csv" || fail "info CSV: $(cat "$tmp/f4.csv")"
+
 # Output that cannot be written whole: to a full disk (/dev/full) or
 # past a file size limit (ulimit -f 2: 1 or 2 KiB as the shell counts;
 # nxtop ignores SIGXFSZ, so the write fails instead of killing it). Exit 1 with one line, whether

@@ -1,11 +1,13 @@
 /* Small helpers every layer relies on: exact integer parsing, time
- * formatting and parsing without floating point, and the sanitiser that
- * keeps control bytes and invalid UTF-8 away from the terminal. */
+ * formatting and parsing without floating point, the sanitiser that
+ * keeps control bytes and invalid UTF-8 away from the terminal, and
+ * export tables (CSV that no spreadsheet evaluates). */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/table.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
@@ -156,6 +158,66 @@ static void test_width(void **state)
 	assert_int_equal(text_fit("abcdef", 4), 4);
 }
 
+/* The CSV of a table, as a string (malloc'd). */
+static char *csv_of(const struct table *t)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	assert_non_null(f);
+	table_write_csv(t, f);
+	fclose(f);
+	return buf;
+}
+
+/* Text cells that start like a formula (= + - @, tab, CR) get a leading
+ * ' (OWASP's advice against CSV injection), quoted when they need it;
+ * plain numbers, in text cells or written as numbers, stay numbers. */
+static void test_csv_formulas(void **state)
+{
+	static const char *const cells[] = {
+		"=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0",
+		"-2+3", "@SUM(A1:A9)", "\t=1", "=1,2", "-5", "+1.5", "-2e3",
+		"-", "-e5", "a=b", "",
+	};
+	static const char want[] =
+		"name,n\r\n"
+		"\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",1\r\n"
+		"'+cmd|' /C calc'!A0,1\r\n"
+		"'-2+3,1\r\n"
+		"'@SUM(A1:A9),1\r\n"
+		/* the sanitiser makes the tab a space, which is quoted */
+		"\" =1\",1\r\n"
+		"\"'=1,2\",1\r\n"
+		"-5,1\r\n"
+		"+1.5,1\r\n"
+		"-2e3,1\r\n"
+		"'-,1\r\n"
+		"'-e5,1\r\n"
+		"a=b,1\r\n"
+		",1\r\n"
+		"-7,-7\r\n";
+	struct table *t = table_new();
+	char *got;
+
+	(void)state;
+	table_col(t, "name", 0);
+	table_col(t, "n", 1);
+	for (size_t i = 0; i < NX_ARRAY_SIZE(cells); i++) {
+		table_row(t);
+		table_text(t, cells[i]);
+		table_int(t, 1);
+	}
+	table_row(t);
+	table_num(t, -7, "-7");
+	table_int(t, -7);
+	got = csv_of(t);
+	assert_string_equal(got, want);
+	free(got);
+	table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_err_clean),
 		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_csv_formulas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
