@@ -113,13 +113,17 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 		sb_reset(&sb);
 		text_sanitize(&sb, g->name, 0);
 		if (!strcmp(g->kind, "counter")) {
+			/* the unit is the file's too */
+			sb_adds(&sb, " (counter");
+			if (g->unit) {
+				sb_adds(&sb, ", ");
+				text_sanitize(&sb, g->unit, 0);
+			}
 			if (g->counter.n)
-				fprintf(f, "\n== %s (counter%s%s): %" PRId64
-					" samples, min %.6g, max %.6g, mean %.6g\n",
-					sb_cstr(&sb), g->unit ? ", " : "",
-					g->unit ? g->unit : "", g->counter.n,
-					g->counter.vmin, g->counter.vmax,
-					g->counter.mean);
+				fprintf(f, "\n== %s): %" PRId64 " samples, min"
+					" %.6g, max %.6g, mean %.6g\n", sb_cstr(&sb),
+					g->counter.n, g->counter.vmin,
+					g->counter.vmax, g->counter.mean);
 			continue;
 		}
 		report_dur(a, sizeof(a), g->dur);

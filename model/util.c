@@ -201,6 +201,28 @@ void err_set(const char *fmt, ...)
 	sb_free(&sb);
 }
 
+void err_vnote(const char *fmt, va_list ap)
+{
+	struct strbuf raw, clean;
+
+	sb_init(&raw);
+	sb_init(&clean);
+	sb_vprintf(&raw, fmt, ap);
+	text_sanitize(&clean, sb_cstr(&raw), 0);
+	fprintf(stderr, "nxtop: %s\n", sb_cstr(&clean));
+	sb_free(&raw);
+	sb_free(&clean);
+}
+
+void err_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vnote(fmt, ap);
+	va_end(ap);
+}
+
 void err_clear(void)
 {
 	err_buf[0] = '\0';

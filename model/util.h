@@ -53,6 +53,10 @@ char *sb_detach(struct strbuf *sb);
 void err_set(const char *fmt, ...) NX_PRINTF(1, 2);
 void err_clear(void);
 const char *err_get(void);
+/* "nxtop: MESSAGE" and a newline on stderr, the message cleaned like
+ * err_set()'s: notes quote paths and names from files. */
+void err_note(const char *fmt, ...) NX_PRINTF(1, 2);
+void err_vnote(const char *fmt, va_list ap);
 
 /* a + b, clamped to the int64 range. */
 static inline int64_t sat_add(int64_t a, int64_t b)

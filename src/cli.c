@@ -133,11 +133,10 @@ int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("nxtop: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	err_vnote(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'nxtop --help'.\n", stderr);
+	fputs("Try 'nxtop --help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -152,7 +151,7 @@ int cli_bad_option(char **argv)
 
 int cli_fail(void)
 {
-	fprintf(stderr, "nxtop: %s\n", err_get());
+	err_note("%s", err_get());
 	return EXIT_BAD_INPUT;
 }
 

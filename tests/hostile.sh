@@ -46,13 +46,14 @@ refused() {
 
 # clean FILE WHAT: FILE holds nothing a terminal would interpret: no C0
 # control but newline and tab (and the CR of CSV line ends), no DEL, no
-# C1 control, only valid UTF-8.
+# C1 control, no bidi override (U+202A-E, U+2066-9), only valid UTF-8.
 clean() {
 	if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037\177]')" "$1" ||
 		LC_ALL=C grep -q "$(printf '\r.')" "$1" ||
 		LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$1" ||
+		LC_ALL=C grep -qP '\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]' "$1" ||
 		! iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1; then
-		fail "$2: raw control bytes or bad UTF-8: $(od -c "$1" | head -20)"
+		fail "$2: raw control bytes, bidi overrides or bad UTF-8: $(od -c "$1" | head -20)"
 	fi
 }
 
@@ -195,6 +196,34 @@ mkdir "$tmp/fifos"
 mkfifo "$tmp/fifos/x.json"
 expect 1 "fifos: no system profile in this folder; open one of its files instead: x.json" \
 	timeout 10 "$NXTOP" import "$tmp/fifos"
+
+# Messages on stderr quote paths: a bundle folder, the system profile
+# found by listing it and a device profile it names, each with a C1
+# control (NEL) and a bidi override (U+202E), and one more listed but
+# missing. Every note (system profile, device profiles, the missing one,
+# the cache, the rebuild after a device file changed) shows them
+# cleaned. The progress line is tested in a pty (tests/test_util).
+hb="$tmp/$(printf 'b\342\200\256\302\205x')"
+mkdir "$hb"
+cp "$srcdir/tests/fixtures/device_small.json" "$hb/$(printf 'dev\342\200\256\302\205x.json')"
+printf '{"trace_event":[{"timestamp":1000,"duration":5,"name":"x"}],"device_profile_list":[
+{"device_profile_name":"dev\\u202e\\u0085x"},{"device_profile_name":"gone\\u202e\\u009b31m"}]}' \
+	> "$hb/$(printf 'sys\342\200\256\302\205.json')"
+expect 0 "" "$NXTOP" import "$hb"
+r=$(printf '\357\277\275\357\277\275')	# both as U+FFFD
+for n in ": system profile $tmp/b${r}x/sys$r.json" ": 1 device profile: dev${r}x.json" \
+	": missing device profile gone${r}31m.json" "nxtop: cache $tmp/b${r}x.nxdb"; do
+	grep -qF -- "$n" "$err" || fail "bundle notes: no '$n' in: $(cat "$err")"
+done
+clean "$err" "bundle notes"
+touch -d 2001-01-01 "$hb/$(printf 'dev\342\200\256\302\205x.json')"
+expect 0 "" "$NXTOP" summary "$hb"
+grep -qxF "nxtop: rebuilding $tmp/b${r}x.nxdb ($tmp/b${r}x/dev${r}x.json changed)" "$err" ||
+	fail "rebuild note: $(cat "$err")"
+clean "$err" "rebuild note"
+# arguments quoted in a usage error
+expect 2 "unexpected argument" "$NXTOP" summary "$hb" "$(printf 'x\033]0;t\007\302\233')"
+clean "$err" "usage error"
 
 # Names with escape sequences, OSC 52, C0 and C1 controls, bidi
 # overrides, DEL and invalid UTF-8: replaced in every export, summary

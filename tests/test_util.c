@@ -1,16 +1,21 @@
 /* Small helpers every layer relies on: exact integer parsing, time
  * formatting and parsing without floating point, the sanitiser that
- * keeps control bytes and invalid UTF-8 away from the terminal, and
- * export tables (CSV that no spreadsheet evaluates). */
+ * keeps control bytes and invalid UTF-8 away from the terminal (also in
+ * notes and the progress line on stderr), and export tables (CSV that
+ * no spreadsheet evaluates). */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "model/table.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
+#include "src/progress.h"
 #include "testutil.h"
 
 static void test_parse_int(void **state)
@@ -218,6 +223,89 @@ static void test_csv_formulas(void **state)
 	table_free(t);
 }
 
+/* A name with an escape sequence, C1 controls (CSI, NEL) and a bidi
+ * override, as a folder listing or a system profile may give it. */
+static const char hostile_name[] =
+	"dir/a\x1b]52;c;eA==\x07\xc2\x9b" "31m\xc2\x85\xe2\x80\xae" "nosj.json";
+
+/* Bytes a terminal would act on, other than nxtop's own "\r\033[K". */
+static void assert_inert(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == 0x1b && i + 2 < n && s[i + 1] == '[' && s[i + 2] == 'K') {
+			i += 2;
+			continue;
+		}
+		if ((c < 0x20 && c != '\r' && c != '\n') || c == 0x7f)
+			fail_msg("control byte 0x%02x at %zu in: %.*s", c, i,
+				 (int)n, s);
+		if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+		    (unsigned char)s[i + 1] < 0xa0)
+			fail_msg("C1 control at %zu in: %.*s", i, (int)n, s);
+		if (c == 0xe2 && i + 2 < n && !memcmp(s + i, "\xe2\x80\xae", 3))
+			fail_msg("bidi override at %zu in: %.*s", i, (int)n, s);
+	}
+}
+
+/* Notes on stderr go through the sanitiser whole. */
+static void test_note_clean(void **state)
+{
+	char buf[512];
+	FILE *f = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	(void)state;
+	assert_non_null(f);
+	fflush(stderr);
+	dup2(fileno(f), STDERR_FILENO);
+	err_note("rebuilding %s.nxdb (%s changed)", hostile_name, hostile_name);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_true(n > 0 && !memcmp(buf, "nxtop: rebuilding dir/a", 23));
+	assert_inert(buf, n);
+}
+
+/* The progress line, in a real terminal (a pty): shown after a second,
+ * with the name cleaned. */
+static void test_progress_clean(void **state)
+{
+	struct timespec wait = { 1, 100000000 };
+	char buf[1024];
+	int master = posix_openpt(O_RDWR | O_NOCTTY), slave, saved;
+	struct progress *p;
+	ssize_t n;
+
+	(void)state;
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		skip();
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	assert_true(slave >= 0);
+	saved = dup(STDERR_FILENO);
+	fflush(stderr);
+	dup2(slave, STDERR_FILENO);
+	p = progress_new(1);
+	nanosleep(&wait, NULL);
+	progress_update(p, hostile_name, 42, 7);
+	progress_free(p);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(slave);
+	n = read(master, buf, sizeof(buf));
+	close(master);
+	assert_true(n > 0);
+	assert_non_null(memmem(buf, (size_t)n, "nxtop: dir/a", 12));
+	assert_non_null(memmem(buf, (size_t)n, "nosj.json 42%, 7 events", 23));
+	assert_inert(buf, (size_t)n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +316,8 @@ int main(void)
 		cmocka_unit_test(test_err_clean),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_csv_formulas),
+		cmocka_unit_test(test_note_clean),
+		cmocka_unit_test(test_progress_clean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

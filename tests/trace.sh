@@ -35,4 +35,18 @@ expect 0 "Kind +device \(pftrace\)" "$NXTOP" summary "$tmp/device.bin"
 printf '\n{"traceEvents":[{"ph":"X","pid":1,"tid":2,"name":"a","ts":1,"dur":2}]}' \
 	>"$tmp/newline.json"
 expect 0 "Kind +trace \(chrome-json\)" "$NXTOP" summary "$tmp/newline.json"
+
+# names and a counter's unit with escape sequences and C1 controls:
+# cleaned in every export
+for f in text json csv; do
+	expect 0 "" "$NXTOP" export -q --format $f "$tmp/utf8.pftrace"
+	if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037\177]')" "$out" ||
+		LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$out"; then
+		fail "utf8.pftrace: raw control bytes in the $f export: $(od -c "$out" | head -20)"
+	fi
+done
+r=$(printf '\357\277\275')	# U+FFFD
+expect 0 "" "$NXTOP" export -q "$tmp/utf8.pftrace"
+grep -qF "== gauge (counter, $r]0;title$r$r): 1 samples" "$out" ||
+	fail "utf8.pftrace: the counter's unit: $(grep gauge "$out")"
 pass
