@@ -25,6 +25,15 @@ static void cell_dur(struct table *t, int64_t ns)
 	table_num(t, (double)ns, buf);
 }
 
+/* A shortest or longest duration; "-" when it was not measured. */
+static void cell_extreme(struct table *t, int64_t ns)
+{
+	if (ns < 0)
+		table_text(t, "-");
+	else
+		cell_dur(t, ns);
+}
+
 /* A point in time: more digits than a duration needs. */
 static void cell_time(struct table *t, int64_t ns)
 {
@@ -38,8 +47,7 @@ static void cell_pct(struct table *t, double v)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%.2f%%", v);
-	table_num(t, v, buf);
+	table_num(t, v, report_pct(buf, sizeof(buf), v));
 }
 
 static void header(FILE *f, const char *what, const struct mprofile *p)
@@ -87,8 +95,8 @@ static struct table *field_table(const struct sel_group *g,
 		cell_dur(t, v->dur);
 		cell_pct(t, pct(v->dur, g->dur));
 		cell_dur(t, v->n ? v->dur / v->n : 0);
-		cell_dur(t, v->dmin);
-		cell_dur(t, v->dmax);
+		cell_extreme(t, v->dmin);
+		cell_extreme(t, v->dmax);
 	}
 	return t;
 }
@@ -96,7 +104,7 @@ static struct table *field_table(const struct sel_group *g,
 static void selection_text(const struct selection *s, const struct mprofile *p,
 			   FILE *f)
 {
-	char a[48], b[48];
+	char a[48], b[48], c[32];
 	struct strbuf sb;
 
 	header(f, "selection summary", p);
@@ -104,8 +112,8 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 	report_dur(a, sizeof(a), s->dur);
 	fprintf(f, "Events   %" PRId64 " (duration sum %s)\n", s->n, a);
 	report_dur(b, sizeof(b), s->active);
-	fprintf(f, "Active   %s%s (%.2f%% of the range)\n", s->active_exact ? "" : "~",
-		b, pct(s->active, s->t1 - s->t0));
+	fprintf(f, "Active   %s%s (%s of the range)\n", s->active_exact ? "" : "~",
+		b, report_pct(c, sizeof(c), pct(s->active, s->t1 - s->t0)));
 	sb_init(&sb);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
@@ -129,8 +137,8 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 		report_dur(a, sizeof(a), g->dur);
 		report_dur(b, sizeof(b), g->active);
 		fprintf(f, "\n== %s (%s): %" PRId64 " events, duration sum %s,"
-			" active %s (%.2f%%)\n", sb_cstr(&sb), g->kind, g->n, a, b,
-			pct(g->active, s->t1 - s->t0));
+			" active %s (%s)\n", sb_cstr(&sb), g->kind, g->n, a, b,
+			report_pct(c, sizeof(c), pct(g->active, s->t1 - s->t0)));
 		for (size_t k = 0; k < g->nfields; k++) {
 			struct table *t;
 
@@ -143,6 +151,15 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 		}
 	}
 	sb_free(&sb);
+}
+
+/* A figure that may not have been measured (-1): null in JSON. */
+static void json_opt(struct jout *j, int64_t v)
+{
+	if (v < 0)
+		jout_null(j);
+	else
+		jout_int(j, v);
 }
 
 static void selection_json(const struct selection *s, const struct mprofile *p,
@@ -208,7 +225,10 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 
 				jout_obj(&j);
 				jout_key(&j, "value");
-				jout_str(&j, v->value);
+				if (v->none)
+					jout_null(&j);
+				else
+					jout_str(&j, v->value);
 				jout_key(&j, "count");
 				jout_int(&j, v->n);
 				jout_key(&j, "count_pct");
@@ -220,9 +240,9 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 				jout_key(&j, "dur_avg_ns");
 				jout_int(&j, v->n ? v->dur / v->n : 0);
 				jout_key(&j, "min_ns");
-				jout_int(&j, v->dmin);
+				json_opt(&j, v->dmin);
 				jout_key(&j, "max_ns");
-				jout_int(&j, v->dmax);
+				json_opt(&j, v->dmax);
 				jout_end(&j);
 			}
 			jout_end(&j);
@@ -233,6 +253,15 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 	jout_end(&j);
 	jout_end(&j);
 	jout_done(&j);
+}
+
+/* A figure that may not have been measured (-1): empty in CSV. */
+static void csv_opt(struct table *t, int64_t v)
+{
+	if (v < 0)
+		table_text(t, "");
+	else
+		table_int(t, v);
 }
 
 static void selection_csv(const struct selection *s, FILE *f)
@@ -267,8 +296,8 @@ static void selection_csv(const struct selection *s, FILE *f)
 				table_int(t, v->dur);
 				table_printf(t, "%.4f", pct(v->dur, g->dur));
 				table_int(t, v->n ? v->dur / v->n : 0);
-				table_int(t, v->dmin);
-				table_int(t, v->dmax);
+				csv_opt(t, v->dmin);
+				csv_opt(t, v->dmax);
 			}
 		}
 	}
@@ -322,12 +351,17 @@ void export_layers(const struct layer_table *lt, const struct mprofile *p,
 			table_int(t, r->flops);
 		else
 			table_text(t, "");
-		if (r->mfu < 0)
+		if (r->mfu < 0) {
 			table_text(t, "");
-		else if (text)
+		} else if (text) {
 			cell_pct(t, r->mfu * 100);
-		else
-			table_num(t, r->mfu, "");
+		} else {
+			char buf[32];
+
+			/* a fraction, as JSON has it */
+			snprintf(buf, sizeof(buf), "%.17g", r->mfu);
+			table_num(t, r->mfu, buf);
+		}
 	}
 	{
 		char line[64];

@@ -33,10 +33,20 @@ const char *report_dur(char *buf, size_t n, int64_t ns)
 	return buf;
 }
 
+const char *report_pct(char *buf, size_t n, double pct)
+{
+	int decimals = 2;
+
+	if (pct != 0 && fabs(pct) < 0.01)
+		decimals = NX_MIN(1 - (int)floor(log10(fabs(pct))), 9);
+	snprintf(buf, n, "%.*f%%", decimals, pct);
+	return buf;
+}
+
 static void pct(char *buf, size_t n, int64_t part, int64_t whole)
 {
 	if (whole > 0)
-		snprintf(buf, n, "%.2f%%", 100.0 * (double)part / (double)whole);
+		report_pct(buf, n, 100.0 * (double)part / (double)whole);
 	else
 		snprintf(buf, n, "-");
 }
@@ -208,8 +218,7 @@ static void layers_text(const struct summary *s, FILE *f)
 		for (int e = 0; e < ENG_COUNT; e++)
 			table_int(t, l->count[e]);
 		if (l->mfu >= 0) {
-			snprintf(c, sizeof(c), "%.4f%%", l->mfu * 100);
-			table_text(t, c);
+			table_text(t, report_pct(c, sizeof(c), l->mfu * 100));
 		} else {
 			table_text(t, "-");
 		}

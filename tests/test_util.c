@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/report.h"
 #include "model/table.h"
 #include "model/text.h"
 #include "model/timefmt.h"
@@ -161,6 +162,29 @@ static void test_width(void **state)
 	assert_int_equal(text_width("\xe6\x97\xa5\xe6\x9c\xac"), 4);
 	assert_int_equal(text_fit("\xe6\x97\xa5\xe6\x9c\xac", 3), 3);
 	assert_int_equal(text_fit("abcdef", 4), 4);
+}
+
+static void pct(double v, const char *want)
+{
+	char buf[32];
+
+	assert_string_equal(report_pct(buf, sizeof(buf), v), want);
+}
+
+/* Percentages: two decimals; below 0.01% two significant digits. */
+static void test_pct(void **state)
+{
+	(void)state;
+	pct(0, "0.00%");
+	pct(50, "50.00%");
+	pct(100, "100.00%");
+	pct(12.3449, "12.34%");
+	pct(0.01, "0.01%");
+	pct(0.5, "0.50%");
+	pct(0.0024483892183027106, "0.0024%");
+	pct(0.0099, "0.0099%");
+	pct(0.00002, "0.000020%");
+	pct(-0.003, "-0.0030%");
 }
 
 /* The CSV of a table, as a string (malloc'd). */
@@ -315,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_err_clean),
 		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_pct),
 		cmocka_unit_test(test_csv_formulas),
 		cmocka_unit_test(test_note_clean),
 		cmocka_unit_test(test_progress_clean),

@@ -2,7 +2,8 @@
 # End to end in a real terminal: nxtop runs in tmux, some of the screen
 # scripts of tests/screens are typed into it with send-keys (drill: from
 # the demo bundle's system view into a device profile and back with
-# Backspace and q), and every dump point must show, in capture-pane,
+# Backspace and q; box-small: a Selection Summary with its "(none)"
+# lines), and every dump point must show, in capture-pane,
 # exactly the screen the headless run shows. Then q must quit and give the terminal back. Skipped (77)
 # without tmux or a C.UTF-8 locale.
 set -u
@@ -67,7 +68,19 @@ type_keys() {
 
 run() {
 	name=$1 script="$screens/$1.keys" size=80x24 profile=$tmp/p.json
-	[ "$(sed -n 's/^# profile: //p' "$script")" = bundle ] && profile=$tmp/bundle
+	fixture=$(sed -n 's/^# profile: //p' "$script")
+	case $fixture in
+	bundle) profile=$tmp/bundle ;;
+	device_screen.json) ;;
+	*)
+		# other fixtures under their own name, as in screen.sh
+		profile=$tmp/$fixture
+		if [ ! -e "$profile" ]; then
+			cp "$srcdir/tests/fixtures/$fixture" "$profile" &&
+				"$NXTOP" import -q "$profile" ||
+				{ fail "$name: $fixture: import failed"; return; }
+		fi ;;
+	esac
 	first=$(grep -v '^#' "$script" | head -n 1)
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
@@ -95,7 +108,7 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom search box drill; do
+for t in start details help tracks zoom search box box-small drill; do
 	run "$t"
 done
 
