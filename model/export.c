@@ -60,6 +60,19 @@ static void header(FILE *f, const char *what, const struct mprofile *p)
 	sb_free(&sb);
 }
 
+/* A row's name in a text heading: cleaned, and no wider than a table's
+ * column. */
+static void row_name(struct strbuf *out, const char *name)
+{
+	struct strbuf clean;
+
+	sb_init(&clean);
+	text_sanitize(&clean, name, 0);
+	sb_reset(out);
+	text_shorten(out, sb_cstr(&clean), TABLE_TEXT_COLS);
+	sb_free(&clean);
+}
+
 static void range_line(FILE *f, const struct mprofile *p, int64_t t0, int64_t t1)
 {
 	char a[48], b[48], c[48];
@@ -118,8 +131,7 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
 
-		sb_reset(&sb);
-		text_sanitize(&sb, g->name, 0);
+		row_name(&sb, g->name);
 		if (!strcmp(g->kind, "counter")) {
 			/* the unit is the file's too */
 			sb_adds(&sb, " (counter");
@@ -380,19 +392,20 @@ struct match_ctx {
 	int64_t pstart;
 	int text;
 	sqlite3_stmt *track_name;
+	struct strbuf name;	/* the last track_name(), whole */
 };
 
 static const char *track_name(struct match_ctx *c, int64_t id)
 {
-	static char buf[256];
 	const unsigned char *s;
 
 	sqlite3_bind_int64(c->track_name, 1, id);
 	s = sqlite3_step(c->track_name) == SQLITE_ROW ?
 		    sqlite3_column_text(c->track_name, 0) : NULL;
-	snprintf(buf, sizeof(buf), "%s", s ? (const char *)s : "");
+	sb_reset(&c->name);
+	sb_adds(&c->name, s ? (const char *)s : "");
 	sqlite3_reset(c->track_name);
-	return buf;
+	return sb_cstr(&c->name);
 }
 
 static void add_match(void *ctx, const struct mslice *ms)
@@ -416,7 +429,8 @@ static void add_match(void *ctx, const struct mslice *ms)
 int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f)
 {
-	struct match_ctx c = { m, table_new(), p->start, fmt == OUT_TEXT, NULL };
+	struct match_ctx c = { m, table_new(), p->start, fmt == OUT_TEXT, NULL,
+			       { NULL, 0, 0 } };
 	struct search_stats st;
 	struct mtrack *tracks;
 	size_t nt;
@@ -480,7 +494,7 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 			struct strbuf n;
 
 			sb_init(&n);
-			text_sanitize(&n, track_name(&c, st.rows[i].track), 0);
+			row_name(&n, track_name(&c, st.rows[i].track));
 			fprintf(f, "  %-20s %" PRId64 "\n", sb_cstr(&n), st.rows[i].n);
 			sb_free(&n);
 		}
@@ -495,6 +509,7 @@ out_tracks:
 	model_tracks_free(tracks, nt);
 out:
 	table_free(c.t);
+	sb_free(&c.name);
 	return rc;
 }
 

@@ -359,6 +359,33 @@ static void checks(struct model *m, struct summary *s)
 		    "sum of sizes", SU_BYTES, xfer_bytes);
 }
 
+/* Slices, and rows by kind: threads, async rows, processes (groups). */
+static int trace_counts(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m,
+		"SELECT coalesce(sum(CASE WHEN kind NOT IN ('group', 'counter')"
+		" THEN n_events END), 0), count(CASE kind WHEN 'thread' THEN 1"
+		" END), count(CASE kind WHEN 'async' THEN 1 END),"
+		" count(CASE kind WHEN 'group' THEN 1 END)"
+		" FROM track WHERE profile_id = ?1", p);
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		s->n_slices = sqlite3_column_int64(st, 0);
+		s->n_threads = sqlite3_column_int64(st, 1);
+		s->n_async = sqlite3_column_int64(st, 2);
+		s->n_processes = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int summary_is_trace(const struct summary *s)
+{
+	return s->prof.kind && !strcmp(s->prof.kind, "trace");
+}
+
 int summary_compute(struct model *m, int64_t profile, struct summary *s)
 {
 	sqlite3_stmt *st;
@@ -385,7 +412,7 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 	sqlite3_finalize(st);
 	if (engines(m, profile, s) || tracks(m, profile, s) ||
 	    dma(m, profile, s) || layers(m, profile, s) ||
-	    warnings(m, profile, s))
+	    warnings(m, profile, s) || trace_counts(m, profile, s))
 		return -1;
 	checks(m, s);
 	return 0;

@@ -71,6 +71,8 @@ struct summary {
 	int64_t start, end;		/* ns */
 	double p_total_time_s;		/* profile's total_time, < 0 if absent */
 	int64_t n_instructions, n_packets, n_transfers, n_counter_samples;
+	/* what a trace (not a Neuron profile) is made of */
+	int64_t n_slices, n_threads, n_async, n_processes;
 	struct sum_engine eng[ENG_COUNT];
 	struct sum_track *tracks;
 	size_t ntracks;
@@ -83,6 +85,10 @@ struct summary {
 	struct sum_check *checks;
 	size_t nchecks;
 };
+
+/* A trace (Chrome JSON, Perfetto) rather than a Neuron profile: its
+ * summary speaks of slices, threads and processes. */
+int summary_is_trace(const struct summary *s);
 
 /* Fills s for one profile. 0 on success. */
 int summary_compute(struct model *m, int64_t profile, struct summary *s);

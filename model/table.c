@@ -133,28 +133,34 @@ static const char *cell_text(const struct table *t, size_t r, size_t c)
 void table_write_text(const struct table *t, FILE *f, int indent)
 {
 	int *w = xcalloc(t->ncols, sizeof(*w));
+	struct strbuf sb;
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = text_width(t->names[c]);
 		for (size_t r = 0; r < t->nrows; r++)
 			w[c] = NX_MAX(w[c], text_width(cell_text(t, r, c)));
+		w[c] = NX_MIN(w[c], TABLE_TEXT_COLS);
 	}
+	sb_init(&sb);
 	for (size_t r = 0; r <= t->nrows; r++) {
 		fprintf(f, "%*s", indent, "");
 		for (size_t c = 0; c < t->ncols; c++) {
-			const char *s = r ? cell_text(t, r - 1, c) : t->names[c];
-			int pad = w[c] - text_width(s);
-			int last = c + 1 == t->ncols;
+			int last = c + 1 == t->ncols, pad;
 
+			sb_reset(&sb);
+			text_shorten(&sb, r ? cell_text(t, r - 1, c) : t->names[c],
+				     TABLE_TEXT_COLS);
+			pad = w[c] - text_width(sb_cstr(&sb));
 			if (t->right[c])
-				fprintf(f, "%*s%s", pad, "", s);
+				fprintf(f, "%*s%s", pad, "", sb_cstr(&sb));
 			else
-				fprintf(f, "%s%*s", s, last ? 0 : pad, "");
+				fprintf(f, "%s%*s", sb_cstr(&sb), last ? 0 : pad, "");
 			if (!last)
 				fputs("  ", f);
 		}
 		fputc('\n', f);
 	}
+	sb_free(&sb);
 	free(w);
 }
 

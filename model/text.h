@@ -27,5 +27,8 @@ size_t text_utf8_put(unsigned cp, char *out);
 int text_width(const char *s);
 /* Byte length of the longest prefix of s that fits in cols columns. */
 size_t text_fit(const char *s, int cols);
+/* Appends s (sanitised), shortened to cols columns (at least 3) by
+ * cutting out its middle: "gid36-nc0-thr…neuron_rt". */
+void text_shorten(struct strbuf *out, const char *s, int cols);
 
 #endif

@@ -330,6 +330,30 @@ static void test_progress_clean(void **state)
 	assert_inert(buf, (size_t)n);
 }
 
+static void shorten(const char *s, int cols, const char *want)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	text_shorten(&sb, s, cols);
+	assert_string_equal(sb_cstr(&sb), want);
+	assert_true(text_width(sb_cstr(&sb)) <= cols);
+	sb_free(&sb);
+}
+
+/* Long names lose their middle: the start and the end stay. */
+static void test_shorten(void **state)
+{
+	(void)state;
+	shorten("short", 10, "short");
+	shorten("0123456789", 10, "0123456789");
+	shorten("0123456789a", 10, "01234\xe2\x80\xa6" "789a");
+	shorten("abcdefghijklmnopqrstuvwxyz", 9, "abcd\xe2\x80\xa6" "wxyz");
+	/* wide characters count two columns and are never split */
+	shorten("\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5", 6,
+		"\xe6\x97\xa5\xe2\x80\xa6\xe6\x97\xa5");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_err_clean),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_pct),
+		cmocka_unit_test(test_shorten),
 		cmocka_unit_test(test_csv_formulas),
 		cmocka_unit_test(test_note_clean),
 		cmocka_unit_test(test_progress_clean),

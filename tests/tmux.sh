@@ -3,7 +3,8 @@
 # scripts of tests/screens are typed into it with send-keys (drill: from
 # the demo bundle's system view into a device profile and back with
 # Backspace and q; box-small: a Selection Summary with its "(none)"
-# lines), and every dump point must show, in capture-pane,
+# lines; trace: a Chrome trace's legend in its own words), and every
+# dump point must show, in capture-pane,
 # exactly the screen the headless run shows. Then q must quit and give the terminal back. Skipped (77)
 # without tmux or a C.UTF-8 locale.
 set -u
@@ -108,7 +109,7 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom search box box-small drill; do
+for t in start details help tracks zoom search box box-small trace drill; do
 	run "$t"
 done
 

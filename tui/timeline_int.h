@@ -26,9 +26,6 @@
 
 enum color_by { BY_OPCODE, BY_LAYER, BY_ENGINE, BY_COUNT };
 
-/* "opcode", "layer", "engine" */
-extern const char *const timeline_color_names[BY_COUNT];
-
 struct legend_key {
 	int64_t key;		/* string id, or track index by engine */
 	int cells;
@@ -108,6 +105,7 @@ struct timeline {
 	int marks_loaded;
 	/* a system profile: its rows are grouped at view time */
 	int is_system;
+	int is_trace;		/* not Neuron: Chrome JSON, Perfetto */
 	struct sysgroup group, group_default;
 	int64_t dropped;	/* dropped-event warnings of the profile */
 	/* the time the axis counts from: the profile's start, or with
@@ -120,6 +118,9 @@ struct timeline {
 	int aligned;
 };
 
+/* What the colour keys are called: a Neuron profile's opcode, layer
+ * and engine, a trace's name, category and thread. */
+const char *timeline_color_name(const struct timeline *tl, enum color_by c);
 /* Column c covers [t0 + c colw, t0 + (c+1) colw). */
 int64_t timeline_span(const struct timeline *tl);	/* ns on screen */
 int64_t timeline_end(const struct timeline *tl);	/* t0 + span */
