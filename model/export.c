@@ -25,6 +25,15 @@ static void cell_dur(struct table *t, int64_t ns)
 	table_num(t, (double)ns, buf);
 }
 
+/* A shortest or longest duration; "-" when it was not measured. */
+static void cell_extreme(struct table *t, int64_t ns)
+{
+	if (ns < 0)
+		table_text(t, "-");
+	else
+		cell_dur(t, ns);
+}
+
 /* A point in time: more digits than a duration needs. */
 static void cell_time(struct table *t, int64_t ns)
 {
@@ -38,8 +47,7 @@ static void cell_pct(struct table *t, double v)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%.2f%%", v);
-	table_num(t, v, buf);
+	table_num(t, v, report_pct(buf, sizeof(buf), v));
 }
 
 static void header(FILE *f, const char *what, const struct mprofile *p)
@@ -50,6 +58,19 @@ static void header(FILE *f, const char *what, const struct mprofile *p)
 	text_sanitize(&sb, p->name, 0);
 	fprintf(f, "# nxtop %s\nProfile  %s (%s)\n", what, sb_cstr(&sb), p->kind);
 	sb_free(&sb);
+}
+
+/* A row's name in a text heading: cleaned, and no wider than a table's
+ * column. */
+static void row_name(struct strbuf *out, const char *name)
+{
+	struct strbuf clean;
+
+	sb_init(&clean);
+	text_sanitize(&clean, name, 0);
+	sb_reset(out);
+	text_shorten(out, sb_cstr(&clean), TABLE_TEXT_COLS);
+	sb_free(&clean);
 }
 
 static void range_line(FILE *f, const struct mprofile *p, int64_t t0, int64_t t1)
@@ -87,8 +108,8 @@ static struct table *field_table(const struct sel_group *g,
 		cell_dur(t, v->dur);
 		cell_pct(t, pct(v->dur, g->dur));
 		cell_dur(t, v->n ? v->dur / v->n : 0);
-		cell_dur(t, v->dmin);
-		cell_dur(t, v->dmax);
+		cell_extreme(t, v->dmin);
+		cell_extreme(t, v->dmax);
 	}
 	return t;
 }
@@ -97,7 +118,7 @@ static struct table *field_table(const struct sel_group *g,
 static void selection_text(const struct selection *s, const struct mprofile *p,
 			   const char *what, FILE *f)
 {
-	char a[48], b[48];
+	char a[48], b[48], c[32];
 	struct strbuf sb;
 
 	header(f, what, p);
@@ -105,21 +126,24 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 	report_dur(a, sizeof(a), s->dur);
 	fprintf(f, "Events   %" PRId64 " (duration sum %s)\n", s->n, a);
 	report_dur(b, sizeof(b), s->active);
-	fprintf(f, "Active   %s%s (%.2f%% of the range)\n", s->active_exact ? "" : "~",
-		b, pct(s->active, s->t1 - s->t0));
+	fprintf(f, "Active   %s%s (%s of the range)\n", s->active_exact ? "" : "~",
+		b, report_pct(c, sizeof(c), pct(s->active, s->t1 - s->t0)));
 	sb_init(&sb);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
 
-		sb_reset(&sb);
-		text_sanitize(&sb, g->name, 0);
+		row_name(&sb, g->name);
 		if (!strcmp(g->kind, "counter")) {
+			/* the unit is the file's too */
+			sb_adds(&sb, " (counter");
+			if (g->unit) {
+				sb_adds(&sb, ", ");
+				text_sanitize(&sb, g->unit, 0);
+			}
 			if (g->counter.n)
-				fprintf(f, "\n== %s (counter%s%s): %" PRId64
-					" sample%s, min %.6g, max %.6g, mean %.6g\n",
-					sb_cstr(&sb), g->unit ? ", " : "",
-					g->unit ? g->unit : "", g->counter.n,
-					g->counter.n == 1 ? "" : "s",
+				fprintf(f, "\n== %s): %" PRId64 " sample%s, min"
+					" %.6g, max %.6g, mean %.6g\n", sb_cstr(&sb),
+					g->counter.n, g->counter.n == 1 ? "" : "s",
 					g->counter.vmin, g->counter.vmax,
 					g->counter.mean);
 			continue;
@@ -127,9 +151,9 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 		report_dur(a, sizeof(a), g->dur);
 		report_dur(b, sizeof(b), g->active);
 		fprintf(f, "\n== %s (%s): %" PRId64 " event%s, duration sum %s,"
-			" active %s (%.2f%%)\n", sb_cstr(&sb), g->kind, g->n,
+			" active %s (%s)\n", sb_cstr(&sb), g->kind, g->n,
 			g->n == 1 ? "" : "s", a, b,
-			pct(g->active, s->t1 - s->t0));
+			report_pct(c, sizeof(c), pct(g->active, s->t1 - s->t0)));
 		for (size_t k = 0; k < g->nfields; k++) {
 			struct table *t;
 
@@ -142,6 +166,15 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 		}
 	}
 	sb_free(&sb);
+}
+
+/* A figure that may not have been measured (-1): null in JSON. */
+static void json_opt(struct jout *j, int64_t v)
+{
+	if (v < 0)
+		jout_null(j);
+	else
+		jout_int(j, v);
 }
 
 static void selection_json(const struct selection *s, const struct mprofile *p,
@@ -207,7 +240,10 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 
 				jout_obj(&j);
 				jout_key(&j, "value");
-				jout_str(&j, v->value);
+				if (v->none)
+					jout_null(&j);
+				else
+					jout_str(&j, v->value);
 				jout_key(&j, "count");
 				jout_int(&j, v->n);
 				jout_key(&j, "count_pct");
@@ -219,9 +255,9 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 				jout_key(&j, "dur_avg_ns");
 				jout_int(&j, v->n ? v->dur / v->n : 0);
 				jout_key(&j, "min_ns");
-				jout_int(&j, v->dmin);
+				json_opt(&j, v->dmin);
 				jout_key(&j, "max_ns");
-				jout_int(&j, v->dmax);
+				json_opt(&j, v->dmax);
 				jout_end(&j);
 			}
 			jout_end(&j);
@@ -232,6 +268,15 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 	jout_end(&j);
 	jout_end(&j);
 	jout_done(&j);
+}
+
+/* A figure that may not have been measured (-1): empty in CSV. */
+static void csv_opt(struct table *t, int64_t v)
+{
+	if (v < 0)
+		table_text(t, "");
+	else
+		table_int(t, v);
 }
 
 static void selection_csv(const struct selection *s, FILE *f)
@@ -266,8 +311,8 @@ static void selection_csv(const struct selection *s, FILE *f)
 				table_int(t, v->dur);
 				table_printf(t, "%.4f", pct(v->dur, g->dur));
 				table_int(t, v->n ? v->dur / v->n : 0);
-				table_int(t, v->dmin);
-				table_int(t, v->dmax);
+				csv_opt(t, v->dmin);
+				csv_opt(t, v->dmax);
 			}
 		}
 	}
@@ -333,12 +378,17 @@ void export_layers(const struct layer_table *lt, const struct mprofile *p,
 			table_int(t, r->flops);
 		else
 			table_text(t, "");
-		if (r->mfu < 0)
+		if (r->mfu < 0) {
 			table_text(t, "");
-		else if (text)
+		} else if (text) {
 			cell_pct(t, r->mfu * 100);
-		else
-			table_num(t, r->mfu, "");
+		} else {
+			char buf[32];
+
+			/* a fraction, as JSON has it */
+			snprintf(buf, sizeof(buf), "%.17g", r->mfu);
+			table_num(t, r->mfu, buf);
+		}
 	}
 	{
 		char line[64];
@@ -357,19 +407,20 @@ struct match_ctx {
 	int64_t pstart;
 	int text;
 	sqlite3_stmt *track_name;
+	struct strbuf name;	/* the last track_name(), whole */
 };
 
 static const char *track_name(struct match_ctx *c, int64_t id)
 {
-	static char buf[256];
 	const unsigned char *s;
 
 	sqlite3_bind_int64(c->track_name, 1, id);
 	s = sqlite3_step(c->track_name) == SQLITE_ROW ?
 		    sqlite3_column_text(c->track_name, 0) : NULL;
-	snprintf(buf, sizeof(buf), "%s", s ? (const char *)s : "");
+	sb_reset(&c->name);
+	sb_adds(&c->name, s ? (const char *)s : "");
 	sqlite3_reset(c->track_name);
-	return buf;
+	return sb_cstr(&c->name);
 }
 
 static void add_match(void *ctx, const struct mslice *ms)
@@ -393,7 +444,8 @@ static void add_match(void *ctx, const struct mslice *ms)
 int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f)
 {
-	struct match_ctx c = { m, table_new(), p->start, fmt == OUT_TEXT, NULL };
+	struct match_ctx c = { m, table_new(), p->start, fmt == OUT_TEXT, NULL,
+			       { NULL, 0, 0 } };
 	struct search_stats st;
 	struct mtrack *tracks;
 	size_t nt;
@@ -457,7 +509,7 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 			struct strbuf n;
 
 			sb_init(&n);
-			text_sanitize(&n, track_name(&c, st.rows[i].track), 0);
+			row_name(&n, track_name(&c, st.rows[i].track));
 			fprintf(f, "  %-20s %" PRId64 "\n", sb_cstr(&n), st.rows[i].n);
 			sb_free(&n);
 		}
@@ -472,6 +524,7 @@ out_tracks:
 	model_tracks_free(tracks, nt);
 out:
 	table_free(c.t);
+	sb_free(&c.name);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -176,7 +177,7 @@ static char *summary_value(const char *key, sqlite3_stmt *st, int i)
 		return value_text(st, i);
 	v = sqlite3_column_double(st, i);
 	if (n > 8 && !strcmp(key + n - 8, "_percent"))
-		return xasprintf("%.4g%%", v * 100);
+		return xstrdup(report_pct(buf, sizeof(buf), v * 100));
 	if ((n > 5 && !strcmp(key + n - 5, "_time")) || !strcmp(key, "total_time")) {
 		timefmt_dur(buf, sizeof(buf), (int64_t)llround(v * 1e9), 3, 0);
 		return xstrdup(buf);

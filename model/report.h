@@ -13,6 +13,10 @@ int out_format_parse(const char *s, enum out_format *f);
 
 /* Pieces every text report shares. */
 const char *report_dur(char *buf, size_t n, int64_t ns);
+/* A percentage (0..100) as every view and text export shows one: two
+ * decimals, "12.34%"; below 0.01% two significant digits, "0.0024%",
+ * so that a small MFU does not read as 0. */
+const char *report_pct(char *buf, size_t n, double pct);
 /* "Label        value", the value sanitised. */
 void report_line(FILE *f, const char *label, const char *value);
 /* "Warnings (N)" and one line per warning, "[category] message". */

@@ -231,6 +231,75 @@ static void finish_field(struct model *m, struct sel_field *sf,
 		qsort(sf->rows, sf->nrows, sizeof(*sf->rows), cmp_value);
 }
 
+/* The shortest and longest of a row's events without field f. */
+static int none_extremes(struct model *m, const struct mtrack *t,
+			 enum agg_field f, int64_t t0, int64_t t1,
+			 struct sel_value *none)
+{
+	char sql[512];
+	sqlite3_stmt *st;
+
+	snprintf(sql, sizeof(sql), "SELECT min(s.dur), max(s.dur) FROM slice s"
+		 " WHERE s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?")
+		 " AND s.ts >= ? AND s.ts < ? AND %s IS NULL", field_expr[f]);
+	st = prep(m, sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int64(st, 2, t->max_depth);
+	sqlite3_bind_int64(st, 3, t0);
+	sqlite3_bind_int64(st, 4, t1);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		none->dmin = sqlite3_column_int64(st, 0);
+		none->dmax = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The row's events without a value for the field, "(none)": what the
+ * values leave of the row's count and time. Their shortest and longest
+ * are measured later, if the selection is small enough. */
+static void add_none(const struct sel_group *g, struct sel_field *sf)
+{
+	struct sel_value none = { .n = g->n, .dur = g->dur, .dmin = -1,
+				  .dmax = -1, .none = 1 };
+
+	for (size_t i = 0; i < sf->nrows; i++) {
+		none.n -= sf->rows[i].n;
+		none.dur -= sf->rows[i].dur;
+	}
+	if (none.n <= 0)
+		return;
+	none.value = xstrdup("(none)");
+	sf->rows = xreallocarray(sf->rows, sf->nrows + 1, sizeof(*sf->rows));
+	sf->rows[sf->nrows++] = none;
+	qsort(sf->rows, sf->nrows, sizeof(*sf->rows), cmp_value);
+}
+
+/* Every "(none)" line's shortest and longest, read from the events. */
+static int measure_none(struct model *m, const struct mtrack *all, size_t nall,
+			struct selection *s)
+{
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct mtrack *t = NULL;
+
+		for (size_t i = 0; i < nall; i++)
+			if (all[i].id == s->groups[g].track)
+				t = &all[i];
+		for (size_t k = 0; t && k < s->groups[g].nfields; k++) {
+			struct sel_field *sf = &s->groups[g].fields[k];
+
+			for (size_t r = 0; r < sf->nrows; r++)
+				if (sf->rows[r].none &&
+				    none_extremes(m, t, (enum agg_field)sf->agg,
+						  s->t0, s->t1, &sf->rows[r]))
+					return -1;
+		}
+	}
+	return 0;
+}
+
 struct fieldspec {
 	const char *name;
 	enum agg_field f;
@@ -298,12 +367,16 @@ static int group_compute(struct model *m, const struct mtrack *t, int64_t t0,
 			return -1;
 		}
 		g->fields[g->nfields].name = fs[i].name;
+		g->fields[g->nfields].agg = fs[i].f;
 		finish_field(m, &g->fields[g->nfields], fs[i].f, &vt);
+		/* every event has a name: the names make the row's totals */
 		if (fs[i].f == AGG_NAME) {
 			for (size_t k = 0; k < g->fields[g->nfields].nrows; k++) {
 				g->n += g->fields[g->nfields].rows[k].n;
 				g->dur += g->fields[g->nfields].rows[k].dur;
 			}
+		} else {
+			add_none(g, &g->fields[g->nfields]);
 		}
 		g->nfields++;
 	}
@@ -438,6 +511,8 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 	}
 	if (!rc)
 		rc = union_active(m, all, nall, out);
+	if (!rc && out->n <= SEL_NONE_EXACT_MAX)
+		rc = measure_none(m, all, nall, out);
 	model_tracks_free(all, nall);
 	return rc;
 }

@@ -5,7 +5,9 @@
  *
  * An event belongs to the selection when it starts inside [t0, t1).
  * Active time is the time inside [t0, t1) during which the row is busy
- * (covered by any event, wherever it started). */
+ * (covered by any event, wherever it started). Every field's table sums
+ * to its row: events without a value for it are one more value,
+ * "(none)". */
 #ifndef NX_SELECTION_H
 #define NX_SELECTION_H
 
@@ -13,13 +15,20 @@
 
 #include "model.h"
 
+/* The "(none)" lines' shortest and longest are read from the events when
+ * the selection holds at most this many. */
+#define SEL_NONE_EXACT_MAX 100000
+
 struct sel_value {
 	char *value;		/* display text of the value */
-	int64_t n, dur, dmin, dmax;
+	int64_t n, dur;
+	int64_t dmin, dmax;	/* -1: not measured (a "(none)" line) */
+	int none;		/* the events without a value: "(none)" */
 };
 
 struct sel_field {
 	const char *name;	/* "opcode", "layer", ... */
+	int agg;		/* its enum agg_field */
 	struct sel_value *rows;	/* by duration sum, longest first */
 	size_t nrows;
 };

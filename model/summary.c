@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timefmt.h"
 #include "util.h"
 
 const char *const summary_engine_names[ENG_COUNT] = {
@@ -248,43 +247,55 @@ static int reported(struct model *m, int64_t p, const char *key, double *out)
 	return rc;
 }
 
-static void add_check(struct summary *s, const char *what, char *ours,
-		      char *theirs, int agree)
+/* Within tol_abs, or within tol_permille thousandths of the profile's
+ * figure; exact when both are 0. */
+static int within(int64_t ours, double theirs, int64_t tol_abs,
+		  int tol_permille)
+{
+	double d = fabs((double)ours - theirs);
+
+	return d <= (double)tol_abs ||
+	       d * 1000 <= fabs(theirs) * tol_permille;
+}
+
+static void add_check(struct summary *s, const char *what, const char *method,
+		      enum sum_unit unit, int64_t ours, double theirs)
 {
 	struct sum_check *c;
 
 	s->checks = xreallocarray(s->checks, s->nchecks + 1, sizeof(*c));
 	c = &s->checks[s->nchecks++];
+	memset(c, 0, sizeof(*c));
 	c->what = xstrdup(what);
+	c->method = method;
+	c->unit = unit;
 	c->ours = ours;
 	c->theirs = theirs;
-	c->agree = agree;
+	if (unit == SU_NS) {
+		c->tol_abs = SUM_TOL_NS;
+		c->tol_permille = SUM_TOL_PERMILLE;
+	}
+	c->agree = within(ours, theirs, c->tol_abs, c->tol_permille);
 }
 
 static void check_count(struct model *m, struct summary *s, const char *key,
-			const char *what, int64_t ours)
+			const char *what, const char *method,
+			enum sum_unit unit, int64_t ours)
 {
 	double v;
 
-	if (reported(m, s->prof.id, key, &v))
-		return;
-	add_check(s, what, xasprintf("%" PRId64, ours),
-		  xasprintf("%.0f", v), (double)ours == v);
+	if (!reported(m, s->prof.id, key, &v))
+		add_check(s, what, method, unit, ours, v);
 }
 
-/* Times: the profile rounds to its own precision; agree within 0.1%. */
+/* Times: the profile gives float seconds; compared in whole ns. */
 static void check_time(struct model *m, struct summary *s, const char *key,
-		       const char *what, int64_t ours_ns)
+		       const char *what, const char *method, int64_t ours_ns)
 {
-	char a[48], b[48];
 	double v;
 
-	if (reported(m, s->prof.id, key, &v))
-		return;
-	timefmt_dur(a, sizeof(a), ours_ns, 6, 0);
-	timefmt_dur(b, sizeof(b), (int64_t)llround(v * 1e9), 6, 0);
-	add_check(s, what, xstrdup(a), xstrdup(b),
-		  fabs((double)ours_ns - v * 1e9) <= 0.001 * fabs(v * 1e9) + 1);
+	if (!reported(m, s->prof.id, key, &v))
+		add_check(s, what, method, SU_NS, ours_ns, round(v * 1e9));
 }
 
 static int64_t qtype_bytes(const struct summary *s, int dynamic_kind)
@@ -318,7 +329,7 @@ static void checks(struct model *m, struct summary *s)
 			 summary_engine_names[e]);
 		if (!reported(m, s->prof.id, key, &v))
 			s->eng[e].p_count = (int64_t)v;
-		check_count(m, s, key, what, s->eng[e].count);
+		check_count(m, s, key, what, "count", SU_COUNT, s->eng[e].count);
 		snprintf(key, sizeof(key), "%s_engine_active_time",
 			 summary_engine_keys[e]);
 		if (!reported(m, s->prof.id, key, &v))
@@ -326,21 +337,53 @@ static void checks(struct model *m, struct summary *s)
 		if (s->eng[e].active_ns >= 0) {
 			snprintf(what, sizeof(what), "%s active time",
 				 summary_engine_names[e]);
-			check_time(m, s, key, what, s->eng[e].active_ns);
+			check_time(m, s, key, what, "sum of end-start",
+				   s->eng[e].active_ns);
 		}
 	}
-	check_time(m, s, "total_time", "Total time", s->end - s->start);
+	check_time(m, s, "total_time", "Total time", "last end-first start",
+		   s->end - s->start);
 	check_count(m, s, "static_dma_size", "Static DMA bytes",
-		    qtype_bytes(s, 0));
+		    "sum of sizes", SU_BYTES, qtype_bytes(s, 0));
 	check_count(m, s, "software_dynamic_dma_size",
-		    "Software dynamic DMA bytes", qtype_bytes(s, 1));
+		    "Software dynamic DMA bytes", "sum of sizes",
+		    SU_BYTES, qtype_bytes(s, 1));
 	check_count(m, s, "hardware_dynamic_dma_size",
-		    "Hardware dynamic DMA bytes", qtype_bytes(s, 2));
-	check_count(m, s, "dma_transfer_count", "DMA transfers", s->n_transfers);
+		    "Hardware dynamic DMA bytes", "sum of sizes",
+		    SU_BYTES, qtype_bytes(s, 2));
+	check_count(m, s, "dma_transfer_count", "DMA transfers", "count",
+		    SU_COUNT, s->n_transfers);
 	for (size_t i = 0; i < s->nqtypes; i++)
 		xfer_bytes += s->qtypes[i].transfer_bytes;
 	check_count(m, s, "dma_transfer_total_bytes", "DMA transfer bytes",
-		    xfer_bytes);
+		    "sum of sizes", SU_BYTES, xfer_bytes);
+}
+
+/* Slices, and rows by kind: threads, async rows, processes (groups). */
+static int trace_counts(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m,
+		"SELECT coalesce(sum(CASE WHEN kind NOT IN ('group', 'counter')"
+		" THEN n_events END), 0), count(CASE kind WHEN 'thread' THEN 1"
+		" END), count(CASE kind WHEN 'async' THEN 1 END),"
+		" count(CASE kind WHEN 'group' THEN 1 END)"
+		" FROM track WHERE profile_id = ?1", p);
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		s->n_slices = sqlite3_column_int64(st, 0);
+		s->n_threads = sqlite3_column_int64(st, 1);
+		s->n_async = sqlite3_column_int64(st, 2);
+		s->n_processes = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int summary_is_trace(const struct summary *s)
+{
+	return s->prof.kind && !strcmp(s->prof.kind, "trace");
 }
 
 int summary_compute(struct model *m, int64_t profile, struct summary *s)
@@ -369,7 +412,7 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 	sqlite3_finalize(st);
 	if (engines(m, profile, s) || tracks(m, profile, s) ||
 	    dma(m, profile, s) || layers(m, profile, s) ||
-	    warnings(m, profile, s))
+	    warnings(m, profile, s) || trace_counts(m, profile, s))
 		return -1;
 	checks(m, s);
 	return 0;
@@ -395,11 +438,8 @@ void summary_free(struct summary *s)
 		free(s->warnings[i].message);
 	}
 	free(s->warnings);
-	for (size_t i = 0; i < s->nchecks; i++) {
+	for (size_t i = 0; i < s->nchecks; i++)
 		free(s->checks[i].what);
-		free(s->checks[i].ours);
-		free(s->checks[i].theirs);
-	}
 	free(s->checks);
 	memset(s, 0, sizeof(*s));
 }

@@ -46,10 +46,23 @@ struct sum_warning {
 	char *origin, *category, *message;
 };
 
+/* Times the profile reports are float seconds it computed its own way;
+ * they agree with the events within SUM_TOL_NS or SUM_TOL_PERMILLE
+ * thousandths, whichever is larger. Counts and bytes agree exactly. */
+#define SUM_TOL_NS 10
+#define SUM_TOL_PERMILLE 1
+
+enum sum_unit { SU_COUNT, SU_BYTES, SU_NS };
+
 /* One figure the profile also reports, for the consistency section. */
 struct sum_check {
-	char *what;
-	char *ours, *theirs;
+	char *what;		/* "Tensor active time" */
+	const char *method;	/* how ours is computed from the events */
+	enum sum_unit unit;
+	int64_t ours;
+	double theirs;		/* the profile's figure in unit (ns rounded) */
+	int64_t tol_abs;	/* in unit; 0 with tol_permille 0: exact */
+	int tol_permille;
 	int agree;
 };
 
@@ -58,6 +71,8 @@ struct summary {
 	int64_t start, end;		/* ns */
 	double p_total_time_s;		/* profile's total_time, < 0 if absent */
 	int64_t n_instructions, n_packets, n_transfers, n_counter_samples;
+	/* what a trace (not a Neuron profile) is made of */
+	int64_t n_slices, n_threads, n_async, n_processes;
 	struct sum_engine eng[ENG_COUNT];
 	struct sum_track *tracks;
 	size_t ntracks;
@@ -70,6 +85,10 @@ struct summary {
 	struct sum_check *checks;
 	size_t nchecks;
 };
+
+/* A trace (Chrome JSON, Perfetto) rather than a Neuron profile: its
+ * summary speaks of slices, threads and processes. */
+int summary_is_trace(const struct summary *s);
 
 /* Fills s for one profile. 0 on success. */
 int summary_compute(struct model *m, int64_t profile, struct summary *s);

@@ -86,8 +86,8 @@ static void rows_text(const struct syssummary *s, FILE *f)
 		table_text(t, report_dur(a, sizeof(a), r->dur));
 		table_text(t, report_dur(b, sizeof(b), r->busy));
 		if (total > 0)
-			snprintf(c, sizeof(c), "%.2f%%",
-				 100.0 * (double)r->busy / (double)total);
+			report_pct(c, sizeof(c),
+				   100.0 * (double)r->busy / (double)total);
 		else
 			snprintf(c, sizeof(c), "-");
 		table_text(t, c);

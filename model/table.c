@@ -133,38 +133,78 @@ static const char *cell_text(const struct table *t, size_t r, size_t c)
 void table_write_text(const struct table *t, FILE *f, int indent)
 {
 	int *w = xcalloc(t->ncols, sizeof(*w));
+	struct strbuf sb;
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = text_width(t->names[c]);
 		for (size_t r = 0; r < t->nrows; r++)
 			w[c] = NX_MAX(w[c], text_width(cell_text(t, r, c)));
+		w[c] = NX_MIN(w[c], TABLE_TEXT_COLS);
 	}
+	sb_init(&sb);
 	for (size_t r = 0; r <= t->nrows; r++) {
 		fprintf(f, "%*s", indent, "");
 		for (size_t c = 0; c < t->ncols; c++) {
-			const char *s = r ? cell_text(t, r - 1, c) : t->names[c];
-			int pad = w[c] - text_width(s);
-			int last = c + 1 == t->ncols;
+			int last = c + 1 == t->ncols, pad;
 
+			sb_reset(&sb);
+			text_shorten(&sb, r ? cell_text(t, r - 1, c) : t->names[c],
+				     TABLE_TEXT_COLS);
+			pad = w[c] - text_width(sb_cstr(&sb));
 			if (t->right[c])
-				fprintf(f, "%*s%s", pad, "", s);
+				fprintf(f, "%*s%s", pad, "", sb_cstr(&sb));
 			else
-				fprintf(f, "%s%*s", s, last ? 0 : pad, "");
+				fprintf(f, "%s%*s", sb_cstr(&sb), last ? 0 : pad, "");
 			if (!last)
 				fputs("  ", f);
 		}
 		fputc('\n', f);
 	}
+	sb_free(&sb);
 	free(w);
 }
 
-static void csv_field(FILE *f, const char *s)
+/* A plain decimal number (-5, +1.5, -2e3): a spreadsheet reads it as
+ * that number, nothing more. */
+static int plain_number(const char *s)
 {
+	int digits = 0;
+
+	s += *s == '-' || *s == '+';
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits++;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	if (digits && (*s == 'e' || *s == 'E')) {
+		s++;
+		s += *s == '-' || *s == '+';
+		if (*s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return digits && !*s;
+}
+
+/* Text a spreadsheet would evaluate as a formula (OWASP's list of first
+ * characters) is written after a ' so that it stays text. */
+static int formula_like(const char *s)
+{
+	return s[0] && strchr("=+-@\t\r", s[0]) && !plain_number(s);
+}
+
+static void csv_field(FILE *f, const char *s, int is_num)
+{
+	int guard = !is_num && formula_like(s);
+
 	if (!strpbrk(s, ",\"\n\r") && s[0] != ' ') {
-		fputs(s, f);
+		fprintf(f, "%s%s", guard ? "'" : "", s);
 		return;
 	}
 	fputc('"', f);
+	if (guard)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
@@ -179,7 +219,11 @@ void table_write_csv(const struct table *t, FILE *f)
 		for (size_t c = 0; c < t->ncols; c++) {
 			if (c)
 				fputc(',', f);
-			csv_field(f, r ? cell_text(t, r - 1, c) : t->names[c]);
+			if (r)
+				csv_field(f, cell_text(t, r - 1, c),
+					  t->cells[(r - 1) * t->ncols + c].is_num);
+			else
+				csv_field(f, t->names[c], 0);
 		}
 		fputs("\r\n", f);
 	}

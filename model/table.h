@@ -25,6 +25,10 @@ void table_num(struct table *t, double json_value, const char *text);
 
 size_t table_rows(const struct table *t);
 
+/* Text for people: aligned columns, no cell wider than TABLE_TEXT_COLS
+ * (a longer one loses its middle to an ellipsis, so that one long name
+ * does not widen every line); CSV and JSON keep every cell whole. */
+#define TABLE_TEXT_COLS 100
 void table_write_text(const struct table *t, FILE *f, int indent);
 void table_write_csv(const struct table *t, FILE *f);
 /* An array of objects keyed by column name. */

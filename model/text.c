@@ -188,3 +188,37 @@ size_t text_fit(const char *str, int cols)
 {
 	return text_fit_n(str, SIZE_MAX, cols);
 }
+
+/* Byte offset where the longest end of s that fits in cols columns
+ * starts; s is width columns wide. */
+static size_t tail_fit(const char *str, int width, int cols)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), i = 0;
+
+	while (i < n && width > cols) {
+		unsigned cp;
+		size_t len = text_utf8_char(s + i, n - i, &cp);
+
+		width -= len ? cp_width(cp) : 1;
+		i += len ? len : 1;
+	}
+	return i;
+}
+
+void text_shorten(struct strbuf *out, const char *s, int cols)
+{
+	int width = text_width(s), tail;
+	size_t head;
+
+	if (width <= cols) {
+		sb_adds(out, s);
+		return;
+	}
+	cols = NX_MAX(cols, 3);
+	tail = (cols - 1) / 2;
+	head = text_fit(s, cols - 1 - tail);
+	sb_add(out, s, head);
+	sb_adds(out, "\xe2\x80\xa6");	/* … */
+	sb_adds(out, s + tail_fit(s, width, tail));
+}

@@ -30,5 +30,8 @@ int text_width(const char *s);
 size_t text_fit(const char *s, int cols);
 /* The same within the first n bytes of s (or up to a NUL). */
 size_t text_fit_n(const char *s, size_t n, int cols);
+/* Appends s (sanitised), shortened to cols columns (at least 3) by
+ * cutting out its middle: "gid36-nc0-thr…neuron_rt". */
+void text_shorten(struct strbuf *out, const char *s, int cols);
 
 #endif

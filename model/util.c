@@ -201,6 +201,28 @@ void err_set(const char *fmt, ...)
 	sb_free(&sb);
 }
 
+void err_vnote(const char *fmt, va_list ap)
+{
+	struct strbuf raw, clean;
+
+	sb_init(&raw);
+	sb_init(&clean);
+	sb_vprintf(&raw, fmt, ap);
+	text_sanitize(&clean, sb_cstr(&raw), 0);
+	fprintf(stderr, "nxtop: %s\n", sb_cstr(&clean));
+	sb_free(&raw);
+	sb_free(&clean);
+}
+
+void err_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vnote(fmt, ap);
+	va_end(ap);
+}
+
 void err_clear(void)
 {
 	err_buf[0] = '\0';
@@ -249,6 +271,16 @@ int parse_i64(const char *s, size_t n, int64_t *out)
 		return -1;
 	*out = (int64_t)u;
 	return 0;
+}
+
+int stream_check(FILE *f, const char *name)
+{
+	errno = 0;
+	if (!fflush(f) && !ferror(f))
+		return 0;
+	/* a write that failed earlier left its reason, not fflush */
+	err_set("%s: %s", name, errno ? strerror(errno) : "write error");
+	return -1;
 }
 
 int mkdirs(const char *dir)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define NX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NX_MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -52,6 +53,10 @@ char *sb_detach(struct strbuf *sb);
 void err_set(const char *fmt, ...) NX_PRINTF(1, 2);
 void err_clear(void);
 const char *err_get(void);
+/* "nxtop: MESSAGE" and a newline on stderr, the message cleaned like
+ * err_set()'s: notes quote paths and names from files. */
+void err_note(const char *fmt, ...) NX_PRINTF(1, 2);
+void err_vnote(const char *fmt, va_list ap);
 
 /* a + b, clamped to the int64 range. */
 static inline int64_t sat_add(int64_t a, int64_t b)
@@ -62,6 +67,11 @@ static inline int64_t sat_add(int64_t a, int64_t b)
 		return INT64_MIN;
 	return a + b;
 }
+
+/* Flushes f and says whether everything written to it got there (a
+ * full disk, a file size limit): 0, or -1 with err_get() naming name
+ * and the reason. */
+int stream_check(FILE *f, const char *name);
 
 /* Creates dir and its parents (mode 0700); 0 on success, else -1 with
  * err_get() set. */

@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model/text.h"
 #include "model/util.h"
 #include "progress.h"
 #include "sysfilter.h"
@@ -431,11 +430,10 @@ static void run_pool(struct pool *pl, struct progress *pg)
 }
 
 struct plan {
-	const char *dir;	/* as the user named it */
 	const struct sysfilter *filter;	/* --filter-nc, --filter-instance */
 	struct devjob *jobs;
 	size_t n;
-	struct strbuf refused;	/* for stderr */
+	char **refused;		/* why files were ignored, for stderr */
 	size_t nrefused;
 };
 
@@ -466,12 +464,9 @@ static void refuse(struct writer *w, const struct import_result *sys,
 	char *msg = xasprintf("device profile \"%s\" ignored: %s", name, why);
 
 	writer_warning(w, sys->profile, "bundle", "Device profile", msg);
-	/* the name is the file's: never raw to the terminal */
-	sb_printf(&pl->refused, "nxtop: %s: ", pl->dir);
-	text_sanitize(&pl->refused, msg, 0);
-	sb_addc(&pl->refused, '\n');
-	pl->nrefused++;
-	free(msg);
+	pl->refused = xreallocarray(pl->refused, pl->nrefused + 1,
+				    sizeof(*pl->refused));
+	pl->refused[pl->nrefused++] = msg;
 }
 
 /* Device files from the system profile's list, then by their names. */
@@ -561,45 +556,34 @@ static void missing_row(struct writer *w, const struct import_result *sys,
 	free(name);
 }
 
-/* A file's name on stderr, cleaned like every name from a profile. */
-static void put_name(const char *name)
-{
-	char *clean = text_clean(name);
-
-	fputs(clean, stderr);
-	free(clean);
-}
-
 static void report(const char *dir, const struct plan *pl)
 {
+	struct strbuf used_names;
 	size_t used = 0;
 
-	for (size_t i = 0; i < pl->n; i++)
-		used += pl->jobs[i].path && !pl->jobs[i].rc;
-	if (used) {
-		fprintf(stderr, "nxtop: %s: %zu device profile%s:", dir, used,
-			used == 1 ? "" : "s");
-		for (size_t i = 0; i < pl->n; i++)
-			if (pl->jobs[i].path && !pl->jobs[i].rc) {
-				fputc(' ', stderr);
-				put_name(pl->jobs[i].file);
-			}
-		fputc('\n', stderr);
+	sb_init(&used_names);
+	for (size_t i = 0; i < pl->n; i++) {
+		if (pl->jobs[i].path && !pl->jobs[i].rc) {
+			sb_printf(&used_names, " %s", pl->jobs[i].file);
+			used++;
+		}
 	}
+	if (used)
+		err_note("%s: %zu device profile%s:%s", dir, used,
+			 used == 1 ? "" : "s", sb_cstr(&used_names));
+	sb_free(&used_names);
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct devjob *j = &pl->jobs[i];
 
-		if (!j->path) {
-			fprintf(stderr, "nxtop: %s: missing device profile ", dir);
-			put_name(j->file);
-			fputs(" (listed in device_profile_list)\n", stderr);
-		} else if (j->rc) {
-			fprintf(stderr, "nxtop: %s: device profile not imported:"
-				" %s\n", dir, j->error);
-		}
+		if (!j->path)
+			err_note("%s: missing device profile %s (listed in"
+				 " device_profile_list)", dir, j->file);
+		else if (j->rc)
+			err_note("%s: device profile not imported: %s", dir,
+				 j->error);
 	}
-	if (pl->refused.len)
-		fputs(pl->refused.buf, stderr);
+	for (size_t i = 0; i < pl->nrefused; i++)
+		err_note("%s: %s", dir, pl->refused[i]);
 }
 
 /* Listed but not there: a warning, a row in state "missing", and a
@@ -662,7 +646,9 @@ static void plan_free(struct plan *pl)
 		devname_free(&j->dn);
 	}
 	free(pl->jobs);
-	sb_free(&pl->refused);
+	for (size_t i = 0; i < pl->nrefused; i++)
+		free(pl->refused[i]);
+	free(pl->refused);
 }
 
 /* The device files to import, and what the folder lacks or refuses. */
@@ -674,8 +660,6 @@ static int plan_bundle(struct writer *w, const char *dir, char *dir_real,
 	int dirfd;
 
 	memset(pl, 0, sizeof(*pl));
-	pl->dir = dir;
-	sb_init(&pl->refused);
 	if (!realpath(dir, dir_real) ||
 	    (dirfd = open(dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		err_set("%s: %s", dir, strerror(errno));

@@ -123,7 +123,7 @@ int cli_common(struct cli *c, int opt)
 		return 1;
 	case 'h':
 		cli_help();
-		exit(0);
+		exit(cli_finish(0));
 	default:
 		return 0;
 	}
@@ -133,11 +133,10 @@ int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("nxtop: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	err_vnote(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'nxtop --help'.\n", stderr);
+	fputs("Try 'nxtop --help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -152,8 +151,15 @@ int cli_bad_option(char **argv)
 
 int cli_fail(void)
 {
-	fprintf(stderr, "nxtop: %s\n", err_get());
+	err_note("%s", err_get());
 	return EXIT_BAD_INPUT;
+}
+
+int cli_finish(int rc)
+{
+	if (!rc && stream_check(stdout, "standard output"))
+		return cli_fail();
+	return rc;
 }
 
 int cli_profile_arg(int argc, char **argv, const char **profile)

@@ -59,6 +59,9 @@ int cli_usage_error(const char *fmt, ...) NX_PRINTF(1, 2);
 int cli_bad_option(char **argv);
 /* Prints err_get() as "nxtop: ..." and returns EXIT_BAD_INPUT. */
 int cli_fail(void);
+/* The exit status rc once standard output is flushed: output cut short
+ * (a full disk, a file size limit) is a failure, said in one line. */
+int cli_finish(int rc);
 /* Exactly one PROFILE argument left after the options. */
 int cli_profile_arg(int argc, char **argv, const char **profile);
 /* Imports if needed and opens the cache. NULL with err_get() set. */

@@ -160,7 +160,7 @@ static char *demo_path(const struct demo_opts *o, int64_t system_events,
 	}
 	free(sys);
 	if (!quiet)
-		fprintf(stderr, "nxtop: writing the demo bundle %s\n", path);
+		err_note("writing the demo bundle %s", path);
 	if (write_bundle(path, o, system_events)) {
 		free(path);
 		return NULL;

@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "model/drill.h"
@@ -344,13 +346,56 @@ static int run(struct model *m, const struct mprofile *p,
 	return rc;
 }
 
+/* -o FILE: created, or emptied when it is there. *created says whether
+ * it was new, so that a failed export takes away only its own file. */
+static FILE *open_output(const char *path, int *created)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	FILE *f;
+
+	*created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		err_set("%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		if (*created)
+			unlink(path);
+		return NULL;
+	}
+	return f;
+}
+
+/* Writes the export to -o FILE: complete, or (if it was new) gone. */
+static int run_to_file(struct model *m, const struct mprofile *p,
+		       const struct export_args *a)
+{
+	int created, rc;
+	FILE *out = open_output(a->output, &created);
+
+	if (!out)
+		return -1;
+	rc = run(m, p, a, out);
+	if (!rc && model_check(m))
+		rc = -1;
+	if (!rc && stream_check(out, a->output))
+		rc = -1;
+	if (fclose(out) && !rc) {
+		err_set("%s: %s", a->output, strerror(errno));
+		rc = -1;
+	}
+	if (rc && created)
+		unlink(a->output);
+	return rc;
+}
+
 int cmd_export(struct cli *c, int argc, char **argv)
 {
 	struct export_args a = { .what = W_SELECTION, .fmt = OUT_TEXT };
 	struct mprofile p;
 	const char *profile;
 	struct model *m;
-	FILE *out = stdout;
 	int rc;
 
 	if ((rc = parse(c, argc, argv, &a)))
@@ -364,17 +409,13 @@ int cmd_export(struct cli *c, int argc, char **argv)
 		model_close(m);
 		return cli_fail();
 	}
-	if (a.output && !(out = fopen(a.output, "w"))) {
-		err_set("%s: %s", a.output, strerror(errno));
-		rc = -1;
+	if (a.output) {
+		rc = run_to_file(m, &p, &a);
 	} else {
-		rc = run(m, &p, &a, out);
+		/* main checks that standard output got it all */
+		rc = run(m, &p, &a, stdout);
 		if (!rc && model_check(m))
 			rc = -1;
-		if (out != stdout && fclose(out) && !rc) {
-			err_set("%s: %s", a.output, strerror(errno));
-			rc = -1;
-		}
 	}
 	model_profile_clear(&p);
 	model_close(m);

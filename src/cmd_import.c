@@ -37,7 +37,7 @@ int cmd_import(struct cli *c, int argc, char **argv)
 		return cli_fail();
 	}
 	if (!c->imp.quiet)
-		fprintf(stderr, "nxtop: cache %s\n", cache);
+		err_note("cache %s", cache);
 	free(cache);
 	return 0;
 }

@@ -16,7 +16,6 @@
 #include "bundle.h"
 #include "jsonsplit.h"
 #include "model/cache.h"
-#include "model/text.h"
 #include "model/util.h"
 #include "progress.h"
 #include "sysfilter.h"
@@ -468,14 +467,9 @@ static int import_input(struct writer *w, const char *input,
 		if (res.is_system) {
 			if (!dir)
 				dir = dir_of(input);
-			if (!o->quiet) {
-				/* a name found in the folder: cleaned */
-				char *clean = text_clean(name ? name : input);
-
-				fprintf(stderr, "nxtop: %s: system profile %s\n",
-					dir, clean);
-				free(clean);
-			}
+			if (!o->quiet)
+				err_note("%s: system profile %s", dir,
+					 name ? name : input);
 			rc = bundle_import_devices(w, dir, &res, o, cache_path);
 		}
 		import_result_free(&res);

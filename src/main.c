@@ -36,13 +36,14 @@ int main(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("nxtop %s\nCopyright (c) 2026 The nxtop authors; "
 		       "MIT License (see LICENSE)\n", PACKAGE_VERSION);
-		return 0;
+		return cli_finish(0);
 	}
 	for (size_t i = 0; argc > 1 && i < NX_ARRAY_SIZE(commands); i++) {
 		if (!strcmp(argv[1], commands[i].name)) {
 			c.cmd = commands[i].name;
-			return commands[i].fn(&c, argc - 1, argv + 1);
+			return cli_finish(commands[i].fn(&c, argc - 1,
+							 argv + 1));
 		}
 	}
-	return cmd_view(&c, argc, argv);
+	return cli_finish(cmd_view(&c, argc, argv));
 }

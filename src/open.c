@@ -83,8 +83,7 @@ static int lock_input(const char *input, int quiet)
 		return -1;
 	}
 	if (!quiet)
-		fprintf(stderr, "nxtop: waiting for another nxtop importing %s\n",
-			input);
+		err_note("waiting for another nxtop importing %s", input);
 	while (flock(fd, LOCK_EX) && errno == EINTR)
 		;
 	return fd;
@@ -146,8 +145,7 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		return 0;
 	}
 	if (!o->quiet && st != CACHE_MISSING && !o->force)
-		fprintf(stderr, "nxtop: rebuilding %s (%s)\n", path,
-			why ? why : "outdated");
+		err_note("rebuilding %s (%s)", path, why ? why : "outdated");
 	free(why);
 	rc = import_build(input, path, o);
 	unlock_input(lock);

@@ -8,12 +8,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/text.h"
 #include "model/util.h"
 
 struct progress {
 	int enabled;
 	int shown;
 	double start, last;
+	struct strbuf line;
 };
 
 static double now(void)
@@ -30,13 +32,16 @@ struct progress *progress_new(int enabled)
 
 	p->enabled = enabled && isatty(STDERR_FILENO);
 	p->start = now();
+	sb_init(&p->line);
 	return p;
 }
 
 void progress_free(struct progress *p)
 {
-	if (p)
+	if (p) {
 		progress_done(p);
+		sb_free(&p->line);
+	}
 	free(p);
 }
 
@@ -52,12 +57,15 @@ void progress_update(struct progress *p, const char *what, int pct,
 		return;
 	p->last = t;
 	p->shown = 1;
-	fprintf(stderr, "\r\033[Knxtop: %s", what);
+	/* what names files, some found by listing a folder: cleaned */
+	sb_reset(&p->line);
+	text_sanitize(&p->line, what, 0);
 	if (pct >= 0)
-		fprintf(stderr, " %d%%", pct);
+		sb_printf(&p->line, " %d%%", pct);
 	if (events)
-		fprintf(stderr, ", %" PRIu64 " event%s", events,
-			events == 1 ? "" : "s");
+		sb_printf(&p->line, ", %" PRIu64 " event%s", events,
+			  events == 1 ? "" : "s");
+	fprintf(stderr, "\r\033[Knxtop: %s", sb_cstr(&p->line));
 	fflush(stderr);
 }
 

@@ -50,13 +50,51 @@ ls "$tmp" | grep -q 'tmp-' && fail "temporary cache left in $tmp"
 cp "$fx/device_small.json" "$tmp/good.json"
 expect 0 "Against the profile's own summary" "$NXTOP" summary -q "$tmp/good.json"
 grep -q DIFFERS "$out" && fail "summary differs from the profile: $(cat "$out")"
-expect 0 "Tensor instructions +2 +2  ok" "$NXTOP" summary -q "$tmp/good.json"
+expect 0 "Tensor instructions +count +2 +2 +exact +ok" "$NXTOP" summary -q "$tmp/good.json"
 expect 0 '"dma_transfers": 1' "$NXTOP" summary -q --format json "$tmp/good.json"
 if command -v jq >/dev/null; then
 	jq -e '.engines.tensor.instruction_count == 2 and .total_time_ns == 1869395' "$out" >/dev/null ||
 		fail "summary JSON: $(cat "$out")"
 fi
 test -f "$tmp/good.json.nxdb" || fail "no cache beside the profile"
+
+# active times: the profile's float seconds against the sum of the
+# active_time records' end - start; within 10 ns or 0.1% they agree.
+# tensor 2 ns apart, vector 10 (the edge), scalar 11, gpsimd 0.1% of
+# 1 ms (the edge), sync 1001 ns over 1 ms.
+cat > "$tmp/tol.json" <<'EOF'
+{"summary":[{"tensor_engine_active_time":5.16e-07,"vector_engine_active_time":5.2e-07,
+"scalar_engine_active_time":5.2e-07,"gpsimd_engine_active_time":0.001,
+"sync_engine_active_time":0.001}],
+"active_time":[{"start_ts":0,"end_ts":300,"engine":"tensor"},{"start_ts":400,"end_ts":618,"engine":"tensor"},
+{"start_ts":0,"end_ts":530,"engine":"vector"},{"start_ts":0,"end_ts":531,"engine":"scalar"},
+{"start_ts":0,"end_ts":1001000,"engine":"gpsimd"},{"start_ts":0,"end_ts":1001001,"engine":"sync"}],
+"instruction":[{"timestamp":0,"duration":1,"label":"Vector","opcode":"X"}]}
+EOF
+expect 0 "Tensor active time +sum of end-start +518 ns +516 ns +10 ns, 0.1% +ok$" "$NXTOP" summary -q "$tmp/tol.json"
+for l in "Vector active time +sum of end-start +530 ns +520 ns +10 ns, 0.1% +ok$" \
+	"Scalar active time +sum of end-start +531 ns +520 ns +10 ns, 0.1% +DIFFERS$" \
+	"GpSimd active time +sum of end-start +1.001 ms +1 ms +10 ns, 0.1% +ok$" \
+	"Sync active time +sum of end-start +1.001001 ms +1 ms +10 ns, 0.1% +DIFFERS$"; do
+	grep -Eq "$l" "$out" || fail "no line '$l' in: $(cat "$out")"
+done
+if command -v jq >/dev/null; then
+	expect 0 "" "$NXTOP" summary -q --format json "$tmp/tol.json"
+	# numbers, not text; the events' figure is jq's own sum of the records
+	jq -e --slurpfile in "$tmp/tol.json" '
+		[.checks[] | select(.unit == "ns" and .figure != "Total time")] as $c |
+		($c | length) == 5 and
+		all($c[]; (.events | type) == "number" and (.profile | type) == "number" and
+			.tolerance_abs == 10 and .tolerance_rel == 0.001 and
+			.difference == .events - .profile) and
+		all($c[]; (.figure | split(" ")[0] | ascii_downcase) as $e |
+			.events == ([$in[0].active_time[] | select(.engine == $e) |
+				.end_ts - .start_ts] | add)) and
+		([$c[] | {(.figure): .agree}] | add) == {"Tensor active time": true,
+			"Vector active time": true, "Scalar active time": false,
+			"GpSimd active time": true, "Sync active time": false}' "$out" >/dev/null ||
+		fail "summary JSON checks: $(jq .checks "$out")"
+fi
 # the cache itself can be opened
 expect 0 "Profile +graph.neff" "$NXTOP" summary "$tmp/good.json.nxdb"
 # import -o writes exactly there

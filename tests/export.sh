@@ -27,6 +27,21 @@ if command -v jq >/dev/null; then
 		fail "JSON opcode table: $(cat "$out")"
 fi
 expect 0 '^Sync,engine,opcode,WRITE,1,100.0000,37,100.0000,37,37,37' "$NXTOP" export -q "$p" --range 3us:6us --format csv
+# every field's table sums to its row: the Scalar row's EVENT_SEMAPHORE
+# has no layer and no HLO, a "(none)" line (null in JSON)
+expect 0 "^  \(none\) +1 +50.00% +1.515 .s +85.93% " "$NXTOP" export -q "$p" --tracks Scalar
+expect 0 '^Scalar,engine,layer,\(none\),1,50.0000,1515,' "$NXTOP" export -q "$p" --tracks Scalar --format csv
+if command -v jq >/dev/null; then
+	expect 0 "" "$NXTOP" export -q "$p" --format json
+	jq -e '([.rows[] | select(.kind != "counter") | . as $r | .fields[] |
+		(map(.count) | add) == $r.events and
+		(map(.dur_sum_ns) | add) == $r.duration_sum_ns] | all) and
+		(.rows[] | select(.row == "Scalar") | .fields.layer |
+			map(select(.value == null) | del(.dur_pct)) == [{"value": null,
+			"count": 1, "count_pct": 50, "dur_sum_ns": 1515,
+			"dur_avg_ns": 1515, "min_ns": 1515, "max_ns": 1515}])' "$out" >/dev/null ||
+		fail "JSON field tables do not sum to their rows: $(cat "$out")"
+fi
 expect 0 "^row,kind,field,value,count" "$NXTOP" export -q "$p" --format csv
 
 # layers

@@ -46,13 +46,14 @@ refused() {
 
 # clean FILE WHAT: FILE holds nothing a terminal would interpret: no C0
 # control but newline and tab (and the CR of CSV line ends), no DEL, no
-# C1 control, only valid UTF-8.
+# C1 control, no bidi override (U+202A-E, U+2066-9), only valid UTF-8.
 clean() {
 	if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037\177]')" "$1" ||
 		LC_ALL=C grep -q "$(printf '\r.')" "$1" ||
 		LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$1" ||
+		LC_ALL=C grep -qP '\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]' "$1" ||
 		! iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1; then
-		fail "$2: raw control bytes or bad UTF-8: $(od -c "$1" | head -20)"
+		fail "$2: raw control bytes, bidi overrides or bad UTF-8: $(od -c "$1" | head -20)"
 	fi
 }
 
@@ -196,6 +197,34 @@ mkfifo "$tmp/fifos/x.json"
 expect 1 "fifos: no system profile in this folder; open one of its files instead: x.json" \
 	timeout 10 "$NXTOP" import "$tmp/fifos"
 
+# Messages on stderr quote paths: a bundle folder, the system profile
+# found by listing it and a device profile it names, each with a C1
+# control (NEL) and a bidi override (U+202E), and one more listed but
+# missing. Every note (system profile, device profiles, the missing one,
+# the cache, the rebuild after a device file changed) shows them
+# cleaned. The progress line is tested in a pty (tests/test_util).
+hb="$tmp/$(printf 'b\342\200\256\302\205x')"
+mkdir "$hb"
+cp "$srcdir/tests/fixtures/device_small.json" "$hb/$(printf 'dev\342\200\256\302\205x.json')"
+printf '{"trace_event":[{"timestamp":1000,"duration":5,"name":"x"}],"device_profile_list":[
+{"device_profile_name":"dev\\u202e\\u0085x"},{"device_profile_name":"gone\\u202e\\u009b31m"}]}' \
+	> "$hb/$(printf 'sys\342\200\256\302\205.json')"
+expect 0 "" "$NXTOP" import "$hb"
+r=$(printf '\357\277\275\357\277\275')	# both as U+FFFD
+for n in ": system profile $tmp/b${r}x/sys$r.json" ": 1 device profile: dev${r}x.json" \
+	": missing device profile gone${r}31m.json" "nxtop: cache $tmp/b${r}x.nxdb"; do
+	grep -qF -- "$n" "$err" || fail "bundle notes: no '$n' in: $(cat "$err")"
+done
+clean "$err" "bundle notes"
+touch -d 2001-01-01 "$hb/$(printf 'dev\342\200\256\302\205x.json')"
+expect 0 "" "$NXTOP" summary "$hb"
+grep -qxF "nxtop: rebuilding $tmp/b${r}x.nxdb ($tmp/b${r}x/dev${r}x.json changed)" "$err" ||
+	fail "rebuild note: $(cat "$err")"
+clean "$err" "rebuild note"
+# arguments quoted in a usage error
+expect 2 "unexpected argument" "$NXTOP" summary "$hb" "$(printf 'x\033]0;t\007\302\233')"
+clean "$err" "usage error"
+
 # Names with escape sequences, OSC 52, C0 and C1 controls, bidi
 # overrides, DEL and invalid UTF-8: replaced in every export, summary
 # and message, and on the screen.
@@ -320,6 +349,88 @@ if locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 	tail -c "$(wc -c < "$tmp/shown")" "$tmp/name" | cmp -s - "$tmp/shown" ||
 		fail "long name: the pager's last lines are not the name's end: $(cat "$tmp/long/pager")"
 fi
+
+# Names that a spreadsheet would evaluate as formulas (=, +, -, @ first):
+# every CSV export writes them after a ', and plain numbers stay
+# numbers. The CSV is read back by sqlite3's own CSV reader.
+cat > "$tmp/formula.json" <<'EOF'
+{"instruction":[
+{"timestamp":10,"duration":5,"opcode":"=HYPERLINK(\"http://x\",\"y\")","label":"Vector","layer":"+cmd|' /C calc'!A0","hlo_name":"@SUM(1+1)","id":1},
+{"timestamp":20,"duration":7,"opcode":"-2+3","label":"-5","layer":"-x","id":2}],
+"layer_summary":[{"name":"=1+2","start":10,"end":27,"duration":17}],
+"summary":[{"instance_type":"=1+1","total_time":-0.5}]}
+EOF
+# no_formula FILE WHAT: no cell of the CSV FILE starts like a formula
+# unless it is a plain number
+no_formula() {
+	sqlite3 :memory: ".import --csv $1 t" ".mode line" "SELECT * FROM t" \
+		> "$tmp/cells" || fail "$2: sqlite3 cannot read the CSV"
+	bad=$(sed -n 's/^ *[^ ]* = //p' "$tmp/cells" | grep -E '^[-=+@]' |
+		grep -Ev '^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$')
+	[ -z "$bad" ] || fail "$2: cells a spreadsheet would evaluate: $bad"
+}
+i=0
+for args in "export" "export --query dur>0" "export --what layers" "export --what info"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	"$NXTOP" $args --format csv -q "$tmp/formula.json" > "$tmp/f$i.csv" 2>"$err" ||
+		fail "$args: $(cat "$err")"
+	no_formula "$tmp/f$i.csv" "$args --format csv"
+done
+for cell in "'=HYPERLINK(\"http://x\",\"y\")" "'+cmd|' /C calc'!A0" "'@SUM(1+1)" \
+	"'-2+3" "'-x"; do
+	sqlite3 :memory: ".import --csv $tmp/f1.csv t" "SELECT value FROM t" |
+		grep -qxF -- "$cell" || fail "selection CSV: no cell $cell"
+done
+sqlite3 :memory: ".import --csv $tmp/f2.csv t" "SELECT row, name FROM t" |
+	grep -qxF -- "-5|'-2+3" || fail "search CSV: $(cat "$tmp/f2.csv")"
+grep -q "^'=1+2," "$tmp/f3.csv" || fail "layers CSV: $(cat "$tmp/f3.csv")"
+grep -q "^summary,0,Value,'=1+1" "$tmp/f4.csv" || fail "info CSV: $(cat "$tmp/f4.csv")"
+
+# Output that cannot be written whole: to a full disk (/dev/full) or
+# past a file size limit (ulimit -f 2: 1 or 2 KiB as the shell counts;
+# nxtop ignores SIGXFSZ, so the write fails instead of killing it). Exit 1 with one line, whether
+# the output is standard output or -o FILE; a new -o FILE that was cut
+# short is taken away.
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/w.json"
+"$NXTOP" import -q "$tmp/w.json" || fail "write: import failed"
+# one_line STATUS REGEX WHAT: the last command's status and its stderr
+one_line() {
+	[ "$1" -eq 1 ] || fail "$3: exit $1, wanted 1; stderr: $(cat "$err")"
+	grep -Eq -- "$2" "$err" || fail "$3: no '$2' in: $(cat "$err")"
+	[ "$(wc -l < "$err")" -eq 1 ] || fail "$3: not one line: $(cat "$err")"
+}
+for args in "summary" "summary --format json" "export" "export --format json" \
+	"export --format csv" "export --what layers" "export --what info --format csv"; do
+	# shellcheck disable=SC2086
+	"$NXTOP" $args -q "$tmp/w.json" > /dev/full 2>"$err"
+	one_line $? '^nxtop: standard output: No space left on device$' "$args > /dev/full"
+done
+for args in "--version" "--help"; do
+	"$NXTOP" $args > /dev/full 2>"$err"
+	one_line $? '^nxtop: standard output: No space left on device$' "$args > /dev/full"
+done
+"$NXTOP" export -q "$tmp/w.json" --format csv -o /dev/full 2>"$err"
+one_line $? '^nxtop: /dev/full: No space left on device$' "export -o /dev/full"
+for args in "summary" "summary --format json" "export" "export --format json" \
+	"export --what info" "export --what info --format csv"; do
+	# shellcheck disable=SC2086
+	(ulimit -f 2 && exec "$NXTOP" $args -q "$tmp/w.json") > "$tmp/w.out" 2>"$err"
+	one_line $? '^nxtop: standard output: File too large$' "$args past ulimit -f"
+	# shellcheck disable=SC2086
+	[ "$(wc -c < "$tmp/w.out")" -lt "$("$NXTOP" $args -q "$tmp/w.json" | wc -c)" ] ||
+		fail "$args: not cut short by ulimit -f"
+done
+(ulimit -f 2 && exec "$NXTOP" export -q "$tmp/w.json" --format json -o "$tmp/w.new") 2>"$err"
+one_line $? "^nxtop: $tmp/w.new: File too large\$" "export -o past ulimit -f"
+no_file "$tmp/w.new"
+echo "an older export" > "$tmp/w.old"
+(ulimit -f 2 && exec "$NXTOP" export -q "$tmp/w.json" --format json -o "$tmp/w.old") 2>"$err"
+one_line $? "^nxtop: $tmp/w.old: File too large\$" "export -o over a file past ulimit -f"
+# within the limit all is well
+(ulimit -f 2 && exec "$NXTOP" export -q "$tmp/w.json" --what layers -o "$tmp/w.new") 2>"$err" ||
+	fail "a small export failed under ulimit -f: $(cat "$err")"
+grep -q "/sg00/_dot.3" "$tmp/w.new" || fail "the small export: $(cat "$tmp/w.new")"
 
 # A gzip bomb: refused once it expands more than 256 times.
 { printf '['; head -c $((100 * 1024 * 1024)) /dev/zero | tr '\0' ' '; } |

@@ -645,19 +645,34 @@ static void fx_legacy(void)
 	emit(p);
 }
 
-/* utf8: names and annotation strings with invalid UTF-8, control bytes
- * and NULs. */
+/* utf8: names, annotation strings and a counter's unit with invalid
+ * UTF-8, control bytes and NULs. */
 static void fx_utf8(void)
 {
 	static const char bin[] = "ok\0\xff\xfe\x01zz";
 	Nxpf__TracePacket *p;
 	Nxpf__TrackEvent *e;
+	Nxpf__TrackDescriptor *d;
+	Nxpf__CounterDescriptor *c;
 
 	process(1, 700, "Bad\xff name");
 	thread(2, 1, 700, 701, "T\x1b[31m");
 	e = ev(&p, 1000, INSTANT, 2, "n\xc3\x28x");
 	annotate(e, 2, ann_str("blob", bin, sizeof(bin) - 1),
 		 ann_str("k\xff", "v", 1));
+	emit(p);
+	/* a counter whose unit is an escape sequence and a C1 control */
+	p = packet(1);
+	d = descriptor(p, 3, 1, "gauge");
+	c = mem(sizeof(*c));
+	nxpf__counter_descriptor__init(c);
+	c->unit_name = "\x1b]0;title\x07\xc2\x9b";
+	d->counter = c;
+	emit(p);
+	e = ev(&p, 1500, COUNTER, 3, NULL);
+	e->counter_value_field_case =
+		NXPF__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
+	e->counter_value = 5;
 	emit(p);
 }
 

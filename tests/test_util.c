@@ -1,14 +1,22 @@
 /* Small helpers every layer relies on: exact integer parsing, time
- * formatting and parsing without floating point, and the sanitiser that
- * keeps control bytes and invalid UTF-8 away from the terminal. */
+ * formatting and parsing without floating point, the sanitiser that
+ * keeps control bytes and invalid UTF-8 away from the terminal (also in
+ * notes and the progress line on stderr), and export tables (CSV that
+ * no spreadsheet evaluates). */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "model/report.h"
+#include "model/table.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
+#include "src/progress.h"
 #include "testutil.h"
 
 static void test_parse_int(void **state)
@@ -156,6 +164,196 @@ static void test_width(void **state)
 	assert_int_equal(text_fit("abcdef", 4), 4);
 }
 
+static void pct(double v, const char *want)
+{
+	char buf[32];
+
+	assert_string_equal(report_pct(buf, sizeof(buf), v), want);
+}
+
+/* Percentages: two decimals; below 0.01% two significant digits. */
+static void test_pct(void **state)
+{
+	(void)state;
+	pct(0, "0.00%");
+	pct(50, "50.00%");
+	pct(100, "100.00%");
+	pct(12.3449, "12.34%");
+	pct(0.01, "0.01%");
+	pct(0.5, "0.50%");
+	pct(0.0024483892183027106, "0.0024%");
+	pct(0.0099, "0.0099%");
+	pct(0.00002, "0.000020%");
+	pct(-0.003, "-0.0030%");
+}
+
+/* The CSV of a table, as a string (malloc'd). */
+static char *csv_of(const struct table *t)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	assert_non_null(f);
+	table_write_csv(t, f);
+	fclose(f);
+	return buf;
+}
+
+/* Text cells that start like a formula (= + - @, tab, CR) get a leading
+ * ' (OWASP's advice against CSV injection), quoted when they need it;
+ * plain numbers, in text cells or written as numbers, stay numbers. */
+static void test_csv_formulas(void **state)
+{
+	static const char *const cells[] = {
+		"=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0",
+		"-2+3", "@SUM(A1:A9)", "\t=1", "=1,2", "-5", "+1.5", "-2e3",
+		"-", "-e5", "a=b", "",
+	};
+	static const char want[] =
+		"name,n\r\n"
+		"\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",1\r\n"
+		"'+cmd|' /C calc'!A0,1\r\n"
+		"'-2+3,1\r\n"
+		"'@SUM(A1:A9),1\r\n"
+		/* the sanitiser makes the tab a space, which is quoted */
+		"\" =1\",1\r\n"
+		"\"'=1,2\",1\r\n"
+		"-5,1\r\n"
+		"+1.5,1\r\n"
+		"-2e3,1\r\n"
+		"'-,1\r\n"
+		"'-e5,1\r\n"
+		"a=b,1\r\n"
+		",1\r\n"
+		"-7,-7\r\n";
+	struct table *t = table_new();
+	char *got;
+
+	(void)state;
+	table_col(t, "name", 0);
+	table_col(t, "n", 1);
+	for (size_t i = 0; i < NX_ARRAY_SIZE(cells); i++) {
+		table_row(t);
+		table_text(t, cells[i]);
+		table_int(t, 1);
+	}
+	table_row(t);
+	table_num(t, -7, "-7");
+	table_int(t, -7);
+	got = csv_of(t);
+	assert_string_equal(got, want);
+	free(got);
+	table_free(t);
+}
+
+/* A name with an escape sequence, C1 controls (CSI, NEL) and a bidi
+ * override, as a folder listing or a system profile may give it. */
+static const char hostile_name[] =
+	"dir/a\x1b]52;c;eA==\x07\xc2\x9b" "31m\xc2\x85\xe2\x80\xae" "nosj.json";
+
+/* Bytes a terminal would act on, other than nxtop's own "\r\033[K". */
+static void assert_inert(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == 0x1b && i + 2 < n && s[i + 1] == '[' && s[i + 2] == 'K') {
+			i += 2;
+			continue;
+		}
+		if ((c < 0x20 && c != '\r' && c != '\n') || c == 0x7f)
+			fail_msg("control byte 0x%02x at %zu in: %.*s", c, i,
+				 (int)n, s);
+		if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+		    (unsigned char)s[i + 1] < 0xa0)
+			fail_msg("C1 control at %zu in: %.*s", i, (int)n, s);
+		if (c == 0xe2 && i + 2 < n && !memcmp(s + i, "\xe2\x80\xae", 3))
+			fail_msg("bidi override at %zu in: %.*s", i, (int)n, s);
+	}
+}
+
+/* Notes on stderr go through the sanitiser whole. */
+static void test_note_clean(void **state)
+{
+	char buf[512];
+	FILE *f = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	(void)state;
+	assert_non_null(f);
+	fflush(stderr);
+	dup2(fileno(f), STDERR_FILENO);
+	err_note("rebuilding %s.nxdb (%s changed)", hostile_name, hostile_name);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_true(n > 0 && !memcmp(buf, "nxtop: rebuilding dir/a", 23));
+	assert_inert(buf, n);
+}
+
+/* The progress line, in a real terminal (a pty): shown after a second,
+ * with the name cleaned. */
+static void test_progress_clean(void **state)
+{
+	struct timespec wait = { 1, 100000000 };
+	char buf[1024];
+	int master = posix_openpt(O_RDWR | O_NOCTTY), slave, saved;
+	struct progress *p;
+	ssize_t n;
+
+	(void)state;
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		skip();
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	assert_true(slave >= 0);
+	saved = dup(STDERR_FILENO);
+	fflush(stderr);
+	dup2(slave, STDERR_FILENO);
+	p = progress_new(1);
+	nanosleep(&wait, NULL);
+	progress_update(p, hostile_name, 42, 7);
+	progress_free(p);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(slave);
+	n = read(master, buf, sizeof(buf));
+	close(master);
+	assert_true(n > 0);
+	assert_non_null(memmem(buf, (size_t)n, "nxtop: dir/a", 12));
+	assert_non_null(memmem(buf, (size_t)n, "nosj.json 42%, 7 events", 23));
+	assert_inert(buf, (size_t)n);
+}
+
+static void shorten(const char *s, int cols, const char *want)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	text_shorten(&sb, s, cols);
+	assert_string_equal(sb_cstr(&sb), want);
+	assert_true(text_width(sb_cstr(&sb)) <= cols);
+	sb_free(&sb);
+}
+
+/* Long names lose their middle: the start and the end stay. */
+static void test_shorten(void **state)
+{
+	(void)state;
+	shorten("short", 10, "short");
+	shorten("0123456789", 10, "0123456789");
+	shorten("0123456789a", 10, "01234\xe2\x80\xa6" "789a");
+	shorten("abcdefghijklmnopqrstuvwxyz", 9, "abcd\xe2\x80\xa6" "wxyz");
+	/* wide characters count two columns and are never split */
+	shorten("\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5", 6,
+		"\xe6\x97\xa5\xe2\x80\xa6\xe6\x97\xa5");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +363,11 @@ int main(void)
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_err_clean),
 		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_pct),
+		cmocka_unit_test(test_shorten),
+		cmocka_unit_test(test_csv_formulas),
+		cmocka_unit_test(test_note_clean),
+		cmocka_unit_test(test_progress_clean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,11 +5,11 @@
 # Backspace and q; pager: the details pane's fields and the info
 # panels' lines read in full; cmdline: editing a command opened by a
 # key; home-end: Home and End as tmux sends them, \e[1~ and \e[4~, to
-# a TERM=xterm-256color that lacks them), and every dump point must
-# show, in
-# capture-pane, exactly the screen the headless run shows. Then q must
-# quit and give the terminal back. Skipped (77) without tmux or a
-# C.UTF-8 locale.
+# a TERM=xterm-256color that lacks them; box-small: a Selection Summary
+# with its "(none)" lines; trace: a Chrome trace's legend in its own
+# words), and every dump point must show, in capture-pane, exactly the
+# screen the headless run shows. Then q must quit and give the terminal
+# back. Skipped (77) without tmux or a C.UTF-8 locale.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -128,8 +128,8 @@ run() {
 	done < "$script"
 }
 
-for t in start details help tracks zoom search box drill pager cmdline \
-	markers-line counters drill-failed home-end; do
+for t in start details help tracks zoom search box box-small trace drill \
+	pager cmdline markers-line counters drill-failed home-end; do
 	run "$t"
 done
 

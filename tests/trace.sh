@@ -35,4 +35,63 @@ expect 0 "Kind +device \(pftrace\)" "$NXTOP" summary "$tmp/device.bin"
 printf '\n{"traceEvents":[{"ph":"X","pid":1,"tid":2,"name":"a","ts":1,"dur":2}]}' \
 	>"$tmp/newline.json"
 expect 0 "Kind +trace \(chrome-json\)" "$NXTOP" summary "$tmp/newline.json"
+
+# a trace is described in its own words: slices, threads, async rows
+# and processes (counted here with sqlite3 from the cache), not
+# instructions or DMA packets
+cp "$srcdir/tests/fixtures/chrome_phases.json" "$tmp/phases.json"
+"$NXTOP" import -q "$tmp/phases.json" || fail "phases: import failed"
+kinds=$(sqlite3 "$tmp/phases.json.nxdb" "SELECT (SELECT count(*) FROM slice),
+	(SELECT count(*) FROM track WHERE kind = 'thread'),
+	(SELECT count(*) FROM track WHERE kind = 'async'),
+	(SELECT count(*) FROM track WHERE kind = 'group'),
+	(SELECT count(*) FROM counter)" | tr '|' ' ')
+set -- $kinds
+expect 0 "^Events +$1 slices on $2 threads and $3 async rows in $4 processes, $5 counter samples\$" \
+	"$NXTOP" summary -q "$tmp/phases.json"
+grep -Eq "instruction|DMA" "$out" && fail "a trace summary in Neuron words: $(cat "$out")"
+if command -v jq >/dev/null; then
+	expect 0 "" "$NXTOP" summary -q --format json "$tmp/phases.json"
+	jq -e --argjson n "[$1,$2,$3,$4,$5]" '[.slices, .threads, .async_rows, .processes,
+		.counter_samples] == $n and ([has("instructions", "dma_packets", "engines",
+		"layers", "checks")] | any | not)' "$out" >/dev/null ||
+		fail "trace summary JSON: $(cat "$out")"
+fi
+
+# a process and its thread named by a 1000-character command line, a
+# slice named after it: text keeps every column within 100 columns
+# (cut in the middle), JSON and CSV keep the whole name
+cmd=$(awk 'BEGIN { printf "/usr/lib/chromium/chromium --type=renderer";
+	for (i = 0; i < 60; i++) printf " --flag%03d=value", i; printf " --seatbelt" }')
+printf '{"traceEvents":[{"ph":"M","pid":7,"name":"process_name","args":{"name":"%s"}},
+{"ph":"M","pid":7,"tid":8,"name":"thread_name","args":{"name":"%s"}},
+{"ph":"X","pid":7,"tid":8,"ts":1,"dur":5,"name":"Task %s"}]}' "$cmd" "$cmd" "$cmd" > "$tmp/wide.json"
+for args in "summary" "export" "export --query dur>0"; do
+	# shellcheck disable=SC2086
+	expect 0 "" "$NXTOP" $args -q "$tmp/wide.json"
+	w=$(LC_ALL=C.UTF-8 awk '{ if (length > m) m = length } END { print m + 0 }' "$out")
+	[ "$w" -le 240 ] || fail "$args: a line $w wide"
+	grep -qF -- "--type=renderer --flag0" "$out" && grep -qF -- "--flag059=value --seatbelt" "$out" &&
+		grep -qF "…" "$out" || fail "$args: the name not shortened in the middle: $(cat "$out")"
+	grep -qF -- "$cmd" "$out" && fail "$args: the whole name in text"
+done
+for f in json csv; do
+	expect 0 "" "$NXTOP" export -q --format $f --query 'dur>0' "$tmp/wide.json"
+	grep -qF -- "Task $cmd" "$out" || fail "$f: the name is not whole"
+	grep -qF -- "$cmd 8" "$out" || fail "$f: the row's name is not whole"
+done
+
+# names and a counter's unit with escape sequences and C1 controls:
+# cleaned in every export
+for f in text json csv; do
+	expect 0 "" "$NXTOP" export -q --format $f "$tmp/utf8.pftrace"
+	if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037\177]')" "$out" ||
+		LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$out"; then
+		fail "utf8.pftrace: raw control bytes in the $f export: $(od -c "$out" | head -20)"
+	fi
+done
+r=$(printf '\357\277\275')	# U+FFFD
+expect 0 "" "$NXTOP" export -q "$tmp/utf8.pftrace"
+grep -qF "== gauge (counter, $r]0;title$r$r): 1 sample," "$out" ||
+	fail "utf8.pftrace: the counter's unit: $(grep gauge "$out")"
 pass

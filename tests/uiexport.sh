@@ -97,4 +97,33 @@ grep -q "^end  *1200000  *M2  *0$" "$tmp/out/nxtop-markers-2.txt" ||
 	fail "markers: $(cat "$tmp/out/nxtop-markers-2.txt")"
 same nxtop-summary-1.txt --what info --section summary
 same nxtop-summary-1.json --what info --section summary
+
+# e and E past a file size limit (ulimit -f 64: 32 or 64 KiB as the
+# shell counts, under the window's 1252 lines but over the layer
+# table): the status line says why, no file is left, and the next
+# export that fits is written whole.
+"$NXTOP" demo --events 20000 --seed 1 --write "$tmp/demo.json" >/dev/null 2>&1 ||
+	fail "demo failed"
+"$NXTOP" import -q "$tmp/demo.json" || fail "demo import failed"
+mkdir "$tmp/full" "$tmp/fulldump"
+cat > "$tmp/full.keys" <<'KEYS'
+keys We
+dump text
+keys Ec
+dump csv
+keys qLe
+dump layers
+KEYS
+(ulimit -f 64 && NXTOP_EXPORT_DIR="$tmp/full" exec "$NXTOP" -q \
+	--headless="$tmp/full.keys" --dump="$tmp/fulldump" "$tmp/demo.json") ||
+	fail "the viewer failed under ulimit -f"
+for d in text:txt csv:csv; do
+	grep -q "nxtop-window-1.${d#*:}: File too large" "$tmp/fulldump/${d%:*}" ||
+		fail "no write error on the status line: $(tail -n 1 "$tmp/fulldump/${d%:*}")"
+	no_file "$tmp/full/nxtop-window-1.${d#*:}"
+done
+grep -q "^wrote $tmp/full/nxtop-layers-1.txt" "$tmp/fulldump/layers" ||
+	fail "the layer table was not exported: $(tail -n 1 "$tmp/fulldump/layers")"
+"$NXTOP" export -q "$tmp/demo.json" --what layers > "$tmp/cli" 2>&1
+cmp -s "$tmp/cli" "$tmp/full/nxtop-layers-1.txt" || fail "the layer table export is not whole"
 pass

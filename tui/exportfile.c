@@ -81,11 +81,8 @@ char *exportfile_write(struct view *v, enum out_format fmt)
 	if (!f)
 		return NULL;
 	rc = v->ops->export(v, fmt, f);
-	if (fflush(f) || ferror(f)) {
-		if (!rc)
-			err_set("%s: %s", path, strerror(errno));
+	if (!rc && stream_check(f, path))
 		rc = -1;
-	}
 	if (fclose(f) && !rc) {
 		err_set("%s: %s", path, strerror(errno));
 		rc = -1;

@@ -74,6 +74,7 @@ static void layers_line(struct list *l, size_t i, struct list_line *out)
 {
 	struct layers *ly = (struct layers *)l;
 	const struct layer_row *r = &ly->t.rows[i];
+	char b[32];
 
 	sb_adds(&out->cells[LC_NAME], r->name);
 	dur(&out->cells[LC_START], r->start - ly->tl->origin, 6);
@@ -85,7 +86,8 @@ static void layers_line(struct list *l, size_t i, struct list_line *out)
 	if (r->flops >= 0)
 		sb_printf(&out->cells[LC_FLOPS], "%" PRId64, r->flops);
 	if (r->mfu >= 0)
-		sb_printf(&out->cells[LC_MFU], "%.2f%%", r->mfu * 100);
+		sb_adds(&out->cells[LC_MFU], report_pct(b, sizeof(b),
+							r->mfu * 100));
 	if (r->merged)
 		out->style = S_GROUP;
 }

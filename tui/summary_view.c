@@ -77,14 +77,17 @@ static void add_totals(struct sumview *s)
 	char *a = dur(sel->t0 - start), *b = dur(sel->t1 - start),
 	     *c = dur(sel->t1 - sel->t0), *d = dur(sel->dur),
 	     *e = dur(sel->active);
+	char p[32];
 
 	add(s, SL_TEXT, xasprintf("Range   %s .. %s (duration %s)", a, b, c),
 	    0, 0, 0);
 	add(s, SL_TEXT, xasprintf("Events  %" PRId64 " (duration sum %s)",
 				  sel->n, d), 0, 0, 0);
-	add(s, SL_TEXT, xasprintf("Active  %s%s (%.2f%% of the range)",
+	add(s, SL_TEXT, xasprintf("Active  %s%s (%s of the range)",
 				  sel->active_exact ? "" : "~", e,
-				  pct(sel->active, sel->t1 - sel->t0)), 0, 0, 0);
+				  report_pct(p, sizeof(p), pct(sel->active,
+							       sel->t1 - sel->t0))),
+	    0, 0, 0);
 	free(a);
 	free(b);
 	free(c);
@@ -122,13 +125,13 @@ static void add_group(struct sumview *s, size_t g)
 		return;
 	}
 	{
-		char *a = dur(gr->dur), *b = dur(gr->active);
+		char *a = dur(gr->dur), *b = dur(gr->active), p[32];
 
+		report_pct(p, sizeof(p), pct(gr->active, sel->t1 - sel->t0));
 		add(s, SL_GROUP, xasprintf("== %s (%s): %" PRId64 " event%s, "
-					   "duration sum %s, active %s (%.2f%%)",
+					   "duration sum %s, active %s (%s)",
 					   gr->name, gr->kind, gr->n,
-					   gr->n == 1 ? "" : "s", a, b,
-					   pct(gr->active, sel->t1 - sel->t0)),
+					   gr->n == 1 ? "" : "s", a, b, p),
 		    g, 0, 0);
 		free(a);
 		free(b);
@@ -173,6 +176,19 @@ static size_t summary_count(struct list *l)
 	return ((struct sumview *)l)->n;
 }
 
+/* A shortest or longest duration; "-" when it was not measured. */
+static void extreme(struct strbuf *out, int64_t ns)
+{
+	char b[48];
+
+	if (ns < 0) {
+		sb_adds(out, "-");
+		return;
+	}
+	timefmt_dur(b, sizeof(b), ns, 3, 0);
+	sb_adds(out, b);
+}
+
 static void value_line(struct sumview *s, const struct sline *ln,
 		       struct list_line *out)
 {
@@ -182,16 +198,14 @@ static void value_line(struct sumview *s, const struct sline *ln,
 
 	sb_printf(&out->cells[0], "  %s", v->value);
 	sb_printf(&out->cells[1], "%" PRId64, v->n);
-	sb_printf(&out->cells[2], "%.2f%%", pct(v->n, g->n));
+	sb_adds(&out->cells[2], report_pct(b, sizeof(b), pct(v->n, g->n)));
 	timefmt_dur(b, sizeof(b), v->dur, 3, 0);
 	sb_adds(&out->cells[3], b);
-	sb_printf(&out->cells[4], "%.2f%%", pct(v->dur, g->dur));
+	sb_adds(&out->cells[4], report_pct(b, sizeof(b), pct(v->dur, g->dur)));
 	timefmt_dur(b, sizeof(b), v->n ? v->dur / v->n : 0, 3, 0);
 	sb_adds(&out->cells[5], b);
-	timefmt_dur(b, sizeof(b), v->dmin, 3, 0);
-	sb_adds(&out->cells[6], b);
-	timefmt_dur(b, sizeof(b), v->dmax, 3, 0);
-	sb_adds(&out->cells[7], b);
+	extreme(&out->cells[6], v->dmin);
+	extreme(&out->cells[7], v->dmax);
 }
 
 static void summary_line(struct list *l, size_t i, struct list_line *out)
@@ -288,13 +302,16 @@ static int summary_zoom(struct list *l, size_t i)
 	return 0;
 }
 
-/* Enter on a value searches for it on its row. */
+/* Enter on a value searches for it on its row; on "(none)", for the
+ * row's events without the field. */
 static int summary_enter(struct list *l, size_t i)
 {
 	struct sumview *s = (struct sumview *)l;
 	const struct sline *ln = &s->lines[i];
 	const struct sel_group *g;
+	const struct sel_value *v;
 	struct timeline *tl = s->tl;
+	const char *field;
 	char *q;
 	int rc;
 
@@ -303,13 +320,18 @@ static int summary_enter(struct list *l, size_t i)
 		return 0;
 	}
 	g = &s->sel->groups[ln->g];
-	if (strchr(g->fields[ln->f].rows[ln->r].value, '"') ||
-	    strchr(g->name, '"')) {
+	v = &g->fields[ln->f].rows[ln->r];
+	field = g->fields[ln->f].name;
+	if ((!v->none && strchr(v->value, '"')) || strchr(g->name, '"')) {
 		err_set("cannot search for a value with a quote in it");
 		return -1;
 	}
-	q = xasprintf("%s=\"%s\" row=\"%s\"", g->fields[ln->f].name,
-		      g->fields[ln->f].rows[ln->r].value, g->name);
+	if (!v->none)
+		q = xasprintf("%s=\"%s\" row=\"%s\"", field, v->value, g->name);
+	else if (!strcmp(field, "transfer_size"))	/* a number: neither */
+		q = xasprintf("-%s>=0 -%s<0 row=\"%s\"", field, field, g->name);
+	else	/* text: not even "" */
+		q = xasprintf("-%s~\"\" row=\"%s\"", field, g->name);
 	tui_pop(l->view.tui);
 	rc = timeline_search(tl, q);
 	free(q);

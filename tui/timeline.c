@@ -22,8 +22,15 @@
 #include "model/util.h"
 #include "timeline_int.h"
 
-const char *const timeline_color_names[BY_COUNT] = { "opcode", "layer",
-						     "engine" };
+static const char *const color_names[2][BY_COUNT] = {
+	{ "opcode", "layer", "engine" },
+	{ "name", "category", "thread" },	/* a trace */
+};
+
+const char *timeline_color_name(const struct timeline *tl, enum color_by c)
+{
+	return color_names[tl->is_trace][c];
+}
 
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -631,7 +638,8 @@ static int timeline_request(struct view *v, enum request req)
 		return close_pane(tl);
 	case REQ_COLOR:
 		tl->color_by = (tl->color_by + 1) % BY_COUNT;
-		tui_message(v->tui, "colour by %s", timeline_color_names[tl->color_by]);
+		tui_message(v->tui, "colour by %s",
+			    timeline_color_name(tl, tl->color_by));
 		return 0;
 	default:
 		return drill_request(tl, req);
@@ -708,15 +716,18 @@ static int cmd_zoom(struct timeline *tl, int argc, char **argv)
 	return 0;
 }
 
+/* Either set of names works in any profile. */
 static int cmd_color(struct timeline *tl, int argc, char **argv)
 {
 	for (int i = 0; argc == 2 && i < BY_COUNT; i++) {
-		if (!strcmp(argv[1], timeline_color_names[i])) {
+		if (!strcmp(argv[1], color_names[0][i]) ||
+		    !strcmp(argv[1], color_names[1][i])) {
 			tl->color_by = i;
 			return 0;
 		}
 	}
-	err_set("color: expected opcode, layer or engine");
+	err_set("color: expected %s, %s or %s", timeline_color_name(tl, 0),
+		timeline_color_name(tl, 1), timeline_color_name(tl, 2));
 	return -1;
 }
 
@@ -814,7 +825,7 @@ static const struct view_cmd timeline_cmds[] = {
 			  "(aligned: the system profile's)" },
 	{ "zoom", "FROM TO", "Show the time from FROM to TO" },
 	{ "color", "opcode|layer|engine", "Colour events by opcode, layer "
-					  "or engine" },
+	  "or engine (in a trace: name, category or thread)" },
 	{ "search", "QUERY", "Search (as /); no query clears the search" },
 	{ "query-help", "", "Explain search queries" },
 	{ "mark", "[NAME]", "Drop a marker at the cursor, named NAME" },
@@ -910,6 +921,7 @@ static int load_tracks(struct timeline *tl, struct model *m, int64_t profile,
 	if (model_profile(m, profile, &tl->prof))
 		return -1;
 	tl->is_system = is_system(&tl->prof);
+	tl->is_trace = tl->prof.kind && !strcmp(tl->prof.kind, "trace");
 	if (!tl->is_system)
 		return tracks_load(&tl->tr, m, profile);
 	if (g)

@@ -470,7 +470,7 @@ static void draw_legend(struct timeline *tl, WINDOW *win, int y)
 	int x;
 
 	snprintf(head, sizeof(head), "colour by %s:",
-		 timeline_color_names[tl->color_by]);
+		 timeline_color_name(tl, tl->color_by));
 	x = draw_str(win, y, 0, v->width, head, draw_style(S_DIM));
 	if (draw_colors() == COLORS_NONE) {
 		draw_str(win, y, x, v->width - x, " (no colours)",

@@ -29,9 +29,6 @@
 
 enum color_by { BY_OPCODE, BY_LAYER, BY_ENGINE, BY_COUNT };
 
-/* "opcode", "layer", "engine" */
-extern const char *const timeline_color_names[BY_COUNT];
-
 /* A counter's label text for one column grid: kept while the view
  * stays, so moving between rows and events does not compute it again. */
 struct scale_memo {
@@ -122,6 +119,7 @@ struct timeline {
 	int marks_row;		/* rows the marker line takes: 1 with markers */
 	/* a system profile: its rows are grouped at view time */
 	int is_system;
+	int is_trace;		/* not Neuron: Chrome JSON, Perfetto */
 	struct sysgroup group, group_default;
 	int64_t dropped;	/* dropped-event warnings of the profile */
 	/* the time the axis counts from: the profile's start, or with
@@ -134,6 +132,9 @@ struct timeline {
 	int aligned;
 };
 
+/* What the colour keys are called: a Neuron profile's opcode, layer
+ * and engine, a trace's name, category and thread. */
+const char *timeline_color_name(const struct timeline *tl, enum color_by c);
 /* Column c covers [t0 + c colw, t0 + (c+1) colw). */
 int64_t timeline_span(const struct timeline *tl);	/* ns on screen */
 int64_t timeline_end(const struct timeline *tl);	/* t0 + span */
