@@ -22,14 +22,17 @@
 #include "model/util.h"
 #include "timeline_int.h"
 
-static const char *const color_names[2][BY_COUNT] = {
+/* What a slice's name, category and row are called in each kind of
+ * profile: a system event's category is its source (neuron_rt, ...). */
+static const char *const color_names[3][BY_COUNT] = {
 	{ "opcode", "layer", "engine" },
 	{ "name", "category", "thread" },	/* a trace */
+	{ "name", "source", "row" },		/* a system profile */
 };
 
 const char *timeline_color_name(const struct timeline *tl, enum color_by c)
 {
-	return color_names[tl->is_trace][c];
+	return color_names[tl->is_trace ? 1 : tl->is_system ? 2 : 0][c];
 }
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -721,7 +724,8 @@ static int cmd_color(struct timeline *tl, int argc, char **argv)
 {
 	for (int i = 0; argc == 2 && i < BY_COUNT; i++) {
 		if (!strcmp(argv[1], color_names[0][i]) ||
-		    !strcmp(argv[1], color_names[1][i])) {
+		    !strcmp(argv[1], color_names[1][i]) ||
+		    !strcmp(argv[1], color_names[2][i])) {
 			tl->color_by = i;
 			return 0;
 		}
