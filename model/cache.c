@@ -13,23 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "schema.h"
 #include "util.h"
 
 int64_t stat_mtime_ns(const struct stat *sb)
 {
 	return (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
 }
 
 /* The input's own name without trailing slashes. */
@@ -57,45 +47,57 @@ static uint64_t hash_str(const char *s)
  * where creating fails (read-only mounts, /proc), so try it. */
 static int dir_writable(const char *dir)
 {
-	char *probe = xasprintf("%s/.nxtop-probe-%ld", dir, (long)getpid());
-	int fd = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	char *probe;
+	int fd = file_new(dir, FILE_TEMP_PREFIX, ".probe", &probe);
 
-	if (fd >= 0) {
-		close(fd);
-		unlink(probe);
-	}
+	if (fd < 0)
+		return 0;
+	close(fd);
+	unlink(probe);
 	free(probe);
-	return fd >= 0;
+	return 1;
+}
+
+char *cache_path_private(const char *input)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *in = trimmed(input), *base, *dir, *path = NULL;
+	const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+	char real[PATH_MAX];
+	size_t n = strlen(name);
+
+	if (!realpath(in, real))
+		snprintf(real, sizeof(real), "%s", in);
+	if (xdg && *xdg == '/')
+		base = xstrdup(xdg);
+	else
+		base = xasprintf("%s/.cache", home && *home ? home : "/tmp");
+	dir = xasprintf("%s/nxtop", base);
+	/* room for "-<hash>.<filter hash>.nxdb" within NAME_MAX */
+	if (n > NAME_MAX - 48)
+		for (n = NAME_MAX - 48; n && (name[n] & 0xc0) == 0x80; n--)
+			;
+	if (!file_private_dir(dir))
+		path = xasprintf("%s/%.*s-%016" PRIx64 "%s", dir, (int)n, name,
+				 hash_str(real), CACHE_SUFFIX);
+	free(dir);
+	free(base);
+	free(in);
+	return path;
 }
 
 char *cache_path_for(const char *input)
 {
 	char *in = trimmed(input);
-	char *dir = dir_of(in);
-	char *path = NULL;
+	char *dir = file_dir(in);
+	const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+	char *path;
 
-	if (dir_writable(dir)) {
+	if (strlen(name) + strlen(CACHE_SUFFIX) <= NAME_MAX && dir_writable(dir))
 		path = xasprintf("%s%s", in, CACHE_SUFFIX);
-	} else {
-		const char *xdg = getenv("XDG_CACHE_HOME");
-		const char *home = getenv("HOME");
-		char real[PATH_MAX];
-		char *base, *cdir;
-		const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
-
-		if (!realpath(in, real))
-			snprintf(real, sizeof(real), "%s", in);
-		if (xdg && *xdg == '/')
-			base = xstrdup(xdg);
-		else
-			base = xasprintf("%s/.cache", home && *home ? home : "/tmp");
-		cdir = xasprintf("%s/nxtop", base);
-		mkdirs(cdir);
-		path = xasprintf("%s/%s-%016" PRIx64 "%s", cdir, name,
-				 hash_str(real), CACHE_SUFFIX);
-		free(cdir);
-		free(base);
-	}
+	else
+		path = cache_path_private(in);
 	free(dir);
 	free(in);
 	return path;
@@ -281,28 +283,26 @@ enum cache_state cache_check(const char *path, int check_src, char **why)
 	return st;
 }
 
-char *cache_temp_path(const char *path)
+int cache_temp_create(const char *path, char **tmp)
 {
-	return xasprintf("%s.tmp-%ld", path, (long)getpid());
-}
-
-static int fsync_path(const char *path, int dir)
-{
-	int fd = open(path, (dir ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC);
-	int rc;
+	int fd = file_temp_beside(path, tmp);
 
 	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
+		err_set("cache: %s", err_get());
+	return fd;
 }
 
-int cache_commit(const char *tmp, const char *path)
+int cache_commit(const char *tmp, int fd, const char *path)
 {
 	char *dir;
+	int dfd;
 
-	if (fsync_path(tmp, 0)) {
+	/* only its owner can replace it in a shared (sticky) folder */
+	if (!file_same(fd, tmp)) {
+		err_set("cache: %s was replaced while it was built", tmp);
+		return -1;
+	}
+	if (fsync(fd)) {
 		err_set("cache: %s: %s", tmp, strerror(errno));
 		return -1;
 	}
@@ -310,8 +310,12 @@ int cache_commit(const char *tmp, const char *path)
 		err_set("cache: cannot rename to %s: %s", path, strerror(errno));
 		return -1;
 	}
-	dir = dir_of(path);
-	fsync_path(dir, 1);
+	dir = file_dir(path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
 	free(dir);
 	return 0;
 }

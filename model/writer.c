@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "file.h"
 #include "schema.h"
 #include "util.h"
 #include "wqueue.h"
@@ -215,11 +216,16 @@ static void writer_free(struct writer *w)
 struct writer *writer_open(const char *path)
 {
 	struct writer *w = xcalloc(1, sizeof(*w));
+	/* a link put where the file is expected is refused, not followed */
+	char *real = file_real_dir(path);
+	int rc;
 
 	/* one thread at a time writes a cache: no locking inside SQLite */
-	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
+	rc = sqlite3_open_v2(real, &w->db, SQLITE_OPEN_READWRITE |
+			     SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX |
+			     SQLITE_OPEN_NOFOLLOW, NULL);
+	free(real);
+	if (rc != SQLITE_OK) {
 		err_set("cache: cannot create %s: %s", path,
 			w->db ? sqlite3_errmsg(w->db) : "out of memory");
 		sqlite3_close(w->db);
@@ -336,13 +342,15 @@ static int merge_table(struct writer *w, const char *table)
 static int merge_part(struct writer *w, const char *path)
 {
 	sqlite3_stmt *st;
-	char *sql;
+	char *sql, *real = file_real_dir(path);
 	int rc;
 
-	/* ATTACH and DETACH are refused inside a transaction */
-	sql = sqlite3_mprintf("COMMIT; ATTACH %Q AS part; BEGIN", path);
+	/* ATTACH and DETACH are refused inside a transaction; the part is
+	 * opened, like the cache, without following a link */
+	sql = sqlite3_mprintf("COMMIT; ATTACH %Q AS part; BEGIN", real);
 	rc = db_exec(w->db, sql);
 	sqlite3_free(sql);
+	free(real);
 	if (rc)
 		return -1;
 	if (sqlite3_prepare_v2(w->db, "SELECT name FROM part.sqlite_master"

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "bundle.h"
 #include "jsonsplit.h"
 #include "model/cache.h"
+#include "model/file.h"
 #include "model/text.h"
 #include "model/util.h"
 #include "progress.h"
@@ -382,36 +382,15 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 
 void import_remove_stale(const char *cache_path)
 {
-	char *dir = xstrdup(cache_path), *base;
-	char *slash = strrchr(dir, '/');
-	DIR *d;
+	char *dir = file_dir(cache_path);
+	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t blen;
 
-	if (slash) {
-		*slash = '\0';
-		base = slash + 1;
-	} else {
-		base = dir;
-	}
-	d = opendir(slash ? (*dir ? dir : "/") : ".");
-	blen = strlen(base);
 	while (d && (e = readdir(d))) {
-		long pid;
-		char *end, *p;
-
-		if (strncmp(e->d_name, base, blen) ||
-		    strncmp(e->d_name + blen, ".tmp-", 5))
-			continue;
-		pid = strtol(e->d_name + blen + 5, &end, 10);
-		/* "<cache>.tmp-<pid>" and its parts "<cache>.tmp-<pid>-<n>" */
-		if ((*end && *end != '-') || pid <= 0 ||
-		    (kill((pid_t)pid, 0) && errno == ESRCH)) {
-			p = slash ? xasprintf("%s/%s", *dir ? dir : "", e->d_name) :
-				    xstrdup(e->d_name);
-			unlink(p);
-			free(p);
-		}
+		if (!strncmp(e->d_name, FILE_TEMP_PREFIX,
+			     strlen(FILE_TEMP_PREFIX)) &&
+		    file_temp_abandoned(dirfd(d), e->d_name))
+			unlinkat(dirfd(d), e->d_name, 0);
 	}
 	if (d)
 		closedir(d);
@@ -421,16 +400,6 @@ void import_remove_stale(const char *cache_path)
 static void progress_cb(void *ctx, const char *what, int pct)
 {
 	progress_update(ctx, what, pct, 0);
-}
-
-/* The folder a file is in (malloc'd). */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
 }
 
 int import_filter_key(const struct import_opts *o, struct strbuf *key)
@@ -448,7 +417,7 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key)
 
 /* The profile in input: a file, or a bundle folder's system profile. */
 static int import_input(struct writer *w, const char *input,
-			const char *cache_path, const struct import_opts *o)
+			const char *tmp, const struct import_opts *o)
 {
 	struct import_result res;
 	struct stat sb;
@@ -467,7 +436,7 @@ static int import_input(struct writer *w, const char *input,
 		/* a system profile brings the device profiles beside it */
 		if (res.is_system) {
 			if (!dir)
-				dir = dir_of(input);
+				dir = file_dir(input);
 			if (!o->quiet) {
 				/* a name found in the folder: cleaned */
 				char *clean = text_clean(name ? name : input);
@@ -476,7 +445,7 @@ static int import_input(struct writer *w, const char *input,
 					dir, clean);
 				free(clean);
 			}
-			rc = bundle_import_devices(w, dir, &res, o, cache_path);
+			rc = bundle_import_devices(w, dir, &res, o, tmp);
 		}
 		import_result_free(&res);
 	}
@@ -489,17 +458,19 @@ static int import_input(struct writer *w, const char *input,
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o)
 {
-	char *tmp = cache_temp_path(cache_path);
+	char *tmp = NULL;
 	char real[4096];
 	struct progress *pg;
 	struct strbuf key;
 	struct writer *w;
-	int rc = -1;
+	int rc = -1, fd = -1;
 
 	sb_init(&key);
 	import_remove_stale(cache_path);
-	unlink(tmp);
 	if (import_filter_key(o, &key))
+		goto out;
+	fd = cache_temp_create(cache_path, &tmp);
+	if (fd < 0)
 		goto out;
 	w = writer_open(tmp);
 	if (!w)
@@ -509,7 +480,7 @@ int import_build(const char *input, const char *cache_path,
 	writer_meta(w, "nxtop_version", PACKAGE_VERSION);
 	writer_meta(w, "input", real);
 	writer_meta(w, "filter", sb_cstr(&key));
-	if (import_input(w, input, cache_path, o)) {
+	if (import_input(w, input, tmp, o)) {
 		writer_abort(w);
 		goto out;
 	}
@@ -518,10 +489,13 @@ int import_build(const char *input, const char *cache_path,
 	rc = writer_finish(w);
 	progress_free(pg);
 	if (!rc)
-		rc = cache_commit(tmp, cache_path);
+		rc = cache_commit(tmp, fd, cache_path);
 out:
-	if (rc)
+	if (rc && tmp)
 		unlink(tmp);
+	/* the lock on the temporary file goes last */
+	if (fd >= 0)
+		close(fd);
 	free(tmp);
 	sb_free(&key);
 	return rc;

@@ -77,8 +77,9 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key);
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o);
 
-/* Removes the temporary files of cache_path left by imports that died
- * (their process is gone). */
+/* Removes the temporary files in cache_path's folder that imports of
+ * this user left when they died: only nxtop's names, only files of this
+ * user that no running import holds (model/file.h). */
 void import_remove_stale(const char *cache_path);
 
 /* Imports one file into the writer as a new profile; res (may be NULL)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include <unistd.h>
 
 #include "model/cache.h"
+#include "model/file.h"
+#include "model/text.h"
 #include "model/util.h"
 
 static int check_input(const char *input, struct stat *sb)
@@ -28,22 +31,54 @@ static int check_input(const char *input, struct stat *sb)
 }
 
 /* The cache of input under filters: "<input>.nxdb", or with filters
- * "<input>.<hash>.nxdb", so that each choice keeps its own. */
-static char *cache_for(const char *input, const char *filter)
+ * "<input>.<hash>.nxdb", so that each choice keeps its own; in this
+ * user's own cache folder when private is set or the name is too long. */
+static char *cache_for(const char *input, const char *filter, int private)
 {
-	char *path = cache_path_for(input), *out;
-	size_t n = strlen(path) - strlen(CACHE_SUFFIX);
+	char *path = private ? cache_path_private(input) :
+		     cache_path_for(input);
+	char *out;
+	const char *base;
+	size_t n;
 	uint64_t h = 1469598103934665603ull;
 
-	if (!*filter)
+	if (!path || !*filter)
 		return path;
+	n = strlen(path) - strlen(CACHE_SUFFIX);
 	for (const char *c = filter; *c; c++) {
 		h ^= (unsigned char)*c;
 		h *= 1099511628211ull;
 	}
 	out = xasprintf("%.*s.%016" PRIx64 "%s", (int)n, path, h, CACHE_SUFFIX);
 	free(path);
+	base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+	if (strlen(base) > NAME_MAX && !private) {
+		free(out);
+		return cache_for(input, filter, 1);
+	}
 	return out;
+}
+
+/* The cache path to use: another user's file, a link or anything but a
+ * regular file where the cache would be is left alone (in a shared
+ * folder it may have been planted), and this user's own cache folder
+ * used instead. */
+static char *cache_usable(const char *input, const char *filter, int quiet)
+{
+	char *path = cache_for(input, filter, 0);
+	enum file_owner fo = path ? file_owner(path) : FILE_NONE;
+
+	if (fo == FILE_NONE || fo == FILE_MINE)
+		return path;
+	if (!quiet) {
+		char *clean = text_clean(path);
+
+		fprintf(stderr, "nxtop: %s is %s: not used\n", clean,
+			file_owner_why(fo));
+		free(clean);
+	}
+	free(path);
+	return cache_for(input, filter, 1);
 }
 
 /* A fresh cache built with other filters is not this one. */
@@ -124,7 +159,11 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		sb_free(&filter);
 		return -1;
 	}
-	path = cache_for(input, sb_cstr(&filter));
+	path = cache_usable(input, sb_cstr(&filter), o->quiet);
+	if (!path) {
+		sb_free(&filter);
+		return -1;
+	}
 	st = check_filter(path, cache_check(path, 1, &why), sb_cstr(&filter),
 			  &why);
 	if (st != CACHE_FRESH || o->force) {

@@ -43,7 +43,13 @@ if [ "$(id -u)" -ne 0 ]; then
 	chmod 000 "$tmp/locked.json"
 	expect 1 "locked.json: Permission denied" "$NXTOP" summary "$tmp/locked.json"
 fi
-ls "$tmp" | grep -q 'tmp-' && fail "temporary cache left in $tmp"
+no_temps "$tmp" "failed imports"
+# a file name of 245 bytes (the limit is 255): its temporary files have
+# short names of their own, and its cache fits beside it
+long="$tmp/$(head -c 240 /dev/zero | tr '\0' n).json"
+cp "$fx/device_small.json" "$long"
+expect 0 "" "$NXTOP" import -q "$long"
+test -f "$long.nxdb" || fail "245-byte name: no cache beside it"
 
 # a good profile: summary agrees with the profile's own figures
 cp "$fx/device_small.json" "$tmp/good.json"

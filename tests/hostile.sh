@@ -312,4 +312,98 @@ refused "$tmp/grow.json" 'grow.json: the file changed while it was read \(is it 
 kill "$grower"
 wait "$grower" 2>/dev/null
 expect 0 "" "$NXTOP" import -q "$tmp/grow.json"
+
+# Shared folders (sticky and world-writable, like /tmp or a team share),
+# with another user in them (as root; skipped, saying so, otherwise).
+export XDG_CACHE_HOME="$tmp/cache"
+shared_ok=0
+if other_setup "$tmp/other"; then
+	shared_ok=1
+	chmod 711 "$tmp"
+	sd="$tmp/shared"
+	mkdir -m 1777 "$sd"
+	mkdir -m 700 "$tmp/victim"
+	printf 'precious\n' > "$tmp/victim/precious"
+	mkfifo "$tmp/go"
+	# victim_start CMD...: starts CMD as this user, its pid ($vpid) known
+	# before it runs; victim_go lets it run and waits (status in $rc).
+	victim_start() {
+		sh -c 'echo $$ > "$0/vpid"; read x < "$0/go"; exec "$@"' "$tmp" \
+			"$@" >"$out" 2>"$err" &
+		vjob=$!
+		while [ ! -s "$tmp/vpid" ]; do sleep 0.01; done
+		vpid=$(cat "$tmp/vpid")
+		rm -f "$tmp/vpid"
+	}
+	victim_go() {
+		echo > "$tmp/go"
+		wait "$vjob"
+		rc=$?
+	}
+	intact() {
+		[ "$(cat "$tmp/victim/precious")" = precious ] ||
+			fail "$1: the victim's file was written through a link"
+		[ -e "$tmp/victim/created" ] &&
+			fail "$1: a file was created where a link pointed"
+		return 0
+	}
+	mine() {
+		[ -f "$1" ] && [ ! -L "$1" ] && [ "$(stat -c %u "$1")" = 0 ] ||
+			fail "$1: not a regular file of this user"
+	}
+fi
+
+# Links planted at the temporary names an import used to take
+# ("<cache>.tmp-<pid>", its parts "-<n>"): the import creates its own
+# temporary files under random names and writes through no link.
+if [ "$shared_ok" = 1 ]; then
+	cp "$srcdir/tests/fixtures/device_small.json" "$sd/p.json"
+	chmod 644 "$sd/p.json"
+	victim_start "$NXTOP" import -q "$sd/p.json"
+	as_other ln -s "$tmp/victim/precious" "$sd/p.json.nxdb.tmp-$vpid"
+	for i in 1 2 3; do
+		as_other ln -s "$tmp/victim/created" "$sd/p.json.nxdb.tmp-$vpid-$i"
+	done
+	victim_go
+	[ "$rc" -eq 0 ] || fail "import beside planted links: exit $rc: $(cat "$err")"
+	intact "planted temporary names"
+	mine "$sd/p.json.nxdb"
+	[ -L "$sd/p.json.nxdb.tmp-$vpid" ] || fail "a planted link was removed"
+	no_temps "$sd" "planted temporary names"
+	# nxtop demo --write, the same way
+	victim_start "$NXTOP" demo --events 200 --write "$sd/demo.json"
+	as_other ln -s "$tmp/victim/created" "$sd/demo.json.tmp-$vpid"
+	victim_go
+	[ "$rc" -eq 0 ] || fail "demo --write beside a planted link: exit $rc: $(cat "$err")"
+	intact "demo --write"
+	mine "$sd/demo.json"
+	# a leftover that looks like nxtop's but is another user's: kept
+	as_other sh -c "printf 'SQLite format 3\\000' > '$sd/nxtop-Evil0001.tmp'"
+	expect 0 "" "$NXTOP" import -q -f "$sd/p.json"
+	[ -f "$sd/nxtop-Evil0001.tmp" ] || fail "another user's file was removed"
+fi
+
+# A link or another user's cache where the cache goes: not used (this
+# user's cache folder is), and left as it is.
+if [ "$shared_ok" = 1 ]; then
+	cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/victim/other.json"
+	"$NXTOP" import -q "$tmp/victim/other.json" || fail "import other.json"
+	cp "$srcdir/tests/fixtures/device_small.json" "$sd/q.json"
+	chmod 644 "$sd/q.json"
+	as_other ln -s "$tmp/victim/other.json.nxdb" "$sd/q.json.nxdb"
+	expect 0 "q.json.nxdb is a symbolic link: not used" "$NXTOP" summary "$sd/q.json"
+	grep -q "^Events       8 instructions," "$out" ||
+		fail "a linked cache was shown instead of the profile: $(head -6 "$out")"
+	[ -L "$sd/q.json.nxdb" ] || fail "the planted link was replaced"
+	cp "$srcdir/tests/fixtures/device_small.json" "$sd/r.json"
+	chmod 644 "$sd/r.json"
+	as_other "$NXTOP" import -q "$sd/r.json" || fail "the other user's import failed"
+	as_other sqlite3 "$sd/r.json.nxdb" "UPDATE profile SET name = 'FORGED'"
+	expect 0 "r.json.nxdb is owned by another user: not used" "$NXTOP" summary "$sd/r.json"
+	grep -q FORGED "$out" && fail "another user's cache was used"
+	[ "$(stat -c %u "$sd/r.json.nxdb")" = "$other_uid" ] ||
+		fail "another user's cache was replaced"
+	ls "$XDG_CACHE_HOME"/nxtop/q.json-*.nxdb >/dev/null 2>&1 ||
+		fail "no cache in this user's own folder"
+fi
 pass

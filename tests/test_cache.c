@@ -3,9 +3,11 @@
  * file is never taken as complete. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -169,25 +171,49 @@ static void test_why(void **state)
 	free(input);
 }
 
-/* A temporary cache of a process that no longer exists is removed by
- * the next build; a missing cache is missing. */
+/* Temporary files of imports that died (no lock held) are removed by
+ * the next build: a dead cache's, a part of it, one caught being made;
+ * one a live import holds, one that is not an SQLite file (not ours to
+ * judge) and a link are left alone. */
 static void test_stale_temp(void **state)
 {
+	static const char head[] = "SQLite format 3";
 	struct import_opts o = { .quiet = 1, .force = 1 };
 	char *input = xstrdup(tu_write("tmp.json", doc, strlen(doc)));
-	char *cache = cache_path_for(input);
-	char *tmp = xasprintf("%s.tmp-999999999", cache);
+	char *dead = xstrdup(tu_write("nxtop-Dead0001.tmp", head, 16));
+	char *part = xstrdup(tu_write("nxtop-Dead0001.tmp-Part0001", head, 16));
+	char *held = xstrdup(tu_write("nxtop-Held0001.tmp", head, 16));
+	char *held_part = xstrdup(tu_write("nxtop-Held0001.tmp-Part0002",
+					   head, 16));
+	char *other = xstrdup(tu_write("nxtop-Text0001.tmp", "notes", 5));
+	char *link = xasprintf("%s/nxtop-Link0001.tmp", tu_dir());
 	char *out = NULL;
+	int fd = open(held, O_RDONLY);
 
 	(void)state;
-	assert_int_equal(state_of(cache), CACHE_MISSING);
-	tu_write("tmp.json.nxdb.tmp-999999999", "x", 1);
-	assert_int_equal(access(tmp, F_OK), 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	assert_int_equal(symlink(dead, link), 0);
 	assert_int_equal(open_profile(input, &o, &out), 0);
-	assert_int_not_equal(access(tmp, F_OK), 0);
+	assert_int_not_equal(access(dead, F_OK), 0);
+	assert_int_not_equal(access(part, F_OK), 0);
+	assert_int_equal(access(held, F_OK), 0);
+	assert_int_equal(access(held_part, F_OK), 0);
+	assert_int_equal(access(other, F_OK), 0);
+	assert_int_equal(faccessat(AT_FDCWD, link, F_OK, AT_SYMLINK_NOFOLLOW), 0);
+	/* once its import is gone, it goes too */
+	close(fd);
+	import_remove_stale(out);
+	assert_int_not_equal(access(held, F_OK), 0);
+	assert_int_not_equal(access(held_part, F_OK), 0);
+	unlink(other);
+	unlink(link);
 	free(out);
-	free(tmp);
-	free(cache);
+	free(link);
+	free(other);
+	free(held_part);
+	free(held);
+	free(part);
+	free(dead);
 	free(input);
 }
 
