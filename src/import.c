@@ -320,8 +320,11 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		.res = res ? res : &local,
 	};
 	struct stat before;
+	struct cache_stamp stamp;
 	int rc, have = !stat(path, &before);
 
+	/* what binds the cache to the file, taken before it is read */
+	cache_stamp_of(path, &stamp);
 	memset(im.res, 0, sizeof(*im.res));
 	im.res->nc_idx = -1;
 	im.progress = progress_new(!o->quiet);
@@ -364,7 +367,7 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		/* as it was read: a change since makes the cache stale */
 		writer_source_as(w, im.profile, real, im.res->is_system ?
 				 "system" : parent ? "device" : "profile",
-				 have ? &before : NULL);
+				 have && stamp.size >= 0 ? &stamp : NULL);
 	}
 	im.res->profile = im.profile;
 	/* a full disk or a limit, said with the file being read */

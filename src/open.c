@@ -131,6 +131,31 @@ static void unlock_input(int fd)
 		close(fd);
 }
 
+/* A cache named by the user: used as it is, once it is found valid;
+ * one not built here is read through first (see cache_check). */
+static int open_named_cache(const char *input, int quiet, char **cache)
+{
+	enum cache_state st;
+	char *why = NULL;
+
+	if (!quiet && !cache_built_here(input)) {
+		char *clean = text_clean(input);
+
+		fprintf(stderr, "nxtop: %s was not built here from its profile:"
+			" checking all of it\n", clean);
+		free(clean);
+	}
+	st = cache_check(input, NULL, &why);
+	if (st != CACHE_FRESH) {
+		err_set("%s: not a usable nxtop cache (%s)", input,
+			why ? why : "unknown state");
+		free(why);
+		return -1;
+	}
+	*cache = xstrdup(input);
+	return 0;
+}
+
 int open_profile(const char *input, const struct import_opts *o, char **cache)
 {
 	struct stat sb;
@@ -143,17 +168,8 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 	*cache = NULL;
 	if (check_input(input, &sb))
 		return -1;
-	if (!S_ISDIR(sb.st_mode) && import_detect(input) == FMT_CACHE) {
-		st = cache_check(input, 0, &why);
-		if (st != CACHE_FRESH) {
-			err_set("%s: not a usable nxtop cache (%s)", input,
-				why ? why : "unknown state");
-			free(why);
-			return -1;
-		}
-		*cache = xstrdup(input);
-		return 0;
-	}
+	if (!S_ISDIR(sb.st_mode) && import_detect(input) == FMT_CACHE)
+		return open_named_cache(input, o->quiet, cache);
 	sb_init(&filter);
 	if (import_filter_key(o, &filter)) {
 		sb_free(&filter);
@@ -164,14 +180,14 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		sb_free(&filter);
 		return -1;
 	}
-	st = check_filter(path, cache_check(path, 1, &why), sb_cstr(&filter),
+	st = check_filter(path, cache_check(path, input, &why), sb_cstr(&filter),
 			  &why);
 	if (st != CACHE_FRESH || o->force) {
 		/* another import of it may be under way: wait, look again */
 		lock = lock_input(input, o->quiet);
 		if (!o->force) {
 			free(why);
-			st = check_filter(path, cache_check(path, 1, &why),
+			st = check_filter(path, cache_check(path, input, &why),
 					  sb_cstr(&filter), &why);
 		}
 	}

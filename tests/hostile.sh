@@ -313,6 +313,93 @@ kill "$grower"
 wait "$grower" 2>/dev/null
 expect 0 "" "$NXTOP" import -q "$tmp/grow.json"
 
+# A planted cache beside a profile (from an archive, a share): one that
+# names no source, or whose source record is forged (path, size and
+# time right, as an archive keeps them), is rebuilt, never shown.
+mkdir "$tmp/planted" "$tmp/elsewhere"
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/planted/s.json"
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/planted/other.json"
+"$NXTOP" import -q "$tmp/planted/other.json" || fail "import other.json"
+cp "$tmp/planted/other.json.nxdb" "$tmp/planted/s.json.nxdb"
+sqlite3 "$tmp/planted/s.json.nxdb" "DELETE FROM source"
+expect 0 "rebuilding .*s.json.nxdb" "$NXTOP" summary "$tmp/planted/s.json"
+grep -q "^Events       8 instructions," "$out" ||
+	fail "a cache naming no source was shown: $(head -6 "$out")"
+# the archive: a cache made elsewhere, with the profile, times kept
+cp -p "$srcdir/tests/fixtures/device_small.json" "$tmp/elsewhere/t.json"
+"$NXTOP" import -q "$tmp/elsewhere/t.json" || fail "import t.json"
+# (ustar keeps whole seconds: the time the file will have is known)
+sqlite3 "$tmp/elsewhere/t.json.nxdb" "UPDATE profile SET name = 'FORGED';
+	UPDATE source SET path = '$(cd "$tmp/planted" && pwd -P)/t.json',
+	mtime_ns = mtime_ns / 1000000000 * 1000000000"
+(cd "$tmp/elsewhere" && tar --format=ustar -cf - t.json t.json.nxdb) |
+	(cd "$tmp/planted" && tar xf -)
+expect 0 "rebuilding .*t.json.nxdb \(.*t.json changed\)" "$NXTOP" summary "$tmp/planted/t.json"
+grep -q FORGED "$out" && fail "a cache with a forged source record was shown"
+
+# null_track_names CACHE: what SQLite's NOT NULL keeps from a cache
+# nxtop writes, a crafted one holds (its schema text put back after).
+null_track_names() {
+	sqlite3 "$1" "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET
+		sql = replace(sql, 'name TEXT NOT NULL, sort_key', 'name TEXT, sort_key')
+		WHERE name = 'track'" &&
+		sqlite3 "$1" "UPDATE track SET name = NULL WHERE id = 2" &&
+		sqlite3 "$1" "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET
+		sql = replace(sql, 'name TEXT, sort_key', 'name TEXT NOT NULL, sort_key')
+		WHERE name = 'track'" || fail "$1: cannot craft"
+}
+
+# Crafted caches opened directly: checked in full when not built here
+# (their profile is gone), each fault one line and exit 1 from the
+# summary, the exports and the viewer, never a crash (NULL names) or a
+# hang (a huge max_depth). crafted NAME SQL REGEX
+crafted() {
+	cp "$srcdir/tests/fixtures/device_small.json" "$tmp/craft.json"
+	"$NXTOP" import -q "$tmp/craft.json" -o "$tmp/$1.nxdb" || fail "$1: import"
+	rm "$tmp/craft.json"
+	if [ "$2" = null_track_names ]; then
+		null_track_names "$tmp/$1.nxdb"
+	else
+		sqlite3 "$tmp/$1.nxdb" "$2" || fail "$1: $2"
+	fi
+	printf 'keys jj\ndump rows\n' > "$tmp/rows.keys"
+	for what in summary export "export --query dur>0" \
+		"--headless=$tmp/rows.keys --dump=$tmp"; do
+		# shellcheck disable=SC2086
+		rss_below 200 timeout 20 "$NXTOP" $what -q "$tmp/$1.nxdb"
+		[ "$rc" -eq 1 ] || fail "$1: $what: exit $rc, wanted 1: $(cat "$err")"
+		grep -Eq -- "^nxtop: .*$1.nxdb: not a usable nxtop cache \(not valid: $3.*\)$" "$err" ||
+			fail "$1: $what: no '$3' in: $(cat "$err")"
+		[ "$(wc -l < "$err")" -eq 1 ] || fail "$1: more than one line: $(cat "$err")"
+	done
+}
+crafted null_name null_track_names \
+	'track\.name: NULL or a value of the wrong type'
+crafted deep "UPDATE track SET max_depth = 9000000000000000000 WHERE id = 2" \
+	'track 2: max_depth out of range \(0 to 255\)'
+crafted text_ts "UPDATE slice SET ts = 'soon' WHERE id = (SELECT min(id) FROM slice)" \
+	'track [0-9]+: its events disagree with it'
+crafted real_pc "UPDATE instruction SET pc = 1.5" \
+	'instruction\.pc: NULL or a value of the wrong type'
+crafted lod_level "INSERT INTO lod VALUES(2, 40, 0, 1, 1, NULL, NULL, NULL)" \
+	'lod of track [0-9]+: level, bucket, count or busy time out of range'
+crafted far "UPDATE profile SET end_ns = 9000000000000000000" \
+	'profile 1: start or end out of range'
+crafted count "UPDATE track SET n_events = n_events + 1 WHERE id = 2" \
+	'profile 1: n_events is not the sum of its rows. events'
+crafted count2 "UPDATE track SET n_events = n_events + 1 WHERE id = 2;
+	UPDATE profile SET n_events = n_events + 1" \
+	'track 2: its events disagree with it'
+crafted blob_name "UPDATE track SET name = x'00' WHERE id = 3" \
+	'track\.name: NULL or a value of the wrong type'
+crafted view "CREATE VIEW v AS SELECT 1" "its tables are not this nxtop's"
+# ... and beside their profile, built here: quick checks, then rebuilt
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/planted/u.json"
+"$NXTOP" import -q "$tmp/planted/u.json" || fail "import u.json"
+null_track_names "$tmp/planted/u.json.nxdb"
+expect 0 "rebuilding .*u.json.nxdb \(not valid: track\.name: NULL" \
+	timeout 20 "$NXTOP" summary "$tmp/planted/u.json"
+
 # Shared folders (sticky and world-writable, like /tmp or a team share),
 # with another user in them (as root; skipped, saying so, otherwise).
 export XDG_CACHE_HOME="$tmp/cache"

@@ -68,10 +68,10 @@ static void set_user_version(const char *cache, int v)
 	sqlite3_close(db);
 }
 
-static enum cache_state state_of(const char *cache)
+static enum cache_state state_of(const char *cache, const char *input)
 {
 	char *why = NULL;
-	enum cache_state st = cache_check(cache, 1, &why);
+	enum cache_state st = cache_check(cache, input, &why);
 
 	free(why);
 	return st;
@@ -86,7 +86,7 @@ static void test_reuse_and_rebuild(void **state)
 
 	(void)state;
 	assert_int_equal(open_profile(input, &o, &cache), 0);
-	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(state_of(cache, input), CACHE_FRESH);
 	assert_int_equal(stat(cache, &a), 0);
 	/* unchanged source: the same file is reused */
 	assert_int_equal(open_profile(input, &o, &again), 0);
@@ -95,7 +95,7 @@ static void test_reuse_and_rebuild(void **state)
 	free(again);
 	/* changed source: rebuilt */
 	tu_write("reuse.json", doc, strlen(doc) - 2);
-	assert_int_equal(state_of(cache), CACHE_STALE);
+	assert_int_equal(state_of(cache, input), CACHE_STALE);
 	assert_int_not_equal(open_profile(input, &o, &again), 0);
 	tu_write("reuse.json", doc, strlen(doc));
 	assert_int_equal(open_profile(input, &o, &again), 0);
@@ -104,9 +104,9 @@ static void test_reuse_and_rebuild(void **state)
 	free(again);
 	/* another schema version: rebuilt */
 	set_user_version(cache, SCHEMA_VERSION + 1);
-	assert_int_equal(state_of(cache), CACHE_OTHER_VERSION);
+	assert_int_equal(state_of(cache, input), CACHE_OTHER_VERSION);
 	assert_int_equal(open_profile(input, &o, &again), 0);
-	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(state_of(cache, input), CACHE_FRESH);
 	free(again);
 	free(cache);
 	free(input);
@@ -123,17 +123,17 @@ static void test_broken(void **state)
 	assert_int_equal(open_profile(input, &o, &cache), 0);
 	/* truncated to its header page */
 	assert_int_equal(truncate(cache, 100), 0);
-	assert_int_equal(state_of(cache), CACHE_BROKEN);
+	assert_int_equal(state_of(cache, input), CACHE_BROKEN);
 	assert_int_equal(open_profile(input, &o, &again), 0);
-	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(state_of(cache, input), CACHE_FRESH);
 	free(again);
 	/* not SQLite at all */
 	f = fopen(cache, "w");
 	fputs("garbage", f);
 	fclose(f);
-	assert_int_equal(state_of(cache), CACHE_BROKEN);
+	assert_int_equal(state_of(cache, input), CACHE_BROKEN);
 	assert_int_equal(open_profile(input, &o, &again), 0);
-	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(state_of(cache, input), CACHE_FRESH);
 	free(again);
 	free(cache);
 	free(input);
@@ -151,7 +151,7 @@ static void test_why(void **state)
 	(void)state;
 	assert_int_equal(open_profile(input, &o, &cache), 0);
 	set_user_version(cache, 99);
-	assert_int_equal(cache_check(cache, 1, &why), CACHE_OTHER_VERSION);
+	assert_int_equal(cache_check(cache, input, &why), CACHE_OTHER_VERSION);
 	want = xasprintf("schema version 99, newer than this nxtop's %d",
 			 SCHEMA_VERSION);
 	assert_string_equal(why, want);
@@ -160,11 +160,11 @@ static void test_why(void **state)
 	set_user_version(cache, SCHEMA_VERSION);
 	assert_int_equal(stat(cache, &sb), 0);
 	assert_int_equal(truncate(cache, sb.st_size - 8192), 0);
-	assert_int_equal(cache_check(cache, 1, &why), CACHE_BROKEN);
+	assert_int_equal(cache_check(cache, input, &why), CACHE_BROKEN);
 	assert_string_equal(why, "damaged: cut short or grown");
 	free(why);
 	assert_int_equal(truncate(cache, sb.st_size + 1), 0);
-	assert_int_equal(cache_check(cache, 1, &why), CACHE_BROKEN);
+	assert_int_equal(cache_check(cache, input, &why), CACHE_BROKEN);
 	assert_string_equal(why, "damaged: cut short or grown");
 	free(why);
 	free(cache);
