@@ -105,31 +105,40 @@ static int dir_writable(const char *dir)
 	return 1;
 }
 
-char *cache_path_private(const char *input)
+char *cache_private_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
-	char *in = trimmed(input), *base, *dir, *path = NULL;
+	char *dir;
+
+	if (xdg && *xdg == '/')
+		dir = xasprintf("%s/nxtop", xdg);
+	else
+		dir = xasprintf("%s/.cache/nxtop", home && *home ? home : "/tmp");
+	if (file_private_dir(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+char *cache_path_private(const char *input)
+{
+	char *in = trimmed(input), *dir = cache_private_dir(), *path = NULL;
 	const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
 	char real[PATH_MAX];
 	size_t n = strlen(name);
 
 	if (!realpath(in, real))
 		snprintf(real, sizeof(real), "%s", in);
-	if (xdg && *xdg == '/')
-		base = xstrdup(xdg);
-	else
-		base = xasprintf("%s/.cache", home && *home ? home : "/tmp");
-	dir = xasprintf("%s/nxtop", base);
 	/* room for "-<hash>.<filter hash>.nxdb" within NAME_MAX */
 	if (n > NAME_MAX - 48)
 		for (n = NAME_MAX - 48; n && (name[n] & 0xc0) == 0x80; n--)
 			;
-	if (!file_private_dir(dir))
+	if (dir)
 		path = xasprintf("%s/%.*s-%016" PRIx64 "%s", dir, (int)n, name,
 				 hash_str(real), CACHE_SUFFIX);
 	free(dir);
-	free(base);
 	free(in);
 	return path;
 }

@@ -27,6 +27,11 @@ char *cache_path_for(const char *input);
  * can write to; NULL with err_get() set when that folder is not usable. */
 char *cache_path_private(const char *input);
 
+/* That folder, $XDG_CACHE_HOME/nxtop (~/.cache/nxtop), made when
+ * missing and checked (model/file.h): malloc'd, or NULL with err_get()
+ * set. */
+char *cache_private_dir(void);
+
 /* Checks a cache; *why (malloc'd, may be NULL) explains a non-fresh
  * state. input is the file or folder the cache must have been built
  * from (the cache nxtop keeps beside it): the cache must record it, and

@@ -264,6 +264,76 @@ int file_private_dir(const char *dir)
 	return 0;
 }
 
+static int64_t ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)(now.tv_sec - t0->tv_sec) * 1000 +
+	       (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Its last holder removes the file as it lets go: a lock taken on a
+ * file that is no longer at path is taken again on the new one. */
+int file_lock(const char *path, int wait_ms, int *busy)
+{
+	struct timespec t0;
+
+	*busy = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			      0600);
+		struct stat sb;
+		int e;
+
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) ||
+		    sb.st_uid != geteuid()) {
+			close(fd);
+			return -1;
+		}
+		if (!flock(fd, LOCK_EX | LOCK_NB)) {
+			if (file_same(fd, path))
+				return fd;
+			close(fd);
+			continue;
+		}
+		e = errno;
+		close(fd);
+		if (e != EWOULDBLOCK)
+			return -1;
+		if (ms_since(&t0) >= wait_ms) {
+			*busy = 1;
+			return -1;
+		}
+		usleep(20000);
+	}
+}
+
+void file_unlock(const char *path, int fd)
+{
+	if (fd < 0)
+		return;
+	unlink(path);
+	close(fd);
+}
+
+long file_locked_by_other(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct stat sb;
+	char proc[32];
+
+	if (fcntl(fd, F_GETLK, &fl) || fl.l_type == F_UNLCK || fl.l_pid <= 0)
+		return 0;
+	snprintf(proc, sizeof(proc), "/proc/%ld", (long)fl.l_pid);
+	if (stat(proc, &sb) || sb.st_uid == geteuid())
+		return 0;
+	return (long)fl.l_pid;
+}
+
 FILE *file_out_open(struct file_out *o, const char *path, mode_t mode)
 {
 	mode_t mask = umask(0);

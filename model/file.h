@@ -59,6 +59,19 @@ char *file_real_dir(const char *path);
  * err_get() set. */
 int file_private_dir(const char *dir);
 
+/* An exclusive lock (flock) on the file path, which is created (mode
+ * 0600) and must be a regular file of this user's, waiting at most
+ * wait_ms for another process to let go. Returns the descriptor that
+ * holds it, or -1: *busy is set when another process held it all that
+ * time, else it could not be taken (no such folder, no flock). */
+int file_lock(const char *path, int wait_ms, int *busy);
+/* Removes the lock file and lets go of it. */
+void file_unlock(const char *path, int fd);
+
+/* The process of another user holding a lock (fcntl) on the file open
+ * as fd, or 0 when there is none or it cannot be told. */
+long file_locked_by_other(int fd);
+
 /* A file written whole or not at all: into a temporary file beside
  * path, renamed over path when complete. */
 struct file_out {

@@ -30,6 +30,17 @@ static int check_input(const char *input, struct stat *sb)
 	return -1;
 }
 
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
 /* The cache of input under filters: "<input>.nxdb", or with filters
  * "<input>.<hash>.nxdb", so that each choice keeps its own; in this
  * user's own cache folder when private is set or the name is too long. */
@@ -40,16 +51,12 @@ static char *cache_for(const char *input, const char *filter, int private)
 	char *out;
 	const char *base;
 	size_t n;
-	uint64_t h = 1469598103934665603ull;
 
 	if (!path || !*filter)
 		return path;
 	n = strlen(path) - strlen(CACHE_SUFFIX);
-	for (const char *c = filter; *c; c++) {
-		h ^= (unsigned char)*c;
-		h *= 1099511628211ull;
-	}
-	out = xasprintf("%.*s.%016" PRIx64 "%s", (int)n, path, h, CACHE_SUFFIX);
+	out = xasprintf("%.*s.%016" PRIx64 "%s", (int)n, path,
+			hash_text(filter), CACHE_SUFFIX);
 	free(path);
 	base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
 	if (strlen(base) > NAME_MAX && !private) {
@@ -99,36 +106,55 @@ static enum cache_state check_filter(const char *path, enum cache_state st,
 	return st;
 }
 
-/* Imports of one input take turns: the second waits, then finds the
- * first one's cache and uses it. The lock is on the input itself, so
- * that no lock file is left behind, and goes when the import ends or
- * its process dies. Where there is no flock (some network file systems)
- * imports run side by side, each renaming a complete cache into place.
- * Returns the descriptor to close, or -1. */
-static int lock_input(const char *input, int quiet)
-{
-	int fd = open(input, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+/* How long an import waits for another one of the same cache. */
+#define LOCK_WAIT_MS 5000
 
-	if (fd < 0)
-		return -1;
-	if (!flock(fd, LOCK_EX | LOCK_NB))
-		return fd;
-	if (errno != EWOULDBLOCK) {
-		close(fd);
-		return -1;
-	}
-	if (!quiet)
-		fprintf(stderr, "nxtop: waiting for another nxtop importing %s\n",
-			input);
-	while (flock(fd, LOCK_EX) && errno == EINTR)
-		;
-	return fd;
+/* The lock of a cache: a file in this user's own cache folder, named
+ * after the cache's path, so that no other user can take it. */
+static char *lock_path(const char *cache)
+{
+	char *dir = cache_private_dir(), *locks, *real, *path = NULL;
+
+	if (!dir)
+		return NULL;
+	locks = xasprintf("%s/locks", dir);
+	real = file_real_dir(cache);
+	if (!file_private_dir(locks))
+		path = xasprintf("%s/%016" PRIx64 ".lock", locks,
+				 hash_text(real));
+	free(real);
+	free(locks);
+	free(dir);
+	return path;
 }
 
-static void unlock_input(int fd)
+/* Imports of one cache take turns: the second waits, then finds the
+ * first one's cache and uses it. The wait is bounded: past it (an
+ * import of a huge file), this one goes ahead too, and each renames a
+ * complete cache into place. Where there is no lock (no cache folder,
+ * no flock) imports run side by side the same way. Returns the
+ * descriptor to pass to unlock_cache, or -1. */
+static int lock_cache(const char *lock, const char *input, int quiet)
 {
-	if (fd >= 0)
-		close(fd);
+	char *clean;
+	int fd, busy;
+
+	if (!lock)
+		return -1;
+	fd = file_lock(lock, 0, &busy);
+	if (fd >= 0 || !busy)
+		return fd;
+	clean = text_clean(input);
+	if (!quiet)
+		fprintf(stderr, "nxtop: waiting for another nxtop importing %s\n",
+			clean);
+	fd = file_lock(lock, LOCK_WAIT_MS, &busy);
+	if (busy && !quiet)
+		fprintf(stderr, "nxtop: another nxtop has been importing %s for"
+			" %d s: importing it here too\n", clean,
+			LOCK_WAIT_MS / 1000);
+	free(clean);
+	return fd;
 }
 
 /* A cache named by the user: used as it is, once it is found valid;
@@ -161,7 +187,7 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 	struct stat sb;
 	enum cache_state st;
 	struct strbuf filter;
-	char *why = NULL;
+	char *why = NULL, *lock_file = NULL;
 	char *path;
 	int lock = -1, rc;
 
@@ -184,7 +210,8 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 			  &why);
 	if (st != CACHE_FRESH || o->force) {
 		/* another import of it may be under way: wait, look again */
-		lock = lock_input(input, o->quiet);
+		lock_file = lock_path(path);
+		lock = lock_cache(lock_file, input, o->quiet);
 		if (!o->force) {
 			free(why);
 			st = check_filter(path, cache_check(path, input, &why),
@@ -193,7 +220,8 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 	}
 	sb_free(&filter);
 	if (st == CACHE_FRESH && !o->force) {
-		unlock_input(lock);
+		file_unlock(lock_file, lock);
+		free(lock_file);
 		free(why);
 		/* what a killed import left beside it */
 		import_remove_stale(path);
@@ -205,7 +233,8 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 			why ? why : "outdated");
 	free(why);
 	rc = import_build(input, path, o);
-	unlock_input(lock);
+	file_unlock(lock_file, lock);
+	free(lock_file);
 	if (rc) {
 		free(path);
 		return -1;
@@ -218,13 +247,15 @@ int open_import_to(const char *input, const char *cache_out,
 		   const struct import_opts *o)
 {
 	struct stat sb;
-
+	char *lock_file;
 	int lock, rc;
 
 	if (check_input(input, &sb))
 		return -1;
-	lock = lock_input(input, o->quiet);
+	lock_file = lock_path(cache_out);
+	lock = lock_cache(lock_file, input, o->quiet);
 	rc = import_build(input, cache_out, o);
-	unlock_input(lock);
+	file_unlock(lock_file, lock);
+	free(lock_file);
 	return rc;
 }

@@ -493,4 +493,57 @@ if [ "$shared_ok" = 1 ]; then
 	ls "$XDG_CACHE_HOME"/nxtop/q.json-*.nxdb >/dev/null 2>&1 ||
 		fail "no cache in this user's own folder"
 fi
+# Locks another user can take: a shared flock on a profile they can
+# read, and fcntl locks on the user data files an older nxtop left
+# readable (a data folder of mode 755, files of 644). nxtop waits for
+# neither: an import goes ahead at once, the marker export fails at once
+# saying why, and the viewer starts without markers, saying so.
+if [ "$shared_ok" = 1 ] && command -v flock >/dev/null 2>&1; then
+	cp "$srcdir/tests/fixtures/device_small.json" "$sd/l.json"
+	chmod 644 "$sd/l.json"
+	other_bg "$tmp/held" flock -s "$sd/l.json" sh -c 'echo locked; sleep 60'
+	i=0
+	while [ ! -s "$tmp/held" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	[ -s "$tmp/held" ] || fail "the other user could not lock the profile"
+	expect 0 "" timeout 20 "$NXTOP" import -q -f "$sd/l.json"
+	other_stop
+	ud="$tmp/vdata/nxtop"
+	mkdir -p "$ud"
+	chmod 755 "$tmp/vdata" "$ud"
+	printf 'keys :goto 1us<Enter>mq\n' > "$tmp/mark.keys"
+	XDG_DATA_HOME="$tmp/vdata" "$NXTOP" -q --headless="$tmp/mark.keys" \
+		--dump="$tmp" "$sd/l.json" || fail "setting a marker failed"
+	: > "$ud/userdata.db-shm"
+	chmod 644 "$ud/userdata.db" "$ud/userdata.db-shm"
+	cat > "$tmp/hold.pl" <<'EOF'
+use Fcntl;
+my @held;
+foreach my $p (@ARGV) {
+	open(my $f, "<", $p) or die "$p: $!";
+	my $lk = pack("s s x4 q q l x4", F_RDLCK, 0, 0, 0, 0);
+	fcntl($f, F_SETLK, $lk) or die "lock $p: $!";
+	push @held, $f;
+}
+$| = 1;
+print "locked\n";
+sleep 60;
+EOF
+	chmod 644 "$tmp/hold.pl"
+	rm -f "$tmp/held"
+	other_bg "$tmp/held" perl "$tmp/hold.pl" "$ud/userdata.db" "$ud/userdata.db-shm"
+	i=0
+	while [ ! -s "$tmp/held" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	[ -s "$tmp/held" ] || fail "the other user could not lock the user data"
+	expect 1 "userdata.db(-shm)?: a process of another user \(pid [0-9]+\) holds a lock on it$" \
+		env XDG_DATA_HOME="$tmp/vdata" timeout 8 "$NXTOP" export -q --what markers "$sd/l.json"
+	printf 'dump start\n' > "$tmp/start.keys"
+	expect 0 "" env XDG_DATA_HOME="$tmp/vdata" timeout 8 "$NXTOP" -q \
+		--headless="$tmp/start.keys" --dump="$tmp" "$sd/l.json"
+	grep -q "markers and history are off: .*userdata.db" "$tmp/start" ||
+		fail "the viewer did not say that markers are off: $(tail -1 "$tmp/start")"
+	other_stop
+	[ "$(stat -c %a "$ud/userdata.db")" = 600 ] ||
+		fail "userdata.db is still readable by others"
+	expect 0 "^M1 " env XDG_DATA_HOME="$tmp/vdata" "$NXTOP" export -q --what markers "$sd/l.json"
+fi
 pass

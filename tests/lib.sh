@@ -66,6 +66,22 @@ as_other() {
 		XDG_CACHE_HOME="$other_home/cache" "$@"
 }
 
+# other_bg OUT CMD...: runs CMD as the other user in the background, its
+# output in OUT; other_stop ends it.
+other_bg() {
+	o=$1
+	shift
+	setpriv --reuid="$other_uid" --regid="$other_uid" --clear-groups \
+		env HOME="$other_home" "$@" > "$o" 2>&1 &
+	other_pid=$!
+}
+
+other_stop() {
+	kill "$other_pid" 2>/dev/null
+	wait "$other_pid" 2>/dev/null
+	return 0
+}
+
 pass() {
 	rm -f "$out" "$err"
 	[ "$failures" -eq 0 ] || exit 1
