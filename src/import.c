@@ -62,16 +62,64 @@ static enum input_format sniff_json(const unsigned char *b, size_t n)
 	return FMT_NEURON_JSON;
 }
 
-static enum input_format sniff_gzip(const char *path)
+/* What went wrong in gzip data, in words. */
+static const char *gzip_why(int code, const char *msg)
+{
+	if (code == Z_BUF_ERROR)
+		return "cut short";
+	if (msg && strstr(msg, "incorrect data check"))
+		return "bad checksum";
+	if (msg && strstr(msg, "incorrect length check"))
+		return "bad length";
+	return "corrupt data";
+}
+
+/* The first bytes gzip data inflates to, in out (at most n). Returns
+ * their count, or -1 with err_get() set ("byte N: gzip: bad checksum",
+ * N in the file) when the data is damaged before out is full. */
+static long gzip_head(int fd, unsigned char *out, size_t n)
+{
+	unsigned char in[16384];
+	z_stream z;
+	int rc = Z_OK;
+	ssize_t got;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		err_set("gzip: cannot inflate");
+		return -1;
+	}
+	z.next_out = out;
+	z.avail_out = (uInt)n;
+	while (rc == Z_OK && z.avail_out) {
+		if (!z.avail_in) {
+			got = read(fd, in, sizeof(in));
+			if (got <= 0) {
+				rc = got < 0 ? Z_ERRNO : Z_BUF_ERROR;
+				break;
+			}
+			z.next_in = in;
+			z.avail_in = (uInt)got;
+		}
+		rc = inflate(&z, Z_NO_FLUSH);
+	}
+	if (rc != Z_OK && rc != Z_STREAM_END)
+		err_set("byte %lu: gzip: %s", (unsigned long)z.total_in,
+			rc == Z_ERRNO ? strerror(errno) : gzip_why(rc, z.msg));
+	inflateEnd(&z);
+	return rc == Z_OK || rc == Z_STREAM_END ? (long)(n - z.avail_out) : -1;
+}
+
+static enum input_format sniff_gzip(int fd)
 {
 	unsigned char buf[SNIFF_BYTES];
-	gzFile gz = gzopen(path, "rb");
-	int n;
+	long n;
 
-	if (!gz)
+	if (lseek(fd, 0, SEEK_SET))
 		return FMT_UNKNOWN;
-	n = gzread(gz, buf, sizeof(buf));
-	gzclose(gz);
+	n = gzip_head(fd, buf, sizeof(buf));
+	if (n < 0)
+		return FMT_UNREADABLE;
 	return n > 0 ? sniff_json(buf, (size_t)n) : FMT_UNKNOWN;
 }
 
@@ -88,20 +136,27 @@ enum input_format import_detect(const char *path)
 	    has_suffix(path, "cpu_util.pb") || has_suffix(path, "host_mem.pb"))
 		return FMT_NEURON_BINARY;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return FMT_UNKNOWN;
+	if (fd < 0) {
+		err_set("%s", strerror(errno));
+		return FMT_UNREADABLE;
+	}
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return FMT_UNKNOWN;
 	}
 	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		err_set("%s", strerror(errno));
+	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
+		f = sniff_gzip(fd);
+		close(fd);
+		return f;
+	}
 	close(fd);
 	if (n <= 0)
-		return FMT_UNKNOWN;
+		return n < 0 ? FMT_UNREADABLE : FMT_UNKNOWN;
 	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
 		return FMT_CACHE;
-	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
-		return sniff_gzip(path);
 	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace"))
 		return FMT_PFTRACE;
 	f = sniff_json(buf, (size_t)n);
@@ -179,10 +234,14 @@ static long gz_read(void *ctx, void *buf, size_t len)
 	struct gzin *g = ctx;
 	int n = gzread(g->gz, buf, (unsigned)NX_MIN(len, 1u << 30));
 	z_off64_t in;
+	int e = Z_OK;
+	const char *msg = n <= 0 ? gzerror(g->gz, &e) : NULL;
 
-	if (n < 0) {
-		int e;
-		err_set("gzip: %s", gzerror(g->gz, &e));
+	/* 0 with Z_BUF_ERROR: the data ends before its stream does */
+	if (n < 0 || (n == 0 && e == Z_BUF_ERROR)) {
+		err_set("gzip: %s (near byte %lld of the file)",
+			e == Z_ERRNO ? strerror(errno) : gzip_why(e, msg),
+			(long long)gzoffset64(g->gz));
 		return -1;
 	}
 	g->out += (uint64_t)n;
@@ -344,6 +403,10 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 			" export them first with: neuron-profile view"
 			" --output-format json (or neuron-explorer view"
 			" --output-format json)", name);
+		break;
+	case FMT_UNREADABLE:
+		rc = -1;
+		err_set("%s: %s", name, err_get());
 		break;
 	default:
 		rc = -1;

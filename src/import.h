@@ -62,6 +62,9 @@ enum input_format {
 	FMT_PFTRACE,		/* Perfetto protobuf trace */
 	FMT_CACHE,		/* an nxtop cache */
 	FMT_NEURON_BINARY,	/* .ntff/.neff/.pb: needs exporting first */
+	FMT_UNREADABLE,		/* cannot be read (err_get() says why:
+				 * "Permission denied", "byte N: gzip: bad
+				 * checksum") */
 };
 
 /* Looks at a file's name and first bytes. */
