@@ -334,6 +334,53 @@ long file_locked_by_other(int fd)
 	return (long)fl.l_pid;
 }
 
+/* Whether others can add files to the folder path is in (/tmp, a team
+ * share): what is there may have been put there by someone else. */
+static int dir_shared(const char *path)
+{
+	char *dir = file_dir(path);
+	struct stat sb;
+	int shared = stat(dir, &sb) || (sb.st_mode & (S_IWGRP | S_IWOTH));
+
+	free(dir);
+	return shared;
+}
+
+FILE *file_open_write(const char *path)
+{
+	struct stat sb;
+	int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, fd;
+	FILE *f;
+
+	/* a link is followed only where no one else could have put it
+	 * (/dev/stdout), or when it is this user's own */
+	if (lstat(path, &sb) || !S_ISLNK(sb.st_mode))
+		flags |= O_NOFOLLOW;
+	else if (sb.st_uid != geteuid() && dir_shared(path)) {
+		err_set("%s: a link another user may have put there: not"
+			" written", path);
+		return NULL;
+	}
+	fd = open(path, flags, 0666);
+	if (fd < 0) {
+		err_set("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid != geteuid() &&
+	    dir_shared(path)) {
+		err_set("%s: another user's file: not written", path);
+		close(fd);
+		return NULL;
+	}
+	if ((S_ISREG(sb.st_mode) && ftruncate(fd, 0)) ||
+	    !(f = fdopen(fd, "w"))) {
+		err_set("%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 FILE *file_out_open(struct file_out *o, const char *path, mode_t mode)
 {
 	mode_t mask = umask(0);

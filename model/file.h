@@ -72,6 +72,12 @@ void file_unlock(const char *path, int fd);
  * as fd, or 0 when there is none or it cannot be told. */
 long file_locked_by_other(int fd);
 
+/* Opens path to be written over (created, mode 0666 before the umask),
+ * as fopen(path, "w") would, except in a folder others can write to:
+ * there, a link or a file another user put at that name is refused.
+ * NULL with err_get() set ("PATH: why"). */
+FILE *file_open_write(const char *path);
+
 /* A file written whole or not at all: into a temporary file beside
  * path, renamed over path when complete. */
 struct file_out {

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "model/drill.h"
 #include "model/export.h"
+#include "model/file.h"
 #include "model/timefmt.h"
 
 enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
@@ -358,8 +359,7 @@ int cmd_export(struct cli *c, int argc, char **argv)
 		model_close(m);
 		return cli_fail();
 	}
-	if (a.output && !(out = fopen(a.output, "w"))) {
-		err_set("%s: %s", a.output, strerror(errno));
+	if (a.output && !(out = file_open_write(a.output))) {
 		rc = -1;
 	} else {
 		rc = run(m, &p, &a, out);

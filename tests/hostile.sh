@@ -464,6 +464,14 @@ if [ "$shared_ok" = 1 ]; then
 	[ "$rc" -eq 0 ] || fail "demo --write beside a planted link: exit $rc: $(cat "$err")"
 	intact "demo --write"
 	mine "$sd/demo.json"
+	# an export's output: a planted link or file is not written to
+	as_other ln -s "$tmp/victim/precious" "$sd/report.txt"
+	expect 1 "report.txt: a link another user may have put there: not written$" \
+		"$NXTOP" export -q -o "$sd/report.txt" "$sd/p.json"
+	as_other sh -c "umask 0; : > '$sd/report2.txt'"
+	expect 1 "report2.txt: another user's file: not written$" \
+		"$NXTOP" export -q -o "$sd/report2.txt" "$sd/p.json"
+	intact "export --output"
 	# a leftover that looks like nxtop's but is another user's: kept
 	as_other sh -c "printf 'SQLite format 3\\000' > '$sd/nxtop-Evil0001.tmp'"
 	expect 0 "" "$NXTOP" import -q -f "$sd/p.json"
