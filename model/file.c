@@ -244,9 +244,44 @@ char *file_real_dir(const char *path)
 	return out;
 }
 
+/* A folder no one else can rename or replace: it and every folder
+ * above it belong to this user or to root, and those others can write
+ * to are sticky (like /tmp), where no one removes another's entries. */
+static int dir_chain_safe(const char *dir, char **why)
+{
+	char real[PATH_MAX];
+	struct stat sb;
+	char *slash;
+
+	if (!realpath(dir, real)) {
+		*why = xasprintf("%s", strerror(errno));
+		return 0;
+	}
+	for (;;) {
+		if (stat(*real ? real : "/", &sb)) {
+			*why = xasprintf("%s: %s", real, strerror(errno));
+			return 0;
+		}
+		if ((sb.st_uid != geteuid() && sb.st_uid != 0) ||
+		    ((sb.st_mode & (S_IWGRP | S_IWOTH)) &&
+		     !(sb.st_mode & S_ISVTX))) {
+			*why = xasprintf("%s is %s", *real ? real : "/",
+					 sb.st_uid != geteuid() && sb.st_uid ?
+					 "another user's" :
+					 "writable by others");
+			return 0;
+		}
+		if (!*real)
+			return 1;
+		slash = strrchr(real, '/');
+		*slash = '\0';
+	}
+}
+
 int file_private_dir(const char *dir)
 {
 	struct stat sb;
+	char *why = NULL;
 
 	if (mkdirs(dir))
 		return -1;
@@ -259,6 +294,11 @@ int file_private_dir(const char *dir)
 		err_set("%s: not used: %s", dir, !S_ISDIR(sb.st_mode) ?
 			"not a folder (a link?)" : sb.st_uid != geteuid() ?
 			"owned by another user" : "others can write to it");
+		return -1;
+	}
+	if (!dir_chain_safe(dir, &why)) {
+		err_set("%s: not used: %s", dir, why);
+		free(why);
 		return -1;
 	}
 	return 0;

@@ -54,9 +54,10 @@ char *file_dir(const char *path);
  * itself when the folder cannot be resolved. */
 char *file_real_dir(const char *path);
 
-/* Makes sure dir is a folder of this user that no one else can write to
- * (creating it, mode 0700, when missing). 0 on success, else -1 with
- * err_get() set. */
+/* Makes sure dir is a folder of this user that no one else can write
+ * to, rename or replace (creating it, mode 0700, when missing): every
+ * folder above it is this user's or root's, and sticky where others
+ * can write to it. 0 on success, else -1 with err_get() set. */
 int file_private_dir(const char *dir);
 
 /* An exclusive lock (flock) on the file path, which is created (mode

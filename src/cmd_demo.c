@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "demo_system.h"
+#include "model/cache.h"
 #include "model/file.h"
 
 enum { OPT_EVENTS = 256, OPT_SEED, OPT_WRITE, OPT_SYSTEM_EVENTS };
@@ -135,16 +136,12 @@ static int write_bundle(const char *dir, const struct demo_opts *o,
 static char *demo_path(const struct demo_opts *o, int64_t system_events,
 		       int quiet)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *dir, *path, *sys;
+	char *dir = cache_private_dir(), *path, *sys;
 	struct stat sb;
 
-	if (xdg && *xdg == '/')
-		dir = xasprintf("%s/nxtop/demo", xdg);
-	else
-		dir = xasprintf("%s/.cache/nxtop/demo", home && *home ? home : "/tmp");
-	path = xasprintf("%s/bundle-v%d-s%" PRIu64 "-e%" PRIu64 "-n%" PRId64,
+	if (!dir)
+		return NULL;
+	path = xasprintf("%s/demo/bundle-v%d-s%" PRIu64 "-e%" PRIu64 "-n%" PRId64,
 			 dir, DEMO_VERSION, o->seed, o->events, system_events);
 	free(dir);
 	sys = xasprintf("%s/system_profile.json", path);

@@ -500,6 +500,11 @@ if [ "$shared_ok" = 1 ]; then
 		fail "another user's cache was replaced"
 	ls "$XDG_CACHE_HOME"/nxtop/q.json-*.nxdb >/dev/null 2>&1 ||
 		fail "no cache in this user's own folder"
+	# ... which must be private all the way up (here a folder anyone
+	# could rename it in is above it)
+	mkdir -m 777 "$tmp/ww"
+	expect 1 "^nxtop: $tmp/ww/nxtop: not used: $tmp/ww is writable by others$" \
+		env XDG_CACHE_HOME="$tmp/ww" "$NXTOP" summary -q "$sd/q.json"
 fi
 # Locks another user can take: a shared flock on a profile they can
 # read, and fcntl locks on the user data files an older nxtop left
