@@ -3,15 +3,12 @@
 #include "open.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "model/cache.h"
 #include "model/file.h"
@@ -133,7 +130,7 @@ static char *lock_path(const char *cache)
  * import of a huge file), this one goes ahead too, and each renames a
  * complete cache into place. Where there is no lock (no cache folder,
  * no flock) imports run side by side the same way. Returns the
- * descriptor to pass to unlock_cache, or -1. */
+ * descriptor to pass to file_unlock, or -1. */
 static int lock_cache(const char *lock, const char *input, int quiet)
 {
 	char *clean;

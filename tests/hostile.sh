@@ -2,8 +2,11 @@
 # Hostile input, item by item (man nxtop, SECURITY and LIMITS): each gets
 # its exact exit status and message, leaves no cache behind when refused,
 # stays within a memory bound (peak RSS, measured), and nothing from the
-# file reaches the terminal or an export raw. NXTOP_SLOW_TESTS=1 adds the
-# full-size cases (a 1 GB string, 10^6 threads); .ci/run sets it.
+# file reaches the terminal or an export raw. Then hostile caches
+# (planted, forged, crafted) and, with a second user (as root), the
+# attacks through shared folders: links and files planted at the names
+# nxtop writes, and locks held on what it opens. NXTOP_SLOW_TESTS=1 adds
+# the full-size cases (a 1 GB string, 10^6 threads); .ci/run sets it.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
