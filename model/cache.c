@@ -15,6 +15,7 @@
 
 #include "file.h"
 #include "schema.h"
+#include "text.h"
 #include "validate.h"
 #include "util.h"
 
@@ -177,11 +178,18 @@ int cache_is_sqlite(const char *path)
 	return n == 16 && !memcmp(head, "SQLite format 3", 16);
 }
 
+/* Sets *why: what is quoted comes from the cache (its paths, its keys),
+ * so it is cleaned for the terminal here. */
 static enum cache_state say(char **why, enum cache_state st, const char *fmt,
 			    const char *arg)
 {
-	if (why)
-		*why = xasprintf(fmt, arg);
+	char *raw;
+
+	if (why) {
+		raw = xasprintf(fmt, arg);
+		*why = text_clean(raw);
+		free(raw);
+	}
 	return st;
 }
 

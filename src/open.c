@@ -225,9 +225,13 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		*cache = path;
 		return 0;
 	}
-	if (!o->quiet && st != CACHE_MISSING && !o->force)
-		fprintf(stderr, "nxtop: rebuilding %s (%s)\n", path,
+	if (!o->quiet && st != CACHE_MISSING && !o->force) {
+		char *clean = text_clean(path);
+
+		fprintf(stderr, "nxtop: rebuilding %s (%s)\n", clean,
 			why ? why : "outdated");
+		free(clean);
+	}
 	free(why);
 	rc = import_build(input, path, o);
 	file_unlock(lock_file, lock);

@@ -396,6 +396,12 @@ crafted count2 "UPDATE track SET n_events = n_events + 1 WHERE id = 2;
 crafted blob_name "UPDATE track SET name = x'00' WHERE id = 3" \
 	'track\.name: NULL or a value of the wrong type'
 crafted view "CREATE VIEW v AS SELECT 1" "its tables are not this nxtop's"
+# a rebuild note quoting a crafted source path says it cleaned
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/planted/e.json"
+"$NXTOP" import -q "$tmp/planted/e.json" || fail "import e.json"
+sqlite3 "$tmp/planted/e.json.nxdb" "UPDATE source SET path = path || char(27) || ']0;x' || char(7)"
+expect 0 "rebuilding .*e.json.nxdb" "$NXTOP" summary "$tmp/planted/e.json"
+clean "$err" "rebuild note"
 # ... and beside their profile, built here: quick checks, then rebuilt
 cp "$srcdir/tests/fixtures/device_small.json" "$tmp/planted/u.json"
 "$NXTOP" import -q "$tmp/planted/u.json" || fail "import u.json"
