@@ -13,23 +13,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "schema.h"
+#include "text.h"
+#include "validate.h"
 #include "util.h"
 
 int64_t stat_mtime_ns(const struct stat *sb)
 {
 	return (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
 }
 
 /* The input's own name without trailing slashes. */
@@ -42,60 +34,127 @@ static char *trimmed(const char *input)
 	return xstrndup(input, n);
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
+#define FNV_OFFSET 1469598103934665603ull
 
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
+static uint64_t fnv(uint64_t h, const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
 		h *= 1099511628211ull;
 	}
 	return h;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	return fnv(FNV_OFFSET, (const unsigned char *)s, strlen(s));
+}
+
+static int64_t stat_ctime_ns(const struct stat *sb)
+{
+	return (int64_t)sb->st_ctim.tv_sec * 1000000000 + sb->st_ctim.tv_nsec;
+}
+
+/* Only a regular file is opened: a device or FIFO named by a cache from
+ * elsewhere is never touched. */
+void cache_stamp_of(const char *path, struct cache_stamp *out)
+{
+	unsigned char block[CACHE_STAMP_BLOCK];
+	struct stat sb;
+	uint64_t h = FNV_OFFSET;
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	out->size = -1;
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
+		return;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode)) {
+		ssize_t n = pread(fd, block, sizeof(block), 0);
+
+		if (n > 0)
+			h = fnv(h, block, (size_t)n);
+		if (sb.st_size > (off_t)sizeof(block)) {
+			n = pread(fd, block, sizeof(block),
+				  NX_MAX(sb.st_size - (off_t)sizeof(block),
+					 (off_t)sizeof(block)));
+			if (n > 0)
+				h = fnv(h, block, (size_t)n);
+		}
+		out->size = (int64_t)sb.st_size;
+		out->mtime_ns = stat_mtime_ns(&sb);
+		out->ctime_ns = stat_ctime_ns(&sb);
+		out->hash = (int64_t)h;
+	}
+	close(fd);
 }
 
 /* Whether a file can be created in dir: access() says yes to root even
  * where creating fails (read-only mounts, /proc), so try it. */
 static int dir_writable(const char *dir)
 {
-	char *probe = xasprintf("%s/.nxtop-probe-%ld", dir, (long)getpid());
-	int fd = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	char *probe;
+	int fd = file_new(dir, FILE_TEMP_PREFIX, ".probe", &probe);
 
-	if (fd >= 0) {
-		close(fd);
-		unlink(probe);
-	}
+	if (fd < 0)
+		return 0;
+	close(fd);
+	unlink(probe);
 	free(probe);
-	return fd >= 0;
+	return 1;
+}
+
+char *cache_private_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir;
+
+	if (xdg && *xdg == '/')
+		dir = xasprintf("%s/nxtop", xdg);
+	else
+		dir = xasprintf("%s/.cache/nxtop", home && *home ? home : "/tmp");
+	if (file_private_dir(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+char *cache_path_private(const char *input)
+{
+	char *in = trimmed(input), *dir = cache_private_dir(), *path = NULL;
+	const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+	char real[PATH_MAX];
+	size_t n = strlen(name);
+
+	if (!realpath(in, real))
+		snprintf(real, sizeof(real), "%s", in);
+	/* room for "-<hash>.<filter hash>.nxdb" within NAME_MAX */
+	if (n > NAME_MAX - 48)
+		for (n = NAME_MAX - 48; n && (name[n] & 0xc0) == 0x80; n--)
+			;
+	if (dir)
+		path = xasprintf("%s/%.*s-%016" PRIx64 "%s", dir, (int)n, name,
+				 hash_str(real), CACHE_SUFFIX);
+	free(dir);
+	free(in);
+	return path;
 }
 
 char *cache_path_for(const char *input)
 {
 	char *in = trimmed(input);
-	char *dir = dir_of(in);
-	char *path = NULL;
+	char *dir = file_dir(in);
+	const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+	char *path;
 
-	if (dir_writable(dir)) {
+	if (strlen(name) + strlen(CACHE_SUFFIX) <= NAME_MAX && dir_writable(dir))
 		path = xasprintf("%s%s", in, CACHE_SUFFIX);
-	} else {
-		const char *xdg = getenv("XDG_CACHE_HOME");
-		const char *home = getenv("HOME");
-		char real[PATH_MAX];
-		char *base, *cdir;
-		const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
-
-		if (!realpath(in, real))
-			snprintf(real, sizeof(real), "%s", in);
-		if (xdg && *xdg == '/')
-			base = xstrdup(xdg);
-		else
-			base = xasprintf("%s/.cache", home && *home ? home : "/tmp");
-		cdir = xasprintf("%s/nxtop", base);
-		mkdirs(cdir);
-		path = xasprintf("%s/%s-%016" PRIx64 "%s", cdir, name,
-				 hash_str(real), CACHE_SUFFIX);
-		free(cdir);
-		free(base);
-	}
+	else
+		path = cache_path_private(in);
 	free(dir);
 	free(in);
 	return path;
@@ -119,48 +178,82 @@ int cache_is_sqlite(const char *path)
 	return n == 16 && !memcmp(head, "SQLite format 3", 16);
 }
 
+/* Sets *why: what is quoted comes from the cache (its paths, its keys),
+ * so it is cleaned for the terminal here. */
 static enum cache_state say(char **why, enum cache_state st, const char *fmt,
 			    const char *arg)
 {
-	if (why)
-		*why = xasprintf(fmt, arg);
+	char *raw;
+
+	if (why) {
+		raw = xasprintf(fmt, arg);
+		*why = text_clean(raw);
+		free(raw);
+	}
 	return st;
 }
 
-static enum cache_state check_sources(sqlite3 *db, char **why)
+/* One recorded file: still there and the same, or still missing. */
+static enum cache_state check_source(sqlite3_stmt *st, const char *p,
+				     char **why)
+{
+	struct cache_stamp now;
+	struct stat sb;
+
+	/* size -1: a file that was missing at import (a bundle's listed
+	 * device profile); its arrival makes the cache stale */
+	if (sqlite3_column_int64(st, 1) == -1)
+		return stat(p, &sb) ? CACHE_FRESH :
+		       say(why, CACHE_STALE, "%s appeared", p);
+	cache_stamp_of(p, &now);
+	if (now.size < 0)
+		return say(why, CACHE_STALE, "%s is gone", p);
+	if (now.size != sqlite3_column_int64(st, 1) ||
+	    now.mtime_ns != sqlite3_column_int64(st, 2) ||
+	    now.ctime_ns != sqlite3_column_int64(st, 3) ||
+	    now.hash != sqlite3_column_int64(st, 4))
+		return say(why, CACHE_STALE, "%s changed", p);
+	return CACHE_FRESH;
+}
+
+/* Whether a cache is bound to the files it was built from: it records
+ * at least one, and each is still what it was. With base (a folder),
+ * each must be in it and one must be primary (the input file) or, when
+ * primary is NULL, a system profile (the input is the folder). */
+static enum cache_state check_sources(sqlite3 *db, const char *base,
+				      const char *primary, char **why)
 {
 	sqlite3_stmt *st;
 	enum cache_state state = CACHE_FRESH;
+	int n = 0, found = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT path, size, mtime_ns FROM source",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT path, size, mtime_ns, ctime_ns,"
+			       " ends_hash, role FROM source", -1, &st,
+			       NULL) != SQLITE_OK)
 		return say(why, CACHE_BROKEN, "%s", "no source table");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (state == CACHE_FRESH && sqlite3_step(st) == SQLITE_ROW) {
 		const char *p = (const char *)sqlite3_column_text(st, 0);
-		struct stat sb;
+		const char *role = (const char *)sqlite3_column_text(st, 5);
+		char *dir = file_dir(p);
 
-		if (!p)
-			continue;
-		/* size -1: a file that was missing at import (a bundle's
-		 * listed device profile); its arrival makes the cache stale */
-		if (sqlite3_column_int64(st, 1) == -1) {
-			if (!stat(p, &sb)) {
-				state = say(why, CACHE_STALE, "%s appeared", p);
-				break;
-			}
-			continue;
-		}
-		if (stat(p, &sb)) {
-			state = say(why, CACHE_STALE, "%s is gone", p);
-			break;
-		}
-		if ((int64_t)sb.st_size != sqlite3_column_int64(st, 1) ||
-		    stat_mtime_ns(&sb) != sqlite3_column_int64(st, 2)) {
-			state = say(why, CACHE_STALE, "%s changed", p);
-			break;
-		}
+		n++;
+		if (base && strcmp(dir, base))
+			state = say(why, CACHE_STALE, "it was built from %s,"
+				    " outside the profile's folder", p);
+		else
+			state = check_source(st, p, why);
+		free(dir);
+		if (primary ? !strcmp(p, primary) && strcmp(role, "device") :
+			      !strcmp(role, "system"))
+			found = 1;
 	}
 	sqlite3_finalize(st);
+	if (state == CACHE_FRESH && !n)
+		state = say(why, CACHE_STALE, "%s",
+			    "it names no file it was built from");
+	else if (state == CACHE_FRESH && base && !found)
+		state = say(why, CACHE_STALE, "%s",
+			    "it was built from another file");
 	return state;
 }
 
@@ -236,11 +329,98 @@ static enum cache_state unreadable(sqlite3 *db, char **why)
 	return say(why, CACHE_BROKEN, "%s", "unreadable");
 }
 
-enum cache_state cache_check(const char *path, int check_src, char **why)
+/* Written by this nxtop's schema and importers, and complete. */
+static enum cache_state check_versions(sqlite3 *db, char **why)
 {
-	sqlite3 *db = NULL;
-	enum cache_state st;
 	int64_t v = 0;
+	char ver[64];
+
+	if (query_int(db, "PRAGMA user_version", &v))
+		return unreadable(db, why);
+	if (v != SCHEMA_VERSION) {
+		snprintf(ver, sizeof(ver), "%" PRId64 ", %s than this nxtop's %d",
+			 v, v > SCHEMA_VERSION ? "newer" : "older",
+			 SCHEMA_VERSION);
+		return say(why, CACHE_OTHER_VERSION, "schema version %s", ver);
+	}
+	if (query_int(db, "SELECT value FROM meta WHERE key='complete'", &v))
+		return sqlite3_errcode(db) == SQLITE_CORRUPT ?
+		       unreadable(db, why) :
+		       say(why, CACHE_BROKEN, "%s", "incomplete");
+	if (v != 1)
+		return say(why, CACHE_BROKEN, "%s", "incomplete");
+	if (query_int(db, "SELECT value FROM meta WHERE key='import_version'",
+		      &v) || v != IMPORT_VERSION)
+		return say(why, CACHE_OTHER_VERSION, "%s",
+			   "written by another nxtop version");
+	return CACHE_FRESH;
+}
+
+static enum cache_state validated(sqlite3 *db, enum validate_level level,
+				  char **why)
+{
+	char *bad = NULL;
+	enum cache_state st = CACHE_FRESH;
+
+	if (cache_validate(db, level, &bad))
+		st = say(why, CACHE_BROKEN, "not valid: %s", bad);
+	free(bad);
+	return st;
+}
+
+/* The cache beside input was built from it: from the file itself, or
+ * from a folder's system profile, and from nothing outside its folder. */
+static enum cache_state check_bound(sqlite3 *db, const char *input,
+				    char **why)
+{
+	char real[PATH_MAX];
+	struct stat sb;
+	enum cache_state st;
+	char *base;
+
+	if (!realpath(input, real) || stat(real, &sb))
+		return say(why, CACHE_STALE, "%s is gone", input);
+	if (S_ISDIR(sb.st_mode))
+		return check_sources(db, real, NULL, why);
+	base = file_dir(real);
+	st = check_sources(db, base, real, why);
+	free(base);
+	return st;
+}
+
+/* A cache of this user's whose files are all as they were: built here,
+ * by this user's nxtop (a copy or an archive could not know the times
+ * the kernel gave those files). */
+static int built_here(sqlite3 *db, const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && S_ISREG(sb.st_mode) &&
+	       sb.st_uid == geteuid() &&
+	       check_sources(db, NULL, NULL, NULL) == CACHE_FRESH;
+}
+
+/* Opens a cache for reading; a link is refused unless allowed. */
+static sqlite3 *open_ro(const char *path, int links)
+{
+	char *real = file_real_dir(path);
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(real, &db, SQLITE_OPEN_READONLY |
+				 (links ? 0 : SQLITE_OPEN_NOFOLLOW), NULL);
+
+	free(real);
+	if (rc != SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+enum cache_state cache_check(const char *path, const char *input,
+			     char **why)
+{
+	sqlite3 *db;
+	enum cache_state st;
 	struct stat sb;
 
 	if (why)
@@ -251,58 +431,55 @@ enum cache_state cache_check(const char *path, int check_src, char **why)
 		return say(why, CACHE_BROKEN, "%s", "not an SQLite file");
 	if (size_mismatch(path, &sb))
 		return say(why, CACHE_BROKEN, "%s", "damaged: cut short or grown");
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
+	if (!(db = open_ro(path, !input)))
 		return say(why, CACHE_BROKEN, "%s", "cannot be opened");
-	}
-	if (query_int(db, "PRAGMA user_version", &v)) {
-		st = unreadable(db, why);
-	} else if (v != SCHEMA_VERSION) {
-		char ver[64];
-
-		snprintf(ver, sizeof(ver), "%" PRId64 ", %s than this nxtop's %d",
-			 v, v > SCHEMA_VERSION ? "newer" : "older",
-			 SCHEMA_VERSION);
-		st = say(why, CACHE_OTHER_VERSION, "schema version %s", ver);
-	} else if (query_int(db, "SELECT value FROM meta WHERE key='complete'",
-			     &v)) {
-		st = sqlite3_errcode(db) == SQLITE_CORRUPT ? unreadable(db, why) :
-		     say(why, CACHE_BROKEN, "%s", "incomplete");
-	} else if (v != 1) {
-		st = say(why, CACHE_BROKEN, "%s", "incomplete");
-	} else if (query_int(db, "SELECT value FROM meta WHERE"
-			     " key='import_version'", &v) || v != IMPORT_VERSION) {
-		st = say(why, CACHE_OTHER_VERSION, "%s",
-			 "written by another nxtop version");
-	} else {
-		st = check_src ? check_sources(db, why) : CACHE_FRESH;
-	}
+	st = check_versions(db, why);
+	if (st == CACHE_FRESH)
+		st = validated(db, VALIDATE_QUICK, why);
+	if (st == CACHE_FRESH && input)
+		st = check_bound(db, input, why);
+	else if (st == CACHE_FRESH && !built_here(db, path))
+		st = validated(db, VALIDATE_FULL, why);
 	sqlite3_close(db);
 	return st;
 }
 
-char *cache_temp_path(const char *path)
+int cache_built_here(const char *path)
 {
-	return xasprintf("%s.tmp-%ld", path, (long)getpid());
+	sqlite3 *db = open_ro(path, 1);
+	char *why = NULL;
+	int here;
+
+	if (!db)
+		return 0;
+	here = check_versions(db, &why) == CACHE_FRESH &&
+	       validated(db, VALIDATE_QUICK, &why) == CACHE_FRESH &&
+	       built_here(db, path);
+	free(why);
+	sqlite3_close(db);
+	return here;
 }
 
-static int fsync_path(const char *path, int dir)
+int cache_temp_create(const char *path, char **tmp)
 {
-	int fd = open(path, (dir ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC);
-	int rc;
+	int fd = file_temp_beside(path, tmp);
 
 	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
+		err_set("cache: %s", err_get());
+	return fd;
 }
 
-int cache_commit(const char *tmp, const char *path)
+int cache_commit(const char *tmp, int fd, const char *path)
 {
 	char *dir;
+	int dfd;
 
-	if (fsync_path(tmp, 0)) {
+	/* only its owner can replace it in a shared (sticky) folder */
+	if (!file_same(fd, tmp)) {
+		err_set("cache: %s was replaced while it was built", tmp);
+		return -1;
+	}
+	if (fsync(fd)) {
 		err_set("cache: %s: %s", tmp, strerror(errno));
 		return -1;
 	}
@@ -310,8 +487,12 @@ int cache_commit(const char *tmp, const char *path)
 		err_set("cache: cannot rename to %s: %s", path, strerror(errno));
 		return -1;
 	}
-	dir = dir_of(path);
-	fsync_path(dir, 1);
+	dir = file_dir(path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
 	free(dir);
 	return 0;
 }

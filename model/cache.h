@@ -10,29 +10,65 @@
 
 enum cache_state {
 	CACHE_MISSING,		/* no file */
-	CACHE_FRESH,		/* complete, current schema, sources unchanged */
-	CACHE_STALE,		/* a source file changed or vanished */
+	CACHE_FRESH,		/* complete, current schema, valid, bound */
+	CACHE_STALE,		/* a source file changed, vanished or is not
+				 * the input */
 	CACHE_OTHER_VERSION,	/* written by another schema version */
 	CACHE_BROKEN,		/* not a complete nxtop cache */
 };
 
 /* The cache path for an input file or folder: "<input>.nxdb" beside it
- * when that folder is writable, else $XDG_CACHE_HOME/nxtop/<name>-<hash>.nxdb.
- * Returns a malloc'd string. */
+ * when that folder is writable (and the name fits), else
+ * cache_path_private(). Returns a malloc'd string, or NULL with err_get()
+ * set when there is no usable place. */
 char *cache_path_for(const char *input);
 
-/* Checks a cache; *why (malloc'd, may be NULL) explains a non-fresh state.
- * With check_sources == 0 the source files are not compared. */
-enum cache_state cache_check(const char *path, int check_sources, char **why);
+/* $XDG_CACHE_HOME/nxtop/<name>-<hash>.nxdb, in a folder only this user
+ * can write to; NULL with err_get() set when that folder is not usable. */
+char *cache_path_private(const char *input);
+
+/* That folder, $XDG_CACHE_HOME/nxtop (~/.cache/nxtop), made when
+ * missing and checked (model/file.h): malloc'd, or NULL with err_get()
+ * set. */
+char *cache_private_dir(void);
+
+/* Checks a cache; *why (malloc'd, may be NULL) explains a non-fresh
+ * state. input is the file or folder the cache must have been built
+ * from (the cache nxtop keeps beside it): the cache must record it, and
+ * every file it records must be in its folder and unchanged (struct
+ * cache_stamp). With input NULL (a cache the user named) the files are
+ * not required, but unless the cache was built here (cache_built_here)
+ * every table is validated (model/validate.h), which reads all of it. */
+enum cache_state cache_check(const char *path, const char *input,
+			     char **why);
+
+/* 1 if the cache at path is this user's and every file it was built
+ * from is as it was then. */
+int cache_built_here(const char *path);
+
+/* What binds a cache to a file it was built from. The change time is
+ * the kernel's: no copy, archive or touch carries it, so a cache from
+ * elsewhere never matches a file here. */
+struct cache_stamp {
+	int64_t size;		/* -1: missing (or not a regular file) */
+	int64_t mtime_ns, ctime_ns;
+	int64_t hash;		/* FNV-1a 64 of the first and last blocks */
+};
+#define CACHE_STAMP_BLOCK 4096
+
+void cache_stamp_of(const char *path, struct cache_stamp *out);
 
 /* A meta value of a cache (malloc'd), or NULL. */
 char *cache_meta(const char *path, const char *key);
 
-/* A temporary name in the cache's folder, unique to this process. */
-char *cache_temp_path(const char *path);
+/* Creates the temporary file a cache is built in, beside it, with a
+ * random name (model/file.h); the descriptor holds its lock and is
+ * closed once the cache is committed or removed. -1 with err_get() set. */
+int cache_temp_create(const char *path, char **tmp);
 
-/* Makes a finished temporary cache durable and renames it into place. */
-int cache_commit(const char *tmp, const char *path);
+/* Makes a finished temporary cache (open as fd) durable and renames it
+ * into place, unless something replaced it meanwhile. */
+int cache_commit(const char *tmp, int fd, const char *path);
 
 int64_t stat_mtime_ns(const struct stat *sb);
 

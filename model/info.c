@@ -306,7 +306,7 @@ static int load_generic(struct model *m, int64_t profile, const char *key,
 				add_col(t, k ? k : "");
 				c = (int)old;
 			}
-			if (idx != last) {
+			if (idx != last || !t->nrows) {
 				row = add_row(t);
 				last = idx;
 			}

@@ -13,6 +13,7 @@ const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;\n"
 	"CREATE TABLE source(id INTEGER PRIMARY KEY, profile_id INTEGER,"
 	" path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
+	" ctime_ns INTEGER NOT NULL, ends_hash INTEGER NOT NULL,"
 	" role TEXT NOT NULL);\n"
 	"CREATE TABLE profile(id INTEGER PRIMARY KEY, parent_id INTEGER,"
 	" kind TEXT NOT NULL, format TEXT NOT NULL, name TEXT NOT NULL,"

@@ -3,6 +3,7 @@
 #include "userdata.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -10,7 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "file.h"
 #include "util.h"
 
 #define USERDATA_VERSION 1
@@ -72,16 +75,33 @@ static int64_t data_version(struct userdata *u)
 	return v;
 }
 
+/* How long a change waits for another process holding the file, and
+ * how long opening it may take in all. Another nxtop holds it for a
+ * moment; beyond, the markers are off rather than the viewer stalled. */
+#define USERDATA_BUSY_MS 1000
+#define USERDATA_OPEN_MS 3000
+
+static int64_t ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)(now.tv_sec - t0->tv_sec) * 1000 +
+	       (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
 /* Switching to WAL and creating the tables need locks the busy handler
  * does not wait for when another nxtop is creating the same file at that
- * moment: try again for a while. */
+ * moment: try again, for a while. */
 static int setup(struct userdata *u)
 {
 	static const char sql[] = "PRAGMA journal_mode=WAL;"
 		" PRAGMA synchronous=FULL;";
+	struct timespec t0;
 	int rc = SQLITE_BUSY;
 
-	for (int tries = 0; tries < 200; tries++) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (ms_since(&t0) < USERDATA_OPEN_MS) {
 		rc = sqlite3_exec(u->db, sql, NULL, NULL, NULL);
 		if (rc == SQLITE_OK)
 			rc = sqlite3_exec(u->db, userdata_sql, NULL, NULL, NULL);
@@ -93,34 +113,81 @@ static int setup(struct userdata *u)
 			break;
 		sqlite3_sleep(50);
 	}
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {
+		err_set("%s: busy: another process has held a lock on it for %d"
+			" s", u->path, USERDATA_OPEN_MS / 1000);
+		return -1;
+	}
 	return rc == SQLITE_OK ? 0 : fail(u, "setup");
+}
+
+/* The file and the journal files SQLite keeps beside it are this
+ * user's own and private: created 0600 when missing, made so when
+ * another nxtop left them readable (someone who can open a file can
+ * hold a lock on it), and refused when a link or another user's, or
+ * when another user's process holds a lock on one (it opened it while
+ * it was readable), which would make every change wait. */
+static int private_file(const char *path, int create)
+{
+	enum file_owner fo = file_owner(path);
+	long pid;
+	int fd;
+
+	if (fo == FILE_NONE && !create)
+		return 0;
+	if (fo != FILE_NONE && fo != FILE_MINE) {
+		err_set("%s: not used: %s", path, file_owner_why(fo));
+		return -1;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || fchmod(fd, 0600)) {
+		err_set("%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	pid = file_locked_by_other(fd);
+	close(fd);
+	if (pid) {
+		err_set("%s: a process of another user (pid %ld) holds a lock on"
+			" it", path, pid);
+		return -1;
+	}
+	return 0;
+}
+
+static int private_files(const char *path)
+{
+	char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
+	char *dir = file_dir(path);
+	int rc = file_private_dir(dir) || private_file(path, 1) ||
+		 private_file(wal, 0) || private_file(shm, 0) ? -1 : 0;
+
+	free(dir);
+	free(shm);
+	free(wal);
+	return rc;
 }
 
 struct userdata *userdata_open(const char *path)
 {
 	struct userdata *u = xcalloc(1, sizeof(*u));
+	char *real;
+	int rc;
 
 	u->path = xstrdup(path);
-	{
-		char *dir = xstrdup(path);
-		char *slash = strrchr(dir, '/');
-		int rc = 0;
-
-		if (slash && slash != dir) {
-			*slash = '\0';
-			rc = mkdirs(dir);
-		}
-		free(dir);
-		if (rc)
-			goto fail;
-	}
-	if (sqlite3_open_v2(path, &u->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	if (private_files(path))
+		goto fail;
+	real = file_real_dir(path);
+	rc = sqlite3_open_v2(real, &u->db, SQLITE_OPEN_READWRITE |
+			     SQLITE_OPEN_NOFOLLOW, NULL);
+	free(real);
+	if (rc != SQLITE_OK) {
 		fail(u, "open");
 		goto fail;
 	}
 	/* another nxtop may be writing: wait for it rather than fail */
-	sqlite3_busy_timeout(u->db, 10000);
+	sqlite3_busy_timeout(u->db, USERDATA_BUSY_MS);
 	if (setup(u))
 		goto fail;
 	u->data_version = data_version(u);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "file.h"
 #include "schema.h"
 #include "util.h"
 #include "wqueue.h"
@@ -75,7 +76,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_WARNING] = "INSERT INTO warning(profile_id, origin, category,"
 		      " message) VALUES(?,?,?,?)",
 	[S_SOURCE] = "INSERT INTO source(id, profile_id, path, size, mtime_ns,"
-		     " role) VALUES(?,?,?,?,?,?)",
+		     " ctime_ns, ends_hash, role) VALUES(?,?,?,?,?,?,?,?)",
 	[S_PROFILE] = "INSERT INTO profile(id, parent_id, kind, format, name,"
 		      " path, epoch, nc_idx, instance_id, instance_type,"
 		      " process_id, model, state) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -215,11 +216,16 @@ static void writer_free(struct writer *w)
 struct writer *writer_open(const char *path)
 {
 	struct writer *w = xcalloc(1, sizeof(*w));
+	/* a link put where the file is expected is refused, not followed */
+	char *real = file_real_dir(path);
+	int rc;
 
 	/* one thread at a time writes a cache: no locking inside SQLite */
-	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
+	rc = sqlite3_open_v2(real, &w->db, SQLITE_OPEN_READWRITE |
+			     SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX |
+			     SQLITE_OPEN_NOFOLLOW, NULL);
+	free(real);
+	if (rc != SQLITE_OK) {
 		err_set("cache: cannot create %s: %s", path,
 			w->db ? sqlite3_errmsg(w->db) : "out of memory");
 		sqlite3_close(w->db);
@@ -336,13 +342,15 @@ static int merge_table(struct writer *w, const char *table)
 static int merge_part(struct writer *w, const char *path)
 {
 	sqlite3_stmt *st;
-	char *sql;
+	char *sql, *real = file_real_dir(path);
 	int rc;
 
-	/* ATTACH and DETACH are refused inside a transaction */
-	sql = sqlite3_mprintf("COMMIT; ATTACH %Q AS part; BEGIN", path);
+	/* ATTACH and DETACH are refused inside a transaction; the part is
+	 * opened, like the cache, without following a link */
+	sql = sqlite3_mprintf("COMMIT; ATTACH %Q AS part; BEGIN", real);
 	rc = db_exec(w->db, sql);
 	sqlite3_free(sql);
+	free(real);
 	if (rc)
 		return -1;
 	if (sqlite3_prepare_v2(w->db, "SELECT name FROM part.sqlite_master"
@@ -472,31 +480,31 @@ void writer_meta(struct writer *w, const char *key, const char *value)
 int64_t writer_source(struct writer *w, int64_t profile, const char *path,
 		      const char *role)
 {
-	struct stat sb;
+	struct cache_stamp st;
 
+	cache_stamp_of(path, &st);
 	return writer_source_as(w, profile, path, role,
-				stat(path, &sb) ? NULL : &sb);
+				st.size < 0 ? NULL : &st);
 }
 
 int64_t writer_source_as(struct writer *w, int64_t profile, const char *path,
-			 const char *role, const struct stat *st)
+			 const char *role, const struct cache_stamp *st)
 {
+	/* size -1: missing now, so that its arrival makes the cache stale */
+	static const struct cache_stamp missing = { .size = -1 };
 	int64_t id = ++w->next_source;
-	struct stat sb;
-	int missing = !st;
 
-	if (missing)
-		memset(&sb, 0, sizeof(sb));
-	else
-		sb = *st;
+	if (!st)
+		st = &missing;
 	q_begin(w, S_SOURCE);
 	wq_int(w->q, 1, id);
 	bind_sid(w, 2, profile);
 	bind_text(w, 3, path);
-	/* -1: missing now, so that its arrival makes the cache stale */
-	wq_int(w->q, 4, missing ? -1 : (int64_t)sb.st_size);
-	wq_int(w->q, 5, stat_mtime_ns(&sb));
-	bind_text(w, 6, role);
+	wq_int(w->q, 4, st->size);
+	wq_int(w->q, 5, st->mtime_ns);
+	wq_int(w->q, 6, st->ctime_ns);
+	wq_int(w->q, 7, st->hash);
+	bind_text(w, 8, role);
 	q_step(w);
 	return id;
 }

@@ -10,9 +10,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/stat.h>
 
 struct writer;
+struct cache_stamp;
 
 /* Track kinds (track.kind in the cache). */
 #define TK_GROUP "group"	/* holds other tracks, no events */
@@ -152,10 +152,10 @@ void writer_meta(struct writer *w, const char *key, const char *value);
  * is recorded too, and its arrival makes the cache stale. */
 int64_t writer_source(struct writer *w, int64_t profile, const char *path,
 		      const char *role);
-/* The same with the file's size and time as they were when it was read
- * (NULL: missing). */
+/* The same with the file's stamp as it was when it was read (NULL:
+ * missing). */
 int64_t writer_source_as(struct writer *w, int64_t profile, const char *path,
-			 const char *role, const struct stat *sb);
+			 const char *role, const struct cache_stamp *st);
 int64_t writer_profile(struct writer *w, const struct wprofile *p);
 /* Sets one column of a profile (name, instance_type, nc_idx, kind,
  * format, instance_id, process_id, model, state, path, epoch). */

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/file.h"
+#include "model/text.h"
 #include "model/util.h"
 #include "progress.h"
 #include "sysfilter.h"
@@ -304,6 +306,7 @@ struct pool {
 	size_t *todo;		/* indexes of the jobs with a file */
 	size_t njobs, next, done;
 	const struct import_opts *o;
+	const char *tmp;	/* the cache's temporary file */
 	int64_t parent;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -314,6 +317,22 @@ static void set_col(struct writer *w, int64_t p, const char *col,
 {
 	if (v)
 		writer_profile_set(w, p, col, v);
+}
+
+/* A new part cache "<tmp>-XXXXXXXX": the random end keeps anyone who
+ * sees the temporary file's name from planting its parts. */
+static struct writer *part_open(const char *tmp, char **part)
+{
+	char *dir = file_dir(tmp), *prefix = xasprintf("%s-", strrchr(tmp, '/') ?
+						      strrchr(tmp, '/') + 1 : tmp);
+	int fd = file_new(dir, prefix, "", part);
+
+	free(prefix);
+	free(dir);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	return writer_open(*part);
 }
 
 /* Imports one device file into its own part cache. */
@@ -327,8 +346,7 @@ static void run_job(struct pool *pl, size_t idx)
 	int have = !stat(j->path, &before);
 
 	o.quiet = 1;	/* one progress line, the bundle's */
-	unlink(j->part);
-	w = writer_open(j->part);
+	w = part_open(pl->tmp, &j->part);
 	if (!w) {
 		j->rc = -1;
 		j->error = xstrdup(err_get());
@@ -680,7 +698,7 @@ static int plan_bundle(struct writer *w, const char *dir, char *dir_real,
 
 int bundle_import_devices(struct writer *w, const char *dir,
 			  const struct import_result *sys,
-			  const struct import_opts *o, const char *cache_path)
+			  const struct import_opts *o, const char *tmp)
 {
 	char dir_real[PATH_MAX];
 	struct plan pl;
@@ -697,6 +715,7 @@ int bundle_import_devices(struct writer *w, const char *dir,
 	pool.parent = sys->profile;
 	pool.jobs = pl.jobs;
 	pool.todo = xcalloc(pl.n + 1, sizeof(*pool.todo));
+	pool.tmp = tmp;
 	pthread_mutex_init(&pool.mu, NULL);
 	pthread_cond_init(&pool.cv, NULL);
 	for (size_t i = 0; i < pl.n; i++) {
@@ -706,8 +725,6 @@ int bundle_import_devices(struct writer *w, const char *dir,
 			missing(w, sys, dir_real, j);
 			continue;
 		}
-		j->part = xasprintf("%s.tmp-%ld-%zu", cache_path,
-				    (long)getpid(), i + 1);
 		pool.todo[pool.njobs++] = i;
 	}
 	pg = progress_new(!o->quiet);

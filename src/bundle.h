@@ -16,12 +16,13 @@ int bundle_find_system(const char *dir, char **path);
 
 /* Imports the device profiles of the system profile sys (just imported
  * from folder dir into w) as its children. Each file is imported in a
- * worker thread into a part cache beside cache_path and merged; a file
+ * worker thread into a part cache beside the cache's temporary file tmp
+ * (named after it, model/file.h) and merged; a file
  * that is missing or fails becomes a warning and a profile row in state
  * "missing" or "failed", not a failure of the bundle. Says on stderr
  * which files it used unless quiet. 0 on success. */
 int bundle_import_devices(struct writer *w, const char *dir,
 			  const struct import_result *sys,
-			  const struct import_opts *o, const char *cache_path);
+			  const struct import_opts *o, const char *tmp);
 
 #endif

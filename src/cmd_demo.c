@@ -3,17 +3,17 @@
  * profile of each model. */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "demo.h"
 #include "demo_system.h"
+#include "model/cache.h"
+#include "model/file.h"
 
 enum { OPT_EVENTS = 256, OPT_SEED, OPT_WRITE, OPT_SYSTEM_EVENTS };
 
@@ -43,33 +43,36 @@ static int parse_u64_arg(const char *opt, const char *s, uint64_t *out,
 	return 0;
 }
 
-/* Writes one device profile through a temporary name; *len_ns gets its
- * length. */
+/* Writes one device profile through a temporary file (model/file.h);
+ * *len_ns gets its length. */
 static int write_device(const char *path, const struct demo_opts *o,
 			int64_t *len_ns)
 {
-	char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	int rc;
+	struct file_out out;
+	FILE *f = file_out_open(&out, path, 0666);
 
-	if (!f) {
-		err_set("%s: %s", path, strerror(errno));
-		free(tmp);
+	if (!f)
+		return -1;
+	if (demo_write_device_len(f, o, len_ns)) {
+		file_out_abort(&out);
 		return -1;
 	}
-	rc = demo_write_device_len(f, o, len_ns);
-	if (fclose(f) && !rc) {
-		err_set("%s: %s", path, strerror(errno));
-		rc = -1;
+	return file_out_commit(&out);
+}
+
+/* The system profile, the same way. */
+static int write_system(const char *path, const struct demo_system *s)
+{
+	struct file_out out;
+	FILE *f = file_out_open(&out, path, 0666);
+
+	if (!f)
+		return -1;
+	if (demo_write_system(f, s)) {
+		file_out_abort(&out);
+		return -1;
 	}
-	if (!rc && rename(tmp, path)) {
-		err_set("%s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return file_out_commit(&out);
 }
 
 static int write_file(const char *path, const struct demo_opts *o)
@@ -86,7 +89,7 @@ static int write_bundle(const char *dir, const struct demo_opts *o,
 			int64_t system_events)
 {
 	struct demo_model models[2];
-	char *neff[2], *dev[2], *sys, *tmp;
+	char *neff[2], *dev[2], *sys;
 	int rc = 0;
 
 	if (mkdirs(dir))
@@ -118,15 +121,7 @@ static int write_bundle(const char *dir, const struct demo_opts *o,
 		};
 
 		sys = xasprintf("%s/system_profile.json", dir);
-		tmp = xasprintf("%s.tmp-%ld", sys, (long)getpid());
-		rc = demo_write_system(tmp, &s);
-		if (!rc && rename(tmp, sys)) {
-			err_set("%s: %s", sys, strerror(errno));
-			rc = -1;
-		}
-		if (rc)
-			unlink(tmp);
-		free(tmp);
+		rc = write_system(sys, &s);
 		free(sys);
 	}
 	for (int m = 0; m < 2; m++) {
@@ -141,16 +136,12 @@ static int write_bundle(const char *dir, const struct demo_opts *o,
 static char *demo_path(const struct demo_opts *o, int64_t system_events,
 		       int quiet)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *dir, *path, *sys;
+	char *dir = cache_private_dir(), *path, *sys;
 	struct stat sb;
 
-	if (xdg && *xdg == '/')
-		dir = xasprintf("%s/nxtop/demo", xdg);
-	else
-		dir = xasprintf("%s/.cache/nxtop/demo", home && *home ? home : "/tmp");
-	path = xasprintf("%s/bundle-v%d-s%" PRIu64 "-e%" PRIu64 "-n%" PRId64,
+	if (!dir)
+		return NULL;
+	path = xasprintf("%s/demo/bundle-v%d-s%" PRIu64 "-e%" PRIu64 "-n%" PRId64,
 			 dir, DEMO_VERSION, o->seed, o->events, system_events);
 	free(dir);
 	sys = xasprintf("%s/system_profile.json", path);

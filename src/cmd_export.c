@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "model/drill.h"
 #include "model/export.h"
+#include "model/file.h"
 #include "model/timefmt.h"
 
 enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
@@ -348,31 +349,12 @@ static int run(struct model *m, const struct mprofile *p,
 
 /* -o FILE: created, or emptied when it is there. *created says whether
  * it was new, so that a failed export takes away only its own file. */
-static FILE *open_output(const char *path, int *created)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	FILE *f;
-
-	*created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		err_set("%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		if (*created)
-			unlink(path);
-		return NULL;
-	}
-	return f;
-}
-
 /* Writes the export to -o FILE: complete, or (if it was new) gone. */
 static int run_to_file(struct model *m, const struct mprofile *p,
 		       const struct export_args *a)
 {
 	int created, rc;
-	FILE *out = open_output(a->output, &created);
+	FILE *out = file_open_write(a->output, &created);
 
 	if (!out)
 		return -1;

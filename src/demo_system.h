@@ -6,6 +6,7 @@
 #define NX_DEMO_SYSTEM_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* Events of one loop iteration on one NeuronCore. */
 #define DEMO_SYS_EVENTS_PER_ITER 9
@@ -27,8 +28,9 @@ struct demo_system {
 	int nmodels;		/* 1 .. 8 */
 };
 
-/* Writes the system profile JSON to path. An iteration lasts as long as
- * the longest execution and a little more. 0 on success. */
-int demo_write_system(const char *path, const struct demo_system *d);
+/* Writes the system profile JSON to f (write errors are the caller's to
+ * check). An iteration lasts as long as the longest execution and a
+ * little more. 0 on success. */
+int demo_write_system(FILE *f, const struct demo_system *d);
 
 #endif

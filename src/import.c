@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,8 @@
 #include "bundle.h"
 #include "jsonsplit.h"
 #include "model/cache.h"
+#include "model/file.h"
+#include "model/text.h"
 #include "model/util.h"
 #include "progress.h"
 #include "sysfilter.h"
@@ -61,16 +62,64 @@ static enum input_format sniff_json(const unsigned char *b, size_t n)
 	return FMT_NEURON_JSON;
 }
 
-static enum input_format sniff_gzip(const char *path)
+/* What went wrong in gzip data, in words. */
+static const char *gzip_why(int code, const char *msg)
+{
+	if (code == Z_BUF_ERROR)
+		return "cut short";
+	if (msg && strstr(msg, "incorrect data check"))
+		return "bad checksum";
+	if (msg && strstr(msg, "incorrect length check"))
+		return "bad length";
+	return "corrupt data";
+}
+
+/* The first bytes gzip data inflates to, in out (at most n). Returns
+ * their count, or -1 with err_get() set ("byte N: gzip: bad checksum",
+ * N in the file) when the data is damaged before out is full. */
+static long gzip_head(int fd, unsigned char *out, size_t n)
+{
+	unsigned char in[16384];
+	z_stream z;
+	int rc = Z_OK;
+	ssize_t got;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		err_set("gzip: cannot inflate");
+		return -1;
+	}
+	z.next_out = out;
+	z.avail_out = (uInt)n;
+	while (rc == Z_OK && z.avail_out) {
+		if (!z.avail_in) {
+			got = read(fd, in, sizeof(in));
+			if (got <= 0) {
+				rc = got < 0 ? Z_ERRNO : Z_BUF_ERROR;
+				break;
+			}
+			z.next_in = in;
+			z.avail_in = (uInt)got;
+		}
+		rc = inflate(&z, Z_NO_FLUSH);
+	}
+	if (rc != Z_OK && rc != Z_STREAM_END)
+		err_set("byte %lu: gzip: %s", (unsigned long)z.total_in,
+			rc == Z_ERRNO ? strerror(errno) : gzip_why(rc, z.msg));
+	inflateEnd(&z);
+	return rc == Z_OK || rc == Z_STREAM_END ? (long)(n - z.avail_out) : -1;
+}
+
+static enum input_format sniff_gzip(int fd)
 {
 	unsigned char buf[SNIFF_BYTES];
-	gzFile gz = gzopen(path, "rb");
-	int n;
+	long n;
 
-	if (!gz)
+	if (lseek(fd, 0, SEEK_SET))
 		return FMT_UNKNOWN;
-	n = gzread(gz, buf, sizeof(buf));
-	gzclose(gz);
+	n = gzip_head(fd, buf, sizeof(buf));
+	if (n < 0)
+		return FMT_UNREADABLE;
 	return n > 0 ? sniff_json(buf, (size_t)n) : FMT_UNKNOWN;
 }
 
@@ -87,20 +136,27 @@ enum input_format import_detect(const char *path)
 	    has_suffix(path, "cpu_util.pb") || has_suffix(path, "host_mem.pb"))
 		return FMT_NEURON_BINARY;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return FMT_UNKNOWN;
+	if (fd < 0) {
+		err_set("%s", strerror(errno));
+		return FMT_UNREADABLE;
+	}
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return FMT_UNKNOWN;
 	}
 	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		err_set("%s", strerror(errno));
+	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
+		f = sniff_gzip(fd);
+		close(fd);
+		return f;
+	}
 	close(fd);
 	if (n <= 0)
-		return FMT_UNKNOWN;
+		return n < 0 ? FMT_UNREADABLE : FMT_UNKNOWN;
 	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
 		return FMT_CACHE;
-	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
-		return sniff_gzip(path);
 	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace"))
 		return FMT_PFTRACE;
 	f = sniff_json(buf, (size_t)n);
@@ -178,10 +234,14 @@ static long gz_read(void *ctx, void *buf, size_t len)
 	struct gzin *g = ctx;
 	int n = gzread(g->gz, buf, (unsigned)NX_MIN(len, 1u << 30));
 	z_off64_t in;
+	int e = Z_OK;
+	const char *msg = n <= 0 ? gzerror(g->gz, &e) : NULL;
 
-	if (n < 0) {
-		int e;
-		err_set("gzip: %s", gzerror(g->gz, &e));
+	/* 0 with Z_BUF_ERROR: the data ends before its stream does */
+	if (n < 0 || (n == 0 && e == Z_BUF_ERROR)) {
+		err_set("gzip: %s (near byte %lld of the file)",
+			e == Z_ERRNO ? strerror(errno) : gzip_why(e, msg),
+			(long long)gzoffset64(g->gz));
 		return -1;
 	}
 	g->out += (uint64_t)n;
@@ -319,8 +379,11 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		.res = res ? res : &local,
 	};
 	struct stat before;
+	struct cache_stamp stamp;
 	int rc, have = !stat(path, &before);
 
+	/* what binds the cache to the file, taken before it is read */
+	cache_stamp_of(path, &stamp);
 	memset(im.res, 0, sizeof(*im.res));
 	im.res->nc_idx = -1;
 	im.progress = progress_new(!o->quiet);
@@ -340,6 +403,10 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 			" export them first with: neuron-profile view"
 			" --output-format json (or neuron-explorer view"
 			" --output-format json)", name);
+		break;
+	case FMT_UNREADABLE:
+		rc = -1;
+		err_set("%s: %s", name, err_get());
 		break;
 	default:
 		rc = -1;
@@ -363,7 +430,7 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		/* as it was read: a change since makes the cache stale */
 		writer_source_as(w, im.profile, real, im.res->is_system ?
 				 "system" : parent ? "device" : "profile",
-				 have ? &before : NULL);
+				 have && stamp.size >= 0 ? &stamp : NULL);
 	}
 	im.res->profile = im.profile;
 	/* a full disk or a limit, said with the file being read */
@@ -381,36 +448,15 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 
 void import_remove_stale(const char *cache_path)
 {
-	char *dir = xstrdup(cache_path), *base;
-	char *slash = strrchr(dir, '/');
-	DIR *d;
+	char *dir = file_dir(cache_path);
+	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t blen;
 
-	if (slash) {
-		*slash = '\0';
-		base = slash + 1;
-	} else {
-		base = dir;
-	}
-	d = opendir(slash ? (*dir ? dir : "/") : ".");
-	blen = strlen(base);
 	while (d && (e = readdir(d))) {
-		long pid;
-		char *end, *p;
-
-		if (strncmp(e->d_name, base, blen) ||
-		    strncmp(e->d_name + blen, ".tmp-", 5))
-			continue;
-		pid = strtol(e->d_name + blen + 5, &end, 10);
-		/* "<cache>.tmp-<pid>" and its parts "<cache>.tmp-<pid>-<n>" */
-		if ((*end && *end != '-') || pid <= 0 ||
-		    (kill((pid_t)pid, 0) && errno == ESRCH)) {
-			p = slash ? xasprintf("%s/%s", *dir ? dir : "", e->d_name) :
-				    xstrdup(e->d_name);
-			unlink(p);
-			free(p);
-		}
+		if (!strncmp(e->d_name, FILE_TEMP_PREFIX,
+			     strlen(FILE_TEMP_PREFIX)) &&
+		    file_temp_abandoned(dirfd(d), e->d_name))
+			unlinkat(dirfd(d), e->d_name, 0);
 	}
 	if (d)
 		closedir(d);
@@ -420,16 +466,6 @@ void import_remove_stale(const char *cache_path)
 static void progress_cb(void *ctx, const char *what, int pct)
 {
 	progress_update(ctx, what, pct, 0);
-}
-
-/* The folder a file is in (malloc'd). */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
 }
 
 int import_filter_key(const struct import_opts *o, struct strbuf *key)
@@ -447,7 +483,7 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key)
 
 /* The profile in input: a file, or a bundle folder's system profile. */
 static int import_input(struct writer *w, const char *input,
-			const char *cache_path, const struct import_opts *o)
+			const char *tmp, const struct import_opts *o)
 {
 	struct import_result res;
 	struct stat sb;
@@ -466,11 +502,11 @@ static int import_input(struct writer *w, const char *input,
 		/* a system profile brings the device profiles beside it */
 		if (res.is_system) {
 			if (!dir)
-				dir = dir_of(input);
+				dir = file_dir(input);
 			if (!o->quiet)
 				err_note("%s: system profile %s", dir,
 					 name ? name : input);
-			rc = bundle_import_devices(w, dir, &res, o, cache_path);
+			rc = bundle_import_devices(w, dir, &res, o, tmp);
 		}
 		import_result_free(&res);
 	}
@@ -483,17 +519,19 @@ static int import_input(struct writer *w, const char *input,
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o)
 {
-	char *tmp = cache_temp_path(cache_path);
+	char *tmp = NULL;
 	char real[4096];
 	struct progress *pg;
 	struct strbuf key;
 	struct writer *w;
-	int rc = -1;
+	int rc = -1, fd = -1;
 
 	sb_init(&key);
 	import_remove_stale(cache_path);
-	unlink(tmp);
 	if (import_filter_key(o, &key))
+		goto out;
+	fd = cache_temp_create(cache_path, &tmp);
+	if (fd < 0)
 		goto out;
 	w = writer_open(tmp);
 	if (!w)
@@ -503,7 +541,7 @@ int import_build(const char *input, const char *cache_path,
 	writer_meta(w, "nxtop_version", PACKAGE_VERSION);
 	writer_meta(w, "input", real);
 	writer_meta(w, "filter", sb_cstr(&key));
-	if (import_input(w, input, cache_path, o)) {
+	if (import_input(w, input, tmp, o)) {
 		writer_abort(w);
 		goto out;
 	}
@@ -512,10 +550,13 @@ int import_build(const char *input, const char *cache_path,
 	rc = writer_finish(w);
 	progress_free(pg);
 	if (!rc)
-		rc = cache_commit(tmp, cache_path);
+		rc = cache_commit(tmp, fd, cache_path);
 out:
-	if (rc)
+	if (rc && tmp)
 		unlink(tmp);
+	/* the lock on the temporary file goes last */
+	if (fd >= 0)
+		close(fd);
 	free(tmp);
 	sb_free(&key);
 	return rc;

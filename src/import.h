@@ -62,6 +62,9 @@ enum input_format {
 	FMT_PFTRACE,		/* Perfetto protobuf trace */
 	FMT_CACHE,		/* an nxtop cache */
 	FMT_NEURON_BINARY,	/* .ntff/.neff/.pb: needs exporting first */
+	FMT_UNREADABLE,		/* cannot be read (err_get() says why:
+				 * "Permission denied", "byte N: gzip: bad
+				 * checksum") */
 };
 
 /* Looks at a file's name and first bytes. */
@@ -77,8 +80,9 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key);
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o);
 
-/* Removes the temporary files of cache_path left by imports that died
- * (their process is gone). */
+/* Removes the temporary files in cache_path's folder that imports of
+ * this user left when they died: only nxtop's names, only files of this
+ * user that no running import holds (model/file.h). */
 void import_remove_stale(const char *cache_path);
 
 /* Imports one file into the writer as a new profile; res (may be NULL)

@@ -39,12 +39,53 @@ printf 'hello' > "$tmp/hello.txt"
 expect 1 "hello.txt: not a Neuron profile JSON, Perfetto trace or Chrome trace-event JSON file" "$NXTOP" summary "$tmp/hello.txt"
 : > "$tmp/zero.json"
 expect 1 "zero.json: empty file" "$NXTOP" summary "$tmp/zero.json"
+# a file the user cannot read says so (as root: another user reads it)
+cp "$fx/device_small.json" "$tmp/locked.json"
+chmod 000 "$tmp/locked.json"
 if [ "$(id -u)" -ne 0 ]; then
-	cp "$fx/device_small.json" "$tmp/locked.json"
-	chmod 000 "$tmp/locked.json"
-	expect 1 "locked.json: Permission denied" "$NXTOP" summary "$tmp/locked.json"
+	expect 1 "^nxtop: $tmp/locked.json: Permission denied$" "$NXTOP" summary "$tmp/locked.json"
+elif other_setup "$tmp/other"; then
+	chmod 711 "$tmp"
+	mkdir -m 777 "$tmp/open"
+	mv "$tmp/locked.json" "$tmp/open/"
+	expect 1 "^nxtop: $tmp/open/locked.json: Permission denied$" \
+		as_other "$NXTOP" summary "$tmp/open/locked.json"
 fi
-ls "$tmp" | grep -q 'tmp-' && fail "temporary cache left in $tmp"
+# gzip damage, said with where it is in the file (the check of a gzip
+# member is its last 8 bytes: a CRC-32, read up to 4 bytes before the
+# end, and the length): a bad checksum, data cut short, corrupt data;
+# first while the format is told, then past the first 64 KiB
+gz_damage() {
+	n=$(wc -c < "$1")
+	cp "$1" "$2-crc.json.gz"
+	printf 'XXXX' | dd of="$2-crc.json.gz" bs=1 seek=$((n - 8)) count=4 conv=notrunc 2>/dev/null
+	head -c $((n - 10)) "$1" > "$2-cut.json.gz"
+	cp "$1" "$2-bad.json.gz"
+	printf '\377\377\377\377\377\377' | dd of="$2-bad.json.gz" bs=1 seek=12 count=6 conv=notrunc 2>/dev/null
+}
+gzip -nc "$fx/chrome_phases.json" > "$tmp/small.json.gz"
+gz_damage "$tmp/small.json.gz" "$tmp/small"
+n=$(wc -c < "$tmp/small.json.gz")
+expect 1 "^nxtop: $tmp/small-crc.json.gz: byte $((n - 4)): gzip: bad checksum$" \
+	"$NXTOP" summary -q "$tmp/small-crc.json.gz"
+expect 1 "^nxtop: $tmp/small-cut.json.gz: byte $((n - 10)): gzip: cut short$" \
+	"$NXTOP" summary -q "$tmp/small-cut.json.gz"
+expect 1 "^nxtop: $tmp/small-bad.json.gz: byte [0-9]+: gzip: (corrupt data|bad checksum)$" \
+	"$NXTOP" summary -q "$tmp/small-bad.json.gz"
+awk 'BEGIN { printf "["; for (i = 0; i < 20000; i++) printf "%s{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1,\"name\":\"e%d\"}", i ? "," : "", i, i; printf "]" }' |
+	gzip -n > "$tmp/big.json.gz"
+gz_damage "$tmp/big.json.gz" "$tmp/big"
+expect 1 "^nxtop: $tmp/big-crc.json.gz: byte [0-9]+: read error: gzip: bad checksum \(near byte [0-9]+ of the file\)" \
+	"$NXTOP" summary -q "$tmp/big-crc.json.gz"
+expect 1 "^nxtop: $tmp/big-cut.json.gz: byte [0-9]+: read error: gzip: cut short \(near byte [0-9]+ of the file\)" \
+	"$NXTOP" summary -q "$tmp/big-cut.json.gz"
+no_temps "$tmp" "failed imports"
+# a file name of 245 bytes (the limit is 255): its temporary files have
+# short names of their own, and its cache fits beside it
+long="$tmp/$(head -c 240 /dev/zero | tr '\0' n).json"
+cp "$fx/device_small.json" "$long"
+expect 0 "" "$NXTOP" import -q "$long"
+test -f "$long.nxdb" || fail "245-byte name: no cache beside it"
 
 # a good profile: summary agrees with the profile's own figures
 cp "$fx/device_small.json" "$tmp/good.json"

@@ -22,12 +22,6 @@ complete() {
 		[ "$(sqlite3 "$1" "PRAGMA quick_check" 2>&1)" = ok ]
 }
 
-# no_temps: no temporary cache is left in the folder
-no_temps() {
-	ls "$tmp" | grep -q 'tmp-' && fail "$1: temporary file left: $(ls "$tmp")"
-	return 0
-}
-
 # markers and a marker set, to be found intact at the end
 markers() {
 	sqlite3 "$XDG_DATA_HOME/nxtop/userdata.db" \
@@ -56,7 +50,7 @@ for delay in 0.01 0.05 0.1 0.15 0.2 0.3 0.4 0.6; do
 	fi
 	expect 0 "" "$NXTOP" import -q "$p"
 	complete "$c" || fail "after a kill at ${delay}s: the cache is not complete"
-	no_temps "kill at ${delay}s"
+	no_temps "$tmp" "kill at ${delay}s"
 done
 
 # A cache of a newer schema is rebuilt, with a note.
@@ -107,15 +101,15 @@ rm -f "$tmp/mine.nxdb"
 # A full disk mid-import, as a file size limit: a clear error, nothing
 # left behind, the old cache (if any) untouched.
 rm -f "$c"
-expect 1 "^nxtop: cannot write the cache $c\.tmp-[0-9]+: (File too large|write failed \(a full disk or a file size limit\?\))$" \
+expect 1 "^nxtop: cannot write the cache $tmp/nxtop-[A-Za-z0-9]{8}\.tmp: (File too large|write failed \(a full disk or a file size limit\?\))$" \
 	sh -c "ulimit -f 2048; exec \"$NXTOP\" import -q \"$p\""
 no_file "$c"
-no_temps "file size limit"
+no_temps "$tmp" "file size limit"
 # ... and a real one, where a small tmpfs can be mounted (root): the
 # cache of this profile does not fit in 2 MB
 mkdir "$tmp/small"
 if mount -t tmpfs -o size=2m tmpfs "$tmp/small" 2>/dev/null; then
-	expect 1 "^nxtop: cannot write the cache $tmp/small/c\.nxdb\.tmp-[0-9]+: (No space left on device|disk full)$" \
+	expect 1 "^nxtop: cannot write the cache $tmp/small/nxtop-[A-Za-z0-9]{8}\.tmp: (No space left on device|disk full)$" \
 		"$NXTOP" import -q "$p" -o "$tmp/small/c.nxdb"
 	[ -z "$(ls -A "$tmp/small")" ] || fail "full tmpfs: left $(ls -A "$tmp/small")"
 	umount "$tmp/small"
@@ -135,7 +129,7 @@ ino=$(ls -i "$c" | cut -d' ' -f1)
 wait "$b" || fail "second import failed: $(cat "$tmp/b.out")"
 [ "$(ls -i "$c" | cut -d' ' -f1)" = "$ino" ] || fail "both imports built a cache"
 complete "$c" || fail "two imports: not complete"
-no_temps "two imports"
+no_temps "$tmp" "two imports"
 
 # Markers and sets are where they were.
 markers > "$tmp/markers.after"

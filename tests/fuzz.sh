@@ -7,7 +7,13 @@ set -u
 . "${srcdir:-.}/tests/lib.sh"
 
 fx="$srcdir/tests/fixtures"
-for n in jsonsplit neuron system pftrace chrome query command parquet; do
+# the cache harness: each fixture's cache as it is and edited a little
+cin=$(mktemp -d)
+trap 'rm -rf "$cin"' EXIT
+for m in 0 1 2 3; do
+	printf "\\00$m\\002\\001\\003\\005\\000\\004\\001\\003\\377" > "$cin/edit$m"
+done
+for n in jsonsplit neuron system pftrace chrome query command parquet cache; do
 	bin="$builddir/tests/fuzz/replay_$n"
 	[ -x "$bin" ] || { echo "no $bin: skipping"; exit 77; }
 	set --
@@ -17,6 +23,7 @@ for n in jsonsplit neuron system pftrace chrome query command parquet; do
 	system) set -- "$@" "$fx/system_small.json" ;;
 	chrome) set -- "$@" "$fx/chrome_phases.json" "$fx/chrome_array.json.gz" ;;
 	parquet) set -- "$@" "$fx"/parquet/*.parquet ;;
+	cache) set -- "$@" "$cin" ;;
 	esac
 	[ $# -gt 0 ] || continue
 	expect 0 "input\(s\) replayed" env TMPDIR="${TMPDIR:-/tmp}" "$bin" "$@"

@@ -2,8 +2,11 @@
 # Hostile input, item by item (man nxtop, SECURITY and LIMITS): each gets
 # its exact exit status and message, leaves no cache behind when refused,
 # stays within a memory bound (peak RSS, measured), and nothing from the
-# file reaches the terminal or an export raw. NXTOP_SLOW_TESTS=1 adds the
-# full-size cases (a 1 GB string, 10^6 threads); .ci/run sets it.
+# file reaches the terminal or an export raw. Then hostile caches
+# (planted, forged, crafted) and, with a second user (as root), the
+# attacks through shared folders: links and files planted at the names
+# nxtop writes, and locks held on what it opens. NXTOP_SLOW_TESTS=1 adds
+# the full-size cases (a 1 GB string, 10^6 threads); .ci/run sets it.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -452,4 +455,257 @@ refused "$tmp/grow.json" 'grow.json: the file changed while it was read \(is it 
 kill "$grower"
 wait "$grower" 2>/dev/null
 expect 0 "" "$NXTOP" import -q "$tmp/grow.json"
+
+# A planted cache beside a profile (from an archive, a share): one that
+# names no source, or whose source record is forged (path, size and
+# time right, as an archive keeps them), is rebuilt, never shown.
+mkdir "$tmp/planted" "$tmp/elsewhere"
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/planted/s.json"
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/planted/other.json"
+"$NXTOP" import -q "$tmp/planted/other.json" || fail "import other.json"
+cp "$tmp/planted/other.json.nxdb" "$tmp/planted/s.json.nxdb"
+sqlite3 "$tmp/planted/s.json.nxdb" "DELETE FROM source"
+expect 0 "rebuilding .*s.json.nxdb" "$NXTOP" summary "$tmp/planted/s.json"
+grep -q "^Events       8 instructions," "$out" ||
+	fail "a cache naming no source was shown: $(head -6 "$out")"
+# the archive: a cache made elsewhere, with the profile, times kept
+cp -p "$srcdir/tests/fixtures/device_small.json" "$tmp/elsewhere/t.json"
+"$NXTOP" import -q "$tmp/elsewhere/t.json" || fail "import t.json"
+# (ustar keeps whole seconds: the time the file will have is known)
+sqlite3 "$tmp/elsewhere/t.json.nxdb" "UPDATE profile SET name = 'FORGED';
+	UPDATE source SET path = '$(cd "$tmp/planted" && pwd -P)/t.json',
+	mtime_ns = mtime_ns / 1000000000 * 1000000000"
+(cd "$tmp/elsewhere" && tar --format=ustar -cf - t.json t.json.nxdb) |
+	(cd "$tmp/planted" && tar xf -)
+expect 0 "rebuilding .*t.json.nxdb \(.*t.json changed\)" "$NXTOP" summary "$tmp/planted/t.json"
+grep -q FORGED "$out" && fail "a cache with a forged source record was shown"
+
+# null_track_names CACHE: what SQLite's NOT NULL keeps from a cache
+# nxtop writes, a crafted one holds (its schema text put back after).
+null_track_names() {
+	sqlite3 "$1" "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET
+		sql = replace(sql, 'name TEXT NOT NULL, sort_key', 'name TEXT, sort_key')
+		WHERE name = 'track'" &&
+		sqlite3 "$1" "UPDATE track SET name = NULL WHERE id = 2" &&
+		sqlite3 "$1" "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET
+		sql = replace(sql, 'name TEXT, sort_key', 'name TEXT NOT NULL, sort_key')
+		WHERE name = 'track'" || fail "$1: cannot craft"
+}
+
+# Crafted caches opened directly: checked in full when not built here
+# (their profile is gone), each fault one line and exit 1 from the
+# summary, the exports and the viewer, never a crash (NULL names) or a
+# hang (a huge max_depth). crafted NAME SQL REGEX
+crafted() {
+	cp "$srcdir/tests/fixtures/device_small.json" "$tmp/craft.json"
+	"$NXTOP" import -q "$tmp/craft.json" -o "$tmp/$1.nxdb" || fail "$1: import"
+	rm "$tmp/craft.json"
+	if [ "$2" = null_track_names ]; then
+		null_track_names "$tmp/$1.nxdb"
+	else
+		sqlite3 "$tmp/$1.nxdb" "$2" || fail "$1: $2"
+	fi
+	printf 'keys jj\ndump rows\n' > "$tmp/rows.keys"
+	for what in summary export "export --query dur>0" \
+		"--headless=$tmp/rows.keys --dump=$tmp"; do
+		# shellcheck disable=SC2086
+		rss_below 200 timeout 20 "$NXTOP" $what -q "$tmp/$1.nxdb"
+		[ "$rc" -eq 1 ] || fail "$1: $what: exit $rc, wanted 1: $(cat "$err")"
+		grep -Eq -- "^nxtop: .*$1.nxdb: not a usable nxtop cache \(not valid: $3.*\)$" "$err" ||
+			fail "$1: $what: no '$3' in: $(cat "$err")"
+		[ "$(wc -l < "$err")" -eq 1 ] || fail "$1: more than one line: $(cat "$err")"
+	done
+}
+crafted null_name null_track_names \
+	'track\.name: NULL or a value of the wrong type'
+crafted deep "UPDATE track SET max_depth = 9000000000000000000 WHERE id = 2" \
+	'track 2: max_depth out of range \(0 to 255\)'
+crafted text_ts "UPDATE slice SET ts = 'soon' WHERE id = (SELECT min(id) FROM slice)" \
+	'track [0-9]+: its events disagree with it'
+crafted real_pc "UPDATE instruction SET pc = 1.5" \
+	'instruction\.pc: NULL or a value of the wrong type'
+crafted lod_level "INSERT INTO lod VALUES(2, 40, 0, 1, 1, NULL, NULL, NULL)" \
+	'lod of track [0-9]+: level, bucket, count or busy time out of range'
+crafted far "UPDATE profile SET end_ns = 9000000000000000000" \
+	'profile 1: start or end out of range'
+crafted count "UPDATE track SET n_events = n_events + 1 WHERE id = 2" \
+	'profile 1: n_events is not the sum of its rows. events'
+crafted count2 "UPDATE track SET n_events = n_events + 1 WHERE id = 2;
+	UPDATE profile SET n_events = n_events + 1" \
+	'track 2: its events disagree with it'
+crafted blob_name "UPDATE track SET name = x'00' WHERE id = 3" \
+	'track\.name: NULL or a value of the wrong type'
+crafted view "CREATE VIEW v AS SELECT 1" "its tables are not this nxtop's"
+# a rebuild note quoting a crafted source path says it cleaned
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/planted/e.json"
+"$NXTOP" import -q "$tmp/planted/e.json" || fail "import e.json"
+sqlite3 "$tmp/planted/e.json.nxdb" "UPDATE source SET path = path || char(27) || ']0;x' || char(7)"
+expect 0 "rebuilding .*e.json.nxdb" "$NXTOP" summary "$tmp/planted/e.json"
+clean "$err" "rebuild note"
+# ... and beside their profile, built here: quick checks, then rebuilt
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/planted/u.json"
+"$NXTOP" import -q "$tmp/planted/u.json" || fail "import u.json"
+null_track_names "$tmp/planted/u.json.nxdb"
+expect 0 "rebuilding .*u.json.nxdb \(not valid: track\.name: NULL" \
+	timeout 20 "$NXTOP" summary "$tmp/planted/u.json"
+
+# Shared folders (sticky and world-writable, like /tmp or a team share),
+# with another user in them (as root; skipped, saying so, otherwise).
+export XDG_CACHE_HOME="$tmp/cache"
+shared_ok=0
+if other_setup "$tmp/other"; then
+	shared_ok=1
+	chmod 711 "$tmp"
+	sd="$tmp/shared"
+	mkdir -m 1777 "$sd"
+	mkdir -m 700 "$tmp/victim"
+	printf 'precious\n' > "$tmp/victim/precious"
+	mkfifo "$tmp/go"
+	# victim_start CMD...: starts CMD as this user, its pid ($vpid) known
+	# before it runs; victim_go lets it run and waits (status in $rc).
+	victim_start() {
+		sh -c 'echo $$ > "$0/vpid"; read x < "$0/go"; exec "$@"' "$tmp" \
+			"$@" >"$out" 2>"$err" &
+		vjob=$!
+		while [ ! -s "$tmp/vpid" ]; do sleep 0.01; done
+		vpid=$(cat "$tmp/vpid")
+		rm -f "$tmp/vpid"
+	}
+	victim_go() {
+		echo > "$tmp/go"
+		wait "$vjob"
+		rc=$?
+	}
+	intact() {
+		[ "$(cat "$tmp/victim/precious")" = precious ] ||
+			fail "$1: the victim's file was written through a link"
+		[ -e "$tmp/victim/created" ] &&
+			fail "$1: a file was created where a link pointed"
+		return 0
+	}
+	mine() {
+		[ -f "$1" ] && [ ! -L "$1" ] && [ "$(stat -c %u "$1")" = 0 ] ||
+			fail "$1: not a regular file of this user"
+	}
+fi
+
+# Links planted at the temporary names an import used to take
+# ("<cache>.tmp-<pid>", its parts "-<n>"): the import creates its own
+# temporary files under random names and writes through no link.
+if [ "$shared_ok" = 1 ]; then
+	cp "$srcdir/tests/fixtures/device_small.json" "$sd/p.json"
+	chmod 644 "$sd/p.json"
+	victim_start "$NXTOP" import -q "$sd/p.json"
+	as_other ln -s "$tmp/victim/precious" "$sd/p.json.nxdb.tmp-$vpid"
+	for i in 1 2 3; do
+		as_other ln -s "$tmp/victim/created" "$sd/p.json.nxdb.tmp-$vpid-$i"
+	done
+	victim_go
+	[ "$rc" -eq 0 ] || fail "import beside planted links: exit $rc: $(cat "$err")"
+	intact "planted temporary names"
+	mine "$sd/p.json.nxdb"
+	[ -L "$sd/p.json.nxdb.tmp-$vpid" ] || fail "a planted link was removed"
+	no_temps "$sd" "planted temporary names"
+	# nxtop demo --write, the same way
+	victim_start "$NXTOP" demo --events 200 --write "$sd/demo.json"
+	as_other ln -s "$tmp/victim/created" "$sd/demo.json.tmp-$vpid"
+	victim_go
+	[ "$rc" -eq 0 ] || fail "demo --write beside a planted link: exit $rc: $(cat "$err")"
+	intact "demo --write"
+	mine "$sd/demo.json"
+	# an export's output: a planted link or file is not written to
+	as_other ln -s "$tmp/victim/precious" "$sd/report.txt"
+	expect 1 "report.txt: a link another user may have put there: not written$" \
+		"$NXTOP" export -q -o "$sd/report.txt" "$sd/p.json"
+	as_other sh -c "umask 0; : > '$sd/report2.txt'"
+	expect 1 "report2.txt: another user's file: not written$" \
+		"$NXTOP" export -q -o "$sd/report2.txt" "$sd/p.json"
+	intact "export --output"
+	# a leftover that looks like nxtop's but is another user's: kept
+	as_other sh -c "printf 'SQLite format 3\\000' > '$sd/nxtop-Evil0001.tmp'"
+	expect 0 "" "$NXTOP" import -q -f "$sd/p.json"
+	[ -f "$sd/nxtop-Evil0001.tmp" ] || fail "another user's file was removed"
+fi
+
+# A link or another user's cache where the cache goes: not used (this
+# user's cache folder is), and left as it is.
+if [ "$shared_ok" = 1 ]; then
+	cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/victim/other.json"
+	"$NXTOP" import -q "$tmp/victim/other.json" || fail "import other.json"
+	cp "$srcdir/tests/fixtures/device_small.json" "$sd/q.json"
+	chmod 644 "$sd/q.json"
+	as_other ln -s "$tmp/victim/other.json.nxdb" "$sd/q.json.nxdb"
+	expect 0 "q.json.nxdb is a symbolic link: not used" "$NXTOP" summary "$sd/q.json"
+	grep -q "^Events       8 instructions," "$out" ||
+		fail "a linked cache was shown instead of the profile: $(head -6 "$out")"
+	[ -L "$sd/q.json.nxdb" ] || fail "the planted link was replaced"
+	cp "$srcdir/tests/fixtures/device_small.json" "$sd/r.json"
+	chmod 644 "$sd/r.json"
+	as_other "$NXTOP" import -q "$sd/r.json" || fail "the other user's import failed"
+	as_other sqlite3 "$sd/r.json.nxdb" "UPDATE profile SET name = 'FORGED'"
+	expect 0 "r.json.nxdb is owned by another user: not used" "$NXTOP" summary "$sd/r.json"
+	grep -q FORGED "$out" && fail "another user's cache was used"
+	[ "$(stat -c %u "$sd/r.json.nxdb")" = "$other_uid" ] ||
+		fail "another user's cache was replaced"
+	ls "$XDG_CACHE_HOME"/nxtop/q.json-*.nxdb >/dev/null 2>&1 ||
+		fail "no cache in this user's own folder"
+	# ... which must be private all the way up (here a folder anyone
+	# could rename it in is above it)
+	mkdir -m 777 "$tmp/ww"
+	expect 1 "^nxtop: $tmp/ww/nxtop: not used: $tmp/ww is writable by others$" \
+		env XDG_CACHE_HOME="$tmp/ww" "$NXTOP" summary -q "$sd/q.json"
+fi
+# Locks another user can take: a shared flock on a profile they can
+# read, and fcntl locks on the user data files an older nxtop left
+# readable (a data folder of mode 755, files of 644). nxtop waits for
+# neither: an import goes ahead at once, the marker export fails at once
+# saying why, and the viewer starts without markers, saying so.
+if [ "$shared_ok" = 1 ] && command -v flock >/dev/null 2>&1; then
+	cp "$srcdir/tests/fixtures/device_small.json" "$sd/l.json"
+	chmod 644 "$sd/l.json"
+	other_bg "$tmp/held" flock -s "$sd/l.json" sh -c 'echo locked; sleep 60'
+	i=0
+	while [ ! -s "$tmp/held" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	[ -s "$tmp/held" ] || fail "the other user could not lock the profile"
+	expect 0 "" timeout 20 "$NXTOP" import -q -f "$sd/l.json"
+	other_stop
+	ud="$tmp/vdata/nxtop"
+	mkdir -p "$ud"
+	chmod 755 "$tmp/vdata" "$ud"
+	printf 'keys :goto 1us<Enter>mq\n' > "$tmp/mark.keys"
+	XDG_DATA_HOME="$tmp/vdata" "$NXTOP" -q --headless="$tmp/mark.keys" \
+		--dump="$tmp" "$sd/l.json" || fail "setting a marker failed"
+	: > "$ud/userdata.db-shm"
+	chmod 644 "$ud/userdata.db" "$ud/userdata.db-shm"
+	cat > "$tmp/hold.pl" <<'EOF'
+use Fcntl;
+my @held;
+foreach my $p (@ARGV) {
+	open(my $f, "<", $p) or die "$p: $!";
+	my $lk = pack("s s x4 q q l x4", F_RDLCK, 0, 0, 0, 0);
+	fcntl($f, F_SETLK, $lk) or die "lock $p: $!";
+	push @held, $f;
+}
+$| = 1;
+print "locked\n";
+sleep 60;
+EOF
+	chmod 644 "$tmp/hold.pl"
+	rm -f "$tmp/held"
+	other_bg "$tmp/held" perl "$tmp/hold.pl" "$ud/userdata.db" "$ud/userdata.db-shm"
+	i=0
+	while [ ! -s "$tmp/held" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	[ -s "$tmp/held" ] || fail "the other user could not lock the user data"
+	expect 1 "userdata.db(-shm)?: a process of another user \(pid [0-9]+\) holds a lock on it$" \
+		env XDG_DATA_HOME="$tmp/vdata" timeout 8 "$NXTOP" export -q --what markers "$sd/l.json"
+	printf 'dump start\n' > "$tmp/start.keys"
+	expect 0 "" env XDG_DATA_HOME="$tmp/vdata" timeout 8 "$NXTOP" -q \
+		--headless="$tmp/start.keys" --dump="$tmp" "$sd/l.json"
+	grep -q "markers and history are off: .*userdata.db" "$tmp/start" ||
+		fail "the viewer did not say that markers are off: $(tail -1 "$tmp/start")"
+	other_stop
+	[ "$(stat -c %a "$ud/userdata.db")" = 600 ] ||
+		fail "userdata.db is still readable by others"
+	expect 0 "^M1 " env XDG_DATA_HOME="$tmp/vdata" "$NXTOP" export -q --what markers "$sd/l.json"
+fi
 pass

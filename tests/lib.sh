@@ -29,6 +29,59 @@ no_file() {
 	return 0
 }
 
+# no_temps DIR WHAT: no temporary file of an import is left in DIR
+# ("nxtop-XXXXXXXX.tmp" and a bundle's parts "nxtop-XXXXXXXX.tmp-XXXXXXXX").
+no_temps() {
+	ls -A "$1" | grep -Eq '^nxtop-[A-Za-z0-9]{8}\.tmp' &&
+		fail "$2: temporary file left in $1: $(ls -A "$1")"
+	return 0
+}
+
+# Another user, for the attacks through shared folders: as root, an
+# unused uid (through setpriv) with its own HOME and XDG folders in
+# DIR. other_setup DIR says "skipping" and returns 1 where that cannot
+# be done; as_other CMD... runs CMD as that user.
+other_setup() {
+	if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+		echo "skipping the two-user tests: they need root and setpriv" >&2
+		return 1
+	fi
+	other_uid=64123
+	while getent passwd "$other_uid" >/dev/null 2>&1; do
+		other_uid=$((other_uid + 1))
+	done
+	other_home=$1
+	mkdir -p "$other_home"
+	chown "$other_uid:$other_uid" "$other_home"
+	chmod 700 "$other_home"
+	if ! as_other true; then
+		echo "skipping the two-user tests: setpriv cannot switch users" >&2
+		return 1
+	fi
+}
+
+as_other() {
+	setpriv --reuid="$other_uid" --regid="$other_uid" --clear-groups \
+		env HOME="$other_home" XDG_DATA_HOME="$other_home/data" \
+		XDG_CACHE_HOME="$other_home/cache" "$@"
+}
+
+# other_bg OUT CMD...: runs CMD as the other user in the background, its
+# output in OUT; other_stop ends it.
+other_bg() {
+	o=$1
+	shift
+	setpriv --reuid="$other_uid" --regid="$other_uid" --clear-groups \
+		env HOME="$other_home" "$@" > "$o" 2>&1 &
+	other_pid=$!
+}
+
+other_stop() {
+	kill "$other_pid" 2>/dev/null
+	wait "$other_pid" 2>/dev/null
+	return 0
+}
+
 pass() {
 	rm -f "$out" "$err"
 	[ "$failures" -eq 0 ] || exit 1

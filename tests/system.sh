@@ -61,5 +61,5 @@ mkdir "$tmp/two"
 cp "$fx/system_small.json" "$tmp/two/a.json"
 cp "$fx/system_small.json" "$tmp/two/b.json"
 expect 1 "several system profiles \(a.json, b.json\)" "$NXTOP" summary "$tmp/two"
-ls "$tmp" | grep -q 'tmp-' && fail "temporary cache left in $tmp"
+no_temps "$tmp" "failed imports"
 pass

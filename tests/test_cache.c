@@ -3,9 +3,11 @@
  * file is never taken as complete. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,10 +68,10 @@ static void set_user_version(const char *cache, int v)
 	sqlite3_close(db);
 }
 
-static enum cache_state state_of(const char *cache)
+static enum cache_state state_of(const char *cache, const char *input)
 {
 	char *why = NULL;
-	enum cache_state st = cache_check(cache, 1, &why);
+	enum cache_state st = cache_check(cache, input, &why);
 
 	free(why);
 	return st;
@@ -84,7 +86,7 @@ static void test_reuse_and_rebuild(void **state)
 
 	(void)state;
 	assert_int_equal(open_profile(input, &o, &cache), 0);
-	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(state_of(cache, input), CACHE_FRESH);
 	assert_int_equal(stat(cache, &a), 0);
 	/* unchanged source: the same file is reused */
 	assert_int_equal(open_profile(input, &o, &again), 0);
@@ -93,7 +95,7 @@ static void test_reuse_and_rebuild(void **state)
 	free(again);
 	/* changed source: rebuilt */
 	tu_write("reuse.json", doc, strlen(doc) - 2);
-	assert_int_equal(state_of(cache), CACHE_STALE);
+	assert_int_equal(state_of(cache, input), CACHE_STALE);
 	assert_int_not_equal(open_profile(input, &o, &again), 0);
 	tu_write("reuse.json", doc, strlen(doc));
 	assert_int_equal(open_profile(input, &o, &again), 0);
@@ -102,9 +104,9 @@ static void test_reuse_and_rebuild(void **state)
 	free(again);
 	/* another schema version: rebuilt */
 	set_user_version(cache, SCHEMA_VERSION + 1);
-	assert_int_equal(state_of(cache), CACHE_OTHER_VERSION);
+	assert_int_equal(state_of(cache, input), CACHE_OTHER_VERSION);
 	assert_int_equal(open_profile(input, &o, &again), 0);
-	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(state_of(cache, input), CACHE_FRESH);
 	free(again);
 	free(cache);
 	free(input);
@@ -121,17 +123,17 @@ static void test_broken(void **state)
 	assert_int_equal(open_profile(input, &o, &cache), 0);
 	/* truncated to its header page */
 	assert_int_equal(truncate(cache, 100), 0);
-	assert_int_equal(state_of(cache), CACHE_BROKEN);
+	assert_int_equal(state_of(cache, input), CACHE_BROKEN);
 	assert_int_equal(open_profile(input, &o, &again), 0);
-	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(state_of(cache, input), CACHE_FRESH);
 	free(again);
 	/* not SQLite at all */
 	f = fopen(cache, "w");
 	fputs("garbage", f);
 	fclose(f);
-	assert_int_equal(state_of(cache), CACHE_BROKEN);
+	assert_int_equal(state_of(cache, input), CACHE_BROKEN);
 	assert_int_equal(open_profile(input, &o, &again), 0);
-	assert_int_equal(state_of(cache), CACHE_FRESH);
+	assert_int_equal(state_of(cache, input), CACHE_FRESH);
 	free(again);
 	free(cache);
 	free(input);
@@ -149,7 +151,7 @@ static void test_why(void **state)
 	(void)state;
 	assert_int_equal(open_profile(input, &o, &cache), 0);
 	set_user_version(cache, 99);
-	assert_int_equal(cache_check(cache, 1, &why), CACHE_OTHER_VERSION);
+	assert_int_equal(cache_check(cache, input, &why), CACHE_OTHER_VERSION);
 	want = xasprintf("schema version 99, newer than this nxtop's %d",
 			 SCHEMA_VERSION);
 	assert_string_equal(why, want);
@@ -158,36 +160,60 @@ static void test_why(void **state)
 	set_user_version(cache, SCHEMA_VERSION);
 	assert_int_equal(stat(cache, &sb), 0);
 	assert_int_equal(truncate(cache, sb.st_size - 8192), 0);
-	assert_int_equal(cache_check(cache, 1, &why), CACHE_BROKEN);
+	assert_int_equal(cache_check(cache, input, &why), CACHE_BROKEN);
 	assert_string_equal(why, "damaged: cut short or grown");
 	free(why);
 	assert_int_equal(truncate(cache, sb.st_size + 1), 0);
-	assert_int_equal(cache_check(cache, 1, &why), CACHE_BROKEN);
+	assert_int_equal(cache_check(cache, input, &why), CACHE_BROKEN);
 	assert_string_equal(why, "damaged: cut short or grown");
 	free(why);
 	free(cache);
 	free(input);
 }
 
-/* A temporary cache of a process that no longer exists is removed by
- * the next build; a missing cache is missing. */
+/* Temporary files of imports that died (no lock held) are removed by
+ * the next build: a dead cache's, a part of it, one caught being made;
+ * one a live import holds, one that is not an SQLite file (not ours to
+ * judge) and a link are left alone. */
 static void test_stale_temp(void **state)
 {
+	static const char head[] = "SQLite format 3";
 	struct import_opts o = { .quiet = 1, .force = 1 };
 	char *input = xstrdup(tu_write("tmp.json", doc, strlen(doc)));
-	char *cache = cache_path_for(input);
-	char *tmp = xasprintf("%s.tmp-999999999", cache);
+	char *dead = xstrdup(tu_write("nxtop-Dead0001.tmp", head, 16));
+	char *part = xstrdup(tu_write("nxtop-Dead0001.tmp-Part0001", head, 16));
+	char *held = xstrdup(tu_write("nxtop-Held0001.tmp", head, 16));
+	char *held_part = xstrdup(tu_write("nxtop-Held0001.tmp-Part0002",
+					   head, 16));
+	char *other = xstrdup(tu_write("nxtop-Text0001.tmp", "notes", 5));
+	char *link = xasprintf("%s/nxtop-Link0001.tmp", tu_dir());
 	char *out = NULL;
+	int fd = open(held, O_RDONLY);
 
 	(void)state;
-	assert_int_equal(state_of(cache), CACHE_MISSING);
-	tu_write("tmp.json.nxdb.tmp-999999999", "x", 1);
-	assert_int_equal(access(tmp, F_OK), 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	assert_int_equal(symlink(dead, link), 0);
 	assert_int_equal(open_profile(input, &o, &out), 0);
-	assert_int_not_equal(access(tmp, F_OK), 0);
+	assert_int_not_equal(access(dead, F_OK), 0);
+	assert_int_not_equal(access(part, F_OK), 0);
+	assert_int_equal(access(held, F_OK), 0);
+	assert_int_equal(access(held_part, F_OK), 0);
+	assert_int_equal(access(other, F_OK), 0);
+	assert_int_equal(faccessat(AT_FDCWD, link, F_OK, AT_SYMLINK_NOFOLLOW), 0);
+	/* once its import is gone, it goes too */
+	close(fd);
+	import_remove_stale(out);
+	assert_int_not_equal(access(held, F_OK), 0);
+	assert_int_not_equal(access(held_part, F_OK), 0);
+	unlink(other);
+	unlink(link);
 	free(out);
-	free(tmp);
-	free(cache);
+	free(link);
+	free(other);
+	free(held_part);
+	free(held);
+	free(part);
+	free(dead);
 	free(input);
 }
 

@@ -376,16 +376,16 @@ static void test_bundle_fresh(void **state)
 	char *why = NULL, *p;
 
 	(void)state;
-	assert_int_equal(cache_check(bundle_cache, 1, &why), CACHE_FRESH);
+	assert_int_equal(cache_check(bundle_cache, bundle_dir, &why), CACHE_FRESH);
 	/* the missing file arrives: the cache is stale */
 	p = xasprintf("%s/device_profile_model_2222.json", bundle_dir);
 	copy_fixture("device_small.json", p);
-	assert_int_equal(cache_check(bundle_cache, 1, &why), CACHE_STALE);
+	assert_int_equal(cache_check(bundle_cache, bundle_dir, &why), CACHE_STALE);
 	assert_non_null(strstr(why, "appeared"));
 	free(why);
 	unlink(p);
 	free(p);
-	assert_int_equal(cache_check(bundle_cache, 1, &why), CACHE_FRESH);
+	assert_int_equal(cache_check(bundle_cache, bundle_dir, &why), CACHE_FRESH);
 }
 
 static void test_find_system(void **state)

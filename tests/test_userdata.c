@@ -1,14 +1,16 @@
 /* Markers are user data: they survive the process being killed right
  * after they are set, a change by another process is noticed, two
  * processes adding markers at once keep all of them, sets save and load
- * with their "diff vs" links, and history keeps the most recent entries
- * first. */
+ * with their "diff vs" links, history keeps the most recent entries
+ * first, and a store held by another process is given up on in seconds. */
 #include "config.h"
 
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "model/export.h"
@@ -228,6 +230,33 @@ static void test_history(void **state)
 	userdata_close(u);
 }
 
+/* Another process holding the store for long (here a write lock that
+ * is never let go) makes opening it fail within seconds, saying so,
+ * rather than wait for it. */
+static void test_busy(void **state)
+{
+	struct userdata *u = userdata_open(db_path);
+	struct timespec t0, t1;
+	sqlite3 *db;
+
+	(void)state;
+	assert_non_null(u);
+	userdata_close(u);
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL),
+			 SQLITE_OK);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_null(userdata_open(db_path));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_non_null(strstr(err_get(), "busy"));
+	assert_true(t1.tv_sec - t0.tv_sec < 8);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(db);
+	u = userdata_open(db_path);
+	assert_non_null(u);
+	userdata_close(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_two_processes),
 		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_busy),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,8 +1,8 @@
 /* Small helpers every layer relies on: exact integer parsing, time
  * formatting and parsing without floating point, the sanitiser that
  * keeps control bytes and invalid UTF-8 away from the terminal (also in
- * notes and the progress line on stderr), and export tables (CSV that
- * no spreadsheet evaluates). */
+ * notes and the progress line on stderr), export tables (CSV that no
+ * spreadsheet evaluates), and lock files whose wait is bounded. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 
 #include "model/report.h"
 #include "model/table.h"
+#include "model/file.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
@@ -354,6 +355,42 @@ static void test_shorten(void **state)
 		"\xe6\x97\xa5\xe2\x80\xa6\xe6\x97\xa5");
 }
 
+static long ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000 +
+	       (b->tv_nsec - a->tv_nsec) / 1000000;
+}
+
+/* A lock held elsewhere is waited for only as long as asked, then said
+ * busy; a released one is taken; a link put in its place is refused. */
+static void test_file_lock(void **state)
+{
+	char *path = xasprintf("%s/x.lock", tu_dir());
+	char *link = xasprintf("%s/link.lock", tu_dir());
+	struct timespec t0, t1;
+	int fd, again, busy;
+
+	(void)state;
+	fd = file_lock(path, 0, &busy);
+	assert_true(fd >= 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(file_lock(path, 300, &busy), -1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_int_equal(busy, 1);
+	assert_true(ms_between(&t0, &t1) >= 300);
+	assert_true(ms_between(&t0, &t1) < 3000);
+	file_unlock(path, fd);
+	again = file_lock(path, 0, &busy);
+	assert_true(again >= 0);
+	file_unlock(path, again);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(file_lock(link, 0, &busy), -1);
+	assert_int_equal(busy, 0);
+	unlink(link);
+	free(link);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_csv_formulas),
 		cmocka_unit_test(test_note_clean),
 		cmocka_unit_test(test_progress_clean),
+		cmocka_unit_test(test_file_lock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <wchar.h>
 
 #include "keys.h"
+#include "model/file.h"
 #include "model/text.h"
 #include "model/util.h"
 
@@ -162,11 +163,9 @@ static FILE *out_file(struct headless *h, const char *name, char **path)
 		return NULL;
 	}
 	*path = xasprintf("%s/%s", h->dir, name);
-	f = fopen(*path, "w");
-	if (!f) {
-		err_set("%s: %s", *path, strerror(errno));
+	f = file_open_write(*path, NULL);
+	if (!f)
 		free(*path);
-	}
 	return f;
 }
 

@@ -618,15 +618,19 @@ static int main_loop(struct tui *t, struct model *m)
 	return 0;
 }
 
-/* Without a user data store the viewer still works; markers and history
- * say why they are missing. */
+/* Without a user data store (another process holding it, say) the
+ * viewer still starts, saying so; markers and history say why they are
+ * missing. */
 static void open_userdata(struct tui *t)
 {
 	char *path = userdata_default_path();
 
 	t->ud = userdata_open(path);
-	if (!t->ud)
+	if (!t->ud) {
 		sb_adds(&t->ud_err, err_get());
+		tui_error(t, "markers and history are off: %s",
+			  sb_cstr(&t->ud_err));
+	}
 	free(path);
 }
 

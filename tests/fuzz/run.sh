@@ -75,7 +75,7 @@ make -s -C "$out" -j2 $targets
 # tests/mkpftrace, and the queries and commands typed by the screen tests.
 seeds="$out/seeds"
 rm -rf "$seeds"
-for n in jsonsplit neuron system pftrace chrome query command parquet; do
+for n in jsonsplit neuron system pftrace chrome query command parquet cache; do
 	mkdir -p "$seeds/$n"
 done
 fx="$srcdir/tests/fixtures"
@@ -90,6 +90,13 @@ cp "$fx/chrome_array.json.gz" "$fx/chrome_epoch.json" "$fx/chrome_phases.json" \
 	"$fx/trace_same.json" "$seeds/chrome/"
 "$out/mkpftrace" "$seeds/pftrace" >/dev/null
 cp "$fx"/parquet/*.parquet "$seeds/parquet/"
+# caches: each fixture's with no edit, and with a few of each kind
+for m in 1 2 3; do
+	printf "\\00$m" > "$seeds/cache/plain$m"
+	for e in 0 1 2 3 4; do
+		printf "\\00$m\\00$e\\003\\00$((e % 4))\\001\\002\\377" > "$seeds/cache/edit$m$e"
+	done
+done
 i=0
 for k in "$srcdir"/tests/screens/*.keys; do
 	sed -n 's/^keys //p' "$k" | tr '<' '\n' | sed -n 's/^Enter>[:/]//p;s/^[:/]//p'
@@ -111,7 +118,7 @@ for n in $FUZZ_NAMES; do
 	mkdir -p "$corpus"
 	case $n in
 	query | command) dict="-dict=$srcdir/tests/fuzz/query.dict" ;;
-	pftrace | parquet) dict="" ;;
+	pftrace | parquet | cache) dict="" ;;
 	*) dict="-dict=$srcdir/tests/fuzz/json.dict" ;;
 	esac
 	# shellcheck disable=SC2086
