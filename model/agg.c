@@ -1,15 +1,15 @@
 #include "config.h"
 
-#include "agg.h"
+#include "model/agg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lod.h"
-#include "schema.h"
-#include "util.h"
-#include "writer_int.h"
+#include "model/lod.h"
+#include "model/schema.h"
+#include "model/util.h"
+#include "model/writer/writer_int.h"
 
 struct entry {
 	int64_t value, n, dur, dmin, dmax;

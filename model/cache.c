@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "cache.h"
+#include "model/cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "schema.h"
-#include "text.h"
-#include "validate.h"
-#include "util.h"
+#include "model/file.h"
+#include "model/schema.h"
+#include "model/text.h"
+#include "model/validate.h"
+#include "model/util.h"
 
 int64_t stat_mtime_ns(const struct stat *sb)
 {

@@ -1,12 +1,12 @@
 #include "config.h"
 
-#include "drill.h"
+#include "model/drill.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "model/util.h"
 
 
 /* A system event as drilldown needs it. */
@@ -546,7 +546,7 @@ int model_device_align(struct model *m, int64_t device, int64_t slice,
 int model_device_failure(struct model *m, const struct mprofile *p,
 			 char **why)
 {
-	/* the warning src/bundle.c writes for a device file that failed */
+	/* the warning src/import/bundle.c writes for a device file that failed */
 	char *head = xasprintf("device profile %s was not imported: ",
 			       p->path ? p->path : "");
 	sqlite3_stmt *st;

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model.h"
-#include "timefmt.h"
-#include "util.h"
+#include "model/model.h"
+#include "model/timefmt.h"
+#include "model/util.h"
 
 struct emit {
 	struct model *m;

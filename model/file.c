@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "file.h"
+#include "model/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "model/util.h"
 
 /* A leftover empty temporary file is removed only once it is this old:
  * its maker takes the lock just after creating it. */

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "info.h"
+#include "model/info.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "timefmt.h"
-#include "util.h"
+#include "model/report/report.h"
+#include "model/timefmt.h"
+#include "model/util.h"
 
 static const struct {
 	const char *key, *title;

@@ -1,16 +1,16 @@
 #include "config.h"
 
-#include "layers.h"
+#include "model/layers.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "agg.h"
-#include "lod.h"
-#include "schema.h"
-#include "util.h"
+#include "model/agg.h"
+#include "model/lod.h"
+#include "model/schema.h"
+#include "model/util.h"
 
 const char *const layer_col_names[LC_COUNT] = {
 	"Layer", "Start", "Duration", "Tensor", "Vector", "Scalar", "GpSimd",

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "summary.h"
+#include "model/model.h"
+#include "model/summary.h"
 
 enum layer_col {
 	LC_NAME, LC_START, LC_DUR,

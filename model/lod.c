@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "lod.h"
-#include "schema.h"
-#include "util.h"
-#include "writer_int.h"
+#include "model/agg.h"
+#include "model/lod.h"
+#include "model/schema.h"
+#include "model/util.h"
+#include "model/writer/writer_int.h"
 
 int64_t lod_floor_shift(int64_t v, int shift)
 {

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "model.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <regex.h>
@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lod.h"
-#include "schema.h"
-#include "util.h"
+#include "model/lod.h"
+#include "model/schema.h"
+#include "model/util.h"
 
 /* Strings looked up by id stay cached; the table is emptied when full. */
 #define STRCACHE_SIZE 65536

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "query.h"
+#include "model/query.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -8,9 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "text.h"
-#include "timefmt.h"
-#include "util.h"
+#include "model/text.h"
+#include "model/timefmt.h"
+#include "model/util.h"
 
 const struct qfield_info query_fields[F_COUNT] = {
 	[F_WORD] = { "", NULL, QF_STRING, "free word" },

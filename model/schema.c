@@ -1,11 +1,11 @@
 #include "config.h"
 
-#include "schema.h"
+#include "model/schema.h"
 
 #include <stdio.h>
 
-#include "util.h"
-#include "writer_int.h"
+#include "model/util.h"
+#include "model/writer/writer_int.h"
 
 /* Tables. Times are int64 nanoseconds on the owning profile's time axis;
  * names are documented for users in man/nxtop.1 (CACHE SCHEMA). */

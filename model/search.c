@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "search.h"
+#include "model/search.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "lod.h"
-#include "schema.h"
-#include "util.h"
+#include "model/agg.h"
+#include "model/lod.h"
+#include "model/schema.h"
+#include "model/util.h"
 
 /* Name sets larger than this are stepped through with one query per
  * track rather than one per (track, name). */

@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "model.h"
-#include "query.h"
+#include "model/model.h"
+#include "model/query.h"
 
 struct search;
 

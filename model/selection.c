@@ -1,16 +1,16 @@
 #include "config.h"
 
-#include "selection.h"
+#include "model/selection.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "lod.h"
-#include "schema.h"
-#include "util.h"
+#include "model/agg.h"
+#include "model/lod.h"
+#include "model/schema.h"
+#include "model/util.h"
 
 /* Above this many events in the range the union over rows is measured
  * per column instead of event by event. */

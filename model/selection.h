@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* The "(none)" lines' shortest and longest are read from the events when
  * the selection holds at most this many. */

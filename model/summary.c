@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "summary.h"
+#include "model/summary.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "model/util.h"
 
 const char *const summary_engine_names[ENG_COUNT] = {
 	"Tensor", "Vector", "Scalar", "GpSimd", "Sync",

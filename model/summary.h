@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* Engines as the profile's summary counts them: TensorMatrix rows are
  * part of the tensor engine. */

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "sysrows.h"
+#include "model/sysrows.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "util.h"
+#include "model/model.h"
+#include "model/util.h"
 
 enum sysfield {
 	SYSF_INSTANCE,	/* instance_id */

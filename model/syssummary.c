@@ -1,13 +1,13 @@
 #include "config.h"
 
-#include "syssummary.h"
+#include "model/syssummary.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "selection.h"
-#include "util.h"
+#include "model/selection.h"
+#include "model/util.h"
 
 static char *dup_col(sqlite3_stmt *st, int i)
 {

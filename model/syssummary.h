@@ -8,10 +8,10 @@
 
 #include <stdint.h>
 
-#include "drill.h"
-#include "model.h"
-#include "summary.h"
-#include "sysrows.h"
+#include "model/drill.h"
+#include "model/model.h"
+#include "model/summary.h"
+#include "model/sysrows.h"
 
 struct sys_row {
 	char *group;		/* the heading it sits under, or "" */

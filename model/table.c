@@ -1,13 +1,13 @@
 #include "config.h"
 
-#include "table.h"
+#include "model/table.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "model/text.h"
 
 struct cell {
 	char *text;

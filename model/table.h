@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "jout.h"
-#include "util.h"
+#include "model/report/jout.h"
+#include "model/util.h"
 
 struct table;
 

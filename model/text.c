@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "text.h"
+#include "model/text.h"
 
 #include <stdint.h>
 #include <string.h>

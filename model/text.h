@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "model/util.h"
 
 /* Appends s with C0/C1 control characters and DEL shown as U+FFFD
  * (or '?' with ascii), and invalid UTF-8 bytes likewise replaced. With

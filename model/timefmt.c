@@ -1,12 +1,12 @@
 #include "config.h"
 
-#include "timefmt.h"
+#include "model/timefmt.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "model/util.h"
 
 static int ascii_units;
 

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "userdata.h"
+#include "model/userdata.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "util.h"
+#include "model/file.h"
+#include "model/util.h"
 
 #define USERDATA_VERSION 1
 #define NX_STR2(x) #x

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "util.h"
+#include "model/util.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "model/text.h"
 
 static void oom(void)
 {

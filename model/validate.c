@@ -1,13 +1,13 @@
 #include "config.h"
 
-#include "validate.h"
+#include "model/validate.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-#include "schema.h"
-#include "util.h"
-#include "writer.h"
+#include "model/schema.h"
+#include "model/util.h"
+#include "model/writer/writer.h"
 
 /* Tables checked on every open; the others only by VALIDATE_FULL. The
  * event and counter tables are checked by the rules below, in one pass

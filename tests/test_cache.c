@@ -14,9 +14,9 @@
 #include "model/cache.h"
 #include "model/schema.h"
 #include "model/util.h"
-#include "src/import.h"
-#include "src/open.h"
-#include "testutil.h"
+#include "src/import/import.h"
+#include "src/cli/open.h"
+#include "tests/testutil.h"
 
 static const char doc[] =
 	"{\"instruction\":[{\"timestamp\":1,\"duration\":2,\"label\":\"Sync\","

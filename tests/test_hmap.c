@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "src/hmap.h"
+#include "model/hmap.h"
 
 #define N 20000
 

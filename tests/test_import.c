@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "model/util.h"
-#include "model/writer.h"
-#include "src/import.h"
-#include "testutil.h"
+#include "model/writer/writer.h"
+#include "src/import/import.h"
+#include "tests/testutil.h"
 
 static char *fixture_cache;
 

@@ -21,8 +21,8 @@
 #include "model/summary.h"
 #include "model/text.h"
 #include "model/util.h"
-#include "src/import.h"
-#include "testutil.h"
+#include "src/import/import.h"
+#include "tests/testutil.h"
 
 static char *fixture(const char *name)
 {

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "src/jscan.h"
-#include "src/jsonsplit.h"
+#include "src/json/jscan.h"
+#include "src/json/jsonsplit.h"
 
 static int scaled(const char *text, enum jtype type, int scale, int64_t *out)
 {

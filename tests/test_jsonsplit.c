@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "model/util.h"
-#include "src/jsonsplit.h"
-#include "testutil.h"
+#include "src/json/jsonsplit.h"
+#include "tests/testutil.h"
 
 struct got {
 	int kind[32];

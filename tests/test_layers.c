@@ -12,8 +12,8 @@
 #include "model/layers.h"
 #include "model/model.h"
 #include "model/util.h"
-#include "model/writer.h"
-#include "testutil.h"
+#include "model/writer/writer.h"
+#include "tests/testutil.h"
 
 static const char doc[] =
 	"{\"instruction\":[{\"timestamp\":0,\"duration\":1,\"label\":\"Sync\","

@@ -12,9 +12,9 @@
 #include "model/lod.h"
 #include "model/model.h"
 #include "model/util.h"
-#include "model/writer.h"
+#include "model/writer/writer.h"
 #include "model/cache.h"
-#include "testutil.h"
+#include "tests/testutil.h"
 
 #define NEV 20000
 

@@ -20,7 +20,7 @@
 #include <zstd.h>
 
 #include "src/parquet/parquet.h"
-#include "testutil.h"
+#include "tests/testutil.h"
 
 /* Thrift compact writer. */
 struct tw {

@@ -12,8 +12,8 @@
 #include "model/model.h"
 #include "model/search.h"
 #include "model/util.h"
-#include "model/writer.h"
-#include "testutil.h"
+#include "model/writer/writer.h"
+#include "tests/testutil.h"
 
 static char *fixture_cache;
 

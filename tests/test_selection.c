@@ -14,8 +14,8 @@
 #include "model/model.h"
 #include "model/selection.h"
 #include "model/util.h"
-#include "model/writer.h"
-#include "testutil.h"
+#include "model/writer/writer.h"
+#include "tests/testutil.h"
 
 #define NEV 40000
 #define NTR 3

@@ -11,7 +11,7 @@
 #include "model/model.h"
 #include "model/summary.h"
 #include "model/util.h"
-#include "testutil.h"
+#include "tests/testutil.h"
 
 static void test_agrees_with_profile(void **state)
 {

@@ -18,10 +18,10 @@
 #include "model/syssummary.h"
 #include "model/sysrows.h"
 #include "model/util.h"
-#include "src/bundle.h"
-#include "src/import.h"
-#include "src/sysfilter.h"
-#include "testutil.h"
+#include "src/import/bundle.h"
+#include "src/import/import.h"
+#include "src/import/sysfilter.h"
+#include "tests/testutil.h"
 
 static char *cache;		/* system_small.json alone */
 static char *bundle_dir, *bundle_cache;

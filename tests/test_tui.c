@@ -16,7 +16,7 @@
 #include "model/model.h"
 #include "model/sysrows.h"
 #include "model/util.h"
-#include "testutil.h"
+#include "tests/testutil.h"
 #include "tui/axis.h"
 #include "tui/details.h"
 #include "tui/draw.h"

@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model/export.h"
+#include "model/report/export.h"
 #include "model/userdata.h"
 #include "model/util.h"
-#include "testutil.h"
+#include "tests/testutil.h"
 
 static char *db_path;
 

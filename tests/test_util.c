@@ -11,14 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model/report.h"
+#include "model/report/report.h"
 #include "model/table.h"
 #include "model/file.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
-#include "src/progress.h"
-#include "testutil.h"
+#include "src/cli/progress.h"
+#include "tests/testutil.h"
 
 static void test_parse_int(void **state)
 {

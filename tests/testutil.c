@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "testutil.h"
+#include "tests/testutil.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "model/util.h"
-#include "src/import.h"
+#include "src/import/import.h"
 
 static char dir[512];
 

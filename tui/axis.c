@@ -3,7 +3,7 @@
  * the decimals follow the step, so every label on the axis reads alike. */
 #include "config.h"
 
-#include "axis.h"
+#include "tui/axis.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,16 +5,16 @@
  * Enter on it reads it all in the pager. */
 #include "config.h"
 
-#include "details.h"
+#include "tui/details.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
+#include "tui/draw.h"
 #include "model/text.h"
 #include "model/util.h"
-#include "pager.h"
-#include "wrap.h"
+#include "tui/pager.h"
+#include "tui/wrap.h"
 
 #define DETAILS_COL_MIN 48	/* columns of one newspaper column */
 #define DETAILS_COLS_MAX 4

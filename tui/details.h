@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "request.h"
-#include "view.h"
+#include "tui/request.h"
+#include "tui/view.h"
 
 struct details;
 

@@ -5,16 +5,16 @@
  * small: the generic list filters and sorts it. */
 #include "config.h"
 
-#include "device_view.h"
+#include "tui/device_view.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "list.h"
-#include "model/report.h"
+#include "tui/list.h"
+#include "model/report/report.h"
 #include "model/timefmt.h"
-#include "timeline.h"
+#include "tui/timeline/timeline.h"
 
 enum { DC_NC, DC_MODEL, DC_MODEL_ID, DC_INSTANCE, DC_PROCESS, DC_EVENTS,
        DC_DURATION, DC_STATE, DC_FILE, DC_COUNT };

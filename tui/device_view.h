@@ -6,7 +6,7 @@
 
 #include "model/drill.h"
 #include "model/model.h"
-#include "view.h"
+#include "tui/view.h"
 
 /* The list of system profile sys's device profiles; Enter opens one.
  * NULL with err_set(). */

@@ -2,7 +2,7 @@
  * 8-colour, monochrome or ASCII-only: everything here has a fallback. */
 #include "config.h"
 
-#include "draw.h"
+#include "tui/draw.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "exportfile.h"
+#include "tui/exportfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 #ifndef NX_TUI_EXPORTFILE_H
 #define NX_TUI_EXPORTFILE_H
 
-#include "view.h"
+#include "tui/view.h"
 
 /* Writes what view v exports as fmt to DIR/nxtop-WHAT-N.EXT (N from 1
  * up, the first free one). The path (malloc'd), or NULL with err_set(). */

@@ -2,7 +2,7 @@
  * (curscr), so a dump shows exactly what a terminal would. */
 #include "config.h"
 
-#include "headless.h"
+#include "tui/headless.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "keys.h"
+#include "tui/keys.h"
 #include "model/file.h"
 #include "model/text.h"
 #include "model/util.h"

@@ -2,13 +2,13 @@
  * disagree with the keymap. */
 #include "config.h"
 
-#include "help.h"
+#include "tui/help.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "keys.h"
+#include "tui/draw.h"
+#include "tui/keys.h"
 #include "model/query.h"
 #include "model/text.h"
 

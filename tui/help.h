@@ -3,8 +3,8 @@
 #ifndef NX_TUI_HELP_H
 #define NX_TUI_HELP_H
 
-#include "request.h"
-#include "view.h"
+#include "tui/request.h"
+#include "tui/view.h"
 
 /* The keys of keymap km (and the keymaps under it); commands: the ':'
  * commands of the view below, may be NULL. */

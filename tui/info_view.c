@@ -1,14 +1,14 @@
 /* Both lists are small: the generic list filters and sorts them. */
 #include "config.h"
 
-#include "info_view.h"
+#include "tui/info_view.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "list.h"
-#include "model/export.h"
+#include "tui/list.h"
+#include "model/report/export.h"
 #include "model/info.h"
 
 /* One section as a list of its records. */

@@ -5,7 +5,7 @@
 #define NX_TUI_INFO_VIEW_H
 
 #include "model/model.h"
-#include "view.h"
+#include "tui/view.h"
 
 /* NULL with err_set(). */
 struct view *panels_open(struct model *m, const struct mprofile *p);

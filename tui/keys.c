@@ -1,7 +1,7 @@
 /* The request table, key names and the keymap built from the table. */
 #include "config.h"
 
-#include "keys.h"
+#include "tui/keys.h"
 
 #include <curses.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "model/util.h"
-#include "request.h"
+#include "tui/request.h"
 
 /* Key codes are curses codes: characters, KEY_* values, control codes. */
 #define KEY_ESC 27

@@ -1,13 +1,13 @@
 #include "config.h"
 
-#include "layer_view.h"
+#include "tui/layer_view.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "list.h"
-#include "model/export.h"
+#include "tui/list.h"
+#include "model/report/export.h"
 #include "model/layers.h"
 #include "model/timefmt.h"
 

@@ -5,7 +5,7 @@
 #ifndef NX_TUI_LAYER_VIEW_H
 #define NX_TUI_LAYER_VIEW_H
 
-#include "timeline_int.h"
+#include "tui/timeline/timeline_int.h"
 
 /* NULL with err_set(). */
 struct view *layer_view_open(struct timeline *tl);

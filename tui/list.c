@@ -1,7 +1,7 @@
 /* Scrolling, drawing, filtering and sorting shared by every list. */
 #include "config.h"
 
-#include "list.h"
+#include "tui/list.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -9,10 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "keys.h"
+#include "tui/keys.h"
 #include "model/text.h"
 #include "model/util.h"
-#include "pager.h"
+#include "tui/pager.h"
 
 #define COL_GAP 2		/* blanks between columns */
 #define FIT_MAX 42		/* widest column list_fit_cols makes */

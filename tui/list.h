@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "draw.h"
-#include "view.h"
+#include "tui/draw.h"
+#include "tui/view.h"
 
 struct list;
 

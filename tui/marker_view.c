@@ -3,13 +3,13 @@
  * back. The list is reread when another nxtop changed the store. */
 #include "config.h"
 
-#include "marker_view.h"
+#include "tui/marker_view.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "list.h"
-#include "model/export.h"
+#include "tui/list.h"
+#include "model/report/export.h"
 #include "model/timefmt.h"
 
 /* Units u cycles through; NULL: one chosen per value. */

@@ -5,7 +5,7 @@
 #ifndef NX_TUI_MARKER_VIEW_H
 #define NX_TUI_MARKER_VIEW_H
 
-#include "timeline_int.h"
+#include "tui/timeline/timeline_int.h"
 
 /* NULL with err_set() when there is no user data store. */
 struct view *marker_view_open(struct timeline *tl);

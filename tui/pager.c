@@ -4,16 +4,16 @@
  * wraps from one line to the next is found too. */
 #include "config.h"
 
-#include "pager.h"
+#include "tui/pager.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "list.h"
+#include "tui/draw.h"
+#include "tui/list.h"
 #include "model/util.h"
-#include "wrap.h"
+#include "tui/wrap.h"
 
 struct pager {
 	struct list list;

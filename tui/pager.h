@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "view.h"
+#include "tui/view.h"
 
 /* A piece of the text: a heading line (NULL: none) over len bytes of
  * text (untrusted). */

@@ -2,14 +2,14 @@
  * Text is UTF-8; keys beyond ASCII arrive as KEY_UNICODE(cp). */
 #include "config.h"
 
-#include "prompt.h"
+#include "tui/prompt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "keys.h"
+#include "tui/draw.h"
+#include "tui/keys.h"
 #include "model/text.h"
 #include "model/userdata.h"
 

@@ -3,14 +3,14 @@
  * window of pages around the cursor is kept. */
 #include "config.h"
 
-#include "results_view.h"
+#include "tui/results_view.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "list.h"
-#include "model/export.h"
+#include "tui/list.h"
+#include "model/report/export.h"
 #include "model/timefmt.h"
 
 #define PAGE 128		/* matches read at a time */

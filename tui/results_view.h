@@ -5,7 +5,7 @@
 #define NX_TUI_RESULTS_VIEW_H
 
 #include "model/search.h"
-#include "timeline_int.h"
+#include "tui/timeline/timeline_int.h"
 
 /* s stays the timeline's; NULL with err_set(). */
 struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,

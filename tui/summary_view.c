@@ -4,7 +4,7 @@
  * text, with their headings. */
 #include "config.h"
 
-#include "summary_view.h"
+#include "tui/summary_view.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "list.h"
-#include "model/export.h"
+#include "tui/list.h"
+#include "model/report/export.h"
 #include "model/timefmt.h"
 
 enum skind { SL_TEXT, SL_BLANK, SL_GROUP, SL_FIELD, SL_VALUE };

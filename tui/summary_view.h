@@ -6,7 +6,7 @@
 #define NX_TUI_SUMMARY_VIEW_H
 
 #include "model/selection.h"
-#include "timeline_int.h"
+#include "tui/timeline/timeline_int.h"
 
 /* Takes over sel (malloc'd, computed); box: it is the box's, so f zooms
  * to the box (and fixes it). */

@@ -4,7 +4,7 @@
  * of a grid as for the whole. */
 #include "config.h"
 
-#include "tracks.h"
+#include "tui/tracks.h"
 
 #include <stdlib.h>
 #include <string.h>

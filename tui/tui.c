@@ -4,7 +4,7 @@
  * changed, so a full redraw into stdscr does not flicker. */
 #include "config.h"
 
-#include "tui.h"
+#include "tui/tui.h"
 
 #include <curses.h>
 #include <langinfo.h>
@@ -15,18 +15,18 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "draw.h"
-#include "exportfile.h"
-#include "headless.h"
-#include "help.h"
-#include "keys.h"
+#include "tui/draw.h"
+#include "tui/exportfile.h"
+#include "tui/headless.h"
+#include "tui/help.h"
+#include "tui/keys.h"
 #include "model/model.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/userdata.h"
-#include "prompt.h"
-#include "timeline.h"
-#include "view.h"
+#include "tui/prompt.h"
+#include "tui/timeline/timeline.h"
+#include "tui/view.h"
 
 #define TUI_MAX_VIEWS 16
 #define TUI_MIN_COLS 40		/* below this, only a notice is drawn */

@@ -9,9 +9,9 @@
 #include <curses.h>
 #include <stdio.h>
 
-#include "model/report.h"
+#include "model/report/report.h"
 #include "model/util.h"
-#include "request.h"
+#include "tui/request.h"
 
 struct tui;
 struct view;

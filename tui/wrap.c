@@ -2,7 +2,7 @@
  * each line's end by text_fit_n over that line alone. */
 #include "config.h"
 
-#include "wrap.h"
+#include "tui/wrap.h"
 
 #include <stdlib.h>
 #include <string.h>

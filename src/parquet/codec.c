@@ -10,7 +10,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 const char *pq_codec_name(int codec)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 #define LEVELS 4096	/* levels read ahead, values decoded at a time */
 

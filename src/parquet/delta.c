@@ -4,7 +4,7 @@
  * format says, in 64 bits (INT32 columns keep the low 32). */
 #include "config.h"
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 static int zigzag(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 void pq_clean(char *out, size_t cap, const char *s, size_t n)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 /* TimeUnit: MILLIS 1, MICROS 2, NANOS 3 (empty structs). */
 static int parse_unit(struct thrift *t, int *unit)

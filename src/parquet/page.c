@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 #define READ_AHEAD (256u << 10)
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/util.h"
-#include "parquet.h"
+#include "src/parquet/parquet.h"
 
 #define PQ_MAX_SCHEMA 100000	/* schema elements of one file */
 #define PQ_MAX_PATH 4096	/* bytes of a dotted column path */

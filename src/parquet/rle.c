@@ -3,7 +3,7 @@
  * packed width bits each, least significant bit first. */
 #include "config.h"
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 void pq_rle_init(struct pq_rle *r, const uint8_t *p, size_t n, int width)
 {

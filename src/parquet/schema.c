@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 struct walk {
 	struct pq_file *f;

@@ -5,7 +5,7 @@
  * bound. */
 #include "config.h"
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 void th_init(struct thrift *t, const void *buf, size_t n)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pq_int.h"
+#include "src/parquet/pq_int.h"
 
 struct pq_achunk {
 	struct pq_achunk *next;

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 #include "model/cache.h"
 #include "model/util.h"
 

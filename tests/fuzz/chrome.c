@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

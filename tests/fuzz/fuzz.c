@@ -3,7 +3,7 @@
  * model the way the viewer and the exports do. */
 #include "config.h"
 
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,16 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/export.h"
+#include "model/report/export.h"
 #include "model/model.h"
-#include "model/report.h"
+#include "model/report/report.h"
 #include "model/selection.h"
 #include "model/summary.h"
 #include "model/syssummary.h"
 #include "model/sysrows.h"
 #include "model/text.h"
 #include "model/util.h"
-#include "model/writer.h"
+#include "model/writer/writer.h"
 
 static char *dir;
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "src/import.h"
+#include "src/import/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Optional setup, run once before the first input. */

@@ -6,10 +6,10 @@
 
 #include <string.h>
 
-#include "fuzz.h"
-#include "src/jsonpipe.h"
-#include "src/jsonsplit.h"
-#include "src/jsonval.h"
+#include "tests/fuzz/fuzz.h"
+#include "src/json/jsonpipe.h"
+#include "src/json/jsonsplit.h"
+#include "src/json/jsonval.h"
 
 struct chunks {
 	const uint8_t *p;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 #include "model/util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));

@@ -1,0 +1,675 @@
+#include "config.h"
+
+#include "model/report/export.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/report/jout.h"
+#include "model/table.h"
+#include "model/text.h"
+#include "model/timefmt.h"
+#include "model/util.h"
+
+static double pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void cell_dur(struct table *t, int64_t ns)
+{
+	char buf[48];
+
+	report_dur(buf, sizeof(buf), ns);
+	table_num(t, (double)ns, buf);
+}
+
+/* A shortest or longest duration; "-" when it was not measured. */
+static void cell_extreme(struct table *t, int64_t ns)
+{
+	if (ns < 0)
+		table_text(t, "-");
+	else
+		cell_dur(t, ns);
+}
+
+/* A point in time: more digits than a duration needs. */
+static void cell_time(struct table *t, int64_t ns)
+{
+	char buf[48];
+
+	timefmt_dur(buf, sizeof(buf), ns, 6, 0);
+	table_num(t, (double)ns, buf);
+}
+
+static void cell_pct(struct table *t, double v)
+{
+	char buf[32];
+
+	table_num(t, v, report_pct(buf, sizeof(buf), v));
+}
+
+static void header(FILE *f, const char *what, const struct mprofile *p)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	text_sanitize(&sb, p->name, 0);
+	fprintf(f, "# nxtop %s\nProfile  %s (%s)\n", what, sb_cstr(&sb), p->kind);
+	sb_free(&sb);
+}
+
+/* A row's name in a text heading: cleaned, and no wider than a table's
+ * column. */
+static void row_name(struct strbuf *out, const char *name)
+{
+	struct strbuf clean;
+
+	sb_init(&clean);
+	text_sanitize(&clean, name, 0);
+	sb_reset(out);
+	text_shorten(out, sb_cstr(&clean), TABLE_TEXT_COLS);
+	sb_free(&clean);
+}
+
+static void range_line(FILE *f, const struct mprofile *p, int64_t t0, int64_t t1)
+{
+	char a[48], b[48], c[48];
+
+	report_dur(a, sizeof(a), t0 - p->start);
+	report_dur(b, sizeof(b), t1 - p->start);
+	report_dur(c, sizeof(c), t1 - t0);
+	fprintf(f, "Range    %s .. %s (duration %s)\n", a, b, c);
+}
+
+/* The per-value table of one field: Value, Count, Count %, Dur Sum,
+ * Dur %, Dur Avg, Min, Max. */
+static struct table *field_table(const struct sel_group *g,
+				 const struct sel_field *fl)
+{
+	struct table *t = table_new();
+
+	table_col(t, "Value", 0);
+	table_col(t, "Count", 1);
+	table_col(t, "Count %", 1);
+	table_col(t, "Dur Sum", 1);
+	table_col(t, "Dur %", 1);
+	table_col(t, "Dur Avg", 1);
+	table_col(t, "Min", 1);
+	table_col(t, "Max", 1);
+	for (size_t r = 0; r < fl->nrows; r++) {
+		const struct sel_value *v = &fl->rows[r];
+
+		table_row(t);
+		table_text(t, v->value);
+		table_int(t, v->n);
+		cell_pct(t, pct(v->n, g->n));
+		cell_dur(t, v->dur);
+		cell_pct(t, pct(v->dur, g->dur));
+		cell_dur(t, v->n ? v->dur / v->n : 0);
+		cell_extreme(t, v->dmin);
+		cell_extreme(t, v->dmax);
+	}
+	return t;
+}
+
+/* what: "selection summary" or "window summary" */
+static void selection_text(const struct selection *s, const struct mprofile *p,
+			   const char *what, FILE *f)
+{
+	char a[48], b[48], c[32];
+	struct strbuf sb;
+
+	header(f, what, p);
+	range_line(f, p, s->t0, s->t1);
+	report_dur(a, sizeof(a), s->dur);
+	fprintf(f, "Events   %" PRId64 " (duration sum %s)\n", s->n, a);
+	report_dur(b, sizeof(b), s->active);
+	fprintf(f, "Active   %s%s (%s of the range)\n", s->active_exact ? "" : "~",
+		b, report_pct(c, sizeof(c), pct(s->active, s->t1 - s->t0)));
+	sb_init(&sb);
+	for (size_t i = 0; i < s->ngroups; i++) {
+		const struct sel_group *g = &s->groups[i];
+
+		row_name(&sb, g->name);
+		if (!strcmp(g->kind, "counter")) {
+			/* the unit is the file's too */
+			sb_adds(&sb, " (counter");
+			if (g->unit) {
+				sb_adds(&sb, ", ");
+				text_sanitize(&sb, g->unit, 0);
+			}
+			if (g->counter.n)
+				fprintf(f, "\n== %s): %" PRId64 " sample%s, min"
+					" %.6g, max %.6g, mean %.6g\n", sb_cstr(&sb),
+					g->counter.n, g->counter.n == 1 ? "" : "s",
+					g->counter.vmin, g->counter.vmax,
+					g->counter.mean);
+			continue;
+		}
+		report_dur(a, sizeof(a), g->dur);
+		report_dur(b, sizeof(b), g->active);
+		fprintf(f, "\n== %s (%s): %" PRId64 " event%s, duration sum %s,"
+			" active %s (%s)\n", sb_cstr(&sb), g->kind, g->n,
+			g->n == 1 ? "" : "s", a, b,
+			report_pct(c, sizeof(c), pct(g->active, s->t1 - s->t0)));
+		for (size_t k = 0; k < g->nfields; k++) {
+			struct table *t;
+
+			if (!g->fields[k].nrows)
+				continue;
+			t = field_table(g, &g->fields[k]);
+			fprintf(f, "%s\n", g->fields[k].name);
+			table_write_text(t, f, 2);
+			table_free(t);
+		}
+	}
+	sb_free(&sb);
+}
+
+/* A figure that may not have been measured (-1): null in JSON. */
+static void json_opt(struct jout *j, int64_t v)
+{
+	if (v < 0)
+		jout_null(j);
+	else
+		jout_int(j, v);
+}
+
+static void selection_json(const struct selection *s, const struct mprofile *p,
+			   FILE *f)
+{
+	struct jout j;
+
+	jout_init(&j, f, 1);
+	jout_obj(&j);
+	jout_key(&j, "profile");
+	jout_str(&j, p->name);
+	jout_key(&j, "start_ns");
+	jout_int(&j, s->t0 - p->start);
+	jout_key(&j, "end_ns");
+	jout_int(&j, s->t1 - p->start);
+	jout_key(&j, "duration_ns");
+	jout_int(&j, s->t1 - s->t0);
+	jout_key(&j, "events");
+	jout_int(&j, s->n);
+	jout_key(&j, "duration_sum_ns");
+	jout_int(&j, s->dur);
+	jout_key(&j, "active_ns");
+	jout_int(&j, s->active);
+	jout_key(&j, "active_exact");
+	jout_bool(&j, s->active_exact);
+	jout_key(&j, "rows");
+	jout_arr(&j);
+	for (size_t i = 0; i < s->ngroups; i++) {
+		const struct sel_group *g = &s->groups[i];
+
+		jout_obj(&j);
+		jout_key(&j, "row");
+		jout_str(&j, g->name);
+		jout_key(&j, "kind");
+		jout_str(&j, g->kind);
+		if (!strcmp(g->kind, "counter")) {
+			jout_key(&j, "samples");
+			jout_int(&j, g->counter.n);
+			jout_key(&j, "min");
+			jout_real(&j, g->counter.vmin);
+			jout_key(&j, "max");
+			jout_real(&j, g->counter.vmax);
+			jout_key(&j, "mean");
+			jout_real(&j, g->counter.mean);
+			jout_end(&j);
+			continue;
+		}
+		jout_key(&j, "events");
+		jout_int(&j, g->n);
+		jout_key(&j, "duration_sum_ns");
+		jout_int(&j, g->dur);
+		jout_key(&j, "active_ns");
+		jout_int(&j, g->active);
+		jout_key(&j, "fields");
+		jout_obj(&j);
+		for (size_t k = 0; k < g->nfields; k++) {
+			const struct sel_field *fl = &g->fields[k];
+
+			jout_key(&j, fl->name);
+			jout_arr(&j);
+			for (size_t r = 0; r < fl->nrows; r++) {
+				const struct sel_value *v = &fl->rows[r];
+
+				jout_obj(&j);
+				jout_key(&j, "value");
+				if (v->none)
+					jout_null(&j);
+				else
+					jout_str(&j, v->value);
+				jout_key(&j, "count");
+				jout_int(&j, v->n);
+				jout_key(&j, "count_pct");
+				jout_real(&j, pct(v->n, g->n));
+				jout_key(&j, "dur_sum_ns");
+				jout_int(&j, v->dur);
+				jout_key(&j, "dur_pct");
+				jout_real(&j, pct(v->dur, g->dur));
+				jout_key(&j, "dur_avg_ns");
+				jout_int(&j, v->n ? v->dur / v->n : 0);
+				jout_key(&j, "min_ns");
+				json_opt(&j, v->dmin);
+				jout_key(&j, "max_ns");
+				json_opt(&j, v->dmax);
+				jout_end(&j);
+			}
+			jout_end(&j);
+		}
+		jout_end(&j);
+		jout_end(&j);
+	}
+	jout_end(&j);
+	jout_end(&j);
+	jout_done(&j);
+}
+
+/* A figure that may not have been measured (-1): empty in CSV. */
+static void csv_opt(struct table *t, int64_t v)
+{
+	if (v < 0)
+		table_text(t, "");
+	else
+		table_int(t, v);
+}
+
+static void selection_csv(const struct selection *s, FILE *f)
+{
+	struct table *t = table_new();
+
+	table_col(t, "row", 0);
+	table_col(t, "kind", 0);
+	table_col(t, "field", 0);
+	table_col(t, "value", 0);
+	table_col(t, "count", 1);
+	table_col(t, "count_pct", 1);
+	table_col(t, "dur_sum_ns", 1);
+	table_col(t, "dur_pct", 1);
+	table_col(t, "dur_avg_ns", 1);
+	table_col(t, "min_ns", 1);
+	table_col(t, "max_ns", 1);
+	for (size_t i = 0; i < s->ngroups; i++) {
+		const struct sel_group *g = &s->groups[i];
+
+		for (size_t k = 0; k < g->nfields; k++) {
+			for (size_t r = 0; r < g->fields[k].nrows; r++) {
+				const struct sel_value *v = &g->fields[k].rows[r];
+
+				table_row(t);
+				table_text(t, g->name);
+				table_text(t, g->kind);
+				table_text(t, g->fields[k].name);
+				table_text(t, v->value);
+				table_int(t, v->n);
+				table_printf(t, "%.4f", pct(v->n, g->n));
+				table_int(t, v->dur);
+				table_printf(t, "%.4f", pct(v->dur, g->dur));
+				table_int(t, v->n ? v->dur / v->n : 0);
+				csv_opt(t, v->dmin);
+				csv_opt(t, v->dmax);
+			}
+		}
+	}
+	table_write_csv(t, f);
+	table_free(t);
+}
+
+static void summary(const struct selection *s, const struct mprofile *p,
+		    const char *what, enum out_format fmt, FILE *f)
+{
+	if (fmt == OUT_JSON)
+		selection_json(s, p, f);
+	else if (fmt == OUT_CSV)
+		selection_csv(s, f);
+	else
+		selection_text(s, p, what, f);
+}
+
+void export_selection(const struct selection *s, const struct mprofile *p,
+		      enum out_format fmt, FILE *f)
+{
+	summary(s, p, "selection summary", fmt, f);
+}
+
+void export_window(const struct selection *s, const struct mprofile *p,
+		   enum out_format fmt, FILE *f)
+{
+	summary(s, p, "window summary", fmt, f);
+}
+
+void export_layers(const struct layer_table *lt, const struct mprofile *p,
+		   enum out_format fmt, FILE *f)
+{
+	struct table *t = table_new();
+	int text = fmt == OUT_TEXT;
+
+	for (int c = 0; c < LC_COUNT; c++)
+		table_col(t, text ? layer_col_names[c] :
+			  c == LC_NAME ? "layer" : c == LC_START ? "start_ns" :
+			  c == LC_DUR ? "duration_ns" : c == LC_FLOPS ? "flops" :
+			  c == LC_MFU ? "mfu" : layer_col_names[c], c != LC_NAME);
+	for (size_t i = 0; i < lt->n; i++) {
+		const struct layer_row *r = &lt->rows[i];
+
+		table_row(t);
+		table_text(t, r->name);
+		if (text) {
+			cell_time(t, r->start - p->start);
+			cell_dur(t, r->dur);
+		} else {
+			table_int(t, r->start - p->start);
+			table_int(t, r->dur);
+		}
+		for (int e = 0; e < ENG_COUNT; e++)
+			table_int(t, r->count[e]);
+		for (int e = 0; e < ENG_COUNT; e++) {
+			if (text)
+				cell_dur(t, r->active[e]);
+			else
+				table_int(t, r->active[e]);
+		}
+		if (r->flops >= 0)
+			table_int(t, r->flops);
+		else
+			table_text(t, "");
+		if (r->mfu < 0) {
+			table_text(t, "");
+		} else if (text) {
+			cell_pct(t, r->mfu * 100);
+		} else {
+			char buf[32];
+
+			/* a fraction, as JSON has it */
+			snprintf(buf, sizeof(buf), "%.17g", r->mfu);
+			table_num(t, r->mfu, buf);
+		}
+	}
+	{
+		char line[64];
+
+		snprintf(line, sizeof(line), "Layers   %zu%s", lt->n,
+			 lt->depth ? " (grouped)" : "");
+		report_table(t, p, fmt, f, "layer summary", "layers", "depth",
+			     lt->depth, line);
+	}
+	table_free(t);
+}
+
+struct match_ctx {
+	struct model *m;
+	struct table *t;
+	int64_t pstart;
+	int text;
+	sqlite3_stmt *track_name;
+	struct strbuf name;	/* the last track_name(), whole */
+};
+
+static const char *track_name(struct match_ctx *c, int64_t id)
+{
+	const unsigned char *s;
+
+	sqlite3_bind_int64(c->track_name, 1, id);
+	s = sqlite3_step(c->track_name) == SQLITE_ROW ?
+		    sqlite3_column_text(c->track_name, 0) : NULL;
+	sb_reset(&c->name);
+	sb_adds(&c->name, s ? (const char *)s : "");
+	sqlite3_reset(c->track_name);
+	return sb_cstr(&c->name);
+}
+
+static void add_match(void *ctx, const struct mslice *ms)
+{
+	struct match_ctx *c = ctx;
+
+	table_row(c->t);
+	if (c->text) {
+		cell_time(c->t, ms->ts - c->pstart);
+		cell_dur(c->t, ms->dur);
+	} else {
+		table_int(c->t, ms->ts - c->pstart);
+		table_int(c->t, ms->dur);
+	}
+	table_text(c->t, track_name(c, ms->track_id));
+	table_text(c->t, model_string(c->m, ms->name));
+	if (!c->text)
+		table_int(c->t, ms->id);
+}
+
+int export_search(struct model *m, struct search *s, const struct mprofile *p,
+		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f)
+{
+	struct match_ctx c = { m, table_new(), p->start, fmt == OUT_TEXT, NULL,
+			       { NULL, 0, 0 } };
+	struct search_stats st;
+	struct mtrack *tracks;
+	size_t nt;
+	int rc = -1;
+
+	if (model_tracks(m, p->id, &tracks, &nt))
+		goto out;
+	if (search_stats(s, tracks, nt, t0, t1, &st))
+		goto out_tracks;
+	sqlite3_prepare_v2(model_db(m), "SELECT name FROM track WHERE id = ?", -1,
+			   &c.track_name, NULL);
+	table_col(c.t, c.text ? "Start" : "start_ns", 1);
+	table_col(c.t, c.text ? "Duration" : "duration_ns", 1);
+	table_col(c.t, c.text ? "Row" : "row", 0);
+	table_col(c.t, c.text ? "Name" : "name", 0);
+	if (!c.text)
+		table_col(c.t, "slice_id", 1);
+	if (search_list(s, t0, t1, 0, INT64_MAX, add_match, &c))
+		goto out_stats;
+	if (fmt == OUT_JSON) {
+		struct jout j;
+
+		jout_init(&j, f, 1);
+		jout_obj(&j);
+		jout_key(&j, "query");
+		jout_str(&j, search_text(s));
+		jout_key(&j, "start_ns");
+		jout_int(&j, t0 - p->start);
+		jout_key(&j, "end_ns");
+		jout_int(&j, t1 - p->start);
+		jout_key(&j, "matches");
+		jout_int(&j, st.count);
+		jout_key(&j, "duration_sum_ns");
+		jout_int(&j, st.dur);
+		jout_key(&j, "rows");
+		jout_obj(&j);
+		for (size_t i = 0; i < st.nrows; i++) {
+			jout_key(&j, track_name(&c, st.rows[i].track));
+			jout_int(&j, st.rows[i].n);
+		}
+		jout_end(&j);
+		jout_key(&j, "events");
+		table_write_json(c.t, &j);
+		jout_end(&j);
+		jout_done(&j);
+	} else if (fmt == OUT_CSV) {
+		table_write_csv(c.t, f);
+	} else {
+		char a[48];
+		struct strbuf q;
+
+		sb_init(&q);
+		text_sanitize(&q, search_text(s), 0);
+		header(f, "search", p);
+		fprintf(f, "Query    %s\n", sb_cstr(&q));
+		sb_free(&q);
+		range_line(f, p, t0, t1);
+		report_dur(a, sizeof(a), st.dur);
+		fprintf(f, "Matches  %" PRId64 " (duration sum %s)\n", st.count, a);
+		for (size_t i = 0; i < st.nrows; i++) {
+			struct strbuf n;
+
+			sb_init(&n);
+			row_name(&n, track_name(&c, st.rows[i].track));
+			fprintf(f, "  %-20s %" PRId64 "\n", sb_cstr(&n), st.rows[i].n);
+			sb_free(&n);
+		}
+		fputc('\n', f);
+		table_write_text(c.t, f, 0);
+	}
+	rc = 0;
+out_stats:
+	sqlite3_finalize(c.track_name);
+	search_stats_free(&st);
+out_tracks:
+	model_tracks_free(tracks, nt);
+out:
+	table_free(c.t);
+	sb_free(&c.name);
+	return rc;
+}
+
+long export_marker_base(const struct marker *mk, size_t n, size_t i)
+{
+	if (mk[i].ref) {
+		for (size_t k = 0; k < n; k++)
+			if (mk[k].id == mk[i].ref)
+				return (long)k;
+	}
+	return i ? (long)i - 1 : -1;
+}
+
+static void marker_time(struct table *t, int64_t ns, const char *unit, int text)
+{
+	char buf[48];
+
+	if (!text) {
+		table_int(t, ns);
+		return;
+	}
+	if (unit)
+		timefmt_exact(buf, sizeof(buf), ns, unit);
+	else
+		timefmt_dur(buf, sizeof(buf), ns, 6, 0);
+	table_num(t, (double)ns, buf);
+}
+
+void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,
+		    const char *unit, enum out_format fmt, FILE *f)
+{
+	struct table *t = table_new();
+	int text = fmt == OUT_TEXT;
+	char head[32];
+
+	table_col(t, text ? "Marker" : "marker", 0);
+	snprintf(head, sizeof(head), "Time%s%s", unit ? " " : "", unit ? unit : "");
+	table_col(t, text ? head : "time_ns", 1);
+	table_col(t, text ? "Diff vs" : "diff_vs", 0);
+	snprintf(head, sizeof(head), "Diff%s%s", unit ? " " : "", unit ? unit : "");
+	table_col(t, text ? head : "diff_ns", 1);
+	for (size_t i = 0; i < n; i++) {
+		long b = export_marker_base(mk, n, i);
+
+		table_row(t);
+		table_text(t, mk[i].name);
+		marker_time(t, mk[i].ts - p->start, unit, text);
+		if (b < 0) {
+			table_text(t, "");
+			table_text(t, "");
+		} else {
+			table_text(t, mk[b].name);
+			marker_time(t, mk[i].ts - mk[b].ts, unit, text);
+		}
+	}
+	report_table(t, p, fmt, f, "markers", "markers", NULL, 0, NULL);
+	table_free(t);
+}
+
+static struct table *info_to_table(const struct info_table *it)
+{
+	struct table *t = table_new();
+
+	for (size_t c = 0; c < it->ncols; c++)
+		table_col(t, it->cols[c], 0);
+	for (size_t r = 0; r < it->nrows; r++) {
+		table_row(t);
+		for (size_t c = 0; c < it->ncols; c++)
+			table_text(t, it->cells[r * it->ncols + c]);
+	}
+	return t;
+}
+
+void export_info(struct model *m, int64_t profile, const char *section,
+		 enum out_format fmt, FILE *f)
+{
+	struct info_section *secs;
+	struct table *csv = NULL;
+	size_t ns;
+	struct jout j;
+
+	if (info_sections(m, profile, &secs, &ns))
+		return;
+	if (fmt == OUT_JSON) {
+		jout_init(&j, f, 1);
+		jout_obj(&j);
+	} else if (fmt == OUT_CSV) {
+		/* one long table: section, record, column, value */
+		csv = table_new();
+		table_col(csv, "section", 0);
+		table_col(csv, "record", 1);
+		table_col(csv, "column", 0);
+		table_col(csv, "value", 0);
+	}
+	for (size_t i = 0, shown = 0; i < ns; i++) {
+		struct info_table it;
+		struct table *t;
+
+		if (section && strcmp(section, secs[i].key))
+			continue;
+		if (info_load(m, profile, secs[i].key, &it))
+			continue;
+		if (csv) {
+			for (size_t r = 0; r < it.nrows; r++) {
+				for (size_t c = 0; c < it.ncols; c++) {
+					table_row(csv);
+					table_text(csv, secs[i].key);
+					table_int(csv, (int64_t)r);
+					table_text(csv, it.cols[c]);
+					table_text(csv, it.cells[r * it.ncols + c]);
+				}
+			}
+			info_free(&it);
+			continue;
+		}
+		t = info_to_table(&it);
+		if (fmt == OUT_JSON && it.ncols == 2 &&
+		    !strcmp(it.cols[0], "Key") && !strcmp(it.cols[1], "Value")) {
+			/* one record: an object of its fields */
+			jout_key(&j, secs[i].key);
+			jout_obj(&j);
+			for (size_t r = 0; r < it.nrows; r++) {
+				jout_key(&j, it.cells[r * 2]);
+				jout_str(&j, it.cells[r * 2 + 1]);
+			}
+			jout_end(&j);
+		} else if (fmt == OUT_JSON) {
+			jout_key(&j, secs[i].key);
+			table_write_json(t, &j);
+		} else {
+			char *title = text_clean(it.title);
+
+			fprintf(f, "%s== %s\n", shown++ ? "\n" : "", title);
+			free(title);
+			table_write_text(t, f, 2);
+		}
+		table_free(t);
+		info_free(&it);
+	}
+	if (fmt == OUT_JSON) {
+		jout_end(&j);
+		jout_done(&j);
+	} else if (csv) {
+		table_write_csv(csv, f);
+		table_free(csv);
+	}
+	info_sections_free(secs, ns);
+}

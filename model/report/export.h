@@ -1,0 +1,41 @@
+/* Exports of every summary the UI shows, as text for people, JSON and
+ * CSV for programs. The UI's `e`/`E` and `nxtop export` both call these,
+ * so the numbers they print are the same. Formats: man nxtop, EXPORT
+ * FORMATS. */
+#ifndef NX_EXPORT_H
+#define NX_EXPORT_H
+
+#include <stdio.h>
+
+#include "model/info.h"
+#include "model/layers.h"
+#include "model/model.h"
+#include "model/report/report.h"
+#include "model/search.h"
+#include "model/selection.h"
+#include "model/userdata.h"
+
+void export_selection(const struct selection *s, const struct mprofile *p,
+		      enum out_format fmt, FILE *f);
+/* The same summary of the time on screen over every row (the viewer's
+ * Current Window summary), titled so. */
+void export_window(const struct selection *s, const struct mprofile *p,
+		   enum out_format fmt, FILE *f);
+void export_layers(const struct layer_table *t, const struct mprofile *p,
+		   enum out_format fmt, FILE *f);
+/* The matches of a search starting in [t0, t1): totals, per-row counts
+ * and every match in time order. */
+int export_search(struct model *m, struct search *s, const struct mprofile *p,
+		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f);
+/* unit: "ns", "us", "ms" or "s" for times and differences; NULL: chosen
+ * per value. */
+void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,
+		    const char *unit, enum out_format fmt, FILE *f);
+void export_info(struct model *m, int64_t profile, const char *section,
+		 enum out_format fmt, FILE *f);
+
+/* The marker a marker's "diff vs" refers to: its ref, else the one
+ * before it in time; -1 for none. */
+long export_marker_base(const struct marker *mk, size_t n, size_t i);
+
+#endif

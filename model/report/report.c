@@ -1,0 +1,596 @@
+#include "config.h"
+
+#include "model/report/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "model/report/jout.h"
+#include "model/text.h"
+#include "model/timefmt.h"
+#include "model/table.h"
+
+/* Layers listed in the text summary; JSON has them all. */
+#define TEXT_LAYERS 20
+
+int out_format_parse(const char *s, enum out_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = OUT_TEXT;
+	else if (!strcmp(s, "json"))
+		*f = OUT_JSON;
+	else if (!strcmp(s, "csv"))
+		*f = OUT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+const char *report_dur(char *buf, size_t n, int64_t ns)
+{
+	timefmt_dur(buf, n, ns, 3, 0);
+	return buf;
+}
+
+const char *report_pct(char *buf, size_t n, double pct)
+{
+	int decimals = 2;
+
+	if (pct != 0 && fabs(pct) < 0.01)
+		decimals = NX_MIN(1 - (int)floor(log10(fabs(pct))), 9);
+	snprintf(buf, n, "%.*f%%", decimals, pct);
+	return buf;
+}
+
+static void pct(char *buf, size_t n, int64_t part, int64_t whole)
+{
+	if (whole > 0)
+		report_pct(buf, n, 100.0 * (double)part / (double)whole);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void bytes(char *buf, size_t n, int64_t b)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%" PRId64 " B", b);
+	else
+		snprintf(buf, n, "%.2f %s", v, units[u]);
+}
+
+void report_line(FILE *f, const char *label, const char *value)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	text_sanitize(&sb, value, 0);
+	fprintf(f, "%-12s %s\n", label, sb_cstr(&sb));
+	sb_free(&sb);
+}
+
+/* The plural ending of a count. */
+static const char *plural(int64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* What the profile is made of, in its own words: a trace's slices on
+ * threads in processes, a Neuron profile's instructions and DMA. */
+static void events_line(const struct summary *s, char *buf, size_t n)
+{
+	if (summary_is_trace(s)) {
+		snprintf(buf, n, "%" PRId64 " slice%s on %" PRId64 " thread%s"
+			 " and %" PRId64 " async row%s in %" PRId64 " process%s,"
+			 " %" PRId64 " counter sample%s", s->n_slices,
+			 plural(s->n_slices), s->n_threads, plural(s->n_threads),
+			 s->n_async, plural(s->n_async), s->n_processes,
+			 s->n_processes == 1 ? "" : "es", s->n_counter_samples,
+			 plural(s->n_counter_samples));
+		return;
+	}
+	snprintf(buf, n, "%" PRId64 " instruction%s, %" PRId64 " DMA packet%s,"
+		 " %" PRId64 " DMA transfer%s, %" PRId64 " counter sample%s",
+		 s->n_instructions, plural(s->n_instructions), s->n_packets,
+		 plural(s->n_packets), s->n_transfers, plural(s->n_transfers),
+		 s->n_counter_samples, plural(s->n_counter_samples));
+}
+
+static void header_text(const struct summary *s, FILE *f)
+{
+	const struct mprofile *p = &s->prof;
+	char a[48], b[48], c[48], buf[256];
+
+	report_line(f, "Profile", p->name);
+	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
+	report_line(f, "Kind", buf);
+	if (p->nc_idx >= 0) {
+		snprintf(buf, sizeof(buf), "%" PRId64, p->nc_idx);
+		report_line(f, "NeuronCore", buf);
+	}
+	if (p->instance_type)
+		report_line(f, "Instance", p->instance_type);
+	snprintf(buf, sizeof(buf), "%s (%s .. %s)",
+		 report_dur(a, sizeof(a), s->end - s->start),
+		 report_dur(b, sizeof(b), 0), report_dur(c, sizeof(c), s->end - s->start));
+	report_line(f, "Duration", buf);
+	events_line(s, buf, sizeof(buf));
+	report_line(f, "Events", buf);
+}
+
+static void engines_text(const struct summary *s, FILE *f)
+{
+	struct table *t = table_new();
+	int64_t total = s->end - s->start;
+	char a[48], b[48], c[32];
+
+	table_col(t, "Engine", 0);
+	table_col(t, "Instructions", 1);
+	table_col(t, "Instr time", 1);
+	table_col(t, "Active time", 1);
+	table_col(t, "Active %", 1);
+	for (int e = 0; e < ENG_COUNT; e++) {
+		const struct sum_engine *g = &s->eng[e];
+
+		table_row(t);
+		table_text(t, summary_engine_names[e]);
+		table_int(t, g->count);
+		table_text(t, report_dur(a, sizeof(a), g->instr_ns));
+		if (g->active_ns >= 0) {
+			table_text(t, report_dur(b, sizeof(b), g->active_ns));
+			pct(c, sizeof(c), g->active_ns, total);
+			table_text(t, c);
+		} else {
+			table_text(t, "-");
+			table_text(t, "-");
+		}
+	}
+	fputs("\nEngines\n", f);
+	table_write_text(t, f, 2);
+	table_free(t);
+}
+
+static void rows_text(const struct summary *s, FILE *f)
+{
+	struct table *t = table_new();
+	int64_t total = s->end - s->start;
+	char a[48], b[48], c[32];
+
+	table_col(t, "Row", 0);
+	table_col(t, "Kind", 0);
+	table_col(t, "Events", 1);
+	table_col(t, "Event time", 1);
+	table_col(t, "Busy", 1);
+	table_col(t, "Busy %", 1);
+	for (size_t i = 0; i < s->ntracks; i++) {
+		const struct sum_track *r = &s->tracks[i];
+
+		table_row(t);
+		table_text(t, r->name);
+		table_text(t, r->kind);
+		table_int(t, r->n);
+		table_text(t, report_dur(a, sizeof(a), r->dur_sum));
+		table_text(t, report_dur(b, sizeof(b), r->busy_ns));
+		pct(c, sizeof(c), r->busy_ns, total);
+		table_text(t, c);
+	}
+	fputs("\nRows\n", f);
+	table_write_text(t, f, 2);
+	table_free(t);
+}
+
+static void dma_text(const struct summary *s, FILE *f)
+{
+	struct table *t;
+	char a[32], b[32];
+
+	if (!s->nqtypes)
+		return;
+	t = table_new();
+	table_col(t, "Queue type", 0);
+	table_col(t, "Packets", 1);
+	table_col(t, "Packet bytes", 1);
+	table_col(t, "Transfers", 1);
+	table_col(t, "Transfer bytes", 1);
+	for (size_t i = 0; i < s->nqtypes; i++) {
+		const struct sum_qtype *q = &s->qtypes[i];
+
+		table_row(t);
+		table_text(t, q->type);
+		table_int(t, q->packets);
+		bytes(a, sizeof(a), q->packet_bytes);
+		table_num(t, (double)q->packet_bytes, a);
+		table_int(t, q->transfers);
+		bytes(b, sizeof(b), q->transfer_bytes);
+		table_num(t, (double)q->transfer_bytes, b);
+	}
+	fputs("\nDMA by queue type\n", f);
+	table_write_text(t, f, 2);
+	table_free(t);
+}
+
+static void layers_text(const struct summary *s, FILE *f)
+{
+	struct table *t;
+	char a[48], b[48], c[32];
+	size_t shown = NX_MIN(s->nlayers, (size_t)TEXT_LAYERS);
+
+	if (!s->nlayers)
+		return;
+	t = table_new();
+	table_col(t, "Layer", 0);
+	table_col(t, "Start", 1);
+	table_col(t, "Duration", 1);
+	for (int e = 0; e < ENG_COUNT; e++)
+		table_col(t, summary_engine_names[e], 1);
+	table_col(t, "MFU", 1);
+	for (size_t i = 0; i < shown; i++) {
+		const struct sum_layer *l = &s->layers[i];
+
+		table_row(t);
+		table_text(t, l->name);
+		table_text(t, report_dur(a, sizeof(a), l->start - s->start));
+		table_text(t, report_dur(b, sizeof(b), l->dur));
+		for (int e = 0; e < ENG_COUNT; e++)
+			table_int(t, l->count[e]);
+		if (l->mfu >= 0) {
+			table_text(t, report_pct(c, sizeof(c), l->mfu * 100));
+		} else {
+			table_text(t, "-");
+		}
+	}
+	fprintf(f, "\nLayers (%zu", s->nlayers);
+	if (shown < s->nlayers)
+		fprintf(f, ", first %zu shown; all with --format json", shown);
+	fputs(")\n", f);
+	table_write_text(t, f, 2);
+	table_free(t);
+}
+
+/* A figure of a check in its unit: counts and bytes whole, times as
+ * durations with every ns. */
+static void check_value(char *buf, size_t n, enum sum_unit unit, double v)
+{
+	if (unit == SU_NS && fabs(v) < 9e18)
+		timefmt_dur(buf, n, (int64_t)v, 6, 0);
+	else
+		snprintf(buf, n, "%.0f%s", v, unit == SU_NS ? " ns" : "");
+}
+
+static void check_tolerance(char *buf, size_t n, const struct sum_check *c)
+{
+	if (!c->tol_abs && !c->tol_permille)
+		snprintf(buf, n, "exact");
+	else
+		snprintf(buf, n, "%" PRId64 "%s, %g%%", c->tol_abs,
+			 c->unit == SU_NS ? " ns" : "", c->tol_permille / 10.0);
+}
+
+static void checks_text(const struct summary *s, FILE *f)
+{
+	struct table *t;
+	char a[48], b[48], c[48];
+
+	if (!s->nchecks)
+		return;
+	t = table_new();
+	table_col(t, "Figure", 0);
+	table_col(t, "Method", 0);
+	table_col(t, "Events", 1);
+	table_col(t, "Profile", 1);
+	table_col(t, "Tolerance", 0);
+	table_col(t, "", 0);
+	for (size_t i = 0; i < s->nchecks; i++) {
+		const struct sum_check *k = &s->checks[i];
+
+		table_row(t);
+		table_text(t, k->what);
+		table_text(t, k->method);
+		check_value(a, sizeof(a), k->unit, (double)k->ours);
+		table_text(t, a);
+		check_value(b, sizeof(b), k->unit, k->theirs);
+		table_text(t, b);
+		check_tolerance(c, sizeof(c), k);
+		table_text(t, c);
+		table_text(t, k->agree ? "ok" : "DIFFERS");
+	}
+	fputs("\nAgainst the profile's own summary\n", f);
+	table_write_text(t, f, 2);
+	table_free(t);
+}
+
+void report_warnings_text(const struct sum_warning *w, size_t n, FILE *f)
+{
+	struct strbuf sb;
+
+	if (!n)
+		return;
+	sb_init(&sb);
+	fprintf(f, "\nWarnings (%zu)\n", n);
+	for (size_t i = 0; i < n; i++) {
+		sb_reset(&sb);
+		if (*w[i].category) {
+			sb_addc(&sb, '[');
+			text_sanitize(&sb, w[i].category, 0);
+			sb_adds(&sb, "] ");
+		}
+		text_sanitize(&sb, w[i].message, 0);
+		fprintf(f, "  %s\n", sb_cstr(&sb));
+	}
+	sb_free(&sb);
+}
+
+void report_table(const struct table *t, const struct mprofile *p,
+		  enum out_format fmt, FILE *f, const char *what,
+		  const char *key, const char *extra_key, int64_t extra,
+		  const char *line)
+{
+	struct jout j;
+	struct strbuf sb;
+
+	if (fmt == OUT_JSON) {
+		jout_init(&j, f, 1);
+		jout_obj(&j);
+		jout_key(&j, "profile");
+		jout_str(&j, p->name);
+		if (extra_key) {
+			jout_key(&j, extra_key);
+			jout_int(&j, extra);
+		}
+		jout_key(&j, key);
+		table_write_json(t, &j);
+		jout_end(&j);
+		jout_done(&j);
+		return;
+	}
+	if (fmt == OUT_CSV) {
+		table_write_csv(t, f);
+		return;
+	}
+	sb_init(&sb);
+	text_sanitize(&sb, p->name, 0);
+	fprintf(f, "# nxtop %s\nProfile  %s (%s)\n%s%s\n", what, sb_cstr(&sb),
+		p->kind, line ? line : "", line ? "\n" : "");
+	sb_free(&sb);
+	table_write_text(t, f, 0);
+}
+
+void report_summary_text(const struct summary *s, FILE *f)
+{
+	header_text(s, f);
+	if (s->n_instructions)
+		engines_text(s, f);
+	rows_text(s, f);
+	dma_text(s, f);
+	layers_text(s, f);
+	checks_text(s, f);
+	report_warnings_text(s->warnings, s->nwarnings, f);
+}
+
+static void checks_json(const struct summary *s, struct jout *j)
+{
+	static const char *const units[] = { "count", "bytes", "ns" };
+
+	jout_arr(j);
+	for (size_t i = 0; i < s->nchecks; i++) {
+		const struct sum_check *c = &s->checks[i];
+
+		jout_obj(j);
+		jout_key(j, "figure");
+		jout_str(j, c->what);
+		jout_key(j, "method");
+		jout_str(j, c->method);
+		jout_key(j, "unit");
+		jout_str(j, units[c->unit]);
+		jout_key(j, "events");
+		jout_int(j, c->ours);
+		jout_key(j, "profile");
+		jout_real(j, c->theirs);
+		jout_key(j, "difference");
+		jout_real(j, (double)c->ours - c->theirs);
+		jout_key(j, "tolerance_abs");
+		jout_int(j, c->tol_abs);
+		jout_key(j, "tolerance_rel");
+		jout_real(j, c->tol_permille / 1000.0);
+		jout_key(j, "agree");
+		jout_bool(j, c->agree);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void profile_json(const struct summary *s, struct jout *j)
+{
+	jout_obj(j);
+	jout_key(j, "name");
+	jout_str(j, s->prof.name);
+	jout_key(j, "kind");
+	jout_str(j, s->prof.kind);
+	jout_key(j, "format");
+	jout_str(j, s->prof.format);
+	jout_key(j, "nc_idx");
+	if (s->prof.nc_idx >= 0)
+		jout_int(j, s->prof.nc_idx);
+	else
+		jout_null(j);
+	jout_key(j, "instance_type");
+	jout_str(j, s->prof.instance_type);
+	jout_end(j);
+}
+
+static void engines_json(const struct summary *s, struct jout *j)
+{
+	jout_obj(j);
+	for (int e = 0; e < ENG_COUNT; e++) {
+		jout_key(j, summary_engine_keys[e]);
+		jout_obj(j);
+		jout_key(j, "instruction_count");
+		jout_int(j, s->eng[e].count);
+		jout_key(j, "instruction_time_ns");
+		jout_int(j, s->eng[e].instr_ns);
+		jout_key(j, "active_time_ns");
+		if (s->eng[e].active_ns >= 0)
+			jout_int(j, s->eng[e].active_ns);
+		else
+			jout_null(j);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void rows_json(const struct summary *s, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t i = 0; i < s->ntracks; i++) {
+		jout_obj(j);
+		jout_key(j, "name");
+		jout_str(j, s->tracks[i].name);
+		jout_key(j, "kind");
+		jout_str(j, s->tracks[i].kind);
+		jout_key(j, "events");
+		jout_int(j, s->tracks[i].n);
+		jout_key(j, "event_time_ns");
+		jout_int(j, s->tracks[i].dur_sum);
+		jout_key(j, "busy_ns");
+		jout_int(j, s->tracks[i].busy_ns);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void dma_json(const struct summary *s, struct jout *j)
+{
+	jout_obj(j);
+	for (size_t i = 0; i < s->nqtypes; i++) {
+		jout_key(j, s->qtypes[i].type);
+		jout_obj(j);
+		jout_key(j, "packets");
+		jout_int(j, s->qtypes[i].packets);
+		jout_key(j, "packet_bytes");
+		jout_int(j, s->qtypes[i].packet_bytes);
+		jout_key(j, "transfers");
+		jout_int(j, s->qtypes[i].transfers);
+		jout_key(j, "transfer_bytes");
+		jout_int(j, s->qtypes[i].transfer_bytes);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void layers_json(const struct summary *s, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t i = 0; i < s->nlayers; i++) {
+		const struct sum_layer *l = &s->layers[i];
+
+		jout_obj(j);
+		jout_key(j, "name");
+		jout_str(j, l->name);
+		jout_key(j, "start_ns");
+		jout_int(j, l->start);
+		jout_key(j, "duration_ns");
+		jout_int(j, l->dur);
+		for (int e = 0; e < ENG_COUNT; e++) {
+			char key[48];
+
+			snprintf(key, sizeof(key), "%s_instruction_count",
+				 summary_engine_keys[e]);
+			jout_key(j, key);
+			jout_int(j, l->count[e]);
+		}
+		jout_key(j, "mfu");
+		if (l->mfu >= 0)
+			jout_real(j, l->mfu);
+		else
+			jout_null(j);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void warnings_json(const struct summary *s, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t i = 0; i < s->nwarnings; i++) {
+		jout_obj(j);
+		jout_key(j, "origin");
+		jout_str(j, s->warnings[i].origin);
+		jout_key(j, "category");
+		jout_str(j, s->warnings[i].category);
+		jout_key(j, "message");
+		jout_str(j, s->warnings[i].message);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+/* A Neuron profile's counts: instructions, DMA, per engine. */
+static void neuron_json(const struct summary *s, struct jout *j)
+{
+	jout_key(j, "instructions");
+	jout_int(j, s->n_instructions);
+	jout_key(j, "dma_packets");
+	jout_int(j, s->n_packets);
+	jout_key(j, "dma_transfers");
+	jout_int(j, s->n_transfers);
+	jout_key(j, "engines");
+	engines_json(s, j);
+}
+
+/* A trace's: slices on threads and async rows in processes. */
+static void trace_json(const struct summary *s, struct jout *j)
+{
+	jout_key(j, "threads");
+	jout_int(j, s->n_threads);
+	jout_key(j, "async_rows");
+	jout_int(j, s->n_async);
+	jout_key(j, "processes");
+	jout_int(j, s->n_processes);
+}
+
+void report_summary_json(const struct summary *s, FILE *f)
+{
+	int trace = summary_is_trace(s);
+	struct jout j;
+
+	jout_init(&j, f, 1);
+	jout_obj(&j);
+	jout_key(&j, "profile");
+	profile_json(s, &j);
+	jout_key(&j, "start_ns");
+	jout_int(&j, s->start);
+	jout_key(&j, "end_ns");
+	jout_int(&j, s->end);
+	jout_key(&j, "total_time_ns");
+	jout_int(&j, s->end - s->start);
+	jout_key(&j, "slices");
+	jout_int(&j, s->n_slices);
+	jout_key(&j, "counter_samples");
+	jout_int(&j, s->n_counter_samples);
+	if (trace)
+		trace_json(s, &j);
+	else
+		neuron_json(s, &j);
+	jout_key(&j, "rows");
+	rows_json(s, &j);
+	if (!trace) {
+		jout_key(&j, "dma_by_queue_type");
+		dma_json(s, &j);
+		jout_key(&j, "layers");
+		layers_json(s, &j);
+		jout_key(&j, "checks");
+		checks_json(s, &j);
+	}
+	jout_key(&j, "warnings");
+	warnings_json(s, &j);
+	jout_end(&j);
+	jout_done(&j);
+}

@@ -1,0 +1,44 @@
+/* Printing the profile summary (`nxtop summary`) as text or JSON. */
+#ifndef NX_REPORT_H
+#define NX_REPORT_H
+
+#include <stdio.h>
+
+#include "model/summary.h"
+#include "model/syssummary.h"
+
+enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+
+int out_format_parse(const char *s, enum out_format *f);
+
+/* Pieces every text report shares. */
+const char *report_dur(char *buf, size_t n, int64_t ns);
+/* A percentage (0..100) as every view and text export shows one: two
+ * decimals, "12.34%"; below 0.01% two significant digits, "0.0024%",
+ * so that a small MFU does not read as 0. */
+const char *report_pct(char *buf, size_t n, double pct);
+/* "Label        value", the value sanitised. */
+void report_line(FILE *f, const char *label, const char *value);
+/* "Warnings (N)" and one line per warning, "[category] message". */
+void report_warnings_text(const struct sum_warning *w, size_t n, FILE *f);
+
+struct table;
+/* A table as an export: JSON {"profile": NAME, [extra_key: extra,] key:
+ * [rows]}, CSV, or text: "# nxtop WHAT", the profile, an optional line
+ * (e.g. "Layers   12"), a blank line and the table. */
+void report_table(const struct table *t, const struct mprofile *p,
+		  enum out_format fmt, FILE *f, const char *what,
+		  const char *key, const char *extra_key, int64_t extra,
+		  const char *line);
+
+void report_summary_text(const struct summary *s, FILE *f);
+void report_summary_json(const struct summary *s, FILE *f);
+/* A system profile's summary (sysreport.c). */
+void report_syssummary_text(const struct syssummary *s, FILE *f);
+void report_syssummary_json(const struct syssummary *s, FILE *f);
+/* A system profile's device profiles, as the device list shows them
+ * (nxtop export --what devices). */
+void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,
+		    enum out_format fmt, FILE *f);
+
+#endif

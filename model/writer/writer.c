@@ -1,0 +1,1131 @@
+#include "config.h"
+
+#include "model/writer/writer.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/cache.h"
+#include "model/file.h"
+#include "model/schema.h"
+#include "model/util.h"
+#include "model/writer/wqueue.h"
+#include "model/writer/writer_int.h"
+
+/* Interning stops adding strings past these limits, so memory stays
+ * bounded; later repeats of a new string then get fresh ids. */
+#define INTERN_MAX_STRINGS (4u << 20)
+#define INTERN_MAX_BYTES (256u << 20)
+
+enum stmt {
+	S_STRING, S_TRACK, S_SLICE, S_ARG, S_COUNTER, S_INSTR, S_DMA_PACKET,
+	S_DMA_XFER, S_SYS, S_FLOW, S_LAYER, S_ACTIVE, S_SEM, S_INFO,
+	S_WARNING, S_SOURCE, S_PROFILE, S_META, S_FLOW_AT, S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+	[S_STRING] = "INSERT INTO string(id, str) VALUES(?,?)",
+	[S_TRACK] = "INSERT INTO track(id, profile_id, parent_id, kind, name,"
+		    " sort_key) VALUES(?,?,?,?,?,?)",
+	[S_SLICE] = "INSERT INTO slice(id, track_id, ts, dur, name, cat,"
+		    " depth, flags) VALUES(?,?,?,?,?,?,?,?)",
+	[S_ARG] = "INSERT OR REPLACE INTO arg(slice_id, args) VALUES(?,?)",
+	[S_COUNTER] = "INSERT INTO counter(track_id, ts, value) VALUES(?,?,?)",
+	[S_INSTR] = "INSERT INTO instruction(slice_id, id, subgroup, operands,"
+		    " pc, compiler_pc, evt_wait_time, hlo_name, layer, subgraph,"
+		    " bir_id, penguin_id, bir_instruction_name, instruction_type,"
+		    " activation_fn, compiler_opcode, compiler_operands)"
+		    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_DMA_PACKET] = "INSERT INTO dma_packet(slice_id, id,"
+			 " packet_aggregation_id, packet_idx, queue, queue_type,"
+			 " variable, transfer_size, read_size, write_size,"
+			 " transfer_rate, dma_engine, dma_queue, semaphore_id, op,"
+			 " source, dest, block_id)"
+			 " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_DMA_XFER] = "INSERT INTO dma_transfer(slice_id, id, queue,"
+		       " queue_type, variable, transfer_size, read_size,"
+		       " write_size, transfer_rate, dma_engine, dma_queue,"
+		       " semaphore_id, op, source, dest, block_id, trigger_ts)"
+		       " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_SYS] = "INSERT INTO sys_event(slice_id, id, parent, source,"
+		  " instance_id, process_id, thread_id, nc_idx, lnc_idx,"
+		  " worker_gid, device_core_idx, exec_id, model_id, model_name,"
+		  " device_profile, grp, type)"
+		  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_FLOW] = "INSERT INTO flow(flow_id, slice_out, slice_in, kind)"
+		   " VALUES(?,?,?,?)",
+	[S_LAYER] = "INSERT INTO layer(profile_id, name, subgraph, start_ns,"
+		    " end_ns, dur, tensor_count, tensor_time, tensor_active,"
+		    " vector_count, vector_time, vector_active, scalar_count,"
+		    " scalar_time, scalar_active, gpsimd_count, gpsimd_time,"
+		    " gpsimd_active, sync_count, sync_time, sync_active, flops,"
+		    " model_flops, mfu, hfu) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,"
+		    "?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ACTIVE] = "INSERT INTO active_time(profile_id, engine, start_ns,"
+		     " end_ns, pcore_idx) VALUES(?,?,?,?,?)",
+	[S_SEM] = "INSERT INTO semaphore_update(profile_id, ts, sem_id, value)"
+		  " VALUES(?,?,?,?)",
+	[S_INFO] = "INSERT OR REPLACE INTO info(profile_id, section, idx, key,"
+		   " value) VALUES(?,?,?,?,?)",
+	[S_WARNING] = "INSERT INTO warning(profile_id, origin, category,"
+		      " message) VALUES(?,?,?,?)",
+	[S_SOURCE] = "INSERT INTO source(id, profile_id, path, size, mtime_ns,"
+		     " ctime_ns, ends_hash, role) VALUES(?,?,?,?,?,?,?,?)",
+	[S_PROFILE] = "INSERT INTO profile(id, parent_id, kind, format, name,"
+		      " path, epoch, nc_idx, instance_id, instance_type,"
+		      " process_id, model, state) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_META] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)",
+	/* pending flows live in a temporary table: the finished cache
+	 * never holds them */
+	[S_FLOW_AT] = "INSERT INTO temp.flow_pending VALUES(?,?,?,?,?,?,?,?)",
+};
+
+struct intern_slot {
+	uint64_t hash;
+	int64_t id;
+	uint32_t off, len;	/* in the arena */
+};
+
+/* Events of a profile left out for times out of range. */
+struct wdropped {
+	int64_t profile;
+	uint64_t n;
+};
+
+struct writer {
+	sqlite3 *db;
+	sqlite3_stmt *st[S_COUNT];
+	struct wqueue *q;	/* statements run on the writing thread */
+	int64_t base;		/* ids of this writer's rows start above */
+	int64_t next_string, next_slice, next_profile, next_source;
+	uint64_t rows;
+
+	struct intern_slot *slots;
+	size_t nslots, nused;
+	char *arena;
+	size_t arena_len, arena_cap;
+
+	struct wtrack *tracks;	/* index = track id */
+	int64_t ntracks, cap_tracks;	/* tracks[i] is track id base + i */
+	char **parts;		/* caches to merge when finishing */
+	size_t nparts;
+
+	int flows_pending;	/* flows to resolve at finish */
+	int too_many_tracks;
+	struct wdropped *dropped;	/* events out of the time range */
+	size_t ndropped;
+
+	void (*progress)(void *, const char *, int);
+	void *progress_ctx;
+};
+
+int db_exec(sqlite3 *db, const char *sql)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "build");
+	return 0;
+}
+
+void db_describe(sqlite3 *db, const char *what, char *buf, size_t n)
+{
+	int code = sqlite3_errcode(db), e = sqlite3_system_errno(db);
+	int ext = sqlite3_extended_errcode(db);
+	const char *file = sqlite3_db_filename(db, "main");
+
+	/* a full disk, a quota or a file size limit: say where (the cause
+	 * is not always kept once SQLite has cleaned up) */
+	if (code == SQLITE_FULL || ext == SQLITE_IOERR_WRITE ||
+	    ext == SQLITE_IOERR_FSYNC || ext == SQLITE_IOERR_TRUNCATE)
+		snprintf(buf, n, "cannot write the cache %s: %s", file && *file ?
+			 file : "(temporary)", e ? strerror(e) :
+			 code == SQLITE_FULL ? "disk full" :
+			 "write failed (a full disk or a file size limit?)");
+	else
+		snprintf(buf, n, "cache: %s: %s", what, sqlite3_errmsg(db));
+}
+
+int db_fail(sqlite3 *db, const char *what)
+{
+	char msg[512];
+
+	db_describe(db, what, msg, sizeof(msg));
+	err_set("%s", msg);
+	return -1;
+}
+
+void wid_from_i64(struct wid *id, int64_t v)
+{
+	id->set = 1;
+	id->big = 0;
+	id->v = v;
+	snprintf(id->text, sizeof(id->text), "%" PRId64, v);
+}
+
+void wid_from_u64(struct wid *id, uint64_t v)
+{
+	if (v <= (uint64_t)INT64_MAX) {
+		wid_from_i64(id, (int64_t)v);
+		return;
+	}
+	id->set = 1;
+	id->big = 1;
+	id->v = 0;
+	snprintf(id->text, sizeof(id->text), "%" PRIu64, v);
+}
+
+int wid_parse(struct wid *id, const char *s)
+{
+	size_t n = strlen(s);
+	int64_t i;
+	uint64_t u;
+
+	if (!parse_i64(s, n, &i)) {
+		wid_from_i64(id, i);
+		return 0;
+	}
+	if (!parse_u64(s, n, &u)) {
+		wid_from_u64(id, u);
+		return 0;
+	}
+	return -1;
+}
+
+static void writer_free(struct writer *w)
+{
+	for (size_t i = 0; i < w->nparts; i++) {
+		unlink(w->parts[i]);
+		free(w->parts[i]);
+	}
+	free(w->parts);
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(w->st[i]);
+	sqlite3_close(w->db);
+	free(w->slots);
+	free(w->arena);
+	free(w->tracks);
+	free(w->dropped);
+	free(w);
+}
+
+struct writer *writer_open(const char *path)
+{
+	struct writer *w = xcalloc(1, sizeof(*w));
+	/* a link put where the file is expected is refused, not followed */
+	char *real = file_real_dir(path);
+	int rc;
+
+	/* one thread at a time writes a cache: no locking inside SQLite */
+	rc = sqlite3_open_v2(real, &w->db, SQLITE_OPEN_READWRITE |
+			     SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX |
+			     SQLITE_OPEN_NOFOLLOW, NULL);
+	free(real);
+	if (rc != SQLITE_OK) {
+		err_set("cache: cannot create %s: %s", path,
+			w->db ? sqlite3_errmsg(w->db) : "out of memory");
+		sqlite3_close(w->db);
+		free(w);
+		return NULL;
+	}
+	/* A crash mid-build leaves only a temporary file that is never
+	 * renamed into place, so no journal is needed. */
+	if (db_exec(w->db, "PRAGMA page_size=8192; PRAGMA journal_mode=OFF;"
+			   " PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+			   " PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;"
+			   " PRAGMA threads=2;") ||
+	    schema_create(w->db) ||
+	    db_exec(w->db, "CREATE TEMP TABLE flow_pending(flow_id,"
+		    " out_track INTEGER, out_ts INTEGER, out_next INTEGER,"
+		    " in_track INTEGER, in_ts INTEGER, in_next INTEGER, kind TEXT)") ||
+	    db_exec(w->db, "BEGIN")) {
+		sqlite3_close(w->db);
+		free(w);
+		return NULL;
+	}
+	for (int i = 0; i < S_COUNT; i++) {
+		if (sqlite3_prepare_v3(w->db, stmt_sql[i], -1,
+				       SQLITE_PREPARE_PERSISTENT, &w->st[i],
+				       NULL) != SQLITE_OK) {
+			db_fail(w->db, "prepare");
+			writer_free(w);
+			return NULL;
+		}
+	}
+	w->q = wq_new(w->db, w->st, stmt_sql, S_COUNT);
+	if (!w->q) {
+		writer_free(w);
+		return NULL;
+	}
+	{
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", IMPORT_VERSION);
+		writer_meta(w, "import_version", v);
+	}
+	w->nslots = 1 << 12;
+	w->slots = xcalloc(w->nslots, sizeof(*w->slots));
+	w->tracks = xcalloc(1, sizeof(*w->tracks));
+	w->cap_tracks = 1;
+	return w;
+}
+
+
+void writer_abort(struct writer *w)
+{
+	if (!w)
+		return;
+	if (w->q)
+		wq_finish(w->q);
+	writer_free(w);
+}
+
+void writer_set_progress(struct writer *w,
+			 void (*fn)(void *, const char *, int), void *ctx)
+{
+	w->progress = fn;
+	w->progress_ctx = ctx;
+}
+
+void writer_set_id_base(struct writer *w, int64_t base)
+{
+	w->base = base;
+	w->next_string = w->next_slice = w->next_profile = w->next_source = base;
+}
+
+void writer_merge(struct writer *w, const char *path)
+{
+	w->parts = xreallocarray(w->parts, w->nparts + 1, sizeof(*w->parts));
+	w->parts[w->nparts++] = xstrdup(path);
+}
+
+/* Tables whose ids no other table refers to: merged rows get new ids. */
+static const char *const renumbered[] = { "flow", "layer", "source",
+					  "warning" };
+
+static int merge_table(struct writer *w, const char *table)
+{
+	struct strbuf cols, sql;
+	sqlite3_stmt *st;
+	int renumber = 0, rc;
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(renumbered); i++)
+		renumber |= !strcmp(table, renumbered[i]);
+	sb_init(&cols);
+	sb_init(&sql);
+	sb_printf(&sql, "PRAGMA part.table_info(\"%s\")", table);
+	if (sqlite3_prepare_v2(w->db, sb_cstr(&sql), -1, &st, NULL) != SQLITE_OK) {
+		sb_free(&sql);
+		return db_fail(w->db, "merge");
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 1);
+
+		if (!c || (renumber && !strcmp(c, "id")))
+			continue;
+		sb_printf(&cols, "%s\"%s\"", cols.len ? "," : "", c);
+	}
+	sqlite3_finalize(st);
+	sb_reset(&sql);
+	sb_printf(&sql, "INSERT INTO main.\"%s\"(%s) SELECT %s FROM part.\"%s\"",
+		  table, sb_cstr(&cols), sb_cstr(&cols), table);
+	rc = db_exec(w->db, sb_cstr(&sql));
+	sb_free(&cols);
+	sb_free(&sql);
+	return rc;
+}
+
+static int merge_part(struct writer *w, const char *path)
+{
+	sqlite3_stmt *st;
+	char *sql, *real = file_real_dir(path);
+	int rc;
+
+	/* ATTACH and DETACH are refused inside a transaction; the part is
+	 * opened, like the cache, without following a link */
+	sql = sqlite3_mprintf("COMMIT; ATTACH %Q AS part; BEGIN", real);
+	rc = db_exec(w->db, sql);
+	sqlite3_free(sql);
+	free(real);
+	if (rc)
+		return -1;
+	if (sqlite3_prepare_v2(w->db, "SELECT name FROM part.sqlite_master"
+			       " WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+			       " AND name<>'meta'", -1, &st, NULL) != SQLITE_OK) {
+		rc = db_fail(w->db, "merge");
+	} else {
+		while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+			char *t = xstrdup((const char *)sqlite3_column_text(st, 0));
+
+			rc = merge_table(w, t);
+			free(t);
+		}
+		sqlite3_finalize(st);
+	}
+	if (db_exec(w->db, "COMMIT; DETACH part; BEGIN"))
+		rc = -1;
+	return rc;
+}
+
+/* The parts' rows join this cache's before its indexes are built; each
+ * part's file goes as soon as it is in. */
+static int merge_parts(struct writer *w)
+{
+	for (size_t i = 0; i < w->nparts; i++) {
+		int rc = merge_part(w, w->parts[i]);
+
+		unlink(w->parts[i]);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+uint64_t writer_rows(const struct writer *w)
+{
+	return w->rows;
+}
+
+int writer_failed(const struct writer *w)
+{
+	if (w->too_many_tracks) {
+		err_set("more than %d rows in one profile (nxtop's limit)",
+			WRITER_MAX_TRACKS);
+		return 1;
+	}
+	return wq_failed(w->q);
+}
+
+/* Queues the statement bound since q_begin(). */
+static void q_step(struct writer *w)
+{
+	wq_end(w->q);
+	w->rows++;
+}
+
+static void q_begin(struct writer *w, enum stmt s)
+{
+	wq_begin(w->q, s);
+}
+
+static void bind_text(struct writer *w, int i, const char *s)
+{
+	wq_text(w->q, i, s, -1);
+}
+
+/* Optional integers use -1 for "absent". */
+static void bind_opt(struct writer *w, int i, int64_t v)
+{
+	if (v >= 0)
+		wq_int(w->q, i, v);
+	else
+		wq_null(w->q, i);
+}
+
+/* Optional string ids use 0 for "absent". */
+static void bind_sid(struct writer *w, int i, int64_t v)
+{
+	if (v > 0)
+		wq_int(w->q, i, v);
+	else
+		wq_null(w->q, i);
+}
+
+static void bind_id(struct writer *w, int i, const struct wid *id)
+{
+	if (!id->set)
+		wq_null(w->q, i);
+	else if (id->big)
+		wq_text(w->q, i, id->text, -1);
+	else
+		wq_int(w->q, i, id->v);
+}
+
+static int64_t clamp_time(int64_t t)
+{
+	return NX_MAX(WRITER_TIME_MIN, NX_MIN(t, WRITER_TIME_MAX));
+}
+
+/* Counts an event of track t left out for its time; 1 if ts is out of
+ * range. */
+static int out_of_range(struct writer *w, const struct wtrack *t, int64_t ts)
+{
+	size_t i;
+
+	if (ts >= WRITER_TIME_MIN && ts <= WRITER_TIME_MAX)
+		return 0;
+	for (i = 0; i < w->ndropped && w->dropped[i].profile != t->profile; i++)
+		;
+	if (i == w->ndropped) {
+		w->dropped = xreallocarray(w->dropped, i + 1, sizeof(*w->dropped));
+		w->dropped[w->ndropped++] = (struct wdropped){ t->profile, 0 };
+	}
+	w->dropped[i].n++;
+	return 1;
+}
+
+void writer_meta(struct writer *w, const char *key, const char *value)
+{
+	q_begin(w, S_META);
+
+	bind_text(w, 1, key);
+	bind_text(w, 2, value);
+	q_step(w);
+}
+
+int64_t writer_source(struct writer *w, int64_t profile, const char *path,
+		      const char *role)
+{
+	struct cache_stamp st;
+
+	cache_stamp_of(path, &st);
+	return writer_source_as(w, profile, path, role,
+				st.size < 0 ? NULL : &st);
+}
+
+int64_t writer_source_as(struct writer *w, int64_t profile, const char *path,
+			 const char *role, const struct cache_stamp *st)
+{
+	/* size -1: missing now, so that its arrival makes the cache stale */
+	static const struct cache_stamp missing = { .size = -1 };
+	int64_t id = ++w->next_source;
+
+	if (!st)
+		st = &missing;
+	q_begin(w, S_SOURCE);
+	wq_int(w->q, 1, id);
+	bind_sid(w, 2, profile);
+	bind_text(w, 3, path);
+	wq_int(w->q, 4, st->size);
+	wq_int(w->q, 5, st->mtime_ns);
+	wq_int(w->q, 6, st->ctime_ns);
+	wq_int(w->q, 7, st->hash);
+	bind_text(w, 8, role);
+	q_step(w);
+	return id;
+}
+
+int64_t writer_profile(struct writer *w, const struct wprofile *p)
+{
+	int64_t id = ++w->next_profile;
+
+	q_begin(w, S_PROFILE);
+	wq_int(w->q, 1, id);
+	bind_sid(w, 2, p->parent_id);
+	bind_text(w, 3, p->kind);
+	bind_text(w, 4, p->format);
+	bind_text(w, 5, p->name ? p->name : "");
+	bind_text(w, 6, p->path);
+	wq_int(w->q, 7, p->epoch);
+	bind_opt(w, 8, p->nc_idx);
+	bind_text(w, 9, p->instance_id);
+	bind_text(w, 10, p->instance_type);
+	bind_text(w, 11, p->process_id);
+	bind_text(w, 12, p->model);
+	bind_text(w, 13, p->state ? p->state : "ready");
+	q_step(w);
+	return id;
+}
+
+void writer_profile_set(struct writer *w, int64_t profile, const char *column,
+			const char *value)
+{
+	static const char *const cols[] = {
+		"name", "instance_type", "nc_idx", "kind", "format",
+		"instance_id", "process_id", "model", "state", "path", "epoch",
+	};
+	char sql[80];
+	size_t i;
+
+	for (i = 0; i < NX_ARRAY_SIZE(cols) && strcmp(cols[i], column); i++)
+		;
+	if (i == NX_ARRAY_SIZE(cols))
+		return;
+	snprintf(sql, sizeof(sql), "UPDATE profile SET %s=? WHERE id=?", cols[i]);
+	wq_sql(w->q, sql);
+	bind_text(w, 1, value);
+	wq_int(w->q, 2, profile);
+	wq_end(w->q);
+}
+
+void writer_profile_extent(struct writer *w, int64_t profile, int64_t start,
+			   int64_t end)
+{
+	wq_sql(w->q, "UPDATE profile SET start_ns=?, end_ns=? WHERE id=?");
+	wq_int(w->q, 1, clamp_time(start));
+	wq_int(w->q, 2, clamp_time(end));
+	wq_int(w->q, 3, profile);
+	wq_end(w->q);
+}
+
+/* FNV-1a: short keys, good enough spread for interning. */
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h | 1;
+}
+
+static void intern_grow(struct writer *w)
+{
+	size_t n = w->nslots * 2;
+	struct intern_slot *slots = xcalloc(n, sizeof(*slots));
+
+	for (size_t i = 0; i < w->nslots; i++) {
+		struct intern_slot *o = &w->slots[i];
+
+		if (!o->hash)
+			continue;
+		size_t j = o->hash & (n - 1);
+		while (slots[j].hash)
+			j = (j + 1) & (n - 1);
+		slots[j] = *o;
+	}
+	free(w->slots);
+	w->slots = slots;
+	w->nslots = n;
+}
+
+static int64_t insert_string(struct writer *w, const char *s, size_t n)
+{
+	int64_t id = ++w->next_string;
+
+	q_begin(w, S_STRING);
+	wq_int(w->q, 1, id);
+	wq_text(w->q, 2, s, (int)n);
+	q_step(w);
+	return id;
+}
+
+int64_t writer_stringn(struct writer *w, const char *s, size_t n)
+{
+	uint64_t h;
+	size_t i;
+
+	if (n > INT32_MAX)
+		n = INT32_MAX;
+	h = hash_bytes(s, n);
+	for (i = h & (w->nslots - 1); w->slots[i].hash;
+	     i = (i + 1) & (w->nslots - 1)) {
+		struct intern_slot *sl = &w->slots[i];
+
+		if (sl->hash == h && sl->len == n &&
+		    !memcmp(w->arena + sl->off, s, n))
+			return sl->id;
+	}
+	int64_t id = insert_string(w, s, n);
+	if (w->nused >= INTERN_MAX_STRINGS ||
+	    w->arena_len + n > INTERN_MAX_BYTES)
+		return id;
+	if (w->arena_len + n > w->arena_cap || !w->arena) {
+		w->arena_cap = NX_MAX(w->arena_cap * 2, w->arena_len + n + 4096);
+		w->arena = xrealloc(w->arena, w->arena_cap);
+	}
+	memcpy(w->arena + w->arena_len, s, n);
+	w->slots[i] = (struct intern_slot){ h, id, (uint32_t)w->arena_len,
+					    (uint32_t)n };
+	w->arena_len += n;
+	if (++w->nused * 2 > w->nslots)
+		intern_grow(w);
+	return id;
+}
+
+int64_t writer_string(struct writer *w, const char *s)
+{
+	return writer_stringn(w, s ? s : "", s ? strlen(s) : 0);
+}
+
+int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
+		     const char *kind, const char *name, int64_t sort_key)
+{
+	int64_t i = w->ntracks + 1, id = w->base + i;
+
+	if (i > WRITER_MAX_TRACKS) {
+		w->too_many_tracks = 1;
+		return 0;
+	}
+	q_begin(w, S_TRACK);
+	if (i >= w->cap_tracks) {
+		int64_t cap = w->cap_tracks * 2;
+
+		w->tracks = xreallocarray(w->tracks, (size_t)cap,
+					  sizeof(*w->tracks));
+		memset(w->tracks + w->cap_tracks, 0,
+		       (size_t)(cap - w->cap_tracks) * sizeof(*w->tracks));
+		w->cap_tracks = cap;
+	}
+	w->ntracks = i;
+	w->tracks[i].profile = profile;
+	w->tracks[i].is_counter = !strcmp(kind, TK_COUNTER);
+	w->tracks[i].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
+			     !strcmp(kind, TK_DMA_XFER);
+	wq_int(w->q, 1, id);
+	wq_int(w->q, 2, profile);
+	bind_sid(w, 3, parent);
+	bind_text(w, 4, kind);
+	bind_text(w, 5, name);
+	wq_int(w->q, 6, sort_key);
+	q_step(w);
+	return id;
+}
+
+static void track_update(struct writer *w, int64_t track, const char *col,
+			 const char *value)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof(sql), "UPDATE track SET %s=? WHERE id=?", col);
+	wq_sql(w->q, sql);
+	bind_text(w, 1, value);
+	wq_int(w->q, 2, track);
+	wq_end(w->q);
+}
+
+void writer_track_set_unit(struct writer *w, int64_t track, const char *unit)
+{
+	track_update(w, track, "unit", unit);
+}
+
+void writer_track_set_args(struct writer *w, int64_t track, const char *json)
+{
+	track_update(w, track, "args", json);
+}
+
+void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
+{
+	if (track > w->base && track <= w->base + w->ntracks)
+		w->tracks[track - w->base].flags = flags;
+}
+
+void writer_track_set_name(struct writer *w, int64_t track, const char *name)
+{
+	track_update(w, track, "name", name ? name : "");
+}
+
+void writer_track_set_sort(struct writer *w, int64_t track, int64_t sort_key)
+{
+	char v[24];
+
+	snprintf(v, sizeof(v), "%" PRId64, sort_key);
+	track_update(w, track, "sort_key", v);
+}
+
+static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
+{
+	if (!t->n++ || ts < t->min_ts)
+		t->min_ts = ts;
+	if (t->n == 1 || end > t->max_end)
+		t->max_end = end;
+}
+
+int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
+		     int64_t name, int64_t cat, int depth, unsigned flags)
+{
+	struct wtrack *t;
+	int64_t id;
+
+	if (track <= w->base || track > w->base + w->ntracks)
+		return 0;
+	t = &w->tracks[track - w->base];
+	if (out_of_range(w, t, ts))
+		return 0;
+	q_begin(w, S_SLICE);
+	if (dur < 0) {
+		dur = 0;
+		flags |= SF_CLIPPED;
+	}
+	if (dur > WRITER_TIME_MAX - ts) {
+		dur = WRITER_TIME_MAX - ts;
+		flags |= SF_CLIPPED;
+	}
+	track_extend(t, ts, ts + dur);
+	if (dur > t->max_dur)
+		t->max_dur = dur;
+	depth = NX_MAX(0, NX_MIN(depth, WRITER_MAX_DEPTH));
+	t->max_depth = NX_MAX(t->max_depth, depth);
+	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
+	id = ++w->next_slice;
+	wq_int(w->q, 1, id);
+	wq_int(w->q, 2, track);
+	wq_int(w->q, 3, ts);
+	wq_int(w->q, 4, dur);
+	wq_int(w->q, 5, name);
+	bind_sid(w, 6, cat);
+	wq_int(w->q, 7, depth);
+	wq_int(w->q, 8, (int)flags);
+	q_step(w);
+	return id;
+}
+
+void writer_slice_args(struct writer *w, int64_t slice, const char *json)
+{
+	if (!slice)
+		return;
+	q_begin(w, S_ARG);
+	wq_int(w->q, 1, slice);
+	bind_text(w, 2, json);
+	q_step(w);
+}
+
+void writer_instruction(struct writer *w, int64_t slice,
+			const struct winstruction *in)
+{
+	if (!slice)
+		return;
+	q_begin(w, S_INSTR);
+	wq_int(w->q, 1, slice);
+	bind_id(w, 2, &in->id);
+	bind_sid(w, 3, in->subgroup);
+	bind_text(w, 4, in->operands);
+	bind_opt(w, 5, in->pc);
+	bind_opt(w, 6, in->compiler_pc);
+	bind_opt(w, 7, in->evt_wait_time);
+	bind_sid(w, 8, in->hlo_name);
+	bind_sid(w, 9, in->layer);
+	bind_sid(w, 10, in->subgraph);
+	bind_text(w, 11, in->bir_id);
+	bind_text(w, 12, in->penguin_id);
+	bind_text(w, 13, in->bir_instruction_name);
+	bind_sid(w, 14, in->instruction_type);
+	bind_sid(w, 15, in->activation_fn);
+	bind_sid(w, 16, in->compiler_opcode);
+	bind_text(w, 17, in->compiler_operands);
+	q_step(w);
+}
+
+void writer_dma(struct writer *w, int64_t slice, const struct wdma *d)
+{
+	int i = 1;
+
+	if (!slice)
+		return;
+	q_begin(w, d->aggregated ? S_DMA_XFER : S_DMA_PACKET);
+	wq_int(w->q, i++, slice);
+	bind_id(w, i++, &d->id);
+	if (!d->aggregated) {
+		bind_id(w, i++, &d->packet_aggregation_id);
+		bind_opt(w, i++, d->packet_idx);
+	}
+	bind_sid(w, i++, d->queue);
+	bind_sid(w, i++, d->queue_type);
+	bind_sid(w, i++, d->variable);
+	bind_opt(w, i++, d->transfer_size);
+	bind_opt(w, i++, d->read_size);
+	bind_opt(w, i++, d->write_size);
+	bind_opt(w, i++, d->transfer_rate);
+	bind_opt(w, i++, d->dma_engine);
+	bind_opt(w, i++, d->dma_queue);
+	bind_text(w, i++, d->semaphore_id);
+	bind_sid(w, i++, d->op);
+	bind_text(w, i++, d->source);
+	bind_text(w, i++, d->dest);
+	bind_opt(w, i++, d->block_id);
+	if (d->aggregated)
+		bind_opt(w, i++, d->trigger_ts);
+	q_step(w);
+}
+
+void writer_sys_event(struct writer *w, int64_t slice,
+		      const struct wsys_event *e)
+{
+	if (!slice)
+		return;
+	q_begin(w, S_SYS);
+	wq_int(w->q, 1, slice);
+	bind_id(w, 2, &e->id);
+	bind_id(w, 3, &e->parent);
+	bind_sid(w, 4, e->source);
+	bind_sid(w, 5, e->instance_id);
+	bind_sid(w, 6, e->process_id);
+	bind_opt(w, 7, e->thread_id);
+	bind_opt(w, 8, e->nc_idx);
+	bind_opt(w, 9, e->lnc_idx);
+	bind_opt(w, 10, e->worker_gid);
+	bind_opt(w, 11, e->device_core_idx);
+	bind_opt(w, 12, e->exec_id);
+	bind_text(w, 13, e->model_id);
+	bind_sid(w, 14, e->model_name);
+	bind_sid(w, 15, e->device_profile);
+	bind_sid(w, 16, e->group);
+	if (e->has_type)
+		wq_int(w->q, 17, e->type);
+	q_step(w);
+}
+
+void writer_flow(struct writer *w, const struct wid *flow_id, int64_t out,
+		 int64_t in, const char *kind)
+{
+	q_begin(w, S_FLOW);
+
+	bind_id(w, 1, flow_id);
+	bind_sid(w, 2, out);
+	bind_sid(w, 3, in);
+	bind_text(w, 4, kind);
+	q_step(w);
+}
+
+void writer_flow_at(struct writer *w, const struct wid *flow_id,
+		    const struct wflow_end *out, const struct wflow_end *in,
+		    const char *kind)
+{
+	q_begin(w, S_FLOW_AT);
+	bind_id(w, 1, flow_id);
+	wq_int(w->q, 2, out->track);
+	wq_int(w->q, 3, clamp_time(out->ts));
+	wq_int(w->q, 4, out->next);
+	wq_int(w->q, 5, in->track);
+	wq_int(w->q, 6, clamp_time(in->ts));
+	wq_int(w->q, 7, in->next);
+	bind_text(w, 8, kind);
+	wq_end(w->q);
+	w->flows_pending = 1;
+}
+
+/* The slice at one end of a pending flow: the deepest enclosing slice
+ * (only slices starting within the track's longest duration can enclose
+ * ts, which keeps each depth's index range short), or the next one to
+ * start (the earliest of each depth's first). */
+#define FLOW_DEPTHS(T) DEPTHS_UPTO("(SELECT max_depth FROM track WHERE id = " T ")")
+#define FLOW_ENCLOSING(T, TS) \
+	"(SELECT s.id FROM slice s WHERE s.track_id = " T " AND s.depth IN " \
+	FLOW_DEPTHS(T) " AND s.ts <= " TS \
+	" AND s.ts >= " TS " - (SELECT max_dur FROM track WHERE id = " T ")" \
+	" AND s.ts + s.dur >= " TS " ORDER BY s.depth DESC, s.ts DESC LIMIT 1)"
+#define FLOW_NEXT(T, TS) \
+	"(SELECT y.id FROM (SELECT (SELECT s.id FROM slice s WHERE" \
+	" s.track_id = " T " AND s.depth = d.d AND s.ts >= " TS \
+	" ORDER BY s.ts LIMIT 1) AS id FROM temp.nx_depths d WHERE d.d <=" \
+	" (SELECT max_depth FROM track WHERE id = " T ")) x" \
+	" JOIN slice y ON y.id = x.id ORDER BY y.ts LIMIT 1)"
+#define FLOW_END(T, TS, NEXT) \
+	"CASE WHEN " NEXT " THEN coalesce(" FLOW_NEXT(T, TS) ", " \
+	FLOW_ENCLOSING(T, TS) ") ELSE " FLOW_ENCLOSING(T, TS) " END"
+
+static int resolve_flows(struct writer *w)
+{
+	if (!w->flows_pending)
+		return 0;
+	if (schema_depths(w->db))
+		return -1;
+	return db_exec(w->db,
+		"INSERT INTO flow(flow_id, slice_out, slice_in, kind)"
+		" SELECT flow_id, o, i, kind FROM (SELECT flow_id, kind, "
+		FLOW_END("p.out_track", "p.out_ts", "p.out_next") " AS o, "
+		FLOW_END("p.in_track", "p.in_ts", "p.in_next") " AS i"
+		" FROM temp.flow_pending p ORDER BY p.rowid)"
+		" WHERE o IS NOT NULL AND i IS NOT NULL AND o <> i;"
+		"DROP TABLE temp.flow_pending;");
+}
+
+void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
+{
+	if (track <= w->base || track > w->base + w->ntracks ||
+	    !isfinite(value) || out_of_range(w, &w->tracks[track - w->base], ts))
+		return;
+	q_begin(w, S_COUNTER);
+	track_extend(&w->tracks[track - w->base], ts, ts);
+	wq_int(w->q, 1, track);
+	wq_int(w->q, 2, ts);
+	wq_double(w->q, 3, value);
+	q_step(w);
+}
+
+void writer_layer(struct writer *w, int64_t profile, const struct wlayer *l)
+{
+	q_begin(w, S_LAYER);
+	int i = 1;
+
+	wq_int(w->q, i++, profile);
+	bind_text(w, i++, l->name);
+	bind_text(w, i++, l->subgraph);
+	wq_int(w->q, i++, clamp_time(l->start));
+	wq_int(w->q, i++, clamp_time(l->end));
+	wq_int(w->q, i++, NX_MAX(0, NX_MIN(l->dur, WRITER_TIME_MAX)));
+	for (int e = 0; e < 5; e++) {
+		bind_opt(w, i++, l->count[e]);
+		bind_opt(w, i++, l->time[e]);
+		bind_opt(w, i++, l->active[e]);
+	}
+	bind_opt(w, i++, l->flops);
+	bind_opt(w, i++, l->model_flops);
+	if (l->mfu >= 0)
+		wq_double(w->q, i, l->mfu);
+	i++;
+	if (l->hfu >= 0)
+		wq_double(w->q, i, l->hfu);
+	q_step(w);
+}
+
+void writer_active_time(struct writer *w, int64_t profile, const char *engine,
+			int64_t start, int64_t end, int64_t pcore_idx)
+{
+	q_begin(w, S_ACTIVE);
+
+	wq_int(w->q, 1, profile);
+	bind_text(w, 2, engine);
+	wq_int(w->q, 3, clamp_time(start));
+	wq_int(w->q, 4, clamp_time(end));
+	bind_opt(w, 5, pcore_idx);
+	q_step(w);
+}
+
+void writer_semaphore(struct writer *w, int64_t profile, int64_t ts,
+		      const char *sem_id, int64_t value)
+{
+	q_begin(w, S_SEM);
+
+	wq_int(w->q, 1, profile);
+	wq_int(w->q, 2, clamp_time(ts));
+	bind_text(w, 3, sem_id ? sem_id : "");
+	wq_int(w->q, 4, value);
+	q_step(w);
+}
+
+void writer_info(struct writer *w, int64_t profile, const char *section,
+		 int64_t idx, const char *key, const struct wvalue *v)
+{
+	q_begin(w, S_INFO);
+
+	wq_int(w->q, 1, profile);
+	bind_text(w, 2, section);
+	wq_int(w->q, 3, idx);
+	bind_text(w, 4, key);
+	switch (v->type) {
+	case WV_INT:
+		wq_int(w->q, 5, v->i);
+		break;
+	case WV_REAL:
+		wq_double(w->q, 5, v->d);
+		break;
+	case WV_TEXT:
+		bind_text(w, 5, v->s);
+		break;
+	case WV_NULL:
+		wq_null(w->q, 5);
+		break;
+	}
+	q_step(w);
+}
+
+void writer_warning(struct writer *w, int64_t profile, const char *origin,
+		    const char *category, const char *message)
+{
+	q_begin(w, S_WARNING);
+
+	bind_sid(w, 1, profile);
+	bind_text(w, 2, origin);
+	bind_text(w, 3, category);
+	bind_text(w, 4, message);
+	q_step(w);
+}
+
+static void report(struct writer *w, const char *what, int pct)
+{
+	if (w->progress)
+		w->progress(w->progress_ctx, what, pct);
+}
+
+/* One warning per profile that lost events to the time range. */
+static int warn_dropped(struct writer *w)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (!w->ndropped)
+		return 0;
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO warning(profile_id, origin,"
+			       " category, message) VALUES(?, 'import', 'Import',"
+			       " ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(w->db, "warning");
+	for (size_t i = 0; i < w->ndropped && !rc; i++) {
+		char *msg = xasprintf("%" PRIu64 " event(s) with times more than"
+				      " 109 years after or 18 years before the"
+				      " time axis' zero were left out",
+				      w->dropped[i].n);
+
+		sqlite3_bind_int64(st, 1, w->dropped[i].profile);
+		sqlite3_bind_text(st, 2, msg, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = db_fail(w->db, "warning");
+		sqlite3_reset(st);
+		free(msg);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* A profile whose own time range (its metadata) leaves events far out,
+ * more than its length before its start or after its end, says so:
+ * exports of its range leave them out. Slightly out is common. */
+static int warn_outside(struct writer *w)
+{
+	/* this writer's profiles: merged parts said it themselves */
+	char *sql = sqlite3_mprintf(
+		"INSERT INTO warning(profile_id, origin, category, message)"
+		" SELECT p.id, 'import', 'Import', 'some events lie far outside"
+		" the profile''s own time range (more than its length before its"
+		" start or after its end): they are kept and shown, but exports"
+		" of the profile''s range leave them out' FROM profile p"
+		" JOIN (SELECT profile_id, min(min_ts) AS lo, max(max_ts) AS hi"
+		" FROM track WHERE n_events > 0 GROUP BY profile_id) t"
+		" ON t.profile_id = p.id WHERE p.id > %lld AND p.id <= %lld AND"
+		" p.start_ns IS NOT NULL AND"
+		" (t.lo < p.start_ns - max(p.end_ns - p.start_ns, 1) OR"
+		" t.hi > p.end_ns + max(p.end_ns - p.start_ns, 1))",
+		(long long)w->base, (long long)w->next_profile);
+	int rc = db_exec(w->db, sql);
+
+	sqlite3_free(sql);
+	return rc;
+}
+
+/* Profiles without an explicit extent span their tracks. */
+static int fill_extents(struct writer *w)
+{
+	return db_exec(w->db,
+		"UPDATE profile SET"
+		" start_ns=(SELECT min(min_ts) FROM track WHERE profile_id=profile.id),"
+		" end_ns=(SELECT max(max_ts) FROM track WHERE profile_id=profile.id)"
+		" WHERE start_ns IS NULL;"
+		"UPDATE profile SET n_events=(SELECT coalesce(sum(n_events),0)"
+		" FROM track WHERE profile_id=profile.id);");
+}
+
+int writer_finish(struct writer *w)
+{
+	int rc = -1;
+	int queued = wq_finish(w->q);
+
+	/* from here on this thread writes */
+	w->q = NULL;
+	if (queued)
+		goto out;
+	if (merge_parts(w) || warn_dropped(w))
+		goto out;
+	report(w, "indexing", 0);
+	if (lod_nest_depths(w->db, w->tracks, w->base, w->ntracks) ||
+	    schema_create_indexes(w->db))
+		goto out;
+	if (lod_build_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
+			     w->progress_ctx) || resolve_flows(w))
+		goto out;
+	/* planner statistics from a sample of each index: a full ANALYZE
+	 * reads every index again */
+	if (warn_outside(w) || fill_extents(w) ||
+	    db_exec(w->db, "PRAGMA analysis_limit=1000; ANALYZE") ||
+	    db_exec(w->db, "INSERT OR REPLACE INTO meta VALUES('complete', 1)") ||
+	    db_exec(w->db, "COMMIT"))
+		goto out;
+	rc = 0;
+out:
+	writer_free(w);
+	return rc;
+}

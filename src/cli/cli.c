@@ -1,0 +1,188 @@
+#include "config.h"
+
+#include "src/cli/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/open.h"
+#include "src/import/sysfilter.h"
+
+static const char help_text[] =
+	"Usage: nxtop [OPTIONS] PROFILE\n"
+	"       nxtop import [OPTIONS] PROFILE [-o CACHE]\n"
+	"       nxtop summary [OPTIONS] PROFILE [--format text|json]\n"
+	"       nxtop export [OPTIONS] PROFILE [--what WHAT] [--range A:B]\n"
+	"                    [--tracks ROWS] [--query QUERY] [--format FORMAT]\n"
+	"       nxtop demo [--events N] [--system-events N] [--write DIR]\n"
+	"       nxtop --help | --version\n"
+	"\n"
+	"PROFILE is a Neuron device- or system-profile JSON file, a bundle\n"
+	"folder (a system profile and its device profiles), a Perfetto trace\n"
+	"(.pftrace), a Chrome trace-event JSON file (.json, .json.gz), or an\n"
+	"nxtop cache (.nxdb). The first open imports the profile into a cache\n"
+	"beside it (PROFILE.nxdb); later opens reuse the cache while the\n"
+	"files are unchanged.\n"
+	"\n"
+	"Without a command, nxtop opens the profile's timeline in the\n"
+	"terminal (press ? there for the keys).\n"
+	"\n"
+	"Commands:\n"
+	"  import     build (or rebuild) the cache and exit\n"
+	"  summary    print the profile summary\n"
+	"  export     print a summary: selection, layers, search, markers, info\n"
+	"  demo       write and open a demo bundle\n"
+	"\n"
+	"Options:\n"
+	"  -f, --force          rebuild the cache even if it is up to date\n"
+	"  -q, --quiet          no progress line or rebuild notes on stderr\n"
+	"  -o, --output=FILE    (import) the cache; (export) the output file\n"
+	"      --format=FORMAT  text (default), json, or (export) csv\n"
+	"      --what=WHAT      (export) selection (default), layers, search,\n"
+	"                       markers, info or devices\n"
+	"      --range=A:B      (export) time range from the profile start,\n"
+	"                       e.g. 1.2ms:3.4ms; either side may be empty\n"
+	"      --tracks=ROWS    (export) comma-separated rows or groups\n"
+	"      --query=QUERY    (export) search query (--what search)\n"
+	"      --depth=N        (export layers) group layer names at depth N\n"
+	"      --sort=COLUMN    (export layers) sort by a column, '-' first for\n"
+	"                       descending: -dur, name, start, mfu, ...\n"
+	"      --section=KEY    (export info) one section: summary, neff_node...\n"
+	"      --unit=UNIT      (export markers) ns, us, ms or s\n"
+	"      --color=WHEN     (viewer) colours: auto (default; none with\n"
+	"                       NO_COLOR), always or never\n"
+	"      --ascii          (viewer) ASCII characters only\n"
+	"      --headless=SCRIPT  (viewer) run without a terminal, typing the\n"
+	"                       keys of SCRIPT (for tests; see nxtop(1))\n"
+	"      --dump=DIR       (viewer) where --headless writes screens\n"
+	"System profiles:\n"
+	"      --filter-nc=LIST           keep these NeuronCores: 0,2-3\n"
+	"      --filter-event-type=NAMES  keep these events: nrt_execute,...\n"
+	"      --filter-instance=IDS      keep these instances\n"
+	"      --group=FIELDS   group rows by (instance_id,process_id)\n"
+	"      --row=FIELDS     one row per (worker_gid,lnc_idx,thread_id);\n"
+	"                       fields: instance_id, process_id, thread_id,\n"
+	"                       lnc_idx, worker_gid\n"
+	"  -h, --help           show this help\n"
+	"  -V, --version        show the version\n"
+	"\n"
+	"Exit status: 0 success, 1 bad input or failure, 2 usage error.\n"
+	"See nxtop(1).\n";
+
+void cli_help(void)
+{
+	fputs(help_text, stdout);
+}
+
+/* Checks a filter option now, so that a typo is a usage error. */
+static void check_filters(const struct import_opts *o)
+{
+	struct sysfilter f;
+
+	if (sysfilter_parse(&f, o->filter_nc, o->filter_event_type,
+			    o->filter_instance))
+		exit(cli_usage_error("%s", err_get()));
+	sysfilter_free(&f);
+}
+
+static void parse_fields(const char *opt, const char *arg, enum sysfield *f,
+			 int *n)
+{
+	if (sysgroup_parse(arg, opt, f, n))
+		exit(cli_usage_error("%s", err_get()));
+}
+
+int cli_common(struct cli *c, int opt)
+{
+	switch (opt) {
+	case CLI_OPT_FILTER_NC:
+		c->imp.filter_nc = optarg;
+		check_filters(&c->imp);
+		return 1;
+	case CLI_OPT_FILTER_TYPE:
+		c->imp.filter_event_type = optarg;
+		check_filters(&c->imp);
+		return 1;
+	case CLI_OPT_FILTER_INSTANCE:
+		c->imp.filter_instance = optarg;
+		check_filters(&c->imp);
+		return 1;
+	case CLI_OPT_GROUP:
+		parse_fields("--group", optarg, c->group.group, &c->group.ngroup);
+		return 1;
+	case CLI_OPT_ROW:
+		parse_fields("--row", optarg, c->group.row, &c->group.nrow);
+		return 1;
+	case 'f':
+		c->imp.force = 1;
+		return 1;
+	case 'q':
+		c->imp.quiet = 1;
+		return 1;
+	case 'h':
+		cli_help();
+		exit(cli_finish(0));
+	default:
+		return 0;
+	}
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vnote(fmt, ap);
+	va_end(ap);
+	fputs("Try 'nxtop --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+int cli_bad_option(char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (optopt && arg[0] == '-' && arg[1] != '-')
+		return cli_usage_error("invalid option '-%c'", optopt);
+	return cli_usage_error("invalid option '%s'", arg);
+}
+
+int cli_fail(void)
+{
+	err_note("%s", err_get());
+	return EXIT_BAD_INPUT;
+}
+
+int cli_finish(int rc)
+{
+	if (!rc && stream_check(stdout, "standard output"))
+		return cli_fail();
+	return rc;
+}
+
+int cli_profile_arg(int argc, char **argv, const char **profile)
+{
+	if (optind >= argc)
+		return cli_usage_error("missing PROFILE");
+	if (optind + 1 < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind + 1]);
+	*profile = argv[optind];
+	return 0;
+}
+
+struct model *cli_open(const char *profile, const struct import_opts *o)
+{
+	struct model *m;
+	char *cache;
+
+	if (open_profile(profile, o, &cache))
+		return NULL;
+	m = model_open(cache);
+	/* a cache named by the user is theirs; others are disposable */
+	if (m && strcmp(cache, profile))
+		model_set_disposable(m);
+	free(cache);
+	return m;
+}

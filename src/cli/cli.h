@@ -1,0 +1,83 @@
+/* What the commands share: exit statuses, error reporting, the options
+ * every command takes, and opening a profile into the model. */
+#ifndef NX_CLI_H
+#define NX_CLI_H
+
+#include <getopt.h>
+
+#include "src/import/import.h"
+#include "model/report/report.h"
+#include "model/model.h"
+#include "model/sysrows.h"
+#include "model/util.h"
+#include "tui/tui.h"
+
+#define EXIT_BAD_INPUT 1
+#define EXIT_USAGE 2
+
+/* Long-only common options; commands number their own from 256. */
+enum {
+	CLI_OPT_FILTER_NC = 1000, CLI_OPT_FILTER_TYPE, CLI_OPT_FILTER_INSTANCE,
+	CLI_OPT_GROUP, CLI_OPT_ROW,
+};
+
+/* Long options every command accepts; commands append their own. The
+ * filters change what a system profile's cache holds; --group and --row
+ * only how its rows are shown. */
+#define CLI_COMMON_OPTIONS \
+	{ "force", no_argument, NULL, 'f' }, \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "filter-nc", required_argument, NULL, CLI_OPT_FILTER_NC }, \
+	{ "filter-event-type", required_argument, NULL, CLI_OPT_FILTER_TYPE }, \
+	{ "filter-instance", required_argument, NULL, CLI_OPT_FILTER_INSTANCE }, \
+	{ "group", required_argument, NULL, CLI_OPT_GROUP }, \
+	{ "row", required_argument, NULL, CLI_OPT_ROW }
+#define CLI_COMMON_SHORT "fqh"
+
+/* Viewer options, taken by the commands that open the viewer. */
+enum { CLI_OPT_COLOR = 512, CLI_OPT_ASCII, CLI_OPT_HEADLESS, CLI_OPT_DUMP };
+#define CLI_VIEW_OPTIONS \
+	{ "color", required_argument, NULL, CLI_OPT_COLOR }, \
+	{ "colour", required_argument, NULL, CLI_OPT_COLOR }, \
+	{ "ascii", no_argument, NULL, CLI_OPT_ASCII }, \
+	{ "headless", required_argument, NULL, CLI_OPT_HEADLESS }, \
+	{ "dump", required_argument, NULL, CLI_OPT_DUMP }
+
+struct cli {
+	const char *cmd;	/* "import", ... or NULL for the UI */
+	struct import_opts imp;
+	struct tui_opts ui;
+	struct sysgroup group;	/* a system profile's rows */
+};
+
+/* Handles a common option; 1 if it was one. A bad filter or grouping is
+ * a usage error: it exits with EXIT_USAGE. */
+int cli_common(struct cli *c, int opt);
+int cli_usage_error(const char *fmt, ...) NX_PRINTF(1, 2);
+/* The option getopt_long() just rejected. */
+int cli_bad_option(char **argv);
+/* Prints err_get() as "nxtop: ..." and returns EXIT_BAD_INPUT. */
+int cli_fail(void);
+/* The exit status rc once standard output is flushed: output cut short
+ * (a full disk, a file size limit) is a failure, said in one line. */
+int cli_finish(int rc);
+/* Exactly one PROFILE argument left after the options. */
+int cli_profile_arg(int argc, char **argv, const char **profile);
+/* Imports if needed and opens the cache. NULL with err_get() set. */
+struct model *cli_open(const char *profile, const struct import_opts *o);
+void cli_help(void);
+
+int cmd_import(struct cli *c, int argc, char **argv);
+int cmd_summary(struct cli *c, int argc, char **argv);
+int cmd_export(struct cli *c, int argc, char **argv);
+int cmd_demo(struct cli *c, int argc, char **argv);
+int cmd_view(struct cli *c, int argc, char **argv);
+/* Handles a viewer option: 1 if it was one, 0 if not, or a usage
+ * error's exit status (2). */
+int cli_view_option(struct cli *c, int opt);
+/* Opens a profile for the user to look at: the timeline. */
+int cli_view(struct cli *c, const char *profile);
+int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt);
+
+#endif

@@ -1,0 +1,405 @@
+/* nxtop export: any summary the UI shows, as text, JSON or CSV. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "src/cli/cli.h"
+#include "model/drill.h"
+#include "model/report/export.h"
+#include "model/file.h"
+#include "model/timefmt.h"
+
+enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
+       OPT_DEPTH, OPT_SORT, OPT_SECTION, OPT_UNIT };
+
+enum what { W_SELECTION, W_WINDOW, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO,
+	    W_DEVICES };
+
+static const char *const what_names[] = {
+	"selection", "window", "layers", "search", "markers", "info", "devices",
+};
+
+struct export_args {
+	enum what what;
+	enum out_format fmt;
+	const char *range, *tracks, *query, *sort, *section, *unit, *output;
+	int depth;
+};
+
+static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "what", required_argument, NULL, OPT_WHAT },
+		{ "range", required_argument, NULL, OPT_RANGE },
+		{ "tracks", required_argument, NULL, OPT_TRACKS },
+		{ "query", required_argument, NULL, OPT_QUERY },
+		{ "depth", required_argument, NULL, OPT_DEPTH },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "section", required_argument, NULL, OPT_SECTION },
+		{ "unit", required_argument, NULL, OPT_UNIT },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	size_t i;
+	char *end;
+	int64_t per;
+
+	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "o:", opts,
+				  NULL)) != -1) {
+		if (cli_common(c, opt))
+			continue;
+		switch (opt) {
+		case 'o':
+			a->output = optarg;
+			break;
+		case OPT_FORMAT:
+			if (out_format_parse(optarg, &a->fmt))
+				return cli_usage_error("unknown format '%s' (text,"
+						       " json or csv)", optarg);
+			break;
+		case OPT_WHAT:
+			for (i = 0; i < NX_ARRAY_SIZE(what_names); i++)
+				if (!strcmp(optarg, what_names[i]))
+					break;
+			if (i == NX_ARRAY_SIZE(what_names))
+				return cli_usage_error("unknown --what '%s' (selection,"
+						       " window, layers, search,"
+						       " markers, info or devices)",
+						       optarg);
+			a->what = (enum what)i;
+			break;
+		case OPT_RANGE:
+			a->range = optarg;
+			break;
+		case OPT_TRACKS:
+			a->tracks = optarg;
+			break;
+		case OPT_QUERY:
+			a->query = optarg;
+			break;
+		case OPT_DEPTH:
+			errno = 0;
+			a->depth = (int)strtol(optarg, &end, 10);
+			if (*end || errno || a->depth < 0 || a->depth > 64)
+				return cli_usage_error("--depth takes 0..64, not '%s'",
+						       optarg);
+			break;
+		case OPT_SORT:
+			a->sort = optarg;
+			break;
+		case OPT_SECTION:
+			a->section = optarg;
+			break;
+		case OPT_UNIT:
+			if (timefmt_unit(optarg, &per))
+				return cli_usage_error("unknown unit '%s' (ns, us, ms"
+						       " or s)", optarg);
+			a->unit = optarg;
+			break;
+		default:
+			return cli_bad_option(argv);
+		}
+	}
+	if (a->what == W_SEARCH && !a->query)
+		return cli_usage_error("--what search needs --query");
+	if (a->query && a->what != W_SEARCH) {
+		if (a->what != W_SELECTION)
+			return cli_usage_error("--query goes with --what search");
+		a->what = W_SEARCH;
+	}
+	if (a->tracks && a->what != W_SELECTION)
+		return cli_usage_error("--tracks goes with --what selection (for a"
+				       " search, use row=NAME in the query)");
+	return 0;
+}
+
+/* "A:B" from the profile start; either side may be empty. */
+static int parse_range(const char *s, const struct mprofile *p, int64_t *t0,
+		       int64_t *t1)
+{
+	const char *colon = s ? strchr(s, ':') : NULL;
+	char a[64], b[64];
+	int64_t v;
+
+	*t0 = p->start;
+	*t1 = p->end + 1;
+	if (!s)
+		return 0;
+	if (!colon || (size_t)(colon - s) >= sizeof(a) ||
+	    strlen(colon + 1) >= sizeof(b)) {
+		err_set("--range: expected START:END like 1.2ms:3.4ms, not '%s'", s);
+		return -1;
+	}
+	snprintf(a, sizeof(a), "%.*s", (int)(colon - s), s);
+	snprintf(b, sizeof(b), "%s", colon + 1);
+	if (*a) {
+		if (timefmt_parse(a, &v)) {
+			err_set("--range: '%s' is not a time like 1.2ms", a);
+			return -1;
+		}
+		*t0 = p->start + v;
+	}
+	if (*b) {
+		if (timefmt_parse(b, &v)) {
+			err_set("--range: '%s' is not a time like 3.4ms", b);
+			return -1;
+		}
+		*t1 = p->start + v;
+	}
+	if (*t1 <= *t0) {
+		err_set("--range: the end must come after the start");
+		return -1;
+	}
+	return 0;
+}
+
+/* Row names to track ids; groups by their name too. */
+static int resolve_tracks(struct model *m, int64_t profile, const char *list,
+			  int64_t **ids, size_t *n)
+{
+	struct mtrack *t;
+	size_t nt;
+	char *copy, *tok, *save = NULL;
+	int rc = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if (!list)
+		return 0;
+	if (model_tracks(m, profile, &t, &nt))
+		return -1;
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+
+		while (*tok == ' ')
+			tok++;
+		for (size_t i = 0; i < nt; i++) {
+			if (strcasecmp(t[i].name, tok))
+				continue;
+			*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
+			(*ids)[(*n)++] = t[i].id;
+			found = 1;
+		}
+		if (!found) {
+			struct strbuf names;
+
+			sb_init(&names);
+			for (size_t i = 0; i < nt && names.len < 300; i++)
+				sb_printf(&names, "%s%s", i ? ", " : "", t[i].name);
+			err_set("--tracks: no row named '%s' (rows: %s)", tok,
+				sb_cstr(&names));
+			sb_free(&names);
+			rc = -1;
+		}
+	}
+	free(copy);
+	model_tracks_free(t, nt);
+	return rc;
+}
+
+static int layer_sort(const char *s, enum layer_col *col, int *desc)
+{
+	*desc = 0;
+	if (*s == '-') {
+		*desc = 1;
+		s++;
+	}
+	for (int c = 0; c < LC_COUNT; c++) {
+		if (!strcasecmp(s, layer_col_names[c])) {
+			*col = (enum layer_col)c;
+			return 0;
+		}
+	}
+	if (!strcasecmp(s, "name"))
+		*col = LC_NAME;
+	else if (!strcasecmp(s, "dur") || !strcasecmp(s, "duration"))
+		*col = LC_DUR;
+	else if (!strcasecmp(s, "flops"))
+		*col = LC_FLOPS;
+	else
+		return -1;
+	return 0;
+}
+
+static int run(struct model *m, const struct mprofile *p,
+	       const struct export_args *a, FILE *out)
+{
+	int64_t t0, t1, *ids = NULL;
+	size_t nids = 0;
+	int rc = 0;
+
+	if (parse_range(a->range, p, &t0, &t1))
+		return -1;
+	switch (a->what) {
+	case W_SELECTION:
+	case W_WINDOW: {
+		struct selection s;
+
+		if (resolve_tracks(m, p->id, a->tracks, &ids, &nids) ||
+		    selection_compute(m, p->id, t0, t1, ids, nids, &s)) {
+			rc = -1;
+			break;
+		}
+		if (a->what == W_WINDOW)
+			export_window(&s, p, a->fmt, out);
+		else
+			export_selection(&s, p, a->fmt, out);
+		selection_free(&s);
+		break;
+	}
+	case W_LAYERS: {
+		struct layer_table lt;
+		enum layer_col col = LC_START;
+		int desc = 0;
+
+		if (a->sort && layer_sort(a->sort, &col, &desc)) {
+			err_set("--sort: unknown column '%s'", a->sort);
+			return -1;
+		}
+		if (layers_load(m, p->id, a->depth, NULL, &lt))
+			return -1;
+		layers_sort(&lt, col, desc);
+		export_layers(&lt, p, a->fmt, out);
+		layers_free(&lt);
+		break;
+	}
+	case W_SEARCH: {
+		char *err = NULL;
+		struct search *s = search_new(m, p->id, a->query, &err);
+
+		if (!s) {
+			err_set("--query: %s", err);
+			free(err);
+			return -1;
+		}
+		rc = export_search(m, s, p, t0, t1, a->fmt, out);
+		search_free(s);
+		break;
+	}
+	case W_MARKERS: {
+		char *path = userdata_default_path();
+		struct userdata *u = userdata_open(path);
+		struct marker *mk;
+		size_t n;
+		char *key;
+
+		free(path);
+		if (!u)
+			return -1;
+		key = userdata_profile_key(m, p->id);
+		rc = marker_list(u, key, &mk, &n);
+		if (!rc) {
+			export_markers(mk, n, p, a->unit, a->fmt, out);
+			marker_list_free(mk, n);
+		}
+		free(key);
+		userdata_close(u);
+		break;
+	}
+	case W_DEVICES: {
+		struct mdevice *d;
+		size_t n;
+
+		if (model_devices(m, p->id, &d, &n))
+			return -1;
+		export_devices(d, n, p, a->fmt, out);
+		model_devices_free(d, n);
+		break;
+	}
+	case W_INFO: {
+		struct info_section *secs;
+		size_t ns;
+		int found = !a->section;
+
+		if (info_sections(m, p->id, &secs, &ns))
+			return -1;
+		for (size_t i = 0; i < ns && !found; i++)
+			found = !strcmp(secs[i].key, a->section);
+		if (!found) {
+			struct strbuf names;
+
+			sb_init(&names);
+			for (size_t i = 0; i < ns; i++)
+				sb_printf(&names, "%s%s", i ? ", " : "", secs[i].key);
+			err_set("--section: no section '%s' (sections: %s)",
+				a->section, sb_cstr(&names));
+			sb_free(&names);
+			rc = -1;
+		} else {
+			export_info(m, p->id, a->section, a->fmt, out);
+		}
+		info_sections_free(secs, ns);
+		break;
+	}
+	}
+	free(ids);
+	return rc;
+}
+
+/* -o FILE: created, or emptied when it is there. *created says whether
+ * it was new, so that a failed export takes away only its own file. */
+/* Writes the export to -o FILE: complete, or (if it was new) gone. */
+static int run_to_file(struct model *m, const struct mprofile *p,
+		       const struct export_args *a)
+{
+	int created, rc;
+	FILE *out = file_open_write(a->output, &created);
+
+	if (!out)
+		return -1;
+	rc = run(m, p, a, out);
+	if (!rc && model_check(m))
+		rc = -1;
+	if (!rc && stream_check(out, a->output))
+		rc = -1;
+	if (fclose(out) && !rc) {
+		err_set("%s: %s", a->output, strerror(errno));
+		rc = -1;
+	}
+	if (rc && created)
+		unlink(a->output);
+	return rc;
+}
+
+int cmd_export(struct cli *c, int argc, char **argv)
+{
+	struct export_args a = { .what = W_SELECTION, .fmt = OUT_TEXT };
+	struct mprofile p;
+	const char *profile;
+	struct model *m;
+	int rc;
+
+	if ((rc = parse(c, argc, argv, &a)))
+		return rc;
+	if ((rc = cli_profile_arg(argc, argv, &profile)))
+		return rc;
+	m = cli_open(profile, &c->imp);
+	if (!m)
+		return cli_fail();
+	if (model_profile(m, 1, &p)) {
+		model_close(m);
+		return cli_fail();
+	}
+	if (a.output) {
+		rc = run_to_file(m, &p, &a);
+	} else {
+		/* main checks that standard output got it all */
+		rc = run(m, &p, &a, stdout);
+		if (!rc && model_check(m))
+			rc = -1;
+	}
+	model_profile_clear(&p);
+	model_close(m);
+	return rc ? cli_fail() : 0;
+}

@@ -1,0 +1,83 @@
+/* nxtop PROFILE: the profile's timeline in the terminal. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "tui/tui.h"
+
+static int parse_color(const char *s, enum tui_color *out)
+{
+	static const char *const names[] = { "auto", "always", "never" };
+	static const enum tui_color values[] = { TUI_COLOR_AUTO,
+						 TUI_COLOR_ALWAYS,
+						 TUI_COLOR_NEVER };
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i])) {
+			*out = values[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int cli_view_option(struct cli *c, int opt)
+{
+	switch (opt) {
+	case CLI_OPT_COLOR:
+		if (parse_color(optarg, &c->ui.color))
+			return cli_usage_error("unknown --color '%s' (auto, always or never)",
+					       optarg);
+		return 1;
+	case CLI_OPT_ASCII:
+		c->ui.ascii = 1;
+		return 1;
+	case CLI_OPT_HEADLESS:
+		c->ui.headless = optarg;
+		return 1;
+	case CLI_OPT_DUMP:
+		c->ui.dump_dir = optarg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cli_view(struct cli *c, const char *profile)
+{
+	struct model *m = cli_open(profile, &c->imp);
+	int rc;
+
+	if (!m)
+		return cli_fail();
+	c->ui.group = &c->group;
+	rc = tui_run(m, &c->ui) ? cli_fail() : 0;
+	model_close(m);
+	return rc;
+}
+
+int cmd_view(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		CLI_VIEW_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *profile;
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT, opts, NULL)) != -1) {
+		if (cli_common(c, opt))
+			continue;
+		rc = cli_view_option(c, opt);
+		if (rc > 1)
+			return rc;
+		if (!rc)
+			return cli_bad_option(argv);
+	}
+	if ((rc = cli_profile_arg(argc, argv, &profile)))
+		return rc;
+	return cli_view(c, profile);
+}

@@ -1,0 +1,243 @@
+#include "config.h"
+
+#include "src/cli/open.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model/cache.h"
+#include "model/file.h"
+#include "model/text.h"
+#include "model/util.h"
+
+static int check_input(const char *input, struct stat *sb)
+{
+	if (stat(input, sb)) {
+		err_set("%s: %s", input, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(sb->st_mode) || S_ISREG(sb->st_mode))
+		return 0;
+	err_set("%s: not a regular file or folder", input);
+	return -1;
+}
+
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+/* The cache of input under filters: "<input>.nxdb", or with filters
+ * "<input>.<hash>.nxdb", so that each choice keeps its own; in this
+ * user's own cache folder when private is set or the name is too long. */
+static char *cache_for(const char *input, const char *filter, int private)
+{
+	char *path = private ? cache_path_private(input) :
+		     cache_path_for(input);
+	char *out;
+	const char *base;
+	size_t n;
+
+	if (!path || !*filter)
+		return path;
+	n = strlen(path) - strlen(CACHE_SUFFIX);
+	out = xasprintf("%.*s.%016" PRIx64 "%s", (int)n, path,
+			hash_text(filter), CACHE_SUFFIX);
+	free(path);
+	base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+	if (strlen(base) > NAME_MAX && !private) {
+		free(out);
+		return cache_for(input, filter, 1);
+	}
+	return out;
+}
+
+/* The cache path to use: another user's file, a link or anything but a
+ * regular file where the cache would be is left alone (in a shared
+ * folder it may have been planted), and this user's own cache folder
+ * used instead. */
+static char *cache_usable(const char *input, const char *filter, int quiet)
+{
+	char *path = cache_for(input, filter, 0);
+	enum file_owner fo = path ? file_owner(path) : FILE_NONE;
+
+	if (fo == FILE_NONE || fo == FILE_MINE)
+		return path;
+	if (!quiet)
+		err_note("%s is %s: not used", path, file_owner_why(fo));
+	free(path);
+	return cache_for(input, filter, 1);
+}
+
+/* A fresh cache built with other filters is not this one. */
+static enum cache_state check_filter(const char *path, enum cache_state st,
+				     const char *filter, char **why)
+{
+	char *have;
+
+	if (st != CACHE_FRESH)
+		return st;
+	have = cache_meta(path, "filter");
+	if (!have || strcmp(have, filter)) {
+		free(*why);
+		*why = xstrdup("built with other filters");
+		st = CACHE_STALE;
+	}
+	free(have);
+	return st;
+}
+
+/* How long an import waits for another one of the same cache. */
+#define LOCK_WAIT_MS 5000
+
+/* The lock of a cache: a file in this user's own cache folder, named
+ * after the cache's path, so that no other user can take it. */
+static char *lock_path(const char *cache)
+{
+	char *dir = cache_private_dir(), *locks, *real, *path = NULL;
+
+	if (!dir)
+		return NULL;
+	locks = xasprintf("%s/locks", dir);
+	real = file_real_dir(cache);
+	if (!file_private_dir(locks))
+		path = xasprintf("%s/%016" PRIx64 ".lock", locks,
+				 hash_text(real));
+	free(real);
+	free(locks);
+	free(dir);
+	return path;
+}
+
+/* Imports of one cache take turns: the second waits, then finds the
+ * first one's cache and uses it. The wait is bounded: past it (an
+ * import of a huge file), this one goes ahead too, and each renames a
+ * complete cache into place. Where there is no lock (no cache folder,
+ * no flock) imports run side by side the same way. Returns the
+ * descriptor to pass to file_unlock, or -1. */
+static int lock_cache(const char *lock, const char *input, int quiet)
+{
+	int fd, busy;
+
+	if (!lock)
+		return -1;
+	fd = file_lock(lock, 0, &busy);
+	if (fd >= 0 || !busy)
+		return fd;
+	if (!quiet)
+		err_note("waiting for another nxtop importing %s", input);
+	fd = file_lock(lock, LOCK_WAIT_MS, &busy);
+	if (busy && !quiet)
+		err_note("another nxtop has been importing %s for %d s:"
+			 " importing it here too", input, LOCK_WAIT_MS / 1000);
+	return fd;
+}
+
+/* A cache named by the user: used as it is, once it is found valid;
+ * one not built here is read through first (see cache_check). */
+static int open_named_cache(const char *input, int quiet, char **cache)
+{
+	enum cache_state st;
+	char *why = NULL;
+
+	if (!quiet && !cache_built_here(input))
+		err_note("%s was not built here from its profile: checking"
+			 " all of it", input);
+	st = cache_check(input, NULL, &why);
+	if (st != CACHE_FRESH) {
+		err_set("%s: not a usable nxtop cache (%s)", input,
+			why ? why : "unknown state");
+		free(why);
+		return -1;
+	}
+	*cache = xstrdup(input);
+	return 0;
+}
+
+int open_profile(const char *input, const struct import_opts *o, char **cache)
+{
+	struct stat sb;
+	enum cache_state st;
+	struct strbuf filter;
+	char *why = NULL, *lock_file = NULL;
+	char *path;
+	int lock = -1, rc;
+
+	*cache = NULL;
+	if (check_input(input, &sb))
+		return -1;
+	if (!S_ISDIR(sb.st_mode) && import_detect(input) == FMT_CACHE)
+		return open_named_cache(input, o->quiet, cache);
+	sb_init(&filter);
+	if (import_filter_key(o, &filter)) {
+		sb_free(&filter);
+		return -1;
+	}
+	path = cache_usable(input, sb_cstr(&filter), o->quiet);
+	if (!path) {
+		sb_free(&filter);
+		return -1;
+	}
+	st = check_filter(path, cache_check(path, input, &why), sb_cstr(&filter),
+			  &why);
+	if (st != CACHE_FRESH || o->force) {
+		/* another import of it may be under way: wait, look again */
+		lock_file = lock_path(path);
+		lock = lock_cache(lock_file, input, o->quiet);
+		if (!o->force) {
+			free(why);
+			st = check_filter(path, cache_check(path, input, &why),
+					  sb_cstr(&filter), &why);
+		}
+	}
+	sb_free(&filter);
+	if (st == CACHE_FRESH && !o->force) {
+		file_unlock(lock_file, lock);
+		free(lock_file);
+		free(why);
+		/* what a killed import left beside it */
+		import_remove_stale(path);
+		*cache = path;
+		return 0;
+	}
+	if (!o->quiet && st != CACHE_MISSING && !o->force)
+		err_note("rebuilding %s (%s)", path, why ? why : "outdated");
+	free(why);
+	rc = import_build(input, path, o);
+	file_unlock(lock_file, lock);
+	free(lock_file);
+	if (rc) {
+		free(path);
+		return -1;
+	}
+	*cache = path;
+	return 0;
+}
+
+int open_import_to(const char *input, const char *cache_out,
+		   const struct import_opts *o)
+{
+	struct stat sb;
+	char *lock_file;
+	int lock, rc;
+
+	if (check_input(input, &sb))
+		return -1;
+	lock_file = lock_path(cache_out);
+	lock = lock_cache(lock_file, input, o->quiet);
+	rc = import_build(input, cache_out, o);
+	file_unlock(lock_file, lock);
+	free(lock_file);
+	return rc;
+}

@@ -1,0 +1,182 @@
+#include "config.h"
+
+#include "src/demo/demo_int.h"
+
+#include "model/util.h"
+
+/* The small descriptive sections: profile_info, neff_header, neff_node,
+ * nc_mem_usage, warnings (FORMATS.md §1.2). */
+
+#define PROFILER_VERSION "2.27.33.0%kaena-tools/2.27@5d9c0b9"
+
+void demo_sec_profile_info(struct dout *o, const struct demo_model *m)
+{
+	char *p;
+
+	dout_array_begin(o, "profile_info");
+	p = dout_rec(o);
+	p = DKV_RAW(p, "cc_only", "false");
+	p = DKV_RAW(p, "profile_type", "\"normal\"");
+	p = DKV_RAW(p, "profiler_version", "\"" PROFILER_VERSION "\"");
+	p = DKV_RAW(p, "profiler_build_time", "\"2025-12-15T22:27:26Z\"");
+	p = DKV_STR(p, "profile_name", m->neff);
+	p = DKV_STR(p, "neff_name", m->neff);
+	p = DKV_STR(p, "ntff_filename", m->ntff);
+	dout_done(o, p);
+	dout_array_end(o);
+}
+
+static uint64_t vars_size(const struct demo_model *m, int type)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < m->nvars; i++)
+		if (m->var[i].type == type)
+			n += m->var[i].size;
+	return n;
+}
+
+/* Every value is a string here, numbers included. */
+void demo_sec_neff_header(struct dout *o, const struct demo_model *m)
+{
+	uint64_t data = vars_size(m, V_WEIGHT) + (1u << 20);
+	char *p;
+
+	dout_array_begin(o, "neff_header");
+	p = dout_rec(o);
+	p = DLIT(p, "\"data_size\":\"");
+	p = dput_u64(p, data - data % 1024);
+	p = DLIT(p, "\",");
+	p = DKV_RAW(p, "number_of_logical_neuroncores", "\"1\"");
+	p = DKV_RAW(p, "number_of_neuroncores_per_lnc", "\"1\"");
+	p = DKV_RAW(p, "header_size", "\"1024\"");
+	p = DKV_RAW(p, "major_version", "\"2\"");
+	p = DKV_STR(p, "hash", m->hash);
+	p = DKV_STR(p, "network_name", m->neff);
+	p = DKV_RAW(p, "package_version", "\"2\"");
+	p = DKV_RAW(p, "minor_version", "\"0\"");
+	p = DKV_RAW(p, "build_version", "\"\"");
+	p = DKV_STR(p, "uuid", m->uuid);
+	p = DKV_RAW(p, "enabled_features", "\"dge, dge-cast\"");
+	dout_done(o, p);
+	dout_array_end(o);
+}
+
+static const char *const vtype_name[] = { "IN", "OUT", "WEIGHT", "" };
+static const char *const vtype_format[] = { "NC", "NC", "CRSM", "" };
+
+/* How a weight was loaded into SBUF, from the DMA seen for it. */
+static char *put_loads(char *p, const struct demo_var *v, uint64_t bytes,
+		       uint64_t xfers)
+{
+	uint64_t repeat = bytes ? NX_MAX(1, (bytes + v->size / 2) / v->size) : 0;
+
+	p = DKV_U64(p, "load_to_sbuf_dma_count", xfers);
+	p = DKV_U64(p, "load_to_sbuf_repeat_factor", repeat);
+	p = DKV_U64(p, "load_to_sbuf_total_size_bytes", bytes);
+	return DKV_U64(p, "load_to_sbuf_avg_size_bytes",
+		       xfers ? bytes / xfers : 0);
+}
+
+void demo_sec_neff_node(struct dout *o, const struct demo_model *m,
+			const struct demo_stats *st)
+{
+	dout_array_begin(o, "neff_node");
+	for (int i = 0; i < m->nvars; i++) {
+		const struct demo_var *v = &m->var[i];
+		char *p = dout_rec(o);
+
+		if (v->type == V_WEIGHT)
+			p = put_loads(p, v, st->var_bytes[i], st->var_xfers[i]);
+		p = DKV_STR(p, "variable_name", v->name);
+		p = DKV_STR(p, "type", vtype_name[v->type]);
+		p = DKV_STR(p, "format", vtype_format[v->type]);
+		p = DLIT(p, "\"shape\":\"[");
+		p = dput_u64(p, v->rows);
+		*p++ = ' ';
+		p = dput_u64(p, v->cols);
+		p = DLIT(p, "]\",\"size\":\"");
+		p = dput_u64(p, v->size);
+		p = DLIT(p, "\",");
+		p = DKV_STR(p, "sg_name", v->type == V_SPILL ? "sg00" : "");
+		if (v->type == V_SPILL)
+			p = DKV_STR(p, "node", m->layer[v->layer].name);
+		dout_done(o, p);
+	}
+	dout_array_end(o);
+}
+
+static void mem_row(struct dout *o, const struct demo_model *m,
+		    const char *type, uint64_t bytes)
+{
+	char *p = dout_rec(o);
+
+	p = DKV_RAW(p, "nd", "0");
+	p = DKV_U64(p, "nc", (uint64_t)m->nc_idx);
+	p = DKV_STR(p, "usage_type", type);
+	p = DKV_U64(p, "amount_bytes", bytes);
+	dout_done(o, p);
+}
+
+/* Device memory by use; instruction streams are 64 B per instruction
+ * of the program (one loop body per layer). */
+void demo_sec_nc_mem_usage(struct dout *o, const struct demo_model *m)
+{
+	static const char *const eng_type[ENG_N] = {
+		"Tensor Instructions", "Vector Instructions",
+		"Scalar Instructions", "GpSimd Instructions",
+		"Sync Instructions",
+	};
+	static const struct { const char *type; uint64_t bytes; } fixed[] = {
+		{ "Generic", 4096 }, { "Profiler Buffers", 33554432 },
+		{ "Scalar Table", 262144 }, { "Shared Scratchpad", 0 },
+		{ "Tensors", 0 }, { "Ucode lib", 1048576 },
+		{ "GpSimd STDIO", 65536 }, { "Collectives", 0 },
+		{ "Scratchpad", 16777216 }, { "XT CC (unused)", 0 },
+		{ "DMA Rings Runtime", 131072 }, { "DMA Rings Spill", 65536 },
+		{ "DMA Rings IO", 65536 }, { "DMA Rings Collectives", 0 },
+	};
+	uint64_t total = 0, prog = (uint64_t)m->nlayers * 24 * 64;
+	uint64_t io = vars_size(m, V_IN) + vars_size(m, V_OUT);
+
+	dout_array_begin(o, "nc_mem_usage");
+	for (int e = 0; e < ENG_N; e++) {
+		mem_row(o, m, eng_type[e], prog / (e == ENG_TENSOR ? 1 : 2));
+		total += prog / (e == ENG_TENSOR ? 1 : 2);
+	}
+	mem_row(o, m, "IO", io);
+	mem_row(o, m, "DRAM Spill", vars_size(m, V_SPILL));
+	mem_row(o, m, "Weights", vars_size(m, V_WEIGHT));
+	total += io + vars_size(m, V_SPILL) + vars_size(m, V_WEIGHT);
+	for (size_t i = 0; i < NX_ARRAY_SIZE(fixed); i++) {
+		mem_row(o, m, fixed[i].type, fixed[i].bytes);
+		total += fixed[i].bytes;
+	}
+	mem_row(o, m, "Total", total);
+	dout_array_end(o);
+}
+
+void demo_sec_warnings(struct dout *o)
+{
+	static const char *const w[][2] = {
+		{ "Missing Data",
+		  "Missing additional dynamic DMA metadata, reported DMA values "
+		  "may be inaccurate. Try capturing the profile with "
+		  "--enable-dge-notifs or NEURON_RT_ENABLE_DGE_NOTIFICATIONS=1 "
+		  "env flag." },
+		{ "Performance",
+		  "Hardware throttling was active during the execution; "
+		  "engine timings include throttled periods. See the "
+		  "Throttling track for details." },
+	};
+
+	dout_array_begin(o, "warnings");
+	for (size_t i = 0; i < NX_ARRAY_SIZE(w); i++) {
+		char *p = dout_rec(o);
+
+		p = DKV_STR(p, "category", w[i][0]);
+		p = DKV_STR(p, "message", w[i][1]);
+		dout_done(o, p);
+	}
+	dout_array_end(o);
+}

@@ -1,0 +1,28 @@
+/* A profile bundle: a folder of exported JSON holding one system profile
+ * and the device profiles it lists (device_profile_list ->
+ * <device_profile_name>.json), plus device files named the way the tools
+ * name them (device_profile_model_<id>.json,
+ * i-<instance>_pid_<pid>_nc_<N>_<...>.json). Names are resolved only
+ * inside the folder: no '/', no "..", no links that lead out. */
+#ifndef NX_BUNDLE_H
+#define NX_BUNDLE_H
+
+#include "src/import/import.h"
+
+/* The system profile file in folder dir: system_profile.json, else
+ * profile.json, else the one JSON file that starts like a system profile.
+ * *path is malloc'd. 0 on success; -1 with err_get() set. */
+int bundle_find_system(const char *dir, char **path);
+
+/* Imports the device profiles of the system profile sys (just imported
+ * from folder dir into w) as its children. Each file is imported in a
+ * worker thread into a part cache beside the cache's temporary file tmp
+ * (named after it, model/file.h) and merged; a file
+ * that is missing or fails becomes a warning and a profile row in state
+ * "missing" or "failed", not a failure of the bundle. Says on stderr
+ * which files it used unless quiet. 0 on success. */
+int bundle_import_devices(struct writer *w, const char *dir,
+			  const struct import_result *sys,
+			  const struct import_opts *o, const char *tmp);
+
+#endif

@@ -1,0 +1,285 @@
+/* Pairing Chrome trace events after the external sort: rows come back
+ * grouped (flows by id, async events by id, B/E by thread) and in time
+ * order within a group, ties in file order. Only one group's open slices
+ * are held at a time. Flows come first, but their ends are only bound to
+ * slices when the cache is finished. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/import/chrome/chrome.h"
+
+struct open_slice {
+	int64_t ts, track;
+	char *name, *cat, *args, *pid;
+};
+
+struct stack {
+	struct open_slice *v;
+	size_t n, cap;
+	uint64_t overflow;	/* begins beyond CHROME_MAX_DEPTH still open */
+	int64_t track;		/* B/E: the thread's row, 0 until needed */
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static struct open_slice *push(struct chrome *c, struct stack *st)
+{
+	if (st->n >= CHROME_MAX_DEPTH) {
+		st->overflow++;
+		c->n_overflow++;
+		return NULL;
+	}
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 8;
+		st->v = xreallocarray(st->v, st->cap, sizeof(*st->v));
+	}
+	return &st->v[st->n++];
+}
+
+static void open_free(struct open_slice *o)
+{
+	free(o->name);
+	free(o->cat);
+	free(o->args);
+	free(o->pid);
+}
+
+/* End args join begin args: {"a":1} + {"b":2} = {"a":1,"b":2}. */
+static void merge_args(struct strbuf *sb, const char *a, const char *b)
+{
+	sb_reset(sb);
+	if (a && *a)
+		sb_adds(sb, a);
+	if (!b || !*b)
+		return;
+	if (!sb->len) {
+		sb_adds(sb, b);
+		return;
+	}
+	sb->len--;
+	sb_addc(sb, ',');
+	sb_adds(sb, b + 1);
+}
+
+static void write_slice(struct chrome *c, const struct open_slice *o,
+			int64_t end, int depth, unsigned flags,
+			const char *end_args)
+{
+	int64_t cat = o->cat && *o->cat ? writer_string(c->w, o->cat) : 0;
+	int64_t id = writer_slice(c->w, o->track, o->ts, end - o->ts,
+				  writer_string(c->w, o->name ? o->name : ""),
+				  cat, depth, flags);
+
+	merge_args(&c->tmp, o->args, end_args);
+	if (c->tmp.len)
+		writer_slice_args(c->w, id, sb_cstr(&c->tmp));
+}
+
+/* What is still open when a group ends closes at the trace's end. */
+static void close_all(struct chrome *c, struct stack *st)
+{
+	while (st->n) {
+		struct open_slice *o = &st->v[--st->n];
+
+		write_slice(c, o, c->max_ts, (int)st->n, SF_UNTERMINATED, NULL);
+		open_free(o);
+	}
+	st->overflow = 0;
+	st->track = 0;
+}
+
+static void open_set(struct open_slice *o, const struct spill_row *r,
+		     int64_t track)
+{
+	o->ts = r->ts;
+	o->track = track;
+	o->name = dup_or_null(r->text[0]);
+	o->cat = dup_or_null(r->text[1]);
+	o->args = dup_or_null(r->text[2]);
+	o->pid = dup_or_null(r->text[3]);
+}
+
+/* B/E of one thread: an E closes the innermost open B. */
+static void begin_end(struct chrome *c, struct stack *st,
+		      const struct spill_row *r)
+{
+	struct open_slice *o;
+
+	if (r->tag == 'B') {
+		size_t pidlen = strnlen(r->sub, r->sublen);
+
+		if (!st->track)
+			st->track = chrome_thread_row(c, r->sub, pidlen,
+						      r->sub + pidlen + 1,
+						      r->sublen - pidlen - 1);
+		o = push(c, st);
+		if (o)
+			open_set(o, r, st->track);
+		return;
+	}
+	if (st->overflow) {
+		st->overflow--;
+		return;
+	}
+	if (!st->n) {
+		c->n_unmatched++;
+		return;
+	}
+	o = &st->v[--st->n];
+	write_slice(c, o, r->ts, (int)st->n, 0, r->text[2]);
+	open_free(o);
+}
+
+/* The open async slice an end closes: the innermost of that name, or
+ * the innermost of all when the end has no name. */
+static size_t async_match(const struct stack *st, const char *name)
+{
+	if (name && *name)
+		for (size_t i = st->n; i-- > 0;)
+			if (st->v[i].name && !strcmp(st->v[i].name, name))
+				return i;
+	return st->n - 1;
+}
+
+/* Async events of one id: nested begins share the outermost's row. */
+static void async(struct chrome *c, struct stack *st, const struct spill_row *r)
+{
+	const char *pid = r->text[3] ? r->text[3] : "";
+	const char *name = r->text[0] ? r->text[0] : "";
+	struct open_slice *o;
+	size_t i;
+
+	switch (r->tag) {
+	case 'b':
+	case 'S':
+		o = push(c, st);
+		if (o)
+			open_set(o, r, st->n > 1 ? st->v[0].track :
+				 chrome_async_row(c, pid, name));
+		return;
+	case 'e':
+	case 'F':
+		if (!st->n) {
+			c->n_unmatched++;
+			return;
+		}
+		i = async_match(st, name);
+		/* begins left open inside it end with it */
+		while (st->n > i + 1) {
+			o = &st->v[--st->n];
+			write_slice(c, o, r->ts, 0, SF_UNTERMINATED, NULL);
+			open_free(o);
+		}
+		o = &st->v[--st->n];
+		write_slice(c, o, r->ts, 0, 0, r->text[2]);
+		open_free(o);
+		return;
+	default: {
+		struct open_slice inst;
+
+		open_set(&inst, r, st->n ? st->v[0].track :
+			 chrome_async_row(c, pid, name));
+		write_slice(c, &inst, r->ts, 0, SF_INSTANT, NULL);
+		open_free(&inst);
+		return;
+	}
+	}
+}
+
+struct flow_state {
+	int open;
+	struct wflow_end from;
+	struct wid id;
+};
+
+/* A flow's id as a number when it is one ("0x1a" or "26"), else a
+ * number of our own. */
+static void flow_id(struct chrome *c, const char *text, struct wid *id)
+{
+	char *end;
+	unsigned long long v;
+
+	if (text && *text && *text != '-') {
+		v = strtoull(text, &end, 0);
+		if (!*end) {
+			wid_from_u64(id, v);
+			return;
+		}
+	}
+	wid_from_u64(id, ++c->next_flow_id);
+}
+
+/* Flow steps of one id: s starts, t continues, f ends. A step binds to
+ * the slice enclosing it on its thread; an f without bp "e" binds to the
+ * next slice to begin there. */
+static void flow(struct chrome *c, struct flow_state *fs,
+		 const struct spill_row *r)
+{
+	struct wflow_end here = { r->val, r->ts, 0 };
+
+	if (r->tag == 's') {
+		fs->open = 1;
+		fs->from = here;
+		flow_id(c, r->text[1], &fs->id);
+		return;
+	}
+	if (!fs->open) {
+		c->n_bad_flow++;
+		return;
+	}
+	if (r->tag == 'f')
+		here.next = !(r->text[0] && !strcmp(r->text[0], "e"));
+	writer_flow_at(c->w, &fs->id, &fs->from, &here, "flow");
+	fs->from = here;
+	fs->from.next = 0;
+	if (r->tag == 'f')
+		fs->open = 0;
+}
+
+static int same_group(const struct spill_row *a, int64_t key,
+		      const struct strbuf *sub)
+{
+	return a->key == key && a->sublen == sub->len &&
+	       (!a->sublen || !memcmp(a->sub, sub->buf, sub->len));
+}
+
+int chrome_match(struct chrome *c)
+{
+	struct stack st = { 0 };
+	struct flow_state fs = { 0 };
+	struct strbuf sub;
+	struct spill_row r;
+	int64_t key = INT64_MIN;
+	uint64_t n = 0;
+	int rc;
+
+	sb_init(&sub);
+	if (spill_sort(c->spill))
+		return -1;
+	while ((rc = spill_next(c->spill, &r)) == 1) {
+		if (!same_group(&r, key, &sub)) {
+			close_all(c, &st);
+			memset(&fs, 0, sizeof(fs));
+			key = r.key;
+			sb_reset(&sub);
+			sb_add(&sub, r.sub ? r.sub : "", r.sublen);
+		}
+		if (r.key == CHROME_KEY_FLOW)
+			flow(c, &fs, &r);
+		else if (r.key == CHROME_KEY_ASYNC)
+			async(c, &st, &r);
+		else
+			begin_end(c, &st, &r);
+		if (++n % 65536 == 0 && writer_failed(c->w))
+			break;
+	}
+	close_all(c, &st);
+	free(st.v);
+	sb_free(&sub);
+	return rc < 0 || writer_failed(c->w) ? -1 : 0;
+}

@@ -1,0 +1,948 @@
+/* Neuron device-profile JSON (neuron-profile view --output-format json):
+ * an object of arrays of records, any key order, read one record at a
+ * time. See FORMATS.md §1.2 and §2. The keys of a system profile
+ * (§1.4) go to system.c. */
+#include "config.h"
+
+#include "src/import/neuron.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/hmap.h"
+#include "src/import/import.h"
+#include "src/json/jsonpipe.h"
+#include "src/json/jsonsplit.h"
+#include "src/json/jsonval.h"
+#include "model/util.h"
+
+/* Distinct top-level keys at most: unknown ones each become an info
+ * table and a warning. */
+#define MAX_KEYS 4096
+
+/* Track order: groups, and engines in the order people read them. */
+#define SORT_ENGINES 1000
+#define SORT_DMA 2000
+#define SORT_XFER 3000
+#define SORT_COUNTERS 4000
+
+static const char *const engine_order[] = {
+	"TensorMatrix", "Tensor", "Vector", "Scalar", "GpSimd", "Sync",
+};
+
+/* Rows by name: a hostile file may name many. */
+struct named_set {
+	struct strmap map;	/* name -> index + 1 in ids */
+	int64_t *ids;
+	size_t n, cap;
+};
+
+enum counter_id { C_DMA_RATE, C_HBM_RATE, C_PENDING, C_SBUF, C_PSUM,
+		  C_THROTTLE, C_COUNT };
+
+static const struct {
+	const char *name, *unit;
+} counter_defs[C_COUNT] = {
+	[C_DMA_RATE] = { "DMA throughput", "B/s" },
+	[C_HBM_RATE] = { "HBM throughput", "B/s" },
+	[C_PENDING] = { "Pending DMA", "count" },
+	[C_SBUF] = { "SBUF usage", "ratio" },
+	[C_PSUM] = { "PSUM usage", "ratio" },
+	[C_THROTTLE] = { "Throttling", "ratio" },
+};
+
+struct keystat {
+	char *key;
+	uint64_t n;
+	int known;
+	int system;		/* a system-profile key */
+};
+
+struct neuron {
+	struct import *im;
+	struct writer *w;
+	const struct jrec *rec;
+	int64_t g_engines, g_dma, g_xfer, g_counters;
+	struct named_set engines, queues, xfers;
+	int64_t counters[C_COUNT];
+	struct strbuf args, tmp, tmp2;
+	struct keystat *keys;
+	size_t nkeys, last_key;
+	struct strmap keymap;	/* key -> index + 1 in keys */
+	struct jv_names instr_names, dma_names;
+	int saw_known_key;
+	struct sysimp *sys;	/* set once a system-profile key is seen */
+	uint64_t clipped;
+	/* profile facts gathered from whichever record carries them */
+	char *instance_type, *profile_name, *network_name;
+	int64_t nc_idx;
+	int have_first, have_last;
+	int64_t first_hw, last_hw;
+};
+
+static int64_t group(struct neuron *n, int64_t *g, const char *name,
+		     int64_t sort)
+{
+	if (!*g)
+		*g = writer_track(n->w, n->im->profile, 0, TK_GROUP, name, sort);
+	return *g;
+}
+
+static int64_t named_find(struct named_set *s, const char *name)
+{
+	void *v = strmap_get(&s->map, name, strlen(name));
+
+	return v ? s->ids[(uintptr_t)v - 1] : 0;
+}
+
+static void named_add(struct named_set *s, const char *name, int64_t id)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->ids = xreallocarray(s->ids, s->cap, sizeof(*s->ids));
+	}
+	s->ids[s->n++] = id;
+	strmap_put(&s->map, name, strlen(name), (void *)(uintptr_t)s->n);
+}
+
+static void named_free(struct named_set *s)
+{
+	strmap_free(&s->map, NULL);
+	free(s->ids);
+}
+
+static int64_t engine_track(struct neuron *n, const char *label)
+{
+	int64_t id = named_find(&n->engines, label);
+	int64_t sort = SORT_ENGINES + 1 + (int64_t)NX_ARRAY_SIZE(engine_order);
+
+	if (id)
+		return id;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(engine_order); i++)
+		if (!strcmp(label, engine_order[i]))
+			sort = SORT_ENGINES + 1 + (int64_t)i;
+	if (sort > SORT_ENGINES + (int64_t)NX_ARRAY_SIZE(engine_order))
+		sort += (int64_t)n->engines.n;
+	group(n, &n->g_engines, "Engines", SORT_ENGINES);
+	id = writer_track(n->w, n->im->profile, n->g_engines, TK_ENGINE, label,
+			  sort);
+	named_add(&n->engines, label, id);
+	return id;
+}
+
+/* Queue of a DMA packet from its subgroup: "qSyncIO0-Q1-E3" -> "qSyncIO0",
+ * "Q0-E5" -> "Q0"; an aggregated row's subgroup is the queue itself. */
+static void queue_name(const char *sub, struct strbuf *out)
+{
+	const char *e = strrchr(sub, '-');
+	size_t n = strlen(sub);
+
+	sb_reset(out);
+	if (e && e[1] == 'E' && e[2] >= '0' && e[2] <= '9') {
+		const char *q = e;
+
+		while (q > sub && q[-1] != '-')
+			q--;
+		if (q > sub && q[0] == 'Q') {
+			n = (size_t)(q - 1 - sub);
+		} else if (q == sub && q[0] == 'Q') {
+			n = (size_t)(e - sub);
+		}
+	} else if (e && e[1] == 'Q' && e[2] >= '0' && e[2] <= '9') {
+		n = (size_t)(e - sub);
+	}
+	sb_add(out, sub, n);
+}
+
+static int64_t queue_track(struct neuron *n, const char *queue, int aggregated)
+{
+	struct named_set *set = aggregated ? &n->xfers : &n->queues;
+	int64_t id = named_find(set, queue);
+
+	if (id)
+		return id;
+	if (aggregated)
+		group(n, &n->g_xfer, "DMA transfers", SORT_XFER);
+	else
+		group(n, &n->g_dma, "DMA queues", SORT_DMA);
+	id = writer_track(n->w, n->im->profile, aggregated ? n->g_xfer : n->g_dma,
+			  aggregated ? TK_DMA_XFER : TK_DMA, queue,
+			  (aggregated ? SORT_XFER : SORT_DMA) + 1);
+	named_add(set, queue, id);
+	return id;
+}
+
+static int64_t counter_track(struct neuron *n, enum counter_id c)
+{
+	if (!n->counters[c]) {
+		group(n, &n->g_counters, "Counters", SORT_COUNTERS);
+		n->counters[c] = writer_track(n->w, n->im->profile,
+					      n->g_counters, TK_COUNTER,
+					      counter_defs[c].name,
+					      SORT_COUNTERS + 1 + c);
+		writer_track_set_unit(n->w, n->counters[c], counter_defs[c].unit);
+	}
+	return n->counters[c];
+}
+
+static int bad_field(struct neuron *n, const char *field, const cJSON *v,
+		     const char *want)
+{
+	return import_fail(n->im, n->rec, "\"%s\" is %s, expected %s", field,
+			   jv_type_name(v), want);
+}
+
+/* Required integer field. */
+static int need_i64(struct neuron *n, const cJSON *v, const char *field,
+		    int64_t *out)
+{
+	int rc = jv_i64(v, out);
+
+	if (rc == JV_ABSENT)
+		return import_fail(n->im, n->rec, "missing \"%s\"", field);
+	if (rc == JV_BAD)
+		return bad_field(n, field, v, "an integer");
+	return 0;
+}
+
+/* Optional integer field; *out = -1 when absent. */
+static int opt_i64(struct neuron *n, const cJSON *v, const char *field,
+		   int64_t *out)
+{
+	int rc = jv_i64(v, out);
+
+	if (rc == JV_ABSENT)
+		*out = -1;
+	else if (rc == JV_BAD)
+		return bad_field(n, field, v, "an integer");
+	return 0;
+}
+
+/* Optional string field interned; 0 when absent or empty. */
+static int opt_sid(struct neuron *n, const cJSON *v, const char *field,
+		   int64_t *out)
+{
+	char buf[64];
+	const char *s;
+	int rc = jv_str(v, &s, buf, sizeof(buf));
+
+	*out = 0;
+	if (rc == JV_BAD)
+		return bad_field(n, field, v, "a string");
+	if (rc == JV_OK && *s)
+		*out = writer_string(n->w, s);
+	return 0;
+}
+
+static int opt_str(struct neuron *n, const cJSON *v, const char *field,
+		   const char **out, char *buf, size_t len)
+{
+	int rc = jv_str(v, out, buf, len);
+
+	if (rc == JV_ABSENT)
+		*out = NULL;
+	else if (rc == JV_BAD)
+		return bad_field(n, field, v, "a string");
+	return 0;
+}
+
+static int opt_id(struct neuron *n, const cJSON *v, const char *field,
+		  struct wid *out)
+{
+	if (jv_id(v, out) == JV_BAD)
+		return bad_field(n, field, v, "a 64-bit integer");
+	return 0;
+}
+
+static int64_t add_slice(struct neuron *n, int64_t track, int64_t ts,
+			 int64_t dur, int64_t name, int64_t cat)
+{
+	if (dur < 0)
+		n->clipped++;
+	return writer_slice(n->w, track, ts, dur, name, cat, 0, 0);
+}
+
+enum {
+	I_ACTIVATION_FN, I_BIR_ID, I_BIR_INSTRUCTION_NAME, I_COMPILER_OPCODE,
+	I_COMPILER_OPERANDS, I_COMPILER_PC, I_DURATION, I_EVT_WAIT_TIME,
+	I_FULLY_QUALIFIED_SUBGRAPH, I_HLO_NAME, I_ID, I_INSTRUCTION_TYPE,
+	I_LABEL, I_LAYER, I_OPCODE, I_OPERANDS, I_PC, I_PENGUIN_ID,
+	I_SUBGROUP, I_TIMESTAMP, I_COUNT
+};
+
+static const char *const instr_fields[I_COUNT] = {
+	"activation_fn", "bir_id", "bir_instruction_name", "compiler_opcode",
+	"compiler_operands", "compiler_pc", "duration", "evt_wait_time",
+	"fully_qualified_subgraph", "hlo_name", "id", "instruction_type",
+	"label", "layer", "opcode", "operands", "pc", "penguin_id",
+	"subgroup", "timestamp",
+};
+
+static int instruction(struct neuron *n, const cJSON *o)
+{
+	const cJSON *f[I_COUNT];
+	struct winstruction in;
+	const char *label, *opcode, *sub;
+	char b1[32], b2[32], b3[32];
+	int64_t ts, dur, layer, track, slice;
+
+	sb_reset(&n->args);
+	jv_fields(o, &n->instr_names, f, &n->args);
+	memset(&in, 0, sizeof(in));
+	if (need_i64(n, f[I_TIMESTAMP], "timestamp", &ts) ||
+	    need_i64(n, f[I_DURATION], "duration", &dur) ||
+	    opt_str(n, f[I_LABEL], "label", &label, b1, sizeof(b1)) ||
+	    opt_str(n, f[I_SUBGROUP], "subgroup", &sub, b2, sizeof(b2)) ||
+	    opt_str(n, f[I_OPCODE], "opcode", &opcode, b3, sizeof(b3)) ||
+	    opt_id(n, f[I_ID], "id", &in.id) ||
+	    opt_sid(n, f[I_SUBGROUP], "subgroup", &in.subgroup) ||
+	    opt_sid(n, f[I_HLO_NAME], "hlo_name", &in.hlo_name) ||
+	    opt_sid(n, f[I_LAYER], "layer", &layer) ||
+	    opt_sid(n, f[I_FULLY_QUALIFIED_SUBGRAPH], "fully_qualified_subgraph",
+		    &in.subgraph) ||
+	    opt_sid(n, f[I_INSTRUCTION_TYPE], "instruction_type",
+		    &in.instruction_type) ||
+	    opt_sid(n, f[I_ACTIVATION_FN], "activation_fn", &in.activation_fn) ||
+	    opt_sid(n, f[I_COMPILER_OPCODE], "compiler_opcode",
+		    &in.compiler_opcode) ||
+	    opt_i64(n, f[I_PC], "pc", &in.pc) ||
+	    opt_i64(n, f[I_COMPILER_PC], "compiler_pc", &in.compiler_pc) ||
+	    opt_i64(n, f[I_EVT_WAIT_TIME], "evt_wait_time", &in.evt_wait_time) ||
+	    opt_str(n, f[I_OPERANDS], "operands", &in.operands, NULL, 0) ||
+	    opt_str(n, f[I_COMPILER_OPERANDS], "compiler_operands",
+		    &in.compiler_operands, NULL, 0) ||
+	    opt_str(n, f[I_BIR_ID], "bir_id", &in.bir_id, NULL, 0) ||
+	    opt_str(n, f[I_PENGUIN_ID], "penguin_id", &in.penguin_id, NULL, 0) ||
+	    opt_str(n, f[I_BIR_INSTRUCTION_NAME], "bir_instruction_name",
+		    &in.bir_instruction_name, NULL, 0))
+		return -1;
+	if (!label || !*label)
+		label = sub && *sub ? sub : "Unknown";
+	track = engine_track(n, label);
+	in.layer = layer;
+	slice = add_slice(n, track, ts, dur,
+			  writer_string(n->w, opcode && *opcode ? opcode : "unknown"),
+			  layer);
+	writer_instruction(n->w, slice, &in);
+	if (n->args.len)
+		writer_slice_args(n->w, slice, sb_cstr(&n->args));
+	return 0;
+}
+
+enum {
+	D_AGGREGATED, D_BLOCK_ID, D_DEST, D_DMA_ENGINE, D_DMA_QUEUE, D_DURATION,
+	D_ID, D_OP, D_PACKET_AGGREGATION_ID, D_PACKET_IDX, D_QUEUE_TYPE,
+	D_READ_SIZE, D_SEMAPHORE_ID, D_SOURCE, D_SUBGROUP, D_TIMESTAMP,
+	D_TRANSFER_RATE, D_TRANSFER_SIZE, D_TRIGGER, D_VARIABLE, D_WRITE_SIZE,
+	D_COUNT
+};
+
+static const char *const dma_fields[D_COUNT] = {
+	"aggregated", "block_id", "dest", "dma_engine", "dma_queue", "duration",
+	"id", "op", "packet_aggregation_id", "packet_idx", "queue_type",
+	"read_size", "semaphore_id", "source", "subgroup", "timestamp",
+	"transfer_rate", "transfer_size", "trigger", "variable", "write_size",
+};
+
+static int dma(struct neuron *n, const cJSON *o)
+{
+	const cJSON *f[D_COUNT];
+	struct wdma d;
+	const char *sub, *var;
+	char b1[32], b2[32], b3[32];
+	int64_t ts, dur, track, slice, name;
+	int agg = 0;
+
+	sb_reset(&n->args);
+	jv_fields(o, &n->dma_names, f, &n->args);
+	memset(&d, 0, sizeof(d));
+	if (jv_bool(f[D_AGGREGATED], &agg) == JV_BAD)
+		return bad_field(n, "aggregated", f[D_AGGREGATED], "\"yes\" or \"no\"");
+	d.aggregated = agg;
+	if (need_i64(n, f[D_TIMESTAMP], "timestamp", &ts) ||
+	    need_i64(n, f[D_DURATION], "duration", &dur) ||
+	    opt_id(n, f[D_ID], "id", &d.id) ||
+	    opt_id(n, f[D_PACKET_AGGREGATION_ID], "packet_aggregation_id",
+		   &d.packet_aggregation_id) ||
+	    opt_i64(n, f[D_PACKET_IDX], "packet_idx", &d.packet_idx) ||
+	    opt_sid(n, f[D_QUEUE_TYPE], "queue_type", &d.queue_type) ||
+	    opt_sid(n, f[D_OP], "op", &d.op) ||
+	    opt_i64(n, f[D_TRANSFER_SIZE], "transfer_size", &d.transfer_size) ||
+	    opt_i64(n, f[D_READ_SIZE], "read_size", &d.read_size) ||
+	    opt_i64(n, f[D_WRITE_SIZE], "write_size", &d.write_size) ||
+	    opt_i64(n, f[D_TRANSFER_RATE], "transfer_rate", &d.transfer_rate) ||
+	    opt_i64(n, f[D_DMA_ENGINE], "dma_engine", &d.dma_engine) ||
+	    opt_i64(n, f[D_DMA_QUEUE], "dma_queue", &d.dma_queue) ||
+	    opt_i64(n, f[D_BLOCK_ID], "block_id", &d.block_id) ||
+	    opt_i64(n, f[D_TRIGGER], "trigger", &d.trigger_ts) ||
+	    opt_str(n, f[D_SEMAPHORE_ID], "semaphore_id", &d.semaphore_id, b1,
+		    sizeof(b1)) ||
+	    opt_str(n, f[D_SUBGROUP], "subgroup", &sub, b2, sizeof(b2)) ||
+	    opt_str(n, f[D_VARIABLE], "variable", &var, b3, sizeof(b3)))
+		return -1;
+	if (!sub || !*sub)
+		sub = "unknown";
+	if (agg)
+		sb_reset(&n->tmp), sb_adds(&n->tmp, sub);
+	else
+		queue_name(sub, &n->tmp);
+	d.queue = writer_string(n->w, sb_cstr(&n->tmp));
+	track = queue_track(n, sb_cstr(&n->tmp), agg);
+	name = writer_string(n->w, var && *var ? var : "unknown");
+	d.variable = name;
+	sb_reset(&n->tmp);
+	if (f[D_SOURCE]) {
+		jv_flatten(&n->tmp, f[D_SOURCE]);
+		d.source = sb_cstr(&n->tmp);
+	}
+	sb_reset(&n->tmp2);
+	if (f[D_DEST]) {
+		jv_flatten(&n->tmp2, f[D_DEST]);
+		d.dest = sb_cstr(&n->tmp2);
+	}
+	slice = add_slice(n, track, ts, dur, name, d.queue_type);
+	writer_dma(n->w, slice, &d);
+	/* keep the packet's own queue label (engine and queue index) */
+	if (!agg && strcmp(sub, "unknown")) {
+		if (n->args.len) {
+			n->args.len--;
+			sb_adds(&n->args, ",\"subgroup\":");
+		} else {
+			sb_adds(&n->args, "{\"subgroup\":");
+		}
+		sb_addc(&n->args, '"');
+		for (const char *p = sub; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				sb_addc(&n->args, '\\');
+			if ((unsigned char)*p >= 0x20)
+				sb_addc(&n->args, *p);
+		}
+		sb_adds(&n->args, "\"}");
+	}
+	if (n->args.len)
+		writer_slice_args(n->w, slice, sb_cstr(&n->args));
+	return 0;
+}
+
+static const char *const layer_engines[5] = {
+	"tensor", "vector", "scalar", "gpsimd", "sync",
+};
+
+static int layer_summary(struct neuron *n, const cJSON *o)
+{
+	struct wlayer l;
+	const char *name, *sub;
+	char key[64];
+
+	memset(&l, 0, sizeof(l));
+	if (opt_str(n, cJSON_GetObjectItemCaseSensitive(o, "name"), "name",
+		    &name, NULL, 0) ||
+	    opt_str(n, cJSON_GetObjectItemCaseSensitive(o,
+		    "fully_qualified_subgraph"), "fully_qualified_subgraph",
+		    &sub, NULL, 0) ||
+	    need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "start"), "start",
+		     &l.start) ||
+	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "end"), "end", &l.end) ||
+	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "duration"),
+		    "duration", &l.dur))
+		return -1;
+	if (l.end < 0 && l.dur >= 0)
+		l.end = l.start + l.dur;
+	if (l.dur < 0)
+		l.dur = l.end >= l.start ? l.end - l.start : 0;
+	l.name = name ? name : "";
+	l.subgraph = sub;
+	for (int e = 0; e < 5; e++) {
+		static const char *const what[3] = { "instruction_count",
+						     "instruction_time",
+						     "active_time" };
+		int64_t *dst[3] = { &l.count[e], &l.time[e], &l.active[e] };
+
+		for (int k = 0; k < 3; k++) {
+			snprintf(key, sizeof(key), "%s_engine_%s",
+				 layer_engines[e], what[k]);
+			if (opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, key),
+				    key, dst[k]))
+				return -1;
+		}
+	}
+	if (opt_i64(n, cJSON_GetObjectItemCaseSensitive(o,
+		    "tensor_engine_flop_count"), "tensor_engine_flop_count",
+		    &l.flops) ||
+	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o,
+		    "tensor_engine_model_flop_count"),
+		    "tensor_engine_model_flop_count", &l.model_flops))
+		return -1;
+	if (jv_f64(cJSON_GetObjectItemCaseSensitive(o, "tensor_engine_mfu"),
+		   &l.mfu) != JV_OK)
+		l.mfu = -1;
+	if (jv_f64(cJSON_GetObjectItemCaseSensitive(o, "tensor_engine_hfu"),
+		   &l.hfu) != JV_OK)
+		l.hfu = -1;
+	writer_layer(n->w, n->im->profile, &l);
+	return 0;
+}
+
+static int active_time(struct neuron *n, const cJSON *o)
+{
+	int64_t s, e, pcore;
+	const char *engine;
+	char buf[32];
+
+	if (need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "start_ts"),
+		     "start_ts", &s) ||
+	    need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "end_ts"),
+		     "end_ts", &e) ||
+	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "pcore_idx"),
+		    "pcore_idx", &pcore) ||
+	    opt_str(n, cJSON_GetObjectItemCaseSensitive(o, "engine"), "engine",
+		    &engine, buf, sizeof(buf)))
+		return -1;
+	writer_active_time(n->w, n->im->profile, engine ? engine : "", s, e,
+			   pcore);
+	return 0;
+}
+
+static int semaphore_update(struct neuron *n, const cJSON *o)
+{
+	int64_t ts, value;
+	const char *id;
+	char buf[32];
+
+	if (need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
+		     "timestamp", &ts) ||
+	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "value"), "value",
+		    &value) ||
+	    opt_str(n, cJSON_GetObjectItemCaseSensitive(o, "id"), "id", &id,
+		    buf, sizeof(buf)))
+		return -1;
+	writer_semaphore(n->w, n->im->profile, ts, id, value);
+	return 0;
+}
+
+/* A sample: ts from "timestamp", value from field. */
+static int sample(struct neuron *n, const cJSON *o, const char *field,
+		  enum counter_id c, int64_t *ts_out)
+{
+	int64_t ts;
+	double v;
+	int rc;
+
+	if (need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
+		     "timestamp", &ts))
+		return -1;
+	rc = jv_f64(cJSON_GetObjectItemCaseSensitive(o, field), &v);
+	if (rc == JV_BAD)
+		return bad_field(n, field, cJSON_GetObjectItemCaseSensitive(o, field),
+				 "a number");
+	if (rc == JV_OK)
+		writer_counter(n->w, counter_track(n, c), ts, v);
+	if (ts_out)
+		*ts_out = ts;
+	return 0;
+}
+
+static int dma_throughput(struct neuron *n, const cJSON *o)
+{
+	return sample(n, o, "transfer_rate", C_DMA_RATE, NULL) ||
+	       sample(n, o, "hbm_transfer_rate", C_HBM_RATE, NULL) ? -1 : 0;
+}
+
+static int pending_dma(struct neuron *n, const cJSON *o)
+{
+	return sample(n, o, "value", C_PENDING, NULL);
+}
+
+static int instruction_usage(struct neuron *n, const cJSON *o)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "type");
+	const char *type = cJSON_IsString(t) ? t->valuestring : "";
+
+	if (!strcmp(type, "psum"))
+		return sample(n, o, "usage_avg", C_PSUM, NULL);
+	return sample(n, o, "usage_avg", C_SBUF, NULL);
+}
+
+/* Throttling: the utilisation limit k/n holds for "duration" ns. */
+static int ham(struct neuron *n, const cJSON *o)
+{
+	int64_t ts, dur, k, m;
+	int64_t track = counter_track(n, C_THROTTLE);
+
+	if (need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
+		     "timestamp", &ts) ||
+	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "duration"),
+		    "duration", &dur) ||
+	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "k"), "k", &k) ||
+	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "n"), "n", &m))
+		return -1;
+	if (k < 0 || m <= 0)
+		return 0;
+	writer_counter(n->w, track, ts, (double)k / (double)m);
+	if (dur > 0 && ts <= INT64_MAX - dur)
+		writer_counter(n->w, track, ts + dur, 1.0);
+	return 0;
+}
+
+/* Remembers facts about the profile as their records go by. */
+static void note_facts(struct neuron *n, const char *section, const cJSON *o)
+{
+	const cJSON *v;
+	int64_t i;
+
+	if (!strcmp(section, "summary") || !strcmp(section, "model_info")) {
+		v = cJSON_GetObjectItemCaseSensitive(o, "instance_type");
+		if (cJSON_IsString(v) && !n->instance_type)
+			n->instance_type = xstrdup(v->valuestring);
+		if (jv_i64(cJSON_GetObjectItemCaseSensitive(o, "nc_idx"), &i) ==
+		    JV_OK)
+			n->nc_idx = i;
+	} else if (!strcmp(section, "profile_info")) {
+		v = cJSON_GetObjectItemCaseSensitive(o, "profile_name");
+		if (cJSON_IsString(v) && !n->profile_name)
+			n->profile_name = xstrdup(v->valuestring);
+	} else if (!strcmp(section, "neff_header")) {
+		v = cJSON_GetObjectItemCaseSensitive(o, "network_name");
+		if (cJSON_IsString(v) && !n->network_name)
+			n->network_name = xstrdup(v->valuestring);
+	} else if (!strcmp(section, "metadata")) {
+		if (jv_i64(cJSON_GetObjectItemCaseSensitive(o,
+			   "first_hw_timestamp"), &i) == JV_OK) {
+			n->first_hw = i;
+			n->have_first = 1;
+		}
+		if (jv_i64(cJSON_GetObjectItemCaseSensitive(o,
+			   "last_hw_timestamp"), &i) == JV_OK) {
+			n->last_hw = i;
+			n->have_last = 1;
+		}
+	} else if (!strcmp(section, "warnings")) {
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "category");
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "message");
+
+		import_warning(n->im, cJSON_IsString(c) ? c->valuestring : NULL,
+			       cJSON_IsString(m) ? m->valuestring : "");
+	}
+}
+
+/* Records of the info sections go to the info table field by field. */
+static int info(struct neuron *n, const char *section, const cJSON *o)
+{
+	struct wvalue v;
+
+	if (!cJSON_IsObject(o)) {
+		jv_to_wvalue(o, &v, &n->tmp);
+		writer_info(n->w, n->im->profile, section, (int64_t)n->rec->index,
+			    "value", &v);
+		return 0;
+	}
+	note_facts(n, section, o);
+	for (const cJSON *c = o->child; c; c = c->next) {
+		jv_to_wvalue(c, &v, &n->tmp);
+		writer_info(n->w, n->im->profile, section,
+			    (int64_t)n->rec->index, c->string ? c->string : "",
+			    &v);
+	}
+	return 0;
+}
+
+struct handler {
+	const char *key;
+	int (*fn)(struct neuron *n, const cJSON *o);
+};
+
+static const struct handler handlers[] = {
+	{ "active_time", active_time },
+	{ "dma", dma },
+	{ "dma_throughput", dma_throughput },
+	{ "ham", ham },
+	{ "instruction", instruction },
+	{ "instruction_usage", instruction_usage },
+	{ "layer_summary", layer_summary },
+	{ "pending_dma", pending_dma },
+	{ "semaphore_update", semaphore_update },
+};
+
+/* Keys stored as info tables, field by field. */
+static const char *const info_keys[] = {
+	"annotation", "cc_stream", "dma_queues_info", "metadata", "model_info", "nc_mem_usage",
+	"neff_header", "neff_node", "profile_info", "summary", "summary_group_order",
+	"summary_groups", "terminology", "warnings",
+};
+
+static struct keystat *keystat(struct neuron *n, const char *key)
+{
+	/* records of one key come in long runs */
+	void *i;
+
+	if (n->last_key < n->nkeys && !strcmp(n->keys[n->last_key].key, key))
+		return &n->keys[n->last_key];
+	if ((i = strmap_get(&n->keymap, key, strlen(key))))
+		return &n->keys[n->last_key = (uintptr_t)i - 1];
+	n->keys = xreallocarray(n->keys, n->nkeys + 1, sizeof(*n->keys));
+	n->keys[n->nkeys] = (struct keystat){ xstrdup(key), 0, 0,
+					      sysimp_is_key(key) };
+	strmap_put(&n->keymap, key, strlen(key), (void *)(uintptr_t)(n->nkeys + 1));
+	return &n->keys[n->last_key = n->nkeys++];
+}
+
+static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
+		  void *prepared)
+{
+	const char *key = r->key ? r->key : "";
+	struct keystat *ks;
+	int rc = 0;
+
+	n->rec = r;
+	if (n->nkeys >= MAX_KEYS && !strmap_get(&n->keymap, key, strlen(key)))
+		return import_fail(n->im, r, "more than %d different top-level"
+				   " keys", MAX_KEYS);
+	ks = keystat(n, key);
+	if (r->kind == JREC_ARRAY_END)
+		return 0;
+	ks->n++;
+	if (!o)
+		return import_fail(n->im, r, "invalid JSON");
+	if (ks->system) {
+		ks->known = 1;
+		n->saw_known_key = 1;
+		if (!n->sys)
+			n->sys = sysimp_new(n->im);
+		return n->sys ? sysimp_record(n->sys, r, o, prepared) : -1;
+	}
+	for (size_t i = 0; i < NX_ARRAY_SIZE(handlers); i++) {
+		if (strcmp(key, handlers[i].key))
+			continue;
+		ks->known = 1;
+		n->saw_known_key = 1;
+		if (r->kind == JREC_VALUE)
+			rc = import_fail(n->im, r, "expected an array of records");
+		else if (!cJSON_IsObject(o))
+			rc = import_fail(n->im, r, "expected an object, found %s",
+					 jv_type_name(o));
+		else
+			rc = handlers[i].fn(n, o);
+		return rc;
+	}
+	for (size_t i = 0; i < NX_ARRAY_SIZE(info_keys); i++) {
+		if (!strcmp(key, info_keys[i])) {
+			ks->known = 1;
+			n->saw_known_key = 1;
+			break;
+		}
+	}
+	/* Unknown keys (annotation, cc_stream, newer additions) are kept
+	 * as info tables too and reported once at the end. */
+	return info(n, key, o);
+}
+
+static void report_unknown(struct neuron *n)
+{
+	for (size_t i = 0; i < n->nkeys; i++) {
+		struct keystat *k = &n->keys[i];
+		char *msg;
+
+		if (k->known || !k->n)
+			continue;
+		msg = xasprintf("unrecognised key \"%s\": %" PRIu64
+				" record(s) kept in the info table \"%s\"",
+				k->key, k->n, k->key);
+		writer_warning(n->w, n->im->profile, "import", "Import", msg);
+		free(msg);
+	}
+	if (n->clipped) {
+		char *msg = xasprintf("%" PRIu64 " event(s) with a negative"
+				      " duration were stored with duration 0",
+				      n->clipped);
+
+		writer_warning(n->w, n->im->profile, "import", "Import", msg);
+		free(msg);
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s && s[1] ? s + 1 : path;
+}
+
+static void finish_profile(struct neuron *n)
+{
+	const char *name = n->profile_name ? n->profile_name :
+			   n->network_name ? n->network_name : n->im->name;
+	struct strbuf sql;
+
+	report_unknown(n);
+	sb_init(&sql);
+	writer_profile_set(n->w, n->im->profile, "name", base_name(name));
+	if (n->instance_type)
+		writer_profile_set(n->w, n->im->profile, "instance_type",
+				   n->instance_type);
+	n->im->res->nc_idx = n->nc_idx;
+	if (n->nc_idx >= 0) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%" PRId64, n->nc_idx);
+		writer_profile_set(n->w, n->im->profile, "nc_idx", buf);
+	}
+	if (n->have_first && n->have_last && n->last_hw >= n->first_hw)
+		writer_profile_extent(n->w, n->im->profile, n->first_hw,
+				      n->last_hw);
+	sb_free(&sql);
+}
+
+static void neuron_free(struct neuron *n)
+{
+	sysimp_free(n->sys);
+	named_free(&n->engines);
+	named_free(&n->queues);
+	named_free(&n->xfers);
+	sb_free(&n->args);
+	sb_free(&n->tmp);
+	sb_free(&n->tmp2);
+	for (size_t i = 0; i < n->nkeys; i++)
+		free(n->keys[i].key);
+	free(n->keys);
+	strmap_free(&n->keymap, NULL);
+	free(n->instance_type);
+	free(n->profile_name);
+	free(n->network_name);
+}
+
+static int unrecognised(struct neuron *n)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (size_t i = 0; i < n->nkeys && i < 8; i++)
+		sb_printf(&sb, "%s\"%s\"", i ? ", " : "", n->keys[i].key);
+	if (n->nkeys)
+		import_fail(n->im, NULL, "no Neuron profile data found (top-level"
+			    " keys: %s)", sb_cstr(&sb));
+	else
+		import_fail(n->im, NULL, "no Neuron profile data found (empty"
+			    " object)");
+	sb_free(&sb);
+	return -1;
+}
+
+static void neuron_init(struct neuron *n, struct import *im)
+{
+	memset(n, 0, sizeof(*n));
+	n->im = im;
+	n->w = im->w;
+	n->nc_idx = -1;
+	jv_names_init(&n->instr_names, instr_fields, I_COUNT);
+	jv_names_init(&n->dma_names, dma_fields, D_COUNT);
+}
+
+int import_neuron_json(struct import *im)
+{
+	struct wprofile p = { .kind = "device", .format = "neuron-json",
+			      .name = im->name, .parent_id = im->parent,
+			      .nc_idx = -1 };
+	struct neuron n;
+	struct jsplit *s;
+	struct jpipe *pipe;
+	struct jrec r;
+	const cJSON *o;
+	void *prepared;
+	int fd, rc;
+	uint64_t count = 0;
+
+	neuron_init(&n, im);
+	s = import_open_json(im, &fd);
+	if (!s)
+		return -1;
+	im->profile = writer_profile(im->w, &p);
+	/* parsing overlaps with writing: a large profile imports faster */
+	pipe = jpipe_open(s, 1, sysimp_prep);
+	while ((rc = jpipe_next(pipe, &r, &o, &prepared)) == 1) {
+		if (jpipe_root_is_array(pipe)) {
+			rc = import_fail(im, NULL, "expected a JSON object of"
+					 " arrays, found an array");
+			break;
+		}
+		if (record(&n, &r, o, prepared)) {
+			rc = -1;
+			break;
+		}
+		if (writer_failed(im->w)) {
+			rc = -1;
+			break;
+		}
+		if (++count % 4096 == 0)
+			import_progress(im, jpipe_offset(pipe));
+	}
+	jpipe_close(pipe);
+	if (rc == 0 && !n.saw_known_key)
+		rc = unrecognised(&n);
+	if (rc == 0 && n.sys)
+		rc = sysimp_finish(n.sys);
+	if (rc == 0)
+		finish_profile(&n);
+	import_close_json(s, fd);
+	neuron_free(&n);
+	return rc;
+}
+
+struct neuron *neuron_new(struct import *im)
+{
+	struct neuron *n = xmalloc(sizeof(*n));
+
+	neuron_init(n, im);
+	return n;
+}
+
+void neuron_end(struct neuron *n)
+{
+	if (!n)
+		return;
+	report_unknown(n);
+	neuron_free(n);
+	free(n);
+}
+
+int neuron_instruction(struct neuron *n, const cJSON *o,
+		       const struct jrec *where)
+{
+	n->rec = where;
+	return instruction(n, o);
+}
+
+int neuron_dma(struct neuron *n, const cJSON *o, const struct jrec *where)
+{
+	n->rec = where;
+	return dma(n, o);
+}
+
+/* Counter track names in Neuron's Perfetto output. */
+static const struct {
+	const char *name;
+	enum counter_id c;
+} perfetto_counters[] = {
+	{ "DMA Throughput", C_DMA_RATE },
+	{ "HBM Throughput", C_HBM_RATE },
+	{ "Pending DMA Count", C_PENDING },
+	{ "Sb Usage", C_SBUF },
+	{ "Psum Usage", C_PSUM },
+	{ "Throttling", C_THROTTLE },
+};
+
+int neuron_counter_named(const char *name)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(perfetto_counters); i++)
+		if (!strcasecmp(name, perfetto_counters[i].name))
+			return (int)perfetto_counters[i].c;
+	return -1;
+}
+
+void neuron_sample(struct neuron *n, int counter, int64_t ts, double v)
+{
+	if (counter >= 0 && counter < C_COUNT)
+		writer_counter(n->w, counter_track(n, (enum counter_id)counter),
+			       ts, v);
+}

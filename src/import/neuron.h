@@ -1,0 +1,31 @@
+/* Neuron device rows for importers of other formats: a device trace read
+ * from Perfetto gets its engine, DMA-queue and counter rows from the same
+ * code as the JSON export, so search, summaries and layers agree. */
+#ifndef NX_IMPORT_NEURON_H
+#define NX_IMPORT_NEURON_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "src/import/import.h"
+
+struct jrec;
+struct neuron;
+
+/* Adds rows to im's profile. */
+struct neuron *neuron_new(struct import *im);
+/* Writes warnings about what was clipped, then frees. */
+void neuron_end(struct neuron *n);
+
+/* One record shaped like an element of the JSON "instruction" or "dma"
+ * arrays; where (may be NULL) places errors in the input. */
+int neuron_instruction(struct neuron *n, const cJSON *o,
+		       const struct jrec *where);
+int neuron_dma(struct neuron *n, const cJSON *o, const struct jrec *where);
+
+/* The counter behind a Neuron Perfetto counter track name ("DMA
+ * Throughput", "Pending DMA Count", "Sb Usage", ...), or -1. */
+int neuron_counter_named(const char *name);
+void neuron_sample(struct neuron *n, int counter, int64_t ts, double v);
+
+#endif

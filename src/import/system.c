@@ -1,0 +1,1204 @@
+/* Neuron system-profile JSON (neuron-profile / neuron-explorer view -d DIR
+ * --output-format json): runtime, hardware and framework events of every
+ * NeuronCore and instance on the Unix-epoch time axis, host CPU and
+ * memory samples, device memory, and the list of device profiles.
+ * FORMATS.md §1.4.
+ *
+ * Each event goes to the row of its (source, instance, process, thread,
+ * logical NeuronCore, worker gid); rows sit in a group per instance and
+ * process, and carry those keys as track args so the model can regroup
+ * them at view time (model/sysrows.h). Nesting (parent_id) is drawn as
+ * depth within a row, by time containment: computed as the events come
+ * when a row's events come in order, else by the writer's nesting pass
+ * when the cache is finished. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/import/import.h"
+#include "src/json/jsonsplit.h"
+#include "src/json/jsonval.h"
+#include "model/util.h"
+#include "src/import/sysfilter.h"
+
+/* A hostile file with millions of distinct threads gets this many rows;
+ * later keys share one overflow row. With their groups and counters
+ * they stay within the writer's WRITER_MAX_TRACKS. */
+#define MAX_ROWS 16384
+#define MAX_COUNTERS 16384
+#define MAX_DEVICES 65536
+
+/* Sources in display order within a group. */
+enum src { SRC_RT, SRC_HW, SRC_FW, SRC_OTHER };
+
+static const char *const src_names[] = {
+	"neuron_rt", "neuron_hw", "framework",
+};
+static const char *const src_kinds[] = {
+	TK_NRT, TK_HW, TK_FRAMEWORK, TK_THREAD,
+};
+
+/* Byte-string keys to small ints. */
+struct kslot {
+	uint64_t hash;
+	char *key;
+	size_t len;
+	size_t val;
+};
+
+struct kmap {
+	struct kslot *slots;
+	size_t n, used;
+};
+
+struct procgroup {
+	int64_t track;
+	char *instance, *process;	/* NULL: absent */
+};
+
+struct sysrow {
+	int64_t track;
+	int64_t source_sid, instance_sid, process_sid;
+	size_t group;
+	enum src src;
+	int64_t thread, lnc, nc, gid;	/* -1: absent */
+	/* depth of in-order events, so the finishing pass rarely rewrites */
+	int64_t last_ts, last_dur;
+	int64_t *ends;
+	size_t depth, cap;
+	int disordered;
+};
+
+enum ctr_kind { CTR_CPU_AVG, CTR_MEM, CTR_MEM_PCT, CTR_HBM, CTR_CPU };
+
+struct sysctr {
+	int64_t track;
+	size_t group;
+	enum ctr_kind kind;
+	int64_t a, b;		/* cpu id; device and hbm index; -1 absent */
+};
+
+struct sysimp {
+	struct import *im;
+	struct writer *w;
+	const struct jrec *rec;
+	struct sysfilter filter;
+	struct kmap rowmap, groupmap, ctrmap;
+	struct sysrow *rows;
+	size_t nrows;
+	struct procgroup *groups;
+	size_t ngroups;
+	struct sysctr *ctrs;
+	size_t nctrs;
+	struct strbuf key, tmp;
+	struct jv_arena *arena;	/* trace events read without the reader */
+	int64_t src_sid[3];
+	uint64_t n_events, n_filtered, n_clipped, n_overflow;
+	int overflowed;		/* the last row_of() gave the overflow row */
+	int have_span;
+	int64_t min_ts, max_end;
+	int have_meta_first, have_meta_last;
+	int64_t meta_first, meta_last;
+};
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h | 1;
+}
+
+/* Finds key; returns its slot, empty (hash 0) if absent. */
+static struct kslot *kmap_slot(struct kmap *m, const char *key, size_t len,
+			       uint64_t h)
+{
+	size_t i;
+
+	if (!m->n) {
+		m->n = 64;
+		m->slots = xcalloc(m->n, sizeof(*m->slots));
+	}
+	for (i = h & (m->n - 1); m->slots[i].hash; i = (i + 1) & (m->n - 1)) {
+		struct kslot *s = &m->slots[i];
+
+		if (s->hash == h && s->len == len && !memcmp(s->key, key, len))
+			return s;
+	}
+	return &m->slots[i];
+}
+
+static void kmap_put(struct kmap *m, const char *key, size_t len, size_t val)
+{
+	uint64_t h = hash_bytes(key, len);
+	struct kslot *s = kmap_slot(m, key, len, h);
+
+	if (s->hash)
+		return;
+	if ((m->used + 1) * 2 > m->n) {
+		struct kslot *old = m->slots;
+		size_t oldn = m->n;
+
+		m->n *= 2;
+		m->slots = xcalloc(m->n, sizeof(*m->slots));
+		for (size_t i = 0; i < oldn; i++) {
+			size_t j;
+
+			if (!old[i].hash)
+				continue;
+			for (j = old[i].hash & (m->n - 1); m->slots[j].hash;
+			     j = (j + 1) & (m->n - 1))
+				;
+			m->slots[j] = old[i];
+		}
+		free(old);
+		s = kmap_slot(m, key, len, h);
+	}
+	s->hash = h;
+	s->key = xmalloc(len ? len : 1);
+	memcpy(s->key, key, len);
+	s->len = len;
+	s->val = val;
+	m->used++;
+}
+
+static int kmap_get(struct kmap *m, const char *key, size_t len, size_t *val)
+{
+	struct kslot *s = kmap_slot(m, key, len, hash_bytes(key, len));
+
+	if (!s->hash)
+		return 0;
+	*val = s->val;
+	return 1;
+}
+
+static void kmap_free(struct kmap *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->slots[i].key);
+	free(m->slots);
+}
+
+/* Key parts: strings end with a NUL, so parts cannot run together. */
+static void key_str(struct strbuf *k, const char *s)
+{
+	if (s)
+		sb_add(k, s, strlen(s));
+	else
+		sb_addc(k, '\x01');
+	sb_addc(k, '\0');
+}
+
+static void key_int(struct strbuf *k, int64_t v)
+{
+	sb_add(k, &v, sizeof(v));
+}
+
+static int bad_field(struct sysimp *s, const char *field, const cJSON *v,
+		     const char *want)
+{
+	return import_fail(s->im, s->rec, "\"%s\" is %s, expected %s", field,
+			   jv_type_name(v), want);
+}
+
+static int need_i64(struct sysimp *s, const cJSON *v, const char *field,
+		    int64_t *out)
+{
+	int rc = jv_i64(v, out);
+
+	if (rc == JV_ABSENT)
+		return import_fail(s->im, s->rec, "missing \"%s\"", field);
+	if (rc == JV_BAD)
+		return bad_field(s, field, v, "an integer");
+	return 0;
+}
+
+/* Optional integer; -1 when absent. Negative values count as absent:
+ * indexes and ids here are never negative. */
+static int opt_i64(struct sysimp *s, const cJSON *v, const char *field,
+		   int64_t *out)
+{
+	int rc = jv_i64(v, out);
+
+	if (rc == JV_ABSENT || (rc == JV_OK && *out < 0))
+		*out = -1;
+	else if (rc == JV_BAD)
+		return bad_field(s, field, v, "an integer");
+	return 0;
+}
+
+/* Optional string (numbers given as their text); NULL when absent or
+ * empty. buf holds number text. */
+static int opt_str(struct sysimp *s, const cJSON *v, const char *field,
+		   const char **out, char *buf, size_t len)
+{
+	int rc = jv_str(v, out, buf, len);
+
+	if (rc == JV_ABSENT || (rc == JV_OK && !**out))
+		*out = NULL;
+	else if (rc == JV_BAD)
+		return bad_field(s, field, v, "a string");
+	return 0;
+}
+
+/* Appends "key":value to a JSON object text built by jv_fields(). */
+static void args_add(struct strbuf *a, const char *key, const cJSON *v)
+{
+	if (a->len) {
+		a->len--;	/* the closing brace */
+		sb_addc(a, ',');
+	} else {
+		sb_addc(a, '{');
+	}
+	sb_printf(a, "\"%s\":", key);
+	jv_write(a, v);
+	sb_addc(a, '}');
+}
+
+static int64_t sid(struct sysimp *s, const char *str)
+{
+	return str ? writer_string(s->w, str) : 0;
+}
+
+static void span(struct sysimp *s, int64_t ts, int64_t end)
+{
+	if (!s->have_span || ts < s->min_ts)
+		s->min_ts = ts;
+	if (!s->have_span || end > s->max_end)
+		s->max_end = end;
+	s->have_span = 1;
+}
+
+/* The group of an instance and process, created on first use. */
+static size_t group_of(struct sysimp *s, const char *instance,
+		       const char *process)
+{
+	struct procgroup *g;
+	size_t i;
+
+	sb_reset(&s->key);
+	key_str(&s->key, instance);
+	key_str(&s->key, process);
+	if (kmap_get(&s->groupmap, s->key.buf, s->key.len, &i))
+		return i;
+	sb_reset(&s->tmp);
+	if (instance)
+		sb_adds(&s->tmp, instance);
+	if (process)
+		sb_printf(&s->tmp, "%spid%s", instance ? "-" : "", process);
+	if (!instance && !process)
+		sb_adds(&s->tmp, "(no process)");
+	s->groups = xreallocarray(s->groups, s->ngroups + 1, sizeof(*g));
+	g = &s->groups[s->ngroups];
+	g->instance = instance ? xstrdup(instance) : NULL;
+	g->process = process ? xstrdup(process) : NULL;
+	g->track = writer_track(s->w, s->im->profile, 0, TK_GROUP,
+				sb_cstr(&s->tmp), 0);
+	kmap_put(&s->groupmap, s->key.buf, s->key.len, s->ngroups);
+	return s->ngroups++;
+}
+
+/* Track args: the keys a view regroups rows by. */
+static void row_args(struct sysimp *s, const struct sysrow *r,
+		     const char *source)
+{
+	const struct procgroup *g = &s->groups[r->group];
+	cJSON *o = cJSON_CreateObject();
+	char *text;
+
+	cJSON_AddStringToObject(o, "source", source);
+	if (g->instance)
+		cJSON_AddStringToObject(o, "instance_id", g->instance);
+	if (g->process)
+		cJSON_AddStringToObject(o, "process_id", g->process);
+	if (r->thread >= 0)
+		cJSON_AddNumberToObject(o, "thread_id", (double)r->thread);
+	if (r->lnc >= 0)
+		cJSON_AddNumberToObject(o, "lnc_idx", (double)r->lnc);
+	if (r->nc >= 0)
+		cJSON_AddNumberToObject(o, "nc_idx", (double)r->nc);
+	if (r->gid >= 0)
+		cJSON_AddNumberToObject(o, "worker_gid", (double)r->gid);
+	text = cJSON_PrintUnformatted(o);
+	if (text)
+		writer_track_set_args(s->w, r->track, text);
+	cJSON_free(text);
+	cJSON_Delete(o);
+}
+
+/* The default row name, as neuron-explorer's Perfetto export names rows
+ * with --system-trace-secondary-group worker_gid,lnc_idx,thread_id:
+ * "gid35-nc3-tid7-neuron_rt". */
+static void row_name(struct strbuf *out, const struct sysrow *r,
+		     const char *source)
+{
+	sb_reset(out);
+	if (r->gid >= 0)
+		sb_printf(out, "gid%" PRId64 "-", r->gid);
+	if (r->lnc >= 0)
+		sb_printf(out, "nc%" PRId64 "-", r->lnc);
+	if (r->thread >= 0)
+		sb_printf(out, "tid%" PRId64 "-", r->thread);
+	sb_adds(out, source);
+}
+
+struct evkey {
+	const char *source, *instance, *process;
+	int64_t thread, lnc, nc, gid;
+};
+
+static size_t row_of(struct sysimp *s, const struct evkey *k)
+{
+	struct sysrow *r;
+	enum src src = SRC_OTHER;
+	size_t i;
+
+	sb_reset(&s->key);
+	key_str(&s->key, k->source);
+	key_str(&s->key, k->instance);
+	key_str(&s->key, k->process);
+	key_int(&s->key, k->thread);
+	key_int(&s->key, k->lnc);
+	key_int(&s->key, k->nc);
+	key_int(&s->key, k->gid);
+	s->overflowed = 0;
+	if (kmap_get(&s->rowmap, s->key.buf, s->key.len, &i))
+		return i;
+	if (s->nrows >= MAX_ROWS) {
+		s->n_overflow++;
+		s->overflowed = 1;
+		return s->nrows - 1;
+	}
+	for (int j = 0; j < 3; j++)
+		if (!strcmp(k->source, src_names[j]))
+			src = (enum src)j;
+	s->rows = xreallocarray(s->rows, s->nrows + 1, sizeof(*r));
+	r = &s->rows[s->nrows];
+	memset(r, 0, sizeof(*r));
+	r->src = src;
+	r->thread = k->thread;
+	r->lnc = k->lnc;
+	r->nc = k->nc;
+	r->gid = k->gid;
+	r->last_ts = INT64_MIN;
+	r->source_sid = src < SRC_OTHER ? s->src_sid[src] : sid(s, k->source);
+	r->instance_sid = sid(s, k->instance);
+	r->process_sid = sid(s, k->process);
+	kmap_put(&s->rowmap, s->key.buf, s->key.len, s->nrows);
+	/* group_of() reuses the key buffer: done with it */
+	r->group = group_of(s, k->instance, k->process);
+	row_name(&s->tmp, r, k->source);
+	r->track = writer_track(s->w, s->im->profile,
+				s->groups[r->group].track, src_kinds[src],
+				sb_cstr(&s->tmp), 0);
+	row_args(s, r, k->source);
+	return s->nrows++;
+}
+
+/* An event's depth, by the rule of model/lod.c's nesting pass (start
+ * order, the longer first when two start together). Exact while a row's
+ * events come in that order; a row whose events do not is nested by the
+ * finishing pass (TF_NEST_BY_TIME), which then sorts its events. */
+static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
+{
+	if (r->disordered)
+		return 0;
+	if (ts < r->last_ts || (ts == r->last_ts && end - ts > r->last_dur)) {
+		r->disordered = 1;
+		free(r->ends);
+		r->ends = NULL;
+		return 0;
+	}
+	r->last_ts = ts;
+	r->last_dur = end - ts;
+	while (r->depth && r->ends[r->depth - 1] <= ts &&
+	       !(r->ends[r->depth - 1] == ts && end == ts))
+		r->depth--;
+	if (r->depth == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 16;
+		r->ends = xreallocarray(r->ends, r->cap, sizeof(*r->ends));
+	}
+	r->ends[r->depth] = end;
+	return (int)r->depth++;
+}
+
+/* Fields of a trace_event. */
+enum {
+	E_DEVICE_CORE_IDX, E_DEVICE_PROFILE, E_DURATION, E_EXEC_ID, E_GROUP,
+	E_ID, E_INSTANCE_ID, E_LNC_IDX, E_MODEL_ID, E_MODEL_NAME, E_NAME,
+	E_NC_IDX, E_PARENT_ID, E_PROCESS_ID, E_THREAD_ID, E_TIMESTAMP,
+	E_TIMESTAMP_UNIT, E_TRACE_EVENT_SOURCE, E_TYPE, E_WORKER_GID, E_COUNT
+};
+
+static const char *const event_fields[E_COUNT] = {
+	"device_core_idx", "device_profile", "duration", "exec_id", "group",
+	"id", "instance_id", "lnc_idx", "model_id", "model_name", "name",
+	"nc_idx", "parent_id", "process_id", "thread_id", "timestamp",
+	"timestamp_unit", "trace_event_source", "type", "worker_gid",
+};
+
+/* Exports without trace_event_source (Profiler 2.0 beta) name the row
+ * in "group": "nrt-nc-000", "framework-80375131". */
+static const char *infer_source(const char *group, const char *name)
+{
+	if (group && !strncmp(group, "framework", 9))
+		return "framework";
+	if (name && (!strcmp(name, "nc_exec_running") ||
+		     !strcmp(name, "hw_notify")))
+		return "neuron_hw";
+	return "neuron_rt";
+}
+
+/* ns per unit of "timestamp_unit"; 0 if unknown. */
+static int64_t unit_scale(const char *u)
+{
+	if (!u || !strcmp(u, "ns"))
+		return 1;
+	if (!strcmp(u, "us"))
+		return 1000;
+	if (!strcmp(u, "ms"))
+		return 1000000;
+	if (!strcmp(u, "s"))
+		return 1000000000;
+	return 0;
+}
+
+/* A trace_event read in the reader thread (sysimp_prep), in the batch's
+ * arena; the importer's thread only files it into its row. */
+struct sysev {
+	const char *error;	/* the first bad field, said the importer's way */
+	int error_in_keys;	/* ... among the fields the filters read */
+	struct evkey k;
+	const char *name, *group, *model_id, *model_name, *devprof;
+	const char *args;	/* other fields as a JSON object, or NULL */
+	int64_t ts, dur;
+	int instant;
+	struct wsys_event e;
+};
+
+struct prep {
+	struct jv_arena *a;
+	struct sysev *ev;
+	const char *const *names;	/* field names for messages */
+	const cJSON *const *f;
+};
+
+NX_PRINTF(2, 3)
+static int prep_fail(struct prep *p, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (p->ev->error)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->ev->error = jv_arena_copy(p->a, msg, strlen(msg));
+	return -1;
+}
+
+static int prep_bad(struct prep *p, int i, const char *want)
+{
+	return prep_fail(p, "\"%s\" is %s, expected %s", p->names[i],
+			 jv_type_name(p->f[i]), want);
+}
+
+/* Optional index or id; -1 when absent or negative. */
+static int prep_i64(struct prep *p, int i, int64_t *out)
+{
+	int rc = jv_i64(p->f[i], out);
+
+	if (rc == JV_ABSENT || (rc == JV_OK && *out < 0))
+		*out = -1;
+	else if (rc == JV_BAD)
+		return prep_bad(p, i, "an integer");
+	return 0;
+}
+
+/* Optional text; numbers as their text; NULL when absent or empty. */
+static int prep_str(struct prep *p, int i, const char **out)
+{
+	char buf[32];
+	int rc = jv_str(p->f[i], out, buf, sizeof(buf));
+
+	if (rc == JV_ABSENT || (rc == JV_OK && !**out))
+		*out = NULL;
+	else if (rc == JV_BAD)
+		return prep_bad(p, i, "a string");
+	else if (*out == buf)
+		*out = jv_arena_copy(p->a, buf, strlen(buf));
+	return 0;
+}
+
+static int prep_id(struct prep *p, int i, struct wid *out)
+{
+	if (jv_id(p->f[i], out) == JV_BAD)
+		return prep_bad(p, i, "a 64-bit integer");
+	return 0;
+}
+
+static int prep_time(struct prep *p, int64_t v, int64_t scale, int64_t *out)
+{
+	if (v > INT64_MAX / scale || v < INT64_MIN / scale)
+		return prep_fail(p, "time out of range");
+	*out = v * scale;
+	return 0;
+}
+
+/* The fields the filters read, checked first. */
+static int prep_keys(struct prep *p, struct sysev *ev)
+{
+	struct evkey *k = &ev->k;
+
+	if (prep_str(p, E_NAME, &ev->name) ||
+	    prep_str(p, E_INSTANCE_ID, &k->instance) ||
+	    prep_str(p, E_PROCESS_ID, &k->process) ||
+	    prep_str(p, E_TRACE_EVENT_SOURCE, &k->source) ||
+	    prep_str(p, E_GROUP, &ev->group) ||
+	    prep_i64(p, E_THREAD_ID, &k->thread) ||
+	    prep_i64(p, E_LNC_IDX, &k->lnc) ||
+	    prep_i64(p, E_NC_IDX, &k->nc) ||
+	    prep_i64(p, E_WORKER_GID, &k->gid))
+		return -1;
+	if (!ev->name)
+		ev->name = "unknown";
+	if (!k->source)
+		k->source = infer_source(ev->group, ev->name);
+	return 0;
+}
+
+static int prep_rest(struct prep *p, struct sysev *ev, struct strbuf *args)
+{
+	struct wsys_event *e = &ev->e;
+	const char *unit;
+	int64_t scale;
+	int rc;
+
+	rc = jv_i64(p->f[E_TIMESTAMP], &ev->ts);
+	if (rc == JV_ABSENT)
+		return prep_fail(p, "missing \"timestamp\"");
+	if (rc == JV_BAD)
+		return prep_bad(p, E_TIMESTAMP, "an integer");
+	rc = jv_i64(p->f[E_DURATION], &ev->dur);
+	if (rc == JV_BAD)
+		return prep_bad(p, E_DURATION, "an integer");
+	if (rc == JV_ABSENT || ev->dur < 0) {
+		ev->instant = 1;
+		ev->dur = 0;
+	}
+	if (prep_str(p, E_TIMESTAMP_UNIT, &unit) ||
+	    prep_id(p, E_ID, &e->id) || prep_id(p, E_PARENT_ID, &e->parent) ||
+	    prep_i64(p, E_DEVICE_CORE_IDX, &e->device_core_idx) ||
+	    prep_i64(p, E_EXEC_ID, &e->exec_id) ||
+	    prep_str(p, E_MODEL_ID, &ev->model_id) ||
+	    prep_str(p, E_MODEL_NAME, &ev->model_name) ||
+	    prep_str(p, E_DEVICE_PROFILE, &ev->devprof))
+		return -1;
+	/* "type" is a number in every export seen; anything else is kept
+	 * as given */
+	e->has_type = jv_i64(p->f[E_TYPE], &e->type) == JV_OK;
+	if (!e->has_type && p->f[E_TYPE] && !cJSON_IsNull(p->f[E_TYPE]))
+		args_add(args, "type", p->f[E_TYPE]);
+	scale = unit_scale(unit);
+	if (!scale)
+		return prep_fail(p, "unknown \"timestamp_unit\" \"%.32s\""
+				 " (expected ns, us, ms or s)", unit);
+	if (scale != 1 && (prep_time(p, ev->ts, scale, &ev->ts) ||
+			   prep_time(p, ev->dur, scale, &ev->dur)))
+		return -1;
+	if (args->len)
+		ev->args = jv_arena_copy(p->a, args->buf, args->len);
+	return 0;
+}
+
+/* Field lookup for trace events, shared by the reader threads. */
+static struct jv_names event_names;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_init(void)
+{
+	jv_names_init(&event_names, event_fields, E_COUNT);
+}
+
+void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
+{
+	const cJSON *f[E_COUNT];
+	struct sysev *ev;
+	struct strbuf args;
+	struct prep p = { a, NULL, event_fields, f };
+
+	if (!r->key || strcmp(r->key, "trace_event") || !cJSON_IsObject(o))
+		return NULL;
+	ev = jv_arena_alloc(a, sizeof(*ev));
+	memset(ev, 0, sizeof(*ev));
+	p.ev = ev;
+	sb_init(&args);
+	pthread_once(&names_once, names_init);
+	jv_fields(o, &event_names, f, &args);
+	if (prep_keys(&p, ev))
+		ev->error_in_keys = 1;
+	else
+		prep_rest(&p, ev, &args);
+	sb_free(&args);
+	return ev;
+}
+
+static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
+{
+	struct sysev *ev = prepared;
+	struct wsys_event e;
+	struct sysrow *r;
+	int64_t nc, ts, dur;
+	size_t ri;
+	int depth;
+
+	if (!ev) {
+		/* not prepared in the reader (no pipe): read it here */
+		if (!s->arena)
+			s->arena = jv_arena_new();
+		jv_arena_reset(s->arena);
+		ev = sysimp_prep(s->rec, o, s->arena);
+	}
+	if (ev->error && ev->error_in_keys)
+		return import_fail(s->im, s->rec, "%s", ev->error);
+	nc = ev->k.lnc >= 0 ? ev->k.lnc : ev->k.nc;
+	if (!sysfilter_type(&s->filter, ev->name) ||
+	    !sysfilter_instance(&s->filter, ev->k.instance) ||
+	    !sysfilter_nc(&s->filter, nc)) {
+		s->n_filtered++;
+		return 0;
+	}
+	if (ev->error)
+		return import_fail(s->im, s->rec, "%s", ev->error);
+	ts = ev->ts;
+	dur = ev->dur;
+	ri = row_of(s, &ev->k);	/* may move s->rows */
+	r = &s->rows[ri];
+	if (ts > INT64_MAX - dur) {
+		dur = INT64_MAX - ts;
+		s->n_clipped++;
+	}
+	depth = guess_depth(r, ts, ts + dur);
+	span(s, ts, ts + dur);
+	e = ev->e;
+	/* the row's keys are the event's, but in the overflow row */
+	e.source = r->source_sid;
+	e.instance_id = r->instance_sid;
+	e.process_id = r->process_sid;
+	if (s->overflowed) {
+		e.source = sid(s, ev->k.source);
+		e.instance_id = sid(s, ev->k.instance);
+		e.process_id = sid(s, ev->k.process);
+	}
+	e.model_id = ev->model_id;
+	e.model_name = sid(s, ev->model_name);
+	e.device_profile = sid(s, ev->devprof);
+	e.group = sid(s, ev->group);
+	e.thread_id = ev->k.thread;
+	e.nc_idx = ev->k.nc;
+	e.lnc_idx = ev->k.lnc;
+	e.worker_gid = ev->k.gid;
+	int64_t slice = writer_slice(s->w, r->track, ts, dur,
+				     writer_string(s->w, ev->name), e.source,
+				     depth, ev->instant ? SF_INSTANT : 0);
+	writer_sys_event(s->w, slice, &e);
+	if (ev->args)
+		writer_slice_args(s->w, slice, ev->args);
+	s->n_events++;
+	return 0;
+}
+
+/* Counter tracks of an instance sit in the instance's own group. */
+static int64_t counter(struct sysimp *s, const char *instance,
+		       enum ctr_kind kind, int64_t a, int64_t b)
+{
+	static const char *const units[] = { "%", "B", "%", "B", "%" };
+	struct sysctr *c;
+	size_t i;
+
+	sb_reset(&s->key);
+	key_str(&s->key, instance);
+	key_int(&s->key, kind);
+	key_int(&s->key, a);
+	key_int(&s->key, b);
+	if (kmap_get(&s->ctrmap, s->key.buf, s->key.len, &i))
+		return s->ctrs[i].track;
+	if (s->nctrs >= MAX_COUNTERS)
+		return 0;
+	kmap_put(&s->ctrmap, s->key.buf, s->key.len, s->nctrs);
+	s->ctrs = xreallocarray(s->ctrs, s->nctrs + 1, sizeof(*c));
+	c = &s->ctrs[s->nctrs];
+	c->kind = kind;
+	c->a = a;
+	c->b = b;
+	c->group = group_of(s, instance, NULL);
+	sb_reset(&s->tmp);
+	switch (kind) {
+	case CTR_CPU_AVG:
+		sb_adds(&s->tmp, "CPU average");
+		break;
+	case CTR_CPU:
+		sb_printf(&s->tmp, "CPU %" PRId64, a);
+		break;
+	case CTR_MEM:
+		sb_adds(&s->tmp, "Host memory");
+		break;
+	case CTR_MEM_PCT:
+		sb_adds(&s->tmp, "Host memory %");
+		break;
+	case CTR_HBM:
+		sb_adds(&s->tmp, "Device memory");
+		if (a >= 0)
+			sb_printf(&s->tmp, " nd%" PRId64, a);
+		if (b >= 0)
+			sb_printf(&s->tmp, " hbm%" PRId64, b);
+		break;
+	}
+	c->track = writer_track(s->w, s->im->profile, s->groups[c->group].track,
+				TK_COUNTER, sb_cstr(&s->tmp), 0);
+	writer_track_set_unit(s->w, c->track, units[kind]);
+	{
+		static const char *const what[] = { "cpu", "memory",
+						    "memory_percent",
+						    "device_memory", "cpu" };
+		cJSON *o = cJSON_CreateObject();
+		char *text;
+
+		cJSON_AddStringToObject(o, "counter", what[kind]);
+		if (instance)
+			cJSON_AddStringToObject(o, "instance_id", instance);
+		if (kind == CTR_CPU)
+			cJSON_AddNumberToObject(o, "cpu_id", (double)a);
+		if (kind == CTR_HBM && a >= 0)
+			cJSON_AddNumberToObject(o, "device_idx", (double)a);
+		if (kind == CTR_HBM && b >= 0)
+			cJSON_AddNumberToObject(o, "hbm_idx", (double)b);
+		text = cJSON_PrintUnformatted(o);
+		if (text)
+			writer_track_set_args(s->w, c->track, text);
+		cJSON_free(text);
+		cJSON_Delete(o);
+	}
+	s->nctrs++;
+	return c->track;
+}
+
+/* One sample of field; absent values are skipped. track 0: no room for
+ * its counter. */
+static int sample(struct sysimp *s, const cJSON *o, const char *field,
+		  int64_t track_ts, int64_t track)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
+	double d;
+	int rc = jv_f64(v, &d);
+
+	if (!track)
+		return writer_failed(s->w) ? -1 :
+		       import_fail(s->im, s->rec, "more than %d counters",
+				   MAX_COUNTERS);
+	if (rc == JV_BAD)
+		return bad_field(s, field, v, "a number");
+	if (rc == JV_OK) {
+		writer_counter(s->w, track, track_ts, d);
+		span(s, track_ts, track_ts);
+	}
+	return 0;
+}
+
+/* Common head of a sample record: its time and instance, and whether
+ * the instance filter keeps it. */
+static int sample_head(struct sysimp *s, const cJSON *o, int64_t *ts,
+		       const char **instance, char *buf, size_t n, int *keep)
+{
+	if (need_i64(s, cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
+		     "timestamp", ts) ||
+	    opt_str(s, cJSON_GetObjectItemCaseSensitive(o, "instance_id"),
+		    "instance_id", instance, buf, n))
+		return -1;
+	*keep = sysfilter_instance(&s->filter, *instance);
+	return 0;
+}
+
+static int mem_usage(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
+{
+	const char *inst;
+	char buf[32];
+	int64_t ts;
+	int keep;
+
+	if (sample_head(s, o, &ts, &inst, buf, sizeof(buf), &keep))
+		return -1;
+	if (!keep)
+		return 0;
+	if (cJSON_GetObjectItemCaseSensitive(o, "usage") &&
+	    sample(s, o, "usage", ts, counter(s, inst, CTR_MEM, -1, -1)))
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(o, "percent_usage") &&
+	    sample(s, o, "percent_usage", ts,
+		   counter(s, inst, CTR_MEM_PCT, -1, -1)))
+		return -1;
+	return 0;
+}
+
+static int cpu_util(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "cpu_id");
+	const char *inst, *cpu;
+	char buf[32], cbuf[32];
+	int64_t ts, id = -1;
+	int keep;
+
+	if (sample_head(s, o, &ts, &inst, buf, sizeof(buf), &keep) ||
+	    opt_str(s, v, "cpu_id", &cpu, cbuf, sizeof(cbuf)))
+		return -1;
+	if (!keep)
+		return 0;
+	if (cpu && strcmp(cpu, "average") && jv_i64(v, &id) != JV_OK)
+		return bad_field(s, "cpu_id", v, "a CPU number or \"average\"");
+	return sample(s, o, "util", ts,
+		      counter(s, inst, id < 0 ? CTR_CPU_AVG : CTR_CPU, id, -1));
+}
+
+static int device_mem_usage(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
+{
+	const char *inst;
+	char buf[32];
+	int64_t ts, dev, hbm;
+	int keep;
+
+	if (sample_head(s, o, &ts, &inst, buf, sizeof(buf), &keep) ||
+	    opt_i64(s, cJSON_GetObjectItemCaseSensitive(o, "device_idx"),
+		    "device_idx", &dev) ||
+	    opt_i64(s, cJSON_GetObjectItemCaseSensitive(o, "hbm_idx"),
+		    "hbm_idx", &hbm))
+		return -1;
+	if (!keep)
+		return 0;
+	return sample(s, o, "total_bytes", ts,
+		      counter(s, inst, CTR_HBM, dev, hbm));
+}
+
+/* Records kept field by field in the info table. */
+static void info(struct sysimp *s, const char *section, const cJSON *o)
+{
+	struct wvalue v;
+
+	for (const cJSON *c = o->child; c; c = c->next) {
+		jv_to_wvalue(c, &v, &s->tmp);
+		writer_info(s->w, s->im->profile, section,
+			    (int64_t)s->rec->index, c->string ? c->string : "",
+			    &v);
+	}
+}
+
+static int metadata(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
+{
+	int64_t v;
+
+	info(s, "system_profile_metadata", o);
+	if (jv_i64(cJSON_GetObjectItemCaseSensitive(o, "first_ts_ns"), &v) ==
+	    JV_OK) {
+		s->meta_first = v;
+		s->have_meta_first = 1;
+	}
+	if (jv_i64(cJSON_GetObjectItemCaseSensitive(o, "last_ts_ns"), &v) ==
+	    JV_OK) {
+		s->meta_last = v;
+		s->have_meta_last = 1;
+	}
+	return 0;
+}
+
+static char *opt_dup(struct sysimp *s, const cJSON *o, const char *field,
+		     int *bad)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
+	const char *str;
+	char buf[32];
+
+	if (opt_str(s, v, field, &str, buf, sizeof(buf))) {
+		*bad = 1;
+		return NULL;
+	}
+	return str ? xstrdup(str) : NULL;
+}
+
+static int device_profile_list(struct sysimp *s, const cJSON *o,
+			void *prepared NX_UNUSED)
+{
+	struct import_result *res = s->im->res;
+	struct devref d;
+	int bad = 0;
+
+	info(s, "device_profile_list", o);
+	memset(&d, 0, sizeof(d));
+	d.name = opt_dup(s, o, "device_profile_name", &bad);
+	d.instance_id = opt_dup(s, o, "instance_id", &bad);
+	d.process_id = opt_dup(s, o, "process_id", &bad);
+	d.model_id = opt_dup(s, o, "model_id", &bad);
+	d.session_id = opt_dup(s, o, "session_id", &bad);
+	if (!bad && opt_i64(s, cJSON_GetObjectItemCaseSensitive(o, "nc_id"),
+			    "nc_id", &d.nc_idx))
+		bad = 1;
+	if (bad || !d.name || res->ndevices >= MAX_DEVICES ||
+	    !sysfilter_instance(&s->filter, d.instance_id) ||
+	    !sysfilter_nc(&s->filter, d.nc_idx)) {
+		free(d.name);
+		free(d.instance_id);
+		free(d.process_id);
+		free(d.model_id);
+		free(d.session_id);
+		return bad ? -1 : 0;
+	}
+	res->devices = xreallocarray(res->devices, res->ndevices + 1,
+				     sizeof(d));
+	res->devices[res->ndevices++] = d;
+	return 0;
+}
+
+struct handler {
+	const char *key;
+	int (*fn)(struct sysimp *s, const cJSON *o, void *prepared);
+};
+
+static const struct handler handlers[] = {
+	{ "cpu_util", cpu_util },
+	{ "device_mem_usage", device_mem_usage },
+	{ "device_profile_list", device_profile_list },
+	{ "mem_usage", mem_usage },
+	{ "system_profile_metadata", metadata },
+	{ "trace_event", trace_event },
+};
+
+int sysimp_is_key(const char *key)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(handlers); i++)
+		if (!strcmp(key, handlers[i].key))
+			return 1;
+	return 0;
+}
+
+struct sysimp *sysimp_new(struct import *im)
+{
+	struct sysimp *s = xcalloc(1, sizeof(*s));
+	const struct import_opts *o = im->opts;
+
+	if (sysfilter_parse(&s->filter, o->filter_nc, o->filter_event_type,
+			    o->filter_instance)) {
+		free(s);
+		return NULL;
+	}
+	s->im = im;
+	s->w = im->w;
+	for (int i = 0; i < 3; i++)
+		s->src_sid[i] = writer_string(s->w, src_names[i]);
+	writer_profile_set(s->w, im->profile, "kind", "system");
+	writer_profile_set(s->w, im->profile, "format", "neuron-system-json");
+	writer_profile_set(s->w, im->profile, "epoch", "1");
+	im->res->is_system = 1;
+	return s;
+}
+
+int sysimp_record(struct sysimp *s, const struct jrec *r, const cJSON *o,
+		  void *prepared)
+{
+	s->rec = r;
+	if (prepared)
+		return trace_event(s, o, prepared);	/* most records */
+	if (!cJSON_IsObject(o))
+		return import_fail(s->im, r, "expected an object, found %s",
+				   jv_type_name(o));
+	for (size_t i = 0; i < NX_ARRAY_SIZE(handlers); i++)
+		if (!strcmp(r->key, handlers[i].key))
+			return handlers[i].fn(s, o, prepared);
+	return 0;
+}
+
+/* Compares possibly absent values: absent sorts last. */
+static int cmp_opt(int64_t a, int64_t b)
+{
+	if (a == b)
+		return 0;
+	if (a < 0 || b < 0)
+		return a < 0 ? 1 : -1;
+	return a < b ? -1 : 1;
+}
+
+/* Numeric text (pids) compares by value, then as text. */
+static int cmp_text(const char *a, const char *b)
+{
+	int64_t x, y;
+
+	if (!a || !b)
+		return a == b ? 0 : a ? -1 : 1;
+	if (!parse_i64(a, strlen(a), &x) && !parse_i64(b, strlen(b), &y) &&
+	    x != y)
+		return x < y ? -1 : 1;
+	return strcmp(a, b);
+}
+
+/* qsort has no context argument; imports may run in several threads */
+static _Thread_local struct sysimp *sort_ctx;
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct procgroup *a = &sort_ctx->groups[*(const size_t *)pa];
+	const struct procgroup *b = &sort_ctx->groups[*(const size_t *)pb];
+	int c = cmp_text(a->instance, b->instance);
+
+	return c ? c : cmp_text(a->process, b->process);
+}
+
+/* Tracks of one group: rows by worker, core, thread and source, then
+ * counters. Entries are row indexes, or counter indexes + nrows. */
+static int cmp_member(const void *pa, const void *pb)
+{
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	size_t nr = sort_ctx->nrows;
+	int c;
+
+	if ((ia >= nr) != (ib >= nr))
+		return ia >= nr ? 1 : -1;
+	if (ia >= nr) {
+		const struct sysctr *a = &sort_ctx->ctrs[ia - nr];
+		const struct sysctr *b = &sort_ctx->ctrs[ib - nr];
+
+		if (a->kind != b->kind)
+			return a->kind < b->kind ? -1 : 1;
+		return (c = cmp_opt(a->a, b->a)) ? c : cmp_opt(a->b, b->b);
+	}
+	const struct sysrow *a = &sort_ctx->rows[ia], *b = &sort_ctx->rows[ib];
+
+	if ((c = cmp_opt(a->gid, b->gid)) || (c = cmp_opt(a->lnc, b->lnc)) ||
+	    (c = cmp_opt(a->nc, b->nc)) || (c = cmp_opt(a->thread, b->thread)))
+		return c;
+	if (a->src != b->src)
+		return a->src < b->src ? -1 : 1;
+	return ia < ib ? -1 : 1;
+}
+
+static size_t member_group(const struct sysimp *s, size_t m)
+{
+	return m < s->nrows ? s->rows[m].group : s->ctrs[m - s->nrows].group;
+}
+
+/* Display order: groups by instance and process, each followed by its
+ * rows. Known only once every track exists. */
+static void assign_order(struct sysimp *s)
+{
+	size_t *g = xcalloc(s->ngroups + 1, sizeof(*g));
+	size_t nm = s->nrows + s->nctrs;
+	size_t *mem = xcalloc(nm + 1, sizeof(*mem));
+	/* members of group i are mem[at[i]] .. mem[at[i + 1] - 1] */
+	size_t *at = xcalloc(s->ngroups + 2, sizeof(*at));
+	int64_t key = 1;
+
+	sort_ctx = s;
+	for (size_t m = 0; m < nm; m++)
+		at[member_group(s, m) + 2]++;
+	for (size_t i = 2; i < s->ngroups + 2; i++)
+		at[i] += at[i - 1];
+	for (size_t m = 0; m < nm; m++)
+		mem[at[member_group(s, m) + 1]++] = m;
+	for (size_t i = 0; i < s->ngroups; i++)
+		g[i] = i;
+	qsort(g, s->ngroups, sizeof(*g), cmp_group);
+	for (size_t i = 0; i < s->ngroups; i++) {
+		size_t *first = mem + at[g[i]], n = at[g[i] + 1] - at[g[i]];
+
+		writer_track_set_sort(s->w, s->groups[g[i]].track, key++);
+		qsort(first, n, sizeof(*first), cmp_member);
+		for (size_t j = 0; j < n; j++)
+			writer_track_set_sort(s->w, first[j] < s->nrows ?
+					      s->rows[first[j]].track :
+					      s->ctrs[first[j] - s->nrows].track,
+					      key++);
+	}
+	sort_ctx = NULL;
+	free(at);
+	free(mem);
+	free(g);
+}
+
+static void note(struct sysimp *s, const char *fmt, uint64_t n)
+{
+	char *msg;
+
+	if (!n)
+		return;
+	msg = xasprintf(fmt, n);
+	writer_warning(s->w, s->im->profile, "import", "Import", msg);
+	free(msg);
+}
+
+int sysimp_finish(struct sysimp *s)
+{
+	struct strbuf key;
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].disordered)
+			writer_track_set_flags(s->w, s->rows[i].track,
+					       TF_NEST_BY_TIME);
+	assign_order(s);
+	if (s->have_meta_first)
+		span(s, s->meta_first, s->have_meta_last ? s->meta_last :
+							    s->meta_first);
+	if (s->have_meta_last)
+		span(s, s->meta_last, s->meta_last);
+	if (s->have_span)
+		writer_profile_extent(s->w, s->im->profile, s->min_ts,
+				      s->max_end);
+	sb_init(&key);
+	sysfilter_key(&s->filter, &key);
+	if (key.len) {
+		char *msg = xasprintf("filtered at import (%s): %" PRIu64
+				      " event(s) left out", sb_cstr(&key),
+				      s->n_filtered);
+
+		writer_warning(s->w, s->im->profile, "import", "Filter", msg);
+		free(msg);
+	}
+	sb_free(&key);
+	note(s, "%" PRIu64 " event(s) ran past the end of time and were"
+	     " shortened", s->n_clipped);
+	note(s, "%" PRIu64 " event(s) of threads past the row limit were put"
+	     " in the last row", s->n_overflow);
+	return writer_failed(s->w) ? -1 : 0;
+}
+
+void sysimp_free(struct sysimp *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nrows; i++)
+		free(s->rows[i].ends);
+	for (size_t i = 0; i < s->ngroups; i++) {
+		free(s->groups[i].instance);
+		free(s->groups[i].process);
+	}
+	free(s->rows);
+	free(s->groups);
+	free(s->ctrs);
+	kmap_free(&s->rowmap);
+	kmap_free(&s->groupmap);
+	kmap_free(&s->ctrmap);
+	sb_free(&s->key);
+	sb_free(&s->tmp);
+	sysfilter_free(&s->filter);
+	jv_arena_free(s->arena);
+	free(s);
+}

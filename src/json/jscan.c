@@ -1,0 +1,365 @@
+#include "config.h"
+
+#include "src/json/jscan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/json/jsonsplit.h"
+
+/* Decimal exponents beyond this cannot give an int64 anyway. */
+#define MAX_EXP 400
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* End of a string starting after its opening quote; NULL if cut. */
+static const char *string_end(const char *p, const char *end)
+{
+	while (p < end) {
+		if (*p == '\\')
+			p += 2;
+		else if (*p == '"')
+			return p;
+		else
+			p++;
+	}
+	return NULL;
+}
+
+/* One value at p: its span, and where it ends. */
+static const char *value(const char *p, const char *end, struct jspan *v)
+{
+	int depth = 0;
+	const char *q;
+
+	p = skip_ws(p, end);
+	if (p >= end)
+		return NULL;
+	v->bigint = 0;
+	switch (*p) {
+	case '"':
+		q = string_end(p + 1, end);
+		if (!q)
+			return NULL;
+		v->p = p + 1;
+		v->n = (size_t)(q - p - 1);
+		v->type = JT_STRING;
+		v->bigint = v->n && v->p[0] == JSPLIT_BIGINT;
+		return q + 1;
+	case '{':
+	case '[':
+		v->type = *p == '{' ? JT_OBJECT : JT_ARRAY;
+		for (q = p; q < end; q++) {
+			if (*q == '"') {
+				q = string_end(q + 1, end);
+				if (!q)
+					return NULL;
+			} else if (*q == '{' || *q == '[') {
+				depth++;
+			} else if ((*q == '}' || *q == ']') && --depth == 0) {
+				v->p = p;
+				v->n = (size_t)(q + 1 - p);
+				return q + 1;
+			}
+		}
+		return NULL;
+	default:
+		for (q = p; q < end && *q != ',' && *q != '}' && *q != ']' &&
+			    *q != ' ' && *q != '\n' && *q != '\r' && *q != '\t'; q++)
+			;
+		v->p = p;
+		v->n = (size_t)(q - p);
+		if (*p == 't' || *p == 'f')
+			v->type = JT_BOOL;
+		else if (*p == 'n')
+			v->type = JT_NULL;
+		else
+			v->type = JT_NUMBER;
+		return q;
+	}
+}
+
+int jscan_object(struct jscan *s, const char *text, size_t len)
+{
+	const char *p = skip_ws(text, text + len);
+
+	if (p >= text + len || *p != '{')
+		return -1;
+	s->p = p + 1;
+	s->end = text + len;
+	return 0;
+}
+
+int jscan_member(struct jscan *s, struct jspan *key, struct jspan *val)
+{
+	const char *p = skip_ws(s->p, s->end);
+
+	if (p < s->end && *p == ',')
+		p = skip_ws(p + 1, s->end);
+	if (p < s->end && *p == '}') {
+		s->p = p + 1;
+		return 0;
+	}
+	p = value(p, s->end, key);
+	if (!p || key->type != JT_STRING)
+		return -1;
+	p = skip_ws(p, s->end);
+	if (p >= s->end || *p != ':')
+		return -1;
+	p = value(p + 1, s->end, val);
+	if (!p)
+		return -1;
+	s->p = p;
+	return 1;
+}
+
+int jscan_key_is(const struct jspan *key, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return key->n == n && !memcmp(key->p, lit, n);
+}
+
+static int hex4(const char *p, unsigned *v)
+{
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+
+		*v <<= 4;
+		if (c >= '0' && c <= '9')
+			*v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			*v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static void put_utf8(struct strbuf *out, unsigned cp)
+{
+	char b[4];
+
+	if (cp == 0 || (cp >= 0xd800 && cp <= 0xdfff))
+		cp = 0xfffd;
+	if (cp < 0x80) {
+		sb_addc(out, (char)cp);
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		sb_add(out, b, 2);
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12);
+		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		sb_add(out, b, 3);
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18);
+		b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		sb_add(out, b, 4);
+	}
+}
+
+/* \uXXXX, with a following low surrogate when this is a high one.
+ * Returns the bytes consumed after the backslash. */
+static size_t unicode_escape(const char *p, const char *end, struct strbuf *out)
+{
+	unsigned hi, lo;
+
+	if (end - p < 5 || hex4(p + 1, &hi)) {
+		put_utf8(out, 0xfffd);
+		return 1;
+	}
+	if (hi >= 0xd800 && hi <= 0xdbff && end - p >= 11 && p[5] == '\\' &&
+	    p[6] == 'u' && !hex4(p + 7, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
+		put_utf8(out, 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00));
+		return 11;
+	}
+	put_utf8(out, hi);
+	return 5;
+}
+
+void jscan_text(const struct jspan *v, struct strbuf *out)
+{
+	const char *p = v->p, *end = v->p + v->n;
+
+	sb_reset(out);
+	if (v->type != JT_STRING) {
+		sb_add(out, v->p, v->n);
+		sb_cstr(out);
+		return;
+	}
+	if (v->bigint)
+		p++;
+	while (p < end) {
+		const char *q = memchr(p, '\\', (size_t)(end - p));
+
+		if (!q)
+			q = end;
+		sb_add(out, p, (size_t)(q - p));
+		if (q == end)
+			break;
+		p = q + 1;
+		if (p >= end)
+			break;
+		switch (*p) {
+		case 'n': sb_addc(out, '\n'); break;
+		case 't': sb_addc(out, '\t'); break;
+		case 'r': sb_addc(out, '\r'); break;
+		case 'b': sb_addc(out, '\b'); break;
+		case 'f': sb_addc(out, '\f'); break;
+		case 'u':
+			p += unicode_escape(p, end, out);
+			continue;
+		default: sb_addc(out, *p); break;
+		}
+		p++;
+	}
+	sb_cstr(out);
+}
+
+/* Digits of d times 10^e, where d is a run of decimal digits. */
+static int scale_digits(const char *d, size_t nd, int neg, long e,
+			int64_t *out)
+{
+	int64_t v = 0;
+	size_t keep;
+	int up;
+
+	if (e >= 0) {
+		keep = nd;
+	} else if ((size_t)-e >= nd) {
+		keep = 0;
+	} else {
+		keep = nd - (size_t)-e;
+	}
+	for (size_t i = 0; i < keep; i++)
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, d[i] - '0', &v))
+			return -1;
+	for (long i = 0; i < e; i++)
+		if (__builtin_mul_overflow(v, 10, &v))
+			return -1;
+	/* round on the first dropped digit: halves go away from zero */
+	up = e < 0 && (size_t)-e <= nd && d[keep] >= '5';
+	if (up && __builtin_add_overflow(v, 1, &v))
+		return -1;
+	*out = neg ? -v : v;
+	return 0;
+}
+
+int jscan_scaled(const struct jspan *v, int scale, int64_t *out)
+{
+	const char *p = v->p, *end = v->p + v->n;
+	char digits[64];
+	size_t nd = 0;
+	long e = scale, x = 0;
+	int neg = 0, any = 0, xneg = 0;
+
+	if (v->type != JT_NUMBER && v->type != JT_STRING)
+		return -1;
+	if (v->bigint)
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	for (; p < end && *p >= '0' && *p <= '9'; p++, any = 1) {
+		if (nd || *p != '0') {
+			if (nd == sizeof(digits))
+				e++;	/* beyond int64 anyway; keep magnitude */
+			else
+				digits[nd++] = *p;
+		}
+	}
+	if (p < end && *p == '.') {
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++, any = 1) {
+			if (nd == sizeof(digits))
+				continue;
+			if (nd || *p != '0')
+				digits[nd++] = *p;
+			e--;
+		}
+	}
+	if (!any)
+		return -1;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '-' || *p == '+'))
+			xneg = *p++ == '-';
+		if (p >= end || *p < '0' || *p > '9')
+			return -1;
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			if (x < MAX_EXP * 10)
+				x = x * 10 + (*p - '0');
+		e += xneg ? -x : x;
+	}
+	while (p < end && *p == ' ')
+		p++;
+	if (p != end)
+		return -1;
+	if (!nd) {
+		*out = 0;
+		return 0;
+	}
+	if (e > MAX_EXP)
+		return -1;
+	if (e < -MAX_EXP)
+		e = -MAX_EXP;
+	return scale_digits(digits, nd, neg, e, out);
+}
+
+int jscan_double(const struct jspan *v, double *out)
+{
+	char buf[64], *endp;
+	const char *p = v->p;
+	size_t n = v->n;
+
+	if (v->type != JT_NUMBER && v->type != JT_STRING)
+		return -1;
+	if (v->bigint) {
+		p++;
+		n--;
+	}
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	errno = 0;
+	*out = strtod(buf, &endp);
+	return *endp || errno ? -1 : 0;
+}
+
+void jscan_untag(const char *p, size_t n, struct strbuf *out)
+{
+	const char *end = p + n;
+
+	while (p < end) {
+		const char *q = memchr(p, JSPLIT_BIGINT, (size_t)(end - p));
+
+		/* the tag sits right after the quote of a tagged number */
+		if (!q || q == p) {
+			sb_add(out, p, (size_t)((q ? q : end) - p));
+			if (!q)
+				break;
+			p = q + 1;
+			continue;
+		}
+		sb_add(out, p, (size_t)(q - 1 - p));
+		for (p = q + 1; p < end && *p != '"'; p++)
+			sb_addc(out, *p);
+		p++;
+	}
+	sb_cstr(out);
+}

@@ -1,0 +1,695 @@
+#include "config.h"
+
+#include "src/json/jsonsplit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BUF_SIZE (1u << 20)
+
+enum state { ST_START, ST_OBJ_NEXT, ST_OBJ_KEY, ST_ITEMS, ST_ITEMS_NEXT,
+	     ST_END, ST_DONE };
+
+struct jsplit {
+	jsplit_read_fn read;
+	void *ctx;
+	int fd;
+	const unsigned char *mem;	/* whole input when reading memory */
+	unsigned char *buf;
+	size_t pos, end;
+	uint64_t base;			/* file offset of buf[0] */
+	int eof;
+	char *name;
+	enum state state;
+	int root_array;
+	int have_key;
+	char key[JSPLIT_MAX_KEY + 1];
+	uint64_t index;
+	struct strbuf rec;
+	char stack[JSPLIT_MAX_DEPTH];
+};
+
+static long fd_read(void *ctx, void *buf, size_t len)
+{
+	int fd = *(int *)ctx;
+
+	for (;;) {
+		ssize_t n = read(fd, buf, len);
+
+		if (n >= 0)
+			return (long)n;
+		if (errno != EINTR) {
+			err_set("%s", strerror(errno));
+			return -1;
+		}
+	}
+}
+
+static struct jsplit *alloc(const char *name)
+{
+	struct jsplit *s = xcalloc(1, sizeof(*s));
+
+	s->name = xstrdup(name);
+	sb_init(&s->rec);
+	s->state = ST_START;
+	return s;
+}
+
+struct jsplit *jsplit_open(int fd, const char *name)
+{
+	struct jsplit *s = alloc(name);
+
+	s->fd = fd;
+	s->ctx = &s->fd;
+	s->read = fd_read;
+	s->buf = xmalloc(BUF_SIZE);
+	return s;
+}
+
+struct jsplit *jsplit_open_reader(jsplit_read_fn fn, void *ctx,
+				  const char *name)
+{
+	struct jsplit *s = alloc(name);
+
+	s->read = fn;
+	s->ctx = ctx;
+	s->buf = xmalloc(BUF_SIZE);
+	return s;
+}
+
+struct jsplit *jsplit_open_mem(const void *buf, size_t len, const char *name)
+{
+	struct jsplit *s = alloc(name);
+
+	s->mem = buf;
+	s->buf = (unsigned char *)buf;
+	s->end = len;
+	s->eof = 1;
+	return s;
+}
+
+void jsplit_close(struct jsplit *s)
+{
+	if (!s)
+		return;
+	if (!s->mem)
+		free(s->buf);
+	sb_free(&s->rec);
+	free(s->name);
+	free(s);
+}
+
+uint64_t jsplit_offset(const struct jsplit *s)
+{
+	return s->base + s->pos;
+}
+
+void *jsplit_reader_ctx(const struct jsplit *s)
+{
+	return s->ctx;
+}
+
+int jsplit_root_is_array(const struct jsplit *s)
+{
+	return s->root_array;
+}
+
+/* Where we are, for error messages: "instruction"[12]. */
+static const char *where(struct jsplit *s)
+{
+	static _Thread_local char w[JSPLIT_MAX_KEY + 64];
+
+	if (s->have_key && (s->state == ST_ITEMS || s->state == ST_ITEMS_NEXT))
+		snprintf(w, sizeof(w), " in \"%s\"[%llu]", s->key,
+			 (unsigned long long)s->index);
+	else if (s->have_key)
+		snprintf(w, sizeof(w), " in \"%s\"", s->key);
+	else if (s->root_array)
+		snprintf(w, sizeof(w), " in [%llu]",
+			 (unsigned long long)s->index);
+	else
+		w[0] = '\0';
+	return w;
+}
+
+static int fail(struct jsplit *s, const char *what)
+{
+	err_set("%s: byte %llu: %s%s", s->name,
+		(unsigned long long)jsplit_offset(s), what, where(s));
+	s->state = ST_DONE;
+	return -1;
+}
+
+/* Make buf[pos] readable. 1: ok; 0: end of input; -1: read error. */
+static int fill(struct jsplit *s)
+{
+	long n;
+
+	if (s->pos < s->end)
+		return 1;
+	if (s->eof)
+		return 0;
+	s->base += s->end;
+	s->pos = s->end = 0;
+	n = s->read(s->ctx, s->buf, BUF_SIZE);
+	if (n < 0) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "read error: %s", err_get());
+		return fail(s, msg);
+	}
+	if (n == 0) {
+		s->eof = 1;
+		return 0;
+	}
+	s->end = (size_t)n;
+	return 1;
+}
+
+/* Next byte that is not white space, not consumed; -1 at end, -2 error. */
+static int peek_token(struct jsplit *s)
+{
+	for (;;) {
+		int r = fill(s);
+
+		if (r <= 0)
+			return r < 0 ? -2 : -1;
+		unsigned char c = s->buf[s->pos];
+		if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+			s->pos++;
+			continue;
+		}
+		return c;
+	}
+}
+
+static int unexpected_end(struct jsplit *s, const char *expected)
+{
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "unexpected end of file, expected %s",
+		 expected);
+	return fail(s, msg);
+}
+
+static int expected(struct jsplit *s, const char *what, int c)
+{
+	char msg[160];
+
+	if (c >= 0x20 && c < 0x7f)
+		snprintf(msg, sizeof(msg), "expected %s, found '%c'", what, c);
+	else
+		snprintf(msg, sizeof(msg), "expected %s, found byte 0x%02x",
+			 what, c);
+	return fail(s, msg);
+}
+
+/* Copies a string token (opening quote at buf[pos]) into rec. Raw control
+ * bytes are escaped so that the big-integer tag stays unambiguous. With
+ * out == NULL the decoded key goes to s->key instead. */
+static int scan_string(struct jsplit *s, struct strbuf *out)
+{
+	size_t klen = 0;
+	int esc = 0;
+
+	s->pos++;
+	if (out)
+		sb_addc(out, '"');
+	for (;;) {
+		int r = fill(s);
+
+		if (r <= 0)
+			return r < 0 ? -1 : unexpected_end(s, "'\"'");
+		const unsigned char *p = s->buf + s->pos;
+		const unsigned char *e = s->buf + s->end;
+		const unsigned char *q = p;
+
+		if (!esc) {
+			while (q < e && *q != '"' && *q != '\\' && *q >= 0x20)
+				q++;
+		}
+		if (out) {
+			if (out->len + (size_t)(q - p) > JSPLIT_MAX_RECORD)
+				return fail(s, "record larger than 64 MiB");
+			sb_add(out, p, (size_t)(q - p));
+		} else {
+			size_t n = (size_t)(q - p);
+
+			if (klen + n > JSPLIT_MAX_KEY)
+				return fail(s, "key longer than 256 bytes");
+			memcpy(s->key + klen, p, n);
+			klen += n;
+		}
+		s->pos += (size_t)(q - p);
+		if (q == e)
+			continue;
+		unsigned char c = *q;
+		s->pos++;
+		if (esc) {
+			esc = 0;
+			if (out)
+				sb_addc(out, (char)c);
+			else if (klen < JSPLIT_MAX_KEY)
+				s->key[klen++] = (char)c;
+			continue;
+		}
+		if (c == '"') {
+			if (out)
+				sb_addc(out, '"');
+			else
+				s->key[klen] = '\0';
+			return 0;
+		}
+		if (c == '\\') {
+			esc = 1;
+			if (out)
+				sb_addc(out, '\\');
+			continue;
+		}
+		/* a raw control byte */
+		if (out)
+			sb_printf(out, "\\u%04x", c);
+		else if (klen < JSPLIT_MAX_KEY)
+			s->key[klen++] = '?';
+	}
+}
+
+static int is_num_char(int c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+	       c == 'e' || c == 'E';
+}
+
+static int scan_number(struct jsplit *s, struct strbuf *out)
+{
+	char lit[400];
+	size_t n = 0, digits = 0;
+	int integer = 1;
+
+	for (;;) {
+		int r = fill(s);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		int c = s->buf[s->pos];
+		if (!is_num_char(c))
+			break;
+		if (n + 1 >= sizeof(lit))
+			return fail(s, "number longer than 400 characters");
+		if (c >= '0' && c <= '9')
+			digits++;
+		else if (c != '-')
+			integer = 0;
+		lit[n++] = (char)c;
+		s->pos++;
+	}
+	lit[n] = '\0';
+	if (!digits)
+		return fail(s, "malformed number");
+	if (integer && digits > 15) {
+		sb_addc(out, '"');
+		sb_addc(out, JSPLIT_BIGINT);
+		sb_add(out, lit, n);
+		sb_addc(out, '"');
+	} else {
+		sb_add(out, lit, n);
+	}
+	return 0;
+}
+
+static int scan_literal(struct jsplit *s, struct strbuf *out)
+{
+	static const char *const words[] = { "true", "false", "null" };
+	char w[6];
+	size_t n = 0;
+
+	for (;;) {
+		int r = fill(s);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		int c = s->buf[s->pos];
+		if (c < 'a' || c > 'z')
+			break;
+		if (n + 1 >= sizeof(w))
+			return fail(s, "expected a JSON value");
+		w[n++] = (char)c;
+		s->pos++;
+	}
+	w[n] = '\0';
+	for (size_t i = 0; i < NX_ARRAY_SIZE(words); i++) {
+		if (!strcmp(w, words[i])) {
+			sb_add(out, w, n);
+			return 0;
+		}
+	}
+	return fail(s, "expected a JSON value");
+}
+
+/* Token after a value inside a record, or the end of the record. */
+static int after_value(int depth)
+{
+	return depth == 0;
+}
+
+/* Scans what is already buffered, copying runs of bytes into s->rec
+ * in bulk. Returns 1 when the value is complete, 0 when more input or
+ * the careful path (scan_string, scan_number, scan_literal) is needed
+ * at s->pos, -1 on error. */
+static int scan_fast(struct jsplit *s, int *depth)
+{
+	const unsigned char *b = s->buf;
+	const unsigned char *p = b + s->pos, *e = b + s->end, *run = p;
+	int done = 0;
+
+#define FLUSH() sb_add(&s->rec, run, (size_t)(p - run))
+	while (p < e && !done) {
+		const unsigned char *q;
+		unsigned digits;
+		int integer;
+
+		switch (*p) {
+		case ' ':
+		case '\n':
+		case '\r':
+		case '\t':
+			FLUSH();
+			while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' ||
+					 *p == '\t'))
+				p++;
+			run = p;
+			continue;
+		case '{':
+		case '[':
+			if (*depth == JSPLIT_MAX_DEPTH) {
+				s->pos = (size_t)(p - b);
+				return fail(s, "nesting deeper than 512 levels");
+			}
+			s->stack[(*depth)++] = (char)*p++;
+			continue;
+		case '}':
+		case ']':
+			if (!*depth || s->stack[*depth - 1] != (*p == '}' ? '{' : '[')) {
+				FLUSH();
+				s->pos = (size_t)(p - b);
+				return expected(s, "a JSON value", *p);
+			}
+			(*depth)--;
+			p++;
+			done = after_value(*depth);
+			continue;
+		case ',':
+		case ':':
+			if (!*depth) {
+				FLUSH();
+				s->pos = (size_t)(p - b);
+				return expected(s, "a JSON value", *p);
+			}
+			p++;
+			continue;
+		case '"':
+			for (q = p + 1; q < e && *q != '"' && *q >= 0x20; q++)
+				if (*q == '\\' && ++q == e)
+					break;
+			if (q >= e || *q != '"')
+				goto careful;	/* split by the buffer, or raw controls */
+			p = q + 1;
+			done = after_value(*depth);
+			continue;
+		case 't':
+		case 'f':
+		case 'n':
+			goto careful;
+		default:
+			if (*p != '-' && (*p < '0' || *p > '9')) {
+				FLUSH();
+				s->pos = (size_t)(p - b);
+				return expected(s, "a JSON value", *p);
+			}
+			digits = 0;
+			integer = 1;
+			for (q = p; q < e && is_num_char(*q); q++) {
+				if (*q >= '0' && *q <= '9')
+					digits++;
+				else if (*q != '-')
+					integer = 0;
+			}
+			if (q == e || !digits || (integer && digits > 15))
+				goto careful;	/* split, malformed, or tagged */
+			p = q;
+			done = after_value(*depth);
+			continue;
+		}
+	}
+	FLUSH();
+	s->pos = (size_t)(p - b);
+	if (s->rec.len > JSPLIT_MAX_RECORD)
+		return fail(s, "record larger than 64 MiB");
+	return done;
+careful:
+	FLUSH();
+	s->pos = (size_t)(p - b);
+	return 0;
+#undef FLUSH
+}
+
+/* Copies one whole JSON value starting at the next token into s->rec. */
+static int scan_value(struct jsplit *s)
+{
+	int depth = 0;
+
+	sb_reset(&s->rec);
+	for (;;) {
+		int c = peek_token(s);
+
+		if (c == -2)
+			return -1;
+		if (c == -1)
+			return unexpected_end(s, depth ? "',' or a closing bracket"
+						      : "a JSON value");
+		if (s->rec.len > JSPLIT_MAX_RECORD)
+			return fail(s, "record larger than 64 MiB");
+		switch (c) {
+		case '"':
+			if (scan_string(s, &s->rec))
+				return -1;
+			break;
+		case 't':
+		case 'f':
+		case 'n':
+			if (scan_literal(s, &s->rec))
+				return -1;
+			break;
+		default:
+			if (c == '-' || (c >= '0' && c <= '9')) {
+				if (scan_number(s, &s->rec))
+					return -1;
+				break;
+			}
+			/* brackets and separators: the bulk path */
+			switch (scan_fast(s, &depth)) {
+			case -1:
+				return -1;
+			case 1:
+				return 0;
+			}
+			continue;
+		}
+		if (!depth)
+			return 0;
+		switch (scan_fast(s, &depth)) {
+		case -1:
+			return -1;
+		case 1:
+			return 0;
+		}
+	}
+}
+
+static int emit(struct jsplit *s, struct jrec *r, enum jrec_kind kind,
+		uint64_t offset)
+{
+	r->kind = kind;
+	r->key = s->have_key ? s->key : NULL;
+	r->index = s->index;
+	r->offset = offset;
+	r->text = sb_cstr(&s->rec);
+	r->len = s->rec.len;
+	return 1;
+}
+
+static int start(struct jsplit *s)
+{
+	int c;
+
+	/* UTF-8 byte order mark */
+	if (fill(s) > 0 && s->end - s->pos >= 3 &&
+	    !memcmp(s->buf + s->pos, "\xef\xbb\xbf", 3))
+		s->pos += 3;
+	c = peek_token(s);
+	if (c == -2)
+		return -1;
+	if (c == -1)
+		return fail(s, "empty file, expected a JSON object or array");
+	s->pos++;
+	if (c == '{') {
+		s->state = ST_OBJ_KEY;
+		return 0;
+	}
+	if (c == '[') {
+		s->root_array = 1;
+		s->index = 0;
+		s->state = ST_ITEMS;
+		return 0;
+	}
+	return expected(s, "'{' or '[' at the start of a JSON file", c);
+}
+
+/* After an array element: ',' or ']'. 1 if the array ended. */
+static int items_next(struct jsplit *s)
+{
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == -1)
+		return unexpected_end(s, "',' or ']'");
+	s->pos++;
+	if (c == ',') {
+		s->index++;
+		s->state = ST_ITEMS;
+		return 0;
+	}
+	if (c == ']')
+		return 1;
+	s->pos--;
+	return expected(s, "',' or ']'", c);
+}
+
+int jsplit_next(struct jsplit *s, struct jrec *r)
+{
+	int c;
+
+	for (;;) {
+		switch (s->state) {
+		case ST_START:
+			if (start(s))
+				return -1;
+			break;
+		case ST_OBJ_KEY:
+			c = peek_token(s);
+			if (c == -2)
+				return -1;
+			if (c == -1)
+				return unexpected_end(s, "a key or '}'");
+			if (c == '}' && !s->have_key) {
+				s->pos++;
+				s->state = ST_END;
+				break;
+			}
+			if (c != '"')
+				return expected(s, "a quoted key", c);
+			if (scan_string(s, NULL))
+				return -1;
+			s->have_key = 1;
+			c = peek_token(s);
+			if (c == -2)
+				return -1;
+			if (c != ':')
+				return c == -1 ? unexpected_end(s, "':'")
+					       : expected(s, "':'", c);
+			s->pos++;
+			c = peek_token(s);
+			if (c == -2)
+				return -1;
+			if (c == '[') {
+				s->pos++;
+				s->index = 0;
+				c = peek_token(s);
+				if (c == ']') {
+					s->pos++;
+					s->state = ST_OBJ_NEXT;
+					return emit(s, r, JREC_ARRAY_END,
+						    jsplit_offset(s));
+				}
+				s->state = ST_ITEMS;
+				break;
+			}
+			{
+				uint64_t off = jsplit_offset(s);
+
+				if (scan_value(s))
+					return -1;
+				s->state = ST_OBJ_NEXT;
+				return emit(s, r, JREC_VALUE, off);
+			}
+		case ST_OBJ_NEXT:
+			c = peek_token(s);
+			if (c == -2)
+				return -1;
+			if (c == -1)
+				return unexpected_end(s, "',' or '}'");
+			s->pos++;
+			if (c == ',') {
+				s->state = ST_OBJ_KEY;
+				s->have_key = 0;
+				/* a trailing ',' before '}' is an error */
+				c = peek_token(s);
+				if (c == '}')
+					return expected(s, "a quoted key", c);
+				break;
+			}
+			if (c == '}') {
+				s->have_key = 0;
+				s->state = ST_END;
+				break;
+			}
+			s->pos--;
+			return expected(s, "',' or '}'", c);
+		case ST_ITEMS: {
+			uint64_t off;
+
+			c = peek_token(s);
+			if (c == -2)
+				return -1;
+			if (c == ']' && s->root_array && s->index == 0) {
+				s->pos++;
+				s->state = ST_END;
+				return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+			}
+			off = jsplit_offset(s);
+			if (scan_value(s))
+				return -1;
+			s->state = ST_ITEMS_NEXT;
+			return emit(s, r, JREC_ITEM, off);
+		}
+		case ST_ITEMS_NEXT:
+			c = items_next(s);
+			if (c < 0)
+				return -1;
+			if (c == 1) {
+				s->index++;
+				s->state = s->root_array ? ST_END : ST_OBJ_NEXT;
+				return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+			}
+			break;
+		case ST_END:
+			c = peek_token(s);
+			if (c == -2)
+				return -1;
+			if (c != -1)
+				return expected(s, "end of file", c);
+			s->state = ST_DONE;
+			return 0;
+		case ST_DONE:
+			return 0;
+		}
+	}
+}

@@ -1,0 +1,76 @@
+#include "config.h"
+
+#include "src/json/jtext.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/text.h"
+
+void jt_str(struct strbuf *sb, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run;
+
+	sb_addc(sb, '"');
+	while (i < n) {
+		unsigned cp;
+		size_t len;
+
+		/* copy plain ASCII in runs */
+		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x80 &&
+			      s[run] != '"' && s[run] != '\\'; run++)
+			;
+		if (run > i) {
+			sb_add(sb, s + i, run - i);
+			i = run;
+			continue;
+		}
+		if (s[i] == '"' || s[i] == '\\') {
+			sb_addc(sb, '\\');
+			sb_addc(sb, (char)s[i++]);
+			continue;
+		}
+		if (s[i] < 0x20) {
+			sb_printf(sb, "\\u%04x", s[i++]);
+			continue;
+		}
+		len = text_utf8_char(s + i, n - i, &cp);
+		if (!len) {
+			sb_add(sb, "\xef\xbf\xbd", 3);
+			i++;
+			continue;
+		}
+		sb_add(sb, s + i, len);
+		i += len;
+	}
+	sb_addc(sb, '"');
+}
+
+void jt_i64(struct strbuf *sb, int64_t v)
+{
+	sb_printf(sb, "%" PRId64, v);
+}
+
+void jt_u64(struct strbuf *sb, uint64_t v)
+{
+	sb_printf(sb, "%" PRIu64, v);
+}
+
+void jt_f64(struct strbuf *sb, double v)
+{
+	char buf[32];
+
+	if (!isfinite(v)) {
+		sb_adds(sb, "null");
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	sb_adds(sb, buf);
+}

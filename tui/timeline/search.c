@@ -1,0 +1,462 @@
+/* Highlights on the timeline: the matches of a search (/, n, N, R) or
+ * the instructions of a layer (Enter in the layer table). Hits per
+ * column are cached per track for the column grid on screen; a folded
+ * group shows the sum of its tracks. Two rows under the tracks show
+ * where the hits are in the whole profile (the density strip) and, for
+ * a search, the matches in view: count, duration sum, per-row counts. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/draw.h"
+#include "tui/help.h"
+#include "model/report/export.h"
+#include "model/layers.h"
+#include "model/text.h"
+#include "model/timefmt.h"
+#include "tui/results_view.h"
+#include "tui/timeline/timeline_int.h"
+
+#define HL_ROWS 2		/* the strip and the results line */
+
+static int search_done(struct view *v, const char *text);
+
+static struct view *query_help(struct view *v)
+{
+	(void)v;
+	return help_query_open();
+}
+
+static const struct prompt_spec search_spec = {
+	.lead = '/',
+	.history = "search",
+	.done = search_done,
+	.help = query_help,
+};
+
+int timeline_search_prompt(struct timeline *tl)
+{
+	tui_prompt(tl->view.tui, &search_spec, NULL);
+	return 0;
+}
+
+static int search_done(struct view *v, const char *text)
+{
+	struct timeline *tl = (struct timeline *)v;
+
+	if (!*text) {
+		timeline_hl_clear(tl);
+		return 0;
+	}
+	return timeline_search(tl, text);
+}
+
+void timeline_hl_clear(struct timeline *tl)
+{
+	struct highlight *h = &tl->hl;
+
+	search_free(h->search);
+	free(h->text);
+	free(h->ids);
+	for (size_t i = 0; h->frames && i < tl->tr.n; i++)
+		free(h->frames[i].hits);
+	free(h->frames);
+	free(h->density);
+	free(h->seen);
+	search_stats_free(&h->stats);
+	memset(h, 0, sizeof(*h));
+	tl->hl_rows = 0;
+	timeline_layout(tl);
+}
+
+void timeline_rows_changed(struct timeline *tl, size_t old_n)
+{
+	struct highlight *h = &tl->hl;
+
+	tl->box.on = 0;
+	if (!h->frames)
+		return;
+	for (size_t i = 0; i < old_n; i++)
+		free(h->frames[i].hits);
+	free(h->frames);
+	h->frames = xcalloc(tl->tr.n + 1, sizeof(*h->frames));
+}
+
+static void hl_start(struct timeline *tl, enum hl_kind kind, const char *text)
+{
+	timeline_hl_clear(tl);
+	tl->hl.kind = kind;
+	tl->hl.text = xstrdup(text);
+	tl->hl.frames = xcalloc(tl->tr.n + 1, sizeof(*tl->hl.frames));
+	tl->hl.seen = xcalloc(HL_SEEN_SLOTS, sizeof(*tl->hl.seen));
+	tl->hl_rows = HL_ROWS;
+	timeline_layout(tl);
+}
+
+int timeline_search(struct timeline *tl, const char *text)
+{
+	char *err = NULL;
+	struct search *s = search_new(tl->m, tl->prof.id, text, &err);
+
+	if (!s) {
+		err_set("%s", err ? err : "bad query");
+		free(err);
+		return -1;
+	}
+	hl_start(tl, HL_SEARCH, text);
+	tl->hl.search = s;
+	return 0;
+}
+
+int timeline_layer(struct timeline *tl, const char *row)
+{
+	int64_t *ids;
+	size_t n;
+
+	if (layers_row_ids(tl->m, tl->prof.id, row, &ids, &n))
+		return -1;
+	hl_start(tl, HL_LAYER, row);
+	tl->hl.ids = ids;
+	tl->hl.nids = n;
+	return 0;
+}
+
+static int one_track_hits(struct timeline *tl, const struct mtrack *t,
+			  int64_t t0, int64_t colw, int ncols, int64_t *hits)
+{
+	if (tl->hl.kind == HL_SEARCH)
+		return search_frame(tl->hl.search, t, t0, colw, ncols, hits);
+	return layers_frame(tl->m, t, tl->hl.ids, tl->hl.nids, t0, colw,
+			    ncols, hits);
+}
+
+/* Hits of the tracks line i draws, added up. */
+static int track_hits(struct timeline *tl, size_t i, int64_t t0,
+		      int64_t colw, int ncols, int64_t *hits)
+{
+	size_t n;
+	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
+	int64_t *one;
+
+	if (n == 1)
+		return one_track_hits(tl, t, t0, colw, ncols, hits);
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	one = xcalloc((size_t)ncols, sizeof(*one));
+	for (size_t j = 0; j < n; j++) {
+		if (one_track_hits(tl, &t[j], t0, colw, ncols, one)) {
+			free(one);
+			return -1;
+		}
+		for (int c = 0; c < ncols; c++)
+			hits[c] += one[c];
+	}
+	free(one);
+	return 0;
+}
+
+static void hl_fail(struct timeline *tl)
+{
+	if (!tl->hl.failed)
+		tui_error(tl->view.tui, "%s", err_get());
+	tl->hl.failed = 1;
+}
+
+/* Hits of track i (a group: the sum of the tracks under it). */
+static const int64_t *frame_of(struct timeline *tl, size_t i)
+{
+	struct hl_frame *f = &tl->hl.frames[i];
+
+	if (f->valid && f->t0 == tl->t0 && f->colw == tl->colw &&
+	    f->ncols == tl->ncols)
+		return f->hits;
+	f->hits = xreallocarray(f->hits, (size_t)tl->ncols, sizeof(*f->hits));
+	memset(f->hits, 0, (size_t)tl->ncols * sizeof(*f->hits));
+	if (tl->tr.st[i].is_group) {
+		int depth = tl->tr.st[i].depth;
+
+		for (size_t k = i + 1; k < tl->tr.n &&
+		     tl->tr.st[k].depth > depth; k++) {
+			const int64_t *h;
+
+			if (tl->tr.st[k].is_group)
+				continue;
+			h = frame_of(tl, k);
+			if (!h)
+				return NULL;
+			for (int c = 0; c < tl->ncols; c++)
+				f->hits[c] += h[c];
+		}
+	} else if (track_hits(tl, i, tl->t0, tl->colw, tl->ncols, f->hits)) {
+		hl_fail(tl);
+		return NULL;
+	}
+	f->t0 = tl->t0;
+	f->colw = tl->colw;
+	f->ncols = tl->ncols;
+	f->valid = 1;
+	return f->hits;
+}
+
+const int64_t *timeline_hl_hits(struct timeline *tl, size_t i)
+{
+	if (tl->hl.kind == HL_NONE ||
+	    (tl->tr.st[i].is_group && !tl->tr.st[i].folded))
+		return NULL;
+	return frame_of(tl, i);
+}
+
+int timeline_hl_event(struct timeline *tl, const struct mcell *c)
+{
+	struct highlight *h = &tl->hl;
+	struct hl_seen *slot;
+	int m;
+
+	if (h->kind == HL_LAYER) {
+		for (size_t k = 0; k < h->nids; k++)
+			if (h->ids[k] == c->top_cat)
+				return 1;
+		return 0;
+	}
+	if (h->kind != HL_SEARCH || !c->top_slice)
+		return 0;
+	slot = &h->seen[(uint64_t)c->top_slice % HL_SEEN_SLOTS];
+	if (slot->id == c->top_slice)
+		return slot->match;
+	m = search_match(h->search, c->top_slice);
+	if (m < 0) {
+		hl_fail(tl);
+		return 0;
+	}
+	*slot = (struct hl_seen){ c->top_slice, m };
+	return m;
+}
+
+/* Hits over the whole profile, one column per strip cell. */
+static const int64_t *density(struct timeline *tl, int64_t *colw)
+{
+	struct highlight *h = &tl->hl;
+	int64_t len = tl->end - tl->start;
+
+	*colw = NX_MAX((len + tl->ncols - 1) / tl->ncols, 1);
+	if (h->dvalid && h->dcols == tl->ncols)
+		return h->density;
+	h->density = xreallocarray(h->density, (size_t)tl->ncols,
+				   sizeof(*h->density));
+	h->dcols = tl->ncols;
+	if (h->kind == HL_SEARCH) {
+		if (search_density(h->search, tl->tr.all, tl->tr.nall,
+				   tl->start, *colw, tl->ncols, h->density)) {
+			hl_fail(tl);
+			return NULL;
+		}
+	} else {
+		int64_t *one = xcalloc((size_t)tl->ncols, sizeof(*one));
+
+		memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
+		for (size_t i = 0; i < tl->tr.nall; i++) {
+			if (one_track_hits(tl, &tl->tr.all[i], tl->start, *colw,
+					   tl->ncols, one)) {
+				free(one);
+				hl_fail(tl);
+				return NULL;
+			}
+			for (int c = 0; c < tl->ncols; c++)
+				h->density[c] += one[c];
+		}
+		free(one);
+	}
+	h->dvalid = 1;
+	return h->density;
+}
+
+/* The part of the view inside the profile. */
+static void view_range(const struct timeline *tl, int64_t *t0, int64_t *t1)
+{
+	*t0 = NX_MAX(tl->t0, tl->start);
+	*t1 = NX_MIN(timeline_end(tl), tl->end + 1);
+	if (*t1 <= *t0)
+		*t1 = *t0 + 1;
+}
+
+static const struct search_stats *view_stats(struct timeline *tl)
+{
+	struct highlight *h = &tl->hl;
+	int64_t t0, t1;
+
+	view_range(tl, &t0, &t1);
+	if (h->svalid && h->s_t0 == t0 && h->s_t1 == t1)
+		return &h->stats;
+	search_stats_free(&h->stats);
+	if (search_stats(h->search, tl->tr.all, tl->tr.nall, t0, t1,
+			 &h->stats)) {
+		hl_fail(tl);
+		return NULL;
+	}
+	h->s_t0 = t0;
+	h->s_t1 = t1;
+	h->svalid = 1;
+	return &h->stats;
+}
+
+static void draw_strip(struct timeline *tl, WINDOW *win, int y)
+{
+	int x0 = tl->labelw + 1, n = tl->ncols;
+	int64_t colw, max = 0;
+	const int64_t *d = density(tl, &colw);
+
+	draw_str(win, y, 0, tl->labelw, tl->hl.kind == HL_SEARCH ?
+		 "matches" : "layer", draw_style(S_DIM));
+	if (!d)
+		return;
+	for (int c = 0; c < n; c++)
+		max = NX_MAX(max, d[c]);
+	for (int c = 0; c < n; c++) {
+		int64_t lo = tl->start + (int64_t)c * colw;
+		int in_view = lo + colw > tl->t0 && lo < timeline_end(tl);
+		attr_t a = draw_style(in_view ? S_STRIP_VIEW : S_STRIP);
+		int level;
+
+		if (!d[c]) {
+			if (in_view)
+				draw_str(win, y, x0 + c, 1, " ", a);
+			continue;
+		}
+		/* log scale: one match still shows next to thousands */
+		level = max > 1 ? (int)lround(log((double)d[c]) /
+					      log((double)max) * 7.0) : 7;
+		level = NX_MIN(NX_MAX(level, 0), 7);
+		draw_str(win, y, x0 + c, 1, draw_glyph(G_SPARK0 + level), a);
+	}
+}
+
+struct row_count {
+	const char *name;
+	size_t line;		/* SIZE_MAX: not on screen */
+	int64_t n;
+};
+
+static int cmp_count(const void *a, const void *b)
+{
+	const struct row_count *x = a, *y = b;
+
+	return x->n != y->n ? (x->n > y->n ? -1 : 1) : strcmp(x->name, y->name);
+}
+
+static void results_line(struct timeline *tl, struct strbuf *sb)
+{
+	const struct search_stats *st = view_stats(tl);
+	struct row_count *rc;
+	size_t n = 0;
+	char d[48];
+
+	sb_printf(sb, "/%s  ", tl->hl.text);
+	if (!st)
+		return;
+	timefmt_dur(d, sizeof(d), st->dur, 3, 0);
+	sb_printf(sb, "in view: %" PRId64 " match%s, %s", st->count,
+		  st->count == 1 ? "" : "es", d);
+	/* per line: a system row may merge several tracks */
+	rc = xcalloc(st->nrows + 1, sizeof(*rc));
+	for (size_t i = 0; i < st->nrows; i++) {
+		size_t k = timeline_track_index(tl, st->rows[i].track), j;
+
+		for (j = 0; j < n && (k == SIZE_MAX || rc[j].line != k); j++)
+			;
+		if (j == n) {
+			rc[n].name = k == SIZE_MAX ? "?" : tl->tr.t[k].name;
+			rc[n++].line = k;
+		}
+		rc[j].n += st->rows[i].n;
+	}
+	if (n)
+		qsort(rc, n, sizeof(*rc), cmp_count);
+	for (size_t i = 0; i < n; i++)
+		sb_printf(sb, "%s %s %" PRId64, i ? "," : " ", rc[i].name,
+			  rc[i].n);
+	free(rc);
+}
+
+void timeline_hl_draw(struct timeline *tl, WINDOW *win, int y)
+{
+	struct strbuf sb;
+
+	if (tl->hl.kind == HL_NONE)
+		return;
+	draw_strip(tl, win, y);
+	sb_init(&sb);
+	if (tl->hl.kind == HL_SEARCH)
+		results_line(tl, &sb);
+	else
+		sb_printf(&sb, "layer %s  (Esc clears the colours)", tl->hl.text);
+	draw_text(win, y + 1, 0, tl->view.width, sb_cstr(&sb),
+		  draw_style(S_HELP_KEY), 0);
+	sb_free(&sb);
+}
+
+void timeline_hl_step(struct timeline *tl, int dir)
+{
+	struct mslice s;
+	int64_t id = tl->sel.id && tl->sel.ts == tl->cur ? tl->sel.id : 0;
+	const char *wrapped = NULL;
+	char when[48];
+	size_t i;
+	int rc;
+
+	if (tl->hl.kind != HL_SEARCH) {
+		tui_message(tl->view.tui, "no search: / starts one");
+		return;
+	}
+	rc = search_step(tl->hl.search, tl->cur, id, dir, &s);
+	if (rc == 1) {
+		/* wrap around, like vi */
+		rc = search_step(tl->hl.search, dir > 0 ? INT64_MIN : INT64_MAX,
+				 0, dir, &s);
+		wrapped = dir > 0 ? "; wrapped to the first" :
+				    "; wrapped to the last";
+	}
+	if (rc < 0) {
+		tui_error(tl->view.tui, "%s", err_get());
+		return;
+	}
+	if (rc == 1) {
+		tui_message(tl->view.tui, "/%s: no match", tl->hl.text);
+		return;
+	}
+	i = timeline_track_index(tl, s.track_id);
+	if (i == SIZE_MAX)
+		return;
+	timeline_goto(tl, s.ts, i);
+	tl->sel = s;
+	timeline_fmt_rel(tl, s.ts, when, sizeof(when));
+	tui_message(tl->view.tui, "%s on %s at %s%s", model_string(tl->m, s.name),
+		    tl->tr.t[i].name, when, wrapped ? wrapped : "");
+}
+
+void timeline_matches(struct timeline *tl)
+{
+	int64_t t0, t1;
+	struct view *v;
+
+	if (tl->hl.kind != HL_SEARCH) {
+		tui_message(tl->view.tui, "no search: / starts one");
+		return;
+	}
+	view_range(tl, &t0, &t1);
+	v = results_open(tl, tl->hl.search, t0, t1);
+	if (v)
+		tui_push(tl->view.tui, v);
+	else
+		tui_error(tl->view.tui, "%s", err_get());
+}
+
+int timeline_search_export(struct timeline *tl, enum out_format fmt, FILE *f)
+{
+	int64_t t0, t1;
+	struct mprofile p = timeline_axis_profile(tl);
+
+	view_range(tl, &t0, &t1);
+	return export_search(tl->m, tl->hl.search, &p, t0, t1, fmt, f);
+}

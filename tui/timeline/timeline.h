@@ -1,0 +1,22 @@
+/* The timeline: the main view of a profile. */
+#ifndef NX_TUI_TIMELINE_H
+#define NX_TUI_TIMELINE_H
+
+#include <stdint.h>
+
+#include "model/model.h"
+#include "model/sysrows.h"
+#include "tui/view.h"
+
+/* A timeline of one profile; profile 0 picks the first top-level one.
+ * g: how a system profile's rows are grouped (NULL: the default). NULL
+ * with err_set(). */
+struct view *timeline_open(struct model *m, int64_t profile,
+			   const struct sysgroup *g);
+/* The timeline of a system profile's device profile, opened from
+ * system event slice (0: from the device list). NULL with err_set()
+ * when it cannot be shown (missing from the bundle, failed to import). */
+struct view *timeline_open_device(struct model *m, int64_t device,
+				  int64_t slice);
+
+#endif

@@ -1,0 +1,237 @@
+/* The timeline view's state, shared by its files: timeline.c (moving,
+ * requests, commands), draw.c (drawing), search.c
+ * (search and layer highlights), box.c (box select and
+ * summaries), marks.c (markers), drill.c (from a
+ * system profile to its device profiles, and back; :align) and
+ * group.c (a system profile's grouping). */
+#ifndef NX_TUI_TIMELINE_INT_H
+#define NX_TUI_TIMELINE_INT_H
+
+#include <curses.h>
+#include <stdint.h>
+
+#include "tui/details.h"
+#include "model/drill.h"
+#include "model/model.h"
+#include "model/search.h"
+#include "model/sysrows.h"
+#include "model/userdata.h"
+#include "tui/tracks.h"
+#include "tui/view.h"
+
+#define LABEL_MIN 12		/* columns of the label column */
+#define LABEL_MAX 64
+#define LABEL_NAME_MIN 8	/* a counter's name before its scale */
+#define SCALE_MAX 12		/* "12.4G–99.9G": a counter's values */
+#define UNIT_MAX 6		/* columns of a counter's unit shown */
+#define DETAILS_MIN 6		/* rows of an open details pane */
+#define LEGEND_MAX 32		/* keys counted for the legend */
+
+enum color_by { BY_OPCODE, BY_LAYER, BY_ENGINE, BY_COUNT };
+
+/* A counter's label text for one column grid: kept while the view
+ * stays, so moving between rows and events does not compute it again. */
+struct scale_memo {
+	int64_t track, t0, colw;	/* track id and the grid */
+	int ncols;
+	char text[64];
+};
+
+struct legend_key {
+	int64_t key;		/* string id, or track index by engine */
+	int cells;
+};
+
+/* What the timeline highlights: a search's matches, or the instructions
+ * of a layer chosen in the layer table. */
+enum hl_kind { HL_NONE, HL_SEARCH, HL_LAYER };
+
+/* Hits per column of one track, for one column grid. */
+struct hl_frame {
+	int64_t t0, colw;
+	int ncols, valid;
+	int64_t *hits;
+};
+
+/* Whether an event is a match, remembered by id (direct-mapped). */
+#define HL_SEEN_SLOTS 4096
+struct hl_seen {
+	int64_t id;		/* 0: empty */
+	int match;
+};
+
+struct highlight {
+	enum hl_kind kind;
+	char *text;		/* the query, or the layer's name */
+	struct search *search;
+	int64_t *ids;		/* HL_LAYER: string ids of its layers */
+	size_t nids;
+	struct hl_frame *frames;	/* per track */
+	/* the density strip over the whole profile */
+	int64_t *density;
+	int dcols, dvalid;
+	/* matches in the view */
+	struct search_stats stats;
+	int64_t s_t0, s_t1;
+	int svalid;
+	int failed;		/* an error was shown; do not repeat it */
+	struct hl_seen *seen;
+};
+
+/* A box selection: a time range over a range of rows. While it is
+ * being stretched, it covers the anchor's column and the cursor's. */
+struct box {
+	int on, fixed;		/* fixed: no longer follows the cursor */
+	int64_t a0, a1;		/* the anchor's column, ns */
+	size_t track;		/* the anchor's row (a track index) */
+	int64_t t0, t1;		/* fixed: the range */
+	size_t track_end;	/* fixed: the other row */
+};
+
+struct timeline {
+	struct view view;
+	struct model *m;
+	struct mprofile prof;
+	struct tracks tr;
+	int64_t start, end;	/* the profile's extent, ns */
+	int64_t t0, colw;	/* the view */
+	int64_t cur;		/* cursor time, ns */
+	size_t row, top;	/* cursor row and first row shown */
+	int fitted;		/* zoomed to fit: refit on resize */
+	int first_drawn;	/* groups were folded to fit the first screen */
+	enum color_by color_by;
+	struct details *details;
+	int details_open, focus_details;
+	struct mslice sel;	/* the event jumped to, while the cursor is on it */
+	/* layout of the view's area */
+	int labelw, ncols, track_rows, details_h;
+	struct legend_key legend[LEGEND_MAX];
+	int nlegend;
+	struct scale_memo *memo;	/* one per counter drawn */
+	size_t nmemo;
+	struct highlight hl;
+	int hl_rows;		/* rows the strip and results line take */
+	struct box box;
+	char *ud_key;		/* user data key of the profile */
+	struct marker *marks;	/* by time */
+	size_t nmarks;
+	int marks_loaded;
+	int marks_row;		/* rows the marker line takes: 1 with markers */
+	/* a system profile: its rows are grouped at view time */
+	int is_system;
+	int is_trace;		/* not Neuron: Chrome JSON, Perfetto */
+	struct sysgroup group, group_default;
+	int64_t dropped;	/* dropped-event warnings of the profile */
+	/* the time the axis counts from: the profile's start, or with
+	 * :align the system profile's start on the device's axis */
+	int64_t origin;
+	/* a device profile opened from a system event (drilled), and
+	 * where that execution sits in system time */
+	int64_t drill_slice;
+	struct malign align;
+	int aligned;
+};
+
+/* What the colour keys are called: a Neuron profile's opcode, layer
+ * and engine, a trace's name, category and thread. */
+const char *timeline_color_name(const struct timeline *tl, enum color_by c);
+/* Column c covers [t0 + c colw, t0 + (c+1) colw). */
+int64_t timeline_span(const struct timeline *tl);	/* ns on screen */
+int64_t timeline_end(const struct timeline *tl);	/* t0 + span */
+/* The cursor's column: -1 left of the view, ncols right of it. */
+int timeline_cursor_col(const struct timeline *tl);
+/* Track index of the cursor row. */
+size_t timeline_cur_track(const struct timeline *tl);
+/* The screen line of the first track row: under the axis and the
+ * marker line. */
+int timeline_tracks_y(const struct timeline *tl);
+/* Fits the label column, tracks and panes into the view's area. */
+void timeline_layout(struct timeline *tl);
+void timeline_clamp(struct timeline *tl);
+void timeline_show_cursor(struct timeline *tl);
+void timeline_zoom_fit(struct timeline *tl);
+/* A time since the profile's start, with the decimals the zoom needs. */
+void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
+		      size_t n);
+/* The event under the cursor on track i; 0 found, 1 none, -1 error. */
+int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s);
+
+/* Moves the cursor to t on track index i (unfolding its group) and
+ * brings it into view. */
+void timeline_goto(struct timeline *tl, int64_t t, size_t i);
+/* Shows [t0, t1) across the screen. */
+void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1);
+/* The profile as the axis reads it: its start is the time shown as 0
+ * (aligned: the system profile's start), for what lists and exports
+ * of the view show. */
+struct mprofile timeline_axis_profile(const struct timeline *tl);
+/* Track index of a track id; SIZE_MAX if none. */
+size_t timeline_track_index(const struct timeline *tl, int64_t id);
+/* Track indices and row positions changed (a new grouping): forgets
+ * what was kept per track. old_n: tracks before. */
+void timeline_rows_changed(struct timeline *tl, size_t old_n);
+
+/* search.c */
+int timeline_search_prompt(struct timeline *tl);
+/* Starts a search; -1 with err_set() on a bad query. */
+int timeline_search(struct timeline *tl, const char *text);
+/* Colours the instructions of a layer table row. */
+int timeline_layer(struct timeline *tl, const char *row);
+void timeline_hl_clear(struct timeline *tl);
+/* Hits per column of the row of track index i; NULL without a
+ * highlight or on error. */
+const int64_t *timeline_hl_hits(struct timeline *tl, size_t i);
+/* 1 if the event a cell shows (its top event) is highlighted. */
+int timeline_hl_event(struct timeline *tl, const struct mcell *c);
+void timeline_hl_step(struct timeline *tl, int dir);
+void timeline_hl_draw(struct timeline *tl, WINDOW *win, int y);
+void timeline_matches(struct timeline *tl);
+int timeline_search_export(struct timeline *tl, enum out_format fmt,
+			   FILE *f);
+
+/* box.c */
+void timeline_box_start(struct timeline *tl);
+int timeline_box_range(const struct timeline *tl, int64_t *t0, int64_t *t1,
+		       size_t *r0, size_t *r1);
+void timeline_box_zoom(struct timeline *tl);
+void timeline_box_summary(struct timeline *tl);
+void timeline_window_summary(struct timeline *tl);
+int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f);
+void timeline_box_draw(struct timeline *tl, WINDOW *win);
+
+/* marks.c */
+void timeline_marks_load(struct timeline *tl);
+void timeline_mark(struct timeline *tl, const char *name);
+void timeline_mark_step(struct timeline *tl, int dir);
+/* The marker line under the axis (the markers in view and their
+ * names) and each marker's column through empty cells. */
+void timeline_marks_draw(struct timeline *tl, WINDOW *win);
+/* The marker in the cursor's column, NULL if none. */
+const struct marker *timeline_mark_at_cursor(struct timeline *tl);
+
+/* drill.c */
+/* Enter on an event already in the details pane: its device profile. */
+void timeline_drill(struct timeline *tl, const struct mslice *s);
+/* What Enter on s would open, for the status line; NULL if nothing. */
+char *timeline_drill_hint(struct timeline *tl, const struct mslice *s);
+void timeline_back(struct timeline *tl);
+void timeline_devices(struct timeline *tl);
+/* on: 1 aligns, 0 stops, -1 toggles; -1 with err_set(). */
+int timeline_align(struct timeline *tl, int on);
+
+/* group.c */
+/* G: the command line with the grouping filled in. */
+void timeline_group_prompt(struct timeline *tl);
+/* :group ARGS; -1 with err_set(). */
+int timeline_group_command(struct timeline *tl, int argc, char **argv);
+
+/* A counter's unit as its label shows it (cleaned, cut). */
+void timeline_counter_unit(const struct timeline *tl, size_t i,
+			   struct strbuf *out);
+
+void timeline_draw(struct view *v, WINDOW *win);
+void timeline_header(struct view *v, struct strbuf *out);
+void timeline_flag(struct view *v, struct strbuf *out);
+void timeline_status(struct view *v, struct strbuf *out);
+
+#endif
