@@ -8,7 +8,8 @@
  *   hlo_name=/dot\.[0-9]+/ field matches a POSIX extended regex
  *   dur>2us  transfer_size>=65536   numeric comparisons (>, >=, <, <=,
  *                          =, !=); times take ns/us/ms/s units
- *   -word  field!=value  field!~value   negations
+ *   -term                  exactly the events term does not match
+ *   field!=value field!~value  a text field that differs or is missing
  *   "two words"            quoted values
  *
  * Parsing is pure; model/search.c turns a query into SQL. */

@@ -196,9 +196,10 @@ static int track_set(struct search *s, enum qop op, const char *value,
 	return 0;
 }
 
+/* The operator itself negates (!=, !~); a leading '-' is handled apart. */
 static int neg(const struct qterm *t)
 {
-	return t->negate ^ (t->op == Q_NE || t->op == Q_HASNOT || t->op == Q_NRE);
+	return t->op == Q_NE || t->op == Q_HASNOT || t->op == Q_NRE;
 }
 
 /* Column of each field, and the join it needs. */
@@ -262,7 +263,9 @@ static const char *cmp_op(enum qop op)
 	}
 }
 
-static int term_sql(struct search *s, const struct qterm *t, struct joins *j)
+/* The condition of a term as written, without its leading '-'; it may
+ * be NULL where a joined table has no row (term_sql makes that false). */
+static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 {
 	struct strbuf *w = &s->where;
 	char set[32];
@@ -277,10 +280,9 @@ static int term_sql(struct search *s, const struct qterm *t, struct joins *j)
 			return -1;
 		}
 		j->i = j->d = 1;
-		sb_printf(w, "%s(s.name IN %s OR i.hlo_name IN %s OR i.layer IN %s"
-			  " OR dp.queue IN %s OR dt.queue IN %s OR s.track_id IN %s)",
-			  t->negate ? "NOT " : "", set, set, set, set, set,
-			  sb_cstr(&tl));
+		sb_printf(w, "s.name IN %s OR i.hlo_name IN %s OR i.layer IN %s"
+			  " OR dp.queue IN %s OR dt.queue IN %s OR s.track_id IN %s",
+			  set, set, set, set, set, sb_cstr(&tl));
 		sb_free(&tl);
 		return 0;
 	}
@@ -356,18 +358,30 @@ static int term_sql(struct search *s, const struct qterm *t, struct joins *j)
 			int64_t i;
 		} v;
 
-		sb_printf(w, "%s(%s %s ?)", t->negate ? "NOT " : "",
-			  targets[t->field].expr, t->op == Q_NE ? "!=" : "=");
+		sb_printf(w, "%s %s ?", targets[t->field].expr,
+			  t->op == Q_NE ? "!=" : "=");
 		if (!parse_i64(t->value, strlen(t->value), &v.i))
 			add_param_int(s, v.i);
 		else
 			add_param_text(s, t->value);
 		return 0;
 	}
-	sb_printf(w, "%scoalesce(%s %s ?, 0)", t->negate ? "NOT " : "",
-		  targets[t->field].expr, cmp_op(t->op));
+	sb_printf(w, "%s %s ?", targets[t->field].expr, cmp_op(t->op));
 	add_param_int(s, t->num);
 	return 0;
+}
+
+/* "-TERM" matches exactly the events TERM does not: the condition is made
+ * 0 or 1 first, as NOT of a NULL (an event lacking a joined field) would
+ * drop the event from both. */
+static int term_sql(struct search *s, const struct qterm *t, struct joins *j)
+{
+	int rc;
+
+	sb_adds(&s->where, t->negate ? "NOT coalesce((" : "coalesce((");
+	rc = term_cond(s, t, j);
+	sb_adds(&s->where, "), 0)");
+	return rc;
 }
 
 /* Name-only queries: one set of name ids, one set of tracks. */

@@ -85,6 +85,45 @@ static void test_terms(void **state)
 	model_close(m);
 }
 
+/* "-TERM" is the complement of TERM among the fixture's 11 events (8
+ * instructions, 3 DMA packets), also where events lack the field. */
+static void test_negation(void **state)
+{
+	static const struct {
+		const char *term;
+		int64_t n;	/* matches of the term, counted by hand */
+	} cases[] = {
+		{ "dot", 6 }, { "TENSOR", 4 }, { "EVENT_SEMAPHORE", 1 },
+		{ "/^q/", 2 }, { "q0", 1 }, { "opcode=MATMUL", 1 },
+		{ "opcode!=MATMUL", 7 }, { "layer~dot", 5 },
+		/* 3 instructions, and the 3 DMA packets that have no layer */
+		{ "layer!~dot", 6 },
+		{ "hlo=/^%dot/", 5 }, { "engine=Vector", 2 }, { "row=Q0", 1 },
+		{ "queue=qSyncSpillReload0", 2 }, { "dur>200ns", 4 },
+		{ "transfer_size>=32768", 1 }, { "id=9223229769545287789", 1 },
+		{ "id!=9223229769545287789", 10 }, { "operands~\"acc_flags=3\"", 1 },
+		{ "args.is_psum_read_sbuf_write=1", 1 }, { "nc=0", 0 },
+	};
+	struct model *m = model_open(fixture_cache);
+
+	(void)state;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(cases); i++) {
+		char *neg = xasprintf("-%s", cases[i].term);
+
+		if (count(m, cases[i].term) != cases[i].n ||
+		    count(m, neg) != 11 - cases[i].n)
+			fail_msg("%s: %lld, %s: %lld, wanted %lld and %lld",
+				 cases[i].term, (long long)count(m, cases[i].term),
+				 neg, (long long)count(m, neg),
+				 (long long)cases[i].n, (long long)(11 - cases[i].n));
+		free(neg);
+	}
+	/* a negated word with another term: the Vector events without it */
+	assert_int_equal(count(m, "engine=Vector -reduce"), 1);
+	assert_int_equal(count(m, "engine=Vector -dot"), 1);
+	model_close(m);
+}
+
 static void bad(struct model *m, const char *q, const char *msg)
 {
 	char *err = NULL;
@@ -300,6 +339,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_terms),
+		cmocka_unit_test(test_negation),
 		cmocka_unit_test(test_bad_queries),
 		cmocka_unit_test(test_aggregates_match_events),
 		cmocka_unit_test(test_step),

@@ -228,7 +228,8 @@ static const struct {
 	{ "field~value", "the field contains the value (layer~attention)" },
 	{ "field=/regex/", "matches a POSIX extended regex (hlo_name=/dot\\.[0-9]+/)" },
 	{ "field>value", "also >=, <, <=, =, !=: numbers; times take units (dur>2us)" },
-	{ "-word", "negation; also field!=value, field!~value" },
+	{ "-term", "exactly the events the term does not match (-drain)" },
+	{ "field!=value", "also !~: a text field that differs, or is missing" },
 	{ "\"two words\"", "quotes keep blanks in a value" },
 };
 

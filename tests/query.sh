@@ -1,0 +1,107 @@
+#!/bin/sh
+# Search queries through nxtop export --query: a free word and its
+# negation against counts jq makes from the profile JSON, every kind of
+# term and its "-" complement adding up to all events, on a device and
+# a system profile.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+command -v jq >/dev/null || { echo "skipping: needs jq" >&2; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
+
+# A device profile of 325 instructions and 40 DMA packets whose names,
+# layers, HLO names and queues hold the test words in mixed case.
+awk 'BEGIN {
+	split("TensorMatrix Tensor Vector Scalar GpSimd Sync", eng, " ")
+	split("EVENT_SEMAPHORE MATMUL TENSOR_TENSOR DrainQueue ACTIVATE NOP", op, " ")
+	nl = split("_dot.3|attn/drain_buf||mlp_up|50%_cut", layer, "|")
+	nh = split("%dot.3 = dot(%p0, %p1)|%add.7 = add(%x)|drain.2|%sum_1", hlo, "|")
+	split("identity_40 DRAIN_var unknown", var, " ")
+	split("qSyncIO0-Q1-E0 Q0-E5 qDrain0-Q2-E3", sg, " ")
+	printf "{\"instruction\": ["
+	for (i = 0; i < 325; i++) {
+		printf "%s{\"timestamp\": %d, \"duration\": %d, \"label\": \"%s\"," \
+			" \"opcode\": \"%s\", \"layer\": \"%s\"", i ? ", " : "",
+			1000 + i * 100, 50 + (i * 37) % 200, eng[i % 6 + 1],
+			op[(i * 7) % 6 + 1], layer[(i * 3) % nl + 1]
+		if (i % 11)
+			printf ", \"hlo_name\": \"%s\"", hlo[(i * 5) % nh + 1]
+		printf "}"
+	}
+	printf "], \"dma\": ["
+	for (i = 0; i < 40; i++) {
+		printf "%s{\"timestamp\": %d, \"duration\": 90, \"subgroup\": \"%s\"," \
+			" \"queue_type\": \"data\", \"transfer_size\": %d",
+			i ? ", " : "", 1050 + i * 700, sg[i % 3 + 1], 1024 * (i % 4 + 1)
+		if (i % 4 < 3)
+			printf ", \"variable\": \"%s\"", var[i % 4 + 1]
+		printf "}"
+	}
+	print "]}"
+}' > "$tmp/w.json"
+p="$tmp/w.json"
+
+# What a free word searches, per event: an instruction's opcode, HLO
+# name, layer and row (its label); a DMA packet's variable ("unknown"
+# when it has none) and queue (its subgroup less "-Qn-En"), which is
+# also its row.
+cat > "$tmp/fields.jq" <<'EOF'
+def queue: .subgroup | sub("(-Q[0-9]+)?-E[0-9]+$"; "");
+[(.instruction[] | {row: .label, text: [.opcode, .hlo_name, .layer, .label]}),
+ (.dma[] | {row: queue, text: [(.variable // "unknown"), queue]})]
+| map(.has = any(.text[]; (. // "") | ascii_downcase |
+		 contains($w | ascii_downcase)))
+EOF
+total=$(jq '(.instruction | length) + (.dma | length)' "$p")
+[ "$total" -eq 365 ] || fail "the generated profile has $total events"
+
+# matches FILE QUERY: the number of events QUERY matches.
+matches() {
+	"$NXTOP" export -q "$1" --query="$2" --format json 2>"$err" |
+		jq -e .matches || fail "query '$2' on $1: $(cat "$err")"
+}
+
+for w in drain EVENT_SEMAPHORE Vector % _ q1 dot unknown nosuchword; do
+	want=$(jq --arg w "$w" -f "$tmp/fields.jq" "$p" |
+		jq 'map(select(.has)) | length')
+	got=$(matches "$p" "$w")
+	[ "$got" = "$want" ] || fail "'$w': $got matches, jq counts $want"
+	got=$(matches "$p" "-$w")
+	[ "$got" = "$((total - want))" ] ||
+		fail "'-$w': $got matches, jq counts $((total - want))"
+done
+# the case of the issue: the Vector events without the word
+want=$(jq --arg w drain -f "$tmp/fields.jq" "$p" |
+	jq 'map(select(.row == "Vector" and (.has | not))) | length')
+[ "$want" -gt 0 ] || fail "no Vector event without 'drain' in the profile"
+got=$(matches "$p" "engine=Vector -DRAIN")
+[ "$got" = "$want" ] || fail "'engine=Vector -DRAIN': $got matches, jq counts $want"
+
+# complement: TERM and -TERM split all events, for every kind of term
+for t in 'name=MATMUL' 'opcode=NOP' 'opcode!=NOP' 'engine=Vector' \
+	'row=/^q/' 'layer~drain' 'layer!~drain' 'hlo=/^%dot/' 'hlo_name!=/add/' \
+	'queue=Q0' 'variable=identity_40' 'category=data' 'dur>100ns' \
+	'dur<=99ns' 'start>=10us' 'end<20us' 'transfer_size>=2048' \
+	'read_size=0' 'id=1' 'id!=1' 'pc=5' 'nc=0' 'args.x=1' 'args.x!~y' \
+	'operands~a' '/drain|dot/' '"drain q"' 'source=neuron_rt'; do
+	a=$(matches "$p" "$t")
+	b=$(matches "$p" "-$t")
+	[ "$((a + b))" -eq "$total" ] ||
+		fail "'$t' matches $a, '-$t' $b: not $total together"
+done
+
+# the same on a system profile (no typed device fields at all)
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/s.json"
+total=$(jq '.trace_event | length' "$tmp/s.json")
+for t in nrt 'nc=0' 'lnc=0' 'model~model' 'process=1' 'thread>0' \
+	'instance=/^i-/' 'source=neuron_rt' 'name=nrt_execute' 'layer=x' \
+	'dur>1us' 'id=5'; do
+	a=$(matches "$tmp/s.json" "$t")
+	b=$(matches "$tmp/s.json" "-$t")
+	[ "$((a + b))" -eq "$total" ] ||
+		fail "system: '$t' matches $a, '-$t' $b: not $total together"
+done
+
+pass
