@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/lod.h"
+#include "model/query.h"
 #include "model/schema.h"
 #include "model/util.h"
 
@@ -141,7 +142,9 @@ static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	pat = (const char *)sqlite3_value_text(argv[0]);
 	re = xmalloc(sizeof(*re));
-	if (!pat || regcomp(re, pat, REG_EXTENDED | REG_NOSUB)) {
+	/* parsed queries were checked; this guards any other caller */
+	if (!pat || query_regex_check(pat) ||
+	    regcomp(re, pat, REG_EXTENDED | REG_NOSUB)) {
 		free(re);
 		sqlite3_result_error(ctx, "invalid regex", -1);
 		return;

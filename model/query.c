@@ -106,9 +106,13 @@ static int read_value(const char *text, const char **p, char **out,
 		}
 		s++;
 	} else if (*s == '/') {
+		/* \/ is a '/'; any other pair is the regex's, kept whole */
 		for (s++; *s && *s != '/'; s++) {
-			if (*s == '\\' && s[1] == '/')
+			if (*s == '\\' && s[1]) {
+				if (s[1] != '/')
+					sb_addc(&sb, *s);
 				s++;
+			}
 			sb_addc(&sb, *s);
 		}
 		if (*s != '/') {
@@ -127,89 +131,162 @@ static int read_value(const char *text, const char **p, char **out,
 	return 0;
 }
 
-/* Nodes glibc's regcomp would build, roughly: it copies a repeated
- * part once per repetition (a+ is a a*), so a short pattern can ask for
- * gigabytes ("a++++...", "((a{999}){999}){999}"). */
-#define REGEX_MAX_COST 100000.0
+/* What a /regex/ may cost. glibc's regcomp copies a repeated part once
+ * per repetition (a{3} is aaa, a+ is aa*) and may keep, for each node,
+ * the set of nodes reachable through empty matches: a pattern of 16
+ * bytes such as (a|b?){12000}c asks for gigabytes. So repetition counts
+ * are bounded as POSIX's RE_DUP_MAX minimum is, groups nest at most
+ * REGEX_MAX_DEPTH deep, and the nodes after copying, estimated, are at
+ * most REGEX_MAX_NODES: their closure sets stay within 64 MiB. */
+#define REGEX_MAX_DUP 255
+#define REGEX_MAX_DEPTH 32
+#define REGEX_MAX_NODES 4096.0
 
 struct rlevel {
-	double sum, last;	/* the level so far; its last atom */
+	double sum, last;	/* nodes of the group so far; of its last atom */
 };
 
-static double regex_cost(const char *p)
+/* Length of the bracket expression at p ("[...]"), classes such as
+ * [:alpha:] and a leading ']' included; 0 if it does not end. */
+static size_t bracket_len(const char *p)
 {
-	struct rlevel lv[64];
+	const char *s = p + 1;
+
+	if (*s == '^')
+		s++;
+	if (*s == ']')
+		s++;
+	for (; *s && *s != ']'; s++) {
+		if (*s == '[' && (s[1] == ':' || s[1] == '=' || s[1] == '.')) {
+			const char *e = strchr(s + 2, s[1]);
+
+			while (e && e[1] != ']')
+				e = strchr(e + 1, s[1]);
+			if (!e)
+				return 0;
+			s = e + 1;
+		}
+	}
+	return *s ? (size_t)(s + 1 - p) : 0;
+}
+
+/* The copies "{n}", "{n,}", "{n,m}" or "{,m}" at p asks for, its length
+ * in *len; 0 copies when it is not a bound (then '{' is literal). */
+static long bound_copies(const char *p, size_t *len)
+{
+	const char *s = p + 1;
+	char *end;
+	long n = 0, m;
+
+	if (*s >= '0' && *s <= '9')
+		n = strtol(s, &end, 10), s = end;
+	else if (*s != ',')
+		return 0;
+	m = n;
+	if (*s == ',') {
+		s++;
+		m = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : n + 1;
+		if (*s >= '0' && *s <= '9')
+			s = end;
+	}
+	if (*s != '}')
+		return 0;
+	*len = (size_t)(s + 1 - p);
+	return NX_MAX(NX_MAX(n, m), 1);
+}
+
+/* Applies a repetition to the last atom: it becomes copies of it. */
+static void repeat(struct rlevel *lv, double copies, double extra)
+{
+	double now = lv->last * copies + extra;
+
+	lv->sum += now - lv->last;
+	lv->last = now;
+}
+
+#define REGEX_TOO_COSTLY "regex too costly to compile (more than 4096" \
+	" nodes once its repetitions are written out)"
+
+const char *query_regex_check(const char *re)
+{
+	struct rlevel lv[REGEX_MAX_DEPTH + 1];
 	int d = 0;
 
 	lv[0] = (struct rlevel){ 0, 0 };
-	for (; *p && lv[d].sum < REGEX_MAX_COST; p++) {
+	for (const char *p = re; *p; p++) {
 		double atom = 1;
-		char *end;
-		long n, m;
+		size_t n;
+		long copies;
 
 		switch (*p) {
 		case '(':
-			if (d + 1 == (int)NX_ARRAY_SIZE(lv))
-				return REGEX_MAX_COST;
+			if (d == REGEX_MAX_DEPTH)
+				return "regex nests groups more than 32 deep";
 			lv[++d] = (struct rlevel){ 0, 0 };
 			continue;
 		case ')':
-			if (!d)
-				break;
-			atom = lv[d--].sum + 1;
+			if (d)	/* else a literal ')' */
+				atom = lv[d--].sum + 1;
 			break;
+		case '|':
+			lv[d].sum += 1;
+			lv[d].last = 0;
+			continue;
 		case '*':
 		case '?':
-			lv[d].sum += 1;
-			continue;
+			repeat(&lv[d], 1, 1);
+			atom = 0;
+			break;
 		case '+':
-			lv[d].sum += lv[d].last + 1;
-			lv[d].last = 2 * lv[d].last + 1;
-			continue;
+			repeat(&lv[d], 2, 1);
+			atom = 0;
+			break;
 		case '{':
-			n = m = strtol(p + 1, &end, 10);
-			if (*end == ',')
-				m = end[1] == '}' ? n : strtol(end + 1, &end, 10);
-			m = NX_MAX(NX_MAX(n, m), 1);
-			lv[d].sum += lv[d].last * (double)m;
-			lv[d].last *= (double)m + 1;
-			continue;
+			copies = bound_copies(p, &n);
+			if (!copies)
+				break;	/* a literal '{' */
+			if (copies > REGEX_MAX_DUP)
+				return "regex repeats a part more than 255 times";
+			repeat(&lv[d], (double)copies, 1);
+			atom = 0;
+			p += n - 1;
+			break;
 		case '\\':
 			if (p[1])
 				p++;
 			break;
 		case '[':
-			/* a bracket expression is one atom; ']' first is literal */
-			p += p[1] == '^' ? 2 : 1;
-			if (*p == ']')
-				p++;
-			while (*p && *p != ']')
-				p++;
-			if (!*p)
-				return 0;	/* regcomp says what is wrong */
+			n = bracket_len(p);
+			if (!n)
+				return NULL;	/* regcomp says what is wrong */
+			p += n - 1;
 			break;
 		default:
 			break;
 		}
-		lv[d].sum += atom;
-		lv[d].last = atom;
+		if (atom) {
+			lv[d].sum += atom;
+			lv[d].last = atom;
+		}
+		/* checked at every step, so that no estimate overflows */
+		if (lv[d].sum > REGEX_MAX_NODES)
+			return REGEX_TOO_COSTLY;
 	}
-	while (d > 0)
-		lv[d - 1].sum += lv[d].sum, d--;
-	return lv[0].sum;
+	for (; d > 0; d--)
+		lv[d - 1].sum += lv[d].sum;
+	return lv[0].sum > REGEX_MAX_NODES ? REGEX_TOO_COSTLY : NULL;
 }
 
 static int check_regex(const char *re, size_t col, char **err)
 {
+	const char *why = query_regex_check(re);
 	regex_t r;
 	int rc;
 	char msg[128];
 
-	if (regex_cost(re) >= REGEX_MAX_COST)
-		return fail(err, col, "%s", "regex too complex (repetitions of"
-			    " repetitions)");
+	if (why)
+		return fail(err, col, "%s", why);
 	rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
-
 	if (rc) {
 		regerror(rc, &r, msg, sizeof(msg));
 		regfree(&r);

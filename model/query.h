@@ -67,6 +67,10 @@ extern const struct qfield_info query_fields[F_COUNT];
  * naming the column ("column 7: unknown field 'opcdoe'") . */
 int query_parse(const char *text, struct query *q, char **err);
 void query_free(struct query *q);
+/* NULL if the POSIX extended regex re is cheap enough to compile, else
+ * why not: a part repeated more than 255 times, groups nested more than
+ * 32 deep, or more than 4096 nodes once repetitions are written out. */
+const char *query_regex_check(const char *re);
 /* 1 if every term only restricts names and rows (searchable from the
  * per-name summaries). */
 int query_names_only(const struct query *q);

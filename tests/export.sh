@@ -81,7 +81,7 @@ expect 1 "--range: '1.2parsec' is not a time" "$NXTOP" export -q "$p" --range 1.
 expect 1 "--range: the end must come after the start" "$NXTOP" export -q "$p" --range 2ms:1ms
 expect 1 "--range: expected START:END" "$NXTOP" export -q "$p" --range 2ms
 expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" export -q "$p" --tracks Vector,Nope
-expect 1 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
+expect 2 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
 expect 1 "--section: no section 'nope' \(sections: summary, neff_header" "$NXTOP" export -q "$p" --what info --section nope
 expect 1 "$tmp/nodir/x.txt: No such file or directory" "$NXTOP" export -q "$p" -o "$tmp/nodir/x.txt"
 pass

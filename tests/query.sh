@@ -104,4 +104,28 @@ for t in nrt 'nc=0' 'lnc=0' 'model~model' 'process=1' 'thread>0' \
 		fail "system: '$t' matches $a, '-$t' $b: not $total together"
 done
 
+# a bad query is a usage error, told in one line before the profile is
+# read; a costly regex among them, refused at once (regcomp would take
+# gigabytes and seconds)
+cp "$p" "$tmp/fresh.json"
+ms() { date +%s%N | cut -c1-13; }
+t0=$(ms)
+expect 2 "^nxtop: --query: column 1: regex repeats a part more than 255 times$" \
+	"$NXTOP" export -q "$tmp/fresh.json" --query '/(a|b?){12000}c/'
+t1=$(ms)
+[ $((t1 - t0)) -lt 1000 ] || fail "the costly regex took $((t1 - t0)) ms to refuse"
+[ "$(wc -l < "$err")" -eq 1 ] || fail "not one line: $(cat "$err")"
+no_file "$tmp/fresh.json.nxdb"
+expect 2 "^nxtop: --query: column 15: regex too costly to compile" \
+	"$NXTOP" export -q "$tmp/fresh.json" --query 'engine=Vector hlo=/((a{99}){99}){99}/'
+expect 2 "^nxtop: --query: column 1: regex nests groups more than 32 deep$" \
+	"$NXTOP" export -q "$tmp/fresh.json" \
+	--query "/$(printf '(%.0s' $(seq 33))a$(printf ')%.0s' $(seq 33))/"
+expect 2 "^nxtop: --query: column 1: unknown field 'opcdoe'" \
+	"$NXTOP" export -q "$tmp/fresh.json" --query 'opcdoe=X'
+no_file "$tmp/fresh.json.nxdb"
+# an ordinary regex with brackets and escapes is taken
+expect 0 '"matches": [1-9]' "$NXTOP" export -q "$p" --format json \
+	--query 'hlo=/^%(dot|add)\.[0-9]{1,3} [=(]/ layer=/[[:alpha:]_]{2,}/'
+
 pass

@@ -13,6 +13,7 @@
 #include "model/drill.h"
 #include "model/report/export.h"
 #include "model/file.h"
+#include "model/query.h"
 #include "model/timefmt.h"
 
 enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
@@ -31,6 +32,22 @@ struct export_args {
 	const char *range, *tracks, *query, *sort, *section, *unit, *output;
 	int depth;
 };
+
+/* A query that does not parse (or whose regex is too costly) is a usage
+ * error, told in one line before any profile is read. */
+static int check_query(const char *text)
+{
+	struct query q;
+	char *err;
+
+	if (!query_parse(text, &q, &err)) {
+		query_free(&q);
+		return 0;
+	}
+	err_note("--query: %s", err);
+	free(err);
+	return EXIT_USAGE;
+}
 
 static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 {
@@ -119,7 +136,7 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 	if (a->tracks && a->what != W_SELECTION)
 		return cli_usage_error("--tracks goes with --what selection (for a"
 				       " search, use row=NAME in the query)");
-	return 0;
+	return a->query ? check_query(a->query) : 0;
 }
 
 /* "A:B" from the profile start; either side may be empty. */
