@@ -54,6 +54,8 @@ static const struct {
 
 /* Messages quote the query, which may hold a value taken from a file
  * (Enter on a summary's value searches for it): cleaned for display. */
+#define NO_COL SIZE_MAX	/* a term built, not typed: no column */
+
 static int fail(char **err, size_t col, const char *fmt, const char *arg)
 {
 	char msg[256];
@@ -61,13 +63,14 @@ static int fail(char **err, size_t col, const char *fmt, const char *arg)
 
 	snprintf(msg, sizeof(msg), fmt, arg);
 	sb_init(&sb);
-	sb_printf(&sb, "column %zu: ", col + 1);
+	if (col != NO_COL)
+		sb_printf(&sb, "column %zu: ", col + 1);
 	text_sanitize(&sb, msg, 0);
 	*err = sb_detach(&sb);
 	return -1;
 }
 
-static int find_field(const char *name, size_t n, enum qfield *f)
+int query_field(const char *name, size_t n, enum qfield *f)
 {
 	for (int i = 1; i < F_COUNT; i++) {
 		const struct qfield_info *fi = &query_fields[i];
@@ -84,6 +87,26 @@ static int find_field(const char *name, size_t n, enum qfield *f)
 	return -1;
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The byte "\xHH" at s stands for inside quotes (query_quote writes
+ * controls so), or 0 when s is not one. */
+static int escaped_byte(const char *s)
+{
+	int hi, lo;
+
+	if (s[0] != '\\' || s[1] != 'x' || (hi = hex_digit(s[2])) < 0 ||
+	    (lo = hex_digit(s[3])) < 0)
+		return 0;
+	return hi * 16 + lo;
+}
+
 /* Reads a value at *p: "quoted", /regex/ or a bare word. */
 static int read_value(const char *text, const char **p, char **out,
 		      int *is_regex, char **err)
@@ -95,6 +118,13 @@ static int read_value(const char *text, const char **p, char **out,
 	*is_regex = 0;
 	if (*s == '"') {
 		for (s++; *s && *s != '"'; s++) {
+			int byte = escaped_byte(s);
+
+			if (byte > 0) {
+				sb_addc(&sb, (char)byte);
+				s += 3;
+				continue;
+			}
 			if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
 				s++;
 			sb_addc(&sb, *s);
@@ -322,6 +352,29 @@ static int numeric(struct qterm *t, size_t col, char **err)
 	return 0;
 }
 
+/* What a term must be, typed or built: a regex that compiles cheaply,
+ * a number where the field is one, an operator that suits the field. */
+static int check_term(struct qterm *t, size_t col, char **err)
+{
+	enum qkind k = query_fields[t->field].kind;
+
+	if (t->field == F_WORD && !*t->value)
+		return fail(err, col, "%s", "empty search term");
+	if (t->op == Q_RE || t->op == Q_NRE)
+		return check_regex(t->value, col, err);
+	if (t->field == F_WORD)
+		return 0;
+	if (k != QF_STRING && k != QF_TEXT) {
+		if (t->op == Q_HAS || t->op == Q_HASNOT)
+			return fail(err, col, "%s", "~ goes with text fields");
+		return numeric(t, col, err);
+	}
+	if (t->op >= Q_GT && t->op <= Q_LE)
+		return fail(err, col, "'%s' is text: use =, !=, ~ or !~",
+			    query_fields[t->field].name);
+	return 0;
+}
+
 /* One term starting at *p. */
 static int parse_term(const char *text, const char **p, struct qterm *t,
 		      char **err)
@@ -348,7 +401,7 @@ static int parse_term(const char *text, const char **p, struct qterm *t,
 		if (!strncasecmp(start, "args.", 5) && s - start > 5) {
 			t->field = F_ARG;
 			t->arg = xstrndup(start + 5, (size_t)(s - start - 5));
-		} else if (find_field(start, (size_t)(s - start), &t->field)) {
+		} else if (query_field(start, (size_t)(s - start), &t->field)) {
 			char name[64];
 
 			snprintf(name, sizeof(name), "%.*s",
@@ -368,37 +421,18 @@ static int parse_term(const char *text, const char **p, struct qterm *t,
 				return fail(err, col, "%s", "a /regex/ goes with"
 					    " = or !=");
 			t->op = t->op == Q_EQ ? Q_RE : Q_NRE;
-			if (check_regex(t->value, col, err))
-				return -1;
-		} else if (query_fields[t->field].kind != QF_STRING &&
-			   query_fields[t->field].kind != QF_TEXT) {
-			if (t->op == Q_HAS || t->op == Q_HASNOT)
-				return fail(err, col, "%s",
-					    "~ goes with text fields");
-			if (numeric(t, col, err))
-				return -1;
-		} else if (t->op >= Q_GT && t->op <= Q_LE) {
-			return fail(err, col, "'%s' is text: use =, !=, ~ or !~",
-				    query_fields[t->field].name);
 		}
 		*p = s;
-		return 0;
+		return check_term(t, col, err);
 	}
 	/* a free word */
 	s = start;
 	t->field = F_WORD;
-	t->op = Q_HAS;
 	if (read_value(text, &s, &t->value, &is_regex, err))
 		return -1;
-	if (is_regex) {
-		t->op = Q_RE;
-		if (check_regex(t->value, col, err))
-			return -1;
-	}
-	if (!*t->value)
-		return fail(err, col, "%s", "empty search term");
+	t->op = is_regex ? Q_RE : Q_HAS;
 	*p = s;
-	return 0;
+	return check_term(t, col, err);
 }
 
 int query_parse(const char *text, struct query *q, char **err)
@@ -442,6 +476,46 @@ void query_free(struct query *q)
 	free(q->terms);
 	q->terms = NULL;
 	q->n = 0;
+}
+
+static struct qterm *new_term(struct query *q)
+{
+	q->terms = xreallocarray(q->terms, q->n + 1, sizeof(*q->terms));
+	memset(&q->terms[q->n], 0, sizeof(*q->terms));
+	return &q->terms[q->n];
+}
+
+int query_add(struct query *q, enum qfield field, enum qop op, int negate,
+	      const char *value, char **err)
+{
+	struct qterm *t = new_term(q);
+
+	*err = NULL;
+	if (field == F_ARG || field >= F_COUNT || op > Q_NRE ||
+	    (field == F_WORD && op != Q_HAS && op != Q_RE))
+		return fail(err, NO_COL, "%s", "no such term");
+	t->field = field;
+	t->op = op;
+	t->negate = !!negate;
+	t->value = xstrdup(value);
+	if (check_term(t, NO_COL, err)) {
+		free(t->value);
+		return -1;
+	}
+	q->n++;
+	return 0;
+}
+
+void query_append(struct query *q, const struct query *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		struct qterm *t = new_term(q);
+
+		*t = from->terms[i];
+		t->value = xstrdup(t->value);
+		t->arg = t->arg ? xstrdup(t->arg) : NULL;
+		q->n++;
+	}
 }
 
 int query_names_only(const struct query *q)

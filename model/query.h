@@ -10,14 +10,19 @@
  *                          =, !=); times take ns/us/ms/s units
  *   -term                  exactly the events term does not match
  *   field!=value field!~value  a text field that differs or is missing
- *   "two words"            quoted values
+ *   "two words"            quoted values: \" and \\ inside, \xHH a byte
  *
- * Parsing is pure; model/search.c turns a query into SQL. */
+ * Parsing is pure; model/search.c turns a query into SQL. Queries made
+ * by the program (Enter on a summary's value) are built term by term,
+ * never by pasting a value into text; query_format writes any query as
+ * text that parses back to the same terms. */
 #ifndef NX_QUERY_H
 #define NX_QUERY_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "model/util.h"
 
 enum qop { Q_EQ, Q_NE, Q_HAS, Q_HASNOT, Q_GT, Q_GE, Q_LT, Q_LE, Q_RE,
 	   Q_NRE };
@@ -67,6 +72,22 @@ extern const struct qfield_info query_fields[F_COUNT];
  * naming the column ("column 7: unknown field 'opcdoe'") . */
 int query_parse(const char *text, struct query *q, char **err);
 void query_free(struct query *q);
+/* The field of that name or alias (n bytes), as a term would name it. */
+int query_field(const char *name, size_t n, enum qfield *f);
+/* Appends a term checked as a typed one is (F_WORD takes Q_HAS or Q_RE;
+ * no F_ARG); value is taken as it is, never parsed. 0, or -1 with *err
+ * (malloc'd). */
+int query_add(struct query *q, enum qfield field, enum qop op, int negate,
+	      const char *value, char **err);
+/* Appends copies of the terms of from. */
+void query_append(struct query *q, const struct query *from);
+
+/* Appends value as query_parse reads it back: bare when that is plain,
+ * else in quotes with " and \ escaped and every byte the screen would
+ * not show as itself (controls, bidi overrides, bad UTF-8) as \xHH. */
+void query_quote(struct strbuf *out, const char *value);
+/* Appends the query as text that query_parse turns into the same terms. */
+void query_format(const struct query *q, struct strbuf *out);
 /* NULL if the POSIX extended regex re is cheap enough to compile, else
  * why not: a part repeated more than 255 times, groups nested more than
  * 32 deep, or more than 4096 nodes once repetitions are written out. */

@@ -509,16 +509,39 @@ static int profile_start(struct search *s)
 struct search *search_new(struct model *m, int64_t profile, const char *text,
 			  char **err)
 {
+	struct query q;
+	struct search *s;
+
+	if (query_parse(text, &q, err))
+		return NULL;
+	s = search_new_query(m, profile, &q, err);
+	if (s) {
+		free(s->text);
+		s->text = xstrdup(text);
+	}
+	return s;
+}
+
+struct search *search_new_query(struct model *m, int64_t profile,
+				struct query *q, char **err)
+{
 	struct search *s = xcalloc(1, sizeof(*s));
 	struct joins j = { 0, 0, 0, 0 };
+	struct strbuf text;
 
 	s->m = m;
 	s->profile = profile;
 	s->any_name = s->any_track = 1;
-	s->text = xstrdup(text);
+	s->q = *q;
+	*q = (struct query){ NULL, 0 };
+	sb_init(&text);
+	query_format(&s->q, &text);
+	s->text = sb_detach(&text);
 	sb_init(&s->from);
 	sb_init(&s->where);
-	if (query_parse(text, &s->q, err)) {
+	*err = NULL;
+	if (!s->q.n) {
+		*err = xstrdup("empty query");
 		search_free(s);
 		return NULL;
 	}
@@ -579,6 +602,11 @@ void search_free(struct search *s)
 const char *search_text(const struct search *s)
 {
 	return s->text;
+}
+
+const struct query *search_query(const struct search *s)
+{
+	return &s->q;
 }
 
 static int track_allowed(const struct search *s, int64_t track)

@@ -17,8 +17,15 @@ struct search;
 /* NULL with *err (malloc'd) on a bad query. */
 struct search *search_new(struct model *m, int64_t profile, const char *text,
 			  char **err);
+/* The same for a query built term by term; takes its terms (q is left
+ * empty). Its text is query_format's. */
+struct search *search_new_query(struct model *m, int64_t profile,
+				struct query *q, char **err);
 void search_free(struct search *s);
+/* The query as typed, or as query_format writes a built one: parsing it
+ * gives the same terms. */
 const char *search_text(const struct search *s);
+const struct query *search_query(const struct search *s);
 
 /* 1 if event id matches, 0 if not, -1 on error. */
 int search_match(struct search *s, int64_t id);

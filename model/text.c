@@ -66,6 +66,15 @@ size_t text_utf8_put(unsigned cp, char *out)
 	return 4;
 }
 
+int text_shown(unsigned cp)
+{
+	/* controls, and bidi overrides that reorder text */
+	return !(cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+		 cp == 0x2028 || cp == 0x2029 ||
+		 (cp >= 0x202a && cp <= 0x202e) ||
+		 (cp >= 0x2066 && cp <= 0x2069));
+}
+
 static void replacement(struct strbuf *out, int ascii)
 {
 	if (ascii)
@@ -88,11 +97,7 @@ void text_sanitize_n(struct strbuf *out, const char *str, size_t n, int ascii)
 			i++;
 			continue;
 		}
-		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-		    cp == 0x2028 || cp == 0x2029 ||
-		    (cp >= 0x202a && cp <= 0x202e) ||
-		    (cp >= 0x2066 && cp <= 0x2069)) {
-			/* controls, and bidi overrides that reorder text */
+		if (!text_shown(cp)) {
 			if (cp == '\t')
 				sb_addc(out, ' ');
 			else

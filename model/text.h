@@ -23,6 +23,9 @@ size_t text_utf8_char(const unsigned char *s, size_t n, unsigned *cp);
 /* Encodes code point cp (below U+110000) as UTF-8 into out (4 bytes
  * room); returns the length. */
 size_t text_utf8_put(unsigned cp, char *out);
+/* 1 if text_sanitize keeps code point cp as it is: not a control
+ * character or a bidi override. */
+int text_shown(unsigned cp);
 /* Display columns of a sanitised string (wide CJK characters count 2). */
 int text_width(const char *s);
 /* Byte length of the longest prefix of s that fits in cols columns;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tui/list.h"
+#include "model/query.h"
 #include "model/report/export.h"
 #include "model/timefmt.h"
 
@@ -179,24 +180,37 @@ static int count(struct results *r)
 	return 0;
 }
 
-/* The filter refines the query: its words are more terms. */
+/* The filter refines the query: its words are more terms, added to the
+ * query's own (never pasted into its text). */
+static struct search *refined(struct results *r, const char *text)
+{
+	struct query q = { NULL, 0 }, more;
+	struct search *s;
+	char *err = NULL;
+
+	if (query_parse(text, &more, &err)) {
+		err_set("%s", err);
+		free(err);
+		return NULL;
+	}
+	query_append(&q, search_query(r->s));
+	query_append(&q, &more);
+	query_free(&more);
+	s = search_new_query(r->tl->m, r->tl->prof.id, &q, &err);
+	if (!s) {
+		err_set("%s", err);
+		free(err);
+	}
+	return s;
+}
+
 static int results_filter(struct list *l, const char *text)
 {
 	struct results *r = (struct results *)l;
 	struct search *s = NULL;
-	char *err = NULL;
 
-	if (*text) {
-		char *q = xasprintf("%s %s", search_text(r->s), text);
-
-		s = search_new(r->tl->m, r->tl->prof.id, q, &err);
-		free(q);
-		if (!s) {
-			err_set("%s", err);
-			free(err);
-			return -1;
-		}
-	}
+	if (text[strspn(text, " \t")] && !(s = refined(r, text)))
+		return -1;
 	search_free(r->own);
 	r->own = s;
 	r->n = r->base = 0;

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "tui/list.h"
+#include "model/query.h"
 #include "model/report/export.h"
 #include "model/timefmt.h"
 
@@ -302,40 +303,58 @@ static int summary_zoom(struct list *l, size_t i)
 	return 0;
 }
 
-/* Enter on a value searches for it on its row; on "(none)", for the
- * row's events without the field. */
+/* The terms of a value of a field on a row; on "(none)", of the row's
+ * events without the field. Built from the parts, never parsed: a value
+ * or row name from the profile is only ever a value. */
+static int value_query(const char *field, const struct sel_value *v,
+		       const char *row, struct query *q)
+{
+	enum qfield f;
+	char *err = NULL;
+	int rc;
+
+	*q = (struct query){ NULL, 0 };
+	if (query_field(field, strlen(field), &f)) {
+		err_set("cannot search for a value of %s", field);
+		return -1;
+	}
+	if (!v->none)
+		rc = query_add(q, f, Q_EQ, 0, v->value, &err);
+	else if (query_fields[f].kind != QF_STRING &&
+		 query_fields[f].kind != QF_TEXT)	/* a number: neither */
+		rc = query_add(q, f, Q_GE, 1, "0", &err) ||
+		     query_add(q, f, Q_LT, 1, "0", &err);
+	else	/* text: not even "" */
+		rc = query_add(q, f, Q_HAS, 1, "", &err);
+	if (!rc)
+		rc = query_add(q, F_ROW, Q_EQ, 0, row, &err);
+	if (rc) {
+		err_set("%s", err);
+		free(err);
+		query_free(q);
+	}
+	return rc;
+}
+
+/* Enter on a value searches for it on its row. */
 static int summary_enter(struct list *l, size_t i)
 {
 	struct sumview *s = (struct sumview *)l;
 	const struct sline *ln = &s->lines[i];
 	const struct sel_group *g;
-	const struct sel_value *v;
 	struct timeline *tl = s->tl;
-	const char *field;
-	char *q;
-	int rc;
+	struct query q;
 
 	if (ln->kind != SL_VALUE) {
 		tui_message(l->view.tui, "Enter on a value searches for it");
 		return 0;
 	}
 	g = &s->sel->groups[ln->g];
-	v = &g->fields[ln->f].rows[ln->r];
-	field = g->fields[ln->f].name;
-	if ((!v->none && strchr(v->value, '"')) || strchr(g->name, '"')) {
-		err_set("cannot search for a value with a quote in it");
+	if (value_query(g->fields[ln->f].name, &g->fields[ln->f].rows[ln->r],
+			g->name, &q))
 		return -1;
-	}
-	if (!v->none)
-		q = xasprintf("%s=\"%s\" row=\"%s\"", field, v->value, g->name);
-	else if (!strcmp(field, "transfer_size"))	/* a number: neither */
-		q = xasprintf("-%s>=0 -%s<0 row=\"%s\"", field, field, g->name);
-	else	/* text: not even "" */
-		q = xasprintf("-%s~\"\" row=\"%s\"", field, g->name);
 	tui_pop(l->view.tui);
-	rc = timeline_search(tl, q);
-	free(q);
-	return rc;
+	return timeline_search_query(tl, &q);
 }
 
 /* "selection" or "window", as the breadcrumb says */

@@ -96,18 +96,37 @@ static void hl_start(struct timeline *tl, enum hl_kind kind, const char *text)
 	timeline_layout(tl);
 }
 
-int timeline_search(struct timeline *tl, const char *text)
+static int search_start(struct timeline *tl, struct search *s, char *err)
 {
-	char *err = NULL;
-	struct search *s = search_new(tl->m, tl->prof.id, text, &err);
-
 	if (!s) {
 		err_set("%s", err ? err : "bad query");
 		free(err);
 		return -1;
 	}
-	hl_start(tl, HL_SEARCH, text);
+	hl_start(tl, HL_SEARCH, search_text(s));
 	tl->hl.search = s;
+	return 0;
+}
+
+int timeline_search(struct timeline *tl, const char *text)
+{
+	char *err = NULL;
+	struct search *s = search_new(tl->m, tl->prof.id, text, &err);
+
+	return search_start(tl, s, err);
+}
+
+int timeline_search_query(struct timeline *tl, struct query *q)
+{
+	char *err = NULL;
+	struct search *s = search_new_query(tl->m, tl->prof.id, q, &err);
+	struct userdata *u = tui_userdata(tl->view.tui);
+
+	if (search_start(tl, s, err))
+		return -1;
+	/* / then Up recalls it, to refine: its text parses back the same */
+	if (u && history_add(u, "search", search_text(s)))
+		tui_error(tl->view.tui, "%s", err_get());
 	return 0;
 }
 

@@ -175,6 +175,9 @@ void timeline_rows_changed(struct timeline *tl, size_t old_n);
 int timeline_search_prompt(struct timeline *tl);
 /* Starts a search; -1 with err_set() on a bad query. */
 int timeline_search(struct timeline *tl, const char *text);
+/* The same for a query built term by term (its terms are taken); it
+ * joins the search history. */
+int timeline_search_query(struct timeline *tl, struct query *q);
 /* Colours the instructions of a layer table row. */
 int timeline_layer(struct timeline *tl, const char *row);
 void timeline_hl_clear(struct timeline *tl);
