@@ -478,6 +478,25 @@ void query_free(struct query *q)
 	q->n = 0;
 }
 
+/* A regex has no escape for a byte: a built one holds only what shows
+ * as itself, and no \/ (which reads back as '/'), so that query_format
+ * writes it as it is. */
+static int regex_writable(const char *re)
+{
+	const unsigned char *s = (const unsigned char *)re;
+	size_t n = strlen(re);
+
+	for (size_t i = 0; i < n;) {
+		unsigned cp;
+		size_t len = text_utf8_char(s + i, n - i, &cp);
+
+		if (!len || !text_shown(cp) || (cp == '\\' && s[i + 1] == '/'))
+			return 0;
+		i += cp == '\\' && s[i + 1] == '\\' ? 2 : len;
+	}
+	return 1;
+}
+
 static struct qterm *new_term(struct query *q)
 {
 	q->terms = xreallocarray(q->terms, q->n + 1, sizeof(*q->terms));
@@ -494,6 +513,9 @@ int query_add(struct query *q, enum qfield field, enum qop op, int negate,
 	if (field == F_ARG || field >= F_COUNT || op > Q_NRE ||
 	    (field == F_WORD && op != Q_HAS && op != Q_RE))
 		return fail(err, NO_COL, "%s", "no such term");
+	if ((op == Q_RE || op == Q_NRE) && !regex_writable(value))
+		return fail(err, NO_COL, "%s", "a regex with a control"
+			    " character or \\/ in it");
 	t->field = field;
 	t->op = op;
 	t->negate = !!negate;

@@ -221,6 +221,142 @@ static void test_regex_check(void **state)
 	}
 }
 
+/* Values a profile may hold, each written by query_format and read
+ * back by query_parse as the same term, shown without a control byte. */
+static const char *const hostile_values[] = {
+	"EVIL\\", "a\\\\b", "\"", "\"quoted\" x", "two words", "a/b", "/re/",
+	"-lead", "-", "=", "a=b", "x~y", "x!=y", ">5", "\x1b[31m", "tab\there",
+	"nl\n", "\xc2\x9b", "\xe2\x80\xae", "\xff\xfe", "", "plain",
+	"\xc3\xbc" "nic\xc3\xb6" "de", "\\x41", "\\\"", "%_", "\x7f", " ",
+	"x /(a|b?){12000}c/ y", "\" row=\"x\" /(a|b?){12000}c/",
+};
+
+static void same_terms(const struct query *a, const struct query *b,
+		       const char *text)
+{
+	if (a->n != b->n)
+		fail_msg("%s: %zu terms read back, %zu built", text, b->n, a->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct qterm *x = &a->terms[i], *y = &b->terms[i];
+
+		if (x->field != y->field || x->op != y->op ||
+		    x->negate != y->negate || strcmp(x->value, y->value) ||
+		    x->num != y->num)
+			fail_msg("%s: term %zu reads back as another", text, i);
+	}
+}
+
+static void test_quote_round_trip(void **state)
+{
+	static const struct {
+		enum qfield f;
+		enum qop op;
+		int negate;
+	} forms[] = {
+		{ F_NAME, Q_EQ, 0 }, { F_ROW, Q_EQ, 1 }, { F_LAYER, Q_HAS, 0 },
+		{ F_OPERANDS, Q_NE, 1 }, { F_HLO, Q_HASNOT, 0 },
+		{ F_WORD, Q_HAS, 0 }, { F_WORD, Q_HAS, 1 },
+	};
+	struct query all = { NULL, 0 };
+
+	(void)state;
+	for (size_t v = 0; v < NX_ARRAY_SIZE(hostile_values); v++) {
+		const char *val = hostile_values[v];
+
+		for (size_t k = 0; k < NX_ARRAY_SIZE(forms); k++) {
+			struct query one = { NULL, 0 }, back;
+			struct strbuf text;
+			char *err = NULL;
+
+			if (forms[k].f == F_WORD && !*val)
+				continue;	/* an empty word is no term */
+			if (query_add(&one, forms[k].f, forms[k].op,
+				      forms[k].negate, val, &err))
+				fail_msg("value %zu: %s", v, err);
+			sb_init(&text);
+			query_format(&one, &text);
+			for (const char *c = sb_cstr(&text); *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					fail_msg("value %zu shown with a control", v);
+			if (query_parse(sb_cstr(&text), &back, &err))
+				fail_msg("%s: %s", sb_cstr(&text), err);
+			same_terms(&one, &back, sb_cstr(&text));
+			query_append(&all, &one);
+			query_free(&one);
+			query_free(&back);
+			sb_free(&text);
+		}
+	}
+	/* all of them in one query, too */
+	{
+		struct strbuf text;
+		struct query back;
+		char *err = NULL;
+
+		sb_init(&text);
+		query_format(&all, &text);
+		assert_int_equal(query_parse(sb_cstr(&text), &back, &err), 0);
+		same_terms(&all, &back, "all values");
+		query_free(&back);
+		sb_free(&text);
+	}
+	query_free(&all);
+}
+
+/* What query_add refuses, and that a built query runs as its terms say:
+ * the row name of an injection stays one value. */
+static void test_built_query(void **state)
+{
+	struct model *m = model_open(fixture_cache);
+	struct query q = { NULL, 0 };
+	struct search *s;
+	struct strbuf text;
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(query_add(&q, F_WORD, Q_HAS, 0, "", &err), -1);
+	free(err);
+	assert_int_equal(query_add(&q, F_WORD, Q_EQ, 0, "x", &err), -1);
+	free(err);
+	assert_int_equal(query_add(&q, F_DUR, Q_GT, 0, "soon", &err), -1);
+	assert_non_null(strstr(err, "expected a time"));
+	free(err);
+	assert_int_equal(query_add(&q, F_NAME, Q_RE, 0, "(a|b?){12000}c", &err), -1);
+	assert_non_null(strstr(err, "more than 255 times"));
+	free(err);
+	assert_int_equal(query_add(&q, F_NAME, Q_RE, 0, "a\x01", &err), -1);
+	free(err);
+	assert_int_equal(query_add(&q, F_NAME, Q_RE, 0, "a\\/b", &err), -1);
+	free(err);
+	assert_int_equal(q.n, 0);
+
+	assert_int_equal(query_add(&q, F_NAME, Q_EQ, 0, "EVIL\\", &err), 0);
+	assert_int_equal(query_add(&q, F_ROW, Q_EQ, 0,
+				   "x\" /(a|b?){12000}c/ \"", &err), 0);
+	s = search_new_query(m, 1, &q, &err);
+	assert_non_null(s);
+	assert_int_equal(q.n, 0);
+	assert_int_equal(search_query(s)->n, 2);
+	sb_init(&text);
+	sb_adds(&text, search_text(s));
+	assert_string_equal(sb_cstr(&text),
+			    "name=\"EVIL\\\\\" row=\"x\\\" /(a|b?){12000}c/ \\\"\"");
+	search_free(s);
+	sb_free(&text);
+
+	/* the same terms as typed: the same matches */
+	assert_int_equal(query_add(&q, F_OPCODE, Q_EQ, 0, "matmul", &err), 0);
+	assert_int_equal(query_add(&q, F_ROW, Q_EQ, 0, "TensorMatrix", &err), 0);
+	assert_int_equal(query_add(&q, F_LAYER, Q_HAS, 1, "add", &err), 0);
+	s = search_new_query(m, 1, &q, &err);
+	assert_non_null(s);
+	assert_string_equal(search_text(s), "opcode=matmul row=TensorMatrix -layer~add");
+	assert_int_equal(count(m, search_text(s)), 1);
+	assert_int_equal(search_match(s, 1), 1);
+	search_free(s);
+	model_close(m);
+}
+
 /* A profile with many events and names, where name searches use the
  * aggregates: they must agree with the same search done on the events. */
 static char *big_cache(void)
@@ -404,6 +540,8 @@ int main(void)
 		cmocka_unit_test(test_negation),
 		cmocka_unit_test(test_bad_queries),
 		cmocka_unit_test(test_regex_check),
+		cmocka_unit_test(test_quote_round_trip),
+		cmocka_unit_test(test_built_query),
 		cmocka_unit_test(test_aggregates_match_events),
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_page),
