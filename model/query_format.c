@@ -13,7 +13,7 @@
 static int bare_byte(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || (c && strchr("_.:@%+,#", c));
+	       (c >= '0' && c <= '9') || (c && strchr("_.:@%+,#-", c));
 }
 
 /* A free word may not start with '-' either (a negation). */

@@ -72,10 +72,11 @@ for n in $FUZZ_NAMES; do targets="$targets fuzz_$n"; done
 make -s -C "$out" -j2 $targets
 
 # Seeds: the test fixtures (the Parquet ones too), the Perfetto traces of
-# tests/mkpftrace, and the queries and commands typed by the screen tests.
+# tests/mkpftrace, the queries and commands typed by the screen tests,
+# and the saved built queries.
 seeds="$out/seeds"
 rm -rf "$seeds"
-for n in jsonsplit neuron system pftrace chrome query command parquet cache; do
+for n in jsonsplit neuron system pftrace chrome query querybuild command parquet cache; do
 	mkdir -p "$seeds/$n"
 done
 fx="$srcdir/tests/fixtures"
@@ -106,7 +107,11 @@ done | sort -u | while IFS= read -r line; do
 	printf '%s' "$line" > "$seeds/command/$i"
 	printf '!%s' "$line" > "$seeds/command/h$i"
 	printf '%s' "$line" > "$seeds/query/$i"
+	printf '%s' "$line" > "$seeds/querybuild/$i"
 done
+# built queries: the saved ones (a value ending in a backslash, quotes,
+# controls, a row named like a costly regex)
+cp "$srcdir"/tests/fuzz/regress/querybuild/* "$seeds/querybuild/"
 
 # scratch files (each input, each cache) in memory when there is a tmpfs
 tmpdir=${TMPDIR:-/tmp}
@@ -117,7 +122,7 @@ for n in $FUZZ_NAMES; do
 	corpus="$out/corpus/$n"
 	mkdir -p "$corpus"
 	case $n in
-	query | command) dict="-dict=$srcdir/tests/fuzz/query.dict" ;;
+	query | querybuild | command) dict="-dict=$srcdir/tests/fuzz/query.dict" ;;
 	pftrace | parquet | cache) dict="" ;;
 	*) dict="-dict=$srcdir/tests/fuzz/json.dict" ;;
 	esac
