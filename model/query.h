@@ -76,7 +76,7 @@ void query_free(struct query *q);
 int query_field(const char *name, size_t n, enum qfield *f);
 /* Appends a term checked as a typed one is (F_WORD takes Q_HAS or Q_RE;
  * no F_ARG); value is taken as it is, never parsed. 0, or -1 with *err
- * (malloc'd). */
+ * (malloc'd). Start from an empty query; query_free it in any case. */
 int query_add(struct query *q, enum qfield field, enum qop op, int negate,
 	      const char *value, char **err);
 /* Appends copies of the terms of from. */

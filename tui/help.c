@@ -230,7 +230,7 @@ static const struct {
 	{ "field>value", "also >=, <, <=, =, !=: numbers; times take units (dur>2us)" },
 	{ "-term", "exactly the events the term does not match (-drain)" },
 	{ "field!=value", "also !~: a text field that differs, or is missing" },
-	{ "\"two words\"", "quotes keep blanks in a value" },
+	{ "\"two words\"", "quotes keep blanks in a value; \\\" \\\\ \\xHH inside" },
 };
 
 struct view *help_query_open(void)

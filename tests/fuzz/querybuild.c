@@ -125,8 +125,10 @@ static void built(const uint8_t *data, size_t size)
 		free(value);
 		i += n + 3;
 	}
-	if (!q.n)
+	if (!q.n) {
+		query_free(&q);	/* a refused term may leave room allocated */
 		return;
+	}
 	sb_init(&text);
 	round_trip(&q, &text);
 	fuzz_check_text("built query", sb_cstr(&text), text.len);
