@@ -2,7 +2,8 @@
 # Hostile input, item by item (man nxtop, SECURITY and LIMITS): each gets
 # its exact exit status and message, leaves no cache behind when refused,
 # stays within a memory bound (peak RSS, measured), and nothing from the
-# file reaches the terminal or an export raw. Then hostile caches
+# file reaches the terminal or an export raw; a name from the file is
+# never read as a query, and no regex is costly to compile. Then hostile caches
 # (planted, forged, crafted) and, with a second user (as root), the
 # attacks through shared folders: links and files planted at the names
 # nxtop writes, and locks held on what it opens. NXTOP_SLOW_TESTS=1 adds
@@ -389,6 +390,52 @@ sqlite3 :memory: ".import --csv $tmp/f2.csv t" "SELECT row, name FROM t" |
 	grep -qxF -- "-5|'-2+3" || fail "search CSV: $(cat "$tmp/f2.csv")"
 grep -q "^'=1+2," "$tmp/f3.csv" || fail "layers CSV: $(cat "$tmp/f3.csv")"
 grep -q "^summary,0,Value,'=1+1" "$tmp/f4.csv" || fail "info CSV: $(cat "$tmp/f4.csv")"
+
+# Queries and names from a profile: Enter on a summary's value that ends
+# in a backslash, on a row named like a costly /regex/ with quotes in its
+# name, searches for that value on that row (before, the row name was
+# parsed as terms: the regex took gigabytes), at once and within 100 MB;
+# a costly regex typed in the viewer is refused on its status line.
+cat > "$tmp/inject.json" <<'EOF'
+{"instruction":[{"timestamp":10,"duration":5,"opcode":"NOP","label":"Vector"}],
+"dma":[{"timestamp":20,"duration":9,"subgroup":"q\" /(a|b?){12000}c/ \"x",
+"variable":"EVIL\\","queue_type":"data","transfer_size":64},
+{"timestamp":40,"duration":9,"subgroup":"q\" /(a|b?){12000}c/ \"x",
+"variable":"fine","queue_type":"data","transfer_size":64}]}
+EOF
+"$NXTOP" import -q "$tmp/inject.json" || fail "inject: import failed"
+if locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
+	printf 'keys W/EVIL<Enter>G<Enter>\ndump searched\nkeys //(a|b?){12000}c/<Enter>\ndump typed\n' \
+		> "$tmp/inject.keys"
+	mkdir "$tmp/inject"
+	rss_below 100 env LC_ALL=C.UTF-8 timeout 30 "$NXTOP" -q \
+		--headless="$tmp/inject.keys" --dump="$tmp/inject" "$tmp/inject.json"
+	[ "$rc" -eq 0 ] || fail "inject: the viewer exited $rc: $(cat "$err")"
+	grep -qF '/variable="EVIL\\" row="q\" /(a|b?){12000}c/ \"x"  in view: 1 match' \
+		"$tmp/inject/searched" ||
+		fail "inject: not a search for the value on its row: $(cat "$tmp/inject/searched")"
+	grep -q 'column 1: regex repeats a part more than 255 times' "$tmp/inject/typed" ||
+		fail "inject: a costly regex typed is not refused: $(cat "$tmp/inject/typed")"
+	clean "$tmp/inject/searched" "inject: the search line"
+fi
+# Costly regular expressions (16 bytes can ask regcomp for gigabytes):
+# refused before they are compiled, exit 2, one line, at once (under a
+# second) and within 100 MB; the costliest shape that is taken still
+# compiles within that bound.
+for q in '/(a|b?){12000}c/' 'name=/((a{255}){255}){255}/' \
+	"/$(printf '(%.0s' $(seq 40))a$(printf ')%.0s' $(seq 40))/" \
+	"hlo=/a$(printf '+%.0s' $(seq 200))/" \
+	'/(a?|b?|c?|d?){255}(a?|b?|c?|d?){255}/' 'layer=/[[:alpha:]]{99999}/'; do
+	t0=$(date +%s%N | cut -c1-13)
+	rss_below 100 "$NXTOP" export -q "$tmp/inject.json" --query "$q"
+	t1=$(date +%s%N | cut -c1-13)
+	[ "$rc" -eq 2 ] && [ "$(wc -l < "$err")" -eq 1 ] &&
+		grep -Eq '^nxtop: --query: column [0-9]+: regex (repeats|nests|too costly)' "$err" ||
+		fail "costly regex $q: exit $rc: $(cat "$err")"
+	[ $((t1 - t0)) -lt 1000 ] || fail "costly regex $q: $((t1 - t0)) ms"
+done
+rss_below 100 "$NXTOP" export -q "$tmp/inject.json" --query '/(a?|b?|c?|d?){255}/'
+[ "$rc" -eq 0 ] || fail "the costliest regex taken: exit $rc: $(cat "$err")"
 
 # Output that cannot be written whole: to a full disk (/dev/full) or
 # past a file size limit (ulimit -f 2: 1 or 2 KiB as the shell counts;
