@@ -3,8 +3,8 @@
 # its exact exit status and message, leaves no cache behind when refused,
 # stays within a memory bound (peak RSS, measured), and nothing from the
 # file reaches the terminal or an export raw; a name from the file is
-# never read as a query, and no regex is costly to compile. Then hostile caches
-# (planted, forged, crafted) and, with a second user (as root), the
+# never read as a query, and no regex is costly to compile. Then hostile
+# caches (planted, forged, crafted) and, with a second user (as root), the
 # attacks through shared folders: links and files planted at the names
 # nxtop writes, and locks held on what it opens. NXTOP_SLOW_TESTS=1 adds
 # the full-size cases (a 1 GB string, 10^6 threads); .ci/run sets it.
