@@ -52,10 +52,10 @@ static const struct {
 	{ "=", Q_EQ }, { "~", Q_HAS }, { ">", Q_GT }, { "<", Q_LT },
 };
 
-/* Messages quote the query, which may hold a value taken from a file
- * (Enter on a summary's value searches for it): cleaned for display. */
 #define NO_COL SIZE_MAX	/* a term built, not typed: no column */
 
+/* Messages quote the query, which may hold a value taken from a file
+ * (Enter on a summary's value searches for it): cleaned for display. */
 static int fail(char **err, size_t col, const char *fmt, const char *arg)
 {
 	char msg[256];
