@@ -12,7 +12,9 @@
 #include <strings.h>
 
 #include "model/hmap.h"
-#include "src/import/import.h"
+#include "src/import/base.h"
+#include "src/import/formats.h"
+#include "src/import/system.h"
 #include "src/json/jsonpipe.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"

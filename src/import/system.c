@@ -13,6 +13,8 @@
  * when the cache is finished. */
 #include "config.h"
 
+#include "src/import/system.h"
+
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -21,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/import/import.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 #include "model/util.h"

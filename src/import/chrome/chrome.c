@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "src/import/chrome/chrome.h"
+#include "src/import/formats.h"
 #include "src/json/jscan.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "src/import/import.h"
+#include "src/import/base.h"
 #include "model/writer/spill.h"
 #include "src/import/trace_rows.h"
 
