@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "src/json/jsonsplit.h"
+#include "src/json/jsonval.h"
 #include "model/cache.h"
 #include "model/util.h"
 
@@ -70,6 +71,99 @@ void import_show(const struct import_opts *o, const char *what, int pct,
 {
 	if (!o->quiet && o->progress.fn)
 		o->progress.fn(o->progress.ctx, what, pct, events);
+}
+
+int import_bad_field(struct import *im, const char *field, const char *type,
+		     const char *want)
+{
+	return import_fail(im, im->rec, IMPORT_BAD_FIELD, field, type, want);
+}
+
+int import_get_i64(const cJSON *v, unsigned opts, int64_t *out)
+{
+	int rc = jv_i64(v, out);
+
+	if (rc == JV_OK && (opts & FIELD_NEG_ABSENT) && *out < 0)
+		rc = JV_ABSENT;
+	if (rc == JV_ABSENT)
+		*out = -1;
+	return rc;
+}
+
+int import_get_str(const cJSON *v, unsigned opts, const char **out,
+		   char *buf, size_t len)
+{
+	int rc = jv_str(v, out, buf, len);
+
+	if (rc == JV_OK && (opts & FIELD_EMPTY_ABSENT) && !**out)
+		rc = JV_ABSENT;
+	if (rc == JV_ABSENT)
+		*out = NULL;
+	return rc;
+}
+
+int import_need_i64(struct import *im, const cJSON *v, const char *field,
+		    int64_t *out)
+{
+	int rc = jv_i64(v, out);
+
+	if (rc == JV_ABSENT)
+		return import_fail(im, im->rec, "missing \"%s\"", field);
+	if (rc == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v),
+					"an integer");
+	return 0;
+}
+
+int import_opt_i64(struct import *im, const cJSON *v, const char *field,
+		   unsigned opts, int64_t *out)
+{
+	if (import_get_i64(v, opts, out) == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v),
+					"an integer");
+	return 0;
+}
+
+int import_opt_str(struct import *im, const cJSON *v, const char *field,
+		   unsigned opts, const char **out, char *buf, size_t len)
+{
+	if (import_get_str(v, opts, out, buf, len) == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v), "a string");
+	return 0;
+}
+
+int import_opt_sid(struct import *im, const cJSON *v, const char *field,
+		   int64_t *out)
+{
+	char buf[64];
+	const char *s;
+
+	*out = 0;
+	if (import_opt_str(im, v, field, FIELD_EMPTY_ABSENT, &s, buf,
+			   sizeof(buf)))
+		return -1;
+	if (s)
+		*out = writer_string(im->w, s);
+	return 0;
+}
+
+int import_opt_f64(struct import *im, const cJSON *v, const char *field,
+		   double *out)
+{
+	int rc = jv_f64(v, out);
+
+	if (rc == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v), "a number");
+	return rc == JV_ABSENT;
+}
+
+int import_opt_id(struct import *im, const cJSON *v, const char *field,
+		  struct wid *out)
+{
+	if (jv_id(v, out) == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v),
+					"a 64-bit integer");
+	return 0;
 }
 
 int import_open(struct import *im)

@@ -10,6 +10,7 @@
 #include "model/util.h"
 #include "model/writer/writer.h"
 
+struct cJSON;
 struct jrec;
 struct jsplit;
 
@@ -57,6 +58,7 @@ struct import {
 	int64_t parent;		/* owning system profile, or 0 */
 	uint64_t size;		/* bytes in the file, 0 if unknown */
 	uint64_t offset;	/* bytes read so far */
+	const struct jrec *rec;	/* the record being read, for messages */
 	struct import_result *res;
 };
 
@@ -74,6 +76,46 @@ void import_progress(struct import *im, uint64_t offset);
 /* Shows what on o's progress line unless quiet; what NULL clears it. */
 void import_show(const struct import_opts *o, const char *what, int pct,
 		 uint64_t events);
+
+/* Field getters of JSON records, one way for every importer: a value of
+ * another type fails with ""field" is a string, expected an integer" at
+ * im->rec. Numbers that arrive as strings are read (src/json/jsonval.h). */
+#define FIELD_NEG_ABSENT 1u	/* a negative integer counts as absent */
+#define FIELD_EMPTY_ABSENT 2u	/* an empty string counts as absent */
+
+/* The message of a field whose value is of type (its description, "a
+ * string") where want was expected. Returns -1. */
+int import_bad_field(struct import *im, const char *field, const char *type,
+		     const char *want);
+/* A required integer; "missing "field"" when absent. */
+int import_need_i64(struct import *im, const struct cJSON *v,
+		    const char *field, int64_t *out);
+/* An optional integer; -1 when absent. */
+int import_opt_i64(struct import *im, const struct cJSON *v,
+		   const char *field, unsigned opts, int64_t *out);
+/* An optional string (numbers and booleans as their text, in buf); NULL
+ * when absent. */
+int import_opt_str(struct import *im, const struct cJSON *v,
+		   const char *field, unsigned opts, const char **out,
+		   char *buf, size_t len);
+/* An optional string interned in im's writer; 0 when absent or empty. */
+int import_opt_sid(struct import *im, const struct cJSON *v,
+		   const char *field, int64_t *out);
+/* An optional 64-bit id, signed or unsigned, number or string. */
+int import_opt_id(struct import *im, const struct cJSON *v,
+		  const char *field, struct wid *out);
+
+/* An optional number: 0 read, 1 absent, -1 of another type. */
+int import_opt_f64(struct import *im, const struct cJSON *v,
+		   const char *field, double *out);
+
+/* What the getters read, without failing (for a reader thread): JV_OK,
+ * JV_ABSENT (*out -1 or NULL), or JV_BAD. */
+int import_get_i64(const struct cJSON *v, unsigned opts, int64_t *out);
+int import_get_str(const struct cJSON *v, unsigned opts, const char **out,
+		   char *buf, size_t len);
+/* The text of import_bad_field(), for messages made elsewhere. */
+#define IMPORT_BAD_FIELD "\"%s\" is %s, expected %s"
 
 /* gzip input may expand this many times its compressed size, past its
  * first GZIP_FREE_BYTES: beyond, it is refused as a decompression bomb
