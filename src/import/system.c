@@ -357,10 +357,11 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	return s->nrows++;
 }
 
-/* An event's depth, by the rule of model/lod.c's nesting pass (start
- * order, the longer first when two start together). Exact while a row's
- * events come in that order; a row whose events do not is nested by the
- * finishing pass (TF_NEST_BY_TIME), which then sorts its events. */
+/* An event's depth, by the rule of the writer's nesting pass
+ * (model/writer/finish.c: start order, the longer first when two start
+ * together). Exact while a row's events come in that order; a row whose
+ * events do not is nested by the finishing pass (TF_NEST_BY_TIME), which
+ * then sorts its events. */
 static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 {
 	if (r->disordered)
