@@ -35,7 +35,8 @@ void import_remove_stale(const char *cache_path)
 	free(dir);
 }
 
-/* The writer's finishing pass, on the import's progress line. */
+/* The writer's finishing pass, on the import's progress line; ctx is
+ * the import's options, only read. */
 static void finish_progress(void *ctx, const char *what, int pct)
 {
 	import_show(ctx, what, pct, 0);
