@@ -15,29 +15,9 @@
 #include "model/columns.h"
 #include "model/model.h"
 #include "model/schema.h"
-#include "model/search.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 #include "tests/testutil.h"
-
-static char *read_man(void)
-{
-	const char *src = getenv("srcdir");
-	char *path = xasprintf("%s/man/nxtop.1", src && *src ? src : ".");
-	struct strbuf sb;
-	char buf[4096];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	free(path);
-	if (!f)
-		return NULL;
-	sb_init(&sb);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(&sb, buf, n);
-	fclose(f);
-	return sb_detach(&sb);
-}
 
 /* The SQL type the cache declares for each kind, as man/nxtop.1 and
  * FORMATS.md describe them: ids untyped (INTEGER or, above INT64_MAX,
@@ -55,7 +35,7 @@ static const char *kind_type(enum col_kind k)
  * page's CACHE SCHEMA, in the column tables' order and types. */
 static void test_ddl(void **state)
 {
-	char *man = read_man();
+	char *man = tu_read_man();
 	sqlite3 *db;
 
 	(void)state;
@@ -382,7 +362,7 @@ static int in_man(const char *text, const char *name)
  * man page's list of fields. */
 static void test_field_names(void **state)
 {
-	char *man = read_man(), *b, *e;
+	char *man = tu_read_man(), *b, *e;
 
 	(void)state;
 	assert_non_null(man);
@@ -408,27 +388,6 @@ static void test_field_names(void **state)
 				fail_msg("man/nxtop.1 Fields: no %s", names[k]);
 	}
 	free(man);
-}
-
-static int64_t count(struct model *m, const char *q)
-{
-	struct mtrack *t;
-	size_t n;
-	struct search_stats st;
-	char *err = NULL;
-	struct search *s = search_new(m, 1, q, &err);
-	int64_t c;
-
-	if (!s)
-		fail_msg("%s: %s", q, err);
-	model_tracks(m, 1, &t, &n);
-	assert_int_equal(search_stats(s, t, n, INT64_MIN / 2, INT64_MAX / 2,
-				      &st), 0);
-	c = st.count;
-	search_stats_free(&st);
-	model_tracks_free(t, n);
-	search_free(s);
-	return c;
 }
 
 /* Every search field a column holds finds the written rows by it. */
@@ -458,9 +417,9 @@ static void test_search(void **state)
 		struct query q;
 		char *err = NULL;
 
-		if (count(m, cases[i].q) != cases[i].n)
+		if (tu_search_count(m, 1, cases[i].q) != cases[i].n)
 			fail_msg("%s: %lld events, expected %lld", cases[i].q,
-				 (long long)count(m, cases[i].q),
+				 (long long)tu_search_count(m, 1, cases[i].q),
 				 (long long)cases[i].n);
 		assert_int_equal(query_parse(cases[i].q, &q, &err), 0);
 		asked[q.terms[0].field] = 1;
