@@ -83,6 +83,19 @@ static void test_ddl(void **state)
 	free(man);
 }
 
+/* The man page says which schema version a cache has. */
+static void test_version_in_man(void **state)
+{
+	char *man = tu_read_man();
+	char *want = xasprintf("set to the schema version (%d).", SCHEMA_VERSION);
+
+	(void)state;
+	if (!strstr(man, want))
+		fail_msg("man/nxtop.1 CACHE SCHEMA lacks '%s'", want);
+	free(want);
+	free(man);
+}
+
 /* Expected values of one written row, by column: a string id is
  * compared by its text. */
 struct want {
@@ -440,6 +453,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ddl),
+		cmocka_unit_test(test_version_in_man),
 		cmocka_unit_test(test_writer_binds),
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_field_names),
