@@ -36,6 +36,8 @@ static void time_field(struct emit *e, const char *group, const char *key,
 	field(e, group, key, buf);
 }
 
+/* One column of a typed row: string ids by their text, times as
+ * durations; NULL and empty values are left out. */
 static void typed_value(struct emit *e, const struct column *c,
 			sqlite3_stmt *st, int i)
 {
