@@ -136,10 +136,37 @@ void jout_null(struct jout *j)
 	fputs("null", j->f);
 }
 
-void jout_raw(struct jout *j, const char *json)
+void jout_kstr(struct jout *j, const char *key, const char *s)
 {
-	value_start(j);
-	fputs(json, j->f);
+	jout_key(j, key);
+	jout_str(j, s);
+}
+
+void jout_kint(struct jout *j, const char *key, int64_t v)
+{
+	jout_key(j, key);
+	jout_int(j, v);
+}
+
+void jout_kreal(struct jout *j, const char *key, double v)
+{
+	jout_key(j, key);
+	jout_real(j, v);
+}
+
+void jout_kbool(struct jout *j, const char *key, int v)
+{
+	jout_key(j, key);
+	jout_bool(j, v);
+}
+
+void jout_kopt(struct jout *j, const char *key, int64_t v)
+{
+	jout_key(j, key);
+	if (v < 0)
+		jout_null(j);
+	else
+		jout_int(j, v);
 }
 
 void jout_done(struct jout *j)
