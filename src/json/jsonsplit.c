@@ -573,123 +573,166 @@ static int items_next(struct jsplit *s)
 	return expected(s, "',' or ']'", c);
 }
 
+/* Each step of the state machine returns what jsplit_next() returns (1 a
+ * record, 0 the end, -1 an error) or AGAIN to take the next step. */
+enum { AGAIN = 2 };
+
+/* After a key's ':': an array opens its items, any other value is one
+ * record. */
+static int obj_value(struct jsplit *s, struct jrec *r)
+{
+	uint64_t off;
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == '[') {
+		s->pos++;
+		s->index = 0;
+		c = peek_token(s);
+		if (c == ']') {
+			s->pos++;
+			s->state = ST_OBJ_NEXT;
+			return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+		}
+		s->state = ST_ITEMS;
+		return AGAIN;
+	}
+	off = jsplit_offset(s);
+	if (scan_value(s))
+		return -1;
+	s->state = ST_OBJ_NEXT;
+	return emit(s, r, JREC_VALUE, off);
+}
+
+static int obj_key(struct jsplit *s, struct jrec *r)
+{
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == -1)
+		return unexpected_end(s, "a key or '}'");
+	if (c == '}' && !s->have_key) {
+		s->pos++;
+		s->state = ST_END;
+		return AGAIN;
+	}
+	if (c != '"')
+		return expected(s, "a quoted key", c);
+	if (scan_string(s, NULL))
+		return -1;
+	s->have_key = 1;
+	c = peek_token(s);
+	if (c == -2)
+		return -1;
+	if (c != ':')
+		return c == -1 ? unexpected_end(s, "':'") : expected(s, "':'", c);
+	s->pos++;
+	return obj_value(s, r);
+}
+
+/* After a value of the root object: ',' or '}'. */
+static int obj_next(struct jsplit *s)
+{
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == -1)
+		return unexpected_end(s, "',' or '}'");
+	s->pos++;
+	if (c == ',') {
+		s->state = ST_OBJ_KEY;
+		s->have_key = 0;
+		/* a trailing ',' before '}' is an error */
+		c = peek_token(s);
+		if (c == '}')
+			return expected(s, "a quoted key", c);
+		return AGAIN;
+	}
+	if (c == '}') {
+		s->have_key = 0;
+		s->state = ST_END;
+		return AGAIN;
+	}
+	s->pos--;
+	return expected(s, "',' or '}'", c);
+}
+
+static int item(struct jsplit *s, struct jrec *r)
+{
+	uint64_t off;
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == ']' && s->root_array && s->index == 0) {
+		s->pos++;
+		s->state = ST_END;
+		return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+	}
+	off = jsplit_offset(s);
+	if (scan_value(s))
+		return -1;
+	s->state = ST_ITEMS_NEXT;
+	return emit(s, r, JREC_ITEM, off);
+}
+
+static int item_next(struct jsplit *s, struct jrec *r)
+{
+	int c = items_next(s);
+
+	if (c < 0)
+		return -1;
+	if (c == 1) {
+		s->index++;
+		s->state = s->root_array ? ST_END : ST_OBJ_NEXT;
+		return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+	}
+	return AGAIN;
+}
+
+/* After the root value: only whitespace. */
+static int end(struct jsplit *s)
+{
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c != -1)
+		return expected(s, "end of file", c);
+	s->state = ST_DONE;
+	return 0;
+}
+
+static int step(struct jsplit *s, struct jrec *r)
+{
+	switch (s->state) {
+	case ST_START:
+		return start(s) ? -1 : AGAIN;
+	case ST_OBJ_KEY:
+		return obj_key(s, r);
+	case ST_OBJ_NEXT:
+		return obj_next(s);
+	case ST_ITEMS:
+		return item(s, r);
+	case ST_ITEMS_NEXT:
+		return item_next(s, r);
+	case ST_END:
+		return end(s);
+	case ST_DONE:
+		break;
+	}
+	return 0;
+}
+
 int jsplit_next(struct jsplit *s, struct jrec *r)
 {
-	int c;
+	int ret;
 
-	for (;;) {
-		switch (s->state) {
-		case ST_START:
-			if (start(s))
-				return -1;
-			break;
-		case ST_OBJ_KEY:
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c == -1)
-				return unexpected_end(s, "a key or '}'");
-			if (c == '}' && !s->have_key) {
-				s->pos++;
-				s->state = ST_END;
-				break;
-			}
-			if (c != '"')
-				return expected(s, "a quoted key", c);
-			if (scan_string(s, NULL))
-				return -1;
-			s->have_key = 1;
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c != ':')
-				return c == -1 ? unexpected_end(s, "':'")
-					       : expected(s, "':'", c);
-			s->pos++;
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c == '[') {
-				s->pos++;
-				s->index = 0;
-				c = peek_token(s);
-				if (c == ']') {
-					s->pos++;
-					s->state = ST_OBJ_NEXT;
-					return emit(s, r, JREC_ARRAY_END,
-						    jsplit_offset(s));
-				}
-				s->state = ST_ITEMS;
-				break;
-			}
-			{
-				uint64_t off = jsplit_offset(s);
-
-				if (scan_value(s))
-					return -1;
-				s->state = ST_OBJ_NEXT;
-				return emit(s, r, JREC_VALUE, off);
-			}
-		case ST_OBJ_NEXT:
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c == -1)
-				return unexpected_end(s, "',' or '}'");
-			s->pos++;
-			if (c == ',') {
-				s->state = ST_OBJ_KEY;
-				s->have_key = 0;
-				/* a trailing ',' before '}' is an error */
-				c = peek_token(s);
-				if (c == '}')
-					return expected(s, "a quoted key", c);
-				break;
-			}
-			if (c == '}') {
-				s->have_key = 0;
-				s->state = ST_END;
-				break;
-			}
-			s->pos--;
-			return expected(s, "',' or '}'", c);
-		case ST_ITEMS: {
-			uint64_t off;
-
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c == ']' && s->root_array && s->index == 0) {
-				s->pos++;
-				s->state = ST_END;
-				return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
-			}
-			off = jsplit_offset(s);
-			if (scan_value(s))
-				return -1;
-			s->state = ST_ITEMS_NEXT;
-			return emit(s, r, JREC_ITEM, off);
-		}
-		case ST_ITEMS_NEXT:
-			c = items_next(s);
-			if (c < 0)
-				return -1;
-			if (c == 1) {
-				s->index++;
-				s->state = s->root_array ? ST_END : ST_OBJ_NEXT;
-				return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
-			}
-			break;
-		case ST_END:
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c != -1)
-				return expected(s, "end of file", c);
-			s->state = ST_DONE;
-			return 0;
-		case ST_DONE:
-			return 0;
-		}
-	}
+	do
+		ret = step(s, r);
+	while (ret == AGAIN);
+	return ret;
 }
