@@ -160,7 +160,8 @@ char *cache_path_for(const char *input)
 	return path;
 }
 
-int cache_is_sqlite(const char *path)
+/* 1 if path names a file that starts like an SQLite database. */
+static int cache_is_sqlite(const char *path)
 {
 	char head[16];
 	int fd = open(path, O_RDONLY | O_NONBLOCK);

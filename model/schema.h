@@ -16,7 +16,6 @@
 #define LOD_MAX_LEVEL 31
 
 extern const char schema_sql[];
-extern const char schema_index_sql[];
 
 int schema_create(sqlite3 *db);
 /* temp.nx_depths(d) holds 0..255: "s.depth IN (SELECT d FROM

@@ -61,8 +61,9 @@ static int busy_at(struct model *m, const struct mtrack *t, int64_t t0,
 	       busy_at(m, t, b1 * w, t1, level - 1, st, busy) ? -1 : 0;
 }
 
-int model_busy(struct model *m, const struct mtrack *t, int64_t t0,
-	       int64_t t1, int64_t *busy)
+/* Busy time of one row inside [t0, t1): exact, and fast on long ranges. */
+static int model_busy(struct model *m, const struct mtrack *t, int64_t t0,
+		      int64_t t1, int64_t *busy)
 {
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
 	sqlite3_stmt *st;

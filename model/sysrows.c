@@ -21,11 +21,6 @@ static const struct {
 /* Sources in display order within a group. */
 static const char *const sources[] = { "neuron_rt", "neuron_hw", "framework" };
 
-const char *sysfield_name(enum sysfield f)
-{
-	return fields[f].name;
-}
-
 void sysgroup_default(struct sysgroup *g)
 {
 	memset(g, 0, sizeof(*g));

@@ -95,7 +95,7 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
-void sb_grow(struct strbuf *sb, size_t extra)
+static void sb_grow(struct strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;
 

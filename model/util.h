@@ -39,7 +39,6 @@ struct strbuf {
 void sb_init(struct strbuf *sb);
 void sb_free(struct strbuf *sb);
 void sb_reset(struct strbuf *sb);
-void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const void *p, size_t n);
 void sb_addc(struct strbuf *sb, char c);
 void sb_adds(struct strbuf *sb, const char *s);

@@ -104,6 +104,16 @@ static enum color_level level;
 static attr_t style_attr[S_COUNT];
 static struct strbuf scratch;
 
+/* Event colours: palette slots at this colour level. */
+static int draw_palette_size(void)
+{
+	if (level == COLORS_256)
+		return (int)NX_ARRAY_SIZE(palette256);
+	if (level == COLORS_8)
+		return (int)NX_ARRAY_SIZE(palette8);
+	return 1;
+}
+
 void draw_setup(int ascii, enum color_level colors)
 {
 	use_ascii = ascii;
@@ -155,15 +165,6 @@ const char *draw_glyph(enum glyph g)
 attr_t draw_style(enum style s)
 {
 	return style_attr[s];
-}
-
-int draw_palette_size(void)
-{
-	if (level == COLORS_256)
-		return (int)NX_ARRAY_SIZE(palette256);
-	if (level == COLORS_8)
-		return (int)NX_ARRAY_SIZE(palette8);
-	return 1;
 }
 
 /* Bytes of a key the palette looks at: names longer than this (of

@@ -56,7 +56,6 @@ const char *draw_glyph(enum glyph g);
 attr_t draw_style(enum style s);
 
 /* Event colours: a palette slot per key, stable across runs. */
-int draw_palette_size(void);
 int draw_palette_slot(const char *key);
 attr_t draw_fg(int slot);	/* glyphs in the slot's colour */
 attr_t draw_bar(int slot);	/* text on the slot's colour */

@@ -202,7 +202,8 @@ static void rebuild(struct list *l)
 		sort_order(l);
 }
 
-size_t list_count(struct list *l)
+/* Lines the list shows (after filtering). */
+static size_t list_count(struct list *l)
 {
 	rebuild(l);
 	return (l->flags & LIST_SMALL) ? l->norder : l->ops->count(l);

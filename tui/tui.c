@@ -145,11 +145,6 @@ struct view *tui_below(struct tui *t, struct view *v)
 	return NULL;
 }
 
-void tui_quit(struct tui *t)
-{
-	t->quit = 1;
-}
-
 static void vmessage(struct tui *t, int error, const char *fmt, va_list ap)
 {
 	sb_reset(&t->msg);

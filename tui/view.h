@@ -65,7 +65,6 @@ void tui_push(struct tui *t, struct view *v);
 void tui_pop(struct tui *t);
 /* The view under v on the stack, NULL for the first. */
 struct view *tui_below(struct tui *t, struct view *v);
-void tui_quit(struct tui *t);
 /* One line on the status line until the next key. */
 void tui_message(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
 void tui_error(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);

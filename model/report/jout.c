@@ -109,7 +109,7 @@ void jout_str(struct jout *j, const char *s)
 		fputs("null", j->f);
 }
 
-void jout_int(struct jout *j, int64_t v)
+static void jout_int(struct jout *j, int64_t v)
 {
 	value_start(j);
 	fprintf(j->f, "%" PRId64, v);
@@ -124,7 +124,7 @@ void jout_real(struct jout *j, double v)
 		fputs("null", j->f);
 }
 
-void jout_bool(struct jout *j, int v)
+static void jout_bool(struct jout *j, int v)
 {
 	value_start(j);
 	fputs(v ? "true" : "false", j->f);

@@ -131,23 +131,6 @@ void wid_from_u64(struct wid *id, uint64_t v)
 	snprintf(id->text, sizeof(id->text), "%" PRIu64, v);
 }
 
-int wid_parse(struct wid *id, const char *s)
-{
-	size_t n = strlen(s);
-	int64_t i;
-	uint64_t u;
-
-	if (!parse_i64(s, n, &i)) {
-		wid_from_i64(id, i);
-		return 0;
-	}
-	if (!parse_u64(s, n, &u)) {
-		wid_from_u64(id, u);
-		return 0;
-	}
-	return -1;
-}
-
 static void writer_free(struct writer *w)
 {
 	for (size_t i = 0; i < w->nparts; i++) {

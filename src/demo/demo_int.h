@@ -301,8 +301,6 @@ struct demo_union {
 	uint64_t total;		/* ns */
 };
 
-void demo_union_add(struct demo_union *u, uint64_t s, uint64_t e);
-void demo_union_flush(struct demo_union *u);
 
 /* One layer_summary row. */
 struct demo_lstat {

@@ -39,7 +39,7 @@ int demo_merge_close(struct demo_merge *m, uint64_t iv[2])
 	return 1;
 }
 
-void demo_union_add(struct demo_union *u, uint64_t s, uint64_t e)
+static void demo_union_add(struct demo_union *u, uint64_t s, uint64_t e)
 {
 	if (u->n == u->cap) {
 		u->cap = u->cap ? 2 * u->cap : 4096;
@@ -57,7 +57,7 @@ static int cmp_start(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-void demo_union_flush(struct demo_union *u)
+static void demo_union_flush(struct demo_union *u)
 {
 	uint64_t s, e;
 

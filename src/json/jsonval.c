@@ -75,26 +75,6 @@ int jv_i64(const cJSON *v, int64_t *out)
 	return JV_BAD;
 }
 
-int jv_u64(const cJSON *v, uint64_t *out)
-{
-	int64_t i;
-
-	if (!v || cJSON_IsNull(v))
-		return JV_ABSENT;
-	if (cJSON_IsString(v)) {
-		size_t n;
-		const char *s = num_text(v, &n);
-
-		if (!parse_u64(s, n, out))
-			return JV_OK;
-	}
-	if (jv_i64(v, &i) == JV_OK && i >= 0) {
-		*out = (uint64_t)i;
-		return JV_OK;
-	}
-	return JV_BAD;
-}
-
 int jv_f64(const cJSON *v, double *out)
 {
 	if (!v || cJSON_IsNull(v))

@@ -16,7 +16,6 @@
 #define JV_BAD (-1)	/* present but not of the expected type */
 
 int jv_i64(const cJSON *v, int64_t *out);
-int jv_u64(const cJSON *v, uint64_t *out);
 int jv_f64(const cJSON *v, double *out);
 /* 64-bit ids: signed or unsigned, number or string. */
 int jv_id(const cJSON *v, struct wid *out);

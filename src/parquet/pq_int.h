@@ -81,7 +81,6 @@ struct pq_file {
 	char *name;		/* as given to pq_open */
 	uint64_t size;
 	int64_t num_rows;
-	char *created_by;
 	int ncols;
 	struct pq_column *cols;
 	struct pq_leaf *leaves;
@@ -194,7 +193,6 @@ struct pq_arena {
 	struct pq_achunk *head;
 	size_t used;
 };
-char *pq_arena_alloc(struct pq_arena *a, size_t n);
 void pq_arena_reset(struct pq_arena *a);
 void pq_arena_free(struct pq_arena *a);
 

@@ -15,7 +15,7 @@ struct pq_achunk {
 	char data[];
 };
 
-char *pq_arena_alloc(struct pq_arena *a, size_t n)
+static char *pq_arena_alloc(struct pq_arena *a, size_t n)
 {
 	struct pq_achunk *c = a->head;
 

@@ -108,15 +108,16 @@ void timeline_layout(struct timeline *tl)
 		tl->top = tl->row - (size_t)tl->track_rows + 1;
 }
 
-int64_t timeline_end(const struct timeline *tl)
-{
-	return sat_add(tl->t0, timeline_span(tl));
-}
-
-int64_t timeline_span(const struct timeline *tl)
+/* ns on screen */
+static int64_t timeline_span(const struct timeline *tl)
 {
 	return tl->colw > INT64_MAX / tl->ncols ? INT64_MAX :
 						    tl->colw * tl->ncols;
+}
+
+int64_t timeline_end(const struct timeline *tl)
+{
+	return sat_add(tl->t0, timeline_span(tl));
 }
 
 /* Zoomed out all the way, the profile takes half the width. */
