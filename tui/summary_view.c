@@ -232,7 +232,10 @@ static void summary_line(struct list *l, size_t i, struct list_line *out)
 		sb_adds(&out->cells[0], ln->text);
 }
 
-static int sort_col, sort_desc;
+/* The order of a field's values: a column of the list, and up or down. */
+struct value_order {
+	int col, desc;
+};
 
 static int64_t num(const struct sel_value *v, int col)
 {
@@ -245,36 +248,36 @@ static int64_t num(const struct sel_value *v, int col)
 	}
 }
 
-static int cmp_values(const void *a, const void *b)
+static int cmp_values(const void *a, const void *b, void *arg)
 {
 	const struct sel_value *x = a, *y = b;
+	const struct value_order *o = arg;
 	int r;
 
-	if (sort_col == 0) {
+	if (o->col == 0) {
 		r = strcasecmp(x->value, y->value);
 	} else {
-		int64_t p = num(x, sort_col), q = num(y, sort_col);
+		int64_t p = num(x, o->col), q = num(y, o->col);
 
 		r = p < q ? -1 : p > q;
 	}
 	if (!r)
 		r = strcmp(x->value, y->value);
-	return sort_desc ? -r : r;
+	return o->desc ? -r : r;
 }
 
 static void summary_sort(struct list *l, int col, int desc)
 {
 	struct sumview *s = (struct sumview *)l;
+	struct value_order o = { col, desc };
 
-	sort_col = col;
-	sort_desc = desc;
 	for (size_t g = 0; g < s->sel->ngroups; g++)
 		for (size_t f = 0; f < s->sel->groups[g].nfields; f++) {
 			struct sel_field *fl = &s->sel->groups[g].fields[f];
 
 			if (fl->nrows)
-				qsort(fl->rows, fl->nrows, sizeof(*fl->rows),
-				      cmp_values);
+				qsort_r(fl->rows, fl->nrows, sizeof(*fl->rows),
+					cmp_values, &o);
 		}
 	build(s);
 }

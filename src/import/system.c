@@ -1009,13 +1009,12 @@ static int cmp_text(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/* qsort has no context argument; imports may run in several threads */
-static _Thread_local struct sysimp *sort_ctx;
-
-static int cmp_group(const void *pa, const void *pb)
+/* Groups by index into arg's (the importer's) groups. */
+static int cmp_group(const void *pa, const void *pb, void *arg)
 {
-	const struct procgroup *a = &sort_ctx->groups[*(const size_t *)pa];
-	const struct procgroup *b = &sort_ctx->groups[*(const size_t *)pb];
+	const struct sysimp *s = arg;
+	const struct procgroup *a = &s->groups[*(const size_t *)pa];
+	const struct procgroup *b = &s->groups[*(const size_t *)pb];
 	int c = cmp_text(a->instance, b->instance);
 
 	return c ? c : cmp_text(a->process, b->process);
@@ -1023,23 +1022,24 @@ static int cmp_group(const void *pa, const void *pb)
 
 /* Tracks of one group: rows by worker, core, thread and source, then
  * counters. Entries are row indexes, or counter indexes + nrows. */
-static int cmp_member(const void *pa, const void *pb)
+static int cmp_member(const void *pa, const void *pb, void *arg)
 {
+	const struct sysimp *s = arg;
 	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-	size_t nr = sort_ctx->nrows;
+	size_t nr = s->nrows;
 	int c;
 
 	if ((ia >= nr) != (ib >= nr))
 		return ia >= nr ? 1 : -1;
 	if (ia >= nr) {
-		const struct sysctr *a = &sort_ctx->ctrs[ia - nr];
-		const struct sysctr *b = &sort_ctx->ctrs[ib - nr];
+		const struct sysctr *a = &s->ctrs[ia - nr];
+		const struct sysctr *b = &s->ctrs[ib - nr];
 
 		if (a->kind != b->kind)
 			return a->kind < b->kind ? -1 : 1;
 		return (c = cmp_opt(a->a, b->a)) ? c : cmp_opt(a->b, b->b);
 	}
-	const struct sysrow *a = &sort_ctx->rows[ia], *b = &sort_ctx->rows[ib];
+	const struct sysrow *a = &s->rows[ia], *b = &s->rows[ib];
 
 	if ((c = cmp_opt(a->gid, b->gid)) || (c = cmp_opt(a->lnc, b->lnc)) ||
 	    (c = cmp_opt(a->nc, b->nc)) || (c = cmp_opt(a->thread, b->thread)))
@@ -1065,7 +1065,6 @@ static void assign_order(struct sysimp *s)
 	size_t *at = xcalloc(s->ngroups + 2, sizeof(*at));
 	int64_t key = 1;
 
-	sort_ctx = s;
 	for (size_t m = 0; m < nm; m++)
 		at[member_group(s, m) + 2]++;
 	for (size_t i = 2; i < s->ngroups + 2; i++)
@@ -1074,19 +1073,18 @@ static void assign_order(struct sysimp *s)
 		mem[at[member_group(s, m) + 1]++] = m;
 	for (size_t i = 0; i < s->ngroups; i++)
 		g[i] = i;
-	qsort(g, s->ngroups, sizeof(*g), cmp_group);
+	qsort_r(g, s->ngroups, sizeof(*g), cmp_group, s);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		size_t *first = mem + at[g[i]], n = at[g[i] + 1] - at[g[i]];
 
 		writer_track_set_sort(s->w, s->groups[g[i]].track, key++);
-		qsort(first, n, sizeof(*first), cmp_member);
+		qsort_r(first, n, sizeof(*first), cmp_member, s);
 		for (size_t j = 0; j < n; j++)
 			writer_track_set_sort(s->w, first[j] < s->nrows ?
 					      s->rows[first[j]].track :
 					      s->ctrs[first[j] - s->nrows].track,
 					      key++);
 	}
-	sort_ctx = NULL;
 	free(at);
 	free(mem);
 	free(g);
