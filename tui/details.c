@@ -170,7 +170,7 @@ int details_load(struct details *d, struct model *m, int64_t slice,
 	free(d->title);
 	d->title = short_title(title);
 	d->slice = slice;
-	rc = model_slice_fields(m, slice, add_field, d);
+	rc = model_slice_fields(m, slice, draw_ascii(), add_field, d);
 	group_fields(d);
 	return rc;
 }

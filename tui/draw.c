@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/text.h"
+#include "model/timefmt.h"
 #include "model/util.h"
 
 /* Table of glyphs: UTF-8 and the ASCII stand-in. */
@@ -150,6 +151,11 @@ void draw_setup(int ascii, enum color_level colors)
 int draw_ascii(void)
 {
 	return use_ascii;
+}
+
+int draw_tf(void)
+{
+	return use_ascii ? TF_ASCII : 0;
 }
 
 enum color_level draw_colors(void)

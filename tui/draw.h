@@ -50,6 +50,8 @@ enum color_level { COLORS_NONE = 0, COLORS_8 = 8, COLORS_256 = 256 };
 /* Picks glyphs and sets up colour pairs; call after curses started. */
 void draw_setup(int ascii, enum color_level colors);
 int draw_ascii(void);
+/* timefmt_dur() flags for the terminal: TF_ASCII without UTF-8. */
+int draw_tf(void);
 enum color_level draw_colors(void);
 
 const char *draw_glyph(enum glyph g);

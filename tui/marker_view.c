@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/draw.h"
 #include "tui/list.h"
 #include "model/report/export.h"
 #include "model/timefmt.h"
@@ -64,7 +65,7 @@ static void fmt_time(const struct markers *m, int64_t ns, struct strbuf *out)
 	if (units[m->unit])
 		timefmt_exact(b, sizeof(b), ns, units[m->unit]);
 	else
-		timefmt_dur(b, sizeof(b), ns, 6, 0);
+		timefmt_dur(b, sizeof(b), ns, 6, draw_tf());
 	sb_adds(out, b);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tui/draw.h"
 #include "tui/list.h"
 #include "model/query.h"
 #include "model/report/export.h"
@@ -67,7 +68,7 @@ static char *dur(int64_t ns)
 {
 	char b[48];
 
-	timefmt_dur(b, sizeof(b), ns, 3, 0);
+	timefmt_dur(b, sizeof(b), ns, 3, draw_tf());
 	return xstrdup(b);
 }
 
@@ -186,7 +187,7 @@ static void extreme(struct strbuf *out, int64_t ns)
 		sb_adds(out, "-");
 		return;
 	}
-	timefmt_dur(b, sizeof(b), ns, 3, 0);
+	timefmt_dur(b, sizeof(b), ns, 3, draw_tf());
 	sb_adds(out, b);
 }
 
@@ -200,10 +201,10 @@ static void value_line(struct sumview *s, const struct sline *ln,
 	sb_printf(&out->cells[0], "  %s", v->value);
 	sb_printf(&out->cells[1], "%" PRId64, v->n);
 	sb_adds(&out->cells[2], report_pct(b, sizeof(b), pct(v->n, g->n)));
-	timefmt_dur(b, sizeof(b), v->dur, 3, 0);
+	timefmt_dur(b, sizeof(b), v->dur, 3, draw_tf());
 	sb_adds(&out->cells[3], b);
 	sb_adds(&out->cells[4], report_pct(b, sizeof(b), pct(v->dur, g->dur)));
-	timefmt_dur(b, sizeof(b), v->n ? v->dur / v->n : 0, 3, 0);
+	timefmt_dur(b, sizeof(b), v->n ? v->dur / v->n : 0, 3, draw_tf());
 	sb_adds(&out->cells[5], b);
 	extreme(&out->cells[6], v->dmin);
 	extreme(&out->cells[7], v->dmax);
@@ -383,7 +384,7 @@ static void summary_header(struct list *l, struct strbuf *out)
 	struct sumview *s = (struct sumview *)l;
 	char d[48];
 
-	timefmt_dur(d, sizeof(d), s->sel->t1 - s->sel->t0, 3, 0);
+	timefmt_dur(d, sizeof(d), s->sel->t1 - s->sel->t0, 3, draw_tf());
 	sb_printf(out, "%zu row%s, %s", s->sel->ngroups,
 		  s->sel->ngroups == 1 ? "" : "s", d);
 }

@@ -649,7 +649,6 @@ int tui_run(struct model *m, const struct tui_opts *o)
 	int ascii = o->ascii || !utf8_locale(), rc = -1;
 
 	memset(&t, 0, sizeof(t));
-	timefmt_set_ascii(ascii);
 	if (!start_curses(&t, o)) {
 		open_userdata(&t);
 		draw_setup(ascii, color_level(o));

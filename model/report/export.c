@@ -587,7 +587,7 @@ void export_info(struct model *m, int64_t profile, const char *section,
 
 		if (section && strcmp(section, secs[i].key))
 			continue;
-		if (info_load(m, profile, secs[i].key, &it))
+		if (info_load(m, profile, secs[i].key, 0, &it))
 			continue;
 		if (csv) {
 			for (size_t r = 0; r < it.nrows; r++) {

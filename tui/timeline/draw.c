@@ -434,7 +434,7 @@ static void draw_axis(struct timeline *tl, WINDOW *win, int y)
 
 	timeline_fmt_rel(tl, tl->cur, buf, sizeof(buf));
 	draw_text(win, y, 0, tl->labelw, buf, draw_style(S_AXIS), 0);
-	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->origin);
+	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->origin, draw_ascii());
 	for (int k = 0; k < ax.n; k++) {
 		int room = (k + 1 < ax.n ? ax.col[k + 1] : tl->ncols) - ax.col[k];
 
@@ -570,7 +570,7 @@ void timeline_header(struct view *v, struct strbuf *out)
 	timeline_fmt_rel(tl, tl->t0, a, sizeof(a));
 	timeline_fmt_rel(tl, timeline_end(tl), b, sizeof(b));
 	/* three or four digits tell zoom levels apart */
-	timefmt_dur(w, sizeof(w), tl->colw, 1, 0);
+	timefmt_dur(w, sizeof(w), tl->colw, 1, draw_tf());
 	sb_init(&when);
 	sb_printf(&when, "  %s%s .. %s  %s/col",
 		  tl->aligned ? "system time " : "", a, b, w);
@@ -617,7 +617,7 @@ void timeline_status(struct view *v, struct strbuf *out)
 	size_t r0, r1;
 
 	if (!timeline_box_range(tl, &b0, &b1, &r0, &r1)) {
-		timefmt_dur(d, sizeof(d), b1 - b0, 3, 0);
+		timefmt_dur(d, sizeof(d), b1 - b0, 3, draw_tf());
 		sb_printf(out, "box %s x %zu row%s  ", d, r1 - r0 + 1,
 			  r1 == r0 ? "" : "s");
 	}
@@ -637,7 +637,7 @@ void timeline_status(struct view *v, struct strbuf *out)
 	} else if (!timeline_event_at(tl, i, &s)) {
 		const char *name = model_string(tl->m, s.name);
 
-		timefmt_dur(d, sizeof(d), s.dur, 3, 0);
+		timefmt_dur(d, sizeof(d), s.dur, 3, draw_tf());
 		/* the status line shows half the screen at most */
 		sb_printf(out, "%.*s %s", (int)text_fit(name, v->width), name, d);
 	}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/draw.h"
 #include "tui/help.h"
 #include "tui/info_view.h"
 #include "tui/layer_view.h"
@@ -285,7 +286,7 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 	for (int64_t w = tl->colw; w < 1000000000 && digits < 9; w *= 10)
 		digits++;
 	digits -= 3;	/* timefmt picks at least µs for these */
-	timefmt_dur(buf, n, t - tl->origin, NX_MAX(NX_MIN(digits, 6), 3), 0);
+	timefmt_dur(buf, n, t - tl->origin, NX_MAX(NX_MIN(digits, 6), 3), draw_tf());
 }
 
 /* The event of track i's tracks covering ts, the deepest; 0 found. */
@@ -361,7 +362,7 @@ static int open_details(struct timeline *tl, const struct mslice *s,
 	int rc;
 
 	timeline_fmt_rel(tl, s->ts, when, sizeof(when));
-	timefmt_dur(dur, sizeof(dur), s->dur, 3, 0);
+	timefmt_dur(dur, sizeof(dur), s->dur, 3, draw_tf());
 	title = xasprintf("%s on %s at %s, %s", model_string(tl->m, s->name),
 			  tl->tr.t[i].name, when, dur);
 	rc = details_load(tl->details, tl->m, s->id, title);
@@ -684,8 +685,8 @@ static int outside(const struct timeline *tl, const char *cmd)
 {
 	char a[48], b[48];
 
-	timefmt_dur(a, sizeof(a), tl->start - tl->origin, 3, 0);
-	timefmt_dur(b, sizeof(b), tl->end - tl->origin, 3, 0);
+	timefmt_dur(a, sizeof(a), tl->start - tl->origin, 3, draw_tf());
+	timefmt_dur(b, sizeof(b), tl->end - tl->origin, 3, draw_tf());
 	err_set("%s: outside the profile (%s .. %s)", cmd, a, b);
 	return -1;
 }
