@@ -129,7 +129,7 @@ done
 # The counters' labels at "fit" (the whole profile in view) give each
 # counter's smallest and largest sample, as the cache has them, in 3
 # digits with k, M, G or T, and the unit.
-if [ "${NXTOP_UPDATE_SCREENS:-}" != 1 ] && command -v sqlite3 >/dev/null; then
+if [ "${NXTOP_UPDATE_SCREENS:-}" != 1 ] && have sqlite3; then
 	sqlite3 -separator '|' "$tmp/system_small.json.nxdb" \
 		"select t.name, coalesce(t.unit, ''), min(c.value), max(c.value)
 		 from counter c join track t on t.id = c.track_id group by t.id" |

@@ -15,7 +15,8 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipping"; exit 77; }
+command -v tmux >/dev/null 2>&1 ||
+	{ echo "SKIP: needs tmux (./install-deps installs it)" >&2; exit 77; }
 if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 	echo "no C.UTF-8 locale: skipping"
 	exit 77
