@@ -47,7 +47,7 @@ expect 0 "Matches +1 " "$NXTOP" export -q --query "name=nrt_execute nc=1" "$b"
 # filters: a cache of their own, named after them
 expect 0 "cache $tmp/run\.[0-9a-f]{16}\.nxdb" "$NXTOP" import --filter-nc 0 "$b"
 expect 0 "filtered at import \(nc=0\)" "$NXTOP" summary -q --filter-nc 0 "$b"
-expect 0 "Events +7 trace events in 4 rows" "$NXTOP" summary -q --filter-nc 0 "$b"
+expect 0 "Events +7 trace events in 3 rows" "$NXTOP" summary -q --filter-nc 0 "$b"
 
 # a system profile file brings its folder's device profiles too
 expect 0 "1 device profile" "$NXTOP" import "$b/system_profile.json"
