@@ -399,9 +399,17 @@ static int field_fits(int64_t row, int64_t ev)
 	return row < 0 || ev < 0 || row == ev;
 }
 
+/* lnc_idx and nc_idx both name the logical NeuronCore (FORMATS.md
+ * §1.5): an event with only one of them still has a core. */
+static int64_t core_of(int64_t lnc, int64_t nc)
+{
+	return lnc >= 0 ? lnc : nc;
+}
+
 static int row_fits(const struct sysrow *r, const struct evkey *k)
 {
 	return field_fits(r->lnc, k->lnc) && field_fits(r->nc, k->nc) &&
+	       field_fits(core_of(r->lnc, r->nc), core_of(k->lnc, k->nc)) &&
 	       field_fits(r->gid, k->gid);
 }
 
