@@ -20,9 +20,6 @@ struct wtrack {
 	uint64_t names;		/* one bit per name hash: how varied names are */
 };
 
-/* Deepest nesting kept; deeper slices are stored at this depth. */
-#define WRITER_MAX_DEPTH 255
-
 int db_exec(sqlite3 *db, const char *sql);
 /* Sets the error text from the database's last error; returns -1. */
 int db_fail(sqlite3 *db, const char *what);

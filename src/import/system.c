@@ -567,6 +567,10 @@ static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 	while (r->depth && r->ends[r->depth - 1] <= ts &&
 	       !(r->ends[r->depth - 1] == ts && end == ts))
 		r->depth--;
+	/* deeper calls share the deepest level kept, as in the nesting
+	 * pass, so the stack stays small however deep the nesting */
+	if (r->depth > WRITER_MAX_DEPTH)
+		r->depth = WRITER_MAX_DEPTH;
 	if (r->depth == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 16;
 		r->ends = xreallocarray(r->ends, r->cap, sizeof(*r->ends));
