@@ -8,10 +8,10 @@
  * logical NeuronCore, worker gid), an event lacking some of the last
  * three to its thread's row that agrees on the rest; rows sit in a
  * group per instance and process, and carry those keys as track args
- * so the model can regroup them at view time (model/sysrows.h). Nesting (parent_id) is drawn as
- * depth within a row, by time containment: computed as the events come
- * when a row's events come in order, else by the writer's nesting pass
- * when the cache is finished. */
+ * so the model can regroup them at view time (model/sysrows.h).
+ * Nesting (parent_id) is drawn as depth within a row, by time
+ * containment: computed as the events come when a row's events come in
+ * order, else by the writer's nesting pass when the cache is finished. */
 #include "config.h"
 
 #include <cjson/cJSON.h>
