@@ -26,6 +26,7 @@ enum keymap {
 	KM_MARKERS,	/* the marker list, over KM_LIST */
 	KM_LAYERS,	/* the layer table, over KM_LIST */
 	KM_PAGER,	/* the pager of a long text, over KM_LINES */
+	KM_PROFILES,	/* the Profile Manager, over KM_LIST */
 	KM_COUNT
 };
 
@@ -147,6 +148,9 @@ enum keymap {
 	    "deepest)") \
 	REQ(SHALLOWER, "shallower", "- [", \
 	    "Group layers one path level shallower") \
+	GROUP("Profile Manager", KM_PROFILES) \
+	REQ(FORGET, "forget", "d", \
+	    "Forget the recent profile (its files and cache stay)") \
 	GROUP("Pager", KM_PAGER) \
 	REQ(FIND, "find", "/", "Find a text (ignoring case) from the cursor " \
 	    "on") \

@@ -161,9 +161,9 @@ static int resolve(int dirfd, const char *dir_real, const char *name,
 	return 0;
 }
 
-/* 1 if the file starts like a system profile. Only regular files are
- * read: opening a FIFO for reading would wait for a writer for ever. */
-static int looks_system(int dirfd, const char *name)
+/* Only regular files are read: opening a FIFO for reading would wait
+ * for a writer for ever. */
+int bundle_looks_system(int dirfd, const char *name)
 {
 	char buf[SNIFF_BYTES + 1];
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
@@ -255,7 +255,7 @@ int bundle_find_system(const char *dir, char **path)
 		if (is_json_name(names[i]) && json.len < 200)
 			sb_printf(&json, "%s%s", json.len ? ", " : "", names[i]);
 		if (!is_json_name(names[i]) || parse_devname(names[i], &dn) ||
-		    !looks_system(dirfd, names[i]) ||
+		    !bundle_looks_system(dirfd, names[i]) ||
 		    resolve(dirfd, dir_real, names[i], &p, &why))
 			continue;
 		sb_printf(&found, "%s%s", nfound ? ", " : "", names[i]);
