@@ -110,7 +110,7 @@ const char *prof_size_text(char *buf, size_t n, int64_t bytes)
 
 const char *prof_when_text(char *buf, size_t n, int64_t when)
 {
-	time_t t = (time_t)when;
+	time_t t = (time_t)(when / 1000000000);
 	struct tm tm;
 
 	if (!localtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M", &tm))

@@ -31,7 +31,7 @@ struct prof_entry {
 	char *path;		/* absolute */
 	enum prof_kind kind;
 	int64_t size;		/* bytes of the file, or the folder's files */
-	int64_t when;		/* Unix s: modified, or opened if later */
+	int64_t when;		/* Unix ns: modified, or opened if later */
 	enum prof_state state;
 	int recent;		/* in the recent list */
 };

@@ -604,6 +604,14 @@ void strings_free(char **v, size_t n)
 	free(v);
 }
 
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 int recent_add(struct userdata *u, const char *path, const char *kind,
 	       const char *cache)
 {
@@ -623,7 +631,7 @@ int recent_add(struct userdata *u, const char *path, const char *kind,
 	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, cache, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, 4, now_ns());
 	if (run(u, st)) {
 		exec(u, "ROLLBACK");
 		return -1;

@@ -66,7 +66,7 @@ struct recent {
 	char *path;		/* absolute */
 	char *kind;		/* "device", "bundle", ... (model/proflist.h) */
 	char *cache;		/* the cache it was opened from */
-	int64_t opened;		/* Unix seconds */
+	int64_t opened;		/* Unix ns */
 };
 
 /* Records an open (again: it becomes the most recent). The list keeps

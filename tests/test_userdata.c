@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -250,7 +251,8 @@ static void test_recent(void **state)
 	assert_string_equal(r[0].cache, "/c/a.nxdb");
 	assert_string_equal(r[1].path, "/p/b");
 	assert_string_equal(r[1].kind, "bundle");
-	assert_true(r[0].opened > 1700000000);
+	assert_true(r[0].opened > r[1].opened);
+	assert_true(r[1].opened > 1700000000 * INT64_C(1000000000));
 	recent_list_free(r, n);
 	assert_int_equal(recent_forget(u, "/p/a.json"), 0);
 	assert_int_equal(recent_list(u, &r, &n), 0);

@@ -72,7 +72,7 @@ void export_profiles(const struct proflist *pl, const char *const *where,
 	table_col(t, text ? "Name" : "name", 0);
 	table_col(t, text ? "Kind" : "kind", 0);
 	table_col(t, text ? "Size" : "size_bytes", 1);
-	table_col(t, text ? "When" : "when_s", text ? 0 : 1);
+	table_col(t, text ? "When" : "when_ns", text ? 0 : 1);
 	table_col(t, text ? "State" : "state", 0);
 	table_col(t, text ? "Recent" : "recent", 0);
 	table_col(t, text ? "Path" : "path", 0);

@@ -135,7 +135,7 @@ static void size_when(const char *path, int64_t *size, int64_t *when)
 	*when = 0;
 	if (stat(path, &sb))
 		return;
-	*when = (int64_t)sb.st_mtime;
+	*when = stat_mtime_ns(&sb);
 	if (!S_ISDIR(sb.st_mode)) {
 		*size = (int64_t)sb.st_size;
 		return;
@@ -146,7 +146,7 @@ static void size_when(const char *path, int64_t *size, int64_t *when)
 		    !S_ISREG(sb.st_mode))
 			continue;
 		*size += (int64_t)sb.st_size;
-		*when = NX_MAX(*when, (int64_t)sb.st_mtime);
+		*when = NX_MAX(*when, stat_mtime_ns(&sb));
 	}
 	if (d)
 		closedir(d);
