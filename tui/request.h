@@ -116,7 +116,8 @@ enum keymap {
 	REQ(REDRAW, "redraw", "<C-l>", "Redraw the screen") \
 	REQ(VIEW_CLOSE, "view-close", "q", \
 	    "Close the view (a device profile: back to the system " \
-	    "profile); in the first timeline, quit") \
+	    "profile; a profile opened from the Profile Manager: back to " \
+	    "it); in the first view, quit") \
 	REQ(QUIT, "quit", "Q", "Quit") \
 	GROUP("Lists and the pager", KM_LINES) \
 	REQ(FIRST_LINE, "first-line", "g <Home>", "Go to the first line") \

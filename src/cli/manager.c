@@ -13,7 +13,6 @@
 #include "model/report/export.h"
 #include "model/userdata.h"
 #include "src/cli/cli.h"
-#include "src/cli/open.h"
 #include "src/import/scan.h"
 
 void cli_remember(struct userdata *u, const char *profile, const char *cache)
@@ -93,17 +92,10 @@ static struct model *manager_open(void *ctx, struct userdata *u,
 				  const char *path)
 {
 	struct manager_ctx *mc = ctx;
-	char *cache;
-	struct model *m;
+	struct model *m = cli_open(path, &mc->c->imp);
 
-	if (open_profile(path, &mc->c->imp, &cache))
-		return NULL;
-	m = model_open(cache);
-	if (m) {
-		model_set_disposable(m);
-		cli_remember(u, path, cache);
-	}
-	free(cache);
+	if (m)
+		cli_remember(u, path, model_path(m));
 	return m;
 }
 
