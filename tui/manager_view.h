@@ -5,7 +5,7 @@
 #define NX_TUI_MANAGER_VIEW_H
 
 #include "model/sysrows.h"
-#include "tui/tui.h"
+#include "tui/profiles.h"
 #include "tui/view.h"
 
 /* NULL with err_set(). */
