@@ -140,6 +140,18 @@ expect 0 "" "$NXTOP" -q --headless="$tmp/first.keys" --dump="$tmp" "$tmp/parent"
 grep -q "profiles  4 profiles in $tmp/parent" "$tmp/first" ||
 	fail "nxtop FOLDER: not the manager: $(cat "$tmp/first")"
 LC_ALL=C grep -q "$ctl" "$tmp/first" && fail "manager: control character on screen"
+# Enter opens the first line (the newest: dev.json, modified in 2030)
+# and records it; q comes back to the list
+touch -d "2030-01-01 00:00Z" "$tmp/parent/dev.json"
+printf 'keys <Enter>\ndump opened\nkeys q\ndump back\n' > "$tmp/open.keys"
+expect 0 "" "$NXTOP" -q --headless="$tmp/open.keys" --dump="$tmp" "$tmp/parent"
+grep -q "^nxtop › profiles › dev.json  device" "$tmp/opened" ||
+	fail "Enter did not open dev.json: $(head -1 "$tmp/opened")"
+grep -q "^dev.json  *device  *46 B  *2030-01-01 00:00  *ready" "$tmp/back" ||
+	fail "q did not come back to the list: $(cat "$tmp/back")"
+csv --data-path "$tmp/none"
+[ "$(sed -n 2p "$out" | cut -d, -f1,6,7)" = "dev.json,yes,$tmp/parent/dev.json" ] ||
+	fail "the profile opened from the manager is not the most recent: $(cat "$out")"
 mkdir "$tmp/b"
 cp "$srcdir/tests/fixtures/system_small.json" "$tmp/b/system_profile.json"
 expect 0 "" "$NXTOP" -q --headless="$tmp/first.keys" --dump="$tmp" "$tmp/b"
