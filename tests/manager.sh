@@ -99,6 +99,13 @@ csv --data-path "$tmp/dp"
 csv "$g/bundle/.."
 [ "$(tail -n +2 "$out" | wc -l)" -eq 7 ] || fail "list DIR: $(cat "$out")"
 expect 1 "nxtop: $tmp/nope: No such file or directory" "$NXTOP" list "$tmp/nope"
+# a data path that is not a folder is an error; one that is missing is
+# an empty one
+mkdir -p "$tmp/fdp/profiles"
+: > "$tmp/fdp/profiles/global"
+expect 1 "nxtop: $tmp/fdp/profiles/global: Not a directory" \
+	"$NXTOP" list --data-path "$tmp/fdp"
+expect 0 "^Profiles 0" "$NXTOP" list --data-path "$tmp/none"
 expect 2 "unexpected argument 'b'" "$NXTOP" list a b
 expect 2 "unknown format 'xml'" "$NXTOP" list --format xml
 expect 2 "a folder or --data-path, not both" "$NXTOP" list --data-path x y
@@ -123,6 +130,14 @@ rm "$tmp/p/b.json"
 csv --data-path "$tmp/none"
 grep -q "^b.json,device,0,[0-9]*,missing,yes,$tmp/p/b.json\$" "$out" ||
 	fail "missing source not marked: $(cat "$out")"
+# the manager on a data path it cannot read says why, and still lists
+# the recent profiles
+printf 'dump unread\n' > "$tmp/unread.keys"
+expect 0 "" "$NXTOP" -q --data-path "$tmp/fdp" --headless="$tmp/unread.keys" \
+	--dump="$tmp"
+grep -q "^a.json " "$tmp/unread" && tail -n 1 "$tmp/unread" |
+	grep -q "^$tmp/fdp/profiles/global: Not a directory" ||
+	fail "unreadable data path: $(cat "$tmp/unread")"
 # d on it (the first line: the most recent) forgets it, and only it
 printf 'keys d\n' > "$tmp/forget.keys"
 expect 0 "" "$NXTOP" -q --data-path "$tmp/none" --headless="$tmp/forget.keys" \

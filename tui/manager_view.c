@@ -38,7 +38,9 @@ struct manager {
 static void rescan(struct manager *ms)
 {
 	proflist_free(&ms->pl);
-	ms->src->scan(ms->src->ctx, tui_userdata(ms->list.view.tui), &ms->pl);
+	if (ms->src->scan(ms->src->ctx, tui_userdata(ms->list.view.tui),
+			  &ms->pl))
+		tui_error(ms->list.view.tui, "%s", err_get());
 	list_changed(&ms->list);
 }
 

@@ -11,8 +11,9 @@ struct userdata;
 struct tui_profiles {
 	const char *title;	/* where the profiles come from */
 	/* Fills pl (empty) with the profiles; u, the UI's user data (the
-	 * recent list), may be NULL. */
-	void (*scan)(void *ctx, struct userdata *u, struct proflist *pl);
+	 * recent list), may be NULL. -1 with err_set() when the folder
+	 * cannot be read (pl holds what could be found). */
+	int (*scan)(void *ctx, struct userdata *u, struct proflist *pl);
 	/* Opens path as `nxtop PATH` would and records it in u; NULL with
 	 * err_set(). The terminal is the caller's meanwhile (a progress
 	 * line on stderr). */

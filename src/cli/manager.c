@@ -61,19 +61,16 @@ static void listing_init(struct listing *ls, const char *dir,
 	ls->where[1] = "recent profiles";
 }
 
+/* An unreadable data path still leaves the recent profiles. */
 static int listing_scan(struct listing *ls, struct userdata *u,
 			struct proflist *pl)
 {
-	if (ls->dir) {
-		if (scan_folder(ls->dir, 0, pl))
-			return -1;
-	} else {
-		if (scan_folder(ls->data_path, 1, pl))
-			return -1;
+	int rc = scan_folder(ls->dir ? ls->dir : ls->data_path, !ls->dir, pl);
+
+	if (!ls->dir)
 		scan_recent(u, pl);
-	}
 	proflist_sort(pl);
-	return 0;
+	return rc;
 }
 
 struct manager_ctx {
@@ -81,11 +78,11 @@ struct manager_ctx {
 	struct listing ls;
 };
 
-static void manager_scan(void *ctx, struct userdata *u, struct proflist *pl)
+static int manager_scan(void *ctx, struct userdata *u, struct proflist *pl)
 {
 	struct manager_ctx *mc = ctx;
 
-	listing_scan(&mc->ls, u, pl);
+	return listing_scan(&mc->ls, u, pl);
 }
 
 static struct model *manager_open(void *ctx, struct userdata *u,
