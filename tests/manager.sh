@@ -98,6 +98,13 @@ csv --data-path "$tmp/dp"
 	fail "--data-path: $(cat "$out")"
 csv "$g/bundle/.."
 [ "$(tail -n +2 "$out" | wc -l)" -eq 7 ] || fail "list DIR: $(cat "$out")"
+# a gzip'd system profile is told from a device one by its inflated start
+mkdir "$tmp/gz"
+printf '{"system_profile_metadata":[]}' | gzip -n > "$tmp/gz/s.json.gz"
+printf '{"instruction":[]}' | gzip -n > "$tmp/gz/d.json.gz"
+csv "$tmp/gz"
+[ "$(cut -d, -f1,2 "$out" | tail -n +2 | sort | tr '\n' ' ')" = \
+	"d.json.gz,device s.json.gz,system " ] || fail "gzip kinds: $(cat "$out")"
 expect 1 "nxtop: $tmp/nope: No such file or directory" "$NXTOP" list "$tmp/nope"
 # a data path that is not a folder is an error; one that is missing is
 # an empty one

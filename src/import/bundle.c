@@ -161,9 +161,17 @@ static int resolve(int dirfd, const char *dir_real, const char *name,
 	return 0;
 }
 
-/* Only regular files are read: opening a FIFO for reading would wait
- * for a writer for ever. */
-int bundle_looks_system(int dirfd, const char *name)
+int bundle_head_is_system(const char *buf, size_t n)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
+		if (memmem(buf, n, system_keys[i], strlen(system_keys[i])))
+			return 1;
+	return 0;
+}
+
+/* 1 if the file starts like a system profile. Only regular files are
+ * read: opening a FIFO for reading would wait for a writer for ever. */
+static int looks_system(int dirfd, const char *name)
 {
 	char buf[SNIFF_BYTES + 1];
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
@@ -182,10 +190,7 @@ int bundle_looks_system(int dirfd, const char *name)
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
-		if (memmem(buf, (size_t)n, system_keys[i], strlen(system_keys[i])))
-			return 1;
-	return 0;
+	return bundle_head_is_system(buf, (size_t)n);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -255,7 +260,7 @@ int bundle_find_system(const char *dir, char **path)
 		if (is_json_name(names[i]) && json.len < 200)
 			sb_printf(&json, "%s%s", json.len ? ", " : "", names[i]);
 		if (!is_json_name(names[i]) || parse_devname(names[i], &dn) ||
-		    !bundle_looks_system(dirfd, names[i]) ||
+		    !looks_system(dirfd, names[i]) ||
 		    resolve(dirfd, dir_real, names[i], &p, &why))
 			continue;
 		sb_printf(&found, "%s%s", nfound ? ", " : "", names[i]);

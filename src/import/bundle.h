@@ -14,9 +14,9 @@
  * *path is malloc'd. 0 on success; -1 with err_get() set. */
 int bundle_find_system(const char *dir, char **path);
 
-/* 1 if the file name in folder dirfd starts like a system profile
- * (its first 64 KiB hold a key only system profiles have). */
-int bundle_looks_system(int dirfd, const char *name);
+/* 1 if the first bytes of a profile JSON (64 KiB of them) hold a key
+ * only system profiles have. */
+int bundle_head_is_system(const char *buf, size_t n);
 
 /* Imports the device profiles of the system profile sys (just imported
  * from folder dir into w) as its children. Each file is imported in a

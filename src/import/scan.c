@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "model/cache.h"
-#include "model/file.h"
 #include "model/userdata.h"
 #include "model/util.h"
 #include "src/import/bundle.h"
@@ -23,6 +23,8 @@
 
 /* Entries of a folder looked at, as in a bundle. */
 #define SCAN_MAX 4096
+/* Bytes read to tell a system profile JSON from a device one. */
+#define SNIFF_BYTES 65536
 
 char *scan_data_path(const char *data_path)
 {
@@ -86,18 +88,27 @@ static int folder_kind(const char *dir, enum prof_kind *kind)
 	return 0;
 }
 
-/* A system profile JSON starts with keys only system profiles have. */
+/* A system profile JSON starts with keys only system profiles have;
+ * zlib reads the first bytes of a .json.gz inflated, of others as they
+ * are. */
 static enum prof_kind json_kind(const char *path)
 {
-	char *dir = file_dir(path);
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int sys = fd >= 0 && bundle_looks_system(fd, base);
+	char buf[SNIFF_BYTES];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+	gzFile gz;
+	int n = -1;
 
-	if (fd >= 0)
+	if (fd < 0)
+		return PK_DEVICE;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !(gz = gzdopen(fd, "rb"))) {
 		close(fd);
-	free(dir);
-	return sys ? PK_SYSTEM : PK_DEVICE;
+		return PK_DEVICE;
+	}
+	n = gzread(gz, buf, sizeof(buf));
+	gzclose(gz);
+	return n > 0 && bundle_head_is_system(buf, (size_t)n) ? PK_SYSTEM :
+	       PK_DEVICE;
 }
 
 int scan_kind(const char *path, enum prof_kind *kind)
