@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "src/import/bundle.h"
+#include "src/import/parquet/folder.h"
 #include "src/json/jsonsplit.h"
 #include "model/cache.h"
 #include "model/file.h"
@@ -175,6 +176,9 @@ int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
 	va_end(ap);
 	if (!r)
 		err_set("%s: %s", im->name, msg);
+	else if (r->offset == IMPORT_AT_ROW)
+		err_set("%s: row %llu: %s", im->name,
+			(unsigned long long)r->index, msg);
 	else if (r->key && r->kind == JREC_ITEM)
 		err_set("%s: byte %llu: %s in \"%s\"[%llu]", im->name,
 			(unsigned long long)r->offset, msg, r->key,
@@ -397,6 +401,9 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 	case FMT_CHROME_JSON:
 		rc = import_chrome_json(&im);
 		break;
+	case FMT_PARQUET_DEVICE:
+		rc = import_parquet_device(&im);
+		break;
 	case FMT_NEURON_BINARY:
 		rc = -1;
 		err_set("%s: raw Neuron capture files cannot be read directly;"
@@ -490,6 +497,12 @@ static int import_input(struct writer *w, const char *input,
 	char *file = NULL, *name = NULL, *dir = NULL;
 	int rc;
 
+	if (!stat(input, &sb) && S_ISDIR(sb.st_mode) &&
+	    pqfolder_is_device(input)) {
+		rc = import_file_as(w, input, input, o, 0, NULL,
+				    FMT_PARQUET_DEVICE);
+		return rc;
+	}
 	if (!stat(input, &sb) && S_ISDIR(sb.st_mode)) {
 		if (bundle_find_system(input, &file))
 			return -1;

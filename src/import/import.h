@@ -61,6 +61,7 @@ enum input_format {
 	FMT_CHROME_JSON,	/* Chrome trace-event JSON (maybe gzip) */
 	FMT_PFTRACE,		/* Perfetto protobuf trace */
 	FMT_CACHE,		/* an nxtop cache */
+	FMT_PARQUET_DEVICE,	/* a folder of Neuron Explorer device tables */
 	FMT_NEURON_BINARY,	/* .ntff/.neff/.pb: needs exporting first */
 	FMT_UNREADABLE,		/* cannot be read (err_get() says why:
 				 * "Permission denied", "byte N: gzip: bad
@@ -103,6 +104,7 @@ int import_changed(const char *path, const struct stat *sb);
 int import_neuron_json(struct import *im);
 int import_pftrace(struct import *im);
 int import_chrome_json(struct import *im);
+int import_parquet_device(struct import *im);
 
 /* System-profile records met inside a Neuron JSON file
  * (system.c). The file becomes a system profile at the first. */
@@ -125,6 +127,10 @@ void sysimp_free(struct sysimp *s);
 #define WARN_DROPPED "Dropped events"
 void import_warning(struct import *im, const char *category,
 		    const char *message);
+
+/* jrec.offset of a record that is a row of a table (Parquet): errors
+ * say "<file>: row N: <msg>". */
+#define IMPORT_AT_ROW UINT64_MAX
 
 /* Sets the error text: "<file>: byte N: <msg> in "key"[i]". Returns -1. */
 int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
