@@ -109,7 +109,9 @@ static const struct pqrename xfer_doc[] = {
 	{ "queue_type", 0 }, { "op", 0 }, { "variable", 0 }, { "source", 0 },
 	{ "dest", 0 }, { "semaphore_id", 0 }, { "modular_flow_function", 0 },
 	{ "read_shape", 0 }, { "write_shape", 0 }, { "is_transpose_mode", 0 },
-	{ "trigger", 0 }, { "completion", 0 }, { NULL, NULL },
+	{ "trigger", 0 }, { "completion", 0 },
+	/* read by nxtop where the JSON export has it */
+	{ "packet_aggregation_id", 0 }, { NULL, NULL },
 };
 
 struct spec {
@@ -214,12 +216,21 @@ static struct layer_acc *layer_of(struct device *d, const char *name)
 	return a;
 }
 
+static const char *first_str(const cJSON *o, const char *a, const char *b)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, a);
+
+	if (!cJSON_IsString(v))
+		v = cJSON_GetObjectItemCaseSensitive(o, b);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 /* Adds an instruction row to its layer's figures. */
 static void count_layer(struct device *d, const cJSON *o)
 {
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o,
 		d->layer_from_hlo ? "hlo_name" : "layer");
-	const cJSON *eng = cJSON_GetObjectItemCaseSensitive(o, "subgroup");
+	const char *eng = first_str(o, "subgroup", "label");
 	const cJSON *flops = cJSON_GetObjectItemCaseSensitive(o, "raw_flops");
 	int64_t ts, dur, f;
 	struct layer_acc *a;
@@ -234,7 +245,7 @@ static void count_layer(struct device *d, const cJSON *o)
 	a->l.start = NX_MIN(a->l.start, ts);
 	if (ts <= INT64_MAX - dur)
 		a->l.end = NX_MAX(a->l.end, ts + dur);
-	e = cJSON_IsString(eng) ? eng_index(eng->valuestring) : -1;
+	e = eng ? eng_index(eng) : -1;
 	if (e >= 0) {
 		a->l.count[e]++;
 		a->l.time[e] += dur;
@@ -293,15 +304,6 @@ static void reshape(struct device *d, const struct spec *sp,
 		   !cJSON_GetObjectItemCaseSensitive(o, "type")) {
 		pqrows_add(r, o, "type", sp->kind == TK_PSUM ? "psum" : "sb");
 	}
-}
-
-static const char *first_str(const cJSON *o, const char *a, const char *b)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, a);
-
-	if (!cJSON_IsString(v))
-		v = cJSON_GetObjectItemCaseSensitive(o, b);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 /* SchemaFields is kept as an info table, and its rows of the Summary
@@ -470,7 +472,8 @@ static int read_table(struct device *d, const struct pqtable *t,
  * a warning: the rest of the profile is still worth showing. */
 static int optional_failed(struct device *d, const struct pqtable *t)
 {
-	char *msg = xasprintf("%s (table %s left out)", err_get(), t->name);
+	char *msg = xasprintf("%s (the %s table is left out)", err_get(),
+			      t->name);
 
 	writer_warning(d->im->w, d->im->profile, "import", "Import", msg);
 	free(msg);

@@ -78,6 +78,17 @@ static int is_single_leaf(struct pq_file *f, int col)
 	return pq_find_column(f, c->name) == col;
 }
 
+/* The reader's message without the file name it starts with: the
+ * importer names the file itself, with its folder. */
+static void set_reason(const char *msg, const char *file)
+{
+	size_t n = NX_MIN(strlen(file), 255);
+
+	if (strlen(msg) > n + 2 && !memcmp(msg + n, ": ", 2))
+		msg += n + 2;
+	err_set("%s", msg);
+}
+
 static int open_part(struct pqrows *r)
 {
 	char err[512];
@@ -86,7 +97,7 @@ static int open_part(struct pqrows *r)
 
 	r->f = pq_open(file, err, sizeof(err));
 	if (!r->f) {
-		err_set("%s", err);
+		set_reason(err, file);
 		return -1;
 	}
 	n = pq_num_columns(r->f);
@@ -105,7 +116,7 @@ static int open_part(struct pqrows *r)
 			     c->bit_width == 64;
 		rc->cur = pq_cursor_open(r->f, i);
 		if (!rc->cur) {
-			err_set("%s", pq_error(r->f));
+			set_reason(pq_error(r->f), file);
 			return -1;
 		}
 		r->ncols++;
@@ -124,7 +135,7 @@ static int next_batch(struct pqrows *r)
 		int rc = pq_cursor_next(r->cols[i].cur, BATCH_ROWS, &r->cols[i].b);
 
 		if (rc < 0) {
-			err_set("%s", pq_error(r->f));
+			set_reason(pq_error(r->f), r->t->files[r->part]);
 			return -1;
 		}
 		if (rc == 0)
@@ -132,8 +143,7 @@ static int next_batch(struct pqrows *r)
 		if (i == 0)
 			rows = r->cols[i].b.rows;
 		else if (r->cols[i].b.rows != rows) {
-			err_set("%s: column \"%s\" has a different number of"
-				" rows", pqfolder_base(r->t->files[r->part]),
+			err_set("column \"%s\" has a different number of rows",
 				pq_column(r->f, r->cols[i].col)->name);
 			return -1;
 		}
