@@ -22,10 +22,10 @@ split="$tmp/screen_split@latest"
 # the import's own notes.
 norm_text() {
 	sed -e 's/(neuron-json)/(FORMAT)/; s/(neuron-parquet)/(FORMAT)/' \
-		-e '/^Layers (/,/^$/d' -e '/^Warnings (/d' -e '/\[Import\]/d' -e '/^$/d'
+		-e '/^Schema /d' -e '/^Layers (/,/^$/d' -e '/^Warnings (/d' -e '/\[Import\]/d' -e '/^$/d'
 }
 norm_json() {
-	jq -S 'del(.profile.format, .layers) |
+	jq -S 'del(.profile.format, .profile.schema_version, .layers) |
 		.warnings |= map(select(.origin != "import"))'
 }
 
@@ -117,7 +117,11 @@ n=$(sqlite3 "$split.nxdb" "SELECT count(*) FROM arg WHERE args LIKE '%\"future_f
 "$NXTOP" export -q "$fx/device_screen.json" --what search --query 'engine=Sync' >"$tmp/j.txt"
 "$NXTOP" export -q "$split" --what search --query 'engine=Sync' >"$tmp/p.txt"
 cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "split: Sync instructions differ from the JSON's"
-# The schema version is in the profile's info.
+# The schema version is in the summary and the profile's info.
+expect 0 '^Schema       13\.0\.0$' "$NXTOP" summary -q "$split"
+expect 0 '"schema_version": "12\.0\.1"' "$NXTOP" summary -q --format json "$small"
+expect 0 '' "$NXTOP" summary -q "$fx/device_small.json"
+grep -q '^Schema' "$out" && fail "a JSON profile has a schema line"
 expect 0 'profile_schema_version +13\.0\.0' "$NXTOP" export -q "$split" --what info --section metadata
 
 # Only an Instruction table: no DMA, no counters, no active time.
