@@ -182,7 +182,7 @@ expect 0 "\[Import\] $tmp/bad/ActiveTime.parquet: not a Parquet file .*\(the Act
 # a folder that is not a device profile and has no system profile
 mkdir "$tmp/noinst"
 cp "$small/ActiveTime.parquet" "$tmp/noinst/"
-expect 1 "noinst" "$NXTOP" summary -q "$tmp/noinst"
+expect 1 "noinst: a folder with nothing nxtop reads .*a device profile folder with Instruction.parquet" "$NXTOP" summary -q "$tmp/noinst"
 # NAME_<digits> is a part; DmaPacketAggregated is not a part of DmaPacket
 mkdir "$tmp/names"
 cp "$small/Instruction.parquet" "$tmp/names/Instruction_7.parquet"
