@@ -92,6 +92,13 @@ jq -r '[.instruction[] | select((.layer // "") != "")
 cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
 	fail "layers differ from jq's count: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
 
+# The viewer shows the same timeline and details (screen tests check
+# that it shows these expected screens).
+for d in next details; do
+	cmp -s "$srcdir/tests/screens/details/$d" "$srcdir/tests/screens/pqdevice/$d" ||
+		fail "screen $d of the Parquet folder differs from the JSON's"
+done
+
 # Split tables (Instruction_0/_1, DmaPacket_0.._2, beside
 # DmaPacketAggregated), written by hyparquet-writer: counts by jq.
 "$NXTOP" summary -q "$split" >"$out" 2>"$err" || fail "split: $(cat "$err")"
