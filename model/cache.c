@@ -63,8 +63,8 @@ static int name_cmp(const void *a, const void *b)
 
 /* A folder of table files: its entries' names, which change when a
  * table file is added, removed or renamed (each file has its own
- * stamp for its content). Times are left out: they move with any
- * entry, the cache's own temporary files included. */
+ * stamp for its content). Times are left out, and so are the files
+ * nxtop itself writes there (exports, temporary files: nxtop-*). */
 static void stamp_dir(const char *path, struct cache_stamp *out)
 {
 	DIR *d = opendir(path);
@@ -76,7 +76,9 @@ static void stamp_dir(const char *path, struct cache_stamp *out)
 	if (!d)
 		return;
 	while ((e = readdir(d)) && n < CACHE_STAMP_MAX_NAMES) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strncmp(e->d_name, FILE_TEMP_PREFIX,
+			     strlen(FILE_TEMP_PREFIX)))
 			continue;
 		names = xreallocarray(names, n + 1, sizeof(*names));
 		names[n++] = xstrdup(e->d_name);

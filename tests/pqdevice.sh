@@ -117,6 +117,11 @@ expect 0 '"profile schema version 13.0.0 is newer than the 12.x nxtop knows' \
 [ "$(grep -c 'schema version' "$out")" -eq 1 ] || fail "the schema warning is not one line"
 "$NXTOP" summary -q "$small" | grep -q 'schema version' && fail "12.0.1 warned as newer"
 expect 0 '^== FutureTable' "$NXTOP" export -q "$split" --what info --section FutureTable
+# of a long one, the first 10000 rows
+expect 0 'table "FutureLog": only its first 10000 rows are kept in its info table' \
+	"$NXTOP" summary -q "$split"
+n=$(sqlite3 "$split.nxdb" "SELECT count(*), max(idx) FROM info WHERE section = 'FutureLog'")
+[ "$n" = "10000|9999" ] || fail "FutureLog: $n info rows (count|max idx), not 10000|9999"
 # the unknown column is kept with the rows of the part that has it
 n=$(sqlite3 "$split.nxdb" "SELECT count(*) FROM arg WHERE args LIKE '%\"future_field\":\"f%'")
 [ "$n" -eq 600 ] || fail "future_field kept with $n rows, not 600"
@@ -190,6 +195,14 @@ expect 0 "\[Import\] $tmp/bad/ActiveTime.parquet: not a Parquet file .*\(the Act
 mkdir "$tmp/noinst"
 cp "$small/ActiveTime.parquet" "$tmp/noinst/"
 expect 1 "noinst: a folder with nothing nxtop reads .*a device profile folder with Instruction.parquet" "$NXTOP" summary -q "$tmp/noinst"
+# a table file alone is not a profile
+expect 1 "Instruction.parquet: one table of a Parquet profile: open the folder that holds it" \
+	"$NXTOP" summary -q "$small/Instruction.parquet"
+# nxtop's own files in the folder (exports) do not make the cache stale
+expect 0 '' "$NXTOP" summary "$screen"
+echo x >"$screen/nxtop-layers-1.txt"
+expect 0 '' "$NXTOP" summary "$screen"
+grep -q rebuilding "$err" && fail "an export in the folder made the cache stale"
 # NAME_<digits> is a part; DmaPacketAggregated is not a part of DmaPacket
 mkdir "$tmp/names"
 cp "$small/Instruction.parquet" "$tmp/names/Instruction_7.parquet"

@@ -5,8 +5,9 @@
 //   device_screen@latest  from device_screen.json, DuckDB, SNAPPY
 //   screen_split@latest   from device_screen.json, hyparquet-writer:
 //     Instruction and DmaPacket split in parts, SbufUsage/PsumUsage and
-//     the hlo_attrs column left out, a column and a table nxtop does not
-//     know, and a schema version newer than nxtop's.
+//     the hlo_attrs column left out, a column and tables nxtop does not
+//     know (one longer than the rows it keeps of them), and a schema
+//     version newer than nxtop's.
 // Run once after changing it:  cd tests/parquet && node device.mjs
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -170,7 +171,8 @@ const parts = (rows, n) => Array.from({ length: n },
 
 function hypFolder(dir, t) {
   mkdirSync(dir, { recursive: true });
-  const write = (file, rows) => writeHyparquet(join(dir, file), columns(rows),
+  const write = (file, rows) => writeHyparquet(join(dir, file),
+    columns(rows).map((c) => (c.sql === 'BIGINT' ? { ...c, encoding: 'DELTA_BINARY_PACKED' } : c)),
     { codec: 'SNAPPY', rowGroupSize: 150 });
   for (const [name, rows] of Object.entries(t)) {
     if (name === 'Instruction') {
@@ -196,5 +198,6 @@ split.Instruction = screen.Instruction.map(({ hlo_attrs: _, ...r }, i) => (
   i >= screen.Instruction.length / 2 ? { ...r, future_field: `f${i}` } : r));
 split.Metadata = [{ ...screen.Metadata[0], profile_schema_version: '13.0.0' }];
 split.FutureTable = [{ key: 'a', value: 1n }, { key: 'b', value: 2n }];
+split.FutureLog = Array.from({ length: 10005 }, (_, i) => ({ seq: BigInt(i) }));
 hypFolder(join(out, 'screen_split@latest'), split);
 console.log(`wrote ${out}`);

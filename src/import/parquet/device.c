@@ -24,13 +24,15 @@
 /* The newest profile_schema_version MAJOR this reader was written for. */
 #define KNOWN_SCHEMA_MAJOR 12
 
-/* Rows of a table nxtop does not know kept in the info table at most. */
+/* Rows, and values, of a table nxtop does not know kept in its info
+ * table at most. */
 #define MAX_INFO_ROWS 10000
+#define MAX_INFO_CELLS 1000000
 
 /* Distinct layers counted at most; a hostile file may name millions. */
 #define MAX_LAYERS 65536
 
-enum table_kind { TK_ROWS, TK_PACKET, TK_XFER, TK_SBUF, TK_PSUM, TK_SCHEMA };
+enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA };
 
 static const struct pqrename instruction_names[] = {
 	{ "start_ts", "timestamp" }, { "duration_ns", "duration" },
@@ -123,32 +125,32 @@ struct spec {
 
 /* Metadata first: the profile's extent and name come from it. */
 static const struct spec specs[] = {
-	{ "Metadata", "metadata", TK_ROWS, NULL, NULL, { 0 } },
-	{ "Instruction", "instruction", TK_ROWS, instruction_names,
+	{ "Metadata", "metadata", TBL_ROWS, NULL, NULL, { 0 } },
+	{ "Instruction", "instruction", TBL_ROWS, instruction_names,
 	  instruction_doc, { "start_ts", "duration_ns", NULL } },
-	{ "DmaPacket", "dma", TK_PACKET, packet_names, packet_doc,
+	{ "DmaPacket", "dma", TBL_PACKET, packet_names, packet_doc,
 	  { "start_ts", "duration_ns", NULL } },
-	{ "DmaPacketAggregated", "dma", TK_XFER, xfer_names, xfer_doc,
+	{ "DmaPacketAggregated", "dma", TBL_XFER, xfer_names, xfer_doc,
 	  { "start_ts", "duration_ns", NULL } },
-	{ "ActiveTime", "active_time", TK_ROWS, NULL, NULL,
+	{ "ActiveTime", "active_time", TBL_ROWS, NULL, NULL,
 	  { "start_ts", "end_ts", NULL } },
-	{ "SemaphoreUpdate", "semaphore_update", TK_ROWS, NULL, NULL,
+	{ "SemaphoreUpdate", "semaphore_update", TBL_ROWS, NULL, NULL,
 	  { "timestamp", NULL } },
-	{ "PendingDma", "pending_dma", TK_ROWS, NULL, NULL, { "timestamp" } },
-	{ "Throttle", "ham", TK_ROWS, NULL, NULL, { "timestamp", NULL } },
-	{ "DmaUsage", "dma_throughput", TK_ROWS, NULL, NULL, { "timestamp" } },
-	{ "SbufUsage", "instruction_usage", TK_SBUF, NULL, NULL,
+	{ "PendingDma", "pending_dma", TBL_ROWS, NULL, NULL, { "timestamp" } },
+	{ "Throttle", "ham", TBL_ROWS, NULL, NULL, { "timestamp", NULL } },
+	{ "DmaUsage", "dma_throughput", TBL_ROWS, NULL, NULL, { "timestamp" } },
+	{ "SbufUsage", "instruction_usage", TBL_SBUF, NULL, NULL,
 	  { "timestamp" } },
-	{ "PsumUsage", "instruction_usage", TK_PSUM, NULL, NULL,
+	{ "PsumUsage", "instruction_usage", TBL_PSUM, NULL, NULL,
 	  { "timestamp" } },
-	{ "Warning", "warnings", TK_ROWS, NULL, NULL, { 0 } },
-	{ "DmaQueuesInfo", "dma_queues_info", TK_ROWS, queue_info_names, NULL,
+	{ "Warning", "warnings", TBL_ROWS, NULL, NULL, { 0 } },
+	{ "DmaQueuesInfo", "dma_queues_info", TBL_ROWS, queue_info_names, NULL,
 	  { 0 } },
-	{ "HbmUsageSummaryByType", "nc_mem_usage", TK_ROWS, NULL, NULL, { 0 } },
-	{ "NeffHeader", "neff_header", TK_ROWS, NULL, NULL, { 0 } },
-	{ "TensorInfo", "neff_node", TK_ROWS, NULL, NULL, { 0 } },
-	{ "Summary", "summary", TK_ROWS, NULL, NULL, { 0 } },
-	{ "SchemaFields", "SchemaFields", TK_SCHEMA, NULL, NULL, { 0 } },
+	{ "HbmUsageSummaryByType", "nc_mem_usage", TBL_ROWS, NULL, NULL, { 0 } },
+	{ "NeffHeader", "neff_header", TBL_ROWS, NULL, NULL, { 0 } },
+	{ "TensorInfo", "neff_node", TBL_ROWS, NULL, NULL, { 0 } },
+	{ "Summary", "summary", TBL_ROWS, NULL, NULL, { 0 } },
+	{ "SchemaFields", "SchemaFields", TBL_SCHEMA, NULL, NULL, { 0 } },
 };
 
 /* A layer's figures as they add up. */
@@ -291,8 +293,8 @@ static void reshape(struct device *d, const struct spec *sp,
 {
 	cJSON *v;
 
-	if (sp->kind == TK_PACKET || sp->kind == TK_XFER) {
-		pqrows_add(r, o, "aggregated", sp->kind == TK_XFER ? "yes" : "no");
+	if (sp->kind == TBL_PACKET || sp->kind == TBL_XFER) {
+		pqrows_add(r, o, "aggregated", sp->kind == TBL_XFER ? "yes" : "no");
 		/* B/s as a float; the JSON's is an integer */
 		v = cJSON_GetObjectItemCaseSensitive(o, "transfer_rate");
 		if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
@@ -300,9 +302,9 @@ static void reshape(struct device *d, const struct spec *sp,
 			v->valuedouble = round(v->valuedouble);
 		unbracket(d, cJSON_GetObjectItemCaseSensitive(o, "source"));
 		unbracket(d, cJSON_GetObjectItemCaseSensitive(o, "dest"));
-	} else if ((sp->kind == TK_SBUF || sp->kind == TK_PSUM) &&
+	} else if ((sp->kind == TBL_SBUF || sp->kind == TBL_PSUM) &&
 		   !cJSON_GetObjectItemCaseSensitive(o, "type")) {
-		pqrows_add(r, o, "type", sp->kind == TK_PSUM ? "psum" : "sb");
+		pqrows_add(r, o, "type", sp->kind == TBL_PSUM ? "psum" : "sb");
 	}
 }
 
@@ -408,7 +410,7 @@ static int one_row(struct device *d, const struct spec *sp,
 
 	if (!sp) {
 		/* kept whole as an info table; size bounded by read_table */
-	} else if (sp->kind == TK_SCHEMA) {
+	} else if (sp->kind == TBL_SCHEMA) {
 		schema_field(d, pqrows_index(r), o);
 		return 0;
 	} else {
@@ -421,10 +423,10 @@ static int one_row(struct device *d, const struct spec *sp,
 	return neuron_record(d->n, &rec, o);
 }
 
-static void capped(struct device *d, const struct pqtable *t)
+static void capped(struct device *d, const struct pqtable *t, uint64_t rows)
 {
-	char *msg = xasprintf("table \"%s\": only its first %d rows are kept"
-			      " in its info table", t->name, MAX_INFO_ROWS);
+	char *msg = xasprintf("table \"%s\": only its first %" PRIu64 " rows"
+			      " are kept in its info table", t->name, rows);
 
 	writer_warning(d->im->w, d->im->profile, "import", "Import", msg);
 	free(msg);
@@ -450,9 +452,11 @@ static int read_table(struct device *d, const struct pqtable *t,
 			if (sp && !strcmp(sp->table, "Instruction"))
 				d->layer_from_hlo = !pqrows_has(r, "layer");
 		}
-		if (!sp && pqrows_index(r) >= MAX_INFO_ROWS) {
+		if (!sp && (pqrows_index(r) >= MAX_INFO_ROWS ||
+			    pqrows_index(r) * (uint64_t)pqrows_columns(r) >=
+			    MAX_INFO_CELLS)) {
 			rc = 0;
-			capped(d, t);
+			capped(d, t, pqrows_index(r));
 			break;
 		}
 		if (one_row(d, sp, r, o, section) || writer_failed(d->im->w))

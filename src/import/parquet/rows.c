@@ -312,6 +312,11 @@ uint64_t pqrows_index(const struct pqrows *r)
 	return r->index ? r->index - 1 : 0;
 }
 
+int pqrows_columns(const struct pqrows *r)
+{
+	return r->ncols;
+}
+
 int pqrows_has(const struct pqrows *r, const char *column)
 {
 	return r->f && pq_find_column(r->f, column) >= 0;

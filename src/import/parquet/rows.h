@@ -32,6 +32,8 @@ void pqrows_add(struct pqrows *r, cJSON *obj, const char *key,
 /* The part file being read, and the row's index in it. */
 const char *pqrows_file(const struct pqrows *r);
 uint64_t pqrows_index(const struct pqrows *r);
+/* The members a row of the current part may have. */
+int pqrows_columns(const struct pqrows *r);
 /* 1 if the current part has a column named so (before renaming). */
 int pqrows_has(const struct pqrows *r, const char *column);
 /* Columns of the current part named in neither list, comma-separated
