@@ -2,14 +2,15 @@
 
 #include "model/agg.h"
 
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/db.h"
 #include "model/lod.h"
 #include "model/schema.h"
 #include "model/util.h"
-#include "model/writer/writer_int.h"
 
 struct entry {
 	int64_t value, n, dur, dmin, dmax;

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -3,6 +3,7 @@
 #include "model/layers.h"
 
 #include <inttypes.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <regex.h>
+#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,11 +3,11 @@
 #ifndef NX_MODEL_H
 #define NX_MODEL_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct model;
+struct sqlite3;
 
 struct mprofile {
 	int64_t id, parent_id;
@@ -65,7 +65,7 @@ void model_set_disposable(struct model *m);
  * the last call (then answers may be wrong or missing): call before
  * trusting what was computed. Cheap unless there was damage. */
 int model_check(struct model *m);
-sqlite3 *model_db(struct model *m);
+struct sqlite3 *model_db(struct model *m);
 const char *model_path(const struct model *m);
 
 /* Interned string by id; "" for 0 or unknown. Valid until model_close. */

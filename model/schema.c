@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
+#include "model/db.h"
 #include "model/util.h"
-#include "model/writer/writer_int.h"
 
 /* Tables. Times are int64 nanoseconds on the owning profile's time axis;
  * names are documented for users in man/nxtop.1 (CACHE SCHEMA). */

@@ -3,6 +3,7 @@
 #include "model/search.h"
 
 #include <inttypes.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
 #include "model/selection.h"
 
 #include <inttypes.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

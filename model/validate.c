@@ -3,6 +3,7 @@
 #include "model/validate.h"
 
 #include <inttypes.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "model/schema.h"

@@ -5,6 +5,7 @@
  * Parquet profile folder are found by their file names. */
 #include "config.h"
 
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 #include "model/writer/writer.h"
 #include "src/import/import.h"
 #include "src/import/parquet/folder.h"
+#include "src/json/jsonsplit.h"
+#include "src/json/jsonval.h"
 #include "tests/testutil.h"
 
 static char *fixture_cache;
@@ -220,6 +223,96 @@ static void test_bad_input(void **state)
 		   "\"aggregated\":\"maybe\"}]}", "\"aggregated\" is a string");
 }
 
+/* Device and system records (and Chrome events) word the same problem
+ * the same way: the field getters are shared. */
+static void test_same_words(void **state)
+{
+	(void)state;
+	expect_bad("devtype.json",
+		   "{\"semaphore_update\":[{\"timestamp\":{}}]}",
+		   "\"timestamp\" is an object, expected an integer in"
+		   " \"semaphore_update\"[0]");
+	expect_bad("systype.json", "{\"cpu_util\":[{\"timestamp\":{}}]}",
+		   "\"timestamp\" is an object, expected an integer in"
+		   " \"cpu_util\"[0]");
+	expect_bad("devmiss.json", "{\"active_time\":[{\"end_ts\":1}]}",
+		   "missing \"start_ts\" in \"active_time\"[0]");
+	expect_bad("sysmiss.json", "{\"mem_usage\":[{\"usage\":1}]}",
+		   "missing \"timestamp\" in \"mem_usage\"[0]");
+	expect_bad("devnum.json", "{\"dma_throughput\":[{\"timestamp\":1,"
+		   "\"transfer_rate\":[]}]}", "\"transfer_rate\" is an array,"
+		   " expected a number in \"dma_throughput\"[0]");
+	expect_bad("sysnum.json", "{\"mem_usage\":[{\"timestamp\":1,"
+		   "\"usage\":[]}]}", "\"usage\" is an array, expected a number"
+		   " in \"mem_usage\"[0]");
+	expect_bad("chrtype.json", "{\"traceEvents\":[{\"ph\":{},\"ts\":1}]}",
+		   "\"ph\" is an object, expected a phase letter in"
+		   " \"traceEvents\"[0]");
+}
+
+/* The getters one by one: what absent means with and without the
+ * options, and the message at the record being read. */
+static void test_field_getters(void **state)
+{
+	cJSON *o = cJSON_Parse("{\"neg\":-3,\"num\":\"42\",\"empty\":\"\","
+			       "\"obj\":{},\"real\":2.5}");
+	struct jrec r = { .kind = JREC_ITEM, .key = "dma", .index = 7,
+			  .offset = 1234 };
+	struct import im = { .name = "f.json", .rec = &r };
+	const char *s;
+	char buf[32];
+	int64_t v;
+	double d;
+
+	(void)state;
+	assert_non_null(o);
+	assert_int_equal(import_opt_i64(&im, cJSON_GetObjectItem(o, "neg"),
+					"neg", 0, &v), 0);
+	assert_int_equal(v, -3);
+	assert_int_equal(import_opt_i64(&im, cJSON_GetObjectItem(o, "neg"),
+					"neg", FIELD_NEG_ABSENT, &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(import_opt_i64(&im, cJSON_GetObjectItem(o, "num"),
+					"num", FIELD_NEG_ABSENT, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(import_opt_i64(&im, NULL, "none", 0, &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(import_get_i64(cJSON_GetObjectItem(o, "neg"),
+					FIELD_NEG_ABSENT, &v), JV_ABSENT);
+	assert_int_equal(import_get_i64(cJSON_GetObjectItem(o, "obj"), 0, &v),
+			 JV_BAD);
+
+	assert_int_equal(import_opt_str(&im, cJSON_GetObjectItem(o, "empty"),
+					"empty", 0, &s, buf, sizeof(buf)), 0);
+	assert_string_equal(s, "");
+	assert_int_equal(import_opt_str(&im, cJSON_GetObjectItem(o, "empty"),
+					"empty", FIELD_EMPTY_ABSENT, &s, buf,
+					sizeof(buf)), 0);
+	assert_null(s);
+	assert_int_equal(import_opt_str(&im, cJSON_GetObjectItem(o, "num"),
+					"num", FIELD_EMPTY_ABSENT, &s, buf,
+					sizeof(buf)), 0);
+	assert_string_equal(s, "42");
+
+	assert_int_equal(import_opt_f64(&im, cJSON_GetObjectItem(o, "real"),
+					"real", &d), 0);
+	assert_true(d == 2.5);
+	assert_int_equal(import_opt_f64(&im, NULL, "none", &d), 1);
+
+	assert_int_equal(import_opt_i64(&im, cJSON_GetObjectItem(o, "obj"),
+					"obj", 0, &v), -1);
+	assert_string_equal(err_get(), "f.json: byte 1234: \"obj\" is an"
+			    " object, expected an integer in \"dma\"[7]");
+	assert_int_equal(import_need_i64(&im, NULL, "timestamp", &v), -1);
+	assert_string_equal(err_get(), "f.json: byte 1234: missing"
+			    " \"timestamp\" in \"dma\"[7]");
+	assert_int_equal(import_opt_f64(&im, cJSON_GetObjectItem(o, "empty"),
+					"empty", &d), -1);
+	assert_string_equal(err_get(), "f.json: byte 1234: \"empty\" is a"
+			    " string, expected a number in \"dma\"[7]");
+	cJSON_Delete(o);
+}
+
 /* Empty arrays and negative durations import; the latter are clamped to
  * zero, flagged, and reported once. */
 static void test_awkward_ok(void **state)
@@ -369,6 +462,8 @@ int main(void)
 		cmocka_unit_test(test_strings_as_numbers),
 		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_same_words),
+		cmocka_unit_test(test_field_getters),
 		cmocka_unit_test(test_awkward_ok),
 		cmocka_unit_test(test_neuron_binary),
 		cmocka_unit_test(test_writer_limits),

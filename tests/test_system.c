@@ -6,6 +6,7 @@
  * profile and the execution's place in system time. */
 #include "config.h"
 
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

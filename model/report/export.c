@@ -3,6 +3,7 @@
 #include "model/report/export.h"
 
 #include <inttypes.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,13 +3,14 @@
 #include "model/writer/wqueue.h"
 
 #include <pthread.h>
+#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/db.h"
 #include "model/util.h"
-#include "model/writer/writer_int.h"
 
 #define CHUNK_SIZE (1u << 20)
 /* Chunks queued or being written at once: bounds memory in flight. */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "model/cache.h"
+#include "model/db.h"
 #include "model/file.h"
 #include "model/schema.h"
 #include "model/util.h"
@@ -124,40 +126,6 @@ struct writer {
 	void (*progress)(void *, const char *, int);
 	void *progress_ctx;
 };
-
-int db_exec(sqlite3 *db, const char *sql)
-{
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, "build");
-	return 0;
-}
-
-void db_describe(sqlite3 *db, const char *what, char *buf, size_t n)
-{
-	int code = sqlite3_errcode(db), e = sqlite3_system_errno(db);
-	int ext = sqlite3_extended_errcode(db);
-	const char *file = sqlite3_db_filename(db, "main");
-
-	/* a full disk, a quota or a file size limit: say where (the cause
-	 * is not always kept once SQLite has cleaned up) */
-	if (code == SQLITE_FULL || ext == SQLITE_IOERR_WRITE ||
-	    ext == SQLITE_IOERR_FSYNC || ext == SQLITE_IOERR_TRUNCATE)
-		snprintf(buf, n, "cannot write the cache %s: %s", file && *file ?
-			 file : "(temporary)", e ? strerror(e) :
-			 code == SQLITE_FULL ? "disk full" :
-			 "write failed (a full disk or a file size limit?)");
-	else
-		snprintf(buf, n, "cache: %s: %s", what, sqlite3_errmsg(db));
-}
-
-int db_fail(sqlite3 *db, const char *what)
-{
-	char msg[512];
-
-	db_describe(db, what, msg, sizeof(msg));
-	err_set("%s", msg);
-	return -1;
-}
 
 void wid_from_i64(struct wid *id, int64_t v)
 {
@@ -1111,11 +1079,11 @@ int writer_finish(struct writer *w)
 	if (merge_parts(w) || warn_dropped(w))
 		goto out;
 	report(w, "indexing", 0);
-	if (lod_nest_depths(w->db, w->tracks, w->base, w->ntracks) ||
+	if (finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    schema_create_indexes(w->db))
 		goto out;
-	if (lod_build_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
-			     w->progress_ctx) || resolve_flows(w))
+	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
+			  w->progress_ctx) || resolve_flows(w))
 		goto out;
 	/* planner statistics from a sample of each index: a full ANALYZE
 	 * reads every index again */

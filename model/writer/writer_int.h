@@ -23,19 +23,13 @@ struct wtrack {
 /* Deepest nesting kept; deeper slices are stored at this depth. */
 #define WRITER_MAX_DEPTH 255
 
-int db_exec(sqlite3 *db, const char *sql);
-/* Sets the error text from the database's last error; returns -1. */
-int db_fail(sqlite3 *db, const char *what);
-/* The text db_fail() sets (a full disk names the cache). */
-void db_describe(sqlite3 *db, const char *what, char *buf, size_t n);
-
 /* Depths of TF_NEST_BY_TIME tracks, before the indexes are built. */
-int lod_nest_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
-		    int64_t ntracks);
-/* Finishing passes (lod.c): nesting depth, busy time and level-of-detail
- * rows for every track. */
-int lod_build_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
-		     int64_t ntracks,
-		     void (*progress)(void *, const char *, int), void *ctx);
+int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
+		  int64_t ntracks);
+/* Finishing passes (finish.c): nesting depth, busy time and
+ * level-of-detail rows for every track. */
+int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
+		  int64_t ntracks,
+		  void (*progress)(void *, const char *, int), void *ctx);
 
 #endif

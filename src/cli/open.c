@@ -14,6 +14,7 @@
 #include "model/file.h"
 #include "model/text.h"
 #include "model/util.h"
+#include "src/cli/progress.h"
 
 static int check_input(const char *input, struct stat *sb)
 {
@@ -165,6 +166,29 @@ static int open_named_cache(const char *input, int quiet, char **cache)
 	return 0;
 }
 
+static void show_progress(void *ctx, const char *what, int pct,
+			  uint64_t events)
+{
+	if (what)
+		progress_update(ctx, what, pct, events);
+	else
+		progress_done(ctx);
+}
+
+/* import_build() with a progress line on stderr unless quiet. */
+static int build(const char *input, const char *cache_path,
+		 const struct import_opts *o)
+{
+	struct import_opts shown = *o;
+	int rc;
+
+	shown.progress.ctx = progress_new(!o->quiet);
+	shown.progress.fn = show_progress;
+	rc = import_build(input, cache_path, &shown);
+	progress_free(shown.progress.ctx);
+	return rc;
+}
+
 int open_profile(const char *input, const struct import_opts *o, char **cache)
 {
 	struct stat sb;
@@ -214,7 +238,7 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 	if (!o->quiet && st != CACHE_MISSING && !o->force)
 		err_note("rebuilding %s (%s)", path, why ? why : "outdated");
 	free(why);
-	rc = import_build(input, path, o);
+	rc = build(input, path, o);
 	file_unlock(lock_file, lock);
 	free(lock_file);
 	if (rc) {
@@ -236,7 +260,7 @@ int open_import_to(const char *input, const char *cache_out,
 		return -1;
 	lock_file = lock_path(cache_out);
 	lock = lock_cache(lock_file, input, o->quiet);
-	rc = import_build(input, cache_out, o);
+	rc = build(input, cache_out, o);
 	file_unlock(lock_file, lock);
 	free(lock_file);
 	return rc;

@@ -18,7 +18,6 @@
 #include "model/file.h"
 #include "model/text.h"
 #include "model/util.h"
-#include "src/cli/progress.h"
 #include "src/import/sysfilter.h"
 
 /* Bytes read to tell a system profile from a device profile. */
@@ -407,7 +406,7 @@ static void *worker(void *arg)
 }
 
 /* Runs the jobs on up to one worker per core. */
-static void run_pool(struct pool *pl, struct progress *pg)
+static void run_pool(struct pool *pl)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t nthreads = (size_t)NX_MAX(1, NX_MIN(ncpu, 8));
@@ -429,7 +428,7 @@ static void run_pool(struct pool *pl, struct progress *pg)
 		snprintf(what, sizeof(what), "importing device profiles %zu/%zu",
 			 pl->done, pl->njobs);
 		pthread_mutex_unlock(&pl->mu);
-		progress_update(pg, what, (int)(pl->done * 100 / pl->njobs), 0);
+		import_show(pl->o, what, (int)(pl->done * 100 / pl->njobs), 0);
 		pthread_mutex_lock(&pl->mu);
 		if (pl->done < pl->njobs) {
 			struct timespec ts;
@@ -704,7 +703,6 @@ int bundle_import_devices(struct writer *w, const char *dir,
 	char dir_real[PATH_MAX];
 	struct plan pl;
 	struct pool pool;
-	struct progress *pg;
 	int rc = 0;
 
 	if (plan_bundle(w, dir, dir_real, sys, o, &pl)) {
@@ -728,10 +726,9 @@ int bundle_import_devices(struct writer *w, const char *dir,
 		}
 		pool.todo[pool.njobs++] = i;
 	}
-	pg = progress_new(!o->quiet);
 	if (pool.njobs)
-		run_pool(&pool, pg);
-	progress_free(pg);
+		run_pool(&pool);
+	import_show(o, NULL, -1, 0);
 	/* a torn read is never kept: the whole import fails */
 	for (size_t i = 0; i < pl.n && !rc; i++) {
 		if (pl.jobs[i].changed) {

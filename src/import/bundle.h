@@ -7,7 +7,7 @@
 #ifndef NX_BUNDLE_H
 #define NX_BUNDLE_H
 
-#include "src/import/import.h"
+#include "src/import/dispatch.h"
 
 /* The system profile file in folder dir: system_profile.json, else
  * profile.json, else the one JSON file that starts like a system profile.

@@ -12,7 +12,9 @@
 #include <strings.h>
 
 #include "model/hmap.h"
-#include "src/import/import.h"
+#include "src/import/base.h"
+#include "src/import/formats.h"
+#include "src/import/system.h"
 #include "src/json/jsonpipe.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
@@ -63,7 +65,6 @@ struct keystat {
 struct neuron {
 	struct import *im;
 	struct writer *w;
-	const struct jrec *rec;
 	int64_t g_engines, g_dma, g_xfer, g_counters;
 	struct named_set engines, queues, xfers;
 	int64_t counters[C_COUNT];
@@ -188,75 +189,6 @@ static int64_t counter_track(struct neuron *n, enum counter_id c)
 	return n->counters[c];
 }
 
-static int bad_field(struct neuron *n, const char *field, const cJSON *v,
-		     const char *want)
-{
-	return import_fail(n->im, n->rec, "\"%s\" is %s, expected %s", field,
-			   jv_type_name(v), want);
-}
-
-/* Required integer field. */
-static int need_i64(struct neuron *n, const cJSON *v, const char *field,
-		    int64_t *out)
-{
-	int rc = jv_i64(v, out);
-
-	if (rc == JV_ABSENT)
-		return import_fail(n->im, n->rec, "missing \"%s\"", field);
-	if (rc == JV_BAD)
-		return bad_field(n, field, v, "an integer");
-	return 0;
-}
-
-/* Optional integer field; *out = -1 when absent. */
-static int opt_i64(struct neuron *n, const cJSON *v, const char *field,
-		   int64_t *out)
-{
-	int rc = jv_i64(v, out);
-
-	if (rc == JV_ABSENT)
-		*out = -1;
-	else if (rc == JV_BAD)
-		return bad_field(n, field, v, "an integer");
-	return 0;
-}
-
-/* Optional string field interned; 0 when absent or empty. */
-static int opt_sid(struct neuron *n, const cJSON *v, const char *field,
-		   int64_t *out)
-{
-	char buf[64];
-	const char *s;
-	int rc = jv_str(v, &s, buf, sizeof(buf));
-
-	*out = 0;
-	if (rc == JV_BAD)
-		return bad_field(n, field, v, "a string");
-	if (rc == JV_OK && *s)
-		*out = writer_string(n->w, s);
-	return 0;
-}
-
-static int opt_str(struct neuron *n, const cJSON *v, const char *field,
-		   const char **out, char *buf, size_t len)
-{
-	int rc = jv_str(v, out, buf, len);
-
-	if (rc == JV_ABSENT)
-		*out = NULL;
-	else if (rc == JV_BAD)
-		return bad_field(n, field, v, "a string");
-	return 0;
-}
-
-static int opt_id(struct neuron *n, const cJSON *v, const char *field,
-		  struct wid *out)
-{
-	if (jv_id(v, out) == JV_BAD)
-		return bad_field(n, field, v, "a 64-bit integer");
-	return 0;
-}
-
 static int64_t add_slice(struct neuron *n, int64_t track, int64_t ts,
 			 int64_t dur, int64_t name, int64_t cat)
 {
@@ -292,32 +224,42 @@ static int instruction(struct neuron *n, const cJSON *o)
 	sb_reset(&n->args);
 	jv_fields(o, &n->instr_names, f, &n->args);
 	memset(&in, 0, sizeof(in));
-	if (need_i64(n, f[I_TIMESTAMP], "timestamp", &ts) ||
-	    need_i64(n, f[I_DURATION], "duration", &dur) ||
-	    opt_str(n, f[I_LABEL], "label", &label, b1, sizeof(b1)) ||
-	    opt_str(n, f[I_SUBGROUP], "subgroup", &sub, b2, sizeof(b2)) ||
-	    opt_str(n, f[I_OPCODE], "opcode", &opcode, b3, sizeof(b3)) ||
-	    opt_id(n, f[I_ID], "id", &in.id) ||
-	    opt_sid(n, f[I_SUBGROUP], "subgroup", &in.subgroup) ||
-	    opt_sid(n, f[I_HLO_NAME], "hlo_name", &in.hlo_name) ||
-	    opt_sid(n, f[I_LAYER], "layer", &layer) ||
-	    opt_sid(n, f[I_FULLY_QUALIFIED_SUBGRAPH], "fully_qualified_subgraph",
-		    &in.subgraph) ||
-	    opt_sid(n, f[I_INSTRUCTION_TYPE], "instruction_type",
-		    &in.instruction_type) ||
-	    opt_sid(n, f[I_ACTIVATION_FN], "activation_fn", &in.activation_fn) ||
-	    opt_sid(n, f[I_COMPILER_OPCODE], "compiler_opcode",
-		    &in.compiler_opcode) ||
-	    opt_i64(n, f[I_PC], "pc", &in.pc) ||
-	    opt_i64(n, f[I_COMPILER_PC], "compiler_pc", &in.compiler_pc) ||
-	    opt_i64(n, f[I_EVT_WAIT_TIME], "evt_wait_time", &in.evt_wait_time) ||
-	    opt_str(n, f[I_OPERANDS], "operands", &in.operands, NULL, 0) ||
-	    opt_str(n, f[I_COMPILER_OPERANDS], "compiler_operands",
-		    &in.compiler_operands, NULL, 0) ||
-	    opt_str(n, f[I_BIR_ID], "bir_id", &in.bir_id, NULL, 0) ||
-	    opt_str(n, f[I_PENGUIN_ID], "penguin_id", &in.penguin_id, NULL, 0) ||
-	    opt_str(n, f[I_BIR_INSTRUCTION_NAME], "bir_instruction_name",
-		    &in.bir_instruction_name, NULL, 0))
+	if (import_need_i64(n->im, f[I_TIMESTAMP], "timestamp", &ts) ||
+	    import_need_i64(n->im, f[I_DURATION], "duration", &dur) ||
+	    import_opt_str(n->im, f[I_LABEL], "label", 0, &label, b1,
+			   sizeof(b1)) ||
+	    import_opt_str(n->im, f[I_SUBGROUP], "subgroup", 0, &sub, b2,
+			   sizeof(b2)) ||
+	    import_opt_str(n->im, f[I_OPCODE], "opcode", 0, &opcode, b3,
+			   sizeof(b3)) ||
+	    import_opt_id(n->im, f[I_ID], "id", &in.id) ||
+	    import_opt_sid(n->im, f[I_SUBGROUP], "subgroup", &in.subgroup) ||
+	    import_opt_sid(n->im, f[I_HLO_NAME], "hlo_name", &in.hlo_name) ||
+	    import_opt_sid(n->im, f[I_LAYER], "layer", &layer) ||
+	    import_opt_sid(n->im, f[I_FULLY_QUALIFIED_SUBGRAPH],
+			   "fully_qualified_subgraph", &in.subgraph) ||
+	    import_opt_sid(n->im, f[I_INSTRUCTION_TYPE], "instruction_type",
+			   &in.instruction_type) ||
+	    import_opt_sid(n->im, f[I_ACTIVATION_FN], "activation_fn",
+			   &in.activation_fn) ||
+	    import_opt_sid(n->im, f[I_COMPILER_OPCODE], "compiler_opcode",
+			   &in.compiler_opcode) ||
+	    import_opt_i64(n->im, f[I_PC], "pc", 0, &in.pc) ||
+	    import_opt_i64(n->im, f[I_COMPILER_PC], "compiler_pc", 0,
+			   &in.compiler_pc) ||
+	    import_opt_i64(n->im, f[I_EVT_WAIT_TIME], "evt_wait_time", 0,
+			   &in.evt_wait_time) ||
+	    import_opt_str(n->im, f[I_OPERANDS], "operands", 0, &in.operands,
+			   NULL, 0) ||
+	    import_opt_str(n->im, f[I_COMPILER_OPERANDS], "compiler_operands",
+			   0, &in.compiler_operands, NULL, 0) ||
+	    import_opt_str(n->im, f[I_BIR_ID], "bir_id", 0, &in.bir_id, NULL,
+			   0) ||
+	    import_opt_str(n->im, f[I_PENGUIN_ID], "penguin_id", 0,
+			   &in.penguin_id, NULL, 0) ||
+	    import_opt_str(n->im, f[I_BIR_INSTRUCTION_NAME],
+			   "bir_instruction_name", 0, &in.bir_instruction_name,
+			   NULL, 0))
 		return -1;
 	if (!label || !*label)
 		label = sub && *sub ? sub : "Unknown";
@@ -360,28 +302,40 @@ static int dma(struct neuron *n, const cJSON *o)
 	jv_fields(o, &n->dma_names, f, &n->args);
 	memset(&d, 0, sizeof(d));
 	if (jv_bool(f[D_AGGREGATED], &agg) == JV_BAD)
-		return bad_field(n, "aggregated", f[D_AGGREGATED], "\"yes\" or \"no\"");
+		return import_bad_field(n->im, "aggregated",
+					jv_type_name(f[D_AGGREGATED]),
+					"\"yes\" or \"no\"");
 	d.aggregated = agg;
-	if (need_i64(n, f[D_TIMESTAMP], "timestamp", &ts) ||
-	    need_i64(n, f[D_DURATION], "duration", &dur) ||
-	    opt_id(n, f[D_ID], "id", &d.id) ||
-	    opt_id(n, f[D_PACKET_AGGREGATION_ID], "packet_aggregation_id",
-		   &d.packet_aggregation_id) ||
-	    opt_i64(n, f[D_PACKET_IDX], "packet_idx", &d.packet_idx) ||
-	    opt_sid(n, f[D_QUEUE_TYPE], "queue_type", &d.queue_type) ||
-	    opt_sid(n, f[D_OP], "op", &d.op) ||
-	    opt_i64(n, f[D_TRANSFER_SIZE], "transfer_size", &d.transfer_size) ||
-	    opt_i64(n, f[D_READ_SIZE], "read_size", &d.read_size) ||
-	    opt_i64(n, f[D_WRITE_SIZE], "write_size", &d.write_size) ||
-	    opt_i64(n, f[D_TRANSFER_RATE], "transfer_rate", &d.transfer_rate) ||
-	    opt_i64(n, f[D_DMA_ENGINE], "dma_engine", &d.dma_engine) ||
-	    opt_i64(n, f[D_DMA_QUEUE], "dma_queue", &d.dma_queue) ||
-	    opt_i64(n, f[D_BLOCK_ID], "block_id", &d.block_id) ||
-	    opt_i64(n, f[D_TRIGGER], "trigger", &d.trigger_ts) ||
-	    opt_str(n, f[D_SEMAPHORE_ID], "semaphore_id", &d.semaphore_id, b1,
-		    sizeof(b1)) ||
-	    opt_str(n, f[D_SUBGROUP], "subgroup", &sub, b2, sizeof(b2)) ||
-	    opt_str(n, f[D_VARIABLE], "variable", &var, b3, sizeof(b3)))
+	if (import_need_i64(n->im, f[D_TIMESTAMP], "timestamp", &ts) ||
+	    import_need_i64(n->im, f[D_DURATION], "duration", &dur) ||
+	    import_opt_id(n->im, f[D_ID], "id", &d.id) ||
+	    import_opt_id(n->im, f[D_PACKET_AGGREGATION_ID],
+			  "packet_aggregation_id", &d.packet_aggregation_id) ||
+	    import_opt_i64(n->im, f[D_PACKET_IDX], "packet_idx", 0,
+			   &d.packet_idx) ||
+	    import_opt_sid(n->im, f[D_QUEUE_TYPE], "queue_type",
+			   &d.queue_type) ||
+	    import_opt_sid(n->im, f[D_OP], "op", &d.op) ||
+	    import_opt_i64(n->im, f[D_TRANSFER_SIZE], "transfer_size", 0,
+			   &d.transfer_size) ||
+	    import_opt_i64(n->im, f[D_READ_SIZE], "read_size", 0,
+			   &d.read_size) ||
+	    import_opt_i64(n->im, f[D_WRITE_SIZE], "write_size", 0,
+			   &d.write_size) ||
+	    import_opt_i64(n->im, f[D_TRANSFER_RATE], "transfer_rate", 0,
+			   &d.transfer_rate) ||
+	    import_opt_i64(n->im, f[D_DMA_ENGINE], "dma_engine", 0,
+			   &d.dma_engine) ||
+	    import_opt_i64(n->im, f[D_DMA_QUEUE], "dma_queue", 0,
+			   &d.dma_queue) ||
+	    import_opt_i64(n->im, f[D_BLOCK_ID], "block_id", 0, &d.block_id) ||
+	    import_opt_i64(n->im, f[D_TRIGGER], "trigger", 0, &d.trigger_ts) ||
+	    import_opt_str(n->im, f[D_SEMAPHORE_ID], "semaphore_id", 0,
+			   &d.semaphore_id, b1, sizeof(b1)) ||
+	    import_opt_str(n->im, f[D_SUBGROUP], "subgroup", 0, &sub, b2,
+			   sizeof(b2)) ||
+	    import_opt_str(n->im, f[D_VARIABLE], "variable", 0, &var, b3,
+			   sizeof(b3)))
 		return -1;
 	if (!sub || !*sub)
 		sub = "unknown";
@@ -438,16 +392,18 @@ static int layer_summary(struct neuron *n, const cJSON *o)
 	char key[64];
 
 	memset(&l, 0, sizeof(l));
-	if (opt_str(n, cJSON_GetObjectItemCaseSensitive(o, "name"), "name",
-		    &name, NULL, 0) ||
-	    opt_str(n, cJSON_GetObjectItemCaseSensitive(o,
-		    "fully_qualified_subgraph"), "fully_qualified_subgraph",
-		    &sub, NULL, 0) ||
-	    need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "start"), "start",
-		     &l.start) ||
-	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "end"), "end", &l.end) ||
-	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "duration"),
-		    "duration", &l.dur))
+	if (import_opt_str(n->im, cJSON_GetObjectItemCaseSensitive(o, "name"),
+			   "name", 0, &name, NULL, 0) ||
+	    import_opt_str(n->im, cJSON_GetObjectItemCaseSensitive(o,
+			   "fully_qualified_subgraph"),
+			   "fully_qualified_subgraph", 0, &sub, NULL, 0) ||
+	    import_need_i64(n->im, cJSON_GetObjectItemCaseSensitive(o, "start"),
+			    "start", &l.start) ||
+	    import_opt_i64(n->im, cJSON_GetObjectItemCaseSensitive(o, "end"),
+			   "end", 0, &l.end) ||
+	    import_opt_i64(n->im,
+			   cJSON_GetObjectItemCaseSensitive(o, "duration"),
+			   "duration", 0, &l.dur))
 		return -1;
 	if (l.end < 0 && l.dur >= 0)
 		l.end = l.start + l.dur;
@@ -464,17 +420,18 @@ static int layer_summary(struct neuron *n, const cJSON *o)
 		for (int k = 0; k < 3; k++) {
 			snprintf(key, sizeof(key), "%s_engine_%s",
 				 layer_engines[e], what[k]);
-			if (opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, key),
-				    key, dst[k]))
+			if (import_opt_i64(n->im,
+				cJSON_GetObjectItemCaseSensitive(o, key), key,
+				0, dst[k]))
 				return -1;
 		}
 	}
-	if (opt_i64(n, cJSON_GetObjectItemCaseSensitive(o,
-		    "tensor_engine_flop_count"), "tensor_engine_flop_count",
-		    &l.flops) ||
-	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o,
-		    "tensor_engine_model_flop_count"),
-		    "tensor_engine_model_flop_count", &l.model_flops))
+	if (import_opt_i64(n->im, cJSON_GetObjectItemCaseSensitive(o,
+			   "tensor_engine_flop_count"),
+			   "tensor_engine_flop_count", 0, &l.flops) ||
+	    import_opt_i64(n->im, cJSON_GetObjectItemCaseSensitive(o,
+			   "tensor_engine_model_flop_count"),
+			   "tensor_engine_model_flop_count", 0, &l.model_flops))
 		return -1;
 	if (jv_f64(cJSON_GetObjectItemCaseSensitive(o, "tensor_engine_mfu"),
 		   &l.mfu) != JV_OK)
@@ -492,14 +449,17 @@ static int active_time(struct neuron *n, const cJSON *o)
 	const char *engine;
 	char buf[32];
 
-	if (need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "start_ts"),
-		     "start_ts", &s) ||
-	    need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "end_ts"),
-		     "end_ts", &e) ||
-	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "pcore_idx"),
-		    "pcore_idx", &pcore) ||
-	    opt_str(n, cJSON_GetObjectItemCaseSensitive(o, "engine"), "engine",
-		    &engine, buf, sizeof(buf)))
+	if (import_need_i64(n->im,
+			    cJSON_GetObjectItemCaseSensitive(o, "start_ts"),
+			    "start_ts", &s) ||
+	    import_need_i64(n->im,
+			    cJSON_GetObjectItemCaseSensitive(o, "end_ts"),
+			    "end_ts", &e) ||
+	    import_opt_i64(n->im,
+			   cJSON_GetObjectItemCaseSensitive(o, "pcore_idx"),
+			   "pcore_idx", 0, &pcore) ||
+	    import_opt_str(n->im, cJSON_GetObjectItemCaseSensitive(o, "engine"),
+			   "engine", 0, &engine, buf, sizeof(buf)))
 		return -1;
 	writer_active_time(n->w, n->im->profile, engine ? engine : "", s, e,
 			   pcore);
@@ -512,12 +472,13 @@ static int semaphore_update(struct neuron *n, const cJSON *o)
 	const char *id;
 	char buf[32];
 
-	if (need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
-		     "timestamp", &ts) ||
-	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "value"), "value",
-		    &value) ||
-	    opt_str(n, cJSON_GetObjectItemCaseSensitive(o, "id"), "id", &id,
-		    buf, sizeof(buf)))
+	if (import_need_i64(n->im,
+			    cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
+			    "timestamp", &ts) ||
+	    import_opt_i64(n->im, cJSON_GetObjectItemCaseSensitive(o, "value"),
+			   "value", 0, &value) ||
+	    import_opt_str(n->im, cJSON_GetObjectItemCaseSensitive(o, "id"),
+			   "id", 0, &id, buf, sizeof(buf)))
 		return -1;
 	writer_semaphore(n->w, n->im->profile, ts, id, value);
 	return 0;
@@ -531,14 +492,15 @@ static int sample(struct neuron *n, const cJSON *o, const char *field,
 	double v;
 	int rc;
 
-	if (need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
-		     "timestamp", &ts))
+	if (import_need_i64(n->im,
+			    cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
+			    "timestamp", &ts))
 		return -1;
-	rc = jv_f64(cJSON_GetObjectItemCaseSensitive(o, field), &v);
-	if (rc == JV_BAD)
-		return bad_field(n, field, cJSON_GetObjectItemCaseSensitive(o, field),
-				 "a number");
-	if (rc == JV_OK)
+	rc = import_opt_f64(n->im, cJSON_GetObjectItemCaseSensitive(o, field),
+			    field, &v);
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
 		writer_counter(n->w, counter_track(n, c), ts, v);
 	if (ts_out)
 		*ts_out = ts;
@@ -572,12 +534,16 @@ static int ham(struct neuron *n, const cJSON *o)
 	int64_t ts, dur, k, m;
 	int64_t track = counter_track(n, C_THROTTLE);
 
-	if (need_i64(n, cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
-		     "timestamp", &ts) ||
-	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "duration"),
-		    "duration", &dur) ||
-	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "k"), "k", &k) ||
-	    opt_i64(n, cJSON_GetObjectItemCaseSensitive(o, "n"), "n", &m))
+	if (import_need_i64(n->im,
+			    cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
+			    "timestamp", &ts) ||
+	    import_opt_i64(n->im,
+			   cJSON_GetObjectItemCaseSensitive(o, "duration"),
+			   "duration", 0, &dur) ||
+	    import_opt_i64(n->im, cJSON_GetObjectItemCaseSensitive(o, "k"), "k",
+			   0, &k) ||
+	    import_opt_i64(n->im, cJSON_GetObjectItemCaseSensitive(o, "n"), "n",
+			   0, &m))
 		return -1;
 	if (k < 0 || m <= 0)
 		return 0;
@@ -645,16 +611,16 @@ static int info(struct neuron *n, const char *section, const cJSON *o)
 
 	if (!cJSON_IsObject(o)) {
 		jv_to_wvalue(o, &v, &n->tmp);
-		writer_info(n->w, n->im->profile, section, (int64_t)n->rec->index,
-			    "value", &v);
+		writer_info(n->w, n->im->profile, section,
+			    (int64_t)n->im->rec->index, "value", &v);
 		return 0;
 	}
 	note_facts(n, section, o);
 	for (const cJSON *c = o->child; c; c = c->next) {
 		jv_to_wvalue(c, &v, &n->tmp);
 		writer_info(n->w, n->im->profile, section,
-			    (int64_t)n->rec->index, c->string ? c->string : "",
-			    &v);
+			    (int64_t)n->im->rec->index,
+			    c->string ? c->string : "", &v);
 	}
 	return 0;
 }
@@ -706,7 +672,7 @@ static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
 	struct keystat *ks;
 	int rc = 0;
 
-	n->rec = r;
+	n->im->rec = r;
 	if (n->nkeys >= MAX_KEYS && !strmap_get(&n->keymap, key, strlen(key)))
 		return import_fail(n->im, r, "more than %d different top-level"
 				   " keys", MAX_KEYS);
@@ -944,13 +910,13 @@ int neuron_finish(struct neuron *n)
 int neuron_instruction(struct neuron *n, const cJSON *o,
 		       const struct jrec *where)
 {
-	n->rec = where;
+	n->im->rec = where;
 	return instruction(n, o);
 }
 
 int neuron_dma(struct neuron *n, const cJSON *o, const struct jrec *where)
 {
-	n->rec = where;
+	n->im->rec = where;
 	return dma(n, o);
 }
 

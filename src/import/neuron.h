@@ -7,7 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
-#include "src/import/import.h"
+#include "src/import/base.h"
 
 struct jrec;
 struct neuron;

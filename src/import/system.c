@@ -13,6 +13,8 @@
  * when the cache is finished. */
 #include "config.h"
 
+#include "src/import/system.h"
+
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -21,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/import/import.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 #include "model/util.h"
@@ -87,7 +88,6 @@ struct sysctr {
 struct sysimp {
 	struct import *im;
 	struct writer *w;
-	const struct jrec *rec;
 	struct sysfilter filter;
 	struct kmap rowmap, groupmap, ctrmap;
 	struct sysrow *rows;
@@ -201,53 +201,6 @@ static void key_str(struct strbuf *k, const char *s)
 static void key_int(struct strbuf *k, int64_t v)
 {
 	sb_add(k, &v, sizeof(v));
-}
-
-static int bad_field(struct sysimp *s, const char *field, const cJSON *v,
-		     const char *want)
-{
-	return import_fail(s->im, s->rec, "\"%s\" is %s, expected %s", field,
-			   jv_type_name(v), want);
-}
-
-static int need_i64(struct sysimp *s, const cJSON *v, const char *field,
-		    int64_t *out)
-{
-	int rc = jv_i64(v, out);
-
-	if (rc == JV_ABSENT)
-		return import_fail(s->im, s->rec, "missing \"%s\"", field);
-	if (rc == JV_BAD)
-		return bad_field(s, field, v, "an integer");
-	return 0;
-}
-
-/* Optional integer; -1 when absent. Negative values count as absent:
- * indexes and ids here are never negative. */
-static int opt_i64(struct sysimp *s, const cJSON *v, const char *field,
-		   int64_t *out)
-{
-	int rc = jv_i64(v, out);
-
-	if (rc == JV_ABSENT || (rc == JV_OK && *out < 0))
-		*out = -1;
-	else if (rc == JV_BAD)
-		return bad_field(s, field, v, "an integer");
-	return 0;
-}
-
-/* Optional string (numbers given as their text); NULL when absent or
- * empty. buf holds number text. */
-static int opt_str(struct sysimp *s, const cJSON *v, const char *field,
-		   const char **out, char *buf, size_t len)
-{
-	int rc = jv_str(v, out, buf, len);
-
-	if (rc == JV_ABSENT || (rc == JV_OK && !**out))
-		*out = NULL;
-	else if (rc == JV_BAD)
-		return bad_field(s, field, v, "a string");
-	return 0;
 }
 
 /* Appends "key":value to a JSON object text built by jv_fields(). */
@@ -404,10 +357,11 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	return s->nrows++;
 }
 
-/* An event's depth, by the rule of model/lod.c's nesting pass (start
- * order, the longer first when two start together). Exact while a row's
- * events come in that order; a row whose events do not is nested by the
- * finishing pass (TF_NEST_BY_TIME), which then sorts its events. */
+/* An event's depth, by the rule of the writer's nesting pass
+ * (model/writer/finish.c: start order, the longer first when two start
+ * together). Exact while a row's events come in that order; a row whose
+ * events do not is nested by the finishing pass (TF_NEST_BY_TIME), which
+ * then sorts its events. */
 static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 {
 	if (r->disordered)
@@ -509,18 +463,14 @@ static int prep_fail(struct prep *p, const char *fmt, ...)
 
 static int prep_bad(struct prep *p, int i, const char *want)
 {
-	return prep_fail(p, "\"%s\" is %s, expected %s", p->names[i],
+	return prep_fail(p, IMPORT_BAD_FIELD, p->names[i],
 			 jv_type_name(p->f[i]), want);
 }
 
 /* Optional index or id; -1 when absent or negative. */
 static int prep_i64(struct prep *p, int i, int64_t *out)
 {
-	int rc = jv_i64(p->f[i], out);
-
-	if (rc == JV_ABSENT || (rc == JV_OK && *out < 0))
-		*out = -1;
-	else if (rc == JV_BAD)
+	if (import_get_i64(p->f[i], FIELD_NEG_ABSENT, out) == JV_BAD)
 		return prep_bad(p, i, "an integer");
 	return 0;
 }
@@ -529,13 +479,12 @@ static int prep_i64(struct prep *p, int i, int64_t *out)
 static int prep_str(struct prep *p, int i, const char **out)
 {
 	char buf[32];
-	int rc = jv_str(p->f[i], out, buf, sizeof(buf));
+	int rc = import_get_str(p->f[i], FIELD_EMPTY_ABSENT, out, buf,
+				sizeof(buf));
 
-	if (rc == JV_ABSENT || (rc == JV_OK && !**out))
-		*out = NULL;
-	else if (rc == JV_BAD)
+	if (rc == JV_BAD)
 		return prep_bad(p, i, "a string");
-	else if (*out == buf)
+	if (*out == buf)
 		*out = jv_arena_copy(p->a, buf, strlen(buf));
 	return 0;
 }
@@ -667,10 +616,10 @@ static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 		if (!s->arena)
 			s->arena = jv_arena_new();
 		jv_arena_reset(s->arena);
-		ev = sysimp_prep(s->rec, o, s->arena);
+		ev = sysimp_prep(s->im->rec, o, s->arena);
 	}
 	if (ev->error && ev->error_in_keys)
-		return import_fail(s->im, s->rec, "%s", ev->error);
+		return import_fail(s->im, s->im->rec, "%s", ev->error);
 	nc = ev->k.lnc >= 0 ? ev->k.lnc : ev->k.nc;
 	if (!sysfilter_type(&s->filter, ev->name) ||
 	    !sysfilter_instance(&s->filter, ev->k.instance) ||
@@ -679,7 +628,7 @@ static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 		return 0;
 	}
 	if (ev->error)
-		return import_fail(s->im, s->rec, "%s", ev->error);
+		return import_fail(s->im, s->im->rec, "%s", ev->error);
 	ts = ev->ts;
 	dur = ev->dur;
 	ri = row_of(s, &ev->k);	/* may move s->rows */
@@ -798,17 +747,18 @@ static int64_t counter(struct sysimp *s, const char *instance,
 static int sample(struct sysimp *s, const cJSON *o, const char *field,
 		  int64_t track_ts, int64_t track)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
 	double d;
-	int rc = jv_f64(v, &d);
+	int rc;
 
 	if (!track)
 		return writer_failed(s->w) ? -1 :
-		       import_fail(s->im, s->rec, "more than %d counters",
+		       import_fail(s->im, s->im->rec, "more than %d counters",
 				   MAX_COUNTERS);
-	if (rc == JV_BAD)
-		return bad_field(s, field, v, "a number");
-	if (rc == JV_OK) {
+	rc = import_opt_f64(s->im, cJSON_GetObjectItemCaseSensitive(o, field),
+			    field, &d);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
 		writer_counter(s->w, track, track_ts, d);
 		span(s, track_ts, track_ts);
 	}
@@ -820,10 +770,12 @@ static int sample(struct sysimp *s, const cJSON *o, const char *field,
 static int sample_head(struct sysimp *s, const cJSON *o, int64_t *ts,
 		       const char **instance, char *buf, size_t n, int *keep)
 {
-	if (need_i64(s, cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
-		     "timestamp", ts) ||
-	    opt_str(s, cJSON_GetObjectItemCaseSensitive(o, "instance_id"),
-		    "instance_id", instance, buf, n))
+	if (import_need_i64(s->im,
+			    cJSON_GetObjectItemCaseSensitive(o, "timestamp"),
+			    "timestamp", ts) ||
+	    import_opt_str(s->im,
+			   cJSON_GetObjectItemCaseSensitive(o, "instance_id"),
+			   "instance_id", FIELD_EMPTY_ABSENT, instance, buf, n))
 		return -1;
 	*keep = sysfilter_instance(&s->filter, *instance);
 	return 0;
@@ -861,12 +813,14 @@ static int cpu_util(struct sysimp *s, const cJSON *o,
 	int keep;
 
 	if (sample_head(s, o, &ts, &inst, buf, sizeof(buf), &keep) ||
-	    opt_str(s, v, "cpu_id", &cpu, cbuf, sizeof(cbuf)))
+	    import_opt_str(s->im, v, "cpu_id", FIELD_EMPTY_ABSENT, &cpu, cbuf,
+			   sizeof(cbuf)))
 		return -1;
 	if (!keep)
 		return 0;
 	if (cpu && strcmp(cpu, "average") && jv_i64(v, &id) != JV_OK)
-		return bad_field(s, "cpu_id", v, "a CPU number or \"average\"");
+		return import_bad_field(s->im, "cpu_id", jv_type_name(v),
+					"a CPU number or \"average\"");
 	return sample(s, o, "util", ts,
 		      counter(s, inst, id < 0 ? CTR_CPU_AVG : CTR_CPU, id, -1));
 }
@@ -880,10 +834,12 @@ static int device_mem_usage(struct sysimp *s, const cJSON *o,
 	int keep;
 
 	if (sample_head(s, o, &ts, &inst, buf, sizeof(buf), &keep) ||
-	    opt_i64(s, cJSON_GetObjectItemCaseSensitive(o, "device_idx"),
-		    "device_idx", &dev) ||
-	    opt_i64(s, cJSON_GetObjectItemCaseSensitive(o, "hbm_idx"),
-		    "hbm_idx", &hbm))
+	    import_opt_i64(s->im,
+			   cJSON_GetObjectItemCaseSensitive(o, "device_idx"),
+			   "device_idx", FIELD_NEG_ABSENT, &dev) ||
+	    import_opt_i64(s->im,
+			   cJSON_GetObjectItemCaseSensitive(o, "hbm_idx"),
+			   "hbm_idx", FIELD_NEG_ABSENT, &hbm))
 		return -1;
 	if (!keep)
 		return 0;
@@ -899,8 +855,8 @@ static void info(struct sysimp *s, const char *section, const cJSON *o)
 	for (const cJSON *c = o->child; c; c = c->next) {
 		jv_to_wvalue(c, &v, &s->tmp);
 		writer_info(s->w, s->im->profile, section,
-			    (int64_t)s->rec->index, c->string ? c->string : "",
-			    &v);
+			    (int64_t)s->im->rec->index,
+			    c->string ? c->string : "", &v);
 	}
 }
 
@@ -930,7 +886,8 @@ static char *opt_dup(struct sysimp *s, const cJSON *o, const char *field,
 	const char *str;
 	char buf[32];
 
-	if (opt_str(s, v, field, &str, buf, sizeof(buf))) {
+	if (import_opt_str(s->im, v, field, FIELD_EMPTY_ABSENT, &str, buf,
+			   sizeof(buf))) {
 		*bad = 1;
 		return NULL;
 	}
@@ -951,8 +908,9 @@ static int device_profile_list(struct sysimp *s, const cJSON *o,
 	d.process_id = opt_dup(s, o, "process_id", &bad);
 	d.model_id = opt_dup(s, o, "model_id", &bad);
 	d.session_id = opt_dup(s, o, "session_id", &bad);
-	if (!bad && opt_i64(s, cJSON_GetObjectItemCaseSensitive(o, "nc_id"),
-			    "nc_id", &d.nc_idx))
+	if (!bad && import_opt_i64(s->im,
+				   cJSON_GetObjectItemCaseSensitive(o, "nc_id"),
+				   "nc_id", FIELD_NEG_ABSENT, &d.nc_idx))
 		bad = 1;
 	if (bad || !d.name || res->ndevices >= MAX_DEVICES ||
 	    !sysfilter_instance(&s->filter, d.instance_id) ||
@@ -1016,7 +974,7 @@ struct sysimp *sysimp_new(struct import *im)
 int sysimp_record(struct sysimp *s, const struct jrec *r, const cJSON *o,
 		  void *prepared)
 {
-	s->rec = r;
+	s->im->rec = r;
 	if (prepared)
 		return trace_event(s, o, prepared);	/* most records */
 	if (!cJSON_IsObject(o))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tests/fuzz/fuzz.h"
+#include "src/import/system.h"
 #include "src/json/jsonpipe.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"

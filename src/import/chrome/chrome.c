@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "src/import/chrome/chrome.h"
+#include "src/import/formats.h"
 #include "src/json/jscan.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
@@ -54,8 +55,7 @@ static const char *type_name(const struct jspan *v)
 static int bad(struct chrome *c, int field, const struct jspan *v,
 	       const char *want)
 {
-	return import_fail(c->im, c->rec, "\"%s\" is %s, expected %s",
-			   field_names[field], type_name(v), want);
+	return import_bad_field(c->im, field_names[field], type_name(v), want);
 }
 
 static int scan_event(struct chrome *c, const struct jrec *r, struct event *e)
@@ -100,8 +100,9 @@ static int time_field(struct chrome *c, struct event *e, int f, int64_t *ns)
 {
 	if (jscan_scaled(&e->f[f], 3, ns))
 		return e->f[f].type == JT_NUMBER || e->f[f].type == JT_STRING ?
-		       import_fail(c->im, c->rec, "\"%s\" is not a time in µs"
-				   " that fits in 64 bits", field_names[f]) :
+		       import_fail(c->im, c->im->rec,
+				   "\"%s\" is not a time in µs that fits in"
+				   " 64 bits", field_names[f]) :
 		       bad(c, f, &e->f[f], "a number of µs");
 	return 0;
 }
@@ -271,7 +272,8 @@ static int counter(struct chrome *c, struct event *e)
 		writer_counter(c->w, named_row(c, proc, TK_COUNTER,
 					       sb_cstr(&c->sub)), e->ts, value);
 	}
-	return rc < 0 ? import_fail(c->im, c->rec, "malformed \"args\"") : 0;
+	return rc < 0 ? import_fail(c->im, c->im->rec, "malformed \"args\"") :
+			0;
 }
 
 /* A member of the metadata event's args, as text. */
@@ -467,7 +469,7 @@ static int event(struct chrome *c, const struct jrec *r)
 {
 	struct event e;
 
-	c->rec = r;
+	c->im->rec = r;
 	c->seq++;
 	if (scan_event(c, r, &e))
 		return -1;

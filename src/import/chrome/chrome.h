@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "src/import/import.h"
+#include "src/import/base.h"
 #include "model/writer/spill.h"
 #include "src/import/trace_rows.h"
 
@@ -25,7 +25,6 @@ struct chrome {
 	struct writer *w;
 	struct trows *rows;
 	struct spill *spill;	/* created for the first paired event */
-	const struct jrec *rec;
 	int64_t seq;		/* events in file order */
 	int64_t min_ts, max_ts;	/* ns */
 	int have_ts;

@@ -14,6 +14,7 @@
 
 #include "model/hmap.h"
 #include "model/util.h"
+#include "src/import/formats.h"
 #include "src/import/import.h"
 #include "src/import/neuron.h"
 #include "src/import/parquet/folder.h"

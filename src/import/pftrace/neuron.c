@@ -169,8 +169,8 @@ static int64_t sys_int(const cJSON *o, const char *key)
 {
 	int64_t v;
 
-	return jv_i64(cJSON_GetObjectItemCaseSensitive(o, key), &v) == JV_OK &&
-	       v >= 0 ? v : -1;
+	return import_get_i64(cJSON_GetObjectItemCaseSensitive(o, key),
+			      FIELD_NEG_ABSENT, &v) == JV_OK ? v : -1;
 }
 
 static int64_t sys_sid(struct pftrace *p, const cJSON *o, const char *key)
@@ -178,8 +178,8 @@ static int64_t sys_sid(struct pftrace *p, const cJSON *o, const char *key)
 	char buf[64];
 	const char *s;
 
-	if (jv_str(cJSON_GetObjectItemCaseSensitive(o, key), &s, buf,
-		   sizeof(buf)) != JV_OK || !*s)
+	if (import_get_str(cJSON_GetObjectItemCaseSensitive(o, key),
+			   FIELD_EMPTY_ABSENT, &s, buf, sizeof(buf)) != JV_OK)
 		return 0;
 	return writer_string(p->w, s);
 }

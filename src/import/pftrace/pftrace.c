@@ -18,6 +18,7 @@
 
 #include "src/pftrace/arena.h"
 #include "src/import/pftrace/pftrace.h"
+#include "src/import/formats.h"
 
 /* A packet larger than this is refused (real ones are under 1 MiB). */
 #define MAX_PACKET (256u << 20)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "model/hmap.h"
-#include "src/import/import.h"
+#include "src/import/base.h"
 #include "src/json/jsonsplit.h"
 #include "src/pftrace/clock.h"
 #include "src/pftrace/intern.h"

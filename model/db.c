@@ -1,0 +1,43 @@
+#include "config.h"
+
+#include "model/db.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/util.h"
+
+int db_exec(sqlite3 *db, const char *sql)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "build");
+	return 0;
+}
+
+void db_describe(sqlite3 *db, const char *what, char *buf, size_t n)
+{
+	int code = sqlite3_errcode(db), e = sqlite3_system_errno(db);
+	int ext = sqlite3_extended_errcode(db);
+	const char *file = sqlite3_db_filename(db, "main");
+
+	/* a full disk, a quota or a file size limit: say where (the cause
+	 * is not always kept once SQLite has cleaned up) */
+	if (code == SQLITE_FULL || ext == SQLITE_IOERR_WRITE ||
+	    ext == SQLITE_IOERR_FSYNC || ext == SQLITE_IOERR_TRUNCATE)
+		snprintf(buf, n, "cannot write the cache %s: %s", file && *file ?
+			 file : "(temporary)", e ? strerror(e) :
+			 code == SQLITE_FULL ? "disk full" :
+			 "write failed (a full disk or a file size limit?)");
+	else
+		snprintf(buf, n, "cache: %s: %s", what, sqlite3_errmsg(db));
+}
+
+int db_fail(sqlite3 *db, const char *what)
+{
+	char msg[512];
+
+	db_describe(db, what, msg, sizeof(msg));
+	err_set("%s", msg);
+	return -1;
+}

@@ -1,0 +1,15 @@
+/* SQLite plumbing shared by the writer and the read side: running a
+ * statement and turning SQLite's errors into one line. */
+#ifndef NX_DB_H
+#define NX_DB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+int db_exec(sqlite3 *db, const char *sql);
+/* Sets the error text from the database's last error; returns -1. */
+int db_fail(sqlite3 *db, const char *what);
+/* The text db_fail() sets (a full disk names the cache). */
+void db_describe(sqlite3 *db, const char *what, char *buf, size_t n);
+
+#endif

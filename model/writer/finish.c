@@ -1,0 +1,662 @@
+/* The writer's finishing passes over each track, in time order: nesting
+ * depth, busy time (union of slices) and level-of-detail rows.
+ *
+ * LOD level L has buckets 4^L ns wide, aligned to 0 on the profile's time
+ * axis (model/lod.h). A track gets levels from the first whose buckets
+ * are at least eight mean event gaps wide up to one bucket covering the
+ * whole track, so a frame reads at most a few LOD rows per column
+ * whatever the event count, and zoomed further in it reads the events
+ * themselves. */
+#include "config.h"
+
+#include "model/writer/writer_int.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/agg.h"
+#include "model/db.h"
+#include "model/lod.h"
+#include "model/schema.h"
+#include "model/util.h"
+
+struct acc {
+	int64_t bucket;
+	int64_t n, busy;
+	int64_t top_slice, top_name, top_cat, top_amt;
+	double vmin, vmax, vsum, vlast;
+};
+
+struct lod_state {
+	sqlite3 *db;
+	sqlite3_stmt *ins, *ins_counter;
+	int64_t track;
+	int lmin, lmax;
+	int counter;
+	/* pending buckets of level lmin, a ring indexed from ring_base */
+	struct acc *ring;
+	size_t cap, head, len;
+	int64_t ring_base;
+	/* the open bucket of each coarser level */
+	struct acc up[LOD_MAX_LEVEL + 1];
+	struct agg_builder *agg;
+	int failed;
+};
+
+static void acc_reset(struct acc *a, int64_t bucket)
+{
+	memset(a, 0, sizeof(*a));
+	a->bucket = bucket;
+}
+
+static void acc_merge(struct acc *into, const struct acc *a)
+{
+	if (a->top_amt > into->top_amt || !into->top_slice) {
+		into->top_slice = a->top_slice;
+		into->top_name = a->top_name;
+		into->top_cat = a->top_cat;
+		into->top_amt = a->top_amt;
+	}
+	if (!into->n || a->vmin < into->vmin)
+		into->vmin = a->vmin;
+	if (!into->n || a->vmax > into->vmax)
+		into->vmax = a->vmax;
+	if (a->n)
+		into->vlast = a->vlast;
+	into->n += a->n;
+	into->busy += a->busy;
+	into->vsum += a->vsum;
+}
+
+static void write_row(struct lod_state *s, int level, const struct acc *a)
+{
+	sqlite3_stmt *st = s->counter ? s->ins_counter : s->ins;
+
+	if (s->failed || (!a->n && !a->busy))
+		return;
+	sqlite3_bind_int64(st, 1, s->track);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, a->bucket);
+	sqlite3_bind_int64(st, 4, a->n);
+	if (s->counter) {
+		sqlite3_bind_double(st, 5, a->vmin);
+		sqlite3_bind_double(st, 6, a->vmax);
+		sqlite3_bind_double(st, 7, a->vsum);
+		sqlite3_bind_double(st, 8, a->vlast);
+	} else {
+		sqlite3_bind_int64(st, 5, a->busy);
+		sqlite3_bind_int64(st, 6, a->top_slice);
+		sqlite3_bind_int64(st, 7, a->top_name);
+		if (a->top_cat)
+			sqlite3_bind_int64(st, 8, a->top_cat);
+		else
+			sqlite3_bind_null(st, 8);
+	}
+	if (sqlite3_step(st) != SQLITE_DONE)
+		s->failed = db_fail(s->db, "level of detail");
+	sqlite3_reset(st);
+}
+
+/* A final bucket of level lmin: write it and fold it into coarser levels. */
+static void emit(struct lod_state *s, const struct acc *a)
+{
+	write_row(s, s->lmin, a);
+	for (int l = s->lmin + 1; l <= s->lmax; l++) {
+		int64_t b = lod_floor_shift(a->bucket, 2 * (l - s->lmin));
+		struct acc *u = &s->up[l];
+
+		if (u->bucket != b) {
+			write_row(s, l, u);
+			acc_reset(u, b);
+		}
+		acc_merge(u, a);
+	}
+}
+
+static void flush_before(struct lod_state *s, int64_t bucket)
+{
+	while (s->len && s->ring_base < bucket) {
+		struct acc *a = &s->ring[s->head];
+
+		a->bucket = s->ring_base;
+		emit(s, a);
+		s->head = (s->head + 1) & (s->cap - 1);
+		s->len--;
+		s->ring_base++;
+	}
+	if (!s->len)
+		s->ring_base = bucket;
+}
+
+static struct acc *ring_at(struct lod_state *s, int64_t bucket)
+{
+	size_t off = (size_t)(bucket - s->ring_base);
+
+	if (off >= s->cap) {
+		size_t cap = s->cap;
+		while (cap <= off)
+			cap *= 2;
+		struct acc *r = xcalloc(cap, sizeof(*r));
+		for (size_t i = 0; i < s->len; i++)
+			r[i] = s->ring[(s->head + i) & (s->cap - 1)];
+		free(s->ring);
+		s->ring = r;
+		s->cap = cap;
+		s->head = 0;
+	}
+	while (s->len <= off) {
+		struct acc *a = &s->ring[(s->head + s->len) & (s->cap - 1)];
+
+		acc_reset(a, s->ring_base + (int64_t)s->len);
+		s->len++;
+	}
+	return &s->ring[(s->head + off) & (s->cap - 1)];
+}
+
+static void bucket_bounds(int sh, int64_t b, int64_t *lo, int64_t *hi)
+{
+	int64_t w = (int64_t)1 << sh;
+
+	*lo = b * w;
+	*hi = *lo > INT64_MAX - w ? INT64_MAX : *lo + w;
+}
+
+static void add_top(struct acc *a, int64_t amt, int64_t id, int64_t name,
+		    int64_t cat)
+{
+	if (amt > a->top_amt || !a->top_slice) {
+		a->top_amt = amt;
+		a->top_slice = id;
+		a->top_name = name;
+		a->top_cat = cat;
+	}
+}
+
+/* Visits the slice's first and last buckets, and the buckets of the part
+ * no earlier slice covered; every bucket is visited a bounded number of
+ * times however long or nested the slices are. */
+static void add_slice(struct lod_state *s, int64_t id, int64_t ts, int64_t end,
+		      int64_t name, int64_t cat, int64_t covered)
+{
+	int sh = 2 * s->lmin;
+	int64_t b0 = lod_floor_shift(ts, sh);
+	int64_t b1 = end > ts ? lod_floor_shift(end - 1, sh) : b0;
+	int64_t u0 = NX_MAX(ts, covered);
+	int64_t lo, hi;
+
+	flush_before(s, b0);
+	bucket_bounds(sh, b0, &lo, &hi);
+	ring_at(s, b0)->n++;
+	add_top(ring_at(s, b0), NX_MIN(end, hi) - ts, id, name, cat);
+	if (b1 != b0) {
+		bucket_bounds(sh, b1, &lo, &hi);
+		add_top(ring_at(s, b1), end - lo, id, name, cat);
+	}
+	if (end <= u0)
+		return;
+	for (int64_t b = lod_floor_shift(u0, sh); b <= b1; b++) {
+		struct acc *a = ring_at(s, b);
+
+		bucket_bounds(sh, b, &lo, &hi);
+		a->busy += NX_MIN(end, hi) - NX_MAX(u0, lo);
+		add_top(a, NX_MIN(end, hi) - NX_MAX(ts, lo), id, name, cat);
+	}
+}
+
+static void add_sample(struct lod_state *s, int64_t ts, double v)
+{
+	int64_t b = lod_floor_shift(ts, 2 * s->lmin);
+	struct acc *a;
+
+	flush_before(s, b);
+	a = ring_at(s, b);
+	if (!a->n || v < a->vmin)
+		a->vmin = v;
+	if (!a->n || v > a->vmax)
+		a->vmax = v;
+	a->vsum += v;
+	a->vlast = v;
+	a->n++;
+}
+
+static void finish_levels(struct lod_state *s)
+{
+	flush_before(s, INT64_MAX);
+	for (int l = s->lmin + 1; l <= s->lmax; l++)
+		write_row(s, l, &s->up[l]);
+}
+
+static void choose_levels(struct lod_state *s, const struct wtrack *t)
+{
+	int64_t span = t->max_end - t->min_ts;
+
+	if (span < 1)
+		span = 1;
+	s->lmin = lod_level_for(span / t->n * 8 + 1);
+	s->lmax = lod_level_for(span);
+	if (s->lmax < s->lmin)
+		s->lmax = s->lmin;
+	for (int l = 0; l <= LOD_MAX_LEVEL; l++)
+		acc_reset(&s->up[l], INT64_MIN);
+}
+
+struct track_stats {
+	int64_t busy;
+	int max_depth;
+	unsigned agg_fields;
+	int agg_level;		/* finest level of the name aggregates */
+};
+
+/* The finest level worth keeping names at: tracks with few names get
+ * the level just above the LOD's finest; tracks with varied names (one
+ * bit per name hash in t->names estimates how many) start coarser, so
+ * the aggregates stay well below one row per event. */
+static int name_level_for(const struct wtrack *t, int lmin, int lmax)
+{
+	int bits = __builtin_popcountll(t->names);
+	double names = bits >= 64 ? 1e18 : -64.0 * log(1.0 - bits / 64.0);
+	double span = (double)NX_MAX(t->max_end - t->min_ts, 1);
+
+	for (int l = NX_MIN(lmin + 1, lmax); l < lmax; l++) {
+		double buckets = span / (double)lod_width(l) + 1;
+		double per = (double)t->n / buckets;
+
+		if (buckets * NX_MIN(names, per) <= (double)t->n / 8)
+			return l;
+	}
+	return lmax;
+}
+
+static int set_depth(sqlite3 *db, sqlite3_stmt *upd, int64_t id, int depth)
+{
+	sqlite3_bind_int(upd, 1, depth);
+	sqlite3_bind_int64(upd, 2, id);
+	int rc = sqlite3_step(upd);
+	sqlite3_reset(upd);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
+}
+
+/* Feeds one event's field values to the aggregates. */
+static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
+		    int64_t dur, int typed)
+{
+	int64_t vals[AGG_NFIELDS];
+	int has[AGG_NFIELDS];
+
+	vals[AGG_NAME] = sqlite3_column_int64(sel, 3);
+	has[AGG_NAME] = 1;
+	vals[AGG_CAT] = sqlite3_column_int64(sel, 4);
+	has[AGG_CAT] = sqlite3_column_type(sel, 4) != SQLITE_NULL;
+	has[AGG_HLO] = typed && sqlite3_column_type(sel, 6) != SQLITE_NULL;
+	vals[AGG_HLO] = has[AGG_HLO] ? sqlite3_column_int64(sel, 6) : 0;
+	has[AGG_SIZE] = typed && sqlite3_column_type(sel, 7) != SQLITE_NULL;
+	vals[AGG_SIZE] = has[AGG_SIZE] ? sqlite3_column_int64(sel, 7) : 0;
+	agg_add(s->agg, ts, dur, vals, has);
+}
+
+/* A track's slices in start order. The index is ordered by depth, then
+ * time, so each depth is read in order and the depths are merged; very
+ * deep tracks are sorted by SQLite instead. Ties go to the shallower
+ * slice, so parents come before children that start with them. */
+#define MERGE_DEPTHS 32
+
+struct rows {
+	sqlite3_stmt *cur[MERGE_DEPTHS + 1];
+	int live[MERGE_DEPTHS + 1];
+	int n;
+	int prev;		/* cursor that gave the last row, -1 before */
+};
+
+static int rows_step(struct rows *r, int i)
+{
+	int rc = sqlite3_step(r->cur[i]);
+
+	r->live[i] = rc == SQLITE_ROW;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The next row, or NULL at the end (*err set on failure). */
+static sqlite3_stmt *rows_next(struct rows *r, int *err)
+{
+	int best = -1;
+
+	if (r->prev >= 0 && rows_step(r, r->prev)) {
+		*err = 1;
+		return NULL;
+	}
+	for (int i = 0; i < r->n; i++) {
+		if (!r->live[i])
+			continue;
+		if (best < 0 || sqlite3_column_int64(r->cur[i], 1) <
+				sqlite3_column_int64(r->cur[best], 1))
+			best = i;
+	}
+	r->prev = best;
+	return best < 0 ? NULL : r->cur[best];
+}
+
+static int scan_slices(struct lod_state *s, const struct wtrack *t,
+		       struct rows *r, struct track_stats *ts_out)
+{
+	int64_t covered = INT64_MIN;
+	sqlite3_stmt *sel;
+	int err = 0;
+
+	r->prev = -1;
+	for (int i = 0; i < r->n; i++) {
+		if (rows_step(r, i))
+			return db_fail(s->db, "scan");
+	}
+	while ((sel = rows_next(r, &err))) {
+		int64_t id = sqlite3_column_int64(sel, 0);
+		int64_t ts = sqlite3_column_int64(sel, 1);
+		int64_t end = ts + sqlite3_column_int64(sel, 2);
+		int d = sqlite3_column_int(sel, 5);
+
+		if (d > ts_out->max_depth)
+			ts_out->max_depth = d;
+		if (s->lmin >= 0) {
+			add_slice(s, id, ts, end, sqlite3_column_int64(sel, 3),
+				  sqlite3_column_int64(sel, 4), covered);
+			add_agg(s, sel, ts, end - ts, t->typed);
+		}
+		if (end > covered) {
+			ts_out->busy += end - NX_MAX(ts, covered);
+			covered = end;
+		}
+	}
+	for (int i = 0; i < r->n; i++)
+		sqlite3_reset(r->cur[i]);
+	return err ? db_fail(s->db, "scan") : 0;
+}
+
+static int scan_counter(struct lod_state *s, sqlite3_stmt *sel)
+{
+	int rc;
+
+	sqlite3_bind_int64(sel, 1, s->track);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW)
+		add_sample(s, sqlite3_column_int64(sel, 0),
+			   sqlite3_column_double(sel, 1));
+	sqlite3_reset(sel);
+	return rc == SQLITE_DONE ? 0 : db_fail(s->db, "scan");
+}
+
+static int update_track(sqlite3_stmt *upd, int64_t id, const struct wtrack *t,
+			const struct track_stats *st, int lod_level)
+{
+	sqlite3_bind_int64(upd, 1, t->n);
+	sqlite3_bind_int64(upd, 2, t->max_dur);
+	sqlite3_bind_int(upd, 3, st->max_depth);
+	if (t->n) {
+		sqlite3_bind_int64(upd, 4, t->min_ts);
+		sqlite3_bind_int64(upd, 5, t->max_end);
+	} else {
+		sqlite3_bind_null(upd, 4);
+		sqlite3_bind_null(upd, 5);
+	}
+	sqlite3_bind_int64(upd, 6, st->busy);
+	if (lod_level >= 0)
+		sqlite3_bind_int(upd, 7, lod_level);
+	else
+		sqlite3_bind_null(upd, 7);
+	sqlite3_bind_int64(upd, 8, st->agg_fields);
+	if (st->agg_level >= 0)
+		sqlite3_bind_int(upd, 9, st->agg_level);
+	else
+		sqlite3_bind_null(upd, 9);
+	sqlite3_bind_int64(upd, 10, id);
+	int rc = sqlite3_step(upd);
+	sqlite3_reset(upd);
+	sqlite3_clear_bindings(upd);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Columns read per slice: id, ts, dur, name, cat, depth, and for
+ * instruction and DMA rows the HLO name and transfer size. */
+#define SEL_PLAIN "SELECT id, ts, dur, name, cat, depth FROM slice s"
+#define SEL_TYPED "SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth," \
+	" i.hlo_name, coalesce(dp.transfer_size, dt.transfer_size)" \
+	" FROM slice s LEFT JOIN instruction i ON i.slice_id = s.id" \
+	" LEFT JOIN dma_packet dp ON dp.slice_id = s.id" \
+	" LEFT JOIN dma_transfer dt ON dt.slice_id = s.id"
+
+enum { Q_SEL_COUNTER, Q_TRACK, Q_LOD, Q_CLOD, Q_AGG, Q_N };
+
+static const char *const lod_sql[Q_N] = {
+	[Q_SEL_COUNTER] = "SELECT ts, value FROM counter WHERE track_id=?"
+			  " ORDER BY ts",
+	[Q_TRACK] = "UPDATE track SET n_events=?, max_dur=?, max_depth=?,"
+		    " min_ts=?, max_ts=?, busy_ns=?, lod_level=?, agg_fields=?,"
+		    " agg_level=? WHERE id=?",
+	[Q_LOD] = "INSERT INTO lod(track_id, level, bucket, n, busy, top_slice,"
+		  " top_name, top_cat) VALUES(?,?,?,?,?,?,?,?)",
+	[Q_CLOD] = "INSERT INTO counter_lod(track_id, level, bucket, n, vmin,"
+		   " vmax, vsum, vlast) VALUES(?,?,?,?,?,?,?,?)",
+	[Q_AGG] = "INSERT INTO agg(track_id, field, level, bucket, value, n,"
+		  " dur, dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?)",
+};
+
+/* Row sources for one track: one cursor per depth, or one sorted query. */
+struct sources {
+	sqlite3_stmt *depth[2][MERGE_DEPTHS + 1];	/* [typed][depth] */
+	sqlite3_stmt *sorted[2];
+};
+
+static int sources_open(sqlite3 *db, struct sources *src)
+{
+	for (int typed = 0; typed < 2; typed++) {
+		const char *base = typed ? SEL_TYPED : SEL_PLAIN;
+		char *sql = xasprintf("%s WHERE s.track_id=?1 AND s.depth=?2"
+				      " ORDER BY s.ts", base);
+		char *all = xasprintf("%s WHERE s.track_id=?1 ORDER BY s.ts,"
+				      " s.depth", base);
+		int rc = 0;
+
+		for (int d = 0; d <= MERGE_DEPTHS && !rc; d++)
+			rc = sqlite3_prepare_v2(db, sql, -1, &src->depth[typed][d],
+						NULL) != SQLITE_OK;
+		if (!rc)
+			rc = sqlite3_prepare_v2(db, all, -1, &src->sorted[typed],
+						NULL) != SQLITE_OK;
+		free(sql);
+		free(all);
+		if (rc)
+			return db_fail(db, "prepare");
+	}
+	return 0;
+}
+
+static void sources_close(struct sources *src)
+{
+	for (int typed = 0; typed < 2; typed++) {
+		for (int d = 0; d <= MERGE_DEPTHS; d++)
+			sqlite3_finalize(src->depth[typed][d]);
+		sqlite3_finalize(src->sorted[typed]);
+	}
+}
+
+static void rows_for(struct rows *r, struct sources *src, int64_t track,
+		     const struct wtrack *t)
+{
+	int typed = t->typed != 0;
+
+	memset(r, 0, sizeof(*r));
+	if (t->max_depth > MERGE_DEPTHS) {
+		r->cur[0] = src->sorted[typed];
+		sqlite3_bind_int64(r->cur[0], 1, track);
+		r->n = 1;
+		return;
+	}
+	for (int d = 0; d <= t->max_depth; d++) {
+		r->cur[d] = src->depth[typed][d];
+		sqlite3_bind_int64(r->cur[d], 1, track);
+		sqlite3_bind_int(r->cur[d], 2, d);
+	}
+	r->n = t->max_depth + 1;
+}
+
+static int build_one(struct lod_state *s, sqlite3_stmt **q,
+		     struct sources *src, const struct wtrack *t)
+{
+	struct track_stats st = { 0, 0, 0, -1 };
+	int lod = t->n >= LOD_MIN_EVENTS;
+	struct rows r;
+	int rc;
+
+	s->counter = t->is_counter;
+	s->failed = 0;
+	s->len = 0;
+	s->head = 0;
+	s->lmin = -1;
+	st.agg_level = -1;
+	if (lod) {
+		int name_level;
+
+		choose_levels(s, t);
+		name_level = name_level_for(t, s->lmin, s->lmax);
+		st.agg_level = name_level;
+		agg_begin(s->agg, s->track, name_level,
+			  agg_field_level(t->max_end - t->min_ts, name_level),
+			  s->lmax);
+	}
+	if (t->is_counter) {
+		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
+	} else {
+		rows_for(&r, src, s->track, t);
+		rc = scan_slices(s, t, &r, &st);
+	}
+	if (rc)
+		return -1;
+	if (lod)
+		finish_levels(s);
+	if (lod && !t->is_counter && agg_end(s->agg, &st.agg_fields))
+		return -1;
+	if (s->failed)
+		return -1;
+	if (update_track(q[Q_TRACK], s->track, t, &st, lod ? s->lmin : -1))
+		return db_fail(s->db, "track statistics");
+	return 0;
+}
+
+/* Depths of the tracks that nest by time, from one sorted pass over
+ * their slices. Run before the indexes exist, so that each changed depth
+ * rewrites a table row and no index entries; the level-of-detail pass
+ * then finds every depth already right. */
+int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
+		  int64_t ntracks)
+{
+	sqlite3_stmt *sel = NULL, *upd = NULL;
+	int64_t track = 0, *stack = NULL;
+	size_t depth = 0, cap = 0;
+	int rc = 0, any = 0;
+
+	for (int64_t id = 1; id <= ntracks && !any; id++)
+		any = (tracks[id].flags & TF_NEST_BY_TIME) && !tracks[id].is_counter;
+	if (!any)
+		return 0;
+	if (db_exec(db, "CREATE TEMP TABLE nest(track_id INTEGER PRIMARY KEY)") ||
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.nest VALUES(?)", -1, &upd,
+			       NULL) != SQLITE_OK)
+		return db_fail(db, "depth");
+	for (int64_t id = 1; id <= ntracks; id++) {
+		if (!(tracks[id].flags & TF_NEST_BY_TIME) || tracks[id].is_counter)
+			continue;
+		sqlite3_bind_int64(upd, 1, base + id);
+		rc = sqlite3_step(upd);
+		sqlite3_reset(upd);
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	sqlite3_finalize(upd);
+	upd = NULL;
+	if ((rc != SQLITE_DONE && rc != 0) ||
+	    sqlite3_prepare_v2(db, "SELECT id, track_id, ts, dur, depth FROM slice"
+			       " WHERE track_id IN temp.nest"
+			       " ORDER BY track_id, ts, dur DESC, id", -1, &sel,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE slice SET depth=? WHERE id=?", -1,
+			       &upd, NULL) != SQLITE_OK) {
+		rc = db_fail(db, "depth");
+		goto out;
+	}
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t ts = sqlite3_column_int64(sel, 2);
+		int64_t end = ts + sqlite3_column_int64(sel, 3);
+
+		if (sqlite3_column_int64(sel, 1) != track) {
+			track = sqlite3_column_int64(sel, 1);
+			depth = 0;
+		}
+		/* the same rule as scan_slices(): a slice ending at ts does not
+		 * hold an instant at ts only when it is one itself */
+		while (depth && stack[depth - 1] <= ts &&
+		       !(stack[depth - 1] == ts && end == ts))
+			depth--;
+		if (depth == cap) {
+			cap = cap ? cap * 2 : 16;
+			stack = xreallocarray(stack, cap, sizeof(*stack));
+		}
+		if (depth > WRITER_MAX_DEPTH)
+			depth = WRITER_MAX_DEPTH;
+		if ((int)depth != sqlite3_column_int(sel, 4) &&
+		    set_depth(db, upd, sqlite3_column_int64(sel, 0), (int)depth))
+			break;
+		tracks[track - base].max_depth =
+			NX_MAX(tracks[track - base].max_depth, (int)depth);
+		stack[depth++] = end;
+	}
+	rc = rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
+out:
+	free(stack);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(upd);
+	if (!rc)
+		rc = db_exec(db, "DROP TABLE temp.nest");
+	return rc;
+}
+
+int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
+		  int64_t ntracks,
+		  void (*progress)(void *, const char *, int), void *ctx)
+{
+	sqlite3_stmt *q[Q_N] = { 0 };
+	struct sources src;
+	struct lod_state s;
+	int rc = -1;
+
+	memset(&s, 0, sizeof(s));
+	memset(&src, 0, sizeof(src));
+	s.db = db;
+	s.cap = 64;
+	s.ring = xcalloc(s.cap, sizeof(*s.ring));
+	for (int i = 0; i < Q_N; i++) {
+		if (sqlite3_prepare_v2(db, lod_sql[i], -1, &q[i], NULL) != SQLITE_OK) {
+			db_fail(db, "prepare");
+			goto out;
+		}
+	}
+	if (sources_open(db, &src))
+		goto out;
+	s.ins = q[Q_LOD];
+	s.ins_counter = q[Q_CLOD];
+	s.agg = agg_new(db, q[Q_AGG]);
+	for (int64_t id = 1; id <= ntracks; id++) {
+		s.track = base + id;	/* tracks[] counts from 1 */
+		if (build_one(&s, q, &src, &tracks[id]))
+			goto out;
+		if (progress && (id % 16 == 0 || id == ntracks))
+			progress(ctx, "summarising", (int)(id * 100 / ntracks));
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < Q_N; i++)
+		sqlite3_finalize(q[i]);
+	sources_close(&src);
+	agg_free(s.agg);
+	free(s.ring);
+	return rc;
+}

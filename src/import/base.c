@@ -1,0 +1,320 @@
+#include "config.h"
+
+#include "src/import/base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "src/json/jsonsplit.h"
+#include "src/json/jsonval.h"
+#include "model/cache.h"
+#include "model/util.h"
+
+const char *import_gzip_why(int code, const char *msg)
+{
+	if (code == Z_BUF_ERROR)
+		return "cut short";
+	if (msg && strstr(msg, "incorrect data check"))
+		return "bad checksum";
+	if (msg && strstr(msg, "incorrect length check"))
+		return "bad length";
+	return "corrupt data";
+}
+
+int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!r)
+		err_set("%s: %s", im->name, msg);
+	else if (r->offset == IMPORT_AT_ROW)
+		err_set("%s: row %llu: %s", im->name,
+			(unsigned long long)r->index, msg);
+	else if (r->key && r->kind == JREC_ITEM)
+		err_set("%s: byte %llu: %s in \"%s\"[%llu]", im->name,
+			(unsigned long long)r->offset, msg, r->key,
+			(unsigned long long)r->index);
+	else if (r->key)
+		err_set("%s: byte %llu: %s in \"%s\"", im->name,
+			(unsigned long long)r->offset, msg, r->key);
+	else
+		err_set("%s: byte %llu: %s in [%llu]", im->name,
+			(unsigned long long)r->offset, msg,
+			(unsigned long long)r->index);
+	return -1;
+}
+
+void import_progress(struct import *im, uint64_t offset)
+{
+	char what[256];
+	int pct = -1;
+
+	im->offset = offset;
+	if (im->opts->quiet || !im->opts->progress.fn)
+		return;
+	if (im->size)
+		pct = (int)(offset * 100 / im->size);
+	snprintf(what, sizeof(what), "importing %s", im->name);
+	import_show(im->opts, what, NX_MIN(pct, 99), writer_rows(im->w));
+}
+
+void import_show(const struct import_opts *o, const char *what, int pct,
+		 uint64_t events)
+{
+	if (!o->quiet && o->progress.fn)
+		o->progress.fn(o->progress.ctx, what, pct, events);
+}
+
+int import_bad_field(struct import *im, const char *field, const char *type,
+		     const char *want)
+{
+	return import_fail(im, im->rec, IMPORT_BAD_FIELD, field, type, want);
+}
+
+int import_get_i64(const cJSON *v, unsigned opts, int64_t *out)
+{
+	int rc = jv_i64(v, out);
+
+	if (rc == JV_OK && (opts & FIELD_NEG_ABSENT) && *out < 0)
+		rc = JV_ABSENT;
+	if (rc == JV_ABSENT)
+		*out = -1;
+	return rc;
+}
+
+int import_get_str(const cJSON *v, unsigned opts, const char **out,
+		   char *buf, size_t len)
+{
+	int rc = jv_str(v, out, buf, len);
+
+	if (rc == JV_OK && (opts & FIELD_EMPTY_ABSENT) && !**out)
+		rc = JV_ABSENT;
+	if (rc == JV_ABSENT)
+		*out = NULL;
+	return rc;
+}
+
+int import_need_i64(struct import *im, const cJSON *v, const char *field,
+		    int64_t *out)
+{
+	int rc = jv_i64(v, out);
+
+	if (rc == JV_ABSENT)
+		return import_fail(im, im->rec, "missing \"%s\"", field);
+	if (rc == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v),
+					"an integer");
+	return 0;
+}
+
+int import_opt_i64(struct import *im, const cJSON *v, const char *field,
+		   unsigned opts, int64_t *out)
+{
+	if (import_get_i64(v, opts, out) == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v),
+					"an integer");
+	return 0;
+}
+
+int import_opt_str(struct import *im, const cJSON *v, const char *field,
+		   unsigned opts, const char **out, char *buf, size_t len)
+{
+	if (import_get_str(v, opts, out, buf, len) == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v), "a string");
+	return 0;
+}
+
+int import_opt_sid(struct import *im, const cJSON *v, const char *field,
+		   int64_t *out)
+{
+	char buf[64];
+	const char *s;
+
+	*out = 0;
+	if (import_opt_str(im, v, field, FIELD_EMPTY_ABSENT, &s, buf,
+			   sizeof(buf)))
+		return -1;
+	if (s)
+		*out = writer_string(im->w, s);
+	return 0;
+}
+
+int import_opt_f64(struct import *im, const cJSON *v, const char *field,
+		   double *out)
+{
+	int rc = jv_f64(v, out);
+
+	if (rc == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v), "a number");
+	return rc == JV_ABSENT;
+}
+
+int import_opt_id(struct import *im, const cJSON *v, const char *field,
+		  struct wid *out)
+{
+	if (jv_id(v, out) == JV_BAD)
+		return import_bad_field(im, field, jv_type_name(v),
+					"a 64-bit integer");
+	return 0;
+}
+
+int import_open(struct import *im)
+{
+	/* non-blocking: a FIFO put in place of the file must not hang the
+	 * open; regular files read the same either way */
+	int fd = open(im->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+
+	if (fd < 0) {
+		err_set("%s: %s", im->name, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		err_set("%s: not a regular file", im->name);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* gzip input, with the bytes it gave so far. */
+struct gzin {
+	gzFile gz;
+	uint64_t out;
+};
+
+static long gz_read(void *ctx, void *buf, size_t len)
+{
+	struct gzin *g = ctx;
+	int n = gzread(g->gz, buf, (unsigned)NX_MIN(len, 1u << 30));
+	z_off64_t in;
+	int e = Z_OK;
+	const char *msg = n <= 0 ? gzerror(g->gz, &e) : NULL;
+
+	/* 0 with Z_BUF_ERROR: the data ends before its stream does */
+	if (n < 0 || (n == 0 && e == Z_BUF_ERROR)) {
+		err_set("gzip: %s (near byte %lld of the file)",
+			e == Z_ERRNO ? strerror(errno) : import_gzip_why(e, msg),
+			(long long)gzoffset64(g->gz));
+		return -1;
+	}
+	g->out += (uint64_t)n;
+	in = gzoffset64(g->gz);
+	if (g->out > GZIP_FREE_BYTES && in > 0 &&
+	    g->out / GZIP_MAX_RATIO > (uint64_t)in) {
+		err_set("gzip data expands more than %d times: refused as a"
+			" decompression bomb", GZIP_MAX_RATIO);
+		return -1;
+	}
+	return n;
+}
+
+struct jsplit *import_open_json(struct import *im, int *fd)
+{
+	unsigned char magic[2];
+	struct gzin *g;
+	struct stat sb;
+
+	*fd = import_open(im);
+	if (*fd < 0)
+		return NULL;
+	if (fstat(*fd, &sb) == 0)
+		im->size = (uint64_t)sb.st_size;
+	if (pread(*fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		gzFile gz = gzdopen(*fd, "rb");
+
+		if (!gz) {
+			err_set("%s: cannot read gzip data", im->name);
+			close(*fd);
+			return NULL;
+		}
+		gzbuffer(gz, 1 << 20);
+		*fd = -1;
+		/* progress counts compressed bytes: unknown here */
+		im->size = 0;
+		g = xcalloc(1, sizeof(*g));
+		g->gz = gz;
+		return jsplit_open_reader(gz_read, g, im->name);
+	}
+	return jsplit_open(*fd, im->name);
+}
+
+void import_close_json(struct jsplit *s, int fd)
+{
+	/* gzip input: the stream owns the file */
+	if (s && fd < 0) {
+		struct gzin *g = jsplit_reader_ctx(s);
+
+		gzclose(g->gz);
+		free(g);
+	}
+	jsplit_close(s);
+	if (fd >= 0)
+		close(fd);
+}
+
+int import_changed(const char *path, const struct stat *sb)
+{
+	struct stat now;
+
+	return stat(path, &now) || now.st_size != sb->st_size ||
+	       stat_mtime_ns(&now) != stat_mtime_ns(sb) ||
+	       now.st_ino != sb->st_ino || now.st_dev != sb->st_dev;
+}
+
+void import_result_free(struct import_result *r)
+{
+	for (size_t i = 0; i < r->ndevices; i++) {
+		struct devref *d = &r->devices[i];
+
+		free(d->name);
+		free(d->instance_id);
+		free(d->process_id);
+		free(d->model_id);
+		free(d->session_id);
+	}
+	free(r->devices);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Case-insensitive substring test, for warning texts. */
+static int mentions(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; s && *s; s++)
+		if (!strncasecmp(s, word, n))
+			return 1;
+	return 0;
+}
+
+void import_warning(struct import *im, const char *category,
+		    const char *message)
+{
+	char *msg = NULL;
+
+	/* "System profile events were dropped due to full ring buffer":
+	 * the timeline has holes, which the user must not miss. */
+	if (mentions(message, "dropped") || mentions(category, "dropped")) {
+		if (category && *category && strcmp(category, WARN_DROPPED))
+			msg = xasprintf("%s (%s)", message ? message : "",
+					category);
+		writer_warning(im->w, im->profile, "profile", WARN_DROPPED,
+			       msg ? msg : message ? message : "");
+		free(msg);
+		return;
+	}
+	writer_warning(im->w, im->profile, "profile", category,
+		       message ? message : "");
+}

@@ -1,0 +1,247 @@
+/* The dispatcher: which format a file is, and the importer that reads
+ * it. Formats call the base (base.h), never back into this file. */
+#include "config.h"
+
+#include "src/import/dispatch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "model/cache.h"
+#include "model/util.h"
+#include "src/import/formats.h"
+
+#define SNIFF_BYTES 65536
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcasecmp(s + n - m, suffix);
+}
+
+static size_t skip_blanks(const unsigned char *b, size_t i, size_t n)
+{
+	while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' ||
+			 b[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* JSON that is a Chrome trace: a bare array, or an object with a
+ * "traceEvents" key near the start. The byte after the opening bracket
+ * must fit too, so that a Perfetto trace (whose first byte, 0x0a, is a
+ * newline) is not taken for JSON. */
+static enum input_format sniff_json(const unsigned char *b, size_t n)
+{
+	size_t i = 0, j;
+
+	if (n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3))
+		i = 3;
+	i = skip_blanks(b, i, n);
+	if (i == n || (b[i] != '[' && b[i] != '{'))
+		return FMT_UNKNOWN;
+	j = skip_blanks(b, i + 1, n);
+	if (j < n && !strchr(b[i] == '{' ? "\"}" : "{[]\"-0123456789tfn",
+			     b[j]))
+		return FMT_UNKNOWN;
+	if (b[i] == '[')
+		return FMT_CHROME_JSON;
+	if (memmem(b, n, "\"traceEvents\"", 13))
+		return FMT_CHROME_JSON;
+	return FMT_NEURON_JSON;
+}
+
+/* The first bytes gzip data inflates to, in out (at most n). Returns
+ * their count, or -1 with err_get() set ("byte N: gzip: bad checksum",
+ * N in the file) when the data is damaged before out is full. */
+static long gzip_head(int fd, unsigned char *out, size_t n)
+{
+	unsigned char in[16384];
+	z_stream z;
+	int rc = Z_OK;
+	ssize_t got;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		err_set("gzip: cannot inflate");
+		return -1;
+	}
+	z.next_out = out;
+	z.avail_out = (uInt)n;
+	while (rc == Z_OK && z.avail_out) {
+		if (!z.avail_in) {
+			got = read(fd, in, sizeof(in));
+			if (got <= 0) {
+				rc = got < 0 ? Z_ERRNO : Z_BUF_ERROR;
+				break;
+			}
+			z.next_in = in;
+			z.avail_in = (uInt)got;
+		}
+		rc = inflate(&z, Z_NO_FLUSH);
+	}
+	if (rc != Z_OK && rc != Z_STREAM_END)
+		err_set("byte %lu: gzip: %s", (unsigned long)z.total_in,
+			rc == Z_ERRNO ? strerror(errno) : import_gzip_why(rc, z.msg));
+	inflateEnd(&z);
+	return rc == Z_OK || rc == Z_STREAM_END ? (long)(n - z.avail_out) : -1;
+}
+
+static enum input_format sniff_gzip(int fd)
+{
+	unsigned char buf[SNIFF_BYTES];
+	long n;
+
+	if (lseek(fd, 0, SEEK_SET))
+		return FMT_UNKNOWN;
+	n = gzip_head(fd, buf, sizeof(buf));
+	if (n < 0)
+		return FMT_UNREADABLE;
+	return n > 0 ? sniff_json(buf, (size_t)n) : FMT_UNKNOWN;
+}
+
+enum input_format import_detect(const char *path)
+{
+	unsigned char buf[SNIFF_BYTES];
+	enum input_format f;
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (has_suffix(path, ".ntff") || has_suffix(path, ".neff") ||
+	    has_suffix(path, "ntrace.pb") || has_suffix(path, "trace_info.pb") ||
+	    has_suffix(path, "cpu_util.pb") || has_suffix(path, "host_mem.pb"))
+		return FMT_NEURON_BINARY;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		err_set("%s", strerror(errno));
+		return FMT_UNREADABLE;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return FMT_UNKNOWN;
+	}
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		err_set("%s", strerror(errno));
+	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
+		f = sniff_gzip(fd);
+		close(fd);
+		return f;
+	}
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? FMT_UNREADABLE : FMT_UNKNOWN;
+	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
+		return FMT_CACHE;
+	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace"))
+		return FMT_PFTRACE;
+	f = sniff_json(buf, (size_t)n);
+	if (f == FMT_UNKNOWN && buf[0] == 0x0a)
+		return FMT_PFTRACE;
+	return f;
+}
+
+static int64_t file_size(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) ? -1 : (int64_t)sb.st_size;
+}
+
+int import_file(struct writer *w, const char *path, const char *name,
+		const struct import_opts *o, int64_t parent,
+		struct import_result *res)
+{
+	return import_file_as(w, path, name, o, parent, res,
+			      import_detect(path));
+}
+
+int import_file_as(struct writer *w, const char *path, const char *name,
+		   const struct import_opts *o, int64_t parent,
+		   struct import_result *res, enum input_format f)
+{
+	struct import_result local;
+	struct import im = {
+		.w = w, .path = path, .name = name, .opts = o, .parent = parent,
+		.res = res ? res : &local,
+	};
+	struct stat before;
+	struct cache_stamp stamp;
+	int rc, have = !stat(path, &before);
+
+	/* what binds the cache to the file, taken before it is read */
+	cache_stamp_of(path, &stamp);
+	memset(im.res, 0, sizeof(*im.res));
+	im.res->nc_idx = -1;
+	switch (f) {
+	case FMT_NEURON_JSON:
+		rc = import_neuron_json(&im);
+		break;
+	case FMT_PFTRACE:
+		rc = import_pftrace(&im);
+		break;
+	case FMT_CHROME_JSON:
+		rc = import_chrome_json(&im);
+		break;
+	case FMT_PARQUET_DEVICE:
+		rc = import_parquet_device(&im);
+		break;
+	case FMT_NEURON_BINARY:
+		rc = -1;
+		err_set("%s: raw Neuron capture files cannot be read directly;"
+			" export them first with: neuron-profile view"
+			" --output-format json (or neuron-explorer view"
+			" --output-format json)", name);
+		break;
+	case FMT_UNREADABLE:
+		rc = -1;
+		err_set("%s: %s", name, err_get());
+		break;
+	default:
+		rc = -1;
+		if (file_size(path) == 0)
+			err_set("%s: empty file", name);
+		else if (has_suffix(path, ".parquet"))
+			err_set("%s: one table of a Parquet profile: open the"
+				" folder that holds it", name);
+		else
+			err_set("%s: not a Neuron profile JSON, Perfetto trace or"
+				" Chrome trace-event JSON file", name);
+	}
+	import_show(o, NULL, -1, 0);
+	if (!rc && have && import_changed(path, &before)) {
+		err_set("%s: the file changed while it was read (is it still being"
+			" written?); nothing was kept", name);
+		rc = -1;
+	}
+	if (!rc) {
+		char real[4096];
+
+		if (!realpath(path, real))
+			snprintf(real, sizeof(real), "%s", path);
+		/* as it was read: a change since makes the cache stale */
+		writer_source_as(w, im.profile, real, im.res->is_system ?
+				 "system" : parent ? "device" : "profile",
+				 have && stamp.size >= 0 ? &stamp : NULL);
+	}
+	im.res->profile = im.profile;
+	/* a full disk or a limit, said with the file being read */
+	if (writer_failed(w)) {
+		char *why = xstrdup(err_get());
+
+		err_set("%s: %s", name, why);
+		free(why);
+		rc = -1;
+	}
+	if (rc || !res)
+		import_result_free(im.res);
+	return rc;
+}

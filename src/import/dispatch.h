@@ -1,0 +1,36 @@
+/* Which format a file is, and importing one file with the importer of
+ * its format. */
+#ifndef NX_IMPORT_DISPATCH_H
+#define NX_IMPORT_DISPATCH_H
+
+#include <stdint.h>
+
+#include "src/import/base.h"
+
+enum input_format {
+	FMT_UNKNOWN,
+	FMT_NEURON_JSON,	/* device or system profile JSON */
+	FMT_CHROME_JSON,	/* Chrome trace-event JSON (maybe gzip) */
+	FMT_PFTRACE,		/* Perfetto protobuf trace */
+	FMT_CACHE,		/* an nxtop cache */
+	FMT_PARQUET_DEVICE,	/* a folder of Neuron Explorer device tables */
+	FMT_NEURON_BINARY,	/* .ntff/.neff/.pb: needs exporting first */
+	FMT_UNREADABLE,		/* cannot be read (err_get() says why:
+				 * "Permission denied", "byte N: gzip: bad
+				 * checksum") */
+};
+
+/* Looks at a file's name and first bytes. */
+enum input_format import_detect(const char *path);
+
+/* Imports one file into the writer as a new profile; res (may be NULL)
+ * receives what it was. */
+int import_file(struct writer *w, const char *path, const char *name,
+		const struct import_opts *o, int64_t parent,
+		struct import_result *res);
+/* The same for a file whose format is known (the fuzz harnesses). */
+int import_file_as(struct writer *w, const char *path, const char *name,
+		   const struct import_opts *o, int64_t parent,
+		   struct import_result *res, enum input_format f);
+
+#endif
