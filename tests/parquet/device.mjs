@@ -5,7 +5,8 @@
 //   device_screen@latest  from device_screen.json, DuckDB, SNAPPY
 //   screen_split@latest   from device_screen.json, hyparquet-writer:
 //     Instruction and DmaPacket split in parts, SbufUsage/PsumUsage and
-//     the hlo_attrs column left out, a column and tables nxtop does not
+//     the hlo_attrs column left out, engine names in lower case in one
+//     part, a column and tables nxtop does not
 //     know (one longer than the rows it keeps of them), and a schema
 //     version newer than nxtop's.
 // Run once after changing it:  cd tests/parquet && node device.mjs
@@ -194,8 +195,11 @@ await duckFolder(join(out, 'device_screen@latest'), screen, 'COMPRESSION snappy'
 const split = { ...screen };
 delete split.SbufUsage;
 delete split.PsumUsage;
+// the second part also names its engines in lower case
 split.Instruction = screen.Instruction.map(({ hlo_attrs: _, ...r }, i) => (
-  i >= screen.Instruction.length / 2 ? { ...r, future_field: `f${i}` } : r));
+  i >= screen.Instruction.length / 2 ? {
+    ...r, future_field: `f${i}`, timeline_track: r.timeline_track?.toLowerCase(),
+  } : r));
 split.Metadata = [{ ...screen.Metadata[0], profile_schema_version: '13.0.0' }];
 split.FutureTable = [{ key: 'a', value: 1n }, { key: 'b', value: 2n }];
 split.FutureLog = Array.from({ length: 10005 }, (_, i) => ({ seq: BigInt(i) }));

@@ -288,13 +288,31 @@ static void unbracket(struct device *d, cJSON *v)
 	strcpy(v->valuestring, sb_cstr(&d->tmp));
 }
 
+/* Engine names as the JSON export writes them: tables differ in case
+ * ("Tensor" in Instruction, "tensor" in ActiveTime), rows must not. */
+static void engine_case(cJSON *v)
+{
+	static const char *const names[] = {
+		"TensorMatrix", "Tensor", "Vector", "Scalar", "GpSimd", "Sync",
+	};
+
+	if (!cJSON_IsString(v))
+		return;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(names); i++)
+		if (!strcasecmp(v->valuestring, names[i]))
+			memcpy(v->valuestring, names[i], strlen(names[i]));
+}
+
 /* A Parquet row into the JSON record's shape where they differ. */
 static void reshape(struct device *d, const struct spec *sp,
 		    struct pqrows *r, cJSON *o)
 {
 	cJSON *v;
 
-	if (sp->kind == TBL_PACKET || sp->kind == TBL_XFER) {
+	if (!strcmp(sp->table, "Instruction")) {
+		engine_case(cJSON_GetObjectItemCaseSensitive(o, "subgroup"));
+		engine_case(cJSON_GetObjectItemCaseSensitive(o, "label"));
+	} else if (sp->kind == TBL_PACKET || sp->kind == TBL_XFER) {
 		pqrows_add(r, o, "aggregated", sp->kind == TBL_XFER ? "yes" : "no");
 		/* B/s as a float; the JSON's is an integer */
 		v = cJSON_GetObjectItemCaseSensitive(o, "transfer_rate");
