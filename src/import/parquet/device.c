@@ -228,6 +228,12 @@ static const char *first_str(const cJSON *o, const char *a, const char *b)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* a + b for sums of hostile values: saturates instead of overflowing. */
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 /* Adds an instruction row to its layer's figures. */
 static void count_layer(struct device *d, const cJSON *o)
 {
@@ -246,15 +252,14 @@ static void count_layer(struct device *d, const cJSON *o)
 		return;
 	dur = NX_MAX(dur, 0);
 	a->l.start = NX_MIN(a->l.start, ts);
-	if (ts <= INT64_MAX - dur)
-		a->l.end = NX_MAX(a->l.end, ts + dur);
+	a->l.end = NX_MAX(a->l.end, add_sat(ts, dur));
 	e = eng ? eng_index(eng) : -1;
 	if (e >= 0) {
 		a->l.count[e]++;
-		a->l.time[e] += dur;
+		a->l.time[e] = add_sat(a->l.time[e], dur);
 	}
 	if (!jv_i64(flops, &f) && f >= 0)
-		a->l.flops = (a->l.flops < 0 ? 0 : a->l.flops) + f;
+		a->l.flops = add_sat(NX_MAX(a->l.flops, 0), f);
 }
 
 static void write_layers(struct device *d)
@@ -263,7 +268,9 @@ static void write_layers(struct device *d)
 		struct layer_acc *a = &d->layers[i];
 
 		a->l.name = a->name;
-		a->l.dur = a->l.end - a->l.start;
+		/* times past the writer's range are its to clamp */
+		a->l.dur = a->l.start < 0 && a->l.end > INT64_MAX + a->l.start ?
+			   INT64_MAX : a->l.end - a->l.start;
 		writer_layer(d->im->w, d->im->profile, &a->l);
 	}
 	if (d->layers_full)
