@@ -5,8 +5,8 @@
 //   device_screen@latest  from device_screen.json, DuckDB, SNAPPY
 //   screen_split@latest   from device_screen.json, hyparquet-writer:
 //     Instruction and DmaPacket split in parts, SbufUsage/PsumUsage and
-//     the hlo_attrs column left out, engine names in lower case in one
-//     part, a column and tables nxtop does not
+//     the hlo_attrs column left out, engine names in lower case and
+//     times as int32 in one part, a column and tables nxtop does not
 //     know (one longer than the rows it keeps of them), and a schema
 //     version newer than nxtop's.
 // Run once after changing it:  cd tests/parquet && node device.mjs
@@ -170,14 +170,21 @@ async function duckFolder(dir, t, options) {
 const parts = (rows, n) => Array.from({ length: n },
   (_, i) => rows.slice(Math.floor((i * rows.length) / n), Math.floor(((i + 1) * rows.length) / n)));
 
+const int32Fields = new Set(['start_ts', 'end_ts', 'duration_ns', 'pc', 'evt_wait_time_ns']);
+
 function hypFolder(dir, t) {
   mkdirSync(dir, { recursive: true });
-  const write = (file, rows) => writeHyparquet(join(dir, file),
-    columns(rows).map((c) => (c.sql === 'BIGINT' ? { ...c, encoding: 'DELTA_BINARY_PACKED' } : c)),
+  // int64 columns whose values fit go as int32 in the second part
+  const int32 = (c, part) => (part === 1 && c.sql === 'BIGINT' && int32Fields.has(c.name) &&
+    c.data.every((v) => v === null || (v >= -(2n ** 31n) && v < 2n ** 31n))
+    ? { ...c, sql: 'INTEGER', data: c.data.map((v) => (v === null ? null : Number(v))) } : c);
+  const write = (file, rows, part = 0) => writeHyparquet(join(dir, file),
+    columns(rows).map((c) => int32(c, part))
+      .map((c) => (c.sql === 'BIGINT' ? { ...c, encoding: 'DELTA_BINARY_PACKED' } : c)),
     { codec: 'SNAPPY', rowGroupSize: 150 });
   for (const [name, rows] of Object.entries(t)) {
     if (name === 'Instruction') {
-      parts(rows, 2).forEach((p, i) => write(`${name}_${i}.parquet`, p));
+      parts(rows, 2).forEach((p, i) => write(`${name}_${i}.parquet`, p, i));
     } else if (name === 'DmaPacket') {
       parts(rows, 3).forEach((p, i) => write(`${name}_${i}.parquet`, p));
     } else {
