@@ -187,6 +187,7 @@ check_bad "^nxtop: $tmp/bad/Instruction.parquet: .*PAR1"
 bad
 cp "$small/Warning.parquet" "$tmp/bad/Instruction.parquet"
 check_bad "^nxtop: $tmp/bad/Instruction.parquet: no column \"start_ts\" \(the Instruction table needs it\)$"
+expect 1 "^nxtop: $tmp/bad/Instruction.parquet: no column" "$NXTOP" summary -q "$tmp/bad/"
 # an optional table that cannot be read is a warning
 bad
 cp "$small/Warning.parquet" "$tmp/bad/DmaPacket.parquet"

@@ -394,8 +394,13 @@ static void check_schema(struct device *d, const cJSON *o)
 
 static void name_file(struct device *d, const char *file)
 {
+	size_t n = strlen(d->user_dir);
+
 	free(d->file_name);
-	d->file_name = xasprintf("%s/%s", d->user_dir, pqfolder_base(file));
+	while (n > 1 && d->user_dir[n - 1] == '/')
+		n--;
+	d->file_name = xasprintf("%.*s/%s", (int)n, d->user_dir,
+				 pqfolder_base(file));
 	d->im->name = d->file_name;
 }
 
