@@ -1,6 +1,7 @@
 /* Every field of one event, grouped the way the details pane and the
  * exports show them: Event, Timing, IDs, Instruction or DMA or System
- * fields, HLO and layer, Operands, then the remaining fields as stored. */
+ * fields, HLO and layer, Operands, then the remaining fields as stored.
+ * The typed fields come from the column tables (model/columns.h). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/columns.h"
 #include "model/model.h"
 #include "model/timefmt.h"
 #include "model/util.h"
@@ -16,91 +18,6 @@ struct emit {
 	struct model *m;
 	mfield_fn fn;
 	void *ctx;
-};
-
-/* Columns of a typed table and the group each belongs to. String ids
- * are marked so their text is shown. */
-struct colspec {
-	const char *col, *group, *label;
-	int is_string;
-	int is_time;
-};
-
-static const struct colspec instruction_cols[] = {
-	{ "id", "IDs", "id", 0, 0 },
-	{ "pc", "IDs", "pc", 0, 0 },
-	{ "compiler_pc", "IDs", "compiler_pc", 0, 0 },
-	{ "bir_id", "IDs", "bir_id", 0, 0 },
-	{ "penguin_id", "IDs", "penguin_id", 0, 0 },
-	{ "bir_instruction_name", "IDs", "bir_instruction_name", 0, 0 },
-	{ "evt_wait_time", "Timing", "evt_wait_time", 0, 1 },
-	{ "subgroup", "Instruction", "engine (subgroup)", 1, 0 },
-	{ "instruction_type", "Instruction", "instruction_type", 1, 0 },
-	{ "activation_fn", "Instruction", "activation_fn", 1, 0 },
-	{ "compiler_opcode", "Instruction", "compiler_opcode", 1, 0 },
-	{ "hlo_name", "HLO and layer", "hlo_name", 1, 0 },
-	{ "layer", "HLO and layer", "layer", 1, 0 },
-	{ "subgraph", "HLO and layer", "subgraph", 1, 0 },
-	{ "operands", "Operands", "operands", 0, 0 },
-	{ "compiler_operands", "Operands", "compiler_operands", 0, 0 },
-};
-
-static const struct colspec dma_packet_cols[] = {
-	{ "id", "IDs", "id", 0, 0 },
-	{ "packet_aggregation_id", "IDs", "packet_aggregation_id", 0, 0 },
-	{ "packet_idx", "IDs", "packet_idx", 0, 0 },
-	{ "block_id", "IDs", "block_id", 0, 0 },
-	{ "queue", "DMA", "queue", 1, 0 },
-	{ "queue_type", "DMA", "queue_type", 1, 0 },
-	{ "variable", "DMA", "variable", 1, 0 },
-	{ "transfer_size", "DMA", "transfer_size", 0, 0 },
-	{ "read_size", "DMA", "read_size", 0, 0 },
-	{ "write_size", "DMA", "write_size", 0, 0 },
-	{ "transfer_rate", "DMA", "transfer_rate (B/s)", 0, 0 },
-	{ "dma_engine", "DMA", "dma_engine", 0, 0 },
-	{ "dma_queue", "DMA", "dma_queue", 0, 0 },
-	{ "semaphore_id", "DMA", "semaphore_id", 0, 0 },
-	{ "op", "DMA", "op", 1, 0 },
-	{ "source", "DMA", "source", 0, 0 },
-	{ "dest", "DMA", "dest", 0, 0 },
-};
-
-static const struct colspec dma_transfer_cols[] = {
-	{ "id", "IDs", "id", 0, 0 },
-	{ "block_id", "IDs", "block_id", 0, 0 },
-	{ "queue", "DMA", "queue", 1, 0 },
-	{ "queue_type", "DMA", "queue_type", 1, 0 },
-	{ "variable", "DMA", "variable", 1, 0 },
-	{ "transfer_size", "DMA", "transfer_size", 0, 0 },
-	{ "read_size", "DMA", "read_size", 0, 0 },
-	{ "write_size", "DMA", "write_size", 0, 0 },
-	{ "transfer_rate", "DMA", "transfer_rate (B/s)", 0, 0 },
-	{ "dma_engine", "DMA", "dma_engine", 0, 0 },
-	{ "dma_queue", "DMA", "dma_queue", 0, 0 },
-	{ "semaphore_id", "DMA", "semaphore_id", 0, 0 },
-	{ "op", "DMA", "op", 1, 0 },
-	{ "source", "DMA", "source", 0, 0 },
-	{ "dest", "DMA", "dest", 0, 0 },
-	{ "trigger_ts", "Timing", "trigger (start of triggering instruction)", 0, 1 },
-};
-
-static const struct colspec sys_cols[] = {
-	{ "id", "IDs", "id", 0, 0 },
-	{ "parent", "IDs", "parent_id", 0, 0 },
-	{ "exec_id", "IDs", "exec_id", 0, 0 },
-	{ "source", "System", "trace_event_source", 1, 0 },
-	{ "grp", "System", "group", 1, 0 },
-	{ "type", "System", "type", 0, 0 },
-	{ "instance_id", "System", "instance_id", 1, 0 },
-	{ "process_id", "System", "process_id", 1, 0 },
-	{ "thread_id", "System", "thread_id", 0, 0 },
-	{ "nc_idx", "System", "nc_idx", 0, 0 },
-	{ "lnc_idx", "System", "lnc_idx", 0, 0 },
-	{ "worker_gid", "System", "worker_gid", 0, 0 },
-	{ "device_core_idx", "System", "device_core_idx", 0, 0 },
-	{ "model_id", "System", "model_id", 0, 0 },
-	{ "model_name", "System", "model_name", 1, 0 },
-	{ "device_profile", "System", "device_profile", 1, 0 },
 };
 
 static void field(struct emit *e, const char *group, const char *key,
@@ -119,10 +36,29 @@ static void time_field(struct emit *e, const char *group, const char *key,
 	field(e, group, key, buf);
 }
 
-/* Emits the non-NULL columns of the typed row for this slice, if any.
- * Returns 1 if the row exists. */
-static int typed(struct emit *e, const char *table, const struct colspec *cols,
-		 size_t ncols, int64_t slice)
+/* One column of a typed row: string ids by their text, times as
+ * durations; NULL and empty values are left out. */
+static void typed_value(struct emit *e, const struct column *c,
+			sqlite3_stmt *st, int i)
+{
+	const char *v;
+
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return;
+	if (c->kind == CK_TIME) {
+		time_field(e, col_group_names[c->group], c->label,
+			   sqlite3_column_int64(st, i));
+		return;
+	}
+	v = c->kind == CK_STR ? model_string(e->m, sqlite3_column_int64(st, i)) :
+		(const char *)sqlite3_column_text(st, i);
+	if (v && *v)
+		field(e, col_group_names[c->group], c->label, v);
+}
+
+/* Emits the non-NULL columns of the typed row for this slice, if any,
+ * group by group. Returns 1 if the row exists. */
+static int typed(struct emit *e, const struct typed_table *tt, int64_t slice)
 {
 	struct strbuf sql;
 	sqlite3_stmt *st;
@@ -130,9 +66,9 @@ static int typed(struct emit *e, const char *table, const struct colspec *cols,
 
 	sb_init(&sql);
 	sb_adds(&sql, "SELECT ");
-	for (size_t i = 0; i < ncols; i++)
-		sb_printf(&sql, "%s%s", i ? ", " : "", cols[i].col);
-	sb_printf(&sql, " FROM %s WHERE slice_id=?", table);
+	for (size_t i = 0; i < tt->ncols; i++)
+		sb_printf(&sql, "%s%s", i ? ", " : "", tt->cols[i].name);
+	sb_printf(&sql, " FROM %s WHERE slice_id=?", tt->name);
 	if (sqlite3_prepare_v2(model_db(e->m), sb_cstr(&sql), -1, &st, NULL) !=
 	    SQLITE_OK) {
 		sb_free(&sql);
@@ -141,23 +77,10 @@ static int typed(struct emit *e, const char *table, const struct colspec *cols,
 	sqlite3_bind_int64(st, 1, slice);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		found = 1;
-		for (size_t i = 0; i < ncols; i++) {
-			const struct colspec *c = &cols[i];
-			const char *v;
-
-			if (sqlite3_column_type(st, (int)i) == SQLITE_NULL)
-				continue;
-			if (c->is_time) {
-				time_field(e, c->group, c->label,
-					   sqlite3_column_int64(st, (int)i));
-				continue;
-			}
-			v = c->is_string ?
-				model_string(e->m, sqlite3_column_int64(st, (int)i)) :
-				(const char *)sqlite3_column_text(st, (int)i);
-			if (v && *v)
-				field(e, c->group, c->label, v);
-		}
+		for (int g = 0; g < CG_COUNT; g++)
+			for (size_t i = 0; i < tt->ncols; i++)
+				if (tt->cols[i].group == (enum col_group)g)
+					typed_value(e, &tt->cols[i], st, (int)i);
 	}
 	sqlite3_finalize(st);
 	sb_free(&sql);
@@ -234,13 +157,9 @@ int model_slice_fields(struct model *m, int64_t id, mfield_fn fn, void *ctx)
 		snprintf(d, sizeof(d), "%d", s.depth);
 		field(&e, "Event", "depth", d);
 	}
-	if (!typed(&e, "instruction", instruction_cols,
-		   NX_ARRAY_SIZE(instruction_cols), id) &&
-	    !typed(&e, "dma_packet", dma_packet_cols,
-		   NX_ARRAY_SIZE(dma_packet_cols), id) &&
-	    !typed(&e, "dma_transfer", dma_transfer_cols,
-		   NX_ARRAY_SIZE(dma_transfer_cols), id))
-		typed(&e, "sys_event", sys_cols, NX_ARRAY_SIZE(sys_cols), id);
+	/* an event has at most one typed row */
+	for (int t = 0; t < TT_COUNT && !typed(&e, &typed_tables[t], id); t++)
+		;
 	args(&e, id);
 	return 0;
 }

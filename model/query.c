@@ -12,37 +12,9 @@
 #include "model/timefmt.h"
 #include "model/util.h"
 
-const struct qfield_info query_fields[F_COUNT] = {
-	[F_WORD] = { "", NULL, QF_STRING, "free word" },
-	[F_NAME] = { "name", NULL, QF_STRING, "event name (opcode, DMA variable, API call)" },
-	[F_OPCODE] = { "opcode", "op", QF_STRING, "instruction opcode" },
-	[F_ENGINE] = { "engine", NULL, QF_STRING, "engine row (TensorMatrix, Tensor, Vector, Scalar, GpSimd, Sync)" },
-	[F_ROW] = { "row", "track", QF_STRING, "any row by name" },
-	[F_LAYER] = { "layer", NULL, QF_STRING, "instruction layer" },
-	[F_HLO] = { "hlo_name", "hlo", QF_STRING, "HLO instruction" },
-	[F_QUEUE] = { "queue", NULL, QF_STRING, "DMA queue" },
-	[F_QUEUE_TYPE] = { "queue_type", NULL, QF_STRING, "DMA queue type (data, software_dynamic, ...)" },
-	[F_VARIABLE] = { "variable", "var", QF_STRING, "DMA variable" },
-	[F_OPERANDS] = { "operands", NULL, QF_TEXT, "instruction operands" },
-	[F_CATEGORY] = { "category", "cat", QF_STRING, "event category (layer, queue type, trace category)" },
-	[F_DUR] = { "dur", "duration", QF_TIME, "duration" },
-	[F_START] = { "start", "ts", QF_TIME, "start, from the profile start" },
-	[F_END] = { "end", NULL, QF_TIME, "end, from the profile start" },
-	[F_WAIT] = { "evt_wait_time", "wait", QF_TIME, "instruction wait time" },
-	[F_TRANSFER_SIZE] = { "transfer_size", "size", QF_INT, "DMA bytes" },
-	[F_READ_SIZE] = { "read_size", NULL, QF_INT, "DMA bytes read" },
-	[F_WRITE_SIZE] = { "write_size", NULL, QF_INT, "DMA bytes written" },
-	[F_ID] = { "id", NULL, QF_ID, "event id (exact, 64-bit)" },
-	[F_PC] = { "pc", NULL, QF_INT, "instruction program counter" },
-	[F_NC] = { "nc", "nc_idx", QF_INT, "NeuronCore (system events)" },
-	[F_LNC] = { "lnc", "lnc_idx", QF_INT, "logical NeuronCore (system events)" },
-	[F_INSTANCE] = { "instance", "instance_id", QF_STRING, "EC2 instance id (system events)" },
-	[F_PROCESS] = { "process", "pid", QF_STRING, "process id (system events)" },
-	[F_THREAD] = { "thread", "tid", QF_INT, "thread id (system events)" },
-	[F_MODEL] = { "model", "model_name", QF_STRING, "model (system events)" },
-	[F_SOURCE] = { "source", NULL, QF_STRING, "neuron_rt, neuron_hw or framework" },
-	[F_ARG] = { "args.KEY", NULL, QF_TEXT, "any other field of the event" },
-};
+#define QF_INFO(id, name, alias, kind, help) \
+	[F_##id] = { name, alias, kind, help },
+const struct qfield_info query_fields[F_COUNT] = { QUERY_FIELDS(QF_INFO) };
 
 static const struct {
 	const char *text;

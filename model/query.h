@@ -35,15 +35,49 @@ enum qkind {
 	QF_ID,		/* a 64-bit id, INTEGER or TEXT */
 };
 
-/* Fields a term may name. */
-enum qfield {
-	F_WORD,		/* free word: no field */
-	F_NAME, F_OPCODE, F_ENGINE, F_ROW, F_LAYER, F_HLO, F_QUEUE,
-	F_QUEUE_TYPE, F_VARIABLE, F_OPERANDS, F_CATEGORY, F_DUR, F_START,
-	F_END, F_WAIT, F_TRANSFER_SIZE, F_READ_SIZE, F_WRITE_SIZE, F_ID,
-	F_PC, F_NC, F_LNC, F_INSTANCE, F_PROCESS, F_THREAD, F_MODEL,
-	F_SOURCE, F_ARG, F_COUNT
-};
+/* Fields a term may name: F(id, name, alias or NULL, kind, help), in
+ * the order help lists them. Which column each reads: model/search.c for
+ * the slice's own, model/columns.h for the typed ones. */
+#define QUERY_FIELDS(F) \
+	F(WORD, "", NULL, QF_STRING, "free word") \
+	F(NAME, "name", NULL, QF_STRING, \
+	  "event name (opcode, DMA variable, API call)") \
+	F(OPCODE, "opcode", "op", QF_STRING, "instruction opcode") \
+	F(ENGINE, "engine", NULL, QF_STRING, \
+	  "engine row (TensorMatrix, Tensor, Vector, Scalar, GpSimd, Sync)") \
+	F(ROW, "row", "track", QF_STRING, "any row by name") \
+	F(LAYER, "layer", NULL, QF_STRING, "instruction layer") \
+	F(HLO, "hlo_name", "hlo", QF_STRING, "HLO instruction") \
+	F(QUEUE, "queue", NULL, QF_STRING, "DMA queue") \
+	F(QUEUE_TYPE, "queue_type", NULL, QF_STRING, \
+	  "DMA queue type (data, software_dynamic, ...)") \
+	F(VARIABLE, "variable", "var", QF_STRING, "DMA variable") \
+	F(OPERANDS, "operands", NULL, QF_TEXT, "instruction operands") \
+	F(CATEGORY, "category", "cat", QF_STRING, \
+	  "event category (layer, queue type, trace category)") \
+	F(DUR, "dur", "duration", QF_TIME, "duration") \
+	F(START, "start", "ts", QF_TIME, "start, from the profile start") \
+	F(END, "end", NULL, QF_TIME, "end, from the profile start") \
+	F(WAIT, "evt_wait_time", "wait", QF_TIME, "instruction wait time") \
+	F(TRANSFER_SIZE, "transfer_size", "size", QF_INT, "DMA bytes") \
+	F(READ_SIZE, "read_size", NULL, QF_INT, "DMA bytes read") \
+	F(WRITE_SIZE, "write_size", NULL, QF_INT, "DMA bytes written") \
+	F(ID, "id", NULL, QF_ID, "event id (exact, 64-bit)") \
+	F(PC, "pc", NULL, QF_INT, "instruction program counter") \
+	F(NC, "nc", "nc_idx", QF_INT, "NeuronCore (system events)") \
+	F(LNC, "lnc", "lnc_idx", QF_INT, \
+	  "logical NeuronCore (system events)") \
+	F(INSTANCE, "instance", "instance_id", QF_STRING, \
+	  "EC2 instance id (system events)") \
+	F(PROCESS, "process", "pid", QF_STRING, "process id (system events)") \
+	F(THREAD, "thread", "tid", QF_INT, "thread id (system events)") \
+	F(MODEL, "model", "model_name", QF_STRING, "model (system events)") \
+	F(SOURCE, "source", NULL, QF_STRING, "neuron_rt, neuron_hw or framework") \
+	F(ARG, "args.KEY", NULL, QF_TEXT, "any other field of the event")
+
+#define QF_ENUM(id, name, alias, kind, help) F_##id,
+enum qfield { QUERY_FIELDS(QF_ENUM) F_COUNT };
+#undef QF_ENUM
 
 struct qterm {
 	enum qfield field;

@@ -4,11 +4,13 @@
 
 #include <stdio.h>
 
+#include "model/columns.h"
 #include "model/db.h"
 #include "model/util.h"
 
 /* Tables. Times are int64 nanoseconds on the owning profile's time axis;
- * names are documented for users in man/nxtop.1 (CACHE SCHEMA). */
+ * names are documented for users in man/nxtop.1 (CACHE SCHEMA). The
+ * typed tables come from their column tables (model/columns.h). */
 const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;\n"
 	"CREATE TABLE source(id INTEGER PRIMARY KEY, profile_id INTEGER,"
@@ -52,31 +54,7 @@ const char schema_sql[] =
 	" value INTEGER NOT NULL, n INTEGER NOT NULL, dur INTEGER NOT NULL,"
 	" dmin INTEGER NOT NULL, dmax INTEGER NOT NULL,"
 	" PRIMARY KEY(track_id, field, level, bucket, value)) WITHOUT ROWID;\n"
-	"CREATE TABLE instruction(slice_id INTEGER PRIMARY KEY, id,"
-	" subgroup INTEGER, operands TEXT, pc INTEGER, compiler_pc INTEGER,"
-	" evt_wait_time INTEGER, hlo_name INTEGER, layer INTEGER,"
-	" subgraph INTEGER, bir_id TEXT, penguin_id TEXT,"
-	" bir_instruction_name TEXT, instruction_type INTEGER,"
-	" activation_fn INTEGER, compiler_opcode INTEGER,"
-	" compiler_operands TEXT);\n"
-	"CREATE TABLE dma_packet(slice_id INTEGER PRIMARY KEY, id,"
-	" packet_aggregation_id, packet_idx INTEGER, queue INTEGER,"
-	" queue_type INTEGER, variable INTEGER, transfer_size INTEGER,"
-	" read_size INTEGER, write_size INTEGER, transfer_rate INTEGER,"
-	" dma_engine INTEGER, dma_queue INTEGER, semaphore_id TEXT,"
-	" op INTEGER, source TEXT, dest TEXT, block_id INTEGER);\n"
-	"CREATE TABLE dma_transfer(slice_id INTEGER PRIMARY KEY, id,"
-	" queue INTEGER, queue_type INTEGER, variable INTEGER,"
-	" transfer_size INTEGER, read_size INTEGER, write_size INTEGER,"
-	" transfer_rate INTEGER, dma_engine INTEGER, dma_queue INTEGER,"
-	" semaphore_id TEXT, op INTEGER, source TEXT, dest TEXT,"
-	" block_id INTEGER, trigger_ts INTEGER);\n"
-	"CREATE TABLE sys_event(slice_id INTEGER PRIMARY KEY, id, parent,"
-	" source INTEGER, instance_id INTEGER, process_id INTEGER,"
-	" thread_id INTEGER, nc_idx INTEGER, lnc_idx INTEGER,"
-	" worker_gid INTEGER, device_core_idx INTEGER, exec_id INTEGER,"
-	" model_id TEXT, model_name INTEGER, device_profile INTEGER,"
-	" grp INTEGER, type INTEGER);\n"
+	TYPED_TABLES(TYPED_TABLE_DDL)
 	"CREATE TABLE layer(id INTEGER PRIMARY KEY, profile_id INTEGER NOT NULL,"
 	" name TEXT NOT NULL, subgraph TEXT, start_ns INTEGER NOT NULL,"
 	" end_ns INTEGER NOT NULL, dur INTEGER NOT NULL,"

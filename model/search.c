@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/agg.h"
+#include "model/columns.h"
 #include "model/lod.h"
 #include "model/schema.h"
 #include "model/util.h"
@@ -203,37 +204,14 @@ static int neg(const struct qterm *t)
 	return t->op == Q_NE || t->op == Q_HASNOT || t->op == Q_NRE;
 }
 
-/* Column of each field, and the join it needs. */
-static const struct {
-	const char *expr;
-	const char *join;	/* alias that must be joined */
-	int is_id;		/* an interned string id */
-} targets[F_COUNT] = {
-	[F_NAME] = { "s.name", NULL, 1 },
-	[F_OPCODE] = { "s.name", NULL, 1 },
-	[F_LAYER] = { "i.layer", "i", 1 },
-	[F_HLO] = { "i.hlo_name", "i", 1 },
-	[F_QUEUE] = { "coalesce(dp.queue, dt.queue)", "d", 1 },
-	[F_QUEUE_TYPE] = { "coalesce(dp.queue_type, dt.queue_type)", "d", 1 },
-	[F_VARIABLE] = { "coalesce(dp.variable, dt.variable)", "d", 1 },
-	[F_OPERANDS] = { "i.operands", "i", 0 },
-	[F_CATEGORY] = { "s.cat", NULL, 1 },
-	[F_DUR] = { "s.dur", NULL, 0 },
-	[F_START] = { "(s.ts - ?)", NULL, 0 },
-	[F_END] = { "(s.ts + s.dur - ?)", NULL, 0 },
-	[F_WAIT] = { "i.evt_wait_time", "i", 0 },
-	[F_TRANSFER_SIZE] = { "coalesce(dp.transfer_size, dt.transfer_size)", "d", 0 },
-	[F_READ_SIZE] = { "coalesce(dp.read_size, dt.read_size)", "d", 0 },
-	[F_WRITE_SIZE] = { "coalesce(dp.write_size, dt.write_size)", "d", 0 },
-	[F_ID] = { "coalesce(i.id, dp.id, dt.id, se.id)", "ids", 0 },
-	[F_PC] = { "i.pc", "i", 0 },
-	[F_NC] = { "se.nc_idx", "se", 0 },
-	[F_LNC] = { "se.lnc_idx", "se", 0 },
-	[F_INSTANCE] = { "se.instance_id", "se", 1 },
-	[F_PROCESS] = { "se.process_id", "se", 1 },
-	[F_THREAD] = { "se.thread_id", "se", 0 },
-	[F_MODEL] = { "se.model_name", "se", 1 },
-	[F_SOURCE] = { "se.source", "se", 1 },
+/* Fields of the slice itself; the others are typed columns (target). */
+static const char *const slice_targets[F_COUNT] = {
+	[F_NAME] = "s.name",
+	[F_OPCODE] = "s.name",
+	[F_CATEGORY] = "s.cat",
+	[F_DUR] = "s.dur",
+	[F_START] = "(s.ts - ?)",
+	[F_END] = "(s.ts + s.dur - ?)",
 };
 
 struct joins {
@@ -242,14 +220,44 @@ struct joins {
 
 static void need(struct joins *j, const char *alias)
 {
-	if (!alias)
-		return;
-	if (!strcmp(alias, "i") || !strcmp(alias, "ids"))
+	if (!strcmp(alias, "i"))
 		j->i = 1;
-	if (!strcmp(alias, "d") || !strcmp(alias, "ids"))
+	if (!strcmp(alias, "dp") || !strcmp(alias, "dt"))
 		j->d = 1;
-	if (!strcmp(alias, "se") || !strcmp(alias, "ids"))
+	if (!strcmp(alias, "se"))
 		j->se = 1;
+}
+
+/* The expression of a field: its slice column, else the typed columns
+ * that hold it (model/columns.h), the first present of them when there
+ * are several ("coalesce(dp.queue, dt.queue)"); their tables are
+ * joined. */
+static void target(enum qfield f, struct joins *j, struct strbuf *out)
+{
+	struct strbuf cols;
+	size_t n = 0;
+
+	if (slice_targets[f]) {
+		sb_adds(out, slice_targets[f]);
+		return;
+	}
+	sb_init(&cols);
+	for (int t = 0; t < TT_COUNT; t++) {
+		const struct typed_table *tt = &typed_tables[t];
+
+		for (size_t c = 0; c < tt->ncols; c++) {
+			if (tt->cols[c].field != f)
+				continue;
+			sb_printf(&cols, "%s%s.%s", n++ ? ", " : "", tt->alias,
+				  tt->cols[c].name);
+			need(j, tt->alias);
+		}
+	}
+	if (n > 1)
+		sb_printf(out, "coalesce(%s)", sb_cstr(&cols));
+	else
+		sb_adds(out, sb_cstr(&cols));
+	sb_free(&cols);
 }
 
 static const char *cmp_op(enum qop op)
@@ -264,12 +272,64 @@ static const char *cmp_op(enum qop op)
 	}
 }
 
+/* The condition of a term on the field read by expr. */
+static int field_cond(struct search *s, const struct qterm *t,
+		      const char *expr)
+{
+	struct strbuf *w = &s->where;
+	char set[32];
+
+	if (t->field == F_START || t->field == F_END)
+		add_param_int(s, s->pstart);
+	if (query_fields[t->field].kind == QF_STRING) {
+		enum qop base = t->op == Q_NE ? Q_EQ : t->op == Q_HASNOT ? Q_HAS :
+				t->op == Q_NRE ? Q_RE : t->op;
+
+		if (string_set(s, base, t->value, set, sizeof(set)))
+			return -1;
+		sb_printf(w, "%scoalesce(%s IN %s, 0)", neg(t) ? "NOT " : "",
+			  expr, set);
+		if (t->field == F_OPCODE)
+			sb_adds(w, " AND t.kind = 'engine'");
+		return 0;
+	}
+	if (query_fields[t->field].kind == QF_TEXT) {
+		char *tmp = NULL;
+
+		sb_printf(w, "%scoalesce(%s %s, 0)", neg(t) ? "NOT " : "",
+			  expr,
+			  t->op == Q_RE || t->op == Q_NRE ? "REGEXP ?" :
+			  t->op == Q_EQ || t->op == Q_NE ? "= ? COLLATE NOCASE" :
+			  "LIKE ? ESCAPE '\\'");
+		add_param_text(s, str_value(t->op, t->value, &tmp));
+		free(tmp);
+		return 0;
+	}
+	if (query_fields[t->field].kind == QF_ID) {
+		struct wid_text {
+			int64_t i;
+		} v;
+
+		sb_printf(w, "%s %s ?", expr,
+			  t->op == Q_NE ? "!=" : "=");
+		if (!parse_i64(t->value, strlen(t->value), &v.i))
+			add_param_int(s, v.i);
+		else
+			add_param_text(s, t->value);
+		return 0;
+	}
+	sb_printf(w, "%s %s ?", expr, cmp_op(t->op));
+	add_param_int(s, t->num);
+	return 0;
+}
+
 /* The condition of a term as written, without its leading '-'; it may
  * be NULL where a joined table has no row (term_sql makes that false). */
 static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 {
-	struct strbuf *w = &s->where;
+	struct strbuf *w = &s->where, expr;
 	char set[32];
+	int rc;
 
 	if (t->field == F_WORD) {
 		struct strbuf tl;
@@ -327,49 +387,11 @@ static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 		free(tmp);
 		return 0;
 	}
-	need(j, targets[t->field].join);
-	if (t->field == F_START || t->field == F_END)
-		add_param_int(s, s->pstart);
-	if (targets[t->field].is_id) {
-		enum qop base = t->op == Q_NE ? Q_EQ : t->op == Q_HASNOT ? Q_HAS :
-				t->op == Q_NRE ? Q_RE : t->op;
-
-		if (string_set(s, base, t->value, set, sizeof(set)))
-			return -1;
-		sb_printf(w, "%scoalesce(%s IN %s, 0)", neg(t) ? "NOT " : "",
-			  targets[t->field].expr, set);
-		if (t->field == F_OPCODE)
-			sb_adds(w, " AND t.kind = 'engine'");
-		return 0;
-	}
-	if (query_fields[t->field].kind == QF_TEXT) {
-		char *tmp = NULL;
-
-		sb_printf(w, "%scoalesce(%s %s, 0)", neg(t) ? "NOT " : "",
-			  targets[t->field].expr,
-			  t->op == Q_RE || t->op == Q_NRE ? "REGEXP ?" :
-			  t->op == Q_EQ || t->op == Q_NE ? "= ? COLLATE NOCASE" :
-			  "LIKE ? ESCAPE '\\'");
-		add_param_text(s, str_value(t->op, t->value, &tmp));
-		free(tmp);
-		return 0;
-	}
-	if (query_fields[t->field].kind == QF_ID) {
-		struct wid_text {
-			int64_t i;
-		} v;
-
-		sb_printf(w, "%s %s ?", targets[t->field].expr,
-			  t->op == Q_NE ? "!=" : "=");
-		if (!parse_i64(t->value, strlen(t->value), &v.i))
-			add_param_int(s, v.i);
-		else
-			add_param_text(s, t->value);
-		return 0;
-	}
-	sb_printf(w, "%s %s ?", targets[t->field].expr, cmp_op(t->op));
-	add_param_int(s, t->num);
-	return 0;
+	sb_init(&expr);
+	target(t->field, j, &expr);
+	rc = field_cond(s, t, sb_cstr(&expr));
+	sb_free(&expr);
+	return rc;
 }
 
 /* "-TERM" matches exactly the events TERM does not: the condition is made

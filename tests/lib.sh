@@ -98,3 +98,18 @@ bundle_device() {
 		cat "$srcdir/tests/fixtures/device_small.json"
 	fi
 }
+
+# bundle_ncs DIR: a bundle of one model on several NeuronCores, as the
+# tools export it: tests/fixtures/system_ncs.json lists the device
+# profiles of NeuronCores 0 and 2 of process 100, 2 of process 200 and 3
+# (missing from the folder); the folder also holds NeuronCore 1's file,
+# which the list does not name. Every device file says NeuronCore 0
+# inside, as real exports do: only the list and the names tell them apart.
+bundle_ncs() {
+	mkdir "$1" || return 1
+	cp "$srcdir/tests/fixtures/system_ncs.json" "$1/system_profile.json"
+	for f in pid_100_nc_0 pid_100_nc_1 pid_100_nc_2 pid_200_nc_2; do
+		cp "$srcdir/tests/fixtures/device_small.json" \
+			"$1/i-0c0ffee000000abcd_${f}_model_777.json" || return 1
+	done
+}

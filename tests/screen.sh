@@ -8,7 +8,8 @@
 # profiles; "bundle-small": tests/fixtures/system_small.json with
 # device_small.json as its one device file present, another one
 # missing; "bundle-broken": the same with the device file cut short, so
-# that it fails to import), extra options ("# args: ...") and environment ("# env:
+# that it fails to import; "bundle-ncs": one model on several
+# NeuronCores, see bundle_ncs in tests/lib.sh), extra options ("# args: ...") and environment ("# env:
 # VAR=value"), may list the files it exports ("# exports:
 # nxtop-layers-1.txt ..."), which must be written, and dumps that must
 # be the same screen ("# same: A B": back where it was). Each script runs in a folder of its own (where e and E write)
@@ -67,6 +68,8 @@ for script in "$screens"/*.keys; do
 		bundle)
 			"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
 				--write "$tmp/$profile" || fail "demo bundle failed" ;;
+		bundle-ncs)
+			bundle_ncs "$tmp/$profile" || fail "bundle_ncs failed" ;;
 		bundle-small | bundle-broken)
 			mkdir "$tmp/$profile"
 			cp "$srcdir/tests/fixtures/system_small.json" \

@@ -57,6 +57,53 @@ expect 2 "--filter-event-type: no names given" "$NXTOP" summary --filter-event-t
 expect 2 "--group: unknown field 'host'" "$NXTOP" summary --group host "$b"
 expect 2 "--row: 'thread_id' given twice" "$NXTOP" summary --row tid,thread_id "$b"
 
+# One model on several NeuronCores: each device file says NeuronCore 0
+# inside; the bundle says which is which. Wanted: "NC,process,file,state"
+# from the fixture's device_profile_list (jq), plus the file it does not
+# name with the NeuronCore its name gives (sed).
+ncs="$tmp/ncs"
+bundle_ncs "$ncs" || fail "bundle_ncs failed"
+if command -v jq >/dev/null; then
+	{
+		jq -r --arg dir "$ncs" '.device_profile_list[] |
+			[(.nc_id | tonumber), .process_id,
+			 .device_profile_name + ".json"] | map(tostring) | join(",")' \
+			"$fx/system_ncs.json" | while IFS=, read -r nc pid file; do
+			state=missing
+			[ -f "$ncs/$file" ] && state=ready
+			echo "$nc,$pid,$file,$state"
+		done
+		for f in "$ncs"/*_nc_*.json; do
+			f=$(basename "$f")
+			jq -e --arg f "${f%.json}" 'any(.device_profile_list[];
+				.device_profile_name == $f)' "$fx/system_ncs.json" \
+				>/dev/null && continue
+			echo "$f" | sed 's/^i-[^_]*_pid_\([0-9]*\)_nc_\([0-9]*\)_.*/\2,\1/' |
+				tr -d '\n'
+			echo ",$f,ready"
+		done
+	} | sort > "$tmp/ncs.want"
+	expect 0 "" "$NXTOP" export -q --what devices --format csv "$ncs"
+	awk -F, 'NR > 1 { print $1 "," $5 "," $6 "," $9 }' "$out" | sort \
+		> "$tmp/ncs.got"
+	cmp -s "$tmp/ncs.want" "$tmp/ncs.got" ||
+		fail "devices by NeuronCore: $(diff "$tmp/ncs.want" "$tmp/ncs.got")"
+	expect 0 "" "$NXTOP" summary -q --format json "$ncs"
+	jq -r '.device_profiles[] | [.nc_idx, .process_id, .file, .state] |
+		map(tostring) | join(",")' "$out" | sort > "$tmp/ncs.got"
+	cmp -s "$tmp/ncs.want" "$tmp/ncs.got" ||
+		fail "summary devices: $(diff "$tmp/ncs.want" "$tmp/ncs.got")"
+fi
+# the summary's text names each one's NeuronCore, process and file
+expect 0 "^ +2 +777 .* 200 +i-0c0ffee000000abcd_pid_200_nc_2_model_777.json" \
+	"$NXTOP" summary -q "$ncs"
+expect 0 "^ +1 +777 .* 100 +i-0c0ffee000000abcd_pid_100_nc_1_model_777.json" \
+	"$NXTOP" summary -q "$ncs"
+# --filter-nc keeps NeuronCore 2's files, by the bundle's word
+expect 0 "" "$NXTOP" export -q --filter-nc 2 --what devices --format csv "$ncs"
+[ "$(awk -F, 'NR > 1 { print $1 }' "$out" | sort -u)" = 2 ] ||
+	fail "--filter-nc 2 devices: $(cat "$out")"
+
 mkdir "$tmp/two"
 cp "$fx/system_small.json" "$tmp/two/a.json"
 cp "$fx/system_small.json" "$tmp/two/b.json"

@@ -37,22 +37,7 @@ static int teardown(void **state)
 
 static int64_t count(struct model *m, const char *q)
 {
-	struct mtrack *t;
-	size_t n;
-	struct search_stats st;
-	char *err = NULL;
-	struct search *s = search_new(m, 1, q, &err);
-	int64_t c;
-
-	if (!s)
-		fail_msg("%s: %s", q, err);
-	model_tracks(m, 1, &t, &n);
-	assert_int_equal(search_stats(s, t, n, INT64_MIN / 2, INT64_MAX / 2, &st), 0);
-	c = st.count;
-	search_stats_free(&st);
-	model_tracks_free(t, n);
-	search_free(s);
-	return c;
+	return tu_search_count(m, 1, q);
 }
 
 static void test_terms(void **state)

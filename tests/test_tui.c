@@ -28,27 +28,9 @@
 #define MAN_BEGIN ".\\\" keys: generated"
 #define MAN_END ".\\\" keys: end"
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	struct strbuf sb;
-	char buf[4096];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	sb_init(&sb);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(&sb, buf, n);
-	fclose(f);
-	return sb_detach(&sb);
-}
-
 static void test_man_keys(void **state)
 {
-	const char *src = getenv("srcdir");
-	char *path = xasprintf("%s/man/nxtop.1", src ? src : ".");
-	char *man = read_file(path), *b, *e;
+	char *man = tu_read_man(), *b, *e;
 	struct strbuf want;
 
 	(void)state;
@@ -66,7 +48,6 @@ static void test_man_keys(void **state)
 			 "'make man-keys'. Expected:\n%s", sb_cstr(&want));
 	sb_free(&want);
 	free(man);
-	free(path);
 }
 
 /* Every key in the table reaches its own request in every keymap that
@@ -357,7 +338,7 @@ static void test_system_rows(void **state)
 	size_t len, merged = 0;
 
 	(void)state;
-	text = read_file(fx);
+	text = tu_read_file(fx);
 	assert_non_null(text);
 	len = strlen(text);
 	cache = tu_import(tu_write("system_profile.json", text, len));

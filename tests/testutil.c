@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/model.h"
+#include "model/search.h"
 #include "model/util.h"
 #include "src/import/import.h"
 
@@ -59,6 +61,55 @@ char *tu_fixture(const char *name)
 	const char *src = getenv("srcdir");
 
 	return xasprintf("%s/tests/fixtures/%s", src && *src ? src : ".", name);
+}
+
+char *tu_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf sb;
+	char buf[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	sb_init(&sb);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(&sb, buf, n);
+	fclose(f);
+	return sb_detach(&sb);
+}
+
+char *tu_read_man(void)
+{
+	const char *src = getenv("srcdir");
+	char *path = xasprintf("%s/man/nxtop.1", src && *src ? src : ".");
+	char *man = tu_read_file(path);
+
+	if (!man)
+		fail_msg("cannot read %s", path);
+	free(path);
+	return man;
+}
+
+int64_t tu_search_count(struct model *m, int64_t profile, const char *q)
+{
+	struct mtrack *t;
+	size_t n;
+	struct search_stats st;
+	char *err = NULL;
+	struct search *s = search_new(m, profile, q, &err);
+	int64_t c;
+
+	if (!s)
+		fail_msg("%s: %s", q, err);
+	model_tracks(m, profile, &t, &n);
+	assert_int_equal(search_stats(s, t, n, INT64_MIN / 2, INT64_MAX / 2,
+				      &st), 0);
+	c = st.count;
+	search_stats_free(&st);
+	model_tracks_free(t, n);
+	search_free(s);
+	return c;
 }
 
 int64_t tu_query_int(const char *cache, const char *sql)

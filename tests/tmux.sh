@@ -5,7 +5,9 @@
 # Backspace and q; pager: the details pane's fields and the info
 # panels' lines read in full; cmdline: editing a command opened by a
 # key; home-end: Home and End as tmux sends them, \e[1~ and \e[4~, to
-# a TERM=xterm-256color that lacks them; box-small: a Selection Summary
+# a TERM=xterm-256color that lacks them; devices-ncs: the device list
+# and a drilldown where the bundle says which NeuronCore each device
+# profile is; box-small: a Selection Summary
 # with its "(none)" lines; trace: a Chrome trace's legend in its own
 # words), and every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
@@ -80,6 +82,13 @@ run() {
 	case $profile in
 	bundle) profile=$tmp/bundle ;;
 	device_screen.json) profile=$tmp/p.json ;;
+	bundle-ncs)
+		if [ ! -e "$tmp/$profile" ]; then
+			bundle_ncs "$tmp/$profile" &&
+			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
+				{ fail "$name: $profile: import failed"; return; }
+		fi
+		profile=$tmp/$profile ;;
 	bundle-small | bundle-broken)
 		# as in screen.sh
 		if [ ! -e "$tmp/$profile" ]; then
@@ -130,7 +139,7 @@ run() {
 }
 
 for t in start details help tracks zoom search box box-small trace drill \
-	pager cmdline markers-line counters drill-failed home-end; do
+	pager cmdline markers-line counters drill-failed home-end devices-ncs; do
 	run "$t"
 done
 

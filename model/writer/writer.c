@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "model/cache.h"
+#include "model/columns.h"
 #include "model/db.h"
 #include "model/file.h"
 #include "model/schema.h"
@@ -39,27 +40,10 @@ static const char *const stmt_sql[S_COUNT] = {
 		    " depth, flags) VALUES(?,?,?,?,?,?,?,?)",
 	[S_ARG] = "INSERT OR REPLACE INTO arg(slice_id, args) VALUES(?,?)",
 	[S_COUNTER] = "INSERT INTO counter(track_id, ts, value) VALUES(?,?,?)",
-	[S_INSTR] = "INSERT INTO instruction(slice_id, id, subgroup, operands,"
-		    " pc, compiler_pc, evt_wait_time, hlo_name, layer, subgraph,"
-		    " bir_id, penguin_id, bir_instruction_name, instruction_type,"
-		    " activation_fn, compiler_opcode, compiler_operands)"
-		    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_DMA_PACKET] = "INSERT INTO dma_packet(slice_id, id,"
-			 " packet_aggregation_id, packet_idx, queue, queue_type,"
-			 " variable, transfer_size, read_size, write_size,"
-			 " transfer_rate, dma_engine, dma_queue, semaphore_id, op,"
-			 " source, dest, block_id)"
-			 " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_DMA_XFER] = "INSERT INTO dma_transfer(slice_id, id, queue,"
-		       " queue_type, variable, transfer_size, read_size,"
-		       " write_size, transfer_rate, dma_engine, dma_queue,"
-		       " semaphore_id, op, source, dest, block_id, trigger_ts)"
-		       " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_SYS] = "INSERT INTO sys_event(slice_id, id, parent, source,"
-		  " instance_id, process_id, thread_id, nc_idx, lnc_idx,"
-		  " worker_gid, device_core_idx, exec_id, model_id, model_name,"
-		  " device_profile, grp, type)"
-		  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_INSTR] = TYPED_TABLE_INSERT(instruction, INSTRUCTION_COLUMNS),
+	[S_DMA_PACKET] = TYPED_TABLE_INSERT(dma_packet, DMA_PACKET_COLUMNS),
+	[S_DMA_XFER] = TYPED_TABLE_INSERT(dma_transfer, DMA_TRANSFER_COLUMNS),
+	[S_SYS] = TYPED_TABLE_INSERT(sys_event, SYS_EVENT_COLUMNS),
 	[S_FLOW] = "INSERT INTO flow(flow_id, slice_out, slice_in, kind)"
 		   " VALUES(?,?,?,?)",
 	[S_LAYER] = "INSERT INTO layer(profile_id, name, subgraph, start_ns,"
@@ -413,6 +397,15 @@ static void bind_id(struct writer *w, int i, const struct wid *id)
 		wq_int(w->q, i, id->v);
 }
 
+/* An integer with no value out of range for "absent". */
+static void bind_flagged(struct writer *w, int i, int has, int64_t v)
+{
+	if (has)
+		wq_int(w->q, i, v);
+	else
+		wq_null(w->q, i);
+}
+
 static int64_t clamp_time(int64_t t)
 {
 	return NX_MAX(WRITER_TIME_MIN, NX_MIN(t, WRITER_TIME_MAX));
@@ -743,88 +736,56 @@ void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 	q_step(w);
 }
 
-void writer_instruction(struct writer *w, int64_t slice,
-			const struct winstruction *in)
-{
-	if (!slice)
-		return;
-	q_begin(w, S_INSTR);
-	wq_int(w->q, 1, slice);
-	bind_id(w, 2, &in->id);
-	bind_sid(w, 3, in->subgroup);
-	bind_text(w, 4, in->operands);
-	bind_opt(w, 5, in->pc);
-	bind_opt(w, 6, in->compiler_pc);
-	bind_opt(w, 7, in->evt_wait_time);
-	bind_sid(w, 8, in->hlo_name);
-	bind_sid(w, 9, in->layer);
-	bind_sid(w, 10, in->subgraph);
-	bind_text(w, 11, in->bir_id);
-	bind_text(w, 12, in->penguin_id);
-	bind_text(w, 13, in->bir_instruction_name);
-	bind_sid(w, 14, in->instruction_type);
-	bind_sid(w, 15, in->activation_fn);
-	bind_sid(w, 16, in->compiler_opcode);
-	bind_text(w, 17, in->compiler_operands);
-	q_step(w);
-}
+/* Binds the columns of a typed row from the struct at src, in table
+ * order after slice_id (model/columns.h). */
+#define BIND_ID(src, m) bind_id(w, i++, &(src)->m)
+#define BIND_STR(src, m) bind_sid(w, i++, (src)->m)
+#define BIND_TEXT(src, m) bind_text(w, i++, (src)->m)
+#define BIND_INT(src, m) bind_opt(w, i++, (src)->m)
+#define BIND_TIME(src, m) bind_opt(w, i++, (src)->m)
+#define BIND_FLAG(src, m) bind_flagged(w, i++, (src)->has_##m, (src)->m)
+#define BIND_COL(col, kind, member, group, label, field) \
+	BIND_##kind(src, member);
 
-void writer_dma(struct writer *w, int64_t slice, const struct wdma *d)
+void writer_instruction(struct writer *w, int64_t slice,
+			const struct winstruction *src)
 {
 	int i = 1;
 
 	if (!slice)
 		return;
-	q_begin(w, d->aggregated ? S_DMA_XFER : S_DMA_PACKET);
+	q_begin(w, S_INSTR);
 	wq_int(w->q, i++, slice);
-	bind_id(w, i++, &d->id);
-	if (!d->aggregated) {
-		bind_id(w, i++, &d->packet_aggregation_id);
-		bind_opt(w, i++, d->packet_idx);
+	INSTRUCTION_COLUMNS(BIND_COL)
+	q_step(w);
+}
+
+void writer_dma(struct writer *w, int64_t slice, const struct wdma *src)
+{
+	int i = 1;
+
+	if (!slice)
+		return;
+	q_begin(w, src->aggregated ? S_DMA_XFER : S_DMA_PACKET);
+	wq_int(w->q, i++, slice);
+	if (src->aggregated) {
+		DMA_TRANSFER_COLUMNS(BIND_COL)
+	} else {
+		DMA_PACKET_COLUMNS(BIND_COL)
 	}
-	bind_sid(w, i++, d->queue);
-	bind_sid(w, i++, d->queue_type);
-	bind_sid(w, i++, d->variable);
-	bind_opt(w, i++, d->transfer_size);
-	bind_opt(w, i++, d->read_size);
-	bind_opt(w, i++, d->write_size);
-	bind_opt(w, i++, d->transfer_rate);
-	bind_opt(w, i++, d->dma_engine);
-	bind_opt(w, i++, d->dma_queue);
-	bind_text(w, i++, d->semaphore_id);
-	bind_sid(w, i++, d->op);
-	bind_text(w, i++, d->source);
-	bind_text(w, i++, d->dest);
-	bind_opt(w, i++, d->block_id);
-	if (d->aggregated)
-		bind_opt(w, i++, d->trigger_ts);
 	q_step(w);
 }
 
 void writer_sys_event(struct writer *w, int64_t slice,
-		      const struct wsys_event *e)
+		      const struct wsys_event *src)
 {
+	int i = 1;
+
 	if (!slice)
 		return;
 	q_begin(w, S_SYS);
-	wq_int(w->q, 1, slice);
-	bind_id(w, 2, &e->id);
-	bind_id(w, 3, &e->parent);
-	bind_sid(w, 4, e->source);
-	bind_sid(w, 5, e->instance_id);
-	bind_sid(w, 6, e->process_id);
-	bind_opt(w, 7, e->thread_id);
-	bind_opt(w, 8, e->nc_idx);
-	bind_opt(w, 9, e->lnc_idx);
-	bind_opt(w, 10, e->worker_gid);
-	bind_opt(w, 11, e->device_core_idx);
-	bind_opt(w, 12, e->exec_id);
-	bind_text(w, 13, e->model_id);
-	bind_sid(w, 14, e->model_name);
-	bind_sid(w, 15, e->device_profile);
-	bind_sid(w, 16, e->group);
-	if (e->has_type)
-		wq_int(w->q, 17, e->type);
+	wq_int(w->q, i++, slice);
+	SYS_EVENT_COLUMNS(BIND_COL)
 	q_step(w);
 }
 

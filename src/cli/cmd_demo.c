@@ -18,7 +18,7 @@
 enum { OPT_EVENTS = 256, OPT_SEED, OPT_WRITE, OPT_SYSTEM_EVENTS };
 
 /* Part of the demo file's name: a newer generator writes a new file. */
-#define DEMO_VERSION 2
+#define DEMO_VERSION 3
 
 #define DEMO_INSTANCES 2
 #define DEMO_CORES 4
@@ -84,54 +84,54 @@ static int write_file(const char *path, const struct demo_opts *o)
 
 /* The bundle in dir: the device profiles first, then the system profile
  * (its executions as long as the device profiles), written last so that
- * a folder with system_profile.json is whole. */
+ * a folder with system_profile.json is whole. The files are named and
+ * say NeuronCore 0 inside the way the tools write them: only the
+ * bundle tells which core each one profiled. */
 static int write_bundle(const char *dir, const struct demo_opts *o,
 			int64_t system_events)
 {
 	struct demo_model models[2];
-	char *neff[2], *dev[2], *sys;
+	struct demo_system s = {
+		.instances = DEMO_INSTANCES, .cores = DEMO_CORES,
+		.events = system_events, .seed = o->seed,
+		.models = models, .nmodels = 2,
+	};
+	char *neff[2], *sys;
 	int rc = 0;
 
 	if (mkdirs(dir))
 		return -1;
 	for (int m = 0; m < 2; m++) {
-		struct demo_opts d = *o;
-		char *path;
-
-		d.model_name = demo_models[m].name;
-		d.nc_idx = m * DEMO_CORES / 2;
-		d.seed = o->seed + (uint64_t)m;
 		neff[m] = xasprintf("/home/ubuntu/%s/compiled/graph.neff",
 				    demo_models[m].name);
-		dev[m] = xasprintf("device_profile_model_%s", demo_models[m].id);
-		path = xasprintf("%s/%s.json", dir, dev[m]);
 		models[m].id = demo_models[m].id;
 		models[m].neff = neff[m];
-		models[m].device_profile = dev[m];
+		models[m].profiled = 1;
 		models[m].exec_ns = 1000000;
-		if (!rc)
-			rc = write_device(path, &d, &models[m].exec_ns);
+	}
+	for (int m = 0; m < 2 && !rc; m++) {
+		struct demo_opts d = *o;
+		char *name = demo_device_name(&s, m);
+		char *path = xasprintf("%s/%s.json", dir, name);
+
+		d.model_name = demo_models[m].name;
+		d.nc_idx = 0;
+		d.seed = o->seed + (uint64_t)m;
+		rc = write_device(path, &d, &models[m].exec_ns);
 		free(path);
+		free(name);
 	}
 	if (!rc) {
-		struct demo_system s = {
-			.instances = DEMO_INSTANCES, .cores = DEMO_CORES,
-			.events = system_events, .seed = o->seed,
-			.models = models, .nmodels = 2,
-		};
-
 		sys = xasprintf("%s/system_profile.json", dir);
 		rc = write_system(sys, &s);
 		free(sys);
 	}
-	for (int m = 0; m < 2; m++) {
+	for (int m = 0; m < 2; m++)
 		free(neff[m]);
-		free(dev[m]);
-	}
 	return rc;
 }
 
-/* $XDG_CACHE_HOME/nxtop/demo/bundle-v2-s<seed>-e<events>-n<system>/,
+/* $XDG_CACHE_HOME/nxtop/demo/bundle-v3-s<seed>-e<events>-n<system>/,
  * made once. */
 static char *demo_path(const struct demo_opts *o, int64_t system_events,
 		       int quiet)

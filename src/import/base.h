@@ -40,7 +40,6 @@ struct devref {
 /* What importing one file produced. */
 struct import_result {
 	int64_t profile;
-	int64_t nc_idx;		/* a device profile's own NeuronCore, or -1 */
 	int is_system;		/* a system profile */
 	struct devref *devices;	/* its device_profile_list */
 	size_t ndevices;

@@ -362,7 +362,9 @@ static void run_job(struct pool *pl, size_t idx)
 		set_col(w, res.profile, "instance_id", j->dn.instance_id);
 		set_col(w, res.profile, "process_id", j->dn.process_id);
 		set_col(w, res.profile, "model", j->dn.model_id);
-		if (res.nc_idx < 0 && j->dn.nc_idx >= 0) {
+		/* the file itself says NeuronCore 0 whichever core it
+		 * profiled: the bundle's list and the file's name know */
+		if (j->dn.nc_idx >= 0) {
 			snprintf(buf, sizeof(buf), "%" PRId64, j->dn.nc_idx);
 			writer_profile_set(w, res.profile, "nc_idx", buf);
 		}

@@ -180,7 +180,6 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 	/* what binds the cache to the file, taken before it is read */
 	cache_stamp_of(path, &stamp);
 	memset(im.res, 0, sizeof(*im.res));
-	im.res->nc_idx = -1;
 	switch (f) {
 	case FMT_NEURON_JSON:
 		rc = import_neuron_json(&im);

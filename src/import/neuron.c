@@ -758,7 +758,6 @@ static void finish_profile(struct neuron *n)
 	if (n->instance_type)
 		writer_profile_set(n->w, n->im->profile, "instance_type",
 				   n->instance_type);
-	n->im->res->nc_idx = n->nc_idx;
 	if (n->nc_idx >= 0) {
 		char buf[32];
 
