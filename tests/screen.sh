@@ -3,7 +3,7 @@
 # tests/screens/NAME.keys types keys and dumps screens; every dump must
 # equal tests/screens/NAME/DUMP, and no dump may hold a control
 # character. A script's header names its profile ("# profile: FILE" in
-# tests/fixtures; "demo": nxtop demo --events 20000; "bundle": the demo
+# tests/fixtures, a file or a folder; "demo": nxtop demo --events 20000; "bundle": the demo
 # bundle, a system profile of 2 instances x 4 NeuronCores and 2 device
 # profiles; "bundle-small": tests/fixtures/system_small.json with
 # device_small.json as its one device file present, another one
@@ -81,7 +81,9 @@ for script in "$screens"/*.keys; do
 		datapath)
 			profiles_datapath "$tmp/$profile" ;;
 		*)
-			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
+			# a file, or a folder (a Parquet device profile)
+			mkdir -p "$(dirname "$tmp/$profile")"
+			cp -R "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
 		esac
 		[ "$profile" = datapath ] ||
 			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||

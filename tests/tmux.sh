@@ -110,7 +110,8 @@ run() {
 	*)
 		# another fixture, imported once
 		if [ ! -e "$tmp/$profile" ]; then
-			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" &&
+			mkdir -p "$(dirname "$tmp/$profile")" &&
+			cp -R "$srcdir/tests/fixtures/$profile" "$tmp/$profile" &&
 				"$NXTOP" import -q "$tmp/$profile" ||
 				{ fail "$name: $profile: import failed"; return; }
 		fi

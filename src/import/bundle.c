@@ -280,7 +280,8 @@ int bundle_find_system(const char *dir, char **path)
 	} else if (!json.len) {
 		err_set("%s: a folder with nothing nxtop reads (expected a"
 			" bundle with system_profile.json from neuron-profile"
-			" view -d or neuron-explorer view --output-format json)",
+			" view -d or neuron-explorer view --output-format json,"
+			" or a device profile folder with Instruction.parquet)",
 			dir);
 	} else {
 		err_set("%s: no system profile in this folder; open one of its"
