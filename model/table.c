@@ -118,6 +118,11 @@ void table_num(struct table *t, double json_value, const char *text)
 	c->num = json_value;
 }
 
+size_t table_rows(const struct table *t)
+{
+	return t->nrows;
+}
+
 static const char *cell_text(const struct table *t, size_t r, size_t c)
 {
 	const char *s = t->cells[r * t->ncols + c].text;

@@ -23,6 +23,8 @@ void table_printf(struct table *t, const char *fmt, ...) NX_PRINTF(2, 3);
 void table_int(struct table *t, int64_t v);
 void table_num(struct table *t, double json_value, const char *text);
 
+size_t table_rows(const struct table *t);
+
 /* Text for people: aligned columns, no cell wider than TABLE_TEXT_COLS
  * (a longer one loses its middle to an ellipsis, so that one long name
  * does not widen every line); CSV and JSON keep every cell whole. */

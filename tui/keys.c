@@ -194,6 +194,7 @@ static enum keymap keymap_parent(enum keymap km)
 	switch (km) {
 	case KM_MARKERS:
 	case KM_LAYERS:
+	case KM_PROFILES:
 		return KM_LIST;
 	case KM_LIST:
 	case KM_PAGER:
@@ -213,6 +214,7 @@ const char *keymap_name(enum keymap km)
 		[KM_MARKERS] = "the marker list",
 		[KM_LAYERS] = "the layer table",
 		[KM_PAGER] = "the pager",
+		[KM_PROFILES] = "the Profile Manager",
 	};
 
 	return km < KM_COUNT ? names[km] : "";

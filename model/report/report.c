@@ -112,6 +112,8 @@ static void header_text(const struct summary *s, FILE *f)
 	report_line(f, "Profile", p->name);
 	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
 	report_line(f, "Kind", buf);
+	if (s->schema_version)
+		report_line(f, "Schema", s->schema_version);
 	if (p->nc_idx >= 0) {
 		snprintf(buf, sizeof(buf), "%" PRId64, p->nc_idx);
 		report_line(f, "NeuronCore", buf);
@@ -416,6 +418,8 @@ static void profile_json(const struct summary *s, struct jout *j)
 	jout_kstr(j, "format", s->prof.format);
 	jout_kopt(j, "nc_idx", s->prof.nc_idx);
 	jout_kstr(j, "instance_type", s->prof.instance_type);
+	if (s->schema_version)
+		jout_kstr(j, "schema_version", s->schema_version);
 	jout_end(j);
 }
 
