@@ -104,14 +104,28 @@ static void events_line(const struct summary *s, char *buf, size_t n)
 		 s->n_counter_samples, plural(s->n_counter_samples));
 }
 
+void report_profile_text(const struct mprofile *p, FILE *f)
+{
+	char buf[256];
+
+	report_line(f, "Profile", p->name);
+	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
+	report_line(f, "Kind", buf);
+}
+
+void report_profile_json(const struct mprofile *p, struct jout *j)
+{
+	jout_kstr(j, "name", p->name);
+	jout_kstr(j, "kind", p->kind);
+	jout_kstr(j, "format", p->format);
+}
+
 static void header_text(const struct summary *s, FILE *f)
 {
 	const struct mprofile *p = &s->prof;
 	char a[48], b[48], c[48], buf[256];
 
-	report_line(f, "Profile", p->name);
-	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
-	report_line(f, "Kind", buf);
+	report_profile_text(p, f);
 	if (s->schema_version)
 		report_line(f, "Schema", s->schema_version);
 	if (p->nc_idx >= 0) {
@@ -413,9 +427,7 @@ static void checks_json(const struct summary *s, struct jout *j)
 static void profile_json(const struct summary *s, struct jout *j)
 {
 	jout_obj(j);
-	jout_kstr(j, "name", s->prof.name);
-	jout_kstr(j, "kind", s->prof.kind);
-	jout_kstr(j, "format", s->prof.format);
+	report_profile_json(&s->prof, j);
 	jout_kopt(j, "nc_idx", s->prof.nc_idx);
 	jout_kstr(j, "instance_type", s->prof.instance_type);
 	if (s->schema_version)

@@ -24,6 +24,10 @@ void report_warnings_text(const struct sum_warning *w, size_t n, FILE *f);
 
 struct table;
 struct jout;
+/* The first lines of both summaries: "Profile" and "Kind (format)"; in
+ * JSON the name, kind and format inside the caller's object. */
+void report_profile_text(const struct mprofile *p, FILE *f);
+void report_profile_json(const struct mprofile *p, struct jout *j);
 /* The "Rows" table of both summaries: its columns, and one row's cells
  * (Busy % of total, "-" without a total). */
 void report_row_cols(struct table *t);

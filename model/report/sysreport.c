@@ -40,9 +40,7 @@ static void header_text(const struct syssummary *s, FILE *f)
 	const struct mprofile *p = &s->prof;
 	char a[48], b[64], buf[256];
 
-	report_line(f, "Profile", p->name);
-	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
-	report_line(f, "Kind", buf);
+	report_profile_text(p, f);
 	epoch_text(b, sizeof(b), p->start);
 	snprintf(buf, sizeof(buf), "%s (%" PRId64 " ns)", b, p->start);
 	report_line(f, "Start", buf);
@@ -312,9 +310,7 @@ void report_syssummary_json(const struct syssummary *s, FILE *f)
 	jout_obj(&j);
 	jout_key(&j, "profile");
 	jout_obj(&j);
-	jout_kstr(&j, "name", s->prof.name);
-	jout_kstr(&j, "kind", s->prof.kind);
-	jout_kstr(&j, "format", s->prof.format);
+	report_profile_json(&s->prof, &j);
 	jout_end(&j);
 	jout_kint(&j, "start_epoch_ns", s->prof.start);
 	jout_kint(&j, "end_epoch_ns", s->prof.end);
