@@ -54,11 +54,9 @@ void table_col(struct table *t, const char *name, int right)
 
 void table_row(struct table *t)
 {
-	if (t->nrows == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		t->cells = xreallocarray(t->cells, t->cap * t->ncols,
-					 sizeof(*t->cells));
-	}
+	/* a row is ncols cells */
+	t->cells = xgrow(t->cells, &t->cap, t->nrows + 1,
+			 t->ncols * sizeof(*t->cells));
 	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
 	t->nrows++;
 	t->fill = 0;

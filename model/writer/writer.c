@@ -586,10 +586,7 @@ int64_t writer_stringn(struct writer *w, const char *s, size_t n)
 	if (w->nused >= INTERN_MAX_STRINGS ||
 	    w->arena_len + n > INTERN_MAX_BYTES)
 		return id;
-	if (w->arena_len + n > w->arena_cap || !w->arena) {
-		w->arena_cap = NX_MAX(w->arena_cap * 2, w->arena_len + n + 4096);
-		w->arena = xrealloc(w->arena, w->arena_cap);
-	}
+	w->arena = xgrow(w->arena, &w->arena_cap, w->arena_len + n + 1, 1);
 	memcpy(w->arena + w->arena_len, s, n);
 	w->slots[i] = (struct intern_slot){ h, id, (uint32_t)w->arena_len,
 					    (uint32_t)n };

@@ -100,10 +100,7 @@ static int64_t named_find(struct named_set *s, const char *name)
 
 static void named_add(struct named_set *s, const char *name, int64_t id)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->ids = xreallocarray(s->ids, s->cap, sizeof(*s->ids));
-	}
+	s->ids = xgrow(s->ids, &s->cap, s->n + 1, sizeof(*s->ids));
 	s->ids[s->n++] = id;
 	strmap_put(&s->map, name, strlen(name), (void *)(uintptr_t)s->n);
 }

@@ -377,10 +377,7 @@ static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 	while (r->depth && r->ends[r->depth - 1] <= ts &&
 	       !(r->ends[r->depth - 1] == ts && end == ts))
 		r->depth--;
-	if (r->depth == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->ends = xreallocarray(r->ends, r->cap, sizeof(*r->ends));
-	}
+	r->ends = xgrow(r->ends, &r->cap, r->depth + 1, sizeof(*r->ends));
 	r->ends[r->depth] = end;
 	return (int)r->depth++;
 }

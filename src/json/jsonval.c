@@ -665,11 +665,8 @@ char *jv_arena_copy(struct jv_arena *a, const char *s, size_t n)
 
 static void arena_own(struct jv_arena *a, cJSON *v)
 {
-	if (a->nowned == a->cap_owned) {
-		a->cap_owned = a->cap_owned ? a->cap_owned * 2 : 16;
-		a->owned = xreallocarray(a->owned, a->cap_owned,
-					 sizeof(*a->owned));
-	}
+	a->owned = xgrow(a->owned, &a->cap_owned, a->nowned + 1,
+			 sizeof(*a->owned));
 	a->owned[a->nowned++] = v;
 }
 

@@ -79,10 +79,7 @@ static int reader_need(struct reader *r, size_t n)
 			r->end -= r->pos;
 			r->pos = 0;
 		}
-		if (r->cap - r->end < READ_CHUNK) {
-			r->cap = NX_MAX(r->cap * 2, r->end + READ_CHUNK);
-			r->buf = xrealloc(r->buf, r->cap);
-		}
+		r->buf = xgrow(r->buf, &r->cap, r->end + READ_CHUNK, 1);
 		got = read(r->fd, r->buf + r->end, r->cap - r->end);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -264,8 +261,9 @@ static int compressed(struct pfimport *pi, const ProtobufCBinaryData *d)
 				return pf_fail(&pi->p, "compressed packets inflate"
 					       " to more than 64 MiB");
 			}
-			pi->inflated_cap = NX_MAX(pi->inflated_cap * 2, 1u << 20);
-			pi->inflated = xrealloc(pi->inflated, pi->inflated_cap);
+			pi->inflated = xgrow(pi->inflated, &pi->inflated_cap,
+					     NX_MAX(z.total_out + 65536, 1u << 20),
+					     1);
 		}
 		z.next_out = pi->inflated + z.total_out;
 		z.avail_out = (uInt)(pi->inflated_cap - z.total_out);
