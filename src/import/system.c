@@ -25,6 +25,7 @@
 
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
+#include "model/arena.h"
 #include "model/util.h"
 #include "src/import/sysfilter.h"
 
@@ -97,7 +98,7 @@ struct sysimp {
 	struct sysctr *ctrs;
 	size_t nctrs;
 	struct strbuf key, tmp;
-	struct jv_arena *arena;	/* trace events read without the reader */
+	struct arena arena;	/* trace events read without the reader */
 	int64_t src_sid[3];
 	uint64_t n_events, n_filtered, n_clipped, n_overflow;
 	int overflowed;		/* the last row_of() gave the overflow row */
@@ -437,7 +438,7 @@ struct sysev {
 };
 
 struct prep {
-	struct jv_arena *a;
+	struct arena *a;
 	struct sysev *ev;
 	const char *const *names;	/* field names for messages */
 	const cJSON *const *f;
@@ -454,7 +455,7 @@ static int prep_fail(struct prep *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	p->ev->error = jv_arena_copy(p->a, msg, strlen(msg));
+	p->ev->error = arena_copy(p->a, msg, strlen(msg));
 	return -1;
 }
 
@@ -482,7 +483,7 @@ static int prep_str(struct prep *p, int i, const char **out)
 	if (rc == JV_BAD)
 		return prep_bad(p, i, "a string");
 	if (*out == buf)
-		*out = jv_arena_copy(p->a, buf, strlen(buf));
+		*out = arena_copy(p->a, buf, strlen(buf));
 	return 0;
 }
 
@@ -563,7 +564,7 @@ static int prep_rest(struct prep *p, struct sysev *ev, struct strbuf *args)
 			   prep_time(p, ev->dur, scale, &ev->dur)))
 		return -1;
 	if (args->len)
-		ev->args = jv_arena_copy(p->a, args->buf, args->len);
+		ev->args = arena_copy(p->a, args->buf, args->len);
 	return 0;
 }
 
@@ -576,7 +577,7 @@ static void names_init(void)
 	jv_names_init(&event_names, event_fields, E_COUNT);
 }
 
-void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
+void *sysimp_prep(const struct jrec *r, const cJSON *o, struct arena *a)
 {
 	const cJSON *f[E_COUNT];
 	struct sysev *ev;
@@ -585,7 +586,7 @@ void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
 
 	if (!r->key || strcmp(r->key, "trace_event") || !cJSON_IsObject(o))
 		return NULL;
-	ev = jv_arena_alloc(a, sizeof(*ev));
+	ev = arena_alloc(a, sizeof(*ev));
 	memset(ev, 0, sizeof(*ev));
 	p.ev = ev;
 	sb_init(&args);
@@ -610,10 +611,8 @@ static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 
 	if (!ev) {
 		/* not prepared in the reader (no pipe): read it here */
-		if (!s->arena)
-			s->arena = jv_arena_new();
-		jv_arena_reset(s->arena);
-		ev = sysimp_prep(s->im->rec, o, s->arena);
+		arena_reset(&s->arena);
+		ev = sysimp_prep(s->im->rec, o, &s->arena);
 	}
 	if (ev->error && ev->error_in_keys)
 		return import_fail(s->im, s->im->rec, "%s", ev->error);
@@ -1154,6 +1153,6 @@ void sysimp_free(struct sysimp *s)
 	sb_free(&s->key);
 	sb_free(&s->tmp);
 	sysfilter_free(&s->filter);
-	jv_arena_free(s->arena);
+	arena_free(&s->arena);
 	free(s);
 }
