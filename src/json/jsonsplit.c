@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/json/jtext.h"
+
 #define BUF_SIZE (1u << 20)
 
 enum state { ST_START, ST_OBJ_NEXT, ST_OBJ_KEY, ST_ITEMS, ST_ITEMS_NEXT,
@@ -29,6 +31,7 @@ struct jsplit {
 	char key[JSPLIT_MAX_KEY + 1];
 	uint64_t index;
 	struct strbuf rec;
+	int uesc;			/* rec holds a \\u escape */
 	char stack[JSPLIT_MAX_DEPTH];
 };
 
@@ -250,6 +253,7 @@ static int scan_string(struct jsplit *s, struct strbuf *out)
 		s->pos++;
 		if (esc) {
 			esc = 0;
+			s->uesc |= out && c == 'u';
 			if (out)
 				sb_addc(out, (char)c);
 			else if (klen < JSPLIT_MAX_KEY)
@@ -415,9 +419,13 @@ static int scan_fast(struct jsplit *s, int *depth)
 			p++;
 			continue;
 		case '"':
-			for (q = p + 1; q < e && *q != '"' && *q >= 0x20; q++)
-				if (*q == '\\' && ++q == e)
+			for (q = p + 1; q < e && *q != '"' && *q >= 0x20; q++) {
+				if (*q != '\\')
+					continue;
+				if (++q == e)
 					break;
+				s->uesc |= *q == 'u';
+			}
 			if (q >= e || *q != '"')
 				goto careful;	/* split by the buffer, or raw controls */
 			p = q + 1;
@@ -466,6 +474,7 @@ static int scan_value(struct jsplit *s)
 	int depth = 0;
 
 	sb_reset(&s->rec);
+	s->uesc = 0;
 	for (;;) {
 		int c = peek_token(s);
 
@@ -513,9 +522,39 @@ static int scan_value(struct jsplit *s)
 	}
 }
 
+/* \u escapes that name no character (a lone surrogate, U+0000) become
+ * \ufffd in place, as browsers and Perfetto read them: the record is
+ * kept, and every reader of it agrees. Backslashes stand only in strings
+ * of a record the splitter has checked. */
+static void fix_escapes(char *p, size_t n)
+{
+	char *e = p + n;
+
+	while ((p = memchr(p, '\\', (size_t)(e - p))) && e - p >= 2) {
+		unsigned cp, lo;
+
+		if (p[1] != 'u' || e - p < 6 || jt_hex4(p + 2, &cp)) {
+			p += 2;
+			continue;
+		}
+		if (cp >= 0xd800 && cp <= 0xdbff && e - p >= 12 &&
+		    p[6] == '\\' && p[7] == 'u' && !jt_hex4(p + 8, &lo) &&
+		    lo >= 0xdc00 && lo <= 0xdfff) {
+			p += 12;
+			continue;
+		}
+		if (cp == 0 || (cp >= 0xd800 && cp <= 0xdfff))
+			memcpy(p + 2, "fffd", 4);
+		p += 6;
+	}
+}
+
 static int emit(struct jsplit *s, struct jrec *r, enum jrec_kind kind,
 		uint64_t offset)
 {
+	if (s->uesc)
+		fix_escapes(s->rec.buf, s->rec.len);
+	s->uesc = 0;
 	r->kind = kind;
 	r->key = s->have_key ? s->key : NULL;
 	r->index = s->index;

@@ -9,6 +9,27 @@
 
 #include "model/text.h"
 
+int jt_hex4(const char *p, unsigned *out)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 void jt_str(struct strbuf *sb, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;

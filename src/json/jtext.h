@@ -9,6 +9,9 @@
 
 #include "model/util.h"
 
+/* The value of four hex digits at p (which has 4 bytes); -1 if one is
+ * not a hex digit. */
+int jt_hex4(const char *p, unsigned *out);
 /* A string literal for n bytes (which may hold NULs: written \u0000). */
 void jt_str(struct strbuf *sb, const char *s, size_t n);
 void jt_i64(struct strbuf *sb, int64_t v);
