@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/text.h"
 #include "src/json/jsonsplit.h"
 
 static int is_bigint(const cJSON *v)
@@ -238,32 +239,7 @@ const char *jv_type_name(const cJSON *v)
 
 static void write_string(struct strbuf *sb, const char *s)
 {
-	sb_addc(sb, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			sb_adds(sb, "\\\"");
-			break;
-		case '\\':
-			sb_adds(sb, "\\\\");
-			break;
-		case '\n':
-			sb_adds(sb, "\\n");
-			break;
-		case '\t':
-			sb_adds(sb, "\\t");
-			break;
-		case '\r':
-			sb_adds(sb, "\\r");
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				sb_printf(sb, "\\u%04x", *p);
-			else
-				sb_addc(sb, (char)*p);
-		}
-	}
-	sb_addc(sb, '"');
+	text_json_str(sb, s, strlen(s));
 }
 
 void jv_write(struct strbuf *sb, const cJSON *v)
