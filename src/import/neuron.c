@@ -93,16 +93,16 @@ static int64_t group(struct neuron *n, int64_t *g, const char *name,
 
 static int64_t named_find(struct named_set *s, const char *name)
 {
-	void *v = strmap_get(&s->map, name, strlen(name));
+	size_t i;
 
-	return v ? s->ids[(uintptr_t)v - 1] : 0;
+	return strmap_index(&s->map, name, strlen(name), &i) ? s->ids[i] : 0;
 }
 
 static void named_add(struct named_set *s, const char *name, int64_t id)
 {
 	s->ids = xgrow(s->ids, &s->cap, s->n + 1, sizeof(*s->ids));
+	strmap_put_index(&s->map, name, strlen(name), s->n);
 	s->ids[s->n++] = id;
-	strmap_put(&s->map, name, strlen(name), (void *)(uintptr_t)s->n);
 }
 
 static void named_free(struct named_set *s)

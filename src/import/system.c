@@ -26,6 +26,7 @@
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 #include "model/arena.h"
+#include "model/hmap.h"
 #include "model/util.h"
 #include "src/import/sysfilter.h"
 
@@ -44,19 +45,6 @@ static const char *const src_names[] = {
 };
 static const char *const src_kinds[] = {
 	TK_NRT, TK_HW, TK_FRAMEWORK, TK_THREAD,
-};
-
-/* Byte-string keys to small ints. */
-struct kslot {
-	uint64_t hash;
-	char *key;
-	size_t len;
-	size_t val;
-};
-
-struct kmap {
-	struct kslot *slots;
-	size_t n, used;
 };
 
 struct procgroup {
@@ -90,7 +78,7 @@ struct sysimp {
 	struct import *im;
 	struct writer *w;
 	struct sysfilter filter;
-	struct kmap rowmap, groupmap, ctrmap;
+	struct strmap rowmap, groupmap, ctrmap;
 	struct sysrow *rows;
 	size_t nrows;
 	struct procgroup *groups;
@@ -107,87 +95,6 @@ struct sysimp {
 	int have_meta_first, have_meta_last;
 	int64_t meta_first, meta_last;
 };
-
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h | 1;
-}
-
-/* Finds key; returns its slot, empty (hash 0) if absent. */
-static struct kslot *kmap_slot(struct kmap *m, const char *key, size_t len,
-			       uint64_t h)
-{
-	size_t i;
-
-	if (!m->n) {
-		m->n = 64;
-		m->slots = xcalloc(m->n, sizeof(*m->slots));
-	}
-	for (i = h & (m->n - 1); m->slots[i].hash; i = (i + 1) & (m->n - 1)) {
-		struct kslot *s = &m->slots[i];
-
-		if (s->hash == h && s->len == len && !memcmp(s->key, key, len))
-			return s;
-	}
-	return &m->slots[i];
-}
-
-static void kmap_put(struct kmap *m, const char *key, size_t len, size_t val)
-{
-	uint64_t h = hash_bytes(key, len);
-	struct kslot *s = kmap_slot(m, key, len, h);
-
-	if (s->hash)
-		return;
-	if ((m->used + 1) * 2 > m->n) {
-		struct kslot *old = m->slots;
-		size_t oldn = m->n;
-
-		m->n *= 2;
-		m->slots = xcalloc(m->n, sizeof(*m->slots));
-		for (size_t i = 0; i < oldn; i++) {
-			size_t j;
-
-			if (!old[i].hash)
-				continue;
-			for (j = old[i].hash & (m->n - 1); m->slots[j].hash;
-			     j = (j + 1) & (m->n - 1))
-				;
-			m->slots[j] = old[i];
-		}
-		free(old);
-		s = kmap_slot(m, key, len, h);
-	}
-	s->hash = h;
-	s->key = xmalloc(len ? len : 1);
-	memcpy(s->key, key, len);
-	s->len = len;
-	s->val = val;
-	m->used++;
-}
-
-static int kmap_get(struct kmap *m, const char *key, size_t len, size_t *val)
-{
-	struct kslot *s = kmap_slot(m, key, len, hash_bytes(key, len));
-
-	if (!s->hash)
-		return 0;
-	*val = s->val;
-	return 1;
-}
-
-static void kmap_free(struct kmap *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->slots[i].key);
-	free(m->slots);
-}
 
 /* Key parts: strings end with a NUL, so parts cannot run together. */
 static void key_str(struct strbuf *k, const char *s)
@@ -242,7 +149,7 @@ static size_t group_of(struct sysimp *s, const char *instance,
 	sb_reset(&s->key);
 	key_str(&s->key, instance);
 	key_str(&s->key, process);
-	if (kmap_get(&s->groupmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->groupmap, s->key.buf, s->key.len, &i))
 		return i;
 	sb_reset(&s->tmp);
 	if (instance)
@@ -257,7 +164,7 @@ static size_t group_of(struct sysimp *s, const char *instance,
 	g->process = process ? xstrdup(process) : NULL;
 	g->track = writer_track(s->w, s->im->profile, 0, TK_GROUP,
 				sb_cstr(&s->tmp), 0);
-	kmap_put(&s->groupmap, s->key.buf, s->key.len, s->ngroups);
+	strmap_put_index(&s->groupmap, s->key.buf, s->key.len, s->ngroups);
 	return s->ngroups++;
 }
 
@@ -325,7 +232,7 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	key_int(&s->key, k->nc);
 	key_int(&s->key, k->gid);
 	s->overflowed = 0;
-	if (kmap_get(&s->rowmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->rowmap, s->key.buf, s->key.len, &i))
 		return i;
 	if (s->nrows >= MAX_ROWS) {
 		s->n_overflow++;
@@ -347,7 +254,7 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	r->source_sid = src < SRC_OTHER ? s->src_sid[src] : sid(s, k->source);
 	r->instance_sid = sid(s, k->instance);
 	r->process_sid = sid(s, k->process);
-	kmap_put(&s->rowmap, s->key.buf, s->key.len, s->nrows);
+	strmap_put_index(&s->rowmap, s->key.buf, s->key.len, s->nrows);
 	/* group_of() reuses the key buffer: done with it */
 	r->group = group_of(s, k->instance, k->process);
 	row_name(&s->tmp, r, k->source);
@@ -676,11 +583,11 @@ static int64_t counter(struct sysimp *s, const char *instance,
 	key_int(&s->key, kind);
 	key_int(&s->key, a);
 	key_int(&s->key, b);
-	if (kmap_get(&s->ctrmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->ctrmap, s->key.buf, s->key.len, &i))
 		return s->ctrs[i].track;
 	if (s->nctrs >= MAX_COUNTERS)
 		return 0;
-	kmap_put(&s->ctrmap, s->key.buf, s->key.len, s->nctrs);
+	strmap_put_index(&s->ctrmap, s->key.buf, s->key.len, s->nctrs);
 	s->ctrs = xreallocarray(s->ctrs, s->nctrs + 1, sizeof(*c));
 	c = &s->ctrs[s->nctrs];
 	c->kind = kind;
@@ -1147,9 +1054,9 @@ void sysimp_free(struct sysimp *s)
 	free(s->rows);
 	free(s->groups);
 	free(s->ctrs);
-	kmap_free(&s->rowmap);
-	kmap_free(&s->groupmap);
-	kmap_free(&s->ctrmap);
+	strmap_free(&s->rowmap, NULL);
+	strmap_free(&s->groupmap, NULL);
+	strmap_free(&s->ctrmap, NULL);
 	sb_free(&s->key);
 	sb_free(&s->tmp);
 	sysfilter_free(&s->filter);
