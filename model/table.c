@@ -83,15 +83,14 @@ void table_text(struct table *t, const char *s)
 
 void table_printf(struct table *t, const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
+	char *s;
 
-	sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	table_text(t, sb_cstr(&sb));
-	sb_free(&sb);
+	table_text(t, s);
+	free(s);
 }
 
 void table_int(struct table *t, int64_t v)

@@ -78,16 +78,24 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-char *xasprintf(const char *fmt, ...)
+char *xvasprintf(const char *fmt, va_list ap)
 {
 	struct strbuf sb;
-	va_list ap;
 
 	sb_init(&sb);
-	va_start(ap, fmt);
 	sb_vprintf(&sb, fmt, ap);
-	va_end(ap);
 	return sb_detach(&sb);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 void sb_init(struct strbuf *sb)

@@ -32,6 +32,7 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) NX_PRINTF(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) NX_PRINTF(1, 0);
 
 /* Growable byte buffer; always NUL-terminated when len > 0 or after
  * sb_cstr(). */
