@@ -287,41 +287,59 @@ static int is_num_char(int c)
 	       c == 'e' || c == 'E';
 }
 
-static int scan_number(struct jsplit *s, struct strbuf *out)
+static int is_lower(int c)
 {
-	char lit[400];
-	size_t n = 0, digits = 0;
-	int integer = 1;
+	return c >= 'a' && c <= 'z';
+}
+
+/* Copies the run of bytes at pos that ok() accepts into w, NUL-ended
+ * (cap bytes with the NUL): its length, -1 on a read error, -2 when it
+ * does not fit. */
+static long take_run(struct jsplit *s, int (*ok)(int), char *w, size_t cap)
+{
+	size_t n = 0;
 
 	for (;;) {
 		int r = fill(s);
 
 		if (r < 0)
 			return -1;
-		if (r == 0)
+		if (r == 0 || !ok(s->buf[s->pos]))
 			break;
-		int c = s->buf[s->pos];
-		if (!is_num_char(c))
-			break;
-		if (n + 1 >= sizeof(lit))
-			return fail(s, "number longer than 400 characters");
-		if (c >= '0' && c <= '9')
-			digits++;
-		else if (c != '-')
-			integer = 0;
-		lit[n++] = (char)c;
-		s->pos++;
+		if (n + 1 >= cap)
+			return -2;
+		w[n++] = (char)s->buf[s->pos++];
 	}
-	lit[n] = '\0';
+	w[n] = '\0';
+	return (long)n;
+}
+
+static int scan_number(struct jsplit *s, struct strbuf *out)
+{
+	char lit[400];
+	long n = take_run(s, is_num_char, lit, sizeof(lit));
+	size_t digits = 0;
+	int integer = 1;
+
+	if (n == -2)
+		return fail(s, "number longer than 400 characters");
+	if (n < 0)
+		return -1;
+	for (long i = 0; i < n; i++) {
+		if (lit[i] >= '0' && lit[i] <= '9')
+			digits++;
+		else if (lit[i] != '-')
+			integer = 0;
+	}
 	if (!digits)
 		return fail(s, "malformed number");
 	if (integer && digits > 15) {
 		sb_addc(out, '"');
 		sb_addc(out, JSPLIT_BIGINT);
-		sb_add(out, lit, n);
+		sb_add(out, lit, (size_t)n);
 		sb_addc(out, '"');
 	} else {
-		sb_add(out, lit, n);
+		sb_add(out, lit, (size_t)n);
 	}
 	return 0;
 }
@@ -330,27 +348,13 @@ static int scan_literal(struct jsplit *s, struct strbuf *out)
 {
 	static const char *const words[] = { "true", "false", "null" };
 	char w[6];
-	size_t n = 0;
+	long n = take_run(s, is_lower, w, sizeof(w));
 
-	for (;;) {
-		int r = fill(s);
-
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		int c = s->buf[s->pos];
-		if (c < 'a' || c > 'z')
-			break;
-		if (n + 1 >= sizeof(w))
-			return fail(s, "expected a JSON value");
-		w[n++] = (char)c;
-		s->pos++;
-	}
-	w[n] = '\0';
-	for (size_t i = 0; i < NX_ARRAY_SIZE(words); i++) {
+	if (n == -1)
+		return -1;
+	for (size_t i = 0; n >= 0 && i < NX_ARRAY_SIZE(words); i++) {
 		if (!strcmp(w, words[i])) {
-			sb_add(out, w, n);
+			sb_add(out, w, (size_t)n);
 			return 0;
 		}
 	}
