@@ -735,20 +735,9 @@ static int cmd_color(struct timeline *tl, int argc, char **argv)
 	return -1;
 }
 
-/* The words after the command, joined by blanks. */
-static char *rest(int argc, char **argv)
-{
-	struct strbuf sb;
-
-	sb_init(&sb);
-	for (int i = 1; i < argc; i++)
-		sb_printf(&sb, "%s%s", i > 1 ? " " : "", argv[i]);
-	return sb_detach(&sb);
-}
-
 static int cmd_text(struct timeline *tl, int argc, char **argv)
 {
-	char *text = rest(argc, argv);
+	char *text = tui_command_rest(argc, argv);
 	int rc = 0;
 
 	if (!strcmp(argv[0], "search"))
