@@ -261,7 +261,7 @@ int draw_text(WINDOW *win, int y, int x, int w, const char *s, attr_t a,
 }
 
 void draw_restyle(WINDOW *win, int y, int x, const char *blank, attr_t st,
-	       attr_t flip, attr_t add)
+		  attr_t flip, attr_t add)
 {
 	cchar_t cc;
 	wchar_t wc[CCHARW_MAX + 1];
