@@ -231,5 +231,6 @@ int strmap_index(const struct strmap *m, const void *key, size_t len,
 void strmap_put_index(struct strmap *m, const void *key, size_t len,
 		      size_t i)
 {
-	strmap_put(m, key, len, (void *)(uintptr_t)(i + 1));
+	if (!strmap_get(m, key, len))
+		strmap_put(m, key, len, (void *)(uintptr_t)(i + 1));
 }

@@ -84,6 +84,9 @@ static void test_index(void **state)
 		assert_int_equal(i, k);
 	}
 	assert_int_equal(strmap_index(&m, "k1000", 5, &i), 0);
+	strmap_put_index(&m, "k7", 2, 99);
+	assert_int_equal(strmap_index(&m, "k7", 2, &i), 1);
+	assert_int_equal(i, 7);
 	strmap_free(&m, NULL);
 }
 

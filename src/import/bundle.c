@@ -161,6 +161,14 @@ static int resolve(int dirfd, const char *dir_real, const char *name,
 	return 0;
 }
 
+int bundle_head_is_system(const char *buf, size_t n)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
+		if (memmem(buf, n, system_keys[i], strlen(system_keys[i])))
+			return 1;
+	return 0;
+}
+
 /* 1 if the file starts like a system profile. */
 static int looks_system(int dirfd, const char *name)
 {
@@ -170,10 +178,7 @@ static int looks_system(int dirfd, const char *name)
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
-		if (memmem(buf, (size_t)n, system_keys[i], strlen(system_keys[i])))
-			return 1;
-	return 0;
+	return bundle_head_is_system(buf, (size_t)n);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -263,7 +268,8 @@ int bundle_find_system(const char *dir, char **path)
 	} else if (!json.len) {
 		err_set("%s: a folder with nothing nxtop reads (expected a"
 			" bundle with system_profile.json from neuron-profile"
-			" view -d or neuron-explorer view --output-format json)",
+			" view -d or neuron-explorer view --output-format json,"
+			" or a device profile folder with Instruction.parquet)",
 			dir);
 	} else {
 		err_set("%s: no system profile in this folder; open one of its"
