@@ -771,6 +771,8 @@ static void neuron_free(struct neuron *n)
 {
 	sysimp_free(n->sys);
 	named_free(&n->engines);
+	jv_names_free(&n->instr_names);
+	jv_names_free(&n->dma_names);
 	named_free(&n->queues);
 	named_free(&n->xfers);
 	sb_free(&n->args);

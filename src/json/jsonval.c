@@ -332,39 +332,17 @@ void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb)
 	}
 }
 
-static unsigned name_hash(const char *s)
-{
-	unsigned h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 void jv_names_init(struct jv_names *fs, const char *const *names, size_t n)
 {
-	size_t mask = sizeof(fs->slot) - 1;
-
-	fs->names = names;
 	fs->n = n;
-	memset(fs->slot, 0, sizeof(fs->slot));
-	for (size_t i = 0; i < n && i < 255; i++) {
-		size_t k = name_hash(names[i]) & mask;
-
-		while (fs->slot[k])
-			k = (k + 1) & mask;
-		fs->slot[k] = (unsigned char)(i + 1);
-	}
+	strmap_init(&fs->map);
+	for (size_t i = 0; i < n; i++)
+		strmap_put_index(&fs->map, names[i], strlen(names[i]), i);
 }
 
-static int lookup(const struct jv_names *fs, const char *key)
+void jv_names_free(struct jv_names *fs)
 {
-	size_t mask = sizeof(fs->slot) - 1;
-
-	for (size_t k = name_hash(key) & mask; fs->slot[k]; k = (k + 1) & mask)
-		if (!strcmp(fs->names[fs->slot[k] - 1], key))
-			return fs->slot[k] - 1;
-	return -1;
+	strmap_free(&fs->map, NULL);
 }
 
 void jv_fields(const cJSON *obj, const struct jv_names *fs,
@@ -373,9 +351,10 @@ void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	for (size_t i = 0; i < fs->n; i++)
 		vals[i] = NULL;
 	for (const cJSON *c = obj->child; c; c = c->next) {
-		int f = c->string ? lookup(fs, c->string) : -1;
+		size_t f;
 
-		if (f >= 0) {
+		if (c->string &&
+		    strmap_index(&fs->map, c->string, strlen(c->string), &f)) {
 			vals[f] = c;
 			continue;
 		}

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
+#include "model/hmap.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 
@@ -36,14 +37,14 @@ void jv_flatten(struct strbuf *sb, const cJSON *v);
 /* A value as an info-table value; text goes through sb. */
 void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb);
 
-/* A set of field names with a hash table for fast lookup. */
+/* A set of field names with a hash map for fast lookup. */
 struct jv_names {
-	const char *const *names;
-	size_t n;			/* at most 255 */
-	unsigned char slot[512];	/* index + 1 by hash; 0: empty */
+	size_t n;
+	struct strmap map;		/* name -> index */
 };
 
 void jv_names_init(struct jv_names *fs, const char *const *names, size_t n);
+void jv_names_free(struct jv_names *fs);
 /* Field lookup in one pass over an object: vals[i] receives the item
  * named names[i], or NULL. Items not named are appended to rest as JSON
  * members when rest is not NULL. */
