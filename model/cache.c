@@ -207,19 +207,9 @@ char *cache_path_for(const char *input)
 static int cache_is_sqlite(const char *path)
 {
 	char head[16];
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
-	struct stat sb;
-	ssize_t n;
 
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return 0;
-	}
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == 16 && !memcmp(head, "SQLite format 3", 16);
+	return file_head(AT_FDCWD, path, 0, head, sizeof(head)) == 16 &&
+	       !memcmp(head, "SQLite format 3", 16);
 }
 
 /* Sets *why: what is quoted comes from the cache (its paths, its keys),

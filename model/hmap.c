@@ -214,3 +214,23 @@ void *strmap_put(struct strmap *m, const void *key, size_t len, void *val)
 	m->n++;
 	return NULL;
 }
+
+/* An index is kept as index + 1, so that no index is the NULL of an
+ * absent key. */
+int strmap_index(const struct strmap *m, const void *key, size_t len,
+		 size_t *i)
+{
+	void *v = strmap_get(m, key, len);
+
+	if (!v)
+		return 0;
+	*i = (uintptr_t)v - 1;
+	return 1;
+}
+
+void strmap_put_index(struct strmap *m, const void *key, size_t len,
+		      size_t i)
+{
+	if (!strmap_get(m, key, len))
+		strmap_put(m, key, len, (void *)(uintptr_t)(i + 1));
+}

@@ -34,5 +34,11 @@ void strmap_free(struct strmap *m, void (*free_val)(void *));
 void *strmap_get(const struct strmap *m, const void *key, size_t len);
 /* Inserts or replaces (the key is copied); returns the previous value. */
 void *strmap_put(struct strmap *m, const void *key, size_t len, void *val);
+/* Keys to array indexes: 1 with *i set, or 0 when key is absent. A key
+ * put again keeps its first index. */
+int strmap_index(const struct strmap *m, const void *key, size_t len,
+		 size_t *i);
+void strmap_put_index(struct strmap *m, const void *key, size_t len,
+		      size_t i);
 
 #endif

@@ -170,10 +170,7 @@ int layers_load(struct model *m, int64_t profile, int depth,
 			r.merged = 1;
 		else
 			r.merged = 0;
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			out->rows = xreallocarray(out->rows, cap, sizeof(r));
-		}
+		out->rows = xgrow(out->rows, &cap, out->n + 1, sizeof(r));
 		r.name = g;
 		out->rows[out->n++] = r;
 	}

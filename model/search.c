@@ -1139,10 +1139,7 @@ static int page_at(struct stepper *p, int64_t track, int64_t depth,
 
 	stepper_bind(p, track, depth, lo, hi, limit);
 	while ((rc = sqlite3_step(p->ev)) == SQLITE_ROW) {
-		if (r->n == r->cap) {
-			r->cap = r->cap ? 2 * r->cap : 256;
-			r->v = xreallocarray(r->v, r->cap, sizeof(*r->v));
-		}
+		r->v = xgrow(r->v, &r->cap, r->n + 1, sizeof(*r->v));
 		read_slice(p->ev, &r->v[r->n++]);
 	}
 	sqlite3_reset(p->ev);

@@ -104,9 +104,10 @@ static struct sel_value *vtab_get(struct vtab *t, int64_t key)
 		if (t->key[i] == key)
 			return &t->v[i];
 	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		t->v = xreallocarray(t->v, t->cap, sizeof(*t->v));
-		t->key = xreallocarray(t->key, t->cap, sizeof(*t->key));
+		size_t cap = t->cap;
+
+		t->v = xgrow(t->v, &cap, t->n + 1, sizeof(*t->v));
+		t->key = xgrow(t->key, &t->cap, cap, sizeof(*t->key));
 	}
 	t->key[t->n] = key;
 	memset(&t->v[t->n], 0, sizeof(*t->v));

@@ -143,6 +143,25 @@ static void test_sanitize(void **state)
 
 /* Error messages quote files: they are cleaned where they are set, and
  * cut on a character boundary when too long. */
+/* The one JSON string escaper: quotes and backslashes, control bytes
+ * (NUL included) as \u00XX, invalid UTF-8 as U+FFFD, the rest as is;
+ * expected literals written by hand. */
+static void test_json_str(void **state)
+{
+	static const char in[] = "a\"b\\c\n\x01\0d\xff\xc3\xa9\xf0\x9f\x98\x80";
+	struct strbuf sb;
+
+	(void)state;
+	sb_init(&sb);
+	text_json_str(&sb, in, sizeof(in) - 1);
+	assert_string_equal(sb_cstr(&sb), "\"a\\\"b\\\\c\\u000a\\u0001"
+			    "\\u0000d\xef\xbf\xbd\xc3\xa9\xf0\x9f\x98\x80\"");
+	sb_reset(&sb);
+	text_json_str(&sb, "", 0);
+	assert_string_equal(sb_cstr(&sb), "\"\"");
+	sb_free(&sb);
+}
+
 static void test_err_clean(void **state)
 {
 	char big[2000];
@@ -436,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_timefmt),
 		cmocka_unit_test(test_timeparse),
 		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_err_clean),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_pct),

@@ -266,3 +266,24 @@ int draw_text(WINDOW *win, int y, int x, int w, const char *s, attr_t a,
 		draw_fill(win, y, x + used, w - used, a);
 	return pad ? NX_MAX(w, used) : used;
 }
+
+void draw_restyle(WINDOW *win, int y, int x, const char *blank, attr_t st,
+		  attr_t flip, attr_t add)
+{
+	cchar_t cc;
+	wchar_t wc[CCHARW_MAX + 1];
+	attr_t a;
+	short pair;
+
+	if (mvwin_wch(win, y, x, &cc) == ERR ||
+	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
+		return;
+	if (wc[0] == L' ') {
+		draw_str(win, y, x, 1, blank, st);
+		return;
+	}
+	if (!flip && !add)
+		return;
+	setcchar(&cc, wc, (a ^ flip) | add, pair, NULL);
+	mvwadd_wch(win, y, x, &cc);
+}

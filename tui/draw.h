@@ -68,6 +68,11 @@ int draw_text(WINDOW *win, int y, int x, int w, const char *s, attr_t a,
 	      int pad);
 /* Trusted text (no sanitising), clipped the same way. */
 int draw_str(WINDOW *win, int y, int x, int w, const char *s, attr_t a);
+/* Restyles the cell at (y, x), drawn already: a blank becomes the glyph
+ * blank in attributes st; a character keeps its colour, with flip
+ * toggled and add set in its attributes (left alone when both are 0). */
+void draw_restyle(WINDOW *win, int y, int x, const char *blank, attr_t st,
+		  attr_t flip, attr_t add);
 /* Fills w columns with spaces. */
 void draw_fill(WINDOW *win, int y, int x, int w, attr_t a);
 

@@ -200,16 +200,6 @@ static int markers_request(struct list *l, enum request req)
 	}
 }
 
-static char *rest(int argc, char **argv)
-{
-	struct strbuf sb;
-
-	sb_init(&sb);
-	for (int i = 1; i < argc; i++)
-		sb_printf(&sb, "%s%s", i > 1 ? " " : "", argv[i]);
-	return sb_detach(&sb);
-}
-
 static int cmd_marker(struct markers *m, const char *cmd, const char *arg)
 {
 	size_t i = list_current(&m->list);
@@ -270,7 +260,7 @@ static int cmd_set(struct markers *m, const char *cmd, const char *arg)
 static int markers_command(struct list *l, int argc, char **argv)
 {
 	struct markers *m = (struct markers *)l;
-	char *arg = rest(argc, argv);
+	char *arg = tui_command_rest(argc, argv);
 	int rc = 1;
 
 	if (!strcmp(argv[0], "rename") || !strcmp(argv[0], "diff-vs"))

@@ -50,10 +50,7 @@ static double pct(int64_t part, int64_t whole)
 static void add(struct sumview *s, enum skind kind, char *text, size_t g,
 		size_t f, size_t r)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->lines = xreallocarray(s->lines, s->cap, sizeof(*s->lines));
-	}
+	s->lines = xgrow(s->lines, &s->cap, s->n + 1, sizeof(*s->lines));
 	s->lines[s->n++] = (struct sline){ kind, text, g, f, r };
 }
 

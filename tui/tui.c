@@ -309,6 +309,16 @@ static int run_word(struct view *v, const char *text)
 
 /* Each word keeps a history of its own texts, so Up recalls names or
  * groupings, not whole command lines. */
+char *tui_command_rest(int argc, char **argv)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (int i = 1; i < argc; i++)
+		sb_printf(&sb, "%s%s", i > 1 ? " " : "", argv[i]);
+	return sb_detach(&sb);
+}
+
 void tui_command_word(struct tui *t, const char *word, const char *text)
 {
 	struct prompt_spec spec = { .lead = ':', .history = t->word,

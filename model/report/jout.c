@@ -76,20 +76,18 @@ void jout_end(struct jout *j)
 	fputc(c, j->f);
 }
 
+/* Exports show text as the terminal does: cleaned, then quoted. */
 static void write_escaped(FILE *f, const char *s)
 {
-	struct strbuf sb;
+	struct strbuf clean, q;
 
-	sb_init(&sb);
-	text_sanitize(&sb, s, 0);
-	fputc('"', f);
-	for (const char *p = sb_cstr(&sb); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
-	sb_free(&sb);
+	sb_init(&clean);
+	sb_init(&q);
+	text_sanitize(&clean, s, 0);
+	text_json_str(&q, clean.buf, clean.len);
+	fwrite(q.buf, 1, q.len, f);
+	sb_free(&clean);
+	sb_free(&q);
 }
 
 void jout_key(struct jout *j, const char *key)

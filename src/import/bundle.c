@@ -169,24 +169,12 @@ int bundle_head_is_system(const char *buf, size_t n)
 	return 0;
 }
 
-/* 1 if the file starts like a system profile. Only regular files are
- * read: opening a FIFO for reading would wait for a writer for ever. */
+/* 1 if the file starts like a system profile. */
 static int looks_system(int dirfd, const char *name)
 {
 	char buf[SNIFF_BYTES + 1];
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-			O_NONBLOCK);
-	struct stat sb;
-	ssize_t n;
+	long n = file_head(dirfd, name, O_NOFOLLOW, buf, SNIFF_BYTES);
 
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return 0;
-	}
-	n = read(fd, buf, SNIFF_BYTES);
-	close(fd);
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';

@@ -26,6 +26,8 @@
 
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
+#include "model/arena.h"
+#include "model/hmap.h"
 #include "model/util.h"
 #include "src/import/sysfilter.h"
 
@@ -46,19 +48,6 @@ static const char *const src_names[] = {
 };
 static const char *const src_kinds[] = {
 	TK_NRT, TK_HW, TK_FRAMEWORK, TK_THREAD,
-};
-
-/* Byte-string keys to small ints. */
-struct kslot {
-	uint64_t hash;
-	char *key;
-	size_t len;
-	size_t val;
-};
-
-struct kmap {
-	struct kslot *slots;
-	size_t n, used;
 };
 
 struct procgroup {
@@ -101,7 +90,7 @@ struct sysimp {
 	struct import *im;
 	struct writer *w;
 	struct sysfilter filter;
-	struct kmap rowmap, groupmap, ctrmap, threadmap;
+	struct strmap rowmap, groupmap, ctrmap, threadmap;
 	struct sysrow *rows;
 	size_t nrows;
 	struct systhread *threads;
@@ -111,7 +100,7 @@ struct sysimp {
 	struct sysctr *ctrs;
 	size_t nctrs;
 	struct strbuf key, tmp;
-	struct jv_arena *arena;	/* trace events read without the reader */
+	struct arena arena;	/* trace events read without the reader */
 	int64_t src_sid[3];
 	uint64_t n_events, n_filtered, n_clipped, n_overflow;
 	int overflowed;		/* the last row_of() gave the overflow row */
@@ -120,87 +109,6 @@ struct sysimp {
 	int have_meta_first, have_meta_last;
 	int64_t meta_first, meta_last;
 };
-
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h | 1;
-}
-
-/* Finds key; returns its slot, empty (hash 0) if absent. */
-static struct kslot *kmap_slot(struct kmap *m, const char *key, size_t len,
-			       uint64_t h)
-{
-	size_t i;
-
-	if (!m->n) {
-		m->n = 64;
-		m->slots = xcalloc(m->n, sizeof(*m->slots));
-	}
-	for (i = h & (m->n - 1); m->slots[i].hash; i = (i + 1) & (m->n - 1)) {
-		struct kslot *s = &m->slots[i];
-
-		if (s->hash == h && s->len == len && !memcmp(s->key, key, len))
-			return s;
-	}
-	return &m->slots[i];
-}
-
-static void kmap_put(struct kmap *m, const char *key, size_t len, size_t val)
-{
-	uint64_t h = hash_bytes(key, len);
-	struct kslot *s = kmap_slot(m, key, len, h);
-
-	if (s->hash)
-		return;
-	if ((m->used + 1) * 2 > m->n) {
-		struct kslot *old = m->slots;
-		size_t oldn = m->n;
-
-		m->n *= 2;
-		m->slots = xcalloc(m->n, sizeof(*m->slots));
-		for (size_t i = 0; i < oldn; i++) {
-			size_t j;
-
-			if (!old[i].hash)
-				continue;
-			for (j = old[i].hash & (m->n - 1); m->slots[j].hash;
-			     j = (j + 1) & (m->n - 1))
-				;
-			m->slots[j] = old[i];
-		}
-		free(old);
-		s = kmap_slot(m, key, len, h);
-	}
-	s->hash = h;
-	s->key = xmalloc(len ? len : 1);
-	memcpy(s->key, key, len);
-	s->len = len;
-	s->val = val;
-	m->used++;
-}
-
-static int kmap_get(struct kmap *m, const char *key, size_t len, size_t *val)
-{
-	struct kslot *s = kmap_slot(m, key, len, hash_bytes(key, len));
-
-	if (!s->hash)
-		return 0;
-	*val = s->val;
-	return 1;
-}
-
-static void kmap_free(struct kmap *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->slots[i].key);
-	free(m->slots);
-}
 
 /* Key parts: strings end with a NUL, so parts cannot run together. */
 static void key_str(struct strbuf *k, const char *s)
@@ -255,7 +163,7 @@ static size_t group_of(struct sysimp *s, const char *instance,
 	sb_reset(&s->key);
 	key_str(&s->key, instance);
 	key_str(&s->key, process);
-	if (kmap_get(&s->groupmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->groupmap, s->key.buf, s->key.len, &i))
 		return i;
 	sb_reset(&s->tmp);
 	if (instance)
@@ -270,7 +178,7 @@ static size_t group_of(struct sysimp *s, const char *instance,
 	g->process = process ? xstrdup(process) : NULL;
 	g->track = writer_track(s->w, s->im->profile, 0, TK_GROUP,
 				sb_cstr(&s->tmp), 0);
-	kmap_put(&s->groupmap, s->key.buf, s->key.len, s->ngroups);
+	strmap_put_index(&s->groupmap, s->key.buf, s->key.len, s->ngroups);
 	return s->ngroups++;
 }
 
@@ -388,8 +296,8 @@ static void row_fill(struct sysimp *s, struct sysrow *r, const struct evkey *k)
 		t->npartial--;
 		/* later events with every field find it directly */
 		full_key(&s->key, k, r->lnc, r->nc, r->gid);
-		kmap_put(&s->rowmap, s->key.buf, s->key.len,
-			 (size_t)(r - s->rows));
+		strmap_put_index(&s->rowmap, s->key.buf, s->key.len,
+				 (size_t)(r - s->rows));
 	}
 }
 
@@ -403,7 +311,7 @@ static int thread_row(struct sysimp *s, const struct evkey *k, size_t *out)
 	size_t ti, ri, n = 0;
 
 	thread_key(&s->key, k);
-	if (!kmap_get(&s->threadmap, s->key.buf, s->key.len, &ti))
+	if (!strmap_index(&s->threadmap, s->key.buf, s->key.len, &ti))
 		return 0;
 	t = &s->threads[ti];
 	if (!t->npartial && !is_partial(k->lnc, k->nc, k->gid))
@@ -430,13 +338,13 @@ static void thread_add(struct sysimp *s, const struct evkey *k, size_t ri)
 	size_t ti;
 
 	thread_key(&s->key, k);
-	if (!kmap_get(&s->threadmap, s->key.buf, s->key.len, &ti)) {
+	if (!strmap_index(&s->threadmap, s->key.buf, s->key.len, &ti)) {
 		ti = s->nthreads++;
 		s->threads = xreallocarray(s->threads, s->nthreads,
 					   sizeof(*t));
 		s->threads[ti].first = ri;
 		s->threads[ti].npartial = 0;
-		kmap_put(&s->threadmap, s->key.buf, s->key.len, ti);
+		strmap_put_index(&s->threadmap, s->key.buf, s->key.len, ti);
 	} else {
 		s->rows[s->threads[ti].last].next = ri;
 	}
@@ -485,7 +393,7 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 
 	s->overflowed = 0;
 	full_key(&s->key, k, k->lnc, k->nc, k->gid);
-	if (kmap_get(&s->rowmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->rowmap, s->key.buf, s->key.len, &i))
 		return i;
 	if (!thread_row(s, k, &i)) {
 		if (s->nrows >= MAX_ROWS) {
@@ -497,7 +405,7 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	}
 	/* the helpers above reuse the key buffer */
 	full_key(&s->key, k, k->lnc, k->nc, k->gid);
-	kmap_put(&s->rowmap, s->key.buf, s->key.len, i);
+	strmap_put_index(&s->rowmap, s->key.buf, s->key.len, i);
 	return i;
 }
 
@@ -525,10 +433,7 @@ static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 	 * pass, so the stack stays small however deep the nesting */
 	if (r->depth > WRITER_MAX_DEPTH)
 		r->depth = WRITER_MAX_DEPTH;
-	if (r->depth == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->ends = xreallocarray(r->ends, r->cap, sizeof(*r->ends));
-	}
+	r->ends = xgrow(r->ends, &r->cap, r->depth + 1, sizeof(*r->ends));
 	r->ends[r->depth] = end;
 	return (int)r->depth++;
 }
@@ -588,7 +493,7 @@ struct sysev {
 };
 
 struct prep {
-	struct jv_arena *a;
+	struct arena *a;
 	struct sysev *ev;
 	const char *const *names;	/* field names for messages */
 	const cJSON *const *f;
@@ -605,7 +510,7 @@ static int prep_fail(struct prep *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	p->ev->error = jv_arena_copy(p->a, msg, strlen(msg));
+	p->ev->error = arena_copy(p->a, msg, strlen(msg));
 	return -1;
 }
 
@@ -633,7 +538,7 @@ static int prep_str(struct prep *p, int i, const char **out)
 	if (rc == JV_BAD)
 		return prep_bad(p, i, "a string");
 	if (*out == buf)
-		*out = jv_arena_copy(p->a, buf, strlen(buf));
+		*out = arena_copy(p->a, buf, strlen(buf));
 	return 0;
 }
 
@@ -714,7 +619,7 @@ static int prep_rest(struct prep *p, struct sysev *ev, struct strbuf *args)
 			   prep_time(p, ev->dur, scale, &ev->dur)))
 		return -1;
 	if (args->len)
-		ev->args = jv_arena_copy(p->a, args->buf, args->len);
+		ev->args = arena_copy(p->a, args->buf, args->len);
 	return 0;
 }
 
@@ -727,7 +632,7 @@ static void names_init(void)
 	jv_names_init(&event_names, event_fields, E_COUNT);
 }
 
-void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
+void *sysimp_prep(const struct jrec *r, const cJSON *o, struct arena *a)
 {
 	const cJSON *f[E_COUNT];
 	struct sysev *ev;
@@ -736,7 +641,7 @@ void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
 
 	if (!r->key || strcmp(r->key, "trace_event") || !cJSON_IsObject(o))
 		return NULL;
-	ev = jv_arena_alloc(a, sizeof(*ev));
+	ev = arena_alloc(a, sizeof(*ev));
 	memset(ev, 0, sizeof(*ev));
 	p.ev = ev;
 	sb_init(&args);
@@ -761,10 +666,8 @@ static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 
 	if (!ev) {
 		/* not prepared in the reader (no pipe): read it here */
-		if (!s->arena)
-			s->arena = jv_arena_new();
-		jv_arena_reset(s->arena);
-		ev = sysimp_prep(s->im->rec, o, s->arena);
+		arena_reset(&s->arena);
+		ev = sysimp_prep(s->im->rec, o, &s->arena);
 	}
 	if (ev->error && ev->error_in_keys)
 		return import_fail(s->im, s->im->rec, "%s", ev->error);
@@ -828,11 +731,11 @@ static int64_t counter(struct sysimp *s, const char *instance,
 	key_int(&s->key, kind);
 	key_int(&s->key, a);
 	key_int(&s->key, b);
-	if (kmap_get(&s->ctrmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->ctrmap, s->key.buf, s->key.len, &i))
 		return s->ctrs[i].track;
 	if (s->nctrs >= MAX_COUNTERS)
 		return 0;
-	kmap_put(&s->ctrmap, s->key.buf, s->key.len, s->nctrs);
+	strmap_put_index(&s->ctrmap, s->key.buf, s->key.len, s->nctrs);
 	s->ctrs = xreallocarray(s->ctrs, s->nctrs + 1, sizeof(*c));
 	c = &s->ctrs[s->nctrs];
 	c->kind = kind;
@@ -1298,13 +1201,13 @@ void sysimp_free(struct sysimp *s)
 	free(s->threads);
 	free(s->groups);
 	free(s->ctrs);
-	kmap_free(&s->rowmap);
-	kmap_free(&s->groupmap);
-	kmap_free(&s->ctrmap);
-	kmap_free(&s->threadmap);
+	strmap_free(&s->rowmap, NULL);
+	strmap_free(&s->groupmap, NULL);
+	strmap_free(&s->ctrmap, NULL);
+	strmap_free(&s->threadmap, NULL);
 	sb_free(&s->key);
 	sb_free(&s->tmp);
 	sysfilter_free(&s->filter);
-	jv_arena_free(s->arena);
+	arena_free(&s->arena);
 	free(s);
 }

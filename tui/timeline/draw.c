@@ -266,23 +266,12 @@ static void counter_scale(struct timeline *tl, size_t i,
  * thin line through empty cells of other rows. */
 static void mark_cursor(WINDOW *win, int y, int x, int on_row)
 {
-	cchar_t cc;
-	wchar_t wc[CCHARW_MAX + 1];
-	attr_t a;
-	short pair;
-
-	if (mvwin_wch(win, y, x, &cc) == ERR ||
-	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
-		return;
-	if (wc[0] == L' ') {
-		draw_str(win, y, x, 1, on_row ? " " : draw_glyph(G_VLINE),
-			 draw_style(on_row ? S_CURSOR : S_CURSOR_COL));
-		return;
-	}
-	if (!on_row)
-		return;
-	setcchar(&cc, wc, (a ^ A_REVERSE) | A_BOLD, pair, NULL);
-	mvwadd_wch(win, y, x, &cc);
+	if (on_row)
+		draw_restyle(win, y, x, " ", draw_style(S_CURSOR), A_REVERSE,
+			  A_BOLD);
+	else
+		draw_restyle(win, y, x, draw_glyph(G_VLINE),
+			  draw_style(S_CURSOR_COL), 0, 0);
 }
 
 /* Bytes of the longest end of s that fits in cols columns. */

@@ -289,31 +289,18 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 	timefmt_dur(buf, n, t - tl->origin, NX_MAX(NX_MIN(digits, 6), 3), draw_tf());
 }
 
-/* The event of track i's tracks covering ts, the deepest; 0 found. */
-static int slice_at(struct timeline *tl, size_t i, int64_t ts,
-		    struct mslice *s)
+/* Whether x is a better find than s: deeper at ts (dir 0), or nearer
+ * to ts in the direction dir. */
+static int nearer(const struct mslice *x, const struct mslice *s, int dir)
 {
-	size_t n;
-	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
-	int found = 1;
-
-	for (size_t j = 0; j < n; j++) {
-		struct mslice x;
-		int rc = model_slice_at(tl->m, &t[j], ts, &x);
-
-		if (rc < 0)
-			return -1;
-		if (!rc && (found || x.depth > s->depth)) {
-			*s = x;
-			found = 0;
-		}
-	}
-	return found;
+	if (!dir)
+		return x->depth > s->depth;
+	return dir > 0 ? x->ts < s->ts : x->ts > s->ts;
 }
 
-/* The first event of track i's tracks after ts (dir > 0) or before it;
- * 0 found. */
-static int slice_step(struct timeline *tl, size_t i, int64_t ts, int dir,
+/* The event of track i's tracks covering ts, the deepest (dir 0), or
+ * the first after ts (dir > 0) or before it; 0 found. */
+static int slice_find(struct timeline *tl, size_t i, int64_t ts, int dir,
 		      struct mslice *s)
 {
 	size_t n;
@@ -322,11 +309,12 @@ static int slice_step(struct timeline *tl, size_t i, int64_t ts, int dir,
 
 	for (size_t j = 0; j < n; j++) {
 		struct mslice x;
-		int rc = model_slice_step(tl->m, t[j].id, ts, dir, &x);
+		int rc = dir ? model_slice_step(tl->m, t[j].id, ts, dir, &x) :
+			       model_slice_at(tl->m, &t[j], ts, &x);
 
 		if (rc < 0)
 			return -1;
-		if (!rc && (found || (dir > 0 ? x.ts < s->ts : x.ts > s->ts))) {
+		if (!rc && (found || nearer(&x, s, dir))) {
 			*s = x;
 			found = 0;
 		}
@@ -352,7 +340,7 @@ int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s)
 	cells = tracks_frame(&tl->tr, i, tl->t0, tl->colw, tl->ncols);
 	if (cells && c >= 0 && c < tl->ncols && cells[c].top_slice)
 		return model_slice(tl->m, cells[c].top_slice, s);
-	return slice_at(tl, i, tl->cur, s);
+	return slice_find(tl, i, tl->cur, 0, s);
 }
 
 static int open_details(struct timeline *tl, const struct mslice *s,
@@ -426,7 +414,7 @@ static void req_step(struct timeline *tl, int64_t from, int dir)
 		tui_message(tl->view.tui, "no events on this row");
 		return;
 	}
-	rc = slice_step(tl, i, from, dir, &s);
+	rc = slice_find(tl, i, from, dir, &s);
 	if (rc < 0) {
 		tui_error(tl->view.tui, "%s", err_get());
 		return;
@@ -737,20 +725,9 @@ static int cmd_color(struct timeline *tl, int argc, char **argv)
 	return -1;
 }
 
-/* The words after the command, joined by blanks. */
-static char *rest(int argc, char **argv)
-{
-	struct strbuf sb;
-
-	sb_init(&sb);
-	for (int i = 1; i < argc; i++)
-		sb_printf(&sb, "%s%s", i > 1 ? " " : "", argv[i]);
-	return sb_detach(&sb);
-}
-
 static int cmd_text(struct timeline *tl, int argc, char **argv)
 {
-	char *text = rest(argc, argv);
+	char *text = tui_command_rest(argc, argv);
 	int rc = 0;
 
 	if (!strcmp(argv[0], "search"))

@@ -64,7 +64,8 @@ static int is_regular(int dfd, const char *name)
 
 static void group_parts(struct pqfolder *f, struct part *p, size_t n)
 {
-	qsort(p, n, sizeof(*p), part_cmp);
+	if (n)
+		qsort(p, n, sizeof(*p), part_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct pqtable *t = f->n ? &f->tables[f->n - 1] : NULL;
 
