@@ -99,6 +99,29 @@ bundle_device() {
 	fi
 }
 
+# profiles_datapath DIR: a fake Neuron Explorer data path for the Profile
+# Manager's screens (nxtop --data-path DIR): in DIR/profiles/global a
+# device profile JSON modified in 2030 (opening it does not make it
+# newer), a Parquet device and a Parquet system folder, a bundle, a
+# device profile with an escape sequence in its name and a file that is
+# no profile, each modified on a day of its own in January 2026.
+profiles_datapath() {
+	g="$1/profiles/global"
+	mkdir -p "$g/dev@latest" "$g/sys@latest" "$g/bundle"
+	cp "$srcdir/tests/fixtures/device_small.json" "$g/dev.json"
+	: > "$g/dev@latest/Instruction.parquet"
+	: > "$g/sys@latest/SystemProfileEvents.parquet"
+	cp "$srcdir/tests/fixtures/system_small.json" "$g/bundle/system_profile.json"
+	cp "$g/dev.json" "$g/$(printf 'bad\033[2Jname.json')"
+	printf 'hello' > "$g/notes.txt"
+	touch -d "2026-01-02 10:00Z" "$g/sys@latest/SystemProfileEvents.parquet" \
+		"$g/sys@latest"
+	touch -d "2026-01-03 10:00Z" "$g/dev@latest/Instruction.parquet" "$g/dev@latest"
+	touch -d "2026-01-04 10:00Z" "$g/bundle/system_profile.json" "$g/bundle"
+	touch -d "2026-01-05 10:00Z" "$g"/bad*
+	touch -d "2030-01-01 10:00Z" "$g/dev.json"
+}
+
 # bundle_ncs DIR: a bundle of one model on several NeuronCores, as the
 # tools export it: tests/fixtures/system_ncs.json lists the device
 # profiles of NeuronCores 0 and 2 of process 100, 2 of process 200 and 3

@@ -9,7 +9,9 @@
 # device_small.json as its one device file present, another one
 # missing; "bundle-broken": the same with the device file cut short, so
 # that it fails to import; "bundle-ncs": one model on several
-# NeuronCores, see bundle_ncs in tests/lib.sh), extra options ("# args: ...") and environment ("# env:
+# NeuronCores, see bundle_ncs in tests/lib.sh; "datapath": no profile,
+# the Profile Manager on the fake data path of profiles_datapath in
+# tests/lib.sh), extra options ("# args: ...") and environment ("# env:
 # VAR=value"), may list the files it exports ("# exports:
 # nxtop-layers-1.txt ..."), which must be written, and dumps that must
 # be the same screen ("# same: A B": back where it was). Each script runs in a folder of its own (where e and E write)
@@ -76,21 +78,26 @@ for script in "$screens"/*.keys; do
 				"$tmp/$profile/system_profile.json"
 			bundle_device "$profile" \
 				> "$tmp/$profile/device_profile_model_1578576049.json" ;;
+		datapath)
+			profiles_datapath "$tmp/$profile" ;;
 		*)
 			# a file, or a folder (a Parquet device profile)
 			mkdir -p "$(dirname "$tmp/$profile")"
 			cp -R "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
 		esac
-		"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
+		[ "$profile" = datapath ] ||
+			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
 			fail "$profile: import failed"
 	fi
+	target="$tmp/$profile"
+	[ "$profile" = datapath ] && target="--data-path=$tmp/$profile"
 	mkdir "$tmp/$name" "$tmp/$name.cwd"
 	# each script has its own markers and history, and exports into its
 	# own folder ("wrote ./nxtop-layers-1.txt")
 	# shellcheck disable=SC2086
 	if ! (cd "$tmp/$name.cwd" && env XDG_DATA_HOME="$tmp/$name.data" $envs \
 		"$NXTOP" -q $args --headless="$script" --dump="$tmp/$name" \
-		"$tmp/$profile") 2>"$tmp/$name.err"; then
+		"$target") 2>"$tmp/$name.err"; then
 		fail "$name: nxtop failed: $(cat "$tmp/$name.err")"
 		continue
 	fi

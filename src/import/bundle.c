@@ -161,6 +161,14 @@ static int resolve(int dirfd, const char *dir_real, const char *name,
 	return 0;
 }
 
+int bundle_head_is_system(const char *buf, size_t n)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
+		if (memmem(buf, n, system_keys[i], strlen(system_keys[i])))
+			return 1;
+	return 0;
+}
+
 /* 1 if the file starts like a system profile. Only regular files are
  * read: opening a FIFO for reading would wait for a writer for ever. */
 static int looks_system(int dirfd, const char *name)
@@ -182,10 +190,7 @@ static int looks_system(int dirfd, const char *name)
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
-		if (memmem(buf, (size_t)n, system_keys[i], strlen(system_keys[i])))
-			return 1;
-	return 0;
+	return bundle_head_is_system(buf, (size_t)n);
 }
 
 static int cmp_str(const void *a, const void *b)
