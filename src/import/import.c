@@ -56,6 +56,36 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key)
 	return 0;
 }
 
+/* A system profile folder of Parquet tables, given as itself or as the
+ * one such folder in a folder of profiles; its device profiles are
+ * sibling folders. 1: input is neither. */
+static int import_pq_system(struct writer *w, const char *input,
+			    const char *tmp, const struct import_opts *o)
+{
+	struct import_result res;
+	char *sys = NULL, *dir;
+	int rc;
+
+	if (pqfolder_is_system(input))
+		sys = xstrdup(input);
+	else if ((rc = pqfolder_find_system(input, &sys)))
+		return rc;
+	/* "a@latest/" names the folder "a@latest" */
+	for (size_t n = strlen(sys); n > 1 && sys[n - 1] == '/'; n--)
+		sys[n - 1] = '\0';
+	rc = import_file_as(w, sys, sys, o, 0, &res, FMT_PARQUET_SYSTEM);
+	if (!rc) {
+		dir = file_dir(sys);
+		if (!o->quiet)
+			err_note("%s: system profile %s", dir, sys);
+		rc = bundle_import_devices(w, dir, &res, o, tmp, 1);
+		import_result_free(&res);
+		free(dir);
+	}
+	free(sys);
+	return rc;
+}
+
 /* The profile in input: a file, or a bundle folder's system profile. */
 static int import_input(struct writer *w, const char *input,
 			const char *tmp, const struct import_opts *o)
@@ -69,6 +99,9 @@ static int import_input(struct writer *w, const char *input,
 	    pqfolder_is_device(input))
 		return import_file_as(w, input, input, o, 0, NULL,
 				      FMT_PARQUET_DEVICE);
+	if (!stat(input, &sb) && S_ISDIR(sb.st_mode) &&
+	    (rc = import_pq_system(w, input, tmp, o)) != 1)
+		return rc;
 	if (!stat(input, &sb) && S_ISDIR(sb.st_mode)) {
 		if (bundle_find_system(input, &file))
 			return -1;
@@ -85,7 +118,7 @@ static int import_input(struct writer *w, const char *input,
 			if (!o->quiet)
 				err_note("%s: system profile %s", dir,
 					 name ? name : input);
-			rc = bundle_import_devices(w, dir, &res, o, tmp);
+			rc = bundle_import_devices(w, dir, &res, o, tmp, 0);
 		}
 		import_result_free(&res);
 	}
