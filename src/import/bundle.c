@@ -292,7 +292,9 @@ int bundle_find_system(const char *dir, char **path)
 		err_set("%s: a folder with nothing nxtop reads (expected a"
 			" bundle with system_profile.json from neuron-profile"
 			" view -d or neuron-explorer view --output-format json,"
-			" or a device profile folder with Instruction.parquet)",
+			" or a device profile folder with Instruction.parquet,"
+			" or a system profile folder with"
+			" SystemProfileEvents.parquet)",
 			dir);
 	} else {
 		err_set("%s: no system profile in this folder; open one of its"
