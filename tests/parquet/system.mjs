@@ -7,6 +7,11 @@
 //     pcore_idx as int32, two flows in flow_id lists), DeviceProfileList,
 //     CpuUsage, HostMemUsage, SystemProfileHbmUsage, Warning,
 //     SystemProfileMetadata, and a table nxtop does not know.
+//   sparse@latest        only SystemProfileEvents and CpuUsage, with few
+//     columns: no flow_id, no extra_attributes_json, no NeuronCores; the
+//     source the JSON importer infers written out; id, thread_id,
+//     process_id and duration_ns as int32, util_percent as a float; a
+//     column of each nxtop does not know.
 //   bad_extra@latest     one event whose extra_attributes_json is not JSON.
 // Its device profile, device_small.json, is already a folder:
 // tests/fixtures/parquet-device/device_small@latest (device.mjs).
@@ -71,11 +76,38 @@ const types = {
   ntff_version: 'INTEGER', seq: 'BIGINT',
 };
 
+const sparseTypes = {
+  ...types, id: 'INTEGER', thread_id: 'INTEGER', process_id: 'INTEGER',
+  duration_ns: 'INTEGER', util_percent: 'FLOAT', future_seq: 'BIGINT',
+};
+
+// The source of an event without one, as nxtop's JSON importer infers it.
+function inferSource(e) {
+  if (e.trace_event_source) return e.trace_event_source;
+  if ((e.group ?? '').startsWith('framework')) return 'framework';
+  return ['nc_exec_running', 'hw_notify'].includes(e.name) ? 'neuron_hw' : 'neuron_rt';
+}
+
+function sparse(j) {
+  return {
+    SystemProfileEvents: j.trace_event.map((e, i) => ({
+      id: big(e.id === undefined ? null : i), name: e.name, start_ts: BigInt(e.timestamp),
+      duration_ns: big(e.duration), trace_event_source: inferSource(e),
+      instance_id: e.instance_id, process_id: big(e.process_id),
+      thread_id: big(e.thread_id), future_event_field: `f${i}`,
+    })),
+    CpuUsage: j.cpu_util.map((c, i) => ({
+      timestamp: big(c.timestamp), util_percent: num(c.util), cpu_id: str(c.cpu_id),
+      instance_id: c.instance_id, future_seq: BigInt(i),
+    })),
+  };
+}
+
 // Records as a DuckDB SELECT, columns typed by name (text otherwise).
-function select(rows) {
+function select(rows, typeOf) {
   const names = Object.keys(rows[0]);
   return sqlTable(names.map((name) => ({
-    name, sql: types[name] ?? 'VARCHAR', data: rows.map((r) => r[name] ?? null),
+    name, sql: typeOf[name] ?? 'VARCHAR', data: rows.map((r) => r[name] ?? null),
   })));
 }
 
@@ -110,16 +142,18 @@ function tables(j) {
 }
 
 const con = await duckdb();
-async function folder(dir, t) {
+async function folder(dir, t, typeOf = types) {
   mkdirSync(dir, { recursive: true });
   for (const [name, rows] of Object.entries(t)) {
-    await writeDuckdb(con, join(dir, `${name}.parquet`), select(rows), 'COMPRESSION zstd');
+    await writeDuckdb(con, join(dir, `${name}.parquet`), select(rows, typeOf),
+      'COMPRESSION zstd');
   }
 }
 
 const system = parseExact(readFileSync(join(fixtures, 'system_small.json'), 'utf8'));
 rmSync(out, { recursive: true, force: true });
 await folder(join(out, 'system_small@latest'), tables(system));
+await folder(join(out, 'sparse@latest'), sparse(system), sparseTypes);
 const bad = event(system.trace_event[0]);
 await folder(join(out, 'bad_extra@latest'), {
   SystemProfileEvents: [{ ...bad, extra_attributes_json: '{"model_id": "1578' }],

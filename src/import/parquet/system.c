@@ -39,22 +39,42 @@ static const struct pqrename mem_names[] = {
 	{ NULL, NULL },
 };
 
+/* Documented columns (§1.5) besides the renamed ones: the others of a
+ * file are listed in a warning. */
+static const struct pqrename event_doc[] = {
+	{ "id", 0 }, { "name", 0 }, { "trace_event_source", 0 },
+	{ "instance_id", 0 }, { "process_id", 0 }, { "thread_id", 0 },
+	{ "worker_gid", 0 }, { "flow_id", 0 }, { "framework_stream_id", 0 },
+	{ "extra_attributes_json", 0 }, { NULL, NULL },
+};
+
+static const struct pqrename sample_doc[] = {
+	{ "timestamp", 0 }, { "cpu_id", 0 }, { "instance_id", 0 },
+	{ NULL, NULL },
+};
+
 struct sysspec {
 	const char *table, *section;
-	const struct pqrename *names;
+	const struct pqrename *names, *doc;
 	const char *required;	/* a column the table needs, or NULL */
+	const char *unknown;	/* what becomes of the columns not in doc */
 };
 
 /* The list first: a bad one fails before the events are read. */
 static const struct sysspec specs[] = {
-	{ "SystemProfileMetadata", "system_profile_metadata", NULL, NULL },
-	{ "DeviceProfileList", "device_profile_list", NULL,
-	  "device_profile_name" },
-	{ "SystemProfileEvents", "trace_event", event_names, "start_ts" },
-	{ "CpuUsage", "cpu_util", cpu_names, "timestamp" },
-	{ "HostMemUsage", "mem_usage", mem_names, "timestamp" },
-	{ "SystemProfileHbmUsage", "device_mem_usage", NULL, "timestamp" },
-	{ "Warning", "warnings", NULL, NULL },
+	{ "SystemProfileMetadata", "system_profile_metadata", NULL, NULL, NULL,
+	  NULL },
+	{ "DeviceProfileList", "device_profile_list", NULL, NULL,
+	  "device_profile_name", NULL },
+	{ "SystemProfileEvents", "trace_event", event_names, event_doc,
+	  "start_ts", "kept with each event" },
+	{ "CpuUsage", "cpu_util", cpu_names, sample_doc, "timestamp",
+	  "not read" },
+	{ "HostMemUsage", "mem_usage", mem_names, sample_doc, "timestamp",
+	  "not read" },
+	{ "SystemProfileHbmUsage", "device_mem_usage", NULL, NULL, "timestamp",
+	  NULL },
+	{ "Warning", "warnings", NULL, NULL, NULL, NULL },
 };
 
 struct sysfolder {
@@ -155,6 +175,25 @@ static void capped(struct sysfolder *f, const struct pqtable *t)
 	free(msg);
 }
 
+/* The columns of a part file nxtop does not know, in one warning. */
+static void unknown_columns(struct sysfolder *f, const struct sysspec *sp,
+			    struct pqrows *r)
+{
+	struct strbuf names;
+	char *msg;
+
+	sb_init(&names);
+	pqrows_unmapped(r, sp->names, sp->doc, &names);
+	if (names.len) {
+		msg = xasprintf("%s: columns nxtop does not know, %s: %s",
+				pqfolder_base(pqrows_file(r)), sp->unknown,
+				sb_cstr(&names));
+		writer_warning(f->im->w, f->im->profile, "import", "Import", msg);
+		free(msg);
+	}
+	sb_free(&names);
+}
+
 /* Every row of one table. */
 static int read_table(struct sysfolder *f, const struct pqtable *t,
 		      const struct sysspec *sp)
@@ -171,6 +210,8 @@ static int read_table(struct sysfolder *f, const struct pqtable *t,
 			name_file(f, open_file);
 			if (sp && sp->required && !pqrows_has(r, sp->required))
 				break;
+			if (sp && sp->doc)
+				unknown_columns(f, sp, r);
 		}
 		if (!sp && pqrows_index(r) >= MAX_INFO_ROWS) {
 			capped(f, t);
