@@ -64,6 +64,7 @@ grep -q '"linked_out" ignored: a link to outside the folder' "$err" ||
 same norm_text summary -q
 same norm_json summary -q --format json
 same norm_text summary -q --group instance --row lnc_idx
+same norm_text summary -q --filter-nc 0
 same norm_text export -q --what devices --format csv
 same norm_text export -q --what devices
 same norm_text export -q --query "name=nrt_execute nc=1"
@@ -114,7 +115,13 @@ cmp -s "$tmp/want.txt" "$tmp/flows.txt" || fail "flows: $(cat "$tmp/flows.txt")"
 "$NXTOP" summary -q "$sys" | norm_text >"$tmp/p.txt"
 cmp -s "$tmp/g.txt" "$tmp/p.txt" ||
 	fail "the folder of profiles: $(diff "$tmp/g.txt" "$tmp/p.txt" | head -4)"
-expect 0 'bundle' "$NXTOP" list -q --format csv "$tmp"
+expect 0 '' "$NXTOP" summary "$tmp/pq"
+grep -q rebuilding "$err" && fail "the folder of profiles' fresh cache was rebuilt: $(cat "$err")"
+expect 0 '^pq,bundle,' "$NXTOP" list --format csv "$tmp"
+# a JSON bundle's own system profile comes before a system folder in it
+cp -R "$sys" "$tmp/json/"
+expect 0 '^Kind +system \(neuron-system-json\)$' "$NXTOP" summary -q "$tmp/json"
+rm -rf "$tmp/json/system_small@latest" "$tmp/json.nxdb"
 mkdir "$tmp/two"
 cp -R "$sys" "$tmp/two/a@latest"
 cp -R "$sys" "$tmp/two/b@latest"

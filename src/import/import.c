@@ -56,20 +56,15 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key)
 	return 0;
 }
 
-/* A system profile folder of Parquet tables, given as itself or as the
- * one such folder in a folder of profiles; its device profiles are
- * sibling folders. 1: input is neither. */
-static int import_pq_system(struct writer *w, const char *input,
-			    const char *tmp, const struct import_opts *o)
+/* A system profile folder of Parquet tables and its device profiles,
+ * the sibling folders it lists. */
+static int import_pq_system(struct writer *w, char *sys, const char *tmp,
+			    const struct import_opts *o)
 {
 	struct import_result res;
-	char *sys = NULL, *dir;
+	char *dir;
 	int rc;
 
-	if (pqfolder_is_system(input))
-		sys = xstrdup(input);
-	else if ((rc = pqfolder_find_system(input, &sys)))
-		return rc;
 	/* "a@latest/" names the folder "a@latest" */
 	for (size_t n = strlen(sys); n > 1 && sys[n - 1] == '/'; n--)
 		sys[n - 1] = '\0';
@@ -82,29 +77,51 @@ static int import_pq_system(struct writer *w, const char *input,
 		import_result_free(&res);
 		free(dir);
 	}
-	free(sys);
 	return rc;
 }
 
-/* The profile in input: a file, or a bundle folder's system profile. */
+/* The system profile of a folder: its JSON file (*file), else the one
+ * Parquet system folder in it (*pqsys); -1 with the JSON bundle's error
+ * when neither. */
+static int folder_system(const char *dir, char **file, char **pqsys)
+{
+	char *why;
+	int rc;
+
+	*pqsys = NULL;
+	if (!bundle_find_system(dir, file))
+		return 0;
+	why = xstrdup(err_get());
+	rc = pqfolder_find_system(dir, pqsys);
+	if (rc == 1)
+		err_set("%s", why);
+	free(why);
+	return rc ? -1 : 0;
+}
+
+/* The profile in input: a file, a Parquet profile folder, or a bundle
+ * folder's system profile. */
 static int import_input(struct writer *w, const char *input,
 			const char *tmp, const struct import_opts *o)
 {
 	struct import_result res;
 	struct stat sb;
-	char *file = NULL, *name = NULL, *dir = NULL;
+	char *file = NULL, *name = NULL, *dir = NULL, *pqsys = NULL;
 	int rc;
 
-	if (!stat(input, &sb) && S_ISDIR(sb.st_mode) &&
-	    pqfolder_is_device(input))
-		return import_file_as(w, input, input, o, 0, NULL,
-				      FMT_PARQUET_DEVICE);
-	if (!stat(input, &sb) && S_ISDIR(sb.st_mode) &&
-	    (rc = import_pq_system(w, input, tmp, o)) != 1)
-		return rc;
 	if (!stat(input, &sb) && S_ISDIR(sb.st_mode)) {
-		if (bundle_find_system(input, &file))
+		if (pqfolder_is_device(input))
+			return import_file_as(w, input, input, o, 0, NULL,
+					      FMT_PARQUET_DEVICE);
+		if (pqfolder_is_system(input))
+			pqsys = xstrdup(input);
+		else if (folder_system(input, &file, &pqsys))
 			return -1;
+		if (pqsys) {
+			rc = import_pq_system(w, pqsys, tmp, o);
+			free(pqsys);
+			return rc;
+		}
 		dir = xstrdup(input);
 		name = xasprintf("%s/%s", input, strrchr(file, '/') + 1);
 	}

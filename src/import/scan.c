@@ -82,13 +82,9 @@ static int folder_kind(const char *dir, enum prof_kind *kind)
 
 	if (!parquet_kind(dir, kind))
 		return 0;
-	/* a folder of profiles with one system folder opens as its bundle */
-	if (!pqfolder_find_system(dir, &sys)) {
-		free(sys);
-		*kind = PK_BUNDLE;
-		return 0;
-	}
-	if (bundle_find_system(dir, &sys))
+	/* a bundle: a system profile JSON, or else a folder of profiles
+	 * with one system profile folder */
+	if (bundle_find_system(dir, &sys) && pqfolder_find_system(dir, &sys))
 		return -1;
 	free(sys);
 	*kind = PK_BUNDLE;
