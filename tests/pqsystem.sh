@@ -68,7 +68,11 @@ same norm_text summary -q --filter-nc 0
 same norm_text export -q --what devices --format csv
 same norm_text export -q --what devices
 same norm_text export -q --query "name=nrt_execute nc=1"
-same norm_text export -q --query "model=446048307616134" --format csv
+# model_name comes from extra_attributes_json, lnc_idx from nc_idx
+same norm_text export -q --query "model~other"
+grep -q "^Matches 1 " "$tmp/p.txt" || fail "model~other: $(cat "$tmp/p.txt")"
+same norm_text export -q --query "lnc=1 source=neuron_hw"
+grep -q "^Matches 1 " "$tmp/p.txt" || fail "lnc=1: $(cat "$tmp/p.txt")"
 same norm export -q --query "dur>30us" --format json
 same norm_text export -q --what window
 expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what devices "$sys"
