@@ -446,6 +446,11 @@ static void test_grouping(void **state)
 	x = row_named(r, n, "gid32-nc0-tid1627711-neuron_hw");
 	assert_non_null(x);
 	assert_string_equal(r[x->group].name, "i-0f207fb2a99bd2d08-pid1627711");
+	/* nrt_tensor_write lacks worker_gid and nc_idx: same thread, one row */
+	x = row_named(r, n, "gid32-nc0-tid1627711-neuron_rt");
+	assert_non_null(x);
+	assert_int_equal(x->n_events, 5);
+	assert_null(row_named(r, n, "nc0-tid1627711-neuron_rt"));
 	assert_non_null(row_named(r, n, "CPU 47"));
 	model_sysrows_free(r, n);
 
@@ -456,7 +461,7 @@ static void test_grouping(void **state)
 	assert_int_equal(model_sysrows(m, 1, &g, &r, &n), 0);
 	x = row_named(r, n, "nc0-neuron_rt");
 	assert_non_null(x);
-	assert_int_equal(x->ntracks, 2);	/* with and without worker_gid */
+	assert_int_equal(x->ntracks, 1);	/* with and without worker_gid */
 	assert_int_equal(x->n_events, 5);
 	assert_non_null(row_named(r, n, "framework"));
 	assert_int_equal(model_row_frame(m, x, T0, 1000000, 4, cells), 0);
@@ -662,7 +667,7 @@ static void test_summary(void **state)
 	sysgroup_default(&g);
 	assert_int_equal(syssummary_compute(m, 1, &g, &s), 0);
 	assert_int_equal(s.n_events, 10);
-	assert_int_equal(s.nrows, 7);
+	assert_int_equal(s.nrows, 6);
 	assert_int_equal(s.ndevices, 3);
 	assert_int_equal(s.dropped, 1);
 	assert_string_equal(s.warnings[0].category, "Dropped events");
