@@ -2,9 +2,10 @@
 // profile folder (FORMATS.md §1.5 field mapping, §1.5a layout), written by
 // DuckDB, into tests/fixtures/parquet-system/:
 //   system_small@latest  from system_small.json: SystemProfileEvents (the
-//     JSON's lnc_idx as nc_idx, its nc_idx as pcore_idx, the fields with
-//     no column of their own in extra_attributes_json, worker_gid and
-//     pcore_idx as int32, two flows in flow_id lists), DeviceProfileList,
+//     JSON's lnc_idx as nc_idx, its device_core_idx as pcore_idx, the
+//     fields with no column of their own, its nc_idx among them, in
+//     extra_attributes_json, worker_gid and pcore_idx as int32, two flows
+//     in flow_id lists), DeviceProfileList,
 //     CpuUsage, HostMemUsage, SystemProfileHbmUsage, Warning,
 //     SystemProfileMetadata, and a table nxtop does not know.
 //   sparse@latest        only SystemProfileEvents and CpuUsage, with few
@@ -43,7 +44,7 @@ const str = (v) => (v === undefined || v === null ? null : String(v));
 // Columns of SystemProfileEvents; the other fields of an event go to
 // extra_attributes_json.
 const eventColumns = ['id', 'name', 'timestamp', 'duration', 'trace_event_source',
-  'instance_id', 'process_id', 'thread_id', 'lnc_idx', 'nc_idx', 'worker_gid'];
+  'instance_id', 'process_id', 'thread_id', 'lnc_idx', 'device_core_idx', 'worker_gid'];
 
 // Flows by event id: the JSON export has none.
 const flows = {
@@ -60,7 +61,7 @@ function event(e) {
     end_ts: dur === null ? ts : ts + dur, duration_ns: dur,
     trace_event_source: str(e.trace_event_source), instance_id: str(e.instance_id),
     process_id: big(e.process_id), thread_id: big(e.thread_id), nc_idx: big(e.lnc_idx),
-    pcore_idx: int(e.nc_idx), worker_gid: int(e.worker_gid),
+    pcore_idx: int(e.device_core_idx), worker_gid: int(e.worker_gid),
     flow_id: flows[String(e.id)] ?? (e.id === undefined ? null : []),
     extra_attributes_json: Object.keys(extra).length ? jsonText(extra) : null,
   };

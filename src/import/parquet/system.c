@@ -23,11 +23,12 @@
 #define MAX_INFO_ROWS 10000
 
 /* Parquet's nc_idx is the logical NeuronCore (the JSON's lnc_idx), its
- * pcore_idx the physical one (the JSON's nc_idx). */
+ * pcore_idx the physical core of the device (the JSON's
+ * device_core_idx). */
 static const struct pqrename event_names[] = {
 	{ "start_ts", "timestamp" }, { "duration_ns", "duration" },
-	{ "end_ts", NULL }, { "nc_idx", "lnc_idx" }, { "pcore_idx", "nc_idx" },
-	{ NULL, NULL },
+	{ "end_ts", NULL }, { "nc_idx", "lnc_idx" },
+	{ "pcore_idx", "device_core_idx" }, { NULL, NULL },
 };
 
 static const struct pqrename cpu_names[] = {
