@@ -179,6 +179,14 @@ head -c 200 "$sys/CpuUsage.parquet" >"$tmp/bad@latest/CpuUsage.parquet"
 expect 0 "\[Import\] $tmp/bad@latest/CpuUsage.parquet: not a Parquet file .*\(the CpuUsage table is left out\)" \
 	"$NXTOP" summary -q "$tmp/bad@latest"
 grep -Eq '^  i-0f207fb2a99bd2d08 +CPU' "$out" && fail "CPU counters from a broken table"
+# of a long unknown table (10005 rows, tests/parquet/device.mjs), the
+# first 10000 rows
+bad
+cp "$fx/parquet-device/screen_split@latest/FutureLog.parquet" "$tmp/bad@latest/"
+expect 0 'table "FutureLog": only its first 10000 rows are kept in its info table' \
+	"$NXTOP" summary -q "$tmp/bad@latest"
+n=$(sqlite3 "$tmp/bad@latest.nxdb" "SELECT count(*), max(idx) FROM info WHERE section = 'FutureLog'")
+[ "$n" = "10000|9999" ] || fail "FutureLog: $n info rows (count|max idx), not 10000|9999"
 # a broken device folder is a device profile that failed, as in JSON
 head -c 300 "$sys/SystemProfileEvents.parquet" >"$dev/Instruction.parquet"
 expect 0 " 0 +1578576049 .* failed" "$NXTOP" summary -q "$sys"

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +20,10 @@
 #include "src/import/parquet/rows.h"
 #include "src/json/jsonsplit.h"
 
-/* Rows of a table nxtop does not know kept in its info table at most. */
+/* Rows, and values, of a table nxtop does not know kept in its info
+ * table at most. */
 #define MAX_INFO_ROWS 10000
+#define MAX_INFO_CELLS 1000000
 
 /* Parquet's nc_idx is the logical NeuronCore (the JSON's lnc_idx), its
  * pcore_idx the physical core of the device (the JSON's
@@ -167,10 +170,11 @@ static int one_row(struct sysfolder *f, struct pqrows *r, cJSON *row,
 	return rc;
 }
 
-static void capped(struct sysfolder *f, const struct pqtable *t)
+static void capped(struct sysfolder *f, const struct pqtable *t,
+		   uint64_t rows)
 {
-	char *msg = xasprintf("table \"%s\": only its first %d rows are kept"
-			      " in its info table", t->name, MAX_INFO_ROWS);
+	char *msg = xasprintf("table \"%s\": only its first %" PRIu64 " rows"
+			      " are kept in its info table", t->name, rows);
 
 	writer_warning(f->im->w, f->im->profile, "import", "Import", msg);
 	free(msg);
@@ -214,8 +218,10 @@ static int read_table(struct sysfolder *f, const struct pqtable *t,
 			if (sp && sp->doc)
 				unknown_columns(f, sp, r);
 		}
-		if (!sp && pqrows_index(r) >= MAX_INFO_ROWS) {
-			capped(f, t);
+		if (!sp && (pqrows_index(r) >= MAX_INFO_ROWS ||
+			    pqrows_index(r) * (uint64_t)pqrows_columns(r) >=
+			    MAX_INFO_CELLS)) {
+			capped(f, t, pqrows_index(r));
 			rc = 0;
 			break;
 		}
