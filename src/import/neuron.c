@@ -898,6 +898,8 @@ int neuron_finish(struct neuron *n)
 
 	if (!n->saw_known_key)
 		rc = unrecognised(n);
+	if (rc == 0 && n->sys)
+		rc = sysimp_finish(n->sys);
 	if (rc == 0)
 		finish_profile(n);
 	neuron_free(n);

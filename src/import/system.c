@@ -37,6 +37,8 @@
 #define MAX_ROWS 16384
 #define MAX_COUNTERS 16384
 #define MAX_DEVICES 65536
+/* Flow ends kept at most; a hostile file may list millions. */
+#define MAX_FLOW_ENDS (1u << 20)
 /* Rows of a thread an event lacking a NeuronCore field may join. */
 #define SCAN_MAX 128
 
@@ -86,6 +88,13 @@ struct sysctr {
 	int64_t a, b;		/* cpu id; device and hbm index; -1 absent */
 };
 
+/* An event on a flow (Parquet's flow_id list): a flow links the events
+ * that share its id, in time order. */
+struct sysflow {
+	struct wid id;
+	int64_t ts, slice;
+};
+
 struct sysimp {
 	struct import *im;
 	struct writer *w;
@@ -101,6 +110,9 @@ struct sysimp {
 	size_t nctrs;
 	struct strbuf key, tmp;
 	struct arena arena;	/* trace events read without the reader */
+	struct sysflow *flows;
+	size_t nflows;
+	uint64_t n_flows_dropped;
 	int64_t src_sid[3];
 	uint64_t n_events, n_filtered, n_clipped, n_overflow;
 	int overflowed;		/* the last row_of() gave the overflow row */
@@ -440,14 +452,16 @@ static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 
 /* Fields of a trace_event. */
 enum {
-	E_DEVICE_CORE_IDX, E_DEVICE_PROFILE, E_DURATION, E_EXEC_ID, E_GROUP,
+	E_DEVICE_CORE_IDX, E_DEVICE_PROFILE, E_DURATION, E_EXEC_ID, E_FLOW_ID,
+	E_GROUP,
 	E_ID, E_INSTANCE_ID, E_LNC_IDX, E_MODEL_ID, E_MODEL_NAME, E_NAME,
 	E_NC_IDX, E_PARENT_ID, E_PROCESS_ID, E_THREAD_ID, E_TIMESTAMP,
 	E_TIMESTAMP_UNIT, E_TRACE_EVENT_SOURCE, E_TYPE, E_WORKER_GID, E_COUNT
 };
 
 static const char *const event_fields[E_COUNT] = {
-	"device_core_idx", "device_profile", "duration", "exec_id", "group",
+	"device_core_idx", "device_profile", "duration", "exec_id", "flow_id",
+	"group",
 	"id", "instance_id", "lnc_idx", "model_id", "model_name", "name",
 	"nc_idx", "parent_id", "process_id", "thread_id", "timestamp",
 	"timestamp_unit", "trace_event_source", "type", "worker_gid",
@@ -655,6 +669,39 @@ void *sysimp_prep(const struct jrec *r, const cJSON *o, struct arena *a)
 	return ev;
 }
 
+/* The ids of the event's flow_id list (numbers, or their text; other
+ * text is hashed to an id), for sysimp_finish() to link. */
+static int flow_ends(struct sysimp *s, const cJSON *o, int64_t slice,
+		     int64_t ts)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "flow_id");
+	const cJSON *v;
+
+	if (!list || cJSON_IsNull(list) || !slice)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return import_bad_field(s->im, "flow_id", jv_type_name(list),
+					"a list of flow ids");
+	cJSON_ArrayForEach(v, list) {
+		struct wid id;
+
+		if (jv_id(v, &id) != JV_OK && !cJSON_IsString(v))
+			return import_bad_field(s->im, "flow_id[]",
+						jv_type_name(v), "a flow id");
+		if (!id.set)
+			wid_from_i64(&id, (int64_t)(hash_bytes(v->valuestring,
+				     strlen(v->valuestring)) >> 1));
+		if (s->nflows >= MAX_FLOW_ENDS) {
+			s->n_flows_dropped++;
+			continue;
+		}
+		s->flows = xreallocarray(s->flows, s->nflows + 1,
+					 sizeof(*s->flows));
+		s->flows[s->nflows++] = (struct sysflow){ id, ts, slice };
+	}
+	return 0;
+}
+
 static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 {
 	struct sysev *ev = prepared;
@@ -715,7 +762,7 @@ static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 	if (ev->args)
 		writer_slice_args(s->w, slice, ev->args);
 	s->n_events++;
-	return 0;
+	return flow_ends(s, o, slice, ts);
 }
 
 /* Counter tracks of an instance sit in the instance's own group. */
@@ -1141,6 +1188,40 @@ static void assign_order(struct sysimp *s)
 	free(g);
 }
 
+static int cmp_id(const struct wid *a, const struct wid *b)
+{
+	if (a->big != b->big)
+		return a->big ? 1 : -1;
+	if (a->big)
+		return strcmp(a->text, b->text);
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+static int cmp_flow(const void *pa, const void *pb)
+{
+	const struct sysflow *a = pa, *b = pb;
+	int c = cmp_id(&a->id, &b->id);
+
+	if (c)
+		return c;
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return (a->slice > b->slice) - (a->slice < b->slice);
+}
+
+/* Each flow goes from one of its events to the next in time. */
+static void link_flows(struct sysimp *s)
+{
+	if (s->nflows)
+		qsort(s->flows, s->nflows, sizeof(*s->flows), cmp_flow);
+	for (size_t i = 1; i < s->nflows; i++) {
+		const struct sysflow *a = &s->flows[i - 1], *b = &s->flows[i];
+
+		if (!cmp_id(&a->id, &b->id) && a->slice != b->slice)
+			writer_flow(s->w, &a->id, a->slice, b->slice, "flow");
+	}
+}
+
 static void note(struct sysimp *s, const char *fmt, uint64_t n)
 {
 	char *msg;
@@ -1161,6 +1242,7 @@ int sysimp_finish(struct sysimp *s)
 			writer_track_set_flags(s->w, s->rows[i].track,
 					       TF_NEST_BY_TIME);
 	assign_order(s);
+	link_flows(s);
 	if (s->have_meta_first)
 		span(s, s->meta_first, s->have_meta_last ? s->meta_last :
 							    s->meta_first);
@@ -1184,6 +1266,8 @@ int sysimp_finish(struct sysimp *s)
 	     " shortened", s->n_clipped);
 	note(s, "%" PRIu64 " event(s) of threads past the row limit were put"
 	     " in the last row", s->n_overflow);
+	note(s, "%" PRIu64 " flow end(s) past the limit were left out",
+	     s->n_flows_dropped);
 	return writer_failed(s->w) ? -1 : 0;
 }
 
@@ -1201,6 +1285,7 @@ void sysimp_free(struct sysimp *s)
 	free(s->threads);
 	free(s->groups);
 	free(s->ctrs);
+	free(s->flows);
 	strmap_free(&s->rowmap, NULL);
 	strmap_free(&s->groupmap, NULL);
 	strmap_free(&s->ctrmap, NULL);
