@@ -689,7 +689,7 @@ static int flow_ends(struct sysimp *s, const cJSON *o, int64_t slice,
 			return import_bad_field(s->im, "flow_id[]",
 						jv_type_name(v), "a flow id");
 		if (!id.set)
-			wid_from_i64(&id, (int64_t)(hash_bytes(v->valuestring,
+			wid_from_i64(&id, (int64_t)(hmap_hash(v->valuestring,
 				     strlen(v->valuestring)) >> 1));
 		if (s->nflows >= MAX_FLOW_ENDS) {
 			s->n_flows_dropped++;
