@@ -117,14 +117,18 @@ static char *put_shape(char *p, uint64_t size)
 	return p;
 }
 
-/* Access pattern of each side: SBUF is 128 partitions 262144 B apart,
- * DRAM is contiguous. */
+/* Access pattern of each side. */
 static char *put_layout(char *p, const struct demo_xfer *x)
 {
-	int store = x->src == LOC_SB;
-	uint64_t sb = ((x->aux >> 20) & 0x2fff) << 4;
-	uint64_t dram = ((x->aux >> 8) & 0x3ff) << 12;
-	uint64_t per = x->size >= 128 ? x->size / 128 : x->size;
+	struct demo_layout l;
+	int store;
+	uint64_t sb, dram, per;
+
+	demo_xfer_layout(x, &l);
+	store = l.store;
+	sb = l.sb;
+	dram = l.dram;
+	per = l.per;
 
 	p = DLIT(p, "\"source_offset\":\"[[");
 	p = dput_hex(p, store ? sb : dram);

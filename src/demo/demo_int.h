@@ -251,6 +251,23 @@ struct demo_xfer {
 	struct demo_pkt pkt[DEMO_MAX_PKT];
 };
 
+/* Access pattern of an aggregated transfer: SBUF is 128 partitions
+ * 262144 B apart, DRAM is contiguous. */
+struct demo_layout {
+	int store;		/* SBUF to DRAM */
+	uint64_t sb, dram;	/* offsets */
+	uint64_t per;		/* bytes per partition */
+};
+
+static inline void demo_xfer_layout(const struct demo_xfer *x,
+				    struct demo_layout *l)
+{
+	l->store = x->src == LOC_SB;
+	l->sb = ((x->aux >> 20) & 0x2fff) << 4;
+	l->dram = ((x->aux >> 8) & 0x3ff) << 12;
+	l->per = x->size >= 128 ? x->size / 128 : x->size;
+}
+
 /* Where the generator hands its events; NULL members are skipped. */
 struct demo_sink {
 	void (*inst)(void *ctx, const struct demo_inst *in);
@@ -388,6 +405,7 @@ void demo_sec_neff_header(struct dout *o, const struct demo_model *m);
 void demo_sec_neff_node(struct dout *o, const struct demo_model *m,
 			const struct demo_stats *st);
 void demo_sec_nc_mem_usage(struct dout *o, const struct demo_model *m);
+extern const char *const demo_warnings[2][2];	/* category, message */
 void demo_sec_warnings(struct dout *o);
 void demo_sec_dma_queues_info(struct dout *o);
 void demo_sec_metadata(struct dout *o, const struct demo_totals *t);
@@ -399,6 +417,20 @@ void demo_sec_layer_summary(struct dout *o, const struct demo_model *m,
 void demo_sec_summary(struct dout *o, const struct demo_model *m,
 		      const struct demo_stats *st,
 		      const struct demo_totals *t);
+/* One summary value, for other writers than the JSON one. */
+struct demo_sval {
+	const char *key, *desc;
+	int kind;		/* 'i' u, 'f' f, 's' s */
+	uint64_t u;
+	double f;
+	const char *s;
+};
+typedef void (*demo_sval_fn)(void *ctx, const struct demo_sval *v);
+/* Every summary value, in the order of the key table. */
+void demo_summary_each(const struct demo_model *m,
+		       const struct demo_stats *st,
+		       const struct demo_totals *t, demo_sval_fn fn,
+		       void *ctx);
 void demo_sec_summary_groups(struct dout *o);
 void demo_sec_summary_group_order(struct dout *o);
 void demo_sec_terminology(struct dout *o);

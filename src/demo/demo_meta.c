@@ -156,26 +156,27 @@ void demo_sec_nc_mem_usage(struct dout *o, const struct demo_model *m)
 	dout_array_end(o);
 }
 
+/* The run's warnings: category, message. */
+const char *const demo_warnings[2][2] = {
+	{ "Missing Data",
+	  "Missing additional dynamic DMA metadata, reported DMA values "
+	  "may be inaccurate. Try capturing the profile with "
+	  "--enable-dge-notifs or NEURON_RT_ENABLE_DGE_NOTIFICATIONS=1 "
+	  "env flag." },
+	{ "Performance",
+	  "Hardware throttling was active during the execution; "
+	  "engine timings include throttled periods. See the "
+	  "Throttling track for details." },
+};
+
 void demo_sec_warnings(struct dout *o)
 {
-	static const char *const w[][2] = {
-		{ "Missing Data",
-		  "Missing additional dynamic DMA metadata, reported DMA values "
-		  "may be inaccurate. Try capturing the profile with "
-		  "--enable-dge-notifs or NEURON_RT_ENABLE_DGE_NOTIFICATIONS=1 "
-		  "env flag." },
-		{ "Performance",
-		  "Hardware throttling was active during the execution; "
-		  "engine timings include throttled periods. See the "
-		  "Throttling track for details." },
-	};
-
 	dout_array_begin(o, "warnings");
-	for (size_t i = 0; i < NX_ARRAY_SIZE(w); i++) {
+	for (size_t i = 0; i < NX_ARRAY_SIZE(demo_warnings); i++) {
 		char *p = dout_rec(o);
 
-		p = DKV_STR(p, "category", w[i][0]);
-		p = DKV_STR(p, "message", w[i][1]);
+		p = DKV_STR(p, "category", demo_warnings[i][0]);
+		p = DKV_STR(p, "message", demo_warnings[i][1]);
 		dout_done(o, p);
 	}
 	dout_array_end(o);
