@@ -1,0 +1,128 @@
+#!/bin/sh
+# nxtop demo --format parquet: the layout of Neuron Explorer's folders,
+# split tables, and the same figures as the JSON demo of the same seed
+# (DuckDB reads the tables, jq the JSON); option errors; a failed write
+# leaves nothing behind.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+opts="--events 2000 --system-events 300 --seed 5"
+dev1=device_profile_model_1578576049
+dev2=device_profile_model_446048307616134
+
+expect 0 "" "$NXTOP" demo $opts --write "$tmp/json"
+expect 0 "" "$NXTOP" demo $opts --format parquet --table-rows 600 --write "$tmp/pq"
+
+# The layout, by hand: Instruction and DmaPacket exceed 600 rows.
+for d in $dev1 $dev2; do
+	for t in ActiveTime DmaPacketAggregated DmaPacket_0 DmaPacket_1 \
+		DmaQueuesInfo Instruction_0 Instruction_1 Metadata SchemaFields \
+		SemaphoreUpdate Summary Warning; do
+		echo "$d@latest/$t.parquet"
+	done
+done >"$tmp/want"
+for t in CpuUsage DeviceProfileList HostMemUsage SystemProfileEvents \
+	SystemProfileHbmUsage SystemProfileMetadata; do
+	echo "system_profile@latest/$t.parquet"
+done >>"$tmp/want"
+(cd "$tmp/pq" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) >"$tmp/got"
+LC_ALL=C sort "$tmp/want" | cmp -s - "$tmp/got" ||
+	fail "layout differs: $(LC_ALL=C sort "$tmp/want" | diff - "$tmp/got")"
+# the same options write the same tables
+"$NXTOP" demo $opts --format parquet --table-rows 600 --write "$tmp/pq2" ||
+	fail "second write"
+for f in $(cat "$tmp/got"); do
+	cmp -s "$tmp/pq/$f" "$tmp/pq2/$f" || fail "$f differs between runs"
+done
+
+# Option errors, and writes that fail: one line, nothing left.
+expect 2 "--format takes json or parquet, not 'xml'" "$NXTOP" demo --format xml
+expect 2 "--table-rows takes a number" "$NXTOP" demo --table-rows 0
+: >"$tmp/file"
+expect 1 "^nxtop: $tmp/file/sub/x: Not a directory$" "$NXTOP" demo $opts --format parquet --write "$tmp/file/sub/x"
+[ "$(wc -l <"$err")" -eq 1 ] || fail "more than one line: $(cat "$err")"
+mkdir "$tmp/half"
+: >"$tmp/half/system_profile@latest"
+expect 1 "system_profile@latest" "$NXTOP" demo $opts --format parquet --write "$tmp/half"
+[ -z "$(find "$tmp/half" -name '*.parquet' -o -name '*@latest' -type d)" ] ||
+	fail "a failed write left: $(find "$tmp/half")"
+
+mods="$srcdir/tests/parquet/node_modules"
+if ! command -v node >/dev/null 2>&1 || [ ! -d "$mods/@duckdb/node-api" ] ||
+	! command -v jq >/dev/null 2>&1; then
+	[ "$failures" -eq 0 ] || exit 1
+	msg="SKIPPED: reading the Parquet demo with DuckDB needs jq, node and"
+	msg="$msg its npm packages: (cd tests/parquet && npm ci)"
+	echo "$msg"
+	echo "$msg" >&2
+	exit 77
+fi
+
+# figures KEY SQL JQ FILE: DuckDB's answer to SQL equals jq's to JQ.
+figures() {
+	printf '%s\n' "$2" >>"$tmp/sql"
+	jq -r "$3" "$4" >>"$tmp/jq" || fail "jq $1"
+	echo "$1" >>"$tmp/keys"
+}
+: >"$tmp/sql"
+: >"$tmp/jq"
+: >"$tmp/keys"
+for d in $dev1 $dev2; do
+	p="'$tmp/pq/$d@latest"
+	j="$tmp/json/$d.json"
+	figures "$d instructions" \
+		"select count(*), sum(duration_ns), sum(evt_wait_time_ns), sum(hbm_read_bytes) from read_parquet($p/Instruction_*.parquet')" \
+		'.instruction | "\(length)\t\(map(.duration) | add)\t\(map(.evt_wait_time) | add)\t\(map(.hbm_read_bytes // 0) | add)"' "$j"
+	figures "$d packets" \
+		"select count(*), sum(transfer_bytes), sum(duration_ns) from read_parquet($p/DmaPacket_*.parquet')" \
+		'[.dma[] | select(.aggregated == "no")] | "\(length)\t\(map(.transfer_size) | add)\t\(map(.duration) | add)"' "$j"
+	figures "$d transfers" \
+		"select count(*), sum(transfer_bytes), sum(trigger) from read_parquet($p/DmaPacketAggregated.parquet')" \
+		'[.dma[] | select(.aggregated == "yes")] | "\(length)\t\(map(.transfer_size) | add)\t\(map(.trigger) | add)"' "$j"
+	figures "$d active time" \
+		"select count(*), sum(duration_ns) from read_parquet($p/ActiveTime.parquet')" \
+		'.active_time | "\(length)\t\(map(.duration_ns) | add)"' "$j"
+	figures "$d semaphores" \
+		"select count(*), sum(value) from read_parquet($p/SemaphoreUpdate.parquet')" \
+		'.semaphore_update | "\(length)\t\(map(.value) | add)"' "$j"
+	figures "$d summary" \
+		"select event_count, trace_count, hbm_read_bytes, static_dma_size from read_parquet($p/Summary.parquet')" \
+		'.summary[0] | "\(.event_count)\t\(.trace_count)\t\(.hbm_read_bytes)\t\(.static_dma_size)"' "$j"
+	figures "$d metadata" \
+		"select last_hw_timestamp, last_ts, profile_schema_version from read_parquet($p/Metadata.parquet')" \
+		'.metadata[0] | "\(.last_hw_timestamp)\t\(.last_ts)\t7.4.0"' "$j"
+	figures "$d warnings" \
+		"select count(*) from read_parquet($p/Warning.parquet')" \
+		'.warnings | length' "$j"
+done
+p="'$tmp/pq/system_profile@latest"
+j="$tmp/json/system_profile.json"
+figures "system events" \
+	"select count(*), sum(duration_ns), count(nc_idx) from read_parquet($p/SystemProfileEvents.parquet')" \
+	'.trace_event | "\(length)\t\(map(.duration) | add)\t\(map(select(.nc_idx != null)) | length)"' "$j"
+figures "system devices" \
+	"select string_agg(device_profile_name, ' ' order by device_profile_name) from read_parquet($p/DeviceProfileList.parquet')" \
+	'[.device_profile_list[].device_profile_name] | sort | join(" ")' "$j"
+figures "system samples" \
+	"select (select count(*) from read_parquet($p/CpuUsage.parquet')), (select sum(used_bytes) from read_parquet($p/HostMemUsage.parquet')), (select sum(total_bytes) from read_parquet($p/SystemProfileHbmUsage.parquet'))" \
+	'"\(.cpu_util | length)\t\(.mem_usage | map(.usage) | add)\t\(.device_mem_usage | map(.total_bytes) | add)"' "$j"
+figures "system metadata" \
+	"select first_ts_ns, last_ts_ns from read_parquet($p/SystemProfileMetadata.parquet')" \
+	'.system_profile_metadata[0] | "\(.first_ts_ns)\t\(.last_ts_ns)"' "$j"
+if ! node "$srcdir/tests/parquet/query.mjs" <"$tmp/sql" >"$tmp/duck" 2>"$err"; then
+	fail "DuckDB: $(cat "$err")"
+elif ! cmp -s "$tmp/duck" "$tmp/jq"; then
+	paste "$tmp/keys" "$tmp/duck" "$tmp/jq" >&2
+	fail "DuckDB's figures of the Parquet demo differ from jq's of the JSON"
+fi
+# the split: the first file holds --table-rows rows
+echo "select count(*) from read_parquet('$tmp/pq/$dev1@latest/Instruction_0.parquet')" |
+	node "$srcdir/tests/parquet/query.mjs" >"$out" 2>"$err"
+[ "$(cat "$out")" = 600 ] || fail "Instruction_0 holds $(cat "$out") rows, not 600"
+# every device profile the system lists is a sibling folder
+for n in $(jq -r '.device_profile_list[].device_profile_name' "$j"); do
+	[ -d "$tmp/pq/$n@latest" ] || fail "no folder $n@latest"
+done
+pass
