@@ -2,6 +2,7 @@
 
 #include "model/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -55,6 +56,44 @@ static int64_t stat_ctime_ns(const struct stat *sb)
 	return (int64_t)sb->st_ctim.tv_sec * 1000000000 + sb->st_ctim.tv_nsec;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder of table files: its entries' names, which change when a
+ * table file is added, removed or renamed (each file has its own
+ * stamp for its content). Times are left out, and so are the files
+ * nxtop itself writes there (exports, temporary files: nxtop-*). */
+static void stamp_dir(const char *path, struct cache_stamp *out)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0;
+	uint64_t h = FNV_OFFSET;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && n < CACHE_STAMP_MAX_NAMES) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strncmp(e->d_name, FILE_TEMP_PREFIX,
+			     strlen(FILE_TEMP_PREFIX)))
+			continue;
+		names = xreallocarray(names, n + 1, sizeof(*names));
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		h = fnv(h, (const unsigned char *)names[i], strlen(names[i]) + 1);
+		free(names[i]);
+	}
+	free(names);
+	out->size = (int64_t)n;
+	out->hash = (int64_t)h;
+}
+
 /* Only a regular file is opened: a device or FIFO named by a cache from
  * elsewhere is never touched. */
 void cache_stamp_of(const char *path, struct cache_stamp *out)
@@ -66,6 +105,10 @@ void cache_stamp_of(const char *path, struct cache_stamp *out)
 
 	memset(out, 0, sizeof(*out));
 	out->size = -1;
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+		stamp_dir(path, out);
+		return;
+	}
 	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
 		return;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -237,14 +280,17 @@ static enum cache_state check_sources(sqlite3 *db, const char *base,
 		char *dir = file_dir(p);
 
 		n++;
-		if (base && strcmp(dir, base))
+		/* a folder of tables is itself a source (its list of files) */
+		int is_base = base && !strcmp(p, base);
+
+		if (base && strcmp(dir, base) && !is_base)
 			state = say(why, CACHE_STALE, "it was built from %s,"
 				    " outside the profile's folder", p);
 		else
 			state = check_source(st, p, why);
 		free(dir);
 		if (primary ? !strcmp(p, primary) && strcmp(role, "device") :
-			      !strcmp(role, "system"))
+			      !strcmp(role, "system") || is_base)
 			found = 1;
 	}
 	sqlite3_finalize(st);

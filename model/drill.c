@@ -249,12 +249,24 @@ static int is_exec(const struct ev *e)
 	return is_named(e, "nrt_execute") || is_named(e, "nc_exec_running");
 }
 
-/* How well device d fits event e; < 0: it does not. */
-static int score(const struct ev *e, const struct mdevice *d)
+/* An instance, process or NeuronCore both sides know: adds hit to *s
+ * if they agree, else takes miss off when the event names the file.
+ * -1: they disagree and it does not (another device profile). */
+static int agree(int *s, int eq, int by_file, int hit, int miss)
+{
+	if (!eq && !by_file)
+		return -1;
+	*s += eq ? hit : -miss;
+	return 0;
+}
+
+/* How well device d fits event e; < 0: it does not. by_file: e's
+ * device_profile names one of the bundle's files. */
+static int score(const struct ev *e, const struct mdevice *d, int by_file)
 {
 	int s = 0, named = 0;
 
-	if (e->devprof && d->path) {
+	if (by_file && d->path) {
 		if (!same_stem(e->devprof, d->path))
 			return -1;
 		s += 1000;
@@ -284,21 +296,21 @@ static int score(const struct ev *e, const struct mdevice *d)
 	/* an execution without model fields still names its NeuronCore */
 	if (!named && !is_exec(e))
 		return -1;
+	/* a device profile is one NeuronCore of one process of one
+	 * instance, as the bundle says */
 	if (d->nc_idx >= 0 && (e->lnc >= 0 || e->nc >= 0 || e->core >= 0)) {
-		int eq = d->nc_idx == e->lnc || d->nc_idx == e->nc ||
-			 d->nc_idx == e->core;
-
-		/* per-model profiles were captured on one core only */
-		if (!eq && !named)
+		if (agree(&s, d->nc_idx == e->lnc || d->nc_idx == e->nc ||
+			  d->nc_idx == e->core, by_file, 10, 5))
 			return -1;
-		s += eq ? 10 : -5;
 	} else if (!named) {
 		return -1;
 	}
-	if (e->instance && d->instance_id)
-		s += strcmp(e->instance, d->instance_id) ? -3 : 5;
-	if (e->process && d->process_id)
-		s += strcmp(e->process, d->process_id) ? -1 : 2;
+	if (e->instance && d->instance_id &&
+	    agree(&s, !strcmp(e->instance, d->instance_id), by_file, 5, 3))
+		return -1;
+	if (e->process && d->process_id &&
+	    agree(&s, !strcmp(e->process, d->process_id), by_file, 2, 1))
+		return -1;
 	if (d->state && !strcmp(d->state, "ready"))
 		s += 1;
 	return s < 0 ? 0 : s;
@@ -364,12 +376,16 @@ static int device_for(struct model *m, const struct ev *e, int64_t *device)
 {
 	struct mdevice *d;
 	size_t n;
-	int best = -1;
+	int best = -1, by_file = 0;
 
 	if (model_devices(m, e->profile, &d, &n))
 		return -1;
+	/* a device_profile that names none of the files (a .pftrace of
+	 * another naming) says nothing */
+	for (size_t i = 0; i < n && e->devprof && !by_file; i++)
+		by_file = d[i].path && same_stem(e->devprof, d[i].path);
 	for (size_t i = 0; i < n; i++) {
-		int s = score(e, &d[i]);
+		int s = score(e, &d[i], by_file);
 
 		if (s > best) {
 			best = s;

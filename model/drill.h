@@ -29,10 +29,12 @@ int model_devices(struct model *m, int64_t system, struct mdevice **out,
 		  size_t *n);
 void model_devices_free(struct mdevice *d, size_t n);
 
-/* The device profile a system event names: by its device_profile arg,
- * else its model (model_id, model_name) and NeuronCore (lnc_idx, nc_idx,
- * device_core_idx), instance and process; an event without a
- * device_profile or model_id (a kbl_exec_* or nc_exec_running) takes
+/* The device profile a system event names: by its device_profile arg
+ * when that names a file of the bundle, else by its model (model_id,
+ * model_name) and NeuronCore (lnc_idx, nc_idx, device_core_idx),
+ * instance and process, which must be those the bundle gives the device
+ * profile (its device_profile_list, its file's name); an event without
+ * a device_profile or model_id (a kbl_exec_* or nc_exec_running) takes
  * those of the nrt_execute it runs in. Only an execution (nrt_execute,
  * nc_exec_running) may match by its NeuronCore alone. 0: found (*device,
  * maybe not "ready"); 1: none; -1: error. */

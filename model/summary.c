@@ -404,6 +404,15 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 	}
 	s->start = s->prof.start;
 	s->end = s->prof.end;
+	/* the version of the table schema a Parquet profile was written in */
+	st = prep(m, "SELECT value FROM info WHERE profile_id = ?1 AND"
+		  " section = 'metadata' AND key = 'profile_schema_version'"
+		  " ORDER BY idx LIMIT 1", profile);
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		s->schema_version = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
 	st = prep(m, "SELECT count(*) FROM counter c JOIN track t"
 		  " ON t.id = c.track_id WHERE t.profile_id = ?1", profile);
 	if (!st)
@@ -422,6 +431,7 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 void summary_free(struct summary *s)
 {
 	model_profile_clear(&s->prof);
+	free(s->schema_version);
 	for (size_t i = 0; i < s->ntracks; i++) {
 		free(s->tracks[i].name);
 		free(s->tracks[i].kind);

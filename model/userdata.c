@@ -16,10 +16,12 @@
 #include "model/file.h"
 #include "model/util.h"
 
-#define USERDATA_VERSION 1
+/* 2: the recent profiles */
+#define USERDATA_VERSION 2
 #define NX_STR2(x) #x
 #define NX_STR(x) NX_STR2(x)
 #define HISTORY_MAX 200
+#define RECENT_MAX 100
 
 struct userdata {
 	sqlite3 *db;
@@ -35,7 +37,10 @@ static const char userdata_sql[] =
 	"CREATE INDEX IF NOT EXISTS marker_profile ON marker(profile, set_name, ts);"
 	"CREATE TABLE IF NOT EXISTS history(id INTEGER PRIMARY KEY,"
 	" kind TEXT NOT NULL, text TEXT NOT NULL, used INTEGER NOT NULL);"
-	"CREATE UNIQUE INDEX IF NOT EXISTS history_text ON history(kind, text);";
+	"CREATE UNIQUE INDEX IF NOT EXISTS history_text ON history(kind, text);"
+	"CREATE TABLE IF NOT EXISTS recent(path TEXT PRIMARY KEY,"
+	" kind TEXT NOT NULL, cache TEXT NOT NULL, opened INTEGER NOT NULL,"
+	" seq INTEGER NOT NULL);";
 
 static int fail(struct userdata *u, const char *what)
 {
@@ -90,6 +95,25 @@ static int64_t ms_since(const struct timespec *t0)
 	       (now.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* The version of the tables; a store a newer nxtop wrote keeps its
+ * number (its tables are a superset of these). */
+static int set_version(struct userdata *u)
+{
+	sqlite3_stmt *st;
+	int rc, v = 0;
+
+	rc = sqlite3_prepare_v2(u->db, "PRAGMA user_version", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	rc = sqlite3_finalize(st);
+	if (rc != SQLITE_OK || v > USERDATA_VERSION)
+		return rc;
+	return sqlite3_exec(u->db, "PRAGMA user_version = "
+			    NX_STR(USERDATA_VERSION), NULL, NULL, NULL);
+}
+
 /* Switching to WAL and creating the tables need locks the busy handler
  * does not wait for when another nxtop is creating the same file at that
  * moment: try again, for a while. */
@@ -106,9 +130,7 @@ static int setup(struct userdata *u)
 		if (rc == SQLITE_OK)
 			rc = sqlite3_exec(u->db, userdata_sql, NULL, NULL, NULL);
 		if (rc == SQLITE_OK)
-			rc = sqlite3_exec(u->db, "PRAGMA user_version="
-					  NX_STR(USERDATA_VERSION), NULL, NULL,
-					  NULL);
+			rc = set_version(u);
 		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
 			break;
 		sqlite3_sleep(50);
@@ -580,4 +602,86 @@ void strings_free(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int recent_add(struct userdata *u, const char *path, const char *kind,
+	       const char *cache)
+{
+	sqlite3_stmt *st;
+
+	if (exec(u, "BEGIN IMMEDIATE"))
+		return -1;
+	st = prep(u, "INSERT INTO recent(path, kind, cache, opened, seq)"
+		  " VALUES(?1, ?2, ?3, ?4, (SELECT coalesce(max(seq), 0) + 1"
+		  " FROM recent)) ON CONFLICT(path) DO UPDATE SET"
+		  " kind = excluded.kind, cache = excluded.cache,"
+		  " opened = excluded.opened, seq = excluded.seq");
+	if (!st) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, cache, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, now_ns());
+	if (run(u, st)) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	st = prep(u, "DELETE FROM recent WHERE path NOT IN (SELECT path FROM"
+		  " recent ORDER BY seq DESC LIMIT " NX_STR(RECENT_MAX) ")");
+	if (st)
+		run(u, st);
+	return exec(u, "COMMIT");
+}
+
+int recent_list(struct userdata *u, struct recent **out, size_t *n)
+{
+	sqlite3_stmt *st = prep(u, "SELECT path, kind, cache, opened FROM recent"
+				" ORDER BY seq DESC");
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct recent *r;
+
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		r = &(*out)[(*n)++];
+		r->path = xstrdup((const char *)sqlite3_column_text(st, 0));
+		r->kind = xstrdup((const char *)sqlite3_column_text(st, 1));
+		r->cache = xstrdup((const char *)sqlite3_column_text(st, 2));
+		r->opened = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void recent_list_free(struct recent *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(r[i].path);
+		free(r[i].kind);
+		free(r[i].cache);
+	}
+	free(r);
+}
+
+int recent_forget(struct userdata *u, const char *path)
+{
+	sqlite3_stmt *st = prep(u, "DELETE FROM recent WHERE path = ?");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	return run(u, st);
 }

@@ -1,5 +1,5 @@
-/* User data that is not disposable: markers, marker sets and search
- * history. It lives in its own SQLite file, apart from every cache, so
+/* User data that is not disposable: markers, marker sets, search
+ * history and the profiles opened recently. It lives in its own SQLite file, apart from every cache, so
  * it survives re-imports and cache rebuilds; every change is its own
  * transaction, so two nxtop processes on one profile keep each other's
  * markers. */
@@ -59,5 +59,23 @@ int history_add(struct userdata *u, const char *kind, const char *text);
 int history_list(struct userdata *u, const char *kind, size_t max,
 		 char ***out, size_t *n);
 void strings_free(char **v, size_t n);
+
+/* A profile nxtop opened (the viewer or `nxtop import`), for the
+ * Profile Manager. */
+struct recent {
+	char *path;		/* absolute */
+	char *kind;		/* "device", "bundle", ... (model/proflist.h) */
+	char *cache;		/* the cache it was opened from */
+	int64_t opened;		/* Unix ns */
+};
+
+/* Records an open (again: it becomes the most recent). The list keeps
+ * the last 100 profiles. */
+int recent_add(struct userdata *u, const char *path, const char *kind,
+	       const char *cache);
+/* Most recent first. */
+int recent_list(struct userdata *u, struct recent **out, size_t *n);
+void recent_list_free(struct recent *r, size_t n);
+int recent_forget(struct userdata *u, const char *path);
 
 #endif

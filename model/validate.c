@@ -39,9 +39,9 @@ static const struct rule rules[] = {
 	{ VALIDATE_QUICK, "a value of the wrong type",
 	  "SELECT 'meta ' || key FROM meta WHERE key IN ('input', 'filter',"
 	  " 'nxtop_version') AND typeof(value) != 'text'" },
-	{ VALIDATE_QUICK, "role is not profile, system or device",
+	{ VALIDATE_QUICK, "role is not profile, system, device or table",
 	  "SELECT 'source ' || id FROM source WHERE role NOT IN ('profile',"
-	  " 'system', 'device') OR size < -1" },
+	  " 'system', 'device', 'table') OR size < -1" },
 	{ VALIDATE_QUICK, "no profile, or more than 65537",
 	  "SELECT 'profile table' WHERE (SELECT count(*) FROM profile)"
 	  " NOT BETWEEN 1 AND 65537" },

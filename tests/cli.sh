@@ -6,6 +6,8 @@ set -u
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the recent list of the profiles imported stays in the test's folder
+export XDG_DATA_HOME="$tmp/data"
 fx="$srcdir/tests/fixtures"
 
 # usage errors exit 2

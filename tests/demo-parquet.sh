@@ -9,8 +9,8 @@ set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 opts="--events 2000 --system-events 300 --seed 5"
-dev1=device_profile_model_1578576049
-dev2=device_profile_model_446048307616134
+dev1=i-0a1b2c3d4e5f6a7b0_pid_2000_nc_0_model_1578576049
+dev2=i-0a1b2c3d4e5f6a7b0_pid_2000_nc_2_model_446048307616134
 
 expect 0 "" "$NXTOP" demo $opts --write "$tmp/json"
 expect 0 "" "$NXTOP" demo $opts --format parquet --table-rows 600 --write "$tmp/pq"

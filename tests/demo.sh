@@ -40,6 +40,28 @@ expect 0 "Kind +system" "$NXTOP" summary -q "$bundle"
 grep -q "Device profiles (2)" "$out" || fail "demo bundle without its 2 device profiles"
 [ "$(grep -c -- '-neuron_hw ' "$out")" -eq 8 ] || fail "demo without 8 hardware rows"
 grep -q "gid39-nc3-tid2110-neuron_rt" "$out" || fail "demo without the second instance"
+# laid out as the tools write a bundle: i-<instance>_pid_<pid>_nc_<N>_
+# model_<id>.json files that all say NeuronCore 0 inside; the list and
+# the names give each its NeuronCore, process and instance
+for f in "$bundle"/*.json; do
+	case $f in */system_profile.json) continue ;; esac
+	echo "$f" | grep -Eq '/i-[0-9a-f]+_pid_[0-9]+_nc_[0-9]+_model_[0-9]+\.json$' ||
+		fail "demo device file not named as the tools name it: $f"
+	grep -o '"nc_idx": *[0-9][0-9]*' "$f" | grep -vq '"nc_idx": *0$' &&
+		fail "demo device file says another NeuronCore than 0: $f"
+done
+if command -v jq >/dev/null; then
+	jq -r '.device_profile_list[] | [(.nc_id | tostring), .process_id,
+		.instance_id, .device_profile_name + ".json"] | join(",")' \
+		"$bundle/system_profile.json" | sort > "$tmp/dev.want"
+	ls "$bundle" | sed -n 's/^\(i-[0-9a-f]*\)_pid_\([0-9]*\)_nc_\([0-9]*\)_.*json$/\3,\2,\1,&/p' |
+		sort | cmp -s - "$tmp/dev.want" ||
+		fail "demo device files are not the ones its list names"
+	expect 0 "" "$NXTOP" export -q --what devices --format csv "$bundle"
+	awk -F, 'NR > 1 { print $1 "," $5 "," $4 "," $6 }' "$out" | sort |
+		cmp -s - "$tmp/dev.want" ||
+		fail "demo devices: $(cat "$out") wanted $(cat "$tmp/dev.want")"
+fi
 expect 2 "--system-events takes a number" "$NXTOP" demo --system-events 0
 expect 2 "--events takes a number from 100" "$NXTOP" demo --events 5
 expect 2 "--events takes a number" "$NXTOP" demo --events lots

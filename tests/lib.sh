@@ -98,3 +98,41 @@ bundle_device() {
 		cat "$srcdir/tests/fixtures/device_small.json"
 	fi
 }
+
+# profiles_datapath DIR: a fake Neuron Explorer data path for the Profile
+# Manager's screens (nxtop --data-path DIR): in DIR/profiles/global a
+# device profile JSON modified in 2030 (opening it does not make it
+# newer), a Parquet device and a Parquet system folder, a bundle, a
+# device profile with an escape sequence in its name and a file that is
+# no profile, each modified on a day of its own in January 2026.
+profiles_datapath() {
+	g="$1/profiles/global"
+	mkdir -p "$g/dev@latest" "$g/sys@latest" "$g/bundle"
+	cp "$srcdir/tests/fixtures/device_small.json" "$g/dev.json"
+	: > "$g/dev@latest/Instruction.parquet"
+	: > "$g/sys@latest/SystemProfileEvents.parquet"
+	cp "$srcdir/tests/fixtures/system_small.json" "$g/bundle/system_profile.json"
+	cp "$g/dev.json" "$g/$(printf 'bad\033[2Jname.json')"
+	printf 'hello' > "$g/notes.txt"
+	touch -d "2026-01-02 10:00Z" "$g/sys@latest/SystemProfileEvents.parquet" \
+		"$g/sys@latest"
+	touch -d "2026-01-03 10:00Z" "$g/dev@latest/Instruction.parquet" "$g/dev@latest"
+	touch -d "2026-01-04 10:00Z" "$g/bundle/system_profile.json" "$g/bundle"
+	touch -d "2026-01-05 10:00Z" "$g"/bad*
+	touch -d "2030-01-01 10:00Z" "$g/dev.json"
+}
+
+# bundle_ncs DIR: a bundle of one model on several NeuronCores, as the
+# tools export it: tests/fixtures/system_ncs.json lists the device
+# profiles of NeuronCores 0 and 2 of process 100, 2 of process 200 and 3
+# (missing from the folder); the folder also holds NeuronCore 1's file,
+# which the list does not name. Every device file says NeuronCore 0
+# inside, as real exports do: only the list and the names tell them apart.
+bundle_ncs() {
+	mkdir "$1" || return 1
+	cp "$srcdir/tests/fixtures/system_ncs.json" "$1/system_profile.json"
+	for f in pid_100_nc_0 pid_100_nc_1 pid_100_nc_2 pid_200_nc_2; do
+		cp "$srcdir/tests/fixtures/device_small.json" \
+			"$1/i-0c0ffee000000abcd_${f}_model_777.json" || return 1
+	done
+}

@@ -3,12 +3,15 @@
 # tests/screens/NAME.keys types keys and dumps screens; every dump must
 # equal tests/screens/NAME/DUMP, and no dump may hold a control
 # character. A script's header names its profile ("# profile: FILE" in
-# tests/fixtures; "demo": nxtop demo --events 20000; "bundle": the demo
+# tests/fixtures, a file or a folder; "demo": nxtop demo --events 20000; "bundle": the demo
 # bundle, a system profile of 2 instances x 4 NeuronCores and 2 device
 # profiles; "bundle-small": tests/fixtures/system_small.json with
 # device_small.json as its one device file present, another one
 # missing; "bundle-broken": the same with the device file cut short, so
-# that it fails to import), extra options ("# args: ...") and environment ("# env:
+# that it fails to import; "bundle-ncs": one model on several
+# NeuronCores, see bundle_ncs in tests/lib.sh; "datapath": no profile,
+# the Profile Manager on the fake data path of profiles_datapath in
+# tests/lib.sh), extra options ("# args: ...") and environment ("# env:
 # VAR=value"), may list the files it exports ("# exports:
 # nxtop-layers-1.txt ..."), which must be written, and dumps that must
 # be the same screen ("# same: A B": back where it was). Each script runs in a folder of its own (where e and E write)
@@ -67,25 +70,34 @@ for script in "$screens"/*.keys; do
 		bundle)
 			"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
 				--write "$tmp/$profile" || fail "demo bundle failed" ;;
+		bundle-ncs)
+			bundle_ncs "$tmp/$profile" || fail "bundle_ncs failed" ;;
 		bundle-small | bundle-broken)
 			mkdir "$tmp/$profile"
 			cp "$srcdir/tests/fixtures/system_small.json" \
 				"$tmp/$profile/system_profile.json"
 			bundle_device "$profile" \
 				> "$tmp/$profile/device_profile_model_1578576049.json" ;;
+		datapath)
+			profiles_datapath "$tmp/$profile" ;;
 		*)
-			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
+			# a file, or a folder (a Parquet device profile)
+			mkdir -p "$(dirname "$tmp/$profile")"
+			cp -R "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
 		esac
-		"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
+		[ "$profile" = datapath ] ||
+			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
 			fail "$profile: import failed"
 	fi
+	target="$tmp/$profile"
+	[ "$profile" = datapath ] && target="--data-path=$tmp/$profile"
 	mkdir "$tmp/$name" "$tmp/$name.cwd"
 	# each script has its own markers and history, and exports into its
 	# own folder ("wrote ./nxtop-layers-1.txt")
 	# shellcheck disable=SC2086
 	if ! (cd "$tmp/$name.cwd" && env XDG_DATA_HOME="$tmp/$name.data" $envs \
 		"$NXTOP" -q $args --headless="$script" --dump="$tmp/$name" \
-		"$tmp/$profile") 2>"$tmp/$name.err"; then
+		"$target") 2>"$tmp/$name.err"; then
 		fail "$name: nxtop failed: $(cat "$tmp/$name.err")"
 		continue
 	fi

@@ -8,6 +8,8 @@ set -u
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the recent list of the profiles imported stays in the test's folder
+export XDG_DATA_HOME="$tmp/data"
 chmod 755 "$tmp"
 
 # The command as the README gives it: the indented line under "Set up".

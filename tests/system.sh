@@ -2,12 +2,16 @@
 # Bundles on the command line: nxtop DIR finds the system profile and its
 # device profiles and says which files it used; a missing device file and
 # hostile names are warnings; filters get their own cache; --group and
-# --row regroup the summary's rows; bad options are usage errors.
+# --row regroup the summary's rows; a thread is one row whether or not
+# its events carry worker_gid, in any order; bad options are usage
+# errors.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the recent list of the profiles imported stays in the test's folder
+export XDG_DATA_HOME="$tmp/data"
 fx="$srcdir/tests/fixtures"
 b="$tmp/run"
 
@@ -47,7 +51,7 @@ expect 0 "Matches +1 " "$NXTOP" export -q --query "name=nrt_execute nc=1" "$b"
 # filters: a cache of their own, named after them
 expect 0 "cache $tmp/run\.[0-9a-f]{16}\.nxdb" "$NXTOP" import --filter-nc 0 "$b"
 expect 0 "filtered at import \(nc=0\)" "$NXTOP" summary -q --filter-nc 0 "$b"
-expect 0 "Events +7 trace events in 4 rows" "$NXTOP" summary -q --filter-nc 0 "$b"
+expect 0 "Events +7 trace events in 3 rows" "$NXTOP" summary -q --filter-nc 0 "$b"
 
 # a system profile file brings its folder's device profiles too
 expect 0 "1 device profile" "$NXTOP" import "$b/system_profile.json"
@@ -56,6 +60,100 @@ expect 2 "--filter-nc: 'x' is not a NeuronCore" "$NXTOP" summary --filter-nc x "
 expect 2 "--filter-event-type: no names given" "$NXTOP" summary --filter-event-type , "$b"
 expect 2 "--group: unknown field 'host'" "$NXTOP" summary --group host "$b"
 expect 2 "--row: 'thread_id' given twice" "$NXTOP" summary --row tid,thread_id "$b"
+
+# A thread is one row when some of its events lack worker_gid (or one of
+# lnc_idx and nc_idx), whichever come first: rows and their counts as jq
+# finds them grouping the events by source, instance, process, thread
+# and logical core (lnc_idx, else nc_idx), under each grouping.
+threads_rows() { # FIXTURE GROUPKEY ROWKEY: "group|row|events|event time"
+	jq -r --arg g "$2" --arg r "$3" '
+	def core: (.lnc_idx // .nc_idx) | tostring;
+	def gid: [.[].worker_gid | select(. != null) | tostring] | first;
+	def part($k):
+		if $k == "process" then "\(.[0].instance_id)-pid\(.[0].process_id)"
+		elif $k == "instance" then .[0].instance_id
+		elif $k == "thread" then "tid\(.[0].thread_id)"
+		elif $k == "lnc" then "nc\(.[0] | core)"
+		else (if gid then "gid\(gid)-" else "" end) +
+			"nc\(.[0] | core)-tid\(.[0].thread_id)" end;
+	.trace_event
+	| group_by([.trace_event_source, .instance_id,
+		    (if $g == "process" then .process_id else "" end),
+		    (if $r == "lnc" then "" else .thread_id end),
+		    (if $r == "thread" then "" else core end)])
+	| map("\(part($g))|\(part($r))-\(.[0].trace_event_source)|\(length)|\(map(.duration) | add)")
+	| .[]' "$1" | sort
+}
+nxtop_rows() { # CACHE ARGS...: the same from nxtop's summary
+	"$NXTOP" summary -q --format json "$@" |
+		jq -r '.rows[] | "\(.group)|\(.name)|\(.events)|\(.event_time_ns)"' | sort
+}
+if command -v jq >/dev/null; then
+	th="$fx/system_threads.json"
+	jq '.trace_event |= reverse' "$th" > "$tmp/threads_reversed.json"
+	for f in "$th" "$tmp/threads_reversed.json"; do
+		threads_rows "$th" process row > "$tmp/want"
+		[ "$(wc -l < "$tmp/want")" -eq 7 ] || fail "jq found $(wc -l < "$tmp/want") rows"
+		nxtop_rows "$f" > "$tmp/got"
+		diff "$tmp/want" "$tmp/got" > "$tmp/diff" ||
+			fail "rows of $(basename "$f"): $(cat "$tmp/diff")"
+		threads_rows "$th" process thread > "$tmp/want"
+		nxtop_rows --row thread_id "$f" > "$tmp/got"
+		diff "$tmp/want" "$tmp/got" > "$tmp/diff" ||
+			fail "rows by thread of $(basename "$f"): $(cat "$tmp/diff")"
+		threads_rows "$th" instance lnc > "$tmp/want"
+		nxtop_rows --group instance --row lnc "$f" > "$tmp/got"
+		diff "$tmp/want" "$tmp/got" > "$tmp/diff" ||
+			fail "rows by core of $(basename "$f"): $(cat "$tmp/diff")"
+	done
+fi
+
+# One model on several NeuronCores: each device file says NeuronCore 0
+# inside; the bundle says which is which. Wanted: "NC,process,file,state"
+# from the fixture's device_profile_list (jq), plus the file it does not
+# name with the NeuronCore its name gives (sed).
+ncs="$tmp/ncs"
+bundle_ncs "$ncs" || fail "bundle_ncs failed"
+if command -v jq >/dev/null; then
+	{
+		jq -r --arg dir "$ncs" '.device_profile_list[] |
+			[(.nc_id | tonumber), .process_id,
+			 .device_profile_name + ".json"] | map(tostring) | join(",")' \
+			"$fx/system_ncs.json" | while IFS=, read -r nc pid file; do
+			state=missing
+			[ -f "$ncs/$file" ] && state=ready
+			echo "$nc,$pid,$file,$state"
+		done
+		for f in "$ncs"/*_nc_*.json; do
+			f=$(basename "$f")
+			jq -e --arg f "${f%.json}" 'any(.device_profile_list[];
+				.device_profile_name == $f)' "$fx/system_ncs.json" \
+				>/dev/null && continue
+			echo "$f" | sed 's/^i-[^_]*_pid_\([0-9]*\)_nc_\([0-9]*\)_.*/\2,\1/' |
+				tr -d '\n'
+			echo ",$f,ready"
+		done
+	} | sort > "$tmp/ncs.want"
+	expect 0 "" "$NXTOP" export -q --what devices --format csv "$ncs"
+	awk -F, 'NR > 1 { print $1 "," $5 "," $6 "," $9 }' "$out" | sort \
+		> "$tmp/ncs.got"
+	cmp -s "$tmp/ncs.want" "$tmp/ncs.got" ||
+		fail "devices by NeuronCore: $(diff "$tmp/ncs.want" "$tmp/ncs.got")"
+	expect 0 "" "$NXTOP" summary -q --format json "$ncs"
+	jq -r '.device_profiles[] | [.nc_idx, .process_id, .file, .state] |
+		map(tostring) | join(",")' "$out" | sort > "$tmp/ncs.got"
+	cmp -s "$tmp/ncs.want" "$tmp/ncs.got" ||
+		fail "summary devices: $(diff "$tmp/ncs.want" "$tmp/ncs.got")"
+fi
+# the summary's text names each one's NeuronCore, process and file
+expect 0 "^ +2 +777 .* 200 +i-0c0ffee000000abcd_pid_200_nc_2_model_777.json" \
+	"$NXTOP" summary -q "$ncs"
+expect 0 "^ +1 +777 .* 100 +i-0c0ffee000000abcd_pid_100_nc_1_model_777.json" \
+	"$NXTOP" summary -q "$ncs"
+# --filter-nc keeps NeuronCore 2's files, by the bundle's word
+expect 0 "" "$NXTOP" export -q --filter-nc 2 --what devices --format csv "$ncs"
+[ "$(awk -F, 'NR > 1 { print $1 }' "$out" | sort -u)" = 2 ] ||
+	fail "--filter-nc 2 devices: $(cat "$out")"
 
 mkdir "$tmp/two"
 cp "$fx/system_small.json" "$tmp/two/a.json"

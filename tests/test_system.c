@@ -446,6 +446,11 @@ static void test_grouping(void **state)
 	x = row_named(r, n, "gid32-nc0-tid1627711-neuron_hw");
 	assert_non_null(x);
 	assert_string_equal(r[x->group].name, "i-0f207fb2a99bd2d08-pid1627711");
+	/* nrt_tensor_write lacks worker_gid and nc_idx: same thread, one row */
+	x = row_named(r, n, "gid32-nc0-tid1627711-neuron_rt");
+	assert_non_null(x);
+	assert_int_equal(x->n_events, 5);
+	assert_null(row_named(r, n, "nc0-tid1627711-neuron_rt"));
 	assert_non_null(row_named(r, n, "CPU 47"));
 	model_sysrows_free(r, n);
 
@@ -456,7 +461,7 @@ static void test_grouping(void **state)
 	assert_int_equal(model_sysrows(m, 1, &g, &r, &n), 0);
 	x = row_named(r, n, "nc0-neuron_rt");
 	assert_non_null(x);
-	assert_int_equal(x->ntracks, 2);	/* with and without worker_gid */
+	assert_int_equal(x->ntracks, 1);	/* with and without worker_gid */
 	assert_int_equal(x->n_events, 5);
 	assert_non_null(row_named(r, n, "framework"));
 	assert_int_equal(model_row_frame(m, x, T0, 1000000, 4, cells), 0);
@@ -578,6 +583,79 @@ static void test_drilldown(void **state)
 	model_close(m);
 }
 
+/* One model on several NeuronCores (tests/fixtures/system_ncs.json):
+ * every device file says NeuronCore 0 inside, as real exports do; the
+ * bundle's list and the files' names say which is which. */
+static void test_drill_by_core(void **state)
+{
+	static const char *const files[] = {
+		"pid_100_nc_0", "pid_100_nc_1", "pid_100_nc_2", "pid_200_nc_2",
+	};
+	/* the fixture's execution k: nrt_execute id k*10+1, its
+	 * nc_exec_running k*10+2, and the file it ran ("" : missing) */
+	static const char *const ran[] = {
+		"pid_100_nc_0", "pid_100_nc_1", "pid_100_nc_2", "pid_200_nc_2",
+		"pid_100_nc_3",
+	};
+	static const int64_t want_nc[] = { 0, 1, 2, 2, 3 };
+	char *dir = xasprintf("%s/ncs", tu_dir()), *db, *p;
+	struct import_opts o = { .quiet = 1 };
+	struct mdevice *list;
+	struct malign al;
+	struct model *m;
+	int64_t d;
+	size_t n;
+
+	(void)state;
+	mkdir(dir, 0700);
+	p = xasprintf("%s/system_profile.json", dir);
+	copy_fixture("system_ncs.json", p);
+	free(p);
+	for (size_t i = 0; i < NX_ARRAY_SIZE(files); i++) {
+		p = xasprintf("%s/i-0c0ffee000000abcd_%s_model_777.json", dir,
+			      files[i]);
+		copy_fixture("device_small.json", p);
+		free(p);
+	}
+	db = xasprintf("%s/ncs.nxdb", tu_dir());
+	if (import_build(dir, db, &o))
+		fail_msg("bundle: %s", err_get());
+	m = model_open(db);
+	assert_non_null(m);
+	assert_int_equal(model_devices(m, 1, &list, &n), 0);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		/* "..._nc_N_model_777.json": N is the list's NeuronCore */
+		const char *nc = strstr(list[i].path, "_nc_");
+
+		assert_non_null(nc);
+		assert_int_equal(list[i].nc_idx, nc[4] - '0');
+	}
+	model_devices_free(list, n);
+	for (int64_t k = 0; k < 5; k++) {
+		for (int64_t id = k * 10 + 1; id <= k * 10 + 2; id++) {
+			struct mprofile dev;
+
+			assert_int_equal(model_device_for_slice(m, slice_of(m, id),
+								&d), 0);
+			assert_int_equal(model_profile(m, d, &dev), 0);
+			assert_non_null(strstr(dev.path, ran[k]));
+			assert_int_equal(dev.nc_idx, want_nc[k]);
+			model_profile_clear(&dev);
+		}
+	}
+	/* :align on process 200's NeuronCore 2 from the list (no slice):
+	 * its own nc_exec_running, 3.15 ms into the fixture, 400 us long */
+	d = device_by_path(m, "i-0c0ffee000000abcd_pid_200_nc_2");
+	assert_int_equal(model_device_align(m, d, 0, &al), 0);
+	assert_int_equal(al.exec_slice, slice_of(m, 32));
+	assert_int_equal(al.exec_ts, T0 + 3150000);
+	assert_int_equal(al.exec_dur, 400000);
+	model_close(m);
+	free(db);
+	free(dir);
+}
+
 static void test_summary(void **state)
 {
 	struct model *m = model_open(bundle_cache);
@@ -589,7 +667,7 @@ static void test_summary(void **state)
 	sysgroup_default(&g);
 	assert_int_equal(syssummary_compute(m, 1, &g, &s), 0);
 	assert_int_equal(s.n_events, 10);
-	assert_int_equal(s.nrows, 7);
+	assert_int_equal(s.nrows, 6);
 	assert_int_equal(s.ndevices, 3);
 	assert_int_equal(s.dropped, 1);
 	assert_string_equal(s.warnings[0].category, "Dropped events");
@@ -618,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_find_system),
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_drilldown),
+		cmocka_unit_test(test_drill_by_core),
 		cmocka_unit_test(test_summary),
 	};
 

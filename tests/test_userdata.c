@@ -1,8 +1,9 @@
 /* Markers are user data: they survive the process being killed right
  * after they are set, a change by another process is noticed, two
  * processes adding markers at once keep all of them, sets save and load
- * with their "diff vs" links, history keeps the most recent entries
- * first, and a store held by another process is given up on in seconds. */
+ * with their "diff vs" links, history and recent profiles keep the most
+ * recent entries first, a store of version 1 gains the recent list and a
+ * newer store keeps its version, and a store held by another process is given up on in seconds. */
 #include "config.h"
 
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -230,6 +232,86 @@ static void test_history(void **state)
 	userdata_close(u);
 }
 
+/* Opening a profile again makes it the most recent; forgetting one
+ * removes it alone. */
+static void test_recent(void **state)
+{
+	struct userdata *u = userdata_open(db_path);
+	struct recent *r;
+	size_t n;
+
+	(void)state;
+	assert_non_null(u);
+	assert_int_equal(recent_add(u, "/p/a.json", "device", "/p/a.json.nxdb"), 0);
+	assert_int_equal(recent_add(u, "/p/b", "bundle", "/p/b.nxdb"), 0);
+	assert_int_equal(recent_add(u, "/p/a.json", "device", "/c/a.nxdb"), 0);
+	assert_int_equal(recent_list(u, &r, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(r[0].path, "/p/a.json");
+	assert_string_equal(r[0].cache, "/c/a.nxdb");
+	assert_string_equal(r[1].path, "/p/b");
+	assert_string_equal(r[1].kind, "bundle");
+	assert_true(r[0].opened > r[1].opened);
+	assert_true(r[1].opened > 1700000000 * INT64_C(1000000000));
+	recent_list_free(r, n);
+	assert_int_equal(recent_forget(u, "/p/a.json"), 0);
+	assert_int_equal(recent_list(u, &r, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(r[0].path, "/p/b");
+	recent_list_free(r, n);
+	userdata_close(u);
+}
+
+static int user_version(void)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int v = -1;
+
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st,
+					    NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static void set_store(const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* A store from before the recent list (version 1, no table) gains it;
+ * one a newer nxtop wrote keeps its number. */
+static void test_recent_versions(void **state)
+{
+	struct userdata *u;
+	struct recent *r;
+	size_t n;
+
+	(void)state;
+	set_store("DROP TABLE IF EXISTS recent; PRAGMA user_version = 1");
+	u = userdata_open(db_path);
+	assert_non_null(u);
+	assert_int_equal(recent_list(u, &r, &n), 0);
+	assert_int_equal(n, 0);
+	recent_list_free(r, n);
+	userdata_close(u);
+	assert_int_equal(user_version(), 2);
+	set_store("PRAGMA user_version = 7");
+	u = userdata_open(db_path);
+	assert_non_null(u);
+	userdata_close(u);
+	assert_int_equal(user_version(), 7);
+	set_store("PRAGMA user_version = 2");
+}
+
 /* Another process holding the store for long (here a write lock that
  * is never let go) makes opening it fail within seconds, saying so,
  * rather than wait for it. */
@@ -266,6 +348,8 @@ int main(void)
 		cmocka_unit_test(test_two_processes),
 		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_recent),
+		cmocka_unit_test(test_recent_versions),
 		cmocka_unit_test(test_busy),
 	};
 

@@ -2,7 +2,8 @@
  * formatting and parsing without floating point, the sanitiser that
  * keeps control bytes and invalid UTF-8 away from the terminal (also in
  * notes and the progress line on stderr), export tables (CSV that no
- * spreadsheet evaluates), and lock files whose wait is bounded. */
+ * spreadsheet evaluates), lock files whose wait is bounded, and the
+ * Profile Manager's sizes, kinds and order. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include "model/report/report.h"
 #include "model/table.h"
 #include "model/file.h"
+#include "model/proflist.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
@@ -391,6 +393,39 @@ static void test_file_lock(void **state)
 	free(path);
 }
 
+/* Sizes in binary units with one decimal; kinds by name both ways;
+ * newest first, equal times by name, one entry per path. */
+static void test_proflist(void **state)
+{
+	struct proflist pl = { 0 };
+	enum prof_kind k;
+	char b[32];
+
+	(void)state;
+	assert_string_equal(prof_size_text(b, sizeof(b), 1023), "1023 B");
+	assert_string_equal(prof_size_text(b, sizeof(b), 1024), "1.0 KiB");
+	assert_string_equal(prof_size_text(b, sizeof(b), 1536), "1.5 KiB");
+	assert_string_equal(prof_size_text(b, sizeof(b), 3 << 20), "3.0 MiB");
+	assert_string_equal(prof_size_text(b, sizeof(b), INT64_C(5) << 40),
+			    "5.0 TiB");
+	for (int i = 0; i < PK_COUNT; i++) {
+		assert_int_equal(prof_kind_parse(prof_kind_name(i), &k), 0);
+		assert_int_equal(k, i);
+	}
+	assert_int_equal(prof_kind_parse("parquet", &k), -1);
+	proflist_add(&pl, "b", "/x/b", PK_DEVICE)->when = 5;
+	proflist_add(&pl, "a", "/x/a", PK_TRACE)->when = 5;
+	proflist_add(&pl, "c", "/x/c", PK_BUNDLE)->when = 9;
+	assert_int_equal(proflist_add(&pl, "b2", "/x/b", PK_SYSTEM)->kind,
+			 PK_DEVICE);
+	proflist_sort(&pl);
+	assert_int_equal(pl.n, 3);
+	assert_string_equal(pl.v[0].name, "c");
+	assert_string_equal(pl.v[1].name, "a");
+	assert_string_equal(pl.v[2].name, "b");
+	proflist_free(&pl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_note_clean),
 		cmocka_unit_test(test_progress_clean),
 		cmocka_unit_test(test_file_lock),
+		cmocka_unit_test(test_proflist),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

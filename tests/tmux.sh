@@ -5,9 +5,12 @@
 # Backspace and q; pager: the details pane's fields and the info
 # panels' lines read in full; cmdline: editing a command opened by a
 # key; home-end: Home and End as tmux sends them, \e[1~ and \e[4~, to
-# a TERM=xterm-256color that lacks them; box-small: a Selection Summary
+# a TERM=xterm-256color that lacks them; devices-ncs: the device list
+# and a drilldown where the bundle says which NeuronCore each device
+# profile is; box-small: a Selection Summary
 # with its "(none)" lines; trace: a Chrome trace's legend in its own
-# words), and every dump point must show, in capture-pane, exactly the
+# words; manager: the Profile Manager opening a profile and back), and
+# every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
 set -u
@@ -77,9 +80,21 @@ type_keys() {
 run() {
 	name=$1 script="$screens/$1.keys" size=80x24
 	profile=$(sed -n 's/^# profile: //p' "$script")
+	envs=$(sed -n 's/^# env: //p' "$script")
 	case $profile in
 	bundle) profile=$tmp/bundle ;;
+	datapath)
+		# as in screen.sh: no profile, the manager on a data path
+		[ -e "$tmp/datapath" ] || profiles_datapath "$tmp/datapath"
+		profile=--data-path=$tmp/datapath ;;
 	device_screen.json) profile=$tmp/p.json ;;
+	bundle-ncs)
+		if [ ! -e "$tmp/$profile" ]; then
+			bundle_ncs "$tmp/$profile" &&
+			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
+				{ fail "$name: $profile: import failed"; return; }
+		fi
+		profile=$tmp/$profile ;;
 	bundle-small | bundle-broken)
 		# as in screen.sh
 		if [ ! -e "$tmp/$profile" ]; then
@@ -95,7 +110,8 @@ run() {
 	*)
 		# another fixture, imported once
 		if [ ! -e "$tmp/$profile" ]; then
-			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" &&
+			mkdir -p "$(dirname "$tmp/$profile")" &&
+			cp -R "$srcdir/tests/fixtures/$profile" "$tmp/$profile" &&
 				"$NXTOP" import -q "$tmp/$profile" ||
 				{ fail "$name: $profile: import failed"; return; }
 		fi
@@ -105,7 +121,7 @@ run() {
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
+		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' $envs '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
 	# keys typed before curses is up would arrive in the wrong mode
 	i=0
 	until tm capture-pane -p -t t | grep -q "^nxtop "; do
@@ -129,7 +145,8 @@ run() {
 }
 
 for t in start details help tracks zoom search box box-small trace drill \
-	pager cmdline markers-line counters drill-failed home-end; do
+	pager cmdline markers-line counters drill-failed home-end devices-ncs \
+	manager; do
 	run "$t"
 done
 

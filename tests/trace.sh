@@ -9,6 +9,8 @@ builddir=${builddir:-.}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the recent list of the profiles imported stays in the test's folder
+export XDG_DATA_HOME="$tmp/data"
 "$builddir/tests/mkpftrace" "$tmp" || fail "mkpftrace"
 
 expect 1 "truncated.pftrace: byte 18: packet of 64 bytes runs past the end of the file \(22 bytes\) in \"packet\"\[1\]" \

@@ -1,6 +1,8 @@
 /* The device list: one line per device profile of a system profile
- * (NeuronCore, model, instance, process, events, duration, state and
- * file), as `nxtop export --what devices` prints it. Enter opens the
+ * (NeuronCore, file, state, model, instance, process, events and
+ * duration), as `nxtop export --what devices` prints it; the NeuronCore,
+ * process and instance are the bundle's, and the file tells two
+ * profiles of one model apart. Enter opens the
  * device profile's timeline over the list; q comes back. The list is
  * small: the generic list filters and sorts it. */
 #include "config.h"
@@ -16,19 +18,19 @@
 #include "model/timefmt.h"
 #include "tui/timeline/timeline.h"
 
-enum { DC_NC, DC_MODEL, DC_MODEL_ID, DC_INSTANCE, DC_PROCESS, DC_EVENTS,
-       DC_DURATION, DC_STATE, DC_FILE, DC_COUNT };
+enum { DC_NC, DC_FILE, DC_STATE, DC_MODEL, DC_MODEL_ID, DC_INSTANCE,
+       DC_PROCESS, DC_EVENTS, DC_DURATION, DC_COUNT };
 
 static const struct list_col cols[DC_COUNT] = {
 	[DC_NC] = { "NC", 3, 1, 0 },
+	[DC_FILE] = { "File", 40, 0, 1 },
+	[DC_STATE] = { "State", 7, 0, 0 },
 	[DC_MODEL] = { "Model", 16, 0, 0 },
 	[DC_MODEL_ID] = { "Model id", 16, 0, 0 },
 	[DC_INSTANCE] = { "Instance", 19, 0, 0 },
 	[DC_PROCESS] = { "Process", 8, 1, 0 },
 	[DC_EVENTS] = { "Events", 10, 1, 0 },
 	[DC_DURATION] = { "Duration", 11, 1, 0 },
-	[DC_STATE] = { "State", 7, 0, 0 },
-	[DC_FILE] = { "File", 40, 0, 1 },
 };
 
 struct devices {
@@ -74,16 +76,33 @@ static char *neff_name(const char *path)
 
 char *device_label(const struct mdevice *d)
 {
-	char *name = d->neff ? neff_name(d->neff) : NULL, *out;
+	char *name = d->neff ? neff_name(d->neff) : NULL;
+	struct strbuf sb;
 
-	if (!name)
-		name = xstrdup(d->model ? d->model : d->name ? d->name : "device");
+	sb_init(&sb);
+	sb_adds(&sb, name ? name : d->model ? d->model :
+		     d->name ? d->name : "device");
 	if (d->nc_idx >= 0)
-		out = xasprintf("%s nc%" PRId64, name, d->nc_idx);
-	else
-		out = xstrdup(name);
+		sb_printf(&sb, " nc%" PRId64, d->nc_idx);
+	/* the file: two processes may run one model on one core */
+	if (d->path)
+		sb_printf(&sb, " (%s)", d->path);
 	free(name);
-	return out;
+	return sb_detach(&sb);
+}
+
+/* The Model cell: the NEFF's name, else the profile's unless that is
+ * only its file's (a missing file's row), which the File cell says. */
+static const char *model_cell(const struct mdevice *d, const char *neff)
+{
+	size_t n = d->name ? strlen(d->name) : 0;
+
+	if (neff)
+		return neff;
+	if (!d->name || (d->path && !strncmp(d->path, d->name, n) &&
+			 d->path[n] == '.'))
+		return "";
+	return d->name;
 }
 
 static size_t devices_count(struct list *l)
@@ -100,7 +119,7 @@ static void devices_line(struct list *l, size_t i, struct list_line *out)
 	if (d->nc_idx >= 0)
 		sb_printf(&out->cells[DC_NC], "%" PRId64, d->nc_idx);
 	out->keys[DC_NC] = (double)d->nc_idx;
-	sb_adds(&out->cells[DC_MODEL], name ? name : d->name ? d->name : "");
+	sb_adds(&out->cells[DC_MODEL], model_cell(d, name));
 	sb_adds(&out->cells[DC_MODEL_ID], d->model ? d->model : "");
 	sb_adds(&out->cells[DC_INSTANCE], d->instance_id ? d->instance_id : "");
 	sb_adds(&out->cells[DC_PROCESS], d->process_id ? d->process_id : "");

@@ -193,6 +193,7 @@ enum keymap keymap_parent(enum keymap km)
 	switch (km) {
 	case KM_MARKERS:
 	case KM_LAYERS:
+	case KM_PROFILES:
 		return KM_LIST;
 	case KM_LIST:
 	case KM_PAGER:
@@ -212,6 +213,7 @@ const char *keymap_name(enum keymap km)
 		[KM_MARKERS] = "the marker list",
 		[KM_LAYERS] = "the layer table",
 		[KM_PAGER] = "the pager",
+		[KM_PROFILES] = "the Profile Manager",
 	};
 
 	return km < KM_COUNT ? names[km] : "";

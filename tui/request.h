@@ -26,6 +26,7 @@ enum keymap {
 	KM_MARKERS,	/* the marker list, over KM_LIST */
 	KM_LAYERS,	/* the layer table, over KM_LIST */
 	KM_PAGER,	/* the pager of a long text, over KM_LINES */
+	KM_PROFILES,	/* the Profile Manager, over KM_LIST */
 	KM_COUNT
 };
 
@@ -115,7 +116,8 @@ enum keymap {
 	REQ(REDRAW, "redraw", "<C-l>", "Redraw the screen") \
 	REQ(VIEW_CLOSE, "view-close", "q", \
 	    "Close the view (a device profile: back to the system " \
-	    "profile); in the first timeline, quit") \
+	    "profile; a profile opened from the Profile Manager: back to " \
+	    "it); in the first view, quit") \
 	REQ(QUIT, "quit", "Q", "Quit") \
 	GROUP("Lists and the pager", KM_LINES) \
 	REQ(FIRST_LINE, "first-line", "g <Home>", "Go to the first line") \
@@ -147,6 +149,9 @@ enum keymap {
 	    "deepest)") \
 	REQ(SHALLOWER, "shallower", "- [", \
 	    "Group layers one path level shallower") \
+	GROUP("Profile Manager", KM_PROFILES) \
+	REQ(FORGET, "forget", "d", \
+	    "Forget the recent profile (its files and cache stay)") \
 	GROUP("Pager", KM_PAGER) \
 	REQ(FIND, "find", "/", "Find a text (ignoring case) from the cursor " \
 	    "on") \

@@ -20,6 +20,7 @@
 #include "tui/headless.h"
 #include "tui/help.h"
 #include "tui/keys.h"
+#include "tui/manager_view.h"
 #include "model/model.h"
 #include "model/text.h"
 #include "model/timefmt.h"
@@ -55,6 +56,7 @@ struct tui {
 	int msg_error;
 	int quit;
 	struct headless *hl;
+	struct model *m;	/* of the views on top, or NULL */
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -97,6 +99,27 @@ void tui_pop(struct tui *t)
 	v->ops->close(v);
 	if (!t->nviews)
 		t->quit = 1;
+}
+
+void tui_set_model(struct tui *t, struct model *m)
+{
+	t->m = m;
+}
+
+void tui_suspend(struct tui *t)
+{
+	if (t->hl)
+		return;
+	def_prog_mode();
+	endwin();
+}
+
+void tui_resume(struct tui *t)
+{
+	if (t->hl)
+		return;
+	reset_prog_mode();
+	clearok(curscr, TRUE);
 }
 
 struct userdata *tui_userdata(struct tui *t)
@@ -592,12 +615,17 @@ static void stop_curses(struct tui *t)
 }
 
 /* A damaged cache ends the viewer: what it shows could be wrong. */
-static int main_loop(struct tui *t, struct model *m)
+static int check_model(struct tui *t)
+{
+	return t->m ? model_check(t->m) : 0;
+}
+
+static int main_loop(struct tui *t)
 {
 	draw_frame(t);
 	if (t->hl)
 		headless_frame_done(t->hl);
-	if (model_check(m))
+	if (check_model(t))
 		return -1;
 	while (!t->quit && t->nviews) {
 		int key = t->hl ? headless_key(t->hl) : read_key();
@@ -610,7 +638,7 @@ static int main_loop(struct tui *t, struct model *m)
 		if (t->quit || !t->nviews)
 			break;
 		draw_frame(t);
-		if (model_check(m))
+		if (check_model(t))
 			return -1;
 		if (t->hl)
 			headless_frame_done(t->hl);
@@ -647,21 +675,50 @@ static void tui_free(struct tui *t)
 	sb_free(&t->msg);
 }
 
+/* Curses, the user data and the drawing set up for o; -1 with
+ * err_set(). */
+static int tui_start(struct tui *t, const struct tui_opts *o)
+{
+	int ascii = o->ascii || !utf8_locale();
+
+	memset(t, 0, sizeof(*t));
+	timefmt_set_ascii(ascii);
+	if (start_curses(t, o))
+		return -1;
+	open_userdata(t);
+	draw_setup(ascii, color_level(o));
+	return 0;
+}
+
 int tui_run(struct model *m, const struct tui_opts *o)
 {
 	struct tui t;
 	struct view *tl;
-	int ascii = o->ascii || !utf8_locale(), rc = -1;
+	int rc = -1;
 
-	memset(&t, 0, sizeof(t));
-	timefmt_set_ascii(ascii);
-	if (!start_curses(&t, o)) {
-		open_userdata(&t);
-		draw_setup(ascii, color_level(o));
+	if (!tui_start(&t, o)) {
 		tl = timeline_open(m, 0, o->group);
 		if (tl) {
+			t.m = m;
 			tui_push(&t, tl);
-			rc = main_loop(&t, m);
+			rc = main_loop(&t);
+		}
+	}
+	tui_free(&t);
+	return rc;
+}
+
+int tui_run_manager(const struct tui_profiles *p, const struct tui_opts *o)
+{
+	struct tui t;
+	struct view *v;
+	int rc = -1;
+
+	if (!tui_start(&t, o)) {
+		v = manager_view_open(&t, p, o->group);
+		if (v) {
+			tui_push(&t, v);
+			rc = main_loop(&t);
 		}
 	}
 	tui_free(&t);

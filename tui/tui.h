@@ -4,6 +4,7 @@
 
 #include "model/model.h"
 #include "model/sysrows.h"
+#include "tui/profiles.h"
 
 enum tui_color { TUI_COLOR_AUTO, TUI_COLOR_ALWAYS, TUI_COLOR_NEVER };
 
@@ -20,5 +21,8 @@ struct tui_opts {
 /* Runs the UI on an open cache until the user quits. 0 on success; -1
  * with err_set(). */
 int tui_run(struct model *m, const struct tui_opts *o);
+
+/* Runs the UI on the Profile Manager until the user quits. */
+int tui_run_manager(const struct tui_profiles *p, const struct tui_opts *o);
 
 #endif

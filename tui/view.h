@@ -16,6 +16,7 @@
 struct tui;
 struct view;
 struct userdata;
+struct model;
 
 /* A ':' command a view understands, for the help screen. */
 struct view_cmd {
@@ -91,6 +92,14 @@ void tui_command_word(struct tui *t, const char *word, const char *text);
  * with it, any other key cancels. */
 void tui_ask(struct tui *t, const char *question, const char *keys,
 	     void (*fn)(struct view *v, int key));
+
+/* The model the views on top use, checked for damage after each key;
+ * NULL: none (the Profile Manager alone). */
+void tui_set_model(struct tui *t, struct model *m);
+/* Hands the terminal back to the shell (an import's progress line) and
+ * takes it again; nothing to do when headless. */
+void tui_suspend(struct tui *t);
+void tui_resume(struct tui *t);
 
 /* Markers and history; NULL when the store cannot be opened (the
  * reason is in tui_userdata_error). */

@@ -34,6 +34,12 @@ void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,
 void export_info(struct model *m, int64_t profile, const char *section,
 		 enum out_format fmt, FILE *f);
 
+struct proflist;
+/* The Profile Manager's list (nxtop list); where: the folders and lists
+ * it came from, NULL-terminated. */
+void export_profiles(const struct proflist *pl, const char *const *where,
+		     enum out_format fmt, FILE *f);
+
 /* The marker a marker's "diff vs" refers to: its ref, else the one
  * before it in time; -1 for none. */
 long export_marker_base(const struct marker *mk, size_t n, size_t i);

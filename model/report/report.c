@@ -112,6 +112,8 @@ static void header_text(const struct summary *s, FILE *f)
 	report_line(f, "Profile", p->name);
 	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
 	report_line(f, "Kind", buf);
+	if (s->schema_version)
+		report_line(f, "Schema", s->schema_version);
 	if (p->nc_idx >= 0) {
 		snprintf(buf, sizeof(buf), "%" PRId64, p->nc_idx);
 		report_line(f, "NeuronCore", buf);
@@ -423,6 +425,10 @@ static void profile_json(const struct summary *s, struct jout *j)
 		jout_null(j);
 	jout_key(j, "instance_type");
 	jout_str(j, s->prof.instance_type);
+	if (s->schema_version) {
+		jout_key(j, "schema_version");
+		jout_str(j, s->schema_version);
+	}
 	jout_end(j);
 }
 

@@ -177,6 +177,7 @@ static void devices_text(const struct syssummary *s, FILE *f)
 	table_col(t, "Model", 0);
 	table_col(t, "Name", 0);
 	table_col(t, "Instance", 0);
+	table_col(t, "Process", 1);
 	table_col(t, "File", 0);
 	table_col(t, "Events", 1);
 	table_col(t, "Duration", 1);
@@ -192,6 +193,7 @@ static void devices_text(const struct syssummary *s, FILE *f)
 		table_text(t, d->model ? d->model : "-");
 		table_text(t, d->name ? d->name : "");
 		table_text(t, d->instance_id ? d->instance_id : "-");
+		table_text(t, d->process_id ? d->process_id : "-");
 		table_text(t, d->path ? d->path : "");
 		table_int(t, d->n_events);
 		table_text(t, report_dur(a, sizeof(a), d->duration));

@@ -1040,7 +1040,14 @@ int writer_finish(struct writer *w)
 	if (merge_parts(w) || warn_dropped(w))
 		goto out;
 	report(w, "indexing", 0);
-	if (finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
+	/* The passes below sort whole tracks, and SQLite's sorter holds as
+	 * much as the page cache may, in each of its threads, before it
+	 * spills to a temporary file; the pages cached so far belong to the
+	 * writing thread's allocator and are not reused here. A small cache
+	 * and one sorting thread keep the passes within the memory the
+	 * writing took, however deep the nesting. */
+	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
+	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,

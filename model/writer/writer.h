@@ -42,6 +42,9 @@ struct cache_stamp;
  * import fails (writer_failed()). */
 #define WRITER_MAX_TRACKS 65536
 
+/* Deepest nesting kept; deeper slices are stored at this depth. */
+#define WRITER_MAX_DEPTH 255
+
 /* Slice flags. */
 #define SF_UNTERMINATED 1	/* begin without end: closed at trace end */
 #define SF_INSTANT 2		/* zero-duration instant event */

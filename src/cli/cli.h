@@ -36,19 +36,22 @@ enum {
 #define CLI_COMMON_SHORT "fqh"
 
 /* Viewer options, taken by the commands that open the viewer. */
-enum { CLI_OPT_COLOR = 512, CLI_OPT_ASCII, CLI_OPT_HEADLESS, CLI_OPT_DUMP };
+enum { CLI_OPT_COLOR = 512, CLI_OPT_ASCII, CLI_OPT_HEADLESS, CLI_OPT_DUMP,
+       CLI_OPT_DATA_PATH };
 #define CLI_VIEW_OPTIONS \
 	{ "color", required_argument, NULL, CLI_OPT_COLOR }, \
 	{ "colour", required_argument, NULL, CLI_OPT_COLOR }, \
 	{ "ascii", no_argument, NULL, CLI_OPT_ASCII }, \
 	{ "headless", required_argument, NULL, CLI_OPT_HEADLESS }, \
-	{ "dump", required_argument, NULL, CLI_OPT_DUMP }
+	{ "dump", required_argument, NULL, CLI_OPT_DUMP }, \
+	{ "data-path", required_argument, NULL, CLI_OPT_DATA_PATH }
 
 struct cli {
 	const char *cmd;	/* "import", ... or NULL for the UI */
 	struct import_opts imp;
 	struct tui_opts ui;
 	struct sysgroup group;	/* a system profile's rows */
+	const char *data_path;	/* Neuron Explorer's --data-path */
 };
 
 /* Handles a common option; 1 if it was one. A bad filter or grouping is
@@ -73,11 +76,24 @@ int cmd_summary(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);
 int cmd_demo(struct cli *c, int argc, char **argv);
 int cmd_view(struct cli *c, int argc, char **argv);
+int cmd_list(struct cli *c, int argc, char **argv);
 /* Handles a viewer option: 1 if it was one, 0 if not, or a usage
  * error's exit status (2). */
 int cli_view_option(struct cli *c, int opt);
 /* Opens a profile for the user to look at: the timeline. */
 int cli_view(struct cli *c, const char *profile);
 int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt);
+
+struct userdata;
+/* Adds profile, just opened from cache, to the recent list (in u, or
+ * the user's store when u is NULL); a failure only costs the entry. */
+void cli_remember(struct userdata *u, const char *profile, const char *cache);
+/* The Profile Manager on the profiles in folder dir, or with dir NULL
+ * on the data path's and the recent ones. */
+int cli_manager(struct cli *c, const char *dir);
+/* The same list printed (nxtop list). */
+int cli_print_profiles(struct cli *c, const char *dir, enum out_format fmt);
+/* 1 if dir is a folder that is not itself a profile but holds some. */
+int cli_has_profiles(const char *dir);
 
 #endif

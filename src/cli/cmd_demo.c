@@ -20,7 +20,7 @@ enum { OPT_EVENTS = 256, OPT_SEED, OPT_WRITE, OPT_SYSTEM_EVENTS, OPT_FORMAT,
        OPT_TABLE_ROWS };
 
 /* Part of the demo file's name: a newer generator writes a new file. */
-#define DEMO_VERSION 2
+#define DEMO_VERSION 3
 
 #define DEMO_INSTANCES 2
 #define DEMO_CORES 4
@@ -100,8 +100,7 @@ static void bundle_model(struct demo_model *dm, int m)
 	dm->id = demo_models[m].id;
 	dm->neff = xasprintf("/home/ubuntu/%s/compiled/graph.neff",
 			     demo_models[m].name);
-	dm->device_profile = xasprintf("device_profile_model_%s",
-				       demo_models[m].id);
+	dm->profiled = 1;
 	dm->exec_ns = 1000000;
 }
 
@@ -109,7 +108,7 @@ static void bundle_opts(struct demo_opts *d, const struct demo_opts *o, int m)
 {
 	*d = *o;
 	d->model_name = demo_models[m].name;
-	d->nc_idx = m * DEMO_CORES / 2;
+	d->nc_idx = 0;
 	d->seed = o->seed + (uint64_t)m;
 }
 
@@ -127,21 +126,25 @@ static void bundle_system(struct demo_system *s, const struct demo_opts *o,
 
 /* The bundle in dir: the device profiles first, then the system profile
  * (its executions as long as the device profiles), written last so that
- * a folder with system_profile.json is whole. */
+ * a folder with system_profile.json is whole. The files are named and
+ * say NeuronCore 0 inside the way the tools write them: only the
+ * bundle tells which core each one profiled. */
 static int write_json(const char *dir, const struct demo_opts *o,
 		      struct demo_system *s)
 {
 	struct demo_model *models = (struct demo_model *)s->models;
-	char *path;
+	char *path, *name;
 	int rc = 0;
 
 	for (int m = 0; m < 2 && !rc; m++) {
 		struct demo_opts d;
 
 		bundle_opts(&d, o, m);
-		path = xasprintf("%s/%s.json", dir, models[m].device_profile);
+		name = demo_device_name(s, m);
+		path = xasprintf("%s/%s.json", dir, name);
 		rc = write_device(path, &d, &models[m].exec_ns);
 		free(path);
+		free(name);
 	}
 	if (!rc) {
 		path = xasprintf("%s/system_profile.json", dir);
@@ -151,15 +154,15 @@ static int write_json(const char *dir, const struct demo_opts *o,
 	return rc;
 }
 
-/* The same as Parquet folders: <device_profile>@latest/ per model, then
- * DEMO_PQ_SYSTEM@latest/; a failure removes what was written. */
+/* The same as Parquet folders: <device profile name>@latest/ per model,
+ * then DEMO_PQ_SYSTEM@latest/; a failure removes what was written. */
 static int write_parquet(const char *dir, const struct demo_opts *o,
 			 const struct demo_bundle *b, struct demo_system *s)
 {
 	struct demo_model *models = (struct demo_model *)s->models;
 	struct demo_pq pq = { .split_rows = b->table_rows,
 			      .group_rows = DEMO_GROUP_ROWS };
-	char *path;
+	char *path, *name;
 	int rc = 0;
 
 	if (pq.group_rows > b->table_rows)
@@ -168,9 +171,11 @@ static int write_parquet(const char *dir, const struct demo_opts *o,
 		struct demo_opts d;
 
 		bundle_opts(&d, o, m);
-		path = xasprintf("%s/%s@latest", dir, models[m].device_profile);
+		name = demo_device_name(s, m);
+		path = xasprintf("%s/%s@latest", dir, name);
 		rc = demo_pq_device(&pq, path, &d, &models[m].exec_ns);
 		free(path);
+		free(name);
 	}
 	if (!rc) {
 		path = xasprintf("%s/" DEMO_PQ_SYSTEM "@latest", dir);
@@ -196,10 +201,8 @@ static int write_bundle(const char *dir, const struct demo_opts *o,
 		bundle_model(&models[m], m);
 	bundle_system(&s, o, b, models);
 	rc = b->parquet ? write_parquet(dir, o, b, &s) : write_json(dir, o, &s);
-	for (int m = 0; m < 2; m++) {
+	for (int m = 0; m < 2; m++)
 		free((char *)models[m].neff);
-		free((char *)models[m].device_profile);
-	}
 	return rc;
 }
 
@@ -212,8 +215,8 @@ static char *bundle_marker(const char *dir, const struct demo_bundle *b)
 	return xasprintf("%s/system_profile.json", dir);
 }
 
-/* $XDG_CACHE_HOME/nxtop/demo/bundle-v2-s<seed>-e<events>-n<system>/
- * (JSON) or pqbundle-v2-s<seed>-e<events>-n<system>-r<rows>/, made once. */
+/* $XDG_CACHE_HOME/nxtop/demo/bundle-v3-s<seed>-e<events>-n<system>/
+ * (JSON) or pqbundle-v3-s<seed>-e<events>-n<system>-r<rows>/, made once. */
 static char *demo_path(const struct demo_opts *o, const struct demo_bundle *b,
 		       int quiet)
 {

@@ -36,6 +36,7 @@ int cmd_import(struct cli *c, int argc, char **argv)
 	} else if (open_profile(profile, &c->imp, &cache)) {
 		return cli_fail();
 	}
+	cli_remember(NULL, profile, cache);
 	if (!c->imp.quiet)
 		err_note("cache %s", cache);
 	free(cache);

@@ -1,8 +1,10 @@
-/* nxtop PROFILE: the profile's timeline in the terminal. */
+/* nxtop PROFILE: the profile's timeline in the terminal; nxtop alone or
+ * on a folder of profiles: the Profile Manager. */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/cli/cli.h"
 #include "tui/tui.h"
@@ -40,6 +42,9 @@ int cli_view_option(struct cli *c, int opt)
 	case CLI_OPT_DUMP:
 		c->ui.dump_dir = optarg;
 		return 1;
+	case CLI_OPT_DATA_PATH:
+		c->data_path = optarg;
+		return 1;
 	default:
 		return 0;
 	}
@@ -52,6 +57,7 @@ int cli_view(struct cli *c, const char *profile)
 
 	if (!m)
 		return cli_fail();
+	cli_remember(NULL, profile, model_path(m));
 	c->ui.group = &c->group;
 	rc = tui_run(m, &c->ui) ? cli_fail() : 0;
 	model_close(m);
@@ -77,7 +83,13 @@ int cmd_view(struct cli *c, int argc, char **argv)
 		if (!rc)
 			return cli_bad_option(argv);
 	}
+	/* a script without a terminal gets the usage error, not a wait */
+	if (optind == argc && (c->ui.headless || (isatty(STDIN_FILENO) &&
+						  isatty(STDOUT_FILENO))))
+		return cli_manager(c, NULL);
 	if ((rc = cli_profile_arg(argc, argv, &profile)))
 		return rc;
+	if (cli_has_profiles(profile))
+		return cli_manager(c, profile);
 	return cli_view(c, profile);
 }

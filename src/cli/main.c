@@ -17,6 +17,7 @@ static const struct {
 	{ "summary", cmd_summary },
 	{ "export", cmd_export },
 	{ "demo", cmd_demo },
+	{ "list", cmd_list },
 };
 
 int main(int argc, char **argv)

@@ -101,7 +101,7 @@ static void table(void *ctx, const char *name)
 }
 
 static void device(void *ctx, int nc, const char *name, const char *inst,
-		   const char *model_id)
+		   int pid, const char *model_id)
 {
 	struct pqtab *t = &((struct sys *)ctx)->t[T_DEV];
 
@@ -110,7 +110,7 @@ static void device(void *ctx, int nc, const char *name, const char *inst,
 	pqw_i64(t->w, 0, nc);
 	pqw_str(t->w, 1, name);
 	pqw_str(t->w, 2, inst);
-	pqw_i64(t->w, 3, 2000);
+	pqw_i64(t->w, 3, pid);
 	pqw_str(t->w, 4, model_id);
 	pqtab_row(t);
 }

@@ -48,14 +48,14 @@ static void meta(void *ctx, int64_t first_ns, int64_t last_ns)
 }
 
 static void device(void *ctx, int nc, const char *name, const char *inst,
-		   const char *model_id)
+		   int pid, const char *model_id)
 {
 	struct json *j = ctx;
 
 	sep(j);
 	fprintf(j->f, "{\"nc_id\": %d, \"device_profile_name\": \"%s\","
-		" \"instance_id\": \"%s\", \"process_id\": \"2000\","
-		" \"model_id\": \"%s\"}", nc, name, inst, model_id);
+		" \"instance_id\": \"%s\", \"process_id\": \"%d\","
+		" \"model_id\": \"%s\"}", nc, name, inst, pid, model_id);
 }
 
 static void framework(struct json *j, const struct demo_sys_event *e)

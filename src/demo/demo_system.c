@@ -43,11 +43,33 @@ static const char *instance(int i, char *buf, size_t n)
 	return buf;
 }
 
+/* Instance i's process. */
+static int process(int i)
+{
+	return 2000 + i * 100;
+}
+
+/* The first NeuronCore that runs model m. */
+static int first_core(const struct demo_system *d, int m)
+{
+	return (m * d->cores + d->nmodels - 1) / d->nmodels;
+}
+
+char *demo_device_name(const struct demo_system *d, int m)
+{
+	char inst[32];
+
+	return xasprintf("%s_pid_%d_nc_%d_model_%s",
+			 instance(0, inst, sizeof(inst)), process(0),
+			 first_core(d, m), d->models[m].id);
+}
+
 /* The fields every runtime and hardware event of a NeuronCore carries. */
 struct core {
 	char inst[32];
 	int pid, tid, lnc, gid;
 	const struct demo_model *m;
+	char *device;		/* its device profile's name, or NULL */
 	uint64_t next_id;
 	int64_t free_at;	/* a thread runs one call at a time */
 };
@@ -87,9 +109,8 @@ static void iteration(struct gen *g, struct core *c, int64_t it)
 	t += wr + between(g, 5000, 15000);
 	snprintf(model, sizeof(model), ", \"model_name\": \"%s\","
 		 " \"model_id\": \"%s\"%s%s%s", c->m->neff, c->m->id,
-		 c->m->device_profile ? ", \"device_profile\": \"" : "",
-		 c->m->device_profile ? c->m->device_profile : "",
-		 c->m->device_profile ? ".json\"" : "");
+		 c->device ? ", \"device_profile\": \"" : "",
+		 c->device ? c->device : "", c->device ? ".json\"" : "");
 	event(g, c, "neuron_rt", "nrt_execute", t, exec + 150000, id + 2, 0,
 	      model);
 	event(g, c, "neuron_rt", "kbl_exec_pre", t + 5000, 40000, id + 3,
@@ -115,12 +136,17 @@ static void core_init(struct gen *g, struct core *c, int inst, int nc)
 {
 	const struct demo_system *d = g->d;
 
+	int m = nc * d->nmodels / d->cores;
+
 	instance(inst, c->inst, sizeof(c->inst));
-	c->pid = 2000 + inst * 100;
+	c->pid = process(inst);
 	c->tid = c->pid + 7 + nc;
 	c->lnc = nc;
 	c->gid = 32 + inst * d->cores + nc;
-	c->m = &d->models[nc * d->nmodels / d->cores];
+	c->m = &d->models[m];
+	/* one NeuronCore per model was profiled; the others run unseen */
+	if (c->m->profiled && !inst && nc == first_core(d, m))
+		c->device = demo_device_name(d, m);
 	c->next_id = ((uint64_t)(inst * d->cores + nc) + 1) << 40;
 }
 
@@ -153,6 +179,8 @@ static void trace_events(struct gen *g)
 		for (int i = 0; i < ncores; i++)
 			iteration(g, &cores[i], it);
 	}
+	for (int i = 0; i < ncores; i++)
+		free(cores[i].device);
 	free(cores);
 }
 
@@ -208,15 +236,15 @@ static void device_list(struct gen *g)
 
 	g->s->table(g->s->ctx, "device_profile_list");
 	for (int m = 0; m < d->nmodels; m++) {
-		const struct demo_model *dm = &d->models[m];
+		char *name;
 
-		if (!dm->device_profile)
+		if (!d->models[m].profiled)
 			continue;
-		/* the first core that runs the model */
-		g->s->device(g->s->ctx,
-			     (m * d->cores + d->nmodels - 1) / d->nmodels,
-			     dm->device_profile,
-			     instance(0, inst, sizeof(inst)), dm->id);
+		name = demo_device_name(d, m);
+		g->s->device(g->s->ctx, first_core(d, m), name,
+			     instance(0, inst, sizeof(inst)), process(0),
+			     d->models[m].id);
+		free(name);
 	}
 }
 

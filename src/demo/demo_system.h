@@ -14,7 +14,9 @@
 struct demo_model {
 	const char *id;		/* model_id, e.g. "1578576049" */
 	const char *neff;	/* model_name, a NEFF path */
-	const char *device_profile;	/* device_profile_name, or NULL */
+	int profiled;		/* a device profile was captured on its first
+				 * NeuronCore of the first instance, in the
+				 * file demo_device_name() names */
 	int64_t exec_ns;	/* one execution (its device profile's length) */
 };
 
@@ -27,6 +29,11 @@ struct demo_system {
 	const struct demo_model *models;
 	int nmodels;		/* 1 .. 8 */
 };
+
+/* The name the tools give model m's device profile (without ".json"):
+ * i-<instance>_pid_<pid>_nc_<N>_model_<id>, of the first NeuronCore
+ * that runs it; malloc'd. */
+char *demo_device_name(const struct demo_system *d, int m);
 
 /* One trace event. Framework events have lnc -1, no id, parent or
  * worker. */
@@ -46,7 +53,7 @@ struct demo_sys_sink {
 	void (*meta)(void *ctx, int64_t first_ns, int64_t last_ns);
 	void (*table)(void *ctx, const char *name);
 	void (*device)(void *ctx, int nc, const char *name, const char *inst,
-		       const char *model_id);
+		       int pid, const char *model_id);
 	void (*event)(void *ctx, const struct demo_sys_event *e);
 	void (*cpu)(void *ctx, const char *cpu, const char *inst, int64_t ts,
 		    double util);

@@ -40,7 +40,6 @@ struct devref {
 /* What importing one file produced. */
 struct import_result {
 	int64_t profile;
-	int64_t nc_idx;		/* a device profile's own NeuronCore, or -1 */
 	int is_system;		/* a system profile */
 	struct devref *devices;	/* its device_profile_list */
 	size_t ndevices;
@@ -67,6 +66,10 @@ struct import {
 #define WARN_DROPPED "Dropped events"
 void import_warning(struct import *im, const char *category,
 		    const char *message);
+
+/* jrec.offset of a record that is a row of a table (Parquet): errors
+ * say "<file>: row N: <msg>". */
+#define IMPORT_AT_ROW UINT64_MAX
 
 /* Sets the error text: "<file>: byte N: <msg> in "key"[i]". Returns -1. */
 int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)

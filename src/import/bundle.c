@@ -161,6 +161,14 @@ static int resolve(int dirfd, const char *dir_real, const char *name,
 	return 0;
 }
 
+int bundle_head_is_system(const char *buf, size_t n)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
+		if (memmem(buf, n, system_keys[i], strlen(system_keys[i])))
+			return 1;
+	return 0;
+}
+
 /* 1 if the file starts like a system profile. Only regular files are
  * read: opening a FIFO for reading would wait for a writer for ever. */
 static int looks_system(int dirfd, const char *name)
@@ -182,10 +190,7 @@ static int looks_system(int dirfd, const char *name)
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
-		if (memmem(buf, (size_t)n, system_keys[i], strlen(system_keys[i])))
-			return 1;
-	return 0;
+	return bundle_head_is_system(buf, (size_t)n);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -275,7 +280,8 @@ int bundle_find_system(const char *dir, char **path)
 	} else if (!json.len) {
 		err_set("%s: a folder with nothing nxtop reads (expected a"
 			" bundle with system_profile.json from neuron-profile"
-			" view -d or neuron-explorer view --output-format json)",
+			" view -d or neuron-explorer view --output-format json,"
+			" or a device profile folder with Instruction.parquet)",
 			dir);
 	} else {
 		err_set("%s: no system profile in this folder; open one of its"
@@ -361,7 +367,9 @@ static void run_job(struct pool *pl, size_t idx)
 		set_col(w, res.profile, "instance_id", j->dn.instance_id);
 		set_col(w, res.profile, "process_id", j->dn.process_id);
 		set_col(w, res.profile, "model", j->dn.model_id);
-		if (res.nc_idx < 0 && j->dn.nc_idx >= 0) {
+		/* the file itself says NeuronCore 0 whichever core it
+		 * profiled: the bundle's list and the file's name know */
+		if (j->dn.nc_idx >= 0) {
 			snprintf(buf, sizeof(buf), "%" PRId64, j->dn.nc_idx);
 			writer_profile_set(w, res.profile, "nc_idx", buf);
 		}

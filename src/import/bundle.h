@@ -14,6 +14,10 @@
  * *path is malloc'd. 0 on success; -1 with err_get() set. */
 int bundle_find_system(const char *dir, char **path);
 
+/* 1 if the first bytes of a profile JSON (64 KiB of them) hold a key
+ * only system profiles have. */
+int bundle_head_is_system(const char *buf, size_t n);
+
 /* Imports the device profiles of the system profile sys (just imported
  * from folder dir into w) as its children. Each file is imported in a
  * worker thread into a part cache beside the cache's temporary file tmp

@@ -180,7 +180,6 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 	/* what binds the cache to the file, taken before it is read */
 	cache_stamp_of(path, &stamp);
 	memset(im.res, 0, sizeof(*im.res));
-	im.res->nc_idx = -1;
 	switch (f) {
 	case FMT_NEURON_JSON:
 		rc = import_neuron_json(&im);
@@ -190,6 +189,9 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		break;
 	case FMT_CHROME_JSON:
 		rc = import_chrome_json(&im);
+		break;
+	case FMT_PARQUET_DEVICE:
+		rc = import_parquet_device(&im);
 		break;
 	case FMT_NEURON_BINARY:
 		rc = -1;
@@ -206,6 +208,9 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		rc = -1;
 		if (file_size(path) == 0)
 			err_set("%s: empty file", name);
+		else if (has_suffix(path, ".parquet"))
+			err_set("%s: one table of a Parquet profile: open the"
+				" folder that holds it", name);
 		else
 			err_set("%s: not a Neuron profile JSON, Perfetto trace or"
 				" Chrome trace-event JSON file", name);

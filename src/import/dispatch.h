@@ -13,6 +13,7 @@ enum input_format {
 	FMT_CHROME_JSON,	/* Chrome trace-event JSON (maybe gzip) */
 	FMT_PFTRACE,		/* Perfetto protobuf trace */
 	FMT_CACHE,		/* an nxtop cache */
+	FMT_PARQUET_DEVICE,	/* a folder of Neuron Explorer device tables */
 	FMT_NEURON_BINARY,	/* .ntff/.neff/.pb: needs exporting first */
 	FMT_UNREADABLE,		/* cannot be read (err_get() says why:
 				 * "Permission denied", "byte N: gzip: bad

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/import/bundle.h"
+#include "src/import/parquet/folder.h"
 #include "model/cache.h"
 #include "model/file.h"
 #include "model/util.h"
@@ -64,6 +65,10 @@ static int import_input(struct writer *w, const char *input,
 	char *file = NULL, *name = NULL, *dir = NULL;
 	int rc;
 
+	if (!stat(input, &sb) && S_ISDIR(sb.st_mode) &&
+	    pqfolder_is_device(input))
+		return import_file_as(w, input, input, o, 0, NULL,
+				      FMT_PARQUET_DEVICE);
 	if (!stat(input, &sb) && S_ISDIR(sb.st_mode)) {
 		if (bundle_find_system(input, &file))
 			return -1;

@@ -5,12 +5,13 @@
  * FORMATS.md §1.4.
  *
  * Each event goes to the row of its (source, instance, process, thread,
- * logical NeuronCore, worker gid); rows sit in a group per instance and
- * process, and carry those keys as track args so the model can regroup
- * them at view time (model/sysrows.h). Nesting (parent_id) is drawn as
- * depth within a row, by time containment: computed as the events come
- * when a row's events come in order, else by the writer's nesting pass
- * when the cache is finished. */
+ * logical NeuronCore, worker gid), an event lacking some of the last
+ * three to its thread's row that agrees on the rest; rows sit in a
+ * group per instance and process, and carry those keys as track args
+ * so the model can regroup them at view time (model/sysrows.h).
+ * Nesting (parent_id) is drawn as depth within a row, by time
+ * containment: computed as the events come when a row's events come in
+ * order, else by the writer's nesting pass when the cache is finished. */
 #include "config.h"
 
 #include "src/import/system.h"
@@ -34,6 +35,8 @@
 #define MAX_ROWS 16384
 #define MAX_COUNTERS 16384
 #define MAX_DEVICES 65536
+/* Rows of a thread an event lacking a NeuronCore field may join. */
+#define SCAN_MAX 128
 
 /* Sources in display order within a group. */
 enum src { SRC_RT, SRC_HW, SRC_FW, SRC_OTHER };
@@ -69,11 +72,20 @@ struct sysrow {
 	size_t group;
 	enum src src;
 	int64_t thread, lnc, nc, gid;	/* -1: absent */
+	size_t thread_idx;	/* in sysimp.threads */
+	size_t next;		/* the thread's next row, SIZE_MAX: none */
 	/* depth of in-order events, so the finishing pass rarely rewrites */
 	int64_t last_ts, last_dur;
 	int64_t *ends;
 	size_t depth, cap;
 	int disordered;
+};
+
+/* The rows of one thread (source, instance, process, thread_id), in the
+ * order they were made. */
+struct systhread {
+	size_t first, last;	/* row indexes */
+	size_t npartial;	/* rows still missing a NeuronCore field */
 };
 
 enum ctr_kind { CTR_CPU_AVG, CTR_MEM, CTR_MEM_PCT, CTR_HBM, CTR_CPU };
@@ -89,9 +101,11 @@ struct sysimp {
 	struct import *im;
 	struct writer *w;
 	struct sysfilter filter;
-	struct kmap rowmap, groupmap, ctrmap;
+	struct kmap rowmap, groupmap, ctrmap, threadmap;
 	struct sysrow *rows;
 	size_t nrows;
+	struct systhread *threads;
+	size_t nthreads;
 	struct procgroup *groups;
 	size_t ngroups;
 	struct sysctr *ctrs;
@@ -309,28 +323,134 @@ struct evkey {
 	int64_t thread, lnc, nc, gid;
 };
 
-static size_t row_of(struct sysimp *s, const struct evkey *k)
+static void thread_key(struct strbuf *key, const struct evkey *k)
+{
+	sb_reset(key);
+	key_str(key, k->source);
+	key_str(key, k->instance);
+	key_str(key, k->process);
+	key_int(key, k->thread);
+}
+
+/* The thread's key followed by the NeuronCore fields. */
+static void full_key(struct strbuf *key, const struct evkey *k, int64_t lnc,
+		     int64_t nc, int64_t gid)
+{
+	thread_key(key, k);
+	key_int(key, lnc);
+	key_int(key, nc);
+	key_int(key, gid);
+}
+
+static int is_partial(int64_t lnc, int64_t nc, int64_t gid)
+{
+	return lnc < 0 || nc < 0 || gid < 0;
+}
+
+/* A field absent on either side does not tell the rows apart. */
+static int field_fits(int64_t row, int64_t ev)
+{
+	return row < 0 || ev < 0 || row == ev;
+}
+
+/* lnc_idx and nc_idx both name the logical NeuronCore (FORMATS.md
+ * §1.5): an event with only one of them still has a core. */
+static int64_t core_of(int64_t lnc, int64_t nc)
+{
+	return lnc >= 0 ? lnc : nc;
+}
+
+static int row_fits(const struct sysrow *r, const struct evkey *k)
+{
+	return field_fits(r->lnc, k->lnc) && field_fits(r->nc, k->nc) &&
+	       field_fits(core_of(r->lnc, r->nc), core_of(k->lnc, k->nc)) &&
+	       field_fits(r->gid, k->gid);
+}
+
+/* The row takes the fields it lacked from an event that has them. */
+static void row_fill(struct sysimp *s, struct sysrow *r, const struct evkey *k)
+{
+	struct systhread *t = &s->threads[r->thread_idx];
+	int filled = 0;
+
+	if (r->lnc < 0 && k->lnc >= 0)
+		r->lnc = k->lnc, filled = 1;
+	if (r->nc < 0 && k->nc >= 0)
+		r->nc = k->nc, filled = 1;
+	if (r->gid < 0 && k->gid >= 0)
+		r->gid = k->gid, filled = 1;
+	if (!filled)
+		return;
+	row_name(&s->tmp, r, k->source);
+	writer_track_set_name(s->w, r->track, sb_cstr(&s->tmp));
+	row_args(s, r, k->source);
+	if (!is_partial(r->lnc, r->nc, r->gid)) {
+		t->npartial--;
+		/* later events with every field find it directly */
+		full_key(&s->key, k, r->lnc, r->nc, r->gid);
+		kmap_put(&s->rowmap, s->key.buf, s->key.len,
+			 (size_t)(r - s->rows));
+	}
+}
+
+/* A row of the thread that an event missing some of worker_gid, lnc_idx
+ * and nc_idx (or one whose row is missing them) belongs to: the first
+ * that agrees on every field both have. Rows past SCAN_MAX are not
+ * looked at, so a hostile thread with thousands of rows stays linear. */
+static int thread_row(struct sysimp *s, const struct evkey *k, size_t *out)
+{
+	const struct systhread *t;
+	size_t ti, ri, n = 0;
+
+	thread_key(&s->key, k);
+	if (!kmap_get(&s->threadmap, s->key.buf, s->key.len, &ti))
+		return 0;
+	t = &s->threads[ti];
+	if (!t->npartial && !is_partial(k->lnc, k->nc, k->gid))
+		return 0;
+	for (ri = t->first; ri != SIZE_MAX && n < SCAN_MAX; n++) {
+		struct sysrow *r = &s->rows[ri];
+
+		if (row_fits(r, k)) {
+			if (is_partial(r->lnc, r->nc, r->gid))
+				row_fill(s, r, k);
+			*out = ri;
+			return 1;
+		}
+		ri = r->next;
+	}
+	return 0;
+}
+
+/* Files a new row under its thread. */
+static void thread_add(struct sysimp *s, const struct evkey *k, size_t ri)
+{
+	struct sysrow *r = &s->rows[ri];
+	struct systhread *t;
+	size_t ti;
+
+	thread_key(&s->key, k);
+	if (!kmap_get(&s->threadmap, s->key.buf, s->key.len, &ti)) {
+		ti = s->nthreads++;
+		s->threads = xreallocarray(s->threads, s->nthreads,
+					   sizeof(*t));
+		s->threads[ti].first = ri;
+		s->threads[ti].npartial = 0;
+		kmap_put(&s->threadmap, s->key.buf, s->key.len, ti);
+	} else {
+		s->rows[s->threads[ti].last].next = ri;
+	}
+	t = &s->threads[ti];
+	t->last = ri;
+	t->npartial += is_partial(r->lnc, r->nc, r->gid);
+	r->thread_idx = ti;
+}
+
+static size_t row_new(struct sysimp *s, const struct evkey *k)
 {
 	struct sysrow *r;
 	enum src src = SRC_OTHER;
-	size_t i;
 
-	sb_reset(&s->key);
-	key_str(&s->key, k->source);
-	key_str(&s->key, k->instance);
-	key_str(&s->key, k->process);
-	key_int(&s->key, k->thread);
-	key_int(&s->key, k->lnc);
-	key_int(&s->key, k->nc);
-	key_int(&s->key, k->gid);
-	s->overflowed = 0;
-	if (kmap_get(&s->rowmap, s->key.buf, s->key.len, &i))
-		return i;
-	if (s->nrows >= MAX_ROWS) {
-		s->n_overflow++;
-		s->overflowed = 1;
-		return s->nrows - 1;
-	}
 	for (int j = 0; j < 3; j++)
 		if (!strcmp(k->source, src_names[j]))
 			src = (enum src)j;
@@ -342,19 +462,43 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	r->lnc = k->lnc;
 	r->nc = k->nc;
 	r->gid = k->gid;
+	r->next = SIZE_MAX;
 	r->last_ts = INT64_MIN;
 	r->source_sid = src < SRC_OTHER ? s->src_sid[src] : sid(s, k->source);
 	r->instance_sid = sid(s, k->instance);
 	r->process_sid = sid(s, k->process);
-	kmap_put(&s->rowmap, s->key.buf, s->key.len, s->nrows);
-	/* group_of() reuses the key buffer: done with it */
 	r->group = group_of(s, k->instance, k->process);
 	row_name(&s->tmp, r, k->source);
 	r->track = writer_track(s->w, s->im->profile,
 				s->groups[r->group].track, src_kinds[src],
 				sb_cstr(&s->tmp), 0);
 	row_args(s, r, k->source);
+	thread_add(s, k, s->nrows);
 	return s->nrows++;
+}
+
+/* An event's row. A thread is one row even when some of its events lack
+ * worker_gid or nc_idx: those join the thread's row that has them. */
+static size_t row_of(struct sysimp *s, const struct evkey *k)
+{
+	size_t i;
+
+	s->overflowed = 0;
+	full_key(&s->key, k, k->lnc, k->nc, k->gid);
+	if (kmap_get(&s->rowmap, s->key.buf, s->key.len, &i))
+		return i;
+	if (!thread_row(s, k, &i)) {
+		if (s->nrows >= MAX_ROWS) {
+			s->n_overflow++;
+			s->overflowed = 1;
+			return s->nrows - 1;
+		}
+		i = row_new(s, k);
+	}
+	/* the helpers above reuse the key buffer */
+	full_key(&s->key, k, k->lnc, k->nc, k->gid);
+	kmap_put(&s->rowmap, s->key.buf, s->key.len, i);
+	return i;
 }
 
 /* An event's depth, by the rule of the writer's nesting pass
@@ -377,6 +521,10 @@ static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 	while (r->depth && r->ends[r->depth - 1] <= ts &&
 	       !(r->ends[r->depth - 1] == ts && end == ts))
 		r->depth--;
+	/* deeper calls share the deepest level kept, as in the nesting
+	 * pass, so the stack stays small however deep the nesting */
+	if (r->depth > WRITER_MAX_DEPTH)
+		r->depth = WRITER_MAX_DEPTH;
 	if (r->depth == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 16;
 		r->ends = xreallocarray(r->ends, r->cap, sizeof(*r->ends));
@@ -1149,11 +1297,13 @@ void sysimp_free(struct sysimp *s)
 		free(s->groups[i].process);
 	}
 	free(s->rows);
+	free(s->threads);
 	free(s->groups);
 	free(s->ctrs);
 	kmap_free(&s->rowmap);
 	kmap_free(&s->groupmap);
 	kmap_free(&s->ctrmap);
+	kmap_free(&s->threadmap);
 	sb_free(&s->key);
 	sb_free(&s->tmp);
 	sysfilter_free(&s->filter);

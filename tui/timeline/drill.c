@@ -17,7 +17,7 @@
 #include "tui/timeline/timeline.h"
 #include "tui/timeline/timeline_int.h"
 
-/* "bert-large nc3", from the system profile's device list. */
+/* "bert-large nc3 (FILE)", from the system profile's device list. */
 static char *label_of(struct model *m, const struct mprofile *p)
 {
 	struct mdevice *d;

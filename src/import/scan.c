@@ -1,0 +1,256 @@
+/* Profiles on disk, told apart by their names and first bytes: Parquet
+ * folders by their table files (FORMATS.md §1.5a), bundles as the
+ * importer finds them, files as the dispatcher detects them. */
+#include "config.h"
+
+#include "src/import/scan.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "model/cache.h"
+#include "model/userdata.h"
+#include "model/util.h"
+#include "src/import/bundle.h"
+#include "src/import/dispatch.h"
+
+/* Entries of a folder looked at, as in a bundle. */
+#define SCAN_MAX 4096
+/* Bytes read to tell a system profile JSON from a device one. */
+#define SNIFF_BYTES 65536
+
+char *scan_data_path(const char *data_path)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+
+	if (data_path)
+		return xasprintf("%s/profiles/global", data_path);
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/neuron-profile/profiles/global", xdg);
+	return xasprintf("%s/.local/share/neuron-profile/profiles/global",
+			 home && *home ? home : "/");
+}
+
+/* "TABLE.parquet" or "TABLE_<digits>.parquet": a part of TABLE, not of
+ * another table whose name starts the same (DmaPacketAggregated). */
+static int table_file(const char *name, const char *table)
+{
+	size_t n = strlen(table);
+	const char *p = name + n;
+
+	if (strncmp(name, table, n))
+		return 0;
+	if (*p == '_' && p[1] >= '0' && p[1] <= '9') {
+		p++;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return !strcmp(p, ".parquet");
+}
+
+/* A Parquet profile folder, by its table files: 0 and *kind, else -1. */
+static int parquet_kind(const char *dir, enum prof_kind *kind)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int dev = 0, sys = 0;
+
+	for (size_t i = 0; d && i < SCAN_MAX && (e = readdir(d)); i++) {
+		dev |= table_file(e->d_name, "Instruction");
+		sys |= table_file(e->d_name, "SystemProfileEvents");
+	}
+	if (d)
+		closedir(d);
+	if (!dev && !sys)
+		return -1;
+	*kind = sys ? PK_PQ_SYSTEM : PK_PQ_DEVICE;
+	return 0;
+}
+
+static int folder_kind(const char *dir, enum prof_kind *kind)
+{
+	char *sys = NULL;
+
+	if (!parquet_kind(dir, kind))
+		return 0;
+	if (bundle_find_system(dir, &sys))
+		return -1;
+	free(sys);
+	*kind = PK_BUNDLE;
+	return 0;
+}
+
+/* A system profile JSON starts with keys only system profiles have;
+ * zlib reads the first bytes of a .json.gz inflated, of others as they
+ * are. */
+static enum prof_kind json_kind(const char *path)
+{
+	char buf[SNIFF_BYTES];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+	gzFile gz;
+	int n = -1;
+
+	if (fd < 0)
+		return PK_DEVICE;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !(gz = gzdopen(fd, "rb"))) {
+		close(fd);
+		return PK_DEVICE;
+	}
+	n = gzread(gz, buf, sizeof(buf));
+	gzclose(gz);
+	return n > 0 && bundle_head_is_system(buf, (size_t)n) ? PK_SYSTEM :
+	       PK_DEVICE;
+}
+
+int scan_kind(const char *path, enum prof_kind *kind)
+{
+	struct stat sb;
+
+	if (stat(path, &sb))
+		return -1;
+	if (S_ISDIR(sb.st_mode))
+		return folder_kind(path, kind);
+	if (!S_ISREG(sb.st_mode))
+		return -1;
+	switch (import_detect(path)) {
+	case FMT_NEURON_JSON:
+		*kind = json_kind(path);
+		return 0;
+	case FMT_CHROME_JSON:
+	case FMT_PFTRACE:
+		*kind = PK_TRACE;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The size of a file, or of the files directly in a folder; the newest
+ * modification time of them. */
+static void size_when(const char *path, int64_t *size, int64_t *when)
+{
+	struct stat sb;
+	struct dirent *e;
+	DIR *d;
+
+	*size = 0;
+	*when = 0;
+	if (stat(path, &sb))
+		return;
+	*when = stat_mtime_ns(&sb);
+	if (!S_ISDIR(sb.st_mode)) {
+		*size = (int64_t)sb.st_size;
+		return;
+	}
+	d = opendir(path);
+	for (size_t i = 0; d && i < SCAN_MAX && (e = readdir(d)); i++) {
+		if (fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		*size += (int64_t)sb.st_size;
+		*when = NX_MAX(*when, stat_mtime_ns(&sb));
+	}
+	if (d)
+		closedir(d);
+}
+
+static int fresh(const char *cache, const char *input)
+{
+	char *why = NULL;
+	int ok = cache && cache_check(cache, input, &why) == CACHE_FRESH;
+
+	free(why);
+	return ok;
+}
+
+/* Whether opening input finds its cache ready: beside it, or in this
+ * user's cache folder (src/cli/open.c picks between them). */
+static enum prof_state cache_state(const char *input, const char *known)
+{
+	char *beside = cache_path_for(input), *mine;
+	int ok = (known && fresh(known, input)) || fresh(beside, input);
+
+	free(beside);
+	if (!ok) {
+		mine = cache_path_private(input);
+		ok = fresh(mine, input);
+		free(mine);
+	}
+	return ok ? PS_READY : PS_IMPORT;
+}
+
+static void fill(struct prof_entry *e, const char *cache)
+{
+	int64_t when;
+
+	size_when(e->path, &e->size, &when);
+	e->when = NX_MAX(e->when, when);
+	e->state = cache_state(e->path, cache);
+}
+
+int scan_folder(const char *dir, int quiet_missing, struct proflist *pl)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	enum prof_kind kind;
+	char real[PATH_MAX];
+
+	if (!d) {
+		if (errno == ENOENT && quiet_missing)
+			return 0;
+		err_set("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < SCAN_MAX && (e = readdir(d)); i++) {
+		char *path;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (!scan_kind(path, &kind) && realpath(path, real))
+			fill(proflist_add(pl, e->d_name, real, kind), NULL);
+		free(path);
+	}
+	closedir(d);
+	return 0;
+}
+
+static void add_recent(struct proflist *pl, const struct recent *r)
+{
+	const char *base = strrchr(r->path, '/');
+	struct prof_entry *e;
+	enum prof_kind kind = PK_DEVICE;
+	struct stat sb;
+
+	prof_kind_parse(r->kind, &kind);
+	e = proflist_add(pl, base && base[1] ? base + 1 : r->path, r->path,
+			 kind);
+	e->recent = 1;
+	e->when = NX_MAX(e->when, r->opened);
+	if (stat(r->path, &sb)) {
+		e->state = PS_MISSING;
+		return;
+	}
+	fill(e, r->cache);
+}
+
+void scan_recent(struct userdata *u, struct proflist *pl)
+{
+	struct recent *r;
+	size_t n;
+
+	if (!u || recent_list(u, &r, &n))
+		return;
+	for (size_t i = 0; i < n; i++)
+		add_recent(pl, &r[i]);
+	recent_list_free(r, n);
+}

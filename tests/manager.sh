@@ -1,0 +1,184 @@
+#!/bin/sh
+# The Profile Manager's listing (nxtop list) and its recent list: which
+# files and folders of Neuron Explorer's data path (or of a folder named
+# on the command line) are profiles, of which kind, their size and time,
+# cleaned names, the recent profiles newest first with a missing source
+# marked and forgotten with d; nxtop on a folder of profiles opens the
+# manager, on a bundle its timeline as before.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/cache" TZ=UTC
+unset XDG_DATA_HOME
+ctl=$(printf '[\001-\010\013-\037\177]')
+
+# the default data path: ~/.local/share/neuron-profile/profiles/global
+g="$HOME/.local/share/neuron-profile/profiles/global"
+mkdir -p "$g"
+# a device profile JSON: 46 bytes
+printf '{"instruction":[{"timestamp":1,"duration":2}]}' > "$g/dev.json"
+# a system profile JSON: 30 bytes
+printf '{"system_profile_metadata":[]}' > "$g/sys.json"
+# a Chrome trace: 18 bytes
+printf '{"traceEvents":[]}' > "$g/chrome.json"
+# a JSON bundle folder: 18 bytes in its one file
+mkdir "$g/bundle"
+printf '{"trace_event":[]}' > "$g/bundle/system_profile.json"
+# Parquet folders, known by their file names alone: a split Instruction
+# table (4 + 5 bytes), and a system profile (7 bytes)
+mkdir "$g/dev@latest" "$g/sys@latest" "$g/agg@latest"
+printf 'PAR1' > "$g/dev@latest/Instruction_0.parquet"
+printf 'PAR1x' > "$g/dev@latest/Instruction_1.parquet"
+printf 'PAR1abc' > "$g/sys@latest/SystemProfileEvents.parquet"
+# not profiles: another table whose name starts like one, a text file, a
+# cache, a hidden file, an empty folder
+: > "$g/agg@latest/DmaPacketAggregated.parquet"
+: > "$g/agg@latest/Instructions.parquet"
+printf 'hello' > "$g/notes.txt"
+printf 'SQLite format 3\000' > "$g/dev.json.nxdb"
+cp "$g/dev.json" "$g/.hidden.json"
+mkdir "$g/empty"
+# a hostile name: an escape sequence and a bell (46 bytes, a device)
+bad=$(printf 'bad\033]0;x\007.json')
+cp "$g/dev.json" "$g/$bad"
+# as every export shows it: each control character a U+FFFD
+clean=$(printf 'bad\357\277\275]0;x\357\277\275.json')
+# times, one hour apart, 2026-01-01 01:00 UTC to 08:00 UTC
+t=1767229200
+for f in dev.json sys.json chrome.json bundle/system_profile.json bundle \
+	dev@latest/Instruction_0.parquet dev@latest/Instruction_1.parquet \
+	dev@latest sys@latest/SystemProfileEvents.parquet sys@latest "$bad"; do
+	case $f in
+	bundle/* | dev@latest/* | sys@latest/*) ;;
+	*) t=$((t + 3600)) ;;
+	esac
+	touch -d "@$t" "$g/$f"
+done
+
+# csv: lines without their CR
+csv() {
+	"$NXTOP" list --format csv "$@" | tr -d '\r' > "$out"
+}
+
+# newest first; sizes and times counted by hand above
+csv
+cat > "$tmp/want.csv" <<WANT
+name,kind,size_bytes,when_ns,state,recent,path
+$clean,device,46,1767254400000000000,import,no,$g/$clean
+sys@latest,parquet system,7,1767250800000000000,import,no,$g/sys@latest
+dev@latest,parquet device,9,1767247200000000000,import,no,$g/dev@latest
+bundle,bundle,18,1767243600000000000,import,no,$g/bundle
+chrome.json,trace,18,1767240000000000000,import,no,$g/chrome.json
+sys.json,system,30,1767236400000000000,import,no,$g/sys.json
+dev.json,device,46,1767232800000000000,import,no,$g/dev.json
+WANT
+diff -u "$tmp/want.csv" "$out" >&2 || fail "nxtop list: not the rows written by hand"
+
+# text: the hostile name cleaned, times in local time (TZ=UTC)
+expect 0 "^sys@latest +parquet system +7 B +2026-01-01 07:00 +import" \
+	"$NXTOP" list
+LC_ALL=C grep -q "$ctl" "$out" && fail "nxtop list: control character in text"
+grep -q "^$clean  *device  *46 B  *2026-01-01 08:00" "$out" ||
+	fail "nxtop list: no cleaned row for the hostile name: $(cat "$out")"
+grep -q "^From  *$g\$" "$out" || fail "nxtop list: no data path line"
+expect 0 "" "$NXTOP" list --format json
+[ "$(jq -r '.profiles[0].name' "$out")" = "$clean" ] ||
+	fail "nxtop list --format json: hostile name not cleaned"
+[ "$(jq -r '[.profiles[].kind] | join(",")' "$out")" = \
+	"device,parquet system,parquet device,bundle,trace,system,device" ] ||
+	fail "nxtop list --format json: kinds: $(cat "$out")"
+
+# --data-path P means P/profiles/global; a folder is listed one level down
+mkdir -p "$tmp/dp/profiles/global/x@latest"
+: > "$tmp/dp/profiles/global/x@latest/Instruction.parquet"
+csv --data-path "$tmp/dp"
+[ "$(cut -d, -f1,2 "$out" | tail -n +2)" = "x@latest,parquet device" ] ||
+	fail "--data-path: $(cat "$out")"
+csv "$g/bundle/.."
+[ "$(tail -n +2 "$out" | wc -l)" -eq 7 ] || fail "list DIR: $(cat "$out")"
+# a gzip'd system profile is told from a device one by its inflated start
+mkdir "$tmp/gz"
+printf '{"system_profile_metadata":[]}' | gzip -n > "$tmp/gz/s.json.gz"
+printf '{"instruction":[]}' | gzip -n > "$tmp/gz/d.json.gz"
+csv "$tmp/gz"
+[ "$(cut -d, -f1,2 "$out" | tail -n +2 | sort | tr '\n' ' ')" = \
+	"d.json.gz,device s.json.gz,system " ] || fail "gzip kinds: $(cat "$out")"
+expect 1 "nxtop: $tmp/nope: No such file or directory" "$NXTOP" list "$tmp/nope"
+# a data path that is not a folder is an error; one that is missing is
+# an empty one
+mkdir -p "$tmp/fdp/profiles"
+: > "$tmp/fdp/profiles/global"
+expect 1 "nxtop: $tmp/fdp/profiles/global: Not a directory" \
+	"$NXTOP" list --data-path "$tmp/fdp"
+expect 0 "^Profiles 0" "$NXTOP" list --data-path "$tmp/none"
+expect 2 "unexpected argument 'b'" "$NXTOP" list a b
+expect 2 "unknown format 'xml'" "$NXTOP" list --format xml
+expect 2 "a folder or --data-path, not both" "$NXTOP" list --data-path x y
+
+# recent: two profiles opened, newest first, caches ready
+mkdir "$tmp/p"
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/p/a.json"
+cp "$srcdir/tests/fixtures/device_small.json" "$tmp/p/b.json"
+expect 0 "" "$NXTOP" import -q "$tmp/p/a.json"
+expect 0 "" "$NXTOP" import -q "$tmp/p/b.json"
+csv --data-path "$tmp/none"
+cut -d, -f1,2,3,5,6,7 "$out" > "$tmp/got"
+size=$(wc -c < "$srcdir/tests/fixtures/device_small.json")
+cat > "$tmp/want" <<WANT
+name,kind,size_bytes,state,recent,path
+b.json,device,$size,ready,yes,$tmp/p/b.json
+a.json,device,$size,ready,yes,$tmp/p/a.json
+WANT
+diff -u "$tmp/want" "$tmp/got" >&2 || fail "recent list"
+# a source gone is marked, not hidden
+rm "$tmp/p/b.json"
+csv --data-path "$tmp/none"
+grep -q "^b.json,device,0,[0-9]*,missing,yes,$tmp/p/b.json\$" "$out" ||
+	fail "missing source not marked: $(cat "$out")"
+# the manager on a data path it cannot read says why, and still lists
+# the recent profiles
+printf 'dump unread\n' > "$tmp/unread.keys"
+expect 0 "" "$NXTOP" -q --data-path "$tmp/fdp" --headless="$tmp/unread.keys" \
+	--dump="$tmp"
+grep -q "^a.json " "$tmp/unread" && tail -n 1 "$tmp/unread" |
+	grep -q "^$tmp/fdp/profiles/global: Not a directory" ||
+	fail "unreadable data path: $(cat "$tmp/unread")"
+# d on it (the first line: the most recent) forgets it, and only it
+printf 'keys d\n' > "$tmp/forget.keys"
+expect 0 "" "$NXTOP" -q --data-path "$tmp/none" --headless="$tmp/forget.keys" \
+	--dump="$tmp"
+csv --data-path "$tmp/none"
+[ "$(cut -d, -f1,5 "$out" | tail -n +2)" = "a.json,ready" ] ||
+	fail "d did not forget b.json alone: $(cat "$out")"
+
+# a folder of profiles opens the manager; a bundle its timeline as
+# before (the data path above is one: it holds one system profile JSON)
+mkdir "$tmp/parent"
+cp -r "$g/dev.json" "$g/dev@latest" "$g/bundle" "$g/$bad" "$tmp/parent"
+printf 'dump first\n' > "$tmp/first.keys"
+expect 0 "" "$NXTOP" -q --headless="$tmp/first.keys" --dump="$tmp" "$tmp/parent"
+grep -q "profiles  4 profiles in $tmp/parent" "$tmp/first" ||
+	fail "nxtop FOLDER: not the manager: $(cat "$tmp/first")"
+LC_ALL=C grep -q "$ctl" "$tmp/first" && fail "manager: control character on screen"
+# Enter opens the first line (the newest: dev.json, modified in 2030)
+# and records it; q comes back to the list
+touch -d "2030-01-01 00:00Z" "$tmp/parent/dev.json"
+printf 'keys <Enter>\ndump opened\nkeys q\ndump back\n' > "$tmp/open.keys"
+expect 0 "" "$NXTOP" -q --headless="$tmp/open.keys" --dump="$tmp" "$tmp/parent"
+grep -q "^nxtop › profiles › dev.json  device" "$tmp/opened" ||
+	fail "Enter did not open dev.json: $(head -1 "$tmp/opened")"
+grep -q "^dev.json  *device  *46 B  *2030-01-01 00:00  *ready" "$tmp/back" ||
+	fail "q did not come back to the list: $(cat "$tmp/back")"
+csv --data-path "$tmp/none"
+[ "$(sed -n 2p "$out" | cut -d, -f1,6,7)" = "dev.json,yes,$tmp/parent/dev.json" ] ||
+	fail "the profile opened from the manager is not the most recent: $(cat "$out")"
+mkdir "$tmp/b"
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/b/system_profile.json"
+expect 0 "" "$NXTOP" -q --headless="$tmp/first.keys" --dump="$tmp" "$tmp/b"
+grep -q "^nxtop › system_profile  system" "$tmp/first" ||
+	fail "nxtop BUNDLE: not its timeline: $(head -1 "$tmp/first")"
+# without a terminal: the usage error, no wait
+expect 2 "missing PROFILE" "$NXTOP" </dev/null
+pass
