@@ -8,6 +8,8 @@ set -u
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache"
+export XDG_DATA_HOME="$tmp/data"
 opts="--events 2000 --system-events 300 --seed 5"
 dev1=i-0a1b2c3d4e5f6a7b0_pid_2000_nc_0_model_1578576049
 dev2=i-0a1b2c3d4e5f6a7b0_pid_2000_nc_2_model_446048307616134
@@ -18,8 +20,9 @@ expect 0 "" "$NXTOP" demo $opts --format parquet --table-rows 600 --write "$tmp/
 # The layout, by hand: Instruction and DmaPacket exceed 600 rows.
 for d in $dev1 $dev2; do
 	for t in ActiveTime DmaPacketAggregated DmaPacket_0 DmaPacket_1 \
-		DmaQueuesInfo Instruction_0 Instruction_1 Metadata SchemaFields \
-		SemaphoreUpdate Summary Warning; do
+		DmaQueuesInfo DmaUsage Instruction_0 Instruction_1 Metadata \
+		PendingDma PsumUsage SbufUsage SchemaFields SemaphoreUpdate \
+		Summary Throttle Warning; do
 		echo "$d@latest/$t.parquet"
 	done
 done >"$tmp/want"
@@ -93,6 +96,9 @@ for d in $dev1 $dev2; do
 	figures "$d metadata" \
 		"select last_hw_timestamp, last_ts, profile_schema_version from read_parquet($p/Metadata.parquet')" \
 		'.metadata[0] | "\(.last_hw_timestamp)\t\(.last_ts)\t7.4.0"' "$j"
+	figures "$d counters" \
+		"select (select count(*) || ' ' || sum(transfer_rate) from read_parquet($p/DmaUsage.parquet')), (select count(*) || ' ' || sum(value) from read_parquet($p/PendingDma.parquet')), (select count(*) from read_parquet($p/SbufUsage.parquet')), (select sum(bank_0_usage + bank_7_usage)::BIGINT from read_parquet($p/PsumUsage.parquet')), (select count(*) || ' ' || sum(k) || ' ' || sum(duration) from read_parquet($p/Throttle.parquet'))" \
+		'"\(.dma_throughput | length) \(.dma_throughput | map(.transfer_rate) | add)\t\(.pending_dma | length) \(.pending_dma | map(.value) | add)\t\([.instruction_usage[] | select(.type == "sb")] | length)\t\([.instruction_usage[] | select(.type == "psum") | .bank_0_usage + .bank_7_usage] | add)\t\(.ham | length) \(.ham | map(.k) | add) \(.ham | map(.duration) | add)"' "$j"
 	figures "$d warnings" \
 		"select count(*) from read_parquet($p/Warning.parquet')" \
 		'.warnings | length' "$j"
@@ -121,6 +127,18 @@ fi
 echo "select count(*) from read_parquet('$tmp/pq/$dev1@latest/Instruction_0.parquet')" |
 	node "$srcdir/tests/parquet/query.mjs" >"$out" 2>"$err"
 [ "$(cat "$out")" = 600 ] || fail "Instruction_0 holds $(cat "$out") rows, not 600"
+# nxtop reads a device folder as it reads its JSON twin: the same events
+# and counters, and its own summary agrees with them
+"$NXTOP" summary -q "$tmp/pq/$dev1@latest" >"$tmp/s.pq" 2>"$err" ||
+	fail "summary of the Parquet device profile: $(cat "$err")"
+"$NXTOP" summary -q "$tmp/json/$dev1.json" >"$tmp/s.json" 2>"$err" ||
+	fail "summary of the JSON device profile: $(cat "$err")"
+grep '^Events' "$tmp/s.json" >"$tmp/e.json"
+grep '^Events' "$tmp/s.pq" | cmp -s - "$tmp/e.json" ||
+	fail "events differ: $(grep '^Events' "$tmp/s.pq") vs $(cat "$tmp/e.json")"
+grep -q "Against the profile's own summary" "$tmp/s.pq" ||
+	fail "the Parquet device profile's summary is not checked"
+grep -q DIFFERS "$tmp/s.pq" && fail "$(grep DIFFERS "$tmp/s.pq")"
 # every device profile the system lists is a sibling folder
 for n in $(jq -r '.device_profile_list[].device_profile_name' "$j"); do
 	[ -d "$tmp/pq/$n@latest" ] || fail "no folder $n@latest"

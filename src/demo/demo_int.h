@@ -449,4 +449,26 @@ void demo_sec_instruction_usage(struct dout *o,
 				const struct demo_counters *c);
 void demo_counters_free(struct demo_counters *c);
 
+/* The same rows for other writers than the JSON one. */
+struct demo_throughput {
+	uint64_t ts, total, hbm_total;	/* ns; cumulative bytes */
+	uint64_t rate, hbm_rate;	/* B/s */
+	int uses_hbm;
+};
+struct demo_usage {
+	uint64_t ts;		/* ns */
+	double part[4];		/* SBUF partitions 0, 32, 64, 96: fraction used */
+	double sb_avg, psum_avg;
+	unsigned banks;		/* PSUM banks used, a bit each */
+};
+typedef void (*demo_throughput_fn)(void *ctx, const struct demo_throughput *r);
+typedef void (*demo_pending_fn)(void *ctx, uint64_t ts, uint64_t value);
+typedef void (*demo_usage_fn)(void *ctx, const struct demo_usage *r);
+void demo_counters_throughput(const struct demo_counters *c,
+			      demo_throughput_fn fn, void *ctx);
+void demo_counters_pending(const struct demo_counters *c,
+			   demo_pending_fn fn, void *ctx);
+void demo_counters_usage(const struct demo_counters *c, demo_usage_fn fn,
+			 void *ctx);
+
 #endif

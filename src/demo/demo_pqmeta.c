@@ -350,6 +350,9 @@ static int schema(struct demo_pq *pq, const char *dir, const struct svals *s)
 	schema_rows(&t, "DmaQueuesInfo", queue_fields,
 		    (int)NX_ARRAY_SIZE(queue_fields), NULL);
 	schema_rows(&t, "Metadata", meta_fields, M_N, NULL);
+	for (const struct demo_pq_table *c = demo_pq_counter_tables; c->name;
+	     c++)
+		schema_rows(&t, c->name, c->fields, c->n, NULL);
 	schema_rows(&t, "Summary", sf, (int)s->n, s);
 	free(sf);
 	return pqtab_close(&t);
