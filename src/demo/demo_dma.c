@@ -121,28 +121,21 @@ static char *put_shape(char *p, uint64_t size)
 static char *put_layout(char *p, const struct demo_xfer *x)
 {
 	struct demo_layout l;
-	int store;
-	uint64_t sb, dram, per;
 
 	demo_xfer_layout(x, &l);
-	store = l.store;
-	sb = l.sb;
-	dram = l.dram;
-	per = l.per;
-
 	p = DLIT(p, "\"source_offset\":\"[[");
-	p = dput_hex(p, store ? sb : dram);
+	p = dput_hex(p, l.store ? l.sb : l.dram);
 	p = DLIT(p, "]]\",\"dest_offset\":\"[");
-	p = dput_hex(p, store ? dram : sb);
+	p = dput_hex(p, l.store ? l.dram : l.sb);
 	p = DLIT(p, "]\",\"source_steps\":\"[[1, ");
-	p = dput_u64(p, store ? 262144 : per);
+	p = dput_u64(p, l.store ? 262144 : l.per);
 	p = DLIT(p, "]]\",\"dest_steps\":\"[1, ");
-	p = dput_u64(p, store ? per : 262144);
+	p = dput_u64(p, l.store ? l.per : 262144);
 	p = DLIT(p, "]\",");
-	p = DKV_STR(p, "source_sb_partitions", store ? "0-127" : "");
-	p = DKV_STR(p, "dest_sb_partitions", store ? "" : "0-127");
-	p = DKV_U64(p, "source_num_sb_partitions", store ? 128 : 0);
-	return DKV_U64(p, "dest_num_sb_partitions", store ? 0 : 128);
+	p = DKV_STR(p, "source_sb_partitions", l.store ? "0-127" : "");
+	p = DKV_STR(p, "dest_sb_partitions", l.store ? "" : "0-127");
+	p = DKV_U64(p, "source_num_sb_partitions", l.store ? 128 : 0);
+	return DKV_U64(p, "dest_num_sb_partitions", l.store ? 0 : 128);
 }
 
 static void write_aggregated(struct dout *o, const struct demo_model *m,
