@@ -20,9 +20,10 @@ expect 0 "" "$NXTOP" demo $opts --format parquet --table-rows 600 --write "$tmp/
 # The layout, by hand: Instruction and DmaPacket exceed 600 rows.
 for d in $dev1 $dev2; do
 	for t in ActiveTime DmaPacketAggregated DmaPacket_0 DmaPacket_1 \
-		DmaQueuesInfo DmaUsage Instruction_0 Instruction_1 Metadata \
-		PendingDma PsumUsage SbufUsage SchemaFields SemaphoreUpdate \
-		Summary Throttle Warning; do
+		DmaQueuesInfo DmaUsage HbmUsageSummaryByType Instruction_0 \
+		Instruction_1 Metadata NeffHeader PendingDma PsumUsage \
+		SbufUsage SchemaFields SemaphoreUpdate Summary TensorInfo \
+		Throttle Warning; do
 		echo "$d@latest/$t.parquet"
 	done
 done >"$tmp/want"
@@ -99,6 +100,9 @@ for d in $dev1 $dev2; do
 	figures "$d counters" \
 		"select (select count(*) || ' ' || sum(transfer_rate) from read_parquet($p/DmaUsage.parquet')), (select count(*) || ' ' || sum(value) from read_parquet($p/PendingDma.parquet')), (select count(*) from read_parquet($p/SbufUsage.parquet')), (select sum(bank_0_usage + bank_7_usage)::BIGINT from read_parquet($p/PsumUsage.parquet')), (select count(*) || ' ' || sum(k) || ' ' || sum(duration) from read_parquet($p/Throttle.parquet'))" \
 		'"\(.dma_throughput | length) \(.dma_throughput | map(.transfer_rate) | add)\t\(.pending_dma | length) \(.pending_dma | map(.value) | add)\t\([.instruction_usage[] | select(.type == "sb")] | length)\t\([.instruction_usage[] | select(.type == "psum") | .bank_0_usage + .bank_7_usage] | add)\t\(.ham | length) \(.ham | map(.k) | add) \(.ham | map(.duration) | add)"' "$j"
+	figures "$d NEFF" \
+		"select (select hash || ' ' || data_size from read_parquet($p/NeffHeader.parquet')), (select count(*) || ' ' || sum(size::BIGINT) || ' ' || sum(load_to_sbuf_total_size_bytes) from read_parquet($p/TensorInfo.parquet')), (select amount_bytes from read_parquet($p/HbmUsageSummaryByType.parquet') where usage_type = 'Total')" \
+		'"\(.neff_header[0].hash) \(.neff_header[0].data_size)\t\(.neff_node | length) \(.neff_node | map(.size | tonumber) | add) \(.neff_node | map(.load_to_sbuf_total_size_bytes // 0) | add)\t\(.nc_mem_usage[] | select(.usage_type == "Total") | .amount_bytes)"' "$j"
 	figures "$d warnings" \
 		"select count(*) from read_parquet($p/Warning.parquet')" \
 		'.warnings | length' "$j"

@@ -400,6 +400,23 @@ void demo_write_inst(struct dout *o, const struct demo_model *m,
 void demo_write_xfer(struct dout *o, const struct demo_model *m,
 		     const struct demo_xfer *x);
 
+/* neff_header's keys and string values; num holds data_size's digits. */
+#define DEMO_NEFF_KEYS 12
+void demo_neff_header(const struct demo_model *m,
+		      const char *kv[DEMO_NEFF_KEYS][2], char num[24]);
+/* neff_node: type and format by enum demo_vtype, and how a weight was
+ * loaded into SBUF from the bytes and transfers the DMA moved for it. */
+extern const char *const demo_vtype_name[];
+extern const char *const demo_vtype_format[];
+struct demo_loads {
+	uint64_t count, repeat, total, avg;	/* transfers, times, bytes, bytes */
+};
+void demo_var_loads(const struct demo_var *v, uint64_t bytes,
+		    uint64_t xfers, struct demo_loads *l);
+/* nc_mem_usage: bytes of device memory by use, "Total" last. */
+typedef void (*demo_mem_fn)(void *ctx, const char *type, uint64_t bytes);
+void demo_mem_each(const struct demo_model *m, demo_mem_fn fn, void *ctx);
+
 void demo_sec_profile_info(struct dout *o, const struct demo_model *m);
 void demo_sec_neff_header(struct dout *o, const struct demo_model *m);
 void demo_sec_neff_node(struct dout *o, const struct demo_model *m,

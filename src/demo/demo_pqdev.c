@@ -141,6 +141,8 @@ int demo_pq_device(struct demo_pq *pq, const char *dir,
 	if (!rc)
 		rc = demo_pq_counters(pq, dir, &m, t.last_hw);
 	if (!rc)
+		rc = demo_pq_info(pq, dir, &m, &st);
+	if (!rc)
 		rc = demo_pq_meta(pq, dir, &m, &st, &t);
 	if (len_ns)
 		*len_ns = (int64_t)t.last_hw;

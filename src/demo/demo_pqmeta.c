@@ -353,6 +353,8 @@ static int schema(struct demo_pq *pq, const char *dir, const struct svals *s)
 	for (const struct demo_pq_table *c = demo_pq_counter_tables; c->name;
 	     c++)
 		schema_rows(&t, c->name, c->fields, c->n, NULL);
+	for (const struct demo_pq_table *c = demo_pq_info_tables; c->name; c++)
+		schema_rows(&t, c->name, c->fields, c->n, NULL);
 	schema_rows(&t, "Summary", sf, (int)s->n, s);
 	free(sf);
 	return pqtab_close(&t);

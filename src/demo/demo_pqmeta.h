@@ -1,7 +1,7 @@
 /* The Parquet demo's smaller device tables: ActiveTime and
  * SemaphoreUpdate from a replay of the timeline; the sampled counters;
- * Warning, Metadata, Summary, DmaQueuesInfo and SchemaFields from the
- * run's figures. */
+ * the NEFF's header, tensors and memory; Warning, Metadata, Summary,
+ * DmaQueuesInfo and SchemaFields from the run's figures. */
 #ifndef NX_DEMO_PQMETA_H
 #define NX_DEMO_PQMETA_H
 
@@ -23,6 +23,12 @@ struct demo_pq_table {
 /* The counter tables, up to a NULL name. */
 extern const struct demo_pq_table demo_pq_counter_tables[];
 
+/* TensorInfo and HbmUsageSummaryByType (NeffHeader's columns are its
+ * keys), up to a NULL name. */
+extern const struct demo_pq_table demo_pq_info_tables[];
+
+int demo_pq_info(struct demo_pq *pq, const char *dir,
+		 const struct demo_model *m, const struct demo_stats *st);
 int demo_pq_counters(struct demo_pq *pq, const char *dir,
 		     const struct demo_model *m, uint64_t last_hw);
 int demo_pq_timeline(struct demo_pq *pq, const char *dir,
