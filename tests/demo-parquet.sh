@@ -44,6 +44,9 @@ done
 # Option errors, and writes that fail: one line, nothing left.
 expect 2 "--format takes json or parquet, not 'xml'" "$NXTOP" demo --format xml
 expect 2 "--table-rows takes a number" "$NXTOP" demo --table-rows 0
+expect 2 "--format parquet writes a folder, not '$tmp/x.json'" \
+	"$NXTOP" demo --format parquet --write "$tmp/x.json"
+no_file "$tmp/x.json"
 : >"$tmp/file"
 expect 1 "^nxtop: $tmp/file/sub/x: Not a directory$" "$NXTOP" demo $opts --format parquet --write "$tmp/file/sub/x"
 [ "$(wc -l <"$err")" -eq 1 ] || fail "more than one line: $(cat "$err")"

@@ -324,7 +324,10 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
 	b.system_events = (int64_t)system_events;
 	/* FILE.json: one device profile; anything else: a bundle folder */
-	if (write && !b.parquet && has_suffix(write, ".json"))
+	if (write && has_suffix(write, ".json") && b.parquet)
+		return cli_usage_error("--format parquet writes a folder, not "
+				       "'%s'", write);
+	if (write && has_suffix(write, ".json"))
 		return write_file(write, &o) ? cli_fail() : 0;
 	if (write)
 		return write_bundle(write, &o, &b) ? cli_fail() : 0;

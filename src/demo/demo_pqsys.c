@@ -94,12 +94,6 @@ static void meta(void *ctx, int64_t first_ns, int64_t last_ns)
 	s->last_ns = last_ns;
 }
 
-static void table(void *ctx, const char *name)
-{
-	(void)ctx;
-	(void)name;
-}
-
 static void device(void *ctx, int nc, const char *name, const char *inst,
 		   int pid, const char *model_id)
 {
@@ -253,7 +247,7 @@ int demo_pq_system(struct demo_pq *pq, const char *dir,
 		   const struct demo_system *d)
 {
 	struct sys *s = xcalloc(1, sizeof(*s));
-	struct demo_sys_sink sink = { meta, table, device, event, cpu, mem,
+	struct demo_sys_sink sink = { meta, NULL, device, event, cpu, mem,
 				      hbm, s };
 	int rc = mkdirs(dir), n = 0;
 

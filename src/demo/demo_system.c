@@ -37,6 +37,13 @@ static int64_t between(struct gen *g, int64_t lo, int64_t hi)
 	return lo + (int64_t)(rnd(g) % (uint64_t)(hi - lo + 1));
 }
 
+/* A table begins (for sinks that want to know). */
+static void table(struct gen *g, const char *name)
+{
+	if (g->s->table)
+		g->s->table(g->s->ctx, name);
+}
+
 static const char *instance(int i, char *buf, size_t n)
 {
 	snprintf(buf, n, "i-0a1b2c3d4e5f6a7b%x", i);
@@ -156,7 +163,7 @@ static void trace_events(struct gen *g)
 	int ncores = d->instances * d->cores;
 	struct core *cores = xcalloc((size_t)ncores, sizeof(*cores));
 
-	g->s->table(g->s->ctx, "trace_event");
+	table(g, "trace_event");
 	for (int i = 0; i < ncores; i++)
 		core_init(g, &cores[i], i / d->cores, i % d->cores);
 	for (int64_t it = 0; it < g->iters; it++) {
@@ -189,7 +196,7 @@ static void samples(struct gen *g)
 	const struct demo_system *d = g->d;
 	char inst[32], cpu[16];
 
-	g->s->table(g->s->ctx, "cpu_util");
+	table(g, "cpu_util");
 	for (int64_t t = BASE_NS; t <= g->end_ns; t += SAMPLE_NS) {
 		for (int i = 0; i < d->instances; i++) {
 			double sum = 0;
@@ -206,7 +213,7 @@ static void samples(struct gen *g)
 			g->s->cpu(g->s->ctx, "average", inst, t, sum / DEMO_CPUS);
 		}
 	}
-	g->s->table(g->s->ctx, "mem_usage");
+	table(g, "mem_usage");
 	for (int64_t t = BASE_NS; t <= g->end_ns; t += SAMPLE_NS) {
 		for (int i = 0; i < d->instances; i++) {
 			int64_t used = INT64_C(51805806592) +
@@ -217,7 +224,7 @@ static void samples(struct gen *g)
 				  100.0 * (double)used / 532575944704.0, used);
 		}
 	}
-	g->s->table(g->s->ctx, "device_mem_usage");
+	table(g, "device_mem_usage");
 	for (int64_t t = BASE_NS; t <= g->end_ns; t += SAMPLE_NS) {
 		for (int i = 0; i < d->instances; i++) {
 			instance(i, inst, sizeof(inst));
@@ -234,7 +241,7 @@ static void device_list(struct gen *g)
 	const struct demo_system *d = g->d;
 	char inst[32];
 
-	g->s->table(g->s->ctx, "device_profile_list");
+	table(g, "device_profile_list");
 	for (int m = 0; m < d->nmodels; m++) {
 		char *name;
 

@@ -48,7 +48,7 @@ struct demo_sys_event {
 /* Where the generator hands the system profile's rows, table by table:
  * meta first, then table("device_profile_list") and its device rows,
  * "trace_event" and events, "cpu_util", "mem_usage" and
- * "device_mem_usage" and their samples. */
+ * "device_mem_usage" and their samples; table may be NULL. */
 struct demo_sys_sink {
 	void (*meta)(void *ctx, int64_t first_ns, int64_t last_ns);
 	void (*table)(void *ctx, const char *name);
