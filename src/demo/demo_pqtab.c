@@ -8,7 +8,7 @@
 #include "model/file.h"
 #include "model/util.h"
 
-/* Files of a few million rows each, as Explorer splits big tables. */
+/* NAME.parquet, or NAME_<part>.parquet when the table is split. */
 static char *part_path(const struct pqtab *t)
 {
 	if (t->nparts == 1)

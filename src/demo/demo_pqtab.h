@@ -19,8 +19,8 @@ struct pqtab {
 	int err;		/* a row failed: nothing more is written */
 };
 
-/* Opens the first file of a table that will have total rows. 0, or -1
- * with err_get() set. */
+/* Opens the first file of a table that will have total rows (0 when
+ * not known: it is not split). 0, or -1 with err_get() set. */
 int pqtab_open(struct pqtab *t, struct demo_pq *pq, const char *dir,
 	       const char *name, const struct pqw_field *fields, int nfields,
 	       uint64_t total);
