@@ -20,7 +20,7 @@ expect 0 "" "$NXTOP" demo $opts --format parquet --table-rows 600 --write "$tmp/
 # The layout, by hand: Instruction and DmaPacket exceed 600 rows.
 for d in $dev1 $dev2; do
 	for t in ActiveTime DmaPacketAggregated DmaPacket_0 DmaPacket_1 \
-		DmaQueuesInfo DmaUsage HbmUsageSummaryByType Instruction_0 \
+		DmaQueuesInfo DmaUsage Flow HbmUsageSummaryByType Instruction_0 \
 		Instruction_1 Metadata NeffHeader PendingDma PsumUsage \
 		SbufUsage SchemaFields SemaphoreUpdate Summary TensorInfo \
 		Throttle Warning; do
@@ -82,6 +82,9 @@ for d in $dev1 $dev2; do
 	figures "$d instructions" \
 		"select count(*), sum(duration_ns), sum(evt_wait_time_ns), sum(hbm_read_bytes) from read_parquet($p/Instruction_*.parquet')" \
 		'.instruction | "\(length)\t\(map(.duration) | add)\t\(map(.evt_wait_time) | add)\t\(map(.hbm_read_bytes // 0) | add)"' "$j"
+	figures "$d flows" \
+		"select count(*), count(distinct in_id) from read_parquet($p/Flow.parquet')" \
+		'[.instruction[] | select(.predecessors) | {id: (.id | tostring), n: (.predecessors | length)} | select(.n > 0)] | "\(map(.n) | add)\t\(map(.id) | unique | length)"' "$j"
 	figures "$d packets" \
 		"select count(*), sum(transfer_bytes), sum(duration_ns) from read_parquet($p/DmaPacket_*.parquet')" \
 		'[.dma[] | select(.aggregated == "no")] | "\(length)\t\(map(.transfer_size) | add)\t\(map(.duration) | add)"' "$j"

@@ -52,30 +52,44 @@ struct rows {
 	struct pqtab *a, *b;
 };
 
+/* Instructions into a, their dependencies into b. */
 static void inst_row(void *ctx, const struct demo_inst *in)
 {
 	struct rows *r = ctx;
 
-	if (r->a->err)
-		return;
-	demo_pq_inst(r->a->w, r->m, in);
-	pqtab_row(r->a);
+	if (!r->a->err) {
+		demo_pq_inst(r->a->w, r->m, in);
+		pqtab_row(r->a);
+	}
+	for (int i = 0; i < demo_pq_flows(in) && !r->b->err; i++) {
+		demo_pq_flow(r->b->w, in, i);
+		pqtab_row(r->b);
+	}
 }
 
 static int instructions(struct demo_pq *pq, const char *dir,
 			const struct demo_model *m, uint64_t total)
 {
-	struct pqtab t;
-	struct rows r = { m, &t, NULL };
+	struct pqtab t, fl;
+	struct rows r = { m, &t, &fl };
 	struct demo_sink s = { .inst = inst_row, .ctx = &r };
-	const struct pqw_field *f;
-	int n;
+	const struct pqw_field *f, *ff;
+	int n, nf, rc;
 
 	f = demo_pq_inst_fields(&n);
+	ff = demo_pq_flow_fields(&nf);
 	if (pqtab_open(&t, pq, dir, "Instruction", f, n, total))
 		return -1;
+	if (pqtab_open(&fl, pq, dir, "Flow", ff, nf, 0)) {
+		t.err = 1;
+		pqtab_close(&t);
+		return -1;
+	}
 	demo_gen_run(m, &s);
-	return pqtab_close(&t);
+	rc = pqtab_close(&t);
+	if (rc)
+		fl.err = 1;
+	return pqtab_close(&fl) || rc ? -1 : 0;
 }
 
 /* Packets into a, transfers into b. */

@@ -156,3 +156,32 @@ void demo_pq_inst(struct pqw *w, const struct demo_model *m,
 	if (in->op == OP_DMA_TRIGGER)
 		pqw_i64(w, I_TRIGGER, (int64_t)in->trigger);
 }
+
+/* Flow: the JSON's predecessors, an edge from each predecessor (out) to
+ * the instruction that waits for it (in). */
+static const struct pqw_field flow_fields[] = {
+	{ "in_id", PQW_INT64, 0 }, { "out_id", PQW_INT64, 0 },
+	{ "in_table", PQW_STRING, 0 }, { "out_table", PQW_STRING, 0 },
+	{ "dependency_type", PQW_STRING, 1 },
+};
+
+const struct pqw_field *demo_pq_flow_fields(int *n)
+{
+	*n = (int)(sizeof(flow_fields) / sizeof(flow_fields[0]));
+	return flow_fields;
+}
+
+/* As many rows as the JSON record has predecessors (none outside layers). */
+int demo_pq_flows(const struct demo_inst *in)
+{
+	return in->layer >= 0 ? in->npred : 0;
+}
+
+void demo_pq_flow(struct pqw *w, const struct demo_inst *in, int i)
+{
+	pqw_i64(w, 0, (int64_t)in->id);
+	pqw_i64(w, 1, (int64_t)in->pred[i]);
+	pqw_str(w, 2, "Instruction");
+	pqw_str(w, 3, "Instruction");
+	pqw_str(w, 4, "FLOW_DEPENDENCE");
+}

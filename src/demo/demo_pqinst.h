@@ -8,6 +8,9 @@
 const struct pqw_field *demo_pq_inst_fields(int *n);
 void demo_pq_inst(struct pqw *w, const struct demo_model *m,
 		  const struct demo_inst *in);
+const struct pqw_field *demo_pq_flow_fields(int *n);
+int demo_pq_flows(const struct demo_inst *in);
+void demo_pq_flow(struct pqw *w, const struct demo_inst *in, int i);
 const struct pqw_field *demo_pq_pkt_fields(int *n);
 const struct pqw_field *demo_pq_agg_fields(int *n);
 void demo_pq_packet(struct pqw *w, const struct demo_model *m,

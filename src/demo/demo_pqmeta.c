@@ -337,6 +337,8 @@ static int schema(struct demo_pq *pq, const char *dir, const struct svals *s)
 	}
 	f = demo_pq_inst_fields(&n);
 	schema_rows(&t, "Instruction", f, n, NULL);
+	f = demo_pq_flow_fields(&n);
+	schema_rows(&t, "Flow", f, n, NULL);
 	f = demo_pq_pkt_fields(&n);
 	schema_rows(&t, "DmaPacket", f, n, NULL);
 	f = demo_pq_agg_fields(&n);
