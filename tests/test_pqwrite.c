@@ -213,6 +213,28 @@ static void test_missing_value(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* A column given two values in one row fails the row too. */
+static void test_two_values(void **state)
+{
+	char path[4096];
+	struct pqw *w;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/twice.parquet", tu_dir());
+	w = pqw_open(path, fields, C_N, PQW_UNCOMPRESSED, GROUP);
+	assert_non_null(w);
+	pqw_bool(w, C_B, 1);
+	pqw_i64(w, C_I64, 1);
+	pqw_null(w, C_S);
+	pqw_str(w, C_S, "x");
+	assert_int_equal(pqw_row(w), -1);
+	assert_non_null(strstr(err_get(), "column s: two values in row 0"));
+	pqw_abort(w);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_null(pqw_open(path, fields, 0, PQW_ZSTD, GROUP));
+	assert_non_null(strstr(err_get(), "a table needs a column"));
+}
+
 static void test_unwritable(void **state)
 {
 	(void)state;
@@ -295,6 +317,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_zstd),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_missing_value),
+		cmocka_unit_test(test_two_values),
 		cmocka_unit_test(test_unwritable),
 	};
 

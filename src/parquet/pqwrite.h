@@ -24,7 +24,8 @@ struct pqw_field {
 
 struct pqw;
 
-/* Starts path with these columns; NULL with err_get() set. */
+/* Starts path with these columns (at least one); NULL with err_get()
+ * set. */
 struct pqw *pqw_open(const char *path, const struct pqw_field *fields,
 		     int nfields, enum pqw_codec codec, size_t group_rows);
 
@@ -38,7 +39,8 @@ void pqw_str(struct pqw *w, int col, const char *s);	/* NULL: null */
 void pqw_null(struct pqw *w, int col);
 
 /* Ends the row; a full row group is written out. 0, or -1 with
- * err_get() set (then pqw_abort()). */
+ * err_get() set when a column got no value (a required one) or two
+ * (then pqw_abort()). */
 int pqw_row(struct pqw *w);
 /* Writes the last row group and the footer and renames the file into
  * place; frees w either way. 0, or -1 with err_get() set. */

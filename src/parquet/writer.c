@@ -27,6 +27,7 @@ struct pqw_col {
 	uint8_t *def;		/* per row: 1 value, 0 null */
 	size_t cap;		/* of def */
 	int set;		/* has its value in the current row */
+	int twice;		/* was given two in the current row */
 };
 
 /* Where a column chunk went: offsets and sizes of the file. */
@@ -64,8 +65,13 @@ static void put(struct pqw *w, const void *p, size_t n)
 struct pqw *pqw_open(const char *path, const struct pqw_field *fields,
 		     int nfields, enum pqw_codec codec, size_t group_rows)
 {
-	struct pqw *w = xcalloc(1, sizeof(*w));
+	struct pqw *w;
 
+	if (nfields < 1) {
+		err_set("%s: a table needs a column", path);
+		return NULL;
+	}
+	w = xcalloc(1, sizeof(*w));
 	if (!file_out_open(&w->out, path, 0666)) {
 		free(w);
 		return NULL;
@@ -99,6 +105,7 @@ static struct pqw_col *value(struct pqw *w, int col, const void *p,
 {
 	struct pqw_col *c = &w->col[col];
 
+	c->twice |= c->set;
 	set_def(w, c, 1);
 	tout_bytes(&c->vals, p, n);
 	c->set = 1;
@@ -161,6 +168,7 @@ void pqw_str(struct pqw *w, int col, const char *s)
 
 void pqw_null(struct pqw *w, int col)
 {
+	w->col[col].twice |= w->col[col].set;
 	set_def(w, &w->col[col], 0);
 	w->col[col].set = 1;
 }
@@ -287,9 +295,10 @@ int pqw_row(struct pqw *w)
 	for (int i = 0; i < w->ncol; i++) {
 		struct pqw_col *c = &w->col[i];
 
-		if (!c->set && !c->optional) {
-			err_set("%s: column %s: no value in row %" PRId64,
+		if ((!c->set && !c->optional) || c->twice) {
+			err_set("%s: column %s: %s in row %" PRId64,
 				w->out.path, c->name,
+				c->twice ? "two values" : "no value",
 				w->total + (int64_t)w->rows);
 			return -1;
 		}
