@@ -1,5 +1,5 @@
 /* The Parquet writer (src/parquet/writer.c): tables of every supported
- * type with nulls, over several row groups, uncompressed and ZSTD, read
+ * type with nulls (lists of strings: null, empty, with null elements), over several row groups, uncompressed and ZSTD, read
  * back through nxtop's reader and compared with the rows the test made.
  * With --write DIR it writes the same files and, beside each, the text
  * pqdump prints for those rows (NAME.expected), for tests/pqwrite.sh to
@@ -26,7 +26,7 @@
 #define ROWS 1000
 #define GROUP 97
 
-enum { C_B, C_I32, C_I64, C_D, C_S, C_N };
+enum { C_B, C_I32, C_I64, C_D, C_S, C_L, C_N };
 
 static const struct pqw_field fields[C_N] = {
 	{ "b", PQW_BOOLEAN, 0 },
@@ -34,6 +34,7 @@ static const struct pqw_field fields[C_N] = {
 	{ "i64", PQW_INT64, 0 },
 	{ "d", PQW_DOUBLE, 1 },
 	{ "s", PQW_STRING, 1 },
+	{ "l", PQW_STRING_LIST, 0 },
 };
 
 /* Row i of the table: each column has its own pattern of nulls. */
@@ -45,6 +46,9 @@ struct row {
 	double d;
 	const char *s;		/* NULL: null */
 	char sbuf[32];
+	int nl;			/* list length, -1: null */
+	const char *l[3];	/* NULL: a null element */
+	char lbuf[3][16];
 };
 
 static void make_row(struct row *r, int i)
@@ -64,6 +68,11 @@ static void make_row(struct row *r, int i)
 	else {
 		snprintf(r->sbuf, sizeof(r->sbuf), "r\xc3\xa9g-%d", i);
 		r->s = r->sbuf;
+	}
+	r->nl = i % 6 == 0 ? -1 : i % 6 == 1 ? 0 : i % 4;
+	for (int j = 0; j < r->nl; j++) {
+		snprintf(r->lbuf[j], sizeof(r->lbuf[j]), "e%d.%d", i, j);
+		r->l[j] = j == 1 && i % 5 == 0 ? NULL : r->lbuf[j];
 	}
 }
 
@@ -86,6 +95,8 @@ static int write_table(const char *path, enum pqw_codec codec, int rows)
 			pqw_double(w, C_D, r.d);
 		else
 			pqw_null(w, C_D);
+		pqw_strs(w, C_L, r.nl < 0 ? NULL : r.l,
+			 r.nl < 0 ? 0 : (size_t)r.nl);
 		if (pqw_row(w)) {
 			pqw_abort(w);
 			return -1;
@@ -94,7 +105,26 @@ static int write_table(const char *path, enum pqw_codec codec, int rows)
 	return pqw_close(w);
 }
 
-/* Compares slot j of batch b (row i) with the row the test made. */
+/* Row j of a list column's batch. */
+static void check_list(const struct pq_batch *b, size_t j, const struct row *r)
+{
+	size_t first = b->offsets[j];
+
+	assert_int_equal(b->row_valid[j], r->nl >= 0);
+	if (r->nl < 0)
+		return;
+	assert_int_equal(b->offsets[j + 1] - first, r->nl);
+	for (int k = 0; k < r->nl; k++) {
+		assert_int_equal(b->valid[first + k], r->l[k] != NULL);
+		if (!r->l[k])
+			continue;
+		assert_int_equal(b->bytes[first + k].len, strlen(r->l[k]));
+		assert_memory_equal(b->bytes[first + k].ptr, r->l[k],
+				    strlen(r->l[k]));
+	}
+}
+
+/* Compares row j of batch b with the row the test made. */
 static void check_value(int col, const struct pq_batch *b, size_t j,
 			const struct row *r)
 {
@@ -117,12 +147,15 @@ static void check_value(int col, const struct pq_batch *b, size_t j,
 		if (r->has_d)
 			assert_memory_equal(&b->f64[j], &r->d, sizeof(double));
 		break;
-	default:
+	case C_S:
 		assert_int_equal(b->valid[j], r->s != NULL);
 		if (r->s) {
 			assert_int_equal(b->bytes[j].len, strlen(r->s));
 			assert_memory_equal(b->bytes[j].ptr, r->s, strlen(r->s));
 		}
+		break;
+	default:
+		check_list(b, j, r);
 	}
 }
 
@@ -167,10 +200,13 @@ static void roundtrip(enum pqw_codec codec, int rows)
 		const struct pq_column *pc = pq_column(f, col);
 
 		assert_string_equal(pc->name, fields[col].name);
-		assert_int_equal(pc->max_def, fields[col].optional);
+		assert_int_equal(pc->max_def, col == C_L ? 3 : fields[col].optional);
+		assert_int_equal(pc->max_rep, col == C_L);
 		check_column(f, col, rows, codec);
 	}
 	assert_int_equal(pq_column(f, C_S)->logical, PQ_L_STRING);
+	assert_string_equal(pq_column(f, C_L)->path, "l.list.element");
+	assert_int_equal(pq_column(f, C_L)->logical, PQ_L_STRING);
 	pq_close(f);
 }
 
@@ -285,6 +321,21 @@ static void put_row(FILE *f, const struct row *r)
 		put_bytes(f, r->s);
 	else
 		fputs("null", f);
+	fputc('\t', f);
+	if (r->nl < 0)
+		fputs("null", f);
+	else
+		fputc('[', f);
+	for (int k = 0; k < r->nl; k++) {
+		if (k)
+			fputs(", ", f);
+		if (r->l[k])
+			put_bytes(f, r->l[k]);
+		else
+			fputs("null", f);
+	}
+	if (r->nl >= 0)
+		fputc(']', f);
 	fputc('\n', f);
 }
 
@@ -298,7 +349,7 @@ static int write_expected(const char *dir, const char *name,
 	int rc = write_table(path, codec, ROWS);
 
 	if (!rc && (f = fopen(exp, "w"))) {
-		fputs("b\ti32\ti64\td\ts\n", f);
+		fputs("b\ti32\ti64\td\ts\tl.list.element\n", f);
 		for (int i = 0; i < ROWS; i++) {
 			make_row(&r, i);
 			put_row(f, &r);

@@ -95,7 +95,7 @@ int pqtab_close(struct pqtab *t)
 const char *pqtab_type_name(enum pqw_type t)
 {
 	static const char *const n[] = { "bool", "int32", "int64", "double",
-					 "string" };
+					 "string", "list<string>" };
 
 	return n[t];
 }

@@ -1,6 +1,7 @@
-/* A small Parquet writer, for the demo and the tests: flat tables of
+/* A small Parquet writer, for the demo and the tests: tables of
  * required or optional INT32, INT64, DOUBLE, BOOLEAN and UTF-8 string
- * columns, PLAIN encoding, one data page (V1) per column chunk,
+ * columns, and lists of strings (a LIST of optional elements), PLAIN
+ * encoding, one data page (V1) per column chunk,
  * UNCOMPRESSED or ZSTD. Rows are buffered and written as a row group
  * every group_rows rows, so memory stays bounded by the group size. The
  * file is written through a temporary file and renamed into place by
@@ -11,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum pqw_type { PQW_BOOLEAN, PQW_INT32, PQW_INT64, PQW_DOUBLE, PQW_STRING };
+enum pqw_type { PQW_BOOLEAN, PQW_INT32, PQW_INT64, PQW_DOUBLE, PQW_STRING,
+		PQW_STRING_LIST };
 
 /* Codecs, numbered as in parquet.thrift. */
 enum pqw_codec { PQW_UNCOMPRESSED = 0, PQW_ZSTD = 6 };
@@ -19,7 +21,8 @@ enum pqw_codec { PQW_UNCOMPRESSED = 0, PQW_ZSTD = 6 };
 struct pqw_field {
 	const char *name;
 	enum pqw_type type;
-	int optional;		/* nullable: definition levels are written */
+	int optional;		/* nullable: definition levels are written (a
+				 * list is always nullable) */
 };
 
 struct pqw;
@@ -37,6 +40,8 @@ void pqw_i64(struct pqw *w, int col, int64_t v);
 void pqw_double(struct pqw *w, int col, double v);
 void pqw_str(struct pqw *w, int col, const char *s);	/* NULL: null */
 void pqw_null(struct pqw *w, int col);
+/* A list of n strings (NULL ones are null elements); v NULL: null. */
+void pqw_strs(struct pqw *w, int col, const char *const *v, size_t n);
 
 /* Ends the row; a full row group is written out. 0, or -1 with
  * err_get() set when a column got no value (a required one) or two

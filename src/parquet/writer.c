@@ -16,16 +16,19 @@
 /* Physical types, repetitions and converted types of parquet.thrift. */
 enum { T_BOOLEAN = 0, T_INT32 = 1, T_INT64 = 2, T_DOUBLE = 5,
        T_BYTE_ARRAY = 6 };
-enum { REP_REQUIRED = 0, REP_OPTIONAL = 1 };
-enum { CONV_UTF8 = 0 };
+enum { REP_REQUIRED = 0, REP_OPTIONAL = 1, REP_REPEATED = 2 };
+enum { CONV_UTF8 = 0, CONV_LIST = 3 };
 
 struct pqw_col {
 	char *name;
 	enum pqw_type type;
 	int optional;
+	int max_def;		/* 0 required, 1 optional, 3 a list */
 	struct tout vals;	/* PLAIN values of the row group (booleans a byte each) */
-	uint8_t *def;		/* per row: 1 value, 0 null */
-	size_t cap;		/* of def */
+	/* levels per slot (a row, or a list's element): definition 0..max_def,
+	 * repetition 1 for a list's second element on */
+	uint8_t *def, *rep;
+	size_t slots, cap;
 	int set;		/* has its value in the current row */
 	int twice;		/* was given two in the current row */
 };
@@ -33,6 +36,7 @@ struct pqw_col {
 /* Where a column chunk went: offsets and sizes of the file. */
 struct pqw_chunk {
 	int64_t off, usize, csize;
+	int64_t values;		/* slots */
 };
 
 struct pqw_group {
@@ -54,7 +58,7 @@ struct pqw {
 };
 
 static const int phys_type[] = { T_BOOLEAN, T_INT32, T_INT64, T_DOUBLE,
-				 T_BYTE_ARRAY };
+				 T_BYTE_ARRAY, T_BYTE_ARRAY };
 
 static void put(struct pqw *w, const void *p, size_t n)
 {
@@ -81,7 +85,10 @@ struct pqw *pqw_open(const char *path, const struct pqw_field *fields,
 	for (int i = 0; i < nfields; i++) {
 		w->col[i].name = xstrdup(fields[i].name);
 		w->col[i].type = fields[i].type;
-		w->col[i].optional = fields[i].optional;
+		w->col[i].optional = fields[i].optional ||
+				     fields[i].type == PQW_STRING_LIST;
+		w->col[i].max_def = fields[i].type == PQW_STRING_LIST ? 3 :
+				    w->col[i].optional;
 	}
 	w->codec = codec;
 	w->group_rows = group_rows ? group_rows : 1;
@@ -89,15 +96,17 @@ struct pqw *pqw_open(const char *path, const struct pqw_field *fields,
 	return w;
 }
 
-static void set_def(struct pqw *w, struct pqw_col *c, uint8_t d)
+static void set_levels(struct pqw_col *c, uint8_t d, uint8_t r)
 {
-	if (!c->optional)
+	if (!c->max_def)
 		return;
-	if (w->rows >= c->cap) {
+	if (c->slots >= c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 1024;
 		c->def = xrealloc(c->def, c->cap);
+		c->rep = xrealloc(c->rep, c->cap);
 	}
-	c->def[w->rows] = d;
+	c->def[c->slots] = d;
+	c->rep[c->slots++] = r;
 }
 
 static struct pqw_col *value(struct pqw *w, int col, const void *p,
@@ -106,7 +115,7 @@ static struct pqw_col *value(struct pqw *w, int col, const void *p,
 	struct pqw_col *c = &w->col[col];
 
 	c->twice |= c->set;
-	set_def(w, c, 1);
+	set_levels(c, 1, 0);
 	tout_bytes(&c->vals, p, n);
 	c->set = 1;
 	return c;
@@ -169,25 +178,53 @@ void pqw_str(struct pqw *w, int col, const char *s)
 void pqw_null(struct pqw *w, int col)
 {
 	w->col[col].twice |= w->col[col].set;
-	set_def(w, &w->col[col], 0);
+	set_levels(&w->col[col], 0, 0);
 	w->col[col].set = 1;
 }
 
-/* Booleans bit-packed, least significant bit first. */
-static void pack_bits(struct tout *t, const uint8_t *v, size_t n)
+/* Levels of a list: 0 null list, 1 empty, 2 null element, 3 element. */
+void pqw_strs(struct pqw *w, int col, const char *const *v, size_t n)
 {
-	for (size_t i = 0; i < n; i += 8) {
-		uint8_t b = 0;
+	struct pqw_col *c = &w->col[col];
+	uint8_t b[4];
 
-		for (size_t j = 0; j < 8 && i + j < n; j++)
-			b |= (uint8_t)(v[i + j] << j);
-		tout_bytes(t, &b, 1);
+	if (!v) {
+		pqw_null(w, col);
+		return;
+	}
+	c->twice |= c->set;
+	c->set = 1;
+	if (!n)
+		set_levels(c, 1, 0);
+	for (size_t i = 0; i < n; i++) {
+		set_levels(c, v[i] ? 3 : 2, i > 0);
+		if (!v[i])
+			continue;
+		le_bytes(b, strlen(v[i]), 4);
+		tout_bytes(&c->vals, b, 4);
+		tout_bytes(&c->vals, v[i], strlen(v[i]));
 	}
 }
 
-/* Definition levels (bit width 1) as one bit-packed run of the RLE
- * hybrid, behind its 4-byte length as data pages V1 have them. */
-static void put_levels(struct tout *t, const uint8_t *def, size_t n)
+/* Values of width bits bit-packed, least significant bit first, in
+ * groups of 8 values. */
+static void pack_bits(struct tout *t, const uint8_t *v, size_t n, int width)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		uint32_t bits = 0;
+		uint8_t b[4];
+
+		for (size_t j = 0; j < 8 && i + j < n; j++)
+			bits |= (uint32_t)v[i + j] << (j * (size_t)width);
+		le_bytes(b, bits, width);
+		tout_bytes(t, b, (size_t)width);
+	}
+}
+
+/* Levels as one bit-packed run of the RLE hybrid, behind its 4-byte
+ * length as data pages V1 have them. */
+static void put_levels(struct tout *t, const uint8_t *lv, size_t n,
+		       int width)
 {
 	size_t start = t->len, groups = (n + 7) / 8;
 	uint64_t h = (uint64_t)groups << 1 | 1;
@@ -199,7 +236,7 @@ static void put_levels(struct tout *t, const uint8_t *def, size_t n)
 		tout_bytes(t, &b, 1);
 		h >>= 7;
 	} while (h);
-	pack_bits(t, def, n);
+	pack_bits(t, lv, n, width);
 	le_bytes(t->p + start, t->len - start - 4, 4);
 }
 
@@ -221,14 +258,14 @@ static int compress_page(struct pqw *w)
 	return 0;
 }
 
-static void page_header(struct tout *h, size_t rows, size_t usize,
+static void page_header(struct tout *h, size_t values, size_t usize,
 			size_t csize)
 {
 	tout_i32(h, 1, PQ_DATA_PAGE);
 	tout_i32(h, 2, (int32_t)usize);
 	tout_i32(h, 3, (int32_t)csize);
 	tout_struct(h, 5);
-	tout_i32(h, 1, (int32_t)rows);
+	tout_i32(h, 1, (int32_t)values);
 	tout_i32(h, 2, PQ_PLAIN);
 	tout_i32(h, 3, PQ_RLE);
 	tout_i32(h, 4, PQ_RLE);
@@ -243,10 +280,13 @@ static int write_chunk(struct pqw *w, struct pqw_col *c, struct pqw_chunk *k)
 	struct tout h;
 
 	w->page.len = 0;
-	if (c->optional)
-		put_levels(&w->page, c->def, w->rows);
+	k->values = c->max_def ? (int64_t)c->slots : (int64_t)w->rows;
+	if (c->max_def > 1)
+		put_levels(&w->page, c->rep, c->slots, 1);
+	if (c->max_def)
+		put_levels(&w->page, c->def, c->slots, c->max_def > 1 ? 2 : 1);
 	if (c->type == PQW_BOOLEAN)
-		pack_bits(&w->page, c->vals.p, c->vals.len);
+		pack_bits(&w->page, c->vals.p, c->vals.len, 1);
 	else if (c->vals.len)
 		tout_bytes(&w->page, c->vals.p, c->vals.len);
 	if (w->page.len > PQ_MAX_PAGE) {
@@ -260,7 +300,7 @@ static int write_chunk(struct pqw *w, struct pqw_col *c, struct pqw_chunk *k)
 		body = &w->comp;
 	}
 	tout_init(&h);
-	page_header(&h, w->rows, w->page.len, body->len);
+	page_header(&h, (size_t)k->values, w->page.len, body->len);
 	k->off = w->pos;
 	k->usize = (int64_t)(h.len + w->page.len);
 	k->csize = (int64_t)(h.len + body->len);
@@ -284,6 +324,7 @@ static int flush_group(struct pqw *w)
 		if (write_chunk(w, &w->col[i], &g->c[i]))
 			return -1;
 		w->col[i].vals.len = 0;
+		w->col[i].slots = 0;
 	}
 	w->total += (int64_t)w->rows;
 	w->rows = 0;
@@ -311,13 +352,36 @@ int pqw_row(struct pqw *w)
 	return flush_group(w);
 }
 
+/* The three levels of a list: optional group NAME (LIST) { repeated
+ * group list { optional element } }. */
+static void list_els(struct tout *t, const struct pqw_col *c)
+{
+	tout_elem_struct(t);
+	tout_i32(t, 3, REP_OPTIONAL);
+	tout_str(t, 4, c->name);
+	tout_i32(t, 5, 1);
+	tout_i32(t, 6, CONV_LIST);
+	tout_struct(t, 10);	/* LogicalType: LIST */
+	tout_struct(t, 3);
+	tout_end(t);
+	tout_end(t);
+	tout_end(t);
+	tout_elem_struct(t);
+	tout_i32(t, 3, REP_REPEATED);
+	tout_str(t, 4, "list");
+	tout_i32(t, 5, 1);
+	tout_end(t);
+}
+
 static void schema_el(struct tout *t, const struct pqw_col *c)
 {
+	if (c->type == PQW_STRING_LIST)
+		list_els(t, c);
 	tout_elem_struct(t);
 	tout_i32(t, 1, phys_type[c->type]);
 	tout_i32(t, 3, c->optional ? REP_OPTIONAL : REP_REQUIRED);
-	tout_str(t, 4, c->name);
-	if (c->type == PQW_STRING) {
+	tout_str(t, 4, c->type == PQW_STRING_LIST ? "element" : c->name);
+	if (c->type == PQW_STRING || c->type == PQW_STRING_LIST) {
 		tout_i32(t, 6, CONV_UTF8);
 		tout_struct(t, 10);	/* LogicalType: STRING */
 		tout_struct(t, 1);
@@ -329,7 +393,11 @@ static void schema_el(struct tout *t, const struct pqw_col *c)
 
 static void schema(struct tout *t, const struct pqw *w)
 {
-	tout_list(t, 2, TH_STRUCT, (size_t)w->ncol + 1);
+	size_t n = (size_t)w->ncol + 1;
+
+	for (int i = 0; i < w->ncol; i++)
+		n += w->col[i].type == PQW_STRING_LIST ? 2 : 0;
+	tout_list(t, 2, TH_STRUCT, n);
 	tout_elem_struct(t);
 	tout_str(t, 4, "schema");
 	tout_i32(t, 5, w->ncol);
@@ -350,10 +418,17 @@ static void chunk_meta(struct tout *t, const struct pqw *w, int col,
 	tout_list(t, 2, TH_I32, 2);
 	tout_elem_i32(t, PQ_PLAIN);
 	tout_elem_i32(t, PQ_RLE);
-	tout_list(t, 3, TH_BINARY, 1);
-	tout_elem_str(t, w->col[col].name);
+	if (w->col[col].type == PQW_STRING_LIST) {
+		tout_list(t, 3, TH_BINARY, 3);
+		tout_elem_str(t, w->col[col].name);
+		tout_elem_str(t, "list");
+		tout_elem_str(t, "element");
+	} else {
+		tout_list(t, 3, TH_BINARY, 1);
+		tout_elem_str(t, w->col[col].name);
+	}
 	tout_i32(t, 4, (int32_t)w->codec);
-	tout_i64(t, 5, g->rows);
+	tout_i64(t, 5, k->values);
 	tout_i64(t, 6, k->usize);
 	tout_i64(t, 7, k->csize);
 	tout_i64(t, 9, k->off);
@@ -407,6 +482,7 @@ static void pqw_free(struct pqw *w)
 	for (int i = 0; i < w->ncol; i++) {
 		free(w->col[i].name);
 		free(w->col[i].def);
+		free(w->col[i].rep);
 		tout_free(&w->col[i].vals);
 	}
 	for (size_t i = 0; i < w->ng; i++)
