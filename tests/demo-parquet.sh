@@ -118,6 +118,9 @@ j="$tmp/json/system_profile.json"
 figures "system events" \
 	"select count(*), sum(duration_ns), count(nc_idx) from read_parquet($p/SystemProfileEvents.parquet')" \
 	'.trace_event | "\(length)\t\(map(.duration) | add)\t\(map(select(.nc_idx != null)) | length)"' "$j"
+figures "system flows" \
+	"select count(*), count(distinct flow_id[1]) from read_parquet($p/SystemProfileEvents.parquet') where len(flow_id) = 1 and flow_id[1] = (case when name = 'nrt_execute' then id else json_extract(extra_attributes_json, '\$.parent_id') end)::VARCHAR" \
+	'[.trace_event[] | select(.name == "nrt_execute" or .name == "nc_exec_running")] | "\(length)\t\(map(select(.name == "nrt_execute")) | length)"' "$j"
 figures "system devices" \
 	"select string_agg(device_profile_name, ' ' order by device_profile_name) from read_parquet($p/DeviceProfileList.parquet')" \
 	'[.device_profile_list[].device_profile_name] | sort | join(" ")' "$j"

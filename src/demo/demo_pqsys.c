@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "model/util.h"
@@ -18,7 +19,9 @@
  * system_profile_metadata → SystemProfileMetadata). The JSON's event
  * fields without a column (parent_id, sizes, model and tensor names,
  * the framework's type and step) go to extra_attributes_json. The LIST
- * column flow_id is left out: the writer makes flat tables. */
+ * column flow_id links an nrt_execute call and the nc_exec_running it
+ * started (the JSON's parent_id) by the call's id; other events have
+ * none. */
 
 enum { T_DEV, T_EV, T_CPU, T_MEM, T_HBM, T_N };
 
@@ -30,7 +33,7 @@ static const struct pqw_field dev_fields[] = {
 
 enum {
 	E_ID, E_NAME, E_START, E_END, E_DUR, E_SRC, E_INST, E_PID, E_TID,
-	E_NC, E_GID, E_EXTRA, E_N
+	E_NC, E_GID, E_FLOW, E_EXTRA, E_N
 };
 
 static const struct pqw_field ev_fields[E_N] = {
@@ -41,6 +44,7 @@ static const struct pqw_field ev_fields[E_N] = {
 	{ "instance_id", PQW_STRING, 0 }, { "process_id", PQW_INT64, 0 },
 	{ "thread_id", PQW_INT64, 0 }, { "nc_idx", PQW_INT64, 1 },
 	{ "worker_gid", PQW_INT64, 1 },
+	{ "flow_id", PQW_STRING_LIST, 1 },
 	{ "extra_attributes_json", PQW_STRING, 1 },
 };
 
@@ -123,12 +127,27 @@ static void extra_json(struct pqw *w, const struct demo_sys_event *e)
 	free(json);
 }
 
+static void flow(struct pqw *w, const struct demo_sys_event *e)
+{
+	char id[24];
+	const char *v[1] = { id };
+
+	if (!strcmp(e->name, "nrt_execute"))
+		snprintf(id, sizeof(id), "%" PRIu64, e->id);
+	else if (!strcmp(e->name, "nc_exec_running"))
+		snprintf(id, sizeof(id), "%" PRIu64, e->parent);
+	else
+		return;
+	pqw_strs(w, E_FLOW, v, 1);
+}
+
 static void event(void *ctx, const struct demo_sys_event *e)
 {
 	struct pqtab *t = &((struct sys *)ctx)->t[T_EV];
 
 	if (t->err)
 		return;
+	flow(t->w, e);
 	pqw_i64(t->w, E_ID, (int64_t)e->id);
 	pqw_str(t->w, E_NAME, e->name);
 	pqw_i64(t->w, E_START, e->ts);
