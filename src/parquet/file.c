@@ -157,6 +157,11 @@ int pq_num_row_groups(const struct pq_file *f)
 	return f->nrg;
 }
 
+const char *pq_created_by(const struct pq_file *f)
+{
+	return f->created_by ? f->created_by : "";
+}
+
 int pq_num_columns(const struct pq_file *f)
 {
 	return f->ncols;

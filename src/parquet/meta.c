@@ -325,6 +325,8 @@ static int parse_file(struct thrift *t, struct pq_file *f,
 		      struct schema_list *s)
 {
 	int last = 0, id, type, r;
+	const uint8_t *p;
+	size_t n;
 
 	f->num_rows = -1;
 	if (th_begin(t))
@@ -336,6 +338,10 @@ static int parse_file(struct thrift *t, struct pq_file *f,
 			r = th_int(t, type, &f->num_rows);
 		} else if (id == 4 && type == TH_LIST) {
 			r = parse_rowgroups(t, f);
+		} else if (id == 6 && type == TH_BINARY) {
+			r = th_binary(t, &p, &n);
+			if (!r && !f->created_by)
+				f->created_by = xstrndup((const char *)p, n);
 		} else {
 			r = th_skip(t, type);
 		}
@@ -437,6 +443,7 @@ void pq_meta_free(struct pq_file *f)
 		free(f->rgs[i].chunks);
 	}
 	free(f->rgs);
+	free(f->created_by);
 	f->rgs = NULL;
 	f->nrg = 0;
 }

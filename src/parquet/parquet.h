@@ -82,6 +82,8 @@ const char *pq_error(const struct pq_file *f);
 
 int64_t pq_num_rows(const struct pq_file *f);
 int pq_num_row_groups(const struct pq_file *f);
+/* The writer named in the footer ("" when it names none). */
+const char *pq_created_by(const struct pq_file *f);
 int pq_num_columns(const struct pq_file *f);
 const struct pq_column *pq_column(const struct pq_file *f, int i);
 /* The leaf column with this dotted path, or else the only leaf under

@@ -82,6 +82,7 @@ struct pq_file {
 	char *name;		/* as given to pq_open */
 	uint64_t size;
 	int64_t num_rows;
+	char *created_by;
 	int ncols;
 	struct pq_column *cols;
 	struct pq_leaf *leaves;
