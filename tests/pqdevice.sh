@@ -150,6 +150,26 @@ expect 0 '^  Tensor             2      285 ns            -         -$' "$NXTOP" 
 # SchemaFields descriptions are the Summary keys' terminology.
 expect 0 'total_time .*Total duration of on device time' \
 	"$NXTOP" export -q "$small" --what info --section summary
+# Every SchemaFields entry is in the terminology as Table.field:
+# description [unit], one line each (the table's rows counted by jq's
+# twin, the cache's SchemaFields info rows).
+expect 0 '^  Instruction\.start_ts +Start of the instruction \[ns\]$' \
+	"$NXTOP" export -q "$split" --what info --section terminology
+grep -q '^  DmaPacket\.throughput  *Bytes per second of the packet \[B/s\]$' "$out" ||
+	fail "terminology: no DmaPacket.throughput [B/s]: $(cat "$out")"
+grep -q '^  Instruction\.opcode  *Hardware opcode of the instruction$' "$out" ||
+	fail "terminology: a field without unit: $(cat "$out")"
+n=$(sqlite3 "$split.nxdb" "SELECT count(DISTINCT idx) FROM info WHERE section = 'SchemaFields'")
+[ "$(grep -c '^  [A-Za-z]*\.[a-z_]* ' "$out")" -eq "$n" ] ||
+	fail "terminology: not one line per SchemaFields entry ($n): $(cat "$out")"
+# the details pane's units and descriptions are found by the name it
+# shows (duration_ns as duration); they make no info panel of their own
+n=$(sqlite3 "$split.nxdb" "SELECT value FROM info WHERE section = 'field_unit' AND key = 'instruction.duration'")
+[ "$n" = ns ] || fail "field_unit of instruction.duration: '$n', not ns"
+n=$(sqlite3 "$split.nxdb" "SELECT value FROM info WHERE section = 'field_description' AND key = 'dma_packet.subgroup'")
+[ "$n" = "DMA queue of the packet" ] || fail "field_description of dma_packet.subgroup: '$n'"
+expect 0 '' "$NXTOP" export -q "$split" --what info
+grep -q 'field_unit\|field_description' "$out" && fail "the field docs show as info panels"
 
 # The cache follows the folder's files: a new part, a changed file.
 cp "$small/DmaPacket.parquet" "$tmp/dma1.parquet"

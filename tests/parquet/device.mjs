@@ -7,8 +7,9 @@
 //     Instruction and DmaPacket split in parts, SbufUsage/PsumUsage and
 //     the hlo_attrs column left out, engine names in lower case and
 //     times as int32 in one part, a column and tables nxtop does not
-//     know (one longer than the rows it keeps of them), and a schema
-//     version newer than nxtop's.
+//     know (one longer than the rows it keeps of them), a schema
+//     version newer than nxtop's, and SchemaFields describing some
+//     Instruction, DmaPacket and DmaPacketAggregated fields.
 // Run once after changing it:  cd tests/parquet && node device.mjs
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -208,6 +209,21 @@ split.Instruction = screen.Instruction.map(({ hlo_attrs: _, ...r }, i) => (
     ...r, future_field: `f${i}`, timeline_track: r.timeline_track?.toLowerCase(),
   } : r));
 split.Metadata = [{ ...screen.Metadata[0], profile_schema_version: '13.0.0' }];
+// (table, field, type, description, unit) as SchemaFields lists them
+const schemaFields = [
+  ['Instruction', 'start_ts', 'int64', 'Start of the instruction', 'ns'],
+  ['Instruction', 'duration_ns', 'int64', 'Time the instruction ran', 'ns'],
+  ['Instruction', 'opcode', 'string', 'Hardware opcode of the instruction', ''],
+  ['Instruction', 'pc', 'int64', 'Program counter of the instruction', ''],
+  ['Instruction', 'layer', 'string', 'Framework layer the instruction belongs to', ''],
+  ['DmaPacket', 'transfer_bytes', 'int64', 'Bytes the packet moved', 'B'],
+  ['DmaPacket', 'throughput', 'float64', 'Bytes per second of the packet', 'B/s'],
+  ['DmaPacket', 'queue_name', 'string', 'DMA queue of the packet', ''],
+  ['DmaPacketAggregated', 'transfer_bytes', 'int64', 'Bytes the transfer moved', 'B'],
+];
+split.SchemaFields = schemaFields.map(([table_name, field_name, type, description, unit]) => ({
+  table_name, field_name, type, description, unit,
+}));
 split.FutureTable = [{ key: 'a', value: 1n }, { key: 'b', value: 2n }];
 split.FutureLog = Array.from({ length: 10005 }, (_, i) => ({ seq: BigInt(i) }));
 hypFolder(join(out, 'screen_split@latest'), split);

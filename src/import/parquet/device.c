@@ -334,9 +334,72 @@ static void reshape(struct device *d, const struct spec *sp,
 	}
 }
 
-/* SchemaFields is kept as an info table, and its rows of the Summary
- * table describe its keys: they feed the terminology the summary panel
- * shows beside each value. */
+/* The typed cache table of a Parquet table's rows, for the details
+ * pane's units and descriptions; NULL: not shown there. */
+static const char *typed_table_of(const char *table)
+{
+	static const char *const map[][2] = {
+		{ "Instruction", "instruction" }, { "DmaPacket", "dma_packet" },
+		{ "DmaPacketAggregated", "dma_transfer" },
+	};
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(map); i++)
+		if (!strcmp(map[i][0], table))
+			return map[i][1];
+	return NULL;
+}
+
+/* A column's name in the details pane: its record key after the
+ * renames, or the field the cache shows it as. */
+static const char *shown_name(const struct spec *sp, const char *field)
+{
+	static const char *const shown[][3] = {
+		{ "Instruction", "timestamp", "start" },
+		{ "Instruction", "opcode", "name" },
+		{ "DmaPacket", "timestamp", "start" },
+		{ "DmaPacketAggregated", "timestamp", "start" },
+		{ "DmaPacketAggregated", "trigger", "trigger_ts" },
+	};
+	const char *key = field;
+
+	for (const struct pqrename *r = sp->names; r && r->column; r++)
+		if (!strcmp(r->column, field))
+			key = r->json;
+	if (!key)
+		return NULL;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(shown); i++)
+		if (!strcmp(shown[i][0], sp->table) && !strcmp(shown[i][1], key))
+			return shown[i][2];
+	return key;
+}
+
+/* The unit and description of one field of a table whose rows the
+ * details pane shows, keyed "<typed table>.<shown name>". */
+static void field_doc(struct device *d, const char *table, const char *field,
+		      const char *desc, const char *unit)
+{
+	const char *tt = typed_table_of(table), *name;
+	struct wvalue v = { .type = WV_TEXT };
+	char *key;
+
+	if (!tt || !(name = shown_name(spec_of(table), field)))
+		return;
+	key = xasprintf("%s.%s", tt, name);
+	if (unit && *unit) {
+		v.s = unit;
+		writer_info(d->im->w, d->im->profile, "field_unit", 0, key, &v);
+	}
+	if (desc && *desc) {
+		v.s = desc;
+		writer_info(d->im->w, d->im->profile, "field_description", 0,
+			    key, &v);
+	}
+	free(key);
+}
+
+/* SchemaFields is kept as an info table; each field's description and
+ * unit also go to the terminology ("Table.field": the summary panel
+ * finds its keys' there) and to the details pane's field docs. */
 static void schema_field(struct device *d, uint64_t idx, const cJSON *o)
 {
 	const char *table = first_str(o, "table_name", "table");
@@ -344,19 +407,23 @@ static void schema_field(struct device *d, uint64_t idx, const cJSON *o)
 	const char *desc = first_str(o, "description", "description");
 	const char *unit = first_str(o, "unit", "units");
 	struct wvalue v;
-	char *text;
+	char *key, *text;
 
 	for (const cJSON *c = o->child; c; c = c->next) {
 		jv_to_wvalue(c, &v, &d->tmp);
 		writer_info(d->im->w, d->im->profile, "SchemaFields",
 			    (int64_t)idx, c->string, &v);
 	}
-	if (!table || !field || !desc || !*desc || strcmp(table, "Summary"))
+	if (!table || !field || ((!desc || !*desc) && (!unit || !*unit)))
 		return;
-	v.type = WV_TEXT;
-	text = unit && *unit ? xasprintf("%s [%s]", desc, unit) : xstrdup(desc);
-	v.s = text;
-	writer_info(d->im->w, d->im->profile, "terminology", 0, field, &v);
+	field_doc(d, table, field, desc, unit);
+	desc = desc ? desc : "";
+	text = unit && *unit ? xasprintf("%s%s[%s]", desc, *desc ? " " : "",
+					 unit) : xstrdup(desc);
+	key = xasprintf("%s.%s", table, field);
+	v = (struct wvalue){ .type = WV_TEXT, .s = text };
+	writer_info(d->im->w, d->im->profile, "terminology", 0, key, &v);
+	free(key);
 	free(text);
 }
 
