@@ -139,8 +139,7 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 	return a->query ? check_query(a->query) : 0;
 }
 
-/* "A:B" from the profile start; either side may be empty. */
-static int parse_range(const char *s, const struct mprofile *p, int64_t *t0,
+int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 		       int64_t *t1)
 {
 	const char *colon = s ? strchr(s, ':') : NULL;
@@ -386,7 +385,7 @@ static int run(struct model *m, const struct mprofile *p,
 {
 	int64_t t0, t1;
 
-	if (parse_range(a->range, p, &t0, &t1))
+	if (cli_range(a->range, p, &t0, &t1))
 		return -1;
 	switch (a->what) {
 	case W_SELECTION:

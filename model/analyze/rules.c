@@ -1,0 +1,23 @@
+/* The rules, in the order they run and are listed. */
+#include "config.h"
+
+#include "model/analyze/rules.h"
+
+#include "model/util.h"
+
+const struct an_rule an_rules[] = {
+	{ "mfu", AN_WARNING,
+	  "model FLOPs under min_pct% of the hardware FLOPs (summary)",
+	  { { "min_pct", 50, "lowest model/hardware FLOPs share, %" } },
+	  rule_mfu },
+	{ "transpose", AN_WARNING,
+	  "transpose FLOPs over max_pct% of the hardware FLOPs (summary)",
+	  { { "max_pct", 10, "highest transpose/hardware FLOPs share, %" } },
+	  rule_transpose },
+	{ "spill", AN_WARNING,
+	  "spill-reload bytes over max_pct% of the HBM reads (summary)",
+	  { { "max_pct", 25, "highest spill-reload/HBM read share, %" } },
+	  rule_spill },
+};
+
+const size_t an_nrules = NX_ARRAY_SIZE(an_rules);

@@ -1,0 +1,11 @@
+/* The rules' functions, one file each; rules.c registers them. */
+#ifndef NX_ANALYZE_RULES_H
+#define NX_ANALYZE_RULES_H
+
+#include "model/analyze/analyze.h"
+
+int rule_mfu(struct an_ctx *c);
+int rule_transpose(struct an_ctx *c);
+int rule_spill(struct an_ctx *c);
+
+#endif

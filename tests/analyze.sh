@@ -1,0 +1,84 @@
+#!/bin/sh
+# nxtop analyze: each rule fires on a fixture made to trip it, stays
+# quiet on one that does not, and its threshold holds at the edge
+# (--set); figures are computed here with awk and jq, not by nxtop.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data"
+small="$srcdir/tests/fixtures/device_small.json"
+cp "$small" "$tmp/plain.json"
+
+# The small device profile with summary figures added (sed, not jq: jq
+# would round the 64-bit ids). spill_reload_bytes arrives as a string.
+summary_fixture() {
+	sed "s/\"summary\":\[{/\"summary\":[{\"model_flops\":$1,\"hardware_flops\":$2,\"transpose_flops\":$3,\"spill_reload_bytes\":\"$4\",/" \
+		"$small" > "$5"
+}
+summary_fixture 1000 4000 401 30000 "$tmp/fires.json"
+summary_fixture 3000 4000 100 1000 "$tmp/quiet.json"
+hbm=$(jq '.summary[0].hbm_read_bytes' "$small")
+
+# analyze_json FILE ARGS...: the JSON report in $tmp/a.json
+analyze_json() {
+	f=$1
+	shift
+	"$NXTOP" analyze -q "$f" --format json "$@" > "$tmp/a.json" ||
+		fail "analyze $f $* failed"
+}
+# count RULE: its findings in $tmp/a.json
+count() {
+	jq -r --arg r "$1" '.rules[] | select(.id == $r) | .findings | length' \
+		"$tmp/a.json"
+}
+pct() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", 100 * a / b }'
+}
+
+# summary rules: fire, with the figures behind them
+analyze_json "$tmp/fires.json" --rule mfu,transpose,spill
+[ "$(count mfu)" = 1 ] || fail "mfu did not fire at 25%"
+[ "$(count transpose)" = 1 ] || fail "transpose did not fire at 10.03%"
+[ "$(count spill)" = 1 ] || fail "spill did not fire"
+[ "$(jq '.rules[] | select(.id == "spill") | .findings[0].numbers.spill_reload_bytes' "$tmp/a.json")" = 30000 ] ||
+	fail "spill: the reload bytes given as a string were not read"
+[ "$(jq '.rules[] | select(.id == "spill") | .findings[0].numbers.hbm_read_bytes' "$tmp/a.json")" = "$hbm" ] ||
+	fail "spill: HBM reads are not the summary's $hbm"
+expect 0 "^\[warning\] mfu: model FLOPs are $(pct 1000 4000)% of hardware" \
+	"$NXTOP" analyze -q "$tmp/fires.json"
+expect 0 "^\[warning\] transpose: transpose FLOPs are $(pct 401 4000)%" \
+	"$NXTOP" analyze -q "$tmp/fires.json"
+expect 0 "^\[warning\] spill: spill reloads are $(pct 30000 "$hbm")% of HBM reads" \
+	"$NXTOP" analyze -q "$tmp/fires.json"
+expect 0 "^Findings +3$" "$NXTOP" analyze -q "$tmp/fires.json" \
+	--rule mfu,transpose,spill
+
+# ... and stay quiet below their thresholds, in one line each
+analyze_json "$tmp/quiet.json" --rule mfu,transpose,spill
+[ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "summary rules fired on quiet.json"
+expect 0 "^\[ok\] mfu: no finding: model FLOPs are $(pct 3000 4000)%" \
+	"$NXTOP" analyze -q "$tmp/quiet.json"
+expect 0 "^\[ok\] spill: not checked: the profile's summary has no" \
+	"$NXTOP" analyze -q "$tmp/plain.json"
+
+# thresholds at the edge: mfu fires under min_pct only; the others over
+analyze_json "$tmp/fires.json" --set mfu.min_pct=25 --set transpose.max_pct=10.025 \
+	--set spill.max_pct=30.52
+[ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "a rule fired at its edge"
+analyze_json "$tmp/fires.json" --set mfu.min_pct=25.01 --set transpose.max_pct=10.02 \
+	--set spill.max_pct=30.51
+[ "$(jq '.findings' "$tmp/a.json")" = 3 ] || fail "a rule did not fire past its edge"
+
+# usage errors
+expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope
+expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1
+expect 2 "'abc' is not a number" "$NXTOP" analyze "$tmp/plain.json" --set mfu.min_pct=abc
+expect 2 "do not go together" "$NXTOP" analyze "$tmp/plain.json" --range 0:1us --between a,b
+expect 2 "unknown format" "$NXTOP" analyze "$tmp/plain.json" --format csv
+expect 1 "no marker 'a'" "$NXTOP" analyze -q "$tmp/plain.json" --between a,b
+expect 1 "not a time" "$NXTOP" analyze -q "$tmp/plain.json" --range x:y
+expect 1 "nxtop: " "$NXTOP" analyze -q "$tmp/missing.json"
+
+pass
