@@ -64,12 +64,36 @@ expect 0 "^\[ok\] spill: not checked: the profile's summary has no" \
 	"$NXTOP" analyze -q "$tmp/plain.json"
 
 # thresholds at the edge: mfu fires under min_pct only; the others over
-analyze_json "$tmp/fires.json" --set mfu.min_pct=25 --set transpose.max_pct=10.025 \
+analyze_json "$tmp/fires.json" --rule mfu,transpose,spill --set mfu.min_pct=25 --set transpose.max_pct=10.025 \
 	--set spill.max_pct=30.52
 [ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "a rule fired at its edge"
-analyze_json "$tmp/fires.json" --set mfu.min_pct=25.01 --set transpose.max_pct=10.02 \
+analyze_json "$tmp/fires.json" --rule mfu,transpose,spill --set mfu.min_pct=25.01 --set transpose.max_pct=10.02 \
 	--set spill.max_pct=30.51
 [ "$(jq '.findings' "$tmp/a.json")" = 3 ] || fail "a rule did not fire past its edge"
+
+# quality: the real profiles' own "Missing Data" warning explained, in
+# JSON and Parquet alike, one finding per warning of the profile
+analyze_json "$tmp/plain.json" --rule quality
+[ "$(count quality)" = "$(jq '.warnings | length' "$small")" ] ||
+	fail "quality: not one finding per warning of the profile"
+cp -r "$srcdir/tests/fixtures/parquet-device/device_small@latest" \
+	"$srcdir/tests/fixtures/parquet-device/screen_split@latest" "$tmp/"
+for p in "$tmp/plain.json" "$tmp/device_small@latest"; do
+	expect 0 '^\[warning\] quality: the profile warns \[Missing Data\] "Missing additional dynamic DMA metadata.*: DMAs of dynamic \(DGE\) queues were captured without' \
+		"$NXTOP" analyze -q "$p" --rule quality
+	expect 0 "advice: capture again with --enable-dge-notifs" \
+		"$NXTOP" analyze -q "$p" --rule quality
+done
+# dropped events in a system profile, a Parquet schema newer than known
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sys.json"
+expect 0 '^\[warning\] quality: .*dropped due to full ring buffer.*: the ring buffer filled and events were lost' \
+	"$NXTOP" analyze -q "$tmp/sys.json" --rule quality
+expect 0 '^\[warning\] quality: the import warns .*schema version 13\.0\.0 is newer.*: the Parquet schema is newer than this nxtop knows' \
+	"$NXTOP" analyze -q "$tmp/screen_split@latest" --rule quality
+"$NXTOP" analyze -q "$tmp/device_small@latest" | grep -q 'schema is newer' &&
+	fail "quality: schema 12.0.1 said to be newer"
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/screen.json"
+expect 0 '^\[ok\] quality: no finding' "$NXTOP" analyze -q "$tmp/screen.json" --rule quality
 
 # usage errors
 expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope

@@ -6,6 +6,9 @@
 #include "model/util.h"
 
 const struct an_rule an_rules[] = {
+	{ "quality", AN_WARNING,
+	  "the profile's and the import's warnings, explained",
+	  { { NULL, 0, NULL } }, rule_quality },
 	{ "mfu", AN_WARNING,
 	  "model FLOPs under min_pct% of the hardware FLOPs (summary)",
 	  { { "min_pct", 50, "lowest model/hardware FLOPs share, %" } },
