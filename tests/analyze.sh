@@ -8,7 +8,8 @@ set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
-small="$srcdir/tests/fixtures/device_small.json"
+fx="$srcdir/tests/fixtures"
+small="$fx/device_small.json"
 cp "$small" "$tmp/plain.json"
 
 # The small device profile with summary figures added (sed, not jq: jq
@@ -94,6 +95,31 @@ expect 0 '^\[warning\] quality: the import warns .*schema version 13\.0\.0 is ne
 	fail "quality: schema 12.0.1 said to be newer"
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/screen.json"
 expect 0 '^\[ok\] quality: no finding' "$NXTOP" analyze -q "$tmp/screen.json" --rule quality
+
+# small-dma: per queue, packets under 4 KiB and their bytes, as jq counts
+# them (the queue is the subgroup without its -Q/-E suffixes)
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/screen.json"
+want=$(jq -r '[.dma[] | select(.aggregated != "yes") |
+	{q: (.subgroup | sub("-Q[0-9]+-E[0-9]+$"; "")), s: (.transfer_size | tonumber)}] |
+	group_by(.q)[] | [.[] | select(.s < 4096)] |
+	select(length > 0) | "\(length) \(map(.s) | add)"' "$fx/device_screen.json" | sort)
+analyze_json "$tmp/screen.json" --rule small-dma
+got=$(jq -r '.rules[0].findings[].numbers | "\(.small_packets) \(.small_bytes)"' "$tmp/a.json" | sort)
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "small-dma: got '$got', wanted '$want'"
+expect 0 '^\[warning\] small-dma: queue qSyncIO0: 80 packets under 4096 B \(163840 bytes\) take 100\.00% of its DMA time' \
+	"$NXTOP" analyze -q "$tmp/screen.json" --rule small-dma
+expect 0 'advice: aim for contiguous payloads of at least 4 KiB' \
+	"$NXTOP" analyze -q "$tmp/screen.json" --rule small-dma
+# at the edges: a share of exactly min_share, packets of exactly bytes
+analyze_json "$tmp/screen.json" --rule small-dma --set small-dma.min_share=100
+[ "$(count small-dma)" = 0 ] || fail "small-dma fired at a share of min_share"
+analyze_json "$tmp/plain.json" --rule small-dma --set small-dma.bytes=2048
+[ "$(count small-dma)" = 0 ] || fail "small-dma: a 2048 B packet is under 2048 B"
+analyze_json "$tmp/plain.json" --rule small-dma --set small-dma.bytes=2049
+[ "$(count small-dma)" = 2 ] || fail "small-dma: two queues of 2048 B packets"
+# quiet on packets of 8 KiB
+sed 's/"transfer_size":2048/"transfer_size":8192/g' "$small" > "$tmp/big.json"
+expect 0 '^\[ok\] small-dma: no finding' "$NXTOP" analyze -q "$tmp/big.json" --rule small-dma
 
 # usage errors
 expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope

@@ -21,6 +21,12 @@ const struct an_rule an_rules[] = {
 	  "spill-reload bytes over max_pct% of the HBM reads (summary)",
 	  { { "max_pct", 25, "highest spill-reload/HBM read share, %" } },
 	  rule_spill },
+	{ "small-dma", AN_WARNING,
+	  "queues spending over min_share% of their DMA time in packets"
+	  " under bytes B",
+	  { { "bytes", 4096, "a packet under this many bytes is small" },
+	    { "min_share", 50, "share of the queue's DMA packet time, %" } },
+	  rule_small_dma },
 };
 
 const size_t an_nrules = NX_ARRAY_SIZE(an_rules);

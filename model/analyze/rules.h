@@ -8,5 +8,6 @@ int rule_mfu(struct an_ctx *c);
 int rule_transpose(struct an_ctx *c);
 int rule_spill(struct an_ctx *c);
 int rule_quality(struct an_ctx *c);
+int rule_small_dma(struct an_ctx *c);
 
 #endif
