@@ -121,6 +121,33 @@ analyze_json "$tmp/plain.json" --rule small-dma --set small-dma.bytes=2049
 sed 's/"transfer_size":2048/"transfer_size":8192/g' "$small" > "$tmp/big.json"
 expect 0 '^\[ok\] small-dma: no finding' "$NXTOP" analyze -q "$tmp/big.json" --rule small-dma
 
+# reload: transfers (aggregated DMAs) per tensor, as jq counts them
+loads() {
+	jq -r --argjson max "$1" '[.dma[] | select(.aggregated == "yes" and
+		.variable != "unknown")] | group_by(.variable)[] |
+		select(length > $max) | "\(.[0].variable) \(length)"' \
+		"$fx/device_screen.json" | sort
+}
+analyze_json "$tmp/screen.json" --rule reload
+got=$(jq -r '.rules[0].findings[] | "\(.finding | sub("^tensor "; "") | sub(" .*"; "")) \(.numbers.loads) \(.ranges_total)"' "$tmp/a.json" | sort)
+want=$(loads 2 | awk '{ print $1, $2, $2 }')
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "reload: got '$got', wanted '$want'"
+expect 0 '^\[warning\] reload: tensor var_6 loaded into SBUF 6 times \(more than 2\): 12288 bytes$' \
+	"$NXTOP" analyze -q "$tmp/screen.json" --rule reload
+# at the edge: max_loads 6 lets six loads pass, 5 does not
+analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=6
+[ "$(count reload)" = 0 ] || fail "reload fired at max_loads"
+analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=5
+[ "$(count reload)" = "$(loads 5 | grep -c .)" ] || fail "reload: not the tensors loaded 6 times"
+expect 0 '^\[ok\] reload: no finding' "$NXTOP" analyze -q "$tmp/plain.json" --rule reload
+# --range: only the loads that start in it
+analyze_json "$tmp/screen.json" --rule reload --range 0:100us --set reload.max_loads=0
+got=$(jq '[.rules[0].findings[].numbers.loads] | add' "$tmp/a.json")
+want=$(jq '.metadata[0].first_hw_timestamp as $t0 | [.dma[] |
+	select(.aggregated == "yes" and .variable != "unknown" and
+	.timestamp - $t0 < 100000)] | length' "$fx/device_screen.json")
+[ "$want" -gt 0 ] && [ "$got" = "$want" ] || fail "reload --range: $got loads, wanted $want"
+
 # usage errors
 expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1

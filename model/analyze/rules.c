@@ -27,6 +27,10 @@ const struct an_rule an_rules[] = {
 	  { { "bytes", 4096, "a packet under this many bytes is small" },
 	    { "min_share", 50, "share of the queue's DMA packet time, %" } },
 	  rule_small_dma },
+	{ "reload", AN_WARNING,
+	  "a tensor (DMA variable) loaded into SBUF more than max_loads times",
+	  { { "max_loads", 2, "loads of one tensor allowed" } },
+	  rule_reload },
 };
 
 const size_t an_nrules = NX_ARRAY_SIZE(an_rules);
