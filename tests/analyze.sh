@@ -148,6 +148,24 @@ want=$(jq '.metadata[0].first_hw_timestamp as $t0 | [.dma[] |
 	.timestamp - $t0 < 100000)] | length' "$fx/device_screen.json")
 [ "$want" -gt 0 ] && [ "$got" = "$want" ] || fail "reload --range: $got loads, wanted $want"
 
+# semaphore: EVENT_SEMAPHORE time per engine over the first 100 us, as
+# jq sums it; at the edge, a share of exactly max_pct does not fire
+sem=$(jq -r '.metadata[0].first_hw_timestamp as $t0 | [.instruction[] |
+	select(.opcode == "EVENT_SEMAPHORE" and .timestamp - $t0 < 100000)] |
+	"\(length) \(map(.duration) | add)"' "$fx/device_screen.json")
+analyze_json "$tmp/screen.json" --rule semaphore --range 0:100us
+got=$(jq -r '.rules[0].findings[] | "\(.numbers.waits) \(.numbers.wait_ns)"' "$tmp/a.json")
+[ "$got" = "$sem" ] || fail "semaphore: got '$got', wanted '$sem'"
+edge=$(echo "$sem" | awk '{ print $2 / 1000 }')
+analyze_json "$tmp/screen.json" --rule semaphore --range 0:100us --set semaphore.max_pct="$edge"
+[ "$(count semaphore)" = 0 ] || fail "semaphore fired at a share of max_pct ($edge)"
+analyze_json "$tmp/screen.json" --rule semaphore --range 0:100us \
+	--set semaphore.max_pct="$(awk -v e="$edge" 'BEGIN { print e - 0.001 }')"
+[ "$(count semaphore)" = 1 ] || fail "semaphore did not fire past max_pct"
+expect 0 "^\[warning\] semaphore: Scalar waits on semaphores .*: $(jq '[.instruction[] | select(.opcode == "EVENT_SEMAPHORE")] | length' "$fx/device_screen.json") EVENT_SEMAPHORE" \
+	"$NXTOP" analyze -q "$tmp/screen.json" --rule semaphore
+expect 0 '^\[ok\] semaphore: no finding' "$NXTOP" analyze -q "$tmp/plain.json" --rule semaphore
+
 # usage errors
 expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1

@@ -31,6 +31,10 @@ const struct an_rule an_rules[] = {
 	  "a tensor (DMA variable) loaded into SBUF more than max_loads times",
 	  { { "max_loads", 2, "loads of one tensor allowed" } },
 	  rule_reload },
+	{ "semaphore", AN_WARNING,
+	  "an engine in EVENT_SEMAPHORE over max_pct% of the range",
+	  { { "max_pct", 10, "share of the range spent waiting, %" } },
+	  rule_semaphore },
 };
 
 const size_t an_nrules = NX_ARRAY_SIZE(an_rules);

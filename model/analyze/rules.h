@@ -10,5 +10,6 @@ int rule_spill(struct an_ctx *c);
 int rule_quality(struct an_ctx *c);
 int rule_small_dma(struct an_ctx *c);
 int rule_reload(struct an_ctx *c);
+int rule_semaphore(struct an_ctx *c);
 
 #endif
