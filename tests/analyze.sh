@@ -166,6 +166,58 @@ expect 0 "^\[warning\] semaphore: Scalar waits on semaphores .*: $(jq '[.instruc
 	"$NXTOP" analyze -q "$tmp/screen.json" --rule semaphore
 expect 0 '^\[ok\] semaphore: no finding' "$NXTOP" analyze -q "$tmp/plain.json" --rule semaphore
 
+# system rules: executions "nc start_us dur_us", written as a system
+# profile; NC 0 has a slow first one, an outlier and long gaps, NC 1
+# none of them
+cat > "$tmp/execs.txt" <<'LIST'
+0 0 500
+0 1000 100
+0 2000 100
+0 3000 300
+0 4000 100
+0 5000 100
+1 0 900
+1 1000 900
+1 2000 900
+1 3000 900
+LIST
+awk 'BEGIN { printf "{\"system_profile_metadata\": [{\"first_ts_ns\": \"1000000000\", \"ntff_version\": 5}], \"trace_event\": [" }
+	{ printf "%s{\"instance_id\": \"i-1\", \"process_id\": \"7\", \"thread_id\": %d, \"lnc_idx\": %d, \"nc_idx\": %d, \"worker_gid\": 1, \"timestamp_unit\": \"ns\", \"name\": \"nrt_execute\", \"id\": %d, \"parent_id\": 0, \"timestamp\": %d, \"duration\": %d, \"trace_event_source\": \"neuron_rt\", \"type\": 3, \"model_name\": \"/m/a.neff\"}",
+		(NR > 1 ? ", " : ""), 100 + $1, $1, $1, NR, 1000000000 + $2 * 1000, $3 * 1000 }
+	END { print "]}" }' "$tmp/execs.txt" > "$tmp/sys-execs.json"
+# the lower median of NC 0's durations, its first, its idle time and span
+set -- $(awk '$1 == 0 { n++; if (n == 1) first = $3 * 1000;
+		if (n > 1 && $2 * 1000 > end) idle += $2 * 1000 - end;
+		if (n == 1 || ($2 + $3) * 1000 > end) end = ($2 + $3) * 1000 }
+	END { printf "%d %d %d", first, idle, end }' "$tmp/execs.txt")
+first=$1 idle=$2 span=$3
+n0=$(awk '$1 == 0' "$tmp/execs.txt" | grep -c .)
+med=$(awk '$1 == 0 { print $3 * 1000 }' "$tmp/execs.txt" | sort -n |
+	sed -n "$(((n0 + 1) / 2))p")
+analyze_json "$tmp/sys-execs.json" --rule warmup,outliers,idle
+[ "$(count warmup)" = 1 ] && [ "$(count outliers)" = 1 ] && [ "$(count idle)" = 1 ] ||
+	fail "system rules: wanted one finding each for NC 0: $(jq -c '[.rules[] | .findings | length]' "$tmp/a.json")"
+[ "$(jq '.rules[] | select(.id == "warmup") | .findings[0].numbers | "\(.first_ns) \(.median_ns)"' -r "$tmp/a.json")" = "$first $med" ] ||
+	fail "warmup: not first $first, median $med"
+[ "$(jq '.rules[] | select(.id == "outliers") | .findings[0] | "\(.numbers.outliers) \(.ranges[0].end - .ranges[0].ts)"' -r "$tmp/a.json")" = "1 300000" ] ||
+	fail "outliers: not the one execution of 300 us"
+[ "$(jq '.rules[] | select(.id == "idle") | .findings[0].numbers | "\(.idle_ns) \(.span_ns)"' -r "$tmp/a.json")" = "$idle $span" ] ||
+	fail "idle: not $idle ns idle of $span"
+expect 0 '^\[info\] warmup: /m/a.neff on NC 0: the first execution took 500000 ns, 5\.00x the median 100000 ns of 6' \
+	"$NXTOP" analyze -q "$tmp/sys-execs.json" --rule warmup
+# at the edges: ratios of exactly the factor, a share of exactly max_pct
+analyze_json "$tmp/sys-execs.json" --rule warmup,outliers,idle --set warmup.factor=5 \
+	--set outliers.factor=3 --set idle.max_pct="$(awk -v i="$idle" -v s="$span" 'BEGIN { printf "%.17g", 100 * i / s }')"
+[ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "a system rule fired at its edge"
+analyze_json "$tmp/sys-execs.json" --rule warmup,outliers,idle --set warmup.factor=4.99 \
+	--set outliers.factor=2.99 --set idle.max_pct=76
+[ "$(jq '.findings' "$tmp/a.json")" = 3 ] || fail "a system rule did not fire past its edge"
+# quiet on a device profile and a system profile of two executions
+expect 0 '^\[ok\] warmup: not checked: no nrt_execute' "$NXTOP" analyze -q "$tmp/plain.json" --rule warmup
+cp "$fx/system_ncs.json" "$tmp/ncs.json"
+analyze_json "$tmp/ncs.json" --rule warmup,outliers,idle
+[ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "system rules fired on system_ncs.json"
+
 # usage errors
 expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1

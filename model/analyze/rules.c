@@ -35,6 +35,18 @@ const struct an_rule an_rules[] = {
 	  "an engine in EVENT_SEMAPHORE over max_pct% of the range",
 	  { { "max_pct", 10, "share of the range spent waiting, %" } },
 	  rule_semaphore },
+	{ "warmup", AN_INFO,
+	  "a model's first execution on a NeuronCore over factor x its median",
+	  { { "factor", 2, "first execution / median duration" } },
+	  rule_warmup },
+	{ "outliers", AN_WARNING,
+	  "executions past the first over factor x their model's median",
+	  { { "factor", 2, "execution / median duration" } },
+	  rule_outliers },
+	{ "idle", AN_WARNING,
+	  "a NeuronCore idle between a model's executions over max_pct%",
+	  { { "max_pct", 25, "idle share of the executions' span, %" } },
+	  rule_idle },
 };
 
 const size_t an_nrules = NX_ARRAY_SIZE(an_rules);

@@ -11,5 +11,8 @@ int rule_quality(struct an_ctx *c);
 int rule_small_dma(struct an_ctx *c);
 int rule_reload(struct an_ctx *c);
 int rule_semaphore(struct an_ctx *c);
+int rule_warmup(struct an_ctx *c);
+int rule_outliers(struct an_ctx *c);
+int rule_idle(struct an_ctx *c);
 
 #endif
