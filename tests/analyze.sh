@@ -218,6 +218,32 @@ cp "$fx/system_ncs.json" "$tmp/ncs.json"
 analyze_json "$tmp/ncs.json" --rule warmup,outliers,idle
 [ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "system rules fired on system_ncs.json"
 
+# throttle: the ham records' time under k/n < 1 inside 1868000:1870000
+# ns, and the instructions starting in it per engine, as jq finds them
+a=1868000 b=1870000
+thr=$(jq --argjson a $a --argjson b $b '[.ham[] | select(.k < .n) |
+	([.timestamp + .duration, $b] | min) - ([.timestamp, $a] | max) |
+	select(. > 0)] | add' "$small")
+eng=$(jq -r --argjson a $a --argjson b $b '[.ham[] | select(.k < .n)] as $h |
+	[.instruction[] | .timestamp as $t | select(any($h[];
+	$t >= ([.timestamp, $a] | max) and $t < ([.timestamp + .duration, $b] | min)))] |
+	group_by(.subgroup) | map("\(.[0].subgroup) \(length)") | join(", ")' "$small")
+analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns
+[ "$(jq '.rules[0].findings[0].numbers.throttled_ns' "$tmp/a.json")" = "$thr" ] ||
+	fail "throttle: not $thr ns throttled"
+expect 0 "^\[warning\] throttle: throttled \(limit under 100%\) .*: $thr ns in 1 ranges; instructions starting in the longest 8: $eng\$" \
+	"$NXTOP" analyze -q "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns
+edge=$(awk -v t="$thr" -v s=$((b - a)) 'BEGIN { printf "%.17g", 100 * t / s }')
+analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns --set throttle.min_pct="$edge"
+[ "$(count throttle)" = 0 ] || fail "throttle fired at min_pct"
+# a limit of 7/8 is not under 87.5%, and by default a short throttle is quiet
+analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns --set throttle.limit=87.5
+[ "$(count throttle)" = 0 ] || fail "throttle: a limit of 87.5% is under 87.5%"
+analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns --set throttle.limit=87.6
+[ "$(count throttle)" = 1 ] || fail "throttle: a limit of 87.5% is under 87.6%"
+expect 0 '^\[ok\] throttle: no finding: throttled 0\.0' "$NXTOP" analyze -q "$tmp/plain.json" --rule throttle
+expect 0 '^\[ok\] throttle: not checked' "$NXTOP" analyze -q "$tmp/screen.json" --rule throttle
+
 # usage errors
 expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1

@@ -14,5 +14,6 @@ int rule_semaphore(struct an_ctx *c);
 int rule_warmup(struct an_ctx *c);
 int rule_outliers(struct an_ctx *c);
 int rule_idle(struct an_ctx *c);
+int rule_throttle(struct an_ctx *c);
 
 #endif
