@@ -244,6 +244,29 @@ analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns --set throt
 expect 0 '^\[ok\] throttle: no finding: throttled 0\.0' "$NXTOP" analyze -q "$tmp/plain.json" --rule throttle
 expect 0 '^\[ok\] throttle: not checked' "$NXTOP" analyze -q "$tmp/screen.json" --rule throttle
 
+# stall: per engine, gaps longer than the minimum in which another engine
+# starts an instruction, as tests/stall.jq finds them
+stalls() {
+	jq -r --argjson min "$1" -f "$srcdir/tests/stall.jq" "$2" | sort
+}
+analyze_json "$tmp/screen.json" --rule stall --set stall.gap_us=0.5 --set stall.min_pct=0
+got=$(jq -r '.rules[0].findings[] | "\(.finding | sub(" .*"; "")) \(.numbers.gaps) \(.numbers.stall_ns)"' "$tmp/a.json" | sort)
+want=$(stalls 500 "$fx/device_screen.json")
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "stall: got '$got', wanted '$want'"
+expect 0 '^\[ok\] stall: no finding' "$NXTOP" analyze -q "$tmp/screen.json" --rule stall
+set -- $(stalls 10000 "$small")
+[ "$1 $2" = "Scalar 1" ] || fail "stall.jq: not one Scalar gap in device_small.json"
+expect 0 "^\[warning\] stall: Scalar stalls .*: 1 gaps over 10 us, $3 ns\$" \
+	"$NXTOP" analyze -q "$tmp/plain.json" --rule stall
+# at the edges: a gap of exactly gap_us, a share of exactly min_pct
+analyze_json "$tmp/plain.json" --rule stall --set stall.gap_us="$(awk -v g="$3" 'BEGIN { printf "%.3f", g / 1000 }')"
+[ "$(count stall)" = 0 ] || fail "stall: a gap of gap_us counted"
+analyze_json "$tmp/plain.json" --rule stall --set stall.gap_us="$(awk -v g="$3" 'BEGIN { printf "%.3f", (g - 1) / 1000 }')"
+[ "$(count stall)" = 1 ] || fail "stall: a gap over gap_us not counted"
+analyze_json "$tmp/plain.json" --rule stall --range 0:2ms \
+	--set stall.min_pct="$(awk -v g="$3" 'BEGIN { printf "%.17g", 100 * g / 2000000 }')"
+[ "$(count stall)" = 0 ] || fail "stall fired at min_pct"
+
 # usage errors
 expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1

@@ -31,6 +31,12 @@ const struct an_rule an_rules[] = {
 	  "a tensor (DMA variable) loaded into SBUF more than max_loads times",
 	  { { "max_loads", 2, "loads of one tensor allowed" } },
 	  rule_reload },
+	{ "stall", AN_WARNING,
+	  "an engine idle in gaps over gap_us while others start work, over"
+	  " min_pct% of the range",
+	  { { "gap_us", 10, "shortest gap counted, us" },
+	    { "min_pct", 5, "share of the range in such gaps, %" } },
+	  rule_stall },
 	{ "semaphore", AN_WARNING,
 	  "an engine in EVENT_SEMAPHORE over max_pct% of the range",
 	  { { "max_pct", 10, "share of the range spent waiting, %" } },

@@ -15,5 +15,6 @@ int rule_warmup(struct an_ctx *c);
 int rule_outliers(struct an_ctx *c);
 int rule_idle(struct an_ctx *c);
 int rule_throttle(struct an_ctx *c);
+int rule_stall(struct an_ctx *c);
 
 #endif
