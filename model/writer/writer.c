@@ -1041,6 +1041,7 @@ int writer_finish(struct writer *w)
 		goto out;
 	report(w, "indexing", 0);
 	if (finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
+	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
