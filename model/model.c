@@ -199,14 +199,14 @@ struct model *model_open(const char *path)
 	    prep(m, &m->q_cbefore, "SELECT value FROM counter WHERE track_id=?"
 		 " AND ts<? ORDER BY ts DESC LIMIT 1") ||
 	    prep(m, &m->q_step_next, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE track_id=? AND depth=? AND ts>?"
+		 " depth, flags, parent_id FROM slice WHERE track_id=? AND depth=? AND ts>?"
 		 " ORDER BY ts LIMIT 1") ||
 	    prep(m, &m->q_step_prev, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE track_id=? AND depth=? AND ts<?"
+		 " depth, flags, parent_id FROM slice WHERE track_id=? AND depth=? AND ts<?"
 		 " ORDER BY ts DESC LIMIT 1") ||
 	    prep(m, &m->q_max_depth, "SELECT max_depth FROM track WHERE id=?") ||
 	    prep(m, &m->q_slice, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE id=?")) {
+		 " depth, flags, parent_id FROM slice WHERE id=?")) {
 		model_close(m);
 		return NULL;
 	}
@@ -804,6 +804,7 @@ static void read_slice(sqlite3_stmt *st, struct mslice *s)
 	s->cat = sqlite3_column_int64(st, 5);
 	s->depth = sqlite3_column_int(st, 6);
 	s->flags = (unsigned)sqlite3_column_int(st, 7);
+	s->parent = sqlite3_column_int64(st, 8);
 }
 
 static int one_slice(struct model *m, sqlite3_stmt *st, struct mslice *out)

@@ -34,6 +34,7 @@ struct mslice {
 	int64_t id, track_id, ts, dur, name, cat;
 	int depth;
 	unsigned flags;
+	int64_t parent;		/* enclosing slice one depth up, 0 at depth 0 */
 };
 
 /* One terminal column of a track. */

@@ -20,10 +20,11 @@ enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
        OPT_DEPTH, OPT_SORT, OPT_SECTION, OPT_UNIT };
 
 enum what { W_SELECTION, W_WINDOW, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO,
-	    W_DEVICES };
+	    W_DEVICES, W_EVENTS };
 
 static const char *const what_names[] = {
 	"selection", "window", "layers", "search", "markers", "info", "devices",
+	"events",
 };
 
 struct export_args {
@@ -90,7 +91,8 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			if (i == NX_ARRAY_SIZE(what_names))
 				return cli_usage_error("unknown --what '%s' (selection,"
 						       " window, layers, search,"
-						       " markers, info or devices)",
+						       " markers, info, devices or"
+						       " events)",
 						       optarg);
 			a->what = (enum what)i;
 			break;
@@ -133,8 +135,9 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			return cli_usage_error("--query goes with --what search");
 		a->what = W_SEARCH;
 	}
-	if (a->tracks && a->what != W_SELECTION)
-		return cli_usage_error("--tracks goes with --what selection (for a"
+	if (a->tracks && a->what != W_SELECTION && a->what != W_EVENTS)
+		return cli_usage_error("--tracks goes with --what selection or"
+				       " events (for a"
 				       " search, use row=NAME in the query)");
 	return a->query ? check_query(a->query) : 0;
 }
@@ -324,6 +327,10 @@ static int run(struct model *m, const struct mprofile *p,
 		userdata_close(u);
 		break;
 	}
+	case W_EVENTS:
+		rc = resolve_tracks(m, p->id, a->tracks, &ids, &nids) ||
+		     export_events(m, p, t0, t1, ids, nids, a->fmt, out) ? -1 : 0;
+		break;
 	case W_DEVICES: {
 		struct mdevice *d;
 		size_t n;
