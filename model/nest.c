@@ -5,9 +5,12 @@
 
 #include "model/nest.h"
 
+#include <inttypes.h>
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "model/timefmt.h"
 #include "model/util.h"
 
 #define SLICE_COLS "id, track_id, ts, dur, name, cat, depth, flags," \
@@ -133,4 +136,70 @@ int nest_events(struct model *m, const struct mtrack *t, int64_t t0,
 	if (rc == SQLITE_ROW)
 		return -1;
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "events");
+}
+
+/* Ancestors shown in the details pane; a deeper chain ends in a count. */
+#define NEST_SHOWN 8
+
+static void share(char *buf, size_t n, int64_t part, int64_t whole)
+{
+	if (whole > 0)
+		snprintf(buf, n, "%.1f%%", 100.0 * (double)part / (double)whole);
+	else
+		snprintf(buf, n, "-");
+}
+
+/* One ancestor: its name, duration and share of its own parent. */
+static void ancestor_field(struct model *m, const struct mslice *a, int k,
+			   mfield_fn fn, void *ctx)
+{
+	char key[32], d[48], pct[16], buf[160];
+	struct mslice pp;
+	struct strbuf v;
+
+	timefmt_dur(d, sizeof(d), a->dur, 3, 0);
+	snprintf(key, sizeof(key), k == 1 ? "parent" : "ancestor %d", k);
+	if (a->parent && model_slice(m, a->parent, &pp) == 0) {
+		share(pct, sizeof(pct), a->dur, pp.dur);
+		snprintf(buf, sizeof(buf), "%s, %s of its parent: ", d, pct);
+	} else {
+		snprintf(buf, sizeof(buf), "%s, at depth 0: ", d);
+	}
+	sb_init(&v);
+	sb_adds(&v, buf);
+	sb_adds(&v, model_string(m, a->name));
+	fn(ctx, "Nesting", key, sb_cstr(&v));
+	sb_free(&v);
+}
+
+int nest_fields(struct model *m, const struct mslice *s, mfield_fn fn,
+		void *ctx)
+{
+	struct mslice a = *s, p;
+	int64_t n, total;
+	char d[48], pct[16], buf[128];
+	int k = 0;
+
+	if (s->parent && model_slice(m, s->parent, &p) == 0) {
+		share(pct, sizeof(pct), s->dur, p.dur);
+		fn(ctx, "Nesting", "share of parent", pct);
+	}
+	while (a.parent && model_slice(m, a.parent, &p) == 0) {
+		if (++k > NEST_SHOWN) {
+			snprintf(buf, sizeof(buf), "%d more, to depth 0", p.depth + 1);
+			fn(ctx, "Nesting", "ancestors", buf);
+			break;
+		}
+		ancestor_field(m, &p, k, fn, ctx);
+		a = p;
+	}
+	if (nest_children(m, s, &n, &total))
+		return -1;
+	if (!n)
+		return 0;
+	timefmt_dur(d, sizeof(d), total, 3, 0);
+	share(pct, sizeof(pct), total, s->dur);
+	snprintf(buf, sizeof(buf), "%" PRId64 ", total %s (%s of this)", n, d, pct);
+	fn(ctx, "Nesting", "children", buf);
+	return 0;
 }

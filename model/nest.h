@@ -18,6 +18,12 @@ int nest_first_child(struct model *m, const struct mslice *s,
 int nest_sibling(struct model *m, const struct mslice *s, int dir,
 		 struct mslice *out);
 
+/* The details pane's "Nesting" fields of s: its share of its parent,
+ * its ancestors (name, duration, share of their parent), its children
+ * (how many, their total); nothing for a lone event at depth 0. */
+int nest_fields(struct model *m, const struct mslice *s, mfield_fn fn,
+		void *ctx);
+
 /* Every slice of the track overlapping [t0, t1), by start then depth. */
 typedef int (*nest_event_fn)(void *ctx, const struct mslice *s);
 int nest_events(struct model *m, const struct mtrack *t, int64_t t0,

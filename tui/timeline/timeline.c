@@ -435,11 +435,18 @@ static void req_step(struct timeline *tl, int64_t from, int dir)
 			    "earlier ");
 		return;
 	}
-	tl->cur = s.ts;
-	tl->sel = s;
+	timeline_select(tl, &s, i);
+}
+
+void timeline_select(struct timeline *tl, const struct mslice *s, size_t i)
+{
+	if (s->dur > timeline_span(tl))
+		timeline_zoom_range(tl, s->ts, sat_add(s->ts, s->dur));
+	tl->cur = s->ts;
+	tl->sel = *s;
 	timeline_show_cursor(tl);
 	if (tl->details_open)
-		open_details(tl, &s, i);
+		open_details(tl, s, i);
 }
 
 static void req_fold(struct timeline *tl)
@@ -506,7 +513,7 @@ static int time_request(struct timeline *tl, enum request req)
 		req_step(tl, INT64_MAX, -1);
 		return 0;
 	default:
-		return 1;
+		return timeline_nest_request(tl, req);
 	}
 }
 
