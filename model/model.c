@@ -724,6 +724,20 @@ static int frame_probe(struct model *m, const struct mtrack *t,
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
 }
 
+/* The probes in one read transaction: each statement on its own would
+ * take and drop the file's lock, which costs more than the probe. */
+static int probe_in_transaction(struct model *m, const struct mtrack *t,
+				struct frame *f)
+{
+	int own = sqlite3_get_autocommit(m->db) &&
+		  sqlite3_exec(m->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	int rc = frame_probe(m, t, f);
+
+	if (own)
+		sqlite3_exec(m->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
 int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
 		     int64_t t0, int64_t colw, int ncols, struct mcell *out)
 {
@@ -745,7 +759,7 @@ int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
 		return 0;
 	if ((double)t->n_events * (double)(f.t1 - f.t0) / span >
 	    (double)ncols * LANE_EVENTS_PER_COL)
-		return frame_probe(m, t, &f);
+		return probe_in_transaction(m, t, &f);
 	return frame_raw(m, t, &f);
 }
 
