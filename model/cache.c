@@ -2,6 +2,7 @@
 
 #include "model/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -55,6 +56,44 @@ static int64_t stat_ctime_ns(const struct stat *sb)
 	return (int64_t)sb->st_ctim.tv_sec * 1000000000 + sb->st_ctim.tv_nsec;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder of table files: its entries' names, which change when a
+ * table file is added, removed or renamed (each file has its own
+ * stamp for its content). Times are left out, and so are the files
+ * nxtop itself writes there (exports, temporary files: nxtop-*). */
+static void stamp_dir(const char *path, struct cache_stamp *out)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0;
+	uint64_t h = FNV_OFFSET;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && n < CACHE_STAMP_MAX_NAMES) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strncmp(e->d_name, FILE_TEMP_PREFIX,
+			     strlen(FILE_TEMP_PREFIX)))
+			continue;
+		names = xreallocarray(names, n + 1, sizeof(*names));
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		h = fnv(h, (const unsigned char *)names[i], strlen(names[i]) + 1);
+		free(names[i]);
+	}
+	free(names);
+	out->size = (int64_t)n;
+	out->hash = (int64_t)h;
+}
+
 /* Only a regular file is opened: a device or FIFO named by a cache from
  * elsewhere is never touched. */
 void cache_stamp_of(const char *path, struct cache_stamp *out)
@@ -66,6 +105,10 @@ void cache_stamp_of(const char *path, struct cache_stamp *out)
 
 	memset(out, 0, sizeof(*out));
 	out->size = -1;
+	if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+		stamp_dir(path, out);
+		return;
+	}
 	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
 		return;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -160,22 +203,13 @@ char *cache_path_for(const char *input)
 	return path;
 }
 
-int cache_is_sqlite(const char *path)
+/* 1 if path names a file that starts like an SQLite database. */
+static int cache_is_sqlite(const char *path)
 {
 	char head[16];
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
-	struct stat sb;
-	ssize_t n;
 
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return 0;
-	}
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == 16 && !memcmp(head, "SQLite format 3", 16);
+	return file_head(AT_FDCWD, path, 0, head, sizeof(head)) == 16 &&
+	       !memcmp(head, "SQLite format 3", 16);
 }
 
 /* Sets *why: what is quoted comes from the cache (its paths, its keys),
@@ -216,6 +250,30 @@ static enum cache_state check_source(sqlite3_stmt *st, const char *p,
 	return CACHE_FRESH;
 }
 
+static int ends_latest(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 7 && !strcmp(path + n - 7, "@latest");
+}
+
+/* A source a profile in folder base may have been built from: a file of
+ * base or of a folder in it, or base itself; for a Parquet system
+ * profile folder, its sibling device folders (NAME@latest) and their
+ * table files too (FORMATS.md §1.5a). */
+static int in_profile(const char *p, const char *base)
+{
+	char *dir = file_dir(p), *up = file_dir(dir), *parent = file_dir(base);
+	int ok = !strcmp(p, base) || !strcmp(dir, base) || !strcmp(up, base) ||
+		 (ends_latest(p) && !strcmp(dir, parent)) ||
+		 (ends_latest(dir) && !strcmp(up, parent));
+
+	free(dir);
+	free(up);
+	free(parent);
+	return ok;
+}
+
 /* Whether a cache is bound to the files it was built from: it records
  * at least one, and each is still what it was. With base (a folder),
  * each must be in it and one must be primary (the input file) or, when
@@ -234,17 +292,18 @@ static enum cache_state check_sources(sqlite3 *db, const char *base,
 	while (state == CACHE_FRESH && sqlite3_step(st) == SQLITE_ROW) {
 		const char *p = (const char *)sqlite3_column_text(st, 0);
 		const char *role = (const char *)sqlite3_column_text(st, 5);
-		char *dir = file_dir(p);
 
 		n++;
-		if (base && strcmp(dir, base))
+		/* a folder of tables is itself a source (its list of files) */
+		int is_base = base && !strcmp(p, base);
+
+		if (base && !in_profile(p, base))
 			state = say(why, CACHE_STALE, "it was built from %s,"
 				    " outside the profile's folder", p);
 		else
 			state = check_source(st, p, why);
-		free(dir);
 		if (primary ? !strcmp(p, primary) && strcmp(role, "device") :
-			      !strcmp(role, "system"))
+			      !strcmp(role, "system") || is_base)
 			found = 1;
 	}
 	sqlite3_finalize(st);

@@ -55,6 +55,9 @@ struct cache_stamp {
 	int64_t hash;		/* FNV-1a 64 of the first and last blocks */
 };
 #define CACHE_STAMP_BLOCK 4096
+/* A folder's stamp: the count of its entries as size, a hash of their
+ * sorted names, no times; names beyond this many are not read. */
+#define CACHE_STAMP_MAX_NAMES 100000
 
 void cache_stamp_of(const char *path, struct cache_stamp *out);
 
@@ -72,7 +75,5 @@ int cache_commit(const char *tmp, int fd, const char *path);
 
 int64_t stat_mtime_ns(const struct stat *sb);
 
-/* 1 if path names a file that starts like an SQLite database. */
-int cache_is_sqlite(const char *path);
 
 #endif

@@ -284,8 +284,7 @@ int model_string_ids(struct model *m, const char *s, int64_t **ids, size_t *n)
 		return -1;
 	sqlite3_bind_text(st, 1, s, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap)
-			*ids = xreallocarray(*ids, cap *= 2, sizeof(**ids));
+		*ids = xgrow(*ids, &cap, *n + 1, sizeof(**ids));
 		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
@@ -351,11 +350,8 @@ int model_profiles(struct model *m, struct mprofile **out, size_t *n)
 	if (prep(m, &st, "SELECT " PROFILE_COLS " FROM profile ORDER BY id"))
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap) {
-			*out = xreallocarray(*out, cap * 2, sizeof(**out));
-			memset(*out + cap, 0, cap * sizeof(**out));
-			cap *= 2;
-		}
+		*out = xgrow(*out, &cap, *n + 1, sizeof(**out));
+		memset(&(*out)[*n], 0, sizeof(**out));
 		read_profile(st, &(*out)[(*n)++]);
 	}
 	sqlite3_finalize(st);
@@ -405,11 +401,8 @@ int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct mtrack *t;
 
-		if (*n == cap) {
-			*out = xreallocarray(*out, cap * 2, sizeof(**out));
-			memset(*out + cap, 0, cap * sizeof(**out));
-			cap *= 2;
-		}
+		*out = xgrow(*out, &cap, *n + 1, sizeof(**out));
+		memset(&(*out)[*n], 0, sizeof(**out));
 		t = &(*out)[(*n)++];
 		t->id = sqlite3_column_int64(st, 0);
 		t->profile_id = sqlite3_column_int64(st, 1);
@@ -571,10 +564,7 @@ static void ev_push(struct evlist *l, sqlite3_stmt *st)
 {
 	struct mslice *s;
 
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 256;
-		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
-	}
+	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
 	s = &l->v[l->n++];
 	s->id = sqlite3_column_int64(st, 0);
 	s->ts = sqlite3_column_int64(st, 1);

@@ -120,10 +120,12 @@ int model_edge_near(struct model *m, const struct mtrack *t, int64_t ts,
 		    int64_t maxdist, int64_t *edge);
 
 /* Every field of a slice, grouped; fn is called once per field in
- * display order. Values are plain text, not yet sanitised. */
+ * display order. Values are plain text, not yet sanitised; times in
+ * ASCII units ("us") when ascii is set. */
 typedef void (*mfield_fn)(void *ctx, const char *group, const char *key,
 			  const char *value);
-int model_slice_fields(struct model *m, int64_t id, mfield_fn fn, void *ctx);
+int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
+		       void *ctx);
 
 /* Runs a query and reports the first SQLite error through err_set(). */
 int model_fail(struct model *m, const char *what);

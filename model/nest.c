@@ -64,8 +64,9 @@ static void child_span(const struct mslice *s, int64_t v[6])
 	v[5] = s->ts;
 }
 
-int nest_children(struct model *m, const struct mslice *s, int64_t *n,
-		  int64_t *total)
+/* The direct children of s: how many, and their summed duration (ns). */
+static int nest_children(struct model *m, const struct mslice *s, int64_t *n,
+			 int64_t *total)
 {
 	int64_t v[6];
 

@@ -7,9 +7,6 @@
 
 #include "model/model.h"
 
-/* The direct children of s: how many, and their summed duration (ns). */
-int nest_children(struct model *m, const struct mslice *s, int64_t *n,
-		  int64_t *total);
 /* The first child of s by start; 0 found, 1 none. */
 int nest_first_child(struct model *m, const struct mslice *s,
 		     struct mslice *out);

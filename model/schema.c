@@ -82,7 +82,7 @@ const char schema_sql[] =
  * time order per track, so keeping it up to date on the writing thread
  * costs less than sorting every slice at the end, and needs no sorter
  * memory. */
-const char schema_index_sql[] =
+static const char schema_index_sql[] =
 	"CREATE INDEX string_str ON string(str);\n"
 	"CREATE INDEX counter_track_ts ON counter(track_id, ts, value);\n"
 	"CREATE INDEX track_profile ON track(profile_id, sort_key);\n"

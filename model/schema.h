@@ -10,13 +10,12 @@
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */
-#define IMPORT_VERSION 3
+#define IMPORT_VERSION 4
 
 /* Level-of-detail bucket width is 4^level ns. */
 #define LOD_MAX_LEVEL 31
 
 extern const char schema_sql[];
-extern const char schema_index_sql[];
 
 int schema_create(sqlite3 *db);
 /* temp.nx_depths(d) holds 0..255: "s.depth IN (SELECT d FROM

@@ -99,10 +99,7 @@ static int tracks(struct model *m, int64_t p, struct summary *s)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct sum_track *t;
 
-		if (s->ntracks == cap) {
-			cap = cap ? cap * 2 : 16;
-			s->tracks = xreallocarray(s->tracks, cap, sizeof(*t));
-		}
+		s->tracks = xgrow(s->tracks, &cap, s->ntracks + 1, sizeof(*t));
 		t = &s->tracks[s->ntracks++];
 		t->name = dup_col(st, 0);
 		t->kind = dup_col(st, 1);
@@ -183,10 +180,7 @@ static int layers(struct model *m, int64_t p, struct summary *s)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct sum_layer *l;
 
-		if (s->nlayers == cap) {
-			cap = cap ? cap * 2 : 16;
-			s->layers = xreallocarray(s->layers, cap, sizeof(*l));
-		}
+		s->layers = xgrow(s->layers, &cap, s->nlayers + 1, sizeof(*l));
 		l = &s->layers[s->nlayers++];
 		l->name = dup_col(st, 0);
 		l->start = sqlite3_column_int64(st, 1);
@@ -212,10 +206,8 @@ static int warnings(struct model *m, int64_t p, struct summary *s)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct sum_warning *w;
 
-		if (s->nwarnings == cap) {
-			cap = cap ? cap * 2 : 8;
-			s->warnings = xreallocarray(s->warnings, cap, sizeof(*w));
-		}
+		s->warnings = xgrow(s->warnings, &cap, s->nwarnings + 1,
+				    sizeof(*w));
 		w = &s->warnings[s->nwarnings++];
 		w->origin = dup_col(st, 0);
 		w->category = dup_col(st, 1);
@@ -404,6 +396,15 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 	}
 	s->start = s->prof.start;
 	s->end = s->prof.end;
+	/* the version of the table schema a Parquet profile was written in */
+	st = prep(m, "SELECT value FROM info WHERE profile_id = ?1 AND"
+		  " section = 'metadata' AND key = 'profile_schema_version'"
+		  " ORDER BY idx LIMIT 1", profile);
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		s->schema_version = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
 	st = prep(m, "SELECT count(*) FROM counter c JOIN track t"
 		  " ON t.id = c.track_id WHERE t.profile_id = ?1", profile);
 	if (!st)
@@ -422,6 +423,7 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 void summary_free(struct summary *s)
 {
 	model_profile_clear(&s->prof);
+	free(s->schema_version);
 	for (size_t i = 0; i < s->ntracks; i++) {
 		free(s->tracks[i].name);
 		free(s->tracks[i].kind);

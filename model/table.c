@@ -54,11 +54,9 @@ void table_col(struct table *t, const char *name, int right)
 
 void table_row(struct table *t)
 {
-	if (t->nrows == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		t->cells = xreallocarray(t->cells, t->cap * t->ncols,
-					 sizeof(*t->cells));
-	}
+	/* a row is ncols cells */
+	t->cells = xgrow(t->cells, &t->cap, t->nrows + 1,
+			 t->ncols * sizeof(*t->cells));
 	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
 	t->nrows++;
 	t->fill = 0;
@@ -85,15 +83,14 @@ void table_text(struct table *t, const char *s)
 
 void table_printf(struct table *t, const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
+	char *s;
 
-	sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	table_text(t, sb_cstr(&sb));
-	sb_free(&sb);
+	table_text(t, s);
+	free(s);
 }
 
 void table_int(struct table *t, int64_t v)

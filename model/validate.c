@@ -39,9 +39,9 @@ static const struct rule rules[] = {
 	{ VALIDATE_QUICK, "a value of the wrong type",
 	  "SELECT 'meta ' || key FROM meta WHERE key IN ('input', 'filter',"
 	  " 'nxtop_version') AND typeof(value) != 'text'" },
-	{ VALIDATE_QUICK, "role is not profile, system or device",
+	{ VALIDATE_QUICK, "role is not profile, system, device or table",
 	  "SELECT 'source ' || id FROM source WHERE role NOT IN ('profile',"
-	  " 'system', 'device') OR size < -1" },
+	  " 'system', 'device', 'table') OR size < -1" },
 	{ VALIDATE_QUICK, "no profile, or more than 65537",
 	  "SELECT 'profile table' WHERE (SELECT count(*) FROM profile)"
 	  " NOT BETWEEN 1 AND 65537" },
@@ -135,14 +135,11 @@ static int fail(char **why, const char *fmt, ...) NX_PRINTF(2, 3);
 
 static int fail(char **why, const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
 
-	sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	*why = xvasprintf(fmt, ap);
 	va_end(ap);
-	*why = sb_detach(&sb);
 	return -1;
 }
 

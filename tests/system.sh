@@ -2,7 +2,9 @@
 # Bundles on the command line: nxtop DIR finds the system profile and its
 # device profiles and says which files it used; a missing device file and
 # hostile names are warnings; filters get their own cache; --group and
-# --row regroup the summary's rows; bad options are usage errors.
+# --row regroup the summary's rows; a thread is one row whether or not
+# its events carry worker_gid, in any order; bad options are usage
+# errors.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -34,7 +36,7 @@ expect 0 "gid33-nc1-tid1627712-neuron_hw +hw +1" "$NXTOP" summary -q "$b"
 expect 0 " 2 +2222 .* missing" "$NXTOP" summary -q "$b"
 expect 0 "nc1-neuron_rt +nrt" "$NXTOP" summary -q --group instance --row lnc_idx "$b"
 expect 0 '"dropped_events": true' "$NXTOP" summary -q --format json "$b"
-if command -v jq >/dev/null; then
+if have jq; then
 	jq -e '(.device_profiles | length) == 2 and .events == 10 and
 	       ([.rows[] | select(.kind == "hw")] | length) == 2' "$out" >/dev/null ||
 		fail "summary JSON: $(cat "$out")"
@@ -49,7 +51,7 @@ expect 0 "Matches +1 " "$NXTOP" export -q --query "name=nrt_execute nc=1" "$b"
 # filters: a cache of their own, named after them
 expect 0 "cache $tmp/run\.[0-9a-f]{16}\.nxdb" "$NXTOP" import --filter-nc 0 "$b"
 expect 0 "filtered at import \(nc=0\)" "$NXTOP" summary -q --filter-nc 0 "$b"
-expect 0 "Events +7 trace events in 4 rows" "$NXTOP" summary -q --filter-nc 0 "$b"
+expect 0 "Events +7 trace events in 3 rows" "$NXTOP" summary -q --filter-nc 0 "$b"
 
 # a system profile file brings its folder's device profiles too
 expect 0 "1 device profile" "$NXTOP" import "$b/system_profile.json"
@@ -59,13 +61,60 @@ expect 2 "--filter-event-type: no names given" "$NXTOP" summary --filter-event-t
 expect 2 "--group: unknown field 'host'" "$NXTOP" summary --group host "$b"
 expect 2 "--row: 'thread_id' given twice" "$NXTOP" summary --row tid,thread_id "$b"
 
+# A thread is one row when some of its events lack worker_gid (or one of
+# lnc_idx and nc_idx), whichever come first: rows and their counts as jq
+# finds them grouping the events by source, instance, process, thread
+# and logical core (lnc_idx, else nc_idx), under each grouping.
+threads_rows() { # FIXTURE GROUPKEY ROWKEY: "group|row|events|event time"
+	jq -r --arg g "$2" --arg r "$3" '
+	def core: (.lnc_idx // .nc_idx) | tostring;
+	def gid: [.[].worker_gid | select(. != null) | tostring] | first;
+	def part($k):
+		if $k == "process" then "\(.[0].instance_id)-pid\(.[0].process_id)"
+		elif $k == "instance" then .[0].instance_id
+		elif $k == "thread" then "tid\(.[0].thread_id)"
+		elif $k == "lnc" then "nc\(.[0] | core)"
+		else (if gid then "gid\(gid)-" else "" end) +
+			"nc\(.[0] | core)-tid\(.[0].thread_id)" end;
+	.trace_event
+	| group_by([.trace_event_source, .instance_id,
+		    (if $g == "process" then .process_id else "" end),
+		    (if $r == "lnc" then "" else .thread_id end),
+		    (if $r == "thread" then "" else core end)])
+	| map("\(part($g))|\(part($r))-\(.[0].trace_event_source)|\(length)|\(map(.duration) | add)")
+	| .[]' "$1" | sort
+}
+nxtop_rows() { # CACHE ARGS...: the same from nxtop's summary
+	"$NXTOP" summary -q --format json "$@" |
+		jq -r '.rows[] | "\(.group)|\(.name)|\(.events)|\(.event_time_ns)"' | sort
+}
+if command -v jq >/dev/null; then
+	th="$fx/system_threads.json"
+	jq '.trace_event |= reverse' "$th" > "$tmp/threads_reversed.json"
+	for f in "$th" "$tmp/threads_reversed.json"; do
+		threads_rows "$th" process row > "$tmp/want"
+		[ "$(wc -l < "$tmp/want")" -eq 7 ] || fail "jq found $(wc -l < "$tmp/want") rows"
+		nxtop_rows "$f" > "$tmp/got"
+		diff "$tmp/want" "$tmp/got" > "$tmp/diff" ||
+			fail "rows of $(basename "$f"): $(cat "$tmp/diff")"
+		threads_rows "$th" process thread > "$tmp/want"
+		nxtop_rows --row thread_id "$f" > "$tmp/got"
+		diff "$tmp/want" "$tmp/got" > "$tmp/diff" ||
+			fail "rows by thread of $(basename "$f"): $(cat "$tmp/diff")"
+		threads_rows "$th" instance lnc > "$tmp/want"
+		nxtop_rows --group instance --row lnc "$f" > "$tmp/got"
+		diff "$tmp/want" "$tmp/got" > "$tmp/diff" ||
+			fail "rows by core of $(basename "$f"): $(cat "$tmp/diff")"
+	done
+fi
+
 # One model on several NeuronCores: each device file says NeuronCore 0
 # inside; the bundle says which is which. Wanted: "NC,process,file,state"
 # from the fixture's device_profile_list (jq), plus the file it does not
 # name with the NeuronCore its name gives (sed).
 ncs="$tmp/ncs"
 bundle_ncs "$ncs" || fail "bundle_ncs failed"
-if command -v jq >/dev/null; then
+if have jq; then
 	{
 		jq -r --arg dir "$ncs" '.device_profile_list[] |
 			[(.nc_id | tonumber), .process_id,

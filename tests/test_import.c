@@ -1,18 +1,22 @@
 /* Device-profile JSON import: every section lands in its table, ids stay
  * exact above 2^53 and 2^63, numbers may be strings, key order does not
  * matter, and bad input gives one clear error with nothing left behind;
- * the writer keeps to its time range and row limit. */
+ * the writer keeps to its time range and row limit; the tables of a
+ * Parquet profile folder are found by their file names. */
 #include "config.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "model/util.h"
 #include "model/writer/writer.h"
 #include "src/import/import.h"
+#include "src/import/parquet/folder.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 #include "tests/testutil.h"
@@ -393,6 +397,62 @@ static void test_writer_limits(void **state)
 	free(cache);
 }
 
+static void touch(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fclose(f);
+	free(path);
+}
+
+/* NAME.parquet and NAME_<digits>.parquet are parts of NAME, in the
+ * order of their numbers; DmaPacketAggregated is a table of its own;
+ * links, folders, hidden and other files are not tables. */
+static void test_parquet_folder(void **state)
+{
+	char *dir = xasprintf("%s/pqnames", tu_dir());
+	char *sub = xasprintf("%s/Sub.parquet", dir);
+	char *link = xasprintf("%s/Warning.parquet", dir);
+	static const char *const files[] = {
+		"Instruction_10.parquet", "Instruction_2.parquet",
+		"Instruction.parquet", "DmaPacket_0.parquet",
+		"DmaPacketAggregated.parquet", ".Hidden.parquet", "notes.txt",
+		"Odd_.parquet", "Summary.parquet.bak",
+	};
+	struct pqfolder f;
+	const struct pqtable *t;
+
+	(void)state;
+	assert_int_equal(mkdir(dir, 0700), 0);
+	for (size_t i = 0; i < NX_ARRAY_SIZE(files); i++)
+		touch(dir, files[i]);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(symlink("/etc/passwd", link), 0);
+	assert_int_equal(pqfolder_scan(dir, &f), 0);
+	assert_int_equal(f.n, 4);
+	t = pqfolder_find(&f, "Instruction");
+	assert_non_null(t);
+	assert_int_equal(t->nfiles, 3);
+	assert_string_equal(pqfolder_base(t->files[0]), "Instruction.parquet");
+	assert_string_equal(pqfolder_base(t->files[1]), "Instruction_2.parquet");
+	assert_string_equal(pqfolder_base(t->files[2]), "Instruction_10.parquet");
+	t = pqfolder_find(&f, "DmaPacket");
+	assert_non_null(t);
+	assert_int_equal(t->nfiles, 1);
+	assert_string_equal(pqfolder_base(t->files[0]), "DmaPacket_0.parquet");
+	assert_non_null(pqfolder_find(&f, "DmaPacketAggregated"));
+	assert_non_null(pqfolder_find(&f, "Odd_"));
+	assert_null(pqfolder_find(&f, "Warning"));
+	assert_null(pqfolder_find(&f, "Sub"));
+	assert_true(pqfolder_is_device(dir));
+	pqfolder_free(&f);
+	free(dir);
+	free(sub);
+	free(link);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_awkward_ok),
 		cmocka_unit_test(test_neuron_binary),
 		cmocka_unit_test(test_writer_limits),
+		cmocka_unit_test(test_parquet_folder),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -2,7 +2,7 @@
  * numbers as strings, epoch-ns times exact, nesting from events in any
  * order, dropped-event warnings flagged; filters; bundles with a missing
  * device file and hostile device names (../, an absolute path, a link
- * out); view-time grouping; drilldown from a system event to its device
+ * out); flows from flow_id lists; view-time grouping; drilldown from a system event to its device
  * profile and the execution's place in system time. */
 #include "config.h"
 
@@ -297,6 +297,44 @@ static void test_bad_input(void **state)
 			       " CPU number or \"average\""));
 }
 
+/* flow_id lists (Parquet's SystemProfileEvents, and JSON alike): a flow
+ * links the events that share an id, each to the next in time,
+ * whatever order they come in; an id that is not a number still links. */
+static void test_flows(void **state)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *c, *links;
+
+	(void)state;
+	c = import_text("flows.json", "{\"trace_event\":["
+			"{\"name\":\"c\",\"timestamp\":30,\"duration\":1,\"id\":3,"
+			"\"flow_id\":[\"7\",\"x\"]},"
+			"{\"name\":\"a\",\"timestamp\":10,\"duration\":1,\"id\":1,"
+			"\"flow_id\":[\"7\"]},"
+			"{\"name\":\"b\",\"timestamp\":20,\"duration\":1,\"id\":2,"
+			"\"flow_id\":[7,\"x\"]},"
+			"{\"name\":\"d\",\"timestamp\":40,\"duration\":1,\"id\":4,"
+			"\"flow_id\":[]}]}", &o);
+	assert_non_null(c);
+	links = qs(c, "SELECT group_concat(l, ',') FROM (SELECT a.id || '>' ||"
+		   " b.id AS l FROM flow f JOIN sys_event a ON a.slice_id ="
+		   " f.slice_out JOIN sys_event b ON b.slice_id = f.slice_in"
+		   " ORDER BY a.id, b.id)");
+	assert_string_equal(links, "1>2,2>3,2>3");
+	assert_int_equal(q(c, "SELECT count(*) FROM flow WHERE flow_id = 7"), 2);
+	assert_int_equal(q(c, "SELECT count(DISTINCT flow_id) FROM flow"), 2);
+	free(links);
+	free(c);
+	assert_null(import_text("badflow.json", "{\"trace_event\":[{\"name\":"
+				"\"a\",\"timestamp\":1,\"flow_id\":5}]}", &o));
+	assert_non_null(strstr(err_get(), "\"flow_id\" is a number, expected a"
+			       " list of flow ids"));
+	assert_null(import_text("badflow2.json", "{\"trace_event\":[{\"name\":"
+				"\"a\",\"timestamp\":1,\"flow_id\":[[1]]}]}", &o));
+	assert_non_null(strstr(err_get(), "\"flow_id[]\" is an array, expected"
+			       " a flow id"));
+}
+
 static void test_filters(void **state)
 {
 	char *path = tu_fixture("system_small.json");
@@ -446,6 +484,11 @@ static void test_grouping(void **state)
 	x = row_named(r, n, "gid32-nc0-tid1627711-neuron_hw");
 	assert_non_null(x);
 	assert_string_equal(r[x->group].name, "i-0f207fb2a99bd2d08-pid1627711");
+	/* nrt_tensor_write lacks worker_gid and nc_idx: same thread, one row */
+	x = row_named(r, n, "gid32-nc0-tid1627711-neuron_rt");
+	assert_non_null(x);
+	assert_int_equal(x->n_events, 5);
+	assert_null(row_named(r, n, "nc0-tid1627711-neuron_rt"));
 	assert_non_null(row_named(r, n, "CPU 47"));
 	model_sysrows_free(r, n);
 
@@ -456,7 +499,7 @@ static void test_grouping(void **state)
 	assert_int_equal(model_sysrows(m, 1, &g, &r, &n), 0);
 	x = row_named(r, n, "nc0-neuron_rt");
 	assert_non_null(x);
-	assert_int_equal(x->ntracks, 2);	/* with and without worker_gid */
+	assert_int_equal(x->ntracks, 1);	/* with and without worker_gid */
 	assert_int_equal(x->n_events, 5);
 	assert_non_null(row_named(r, n, "framework"));
 	assert_int_equal(model_row_frame(m, x, T0, 1000000, 4, cells), 0);
@@ -662,7 +705,7 @@ static void test_summary(void **state)
 	sysgroup_default(&g);
 	assert_int_equal(syssummary_compute(m, 1, &g, &s), 0);
 	assert_int_equal(s.n_events, 10);
-	assert_int_equal(s.nrows, 7);
+	assert_int_equal(s.nrows, 6);
 	assert_int_equal(s.ndevices, 3);
 	assert_int_equal(s.dropped, 1);
 	assert_string_equal(s.warnings[0].category, "Dropped events");
@@ -685,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_dropped),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_bundle),
 		cmocka_unit_test(test_bundle_fresh),

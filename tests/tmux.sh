@@ -18,7 +18,8 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipping"; exit 77; }
+command -v tmux >/dev/null 2>&1 ||
+	{ echo "SKIP: needs tmux (./install-deps installs it)" >&2; exit 77; }
 if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 	echo "no C.UTF-8 locale: skipping"
 	exit 77
@@ -112,7 +113,8 @@ run() {
 	*)
 		# another fixture, imported once
 		if [ ! -e "$tmp/$profile" ]; then
-			cp "$srcdir/tests/fixtures/$profile" "$tmp/$profile" &&
+			mkdir -p "$(dirname "$tmp/$profile")" &&
+			cp -R "$srcdir/tests/fixtures/$profile" "$tmp/$profile" &&
 				"$NXTOP" import -q "$tmp/$profile" ||
 				{ fail "$name: $profile: import failed"; return; }
 		fi

@@ -388,12 +388,6 @@ size_t tracks_row_of(const struct tracks *tr, size_t i)
 	}
 }
 
-void tracks_invalidate(struct tracks *tr)
-{
-	for (size_t i = 0; i < tr->n; i++)
-		tr->st[i].frame->valid = 0;
-}
-
 typedef int (*fill_fn)(struct tracks *tr, size_t i, int64_t t0,
 		       int64_t colw, int ncols, void *out);
 

@@ -95,7 +95,5 @@ const struct mccell *tracks_counter_frame(struct tracks *tr, size_t i,
 /* Smallest and largest sample of counter track i; 0 if known. */
 int tracks_counter_range(struct tracks *tr, size_t i, double *vmin,
 			 double *vmax);
-/* Forgets cached frames (after a model change, not needed for moves). */
-void tracks_invalidate(struct tracks *tr);
 
 #endif

@@ -31,23 +31,13 @@ static int put_event(void *ctx, const struct mslice *s)
 	o->count++;
 	if (o->fmt == OUT_JSON) {
 		jout_obj(&o->j);
-		jout_key(&o->j, "id");
-		jout_int(&o->j, s->id);
-		jout_key(&o->j, "name");
-		jout_str(&o->j, name);
-		jout_key(&o->j, "row");
-		jout_str(&o->j, o->row);
-		jout_key(&o->j, "ts_ns");
-		jout_int(&o->j, s->ts - o->pstart);
-		jout_key(&o->j, "dur_ns");
-		jout_int(&o->j, s->dur);
-		jout_key(&o->j, "depth");
-		jout_int(&o->j, s->depth);
-		jout_key(&o->j, "parent");
-		if (s->parent)
-			jout_int(&o->j, s->parent);
-		else
-			jout_null(&o->j);
+		jout_kint(&o->j, "id", s->id);
+		jout_kstr(&o->j, "name", name);
+		jout_kstr(&o->j, "row", o->row);
+		jout_kint(&o->j, "ts_ns", s->ts - o->pstart);
+		jout_kint(&o->j, "dur_ns", s->dur);
+		jout_kint(&o->j, "depth", s->depth);
+		jout_kopt(&o->j, "parent", s->parent ? s->parent : -1);
 		jout_end(&o->j);
 		return 0;
 	}
@@ -81,10 +71,8 @@ static void begin(struct ev_out *o, const struct mprofile *p, int64_t t0,
 	if (o->fmt == OUT_JSON) {
 		jout_init(&o->j, o->f, 1);
 		jout_obj(&o->j);
-		jout_key(&o->j, "start_ns");
-		jout_int(&o->j, t0 - p->start);
-		jout_key(&o->j, "end_ns");
-		jout_int(&o->j, t1 - p->start);
+		jout_kint(&o->j, "start_ns", t0 - p->start);
+		jout_kint(&o->j, "end_ns", t1 - p->start);
 		jout_key(&o->j, "events");
 		jout_arr(&o->j);
 	} else if (o->fmt == OUT_CSV) {
@@ -108,8 +96,7 @@ static void end(struct ev_out *o)
 {
 	if (o->fmt == OUT_JSON) {
 		jout_end(&o->j);
-		jout_key(&o->j, "count");
-		jout_int(&o->j, o->count);
+		jout_kint(&o->j, "count", o->count);
 		jout_end(&o->j);
 		jout_done(&o->j);
 	} else if (o->fmt == OUT_TEXT) {

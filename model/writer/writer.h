@@ -42,6 +42,9 @@ struct cache_stamp;
  * import fails (writer_failed()). */
 #define WRITER_MAX_TRACKS 65536
 
+/* Deepest nesting kept; deeper slices are stored at this depth. */
+#define WRITER_MAX_DEPTH 255
+
 /* Slice flags. */
 #define SF_UNTERMINATED 1	/* begin without end: closed at trace end */
 #define SF_INSTANT 2		/* zero-duration instant event */
@@ -61,8 +64,6 @@ struct wid {
 
 void wid_from_i64(struct wid *id, int64_t v);
 void wid_from_u64(struct wid *id, uint64_t v);
-/* Parses a decimal integer; 0 on success. */
-int wid_parse(struct wid *id, const char *s);
 
 struct wprofile {
 	const char *kind;	/* device | system | trace */

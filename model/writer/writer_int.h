@@ -20,9 +20,6 @@ struct wtrack {
 	uint64_t names;		/* one bit per name hash: how varied names are */
 };
 
-/* Deepest nesting kept; deeper slices are stored at this depth. */
-#define WRITER_MAX_DEPTH 255
-
 /* Depths of TF_NEST_BY_TIME tracks, before the indexes are built. */
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks);

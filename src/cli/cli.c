@@ -21,9 +21,10 @@ static const char help_text[] =
 	"       nxtop --help | --version\n"
 	"\n"
 	"PROFILE is a Neuron device- or system-profile JSON file, a bundle\n"
-	"folder (a system profile and its device profiles), a Perfetto trace\n"
-	"(.pftrace), a Chrome trace-event JSON file (.json, .json.gz), or an\n"
-	"nxtop cache (.nxdb). The first open imports the profile into a cache\n"
+	"folder (a system profile and its device profiles), a Neuron Explorer\n"
+	"device profile folder of Parquet tables (NAME@latest/), a Perfetto\n"
+	"trace (.pftrace), a Chrome trace-event JSON file (.json, .json.gz), or\n"
+	"an nxtop cache (.nxdb). The first open imports the profile into a cache\n"
 	"beside it (PROFILE.nxdb); later opens reuse the cache while the\n"
 	"files are unchanged.\n"
 	"\n"
@@ -77,7 +78,7 @@ static const char help_text[] =
 	"Exit status: 0 success, 1 bad input or failure, 2 usage error.\n"
 	"See nxtop(1).\n";
 
-void cli_help(void)
+static void cli_help(void)
 {
 	fputs(help_text, stdout);
 }

@@ -38,6 +38,9 @@ int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
 	va_end(ap);
 	if (!r)
 		err_set("%s: %s", im->name, msg);
+	else if (r->offset == IMPORT_AT_ROW)
+		err_set("%s: row %llu: %s", im->name,
+			(unsigned long long)r->index, msg);
 	else if (r->key && r->kind == JREC_ITEM)
 		err_set("%s: byte %llu: %s in \"%s\"[%llu]", im->name,
 			(unsigned long long)r->offset, msg, r->key,

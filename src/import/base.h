@@ -67,6 +67,10 @@ struct import {
 void import_warning(struct import *im, const char *category,
 		    const char *message);
 
+/* jrec.offset of a record that is a row of a table (Parquet): errors
+ * say "<file>: row N: <msg>". */
+#define IMPORT_AT_ROW UINT64_MAX
+
 /* Sets the error text: "<file>: byte N: <msg> in "key"[i]". Returns -1. */
 int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
 	NX_PRINTF(3, 4);

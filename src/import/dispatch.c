@@ -16,6 +16,7 @@
 #include "model/cache.h"
 #include "model/util.h"
 #include "src/import/formats.h"
+#include "src/import/parquet/folder.h"
 
 #define SNIFF_BYTES 65536
 
@@ -124,6 +125,11 @@ enum input_format import_detect(const char *path)
 		err_set("%s", strerror(errno));
 		return FMT_UNREADABLE;
 	}
+	if (!fstat(fd, &sb) && S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return pqfolder_is_system(path) ? FMT_PARQUET_SYSTEM :
+		       pqfolder_is_device(path) ? FMT_PARQUET_DEVICE : FMT_UNKNOWN;
+	}
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return FMT_UNKNOWN;
@@ -190,6 +196,12 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 	case FMT_CHROME_JSON:
 		rc = import_chrome_json(&im);
 		break;
+	case FMT_PARQUET_DEVICE:
+		rc = import_parquet_device(&im);
+		break;
+	case FMT_PARQUET_SYSTEM:
+		rc = import_parquet_system(&im);
+		break;
 	case FMT_NEURON_BINARY:
 		rc = -1;
 		err_set("%s: raw Neuron capture files cannot be read directly;"
@@ -205,6 +217,9 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		rc = -1;
 		if (file_size(path) == 0)
 			err_set("%s: empty file", name);
+		else if (has_suffix(path, ".parquet"))
+			err_set("%s: one table of a Parquet profile: open the"
+				" folder that holds it", name);
 		else
 			err_set("%s: not a Neuron profile JSON, Perfetto trace or"
 				" Chrome trace-event JSON file", name);

@@ -9,5 +9,8 @@
 int import_neuron_json(struct import *im);
 int import_pftrace(struct import *im);
 int import_chrome_json(struct import *im);
+/* im->path is a folder of Parquet tables (src/import/parquet/). */
+int import_parquet_device(struct import *im);
+int import_parquet_system(struct import *im);
 
 #endif

@@ -75,6 +75,7 @@ struct neuron {
 	struct jv_names instr_names, dma_names;
 	int saw_known_key;
 	struct sysimp *sys;	/* set once a system-profile key is seen */
+	const char *noun;	/* what a top-level key is: "key", "table" */
 	uint64_t clipped;
 	/* profile facts gathered from whichever record carries them */
 	char *instance_type, *profile_name, *network_name;
@@ -93,19 +94,16 @@ static int64_t group(struct neuron *n, int64_t *g, const char *name,
 
 static int64_t named_find(struct named_set *s, const char *name)
 {
-	void *v = strmap_get(&s->map, name, strlen(name));
+	size_t i;
 
-	return v ? s->ids[(uintptr_t)v - 1] : 0;
+	return strmap_index(&s->map, name, strlen(name), &i) ? s->ids[i] : 0;
 }
 
 static void named_add(struct named_set *s, const char *name, int64_t id)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->ids = xreallocarray(s->ids, s->cap, sizeof(*s->ids));
-	}
+	s->ids = xgrow(s->ids, &s->cap, s->n + 1, sizeof(*s->ids));
+	strmap_put_index(&s->map, name, strlen(name), s->n);
 	s->ids[s->n++] = id;
-	strmap_put(&s->map, name, strlen(name), (void *)(uintptr_t)s->n);
 }
 
 static void named_free(struct named_set *s)
@@ -574,6 +572,16 @@ static void note_facts(struct neuron *n, const char *section, const cJSON *o)
 		if (cJSON_IsString(v) && !n->network_name)
 			n->network_name = xstrdup(v->valuestring);
 	} else if (!strcmp(section, "metadata")) {
+		/* Parquet's Metadata carries what the JSON spreads around */
+		v = cJSON_GetObjectItemCaseSensitive(o, "profile_name");
+		if (cJSON_IsString(v) && !n->profile_name)
+			n->profile_name = xstrdup(v->valuestring);
+		v = cJSON_GetObjectItemCaseSensitive(o, "instance_type");
+		if (cJSON_IsString(v) && !n->instance_type)
+			n->instance_type = xstrdup(v->valuestring);
+		if (jv_i64(cJSON_GetObjectItemCaseSensitive(o, "neuroncore_idx"),
+			   &i) == JV_OK)
+			n->nc_idx = i;
 		if (jv_i64(cJSON_GetObjectItemCaseSensitive(o,
 			   "first_hw_timestamp"), &i) == JV_OK) {
 			n->first_hw = i;
@@ -712,9 +720,9 @@ static void report_unknown(struct neuron *n)
 
 		if (k->known || !k->n)
 			continue;
-		msg = xasprintf("unrecognised key \"%s\": %" PRIu64
+		msg = xasprintf("unrecognised %s \"%s\": %" PRIu64
 				" record(s) kept in the info table \"%s\"",
-				k->key, k->n, k->key);
+				n->noun, k->key, k->n, k->key);
 		writer_warning(n->w, n->im->profile, "import", "Import", msg);
 		free(msg);
 	}
@@ -763,6 +771,8 @@ static void neuron_free(struct neuron *n)
 {
 	sysimp_free(n->sys);
 	named_free(&n->engines);
+	jv_names_free(&n->instr_names);
+	jv_names_free(&n->dma_names);
 	named_free(&n->queues);
 	named_free(&n->xfers);
 	sb_free(&n->args);
@@ -800,6 +810,7 @@ static void neuron_init(struct neuron *n, struct import *im)
 	n->im = im;
 	n->w = im->w;
 	n->nc_idx = -1;
+	n->noun = "key";
 	jv_names_init(&n->instr_names, instr_fields, I_COUNT);
 	jv_names_init(&n->dma_names, dma_fields, D_COUNT);
 }
@@ -869,6 +880,31 @@ void neuron_end(struct neuron *n)
 	report_unknown(n);
 	neuron_free(n);
 	free(n);
+}
+
+void neuron_set_noun(struct neuron *n, const char *noun)
+{
+	n->noun = noun;
+}
+
+int neuron_record(struct neuron *n, const struct jrec *r, const cJSON *o)
+{
+	return record(n, r, o, NULL);
+}
+
+int neuron_finish(struct neuron *n)
+{
+	int rc = 0;
+
+	if (!n->saw_known_key)
+		rc = unrecognised(n);
+	if (rc == 0 && n->sys)
+		rc = sysimp_finish(n->sys);
+	if (rc == 0)
+		finish_profile(n);
+	neuron_free(n);
+	free(n);
+	return rc;
 }
 
 int neuron_instruction(struct neuron *n, const cJSON *o,

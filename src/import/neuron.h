@@ -17,6 +17,17 @@ struct neuron *neuron_new(struct import *im);
 /* Writes warnings about what was clipped, then frees. */
 void neuron_end(struct neuron *n);
 
+/* One record of the top-level key r->key, shaped like the JSON's: the
+ * entry point of importers that read the same tables in another form
+ * (src/import/parquet/). */
+int neuron_record(struct neuron *n, const struct jrec *r, const cJSON *o);
+/* Names what a top-level key is in warnings ("key", "table"). */
+void neuron_set_noun(struct neuron *n, const char *noun);
+/* Names the profile, sets its extent (a system profile's rows are
+ * finished too) and reports what was not recognised, then frees; -1 with err_get() set when no record was of
+ * a known key. */
+int neuron_finish(struct neuron *n);
+
 /* One record shaped like an element of the JSON "instruction" or "dma"
  * arrays; where (may be NULL) places errors in the input. */
 int neuron_instruction(struct neuron *n, const cJSON *o,

@@ -76,7 +76,8 @@ make -s -C "$out" -j2 $targets
 # and the saved built queries.
 seeds="$out/seeds"
 rm -rf "$seeds"
-for n in jsonsplit neuron system pftrace chrome query querybuild command parquet cache; do
+for n in jsonsplit neuron system pftrace chrome query querybuild command parquet cache \
+	pqdevice pqsystem; do
 	mkdir -p "$seeds/$n"
 done
 fx="$srcdir/tests/fixtures"
@@ -91,6 +92,14 @@ cp "$fx/chrome_array.json.gz" "$fx/chrome_epoch.json" "$fx/chrome_phases.json" \
 	"$fx/trace_same.json" "$seeds/chrome/"
 "$out/mkpftrace" "$seeds/pftrace" >/dev/null
 cp "$fx"/parquet/*.parquet "$seeds/parquet/"
+for d in "$fx"/parquet-device/*/; do
+	for f in "$d"Instruction*.parquet; do
+		cp "$f" "$seeds/pqdevice/$(basename "$d")-$(basename "$f")"
+	done
+done
+for d in "$fx"/parquet-system/*/; do
+	cp "$d"SystemProfileEvents.parquet "$seeds/pqsystem/$(basename "$d").parquet"
+done
 # caches: each fixture's with no edit, and with a few of each kind
 for m in 1 2 3; do
 	printf "\\00$m" > "$seeds/cache/plain$m"
@@ -123,7 +132,7 @@ for n in $FUZZ_NAMES; do
 	mkdir -p "$corpus"
 	case $n in
 	query | querybuild | command) dict="-dict=$srcdir/tests/fuzz/query.dict" ;;
-	pftrace | parquet | cache) dict="" ;;
+	pftrace | parquet | pqdevice | pqsystem | cache) dict="" ;;
 	*) dict="-dict=$srcdir/tests/fuzz/json.dict" ;;
 	esac
 	# shellcheck disable=SC2086

@@ -175,20 +175,7 @@ int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f)
 /* Reverses the cell at (y, x); a blank cell gets the box colour. */
 static void shade(WINDOW *win, int y, int x)
 {
-	cchar_t cc;
-	wchar_t wc[CCHARW_MAX + 1];
-	attr_t a;
-	short pair;
-
-	if (mvwin_wch(win, y, x, &cc) == ERR ||
-	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
-		return;
-	if (wc[0] == L' ') {
-		draw_str(win, y, x, 1, " ", draw_style(S_BOX));
-		return;
-	}
-	setcchar(&cc, wc, a ^ A_REVERSE, pair, NULL);
-	mvwadd_wch(win, y, x, &cc);
+	draw_restyle(win, y, x, " ", draw_style(S_BOX), A_REVERSE, 0);
 }
 
 void timeline_box_draw(struct timeline *tl, WINDOW *win)

@@ -266,23 +266,12 @@ static void counter_scale(struct timeline *tl, size_t i,
  * thin line through empty cells of other rows. */
 static void mark_cursor(WINDOW *win, int y, int x, int on_row)
 {
-	cchar_t cc;
-	wchar_t wc[CCHARW_MAX + 1];
-	attr_t a;
-	short pair;
-
-	if (mvwin_wch(win, y, x, &cc) == ERR ||
-	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
-		return;
-	if (wc[0] == L' ') {
-		draw_str(win, y, x, 1, on_row ? " " : draw_glyph(G_VLINE),
-			 draw_style(on_row ? S_CURSOR : S_CURSOR_COL));
-		return;
-	}
-	if (!on_row)
-		return;
-	setcchar(&cc, wc, (a ^ A_REVERSE) | A_BOLD, pair, NULL);
-	mvwadd_wch(win, y, x, &cc);
+	if (on_row)
+		draw_restyle(win, y, x, " ", draw_style(S_CURSOR), A_REVERSE,
+			  A_BOLD);
+	else
+		draw_restyle(win, y, x, draw_glyph(G_VLINE),
+			  draw_style(S_CURSOR_COL), 0, 0);
 }
 
 /* Bytes of the longest end of s that fits in cols columns. */
@@ -455,7 +444,7 @@ static void draw_axis(struct timeline *tl, WINDOW *win, int y)
 
 	timeline_fmt_rel(tl, tl->cur, buf, sizeof(buf));
 	draw_text(win, y, 0, tl->labelw, buf, draw_style(S_AXIS), 0);
-	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->origin);
+	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->origin, draw_ascii());
 	for (int k = 0; k < ax.n; k++) {
 		int room = (k + 1 < ax.n ? ax.col[k + 1] : tl->ncols) - ax.col[k];
 
@@ -591,7 +580,7 @@ void timeline_header(struct view *v, struct strbuf *out)
 	timeline_fmt_rel(tl, tl->t0, a, sizeof(a));
 	timeline_fmt_rel(tl, timeline_end(tl), b, sizeof(b));
 	/* three or four digits tell zoom levels apart */
-	timefmt_dur(w, sizeof(w), tl->colw, 1, 0);
+	timefmt_dur(w, sizeof(w), tl->colw, 1, draw_tf());
 	sb_init(&when);
 	sb_printf(&when, "  %s%s .. %s  %s/col",
 		  tl->aligned ? "system time " : "", a, b, w);
@@ -638,7 +627,7 @@ void timeline_status(struct view *v, struct strbuf *out)
 	size_t r0, r1;
 
 	if (!timeline_box_range(tl, &b0, &b1, &r0, &r1)) {
-		timefmt_dur(d, sizeof(d), b1 - b0, 3, 0);
+		timefmt_dur(d, sizeof(d), b1 - b0, 3, draw_tf());
 		sb_printf(out, "box %s x %zu row%s  ", d, r1 - r0 + 1,
 			  r1 == r0 ? "" : "s");
 	}
@@ -658,7 +647,7 @@ void timeline_status(struct view *v, struct strbuf *out)
 	} else if (!timeline_event_at(tl, i, &s)) {
 		const char *name = model_string(tl->m, s.name);
 
-		timefmt_dur(d, sizeof(d), s.dur, 3, 0);
+		timefmt_dur(d, sizeof(d), s.dur, 3, draw_tf());
 		/* the status line shows half the screen at most */
 		sb_printf(out, "%.*s %s", (int)text_fit(name, v->width), name, d);
 	}

@@ -136,8 +136,7 @@ struct timeline {
  * and engine, a trace's name, category and thread. */
 const char *timeline_color_name(const struct timeline *tl, enum color_by c);
 /* Column c covers [t0 + c colw, t0 + (c+1) colw). */
-int64_t timeline_span(const struct timeline *tl);	/* ns on screen */
-int64_t timeline_end(const struct timeline *tl);	/* t0 + span */
+int64_t timeline_end(const struct timeline *tl);	/* t0 + ns on screen */
 /* The cursor's column: -1 left of the view, ncols right of it. */
 int timeline_cursor_col(const struct timeline *tl);
 /* Track index of the cursor row. */

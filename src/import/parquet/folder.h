@@ -1,0 +1,52 @@
+/* A folder of Parquet tables as Neuron Explorer writes it: one file per
+ * table, NAME.parquet, or a large table split into NAME_0.parquet,
+ * NAME_1.parquet, ... (FORMATS.md §1.5a). DmaPacket_0.parquet is a part
+ * of DmaPacket; DmaPacketAggregated.parquet is a table of its own. The
+ * device importer and a system importer share this discovery. */
+#ifndef NX_PQ_FOLDER_H
+#define NX_PQ_FOLDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct writer;
+
+struct pqtable {
+	char *name;		/* "DmaPacket" */
+	char **files;		/* paths of its parts, in part order */
+	size_t nfiles;
+};
+
+struct pqfolder {
+	char *dir;
+	struct pqtable *tables;	/* sorted by name */
+	size_t n;
+};
+
+/* Lists the tables of dir (regular files only, no links out). 0 on
+ * success; -1 with err_get() set. */
+int pqfolder_scan(const char *dir, struct pqfolder *out);
+/* The table of that name, or NULL. */
+const struct pqtable *pqfolder_find(const struct pqfolder *f,
+				    const char *name);
+void pqfolder_free(struct pqfolder *f);
+
+/* 1 if dir holds an Instruction table: a device profile folder. */
+int pqfolder_is_device(const char *dir);
+/* 1 if dir holds a SystemProfileEvents table: a system profile folder. */
+int pqfolder_is_system(const char *dir);
+/* The one system profile folder among dir's subfolders (Neuron
+ * Explorer's profiles/global/): 0 and *sys (malloc'd) when there is
+ * exactly one; 1 when there is none; -1 with err_get() set when there
+ * are several. */
+int pqfolder_find_system(const char *dir, char **sys);
+
+/* Every table file binds the profile's cache: a change to any makes it
+ * stale. */
+void pqfolder_sources(const struct pqfolder *f, struct writer *w,
+		      int64_t profile);
+
+/* The file name of a path, for messages. */
+const char *pqfolder_base(const char *path);
+
+#endif

@@ -1,0 +1,360 @@
+#include "config.h"
+
+#include "src/import/parquet/rows.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/arena.h"
+#include "model/util.h"
+#include "src/json/jsonsplit.h"
+#include "src/json/jsonval.h"
+#include "src/parquet/parquet.h"
+
+/* Rows read from every column at once: a few MB of values at most. */
+#define BATCH_ROWS 4096
+
+/* Integers a double holds exactly; larger ones go as tagged text. */
+#define EXACT_MAX INT64_C(9007199254740992)
+
+struct rcol {
+	int col;		/* leaf index in the file */
+	const char *json;	/* member name */
+	struct pq_cursor *cur;
+	struct pq_batch b;
+	int is_bool, is_u64;
+};
+
+struct pqrows {
+	const struct pqtable *t;
+	const struct pqrename *renames;
+	size_t part;
+	struct pq_file *f;
+	struct rcol *cols;
+	int ncols;
+	size_t row, rows;	/* in the current batch */
+	uint64_t index;		/* row in the current part */
+	struct arena a;
+};
+
+struct pqrows *pqrows_open(const struct pqtable *t,
+			   const struct pqrename *renames)
+{
+	struct pqrows *r = xcalloc(1, sizeof(*r));
+
+	r->t = t;
+	r->renames = renames;
+	return r;
+}
+
+static void close_part(struct pqrows *r)
+{
+	for (int i = 0; i < r->ncols; i++)
+		pq_cursor_close(r->cols[i].cur);
+	free(r->cols);
+	r->cols = NULL;
+	r->ncols = 0;
+	pq_close(r->f);
+	r->f = NULL;
+}
+
+/* The member name of a column; NULL: dropped. */
+static const char *json_name(const struct pqrows *r, const char *column)
+{
+	for (const struct pqrename *p = r->renames; p && p->column; p++)
+		if (!strcmp(p->column, column))
+			return p->json;
+	return column;
+}
+
+/* Only top-level fields of one leaf (or a list of one leaf) are rows'
+ * members; the leaves of a struct are not. */
+static int is_single_leaf(struct pq_file *f, int col)
+{
+	const struct pq_column *c = pq_column(f, col);
+
+	return pq_find_column(f, c->name) == col;
+}
+
+/* The reader's message without the file name it starts with: the
+ * importer names the file itself, with its folder. */
+static void set_reason(const char *msg, const char *file)
+{
+	size_t n = NX_MIN(strlen(file), 255);
+
+	if (strlen(msg) > n + 2 && !memcmp(msg + n, ": ", 2))
+		msg += n + 2;
+	err_set("%s", msg);
+}
+
+static int open_part(struct pqrows *r)
+{
+	char err[512];
+	const char *file = r->t->files[r->part];
+	int n;
+
+	r->f = pq_open(file, err, sizeof(err));
+	if (!r->f) {
+		set_reason(err, file);
+		return -1;
+	}
+	n = pq_num_columns(r->f);
+	r->cols = xcalloc((size_t)n + 1, sizeof(*r->cols));
+	for (int i = 0; i < n; i++) {
+		const struct pq_column *c = pq_column(r->f, i);
+		const char *json = json_name(r, c->name);
+		struct rcol *rc = &r->cols[r->ncols];
+
+		if (!json || !is_single_leaf(r->f, i))
+			continue;
+		rc->col = i;
+		rc->json = json;
+		rc->is_bool = c->type == PQ_BOOLEAN;
+		rc->is_u64 = c->logical == PQ_L_INT && !c->is_signed &&
+			     c->bit_width == 64;
+		rc->cur = pq_cursor_open(r->f, i);
+		if (!rc->cur) {
+			set_reason(pq_error(r->f), file);
+			return -1;
+		}
+		r->ncols++;
+	}
+	r->index = 0;
+	r->row = r->rows = 0;
+	return 0;
+}
+
+/* The next batch of every column; 0 at the end of the part. */
+static int next_batch(struct pqrows *r)
+{
+	size_t rows = 0;
+
+	for (int i = 0; i < r->ncols; i++) {
+		int rc = pq_cursor_next(r->cols[i].cur, BATCH_ROWS, &r->cols[i].b);
+
+		if (rc < 0) {
+			set_reason(pq_error(r->f), r->t->files[r->part]);
+			return -1;
+		}
+		if (rc == 0)
+			r->cols[i].b.rows = 0;
+		if (i == 0)
+			rows = r->cols[i].b.rows;
+		else if (r->cols[i].b.rows != rows) {
+			err_set("column \"%s\" has a different number of rows",
+				pq_column(r->f, r->cols[i].col)->name);
+			return -1;
+		}
+	}
+	/* a file without columns still has rows: none to hand over */
+	r->rows = rows;
+	r->row = 0;
+	return rows > 0;
+}
+
+static cJSON *node(struct pqrows *r)
+{
+	cJSON *v = arena_alloc(&r->a, sizeof(*v));
+
+	memset(v, 0, sizeof(*v));
+	return v;
+}
+
+static void set_string(struct pqrows *r, cJSON *v, const char *s, size_t n)
+{
+	v->type = cJSON_String;
+	v->valuestring = arena_copy(&r->a, s, n);
+}
+
+static void set_int(struct pqrows *r, const struct rcol *c, cJSON *v,
+		    int64_t i)
+{
+	char buf[32];
+
+	if (c->is_bool) {
+		v->type = i ? cJSON_True : cJSON_False;
+	} else if (c->is_u64 && i < 0) {
+		set_string(r, v, buf, (size_t)snprintf(buf, sizeof(buf), "%c%"
+			   PRIu64, JSPLIT_BIGINT, (uint64_t)i));
+	} else if (i > EXACT_MAX || i < -EXACT_MAX) {
+		set_string(r, v, buf, (size_t)snprintf(buf, sizeof(buf), "%c%"
+			   PRId64, JSPLIT_BIGINT, i));
+	} else {
+		v->type = cJSON_Number;
+		v->valuedouble = (double)i;
+		v->valueint = i > INT32_MAX ? INT32_MAX : i < INT32_MIN ?
+			      INT32_MIN : (int)i;
+	}
+}
+
+/* Slot s of a column as a value. */
+static void set_value(struct pqrows *r, const struct rcol *c, size_t s,
+		      cJSON *v)
+{
+	const struct pq_batch *b = &c->b;
+
+	if (!b->valid[s]) {
+		v->type = cJSON_NULL;
+	} else if (b->i64) {
+		set_int(r, c, v, b->i64[s]);
+	} else if (b->f64) {
+		v->type = cJSON_Number;
+		v->valuedouble = b->f64[s];
+	} else {
+		set_string(r, v, b->bytes[s].ptr, b->bytes[s].len);
+	}
+}
+
+static void append(cJSON *obj, cJSON *v, cJSON **last)
+{
+	v->prev = *last;
+	if (*last)
+		(*last)->next = v;
+	else
+		obj->child = v;
+	*last = v;
+}
+
+/* A list column's row as an array; NULL for a null list. */
+static cJSON *list_value(struct pqrows *r, const struct rcol *c, size_t row)
+{
+	const struct pq_batch *b = &c->b;
+	cJSON *arr, *last = NULL;
+
+	if (b->row_valid && !b->row_valid[row])
+		return NULL;
+	arr = node(r);
+	arr->type = cJSON_Array;
+	for (size_t s = b->offsets[row]; s < b->offsets[row + 1]; s++) {
+		cJSON *v = node(r);
+
+		set_value(r, c, s, v);
+		append(arr, v, &last);
+	}
+	return arr;
+}
+
+static cJSON *make_row(struct pqrows *r)
+{
+	cJSON *obj = node(r), *last = NULL;
+
+	obj->type = cJSON_Object;
+	for (int i = 0; i < r->ncols; i++) {
+		const struct rcol *c = &r->cols[i];
+		cJSON *v;
+
+		if (c->b.offsets) {
+			v = list_value(r, c, r->row);
+		} else if (!c->b.valid[r->row]) {
+			continue;	/* a null is an absent field */
+		} else {
+			v = node(r);
+			set_value(r, c, r->row, v);
+		}
+		if (!v)
+			continue;
+		v->string = (char *)c->json;
+		v->type |= cJSON_StringIsConst;
+		append(obj, v, &last);
+	}
+	return obj;
+}
+
+int pqrows_next(struct pqrows *r, cJSON **obj)
+{
+	int rc;
+
+	while (r->row >= r->rows) {
+		if (r->f && (rc = next_batch(r)) != 0) {
+			if (rc < 0)
+				return -1;
+			break;
+		}
+		if (r->f) {
+			close_part(r);
+			r->part++;
+		}
+		if (r->part >= r->t->nfiles)
+			return 0;
+		if (open_part(r))
+			return -1;
+	}
+	arena_reset(&r->a);
+	*obj = make_row(r);
+	r->row++;
+	r->index++;
+	return 1;
+}
+
+void pqrows_add(struct pqrows *r, cJSON *obj, const char *key,
+		const char *value)
+{
+	cJSON *v = node(r), *last = obj->child;
+
+	while (last && last->next)
+		last = last->next;
+	set_string(r, v, value, strlen(value));
+	v->string = (char *)key;
+	v->type |= cJSON_StringIsConst;
+	append(obj, v, &last);
+}
+
+const char *pqrows_file(const struct pqrows *r)
+{
+	return r->part < r->t->nfiles ? r->t->files[r->part] :
+	       r->t->files[r->t->nfiles - 1];
+}
+
+uint64_t pqrows_index(const struct pqrows *r)
+{
+	return r->index ? r->index - 1 : 0;
+}
+
+int pqrows_columns(const struct pqrows *r)
+{
+	return r->ncols;
+}
+
+int pqrows_has(const struct pqrows *r, const char *column)
+{
+	return r->f && pq_find_column(r->f, column) >= 0;
+}
+
+static int listed(const struct pqrename *p, const char *name)
+{
+	for (; p && p->column; p++)
+		if (!strcmp(p->column, name))
+			return 1;
+	return 0;
+}
+
+void pqrows_unmapped(const struct pqrows *r, const struct pqrename *a,
+		     const struct pqrename *b, struct strbuf *out)
+{
+	const char *prev = NULL;
+
+	sb_reset(out);
+	for (int i = 0; r->f && i < pq_num_columns(r->f); i++) {
+		const char *name = pq_column(r->f, i)->name;
+
+		/* the leaves of a struct follow each other */
+		if ((prev && !strcmp(prev, name)) || listed(a, name) ||
+		    listed(b, name)) {
+			prev = name;
+			continue;
+		}
+		prev = name;
+		sb_printf(out, "%s%s", out->len ? ", " : "", name);
+	}
+}
+
+void pqrows_close(struct pqrows *r)
+{
+	if (!r)
+		return;
+	close_part(r);
+	arena_free(&r->a);
+	free(r);
+}

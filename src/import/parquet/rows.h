@@ -1,0 +1,45 @@
+/* The rows of one Parquet table, part file after part file, each row as
+ * a flat cJSON object whose members are named like the fields of the
+ * Neuron JSON export, so that one set of record handlers serves both
+ * formats (src/import/neuron.c). Columns are found by name; 64-bit
+ * integers past 2^53 are handed over as tagged strings (JSPLIT_BIGINT),
+ * exact. */
+#ifndef NX_PQ_ROWS_H
+#define NX_PQ_ROWS_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "model/util.h"
+#include "src/import/parquet/folder.h"
+
+/* A column renamed on the way: json NULL drops it. */
+struct pqrename {
+	const char *column, *json;
+};
+
+struct pqrows;
+
+/* Rows of t; renames end with a { NULL, NULL } entry. */
+struct pqrows *pqrows_open(const struct pqtable *t,
+			   const struct pqrename *renames);
+/* The next row in *obj (valid until the next call): 1, 0 at the end,
+ * -1 with err_get() set ("<file>: <what>"; the caller adds the folder). */
+int pqrows_next(struct pqrows *r, cJSON **obj);
+/* Adds a string member to the current row. */
+void pqrows_add(struct pqrows *r, cJSON *obj, const char *key,
+		const char *value);
+/* The part file being read, and the row's index in it. */
+const char *pqrows_file(const struct pqrows *r);
+uint64_t pqrows_index(const struct pqrows *r);
+/* The members a row of the current part may have. */
+int pqrows_columns(const struct pqrows *r);
+/* 1 if the current part has a column named so (before renaming). */
+int pqrows_has(const struct pqrows *r, const char *column);
+/* Columns of the current part named in neither list, comma-separated
+ * into out (which is reset). */
+void pqrows_unmapped(const struct pqrows *r, const struct pqrename *a,
+		     const struct pqrename *b, struct strbuf *out);
+void pqrows_close(struct pqrows *r);
+
+#endif

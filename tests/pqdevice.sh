@@ -1,0 +1,218 @@
+#!/bin/sh
+# Neuron Explorer device profile folders (Parquet): the folders converted
+# from device_small.json and device_screen.json (tests/parquet/device.mjs)
+# give the JSON twin's summary and exports; layers are counted from the
+# instructions (checked against jq); split, missing and unknown tables
+# and columns; a newer schema version; the cache follows the folder's
+# files; bad table files fail with one line and leave no cache.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx="$srcdir/tests/fixtures"
+cp -R "$fx/parquet-device/." "$tmp/"
+chmod -R u+w "$tmp"
+small="$tmp/device_small@latest"
+screen="$tmp/device_screen@latest"
+split="$tmp/screen_split@latest"
+
+# The summary without what differs by design: the format, the layers
+# (a layer_summary in JSON, counted from instructions in Parquet) and
+# the import's own notes.
+norm_text() {
+	sed -e 's/(neuron-json)/(FORMAT)/; s/(neuron-parquet)/(FORMAT)/' \
+		-e '/^Schema /d' -e '/^Layers (/,/^$/d' -e '/^Warnings (/d' -e '/\[Import\]/d' -e '/^$/d'
+}
+norm_json() {
+	jq -S 'del(.profile.format, .profile.schema_version, .layers) |
+		.warnings |= map(select(.origin != "import"))'
+}
+
+for n in small screen; do
+	json="$fx/device_$n.json"
+	eval "pq=\$$n"
+	"$NXTOP" summary -q "$json" | norm_text >"$tmp/j.txt"
+	"$NXTOP" summary -q "$pq" | norm_text >"$tmp/p.txt"
+	cmp -s "$tmp/j.txt" "$tmp/p.txt" ||
+		fail "$n: summary differs: $(diff "$tmp/j.txt" "$tmp/p.txt" | head -5)"
+	"$NXTOP" summary -q --format json "$json" | norm_json >"$tmp/j.txt"
+	"$NXTOP" summary -q --format json "$pq" | norm_json >"$tmp/p.txt"
+	cmp -s "$tmp/j.txt" "$tmp/p.txt" ||
+		fail "$n: JSON summary differs: $(diff "$tmp/j.txt" "$tmp/p.txt" | head -5)"
+	grep -q '"format": "neuron-parquet"' "$tmp/p.txt" &&
+		fail "$n: norm_json kept the format"
+	"$NXTOP" summary -q --format json "$pq" | jq -e '.profile.format == "neuron-parquet"' \
+		>/dev/null || fail "$n: the format is not neuron-parquet"
+done
+
+# Exports: searches (a 64-bit id above 2^63 among them) and selections.
+# Slice ids are the cache's own numbering: packets and transfers come
+# from one array in JSON, from two tables in Parquet.
+no_ids() {
+	case " $* " in
+	*" json "*) jq -S 'del(.. | .slice_id?)' ;;
+	*) cat ;;
+	esac
+}
+same_export() {
+	shift
+	"$NXTOP" export -q "$fx/device_screen.json" "$@" 2>&1 | no_ids "$@" >"$tmp/j.txt"
+	"$NXTOP" export -q "$screen" "$@" 2>&1 | no_ids "$@" >"$tmp/p.txt"
+	cmp -s "$tmp/j.txt" "$tmp/p.txt" ||
+		fail "export $*: differs: $(diff "$tmp/j.txt" "$tmp/p.txt" | head -5)"
+	[ -s "$tmp/p.txt" ] || fail "export $*: empty"
+}
+same_export "$screen" --what search --query opcode=MATMUL
+same_export "$screen" --what search --query 'layer~attention dur>500ns' --format csv
+same_export "$screen" --what search --query 'queue_type=data' --format json
+same_export "$screen" --range 20us:80us
+same_export "$screen" --what selection --format json --range 10us:30us --tracks Tensor,qSyncIO0
+grep -q '"count": *[1-9]' "$tmp/p.txt" || fail "the selection export selected nothing"
+for q in id=18446744073709551000 id=9223229769545287789; do
+	"$NXTOP" export -q "$fx/device_small.json" --what search --query "$q" >"$tmp/j.txt"
+	"$NXTOP" export -q "$small" --what search --query "$q" >"$tmp/p.txt"
+	grep -q '^Matches  1 ' "$tmp/p.txt" || fail "search $q: $(cat "$tmp/p.txt")"
+	cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "search $q differs from the JSON's"
+done
+
+# Layers: per layer name, instruction count per engine and start, from
+# the JSON twin by jq (engine from subgroup, else label).
+jq -r '[.instruction[] | select((.layer // "") != "")
+	| {l: .layer, e: ((.subgroup // .label) | ascii_downcase
+		| sub("tensormatrix"; "tensor")), ts: (.timestamp | tonumber)}]
+	| group_by(.l)[] | [.[0].l, (map(.ts) | min),
+		(["tensor", "vector", "scalar", "gpsimd", "sync"] as $e
+		| $e[] as $x | map(select(.e == $x)) | length)] | @csv' \
+	"$fx/device_screen.json" | tr -d '"' | sort >"$tmp/want.txt"
+"$NXTOP" export -q "$screen" --what layers --format json |
+	jq -r '.layers[] | [.layer, .start_ns, .Tensor, .Vector, .Scalar, .GpSimd, .Sync] | @csv' |
+	tr -d '"' | sort >"$tmp/got.txt"
+[ "$(wc -l <"$tmp/want.txt")" -eq 4 ] || fail "jq found $(wc -l <"$tmp/want.txt") layers, not 4"
+cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
+	fail "layers differ from jq's count: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
+
+# The viewer shows the same timeline and details (screen tests check
+# that it shows these expected screens).
+for d in next details; do
+	cmp -s "$srcdir/tests/screens/details/$d" "$srcdir/tests/screens/pqdevice/$d" ||
+		fail "screen $d of the Parquet folder differs from the JSON's"
+done
+
+# Split tables (Instruction_0/_1, DmaPacket_0.._2, beside
+# DmaPacketAggregated), written by hyparquet-writer: counts by jq.
+"$NXTOP" summary -q "$split" >"$out" 2>"$err" || fail "split: $(cat "$err")"
+want=$(jq -r '"\(.instruction | length) instructions, \([.dma[] | select(.aggregated != "yes")] | length) DMA packets, \([.dma[] | select(.aggregated == "yes")] | length) DMA transfers, \(([.dma_throughput[] | (has("transfer_rate") | if . then 1 else 0 end) + (has("hbm_transfer_rate") | if . then 1 else 0 end)] | add) + (.pending_dma | length)) counter samples"' "$fx/device_screen.json")
+grep -q "^Events       $want\$" "$out" || fail "split: wanted '$want' in: $(grep Events "$out")"
+# (its second Instruction part has int32 times, where int64 is documented)
+if [ -x "$builddir/tests/pqdump" ]; then
+	"$builddir/tests/pqdump" -s "$split/Instruction_1.parquet" |
+		grep -q '^column duration_ns INT32 ' || fail "split: no int32 duration_ns"
+fi
+# SbufUsage and PsumUsage are missing there: no such counter rows.
+grep -q 'SBUF usage' "$out" && fail "split: an SBUF usage row without its table"
+# a column and a table nxtop does not know are listed; a newer schema
+# version is one warning line
+expect 0 'Instruction_1.parquet: columns nxtop does not know, kept with each row: future_field$' \
+	"$NXTOP" summary -q "$split"
+expect 0 'unrecognised table "FutureTable": 2 record\(s\) kept in the info table "FutureTable"' \
+	"$NXTOP" summary -q "$split"
+expect 0 '"profile schema version 13.0.0 is newer than the 12.x nxtop knows' \
+	"$NXTOP" summary -q --format json "$split"
+[ "$(grep -c 'schema version' "$out")" -eq 1 ] || fail "the schema warning is not one line"
+"$NXTOP" summary -q "$small" | grep -q 'schema version' && fail "12.0.1 warned as newer"
+expect 0 '^== FutureTable' "$NXTOP" export -q "$split" --what info --section FutureTable
+# of a long one, the first 10000 rows
+expect 0 'table "FutureLog": only its first 10000 rows are kept in its info table' \
+	"$NXTOP" summary -q "$split"
+n=$(sqlite3 "$split.nxdb" "SELECT count(*), max(idx) FROM info WHERE section = 'FutureLog'")
+[ "$n" = "10000|9999" ] || fail "FutureLog: $n info rows (count|max idx), not 10000|9999"
+# the unknown column is kept with the rows of the part that has it
+n=$(sqlite3 "$split.nxdb" "SELECT count(*) FROM arg WHERE args LIKE '%\"future_field\":\"f%'")
+[ "$n" -eq 600 ] || fail "future_field kept with $n rows, not 600"
+# The same instructions as the JSON twin's, over the parts.
+"$NXTOP" export -q "$fx/device_screen.json" --what search --query 'engine=Sync' >"$tmp/j.txt"
+"$NXTOP" export -q "$split" --what search --query 'engine=Sync' >"$tmp/p.txt"
+cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "split: Sync instructions differ from the JSON's"
+# The schema version is in the summary and the profile's info.
+expect 0 '^Schema       13\.0\.0$' "$NXTOP" summary -q "$split"
+expect 0 '"schema_version": "12\.0\.1"' "$NXTOP" summary -q --format json "$small"
+expect 0 '' "$NXTOP" summary -q "$fx/device_small.json"
+grep -q '^Schema' "$out" && fail "a JSON profile has a schema line"
+expect 0 'profile_schema_version +13\.0\.0' "$NXTOP" export -q "$split" --what info --section metadata
+
+# Only an Instruction table: no DMA, no counters, no active time.
+mkdir "$tmp/only"
+cp "$small/Instruction.parquet" "$tmp/only/"
+expect 0 '^Events       8 instructions, 0 DMA packets, 0 DMA transfers, 0 counter samples$' \
+	"$NXTOP" summary -q "$tmp/only"
+expect 0 '^  Tensor             2      285 ns            -         -$' "$NXTOP" summary -q "$tmp/only"
+# SchemaFields descriptions are the Summary keys' terminology.
+expect 0 'total_time .*Total duration of on device time' \
+	"$NXTOP" export -q "$small" --what info --section summary
+
+# The cache follows the folder's files: a new part, a changed file.
+cp "$small/DmaPacket.parquet" "$tmp/dma1.parquet"
+expect 0 '2 DMA packets' "$NXTOP" summary "$small"
+cp "$tmp/dma1.parquet" "$small/DmaPacket_1.parquet"
+expect 0 'rebuilding .*device_small@latest\.nxdb \(.*device_small@latest changed\)' \
+	"$NXTOP" summary "$small"
+grep -q '4 DMA packets' "$out" || fail "a new part was not imported: $(grep Events "$out")"
+cp "$split/DmaPacket_0.parquet" "$small/DmaPacket_1.parquet"
+expect 0 'rebuilding .*DmaPacket_1\.parquet changed' "$NXTOP" summary "$small"
+rm "$small/DmaPacket_1.parquet"
+expect 0 'rebuilding' "$NXTOP" summary "$small"
+expect 0 '' "$NXTOP" summary "$small"
+grep -q rebuilding "$err" && fail "a fresh cache was rebuilt: $(cat "$err")"
+
+# Bad table files: one line naming the folder and the file, exit 1, no
+# cache, no temporary file.
+bad() {
+	rm -rf "$tmp/bad" "$tmp/bad.nxdb"
+	cp -R "$small" "$tmp/bad"
+	rm -f "$tmp/bad.nxdb"
+}
+check_bad() {
+	expect 1 "$1" "$NXTOP" summary -q "$tmp/bad"
+	[ "$(wc -l <"$err")" -eq 1 ] || fail "not one line: $(cat "$err")"
+	no_file "$tmp/bad.nxdb"
+	no_temps "$tmp" "$1"
+}
+bad
+head -c 300 "$small/Instruction.parquet" >"$tmp/bad/Instruction.parquet"
+check_bad "^nxtop: $tmp/bad/Instruction.parquet: not a Parquet file \(no PAR1 at its end\)$"
+bad
+printf 'JUNK' | dd of="$tmp/bad/Instruction.parquet" conv=notrunc 2>/dev/null
+check_bad "^nxtop: $tmp/bad/Instruction.parquet: .*PAR1"
+bad
+cp "$small/Warning.parquet" "$tmp/bad/Instruction.parquet"
+check_bad "^nxtop: $tmp/bad/Instruction.parquet: no column \"start_ts\" \(the Instruction table needs it\)$"
+expect 1 "^nxtop: $tmp/bad/Instruction.parquet: no column" "$NXTOP" summary -q "$tmp/bad/"
+# an optional table that cannot be read is a warning
+bad
+cp "$small/Warning.parquet" "$tmp/bad/DmaPacket.parquet"
+expect 0 "\[Import\] $tmp/bad/DmaPacket.parquet: no column \"start_ts\" .*\(the DmaPacket table is left out\)" \
+	"$NXTOP" summary -q "$tmp/bad"
+bad
+head -c 200 "$small/ActiveTime.parquet" >"$tmp/bad/ActiveTime.parquet"
+expect 0 "\[Import\] $tmp/bad/ActiveTime.parquet: not a Parquet file .*\(the ActiveTime table is left out\)" \
+	"$NXTOP" summary -q "$tmp/bad"
+# a folder that is not a device profile and has no system profile
+mkdir "$tmp/noinst"
+cp "$small/ActiveTime.parquet" "$tmp/noinst/"
+expect 1 "noinst: a folder with nothing nxtop reads .*a device profile folder with Instruction.parquet" "$NXTOP" summary -q "$tmp/noinst"
+# a table file alone is not a profile
+expect 1 "Instruction.parquet: one table of a Parquet profile: open the folder that holds it" \
+	"$NXTOP" summary -q "$small/Instruction.parquet"
+# nxtop's own files in the folder (exports) do not make the cache stale
+expect 0 '' "$NXTOP" summary "$screen"
+echo x >"$screen/nxtop-layers-1.txt"
+expect 0 '' "$NXTOP" summary "$screen"
+grep -q rebuilding "$err" && fail "an export in the folder made the cache stale"
+# NAME_<digits> is a part; DmaPacketAggregated is not a part of DmaPacket
+mkdir "$tmp/names"
+cp "$small/Instruction.parquet" "$tmp/names/Instruction_7.parquet"
+cp "$small/DmaPacketAggregated.parquet" "$tmp/names/"
+expect 0 '^Events       8 instructions, 0 DMA packets, 1 DMA transfer, 0 counter samples$' \
+	"$NXTOP" summary -q "$tmp/names"
+pass
