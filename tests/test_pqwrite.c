@@ -48,7 +48,7 @@ struct row {
 	char sbuf[32];
 	int nl;			/* list length, -1: null */
 	const char *l[3];	/* NULL: a null element */
-	char lbuf[3][16];
+	char lbuf[3][32];
 };
 
 static void make_row(struct row *r, int i)
