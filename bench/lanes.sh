@@ -48,6 +48,7 @@ tour() {
 
 compare() {	# label cache
 	set -- "$1" "$2" $(tour "$2" 1) $(tour "$2" 4)
+	[ $# -eq 6 ] || { echo "bench/lanes.sh: the tour of $2 failed" >&2; exit 1; }
 	echo "  $1:"
 	printf '    %-28s median %7.2f ms (budget 16 ms, %s)  worst %7.2f ms (budget 50 ms, %s)\n' \
 		"folded (:lanes 1)" "$3" "$(verdict "$3" 16)" "$4" "$(verdict "$4" 50)"
