@@ -11,6 +11,7 @@
 
 #include "model/columns.h"
 #include "model/model.h"
+#include "model/nest.h"
 #include "model/timefmt.h"
 #include "model/util.h"
 
@@ -163,5 +164,5 @@ int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
 	for (int t = 0; t < TT_COUNT && !typed(&e, &typed_tables[t], id); t++)
 		;
 	args(&e, id);
-	return 0;
+	return nest_fields(m, &s, fn, ctx);
 }

@@ -979,6 +979,7 @@ int writer_finish(struct writer *w)
 	 * writing took, however deep the nesting. */
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
+	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,

@@ -155,6 +155,15 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 /* The event under the cursor on track i; 0 found, 1 none, -1 error. */
 int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s);
 
+/* Puts the cursor on event s of track index i (zooming out to show it
+ * whole when it is wider than the screen); the details pane follows. */
+void timeline_select(struct timeline *tl, const struct mslice *s, size_t i);
+/* nest.c: folding lanes, parent, first child and sibling requests; 0
+ * when handled. */
+int timeline_nest_request(struct timeline *tl, enum request req);
+/* :lanes N; -1 with err_set(). */
+int timeline_lanes_command(struct timeline *tl, int argc, char **argv);
+
 /* Moves the cursor to t on track index i (unfolding its group) and
  * brings it into view. */
 void timeline_goto(struct timeline *tl, int64_t t, size_t i);
