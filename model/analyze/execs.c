@@ -10,10 +10,12 @@
 
 #include "model/util.h"
 
+/* From the system events (CROSS JOIN keeps that order): a device
+ * profile has none, and its slices are not read. */
 static const char execs_sql[] =
 	"SELECT coalesce(se.model_name, 0), coalesce(se.nc_idx, -1), sl.ts,"
-	" sl.dur, sl.track_id FROM sys_event se JOIN slice sl"
-	" ON sl.id = se.slice_id JOIN track t ON t.id = sl.track_id"
+	" sl.dur, sl.track_id FROM sys_event se CROSS JOIN slice sl"
+	" ON sl.id = se.slice_id CROSS JOIN track t ON t.id = sl.track_id"
 	" WHERE t.profile_id = ?1 AND sl.ts >= ?2 AND sl.ts < ?3"
 	" AND sl.name IN (SELECT id FROM string WHERE str = 'nrt_execute')"
 	" ORDER BY 1, 2, 3";
