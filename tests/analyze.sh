@@ -267,6 +267,19 @@ analyze_json "$tmp/plain.json" --rule stall --range 0:2ms \
 	--set stall.min_pct="$(awk -v g="$3" 'BEGIN { printf "%.17g", 100 * g / 2000000 }')"
 [ "$(count stall)" = 0 ] || fail "stall fired at min_pct"
 
+# --between: markers set in the viewer at 10 us and 60 us, named in
+# either order, are the range; jq sums the waits starting in it
+printf 'keys :goto 10us<Enter>m:goto 60us<Enter>m\n' > "$tmp/marks.keys"
+"$NXTOP" --headless "$tmp/marks.keys" "$tmp/screen.json" >/dev/null 2>&1 ||
+	fail "the viewer did not set the markers"
+want=$(jq -r '.metadata[0].first_hw_timestamp as $t0 | [.instruction[] |
+	select(.opcode == "EVENT_SEMAPHORE" and .timestamp - $t0 >= 10000 and
+	.timestamp - $t0 < 60000)] | "\(length) \(map(.duration) | add) 50000"' "$fx/device_screen.json")
+analyze_json "$tmp/screen.json" --rule semaphore --between M2,M1 --set semaphore.max_pct=0
+got=$(jq -r '.rules[0].findings[0].numbers | "\(.waits) \(.wait_ns) \(.range_ns)"' "$tmp/a.json")
+[ "$got" = "$want" ] || fail "--between M2,M1: got '$got', wanted '$want'"
+expect 1 "no marker 'M3'" "$NXTOP" analyze -q "$tmp/screen.json" --between M1,M3
+
 # usage errors
 expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1

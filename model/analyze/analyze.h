@@ -114,8 +114,8 @@ void an_ranges_sort(struct an_finding *f);
 /* The one line a rule says when it finds nothing. */
 void an_note(struct an_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Both integer figures (FLOPs, bytes: exact) of a ratio, den > 0; 1 with the note set when the summary
- * lacks them. */
+/* Both integer figures of a ratio (FLOPs, bytes: exact), den > 0; 1 with
+ * the note set when the summary lacks them. */
 int an_summary_pair(struct an_ctx *c, const char *num, const char *den,
 		    int64_t *n, int64_t *d);
 
