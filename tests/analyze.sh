@@ -281,7 +281,7 @@ got=$(jq -r '.rules[0].findings[0].numbers | "\(.waits) \(.wait_ns) \(.range_ns)
 expect 1 "no marker 'M3'" "$NXTOP" analyze -q "$tmp/screen.json" --between M1,M3
 
 # usage errors
-expect 2 "no rule 'nope'" "$NXTOP" analyze "$tmp/plain.json" --rule nope
+expect 2 "no rule 'nope' \\(rules: quality, mfu, transpose, spill, small-dma, reload, stall, semaphore, throttle, warmup, outliers, idle\\)" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1
 expect 2 "'abc' is not a number" "$NXTOP" analyze "$tmp/plain.json" --set mfu.min_pct=abc
 expect 2 "do not go together" "$NXTOP" analyze "$tmp/plain.json" --range 0:1us --between a,b

@@ -38,6 +38,20 @@ void an_opts_free(struct an_opts *o)
 	free(o->param);
 }
 
+/* The error of an unknown id, with the ids there are. */
+static int no_rule(const char *id, size_t len)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (size_t i = 0; i < an_nrules; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : "", an_rules[i].id);
+	err_set("--rule: no rule '%.*s' (rules: %s)", (int)len, id,
+		sb_cstr(&sb));
+	sb_free(&sb);
+	return -1;
+}
+
 int an_opts_rules(struct an_opts *o, const char *list)
 {
 	const char *s = list;
@@ -48,11 +62,8 @@ int an_opts_rules(struct an_opts *o, const char *list)
 		size_t len = strcspn(s, ",");
 		int i = rule_index(s, len);
 
-		if (i < 0) {
-			err_set("--rule: no rule '%.*s' (nxtop analyze --help"
-				" lists them)", (int)len, s);
-			return -1;
-		}
+		if (i < 0)
+			return no_rule(s, len);
 		o->enabled[i] = 1;
 		s += len + (s[len] == ',');
 	}
