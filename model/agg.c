@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/db.h"
+#include "model/hmap.h"
 #include "model/lod.h"
 #include "model/schema.h"
 #include "model/util.h"
@@ -20,10 +21,9 @@ struct entry {
 struct bucket {
 	int64_t id;
 	int open;
-	struct entry *tab;	/* open addressing on value */
-	unsigned char *used;
+	struct entry *v;	/* in the order values came */
 	size_t cap, count;
-	size_t *order;		/* used slots, for clearing */
+	struct u64map at;	/* value -> index in v + 1 */
 };
 
 struct agg_builder {
@@ -51,9 +51,8 @@ void agg_free(struct agg_builder *a)
 		return;
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
-			free(a->b[f][l].tab);
-			free(a->b[f][l].used);
-			free(a->b[f][l].order);
+			free(a->b[f][l].v);
+			u64map_free(&a->b[f][l].at, NULL);
 		}
 	}
 	free(a);
@@ -80,53 +79,14 @@ void agg_begin(struct agg_builder *a, int64_t track, int name_level,
 	}
 }
 
-static uint64_t mix(int64_t v)
-{
-	uint64_t x = (uint64_t)v * 0x9e3779b97f4a7c15ull;
-
-	return x ^ (x >> 29);
-}
-
-static void bucket_grow(struct bucket *b)
-{
-	size_t cap = b->cap ? b->cap * 2 : 16;
-	struct entry *tab = xcalloc(cap, sizeof(*tab));
-	unsigned char *used = xcalloc(cap, 1);
-	size_t *order = xcalloc(cap, sizeof(*order));
-	size_t n = 0;
-
-	for (size_t k = 0; k < b->count; k++) {
-		const struct entry *e = &b->tab[b->order[k]];
-		size_t i = mix(e->value) & (cap - 1);
-
-		while (used[i])
-			i = (i + 1) & (cap - 1);
-		used[i] = 1;
-		tab[i] = *e;
-		order[n++] = i;
-	}
-	free(b->tab);
-	free(b->used);
-	free(b->order);
-	b->tab = tab;
-	b->used = used;
-	b->order = order;
-	b->cap = cap;
-}
-
 /* 0, or -1 when the bucket already holds AGG_MAX_VALUES values. */
 static int bucket_add(struct bucket *b, const struct entry *e)
 {
-	size_t i;
+	void *at = u64map_get(&b->at, (uint64_t)e->value);
+	struct entry *x;
 
-	if ((b->count + 1) * 2 > b->cap)
-		bucket_grow(b);
-	for (i = mix(e->value) & (b->cap - 1); b->used[i];
-	     i = (i + 1) & (b->cap - 1)) {
-		struct entry *x = &b->tab[i];
-
-		if (x->value != e->value)
-			continue;
+	if (at) {
+		x = &b->v[(uintptr_t)at - 1];
 		x->n += e->n;
 		x->dur += e->dur;
 		x->dmin = NX_MIN(x->dmin, e->dmin);
@@ -135,16 +95,16 @@ static int bucket_add(struct bucket *b, const struct entry *e)
 	}
 	if (b->count >= AGG_MAX_VALUES)
 		return -1;
-	b->used[i] = 1;
-	b->tab[i] = *e;
-	b->order[b->count++] = i;
+	b->v = xgrow(b->v, &b->cap, b->count + 1, sizeof(*b->v));
+	b->v[b->count++] = *e;
+	u64map_put(&b->at, (uint64_t)e->value, (void *)(uintptr_t)b->count);
 	return 0;
 }
 
 static void bucket_clear(struct bucket *b)
 {
 	for (size_t k = 0; k < b->count; k++)
-		b->used[b->order[k]] = 0;
+		u64map_del(&b->at, (uint64_t)b->v[k].value);
 	b->count = 0;
 }
 
@@ -152,7 +112,7 @@ static void write_rows(struct agg_builder *a, int f, int level,
 		       const struct bucket *b)
 {
 	for (size_t k = 0; k < b->count && !a->failed; k++) {
-		const struct entry *e = &b->tab[b->order[k]];
+		const struct entry *e = &b->v[k];
 		sqlite3_stmt *st = a->ins;
 
 		sqlite3_bind_int64(st, 1, a->track);
@@ -185,7 +145,7 @@ static void flush(struct agg_builder *a, int f, int level)
 		int64_t up = lod_floor_shift(b->id, 2);
 
 		for (size_t k = 0; k < b->count; k++)
-			add_at(a, f, level + 1, up, &b->tab[b->order[k]]);
+			add_at(a, f, level + 1, up, &b->v[k]);
 	}
 	bucket_clear(b);
 	b->open = 0;

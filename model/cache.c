@@ -203,22 +203,13 @@ char *cache_path_for(const char *input)
 	return path;
 }
 
-int cache_is_sqlite(const char *path)
+/* 1 if path names a file that starts like an SQLite database. */
+static int cache_is_sqlite(const char *path)
 {
 	char head[16];
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
-	struct stat sb;
-	ssize_t n;
 
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return 0;
-	}
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == 16 && !memcmp(head, "SQLite format 3", 16);
+	return file_head(AT_FDCWD, path, 0, head, sizeof(head)) == 16 &&
+	       !memcmp(head, "SQLite format 3", 16);
 }
 
 /* Sets *why: what is quoted comes from the cache (its paths, its keys),
@@ -259,6 +250,30 @@ static enum cache_state check_source(sqlite3_stmt *st, const char *p,
 	return CACHE_FRESH;
 }
 
+static int ends_latest(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 7 && !strcmp(path + n - 7, "@latest");
+}
+
+/* A source a profile in folder base may have been built from: a file of
+ * base or of a folder in it, or base itself; for a Parquet system
+ * profile folder, its sibling device folders (NAME@latest) and their
+ * table files too (FORMATS.md §1.5a). */
+static int in_profile(const char *p, const char *base)
+{
+	char *dir = file_dir(p), *up = file_dir(dir), *parent = file_dir(base);
+	int ok = !strcmp(p, base) || !strcmp(dir, base) || !strcmp(up, base) ||
+		 (ends_latest(p) && !strcmp(dir, parent)) ||
+		 (ends_latest(dir) && !strcmp(up, parent));
+
+	free(dir);
+	free(up);
+	free(parent);
+	return ok;
+}
+
 /* Whether a cache is bound to the files it was built from: it records
  * at least one, and each is still what it was. With base (a folder),
  * each must be in it and one must be primary (the input file) or, when
@@ -277,18 +292,16 @@ static enum cache_state check_sources(sqlite3 *db, const char *base,
 	while (state == CACHE_FRESH && sqlite3_step(st) == SQLITE_ROW) {
 		const char *p = (const char *)sqlite3_column_text(st, 0);
 		const char *role = (const char *)sqlite3_column_text(st, 5);
-		char *dir = file_dir(p);
 
 		n++;
 		/* a folder of tables is itself a source (its list of files) */
 		int is_base = base && !strcmp(p, base);
 
-		if (base && strcmp(dir, base) && !is_base)
+		if (base && !in_profile(p, base))
 			state = say(why, CACHE_STALE, "it was built from %s,"
 				    " outside the profile's folder", p);
 		else
 			state = check_source(st, p, why);
-		free(dir);
 		if (primary ? !strcmp(p, primary) && strcmp(role, "device") :
 			      !strcmp(role, "system") || is_base)
 			found = 1;

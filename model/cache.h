@@ -75,7 +75,5 @@ int cache_commit(const char *tmp, int fd, const char *path);
 
 int64_t stat_mtime_ns(const struct stat *sb);
 
-/* 1 if path names a file that starts like an SQLite database. */
-int cache_is_sqlite(const char *path);
 
 #endif

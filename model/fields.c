@@ -11,6 +11,7 @@
 
 #include "model/columns.h"
 #include "model/model.h"
+#include "model/nest.h"
 #include "model/timefmt.h"
 #include "model/util.h"
 
@@ -18,6 +19,7 @@ struct emit {
 	struct model *m;
 	mfield_fn fn;
 	void *ctx;
+	int tf;			/* timefmt flags of the times */
 };
 
 static void field(struct emit *e, const char *group, const char *key,
@@ -31,7 +33,7 @@ static void time_field(struct emit *e, const char *group, const char *key,
 {
 	char d[48], buf[96];
 
-	timefmt_dur(d, sizeof(d), ns, 6, 0);
+	timefmt_dur(d, sizeof(d), ns, 6, e->tf);
 	snprintf(buf, sizeof(buf), "%s (%" PRId64 " ns)", d, ns);
 	field(e, group, key, buf);
 }
@@ -107,9 +109,10 @@ static void args(struct emit *e, int64_t slice)
 	sqlite3_finalize(st);
 }
 
-int model_slice_fields(struct model *m, int64_t id, mfield_fn fn, void *ctx)
+int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
+		       void *ctx)
 {
-	struct emit e = { m, fn, ctx };
+	struct emit e = { m, fn, ctx, ascii ? TF_ASCII : 0 };
 	struct mslice s;
 	struct mprofile p;
 	sqlite3_stmt *st;
@@ -161,5 +164,5 @@ int model_slice_fields(struct model *m, int64_t id, mfield_fn fn, void *ctx)
 	for (int t = 0; t < TT_COUNT && !typed(&e, &typed_tables[t], id); t++)
 		;
 	args(&e, id);
-	return 0;
+	return nest_fields(m, &s, fn, ctx);
 }

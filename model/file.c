@@ -218,6 +218,20 @@ int file_same(int fd, const char *path)
 	       a.st_dev == b.st_dev;
 }
 
+long file_head(int dirfd, const char *name, int flags, void *buf, size_t n)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
+	struct stat sb;
+	ssize_t got = -1;
+
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
+		got = read(fd, buf, n);
+	close(fd);
+	return (long)got;
+}
+
 char *file_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');

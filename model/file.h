@@ -47,6 +47,12 @@ int file_temp_abandoned(int dirfd, const char *name);
 /* 1 while path is still the file open as fd (nothing replaced it). */
 int file_same(int fd, const char *path);
 
+/* Reads the first n bytes of name in the folder dirfd (AT_FDCWD: here),
+ * opened with flags added to O_RDONLY: the bytes read, or -1 when it
+ * cannot be read or is not a regular file (opening a FIFO for reading
+ * would wait for a writer for ever). */
+long file_head(int dirfd, const char *name, int flags, void *buf, size_t n);
+
 /* The folder of path (malloc'd): "." or "/" when it has none. */
 char *file_dir(const char *path);
 /* path with its folder's links resolved (malloc'd), for opening with

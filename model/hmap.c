@@ -29,7 +29,7 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static uint64_t hash_bytes(const void *p, size_t n)
+uint64_t hmap_hash(const void *p, size_t n)
 {
 	const unsigned char *s = p;
 	uint64_t h = 1469598103934665603ull;
@@ -172,7 +172,7 @@ void *strmap_get(const struct strmap *m, const void *key, size_t len)
 
 	if (!m->n)
 		return NULL;
-	i = str_find(m, hash_bytes(key, len), key, len);
+	i = str_find(m, hmap_hash(key, len), key, len);
 	return m->slots[i].key ? m->slots[i].val : NULL;
 }
 
@@ -193,7 +193,7 @@ static void str_grow(struct strmap *m)
 
 void *strmap_put(struct strmap *m, const void *key, size_t len, void *val)
 {
-	uint64_t h = hash_bytes(key, len);
+	uint64_t h = hmap_hash(key, len);
 	struct strslot *sl;
 	void *old;
 
@@ -213,4 +213,24 @@ void *strmap_put(struct strmap *m, const void *key, size_t len, void *val)
 	sl->val = val;
 	m->n++;
 	return NULL;
+}
+
+/* An index is kept as index + 1, so that no index is the NULL of an
+ * absent key. */
+int strmap_index(const struct strmap *m, const void *key, size_t len,
+		 size_t *i)
+{
+	void *v = strmap_get(m, key, len);
+
+	if (!v)
+		return 0;
+	*i = (uintptr_t)v - 1;
+	return 1;
+}
+
+void strmap_put_index(struct strmap *m, const void *key, size_t len,
+		      size_t i)
+{
+	if (!strmap_get(m, key, len))
+		strmap_put(m, key, len, (void *)(uintptr_t)(i + 1));
 }

@@ -12,6 +12,10 @@ struct u64map {
 	size_t cap, n;		/* cap: 0 or a power of two */
 };
 
+/* FNV-1a of n bytes, mixed: the maps' hash, and a stable number for a
+ * name that has none. */
+uint64_t hmap_hash(const void *p, size_t n);
+
 void u64map_init(struct u64map *m);
 /* Frees the table; each value goes to free_val when it is not NULL. */
 void u64map_free(struct u64map *m, void (*free_val)(void *));
@@ -34,5 +38,11 @@ void strmap_free(struct strmap *m, void (*free_val)(void *));
 void *strmap_get(const struct strmap *m, const void *key, size_t len);
 /* Inserts or replaces (the key is copied); returns the previous value. */
 void *strmap_put(struct strmap *m, const void *key, size_t len, void *val);
+/* Keys to array indexes: 1 with *i set, or 0 when key is absent. A key
+ * put again keeps its first index. */
+int strmap_index(const struct strmap *m, const void *key, size_t len,
+		 size_t *i);
+void strmap_put_index(struct strmap *m, const void *key, size_t len,
+		      size_t i);
 
 #endif

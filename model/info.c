@@ -167,7 +167,8 @@ static char *value_text(sqlite3_stmt *st, int i)
 
 /* Summary values as people read them: seconds as durations, fractions
  * as percentages. */
-static char *summary_value(const char *key, sqlite3_stmt *st, int i)
+static char *summary_value(const char *key, sqlite3_stmt *st, int i,
+			   int tf)
 {
 	int t = sqlite3_column_type(st, i);
 	size_t n = strlen(key);
@@ -180,13 +181,14 @@ static char *summary_value(const char *key, sqlite3_stmt *st, int i)
 	if (n > 8 && !strcmp(key + n - 8, "_percent"))
 		return xstrdup(report_pct(buf, sizeof(buf), v * 100));
 	if ((n > 5 && !strcmp(key + n - 5, "_time")) || !strcmp(key, "total_time")) {
-		timefmt_dur(buf, sizeof(buf), (int64_t)llround(v * 1e9), 3, 0);
+		timefmt_dur(buf, sizeof(buf), (int64_t)llround(v * 1e9), 3, tf);
 		return xstrdup(buf);
 	}
 	return value_text(st, i);
 }
 
-static int load_summary(struct model *m, int64_t profile, struct info_table *t)
+static int load_summary(struct model *m, int64_t profile, int tf,
+			struct info_table *t)
 {
 	sqlite3_stmt *st;
 
@@ -215,7 +217,7 @@ static int load_summary(struct model *m, int64_t profile, struct info_table *t)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(st, 1);
 		char **row = add_row(t);
-		char *v = summary_value(key ? key : "", st, 2);
+		char *v = summary_value(key ? key : "", st, 2, tf);
 
 		set_cell(row, 0, (const char *)sqlite3_column_text(st, 0));
 		set_cell(row, 1, key);
@@ -320,7 +322,7 @@ static int load_generic(struct model *m, int64_t profile, const char *key,
 	return 0;
 }
 
-int info_load(struct model *m, int64_t profile, const char *key,
+int info_load(struct model *m, int64_t profile, const char *key, int ascii,
 	      struct info_table *out)
 {
 	const char *title = title_of(key);
@@ -328,7 +330,7 @@ int info_load(struct model *m, int64_t profile, const char *key,
 	memset(out, 0, sizeof(*out));
 	out->title = xstrdup(title ? title : key);
 	if (!strcmp(key, "summary"))
-		return load_summary(m, profile, out);
+		return load_summary(m, profile, ascii ? TF_ASCII : 0, out);
 	if (!strcmp(key, "warnings"))
 		return load_warnings(m, profile, out);
 	return load_generic(m, profile, key, out);

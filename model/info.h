@@ -31,9 +31,9 @@ void info_sections_free(struct info_section *s, size_t n);
 
 /* One section as a table. The Summary is grouped by summary_groups in
  * summary_group_order, with times and percentages formatted and each key's
- * terminology; "warnings" lists the profile's and the importer's
- * warnings. */
-int info_load(struct model *m, int64_t profile, const char *key,
+ * terminology (times in ASCII units, "us", when ascii is set);
+ * "warnings" lists the profile's and the importer's warnings. */
+int info_load(struct model *m, int64_t profile, const char *key, int ascii,
 	      struct info_table *out);
 void info_free(struct info_table *t);
 

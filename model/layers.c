@@ -170,10 +170,7 @@ int layers_load(struct model *m, int64_t profile, int depth,
 			r.merged = 1;
 		else
 			r.merged = 0;
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			out->rows = xreallocarray(out->rows, cap, sizeof(r));
-		}
+		out->rows = xgrow(out->rows, &cap, out->n + 1, sizeof(r));
 		r.name = g;
 		out->rows[out->n++] = r;
 	}
@@ -181,8 +178,11 @@ int layers_load(struct model *m, int64_t profile, int depth,
 	return 0;
 }
 
-static enum layer_col sort_col;
-static int sort_desc;
+/* The order layers_sort() sorts by. */
+struct layer_order {
+	enum layer_col col;
+	int desc;
+};
 
 static int64_t num_of(const struct layer_row *r, enum layer_col c)
 {
@@ -197,31 +197,32 @@ static int64_t num_of(const struct layer_row *r, enum layer_col c)
 	}
 }
 
-static int cmp_rows(const void *a, const void *b)
+static int cmp_rows(const void *a, const void *b, void *arg)
 {
 	const struct layer_row *x = a, *y = b;
+	const struct layer_order *o = arg;
 	int r;
 
-	if (sort_col == LC_NAME)
+	if (o->col == LC_NAME)
 		r = strcmp(x->name, y->name);
-	else if (sort_col == LC_MFU)
+	else if (o->col == LC_MFU)
 		r = x->mfu < y->mfu ? -1 : x->mfu > y->mfu;
 	else {
-		int64_t p = num_of(x, sort_col), q = num_of(y, sort_col);
+		int64_t p = num_of(x, o->col), q = num_of(y, o->col);
 
 		r = p < q ? -1 : p > q;
 	}
 	if (!r)
 		r = x->start < y->start ? -1 : x->start > y->start;
-	return sort_desc ? -r : r;
+	return o->desc ? -r : r;
 }
 
 void layers_sort(struct layer_table *t, enum layer_col col, int descending)
 {
-	sort_col = col;
-	sort_desc = descending;
+	struct layer_order o = { col, descending };
+
 	if (t->n)
-		qsort(t->rows, t->n, sizeof(*t->rows), cmp_rows);
+		qsort_r(t->rows, t->n, sizeof(*t->rows), cmp_rows, &o);
 }
 
 void layers_free(struct layer_table *t)

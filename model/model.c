@@ -199,14 +199,14 @@ struct model *model_open(const char *path)
 	    prep(m, &m->q_cbefore, "SELECT value FROM counter WHERE track_id=?"
 		 " AND ts<? ORDER BY ts DESC LIMIT 1") ||
 	    prep(m, &m->q_step_next, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE track_id=? AND depth=? AND ts>?"
+		 " depth, flags, parent_id FROM slice WHERE track_id=? AND depth=? AND ts>?"
 		 " ORDER BY ts LIMIT 1") ||
 	    prep(m, &m->q_step_prev, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE track_id=? AND depth=? AND ts<?"
+		 " depth, flags, parent_id FROM slice WHERE track_id=? AND depth=? AND ts<?"
 		 " ORDER BY ts DESC LIMIT 1") ||
 	    prep(m, &m->q_max_depth, "SELECT max_depth FROM track WHERE id=?") ||
 	    prep(m, &m->q_slice, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE id=?")) {
+		 " depth, flags, parent_id FROM slice WHERE id=?")) {
 		model_close(m);
 		return NULL;
 	}
@@ -284,8 +284,7 @@ int model_string_ids(struct model *m, const char *s, int64_t **ids, size_t *n)
 		return -1;
 	sqlite3_bind_text(st, 1, s, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap)
-			*ids = xreallocarray(*ids, cap *= 2, sizeof(**ids));
+		*ids = xgrow(*ids, &cap, *n + 1, sizeof(**ids));
 		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
@@ -351,11 +350,8 @@ int model_profiles(struct model *m, struct mprofile **out, size_t *n)
 	if (prep(m, &st, "SELECT " PROFILE_COLS " FROM profile ORDER BY id"))
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap) {
-			*out = xreallocarray(*out, cap * 2, sizeof(**out));
-			memset(*out + cap, 0, cap * sizeof(**out));
-			cap *= 2;
-		}
+		*out = xgrow(*out, &cap, *n + 1, sizeof(**out));
+		memset(&(*out)[*n], 0, sizeof(**out));
 		read_profile(st, &(*out)[(*n)++]);
 	}
 	sqlite3_finalize(st);
@@ -405,11 +401,8 @@ int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct mtrack *t;
 
-		if (*n == cap) {
-			*out = xreallocarray(*out, cap * 2, sizeof(**out));
-			memset(*out + cap, 0, cap * sizeof(**out));
-			cap *= 2;
-		}
+		*out = xgrow(*out, &cap, *n + 1, sizeof(**out));
+		memset(&(*out)[*n], 0, sizeof(**out));
 		t = &(*out)[(*n)++];
 		t->id = sqlite3_column_int64(st, 0);
 		t->profile_id = sqlite3_column_int64(st, 1);
@@ -462,6 +455,7 @@ static int frame_level(const struct mtrack *t, int64_t colw)
 struct frame {
 	int64_t t0, colw, t1;
 	int ncols;
+	int64_t d0, d1;		/* the depths read from events */
 	struct mcell *cells;
 	int64_t covered;	/* union bookkeeping for busy time */
 };
@@ -570,10 +564,7 @@ static void ev_push(struct evlist *l, sqlite3_stmt *st)
 {
 	struct mslice *s;
 
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 256;
-		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
-	}
+	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
 	s = &l->v[l->n++];
 	s->id = sqlite3_column_int64(st, 0);
 	s->ts = sqlite3_column_int64(st, 1);
@@ -607,7 +598,7 @@ static void ev_add_all(struct evlist *l, struct frame *f)
 static void frame_before(struct model *m, const struct mtrack *t,
 			 struct frame *f, struct evlist *l)
 {
-	for (int64_t d = 0; d <= t->max_depth; d++) {
+	for (int64_t d = f->d0; d <= f->d1; d++) {
 		sqlite3_stmt *st = m->q_before;
 
 		sqlite3_bind_int64(st, 1, t->id);
@@ -634,7 +625,7 @@ static int frame_raw(struct model *m, const struct mtrack *t, struct frame *f)
 		lo = sat_add(f->t0, -t->max_dur);
 	else
 		frame_before(m, t, f, &l);
-	for (int64_t d = 0; d <= t->max_depth && rc == SQLITE_DONE; d++) {
+	for (int64_t d = f->d0; d <= f->d1 && rc == SQLITE_DONE; d++) {
 		sqlite3_bind_int64(st, 1, t->id);
 		sqlite3_bind_int64(st, 2, d);
 		sqlite3_bind_int64(st, 3, lo);
@@ -662,6 +653,8 @@ static int frame(struct model *m, const struct mtrack *t, int64_t t0,
 	f.t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX : colw * ncols);
 	f.cells = out;
 	f.covered = INT64_MIN;
+	f.d0 = 0;
+	f.d1 = t->max_depth;
 	if (f.t1 <= t->min_ts || t0 > t->max_ts)
 		return 0;
 	level = events ? -1 : frame_level(t, colw);
@@ -678,6 +671,86 @@ int model_frame_events(struct model *m, const struct mtrack *t, int64_t t0,
 		       int64_t colw, int ncols, struct mcell *out)
 {
 	return frame(m, t, t0, colw, ncols, out, 1);
+}
+
+/* Zoomed out, a lane reads one event per run of columns: the one at
+ * depth d0 that starts last before the column ends (deeper events lie
+ * inside those), so the reads are bounded by the columns, not by the
+ * events. Counts are then of the events shown. */
+static int frame_probe(struct model *m, const struct mtrack *t,
+		       struct frame *f)
+{
+	sqlite3_stmt *st = m->q_before;
+	int64_t last = 0;
+	int rc = SQLITE_DONE;
+
+	for (int c = 0; c < f->ncols; c++) {
+		int64_t lo = sat_add(f->t0, (int64_t)c * f->colw);
+		int64_t id, ts, end;
+
+		sqlite3_bind_int64(st, 1, t->id);
+		sqlite3_bind_int64(st, 2, f->d0);
+		sqlite3_bind_int64(st, 3, sat_add(lo, f->colw));
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW) {
+			sqlite3_reset(st);
+			if (rc != SQLITE_DONE)
+				break;
+			continue;
+		}
+		id = sqlite3_column_int64(st, 0);
+		ts = sqlite3_column_int64(st, 1);
+		end = sat_add(ts, sqlite3_column_int64(st, 2));
+		if (id != last && (end > lo || ts >= lo)) {
+			frame_add(f, id, ts, end - ts, sqlite3_column_int64(st, 3),
+				  sqlite3_column_int64(st, 4),
+				  sqlite3_column_int(st, 5));
+			last = id;
+			c = NX_MAX(c, col_of(f, end > ts ? end - 1 : ts) - 1);
+		}
+		sqlite3_reset(st);
+		rc = SQLITE_DONE;
+	}
+	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
+}
+
+/* The probes in one read transaction: each statement on its own would
+ * take and drop the file's lock, which costs more than the probe. */
+static int probe_in_transaction(struct model *m, const struct mtrack *t,
+				struct frame *f)
+{
+	int own = sqlite3_get_autocommit(m->db) &&
+		  sqlite3_exec(m->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	int rc = frame_probe(m, t, f);
+
+	if (own)
+		sqlite3_exec(m->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
+		     int64_t t0, int64_t colw, int ncols, struct mcell *out)
+{
+	struct frame f;
+	double span = (double)NX_MAX(t->max_ts - t->min_ts, 1);
+
+	memset(out, 0, (size_t)NX_MAX(ncols, 0) * sizeof(*out));
+	if (ncols <= 0 || colw <= 0 || t->is_counter || !t->n_events)
+		return 0;
+	f.t0 = t0;
+	f.colw = colw;
+	f.ncols = ncols;
+	f.t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX : colw * ncols);
+	f.cells = out;
+	f.covered = INT64_MIN;
+	f.d0 = d0;
+	f.d1 = NX_MIN(d1, t->max_depth);
+	if (f.t1 <= t->min_ts || t0 > t->max_ts || f.d0 > f.d1)
+		return 0;
+	if ((double)t->n_events * (double)(f.t1 - f.t0) / span >
+	    (double)ncols * LANE_EVENTS_PER_COL)
+		return probe_in_transaction(m, t, &f);
+	return frame_raw(m, t, &f);
 }
 
 static void ccell_add(struct mccell *c, double v, int64_t n)
@@ -804,6 +877,7 @@ static void read_slice(sqlite3_stmt *st, struct mslice *s)
 	s->cat = sqlite3_column_int64(st, 5);
 	s->depth = sqlite3_column_int(st, 6);
 	s->flags = (unsigned)sqlite3_column_int(st, 7);
+	s->parent = sqlite3_column_int64(st, 8);
 }
 
 static int one_slice(struct model *m, sqlite3_stmt *st, struct mslice *out)

@@ -34,6 +34,7 @@ struct mslice {
 	int64_t id, track_id, ts, dur, name, cat;
 	int depth;
 	unsigned flags;
+	int64_t parent;		/* enclosing slice one depth up, 0 at depth 0 */
 };
 
 /* One terminal column of a track. */
@@ -91,6 +92,14 @@ int model_frame(struct model *m, const struct mtrack *t, int64_t t0,
 /* The same, always from the events (exact, for short ranges). */
 int model_frame_events(struct model *m, const struct mtrack *t, int64_t t0,
 		       int64_t colw, int ncols, struct mcell *out);
+/* The cells of one lane of a nested track: its events at depths d0..d1
+ * (a track's last lane takes every deeper one). Where the lane would
+ * hold more than LANE_EVENTS_PER_COL events a column, it shows per run
+ * of columns the depth-d0 event there, read by index, so a frame costs
+ * O(columns) whatever the event count. */
+#define LANE_EVENTS_PER_COL 8
+int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
+		     int64_t t0, int64_t colw, int ncols, struct mcell *out);
 int model_counter_frame(struct model *m, const struct mtrack *t, int64_t t0,
 			int64_t colw, int ncols, struct mccell *out);
 /* Largest and smallest sample of a counter track. */
@@ -111,10 +120,12 @@ int model_edge_near(struct model *m, const struct mtrack *t, int64_t ts,
 		    int64_t maxdist, int64_t *edge);
 
 /* Every field of a slice, grouped; fn is called once per field in
- * display order. Values are plain text, not yet sanitised. */
+ * display order. Values are plain text, not yet sanitised; times in
+ * ASCII units ("us") when ascii is set. */
 typedef void (*mfield_fn)(void *ctx, const char *group, const char *key,
 			  const char *value);
-int model_slice_fields(struct model *m, int64_t id, mfield_fn fn, void *ctx);
+int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
+		       void *ctx);
 
 /* Runs a query and reports the first SQLite error through err_set(). */
 int model_fail(struct model *m, const char *what);

@@ -420,10 +420,7 @@ int query_parse(const char *text, struct query *q, char **err)
 			p++;
 		if (!*p)
 			break;
-		if (q->n == cap) {
-			cap = cap ? cap * 2 : 4;
-			q->terms = xreallocarray(q->terms, cap, sizeof(*q->terms));
-		}
+		q->terms = xgrow(q->terms, &cap, q->n + 1, sizeof(*q->terms));
 		if (parse_term(text, &p, &q->terms[q->n], err)) {
 			free(q->terms[q->n].value);
 			free(q->terms[q->n].arg);

@@ -116,10 +116,6 @@ int query_add(struct query *q, enum qfield field, enum qop op, int negate,
 /* Appends copies of the terms of from. */
 void query_append(struct query *q, const struct query *from);
 
-/* Appends value as query_parse reads it back: bare when that is plain,
- * else in quotes with " and \ escaped and every byte the screen would
- * not show as itself (controls, bidi overrides, bad UTF-8) as \xHH. */
-void query_quote(struct strbuf *out, const char *value);
 /* Appends the query as text that query_parse turns into the same terms. */
 void query_format(const struct query *q, struct strbuf *out);
 /* NULL if the POSIX extended regex re is cheap enough to compile, else

@@ -53,7 +53,10 @@ static void quote(struct strbuf *out, const char *value)
 	sb_addc(out, '"');
 }
 
-void query_quote(struct strbuf *out, const char *value)
+/* Appends value as query_parse reads it back: bare when that is plain,
+ * else in quotes with " and \ escaped and every byte the screen would
+ * not show as itself (controls, bidi overrides, bad UTF-8) as \xHH. */
+static void query_quote(struct strbuf *out, const char *value)
 {
 	if (bare(value, 0))
 		sb_adds(out, value);

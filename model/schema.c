@@ -35,7 +35,7 @@ const char schema_sql[] =
 	"CREATE TABLE slice(id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL,"
 	" ts INTEGER NOT NULL, dur INTEGER NOT NULL, name INTEGER NOT NULL,"
 	" cat INTEGER, depth INTEGER NOT NULL DEFAULT 0,"
-	" flags INTEGER NOT NULL DEFAULT 0);\n"
+	" flags INTEGER NOT NULL DEFAULT 0, parent_id INTEGER);\n"
 	"CREATE INDEX slice_track ON slice(track_id, depth, ts, dur, name, cat);\n"
 	"CREATE TABLE arg(slice_id INTEGER PRIMARY KEY, args TEXT NOT NULL);\n"
 	"CREATE TABLE counter(track_id INTEGER NOT NULL, ts INTEGER NOT NULL,"
@@ -82,7 +82,7 @@ const char schema_sql[] =
  * time order per track, so keeping it up to date on the writing thread
  * costs less than sorting every slice at the end, and needs no sorter
  * memory. */
-const char schema_index_sql[] =
+static const char schema_index_sql[] =
 	"CREATE INDEX string_str ON string(str);\n"
 	"CREATE INDEX counter_track_ts ON counter(track_id, ts, value);\n"
 	"CREATE INDEX track_profile ON track(profile_id, sort_key);\n"

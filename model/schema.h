@@ -6,7 +6,7 @@
 
 /* Bump on any change to the tables below; a cache with another
  * version is rebuilt. */
-#define SCHEMA_VERSION 6
+#define SCHEMA_VERSION 7
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */
@@ -16,7 +16,6 @@
 #define LOD_MAX_LEVEL 31
 
 extern const char schema_sql[];
-extern const char schema_index_sql[];
 
 int schema_create(sqlite3 *db);
 /* temp.nx_depths(d) holds 0..255: "s.depth IN (SELECT d FROM

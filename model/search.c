@@ -407,55 +407,60 @@ static int term_sql(struct search *s, const struct qterm *t, struct joins *j)
 	return rc;
 }
 
-/* Name-only queries: one set of name ids, one set of tracks. */
-static int names_only_setup(struct search *s)
+/* Keeps of the tracks found so far those also in ids (which it takes). */
+static void tracks_narrow(struct search *s, int64_t *ids, size_t n)
 {
-	struct strbuf cond, tl;
-	sqlite3_stmt *st;
-	char *sql;
+	size_t k = 0;
+
+	if (s->any_track) {
+		s->tracks = ids;
+		s->ntracks = n;
+		s->any_track = 0;
+		return;
+	}
+	for (size_t a = 0; a < s->ntracks; a++)
+		for (size_t b = 0; b < n; b++)
+			if (s->tracks[a] == ids[b])
+				s->tracks[k++] = s->tracks[a];
+	s->ntracks = k;
+	free(ids);
+}
+
+/* The name conditions of the terms into cond, their tracks into s. */
+static int names_only_terms(struct search *s, struct strbuf *cond)
+{
+	struct strbuf tl;
 	int rc = 0;
 
-	sb_init(&cond);
 	sb_init(&tl);
-	s->any_name = s->any_track = 1;
 	for (size_t i = 0; i < s->q.n && !rc; i++) {
 		const struct qterm *t = &s->q.terms[i];
+		int64_t *ids = NULL;
+		size_t n = 0;
 
 		if (t->field == F_NAME || t->field == F_OPCODE) {
 			s->any_name = 0;
-			sb_printf(&cond, " AND %s", str_cond(t->op));
+			sb_printf(cond, " AND %s", str_cond(t->op));
 		}
-		if (t->field == F_ENGINE || t->field == F_ROW ||
-		    t->field == F_OPCODE) {
-			int64_t *ids = NULL;
-			size_t n = 0;
-
-			sb_reset(&tl);
-			rc = track_set(s, t->field == F_OPCODE ? Q_HAS : t->op,
-				       t->field == F_OPCODE ? "" : t->value,
-				       t->field == F_ROW ? NULL : "engine", &tl,
-				       &ids, &n);
-			if (s->any_track) {
-				s->tracks = ids;
-				s->ntracks = n;
-				s->any_track = 0;
-			} else {
-				size_t k = 0;
-
-				for (size_t a = 0; a < s->ntracks; a++)
-					for (size_t b = 0; b < n; b++)
-						if (s->tracks[a] == ids[b])
-							s->tracks[k++] = s->tracks[a];
-				s->ntracks = k;
-				free(ids);
-			}
-		}
+		if (t->field != F_ENGINE && t->field != F_ROW &&
+		    t->field != F_OPCODE)
+			continue;
+		sb_reset(&tl);
+		rc = track_set(s, t->field == F_OPCODE ? Q_HAS : t->op,
+			       t->field == F_OPCODE ? "" : t->value,
+			       t->field == F_ROW ? NULL : "engine", &tl, &ids, &n);
+		tracks_narrow(s, ids, n);
 	}
 	sb_free(&tl);
-	if (rc || s->any_name) {
-		sb_free(&cond);
-		return rc;
-	}
+	return rc;
+}
+
+/* A new temporary table for the name ids, named in s->nameset. */
+static int nameset_create(struct search *s)
+{
+	char *sql;
+	int rc;
+
 	s->temps = xreallocarray(s->temps, (size_t)s->ntemp + 1, sizeof(*s->temps));
 	s->temps[s->ntemp++] = ++temp_seq;
 	snprintf(s->nameset, sizeof(s->nameset), "temp.nxq%d", temp_seq);
@@ -463,49 +468,52 @@ static int names_only_setup(struct search *s)
 			" PRIMARY KEY)", s->nameset, s->nameset);
 	rc = exec(s, sql);
 	free(sql);
-	if (rc) {
-		sb_free(&cond);
-		return -1;
-	}
+	return rc ? -1 : 0;
+}
+
+/* Fills the name set with the strings meeting every name condition. */
+static int nameset_fill(struct search *s, const char *cond)
+{
+	struct strbuf q;
+	sqlite3_stmt *st;
+	int k = 0, rc;
+
 	/* ?1 in each condition is renumbered to the term's own parameter */
-	{
-		struct strbuf q;
-		int k = 0;
-
-		sb_init(&q);
-		sb_printf(&q, "INSERT INTO %s SELECT id FROM string WHERE 1", s->nameset);
-		for (const char *p = sb_cstr(&cond); *p; p++) {
-			if (p[0] == '?' && p[1] == '1') {
-				sb_printf(&q, "?%d", ++k);
-				p++;
-			} else {
-				sb_addc(&q, *p);
-			}
+	sb_init(&q);
+	sb_printf(&q, "INSERT INTO %s SELECT id FROM string WHERE 1", s->nameset);
+	for (const char *p = cond; *p; p++) {
+		if (p[0] == '?' && p[1] == '1') {
+			sb_printf(&q, "?%d", ++k);
+			p++;
+		} else {
+			sb_addc(&q, *p);
 		}
-		rc = sqlite3_prepare_v2(model_db(s->m), sb_cstr(&q), -1, &st, NULL);
-		sb_free(&q);
-		if (rc != SQLITE_OK) {
-			sb_free(&cond);
-			return model_fail(s->m, "search");
-		}
-		k = 0;
-		for (size_t i = 0; i < s->q.n; i++) {
-			const struct qterm *t = &s->q.terms[i];
-			char *tmp = NULL;
-
-			if (t->field != F_NAME && t->field != F_OPCODE)
-				continue;
-			sqlite3_bind_text(st, ++k, str_value(t->op, t->value, &tmp),
-					  -1, SQLITE_TRANSIENT);
-			free(tmp);
-		}
-		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : model_fail(s->m, "search");
-		sqlite3_finalize(st);
 	}
-	sb_free(&cond);
-	if (rc)
-		return -1;
-	sql = xasprintf("SELECT id FROM %s", s->nameset);
+	rc = sqlite3_prepare_v2(model_db(s->m), sb_cstr(&q), -1, &st, NULL);
+	sb_free(&q);
+	if (rc != SQLITE_OK)
+		return model_fail(s->m, "search");
+	k = 0;
+	for (size_t i = 0; i < s->q.n; i++) {
+		const struct qterm *t = &s->q.terms[i];
+		char *tmp = NULL;
+
+		if (t->field != F_NAME && t->field != F_OPCODE)
+			continue;
+		sqlite3_bind_text(st, ++k, str_value(t->op, t->value, &tmp),
+				  -1, SQLITE_TRANSIENT);
+		free(tmp);
+	}
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void nameset_read(struct search *s)
+{
+	sqlite3_stmt *st;
+	char *sql = xasprintf("SELECT id FROM %s", s->nameset);
+
 	if (sqlite3_prepare_v2(model_db(s->m), sql, -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			s->names = xreallocarray(s->names, s->nnames + 1,
@@ -515,7 +523,26 @@ static int names_only_setup(struct search *s)
 		sqlite3_finalize(st);
 	}
 	free(sql);
-	return 0;
+}
+
+/* Name-only queries: one set of name ids, one set of tracks. */
+static int names_only_setup(struct search *s)
+{
+	struct strbuf cond;
+	int rc;
+
+	sb_init(&cond);
+	s->any_name = s->any_track = 1;
+	rc = names_only_terms(s, &cond);
+	if (!rc && !s->any_name) {
+		rc = nameset_create(s);
+		if (!rc)
+			rc = nameset_fill(s, sb_cstr(&cond));
+		if (!rc)
+			nameset_read(s);
+	}
+	sb_free(&cond);
+	return rc;
 }
 
 static int profile_start(struct search *s)
@@ -1112,10 +1139,7 @@ static int page_at(struct stepper *p, int64_t track, int64_t depth,
 
 	stepper_bind(p, track, depth, lo, hi, limit);
 	while ((rc = sqlite3_step(p->ev)) == SQLITE_ROW) {
-		if (r->n == r->cap) {
-			r->cap = r->cap ? 2 * r->cap : 256;
-			r->v = xreallocarray(r->v, r->cap, sizeof(*r->v));
-		}
+		r->v = xgrow(r->v, &r->cap, r->n + 1, sizeof(*r->v));
 		read_slice(p->ev, &r->v[r->n++]);
 	}
 	sqlite3_reset(p->ev);

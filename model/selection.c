@@ -61,8 +61,9 @@ static int busy_at(struct model *m, const struct mtrack *t, int64_t t0,
 	       busy_at(m, t, b1 * w, t1, level - 1, st, busy) ? -1 : 0;
 }
 
-int model_busy(struct model *m, const struct mtrack *t, int64_t t0,
-	       int64_t t1, int64_t *busy)
+/* Busy time of one row inside [t0, t1): exact, and fast on long ranges. */
+static int model_busy(struct model *m, const struct mtrack *t, int64_t t0,
+		      int64_t t1, int64_t *busy)
 {
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
 	sqlite3_stmt *st;
@@ -103,9 +104,10 @@ static struct sel_value *vtab_get(struct vtab *t, int64_t key)
 		if (t->key[i] == key)
 			return &t->v[i];
 	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		t->v = xreallocarray(t->v, t->cap, sizeof(*t->v));
-		t->key = xreallocarray(t->key, t->cap, sizeof(*t->key));
+		size_t cap = t->cap;
+
+		t->v = xgrow(t->v, &cap, t->n + 1, sizeof(*t->v));
+		t->key = xgrow(t->key, &t->cap, cap, sizeof(*t->key));
 	}
 	t->key[t->n] = key;
 	memset(&t->v[t->n], 0, sizeof(*t->v));
@@ -171,6 +173,7 @@ static int field_values(struct model *m, const struct mtrack *t,
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
 	int lmax, nl, level;
 	int64_t w, b0, b1;
+	uint64_t len;
 	sqlite3_stmt *st;
 
 	if (t->lod_level < 0 || t->agg_level < 0 ||
@@ -179,8 +182,10 @@ static int field_values(struct model *m, const struct mtrack *t,
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
 	nl = t->agg_level;
 	level = f == AGG_NAME ? nl : agg_field_level(span, nl);
-	/* coarser levels read fewer rows when the range is long */
-	while (level < lmax && lod_width(level + 1) * 16 <= t1 - t0)
+	/* coarser levels read fewer rows when the range is long (in
+	 * unsigned arithmetic: a hostile profile's times span all of int64) */
+	len = t1 > t0 ? (uint64_t)t1 - (uint64_t)t0 : 0;
+	while (level < lmax && (uint64_t)lod_width(level + 1) <= len / 16)
 		level++;
 	w = lod_width(level);
 	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);

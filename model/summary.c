@@ -99,10 +99,7 @@ static int tracks(struct model *m, int64_t p, struct summary *s)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct sum_track *t;
 
-		if (s->ntracks == cap) {
-			cap = cap ? cap * 2 : 16;
-			s->tracks = xreallocarray(s->tracks, cap, sizeof(*t));
-		}
+		s->tracks = xgrow(s->tracks, &cap, s->ntracks + 1, sizeof(*t));
 		t = &s->tracks[s->ntracks++];
 		t->name = dup_col(st, 0);
 		t->kind = dup_col(st, 1);
@@ -183,10 +180,7 @@ static int layers(struct model *m, int64_t p, struct summary *s)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct sum_layer *l;
 
-		if (s->nlayers == cap) {
-			cap = cap ? cap * 2 : 16;
-			s->layers = xreallocarray(s->layers, cap, sizeof(*l));
-		}
+		s->layers = xgrow(s->layers, &cap, s->nlayers + 1, sizeof(*l));
 		l = &s->layers[s->nlayers++];
 		l->name = dup_col(st, 0);
 		l->start = sqlite3_column_int64(st, 1);
@@ -212,10 +206,8 @@ static int warnings(struct model *m, int64_t p, struct summary *s)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct sum_warning *w;
 
-		if (s->nwarnings == cap) {
-			cap = cap ? cap * 2 : 8;
-			s->warnings = xreallocarray(s->warnings, cap, sizeof(*w));
-		}
+		s->warnings = xgrow(s->warnings, &cap, s->nwarnings + 1,
+				    sizeof(*w));
 		w = &s->warnings[s->nwarnings++];
 		w->origin = dup_col(st, 0);
 		w->category = dup_col(st, 1);

@@ -21,11 +21,6 @@ static const struct {
 /* Sources in display order within a group. */
 static const char *const sources[] = { "neuron_rt", "neuron_hw", "framework" };
 
-const char *sysfield_name(enum sysfield f)
-{
-	return fields[f].name;
-}
-
 void sysgroup_default(struct sysgroup *g)
 {
 	memset(g, 0, sizeof(*g));
@@ -137,10 +132,7 @@ static int read_keys(struct model *m, int64_t profile, struct tkeys **out,
 			[SYSF_THREAD] = 4, [SYSF_LNC] = 5, [SYSF_WORKER] = 6,
 		};
 
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			*out = xreallocarray(*out, cap, sizeof(**out));
-		}
+		*out = xgrow(*out, &cap, *n + 1, sizeof(**out));
 		k = &(*out)[(*n)++];
 		memset(k, 0, sizeof(*k));
 		k->id = sqlite3_column_int64(st, 0);
@@ -248,10 +240,7 @@ static struct mrow *new_row(struct mrow **rows, size_t *n, size_t *cap)
 {
 	struct mrow *r;
 
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 32;
-		*rows = xreallocarray(*rows, *cap, sizeof(**rows));
-	}
+	*rows = xgrow(*rows, cap, *n + 1, sizeof(**rows));
 	r = &(*rows)[(*n)++];
 	memset(r, 0, sizeof(*r));
 	r->group = -1;

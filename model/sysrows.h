@@ -42,7 +42,6 @@ int sysgroup_parse(const char *list, const char *what, enum sysfield *out,
 		   int *n);
 /* "instance_id,process_id" */
 void sysgroup_fields_text(const enum sysfield *f, int n, struct strbuf *out);
-const char *sysfield_name(enum sysfield f);
 
 /* One line of the grouped list. */
 struct mrow {

@@ -54,11 +54,9 @@ void table_col(struct table *t, const char *name, int right)
 
 void table_row(struct table *t)
 {
-	if (t->nrows == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		t->cells = xreallocarray(t->cells, t->cap * t->ncols,
-					 sizeof(*t->cells));
-	}
+	/* a row is ncols cells */
+	t->cells = xgrow(t->cells, &t->cap, t->nrows + 1,
+			 t->ncols * sizeof(*t->cells));
 	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
 	t->nrows++;
 	t->fill = 0;
@@ -85,15 +83,14 @@ void table_text(struct table *t, const char *s)
 
 void table_printf(struct table *t, const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
+	char *s;
 
-	sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	table_text(t, sb_cstr(&sb));
-	sb_free(&sb);
+	table_text(t, s);
+	free(s);
 }
 
 void table_int(struct table *t, int64_t v)
@@ -194,7 +191,7 @@ static int formula_like(const char *s)
 	return s[0] && strchr("=+-@\t\r", s[0]) && !plain_number(s);
 }
 
-static void csv_field(FILE *f, const char *s, int is_num)
+void table_csv_field(FILE *f, const char *s, int is_num)
 {
 	int guard = !is_num && formula_like(s);
 
@@ -220,10 +217,10 @@ void table_write_csv(const struct table *t, FILE *f)
 			if (c)
 				fputc(',', f);
 			if (r)
-				csv_field(f, cell_text(t, r - 1, c),
+				table_csv_field(f, cell_text(t, r - 1, c),
 					  t->cells[(r - 1) * t->ncols + c].is_num);
 			else
-				csv_field(f, t->names[c], 0);
+				table_csv_field(f, t->names[c], 0);
 		}
 		fputs("\r\n", f);
 	}

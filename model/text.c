@@ -227,3 +227,43 @@ void text_shorten(struct strbuf *out, const char *s, int cols)
 	sb_adds(out, "\xe2\x80\xa6");	/* … */
 	sb_adds(out, s + tail_fit(s, width, tail));
 }
+
+void text_json_str(struct strbuf *sb, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run;
+
+	sb_addc(sb, '"');
+	while (i < n) {
+		unsigned cp;
+		size_t len;
+
+		/* copy plain ASCII in runs */
+		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x80 &&
+			      s[run] != '"' && s[run] != '\\'; run++)
+			;
+		if (run > i) {
+			sb_add(sb, s + i, run - i);
+			i = run;
+			continue;
+		}
+		if (s[i] == '"' || s[i] == '\\') {
+			sb_addc(sb, '\\');
+			sb_addc(sb, (char)s[i++]);
+			continue;
+		}
+		if (s[i] < 0x20) {
+			sb_printf(sb, "\\u%04x", s[i++]);
+			continue;
+		}
+		len = text_utf8_char(s + i, n - i, &cp);
+		if (!len) {
+			sb_add(sb, "\xef\xbf\xbd", 3);
+			i++;
+			continue;
+		}
+		sb_add(sb, s + i, len);
+		i += len;
+	}
+	sb_addc(sb, '"');
+}

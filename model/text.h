@@ -17,6 +17,10 @@ void text_sanitize_n(struct strbuf *out, const char *s, size_t n, int ascii);
 /* A sanitised copy (malloc'd). */
 char *text_clean(const char *s);
 
+/* A JSON string literal for n bytes (which may hold NULs), valid
+ * whatever the bytes: control bytes escaped as \u00XX, invalid UTF-8 as
+ * U+FFFD. The one JSON string escaper of every importer and writer. */
+void text_json_str(struct strbuf *sb, const char *s, size_t n);
 /* Decodes one UTF-8 character at s (n bytes available); returns its
  * length, or 0 for an invalid sequence. */
 size_t text_utf8_char(const unsigned char *s, size_t n, unsigned *cp);

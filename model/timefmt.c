@@ -8,18 +8,6 @@
 
 #include "model/util.h"
 
-static int ascii_units;
-
-void timefmt_set_ascii(int ascii)
-{
-	ascii_units = ascii;
-}
-
-static const char *us_name(void)
-{
-	return ascii_units ? "us" : "\xc2\xb5s";
-}
-
 /* ns as a decimal in units of per with prec decimals, rounded half away
  * from zero, using integer arithmetic only. */
 static void decimal(char *buf, size_t n, int64_t ns, int64_t per, int prec)
@@ -51,7 +39,7 @@ static void decimal(char *buf, size_t n, int64_t ns, int64_t per, int prec)
 		snprintf(buf, n, "%s%" PRIu64, ns < 0 ? "-" : "", whole);
 }
 
-void timefmt_dur(char *buf, size_t n, int64_t ns, int prec, int compact)
+void timefmt_dur(char *buf, size_t n, int64_t ns, int prec, int flags)
 {
 	uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	const char *unit;
@@ -61,7 +49,7 @@ void timefmt_dur(char *buf, size_t n, int64_t ns, int prec, int compact)
 	if (mag < 1000) {
 		per = 1, unit = "ns", prec = 0;
 	} else if (mag < 1000000) {
-		per = 1000, unit = us_name();
+		per = 1000, unit = flags & TF_ASCII ? "us" : "\xc2\xb5s";
 	} else if (mag < 1000000000) {
 		per = 1000000, unit = "ms";
 	} else {
@@ -77,7 +65,7 @@ void timefmt_dur(char *buf, size_t n, int64_t ns, int prec, int compact)
 		if (*e == '.')
 			*e = '\0';
 	}
-	snprintf(buf, n, "%s%s%s", num, compact ? "" : " ", unit);
+	snprintf(buf, n, "%s%s%s", num, flags & TF_COMPACT ? "" : " ", unit);
 }
 
 int timefmt_unit(const char *s, int64_t *per)

@@ -5,12 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Use "us" instead of "µs" (terminals without UTF-8, exports). */
-void timefmt_set_ascii(int ascii);
+/* How timefmt_dur() writes: "1.25ms" rather than "1.25 ms"; "us" rather
+ * than "µs" (for a terminal without UTF-8). */
+enum { TF_COMPACT = 1, TF_ASCII = 2 };
 
 /* A duration with a unit chosen for it and up to prec decimals, e.g.
- * "1.25 ms", "850 ns", "2.000 s" ("1.25ms" when compact). */
-void timefmt_dur(char *buf, size_t n, int64_t ns, int prec, int compact);
+ * "1.25 ms", "850 ns", "2.000 s"; flags are TF_* bits. */
+void timefmt_dur(char *buf, size_t n, int64_t ns, int prec, int flags);
 /* A duration in a fixed unit ("ns", "us", "ms", "s"). */
 void timefmt_in_unit(char *buf, size_t n, int64_t ns, const char *unit,
 		     int prec);

@@ -49,6 +49,21 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	return xrealloc(p, n * size);
 }
 
+void *xgrow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : XGROW_MIN;
+
+	if (need <= *cap)
+		return p;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			oom();
+		c *= 2;
+	}
+	*cap = c;
+	return xreallocarray(p, c, size);
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
@@ -63,16 +78,24 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-char *xasprintf(const char *fmt, ...)
+char *xvasprintf(const char *fmt, va_list ap)
 {
 	struct strbuf sb;
-	va_list ap;
 
 	sb_init(&sb);
-	va_start(ap, fmt);
 	sb_vprintf(&sb, fmt, ap);
-	va_end(ap);
 	return sb_detach(&sb);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 void sb_init(struct strbuf *sb)
@@ -95,22 +118,13 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
-void sb_grow(struct strbuf *sb, size_t extra)
+static void sb_grow(struct strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;
 
 	if (need < sb->len)
 		oom();
-	if (need <= sb->cap)
-		return;
-	size_t cap = sb->cap ? sb->cap : 64;
-	while (cap < need) {
-		if (cap > SIZE_MAX / 2)
-			oom();
-		cap *= 2;
-	}
-	sb->buf = xrealloc(sb->buf, cap);
-	sb->cap = cap;
+	sb->buf = xgrow(sb->buf, &sb->cap, need, 1);
 }
 
 void sb_add(struct strbuf *sb, const void *p, size_t n)

@@ -24,9 +24,15 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);
+/* Room for need elements of size bytes in p, an array of *cap elements:
+ * *cap doubles (from XGROW_MIN) until need fits. Returns the array,
+ * moved or not; p itself when it is already large enough. */
+#define XGROW_MIN 16
+void *xgrow(void *p, size_t *cap, size_t need, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) NX_PRINTF(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) NX_PRINTF(1, 0);
 
 /* Growable byte buffer; always NUL-terminated when len > 0 or after
  * sb_cstr(). */
@@ -39,7 +45,6 @@ struct strbuf {
 void sb_init(struct strbuf *sb);
 void sb_free(struct strbuf *sb);
 void sb_reset(struct strbuf *sb);
-void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const void *p, size_t n);
 void sb_addc(struct strbuf *sb, char c);
 void sb_adds(struct strbuf *sb, const char *s);

@@ -135,14 +135,11 @@ static int fail(char **why, const char *fmt, ...) NX_PRINTF(2, 3);
 
 static int fail(char **why, const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
 
-	sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	*why = xvasprintf(fmt, ap);
 	va_end(ap);
-	*why = sb_detach(&sb);
 	return -1;
 }
 

@@ -95,7 +95,7 @@ expect 0 "Against the profile's own summary" "$NXTOP" summary -q "$tmp/good.json
 grep -q DIFFERS "$out" && fail "summary differs from the profile: $(cat "$out")"
 expect 0 "Tensor instructions +count +2 +2 +exact +ok" "$NXTOP" summary -q "$tmp/good.json"
 expect 0 '"dma_transfers": 1' "$NXTOP" summary -q --format json "$tmp/good.json"
-if command -v jq >/dev/null; then
+if have jq; then
 	jq -e '.engines.tensor.instruction_count == 2 and .total_time_ns == 1869395' "$out" >/dev/null ||
 		fail "summary JSON: $(cat "$out")"
 fi
@@ -121,7 +121,7 @@ for l in "Vector active time +sum of end-start +530 ns +520 ns +10 ns, 0.1% +ok$
 	"Sync active time +sum of end-start +1.001001 ms +1 ms +10 ns, 0.1% +DIFFERS$"; do
 	grep -Eq "$l" "$out" || fail "no line '$l' in: $(cat "$out")"
 done
-if command -v jq >/dev/null; then
+if have jq; then
 	expect 0 "" "$NXTOP" summary -q --format json "$tmp/tol.json"
 	# numbers, not text; the events' figure is jq's own sum of the records
 	jq -e --slurpfile in "$tmp/tol.json" '

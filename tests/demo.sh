@@ -20,7 +20,7 @@ grep -q DIFFERS "$out" && fail "demo summary disagrees with its events: $(grep D
 for e in TensorMatrix Tensor Vector Scalar GpSimd Sync qSyncIO0 Q0; do
 	grep -q "^  $e " "$out" || fail "no row $e"
 done
-if command -v sqlite3 >/dev/null; then
+if have sqlite3; then
 	n=$(sqlite3 "$tmp/a.json.nxdb" "select count(*) from track where kind = 'counter'")
 	[ "$n" -ge 5 ] || fail "demo has $n counter rows"
 fi
@@ -50,7 +50,7 @@ for f in "$bundle"/*.json; do
 	grep -o '"nc_idx": *[0-9][0-9]*' "$f" | grep -vq '"nc_idx": *0$' &&
 		fail "demo device file says another NeuronCore than 0: $f"
 done
-if command -v jq >/dev/null; then
+if have jq; then
 	jq -r '.device_profile_list[] | [(.nc_id | tostring), .process_id,
 		.instance_id, .device_profile_name + ".json"] | join(",")' \
 		"$bundle/system_profile.json" | sort > "$tmp/dev.want"

@@ -19,7 +19,7 @@ expect 0 "TENSOR_TENSOR +1 +50.00% +120 ns" "$NXTOP" export -q "$p" --tracks Vec
 expect 0 "^Range    3 .s .. 6 .s" "$NXTOP" export -q "$p" --range 3us:6us
 expect 0 "^Events   4 " "$NXTOP" export -q "$p" --range 3us:6us
 expect 0 '"events": 4' "$NXTOP" export -q "$p" --range 3us:6us --format json
-if command -v jq >/dev/null; then
+if have jq; then
 	jq -e '[.rows[] | select(.kind != "counter") | .events] | add == 4' "$out" >/dev/null ||
 		fail "JSON events do not add up: $(cat "$out")"
 	jq -e '.rows[] | select(.row == "Sync") | .fields.opcode[0] |
@@ -31,7 +31,7 @@ expect 0 '^Sync,engine,opcode,WRITE,1,100.0000,37,100.0000,37,37,37' "$NXTOP" ex
 # has no layer and no HLO, a "(none)" line (null in JSON)
 expect 0 "^  \(none\) +1 +50.00% +1.515 .s +85.93% " "$NXTOP" export -q "$p" --tracks Scalar
 expect 0 '^Scalar,engine,layer,\(none\),1,50.0000,1515,' "$NXTOP" export -q "$p" --tracks Scalar --format csv
-if command -v jq >/dev/null; then
+if have jq; then
 	expect 0 "" "$NXTOP" export -q "$p" --format json
 	jq -e '([.rows[] | select(.kind != "counter") | . as $r | .fields[] |
 		(map(.count) | add) == $r.events and

@@ -14,7 +14,7 @@ for m in 0 1 2 3; do
 	printf "\\00$m\\002\\001\\003\\005\\000\\004\\001\\003\\377" > "$cin/edit$m"
 done
 for n in jsonsplit neuron system pftrace chrome query querybuild command parquet cache \
-	pqdevice; do
+	pqdevice pqsystem; do
 	bin="$builddir/tests/fuzz/replay_$n"
 	[ -x "$bin" ] || { echo "no $bin: skipping"; exit 77; }
 	set --
@@ -25,6 +25,7 @@ for n in jsonsplit neuron system pftrace chrome query querybuild command parquet
 	chrome) set -- "$@" "$fx/chrome_phases.json" "$fx/chrome_array.json.gz" ;;
 	parquet) set -- "$@" "$fx"/parquet/*.parquet ;;
 	pqdevice) set -- "$@" "$fx"/parquet-device/*/Instruction*.parquet ;;
+	pqsystem) set -- "$@" "$fx"/parquet-system/*/SystemProfileEvents.parquet ;;
 	cache) set -- "$@" "$cin" ;;
 	esac
 	[ $# -gt 0 ] || continue

@@ -284,7 +284,7 @@ fi
 # ... and in a real terminal: the bytes nxtop writes to a tmux pane
 # hold no OSC, DCS, APC, PM or SOS sequence, no BEL and no C1 control,
 # only valid UTF-8, while the hostile names are on the screen.
-if command -v tmux >/dev/null 2>&1 &&
+if have tmux &&
 	locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 	sock="nxtop-hostile-$$"
 	tm() { tmux -L "$sock" -f /dev/null "$@"; }

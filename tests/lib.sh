@@ -82,9 +82,27 @@ other_stop() {
 	return 0
 }
 
+# have TOOL: whether TOOL (jq, sqlite3, tmux) is installed. Without it
+# the checks that need it do not run, and pass() ends the test as
+# skipped (77) naming what to install: a missing tool never reads as a
+# pass.
+missing=""
+have() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	case " $missing " in
+	*" $1 "*) ;;
+	*) missing="${missing:+$missing }$1" ;;
+	esac
+	return 1
+}
+
 pass() {
 	rm -f "$out" "$err"
 	[ "$failures" -eq 0 ] || exit 1
+	if [ -n "$missing" ]; then
+		echo "SKIP: checks not run without $missing (./install-deps installs it)" >&2
+		exit 77
+	fi
 	exit 0
 }
 

@@ -6,7 +6,8 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-command -v jq >/dev/null || { echo "skipping: needs jq" >&2; exit 77; }
+command -v jq >/dev/null ||
+	{ echo "SKIP: needs jq (./install-deps installs it)" >&2; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"

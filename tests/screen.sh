@@ -8,7 +8,9 @@
 # profiles; "bundle-small": tests/fixtures/system_small.json with
 # device_small.json as its one device file present, another one
 # missing; "bundle-broken": the same with the device file cut short, so
-# that it fails to import; "bundle-ncs": one model on several
+# that it fails to import; "bundle-parquet": a folder holding the
+# Parquet twin of bundle-small, system and device folders;
+# "bundle-ncs": one model on several
 # NeuronCores, see bundle_ncs in tests/lib.sh; "datapath": no profile,
 # the Profile Manager on the fake data path of profiles_datapath in
 # tests/lib.sh), extra options ("# args: ...") and environment ("# env:
@@ -78,6 +80,15 @@ for script in "$screens"/*.keys; do
 				"$tmp/$profile/system_profile.json"
 			bundle_device "$profile" \
 				> "$tmp/$profile/device_profile_model_1578576049.json" ;;
+		bundle-parquet)
+			# Neuron Explorer's folder of profiles: the Parquet
+			# twin of bundle-small (tests/pqsystem.sh)
+			mkdir "$tmp/$profile"
+			cp -R "$srcdir/tests/fixtures/parquet-system/system_small@latest" \
+				"$tmp/$profile/"
+			cp -R "$srcdir/tests/fixtures/parquet-device/device_small@latest" \
+				"$tmp/$profile/device_profile_model_1578576049@latest"
+			chmod -R u+w "$tmp/$profile" ;;
 		datapath)
 			profiles_datapath "$tmp/$profile" ;;
 		*)
@@ -138,7 +149,7 @@ done
 # The counters' labels at "fit" (the whole profile in view) give each
 # counter's smallest and largest sample, as the cache has them, in 3
 # digits with k, M, G or T, and the unit.
-if [ "${NXTOP_UPDATE_SCREENS:-}" != 1 ] && command -v sqlite3 >/dev/null; then
+if [ "${NXTOP_UPDATE_SCREENS:-}" != 1 ] && have sqlite3; then
 	sqlite3 -separator '|' "$tmp/system_small.json.nxdb" \
 		"select t.name, coalesce(t.unit, ''), min(c.value), max(c.value)
 		 from counter c join track t on t.id = c.track_id group by t.id" |

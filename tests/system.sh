@@ -36,7 +36,7 @@ expect 0 "gid33-nc1-tid1627712-neuron_hw +hw +1" "$NXTOP" summary -q "$b"
 expect 0 " 2 +2222 .* missing" "$NXTOP" summary -q "$b"
 expect 0 "nc1-neuron_rt +nrt" "$NXTOP" summary -q --group instance --row lnc_idx "$b"
 expect 0 '"dropped_events": true' "$NXTOP" summary -q --format json "$b"
-if command -v jq >/dev/null; then
+if have jq; then
 	jq -e '(.device_profiles | length) == 2 and .events == 10 and
 	       ([.rows[] | select(.kind == "hw")] | length) == 2' "$out" >/dev/null ||
 		fail "summary JSON: $(cat "$out")"
@@ -114,7 +114,7 @@ fi
 # name with the NeuronCore its name gives (sed).
 ncs="$tmp/ncs"
 bundle_ncs "$ncs" || fail "bundle_ncs failed"
-if command -v jq >/dev/null; then
+if have jq; then
 	{
 		jq -r --arg dir "$ncs" '.device_profile_list[] |
 			[(.nc_id | tonumber), .process_id,

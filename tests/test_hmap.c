@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -63,11 +64,38 @@ static void test_str(void **state)
 	strmap_free(&m, NULL);
 }
 
+/* Index values: 0 is an index like any other, absent keys say so. */
+static void test_index(void **state)
+{
+	struct strmap m;
+	char key[16];
+	size_t i;
+
+	(void)state;
+	strmap_init(&m);
+	assert_int_equal(strmap_index(&m, "a", 1, &i), 0);
+	for (size_t k = 0; k < 1000; k++) {
+		snprintf(key, sizeof(key), "k%zu", k);
+		strmap_put_index(&m, key, strlen(key), k);
+	}
+	for (size_t k = 0; k < 1000; k++) {
+		snprintf(key, sizeof(key), "k%zu", k);
+		assert_int_equal(strmap_index(&m, key, strlen(key), &i), 1);
+		assert_int_equal(i, k);
+	}
+	assert_int_equal(strmap_index(&m, "k1000", 5, &i), 0);
+	strmap_put_index(&m, "k7", 2, 99);
+	assert_int_equal(strmap_index(&m, "k7", 2, &i), 1);
+	assert_int_equal(i, 7);
+	strmap_free(&m, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_str),
+		cmocka_unit_test(test_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

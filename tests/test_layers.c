@@ -132,7 +132,7 @@ static void test_summary_panel(void **state)
 	assert_string_equal(s[0].key, "summary");
 	assert_string_equal(s[0].title, "Summary");
 	info_sections_free(s, n);
-	assert_int_equal(info_load(m, 1, "summary", &t), 0);
+	assert_int_equal(info_load(m, 1, "summary", 0, &t), 0);
 	assert_int_equal(t.ncols, 4);
 	assert_int_equal(t.nrows, 4);
 	/* overall_stats (0), data_movement (1), tensor_engine (4) */

@@ -2,7 +2,7 @@
  * numbers as strings, epoch-ns times exact, nesting from events in any
  * order, dropped-event warnings flagged; filters; bundles with a missing
  * device file and hostile device names (../, an absolute path, a link
- * out); view-time grouping; drilldown from a system event to its device
+ * out); flows from flow_id lists; view-time grouping; drilldown from a system event to its device
  * profile and the execution's place in system time. */
 #include "config.h"
 
@@ -295,6 +295,44 @@ static void test_bad_input(void **state)
 				"\"timestamp\":1,\"util\":2}]}", &o));
 	assert_non_null(strstr(err_get(), "\"cpu_id\" is a string, expected a"
 			       " CPU number or \"average\""));
+}
+
+/* flow_id lists (Parquet's SystemProfileEvents, and JSON alike): a flow
+ * links the events that share an id, each to the next in time,
+ * whatever order they come in; an id that is not a number still links. */
+static void test_flows(void **state)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *c, *links;
+
+	(void)state;
+	c = import_text("flows.json", "{\"trace_event\":["
+			"{\"name\":\"c\",\"timestamp\":30,\"duration\":1,\"id\":3,"
+			"\"flow_id\":[\"7\",\"x\"]},"
+			"{\"name\":\"a\",\"timestamp\":10,\"duration\":1,\"id\":1,"
+			"\"flow_id\":[\"7\"]},"
+			"{\"name\":\"b\",\"timestamp\":20,\"duration\":1,\"id\":2,"
+			"\"flow_id\":[7,\"x\"]},"
+			"{\"name\":\"d\",\"timestamp\":40,\"duration\":1,\"id\":4,"
+			"\"flow_id\":[]}]}", &o);
+	assert_non_null(c);
+	links = qs(c, "SELECT group_concat(l, ',') FROM (SELECT a.id || '>' ||"
+		   " b.id AS l FROM flow f JOIN sys_event a ON a.slice_id ="
+		   " f.slice_out JOIN sys_event b ON b.slice_id = f.slice_in"
+		   " ORDER BY a.id, b.id)");
+	assert_string_equal(links, "1>2,2>3,2>3");
+	assert_int_equal(q(c, "SELECT count(*) FROM flow WHERE flow_id = 7"), 2);
+	assert_int_equal(q(c, "SELECT count(DISTINCT flow_id) FROM flow"), 2);
+	free(links);
+	free(c);
+	assert_null(import_text("badflow.json", "{\"trace_event\":[{\"name\":"
+				"\"a\",\"timestamp\":1,\"flow_id\":5}]}", &o));
+	assert_non_null(strstr(err_get(), "\"flow_id\" is a number, expected a"
+			       " list of flow ids"));
+	assert_null(import_text("badflow2.json", "{\"trace_event\":[{\"name\":"
+				"\"a\",\"timestamp\":1,\"flow_id\":[[1]]}]}", &o));
+	assert_non_null(strstr(err_get(), "\"flow_id[]\" is an array, expected"
+			       " a flow id"));
 }
 
 static void test_filters(void **state)
@@ -690,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_dropped),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_bundle),
 		cmocka_unit_test(test_bundle_fresh),

@@ -141,7 +141,7 @@ static void check_axis(int64_t t0, int64_t colw, int ncols, int64_t origin)
 	struct axis a;
 	int64_t s;
 
-	axis_compute(&a, t0, colw, ncols, origin);
+	axis_compute(&a, t0, colw, ncols, origin, 0);
 	for (s = a.step; s % 10 == 0; s /= 10)
 		;
 	assert_true(s == 1 || s == 2 || s == 5);
@@ -164,14 +164,14 @@ static void test_axis(void **state)
 	char l[64];
 
 	(void)state;
-	axis_compute(&a, 0, 1000, 60, 0);
+	axis_compute(&a, 0, 1000, 60, 0, 0);
 	assert_int_equal(a.step, 10000);
 	assert_int_equal(a.n, 6);
 	assert_int_equal(a.col[1], 10);
 	axis_label(&a, a.t[1], l, sizeof(l));
 	assert_string_equal(l, "10\xc2\xb5s");
 	/* deep in, far from the origin: the unit follows the time */
-	axis_compute(&a, 1868000, 10, 60, 0);
+	axis_compute(&a, 1868000, 10, 60, 0, 0);
 	assert_int_equal(a.step, 100);
 	axis_label(&a, a.t[1], l, sizeof(l));
 	assert_string_equal(l, "1.8681ms");

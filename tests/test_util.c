@@ -42,18 +42,21 @@ static void test_parse_int(void **state)
 	assert_int_not_equal(parse_i64("--1", 3, &i), 0);
 }
 
+/* 1 while the dur() checks expect ASCII units */
+static int ascii_units;
+
 static void dur(int64_t ns, int prec, const char *want)
 {
 	char buf[64];
 
-	timefmt_dur(buf, sizeof(buf), ns, prec, 0);
+	timefmt_dur(buf, sizeof(buf), ns, prec, ascii_units ? TF_ASCII : 0);
 	assert_string_equal(buf, want);
 }
 
 static void test_timefmt(void **state)
 {
 	(void)state;
-	timefmt_set_ascii(1);
+	ascii_units = 1;
 	dur(0, 3, "0 ns");
 	dur(999, 3, "999 ns");
 	dur(1000, 3, "1 us");
@@ -63,7 +66,7 @@ static void test_timefmt(void **state)
 	dur(2000000000, 3, "2 s");
 	dur(-1500, 3, "-1.5 us");
 	dur(1999999, 2, "2 ms");
-	timefmt_set_ascii(0);
+	ascii_units = 0;
 	dur(1500, 1, "1.5 \xc2\xb5s");
 	/* fixed units keep every digit */
 	{
@@ -140,6 +143,25 @@ static void test_sanitize(void **state)
 
 /* Error messages quote files: they are cleaned where they are set, and
  * cut on a character boundary when too long. */
+/* The one JSON string escaper: quotes and backslashes, control bytes
+ * (NUL included) as \u00XX, invalid UTF-8 as U+FFFD, the rest as is;
+ * expected literals written by hand. */
+static void test_json_str(void **state)
+{
+	static const char in[] = "a\"b\\c\n\x01\0d\xff\xc3\xa9\xf0\x9f\x98\x80";
+	struct strbuf sb;
+
+	(void)state;
+	sb_init(&sb);
+	text_json_str(&sb, in, sizeof(in) - 1);
+	assert_string_equal(sb_cstr(&sb), "\"a\\\"b\\\\c\\u000a\\u0001"
+			    "\\u0000d\xef\xbf\xbd\xc3\xa9\xf0\x9f\x98\x80\"");
+	sb_reset(&sb);
+	text_json_str(&sb, "", 0);
+	assert_string_equal(sb_cstr(&sb), "\"\"");
+	sb_free(&sb);
+}
+
 static void test_err_clean(void **state)
 {
 	char big[2000];
@@ -433,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_timefmt),
 		cmocka_unit_test(test_timeparse),
 		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_err_clean),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_pct),

@@ -9,14 +9,17 @@
 # and a drilldown where the bundle says which NeuronCore each device
 # profile is; box-small: a Selection Summary
 # with its "(none)" lines; trace: a Chrome trace's legend in its own
-# words; manager: the Profile Manager opening a profile and back), and
+# words; manager: the Profile Manager opening a profile and back;
+# nesting: lanes folded and unfolded, moves to parent, child and
+# siblings), and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipping"; exit 77; }
+command -v tmux >/dev/null 2>&1 ||
+	{ echo "SKIP: needs tmux (./install-deps installs it)" >&2; exit 77; }
 if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
 	echo "no C.UTF-8 locale: skipping"
 	exit 77
@@ -146,7 +149,7 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager; do
+	manager nesting; do
 	run "$t"
 done
 

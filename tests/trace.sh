@@ -52,7 +52,7 @@ set -- $kinds
 expect 0 "^Events +$1 slices on $2 threads and $3 async rows in $4 processes, $5 counter samples\$" \
 	"$NXTOP" summary -q "$tmp/phases.json"
 grep -Eq "instruction|DMA" "$out" && fail "a trace summary in Neuron words: $(cat "$out")"
-if command -v jq >/dev/null; then
+if have jq; then
 	expect 0 "" "$NXTOP" summary -q --format json "$tmp/phases.json"
 	jq -e --argjson n "[$1,$2,$3,$4,$5]" '[.slices, .threads, .async_rows, .processes,
 		.counter_samples] == $n and ([has("instructions", "dma_packets", "engines",

@@ -98,6 +98,21 @@ grep -q "^end  *1200000  *M2  *0$" "$tmp/out/nxtop-markers-2.txt" ||
 same nxtop-summary-1.txt --what info --section summary
 same nxtop-summary-1.json --what info --section summary
 
+# With --ascii (as on a terminal without UTF-8) the screen says "us",
+# but e and E write the same files as above, "µs" and all, as nxtop
+# export prints them (the markers kept apart, so that they are the same).
+mkdir "$tmp/ascii" "$tmp/asciidump"
+XDG_DATA_HOME="$tmp/data-ascii" NXTOP_EXPORT_DIR="$tmp/ascii" "$NXTOP" -q \
+	--ascii --headless="$tmp/ui.keys" --dump="$tmp/asciidump" "$p" ||
+	fail "the viewer failed with --ascii"
+for f in "$tmp"/out/nxtop-*; do
+	cmp -s "$f" "$tmp/ascii/${f##*/}" ||
+		fail "--ascii: ${f##*/} differs:
+$(diff -u "$f" "$tmp/ascii/${f##*/}")"
+done
+grep -q "µs" "$tmp/ascii/nxtop-selection-1.txt" ||
+	fail "--ascii: no µs in the selection export"
+
 # e and E past a file size limit (ulimit -f 64: 32 or 64 KiB as the
 # shell counts, under the window's 1252 lines but over the layer
 # table): the status line says why, no file is left, and the next

@@ -45,7 +45,7 @@ void axis_label(const struct axis *a, int64_t t, char *buf, size_t n)
 	if (!strcmp(a->unit, "us")) {
 		char u[16];
 
-		timefmt_dur(u, sizeof(u), 1000, 0, 1);
+		timefmt_dur(u, sizeof(u), 1000, 0, TF_COMPACT | (a->ascii ? TF_ASCII : 0));
 		snprintf(buf, n, "%s%s", num, u + 1);
 	} else {
 		snprintf(buf, n, "%s%s", num, a->unit);
@@ -61,13 +61,14 @@ static int64_t floor_div(int64_t a, int64_t b)
 }
 
 void axis_compute(struct axis *a, int64_t t0, int64_t colw, int ncols,
-		  int64_t origin)
+		  int64_t origin, int ascii)
 {
 	static const int mult[] = { 1, 2, 5 };
 	int64_t span = colw * ncols, rel0 = t0 - origin;
 	int64_t biggest = NX_MAX(mag(rel0), mag(rel0 + span));
 
 	memset(a, 0, sizeof(*a));
+	a->ascii = ascii;
 	a->step = 1;
 	pick_unit(a, biggest, 0);
 	if (ncols <= 0 || colw <= 0)

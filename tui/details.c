@@ -109,10 +109,8 @@ static void add_field(void *ctx, const char *group, const char *key,
 	struct details *d = ctx;
 	struct field *f;
 
-	if (d->nfields == d->cap) {
-		d->cap = d->cap ? 2 * d->cap : 32;
-		d->fields = xreallocarray(d->fields, d->cap, sizeof(*d->fields));
-	}
+	d->fields = xgrow(d->fields, &d->cap, d->nfields + 1,
+			  sizeof(*d->fields));
 	f = &d->fields[d->nfields++];
 	memset(f, 0, sizeof(*f));
 	f->group = clean(group, NULL);
@@ -170,7 +168,7 @@ int details_load(struct details *d, struct model *m, int64_t slice,
 	free(d->title);
 	d->title = short_title(title);
 	d->slice = slice;
-	rc = model_slice_fields(m, slice, add_field, d);
+	rc = model_slice_fields(m, slice, draw_ascii(), add_field, d);
 	group_fields(d);
 	return rc;
 }
@@ -183,10 +181,7 @@ int64_t details_slice(const struct details *d)
 static void add_line(struct details *d, size_t f, enum dkind kind,
 		     int first, size_t off, size_t len)
 {
-	if (d->nlines == d->lcap) {
-		d->lcap = d->lcap ? 2 * d->lcap : 64;
-		d->lines = xreallocarray(d->lines, d->lcap, sizeof(*d->lines));
-	}
+	d->lines = xgrow(d->lines, &d->lcap, d->nlines + 1, sizeof(*d->lines));
 	d->lines[d->nlines++] = (struct dline){ f, kind, first, off, len };
 }
 

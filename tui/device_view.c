@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/draw.h"
 #include "tui/list.h"
 #include "model/report/report.h"
 #include "model/timefmt.h"
@@ -125,7 +126,7 @@ static void devices_line(struct list *l, size_t i, struct list_line *out)
 	sb_adds(&out->cells[DC_PROCESS], d->process_id ? d->process_id : "");
 	sb_printf(&out->cells[DC_EVENTS], "%" PRId64, d->n_events);
 	out->keys[DC_EVENTS] = (double)d->n_events;
-	timefmt_dur(b, sizeof(b), d->duration, 3, 0);
+	timefmt_dur(b, sizeof(b), d->duration, 3, draw_tf());
 	sb_adds(&out->cells[DC_DURATION], b);
 	out->keys[DC_DURATION] = (double)d->duration;
 	sb_adds(&out->cells[DC_STATE], d->state ? d->state : "");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/text.h"
+#include "model/timefmt.h"
 #include "model/util.h"
 
 /* Table of glyphs: UTF-8 and the ASCII stand-in. */
@@ -39,6 +40,7 @@ static const char *const glyphs[G_COUNT][2] = {
 	[G_SORT_DOWN] = { "\xe2\x96\xbc", "v" },	/* ▼ */
 	[G_MARKER] = { "\xe2\x97\x86", "*" },		/* ◆ */
 	[G_MARKER_LINE] = { "\xe2\x94\x8a", ":" },	/* ┊ */
+	[G_LANE] = { "\xe2\x94\x94", "`" },		/* └ */
 };
 
 /* Distinct hues for events; the 8-colour set skips black and white. */
@@ -104,6 +106,16 @@ static enum color_level level;
 static attr_t style_attr[S_COUNT];
 static struct strbuf scratch;
 
+/* Event colours: palette slots at this colour level. */
+static int draw_palette_size(void)
+{
+	if (level == COLORS_256)
+		return (int)NX_ARRAY_SIZE(palette256);
+	if (level == COLORS_8)
+		return (int)NX_ARRAY_SIZE(palette8);
+	return 1;
+}
+
 void draw_setup(int ascii, enum color_level colors)
 {
 	use_ascii = ascii;
@@ -142,6 +154,11 @@ int draw_ascii(void)
 	return use_ascii;
 }
 
+int draw_tf(void)
+{
+	return use_ascii ? TF_ASCII : 0;
+}
+
 enum color_level draw_colors(void)
 {
 	return level;
@@ -155,15 +172,6 @@ const char *draw_glyph(enum glyph g)
 attr_t draw_style(enum style s)
 {
 	return style_attr[s];
-}
-
-int draw_palette_size(void)
-{
-	if (level == COLORS_256)
-		return (int)NX_ARRAY_SIZE(palette256);
-	if (level == COLORS_8)
-		return (int)NX_ARRAY_SIZE(palette8);
-	return 1;
 }
 
 /* Bytes of a key the palette looks at: names longer than this (of
@@ -258,4 +266,25 @@ int draw_text(WINDOW *win, int y, int x, int w, const char *s, attr_t a,
 	if (pad && used < w)
 		draw_fill(win, y, x + used, w - used, a);
 	return pad ? NX_MAX(w, used) : used;
+}
+
+void draw_restyle(WINDOW *win, int y, int x, const char *blank, attr_t st,
+		  attr_t flip, attr_t add)
+{
+	cchar_t cc;
+	wchar_t wc[CCHARW_MAX + 1];
+	attr_t a;
+	short pair;
+
+	if (mvwin_wch(win, y, x, &cc) == ERR ||
+	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
+		return;
+	if (wc[0] == L' ') {
+		draw_str(win, y, x, 1, blank, st);
+		return;
+	}
+	if (!flip && !add)
+		return;
+	setcchar(&cc, wc, (a ^ flip) | add, pair, NULL);
+	mvwadd_wch(win, y, x, &cc);
 }

@@ -24,6 +24,7 @@ enum glyph {
 	G_SORT_UP, G_SORT_DOWN,	/* sorted column of a list */
 	G_MARKER,		/* a marker on the time axis */
 	G_MARKER_LINE,		/* a marker's column through empty cells */
+	G_LANE,			/* a nested track's lane below its name */
 	G_COUNT
 };
 
@@ -50,13 +51,14 @@ enum color_level { COLORS_NONE = 0, COLORS_8 = 8, COLORS_256 = 256 };
 /* Picks glyphs and sets up colour pairs; call after curses started. */
 void draw_setup(int ascii, enum color_level colors);
 int draw_ascii(void);
+/* timefmt_dur() flags for the terminal: TF_ASCII without UTF-8. */
+int draw_tf(void);
 enum color_level draw_colors(void);
 
 const char *draw_glyph(enum glyph g);
 attr_t draw_style(enum style s);
 
 /* Event colours: a palette slot per key, stable across runs. */
-int draw_palette_size(void);
 int draw_palette_slot(const char *key);
 attr_t draw_fg(int slot);	/* glyphs in the slot's colour */
 attr_t draw_bar(int slot);	/* text on the slot's colour */
@@ -67,6 +69,11 @@ int draw_text(WINDOW *win, int y, int x, int w, const char *s, attr_t a,
 	      int pad);
 /* Trusted text (no sanitising), clipped the same way. */
 int draw_str(WINDOW *win, int y, int x, int w, const char *s, attr_t a);
+/* Restyles the cell at (y, x), drawn already: a blank becomes the glyph
+ * blank in attributes st; a character keeps its colour, with flip
+ * toggled and add set in its attributes (left alone when both are 0). */
+void draw_restyle(WINDOW *win, int y, int x, const char *blank, attr_t st,
+		  attr_t flip, attr_t add);
 /* Fills w columns with spaces. */
 void draw_fill(WINDOW *win, int y, int x, int w, attr_t a);
 

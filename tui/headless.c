@@ -363,10 +363,7 @@ int headless_key(struct headless *h)
 
 void headless_frame_done(struct headless *h)
 {
-	if (h->ntimes == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 256;
-		h->times = xreallocarray(h->times, h->cap, sizeof(*h->times));
-	}
+	h->times = xgrow(h->times, &h->cap, h->ntimes + 1, sizeof(*h->times));
 	snprintf(h->times[h->ntimes].key, sizeof(h->times[0].key), "%s",
 		 h->last_key);
 	h->times[h->ntimes].ms = ms_since(&h->t_key);

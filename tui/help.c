@@ -41,10 +41,7 @@ static const struct view_cmd common_cmds[] = {
 static void add(struct help *h, enum hkind kind, char *left,
 		const char *right)
 {
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 64;
-		h->lines = xreallocarray(h->lines, h->cap, sizeof(*h->lines));
-	}
+	h->lines = xgrow(h->lines, &h->cap, h->n + 1, sizeof(*h->lines));
 	h->lines[h->n++] = (struct hline){ kind, left,
 					    right ? xstrdup(right) : NULL };
 	if (kind == H_ENTRY)

@@ -86,7 +86,7 @@ static struct view *panel_open(struct model *m, const struct mprofile *p,
 	pn->m = m;
 	pn->p = p;
 	pn->key = xstrdup(key);
-	if (info_load(m, p->id, key, &pn->t)) {
+	if (info_load(m, p->id, key, draw_ascii(), &pn->t)) {
 		free(pn->key);
 		free(pn);
 		return NULL;

@@ -188,7 +188,8 @@ static int key_matches(int key, int bound)
 	return a[0] == '<' && !strcmp(a, b);
 }
 
-enum keymap keymap_parent(enum keymap km)
+/* The keymap km falls back to (KM_GENERIC for itself). */
+static enum keymap keymap_parent(enum keymap km)
 {
 	switch (km) {
 	case KM_MARKERS:

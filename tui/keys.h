@@ -26,8 +26,6 @@ void keys_define_terminal(void);
 /* The request a key triggers in a view with keymap km (then the
  * keymaps under it, then the generic one); REQ_NONE if none. */
 enum request keys_request(int key, enum keymap km);
-/* The keymap km falls back to (KM_GENERIC for itself). */
-enum keymap keymap_parent(enum keymap km);
 /* Where a keymap's keys work, for messages: "lists", "the pager". */
 const char *keymap_name(enum keymap km);
 /* 1 if a view with keymap km uses the keys of group. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/draw.h"
 #include "tui/list.h"
 #include "model/report/export.h"
 #include "model/layers.h"
@@ -66,7 +67,7 @@ static void dur(struct strbuf *out, int64_t ns, int prec)
 {
 	char b[48];
 
-	timefmt_dur(b, sizeof(b), ns, prec, 0);
+	timefmt_dur(b, sizeof(b), ns, prec, draw_tf());
 	sb_adds(out, b);
 }
 

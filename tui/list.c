@@ -129,9 +129,8 @@ struct sort_key {
 	char *text;
 };
 
-static int sort_desc_flag;
-
-static int cmp_key(const void *a, const void *b)
+/* arg: 1 for a descending order */
+static int cmp_key(const void *a, const void *b, void *arg)
 {
 	const struct sort_key *x = a, *y = b;
 	int r;
@@ -142,7 +141,7 @@ static int cmp_key(const void *a, const void *b)
 		r = isnan(x->num) ? 1 : -1;	/* numbers first */
 	else
 		r = strcasecmp(x->text, y->text);
-	if (sort_desc_flag)
+	if (*(const int *)arg)
 		r = -r;
 	return r ? r : (x->i < y->i ? -1 : x->i > y->i);
 }
@@ -175,8 +174,7 @@ static void sort_order(struct list *l)
 		k[n].num = cell_number(s, l->sort_col);
 		k[n].text = xstrdup(sb_cstr(&s->cells[l->sort_col]));
 	}
-	sort_desc_flag = l->sort_desc;
-	qsort(k, l->norder, sizeof(*k), cmp_key);
+	qsort_r(k, l->norder, sizeof(*k), cmp_key, &l->sort_desc);
 	for (size_t n = 0; n < l->norder; n++) {
 		l->order[n] = k[n].i;
 		free(k[n].text);
@@ -202,7 +200,8 @@ static void rebuild(struct list *l)
 		sort_order(l);
 }
 
-size_t list_count(struct list *l)
+/* Lines the list shows (after filtering). */
+static size_t list_count(struct list *l)
 {
 	rebuild(l);
 	return (l->flags & LIST_SMALL) ? l->norder : l->ops->count(l);

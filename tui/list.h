@@ -120,7 +120,5 @@ void list_fit_cols(struct list *l);
 void list_changed(struct list *l);
 /* The source line under the cursor; SIZE_MAX when the list is empty. */
 size_t list_current(struct list *l);
-/* Lines the list shows (after filtering). */
-size_t list_count(struct list *l);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/draw.h"
 #include "tui/list.h"
 #include "model/report/export.h"
 #include "model/timefmt.h"
@@ -64,7 +65,7 @@ static void fmt_time(const struct markers *m, int64_t ns, struct strbuf *out)
 	if (units[m->unit])
 		timefmt_exact(b, sizeof(b), ns, units[m->unit]);
 	else
-		timefmt_dur(b, sizeof(b), ns, 6, 0);
+		timefmt_dur(b, sizeof(b), ns, 6, draw_tf());
 	sb_adds(out, b);
 }
 
@@ -199,16 +200,6 @@ static int markers_request(struct list *l, enum request req)
 	}
 }
 
-static char *rest(int argc, char **argv)
-{
-	struct strbuf sb;
-
-	sb_init(&sb);
-	for (int i = 1; i < argc; i++)
-		sb_printf(&sb, "%s%s", i > 1 ? " " : "", argv[i]);
-	return sb_detach(&sb);
-}
-
 static int cmd_marker(struct markers *m, const char *cmd, const char *arg)
 {
 	size_t i = list_current(&m->list);
@@ -269,7 +260,7 @@ static int cmd_set(struct markers *m, const char *cmd, const char *arg)
 static int markers_command(struct list *l, int argc, char **argv)
 {
 	struct markers *m = (struct markers *)l;
-	char *arg = rest(argc, argv);
+	char *arg = tui_command_rest(argc, argv);
 	int rc = 1;
 
 	if (!strcmp(argv[0], "rename") || !strcmp(argv[0], "diff-vs"))

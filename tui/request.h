@@ -56,6 +56,18 @@ enum keymap {
 	REQ(MOVE_UP, "move-up", "k <Up>", "Previous track or line") \
 	REQ(PAGE_DOWN, "page-down", "<PgDown> <C-f>", "One page down") \
 	REQ(PAGE_UP, "page-up", "<PgUp> <C-b>", "One page up") \
+	GROUP("Nesting: lanes, parents and children (timeline)", KM_TIMELINE) \
+	REQ(PARENT, "parent", "{", \
+	    "Move to the enclosing event (its parent)") \
+	REQ(FIRST_CHILD, "first-child", "}", \
+	    "Move to the event's first child") \
+	REQ(NEXT_SIBLING, "next-sibling", "]", \
+	    "Move to the next event with the same parent") \
+	REQ(PREV_SIBLING, "prev-sibling", "[", \
+	    "Move to the previous event with the same parent") \
+	REQ(FOLD_LANES, "fold-lanes", "z", \
+	    "Fold the track's nesting lanes onto one line, or unfold them " \
+	    "(:lanes N sets how many a track takes)") \
 	GROUP("Tracks and panes (timeline)", KM_TIMELINE) \
 	REQ(FOLD, "fold", "<Space>", "Fold or unfold the track's group") \
 	REQ(FOCUS, "focus", "<Tab>", \

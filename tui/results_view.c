@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/draw.h"
 #include "tui/list.h"
 #include "model/query.h"
 #include "model/report/export.h"
@@ -154,9 +155,9 @@ static void results_line(struct list *l, size_t i, struct list_line *out)
 	if (ensure(r, i))
 		return;
 	m = &r->rows[i - r->base];
-	timefmt_dur(b, sizeof(b), m->ts - r->tl->origin, 6, 0);
+	timefmt_dur(b, sizeof(b), m->ts - r->tl->origin, 6, draw_tf());
 	sb_adds(&out->cells[0], b);
-	timefmt_dur(b, sizeof(b), m->dur, 3, 0);
+	timefmt_dur(b, sizeof(b), m->dur, 3, draw_tf());
 	sb_adds(&out->cells[1], b);
 	k = timeline_track_index(r->tl, m->track_id);
 	sb_adds(&out->cells[2], k == SIZE_MAX ? "?" : r->tl->tr.t[k].name);
@@ -284,8 +285,8 @@ static void results_header(struct list *l, struct strbuf *out)
 	struct results *r = (struct results *)l;
 	char a[48], b[48];
 
-	timefmt_dur(a, sizeof(a), r->t0 - r->tl->origin, 3, 0);
-	timefmt_dur(b, sizeof(b), r->t1 - r->tl->origin, 3, 0);
+	timefmt_dur(a, sizeof(a), r->t0 - r->tl->origin, 3, draw_tf());
+	timefmt_dur(b, sizeof(b), r->t1 - r->tl->origin, 3, draw_tf());
 	sb_printf(out, "/%s  %" PRId64 " match%s in %s .. %s", search_text(r->s),
 		  r->count, r->count == 1 ? "" : "es", a, b);
 }

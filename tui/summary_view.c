@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tui/draw.h"
 #include "tui/list.h"
 #include "model/query.h"
 #include "model/report/export.h"
@@ -49,10 +50,7 @@ static double pct(int64_t part, int64_t whole)
 static void add(struct sumview *s, enum skind kind, char *text, size_t g,
 		size_t f, size_t r)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->lines = xreallocarray(s->lines, s->cap, sizeof(*s->lines));
-	}
+	s->lines = xgrow(s->lines, &s->cap, s->n + 1, sizeof(*s->lines));
 	s->lines[s->n++] = (struct sline){ kind, text, g, f, r };
 }
 
@@ -67,7 +65,7 @@ static char *dur(int64_t ns)
 {
 	char b[48];
 
-	timefmt_dur(b, sizeof(b), ns, 3, 0);
+	timefmt_dur(b, sizeof(b), ns, 3, draw_tf());
 	return xstrdup(b);
 }
 
@@ -186,7 +184,7 @@ static void extreme(struct strbuf *out, int64_t ns)
 		sb_adds(out, "-");
 		return;
 	}
-	timefmt_dur(b, sizeof(b), ns, 3, 0);
+	timefmt_dur(b, sizeof(b), ns, 3, draw_tf());
 	sb_adds(out, b);
 }
 
@@ -200,10 +198,10 @@ static void value_line(struct sumview *s, const struct sline *ln,
 	sb_printf(&out->cells[0], "  %s", v->value);
 	sb_printf(&out->cells[1], "%" PRId64, v->n);
 	sb_adds(&out->cells[2], report_pct(b, sizeof(b), pct(v->n, g->n)));
-	timefmt_dur(b, sizeof(b), v->dur, 3, 0);
+	timefmt_dur(b, sizeof(b), v->dur, 3, draw_tf());
 	sb_adds(&out->cells[3], b);
 	sb_adds(&out->cells[4], report_pct(b, sizeof(b), pct(v->dur, g->dur)));
-	timefmt_dur(b, sizeof(b), v->n ? v->dur / v->n : 0, 3, 0);
+	timefmt_dur(b, sizeof(b), v->n ? v->dur / v->n : 0, 3, draw_tf());
 	sb_adds(&out->cells[5], b);
 	extreme(&out->cells[6], v->dmin);
 	extreme(&out->cells[7], v->dmax);
@@ -232,7 +230,10 @@ static void summary_line(struct list *l, size_t i, struct list_line *out)
 		sb_adds(&out->cells[0], ln->text);
 }
 
-static int sort_col, sort_desc;
+/* The order of a field's values: a column of the list, and up or down. */
+struct value_order {
+	int col, desc;
+};
 
 static int64_t num(const struct sel_value *v, int col)
 {
@@ -245,36 +246,36 @@ static int64_t num(const struct sel_value *v, int col)
 	}
 }
 
-static int cmp_values(const void *a, const void *b)
+static int cmp_values(const void *a, const void *b, void *arg)
 {
 	const struct sel_value *x = a, *y = b;
+	const struct value_order *o = arg;
 	int r;
 
-	if (sort_col == 0) {
+	if (o->col == 0) {
 		r = strcasecmp(x->value, y->value);
 	} else {
-		int64_t p = num(x, sort_col), q = num(y, sort_col);
+		int64_t p = num(x, o->col), q = num(y, o->col);
 
 		r = p < q ? -1 : p > q;
 	}
 	if (!r)
 		r = strcmp(x->value, y->value);
-	return sort_desc ? -r : r;
+	return o->desc ? -r : r;
 }
 
 static void summary_sort(struct list *l, int col, int desc)
 {
 	struct sumview *s = (struct sumview *)l;
+	struct value_order o = { col, desc };
 
-	sort_col = col;
-	sort_desc = desc;
 	for (size_t g = 0; g < s->sel->ngroups; g++)
 		for (size_t f = 0; f < s->sel->groups[g].nfields; f++) {
 			struct sel_field *fl = &s->sel->groups[g].fields[f];
 
 			if (fl->nrows)
-				qsort(fl->rows, fl->nrows, sizeof(*fl->rows),
-				      cmp_values);
+				qsort_r(fl->rows, fl->nrows, sizeof(*fl->rows),
+					cmp_values, &o);
 		}
 	build(s);
 }
@@ -380,7 +381,7 @@ static void summary_header(struct list *l, struct strbuf *out)
 	struct sumview *s = (struct sumview *)l;
 	char d[48];
 
-	timefmt_dur(d, sizeof(d), s->sel->t1 - s->sel->t0, 3, 0);
+	timefmt_dur(d, sizeof(d), s->sel->t1 - s->sel->t0, 3, draw_tf());
 	sb_printf(out, "%zu row%s, %s", s->sel->ngroups,
 		  s->sel->ngroups == 1 ? "" : "s", d);
 }

@@ -168,11 +168,6 @@ struct view *tui_below(struct tui *t, struct view *v)
 	return NULL;
 }
 
-void tui_quit(struct tui *t)
-{
-	t->quit = 1;
-}
-
 static void vmessage(struct tui *t, int error, const char *fmt, va_list ap)
 {
 	sb_reset(&t->msg);
@@ -314,6 +309,16 @@ static int run_word(struct view *v, const char *text)
 
 /* Each word keeps a history of its own texts, so Up recalls names or
  * groupings, not whole command lines. */
+char *tui_command_rest(int argc, char **argv)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (int i = 1; i < argc; i++)
+		sb_printf(&sb, "%s%s", i > 1 ? " " : "", argv[i]);
+	return sb_detach(&sb);
+}
+
 void tui_command_word(struct tui *t, const char *word, const char *text)
 {
 	struct prompt_spec spec = { .lead = ':', .history = t->word,
@@ -682,7 +687,6 @@ static int tui_start(struct tui *t, const struct tui_opts *o)
 	int ascii = o->ascii || !utf8_locale();
 
 	memset(t, 0, sizeof(*t));
-	timefmt_set_ascii(ascii);
 	if (start_curses(t, o))
 		return -1;
 	open_userdata(t);

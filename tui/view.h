@@ -66,7 +66,6 @@ void tui_push(struct tui *t, struct view *v);
 void tui_pop(struct tui *t);
 /* The view under v on the stack, NULL for the first. */
 struct view *tui_below(struct tui *t, struct view *v);
-void tui_quit(struct tui *t);
 /* One line on the status line until the next key. */
 void tui_message(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
 void tui_error(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
@@ -88,6 +87,9 @@ void tui_prompt(struct tui *t, const struct prompt_spec *spec,
 /* Opens the ':' command line for one command: word stays fixed before
  * the line, text (may be NULL) is typed, and Enter runs "word text". */
 void tui_command_word(struct tui *t, const char *word, const char *text);
+/* The words of a ':' command after its name, joined by blanks
+ * (malloc'd). */
+char *tui_command_rest(int argc, char **argv);
 /* Asks a one-key question on the status line: a key in keys calls fn
  * with it, any other key cancels. */
 void tui_ask(struct tui *t, const char *question, const char *keys,

@@ -11,10 +11,7 @@
 
 static void add(struct wrap *wr, size_t off, size_t len)
 {
-	if (wr->n == wr->cap) {
-		wr->cap = wr->cap ? 2 * wr->cap : 64;
-		wr->lines = xreallocarray(wr->lines, wr->cap, sizeof(*wr->lines));
-	}
+	wr->lines = xgrow(wr->lines, &wr->cap, wr->n + 1, sizeof(*wr->lines));
 	wr->lines[wr->n++] = (struct wline){ off, len };
 }
 

@@ -169,15 +169,6 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 	sb_free(&sb);
 }
 
-/* A figure that may not have been measured (-1): null in JSON. */
-static void json_opt(struct jout *j, int64_t v)
-{
-	if (v < 0)
-		jout_null(j);
-	else
-		jout_int(j, v);
-}
-
 static void selection_json(const struct selection *s, const struct mprofile *p,
 			   FILE *f)
 {
@@ -185,50 +176,33 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 
 	jout_init(&j, f, 1);
 	jout_obj(&j);
-	jout_key(&j, "profile");
-	jout_str(&j, p->name);
-	jout_key(&j, "start_ns");
-	jout_int(&j, s->t0 - p->start);
-	jout_key(&j, "end_ns");
-	jout_int(&j, s->t1 - p->start);
-	jout_key(&j, "duration_ns");
-	jout_int(&j, s->t1 - s->t0);
-	jout_key(&j, "events");
-	jout_int(&j, s->n);
-	jout_key(&j, "duration_sum_ns");
-	jout_int(&j, s->dur);
-	jout_key(&j, "active_ns");
-	jout_int(&j, s->active);
-	jout_key(&j, "active_exact");
-	jout_bool(&j, s->active_exact);
+	jout_kstr(&j, "profile", p->name);
+	jout_kint(&j, "start_ns", s->t0 - p->start);
+	jout_kint(&j, "end_ns", s->t1 - p->start);
+	jout_kint(&j, "duration_ns", s->t1 - s->t0);
+	jout_kint(&j, "events", s->n);
+	jout_kint(&j, "duration_sum_ns", s->dur);
+	jout_kint(&j, "active_ns", s->active);
+	jout_kbool(&j, "active_exact", s->active_exact);
 	jout_key(&j, "rows");
 	jout_arr(&j);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
 
 		jout_obj(&j);
-		jout_key(&j, "row");
-		jout_str(&j, g->name);
-		jout_key(&j, "kind");
-		jout_str(&j, g->kind);
+		jout_kstr(&j, "row", g->name);
+		jout_kstr(&j, "kind", g->kind);
 		if (!strcmp(g->kind, "counter")) {
-			jout_key(&j, "samples");
-			jout_int(&j, g->counter.n);
-			jout_key(&j, "min");
-			jout_real(&j, g->counter.vmin);
-			jout_key(&j, "max");
-			jout_real(&j, g->counter.vmax);
-			jout_key(&j, "mean");
-			jout_real(&j, g->counter.mean);
+			jout_kint(&j, "samples", g->counter.n);
+			jout_kreal(&j, "min", g->counter.vmin);
+			jout_kreal(&j, "max", g->counter.vmax);
+			jout_kreal(&j, "mean", g->counter.mean);
 			jout_end(&j);
 			continue;
 		}
-		jout_key(&j, "events");
-		jout_int(&j, g->n);
-		jout_key(&j, "duration_sum_ns");
-		jout_int(&j, g->dur);
-		jout_key(&j, "active_ns");
-		jout_int(&j, g->active);
+		jout_kint(&j, "events", g->n);
+		jout_kint(&j, "duration_sum_ns", g->dur);
+		jout_kint(&j, "active_ns", g->active);
 		jout_key(&j, "fields");
 		jout_obj(&j);
 		for (size_t k = 0; k < g->nfields; k++) {
@@ -245,20 +219,13 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 					jout_null(&j);
 				else
 					jout_str(&j, v->value);
-				jout_key(&j, "count");
-				jout_int(&j, v->n);
-				jout_key(&j, "count_pct");
-				jout_real(&j, pct(v->n, g->n));
-				jout_key(&j, "dur_sum_ns");
-				jout_int(&j, v->dur);
-				jout_key(&j, "dur_pct");
-				jout_real(&j, pct(v->dur, g->dur));
-				jout_key(&j, "dur_avg_ns");
-				jout_int(&j, v->n ? v->dur / v->n : 0);
-				jout_key(&j, "min_ns");
-				json_opt(&j, v->dmin);
-				jout_key(&j, "max_ns");
-				json_opt(&j, v->dmax);
+				jout_kint(&j, "count", v->n);
+				jout_kreal(&j, "count_pct", pct(v->n, g->n));
+				jout_kint(&j, "dur_sum_ns", v->dur);
+				jout_kreal(&j, "dur_pct", pct(v->dur, g->dur));
+				jout_kint(&j, "dur_avg_ns", v->n ? v->dur / v->n : 0);
+				jout_kopt(&j, "min_ns", v->dmin);
+				jout_kopt(&j, "max_ns", v->dmax);
 				jout_end(&j);
 			}
 			jout_end(&j);
@@ -471,21 +438,15 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 
 		jout_init(&j, f, 1);
 		jout_obj(&j);
-		jout_key(&j, "query");
-		jout_str(&j, search_text(s));
-		jout_key(&j, "start_ns");
-		jout_int(&j, t0 - p->start);
-		jout_key(&j, "end_ns");
-		jout_int(&j, t1 - p->start);
-		jout_key(&j, "matches");
-		jout_int(&j, st.count);
-		jout_key(&j, "duration_sum_ns");
-		jout_int(&j, st.dur);
+		jout_kstr(&j, "query", search_text(s));
+		jout_kint(&j, "start_ns", t0 - p->start);
+		jout_kint(&j, "end_ns", t1 - p->start);
+		jout_kint(&j, "matches", st.count);
+		jout_kint(&j, "duration_sum_ns", st.dur);
 		jout_key(&j, "rows");
 		jout_obj(&j);
 		for (size_t i = 0; i < st.nrows; i++) {
-			jout_key(&j, track_name(&c, st.rows[i].track));
-			jout_int(&j, st.rows[i].n);
+			jout_kint(&j, track_name(&c, st.rows[i].track), st.rows[i].n);
 		}
 		jout_end(&j);
 		jout_key(&j, "events");
@@ -626,7 +587,7 @@ void export_info(struct model *m, int64_t profile, const char *section,
 
 		if (section && strcmp(section, secs[i].key))
 			continue;
-		if (info_load(m, profile, secs[i].key, &it))
+		if (info_load(m, profile, secs[i].key, 0, &it))
 			continue;
 		if (csv) {
 			for (size_t r = 0; r < it.nrows; r++) {
@@ -648,8 +609,7 @@ void export_info(struct model *m, int64_t profile, const char *section,
 			jout_key(&j, secs[i].key);
 			jout_obj(&j);
 			for (size_t r = 0; r < it.nrows; r++) {
-				jout_key(&j, it.cells[r * 2]);
-				jout_str(&j, it.cells[r * 2 + 1]);
+				jout_kstr(&j, it.cells[r * 2], it.cells[r * 2 + 1]);
 			}
 			jout_end(&j);
 		} else if (fmt == OUT_JSON) {

@@ -76,20 +76,18 @@ void jout_end(struct jout *j)
 	fputc(c, j->f);
 }
 
+/* Exports show text as the terminal does: cleaned, then quoted. */
 static void write_escaped(FILE *f, const char *s)
 {
-	struct strbuf sb;
+	struct strbuf clean, q;
 
-	sb_init(&sb);
-	text_sanitize(&sb, s, 0);
-	fputc('"', f);
-	for (const char *p = sb_cstr(&sb); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
-	sb_free(&sb);
+	sb_init(&clean);
+	sb_init(&q);
+	text_sanitize(&clean, s, 0);
+	text_json_str(&q, clean.buf, clean.len);
+	fwrite(q.buf, 1, q.len, f);
+	sb_free(&clean);
+	sb_free(&q);
 }
 
 void jout_key(struct jout *j, const char *key)
@@ -109,7 +107,7 @@ void jout_str(struct jout *j, const char *s)
 		fputs("null", j->f);
 }
 
-void jout_int(struct jout *j, int64_t v)
+static void jout_int(struct jout *j, int64_t v)
 {
 	value_start(j);
 	fprintf(j->f, "%" PRId64, v);
@@ -124,7 +122,7 @@ void jout_real(struct jout *j, double v)
 		fputs("null", j->f);
 }
 
-void jout_bool(struct jout *j, int v)
+static void jout_bool(struct jout *j, int v)
 {
 	value_start(j);
 	fputs(v ? "true" : "false", j->f);
@@ -136,10 +134,37 @@ void jout_null(struct jout *j)
 	fputs("null", j->f);
 }
 
-void jout_raw(struct jout *j, const char *json)
+void jout_kstr(struct jout *j, const char *key, const char *s)
 {
-	value_start(j);
-	fputs(json, j->f);
+	jout_key(j, key);
+	jout_str(j, s);
+}
+
+void jout_kint(struct jout *j, const char *key, int64_t v)
+{
+	jout_key(j, key);
+	jout_int(j, v);
+}
+
+void jout_kreal(struct jout *j, const char *key, double v)
+{
+	jout_key(j, key);
+	jout_real(j, v);
+}
+
+void jout_kbool(struct jout *j, const char *key, int v)
+{
+	jout_key(j, key);
+	jout_bool(j, v);
+}
+
+void jout_kopt(struct jout *j, const char *key, int64_t v)
+{
+	jout_key(j, key);
+	if (v < 0)
+		jout_null(j);
+	else
+		jout_int(j, v);
 }
 
 void jout_done(struct jout *j)

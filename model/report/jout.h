@@ -21,12 +21,15 @@ void jout_arr(struct jout *j);
 void jout_end(struct jout *j);	/* closes the innermost object or array */
 void jout_key(struct jout *j, const char *key);
 void jout_str(struct jout *j, const char *s);
-void jout_int(struct jout *j, int64_t v);
 void jout_real(struct jout *j, double v);
-void jout_bool(struct jout *j, int v);
 void jout_null(struct jout *j);
-/* Raw JSON text (already valid), e.g. an args object from the cache. */
-void jout_raw(struct jout *j, const char *json);
+/* A key and its value in one call: "key": value. */
+void jout_kstr(struct jout *j, const char *key, const char *s);
+void jout_kint(struct jout *j, const char *key, int64_t v);
+void jout_kreal(struct jout *j, const char *key, double v);
+void jout_kbool(struct jout *j, const char *key, int v);
+/* A figure that may be absent (negative): null in JSON. */
+void jout_kopt(struct jout *j, const char *key, int64_t v);
 /* Finishes the document with a newline. */
 void jout_done(struct jout *j);
 

@@ -104,14 +104,28 @@ static void events_line(const struct summary *s, char *buf, size_t n)
 		 s->n_counter_samples, plural(s->n_counter_samples));
 }
 
+void report_profile_text(const struct mprofile *p, FILE *f)
+{
+	char buf[256];
+
+	report_line(f, "Profile", p->name);
+	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
+	report_line(f, "Kind", buf);
+}
+
+void report_profile_json(const struct mprofile *p, struct jout *j)
+{
+	jout_kstr(j, "name", p->name);
+	jout_kstr(j, "kind", p->kind);
+	jout_kstr(j, "format", p->format);
+}
+
 static void header_text(const struct summary *s, FILE *f)
 {
 	const struct mprofile *p = &s->prof;
 	char a[48], b[48], c[48], buf[256];
 
-	report_line(f, "Profile", p->name);
-	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
-	report_line(f, "Kind", buf);
+	report_profile_text(p, f);
 	if (s->schema_version)
 		report_line(f, "Schema", s->schema_version);
 	if (p->nc_idx >= 0) {
@@ -160,29 +174,41 @@ static void engines_text(const struct summary *s, FILE *f)
 	table_free(t);
 }
 
-static void rows_text(const struct summary *s, FILE *f)
+void report_row_cols(struct table *t)
 {
-	struct table *t = table_new();
-	int64_t total = s->end - s->start;
-	char a[48], b[48], c[32];
-
 	table_col(t, "Row", 0);
 	table_col(t, "Kind", 0);
 	table_col(t, "Events", 1);
 	table_col(t, "Event time", 1);
 	table_col(t, "Busy", 1);
 	table_col(t, "Busy %", 1);
+}
+
+void report_row_cells(struct table *t, const char *name, const char *kind,
+		      int64_t n, int64_t dur, int64_t busy, int64_t total)
+{
+	char a[48], b[48], c[32];
+
+	table_text(t, name);
+	table_text(t, kind);
+	table_int(t, n);
+	table_text(t, report_dur(a, sizeof(a), dur));
+	table_text(t, report_dur(b, sizeof(b), busy));
+	pct(c, sizeof(c), busy, total);
+	table_text(t, c);
+}
+
+static void rows_text(const struct summary *s, FILE *f)
+{
+	struct table *t = table_new();
+
+	report_row_cols(t);
 	for (size_t i = 0; i < s->ntracks; i++) {
 		const struct sum_track *r = &s->tracks[i];
 
 		table_row(t);
-		table_text(t, r->name);
-		table_text(t, r->kind);
-		table_int(t, r->n);
-		table_text(t, report_dur(a, sizeof(a), r->dur_sum));
-		table_text(t, report_dur(b, sizeof(b), r->busy_ns));
-		pct(c, sizeof(c), r->busy_ns, total);
-		table_text(t, c);
+		report_row_cells(t, r->name, r->kind, r->n, r->dur_sum,
+				 r->busy_ns, s->end - s->start);
 	}
 	fputs("\nRows\n", f);
 	table_write_text(t, f, 2);
@@ -341,11 +367,9 @@ void report_table(const struct table *t, const struct mprofile *p,
 	if (fmt == OUT_JSON) {
 		jout_init(&j, f, 1);
 		jout_obj(&j);
-		jout_key(&j, "profile");
-		jout_str(&j, p->name);
+		jout_kstr(&j, "profile", p->name);
 		if (extra_key) {
-			jout_key(&j, extra_key);
-			jout_int(&j, extra);
+			jout_kint(&j, extra_key, extra);
 		}
 		jout_key(&j, key);
 		table_write_json(t, &j);
@@ -386,24 +410,15 @@ static void checks_json(const struct summary *s, struct jout *j)
 		const struct sum_check *c = &s->checks[i];
 
 		jout_obj(j);
-		jout_key(j, "figure");
-		jout_str(j, c->what);
-		jout_key(j, "method");
-		jout_str(j, c->method);
-		jout_key(j, "unit");
-		jout_str(j, units[c->unit]);
-		jout_key(j, "events");
-		jout_int(j, c->ours);
-		jout_key(j, "profile");
-		jout_real(j, c->theirs);
-		jout_key(j, "difference");
-		jout_real(j, (double)c->ours - c->theirs);
-		jout_key(j, "tolerance_abs");
-		jout_int(j, c->tol_abs);
-		jout_key(j, "tolerance_rel");
-		jout_real(j, c->tol_permille / 1000.0);
-		jout_key(j, "agree");
-		jout_bool(j, c->agree);
+		jout_kstr(j, "figure", c->what);
+		jout_kstr(j, "method", c->method);
+		jout_kstr(j, "unit", units[c->unit]);
+		jout_kint(j, "events", c->ours);
+		jout_kreal(j, "profile", c->theirs);
+		jout_kreal(j, "difference", (double)c->ours - c->theirs);
+		jout_kint(j, "tolerance_abs", c->tol_abs);
+		jout_kreal(j, "tolerance_rel", c->tol_permille / 1000.0);
+		jout_kbool(j, "agree", c->agree);
 		jout_end(j);
 	}
 	jout_end(j);
@@ -412,23 +427,11 @@ static void checks_json(const struct summary *s, struct jout *j)
 static void profile_json(const struct summary *s, struct jout *j)
 {
 	jout_obj(j);
-	jout_key(j, "name");
-	jout_str(j, s->prof.name);
-	jout_key(j, "kind");
-	jout_str(j, s->prof.kind);
-	jout_key(j, "format");
-	jout_str(j, s->prof.format);
-	jout_key(j, "nc_idx");
-	if (s->prof.nc_idx >= 0)
-		jout_int(j, s->prof.nc_idx);
-	else
-		jout_null(j);
-	jout_key(j, "instance_type");
-	jout_str(j, s->prof.instance_type);
-	if (s->schema_version) {
-		jout_key(j, "schema_version");
-		jout_str(j, s->schema_version);
-	}
+	report_profile_json(&s->prof, j);
+	jout_kopt(j, "nc_idx", s->prof.nc_idx);
+	jout_kstr(j, "instance_type", s->prof.instance_type);
+	if (s->schema_version)
+		jout_kstr(j, "schema_version", s->schema_version);
 	jout_end(j);
 }
 
@@ -438,15 +441,9 @@ static void engines_json(const struct summary *s, struct jout *j)
 	for (int e = 0; e < ENG_COUNT; e++) {
 		jout_key(j, summary_engine_keys[e]);
 		jout_obj(j);
-		jout_key(j, "instruction_count");
-		jout_int(j, s->eng[e].count);
-		jout_key(j, "instruction_time_ns");
-		jout_int(j, s->eng[e].instr_ns);
-		jout_key(j, "active_time_ns");
-		if (s->eng[e].active_ns >= 0)
-			jout_int(j, s->eng[e].active_ns);
-		else
-			jout_null(j);
+		jout_kint(j, "instruction_count", s->eng[e].count);
+		jout_kint(j, "instruction_time_ns", s->eng[e].instr_ns);
+		jout_kopt(j, "active_time_ns", s->eng[e].active_ns);
 		jout_end(j);
 	}
 	jout_end(j);
@@ -456,17 +453,10 @@ static void rows_json(const struct summary *s, struct jout *j)
 {
 	jout_arr(j);
 	for (size_t i = 0; i < s->ntracks; i++) {
+		const struct sum_track *r = &s->tracks[i];
+
 		jout_obj(j);
-		jout_key(j, "name");
-		jout_str(j, s->tracks[i].name);
-		jout_key(j, "kind");
-		jout_str(j, s->tracks[i].kind);
-		jout_key(j, "events");
-		jout_int(j, s->tracks[i].n);
-		jout_key(j, "event_time_ns");
-		jout_int(j, s->tracks[i].dur_sum);
-		jout_key(j, "busy_ns");
-		jout_int(j, s->tracks[i].busy_ns);
+		report_row_json(j, r->name, r->kind, r->n, r->dur_sum, r->busy_ns);
 		jout_end(j);
 	}
 	jout_end(j);
@@ -478,14 +468,10 @@ static void dma_json(const struct summary *s, struct jout *j)
 	for (size_t i = 0; i < s->nqtypes; i++) {
 		jout_key(j, s->qtypes[i].type);
 		jout_obj(j);
-		jout_key(j, "packets");
-		jout_int(j, s->qtypes[i].packets);
-		jout_key(j, "packet_bytes");
-		jout_int(j, s->qtypes[i].packet_bytes);
-		jout_key(j, "transfers");
-		jout_int(j, s->qtypes[i].transfers);
-		jout_key(j, "transfer_bytes");
-		jout_int(j, s->qtypes[i].transfer_bytes);
+		jout_kint(j, "packets", s->qtypes[i].packets);
+		jout_kint(j, "packet_bytes", s->qtypes[i].packet_bytes);
+		jout_kint(j, "transfers", s->qtypes[i].transfers);
+		jout_kint(j, "transfer_bytes", s->qtypes[i].transfer_bytes);
 		jout_end(j);
 	}
 	jout_end(j);
@@ -498,19 +484,15 @@ static void layers_json(const struct summary *s, struct jout *j)
 		const struct sum_layer *l = &s->layers[i];
 
 		jout_obj(j);
-		jout_key(j, "name");
-		jout_str(j, l->name);
-		jout_key(j, "start_ns");
-		jout_int(j, l->start);
-		jout_key(j, "duration_ns");
-		jout_int(j, l->dur);
+		jout_kstr(j, "name", l->name);
+		jout_kint(j, "start_ns", l->start);
+		jout_kint(j, "duration_ns", l->dur);
 		for (int e = 0; e < ENG_COUNT; e++) {
 			char key[48];
 
 			snprintf(key, sizeof(key), "%s_instruction_count",
 				 summary_engine_keys[e]);
-			jout_key(j, key);
-			jout_int(j, l->count[e]);
+			jout_kint(j, key, l->count[e]);
 		}
 		jout_key(j, "mfu");
 		if (l->mfu >= 0)
@@ -522,17 +504,24 @@ static void layers_json(const struct summary *s, struct jout *j)
 	jout_end(j);
 }
 
-static void warnings_json(const struct summary *s, struct jout *j)
+void report_row_json(struct jout *j, const char *name, const char *kind,
+		     int64_t n, int64_t dur, int64_t busy)
+{
+	jout_kstr(j, "name", name);
+	jout_kstr(j, "kind", kind);
+	jout_kint(j, "events", n);
+	jout_kint(j, "event_time_ns", dur);
+	jout_kint(j, "busy_ns", busy);
+}
+
+void report_warnings_json(const struct sum_warning *w, size_t n, struct jout *j)
 {
 	jout_arr(j);
-	for (size_t i = 0; i < s->nwarnings; i++) {
+	for (size_t i = 0; i < n; i++) {
 		jout_obj(j);
-		jout_key(j, "origin");
-		jout_str(j, s->warnings[i].origin);
-		jout_key(j, "category");
-		jout_str(j, s->warnings[i].category);
-		jout_key(j, "message");
-		jout_str(j, s->warnings[i].message);
+		jout_kstr(j, "origin", w[i].origin);
+		jout_kstr(j, "category", w[i].category);
+		jout_kstr(j, "message", w[i].message);
 		jout_end(j);
 	}
 	jout_end(j);
@@ -541,12 +530,9 @@ static void warnings_json(const struct summary *s, struct jout *j)
 /* A Neuron profile's counts: instructions, DMA, per engine. */
 static void neuron_json(const struct summary *s, struct jout *j)
 {
-	jout_key(j, "instructions");
-	jout_int(j, s->n_instructions);
-	jout_key(j, "dma_packets");
-	jout_int(j, s->n_packets);
-	jout_key(j, "dma_transfers");
-	jout_int(j, s->n_transfers);
+	jout_kint(j, "instructions", s->n_instructions);
+	jout_kint(j, "dma_packets", s->n_packets);
+	jout_kint(j, "dma_transfers", s->n_transfers);
 	jout_key(j, "engines");
 	engines_json(s, j);
 }
@@ -554,12 +540,9 @@ static void neuron_json(const struct summary *s, struct jout *j)
 /* A trace's: slices on threads and async rows in processes. */
 static void trace_json(const struct summary *s, struct jout *j)
 {
-	jout_key(j, "threads");
-	jout_int(j, s->n_threads);
-	jout_key(j, "async_rows");
-	jout_int(j, s->n_async);
-	jout_key(j, "processes");
-	jout_int(j, s->n_processes);
+	jout_kint(j, "threads", s->n_threads);
+	jout_kint(j, "async_rows", s->n_async);
+	jout_kint(j, "processes", s->n_processes);
 }
 
 void report_summary_json(const struct summary *s, FILE *f)
@@ -571,16 +554,11 @@ void report_summary_json(const struct summary *s, FILE *f)
 	jout_obj(&j);
 	jout_key(&j, "profile");
 	profile_json(s, &j);
-	jout_key(&j, "start_ns");
-	jout_int(&j, s->start);
-	jout_key(&j, "end_ns");
-	jout_int(&j, s->end);
-	jout_key(&j, "total_time_ns");
-	jout_int(&j, s->end - s->start);
-	jout_key(&j, "slices");
-	jout_int(&j, s->n_slices);
-	jout_key(&j, "counter_samples");
-	jout_int(&j, s->n_counter_samples);
+	jout_kint(&j, "start_ns", s->start);
+	jout_kint(&j, "end_ns", s->end);
+	jout_kint(&j, "total_time_ns", s->end - s->start);
+	jout_kint(&j, "slices", s->n_slices);
+	jout_kint(&j, "counter_samples", s->n_counter_samples);
 	if (trace)
 		trace_json(s, &j);
 	else
@@ -596,7 +574,7 @@ void report_summary_json(const struct summary *s, FILE *f)
 		checks_json(s, &j);
 	}
 	jout_key(&j, "warnings");
-	warnings_json(s, &j);
+	report_warnings_json(s->warnings, s->nwarnings, &j);
 	jout_end(&j);
 	jout_done(&j);
 }

@@ -23,6 +23,22 @@ void report_line(FILE *f, const char *label, const char *value);
 void report_warnings_text(const struct sum_warning *w, size_t n, FILE *f);
 
 struct table;
+struct jout;
+/* The first lines of both summaries: "Profile" and "Kind (format)"; in
+ * JSON the name, kind and format inside the caller's object. */
+void report_profile_text(const struct mprofile *p, FILE *f);
+void report_profile_json(const struct mprofile *p, struct jout *j);
+/* The "Rows" table of both summaries: its columns, and one row's cells
+ * (Busy % of total, "-" without a total). */
+void report_row_cols(struct table *t);
+void report_row_cells(struct table *t, const char *name, const char *kind,
+		      int64_t n, int64_t dur, int64_t busy, int64_t total);
+/* A row's fields in JSON, inside an object the caller opened. */
+void report_row_json(struct jout *j, const char *name, const char *kind,
+		     int64_t n, int64_t dur, int64_t busy);
+/* The "warnings" array of both summaries. */
+void report_warnings_json(const struct sum_warning *w, size_t n, struct jout *j);
+
 /* A table as an export: JSON {"profile": NAME, [extra_key: extra,] key:
  * [rows]}, CSV, or text: "# nxtop WHAT", the profile, an optional line
  * (e.g. "Layers   12"), a blank line and the table. */

@@ -40,9 +40,7 @@ static void header_text(const struct syssummary *s, FILE *f)
 	const struct mprofile *p = &s->prof;
 	char a[48], b[64], buf[256];
 
-	report_line(f, "Profile", p->name);
-	snprintf(buf, sizeof(buf), "%s (%s)", p->kind, p->format);
-	report_line(f, "Kind", buf);
+	report_profile_text(p, f);
 	epoch_text(b, sizeof(b), p->start);
 	snprintf(buf, sizeof(buf), "%s (%" PRId64 " ns)", b, p->start);
 	report_line(f, "Start", buf);
@@ -65,32 +63,16 @@ static void header_text(const struct syssummary *s, FILE *f)
 static void rows_text(const struct syssummary *s, FILE *f)
 {
 	struct table *t = table_new();
-	int64_t total = s->prof.end - s->prof.start;
-	char a[48], b[48], c[32];
 
 	table_col(t, "Group", 0);
-	table_col(t, "Row", 0);
-	table_col(t, "Kind", 0);
-	table_col(t, "Events", 1);
-	table_col(t, "Event time", 1);
-	table_col(t, "Busy", 1);
-	table_col(t, "Busy %", 1);
+	report_row_cols(t);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct sys_row *r = &s->rows[i];
 
 		table_row(t);
 		table_text(t, r->group);
-		table_text(t, r->name);
-		table_text(t, r->kind);
-		table_int(t, r->n);
-		table_text(t, report_dur(a, sizeof(a), r->dur));
-		table_text(t, report_dur(b, sizeof(b), r->busy));
-		if (total > 0)
-			report_pct(c, sizeof(c),
-				   100.0 * (double)r->busy / (double)total);
-		else
-			snprintf(c, sizeof(c), "-");
-		table_text(t, c);
+		report_row_cells(t, r->name, r->kind, r->n, r->dur, r->busy,
+				 s->prof.end - s->prof.start);
 	}
 	fputs("\nRows\n", f);
 	table_write_text(t, f, 2);
@@ -236,13 +218,88 @@ void report_syssummary_text(const struct syssummary *s, FILE *f)
 	sources_text(s, f);
 }
 
-static void opt_str(struct jout *j, const char *key, const char *v)
+static void rows_json(const struct syssummary *s, struct jout *j)
 {
-	jout_key(j, key);
-	if (v)
-		jout_str(j, v);
-	else
-		jout_null(j);
+	jout_arr(j);
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct sys_row *r = &s->rows[i];
+
+		jout_obj(j);
+		jout_kstr(j, "group", r->group);
+		report_row_json(j, r->name, r->kind, r->n, r->dur, r->busy);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void names_json(const struct syssummary *s, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t i = 0; i < s->nnames; i++) {
+		const struct sys_name *n = &s->names[i];
+
+		jout_obj(j);
+		jout_kstr(j, "name", n->name);
+		jout_kint(j, "count", n->n);
+		jout_kint(j, "total_ns", n->dur);
+		jout_kint(j, "min_ns", n->dmin);
+		jout_kint(j, "max_ns", n->dmax);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void counters_json(const struct syssummary *s, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t i = 0; i < s->ncounters; i++) {
+		const struct sys_counter *c = &s->counters[i];
+
+		jout_obj(j);
+		jout_kstr(j, "group", c->group);
+		jout_kstr(j, "name", c->name);
+		jout_kstr(j, "unit", c->unit);
+		jout_kint(j, "samples", c->n);
+		jout_kreal(j, "min", c->vmin);
+		jout_kreal(j, "mean", c->mean);
+		jout_kreal(j, "max", c->vmax);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void devices_json(const struct syssummary *s, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t i = 0; i < s->ndevices; i++) {
+		const struct mdevice *d = &s->devices[i];
+
+		jout_obj(j);
+		jout_kopt(j, "nc_idx", d->nc_idx);
+		jout_kstr(j, "model", d->model);
+		jout_kstr(j, "name", d->name);
+		jout_kstr(j, "instance_id", d->instance_id);
+		jout_kstr(j, "process_id", d->process_id);
+		jout_kstr(j, "file", d->path);
+		jout_kint(j, "events", d->n_events);
+		jout_kint(j, "duration_ns", d->duration);
+		jout_kstr(j, "state", d->state);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+static void sources_json(const struct syssummary *s, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t i = 0; i < s->nsources; i++) {
+		jout_obj(j);
+		jout_kstr(j, "role", s->sources[i].role);
+		jout_kstr(j, "path", s->sources[i].path);
+		jout_kbool(j, "missing", s->sources[i].missing);
+		jout_end(j);
+	}
+	jout_end(j);
 }
 
 void report_syssummary_json(const struct syssummary *s, FILE *f)
@@ -253,127 +310,28 @@ void report_syssummary_json(const struct syssummary *s, FILE *f)
 	jout_obj(&j);
 	jout_key(&j, "profile");
 	jout_obj(&j);
-	opt_str(&j, "name", s->prof.name);
-	opt_str(&j, "kind", s->prof.kind);
-	opt_str(&j, "format", s->prof.format);
+	report_profile_json(&s->prof, &j);
 	jout_end(&j);
-	jout_key(&j, "start_epoch_ns");
-	jout_int(&j, s->prof.start);
-	jout_key(&j, "end_epoch_ns");
-	jout_int(&j, s->prof.end);
-	jout_key(&j, "total_time_ns");
-	jout_int(&j, s->prof.end - s->prof.start);
-	jout_key(&j, "events");
-	jout_int(&j, s->n_events);
-	jout_key(&j, "counter_samples");
-	jout_int(&j, s->n_samples);
-	jout_key(&j, "dropped_events");
-	jout_bool(&j, s->dropped > 0);
-	jout_key(&j, "group_by");
-	jout_str(&j, s->group_by);
-	jout_key(&j, "row_by");
-	jout_str(&j, s->row_by);
+	jout_kint(&j, "start_epoch_ns", s->prof.start);
+	jout_kint(&j, "end_epoch_ns", s->prof.end);
+	jout_kint(&j, "total_time_ns", s->prof.end - s->prof.start);
+	jout_kint(&j, "events", s->n_events);
+	jout_kint(&j, "counter_samples", s->n_samples);
+	jout_kbool(&j, "dropped_events", s->dropped > 0);
+	jout_kstr(&j, "group_by", s->group_by);
+	jout_kstr(&j, "row_by", s->row_by);
 	jout_key(&j, "rows");
-	jout_arr(&j);
-	for (size_t i = 0; i < s->nrows; i++) {
-		const struct sys_row *r = &s->rows[i];
-
-		jout_obj(&j);
-		opt_str(&j, "group", r->group);
-		opt_str(&j, "name", r->name);
-		opt_str(&j, "kind", r->kind);
-		jout_key(&j, "events");
-		jout_int(&j, r->n);
-		jout_key(&j, "event_time_ns");
-		jout_int(&j, r->dur);
-		jout_key(&j, "busy_ns");
-		jout_int(&j, r->busy);
-		jout_end(&j);
-	}
-	jout_end(&j);
+	rows_json(s, &j);
 	jout_key(&j, "event_names");
-	jout_arr(&j);
-	for (size_t i = 0; i < s->nnames; i++) {
-		const struct sys_name *n = &s->names[i];
-
-		jout_obj(&j);
-		opt_str(&j, "name", n->name);
-		jout_key(&j, "count");
-		jout_int(&j, n->n);
-		jout_key(&j, "total_ns");
-		jout_int(&j, n->dur);
-		jout_key(&j, "min_ns");
-		jout_int(&j, n->dmin);
-		jout_key(&j, "max_ns");
-		jout_int(&j, n->dmax);
-		jout_end(&j);
-	}
-	jout_end(&j);
+	names_json(s, &j);
 	jout_key(&j, "counters");
-	jout_arr(&j);
-	for (size_t i = 0; i < s->ncounters; i++) {
-		const struct sys_counter *c = &s->counters[i];
-
-		jout_obj(&j);
-		opt_str(&j, "group", c->group);
-		opt_str(&j, "name", c->name);
-		opt_str(&j, "unit", c->unit);
-		jout_key(&j, "samples");
-		jout_int(&j, c->n);
-		jout_key(&j, "min");
-		jout_real(&j, c->vmin);
-		jout_key(&j, "mean");
-		jout_real(&j, c->mean);
-		jout_key(&j, "max");
-		jout_real(&j, c->vmax);
-		jout_end(&j);
-	}
-	jout_end(&j);
+	counters_json(s, &j);
 	jout_key(&j, "device_profiles");
-	jout_arr(&j);
-	for (size_t i = 0; i < s->ndevices; i++) {
-		const struct mdevice *d = &s->devices[i];
-
-		jout_obj(&j);
-		jout_key(&j, "nc_idx");
-		if (d->nc_idx >= 0)
-			jout_int(&j, d->nc_idx);
-		else
-			jout_null(&j);
-		opt_str(&j, "model", d->model);
-		opt_str(&j, "name", d->name);
-		opt_str(&j, "instance_id", d->instance_id);
-		opt_str(&j, "process_id", d->process_id);
-		opt_str(&j, "file", d->path);
-		jout_key(&j, "events");
-		jout_int(&j, d->n_events);
-		jout_key(&j, "duration_ns");
-		jout_int(&j, d->duration);
-		opt_str(&j, "state", d->state);
-		jout_end(&j);
-	}
-	jout_end(&j);
+	devices_json(s, &j);
 	jout_key(&j, "warnings");
-	jout_arr(&j);
-	for (size_t i = 0; i < s->nwarnings; i++) {
-		jout_obj(&j);
-		opt_str(&j, "origin", s->warnings[i].origin);
-		opt_str(&j, "category", s->warnings[i].category);
-		opt_str(&j, "message", s->warnings[i].message);
-		jout_end(&j);
-	}
-	jout_end(&j);
+	report_warnings_json(s->warnings, s->nwarnings, &j);
 	jout_key(&j, "files");
-	jout_arr(&j);
-	for (size_t i = 0; i < s->nsources; i++) {
-		jout_obj(&j);
-		opt_str(&j, "role", s->sources[i].role);
-		opt_str(&j, "path", s->sources[i].path);
-		jout_key(&j, "missing");
-		jout_bool(&j, s->sources[i].missing);
-		jout_end(&j);
-	}
-	jout_end(&j);
+	sources_json(s, &j);
 	jout_end(&j);
 	jout_done(&j);
 }

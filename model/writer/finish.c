@@ -596,10 +596,7 @@ int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		while (depth && stack[depth - 1] <= ts &&
 		       !(stack[depth - 1] == ts && end == ts))
 			depth--;
-		if (depth == cap) {
-			cap = cap ? cap * 2 : 16;
-			stack = xreallocarray(stack, cap, sizeof(*stack));
-		}
+		stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
 		if (depth > WRITER_MAX_DEPTH)
 			depth = WRITER_MAX_DEPTH;
 		if ((int)depth != sqlite3_column_int(sel, 4) &&

@@ -50,10 +50,7 @@ struct wqueue {
 
 static void put(struct chunk *c, const void *p, size_t n)
 {
-	if (c->len + n > c->cap) {
-		c->cap = NX_MAX(c->cap * 2, c->len + n);
-		c->data = xrealloc(c->data, c->cap);
-	}
+	c->data = xgrow(c->data, &c->cap, c->len + n, 1);
 	memcpy(c->data + c->len, p, n);
 	c->len += n;
 }

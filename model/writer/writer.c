@@ -16,6 +16,7 @@
 #include "model/columns.h"
 #include "model/db.h"
 #include "model/file.h"
+#include "model/hmap.h"
 #include "model/schema.h"
 #include "model/util.h"
 #include "model/writer/wqueue.h"
@@ -72,12 +73,6 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_FLOW_AT] = "INSERT INTO temp.flow_pending VALUES(?,?,?,?,?,?,?,?)",
 };
 
-struct intern_slot {
-	uint64_t hash;
-	int64_t id;
-	uint32_t off, len;	/* in the arena */
-};
-
 /* Events of a profile left out for times out of range. */
 struct wdropped {
 	int64_t profile;
@@ -92,10 +87,9 @@ struct writer {
 	int64_t next_string, next_slice, next_profile, next_source;
 	uint64_t rows;
 
-	struct intern_slot *slots;
-	size_t nslots, nused;
-	char *arena;
-	size_t arena_len, arena_cap;
+	struct strmap strings;	/* interned text -> index in string_ids */
+	int64_t *string_ids;
+	size_t nstrings, cap_strings, string_bytes;
 
 	struct wtrack *tracks;	/* index = track id */
 	int64_t ntracks, cap_tracks;	/* tracks[i] is track id base + i */
@@ -131,23 +125,6 @@ void wid_from_u64(struct wid *id, uint64_t v)
 	snprintf(id->text, sizeof(id->text), "%" PRIu64, v);
 }
 
-int wid_parse(struct wid *id, const char *s)
-{
-	size_t n = strlen(s);
-	int64_t i;
-	uint64_t u;
-
-	if (!parse_i64(s, n, &i)) {
-		wid_from_i64(id, i);
-		return 0;
-	}
-	if (!parse_u64(s, n, &u)) {
-		wid_from_u64(id, u);
-		return 0;
-	}
-	return -1;
-}
-
 static void writer_free(struct writer *w)
 {
 	for (size_t i = 0; i < w->nparts; i++) {
@@ -158,8 +135,8 @@ static void writer_free(struct writer *w)
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(w->st[i]);
 	sqlite3_close(w->db);
-	free(w->slots);
-	free(w->arena);
+	strmap_free(&w->strings, NULL);
+	free(w->string_ids);
 	free(w->tracks);
 	free(w->dropped);
 	free(w);
@@ -219,8 +196,6 @@ struct writer *writer_open(const char *path)
 		snprintf(v, sizeof(v), "%d", IMPORT_VERSION);
 		writer_meta(w, "import_version", v);
 	}
-	w->nslots = 1 << 12;
-	w->slots = xcalloc(w->nslots, sizeof(*w->slots));
 	w->tracks = xcalloc(1, sizeof(*w->tracks));
 	w->cap_tracks = 1;
 	return w;
@@ -523,38 +498,6 @@ void writer_profile_extent(struct writer *w, int64_t profile, int64_t start,
 	wq_end(w->q);
 }
 
-/* FNV-1a: short keys, good enough spread for interning. */
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h | 1;
-}
-
-static void intern_grow(struct writer *w)
-{
-	size_t n = w->nslots * 2;
-	struct intern_slot *slots = xcalloc(n, sizeof(*slots));
-
-	for (size_t i = 0; i < w->nslots; i++) {
-		struct intern_slot *o = &w->slots[i];
-
-		if (!o->hash)
-			continue;
-		size_t j = o->hash & (n - 1);
-		while (slots[j].hash)
-			j = (j + 1) & (n - 1);
-		slots[j] = *o;
-	}
-	free(w->slots);
-	w->slots = slots;
-	w->nslots = n;
-}
-
 static int64_t insert_string(struct writer *w, const char *s, size_t n)
 {
 	int64_t id = ++w->next_string;
@@ -568,34 +511,22 @@ static int64_t insert_string(struct writer *w, const char *s, size_t n)
 
 int64_t writer_stringn(struct writer *w, const char *s, size_t n)
 {
-	uint64_t h;
 	size_t i;
+	int64_t id;
 
 	if (n > INT32_MAX)
 		n = INT32_MAX;
-	h = hash_bytes(s, n);
-	for (i = h & (w->nslots - 1); w->slots[i].hash;
-	     i = (i + 1) & (w->nslots - 1)) {
-		struct intern_slot *sl = &w->slots[i];
-
-		if (sl->hash == h && sl->len == n &&
-		    !memcmp(w->arena + sl->off, s, n))
-			return sl->id;
-	}
-	int64_t id = insert_string(w, s, n);
-	if (w->nused >= INTERN_MAX_STRINGS ||
-	    w->arena_len + n > INTERN_MAX_BYTES)
+	if (strmap_index(&w->strings, s, n, &i))
+		return w->string_ids[i];
+	id = insert_string(w, s, n);
+	if (w->nstrings >= INTERN_MAX_STRINGS ||
+	    w->string_bytes + n > INTERN_MAX_BYTES)
 		return id;
-	if (w->arena_len + n > w->arena_cap || !w->arena) {
-		w->arena_cap = NX_MAX(w->arena_cap * 2, w->arena_len + n + 4096);
-		w->arena = xrealloc(w->arena, w->arena_cap);
-	}
-	memcpy(w->arena + w->arena_len, s, n);
-	w->slots[i] = (struct intern_slot){ h, id, (uint32_t)w->arena_len,
-					    (uint32_t)n };
-	w->arena_len += n;
-	if (++w->nused * 2 > w->nslots)
-		intern_grow(w);
+	w->string_ids = xgrow(w->string_ids, &w->cap_strings, w->nstrings + 1,
+			      sizeof(*w->string_ids));
+	w->string_ids[w->nstrings] = id;
+	strmap_put_index(&w->strings, s, n, w->nstrings++);
+	w->string_bytes += n;
 	return id;
 }
 
@@ -1048,6 +979,7 @@ int writer_finish(struct writer *w)
 	 * writing took, however deep the nesting. */
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
+	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,

@@ -64,8 +64,6 @@ struct wid {
 
 void wid_from_i64(struct wid *id, int64_t v);
 void wid_from_u64(struct wid *id, uint64_t v);
-/* Parses a decimal integer; 0 on success. */
-int wid_parse(struct wid *id, const char *s);
 
 struct wprofile {
 	const char *kind;	/* device | system | trace */

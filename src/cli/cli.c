@@ -78,7 +78,7 @@ static const char help_text[] =
 	"Exit status: 0 success, 1 bad input or failure, 2 usage error.\n"
 	"See nxtop(1).\n";
 
-void cli_help(void)
+static void cli_help(void)
 {
 	fputs(help_text, stdout);
 }

@@ -69,7 +69,6 @@ int cli_finish(int rc);
 int cli_profile_arg(int argc, char **argv, const char **profile);
 /* Imports if needed and opens the cache. NULL with err_get() set. */
 struct model *cli_open(const char *profile, const struct import_opts *o);
-void cli_help(void);
 
 int cmd_import(struct cli *c, int argc, char **argv);
 int cmd_summary(struct cli *c, int argc, char **argv);
@@ -82,7 +81,6 @@ int cmd_list(struct cli *c, int argc, char **argv);
 int cli_view_option(struct cli *c, int opt);
 /* Opens a profile for the user to look at: the timeline. */
 int cli_view(struct cli *c, const char *profile);
-int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt);
 
 struct userdata;
 /* Adds profile, just opened from cache, to the recent list (in u, or

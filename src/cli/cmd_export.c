@@ -20,10 +20,11 @@ enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
        OPT_DEPTH, OPT_SORT, OPT_SECTION, OPT_UNIT };
 
 enum what { W_SELECTION, W_WINDOW, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO,
-	    W_DEVICES };
+	    W_DEVICES, W_EVENTS };
 
 static const char *const what_names[] = {
 	"selection", "window", "layers", "search", "markers", "info", "devices",
+	"events",
 };
 
 struct export_args {
@@ -90,7 +91,8 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			if (i == NX_ARRAY_SIZE(what_names))
 				return cli_usage_error("unknown --what '%s' (selection,"
 						       " window, layers, search,"
-						       " markers, info or devices)",
+						       " markers, info, devices or"
+						       " events)",
 						       optarg);
 			a->what = (enum what)i;
 			break;
@@ -133,8 +135,9 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			return cli_usage_error("--query goes with --what search");
 		a->what = W_SEARCH;
 	}
-	if (a->tracks && a->what != W_SELECTION)
-		return cli_usage_error("--tracks goes with --what selection (for a"
+	if (a->tracks && a->what != W_SELECTION && a->what != W_EVENTS)
+		return cli_usage_error("--tracks goes with --what selection or"
+				       " events (for a"
 				       " search, use row=NAME in the query)");
 	return a->query ? check_query(a->query) : 0;
 }
@@ -249,119 +252,176 @@ static int layer_sort(const char *s, enum layer_col *col, int *desc)
 	return 0;
 }
 
-static int run(struct model *m, const struct mprofile *p,
-	       const struct export_args *a, FILE *out)
+static int run_selection(struct model *m, const struct mprofile *p,
+			 const struct export_args *a, int64_t t0, int64_t t1,
+			 FILE *out)
 {
-	int64_t t0, t1, *ids = NULL;
+	int64_t *ids = NULL;
 	size_t nids = 0;
-	int rc = 0;
+	struct selection s;
+	int rc = -1;
 
-	if (parse_range(a->range, p, &t0, &t1))
-		return -1;
-	switch (a->what) {
-	case W_SELECTION:
-	case W_WINDOW: {
-		struct selection s;
-
-		if (resolve_tracks(m, p->id, a->tracks, &ids, &nids) ||
-		    selection_compute(m, p->id, t0, t1, ids, nids, &s)) {
-			rc = -1;
-			break;
-		}
+	if (!resolve_tracks(m, p->id, a->tracks, &ids, &nids) &&
+	    !selection_compute(m, p->id, t0, t1, ids, nids, &s)) {
 		if (a->what == W_WINDOW)
 			export_window(&s, p, a->fmt, out);
 		else
 			export_selection(&s, p, a->fmt, out);
 		selection_free(&s);
-		break;
-	}
-	case W_LAYERS: {
-		struct layer_table lt;
-		enum layer_col col = LC_START;
-		int desc = 0;
-
-		if (a->sort && layer_sort(a->sort, &col, &desc)) {
-			err_set("--sort: unknown column '%s'", a->sort);
-			return -1;
-		}
-		if (layers_load(m, p->id, a->depth, NULL, &lt))
-			return -1;
-		layers_sort(&lt, col, desc);
-		export_layers(&lt, p, a->fmt, out);
-		layers_free(&lt);
-		break;
-	}
-	case W_SEARCH: {
-		char *err = NULL;
-		struct search *s = search_new(m, p->id, a->query, &err);
-
-		if (!s) {
-			err_set("--query: %s", err);
-			free(err);
-			return -1;
-		}
-		rc = export_search(m, s, p, t0, t1, a->fmt, out);
-		search_free(s);
-		break;
-	}
-	case W_MARKERS: {
-		char *path = userdata_default_path();
-		struct userdata *u = userdata_open(path);
-		struct marker *mk;
-		size_t n;
-		char *key;
-
-		free(path);
-		if (!u)
-			return -1;
-		key = userdata_profile_key(m, p->id);
-		rc = marker_list(u, key, &mk, &n);
-		if (!rc) {
-			export_markers(mk, n, p, a->unit, a->fmt, out);
-			marker_list_free(mk, n);
-		}
-		free(key);
-		userdata_close(u);
-		break;
-	}
-	case W_DEVICES: {
-		struct mdevice *d;
-		size_t n;
-
-		if (model_devices(m, p->id, &d, &n))
-			return -1;
-		export_devices(d, n, p, a->fmt, out);
-		model_devices_free(d, n);
-		break;
-	}
-	case W_INFO: {
-		struct info_section *secs;
-		size_t ns;
-		int found = !a->section;
-
-		if (info_sections(m, p->id, &secs, &ns))
-			return -1;
-		for (size_t i = 0; i < ns && !found; i++)
-			found = !strcmp(secs[i].key, a->section);
-		if (!found) {
-			struct strbuf names;
-
-			sb_init(&names);
-			for (size_t i = 0; i < ns; i++)
-				sb_printf(&names, "%s%s", i ? ", " : "", secs[i].key);
-			err_set("--section: no section '%s' (sections: %s)",
-				a->section, sb_cstr(&names));
-			sb_free(&names);
-			rc = -1;
-		} else {
-			export_info(m, p->id, a->section, a->fmt, out);
-		}
-		info_sections_free(secs, ns);
-		break;
-	}
+		rc = 0;
 	}
 	free(ids);
 	return rc;
+}
+
+static int run_layers(struct model *m, const struct mprofile *p,
+		      const struct export_args *a, FILE *out)
+{
+	struct layer_table lt;
+	enum layer_col col = LC_START;
+	int desc = 0;
+
+	if (a->sort && layer_sort(a->sort, &col, &desc)) {
+		err_set("--sort: unknown column '%s'", a->sort);
+		return -1;
+	}
+	if (layers_load(m, p->id, a->depth, NULL, &lt))
+		return -1;
+	layers_sort(&lt, col, desc);
+	export_layers(&lt, p, a->fmt, out);
+	layers_free(&lt);
+	return 0;
+}
+
+static int run_search(struct model *m, const struct mprofile *p,
+		      const struct export_args *a, int64_t t0, int64_t t1,
+		      FILE *out)
+{
+	char *err = NULL;
+	struct search *s = search_new(m, p->id, a->query, &err);
+	int rc;
+
+	if (!s) {
+		err_set("--query: %s", err);
+		free(err);
+		return -1;
+	}
+	rc = export_search(m, s, p, t0, t1, a->fmt, out);
+	search_free(s);
+	return rc;
+}
+
+static int run_markers(struct model *m, const struct mprofile *p,
+		       const struct export_args *a, FILE *out)
+{
+	char *path = userdata_default_path();
+	struct userdata *u = userdata_open(path);
+	struct marker *mk;
+	size_t n;
+	char *key;
+	int rc;
+
+	free(path);
+	if (!u)
+		return -1;
+	key = userdata_profile_key(m, p->id);
+	rc = marker_list(u, key, &mk, &n);
+	if (!rc) {
+		export_markers(mk, n, p, a->unit, a->fmt, out);
+		marker_list_free(mk, n);
+	}
+	free(key);
+	userdata_close(u);
+	return rc;
+}
+
+static int run_devices(struct model *m, const struct mprofile *p,
+		       const struct export_args *a, FILE *out)
+{
+	struct mdevice *d;
+	size_t n;
+
+	if (model_devices(m, p->id, &d, &n))
+		return -1;
+	export_devices(d, n, p, a->fmt, out);
+	model_devices_free(d, n);
+	return 0;
+}
+
+static int run_events(struct model *m, const struct mprofile *p,
+		      const struct export_args *a, int64_t t0, int64_t t1,
+		      FILE *out)
+{
+	int64_t *ids = NULL;
+	size_t nids = 0;
+	int rc = resolve_tracks(m, p->id, a->tracks, &ids, &nids) ||
+		 export_events(m, p, t0, t1, ids, nids, a->fmt, out) ? -1 : 0;
+
+	free(ids);
+	return rc;
+}
+
+/* --section names one of the info sections; the error lists them. */
+static int section_check(const struct export_args *a,
+			 const struct info_section *secs, size_t ns)
+{
+	struct strbuf names;
+
+	if (!a->section)
+		return 0;
+	for (size_t i = 0; i < ns; i++)
+		if (!strcmp(secs[i].key, a->section))
+			return 0;
+	sb_init(&names);
+	for (size_t i = 0; i < ns; i++)
+		sb_printf(&names, "%s%s", i ? ", " : "", secs[i].key);
+	err_set("--section: no section '%s' (sections: %s)", a->section,
+		sb_cstr(&names));
+	sb_free(&names);
+	return -1;
+}
+
+static int run_info(struct model *m, const struct mprofile *p,
+		    const struct export_args *a, FILE *out)
+{
+	struct info_section *secs;
+	size_t ns;
+	int rc;
+
+	if (info_sections(m, p->id, &secs, &ns))
+		return -1;
+	rc = section_check(a, secs, ns);
+	if (!rc)
+		export_info(m, p->id, a->section, a->fmt, out);
+	info_sections_free(secs, ns);
+	return rc;
+}
+
+static int run(struct model *m, const struct mprofile *p,
+	       const struct export_args *a, FILE *out)
+{
+	int64_t t0, t1;
+
+	if (parse_range(a->range, p, &t0, &t1))
+		return -1;
+	switch (a->what) {
+	case W_SELECTION:
+	case W_WINDOW:
+		return run_selection(m, p, a, t0, t1, out);
+	case W_LAYERS:
+		return run_layers(m, p, a, out);
+	case W_SEARCH:
+		return run_search(m, p, a, t0, t1, out);
+	case W_MARKERS:
+		return run_markers(m, p, a, out);
+	case W_DEVICES:
+		return run_devices(m, p, a, out);
+	case W_EVENTS:
+		return run_events(m, p, a, t0, t1, out);
+	case W_INFO:
+		return run_info(m, p, a, out);
+	}
+	return 0;
 }
 
 /* -o FILE: created, or emptied when it is there. *created says whether

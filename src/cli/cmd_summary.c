@@ -26,7 +26,8 @@ static int system_summary(struct model *m, const struct cli *c,
 	return 0;
 }
 
-int cli_print_summary(struct cli *c, const char *profile, enum out_format fmt)
+static int cli_print_summary(struct cli *c, const char *profile,
+			     enum out_format fmt)
 {
 	struct summary s;
 	struct mprofile p;

@@ -112,11 +112,6 @@ static void sec_replays(struct dout *o, const struct demo_model *m,
 
 /* Keys are deliberately not in the natural order: real files keep
  * none, and the summaries come after the events they sum up. */
-int demo_write_device(FILE *out, const struct demo_opts *opts)
-{
-	return demo_write_device_len(out, opts, NULL);
-}
-
 int demo_write_device_len(FILE *out, const struct demo_opts *opts,
 			  int64_t *len_ns)
 {

@@ -16,11 +16,10 @@ struct demo_opts {
 };
 
 void demo_opts_init(struct demo_opts *o);
-/* Writes the whole device JSON to out. 0 on success, -1 with err_set()
+/* Writes the whole device JSON to out, and *len_ns (unless NULL) gets the
+ * profile's length (its last hardware timestamp, ns), which a system
+ * profile's executions are made to match. 0 on success, -1 with err_set()
  * on a write error. */
-int demo_write_device(FILE *out, const struct demo_opts *o);
-/* The same, and *len_ns gets the profile's length (its last hardware
- * timestamp, ns), which a system profile's executions are made to match. */
 int demo_write_device_len(FILE *out, const struct demo_opts *o,
 			  int64_t *len_ns);
 

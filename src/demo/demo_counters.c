@@ -88,52 +88,76 @@ void demo_counters_free(struct demo_counters *c)
 }
 
 /* Cumulative totals and per-bucket rates in B/s; idle stretches are
- * written once, when the traffic stops. */
-void demo_sec_dma_throughput(struct dout *o, const struct demo_counters *c)
+ * given once, when the traffic stops. */
+void demo_counters_throughput(const struct demo_counters *c,
+			      demo_throughput_fn fn, void *ctx)
 {
-	uint64_t total = 0, hbm = 0;
+	struct demo_throughput r = { 0 };
 
-	dout_array_begin(o, "dma_throughput");
 	for (uint32_t b = 0; b < c->n; b++) {
-		char *p;
-
-		total += c->bytes[b];
-		hbm += c->hbm[b];
+		r.total += c->bytes[b];
+		r.hbm_total += c->hbm[b];
 		if (!c->bytes[b] && !(b && c->bytes[b - 1]))
 			continue;
-		p = dout_rec(o);
-		p = DKV_U64(p, "total_transfer_bytes", total);
-		p = DKV_U64(p, "hbm_total_transfer_bytes", hbm);
-		p = DKV_U64(p, "transfer_rate",
-			    demo_rate(c->bytes[b], c->width));
-		p = DKV_U64(p, "hbm_transfer_rate",
-			    demo_rate(c->hbm[b], c->width));
-		p = c->hbm[b] ? DKV_RAW(p, "uses_hbm", "\"true\"")
-			      : DKV_RAW(p, "uses_hbm", "\"false\"");
-		p = DKV_U64(p, "timestamp", (uint64_t)b * c->width);
-		dout_done(o, p);
+		r.rate = demo_rate(c->bytes[b], c->width);
+		r.hbm_rate = demo_rate(c->hbm[b], c->width);
+		r.uses_hbm = c->hbm[b] != 0;
+		r.ts = (uint64_t)b * c->width;
+		fn(ctx, &r);
 	}
+}
+
+static void throughput_row(void *ctx, const struct demo_throughput *r)
+{
+	struct dout *o = ctx;
+	char *p = dout_rec(o);
+
+	p = DKV_U64(p, "total_transfer_bytes", r->total);
+	p = DKV_U64(p, "hbm_total_transfer_bytes", r->hbm_total);
+	p = DKV_U64(p, "transfer_rate", r->rate);
+	p = DKV_U64(p, "hbm_transfer_rate", r->hbm_rate);
+	p = r->uses_hbm ? DKV_RAW(p, "uses_hbm", "\"true\"")
+			: DKV_RAW(p, "uses_hbm", "\"false\"");
+	p = DKV_U64(p, "timestamp", r->ts);
+	dout_done(o, p);
+}
+
+void demo_sec_dma_throughput(struct dout *o, const struct demo_counters *c)
+{
+	dout_array_begin(o, "dma_throughput");
+	demo_counters_throughput(c, throughput_row, o);
 	dout_array_end(o);
 }
 
 /* One row whenever the number of in-flight transfers changes. */
-void demo_sec_pending_dma(struct dout *o, const struct demo_counters *c)
+void demo_counters_pending(const struct demo_counters *c,
+			   demo_pending_fn fn, void *ctx)
 {
 	int64_t now = 0, shown = 0;
 
-	dout_array_begin(o, "pending_dma");
 	for (uint32_t b = 0; b < c->n; b++) {
-		char *p;
-
 		now += c->pending[b];
 		if (now == shown)
 			continue;
 		shown = now;
-		p = dout_rec(o);
-		p = DKV_U64(p, "value", (uint64_t)NX_MAX(now, 0));
-		p = DKV_U64(p, "timestamp", (uint64_t)b * c->width);
-		dout_done(o, p);
+		fn(ctx, (uint64_t)b * c->width, (uint64_t)NX_MAX(now, 0));
 	}
+}
+
+static void pending_row(void *ctx, uint64_t ts, uint64_t value)
+{
+	struct dout *o = ctx;
+	char *p = dout_rec(o);
+
+	p = DKV_U64(p, "value", value);
+	p = DKV_U64(p, "timestamp", ts);
+	dout_done(o, p);
+}
+
+void demo_sec_pending_dma(struct dout *o, const struct demo_counters *c)
+{
+	dout_array_begin(o, "pending_dma");
+	demo_counters_pending(c, pending_row, o);
 	dout_array_end(o);
 }
 
@@ -147,49 +171,51 @@ static double sb_level(uint64_t act, uint64_t peak, int quarter)
 	return (double)(int)(x * 128 + 0.5) / 128;
 }
 
-static void usage_sb(struct dout *o, uint64_t ts, uint64_t act,
-		     uint64_t peak)
+static void usage_sb(struct dout *o, const struct demo_usage *r)
 {
-	double u[4], avg = 0;
 	char *p = dout_rec(o);
 
-	for (int q = 0; q < 4; q++) {
-		u[q] = sb_level(act, peak, q);
-		avg += u[q] / 4;
-	}
-	p = DKV_DBL(p, "partition_96_usage", u[3]);
-	p = DKV_DBL(p, "partition_32_usage", u[1]);
-	p = DKV_DBL(p, "usage_avg", avg);
-	p = DKV_DBL(p, "partition_64_usage", u[2]);
+	p = DKV_DBL(p, "partition_96_usage", r->part[3]);
+	p = DKV_DBL(p, "partition_32_usage", r->part[1]);
+	p = DKV_DBL(p, "usage_avg", r->sb_avg);
+	p = DKV_DBL(p, "partition_64_usage", r->part[2]);
 	p = DKV_RAW(p, "type", "\"sb\"");
-	p = DKV_U64(p, "timestamp", ts);
-	p = DKV_DBL(p, "partition_0_usage", u[0]);
+	p = DKV_U64(p, "timestamp", r->ts);
+	p = DKV_DBL(p, "partition_0_usage", r->part[0]);
 	dout_done(o, p);
 }
 
-static void usage_psum(struct dout *o, uint64_t ts, unsigned banks)
+static void usage_psum(struct dout *o, const struct demo_usage *r)
 {
 	char *p = dout_rec(o);
 
 	for (int i = 0; i < 8; i++) {
 		if (i == 4) {
-			p = DKV_DBL(p, "usage_avg",
-				    __builtin_popcount(banks) / 8.0);
+			p = DKV_DBL(p, "usage_avg", r->psum_avg);
 			p = DKV_RAW(p, "type", "\"psum\"");
-			p = DKV_U64(p, "timestamp", ts);
+			p = DKV_U64(p, "timestamp", r->ts);
 		}
 		p = DLIT(p, "\"bank_");
 		*p++ = (char)('0' + i);
 		p = DLIT(p, "_usage\":");
-		*p++ = (char)('0' + ((banks >> i) & 1));
+		*p++ = (char)('0' + ((r->banks >> i) & 1));
 		*p++ = ',';
 	}
 	dout_done(o, p);
 }
 
-void demo_sec_instruction_usage(struct dout *o, const struct demo_counters *c)
+static void usage_row(void *ctx, const struct demo_usage *r)
+{
+	usage_sb(ctx, r);
+	usage_psum(ctx, r);
+}
+
+/* SBUF and PSUM use of every USAGE_STRIDE buckets. */
+void demo_counters_usage(const struct demo_counters *c, demo_usage_fn fn,
+			 void *ctx)
 {
 	uint64_t peak = 0;
+	struct demo_usage r;
 
 	for (uint32_t b = 0; b < c->n; b += USAGE_STRIDE) {
 		uint64_t act = 0;
@@ -198,17 +224,28 @@ void demo_sec_instruction_usage(struct dout *o, const struct demo_counters *c)
 			act += c->sbuf[i];
 		peak = NX_MAX(peak, act);
 	}
-	dout_array_begin(o, "instruction_usage");
 	for (uint32_t b = 0; b < c->n; b += USAGE_STRIDE) {
 		uint64_t act = 0;
-		unsigned banks = 0;
 
+		r.banks = 0;
 		for (uint32_t i = b; i < c->n && i < b + USAGE_STRIDE; i++) {
 			act += c->sbuf[i];
-			banks |= c->psum[i];
+			r.banks |= c->psum[i];
 		}
-		usage_sb(o, (uint64_t)b * c->width, act, peak);
-		usage_psum(o, (uint64_t)b * c->width, banks);
+		r.ts = (uint64_t)b * c->width;
+		r.sb_avg = 0;
+		for (int q = 0; q < 4; q++) {
+			r.part[q] = sb_level(act, peak, q);
+			r.sb_avg += r.part[q] / 4;
+		}
+		r.psum_avg = __builtin_popcount(r.banks) / 8.0;
+		fn(ctx, &r);
 	}
+}
+
+void demo_sec_instruction_usage(struct dout *o, const struct demo_counters *c)
+{
+	dout_array_begin(o, "instruction_usage");
+	demo_counters_usage(c, usage_row, o);
 	dout_array_end(o);
 }

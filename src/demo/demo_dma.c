@@ -117,28 +117,25 @@ static char *put_shape(char *p, uint64_t size)
 	return p;
 }
 
-/* Access pattern of each side: SBUF is 128 partitions 262144 B apart,
- * DRAM is contiguous. */
+/* Access pattern of each side. */
 static char *put_layout(char *p, const struct demo_xfer *x)
 {
-	int store = x->src == LOC_SB;
-	uint64_t sb = ((x->aux >> 20) & 0x2fff) << 4;
-	uint64_t dram = ((x->aux >> 8) & 0x3ff) << 12;
-	uint64_t per = x->size >= 128 ? x->size / 128 : x->size;
+	struct demo_layout l;
 
+	demo_xfer_layout(x, &l);
 	p = DLIT(p, "\"source_offset\":\"[[");
-	p = dput_hex(p, store ? sb : dram);
+	p = dput_hex(p, l.store ? l.sb : l.dram);
 	p = DLIT(p, "]]\",\"dest_offset\":\"[");
-	p = dput_hex(p, store ? dram : sb);
+	p = dput_hex(p, l.store ? l.dram : l.sb);
 	p = DLIT(p, "]\",\"source_steps\":\"[[1, ");
-	p = dput_u64(p, store ? 262144 : per);
+	p = dput_u64(p, l.store ? 262144 : l.per);
 	p = DLIT(p, "]]\",\"dest_steps\":\"[1, ");
-	p = dput_u64(p, store ? per : 262144);
+	p = dput_u64(p, l.store ? l.per : 262144);
 	p = DLIT(p, "]\",");
-	p = DKV_STR(p, "source_sb_partitions", store ? "0-127" : "");
-	p = DKV_STR(p, "dest_sb_partitions", store ? "" : "0-127");
-	p = DKV_U64(p, "source_num_sb_partitions", store ? 128 : 0);
-	return DKV_U64(p, "dest_num_sb_partitions", store ? 0 : 128);
+	p = DKV_STR(p, "source_sb_partitions", l.store ? "0-127" : "");
+	p = DKV_STR(p, "dest_sb_partitions", l.store ? "" : "0-127");
+	p = DKV_U64(p, "source_num_sb_partitions", l.store ? 128 : 0);
+	return DKV_U64(p, "dest_num_sb_partitions", l.store ? 0 : 128);
 }
 
 static void write_aggregated(struct dout *o, const struct demo_model *m,

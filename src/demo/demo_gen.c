@@ -49,8 +49,8 @@ void demo_gen_wait(struct demo_gen *g, struct demo_inst *in, int sem)
 	in->wait_val = g->sem[sem];
 }
 
-void demo_gen_place(struct demo_gen *g, struct demo_inst *in,
-		    uint64_t ready)
+static void demo_gen_place(struct demo_gen *g, struct demo_inst *in,
+			   uint64_t ready)
 {
 	int e = demo_track_eng[in->track];
 	uint64_t idle = g->free[e];
@@ -82,7 +82,7 @@ static void gen_signal(struct demo_gen *g, int sem, uint32_t inc,
 		g->sink->sem(g->sink->ctx, sem, g->sem[sem], ts);
 }
 
-uint64_t demo_gen_emit(struct demo_gen *g, struct demo_inst *in)
+static uint64_t demo_gen_emit(struct demo_gen *g, struct demo_inst *in)
 {
 	uint64_t end = in->ts + in->dur;
 

@@ -50,9 +50,6 @@ static inline void demo_inst_pred(struct demo_inst *in, uint64_t a,
 void demo_gen_inst(struct demo_gen *g, struct demo_inst *in, int op,
 		   int track, uint32_t dur);
 void demo_gen_wait(struct demo_gen *g, struct demo_inst *in, int sem);
-void demo_gen_place(struct demo_gen *g, struct demo_inst *in,
-		    uint64_t ready);
-uint64_t demo_gen_emit(struct demo_gen *g, struct demo_inst *in);
 uint64_t demo_gen_issue(struct demo_gen *g, struct demo_inst *in,
 			uint64_t ready);
 uint64_t demo_gen_trigger(struct demo_gen *g, int q, int qtype, int var,

@@ -251,6 +251,23 @@ struct demo_xfer {
 	struct demo_pkt pkt[DEMO_MAX_PKT];
 };
 
+/* Access pattern of an aggregated transfer: SBUF is 128 partitions
+ * 262144 B apart, DRAM is contiguous. */
+struct demo_layout {
+	int store;		/* SBUF to DRAM */
+	uint64_t sb, dram;	/* offsets */
+	uint64_t per;		/* bytes per partition */
+};
+
+static inline void demo_xfer_layout(const struct demo_xfer *x,
+				    struct demo_layout *l)
+{
+	l->store = x->src == LOC_SB;
+	l->sb = ((x->aux >> 20) & 0x2fff) << 4;
+	l->dram = ((x->aux >> 8) & 0x3ff) << 12;
+	l->per = x->size >= 128 ? x->size / 128 : x->size;
+}
+
 /* Where the generator hands its events; NULL members are skipped. */
 struct demo_sink {
 	void (*inst)(void *ctx, const struct demo_inst *in);
@@ -301,8 +318,6 @@ struct demo_union {
 	uint64_t total;		/* ns */
 };
 
-void demo_union_add(struct demo_union *u, uint64_t s, uint64_t e);
-void demo_union_flush(struct demo_union *u);
 
 /* One layer_summary row. */
 struct demo_lstat {
@@ -383,11 +398,29 @@ void demo_write_inst(struct dout *o, const struct demo_model *m,
 void demo_write_xfer(struct dout *o, const struct demo_model *m,
 		     const struct demo_xfer *x);
 
+/* neff_header's keys and string values; num holds data_size's digits. */
+#define DEMO_NEFF_KEYS 12
+void demo_neff_header(const struct demo_model *m,
+		      const char *kv[DEMO_NEFF_KEYS][2], char num[24]);
+/* neff_node: type and format by enum demo_vtype, and how a weight was
+ * loaded into SBUF from the bytes and transfers the DMA moved for it. */
+extern const char *const demo_vtype_name[];
+extern const char *const demo_vtype_format[];
+struct demo_loads {
+	uint64_t count, repeat, total, avg;	/* transfers, times, bytes, bytes */
+};
+void demo_var_loads(const struct demo_var *v, uint64_t bytes,
+		    uint64_t xfers, struct demo_loads *l);
+/* nc_mem_usage: bytes of device memory by use, "Total" last. */
+typedef void (*demo_mem_fn)(void *ctx, const char *type, uint64_t bytes);
+void demo_mem_each(const struct demo_model *m, demo_mem_fn fn, void *ctx);
+
 void demo_sec_profile_info(struct dout *o, const struct demo_model *m);
 void demo_sec_neff_header(struct dout *o, const struct demo_model *m);
 void demo_sec_neff_node(struct dout *o, const struct demo_model *m,
 			const struct demo_stats *st);
 void demo_sec_nc_mem_usage(struct dout *o, const struct demo_model *m);
+extern const char *const demo_warnings[2][2];	/* category, message */
 void demo_sec_warnings(struct dout *o);
 void demo_sec_dma_queues_info(struct dout *o);
 void demo_sec_metadata(struct dout *o, const struct demo_totals *t);
@@ -399,6 +432,20 @@ void demo_sec_layer_summary(struct dout *o, const struct demo_model *m,
 void demo_sec_summary(struct dout *o, const struct demo_model *m,
 		      const struct demo_stats *st,
 		      const struct demo_totals *t);
+/* One summary value, for other writers than the JSON one. */
+struct demo_sval {
+	const char *key, *desc;
+	int kind;		/* 'i' u, 'f' f, 's' s */
+	uint64_t u;
+	double f;
+	const char *s;
+};
+typedef void (*demo_sval_fn)(void *ctx, const struct demo_sval *v);
+/* Every summary value, in the order of the key table. */
+void demo_summary_each(const struct demo_model *m,
+		       const struct demo_stats *st,
+		       const struct demo_totals *t, demo_sval_fn fn,
+		       void *ctx);
 void demo_sec_summary_groups(struct dout *o);
 void demo_sec_summary_group_order(struct dout *o);
 void demo_sec_terminology(struct dout *o);
@@ -416,5 +463,27 @@ void demo_sec_pending_dma(struct dout *o, const struct demo_counters *c);
 void demo_sec_instruction_usage(struct dout *o,
 				const struct demo_counters *c);
 void demo_counters_free(struct demo_counters *c);
+
+/* The same rows for other writers than the JSON one. */
+struct demo_throughput {
+	uint64_t ts, total, hbm_total;	/* ns; cumulative bytes */
+	uint64_t rate, hbm_rate;	/* B/s */
+	int uses_hbm;
+};
+struct demo_usage {
+	uint64_t ts;		/* ns */
+	double part[4];		/* SBUF partitions 0, 32, 64, 96: fraction used */
+	double sb_avg, psum_avg;
+	unsigned banks;		/* PSUM banks used, a bit each */
+};
+typedef void (*demo_throughput_fn)(void *ctx, const struct demo_throughput *r);
+typedef void (*demo_pending_fn)(void *ctx, uint64_t ts, uint64_t value);
+typedef void (*demo_usage_fn)(void *ctx, const struct demo_usage *r);
+void demo_counters_throughput(const struct demo_counters *c,
+			      demo_throughput_fn fn, void *ctx);
+void demo_counters_pending(const struct demo_counters *c,
+			   demo_pending_fn fn, void *ctx);
+void demo_counters_usage(const struct demo_counters *c, demo_usage_fn fn,
+			 void *ctx);
 
 #endif

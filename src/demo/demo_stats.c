@@ -39,12 +39,9 @@ int demo_merge_close(struct demo_merge *m, uint64_t iv[2])
 	return 1;
 }
 
-void demo_union_add(struct demo_union *u, uint64_t s, uint64_t e)
+static void demo_union_add(struct demo_union *u, uint64_t s, uint64_t e)
 {
-	if (u->n == u->cap) {
-		u->cap = u->cap ? 2 * u->cap : 4096;
-		u->iv = xreallocarray(u->iv, u->cap, sizeof(*u->iv));
-	}
+	u->iv = xgrow(u->iv, &u->cap, u->n + 1, sizeof(*u->iv));
 	u->iv[u->n][0] = s;
 	u->iv[u->n][1] = e;
 	u->n++;
@@ -57,7 +54,7 @@ static int cmp_start(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-void demo_union_flush(struct demo_union *u)
+static void demo_union_flush(struct demo_union *u)
 {
 	uint64_t s, e;
 

@@ -305,9 +305,9 @@ static void write_summary(struct dout *o, const struct svals *s,
 	dout_array_end(o);
 }
 
-void demo_sec_summary(struct dout *o, const struct demo_model *m,
-		      const struct demo_stats *st,
-		      const struct demo_totals *t)
+static struct svals *summary_values(const struct demo_model *m,
+				    const struct demo_stats *st,
+				    const struct demo_totals *t)
 {
 	struct svals *s = xcalloc(1, sizeof(*s));
 
@@ -323,7 +323,35 @@ void demo_sec_summary(struct dout *o, const struct demo_model *m,
 	sum_flops(s, st);
 	sum_system(s, m);
 	sum_throttle(s, m, t->last_hw);
+	return s;
+}
+
+void demo_sec_summary(struct dout *o, const struct demo_model *m,
+		      const struct demo_stats *st,
+		      const struct demo_totals *t)
+{
+	struct svals *s = summary_values(m, st, t);
+
 	write_summary(o, s, m->seed);
+	free(s);
+}
+
+void demo_summary_each(const struct demo_model *m,
+		       const struct demo_stats *st,
+		       const struct demo_totals *t, demo_sval_fn fn,
+		       void *ctx)
+{
+	struct svals *s = summary_values(m, st, t);
+
+	for (int i = 0; i < SK_N; i++) {
+		const struct sval *v = &s->v[i];
+		struct demo_sval out = { skeys[i].key, skeys[i].desc,
+					 v->kind == SV_INT ? 'i' :
+					 v->kind == SV_FLOAT ? 'f' : 's',
+					 v->u, v->f, v->s };
+
+		fn(ctx, &out);
+	}
 	free(s);
 }
 

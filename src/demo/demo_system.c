@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "model/util.h"
 
@@ -16,10 +15,9 @@
 #define DEMO_CPUS 8			/* host CPUs shown per instance */
 
 struct gen {
-	FILE *f;
+	const struct demo_sys_sink *s;
 	const struct demo_system *d;
 	uint64_t rng;
-	int first;		/* no record written yet in this array */
 	int64_t iters, end_ns;
 	int64_t iter_ns;	/* one loop iteration */
 };
@@ -39,17 +37,11 @@ static int64_t between(struct gen *g, int64_t lo, int64_t hi)
 	return lo + (int64_t)(rnd(g) % (uint64_t)(hi - lo + 1));
 }
 
-static void sep(struct gen *g)
+/* A table begins (for sinks that want to know). */
+static void table(struct gen *g, const char *name)
 {
-	fputs(g->first ? "\n  " : ",\n  ", g->f);
-	g->first = 0;
-}
-
-/* Starts a top-level array; the metadata object always comes first. */
-static void array(struct gen *g, const char *key)
-{
-	fprintf(g->f, ",\n \"%s\": [", key);
-	g->first = 1;
+	if (g->s->table)
+		g->s->table(g->s->ctx, name);
 }
 
 static const char *instance(int i, char *buf, size_t n)
@@ -93,15 +85,13 @@ static void event(struct gen *g, const struct core *c, const char *src,
 		  const char *name, int64_t ts, int64_t dur, uint64_t id,
 		  uint64_t parent, const char *extra)
 {
-	sep(g);
-	fprintf(g->f, "{\"name\": \"%s\", \"timestamp\": %" PRId64
-		", \"duration\": %" PRId64 ", \"timestamp_unit\": \"ns\","
-		" \"id\": %" PRIu64 ", \"parent_id\": %" PRIu64
-		", \"trace_event_source\": \"%s\", \"instance_id\": \"%s\","
-		" \"process_id\": \"%d\", \"thread_id\": %d, \"lnc_idx\": %d,"
-		" \"nc_idx\": %d, \"worker_gid\": %d%s}",
-		name, ts, dur, id, parent, src, c->inst, c->pid, c->tid,
-		c->lnc, c->lnc, c->gid, extra ? extra : "");
+	struct demo_sys_event e = {
+		.name = name, .src = src, .inst = c->inst, .extra = extra,
+		.ts = ts, .dur = dur, .id = id, .parent = parent,
+		.pid = c->pid, .tid = c->tid, .lnc = c->lnc, .gid = c->gid,
+	};
+
+	g->s->event(g->s->ctx, &e);
 }
 
 /* One iteration on one NeuronCore: copy inputs in, execute, copy
@@ -173,32 +163,29 @@ static void trace_events(struct gen *g)
 	int ncores = d->instances * d->cores;
 	struct core *cores = xcalloc((size_t)ncores, sizeof(*cores));
 
-	array(g, "trace_event");
+	table(g, "trace_event");
 	for (int i = 0; i < ncores; i++)
 		core_init(g, &cores[i], i / d->cores, i % d->cores);
 	for (int64_t it = 0; it < g->iters; it++) {
 		for (int i = 0; i < d->instances; i++) {
-			struct core fw = cores[i * d->cores];
+			const struct core *c = &cores[i * d->cores];
 			char extra[64];
-
 			/* the framework step that drives the iteration */
-			fw.tid = fw.pid + 1;
+			struct demo_sys_event e = {
+				.name = "PjitFunction(train_step)",
+				.src = "framework", .inst = c->inst,
+				.extra = extra,
+				.ts = BASE_NS + it * g->iter_ns - 20000,
+				.dur = g->iter_ns - 10000,
+				.pid = c->pid, .tid = c->pid + 1, .lnc = -1,
+			};
+
 			snprintf(extra, sizeof(extra), ", \"step\": %" PRId64, it);
-			sep(g);
-			fprintf(g->f, "{\"name\": \"PjitFunction(train_step)\","
-				" \"timestamp\": %" PRId64 ", \"duration\": %"
-				PRId64 ", \"timestamp_unit\": \"ns\","
-				" \"trace_event_source\": \"framework\","
-				" \"instance_id\": \"%s\", \"process_id\": \"%d\","
-				" \"thread_id\": %d, \"type\": 99999%s}",
-				BASE_NS + it * g->iter_ns - 20000,
-				g->iter_ns - 10000, fw.inst, fw.pid, fw.tid,
-				extra);
+			g->s->event(g->s->ctx, &e);
 		}
 		for (int i = 0; i < ncores; i++)
 			iteration(g, &cores[i], it);
 	}
-	fputs("\n ]", g->f);
 	for (int i = 0; i < ncores; i++)
 		free(cores[i].device);
 	free(cores);
@@ -207,9 +194,9 @@ static void trace_events(struct gen *g)
 static void samples(struct gen *g)
 {
 	const struct demo_system *d = g->d;
-	char inst[32];
+	char inst[32], cpu[16];
 
-	array(g, "cpu_util");
+	table(g, "cpu_util");
 	for (int64_t t = BASE_NS; t <= g->end_ns; t += SAMPLE_NS) {
 		for (int i = 0; i < d->instances; i++) {
 			double sum = 0;
@@ -220,48 +207,33 @@ static void samples(struct gen *g)
 					   (c < 2 ? 1 : 0.3);
 
 				sum += u;
-				sep(g);
-				fprintf(g->f, "{\"cpu_id\": \"%d\", \"duration\": 1,"
-					" \"instance_id\": \"%s\", \"timestamp\": %"
-					PRId64 ", \"util\": %.4f}", c, inst, t, u);
+				snprintf(cpu, sizeof(cpu), "%d", c);
+				g->s->cpu(g->s->ctx, cpu, inst, t, u);
 			}
-			sep(g);
-			fprintf(g->f, "{\"cpu_id\": \"average\", \"duration\": 1,"
-				" \"instance_id\": \"%s\", \"timestamp\": %" PRId64
-				", \"util\": %.4f}", inst, t, sum / DEMO_CPUS);
+			g->s->cpu(g->s->ctx, "average", inst, t, sum / DEMO_CPUS);
 		}
 	}
-	fputs("\n ]", g->f);
-	array(g, "mem_usage");
+	table(g, "mem_usage");
 	for (int64_t t = BASE_NS; t <= g->end_ns; t += SAMPLE_NS) {
 		for (int i = 0; i < d->instances; i++) {
 			int64_t used = INT64_C(51805806592) +
 				       between(g, 0, 1 << 28);
 
 			instance(i, inst, sizeof(inst));
-			sep(g);
-			fprintf(g->f, "{\"duration\": 1, \"instance_id\": \"%s\","
-				" \"percent_usage\": %.4f, \"timestamp\": %" PRId64
-				", \"usage\": %" PRId64 "}", inst,
-				100.0 * (double)used / 532575944704.0, t, used);
+			g->s->mem(g->s->ctx, inst, t,
+				  100.0 * (double)used / 532575944704.0, used);
 		}
 	}
-	fputs("\n ]", g->f);
-	array(g, "device_mem_usage");
+	table(g, "device_mem_usage");
 	for (int64_t t = BASE_NS; t <= g->end_ns; t += SAMPLE_NS) {
 		for (int i = 0; i < d->instances; i++) {
 			instance(i, inst, sizeof(inst));
-			for (int h = 0; h < 2; h++) {
-				sep(g);
-				fprintf(g->f, "{\"timestamp\": %" PRId64 ","
-					" \"instance_id\": \"%s\", \"device_idx\": 0,"
-					" \"hbm_idx\": %d, \"total_bytes\": %" PRId64
-					", \"dram_spill_bytes\": 0}", t, inst, h,
-					INT64_C(3221225472) + between(g, 0, 1 << 24));
-			}
+			for (int h = 0; h < 2; h++)
+				g->s->hbm(g->s->ctx, inst, h, t,
+					  INT64_C(3221225472) +
+					  between(g, 0, 1 << 24));
 		}
 	}
-	fputs("\n ]", g->f);
 }
 
 static void device_list(struct gen *g)
@@ -269,27 +241,24 @@ static void device_list(struct gen *g)
 	const struct demo_system *d = g->d;
 	char inst[32];
 
-	array(g, "device_profile_list");
+	table(g, "device_profile_list");
 	for (int m = 0; m < d->nmodels; m++) {
 		char *name;
 
 		if (!d->models[m].profiled)
 			continue;
-		sep(g);
 		name = demo_device_name(d, m);
-		fprintf(g->f, "{\"nc_id\": %d, \"device_profile_name\": \"%s\","
-			" \"instance_id\": \"%s\", \"process_id\": \"%d\","
-			" \"model_id\": \"%s\"}", first_core(d, m), name,
-			instance(0, inst, sizeof(inst)), process(0),
-			d->models[m].id);
+		g->s->device(g->s->ctx, first_core(d, m), name,
+			     instance(0, inst, sizeof(inst)), process(0),
+			     d->models[m].id);
 		free(name);
 	}
-	fputs("\n ]", g->f);
 }
 
-int demo_write_system(FILE *f, const struct demo_system *d)
+int demo_system_run(const struct demo_system *d,
+		    const struct demo_sys_sink *s)
 {
-	struct gen g = { .d = d, .rng = d->seed | 1, .f = f };
+	struct gen g = { .s = s, .d = d, .rng = d->seed | 1 };
 
 	if (d->instances < 1 || d->instances > 16 || d->cores < 1 ||
 	    d->cores > 64 || d->nmodels < 1 || d->nmodels > 8 ||
@@ -304,13 +273,9 @@ int demo_write_system(FILE *f, const struct demo_system *d)
 		g.iter_ns = NX_MAX(g.iter_ns, d->models[m].exec_ns * 5 / 4 +
 					      300000);
 	g.end_ns = BASE_NS + g.iters * g.iter_ns;
-	fprintf(g.f, "{\n \"system_profile_metadata\": [{\"first_ts_ns\":"
-		" \"%" PRId64 "\", \"last_ts_ns\": \"%" PRId64 "\","
-		" \"hbm_capacity_bytes\": 17179869184, \"ntff_version\": 5}]",
-		BASE_NS - 100000, g.end_ns + 100000);
+	s->meta(s->ctx, BASE_NS - 100000, g.end_ns + 100000);
 	device_list(&g);
 	trace_events(&g);
 	samples(&g);
-	fputs(",\n \"warnings\": []\n}\n", g.f);
 	return 0;
 }

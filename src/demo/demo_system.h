@@ -35,9 +35,43 @@ struct demo_system {
  * that runs it; malloc'd. */
 char *demo_device_name(const struct demo_system *d, int m);
 
+/* One trace event. Framework events have lnc -1, no id, parent or
+ * worker. */
+struct demo_sys_event {
+	const char *name, *src, *inst;
+	const char *extra;	/* more fields as JSON, each after ", "; may be NULL */
+	int64_t ts, dur;	/* ns since the epoch, ns */
+	uint64_t id, parent;
+	int pid, tid, lnc, gid;
+};
+
+/* Where the generator hands the system profile's rows, table by table:
+ * meta first, then table("device_profile_list") and its device rows,
+ * "trace_event" and events, "cpu_util", "mem_usage" and
+ * "device_mem_usage" and their samples; table may be NULL. */
+struct demo_sys_sink {
+	void (*meta)(void *ctx, int64_t first_ns, int64_t last_ns);
+	void (*table)(void *ctx, const char *name);
+	void (*device)(void *ctx, int nc, const char *name, const char *inst,
+		       int pid, const char *model_id);
+	void (*event)(void *ctx, const struct demo_sys_event *e);
+	void (*cpu)(void *ctx, const char *cpu, const char *inst, int64_t ts,
+		    double util);
+	void (*mem)(void *ctx, const char *inst, int64_t ts, double percent,
+		    int64_t used);
+	void (*hbm)(void *ctx, const char *inst, int hbm, int64_t ts,
+		    int64_t total);
+	void *ctx;
+};
+
+/* Generates the system profile into s. An iteration lasts as long as
+ * the longest execution and a little more. 0, or -1 with err_get() set
+ * for a bad size. */
+int demo_system_run(const struct demo_system *d,
+		    const struct demo_sys_sink *s);
+
 /* Writes the system profile JSON to f (write errors are the caller's to
- * check). An iteration lasts as long as the longest execution and a
- * little more. 0 on success. */
+ * check). 0 on success. */
 int demo_write_system(FILE *f, const struct demo_system *d);
 
 #endif

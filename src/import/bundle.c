@@ -44,7 +44,8 @@ static int is_json_name(const char *name)
 	return has_suffix(name, ".json") || has_suffix(name, ".json.gz");
 }
 
-/* The name without ".json" or ".json.gz" (malloc'd). */
+/* The name without ".json", ".json.gz" or a Parquet folder's "@latest"
+ * (malloc'd). */
 static char *stem(const char *name)
 {
 	size_t n = strlen(name);
@@ -53,6 +54,8 @@ static char *stem(const char *name)
 		n -= 8;
 	else if (has_suffix(name, ".json"))
 		n -= 5;
+	else if (has_suffix(name, "@latest"))
+		n -= 7;
 	return xstrndup(name, n);
 }
 
@@ -119,9 +122,10 @@ static int parse_devname(const char *name, struct devname *d)
 }
 
 /* A file name from a profile, resolved inside the folder. 0: *path is
- * the file's real path; 1: no such file; -1: refused, *why says so. */
-static int resolve(int dirfd, const char *dir_real, const char *name,
-		   char **path, const char **why)
+ * the file's real path; 1: no such file; -1: refused, *why says so.
+ * want_dir: a folder (a Parquet device profile) rather than a file. */
+static int resolve_as(int dirfd, const char *dir_real, const char *name,
+		      int want_dir, char **path, const char **why)
 {
 	struct stat sb;
 	char *full, real[PATH_MAX];
@@ -153,12 +157,19 @@ static int resolve(int dirfd, const char *dir_real, const char *name,
 		*why = "a link to outside the folder";
 		return -1;
 	}
-	if (stat(real, &sb) || !S_ISREG(sb.st_mode)) {
-		*why = "not a regular file";
+	if (stat(real, &sb) || (want_dir ? !S_ISDIR(sb.st_mode) :
+				!S_ISREG(sb.st_mode))) {
+		*why = want_dir ? "not a folder" : "not a regular file";
 		return -1;
 	}
 	*path = xstrdup(real);
 	return 0;
+}
+
+static int resolve(int dirfd, const char *dir_real, const char *name,
+		   char **path, const char **why)
+{
+	return resolve_as(dirfd, dir_real, name, 0, path, why);
 }
 
 int bundle_head_is_system(const char *buf, size_t n)
@@ -169,24 +180,12 @@ int bundle_head_is_system(const char *buf, size_t n)
 	return 0;
 }
 
-/* 1 if the file starts like a system profile. Only regular files are
- * read: opening a FIFO for reading would wait for a writer for ever. */
+/* 1 if the file starts like a system profile. */
 static int looks_system(int dirfd, const char *name)
 {
 	char buf[SNIFF_BYTES + 1];
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-			O_NONBLOCK);
-	struct stat sb;
-	ssize_t n;
+	long n = file_head(dirfd, name, O_NOFOLLOW, buf, SNIFF_BYTES);
 
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return 0;
-	}
-	n = read(fd, buf, SNIFF_BYTES);
-	close(fd);
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
@@ -281,7 +280,9 @@ int bundle_find_system(const char *dir, char **path)
 		err_set("%s: a folder with nothing nxtop reads (expected a"
 			" bundle with system_profile.json from neuron-profile"
 			" view -d or neuron-explorer view --output-format json,"
-			" or a device profile folder with Instruction.parquet)",
+			" or a device profile folder with Instruction.parquet,"
+			" or a system profile folder with"
+			" SystemProfileEvents.parquet)",
 			dir);
 	} else {
 		err_set("%s: no system profile in this folder; open one of its"
@@ -312,6 +313,7 @@ struct pool {
 	size_t njobs, next, done;
 	const struct import_opts *o;
 	const char *tmp;	/* the cache's temporary file */
+	int folders;		/* Parquet device profile folders */
 	int64_t parent;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -358,7 +360,10 @@ static void run_job(struct pool *pl, size_t idx)
 		return;
 	}
 	writer_set_id_base(w, (int64_t)(idx + 1) << PART_SHIFT);
-	j->rc = import_file(w, j->path, j->file, &o, pl->parent, &res);
+	j->rc = pl->folders ?
+		import_file_as(w, j->path, j->file, &o, pl->parent, &res,
+			       FMT_PARQUET_DEVICE) :
+		import_file(w, j->path, j->file, &o, pl->parent, &res);
 	if (!j->rc) {
 		char buf[32];
 
@@ -456,6 +461,7 @@ static void run_pool(struct pool *pl)
 
 struct plan {
 	const struct sysfilter *filter;	/* --filter-nc, --filter-instance */
+	int folders;		/* the list names <name>@latest/ folders */
 	struct devjob *jobs;
 	size_t n;
 	char **refused;		/* why files were ignored, for stderr */
@@ -494,6 +500,30 @@ static void refuse(struct writer *w, const struct import_result *sys,
 	pl->refused[pl->nrefused++] = msg;
 }
 
+/* The file or folder of a listed device profile; see resolve_as(). */
+static int resolve_listed(int dirfd, const char *dir_real, const char *name,
+			  const struct plan *pl, char **file, char **path,
+			  const char **why)
+{
+	char *gz;
+	int rc;
+
+	if (pl->folders) {
+		*file = xasprintf("%s@latest", name);
+		return resolve_as(dirfd, dir_real, *file, 1, path, why);
+	}
+	*file = xasprintf("%s.json", name);
+	rc = resolve(dirfd, dir_real, *file, path, why);
+	gz = xasprintf("%s.json.gz", name);
+	if (rc == 1 && !resolve(dirfd, dir_real, gz, path, why)) {
+		free(*file);
+		*file = gz;
+		return 0;
+	}
+	free(gz);
+	return rc;
+}
+
 /* Device files from the system profile's list, then by their names. */
 static void plan_jobs(struct writer *w, int dirfd, const char *dir_real,
 		      const struct import_result *sys, struct plan *pl)
@@ -504,18 +534,11 @@ static void plan_jobs(struct writer *w, int dirfd, const char *dir_real,
 
 	for (size_t i = 0; i < sys->ndevices && pl->n < MAX_FILES; i++) {
 		const struct devref *d = &sys->devices[i];
-		char *file = xasprintf("%s.json", d->name);
-		char *gz = xasprintf("%s.json.gz", d->name);
-		char *path = NULL;
+		char *file, *path = NULL;
 		struct devjob *j;
-		int rc = resolve(dirfd, dir_real, file, &path, &why);
+		int rc = resolve_listed(dirfd, dir_real, d->name, pl, &file,
+					&path, &why);
 
-		if (rc == 1 && !resolve(dirfd, dir_real, gz, &path, &why)) {
-			free(file);
-			file = gz;
-			gz = NULL;
-			rc = 0;
-		}
 		if (rc < 0) {
 			refuse(w, sys, pl, d->name, why);
 		} else {
@@ -524,7 +547,7 @@ static void plan_jobs(struct writer *w, int dirfd, const char *dir_real,
 				j->path = path;
 			else
 				free(path);
-			parse_devname(file, &j->dn);
+			parse_devname(pl->folders ? d->name : file, &j->dn);
 			keep(&j->dn.instance_id, d->instance_id);
 			keep(&j->dn.process_id, d->process_id);
 			keep(&j->dn.model_id, d->model_id);
@@ -534,8 +557,9 @@ static void plan_jobs(struct writer *w, int dirfd, const char *dir_real,
 		}
 		free(path);
 		free(file);
-		free(gz);
 	}
+	if (pl->folders)
+		return;
 	names = list_dir(dir_real, &n);
 	for (size_t i = 0; i < n && pl->n < MAX_FILES; i++) {
 		struct devname dn = { .nc_idx = -1 };
@@ -570,7 +594,9 @@ static void missing_row(struct writer *w, const struct import_result *sys,
 {
 	char *name = stem(j->file);
 	struct wprofile p = {
-		.kind = "device", .format = "neuron-json", .name = name,
+		.kind = "device", .name = name,
+		.format = has_suffix(j->file, "@latest") ? "neuron-parquet" :
+							  "neuron-json",
 		.path = j->file, .parent_id = sys->profile,
 		.nc_idx = j->dn.nc_idx, .instance_id = j->dn.instance_id,
 		.process_id = j->dn.process_id, .model = j->dn.model_id,
@@ -682,9 +708,10 @@ static int plan_bundle(struct writer *w, const char *dir, char *dir_real,
 		       const struct import_opts *o, struct plan *pl)
 {
 	struct sysfilter filter;
-	int dirfd;
+	int dirfd, folders = pl->folders;
 
 	memset(pl, 0, sizeof(*pl));
+	pl->folders = folders;
 	if (!realpath(dir, dir_real) ||
 	    (dirfd = open(dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		err_set("%s: %s", dir, strerror(errno));
@@ -705,10 +732,11 @@ static int plan_bundle(struct writer *w, const char *dir, char *dir_real,
 
 int bundle_import_devices(struct writer *w, const char *dir,
 			  const struct import_result *sys,
-			  const struct import_opts *o, const char *tmp)
+			  const struct import_opts *o, const char *tmp,
+			  int folders)
 {
 	char dir_real[PATH_MAX];
-	struct plan pl;
+	struct plan pl = { .folders = folders };
 	struct pool pool;
 	int rc = 0;
 
@@ -722,6 +750,7 @@ int bundle_import_devices(struct writer *w, const char *dir,
 	pool.jobs = pl.jobs;
 	pool.todo = xcalloc(pl.n + 1, sizeof(*pool.todo));
 	pool.tmp = tmp;
+	pool.folders = folders;
 	pthread_mutex_init(&pool.mu, NULL);
 	pthread_cond_init(&pool.cv, NULL);
 	for (size_t i = 0; i < pl.n; i++) {

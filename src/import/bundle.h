@@ -19,7 +19,9 @@ int bundle_find_system(const char *dir, char **path);
 int bundle_head_is_system(const char *buf, size_t n);
 
 /* Imports the device profiles of the system profile sys (just imported
- * from folder dir into w) as its children. Each file is imported in a
+ * from folder dir into w) as its children: files <name>.json, or with
+ * folders set Parquet folders <name>@latest/ (the system profile is a
+ * folder of dir too). Each file is imported in a
  * worker thread into a part cache beside the cache's temporary file tmp
  * (named after it, model/file.h) and merged; a file
  * that is missing or fails becomes a warning and a profile row in state
@@ -27,6 +29,7 @@ int bundle_head_is_system(const char *buf, size_t n);
  * which files it used unless quiet. 0 on success. */
 int bundle_import_devices(struct writer *w, const char *dir,
 			  const struct import_result *sys,
-			  const struct import_opts *o, const char *tmp);
+			  const struct import_opts *o, const char *tmp,
+			  int folders);
 
 #endif

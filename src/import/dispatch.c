@@ -16,6 +16,7 @@
 #include "model/cache.h"
 #include "model/util.h"
 #include "src/import/formats.h"
+#include "src/import/parquet/folder.h"
 
 #define SNIFF_BYTES 65536
 
@@ -124,6 +125,11 @@ enum input_format import_detect(const char *path)
 		err_set("%s", strerror(errno));
 		return FMT_UNREADABLE;
 	}
+	if (!fstat(fd, &sb) && S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return pqfolder_is_system(path) ? FMT_PARQUET_SYSTEM :
+		       pqfolder_is_device(path) ? FMT_PARQUET_DEVICE : FMT_UNKNOWN;
+	}
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return FMT_UNKNOWN;
@@ -192,6 +198,9 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		break;
 	case FMT_PARQUET_DEVICE:
 		rc = import_parquet_device(&im);
+		break;
+	case FMT_PARQUET_SYSTEM:
+		rc = import_parquet_system(&im);
 		break;
 	case FMT_NEURON_BINARY:
 		rc = -1;

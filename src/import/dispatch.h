@@ -14,13 +14,14 @@ enum input_format {
 	FMT_PFTRACE,		/* Perfetto protobuf trace */
 	FMT_CACHE,		/* an nxtop cache */
 	FMT_PARQUET_DEVICE,	/* a folder of Neuron Explorer device tables */
+	FMT_PARQUET_SYSTEM,	/* a folder of Neuron Explorer system tables */
 	FMT_NEURON_BINARY,	/* .ntff/.neff/.pb: needs exporting first */
 	FMT_UNREADABLE,		/* cannot be read (err_get() says why:
 				 * "Permission denied", "byte N: gzip: bad
 				 * checksum") */
 };
 
-/* Looks at a file's name and first bytes. */
+/* Looks at a file's name and first bytes, or a folder's table files. */
 enum input_format import_detect(const char *path);
 
 /* Imports one file into the writer as a new profile; res (may be NULL)

@@ -11,5 +11,6 @@ int import_pftrace(struct import *im);
 int import_chrome_json(struct import *im);
 /* im->path is a folder of Parquet tables (src/import/parquet/). */
 int import_parquet_device(struct import *im);
+int import_parquet_system(struct import *im);
 
 #endif

@@ -56,22 +56,72 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key)
 	return 0;
 }
 
-/* The profile in input: a file, or a bundle folder's system profile. */
+/* A system profile folder of Parquet tables and its device profiles,
+ * the sibling folders it lists. */
+static int import_pq_system(struct writer *w, char *sys, const char *tmp,
+			    const struct import_opts *o)
+{
+	struct import_result res;
+	char *dir;
+	int rc;
+
+	/* "a@latest/" names the folder "a@latest" */
+	for (size_t n = strlen(sys); n > 1 && sys[n - 1] == '/'; n--)
+		sys[n - 1] = '\0';
+	rc = import_file_as(w, sys, sys, o, 0, &res, FMT_PARQUET_SYSTEM);
+	if (!rc) {
+		dir = file_dir(sys);
+		if (!o->quiet)
+			err_note("%s: system profile %s", dir, sys);
+		rc = bundle_import_devices(w, dir, &res, o, tmp, 1);
+		import_result_free(&res);
+		free(dir);
+	}
+	return rc;
+}
+
+/* The system profile of a folder: its JSON file (*file), else the one
+ * Parquet system folder in it (*pqsys); -1 with the JSON bundle's error
+ * when neither. */
+static int folder_system(const char *dir, char **file, char **pqsys)
+{
+	char *why;
+	int rc;
+
+	*pqsys = NULL;
+	if (!bundle_find_system(dir, file))
+		return 0;
+	why = xstrdup(err_get());
+	rc = pqfolder_find_system(dir, pqsys);
+	if (rc == 1)
+		err_set("%s", why);
+	free(why);
+	return rc ? -1 : 0;
+}
+
+/* The profile in input: a file, a Parquet profile folder, or a bundle
+ * folder's system profile. */
 static int import_input(struct writer *w, const char *input,
 			const char *tmp, const struct import_opts *o)
 {
 	struct import_result res;
 	struct stat sb;
-	char *file = NULL, *name = NULL, *dir = NULL;
+	char *file = NULL, *name = NULL, *dir = NULL, *pqsys = NULL;
 	int rc;
 
-	if (!stat(input, &sb) && S_ISDIR(sb.st_mode) &&
-	    pqfolder_is_device(input))
-		return import_file_as(w, input, input, o, 0, NULL,
-				      FMT_PARQUET_DEVICE);
 	if (!stat(input, &sb) && S_ISDIR(sb.st_mode)) {
-		if (bundle_find_system(input, &file))
+		if (pqfolder_is_device(input))
+			return import_file_as(w, input, input, o, 0, NULL,
+					      FMT_PARQUET_DEVICE);
+		if (pqfolder_is_system(input))
+			pqsys = xstrdup(input);
+		else if (folder_system(input, &file, &pqsys))
 			return -1;
+		if (pqsys) {
+			rc = import_pq_system(w, pqsys, tmp, o);
+			free(pqsys);
+			return rc;
+		}
 		dir = xstrdup(input);
 		name = xasprintf("%s/%s", input, strrchr(file, '/') + 1);
 	}
@@ -85,7 +135,7 @@ static int import_input(struct writer *w, const char *input,
 			if (!o->quiet)
 				err_note("%s: system profile %s", dir,
 					 name ? name : input);
-			rc = bundle_import_devices(w, dir, &res, o, tmp);
+			rc = bundle_import_devices(w, dir, &res, o, tmp, 0);
 		}
 		import_result_free(&res);
 	}

@@ -94,19 +94,16 @@ static int64_t group(struct neuron *n, int64_t *g, const char *name,
 
 static int64_t named_find(struct named_set *s, const char *name)
 {
-	void *v = strmap_get(&s->map, name, strlen(name));
+	size_t i;
 
-	return v ? s->ids[(uintptr_t)v - 1] : 0;
+	return strmap_index(&s->map, name, strlen(name), &i) ? s->ids[i] : 0;
 }
 
 static void named_add(struct named_set *s, const char *name, int64_t id)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->ids = xreallocarray(s->ids, s->cap, sizeof(*s->ids));
-	}
+	s->ids = xgrow(s->ids, &s->cap, s->n + 1, sizeof(*s->ids));
+	strmap_put_index(&s->map, name, strlen(name), s->n);
 	s->ids[s->n++] = id;
-	strmap_put(&s->map, name, strlen(name), (void *)(uintptr_t)s->n);
 }
 
 static void named_free(struct named_set *s)
@@ -774,6 +771,8 @@ static void neuron_free(struct neuron *n)
 {
 	sysimp_free(n->sys);
 	named_free(&n->engines);
+	jv_names_free(&n->instr_names);
+	jv_names_free(&n->dma_names);
 	named_free(&n->queues);
 	named_free(&n->xfers);
 	sb_free(&n->args);
@@ -899,6 +898,8 @@ int neuron_finish(struct neuron *n)
 
 	if (!n->saw_known_key)
 		rc = unrecognised(n);
+	if (rc == 0 && n->sys)
+		rc = sysimp_finish(n->sys);
 	if (rc == 0)
 		finish_profile(n);
 	neuron_free(n);

@@ -20,6 +20,7 @@
 #include "model/util.h"
 #include "src/import/bundle.h"
 #include "src/import/dispatch.h"
+#include "src/import/parquet/folder.h"
 
 /* Entries of a folder looked at, as in a bundle. */
 #define SCAN_MAX 4096
@@ -81,7 +82,9 @@ static int folder_kind(const char *dir, enum prof_kind *kind)
 
 	if (!parquet_kind(dir, kind))
 		return 0;
-	if (bundle_find_system(dir, &sys))
+	/* a bundle: a system profile JSON, or else a folder of profiles
+	 * with one system profile folder */
+	if (bundle_find_system(dir, &sys) && pqfolder_find_system(dir, &sys))
 		return -1;
 	free(sys);
 	*kind = PK_BUNDLE;

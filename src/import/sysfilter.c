@@ -139,11 +139,6 @@ void sysfilter_free(struct sysfilter *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int sysfilter_empty(const struct sysfilter *f)
-{
-	return !f->nnc && !f->ntypes && !f->ninstances;
-}
-
 int sysfilter_nc(const struct sysfilter *f, int64_t nc)
 {
 	if (!f->nnc || nc < 0)

@@ -22,7 +22,6 @@ struct sysfilter {
 int sysfilter_parse(struct sysfilter *f, const char *nc, const char *types,
 		    const char *instances);
 void sysfilter_free(struct sysfilter *f);
-int sysfilter_empty(const struct sysfilter *f);
 
 /* 1 if an event passes. nc < 0: the event names no NeuronCore and is
  * kept; instance NULL likewise. */

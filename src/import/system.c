@@ -26,6 +26,8 @@
 
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
+#include "model/arena.h"
+#include "model/hmap.h"
 #include "model/util.h"
 #include "src/import/sysfilter.h"
 
@@ -35,6 +37,8 @@
 #define MAX_ROWS 16384
 #define MAX_COUNTERS 16384
 #define MAX_DEVICES 65536
+/* Flow ends kept at most; a hostile file may list millions. */
+#define MAX_FLOW_ENDS (1u << 20)
 /* Rows of a thread an event lacking a NeuronCore field may join. */
 #define SCAN_MAX 128
 
@@ -46,19 +50,6 @@ static const char *const src_names[] = {
 };
 static const char *const src_kinds[] = {
 	TK_NRT, TK_HW, TK_FRAMEWORK, TK_THREAD,
-};
-
-/* Byte-string keys to small ints. */
-struct kslot {
-	uint64_t hash;
-	char *key;
-	size_t len;
-	size_t val;
-};
-
-struct kmap {
-	struct kslot *slots;
-	size_t n, used;
 };
 
 struct procgroup {
@@ -97,11 +88,18 @@ struct sysctr {
 	int64_t a, b;		/* cpu id; device and hbm index; -1 absent */
 };
 
+/* An event on a flow (Parquet's flow_id list): a flow links the events
+ * that share its id, in time order. */
+struct sysflow {
+	struct wid id;
+	int64_t ts, slice;
+};
+
 struct sysimp {
 	struct import *im;
 	struct writer *w;
 	struct sysfilter filter;
-	struct kmap rowmap, groupmap, ctrmap, threadmap;
+	struct strmap rowmap, groupmap, ctrmap, threadmap;
 	struct sysrow *rows;
 	size_t nrows;
 	struct systhread *threads;
@@ -111,7 +109,10 @@ struct sysimp {
 	struct sysctr *ctrs;
 	size_t nctrs;
 	struct strbuf key, tmp;
-	struct jv_arena *arena;	/* trace events read without the reader */
+	struct arena arena;	/* trace events read without the reader */
+	struct sysflow *flows;
+	size_t nflows;
+	uint64_t n_flows_dropped;
 	int64_t src_sid[3];
 	uint64_t n_events, n_filtered, n_clipped, n_overflow;
 	int overflowed;		/* the last row_of() gave the overflow row */
@@ -120,87 +121,6 @@ struct sysimp {
 	int have_meta_first, have_meta_last;
 	int64_t meta_first, meta_last;
 };
-
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h | 1;
-}
-
-/* Finds key; returns its slot, empty (hash 0) if absent. */
-static struct kslot *kmap_slot(struct kmap *m, const char *key, size_t len,
-			       uint64_t h)
-{
-	size_t i;
-
-	if (!m->n) {
-		m->n = 64;
-		m->slots = xcalloc(m->n, sizeof(*m->slots));
-	}
-	for (i = h & (m->n - 1); m->slots[i].hash; i = (i + 1) & (m->n - 1)) {
-		struct kslot *s = &m->slots[i];
-
-		if (s->hash == h && s->len == len && !memcmp(s->key, key, len))
-			return s;
-	}
-	return &m->slots[i];
-}
-
-static void kmap_put(struct kmap *m, const char *key, size_t len, size_t val)
-{
-	uint64_t h = hash_bytes(key, len);
-	struct kslot *s = kmap_slot(m, key, len, h);
-
-	if (s->hash)
-		return;
-	if ((m->used + 1) * 2 > m->n) {
-		struct kslot *old = m->slots;
-		size_t oldn = m->n;
-
-		m->n *= 2;
-		m->slots = xcalloc(m->n, sizeof(*m->slots));
-		for (size_t i = 0; i < oldn; i++) {
-			size_t j;
-
-			if (!old[i].hash)
-				continue;
-			for (j = old[i].hash & (m->n - 1); m->slots[j].hash;
-			     j = (j + 1) & (m->n - 1))
-				;
-			m->slots[j] = old[i];
-		}
-		free(old);
-		s = kmap_slot(m, key, len, h);
-	}
-	s->hash = h;
-	s->key = xmalloc(len ? len : 1);
-	memcpy(s->key, key, len);
-	s->len = len;
-	s->val = val;
-	m->used++;
-}
-
-static int kmap_get(struct kmap *m, const char *key, size_t len, size_t *val)
-{
-	struct kslot *s = kmap_slot(m, key, len, hash_bytes(key, len));
-
-	if (!s->hash)
-		return 0;
-	*val = s->val;
-	return 1;
-}
-
-static void kmap_free(struct kmap *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->slots[i].key);
-	free(m->slots);
-}
 
 /* Key parts: strings end with a NUL, so parts cannot run together. */
 static void key_str(struct strbuf *k, const char *s)
@@ -255,7 +175,7 @@ static size_t group_of(struct sysimp *s, const char *instance,
 	sb_reset(&s->key);
 	key_str(&s->key, instance);
 	key_str(&s->key, process);
-	if (kmap_get(&s->groupmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->groupmap, s->key.buf, s->key.len, &i))
 		return i;
 	sb_reset(&s->tmp);
 	if (instance)
@@ -270,7 +190,7 @@ static size_t group_of(struct sysimp *s, const char *instance,
 	g->process = process ? xstrdup(process) : NULL;
 	g->track = writer_track(s->w, s->im->profile, 0, TK_GROUP,
 				sb_cstr(&s->tmp), 0);
-	kmap_put(&s->groupmap, s->key.buf, s->key.len, s->ngroups);
+	strmap_put_index(&s->groupmap, s->key.buf, s->key.len, s->ngroups);
 	return s->ngroups++;
 }
 
@@ -388,8 +308,8 @@ static void row_fill(struct sysimp *s, struct sysrow *r, const struct evkey *k)
 		t->npartial--;
 		/* later events with every field find it directly */
 		full_key(&s->key, k, r->lnc, r->nc, r->gid);
-		kmap_put(&s->rowmap, s->key.buf, s->key.len,
-			 (size_t)(r - s->rows));
+		strmap_put_index(&s->rowmap, s->key.buf, s->key.len,
+				 (size_t)(r - s->rows));
 	}
 }
 
@@ -403,7 +323,7 @@ static int thread_row(struct sysimp *s, const struct evkey *k, size_t *out)
 	size_t ti, ri, n = 0;
 
 	thread_key(&s->key, k);
-	if (!kmap_get(&s->threadmap, s->key.buf, s->key.len, &ti))
+	if (!strmap_index(&s->threadmap, s->key.buf, s->key.len, &ti))
 		return 0;
 	t = &s->threads[ti];
 	if (!t->npartial && !is_partial(k->lnc, k->nc, k->gid))
@@ -430,13 +350,13 @@ static void thread_add(struct sysimp *s, const struct evkey *k, size_t ri)
 	size_t ti;
 
 	thread_key(&s->key, k);
-	if (!kmap_get(&s->threadmap, s->key.buf, s->key.len, &ti)) {
+	if (!strmap_index(&s->threadmap, s->key.buf, s->key.len, &ti)) {
 		ti = s->nthreads++;
 		s->threads = xreallocarray(s->threads, s->nthreads,
 					   sizeof(*t));
 		s->threads[ti].first = ri;
 		s->threads[ti].npartial = 0;
-		kmap_put(&s->threadmap, s->key.buf, s->key.len, ti);
+		strmap_put_index(&s->threadmap, s->key.buf, s->key.len, ti);
 	} else {
 		s->rows[s->threads[ti].last].next = ri;
 	}
@@ -485,7 +405,7 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 
 	s->overflowed = 0;
 	full_key(&s->key, k, k->lnc, k->nc, k->gid);
-	if (kmap_get(&s->rowmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->rowmap, s->key.buf, s->key.len, &i))
 		return i;
 	if (!thread_row(s, k, &i)) {
 		if (s->nrows >= MAX_ROWS) {
@@ -497,7 +417,7 @@ static size_t row_of(struct sysimp *s, const struct evkey *k)
 	}
 	/* the helpers above reuse the key buffer */
 	full_key(&s->key, k, k->lnc, k->nc, k->gid);
-	kmap_put(&s->rowmap, s->key.buf, s->key.len, i);
+	strmap_put_index(&s->rowmap, s->key.buf, s->key.len, i);
 	return i;
 }
 
@@ -525,24 +445,23 @@ static int guess_depth(struct sysrow *r, int64_t ts, int64_t end)
 	 * pass, so the stack stays small however deep the nesting */
 	if (r->depth > WRITER_MAX_DEPTH)
 		r->depth = WRITER_MAX_DEPTH;
-	if (r->depth == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->ends = xreallocarray(r->ends, r->cap, sizeof(*r->ends));
-	}
+	r->ends = xgrow(r->ends, &r->cap, r->depth + 1, sizeof(*r->ends));
 	r->ends[r->depth] = end;
 	return (int)r->depth++;
 }
 
 /* Fields of a trace_event. */
 enum {
-	E_DEVICE_CORE_IDX, E_DEVICE_PROFILE, E_DURATION, E_EXEC_ID, E_GROUP,
+	E_DEVICE_CORE_IDX, E_DEVICE_PROFILE, E_DURATION, E_EXEC_ID, E_FLOW_ID,
+	E_GROUP,
 	E_ID, E_INSTANCE_ID, E_LNC_IDX, E_MODEL_ID, E_MODEL_NAME, E_NAME,
 	E_NC_IDX, E_PARENT_ID, E_PROCESS_ID, E_THREAD_ID, E_TIMESTAMP,
 	E_TIMESTAMP_UNIT, E_TRACE_EVENT_SOURCE, E_TYPE, E_WORKER_GID, E_COUNT
 };
 
 static const char *const event_fields[E_COUNT] = {
-	"device_core_idx", "device_profile", "duration", "exec_id", "group",
+	"device_core_idx", "device_profile", "duration", "exec_id", "flow_id",
+	"group",
 	"id", "instance_id", "lnc_idx", "model_id", "model_name", "name",
 	"nc_idx", "parent_id", "process_id", "thread_id", "timestamp",
 	"timestamp_unit", "trace_event_source", "type", "worker_gid",
@@ -588,7 +507,7 @@ struct sysev {
 };
 
 struct prep {
-	struct jv_arena *a;
+	struct arena *a;
 	struct sysev *ev;
 	const char *const *names;	/* field names for messages */
 	const cJSON *const *f;
@@ -605,7 +524,7 @@ static int prep_fail(struct prep *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	p->ev->error = jv_arena_copy(p->a, msg, strlen(msg));
+	p->ev->error = arena_copy(p->a, msg, strlen(msg));
 	return -1;
 }
 
@@ -633,7 +552,7 @@ static int prep_str(struct prep *p, int i, const char **out)
 	if (rc == JV_BAD)
 		return prep_bad(p, i, "a string");
 	if (*out == buf)
-		*out = jv_arena_copy(p->a, buf, strlen(buf));
+		*out = arena_copy(p->a, buf, strlen(buf));
 	return 0;
 }
 
@@ -714,7 +633,7 @@ static int prep_rest(struct prep *p, struct sysev *ev, struct strbuf *args)
 			   prep_time(p, ev->dur, scale, &ev->dur)))
 		return -1;
 	if (args->len)
-		ev->args = jv_arena_copy(p->a, args->buf, args->len);
+		ev->args = arena_copy(p->a, args->buf, args->len);
 	return 0;
 }
 
@@ -727,7 +646,7 @@ static void names_init(void)
 	jv_names_init(&event_names, event_fields, E_COUNT);
 }
 
-void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
+void *sysimp_prep(const struct jrec *r, const cJSON *o, struct arena *a)
 {
 	const cJSON *f[E_COUNT];
 	struct sysev *ev;
@@ -736,7 +655,7 @@ void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
 
 	if (!r->key || strcmp(r->key, "trace_event") || !cJSON_IsObject(o))
 		return NULL;
-	ev = jv_arena_alloc(a, sizeof(*ev));
+	ev = arena_alloc(a, sizeof(*ev));
 	memset(ev, 0, sizeof(*ev));
 	p.ev = ev;
 	sb_init(&args);
@@ -750,6 +669,39 @@ void *sysimp_prep(const struct jrec *r, const cJSON *o, struct jv_arena *a)
 	return ev;
 }
 
+/* The ids of the event's flow_id list (numbers, or their text; other
+ * text is hashed to an id), for sysimp_finish() to link. */
+static int flow_ends(struct sysimp *s, const cJSON *o, int64_t slice,
+		     int64_t ts)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "flow_id");
+	const cJSON *v;
+
+	if (!list || cJSON_IsNull(list) || !slice)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return import_bad_field(s->im, "flow_id", jv_type_name(list),
+					"a list of flow ids");
+	cJSON_ArrayForEach(v, list) {
+		struct wid id;
+
+		if (jv_id(v, &id) != JV_OK && !cJSON_IsString(v))
+			return import_bad_field(s->im, "flow_id[]",
+						jv_type_name(v), "a flow id");
+		if (!id.set)
+			wid_from_i64(&id, (int64_t)(hmap_hash(v->valuestring,
+				     strlen(v->valuestring)) >> 1));
+		if (s->nflows >= MAX_FLOW_ENDS) {
+			s->n_flows_dropped++;
+			continue;
+		}
+		s->flows = xreallocarray(s->flows, s->nflows + 1,
+					 sizeof(*s->flows));
+		s->flows[s->nflows++] = (struct sysflow){ id, ts, slice };
+	}
+	return 0;
+}
+
 static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 {
 	struct sysev *ev = prepared;
@@ -761,10 +713,8 @@ static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 
 	if (!ev) {
 		/* not prepared in the reader (no pipe): read it here */
-		if (!s->arena)
-			s->arena = jv_arena_new();
-		jv_arena_reset(s->arena);
-		ev = sysimp_prep(s->im->rec, o, s->arena);
+		arena_reset(&s->arena);
+		ev = sysimp_prep(s->im->rec, o, &s->arena);
 	}
 	if (ev->error && ev->error_in_keys)
 		return import_fail(s->im, s->im->rec, "%s", ev->error);
@@ -812,7 +762,7 @@ static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 	if (ev->args)
 		writer_slice_args(s->w, slice, ev->args);
 	s->n_events++;
-	return 0;
+	return flow_ends(s, o, slice, ts);
 }
 
 /* Counter tracks of an instance sit in the instance's own group. */
@@ -828,11 +778,11 @@ static int64_t counter(struct sysimp *s, const char *instance,
 	key_int(&s->key, kind);
 	key_int(&s->key, a);
 	key_int(&s->key, b);
-	if (kmap_get(&s->ctrmap, s->key.buf, s->key.len, &i))
+	if (strmap_index(&s->ctrmap, s->key.buf, s->key.len, &i))
 		return s->ctrs[i].track;
 	if (s->nctrs >= MAX_COUNTERS)
 		return 0;
-	kmap_put(&s->ctrmap, s->key.buf, s->key.len, s->nctrs);
+	strmap_put_index(&s->ctrmap, s->key.buf, s->key.len, s->nctrs);
 	s->ctrs = xreallocarray(s->ctrs, s->nctrs + 1, sizeof(*c));
 	c = &s->ctrs[s->nctrs];
 	c->kind = kind;
@@ -1157,13 +1107,12 @@ static int cmp_text(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/* qsort has no context argument; imports may run in several threads */
-static _Thread_local struct sysimp *sort_ctx;
-
-static int cmp_group(const void *pa, const void *pb)
+/* Groups by index into arg's (the importer's) groups. */
+static int cmp_group(const void *pa, const void *pb, void *arg)
 {
-	const struct procgroup *a = &sort_ctx->groups[*(const size_t *)pa];
-	const struct procgroup *b = &sort_ctx->groups[*(const size_t *)pb];
+	const struct sysimp *s = arg;
+	const struct procgroup *a = &s->groups[*(const size_t *)pa];
+	const struct procgroup *b = &s->groups[*(const size_t *)pb];
 	int c = cmp_text(a->instance, b->instance);
 
 	return c ? c : cmp_text(a->process, b->process);
@@ -1171,23 +1120,24 @@ static int cmp_group(const void *pa, const void *pb)
 
 /* Tracks of one group: rows by worker, core, thread and source, then
  * counters. Entries are row indexes, or counter indexes + nrows. */
-static int cmp_member(const void *pa, const void *pb)
+static int cmp_member(const void *pa, const void *pb, void *arg)
 {
+	const struct sysimp *s = arg;
 	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-	size_t nr = sort_ctx->nrows;
+	size_t nr = s->nrows;
 	int c;
 
 	if ((ia >= nr) != (ib >= nr))
 		return ia >= nr ? 1 : -1;
 	if (ia >= nr) {
-		const struct sysctr *a = &sort_ctx->ctrs[ia - nr];
-		const struct sysctr *b = &sort_ctx->ctrs[ib - nr];
+		const struct sysctr *a = &s->ctrs[ia - nr];
+		const struct sysctr *b = &s->ctrs[ib - nr];
 
 		if (a->kind != b->kind)
 			return a->kind < b->kind ? -1 : 1;
 		return (c = cmp_opt(a->a, b->a)) ? c : cmp_opt(a->b, b->b);
 	}
-	const struct sysrow *a = &sort_ctx->rows[ia], *b = &sort_ctx->rows[ib];
+	const struct sysrow *a = &s->rows[ia], *b = &s->rows[ib];
 
 	if ((c = cmp_opt(a->gid, b->gid)) || (c = cmp_opt(a->lnc, b->lnc)) ||
 	    (c = cmp_opt(a->nc, b->nc)) || (c = cmp_opt(a->thread, b->thread)))
@@ -1213,7 +1163,6 @@ static void assign_order(struct sysimp *s)
 	size_t *at = xcalloc(s->ngroups + 2, sizeof(*at));
 	int64_t key = 1;
 
-	sort_ctx = s;
 	for (size_t m = 0; m < nm; m++)
 		at[member_group(s, m) + 2]++;
 	for (size_t i = 2; i < s->ngroups + 2; i++)
@@ -1222,22 +1171,55 @@ static void assign_order(struct sysimp *s)
 		mem[at[member_group(s, m) + 1]++] = m;
 	for (size_t i = 0; i < s->ngroups; i++)
 		g[i] = i;
-	qsort(g, s->ngroups, sizeof(*g), cmp_group);
+	qsort_r(g, s->ngroups, sizeof(*g), cmp_group, s);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		size_t *first = mem + at[g[i]], n = at[g[i] + 1] - at[g[i]];
 
 		writer_track_set_sort(s->w, s->groups[g[i]].track, key++);
-		qsort(first, n, sizeof(*first), cmp_member);
+		qsort_r(first, n, sizeof(*first), cmp_member, s);
 		for (size_t j = 0; j < n; j++)
 			writer_track_set_sort(s->w, first[j] < s->nrows ?
 					      s->rows[first[j]].track :
 					      s->ctrs[first[j] - s->nrows].track,
 					      key++);
 	}
-	sort_ctx = NULL;
 	free(at);
 	free(mem);
 	free(g);
+}
+
+static int cmp_id(const struct wid *a, const struct wid *b)
+{
+	if (a->big != b->big)
+		return a->big ? 1 : -1;
+	if (a->big)
+		return strcmp(a->text, b->text);
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+static int cmp_flow(const void *pa, const void *pb)
+{
+	const struct sysflow *a = pa, *b = pb;
+	int c = cmp_id(&a->id, &b->id);
+
+	if (c)
+		return c;
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return (a->slice > b->slice) - (a->slice < b->slice);
+}
+
+/* Each flow goes from one of its events to the next in time. */
+static void link_flows(struct sysimp *s)
+{
+	if (s->nflows)
+		qsort(s->flows, s->nflows, sizeof(*s->flows), cmp_flow);
+	for (size_t i = 1; i < s->nflows; i++) {
+		const struct sysflow *a = &s->flows[i - 1], *b = &s->flows[i];
+
+		if (!cmp_id(&a->id, &b->id) && a->slice != b->slice)
+			writer_flow(s->w, &a->id, a->slice, b->slice, "flow");
+	}
 }
 
 static void note(struct sysimp *s, const char *fmt, uint64_t n)
@@ -1260,6 +1242,7 @@ int sysimp_finish(struct sysimp *s)
 			writer_track_set_flags(s->w, s->rows[i].track,
 					       TF_NEST_BY_TIME);
 	assign_order(s);
+	link_flows(s);
 	if (s->have_meta_first)
 		span(s, s->meta_first, s->have_meta_last ? s->meta_last :
 							    s->meta_first);
@@ -1283,6 +1266,8 @@ int sysimp_finish(struct sysimp *s)
 	     " shortened", s->n_clipped);
 	note(s, "%" PRIu64 " event(s) of threads past the row limit were put"
 	     " in the last row", s->n_overflow);
+	note(s, "%" PRIu64 " flow end(s) past the limit were left out",
+	     s->n_flows_dropped);
 	return writer_failed(s->w) ? -1 : 0;
 }
 
@@ -1300,13 +1285,14 @@ void sysimp_free(struct sysimp *s)
 	free(s->threads);
 	free(s->groups);
 	free(s->ctrs);
-	kmap_free(&s->rowmap);
-	kmap_free(&s->groupmap);
-	kmap_free(&s->ctrmap);
-	kmap_free(&s->threadmap);
+	free(s->flows);
+	strmap_free(&s->rowmap, NULL);
+	strmap_free(&s->groupmap, NULL);
+	strmap_free(&s->ctrmap, NULL);
+	strmap_free(&s->threadmap, NULL);
 	sb_free(&s->key);
 	sb_free(&s->tmp);
 	sysfilter_free(&s->filter);
-	jv_arena_free(s->arena);
+	arena_free(&s->arena);
 	free(s);
 }

@@ -6,7 +6,7 @@
 #include "src/import/base.h"
 
 struct cJSON;
-struct jv_arena;
+struct arena;
 struct sysimp;
 
 int sysimp_is_key(const char *key);
@@ -17,7 +17,7 @@ int sysimp_record(struct sysimp *s, const struct jrec *r,
 /* Reads a trace_event record ahead, in the reader thread of a pipe
  * (src/json/jsonpipe.h); NULL for other records. */
 void *sysimp_prep(const struct jrec *r, const struct cJSON *o,
-		  struct jv_arena *a);
+		  struct arena *a);
 int sysimp_finish(struct sysimp *s);
 void sysimp_free(struct sysimp *s);
 

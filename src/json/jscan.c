@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/text.h"
 #include "src/json/jsonsplit.h"
+#include "src/json/jtext.h"
 
 /* Decimal exponents beyond this cannot give an int64 anyway. */
 #define MAX_EXP 400
@@ -126,49 +128,15 @@ int jscan_key_is(const struct jspan *key, const char *lit)
 	return key->n == n && !memcmp(key->p, lit, n);
 }
 
-static int hex4(const char *p, unsigned *v)
-{
-	*v = 0;
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-
-		*v <<= 4;
-		if (c >= '0' && c <= '9')
-			*v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			*v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			*v |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	return 0;
-}
-
+/* Code points that name no character (U+0000, lone surrogates) become
+ * U+FFFD, as the splitter has already made them. */
 static void put_utf8(struct strbuf *out, unsigned cp)
 {
 	char b[4];
 
 	if (cp == 0 || (cp >= 0xd800 && cp <= 0xdfff))
 		cp = 0xfffd;
-	if (cp < 0x80) {
-		sb_addc(out, (char)cp);
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6);
-		b[1] = (char)(0x80 | (cp & 0x3f));
-		sb_add(out, b, 2);
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12);
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		sb_add(out, b, 3);
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18);
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[3] = (char)(0x80 | (cp & 0x3f));
-		sb_add(out, b, 4);
-	}
+	sb_add(out, b, text_utf8_put(cp, b));
 }
 
 /* \uXXXX, with a following low surrogate when this is a high one.
@@ -177,12 +145,12 @@ static size_t unicode_escape(const char *p, const char *end, struct strbuf *out)
 {
 	unsigned hi, lo;
 
-	if (end - p < 5 || hex4(p + 1, &hi)) {
+	if (end - p < 5 || jt_hex4(p + 1, &hi)) {
 		put_utf8(out, 0xfffd);
 		return 1;
 	}
 	if (hi >= 0xd800 && hi <= 0xdbff && end - p >= 11 && p[5] == '\\' &&
-	    p[6] == 'u' && !hex4(p + 7, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
+	    p[6] == 'u' && !jt_hex4(p + 7, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
 		put_utf8(out, 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00));
 		return 11;
 	}

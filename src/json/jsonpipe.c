@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/json/jsonval.h"
+#include "model/arena.h"
 #include "model/util.h"
 
 /* A batch holds this many records or bytes of record text, whichever
@@ -28,7 +28,7 @@ struct batch {
 	int failed;		/* ... with this error */
 	char *error;
 	int root_array;
-	struct jv_arena *arena;
+	struct arena arena;
 	struct batch *link;
 };
 
@@ -48,16 +48,52 @@ struct jpipe {
 	int done;
 };
 
+/* cJSON allocates a node per member: in a thread that parses into an
+ * arena, nodes come from the arena and go with its reset (a bump and no
+ * free is what makes cJSON keep up with the splitter); elsewhere cJSON
+ * uses malloc and free as usual. */
+static _Thread_local struct arena *parse_arena;
+
+static void *parse_alloc(size_t n)
+{
+	return parse_arena ? arena_alloc(parse_arena, n) : malloc(n);
+}
+
+static void parse_free(void *p)
+{
+	if (!parse_arena)
+		free(p);
+}
+
+/* Set before main, so before any thread uses cJSON. */
+__attribute__((constructor)) static void hooks_init(void)
+{
+	cJSON_Hooks h = { parse_alloc, parse_free };
+
+	cJSON_InitHooks(&h);
+}
+
+/* A record's value, in a: never cJSON_Delete()d, dropped with a. */
+static const cJSON *parse(struct arena *a, const char *text, size_t len)
+{
+	const cJSON *v;
+
+	parse_arena = a;
+	v = cJSON_ParseWithLength(text, len);
+	parse_arena = NULL;
+	return v;
+}
+
 /* Fills one batch from the splitter. */
 static void fill_batch(struct jpipe *p, struct batch *b)
 {
 	size_t bytes = 0;
 
 	b->n = b->next = 0;
+	arena_reset(&b->arena);
 	b->end = b->failed = 0;
 	free(b->error);
 	b->error = NULL;
-	jv_arena_reset(b->arena);
 	while (b->n < BATCH_RECORDS && bytes < BATCH_BYTES) {
 		struct jrec r;
 		int rc = jsplit_next(p->s, &r);
@@ -75,13 +111,13 @@ static void fill_batch(struct jpipe *p, struct batch *b)
 		pr->r = r;
 		/* the splitter reuses its buffers: keep copies */
 		pr->v = r.kind == JREC_ARRAY_END ? NULL :
-			jv_parse_shallow(b->arena, r.text, r.len);
+			parse(&b->arena, r.text, r.len);
 		pr->prepared = p->prep && pr->v ?
-			p->prep(&r, pr->v, b->arena) : NULL;
-		text = jv_arena_copy(b->arena, r.text, r.len);
+			p->prep(&r, pr->v, &b->arena) : NULL;
+		text = arena_copy(&b->arena, r.text, r.len);
 		pr->r.text = text;
 		if (r.key)
-			pr->r.key = jv_arena_copy(b->arena, r.key, strlen(r.key));
+			pr->r.key = arena_copy(&b->arena, r.key, strlen(r.key));
 		bytes += r.len;
 	}
 	b->root_array = jsplit_root_is_array(p->s);
@@ -128,7 +164,6 @@ struct jpipe *jpipe_open(struct jsplit *s, int threads, jpipe_prep_fn prep)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	for (int i = 0; i < NBATCHES; i++) {
-		p->batches[i].arena = jv_arena_new();
 		p->batches[i].link = p->free_list;
 		p->free_list = &p->batches[i];
 	}
@@ -212,7 +247,7 @@ void jpipe_close(struct jpipe *p)
 		pthread_join(p->thread, NULL);
 	}
 	for (int i = 0; i < NBATCHES; i++) {
-		jv_arena_free(p->batches[i].arena);
+		arena_free(&p->batches[i].arena);
 		free(p->batches[i].error);
 	}
 	pthread_cond_destroy(&p->cv);

@@ -12,13 +12,13 @@
 
 struct jpipe;
 
-struct jv_arena;
+struct arena;
 
 /* Work on a parsed record done in the reader thread: returns what the
  * importer gets with the record (allocated in a, or NULL). It must not
  * touch the importer's state. */
 typedef void *(*jpipe_prep_fn)(const struct jrec *r, const cJSON *v,
-			       struct jv_arena *a);
+			       struct arena *a);
 
 /* Starts reading s (which must outlive the pipe). With threads == 0 the
  * records are read in the caller's thread (same results). prep may be

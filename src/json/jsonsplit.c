@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/json/jtext.h"
+
 #define BUF_SIZE (1u << 20)
 
 enum state { ST_START, ST_OBJ_NEXT, ST_OBJ_KEY, ST_ITEMS, ST_ITEMS_NEXT,
@@ -29,6 +31,7 @@ struct jsplit {
 	char key[JSPLIT_MAX_KEY + 1];
 	uint64_t index;
 	struct strbuf rec;
+	int uesc;			/* rec holds a \\u escape */
 	char stack[JSPLIT_MAX_DEPTH];
 };
 
@@ -250,6 +253,7 @@ static int scan_string(struct jsplit *s, struct strbuf *out)
 		s->pos++;
 		if (esc) {
 			esc = 0;
+			s->uesc |= out && c == 'u';
 			if (out)
 				sb_addc(out, (char)c);
 			else if (klen < JSPLIT_MAX_KEY)
@@ -283,41 +287,59 @@ static int is_num_char(int c)
 	       c == 'e' || c == 'E';
 }
 
-static int scan_number(struct jsplit *s, struct strbuf *out)
+static int is_lower(int c)
 {
-	char lit[400];
-	size_t n = 0, digits = 0;
-	int integer = 1;
+	return c >= 'a' && c <= 'z';
+}
+
+/* Copies the run of bytes at pos that ok() accepts into w, NUL-ended
+ * (cap bytes with the NUL): its length, -1 on a read error, -2 when it
+ * does not fit. */
+static long take_run(struct jsplit *s, int (*ok)(int), char *w, size_t cap)
+{
+	size_t n = 0;
 
 	for (;;) {
 		int r = fill(s);
 
 		if (r < 0)
 			return -1;
-		if (r == 0)
+		if (r == 0 || !ok(s->buf[s->pos]))
 			break;
-		int c = s->buf[s->pos];
-		if (!is_num_char(c))
-			break;
-		if (n + 1 >= sizeof(lit))
-			return fail(s, "number longer than 400 characters");
-		if (c >= '0' && c <= '9')
-			digits++;
-		else if (c != '-')
-			integer = 0;
-		lit[n++] = (char)c;
-		s->pos++;
+		if (n + 1 >= cap)
+			return -2;
+		w[n++] = (char)s->buf[s->pos++];
 	}
-	lit[n] = '\0';
+	w[n] = '\0';
+	return (long)n;
+}
+
+static int scan_number(struct jsplit *s, struct strbuf *out)
+{
+	char lit[400];
+	long n = take_run(s, is_num_char, lit, sizeof(lit));
+	size_t digits = 0;
+	int integer = 1;
+
+	if (n == -2)
+		return fail(s, "number longer than 400 characters");
+	if (n < 0)
+		return -1;
+	for (long i = 0; i < n; i++) {
+		if (lit[i] >= '0' && lit[i] <= '9')
+			digits++;
+		else if (lit[i] != '-')
+			integer = 0;
+	}
 	if (!digits)
 		return fail(s, "malformed number");
 	if (integer && digits > 15) {
 		sb_addc(out, '"');
 		sb_addc(out, JSPLIT_BIGINT);
-		sb_add(out, lit, n);
+		sb_add(out, lit, (size_t)n);
 		sb_addc(out, '"');
 	} else {
-		sb_add(out, lit, n);
+		sb_add(out, lit, (size_t)n);
 	}
 	return 0;
 }
@@ -326,27 +348,13 @@ static int scan_literal(struct jsplit *s, struct strbuf *out)
 {
 	static const char *const words[] = { "true", "false", "null" };
 	char w[6];
-	size_t n = 0;
+	long n = take_run(s, is_lower, w, sizeof(w));
 
-	for (;;) {
-		int r = fill(s);
-
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		int c = s->buf[s->pos];
-		if (c < 'a' || c > 'z')
-			break;
-		if (n + 1 >= sizeof(w))
-			return fail(s, "expected a JSON value");
-		w[n++] = (char)c;
-		s->pos++;
-	}
-	w[n] = '\0';
-	for (size_t i = 0; i < NX_ARRAY_SIZE(words); i++) {
+	if (n == -1)
+		return -1;
+	for (size_t i = 0; n >= 0 && i < NX_ARRAY_SIZE(words); i++) {
 		if (!strcmp(w, words[i])) {
-			sb_add(out, w, n);
+			sb_add(out, w, (size_t)n);
 			return 0;
 		}
 	}
@@ -415,9 +423,13 @@ static int scan_fast(struct jsplit *s, int *depth)
 			p++;
 			continue;
 		case '"':
-			for (q = p + 1; q < e && *q != '"' && *q >= 0x20; q++)
-				if (*q == '\\' && ++q == e)
+			for (q = p + 1; q < e && *q != '"' && *q >= 0x20; q++) {
+				if (*q != '\\')
+					continue;
+				if (++q == e)
 					break;
+				s->uesc |= *q == 'u';
+			}
 			if (q >= e || *q != '"')
 				goto careful;	/* split by the buffer, or raw controls */
 			p = q + 1;
@@ -466,6 +478,7 @@ static int scan_value(struct jsplit *s)
 	int depth = 0;
 
 	sb_reset(&s->rec);
+	s->uesc = 0;
 	for (;;) {
 		int c = peek_token(s);
 
@@ -513,9 +526,39 @@ static int scan_value(struct jsplit *s)
 	}
 }
 
+/* \u escapes that name no character (a lone surrogate, U+0000) become
+ * \ufffd in place, as browsers and Perfetto read them: the record is
+ * kept, and every reader of it agrees. Backslashes stand only in strings
+ * of a record the splitter has checked. */
+static void fix_escapes(char *p, size_t n)
+{
+	char *e = p + n;
+
+	while ((p = memchr(p, '\\', (size_t)(e - p))) && e - p >= 2) {
+		unsigned cp, lo;
+
+		if (p[1] != 'u' || e - p < 6 || jt_hex4(p + 2, &cp)) {
+			p += 2;
+			continue;
+		}
+		if (cp >= 0xd800 && cp <= 0xdbff && e - p >= 12 &&
+		    p[6] == '\\' && p[7] == 'u' && !jt_hex4(p + 8, &lo) &&
+		    lo >= 0xdc00 && lo <= 0xdfff) {
+			p += 12;
+			continue;
+		}
+		if (cp == 0 || (cp >= 0xd800 && cp <= 0xdfff))
+			memcpy(p + 2, "fffd", 4);
+		p += 6;
+	}
+}
+
 static int emit(struct jsplit *s, struct jrec *r, enum jrec_kind kind,
 		uint64_t offset)
 {
+	if (s->uesc)
+		fix_escapes(s->rec.buf, s->rec.len);
+	s->uesc = 0;
 	r->kind = kind;
 	r->key = s->have_key ? s->key : NULL;
 	r->index = s->index;
@@ -573,123 +616,166 @@ static int items_next(struct jsplit *s)
 	return expected(s, "',' or ']'", c);
 }
 
+/* Each step of the state machine returns what jsplit_next() returns (1 a
+ * record, 0 the end, -1 an error) or AGAIN to take the next step. */
+enum { AGAIN = 2 };
+
+/* After a key's ':': an array opens its items, any other value is one
+ * record. */
+static int obj_value(struct jsplit *s, struct jrec *r)
+{
+	uint64_t off;
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == '[') {
+		s->pos++;
+		s->index = 0;
+		c = peek_token(s);
+		if (c == ']') {
+			s->pos++;
+			s->state = ST_OBJ_NEXT;
+			return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+		}
+		s->state = ST_ITEMS;
+		return AGAIN;
+	}
+	off = jsplit_offset(s);
+	if (scan_value(s))
+		return -1;
+	s->state = ST_OBJ_NEXT;
+	return emit(s, r, JREC_VALUE, off);
+}
+
+static int obj_key(struct jsplit *s, struct jrec *r)
+{
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == -1)
+		return unexpected_end(s, "a key or '}'");
+	if (c == '}' && !s->have_key) {
+		s->pos++;
+		s->state = ST_END;
+		return AGAIN;
+	}
+	if (c != '"')
+		return expected(s, "a quoted key", c);
+	if (scan_string(s, NULL))
+		return -1;
+	s->have_key = 1;
+	c = peek_token(s);
+	if (c == -2)
+		return -1;
+	if (c != ':')
+		return c == -1 ? unexpected_end(s, "':'") : expected(s, "':'", c);
+	s->pos++;
+	return obj_value(s, r);
+}
+
+/* After a value of the root object: ',' or '}'. */
+static int obj_next(struct jsplit *s)
+{
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == -1)
+		return unexpected_end(s, "',' or '}'");
+	s->pos++;
+	if (c == ',') {
+		s->state = ST_OBJ_KEY;
+		s->have_key = 0;
+		/* a trailing ',' before '}' is an error */
+		c = peek_token(s);
+		if (c == '}')
+			return expected(s, "a quoted key", c);
+		return AGAIN;
+	}
+	if (c == '}') {
+		s->have_key = 0;
+		s->state = ST_END;
+		return AGAIN;
+	}
+	s->pos--;
+	return expected(s, "',' or '}'", c);
+}
+
+static int item(struct jsplit *s, struct jrec *r)
+{
+	uint64_t off;
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c == ']' && s->root_array && s->index == 0) {
+		s->pos++;
+		s->state = ST_END;
+		return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+	}
+	off = jsplit_offset(s);
+	if (scan_value(s))
+		return -1;
+	s->state = ST_ITEMS_NEXT;
+	return emit(s, r, JREC_ITEM, off);
+}
+
+static int item_next(struct jsplit *s, struct jrec *r)
+{
+	int c = items_next(s);
+
+	if (c < 0)
+		return -1;
+	if (c == 1) {
+		s->index++;
+		s->state = s->root_array ? ST_END : ST_OBJ_NEXT;
+		return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+	}
+	return AGAIN;
+}
+
+/* After the root value: only whitespace. */
+static int end(struct jsplit *s)
+{
+	int c = peek_token(s);
+
+	if (c == -2)
+		return -1;
+	if (c != -1)
+		return expected(s, "end of file", c);
+	s->state = ST_DONE;
+	return 0;
+}
+
+static int step(struct jsplit *s, struct jrec *r)
+{
+	switch (s->state) {
+	case ST_START:
+		return start(s) ? -1 : AGAIN;
+	case ST_OBJ_KEY:
+		return obj_key(s, r);
+	case ST_OBJ_NEXT:
+		return obj_next(s);
+	case ST_ITEMS:
+		return item(s, r);
+	case ST_ITEMS_NEXT:
+		return item_next(s, r);
+	case ST_END:
+		return end(s);
+	case ST_DONE:
+		break;
+	}
+	return 0;
+}
+
 int jsplit_next(struct jsplit *s, struct jrec *r)
 {
-	int c;
+	int ret;
 
-	for (;;) {
-		switch (s->state) {
-		case ST_START:
-			if (start(s))
-				return -1;
-			break;
-		case ST_OBJ_KEY:
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c == -1)
-				return unexpected_end(s, "a key or '}'");
-			if (c == '}' && !s->have_key) {
-				s->pos++;
-				s->state = ST_END;
-				break;
-			}
-			if (c != '"')
-				return expected(s, "a quoted key", c);
-			if (scan_string(s, NULL))
-				return -1;
-			s->have_key = 1;
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c != ':')
-				return c == -1 ? unexpected_end(s, "':'")
-					       : expected(s, "':'", c);
-			s->pos++;
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c == '[') {
-				s->pos++;
-				s->index = 0;
-				c = peek_token(s);
-				if (c == ']') {
-					s->pos++;
-					s->state = ST_OBJ_NEXT;
-					return emit(s, r, JREC_ARRAY_END,
-						    jsplit_offset(s));
-				}
-				s->state = ST_ITEMS;
-				break;
-			}
-			{
-				uint64_t off = jsplit_offset(s);
-
-				if (scan_value(s))
-					return -1;
-				s->state = ST_OBJ_NEXT;
-				return emit(s, r, JREC_VALUE, off);
-			}
-		case ST_OBJ_NEXT:
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c == -1)
-				return unexpected_end(s, "',' or '}'");
-			s->pos++;
-			if (c == ',') {
-				s->state = ST_OBJ_KEY;
-				s->have_key = 0;
-				/* a trailing ',' before '}' is an error */
-				c = peek_token(s);
-				if (c == '}')
-					return expected(s, "a quoted key", c);
-				break;
-			}
-			if (c == '}') {
-				s->have_key = 0;
-				s->state = ST_END;
-				break;
-			}
-			s->pos--;
-			return expected(s, "',' or '}'", c);
-		case ST_ITEMS: {
-			uint64_t off;
-
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c == ']' && s->root_array && s->index == 0) {
-				s->pos++;
-				s->state = ST_END;
-				return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
-			}
-			off = jsplit_offset(s);
-			if (scan_value(s))
-				return -1;
-			s->state = ST_ITEMS_NEXT;
-			return emit(s, r, JREC_ITEM, off);
-		}
-		case ST_ITEMS_NEXT:
-			c = items_next(s);
-			if (c < 0)
-				return -1;
-			if (c == 1) {
-				s->index++;
-				s->state = s->root_array ? ST_END : ST_OBJ_NEXT;
-				return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
-			}
-			break;
-		case ST_END:
-			c = peek_token(s);
-			if (c == -2)
-				return -1;
-			if (c != -1)
-				return expected(s, "end of file", c);
-			s->state = ST_DONE;
-			return 0;
-		case ST_DONE:
-			return 0;
-		}
-	}
+	do
+		ret = step(s, r);
+	while (ret == AGAIN);
+	return ret;
 }

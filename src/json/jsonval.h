@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
+#include "model/hmap.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 
@@ -16,7 +17,6 @@
 #define JV_BAD (-1)	/* present but not of the expected type */
 
 int jv_i64(const cJSON *v, int64_t *out);
-int jv_u64(const cJSON *v, uint64_t *out);
 int jv_f64(const cJSON *v, double *out);
 /* 64-bit ids: signed or unsigned, number or string. */
 int jv_id(const cJSON *v, struct wid *out);
@@ -36,38 +36,18 @@ void jv_flatten(struct strbuf *sb, const cJSON *v);
 /* A value as an info-table value; text goes through sb. */
 void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb);
 
-/* A set of field names with a hash table for fast lookup. */
+/* A set of field names with a hash map for fast lookup. */
 struct jv_names {
-	const char *const *names;
-	size_t n;			/* at most 255 */
-	unsigned char slot[512];	/* index + 1 by hash; 0: empty */
+	size_t n;
+	struct strmap map;		/* name -> index */
 };
 
 void jv_names_init(struct jv_names *fs, const char *const *names, size_t n);
+void jv_names_free(struct jv_names *fs);
 /* Field lookup in one pass over an object: vals[i] receives the item
  * named names[i], or NULL. Items not named are appended to rest as JSON
  * members when rest is not NULL. */
 void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	       const cJSON **vals, struct strbuf *rest);
-
-/* Memory for records parsed by jv_parse_shallow(): reset, not freed,
- * between batches of records. */
-struct jv_arena;
-
-struct jv_arena *jv_arena_new(void);
-void jv_arena_reset(struct jv_arena *a);
-void jv_arena_free(struct jv_arena *a);
-/* n bytes, aligned for any type, valid until the arena is reset. */
-void *jv_arena_alloc(struct jv_arena *a, size_t n);
-/* A NUL-terminated copy of n bytes, valid until the arena is reset. */
-char *jv_arena_copy(struct jv_arena *a, const char *s, size_t n);
-
-/* Parses one record for hot paths. An object's members become cJSON
- * nodes in the arena without an allocation per member; nested objects
- * and arrays, and records that are not objects, go through cJSON. The
- * jv_* getters and jv_fields() read the result like any cJSON value,
- * which stays valid until the arena is reset. NULL on malformed JSON. */
-const cJSON *jv_parse_shallow(struct jv_arena *a, const char *text,
-			      size_t len);
 
 #endif

@@ -9,44 +9,25 @@
 
 #include "model/text.h"
 
-void jt_str(struct strbuf *sb, const char *str, size_t n)
+int jt_hex4(const char *p, unsigned *out)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run;
+	unsigned v = 0;
 
-	sb_addc(sb, '"');
-	while (i < n) {
-		unsigned cp;
-		size_t len;
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
 
-		/* copy plain ASCII in runs */
-		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x80 &&
-			      s[run] != '"' && s[run] != '\\'; run++)
-			;
-		if (run > i) {
-			sb_add(sb, s + i, run - i);
-			i = run;
-			continue;
-		}
-		if (s[i] == '"' || s[i] == '\\') {
-			sb_addc(sb, '\\');
-			sb_addc(sb, (char)s[i++]);
-			continue;
-		}
-		if (s[i] < 0x20) {
-			sb_printf(sb, "\\u%04x", s[i++]);
-			continue;
-		}
-		len = text_utf8_char(s + i, n - i, &cp);
-		if (!len) {
-			sb_add(sb, "\xef\xbf\xbd", 3);
-			i++;
-			continue;
-		}
-		sb_add(sb, s + i, len);
-		i += len;
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
 	}
-	sb_addc(sb, '"');
+	*out = v;
+	return 0;
 }
 
 void jt_i64(struct strbuf *sb, int64_t v)

@@ -29,7 +29,7 @@ struct pq_cursor {
 	unsigned char *valid, *row_valid;
 	size_t *offsets;
 	struct pq_out out;
-	struct pq_arena arena;
+	struct arena arena;
 	/* non-null values before they are spread over their slots */
 	struct pq_out tmp;
 };
@@ -76,7 +76,7 @@ void pq_cursor_close(struct pq_cursor *c)
 	if (!c)
 		return;
 	pq_chunk_free(&c->rd);
-	pq_arena_free(&c->arena);
+	arena_free(&c->arena);
 	free(c->valid);
 	free(c->row_valid);
 	free(c->offsets);
@@ -366,7 +366,7 @@ int pq_cursor_next(struct pq_cursor *c, size_t max_rows, struct pq_batch *b)
 	if ((uint64_t)want > (uint64_t)c->rows_left)
 		want = (size_t)c->rows_left;
 	c->rows = c->slots = 0;
-	pq_arena_reset(&c->arena);
+	arena_reset(&c->arena);
 	if ((c->c->max_rep ? fill_list : fill_flat)(c, want))
 		return -1;
 	c->rows_left -= (int64_t)c->rows;

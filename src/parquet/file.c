@@ -157,11 +157,6 @@ int pq_num_row_groups(const struct pq_file *f)
 	return f->nrg;
 }
 
-int64_t pq_row_group_rows(const struct pq_file *f, int rg)
-{
-	return rg >= 0 && rg < f->nrg ? f->rgs[rg].num_rows : -1;
-}
-
 const char *pq_created_by(const struct pq_file *f)
 {
 	return f->created_by ? f->created_by : "";

@@ -82,7 +82,7 @@ const char *pq_error(const struct pq_file *f);
 
 int64_t pq_num_rows(const struct pq_file *f);
 int pq_num_row_groups(const struct pq_file *f);
-int64_t pq_row_group_rows(const struct pq_file *f, int rg);
+/* The writer named in the footer ("" when it names none). */
 const char *pq_created_by(const struct pq_file *f);
 int pq_num_columns(const struct pq_file *f);
 const struct pq_column *pq_column(const struct pq_file *f, int i);

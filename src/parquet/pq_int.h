@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model/arena.h"
 #include "model/util.h"
 #include "src/parquet/parquet.h"
 
@@ -189,14 +190,6 @@ int pq_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
 
 #endif
 
-/* Bytes of one batch: chunks that never move, dropped together. */
-struct pq_arena {
-	struct pq_achunk *head;
-	size_t used;
-};
-char *pq_arena_alloc(struct pq_arena *a, size_t n);
-void pq_arena_reset(struct pq_arena *a);
-void pq_arena_free(struct pq_arena *a);
 
 /* Where decoded values go: one of the three, by the column's kind. */
 struct pq_out {
@@ -238,7 +231,7 @@ const char *pq_values_init(struct pq_values *v, const struct pq_column *c,
 /* Exactly n values into o (byte views copied into a when a is not
  * NULL); NULL, or what is wrong. */
 const char *pq_values_get(struct pq_values *v, const struct pq_out *o,
-			  size_t n, struct pq_arena *a);
+			  size_t n, struct arena *a);
 void pq_values_free(struct pq_values *v);
 
 /* A data page being read: its levels and its values. */

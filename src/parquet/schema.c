@@ -12,7 +12,7 @@ struct walk {
 	struct pq_file *f;
 	struct pq_schema_el *el;
 	size_t n, next;		/* elements; the next one to visit */
-	int cap;
+	size_t cap;
 };
 
 /* Where a field stands: its path so far and its levels. */
@@ -64,11 +64,11 @@ static int add_leaf(struct walk *w, struct pq_schema_el *e,
 			e->type, e->type_length);
 		return -1;
 	}
-	if (f->ncols == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 16;
-		f->cols = xreallocarray(f->cols, (size_t)w->cap, sizeof(*f->cols));
-		f->leaves = xreallocarray(f->leaves, (size_t)w->cap,
-					  sizeof(*f->leaves));
+	if ((size_t)f->ncols == w->cap) {
+		size_t cap = w->cap;
+
+		f->cols = xgrow(f->cols, &cap, w->cap + 1, sizeof(*f->cols));
+		f->leaves = xgrow(f->leaves, &w->cap, cap, sizeof(*f->leaves));
 	}
 	c = &f->cols[f->ncols];
 	memset(c, 0, sizeof(*c));

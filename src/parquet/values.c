@@ -9,57 +9,6 @@
 
 #include "src/parquet/pq_int.h"
 
-struct pq_achunk {
-	struct pq_achunk *next;
-	size_t size;
-	char data[];
-};
-
-char *pq_arena_alloc(struct pq_arena *a, size_t n)
-{
-	struct pq_achunk *c = a->head;
-
-	if (!c || c->size - a->used < n) {
-		size_t size = c ? c->size : 64u << 10;
-
-		while (size < n)
-			size *= 2;
-		c = xmalloc(sizeof(*c) + size);
-		c->size = size;
-		c->next = a->head;
-		a->head = c;
-		a->used = 0;
-	}
-	a->used += n;
-	return c->data + a->used - n;
-}
-
-void pq_arena_reset(struct pq_arena *a)
-{
-	struct pq_achunk *keep = a->head, *c, *next;
-
-	/* keep the largest chunk */
-	for (c = a->head; c; c = c->next)
-		if (c->size > keep->size)
-			keep = c;
-	for (c = a->head; c; c = next) {
-		next = c->next;
-		if (c != keep)
-			free(c);
-	}
-	if (keep)
-		keep->next = NULL;
-	a->head = keep;
-	a->used = 0;
-}
-
-void pq_arena_free(struct pq_arena *a)
-{
-	pq_arena_reset(a);
-	free(a->head);
-	a->head = NULL;
-}
-
 void pq_dict_free(struct pq_dict *d)
 {
 	free(d->i64);
@@ -88,12 +37,12 @@ static int fixed_width(const struct pq_column *c)
 }
 
 static void emit_bytes(const struct pq_out *o, size_t i, const uint8_t *s,
-		       size_t n, struct pq_arena *a)
+		       size_t n, struct arena *a)
 {
 	char *d = (char *)s;
 
 	if (a && n) {
-		d = pq_arena_alloc(a, n);
+		d = arena_chars(a, n);
 		memcpy(d, s, n);
 	}
 	o->bytes[i].ptr = n ? d : "";
@@ -102,7 +51,7 @@ static void emit_bytes(const struct pq_out *o, size_t i, const uint8_t *s,
 
 /* One fixed-size value from its little-endian bytes. */
 static void emit_fixed(int type, int width, const struct pq_out *o,
-		       size_t i, const uint8_t *s, struct pq_arena *a)
+		       size_t i, const uint8_t *s, struct arena *a)
 {
 	uint32_t u32;
 	uint64_t u64;
@@ -142,7 +91,7 @@ static const char *plain_bool(struct pq_values *v, const struct pq_out *o,
 }
 
 static const char *plain_bytes(struct pq_values *v, const struct pq_out *o,
-			       size_t n, struct pq_arena *a)
+			       size_t n, struct arena *a)
 {
 	for (size_t i = 0; i < n; i++) {
 		uint32_t len;
@@ -161,7 +110,7 @@ static const char *plain_bytes(struct pq_values *v, const struct pq_out *o,
 }
 
 static const char *plain(struct pq_values *v, const struct pq_out *o,
-			 size_t n, struct pq_arena *a)
+			 size_t n, struct arena *a)
 {
 	int w = v->width;
 
@@ -185,7 +134,7 @@ static const char *plain(struct pq_values *v, const struct pq_out *o,
 }
 
 static const char *split(struct pq_values *v, const struct pq_out *o,
-			 size_t n, struct pq_arena *a)
+			 size_t n, struct arena *a)
 {
 	uint8_t buf[256];
 	uint8_t *val = (size_t)v->width <= sizeof(buf) ? buf : xmalloc((size_t)v->width);
@@ -259,7 +208,7 @@ static const char *lengths(struct pq_delta *d, int64_t *len, size_t n)
 }
 
 static const char *delta_length(struct pq_values *v, const struct pq_out *o,
-				size_t n, struct pq_arena *a)
+				size_t n, struct arena *a)
 {
 	int64_t len[256];
 
@@ -300,7 +249,7 @@ static const char *front_coded(struct pq_values *v, int64_t pre, int64_t suf)
 }
 
 static const char *delta_bytes(struct pq_values *v, const struct pq_out *o,
-			       size_t n, struct pq_arena *a)
+			       size_t n, struct arena *a)
 {
 	int64_t pre[128], suf[128];
 
@@ -325,7 +274,7 @@ static const char *delta_bytes(struct pq_values *v, const struct pq_out *o,
 }
 
 const char *pq_values_get(struct pq_values *v, const struct pq_out *o,
-			  size_t n, struct pq_arena *a)
+			  size_t n, struct arena *a)
 {
 	if (!n)
 		return NULL;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/text.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jtext.h"
 
@@ -48,7 +49,7 @@ static void nested_json(struct strbuf *sb, const Nxpf__DebugAnnotation__NestedVa
 
 			if (i)
 				sb_addc(sb, ',');
-			jt_str(sb, k, strlen(k));
+			text_json_str(sb, k, strlen(k));
 			sb_addc(sb, ':');
 			nested_json(sb, v->dict_values[i], depth + 1);
 		}
@@ -71,7 +72,7 @@ static void nested_json(struct strbuf *sb, const Nxpf__DebugAnnotation__NestedVa
 	else if (v->has_bool_value)
 		sb_adds(sb, v->bool_value ? "true" : "false");
 	else if (v->string_value)
-		jt_str(sb, v->string_value, strlen(v->string_value));
+		text_json_str(sb, v->string_value, strlen(v->string_value));
 	else
 		sb_adds(sb, "null");
 }
@@ -88,7 +89,7 @@ static void members_json(struct strbuf *sb, Nxpf__DebugAnnotation *const *a,
 
 		if (i)
 			sb_addc(sb, ',');
-		jt_str(sb, name, len);
+		text_json_str(sb, name, len);
 		sb_addc(sb, ':');
 		value_json(sb, a[i], q, depth);
 	}
@@ -117,12 +118,13 @@ static void value_json(struct strbuf *sb, const Nxpf__DebugAnnotation *a,
 		jt_f64(sb, a->double_value);
 		return;
 	case NXPF__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
-		jt_str(sb, (const char *)a->string_value.data, a->string_value.len);
+		text_json_str(sb, (const char *)a->string_value.data,
+			      a->string_value.len);
 		return;
 	case NXPF__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID:
 		s = pfseq_lookup(q, PF_ANN_STRINGS, a->string_value_iid);
 		if (s)
-			jt_str(sb, s->s, s->len);
+			text_json_str(sb, s->s, s->len);
 		else
 			sb_adds(sb, "null");
 		return;
@@ -144,7 +146,7 @@ static void value_json(struct strbuf *sb, const Nxpf__DebugAnnotation *a,
 			cJSON_free(t);
 			cJSON_Delete(j);
 		} else if (a->legacy_json_value) {
-			jt_str(sb, a->legacy_json_value,
+			text_json_str(sb, a->legacy_json_value,
 			       strlen(a->legacy_json_value));
 		} else {
 			sb_adds(sb, "null");

@@ -1,5 +1,5 @@
-/* Fuzzes the streaming JSON splitter, the record parser the importers
- * read records with (jv_parse_shallow) and the reading ahead of system
+/* Fuzzes the streaming JSON splitter, the records the importers read
+ * from it (cJSON in the pipe's reader) and the reading ahead of system
  * events, fed in chunks whose size the first byte chooses, so that
  * tokens are cut at every place a buffer can cut them. */
 #include "config.h"

@@ -77,7 +77,7 @@ make -s -C "$out" -j2 $targets
 seeds="$out/seeds"
 rm -rf "$seeds"
 for n in jsonsplit neuron system pftrace chrome query querybuild command parquet cache \
-	pqdevice; do
+	pqdevice pqsystem; do
 	mkdir -p "$seeds/$n"
 done
 fx="$srcdir/tests/fixtures"
@@ -96,6 +96,9 @@ for d in "$fx"/parquet-device/*/; do
 	for f in "$d"Instruction*.parquet; do
 		cp "$f" "$seeds/pqdevice/$(basename "$d")-$(basename "$f")"
 	done
+done
+for d in "$fx"/parquet-system/*/; do
+	cp "$d"SystemProfileEvents.parquet "$seeds/pqsystem/$(basename "$d").parquet"
 done
 # caches: each fixture's with no edit, and with a few of each kind
 for m in 1 2 3; do
@@ -129,7 +132,7 @@ for n in $FUZZ_NAMES; do
 	mkdir -p "$corpus"
 	case $n in
 	query | querybuild | command) dict="-dict=$srcdir/tests/fuzz/query.dict" ;;
-	pftrace | parquet | pqdevice | cache) dict="" ;;
+	pftrace | parquet | pqdevice | pqsystem | cache) dict="" ;;
 	*) dict="-dict=$srcdir/tests/fuzz/json.dict" ;;
 	esac
 	# shellcheck disable=SC2086

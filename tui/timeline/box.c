@@ -72,8 +72,9 @@ static int64_t *box_tracks(const struct timeline *tl, size_t r0, size_t r1,
 			size_t i = tl->tr.rows[r];
 			const struct track_state *s = &tl->tr.st[i];
 
-			if (s->is_group && !s->folded && !pass)
-				continue;
+			if ((s->is_group && !s->folded && !pass) ||
+			    (r > r0 && tl->tr.rows[r - 1] == i))
+				continue;	/* a track's other lanes: once */
 			tracks_ids(&tl->tr, i, &ids, n);
 		}
 	}
@@ -174,20 +175,7 @@ int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f)
 /* Reverses the cell at (y, x); a blank cell gets the box colour. */
 static void shade(WINDOW *win, int y, int x)
 {
-	cchar_t cc;
-	wchar_t wc[CCHARW_MAX + 1];
-	attr_t a;
-	short pair;
-
-	if (mvwin_wch(win, y, x, &cc) == ERR ||
-	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
-		return;
-	if (wc[0] == L' ') {
-		draw_str(win, y, x, 1, " ", draw_style(S_BOX));
-		return;
-	}
-	setcchar(&cc, wc, a ^ A_REVERSE, pair, NULL);
-	mvwadd_wch(win, y, x, &cc);
+	draw_restyle(win, y, x, " ", draw_style(S_BOX), A_REVERSE, 0);
 }
 
 void timeline_box_draw(struct timeline *tl, WINDOW *win)

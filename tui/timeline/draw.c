@@ -266,23 +266,12 @@ static void counter_scale(struct timeline *tl, size_t i,
  * thin line through empty cells of other rows. */
 static void mark_cursor(WINDOW *win, int y, int x, int on_row)
 {
-	cchar_t cc;
-	wchar_t wc[CCHARW_MAX + 1];
-	attr_t a;
-	short pair;
-
-	if (mvwin_wch(win, y, x, &cc) == ERR ||
-	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
-		return;
-	if (wc[0] == L' ') {
-		draw_str(win, y, x, 1, on_row ? " " : draw_glyph(G_VLINE),
-			 draw_style(on_row ? S_CURSOR : S_CURSOR_COL));
-		return;
-	}
-	if (!on_row)
-		return;
-	setcchar(&cc, wc, (a ^ A_REVERSE) | A_BOLD, pair, NULL);
-	mvwadd_wch(win, y, x, &cc);
+	if (on_row)
+		draw_restyle(win, y, x, " ", draw_style(S_CURSOR), A_REVERSE,
+			  A_BOLD);
+	else
+		draw_restyle(win, y, x, draw_glyph(G_VLINE),
+			  draw_style(S_CURSOR_COL), 0, 0);
 }
 
 /* Bytes of the longest end of s that fits in cols columns. */
@@ -369,6 +358,22 @@ static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
 	sb_free(&sb);
 }
 
+/* A nested track's lane k below its name: its depth, and "+" on the
+ * last lane when deeper events are drawn on it too. */
+static void draw_lane_label(struct timeline *tl, WINDOW *win, int y,
+			    size_t i, int k, int is_cur)
+{
+	attr_t a = is_cur ? draw_style(S_LABEL_CURSOR) : draw_style(S_DIM);
+	int last = k == tracks_lanes(&tl->tr, i) - 1;
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%s%d%s", draw_glyph(G_LANE), k,
+		 last && tl->tr.t[i].max_depth > k ? "+" : "");
+	draw_fill(win, y, 0, tl->labelw, a);
+	draw_str(win, y, NX_MAX(tl->labelw - 1 - text_width(buf), 0),
+		 tl->labelw - 1, buf, a);
+}
+
 /* counter_scale's text for the grid on screen, from the memo when the
  * view has not moved since. */
 static const char *counter_label(struct timeline *tl, size_t i,
@@ -415,13 +420,18 @@ static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
 			   counter_label(tl, i, cc));
 		draw_counter(tl, win, y, x0, i, cc);
 	} else {
-		const struct mcell *cells = tracks_frame(&tl->tr, i, tl->t0,
-							 tl->colw, tl->ncols);
+		int k = tl->tr.lane[r];
+		const struct mcell *cells = tracks_lane_frame(
+			&tl->tr, i, k, tl->t0, tl->colw, tl->ncols);
 
-		draw_label(tl, win, y, i, r == tl->row, NULL);
+		if (k)
+			draw_lane_label(tl, win, y, i, k, r == tl->row);
+		else
+			draw_label(tl, win, y, i, r == tl->row, NULL);
 		if (!cells)
 			return -1;
-		draw_cells(tl, win, y, x0, i, cells, timeline_hl_hits(tl, i));
+		draw_cells(tl, win, y, x0, i, cells,
+			   k ? NULL : timeline_hl_hits(tl, i));
 	}
 	return 0;
 }
@@ -434,7 +444,7 @@ static void draw_axis(struct timeline *tl, WINDOW *win, int y)
 
 	timeline_fmt_rel(tl, tl->cur, buf, sizeof(buf));
 	draw_text(win, y, 0, tl->labelw, buf, draw_style(S_AXIS), 0);
-	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->origin);
+	axis_compute(&ax, tl->t0, tl->colw, tl->ncols, tl->origin, draw_ascii());
 	for (int k = 0; k < ax.n; k++) {
 		int room = (k + 1 < ax.n ? ax.col[k + 1] : tl->ncols) - ax.col[k];
 
@@ -570,7 +580,7 @@ void timeline_header(struct view *v, struct strbuf *out)
 	timeline_fmt_rel(tl, tl->t0, a, sizeof(a));
 	timeline_fmt_rel(tl, timeline_end(tl), b, sizeof(b));
 	/* three or four digits tell zoom levels apart */
-	timefmt_dur(w, sizeof(w), tl->colw, 1, 0);
+	timefmt_dur(w, sizeof(w), tl->colw, 1, draw_tf());
 	sb_init(&when);
 	sb_printf(&when, "  %s%s .. %s  %s/col",
 		  tl->aligned ? "system time " : "", a, b, w);
@@ -617,7 +627,7 @@ void timeline_status(struct view *v, struct strbuf *out)
 	size_t r0, r1;
 
 	if (!timeline_box_range(tl, &b0, &b1, &r0, &r1)) {
-		timefmt_dur(d, sizeof(d), b1 - b0, 3, 0);
+		timefmt_dur(d, sizeof(d), b1 - b0, 3, draw_tf());
 		sb_printf(out, "box %s x %zu row%s  ", d, r1 - r0 + 1,
 			  r1 == r0 ? "" : "s");
 	}
@@ -637,7 +647,7 @@ void timeline_status(struct view *v, struct strbuf *out)
 	} else if (!timeline_event_at(tl, i, &s)) {
 		const char *name = model_string(tl->m, s.name);
 
-		timefmt_dur(d, sizeof(d), s.dur, 3, 0);
+		timefmt_dur(d, sizeof(d), s.dur, 3, draw_tf());
 		/* the status line shows half the screen at most */
 		sb_printf(out, "%.*s %s", (int)text_fit(name, v->width), name, d);
 	}

@@ -14,6 +14,7 @@
 
 #include "tui/device_view.h"
 #include "model/timefmt.h"
+#include "tui/draw.h"
 #include "tui/timeline/timeline.h"
 #include "tui/timeline/timeline_int.h"
 
@@ -232,8 +233,8 @@ int timeline_align(struct timeline *tl, int on)
 	 * profile's start */
 	tl->origin = sys.start - tl->align.offset;
 	tl->aligned = 1;
-	timefmt_dur(a, sizeof(a), tl->align.exec_ts - sys.start, 6, 0);
-	timefmt_dur(b, sizeof(b), tl->align.exec_dur, 3, 0);
+	timefmt_dur(a, sizeof(a), tl->align.exec_ts - sys.start, 6, draw_tf());
+	timefmt_dur(b, sizeof(b), tl->align.exec_dur, 3, draw_tf());
 	tui_message(tl->view.tui, "system time: its %s starts at %s of the "
 		    "system profile, for %s", exec_name(tl), a, b);
 	model_profile_clear(&sys);

@@ -374,7 +374,7 @@ static void results_line(struct timeline *tl, struct strbuf *sb)
 	sb_printf(sb, "/%s  ", tl->hl.text);
 	if (!st)
 		return;
-	timefmt_dur(d, sizeof(d), st->dur, 3, 0);
+	timefmt_dur(d, sizeof(d), st->dur, 3, draw_tf());
 	sb_printf(sb, "in view: %" PRId64 " match%s, %s", st->count,
 		  st->count == 1 ? "" : "es", d);
 	/* per line: a system row may merge several tracks */

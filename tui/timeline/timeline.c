@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/draw.h"
 #include "tui/help.h"
 #include "tui/info_view.h"
 #include "tui/layer_view.h"
@@ -108,15 +109,16 @@ void timeline_layout(struct timeline *tl)
 		tl->top = tl->row - (size_t)tl->track_rows + 1;
 }
 
-int64_t timeline_end(const struct timeline *tl)
-{
-	return sat_add(tl->t0, timeline_span(tl));
-}
-
-int64_t timeline_span(const struct timeline *tl)
+/* ns on screen */
+static int64_t timeline_span(const struct timeline *tl)
 {
 	return tl->colw > INT64_MAX / tl->ncols ? INT64_MAX :
 						    tl->colw * tl->ncols;
+}
+
+int64_t timeline_end(const struct timeline *tl)
+{
+	return sat_add(tl->t0, timeline_span(tl));
 }
 
 /* Zoomed out all the way, the profile takes half the width. */
@@ -284,34 +286,21 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 	for (int64_t w = tl->colw; w < 1000000000 && digits < 9; w *= 10)
 		digits++;
 	digits -= 3;	/* timefmt picks at least µs for these */
-	timefmt_dur(buf, n, t - tl->origin, NX_MAX(NX_MIN(digits, 6), 3), 0);
+	timefmt_dur(buf, n, t - tl->origin, NX_MAX(NX_MIN(digits, 6), 3), draw_tf());
 }
 
-/* The event of track i's tracks covering ts, the deepest; 0 found. */
-static int slice_at(struct timeline *tl, size_t i, int64_t ts,
-		    struct mslice *s)
+/* Whether x is a better find than s: deeper at ts (dir 0), or nearer
+ * to ts in the direction dir. */
+static int nearer(const struct mslice *x, const struct mslice *s, int dir)
 {
-	size_t n;
-	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
-	int found = 1;
-
-	for (size_t j = 0; j < n; j++) {
-		struct mslice x;
-		int rc = model_slice_at(tl->m, &t[j], ts, &x);
-
-		if (rc < 0)
-			return -1;
-		if (!rc && (found || x.depth > s->depth)) {
-			*s = x;
-			found = 0;
-		}
-	}
-	return found;
+	if (!dir)
+		return x->depth > s->depth;
+	return dir > 0 ? x->ts < s->ts : x->ts > s->ts;
 }
 
-/* The first event of track i's tracks after ts (dir > 0) or before it;
- * 0 found. */
-static int slice_step(struct timeline *tl, size_t i, int64_t ts, int dir,
+/* The event of track i's tracks covering ts, the deepest (dir 0), or
+ * the first after ts (dir > 0) or before it; 0 found. */
+static int slice_find(struct timeline *tl, size_t i, int64_t ts, int dir,
 		      struct mslice *s)
 {
 	size_t n;
@@ -320,11 +309,12 @@ static int slice_step(struct timeline *tl, size_t i, int64_t ts, int dir,
 
 	for (size_t j = 0; j < n; j++) {
 		struct mslice x;
-		int rc = model_slice_step(tl->m, t[j].id, ts, dir, &x);
+		int rc = dir ? model_slice_step(tl->m, t[j].id, ts, dir, &x) :
+			       model_slice_at(tl->m, &t[j], ts, &x);
 
 		if (rc < 0)
 			return -1;
-		if (!rc && (found || (dir > 0 ? x.ts < s->ts : x.ts > s->ts))) {
+		if (!rc && (found || nearer(&x, s, dir))) {
 			*s = x;
 			found = 0;
 		}
@@ -342,15 +332,21 @@ int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s)
 
 	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
 		return 1;
+	int lane = i == timeline_cur_track(tl) ? tl->tr.lane[tl->row] : 0;
+
 	if (tl->sel.id && tl->sel.ts == tl->cur &&
-	    tracks_find(&tl->tr, tl->sel.track_id) == i) {
+	    tracks_find(&tl->tr, tl->sel.track_id) == i &&
+	    NX_MIN(tl->sel.depth, tracks_lanes(&tl->tr, i) - 1) == lane) {
 		*s = tl->sel;
 		return 0;
 	}
-	cells = tracks_frame(&tl->tr, i, tl->t0, tl->colw, tl->ncols);
+	cells = tracks_lane_frame(&tl->tr, i, lane, tl->t0, tl->colw,
+				  tl->ncols);
 	if (cells && c >= 0 && c < tl->ncols && cells[c].top_slice)
 		return model_slice(tl->m, cells[c].top_slice, s);
-	return slice_at(tl, i, tl->cur, s);
+	if (tracks_lanes(&tl->tr, i) > 1)
+		return 1;	/* a lane shows only its own depths */
+	return slice_find(tl, i, tl->cur, 0, s);
 }
 
 static int open_details(struct timeline *tl, const struct mslice *s,
@@ -360,7 +356,7 @@ static int open_details(struct timeline *tl, const struct mslice *s,
 	int rc;
 
 	timeline_fmt_rel(tl, s->ts, when, sizeof(when));
-	timefmt_dur(dur, sizeof(dur), s->dur, 3, 0);
+	timefmt_dur(dur, sizeof(dur), s->dur, 3, draw_tf());
 	title = xasprintf("%s on %s at %s, %s", model_string(tl->m, s->name),
 			  tl->tr.t[i].name, when, dur);
 	rc = details_load(tl->details, tl->m, s->id, title);
@@ -424,7 +420,7 @@ static void req_step(struct timeline *tl, int64_t from, int dir)
 		tui_message(tl->view.tui, "no events on this row");
 		return;
 	}
-	rc = slice_step(tl, i, from, dir, &s);
+	rc = slice_find(tl, i, from, dir, &s);
 	if (rc < 0) {
 		tui_error(tl->view.tui, "%s", err_get());
 		return;
@@ -435,11 +431,22 @@ static void req_step(struct timeline *tl, int64_t from, int dir)
 			    "earlier ");
 		return;
 	}
-	tl->cur = s.ts;
-	tl->sel = s;
+	timeline_select(tl, &s, i);
+}
+
+void timeline_select(struct timeline *tl, const struct mslice *s, size_t i)
+{
+	size_t r = tracks_row_of(&tl->tr, i);
+
+	if (s->dur > timeline_span(tl))
+		timeline_zoom_range(tl, s->ts, sat_add(s->ts, s->dur));
+	if (tl->tr.rows[r] == i)	/* the event's lane */
+		tl->row = r + (size_t)NX_MIN(s->depth, tracks_lanes(&tl->tr, i) - 1);
+	tl->cur = s->ts;
+	tl->sel = *s;
 	timeline_show_cursor(tl);
 	if (tl->details_open)
-		open_details(tl, &s, i);
+		open_details(tl, s, i);
 }
 
 static void req_fold(struct timeline *tl)
@@ -506,7 +513,7 @@ static int time_request(struct timeline *tl, enum request req)
 		req_step(tl, INT64_MAX, -1);
 		return 0;
 	default:
-		return 1;
+		return timeline_nest_request(tl, req);
 	}
 }
 
@@ -683,8 +690,8 @@ static int outside(const struct timeline *tl, const char *cmd)
 {
 	char a[48], b[48];
 
-	timefmt_dur(a, sizeof(a), tl->start - tl->origin, 3, 0);
-	timefmt_dur(b, sizeof(b), tl->end - tl->origin, 3, 0);
+	timefmt_dur(a, sizeof(a), tl->start - tl->origin, 3, draw_tf());
+	timefmt_dur(b, sizeof(b), tl->end - tl->origin, 3, draw_tf());
 	err_set("%s: outside the profile (%s .. %s)", cmd, a, b);
 	return -1;
 }
@@ -735,20 +742,9 @@ static int cmd_color(struct timeline *tl, int argc, char **argv)
 	return -1;
 }
 
-/* The words after the command, joined by blanks. */
-static char *rest(int argc, char **argv)
-{
-	struct strbuf sb;
-
-	sb_init(&sb);
-	for (int i = 1; i < argc; i++)
-		sb_printf(&sb, "%s%s", i > 1 ? " " : "", argv[i]);
-	return sb_detach(&sb);
-}
-
 static int cmd_text(struct timeline *tl, int argc, char **argv)
 {
-	char *text = rest(argc, argv);
+	char *text = tui_command_rest(argc, argv);
 	int rc = 0;
 
 	if (!strcmp(argv[0], "search"))
@@ -788,6 +784,8 @@ static int timeline_command(struct view *v, int argc, char **argv)
 		return timeline_group_command(tl, argc, argv);
 	if (!strcmp(argv[0], "align"))
 		return cmd_align(tl, argc, argv);
+	if (!strcmp(argv[0], "lanes"))
+		return timeline_lanes_command(tl, argc, argv);
 	return 1;
 }
 
@@ -839,6 +837,8 @@ static const struct view_cmd timeline_cmds[] = {
 	  "start)" },
 	{ "align", "[on|off]", "Read a device profile's times in system time "
 			       "(no word: toggle)" },
+	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
+			"depth, the last taking the deeper events (default 4)" },
 	{ NULL, NULL, NULL },
 };
 

@@ -136,8 +136,7 @@ struct timeline {
  * and engine, a trace's name, category and thread. */
 const char *timeline_color_name(const struct timeline *tl, enum color_by c);
 /* Column c covers [t0 + c colw, t0 + (c+1) colw). */
-int64_t timeline_span(const struct timeline *tl);	/* ns on screen */
-int64_t timeline_end(const struct timeline *tl);	/* t0 + span */
+int64_t timeline_end(const struct timeline *tl);	/* t0 + ns on screen */
 /* The cursor's column: -1 left of the view, ncols right of it. */
 int timeline_cursor_col(const struct timeline *tl);
 /* Track index of the cursor row. */
@@ -155,6 +154,15 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 		      size_t n);
 /* The event under the cursor on track i; 0 found, 1 none, -1 error. */
 int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s);
+
+/* Puts the cursor on event s of track index i (zooming out to show it
+ * whole when it is wider than the screen); the details pane follows. */
+void timeline_select(struct timeline *tl, const struct mslice *s, size_t i);
+/* nest.c: folding lanes, parent, first child and sibling requests; 0
+ * when handled. */
+int timeline_nest_request(struct timeline *tl, enum request req);
+/* :lanes N; -1 with err_set(). */
+int timeline_lanes_command(struct timeline *tl, int argc, char **argv);
 
 /* Moves the cursor to t on track index i (unfolding its group) and
  * brings it into view. */

@@ -34,10 +34,7 @@ static struct open_slice *push(struct chrome *c, struct stack *st)
 		c->n_overflow++;
 		return NULL;
 	}
-	if (st->n == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 8;
-		st->v = xreallocarray(st->v, st->cap, sizeof(*st->v));
-	}
+	st->v = xgrow(st->v, &st->cap, st->n + 1, sizeof(*st->v));
 	return &st->v[st->n++];
 }
 

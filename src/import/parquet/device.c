@@ -539,22 +539,6 @@ static int read_tables(struct device *d)
 	return 0;
 }
 
-/* Every table file binds the cache: a change to any makes it stale. */
-static void add_sources(struct device *d)
-{
-	char real[4096];
-
-	for (size_t i = 0; i < d->folder.n; i++) {
-		const struct pqtable *t = &d->folder.tables[i];
-
-		for (size_t j = 0; j < t->nfiles; j++) {
-			if (!realpath(t->files[j], real))
-				snprintf(real, sizeof(real), "%s", t->files[j]);
-			writer_source(d->im->w, d->im->profile, real, "table");
-		}
-	}
-}
-
 static void device_free(struct device *d)
 {
 	for (size_t i = 0; i < d->nlayers; i++)
@@ -582,7 +566,7 @@ int import_parquet_device(struct import *im)
 				   " profile folder");
 	}
 	im->profile = writer_profile(im->w, &p);
-	add_sources(&d);
+	pqfolder_sources(&d.folder, im->w, im->profile);
 	d.n = neuron_new(im);
 	neuron_set_noun(d.n, "table");
 	rc = read_tables(&d);

@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "model/util.h"
+#include "model/writer/writer.h"
 
 #define SUFFIX ".parquet"
 
@@ -64,7 +66,8 @@ static int is_regular(int dfd, const char *name)
 
 static void group_parts(struct pqfolder *f, struct part *p, size_t n)
 {
-	qsort(p, n, sizeof(*p), part_cmp);
+	if (n)
+		qsort(p, n, sizeof(*p), part_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct pqtable *t = f->n ? &f->tables[f->n - 1] : NULL;
 
@@ -146,16 +149,71 @@ void pqfolder_free(struct pqfolder *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int pqfolder_is_device(const char *dir)
+static int has_table(const char *dir, const char *table)
 {
 	struct pqfolder f;
 	int yes;
 
 	if (pqfolder_scan(dir, &f))
 		return 0;
-	yes = pqfolder_find(&f, "Instruction") != NULL;
+	yes = pqfolder_find(&f, table) != NULL;
 	pqfolder_free(&f);
 	return yes;
+}
+
+int pqfolder_is_device(const char *dir)
+{
+	return has_table(dir, "Instruction");
+}
+
+int pqfolder_is_system(const char *dir)
+{
+	return has_table(dir, "SystemProfileEvents");
+}
+
+/* Subfolders looked at in a folder of profiles. */
+#define MAX_SUBDIRS 4096
+
+int pqfolder_find_system(const char *dir, char **sys)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct strbuf names;
+	size_t seen = 0, found = 0;
+	struct stat sb;
+
+	*sys = NULL;
+	if (!d)
+		return 1;
+	sb_init(&names);
+	while ((e = readdir(d)) && seen++ < MAX_SUBDIRS) {
+		char *sub;
+
+		/* only folders of this one, not links out of it */
+		if (e->d_name[0] == '.' ||
+		    fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(sb.st_mode))
+			continue;
+		sub = xasprintf("%s/%s", dir, e->d_name);
+		if (!pqfolder_is_system(sub)) {
+			free(sub);
+			continue;
+		}
+		sb_printf(&names, "%s%s", found ? ", " : "", e->d_name);
+		if (!found++)
+			*sys = sub;
+		else
+			free(sub);
+	}
+	closedir(d);
+	if (found > 1) {
+		err_set("%s: several system profile folders (%s); open one of"
+			" them", dir, sb_cstr(&names));
+		free(*sys);
+		*sys = NULL;
+	}
+	sb_free(&names);
+	return found == 1 ? 0 : found ? -1 : 1;
 }
 
 const char *pqfolder_base(const char *path)
@@ -163,4 +221,20 @@ const char *pqfolder_base(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
+}
+
+void pqfolder_sources(const struct pqfolder *f, struct writer *w,
+		      int64_t profile)
+{
+	char real[PATH_MAX];
+
+	for (size_t i = 0; i < f->n; i++) {
+		const struct pqtable *t = &f->tables[i];
+
+		for (size_t j = 0; j < t->nfiles; j++) {
+			if (!realpath(t->files[j], real))
+				snprintf(real, sizeof(real), "%s", t->files[j]);
+			writer_source(w, profile, real, "table");
+		}
+	}
 }

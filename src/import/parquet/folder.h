@@ -7,6 +7,9 @@
 #define NX_PQ_FOLDER_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+struct writer;
 
 struct pqtable {
 	char *name;		/* "DmaPacket" */
@@ -30,6 +33,18 @@ void pqfolder_free(struct pqfolder *f);
 
 /* 1 if dir holds an Instruction table: a device profile folder. */
 int pqfolder_is_device(const char *dir);
+/* 1 if dir holds a SystemProfileEvents table: a system profile folder. */
+int pqfolder_is_system(const char *dir);
+/* The one system profile folder among dir's subfolders (Neuron
+ * Explorer's profiles/global/): 0 and *sys (malloc'd) when there is
+ * exactly one; 1 when there is none; -1 with err_get() set when there
+ * are several. */
+int pqfolder_find_system(const char *dir, char **sys);
+
+/* Every table file binds the profile's cache: a change to any makes it
+ * stale. */
+void pqfolder_sources(const struct pqfolder *f, struct writer *w,
+		      int64_t profile);
 
 /* The file name of a path, for messages. */
 const char *pqfolder_base(const char *path);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/arena.h"
 #include "model/util.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
@@ -35,7 +36,7 @@ struct pqrows {
 	int ncols;
 	size_t row, rows;	/* in the current batch */
 	uint64_t index;		/* row in the current part */
-	struct jv_arena *a;
+	struct arena a;
 };
 
 struct pqrows *pqrows_open(const struct pqtable *t,
@@ -45,7 +46,6 @@ struct pqrows *pqrows_open(const struct pqtable *t,
 
 	r->t = t;
 	r->renames = renames;
-	r->a = jv_arena_new();
 	return r;
 }
 
@@ -156,7 +156,7 @@ static int next_batch(struct pqrows *r)
 
 static cJSON *node(struct pqrows *r)
 {
-	cJSON *v = jv_arena_alloc(r->a, sizeof(*v));
+	cJSON *v = arena_alloc(&r->a, sizeof(*v));
 
 	memset(v, 0, sizeof(*v));
 	return v;
@@ -165,7 +165,7 @@ static cJSON *node(struct pqrows *r)
 static void set_string(struct pqrows *r, cJSON *v, const char *s, size_t n)
 {
 	v->type = cJSON_String;
-	v->valuestring = jv_arena_copy(r->a, s, n);
+	v->valuestring = arena_copy(&r->a, s, n);
 }
 
 /* JSPLIT_BIGINT and the decimal digits of v (a minus sign first when
@@ -300,7 +300,7 @@ int pqrows_next(struct pqrows *r, cJSON **obj)
 		if (open_part(r))
 			return -1;
 	}
-	jv_arena_reset(r->a);
+	arena_reset(&r->a);
 	*obj = make_row(r);
 	r->row++;
 	r->index++;
@@ -374,6 +374,6 @@ void pqrows_close(struct pqrows *r)
 	if (!r)
 		return;
 	close_part(r);
-	jv_arena_free(r->a);
+	arena_free(&r->a);
 	free(r);
 }

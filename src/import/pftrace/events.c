@@ -365,10 +365,8 @@ static int64_t event_cat(struct pftrace *p, const Nxpf__TrackEvent *te,
 
 static void add_flow(struct pf_open *o, uint64_t id, int terminating)
 {
-	if (o->nflows == o->capflows) {
-		o->capflows = o->capflows ? o->capflows * 2 : 4;
-		o->flows = xreallocarray(o->flows, o->capflows, sizeof(*o->flows));
-	}
+	o->flows = xgrow(o->flows, &o->capflows, o->nflows + 1,
+			 sizeof(*o->flows));
 	o->flows[o->nflows].id = id;
 	o->flows[o->nflows++].terminating = terminating;
 }
@@ -480,13 +478,13 @@ static int open_write(struct pftrace *p, struct pf_track *t, struct pf_open *o,
 static struct pf_open *push(struct pf_track *t)
 {
 	if (t->depth == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 4;
+		size_t old = t->cap;
 
-		t->stack = xreallocarray(t->stack, cap, sizeof(*t->stack));
-		memset(t->stack + t->cap, 0, (cap - t->cap) * sizeof(*t->stack));
-		for (size_t i = t->cap; i < cap; i++)
+		t->stack = xgrow(t->stack, &t->cap, t->depth + 1,
+				 sizeof(*t->stack));
+		memset(t->stack + old, 0, (t->cap - old) * sizeof(*t->stack));
+		for (size_t i = old; i < t->cap; i++)
 			sb_init(&t->stack[i].args);
-		t->cap = cap;
 	}
 	return &t->stack[t->depth++];
 }

@@ -48,7 +48,7 @@ struct reader {
 struct pfimport {
 	struct pftrace p;
 	struct reader r;
-	struct arena outer, inner;
+	struct pb_arena outer, inner;
 	unsigned char *inflated;
 	size_t inflated_cap;
 };
@@ -79,10 +79,7 @@ static int reader_need(struct reader *r, size_t n)
 			r->end -= r->pos;
 			r->pos = 0;
 		}
-		if (r->cap - r->end < READ_CHUNK) {
-			r->cap = NX_MAX(r->cap * 2, r->end + READ_CHUNK);
-			r->buf = xrealloc(r->buf, r->cap);
-		}
+		r->buf = xgrow(r->buf, &r->cap, r->end + READ_CHUNK, 1);
 		got = read(r->fd, r->buf + r->end, r->cap - r->end);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -264,8 +261,9 @@ static int compressed(struct pfimport *pi, const ProtobufCBinaryData *d)
 				return pf_fail(&pi->p, "compressed packets inflate"
 					       " to more than 64 MiB");
 			}
-			pi->inflated_cap = NX_MAX(pi->inflated_cap * 2, 1u << 20);
-			pi->inflated = xrealloc(pi->inflated, pi->inflated_cap);
+			pi->inflated = xgrow(pi->inflated, &pi->inflated_cap,
+					     NX_MAX(z.total_out + 65536, 1u << 20),
+					     1);
 		}
 		z.next_out = pi->inflated + z.total_out;
 		z.avail_out = (uInt)(pi->inflated_cap - z.total_out);
@@ -328,7 +326,7 @@ static int handle(struct pfimport *pi, const Nxpf__TracePacket *pk, int nested)
 static int packet(struct pfimport *pi, const unsigned char *data, size_t len,
 		  int nested)
 {
-	struct arena *a = nested ? &pi->inner : &pi->outer;
+	struct pb_arena *a = nested ? &pi->inner : &pi->outer;
 	Nxpf__TracePacket *pk;
 
 	if (!packet_wanted(data, len))
@@ -336,7 +334,7 @@ static int packet(struct pfimport *pi, const unsigned char *data, size_t len,
 	if (each_len_field(data, len, 0, packet_depth) > MAX_NESTING)
 		return pf_fail(&pi->p, "debug annotations nested deeper than"
 			       " %d levels", MAX_NESTING);
-	arena_reset(a);
+	arena_reset(&a->mem);
 	pk = nxpf__trace_packet__unpack(&a->pc, len, data);
 	if (!pk)
 		return pf_fail(&pi->p, "malformed TracePacket of %zu bytes", len);
@@ -479,8 +477,8 @@ int import_pftrace(struct import *im)
 	p->where.kind = JREC_ITEM;
 	p->where.key = "packet";
 	pfev_init(p);
-	arena_init(&pi->outer);
-	arena_init(&pi->inner);
+	pb_arena_init(&pi->outer);
+	pb_arena_init(&pi->inner);
 	pi->r.fd = -1;
 	rc = open_input(pi);
 	if (!rc) {
@@ -493,8 +491,8 @@ int import_pftrace(struct import *im)
 		rc = pfev_finish(p);
 	pfev_free(p);
 	pfclk_free(p->clocks);
-	arena_free(&pi->outer);
-	arena_free(&pi->inner);
+	arena_free(&pi->outer.mem);
+	arena_free(&pi->inner.mem);
 	free(pi->inflated);
 	free(pi->r.buf);
 	if (pi->r.fd >= 0)

@@ -1,0 +1,196 @@
+#!/bin/sh
+# Neuron Explorer system profile folders (Parquet): the bundle of
+# system_small@latest (converted from system_small.json by
+# tests/parquet/system.mjs) and the device folder of device_small.json
+# gives the JSON bundle's summary, device list, searches and rows;
+# flow_id lists become flows; a folder of profiles with one system folder
+# opens as that bundle; the cache follows every table file; bad table
+# files fail with one line and leave no cache.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx="$srcdir/tests/fixtures"
+
+# The JSON bundle, as tests/system.sh builds it, and its Parquet twin:
+# the same device profile, the same hostile names in the list.
+mkdir "$tmp/json" "$tmp/pq" "$tmp/outside@latest"
+cp "$fx/system_small.json" "$tmp/json/system_profile.json"
+cp "$fx/device_small.json" "$tmp/json/device_profile_model_1578576049.json"
+cp "$fx/device_small.json" "$tmp/outside.json"
+ln -s ../outside.json "$tmp/json/linked_out.json"
+cp -R "$fx/parquet-system/system_small@latest" "$tmp/pq/"
+cp -R "$fx/parquet-device/device_small@latest" \
+	"$tmp/pq/device_profile_model_1578576049@latest"
+cp "$fx/parquet-device/device_small@latest/"*.parquet "$tmp/outside@latest/"
+ln -s ../outside@latest "$tmp/pq/linked_out@latest"
+chmod -R u+w "$tmp"
+sys="$tmp/pq/system_small@latest"
+
+# What differs by design: the names of the files and folders, the
+# format, the files the cache follows, the import's own notes.
+norm() {
+	sed -e 's/device_profile_model_\([0-9]*\)\(\.json\|@latest\)/device_profile_model_\1/g' \
+		-e 's/system_profile\.json\|system_small@latest/SYSTEM/g' \
+		-e 's/linked_out\(\.json\|@latest\)/linked_out/g' \
+		-e 's/neuron-system-json\|neuron-system-parquet/FORMAT/g' \
+		-e "s#$tmp/json#DIR#g; s#$tmp/pq#DIR#g"
+}
+norm_text() {
+	norm | sed -e '/^Files/,/^$/d' -e '/^Warnings (/d' -e '/\[Import\]/d' | tr -s ' '
+}
+norm_json() {
+	jq -S 'del(.files) | .warnings |= map(select(.origin != "import"))' | norm
+}
+same() {
+	what=$1
+	shift
+	"$NXTOP" "$@" "$tmp/json" 2>&1 | $what >"$tmp/j.txt"
+	"$NXTOP" "$@" "$sys" 2>&1 | $what >"$tmp/p.txt"
+	cmp -s "$tmp/j.txt" "$tmp/p.txt" ||
+		fail "$*: differs: $(diff "$tmp/j.txt" "$tmp/p.txt" | head -6)"
+	[ -s "$tmp/p.txt" ] || fail "$*: empty"
+}
+
+expect 0 "$tmp/pq: system profile $sys" "$NXTOP" import "$sys"
+grep -q "1 device profile: device_profile_model_1578576049@latest" "$err" ||
+	fail "device folders not said: $(cat "$err")"
+grep -q "missing device profile device_profile_model_2222@latest" "$err" ||
+	fail "missing folder not said: $(cat "$err")"
+grep -q '"linked_out" ignored: a link to outside the folder' "$err" ||
+	fail "link out not refused: $(cat "$err")"
+
+same norm_text summary -q
+same norm_json summary -q --format json
+same norm_text summary -q --group instance --row lnc_idx
+same norm_text summary -q --filter-nc 0
+same norm_text export -q --what devices --format csv
+same norm_text export -q --what devices
+same norm_text export -q --query "name=nrt_execute nc=1"
+# model_name comes from extra_attributes_json, lnc_idx from nc_idx
+same norm_text export -q --query "model~other"
+grep -q "^Matches 1 " "$tmp/p.txt" || fail "model~other: $(cat "$tmp/p.txt")"
+same norm_text export -q --query "lnc=1 source=neuron_hw"
+grep -q "^Matches 1 " "$tmp/p.txt" || fail "lnc=1: $(cat "$tmp/p.txt")"
+same norm export -q --query "dur>30us" --format json
+same norm_text export -q --what window
+expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what devices "$sys"
+expect 0 "^Kind +system \(neuron-system-parquet\)$" "$NXTOP" summary -q "$sys"
+
+# The table nxtop does not know is kept and listed.
+expect 0 'unrecognised table "FutureSystemTable": 3 record\(s\) kept in the info table' \
+	"$NXTOP" summary -q "$sys"
+expect 0 '^== FutureSystemTable' "$NXTOP" export -q "$sys" --what info --section FutureSystemTable
+
+# Few columns, int32 where int64 is documented, no other tables: the
+# events and rows jq counts in the JSON (a row per source, instance,
+# process and thread when there are no NeuronCores), the CPU samples;
+# the columns nxtop does not know are listed, and kept with each event.
+cp -R "$fx/parquet-system/sparse@latest" "$tmp/"
+chmod -R u+w "$tmp/sparse@latest"
+rows=$(jq '[.trace_event[] | [(.trace_event_source // (if (.group // "" | startswith("framework"))
+	then "framework" elif .name == "nc_exec_running" then "neuron_hw" else "neuron_rt" end)),
+	.instance_id, (.process_id | tostring), (.thread_id | tostring)]] | unique | length' \
+	"$fx/system_small.json")
+want=$(jq -r --arg rows "$rows" '"\(.trace_event | length) trace events in \($rows) rows, \(.cpu_util | length) counter samples, 0 device profiles"' \
+	"$fx/system_small.json")
+expect 0 "^Events       $want\$" "$NXTOP" summary -q "$tmp/sparse@latest"
+grep -q 'SystemProfileEvents.parquet: columns nxtop does not know, kept with each event: future_event_field$' "$out" ||
+	fail "the unknown event column is not listed: $(grep Import "$out")"
+grep -q 'CpuUsage.parquet: columns nxtop does not know, not read: future_seq$' "$out" ||
+	fail "the unknown CPU column is not listed: $(grep Import "$out")"
+n=$(sqlite3 "$tmp/sparse@latest.nxdb" "SELECT count(*) FROM arg WHERE args LIKE '%\"future_event_field\":\"f%'")
+[ "$n" -eq "$(jq '.trace_event | length' "$fx/system_small.json")" ] ||
+	fail "future_event_field kept with $n events"
+
+# Flows by hand from system.mjs's flow_id lists: "101" on events 10, 12
+# and 3377699720529032 (two links, in time order), "exec-2" on
+# 3377699720529031 and 3377699720529032 (one).
+sqlite3 "$tmp/pq/system_small@latest.nxdb" "SELECT a.id, b.id FROM flow f
+	JOIN sys_event a ON a.slice_id = f.slice_out
+	JOIN sys_event b ON b.slice_id = f.slice_in ORDER BY a.id, b.id" >"$tmp/flows.txt" ||
+	fail "flows: $(cat "$tmp/flows.txt")"
+printf '10|12\n12|3377699720529032\n3377699720529031|3377699720529032\n' >"$tmp/want.txt"
+cmp -s "$tmp/want.txt" "$tmp/flows.txt" || fail "flows: $(cat "$tmp/flows.txt")"
+
+# Neuron Explorer's profiles/global/: its one system folder is the bundle.
+"$NXTOP" summary -q "$tmp/pq" | norm_text >"$tmp/g.txt"
+"$NXTOP" summary -q "$sys" | norm_text >"$tmp/p.txt"
+cmp -s "$tmp/g.txt" "$tmp/p.txt" ||
+	fail "the folder of profiles: $(diff "$tmp/g.txt" "$tmp/p.txt" | head -4)"
+expect 0 '' "$NXTOP" summary "$tmp/pq"
+grep -q rebuilding "$err" && fail "the folder of profiles' fresh cache was rebuilt: $(cat "$err")"
+expect 0 '^pq,bundle,' "$NXTOP" list --format csv "$tmp"
+# a JSON bundle's own system profile comes before a system folder in it
+cp -R "$sys" "$tmp/json/"
+expect 0 '^Kind +system \(neuron-system-json\)$' "$NXTOP" summary -q "$tmp/json"
+rm -rf "$tmp/json/system_small@latest" "$tmp/json.nxdb"
+mkdir "$tmp/two"
+cp -R "$sys" "$tmp/two/a@latest"
+cp -R "$sys" "$tmp/two/b@latest"
+expect 1 "two: several system profile folders \((a@latest, b@latest|b@latest, a@latest)\); open one of them" \
+	"$NXTOP" summary -q "$tmp/two"
+
+# The cache follows the table files of the system and device folders.
+expect 0 '' "$NXTOP" summary "$sys"
+grep -q rebuilding "$err" && fail "a fresh cache was rebuilt: $(cat "$err")"
+cp "$sys/Warning.parquet" "$tmp/w.parquet"
+cp "$sys/CpuUsage.parquet" "$sys/Warning.parquet"
+expect 0 'rebuilding .*Warning\.parquet changed' "$NXTOP" summary "$sys"
+cp "$tmp/w.parquet" "$sys/Warning.parquet"
+expect 0 'rebuilding' "$NXTOP" summary "$sys"
+dev="$tmp/pq/device_profile_model_1578576049@latest"
+cp "$dev/DmaPacket.parquet" "$dev/DmaPacket_1.parquet"
+expect 0 'rebuilding .*device_profile_model_1578576049@latest' "$NXTOP" summary "$sys"
+rm "$dev/DmaPacket_1.parquet"
+cp -R "$dev" "$tmp/pq/device_profile_model_2222@latest"
+expect 0 'rebuilding .*device_profile_model_2222@latest' "$NXTOP" summary "$sys"
+grep -Eq ' 2 +2222 .* ready' "$out" || fail "the listed folder that came is not ready"
+rm -rf "$tmp/pq/device_profile_model_2222@latest"
+
+# Bad table files: one line naming the folder and the file, exit 1, no
+# cache, no temporary file.
+bad() {
+	rm -rf "$tmp/bad@latest" "$tmp/bad@latest.nxdb"
+	cp -R "$sys" "$tmp/bad@latest"
+}
+check_bad() {
+	expect 1 "$1" "$NXTOP" summary -q "$tmp/bad@latest"
+	[ "$(wc -l <"$err")" -eq 1 ] || fail "not one line: $(cat "$err")"
+	no_file "$tmp/bad@latest.nxdb"
+	no_temps "$tmp" "$1"
+}
+bad
+head -c 300 "$sys/SystemProfileEvents.parquet" >"$tmp/bad@latest/SystemProfileEvents.parquet"
+check_bad "^nxtop: $tmp/bad@latest/SystemProfileEvents.parquet: not a Parquet file \(no PAR1 at its end\)$"
+bad
+cp "$sys/CpuUsage.parquet" "$tmp/bad@latest/SystemProfileEvents.parquet"
+check_bad "^nxtop: $tmp/bad@latest/SystemProfileEvents.parquet: no column \"start_ts\" \(the SystemProfileEvents table needs it\)$"
+bad
+cp "$sys/Warning.parquet" "$tmp/bad@latest/DeviceProfileList.parquet"
+check_bad "^nxtop: $tmp/bad@latest/DeviceProfileList.parquet: no column \"device_profile_name\""
+bad
+cp "$fx/parquet-system/bad_extra@latest/SystemProfileEvents.parquet" "$tmp/bad@latest/"
+check_bad "^nxtop: $tmp/bad@latest/SystemProfileEvents.parquet: row 0: \"extra_attributes_json\" is not a JSON object$"
+# an optional table that cannot be read is a warning
+bad
+head -c 200 "$sys/CpuUsage.parquet" >"$tmp/bad@latest/CpuUsage.parquet"
+expect 0 "\[Import\] $tmp/bad@latest/CpuUsage.parquet: not a Parquet file .*\(the CpuUsage table is left out\)" \
+	"$NXTOP" summary -q "$tmp/bad@latest"
+grep -Eq '^  i-0f207fb2a99bd2d08 +CPU' "$out" && fail "CPU counters from a broken table"
+# of a long unknown table (10005 rows, tests/parquet/device.mjs), the
+# first 10000 rows
+bad
+cp "$fx/parquet-device/screen_split@latest/FutureLog.parquet" "$tmp/bad@latest/"
+expect 0 'table "FutureLog": only its first 10000 rows are kept in its info table' \
+	"$NXTOP" summary -q "$tmp/bad@latest"
+n=$(sqlite3 "$tmp/bad@latest.nxdb" "SELECT count(*), max(idx) FROM info WHERE section = 'FutureLog'")
+[ "$n" = "10000|9999" ] || fail "FutureLog: $n info rows (count|max idx), not 10000|9999"
+# a broken device folder is a device profile that failed, as in JSON
+head -c 300 "$sys/SystemProfileEvents.parquet" >"$dev/Instruction.parquet"
+expect 0 " 0 +1578576049 .* failed" "$NXTOP" summary -q "$sys"
+grep -q "device_profile_model_1578576049@latest/Instruction.parquet: not a Parquet file" "$out" ||
+	fail "the failed device folder's reason: $(grep -i instruction "$out")"
+no_temps "$tmp" "failed imports"
+pass
