@@ -88,7 +88,7 @@ static int bucket_add(struct bucket *b, const struct entry *e)
 	if (at) {
 		x = &b->v[(uintptr_t)at - 1];
 		x->n += e->n;
-		x->dur += e->dur;
+		x->dur = sat_add(x->dur, e->dur);
 		x->dmin = NX_MIN(x->dmin, e->dmin);
 		x->dmax = NX_MAX(x->dmax, e->dmax);
 		return 0;

@@ -121,7 +121,7 @@ static void vtab_add(struct vtab *t, int64_t key, int64_t n, int64_t dur,
 	struct sel_value *v = vtab_get(t, key);
 
 	v->n += n;
-	v->dur += dur;
+	v->dur = sat_add(v->dur, dur);
 	v->dmin = NX_MIN(v->dmin, dmin);
 	v->dmax = NX_MAX(v->dmax, dmax);
 }
@@ -273,7 +273,7 @@ static void add_none(const struct sel_group *g, struct sel_field *sf)
 
 	for (size_t i = 0; i < sf->nrows; i++) {
 		none.n -= sf->rows[i].n;
-		none.dur -= sf->rows[i].dur;
+		none.dur = sat_sub(none.dur, sf->rows[i].dur);
 	}
 	if (none.n <= 0)
 		return;
@@ -379,7 +379,8 @@ static int group_compute(struct model *m, const struct mtrack *t, int64_t t0,
 		if (fs[i].f == AGG_NAME) {
 			for (size_t k = 0; k < g->fields[g->nfields].nrows; k++) {
 				g->n += g->fields[g->nfields].rows[k].n;
-				g->dur += g->fields[g->nfields].rows[k].dur;
+				g->dur = sat_add(g->dur,
+						 g->fields[g->nfields].rows[k].dur);
 			}
 		} else {
 			add_none(g, &g->fields[g->nfields]);
@@ -513,7 +514,8 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		rc = group_compute(m, t, t0, t1, &out->groups[out->ngroups]);
 		out->ngroups++;
 		out->n += out->groups[out->ngroups - 1].n;
-		out->dur += out->groups[out->ngroups - 1].dur;
+		out->dur = sat_add(out->dur,
+				   out->groups[out->ngroups - 1].dur);
 	}
 	if (!rc)
 		rc = union_active(m, all, nall, out);
