@@ -280,6 +280,14 @@ got=$(jq -r '.rules[0].findings[0].numbers | "\(.waits) \(.wait_ns) \(.range_ns)
 [ "$got" = "$want" ] || fail "--between M2,M1: got '$got', wanted '$want'"
 expect 1 "no marker 'M3'" "$NXTOP" analyze -q "$tmp/screen.json" --between M1,M3
 
+# names from the profile (a queue "qEvil<ESC>[2J", an opcode with a
+# colour escape) reach the terminal cleaned
+"$NXTOP" analyze -q "$tmp/screen.json" > "$tmp/all.txt" || fail "analyze screen.json failed"
+grep -q 'qEvil' "$tmp/all.txt" || fail "the evil queue is not named"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/all.txt"; then
+	fail "an escape character reached the output"
+fi
+
 # usage errors
 expect 2 "no rule 'nope' \\(rules: quality, mfu, transpose, spill, small-dma, reload, stall, semaphore, throttle, warmup, outliers, idle\\)" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1
