@@ -1,7 +1,7 @@
 /* Every field of one event, grouped the way the details pane and the
  * exports show them: Event, Timing, IDs, Instruction or DMA or System
  * fields, HLO and layer, Operands, then the remaining fields as stored.
- * The typed fields come from the column tables (model/columns.h). */
+ * The typed fields come from the column tables (model/cache/columns.h). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/columns.h"
+#include "model/cache/columns.h"
 #include "model/model.h"
 #include "model/nest.h"
 #include "model/timefmt.h"

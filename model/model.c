@@ -14,7 +14,7 @@
 
 #include "model/lod.h"
 #include "model/query.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 /* Strings looked up by id stay cached; the table is emptied when full. */

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "model/agg.h"
-#include "model/columns.h"
+#include "model/cache/columns.h"
 #include "model/lod.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 /* Name sets larger than this are stepped through with one query per
@@ -229,7 +229,7 @@ static void need(struct joins *j, const char *alias)
 }
 
 /* The expression of a field: its slice column, else the typed columns
- * that hold it (model/columns.h), the first present of them when there
+ * that hold it (model/cache/columns.h), the first present of them when there
  * are several ("coalesce(dp.queue, dt.queue)"); their tables are
  * joined. */
 static void target(enum qfield f, struct joins *j, struct strbuf *out)

@@ -10,7 +10,7 @@
 
 #include "model/agg.h"
 #include "model/lod.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 /* Above this many events in the range the union over rows is measured

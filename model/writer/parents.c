@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "model/db.h"
+#include "model/cache/db.h"
 #include "model/util.h"
 
 /* Deeper rows are read sorted by SQLite instead of merged. */

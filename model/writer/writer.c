@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/cache.h"
-#include "model/columns.h"
-#include "model/db.h"
+#include "model/cache/cache.h"
+#include "model/cache/columns.h"
+#include "model/cache/db.h"
 #include "model/file.h"
 #include "model/hmap.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 #include "model/writer/wqueue.h"
 #include "model/writer/writer_int.h"
@@ -668,7 +668,7 @@ void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 }
 
 /* Binds the columns of a typed row from the struct at src, in table
- * order after slice_id (model/columns.h). */
+ * order after slice_id (model/cache/columns.h). */
 #define BIND_ID(src, m) bind_id(w, i++, &(src)->m)
 #define BIND_STR(src, m) bind_sid(w, i++, (src)->m)
 #define BIND_TEXT(src, m) bind_text(w, i++, (src)->m)

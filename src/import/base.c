@@ -14,7 +14,7 @@
 
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/util.h"
 
 const char *import_gzip_why(int code, const char *msg)
