@@ -66,7 +66,7 @@ static int engine(struct an_ctx *c, sqlite3_stmt *st, int *err)
 int rule_semaphore(struct an_ctx *c)
 {
 	sqlite3_stmt *st;
-	int rc, n = 0, err = 0;
+	int rc = SQLITE_DONE, n = 0, err = 0;
 
 	if (sqlite3_prepare_v2(model_db(c->m), engines_sql, -1, &st, NULL) !=
 	    SQLITE_OK)
