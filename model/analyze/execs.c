@@ -59,7 +59,14 @@ static struct exec_group *group_for(struct an_ctx *c, sqlite3_stmt *st,
 	return last;
 }
 
-int execs_load(struct an_ctx *c, struct exec_group **g, size_t *n)
+static void execs_free(struct exec_group *g, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(g[i].ex);
+	free(g);
+}
+
+static int execs_load(struct an_ctx *c, struct exec_group **g, size_t *n)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0, ecap = 0;
@@ -83,7 +90,7 @@ int execs_load(struct an_ctx *c, struct exec_group **g, size_t *n)
 		cur = e;
 		e->ex = xgrow(e->ex, &ecap, e->n + 1, sizeof(*e->ex));
 		e->ex[e->n++] = (struct an_range){ ts,
-			ts + sqlite3_column_int64(st, 3),
+			sat_add(ts, sqlite3_column_int64(st, 3)),
 			sqlite3_column_int64(st, 4) };
 	}
 	sqlite3_finalize(st);
@@ -98,11 +105,22 @@ int execs_load(struct an_ctx *c, struct exec_group **g, size_t *n)
 	return 0;
 }
 
-void execs_free(struct exec_group *g, size_t n)
+int execs_each(struct an_ctx *c,
+	       void (*fn)(struct an_ctx *c, const struct exec_group *g,
+			  int *fired),
+	       int *fired)
 {
+	struct exec_group *g;
+	size_t n;
+
+	if (execs_load(c, &g, &n))
+		return -1;
 	for (size_t i = 0; i < n; i++)
-		free(g[i].ex);
-	free(g);
+		fn(c, &g[i], fired);
+	execs_free(g, n);
+	if (!n)
+		an_note(c, "not checked: no nrt_execute events in the range");
+	return n > 0;
 }
 
 void execs_name(const struct exec_group *g, char *buf, size_t n)

@@ -13,9 +13,13 @@ struct exec_group {
 	int64_t median;		/* duration, ns */
 };
 
-/* The executions starting in the range; 0 groups is no error. */
-int execs_load(struct an_ctx *c, struct exec_group **g, size_t *n);
-void execs_free(struct exec_group *g, size_t n);
+/* Groups the executions starting in the range and calls fn on each (fn
+ * counts what it found in *fired); with no group, notes that the rule
+ * could not check. -1 on error, 0 when there was no group, 1 otherwise. */
+int execs_each(struct an_ctx *c,
+	       void (*fn)(struct an_ctx *c, const struct exec_group *g,
+			  int *fired),
+	       int *fired);
 /* "model m.neff on NC 2" */
 void execs_name(const struct exec_group *g, char *buf, size_t n);
 

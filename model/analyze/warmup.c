@@ -30,19 +30,10 @@ static void group(struct an_ctx *c, const struct exec_group *g, int *fired)
 
 int rule_warmup(struct an_ctx *c)
 {
-	struct exec_group *g;
-	size_t n;
-	int fired = 0;
+	int fired = 0, rc = execs_each(c, group, &fired);
 
-	if (execs_load(c, &g, &n))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		group(c, &g[i], &fired);
-	execs_free(g, n);
-	if (!n)
-		an_note(c, "not checked: no nrt_execute events in the range");
-	else if (!fired)
+	if (rc > 0 && !fired)
 		an_note(c, "no finding: no first execution over %gx its median"
 			" (of 3 or more)", c->param[0]);
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
