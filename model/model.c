@@ -867,7 +867,7 @@ int model_counter_range(struct model *m, int64_t track, double *vmin,
 	return rc;
 }
 
-static void read_slice(sqlite3_stmt *st, struct mslice *s)
+void model_slice_read(sqlite3_stmt *st, struct mslice *s)
 {
 	s->id = sqlite3_column_int64(st, 0);
 	s->track_id = sqlite3_column_int64(st, 1);
@@ -885,7 +885,7 @@ static int one_slice(struct model *m, sqlite3_stmt *st, struct mslice *out)
 	int rc = sqlite3_step(st);
 
 	if (rc == SQLITE_ROW)
-		read_slice(st, out);
+		model_slice_read(st, out);
 	sqlite3_reset(st);
 	if (rc == SQLITE_ROW)
 		return 0;

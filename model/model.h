@@ -8,6 +8,7 @@
 
 struct model;
 struct sqlite3;
+struct sqlite3_stmt;
 
 struct mprofile {
 	int64_t id, parent_id;
@@ -67,6 +68,9 @@ void model_set_disposable(struct model *m);
  * trusting what was computed. Cheap unless there was damage. */
 int model_check(struct model *m);
 struct sqlite3 *model_db(struct model *m);
+/* For model/ queries: a slice from a row whose first columns are id,
+ * track_id, ts, dur, name, cat, depth, flags and parent (0 for none). */
+void model_slice_read(struct sqlite3_stmt *st, struct mslice *s);
 const char *model_path(const struct model *m);
 
 /* Interned string by id; "" for 0 or unknown. Valid until model_close. */

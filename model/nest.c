@@ -16,19 +16,6 @@
 #define SLICE_COLS "id, track_id, ts, dur, name, cat, depth, flags," \
 	" coalesce(parent_id, 0)"
 
-static void read_row(sqlite3_stmt *st, struct mslice *s)
-{
-	s->id = sqlite3_column_int64(st, 0);
-	s->track_id = sqlite3_column_int64(st, 1);
-	s->ts = sqlite3_column_int64(st, 2);
-	s->dur = sqlite3_column_int64(st, 3);
-	s->name = sqlite3_column_int64(st, 4);
-	s->cat = sqlite3_column_int64(st, 5);
-	s->depth = sqlite3_column_int(st, 6);
-	s->flags = (unsigned)sqlite3_column_int(st, 7);
-	s->parent = sqlite3_column_int64(st, 8);
-}
-
 /* Runs sql bound to v[0..5] as ?1..?6 and reads one row:
  * 0 found, 1 none, -1 error. */
 static int one(struct model *m, const char *sql, const int64_t v[6],
@@ -43,7 +30,7 @@ static int one(struct model *m, const char *sql, const int64_t v[6],
 		sqlite3_bind_int64(st, i + 1, v[i]);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && out)
-		read_row(st, out);
+		model_slice_read(st, out);
 	if (rc == SQLITE_ROW && n) {
 		*n = sqlite3_column_int64(st, 0);
 		*total = sqlite3_column_int64(st, 1);
@@ -129,7 +116,7 @@ int nest_events(struct model *m, const struct mtrack *t, int64_t t0,
 	sqlite3_bind_int64(st, 4, t1);
 	sqlite3_bind_int64(st, 5, t0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		read_row(st, &s);
+		model_slice_read(st, &s);
 		if (fn(ctx, &s))
 			break;
 	}
