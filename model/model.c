@@ -638,24 +638,34 @@ static int frame_raw(struct model *m, const struct mtrack *t, struct frame *f)
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
 }
 
+/* Clears out[] and sets up f for depths d0..d1 of t over ncols columns
+ * of colw ns from t0; 0 when nothing of t can show there. */
+static int frame_init(struct frame *f, const struct mtrack *t, int64_t t0,
+		      int64_t colw, int ncols, struct mcell *out, int d0,
+		      int d1)
+{
+	memset(out, 0, (size_t)NX_MAX(ncols, 0) * sizeof(*out));
+	if (ncols <= 0 || colw <= 0 || t->is_counter || !t->n_events)
+		return 0;
+	f->t0 = t0;
+	f->colw = colw;
+	f->ncols = ncols;
+	f->t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX :
+			colw * ncols);
+	f->cells = out;
+	f->covered = INT64_MIN;
+	f->d0 = d0;
+	f->d1 = d1;
+	return f->t1 > t->min_ts && t0 <= t->max_ts && d0 <= d1;
+}
+
 static int frame(struct model *m, const struct mtrack *t, int64_t t0,
 		 int64_t colw, int ncols, struct mcell *out, int events)
 {
 	struct frame f;
 	int level;
 
-	memset(out, 0, (size_t)ncols * sizeof(*out));
-	if (ncols <= 0 || colw <= 0 || t->is_counter || !t->n_events)
-		return 0;
-	f.t0 = t0;
-	f.colw = colw;
-	f.ncols = ncols;
-	f.t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX : colw * ncols);
-	f.cells = out;
-	f.covered = INT64_MIN;
-	f.d0 = 0;
-	f.d1 = t->max_depth;
-	if (f.t1 <= t->min_ts || t0 > t->max_ts)
+	if (!frame_init(&f, t, t0, colw, ncols, out, 0, t->max_depth))
 		return 0;
 	level = events ? -1 : frame_level(t, colw);
 	return level >= 0 ? frame_lod(m, t, level, &f) : frame_raw(m, t, &f);
@@ -734,18 +744,8 @@ int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
 	struct frame f;
 	double span = (double)NX_MAX(t->max_ts - t->min_ts, 1);
 
-	memset(out, 0, (size_t)NX_MAX(ncols, 0) * sizeof(*out));
-	if (ncols <= 0 || colw <= 0 || t->is_counter || !t->n_events)
-		return 0;
-	f.t0 = t0;
-	f.colw = colw;
-	f.ncols = ncols;
-	f.t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX : colw * ncols);
-	f.cells = out;
-	f.covered = INT64_MIN;
-	f.d0 = d0;
-	f.d1 = NX_MIN(d1, t->max_depth);
-	if (f.t1 <= t->min_ts || t0 > t->max_ts || f.d0 > f.d1)
+	if (!frame_init(&f, t, t0, colw, ncols, out, d0,
+			NX_MIN(d1, t->max_depth)))
 		return 0;
 	if ((double)t->n_events * (double)(f.t1 - f.t0) / span >
 	    (double)ncols * LANE_EVENTS_PER_COL)

@@ -22,6 +22,17 @@
 #include "src/cli/progress.h"
 #include "tests/testutil.h"
 
+/* Warning texts are matched by word, whatever the case. */
+static void test_mentions(void **state)
+{
+	(void)state;
+	assert_true(text_mentions("Events were DROPPED here", "dropped"));
+	assert_true(text_mentions("dropped", "dropped"));
+	assert_false(text_mentions("drop", "dropped"));
+	assert_false(text_mentions(NULL, "dropped"));
+	assert_false(text_mentions("", "x"));
+}
+
 /* Sums of hostile durations stop at the ends of int64 instead of
  * wrapping (expected values by hand). */
 static void test_saturate(void **state)
@@ -466,6 +477,7 @@ static void test_proflist(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mentions),
 		cmocka_unit_test(test_saturate),
 		cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_timefmt),

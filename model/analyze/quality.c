@@ -6,17 +6,8 @@
 
 #include <sqlite3.h>
 #include <string.h>
-#include <strings.h>
 
-static int mentions(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; s && *s; s++)
-		if (!strncasecmp(s, word, n))
-			return 1;
-	return 0;
-}
+#include "model/text.h"
 
 struct explain {
 	const char *word;	/* in the category or message */
@@ -45,8 +36,8 @@ static const struct explain explains[] = {
 static const struct explain *explain_of(const char *cat, const char *msg)
 {
 	for (size_t i = 0; i < sizeof(explains) / sizeof(*explains); i++)
-		if (mentions(cat, explains[i].word) ||
-		    mentions(msg, explains[i].word))
+		if (text_mentions(cat, explains[i].word) ||
+		    text_mentions(msg, explains[i].word))
 			return &explains[i];
 	return NULL;
 }
