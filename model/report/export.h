@@ -33,6 +33,11 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 int export_events(struct model *m, const struct mprofile *p, int64_t t0,
 		  int64_t t1, const int64_t *ids, size_t nids,
 		  enum out_format fmt, FILE *f);
+/* Every flow of the profile with both ends (name, row, start in ns from
+ * the profile start; a missing end of an unpaired flow as such), then
+ * the paired and unpaired totals. */
+int export_flows(struct model *m, const struct mprofile *p,
+		 enum out_format fmt, FILE *f);
 /* unit: "ns", "us", "ms" or "s" for times and differences; NULL: chosen
  * per value. */
 void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,

@@ -781,7 +781,8 @@ static int resolve_flows(struct writer *w)
 		FLOW_END("p.out_track", "p.out_ts", "p.out_next") " AS o, "
 		FLOW_END("p.in_track", "p.in_ts", "p.in_next") " AS i"
 		" FROM temp.flow_pending p ORDER BY p.rowid)"
-		" WHERE o IS NOT NULL AND i IS NOT NULL AND o <> i;"
+		" WHERE (o IS NOT NULL OR i IS NOT NULL)"
+		" AND (o IS NULL OR i IS NULL OR o <> i);"
 		"DROP TABLE temp.flow_pending;");
 }
 

@@ -20,11 +20,11 @@ enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
        OPT_DEPTH, OPT_SORT, OPT_SECTION, OPT_UNIT };
 
 enum what { W_SELECTION, W_WINDOW, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO,
-	    W_DEVICES, W_EVENTS };
+	    W_DEVICES, W_EVENTS, W_FLOWS };
 
 static const char *const what_names[] = {
 	"selection", "window", "layers", "search", "markers", "info", "devices",
-	"events",
+	"events", "flows",
 };
 
 struct export_args {
@@ -91,8 +91,8 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			if (i == NX_ARRAY_SIZE(what_names))
 				return cli_usage_error("unknown --what '%s' (selection,"
 						       " window, layers, search,"
-						       " markers, info, devices or"
-						       " events)",
+						       " markers, info, devices,"
+						       " events or flows)",
 						       optarg);
 			a->what = (enum what)i;
 			break;
@@ -417,6 +417,8 @@ static int run(struct model *m, const struct mprofile *p,
 		return run_devices(m, p, a, out);
 	case W_EVENTS:
 		return run_events(m, p, a, t0, t1, out);
+	case W_FLOWS:
+		return export_flows(m, p, a->fmt, out);
 	case W_INFO:
 		return run_info(m, p, a, out);
 	}
