@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/cache/columns.h"
+#include "model/flow.h"
 #include "model/model.h"
 #include "model/nest.h"
 #include "model/timefmt.h"
@@ -116,6 +117,7 @@ int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
 	struct mslice s;
 	struct mprofile p;
 	sqlite3_stmt *st;
+	int64_t pstart = 0;
 	int rc = model_slice(m, id, &s);
 
 	if (rc)
@@ -142,6 +144,7 @@ int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
 					field(&e, "Timing", "timestamp (epoch ns)", abs);
 				}
 				time_field(&e, "Timing", "start", s.ts - p.start);
+				pstart = p.start;
 				model_profile_clear(&p);
 			}
 		}
@@ -164,5 +167,6 @@ int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
 	for (int t = 0; t < TT_COUNT && !typed(&e, &typed_tables[t], id); t++)
 		;
 	args(&e, id);
-	return nest_fields(m, &s, fn, ctx);
+	return nest_fields(m, &s, fn, ctx) ||
+	       flow_fields(m, &s, pstart, e.tf, fn, ctx) ? -1 : 0;
 }

@@ -4,9 +4,13 @@
 
 #include "model/flow.h"
 
+#include <inttypes.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "model/timefmt.h"
 #include "model/util.h"
 
 #define END_COLS(S, T) S ".id, " S ".track_id, " S ".ts, " S ".dur, " \
@@ -149,4 +153,54 @@ const struct mslice *flow_other(const struct mflow *f, int64_t id,
 
 	*row = s == &f->in ? f->in_row : f->out_row;
 	return s->id ? s : NULL;
+}
+
+/* "name on row at 1.25 ms", or the missing end; a dependency's kind
+ * after it (plain flows are most, and their ids are in the export). */
+static void flow_line(struct model *m, const struct mflow *f, int64_t id,
+		      int64_t pstart, int tf, struct strbuf *out)
+{
+	const char *row;
+	const struct mslice *o = flow_other(f, id, &row);
+	char when[48];
+
+	sb_reset(out);
+	if (o) {
+		timefmt_dur(when, sizeof(when), o->ts - pstart, 6, tf);
+		sb_printf(out, "%s on %s at %s", model_string(m, o->name), row,
+			  when);
+	} else {
+		sb_adds(out, f->out.id == id ? "(no end: unpaired)" :
+			"(no start: unpaired)");
+	}
+	if (strcmp(f->kind, "flow"))
+		sb_printf(out, " (%s)", f->kind);
+}
+
+int flow_fields(struct model *m, const struct mslice *s, int64_t pstart,
+		int tf, mfield_fn fn, void *ctx)
+{
+	struct mflow *f;
+	struct strbuf v;
+	char key[32];
+	size_t n;
+
+	if (flow_of_slice(m, s->id, &f, &n))
+		return -1;
+	sb_init(&v);
+	for (size_t i = 0; i < n && i < FLOW_FIELDS_MAX; i++) {
+		flow_line(m, &f[i], s->id, pstart, tf, &v);
+		snprintf(key, sizeof(key), "%s %zu", f[i].out.id == s->id ?
+			 "to" : "from", i + 1);
+		fn(ctx, "Flows", key, sb_cstr(&v));
+	}
+	if (n > FLOW_FIELDS_MAX) {
+		sb_reset(&v);
+		sb_printf(&v, "%zu more%s (F lists them)", n - FLOW_FIELDS_MAX,
+			  n == FLOW_LIST_MAX ? " or further" : "");
+		fn(ctx, "Flows", "more", sb_cstr(&v));
+	}
+	sb_free(&v);
+	flow_free(f, n);
+	return 0;
 }

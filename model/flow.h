@@ -36,6 +36,13 @@ struct flow_counts {
 };
 int flow_count(struct model *m, int64_t profile, struct flow_counts *c);
 
+/* The details pane's "Flows" fields of slice s: each flow leaving
+ * ("to") and entering ("from") it with its other end's name, row and
+ * start (from pstart, flags of timefmt_dur), at most FLOW_FIELDS_MAX. */
+#define FLOW_FIELDS_MAX 16
+int flow_fields(struct model *m, const struct mslice *s, int64_t pstart,
+		int tf, mfield_fn fn, void *ctx);
+
 /* The other end of f seen from slice id (NULL when missing) and its
  * row's name. */
 const struct mslice *flow_other(const struct mflow *f, int64_t id,

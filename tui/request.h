@@ -68,6 +68,11 @@ enum keymap {
 	REQ(FOLD_LANES, "fold-lanes", "z", \
 	    "Fold the track's nesting lanes onto one line, or unfold them " \
 	    "(:lanes N sets how many a track takes)") \
+	GROUP("Flows and dependencies (timeline)", KM_TIMELINE) \
+	REQ(FOLLOW_FLOW, "follow-flow", "F", \
+	    "Follow the flow or dependency of the event to its other end " \
+	    "(a list chooses when there are several); Backspace comes " \
+	    "back") \
 	GROUP("Tracks and panes (timeline)", KM_TIMELINE) \
 	REQ(FOLD, "fold", "<Space>", "Fold or unfold the track's group") \
 	REQ(FOCUS, "focus", "<Tab>", \
@@ -99,8 +104,9 @@ enum keymap {
 	REQ(DEVICES, "devices", "D", \
 	    "List the device profiles of the system profile; Enter opens one") \
 	REQ(BACK, "back", "<Backspace>", \
-	    "Go back to the view this one was opened from (from a device " \
-	    "profile, to the system profile as it was left)") \
+	    "Come back from a flow followed, to the event it was followed " \
+	    "from; else go back to the view this one was opened from (from " \
+	    "a device profile, to the system profile as it was left)") \
 	REQ(REGROUP, "group", "G", \
 	    "Group the system profile's rows, as --group and --row do " \
 	    "(asks)") \

@@ -513,7 +513,8 @@ static int time_request(struct timeline *tl, enum request req)
 		req_step(tl, INT64_MAX, -1);
 		return 0;
 	default:
-		return timeline_nest_request(tl, req);
+		return timeline_nest_request(tl, req) &&
+		       timeline_flow_request(tl, req);
 	}
 }
 
@@ -816,6 +817,7 @@ static void timeline_close(struct view *v)
 	free(tl->ud_key);
 	tracks_free(&tl->tr);
 	free(tl->memo);
+	timeline_jumps_clear(tl);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
 	free(v->title);
