@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/db.h"
+#include "model/cache/db.h"
 #include "model/hmap.h"
 #include "model/lod.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 struct entry {
@@ -88,7 +88,7 @@ static int bucket_add(struct bucket *b, const struct entry *e)
 	if (at) {
 		x = &b->v[(uintptr_t)at - 1];
 		x->n += e->n;
-		x->dur += e->dur;
+		x->dur = sat_add(x->dur, e->dur);
 		x->dmin = NX_MIN(x->dmin, e->dmin);
 		x->dmax = NX_MAX(x->dmax, e->dmax);
 		return 0;

@@ -1,7 +1,7 @@
 /* Every field of one event, grouped the way the details pane and the
  * exports show them: Event, Timing, IDs, Instruction or DMA or System
  * fields, HLO and layer, Operands, then the remaining fields as stored.
- * The typed fields come from the column tables (model/columns.h). */
+ * The typed fields come from the column tables (model/cache/columns.h). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/columns.h"
+#include "model/cache/columns.h"
+#include "model/flow.h"
 #include "model/model.h"
+#include "model/nest.h"
 #include "model/timefmt.h"
 #include "model/util.h"
 
@@ -172,14 +174,16 @@ static void args(struct emit *e, int64_t slice)
 	sqlite3_finalize(st);
 }
 
-/* The Event and Timing fields: name, row, start, duration, notes. */
-static void event_fields(struct emit *e, const struct mslice *s,
-			 sqlite3_stmt *track)
+/* The Event and Timing fields: name, row, start, duration, notes.
+ * Returns the profile's start (0 if unknown). */
+static int64_t event_fields(struct emit *e, const struct mslice *s,
+			    sqlite3_stmt *track)
 {
 	const char *tn = (const char *)sqlite3_column_text(track, 0);
 	const char *tk = (const char *)sqlite3_column_text(track, 1);
 	char buf[256];
 	struct mprofile p;
+	int64_t pstart = 0;
 
 	field(e, "Event", "name", model_string(e->m, s->name));
 	snprintf(buf, sizeof(buf), "%s (%s)", tn ? tn : "", tk ? tk : "");
@@ -191,8 +195,10 @@ static void event_fields(struct emit *e, const struct mslice *s,
 			field(e, "Timing", "timestamp (epoch ns)", buf);
 		}
 		time_field(e, "Timing", "start", "start", s->ts - p.start);
+		pstart = p.start;
 		model_profile_clear(&p);
 	}
+	return pstart;
 }
 
 static void slice_fields(struct emit *e, const struct mslice *s, int64_t id)
@@ -222,6 +228,7 @@ int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
 	struct emit e = { m, fn, ctx, ascii ? TF_ASCII : 0, NULL, NULL };
 	struct mslice s;
 	sqlite3_stmt *st;
+	int64_t pstart = 0;
 	int rc = model_slice(m, id, &s);
 
 	if (rc)
@@ -234,12 +241,13 @@ int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		e.table = typed_of(m, id);
 		docs_open(&e, sqlite3_column_int64(st, 2));
-		event_fields(&e, &s, st);
+		pstart = event_fields(&e, &s, st);
 	} else {
 		field(&e, "Event", "name", model_string(m, s.name));
 	}
 	sqlite3_finalize(st);
 	slice_fields(&e, &s, id);
 	sqlite3_finalize(e.doc);
-	return 0;
+	return nest_fields(m, &s, fn, ctx) ||
+	       flow_fields(m, &s, pstart, e.tf, fn, ctx) ? -1 : 0;
 }

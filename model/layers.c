@@ -10,7 +10,7 @@
 
 #include "model/agg.h"
 #include "model/lod.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 const char *const layer_col_names[LC_COUNT] = {

@@ -4,7 +4,7 @@
 
 #include "model/lod.h"
 
-#include "model/schema.h"
+#include "model/cache/schema.h"
 
 int64_t lod_floor_shift(int64_t v, int shift)
 {

@@ -14,7 +14,7 @@
 
 #include "model/lod.h"
 #include "model/query.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 /* Strings looked up by id stay cached; the table is emptied when full. */
@@ -199,14 +199,14 @@ struct model *model_open(const char *path)
 	    prep(m, &m->q_cbefore, "SELECT value FROM counter WHERE track_id=?"
 		 " AND ts<? ORDER BY ts DESC LIMIT 1") ||
 	    prep(m, &m->q_step_next, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE track_id=? AND depth=? AND ts>?"
+		 " depth, flags, parent_id FROM slice WHERE track_id=? AND depth=? AND ts>?"
 		 " ORDER BY ts LIMIT 1") ||
 	    prep(m, &m->q_step_prev, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE track_id=? AND depth=? AND ts<?"
+		 " depth, flags, parent_id FROM slice WHERE track_id=? AND depth=? AND ts<?"
 		 " ORDER BY ts DESC LIMIT 1") ||
 	    prep(m, &m->q_max_depth, "SELECT max_depth FROM track WHERE id=?") ||
 	    prep(m, &m->q_slice, "SELECT id, track_id, ts, dur, name, cat,"
-		 " depth, flags FROM slice WHERE id=?")) {
+		 " depth, flags, parent_id FROM slice WHERE id=?")) {
 		model_close(m);
 		return NULL;
 	}
@@ -455,6 +455,7 @@ static int frame_level(const struct mtrack *t, int64_t colw)
 struct frame {
 	int64_t t0, colw, t1;
 	int ncols;
+	int64_t d0, d1;		/* the depths read from events */
 	struct mcell *cells;
 	int64_t covered;	/* union bookkeeping for busy time */
 };
@@ -597,7 +598,7 @@ static void ev_add_all(struct evlist *l, struct frame *f)
 static void frame_before(struct model *m, const struct mtrack *t,
 			 struct frame *f, struct evlist *l)
 {
-	for (int64_t d = 0; d <= t->max_depth; d++) {
+	for (int64_t d = f->d0; d <= f->d1; d++) {
 		sqlite3_stmt *st = m->q_before;
 
 		sqlite3_bind_int64(st, 1, t->id);
@@ -624,7 +625,7 @@ static int frame_raw(struct model *m, const struct mtrack *t, struct frame *f)
 		lo = sat_add(f->t0, -t->max_dur);
 	else
 		frame_before(m, t, f, &l);
-	for (int64_t d = 0; d <= t->max_depth && rc == SQLITE_DONE; d++) {
+	for (int64_t d = f->d0; d <= f->d1 && rc == SQLITE_DONE; d++) {
 		sqlite3_bind_int64(st, 1, t->id);
 		sqlite3_bind_int64(st, 2, d);
 		sqlite3_bind_int64(st, 3, lo);
@@ -637,22 +638,34 @@ static int frame_raw(struct model *m, const struct mtrack *t, struct frame *f)
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
 }
 
+/* Clears out[] and sets up f for depths d0..d1 of t over ncols columns
+ * of colw ns from t0; 0 when nothing of t can show there. */
+static int frame_init(struct frame *f, const struct mtrack *t, int64_t t0,
+		      int64_t colw, int ncols, struct mcell *out, int d0,
+		      int d1)
+{
+	memset(out, 0, (size_t)NX_MAX(ncols, 0) * sizeof(*out));
+	if (ncols <= 0 || colw <= 0 || t->is_counter || !t->n_events)
+		return 0;
+	f->t0 = t0;
+	f->colw = colw;
+	f->ncols = ncols;
+	f->t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX :
+			colw * ncols);
+	f->cells = out;
+	f->covered = INT64_MIN;
+	f->d0 = d0;
+	f->d1 = d1;
+	return f->t1 > t->min_ts && t0 <= t->max_ts && d0 <= d1;
+}
+
 static int frame(struct model *m, const struct mtrack *t, int64_t t0,
 		 int64_t colw, int ncols, struct mcell *out, int events)
 {
 	struct frame f;
 	int level;
 
-	memset(out, 0, (size_t)ncols * sizeof(*out));
-	if (ncols <= 0 || colw <= 0 || t->is_counter || !t->n_events)
-		return 0;
-	f.t0 = t0;
-	f.colw = colw;
-	f.ncols = ncols;
-	f.t1 = sat_add(t0, colw > INT64_MAX / ncols ? INT64_MAX : colw * ncols);
-	f.cells = out;
-	f.covered = INT64_MIN;
-	if (f.t1 <= t->min_ts || t0 > t->max_ts)
+	if (!frame_init(&f, t, t0, colw, ncols, out, 0, t->max_depth))
 		return 0;
 	level = events ? -1 : frame_level(t, colw);
 	return level >= 0 ? frame_lod(m, t, level, &f) : frame_raw(m, t, &f);
@@ -668,6 +681,76 @@ int model_frame_events(struct model *m, const struct mtrack *t, int64_t t0,
 		       int64_t colw, int ncols, struct mcell *out)
 {
 	return frame(m, t, t0, colw, ncols, out, 1);
+}
+
+/* Zoomed out, a lane reads one event per run of columns: the one at
+ * depth d0 that starts last before the column ends (deeper events lie
+ * inside those), so the reads are bounded by the columns, not by the
+ * events. Counts are then of the events shown. */
+static int frame_probe(struct model *m, const struct mtrack *t,
+		       struct frame *f)
+{
+	sqlite3_stmt *st = m->q_before;
+	int64_t last = 0;
+	int rc = SQLITE_DONE;
+
+	for (int c = 0; c < f->ncols; c++) {
+		int64_t lo = sat_add(f->t0, (int64_t)c * f->colw);
+		int64_t id, ts, end;
+
+		sqlite3_bind_int64(st, 1, t->id);
+		sqlite3_bind_int64(st, 2, f->d0);
+		sqlite3_bind_int64(st, 3, sat_add(lo, f->colw));
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW) {
+			sqlite3_reset(st);
+			if (rc != SQLITE_DONE)
+				break;
+			continue;
+		}
+		id = sqlite3_column_int64(st, 0);
+		ts = sqlite3_column_int64(st, 1);
+		end = sat_add(ts, sqlite3_column_int64(st, 2));
+		if (id != last && (end > lo || ts >= lo)) {
+			frame_add(f, id, ts, end - ts, sqlite3_column_int64(st, 3),
+				  sqlite3_column_int64(st, 4),
+				  sqlite3_column_int(st, 5));
+			last = id;
+			c = NX_MAX(c, col_of(f, end > ts ? end - 1 : ts) - 1);
+		}
+		sqlite3_reset(st);
+		rc = SQLITE_DONE;
+	}
+	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
+}
+
+/* The probes in one read transaction: each statement on its own would
+ * take and drop the file's lock, which costs more than the probe. */
+static int probe_in_transaction(struct model *m, const struct mtrack *t,
+				struct frame *f)
+{
+	int own = sqlite3_get_autocommit(m->db) &&
+		  sqlite3_exec(m->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	int rc = frame_probe(m, t, f);
+
+	if (own)
+		sqlite3_exec(m->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
+		     int64_t t0, int64_t colw, int ncols, struct mcell *out)
+{
+	struct frame f;
+	double span = (double)NX_MAX(t->max_ts - t->min_ts, 1);
+
+	if (!frame_init(&f, t, t0, colw, ncols, out, d0,
+			NX_MIN(d1, t->max_depth)))
+		return 0;
+	if ((double)t->n_events * (double)(f.t1 - f.t0) / span >
+	    (double)ncols * LANE_EVENTS_PER_COL)
+		return probe_in_transaction(m, t, &f);
+	return frame_raw(m, t, &f);
 }
 
 static void ccell_add(struct mccell *c, double v, int64_t n)
@@ -784,7 +867,7 @@ int model_counter_range(struct model *m, int64_t track, double *vmin,
 	return rc;
 }
 
-static void read_slice(sqlite3_stmt *st, struct mslice *s)
+void model_slice_read(sqlite3_stmt *st, struct mslice *s)
 {
 	s->id = sqlite3_column_int64(st, 0);
 	s->track_id = sqlite3_column_int64(st, 1);
@@ -794,6 +877,7 @@ static void read_slice(sqlite3_stmt *st, struct mslice *s)
 	s->cat = sqlite3_column_int64(st, 5);
 	s->depth = sqlite3_column_int(st, 6);
 	s->flags = (unsigned)sqlite3_column_int(st, 7);
+	s->parent = sqlite3_column_int64(st, 8);
 }
 
 static int one_slice(struct model *m, sqlite3_stmt *st, struct mslice *out)
@@ -801,7 +885,7 @@ static int one_slice(struct model *m, sqlite3_stmt *st, struct mslice *out)
 	int rc = sqlite3_step(st);
 
 	if (rc == SQLITE_ROW)
-		read_slice(st, out);
+		model_slice_read(st, out);
 	sqlite3_reset(st);
 	if (rc == SQLITE_ROW)
 		return 0;

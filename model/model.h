@@ -8,6 +8,7 @@
 
 struct model;
 struct sqlite3;
+struct sqlite3_stmt;
 
 struct mprofile {
 	int64_t id, parent_id;
@@ -34,6 +35,7 @@ struct mslice {
 	int64_t id, track_id, ts, dur, name, cat;
 	int depth;
 	unsigned flags;
+	int64_t parent;		/* enclosing slice one depth up, 0 at depth 0 */
 };
 
 /* One terminal column of a track. */
@@ -66,6 +68,9 @@ void model_set_disposable(struct model *m);
  * trusting what was computed. Cheap unless there was damage. */
 int model_check(struct model *m);
 struct sqlite3 *model_db(struct model *m);
+/* For model/ queries: a slice from a row whose first columns are id,
+ * track_id, ts, dur, name, cat, depth, flags and parent (0 for none). */
+void model_slice_read(struct sqlite3_stmt *st, struct mslice *s);
 const char *model_path(const struct model *m);
 
 /* Interned string by id; "" for 0 or unknown. Valid until model_close. */
@@ -91,6 +96,14 @@ int model_frame(struct model *m, const struct mtrack *t, int64_t t0,
 /* The same, always from the events (exact, for short ranges). */
 int model_frame_events(struct model *m, const struct mtrack *t, int64_t t0,
 		       int64_t colw, int ncols, struct mcell *out);
+/* The cells of one lane of a nested track: its events at depths d0..d1
+ * (a track's last lane takes every deeper one). Where the lane would
+ * hold more than LANE_EVENTS_PER_COL events a column, it shows per run
+ * of columns the depth-d0 event there, read by index, so a frame costs
+ * O(columns) whatever the event count. */
+#define LANE_EVENTS_PER_COL 8
+int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
+		     int64_t t0, int64_t colw, int ncols, struct mcell *out);
 int model_counter_frame(struct model *m, const struct mtrack *t, int64_t t0,
 			int64_t colw, int ncols, struct mccell *out);
 /* Largest and smallest sample of a counter track. */

@@ -37,7 +37,7 @@ enum qkind {
 
 /* Fields a term may name: F(id, name, alias or NULL, kind, help), in
  * the order help lists them. Which column each reads: model/search.c for
- * the slice's own, model/columns.h for the typed ones. */
+ * the slice's own, model/cache/columns.h for the typed ones. */
 #define QUERY_FIELDS(F) \
 	F(WORD, "", NULL, QF_STRING, "free word") \
 	F(NAME, "name", NULL, QF_STRING, \

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "model/agg.h"
-#include "model/columns.h"
+#include "model/cache/columns.h"
 #include "model/lod.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 /* Name sets larger than this are stepped through with one query per
@@ -229,7 +229,7 @@ static void need(struct joins *j, const char *alias)
 }
 
 /* The expression of a field: its slice column, else the typed columns
- * that hold it (model/columns.h), the first present of them when there
+ * that hold it (model/cache/columns.h), the first present of them when there
  * are several ("coalesce(dp.queue, dt.queue)"); their tables are
  * joined. */
 static void target(enum qfield f, struct joins *j, struct strbuf *out)
@@ -857,7 +857,7 @@ static int stats_raw(struct search *s, const struct mtrack *t, int64_t t0,
 		struct search_row *r = stats_row(out, track);
 
 		r->n += sqlite3_column_int64(st, 0);
-		r->dur += sqlite3_column_int64(st, 1);
+		r->dur = sat_add(r->dur, sqlite3_column_int64(st, 1));
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -886,7 +886,7 @@ static int stats_agg(struct search *s, const struct mtrack *t, int level,
 		struct search_row *r = stats_row(out, t->id);
 
 		r->n += sqlite3_column_int64(st, 0);
-		r->dur += sqlite3_column_int64(st, 1);
+		r->dur = sat_add(r->dur, sqlite3_column_int64(st, 1));
 	}
 	sqlite3_finalize(st);
 	return stats_raw(s, t, t0, b0 * w, out) ||
@@ -915,7 +915,7 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 	}
 	for (size_t i = 0; i < out->nrows; i++) {
 		out->count += out->rows[i].n;
-		out->dur += out->rows[i].dur;
+		out->dur = sat_add(out->dur, out->rows[i].dur);
 	}
 	return 0;
 }

@@ -10,7 +10,7 @@
 
 #include "model/agg.h"
 #include "model/lod.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 /* Above this many events in the range the union over rows is measured
@@ -121,7 +121,7 @@ static void vtab_add(struct vtab *t, int64_t key, int64_t n, int64_t dur,
 	struct sel_value *v = vtab_get(t, key);
 
 	v->n += n;
-	v->dur += dur;
+	v->dur = sat_add(v->dur, dur);
 	v->dmin = NX_MIN(v->dmin, dmin);
 	v->dmax = NX_MAX(v->dmax, dmax);
 }
@@ -173,6 +173,7 @@ static int field_values(struct model *m, const struct mtrack *t,
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
 	int lmax, nl, level;
 	int64_t w, b0, b1;
+	uint64_t len;
 	sqlite3_stmt *st;
 
 	if (t->lod_level < 0 || t->agg_level < 0 ||
@@ -181,8 +182,10 @@ static int field_values(struct model *m, const struct mtrack *t,
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
 	nl = t->agg_level;
 	level = f == AGG_NAME ? nl : agg_field_level(span, nl);
-	/* coarser levels read fewer rows when the range is long */
-	while (level < lmax && lod_width(level + 1) * 16 <= t1 - t0)
+	/* coarser levels read fewer rows when the range is long (in
+	 * unsigned arithmetic: a hostile profile's times span all of int64) */
+	len = t1 > t0 ? (uint64_t)t1 - (uint64_t)t0 : 0;
+	while (level < lmax && (uint64_t)lod_width(level + 1) <= len / 16)
 		level++;
 	w = lod_width(level);
 	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
@@ -270,7 +273,7 @@ static void add_none(const struct sel_group *g, struct sel_field *sf)
 
 	for (size_t i = 0; i < sf->nrows; i++) {
 		none.n -= sf->rows[i].n;
-		none.dur -= sf->rows[i].dur;
+		none.dur = sat_sub(none.dur, sf->rows[i].dur);
 	}
 	if (none.n <= 0)
 		return;
@@ -376,7 +379,8 @@ static int group_compute(struct model *m, const struct mtrack *t, int64_t t0,
 		if (fs[i].f == AGG_NAME) {
 			for (size_t k = 0; k < g->fields[g->nfields].nrows; k++) {
 				g->n += g->fields[g->nfields].rows[k].n;
-				g->dur += g->fields[g->nfields].rows[k].dur;
+				g->dur = sat_add(g->dur,
+						 g->fields[g->nfields].rows[k].dur);
 			}
 		} else {
 			add_none(g, &g->fields[g->nfields]);
@@ -510,7 +514,8 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		rc = group_compute(m, t, t0, t1, &out->groups[out->ngroups]);
 		out->ngroups++;
 		out->n += out->groups[out->ngroups - 1].n;
-		out->dur += out->groups[out->ngroups - 1].dur;
+		out->dur = sat_add(out->dur,
+				   out->groups[out->ngroups - 1].dur);
 	}
 	if (!rc)
 		rc = union_active(m, all, nall, out);

@@ -84,7 +84,7 @@ static void merge_names(struct syssummary *s)
 			struct sys_name *o = &s->names[k - 1];
 
 			o->n += n->n;
-			o->dur += n->dur;
+			o->dur = sat_add(o->dur, n->dur);
 			o->dmin = NX_MIN(o->dmin, n->dmin);
 			o->dmax = NX_MAX(o->dmax, n->dmax);
 			free(n->name);
@@ -140,8 +140,8 @@ static void rows(struct syssummary *s, const struct mrow *r, size_t nr,
 			if (!g)
 				continue;
 			o->n += g->n;
-			o->dur += g->dur;
-			o->busy += g->active;
+			o->dur = sat_add(o->dur, g->dur);
+			o->busy = sat_add(o->busy, g->active);
 			for (size_t f = 0; f < g->nfields; f++)
 				if (!strcmp(g->fields[f].name, "name"))
 					for (size_t v = 0; v < g->fields[f].nrows; v++)

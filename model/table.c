@@ -191,7 +191,7 @@ static int formula_like(const char *s)
 	return s[0] && strchr("=+-@\t\r", s[0]) && !plain_number(s);
 }
 
-static void csv_field(FILE *f, const char *s, int is_num)
+void table_csv_field(FILE *f, const char *s, int is_num)
 {
 	int guard = !is_num && formula_like(s);
 
@@ -217,10 +217,10 @@ void table_write_csv(const struct table *t, FILE *f)
 			if (c)
 				fputc(',', f);
 			if (r)
-				csv_field(f, cell_text(t, r - 1, c),
+				table_csv_field(f, cell_text(t, r - 1, c),
 					  t->cells[(r - 1) * t->ncols + c].is_num);
 			else
-				csv_field(f, t->names[c], 0);
+				table_csv_field(f, t->names[c], 0);
 		}
 		fputs("\r\n", f);
 	}

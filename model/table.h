@@ -31,6 +31,8 @@ size_t table_rows(const struct table *t);
 #define TABLE_TEXT_COLS 100
 void table_write_text(const struct table *t, FILE *f, int indent);
 void table_write_csv(const struct table *t, FILE *f);
+/* One CSV field, quoted when needed and kept from reading as a formula. */
+void table_csv_field(FILE *f, const char *s, int is_num);
 /* An array of objects keyed by column name. */
 void table_write_json(const struct table *t, struct jout *j);
 

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <wchar.h>
 
 size_t text_utf8_char(const unsigned char *s, size_t n, unsigned *cp)
@@ -266,4 +267,14 @@ void text_json_str(struct strbuf *sb, const char *str, size_t n)
 		i += len;
 	}
 	sb_addc(sb, '"');
+}
+
+int text_mentions(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; s && *s; s++)
+		if (!strncasecmp(s, word, n))
+			return 1;
+	return 0;
 }

@@ -41,4 +41,7 @@ size_t text_fit_n(const char *s, size_t n, int cols);
  * cutting out its middle: "gid36-nc0-thr…neuron_rt". */
 void text_shorten(struct strbuf *out, const char *s, int cols);
 
+/* Whether s (NULL: no) holds word, ignoring ASCII case. */
+int text_mentions(const char *s, const char *word);
+
 #endif

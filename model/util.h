@@ -73,6 +73,16 @@ static inline int64_t sat_add(int64_t a, int64_t b)
 	return a + b;
 }
 
+/* a - b, clamped to the int64 range. */
+static inline int64_t sat_sub(int64_t a, int64_t b)
+{
+	if (b < 0 && a > INT64_MAX + b)
+		return INT64_MAX;
+	if (b > 0 && a < INT64_MIN + b)
+		return INT64_MIN;
+	return a - b;
+}
+
 /* Flushes f and says whether everything written to it got there (a
  * full disk, a file size limit): 0, or -1 with err_get() naming name
  * and the reason. */

@@ -42,7 +42,8 @@ dead=$(printf '%s\n' "$uses" | awk -v defs="$defs" '
 		n = split(defs, d, "\n")
 		for (i = 1; i <= n; i++) {
 			split(d[i], f, " ")
-			if (f[2] == "main")
+			# main, and what a sanitizer or the compiler adds itself
+			if (f[2] == "main" || f[2] ~ /^__/)
 				continue
 			m = split(users[f[2]], u, " ")
 			ok = 0

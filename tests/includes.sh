@@ -11,13 +11,13 @@ cd "${srcdir:-.}" || exit 1
 # Edges that point back up, each known and why; any other circle fails.
 #  model/util -> model/text: error messages are cleaned of control bytes
 #  tui/list -> tui/pager: a list shows a line in a pager, itself a list
-#  model/validate -> model/writer/writer: validation checks the writer's
+#  model/cache/validate -> model/writer/writer: validation checks the writer's
 #    time range
 #  tui/layer_view, tui/marker_view -> tui/timeline/timeline: these lists
 #    move the timeline they were opened from
 back_edges='model/util model/text
 tui/list tui/pager
-model/validate model/writer/writer
+model/cache/validate model/writer/writer
 tui/layer_view tui/timeline/timeline
 tui/marker_view tui/timeline/timeline'
 

@@ -706,7 +706,8 @@ static void fx_compressed(void)
 }
 
 /* flows: a flow from a slice on one thread to a slice on another, and a
- * terminating flow on an instant. */
+ * terminating flow on an instant; a flow id no other event names and a
+ * terminating id without a start (unpaired ends). */
 static void fx_flows(void)
 {
 	Nxpf__TracePacket *p;
@@ -725,6 +726,16 @@ static void fx_flows(void)
 	e->n_terminating_flow_ids = 1;
 	e->terminating_flow_ids = mem(sizeof(uint64_t));
 	e->terminating_flow_ids[0] = 0xfeedfacecafebeefull;
+	emit(p);
+	e = ev(&p, 2500, INSTANT, 2, "lonely");
+	e->n_flow_ids = 1;
+	e->flow_ids = mem(sizeof(uint64_t));
+	e->flow_ids[0] = 7;
+	emit(p);
+	e = ev(&p, 3000, INSTANT, 3, "late");
+	e->n_terminating_flow_ids = 1;
+	e->terminating_flow_ids = mem(sizeof(uint64_t));
+	e->terminating_flow_ids[0] = 9;
 	emit(p);
 }
 

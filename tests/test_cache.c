@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/cache.h"
-#include "model/schema.h"
+#include "model/cache/cache.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 #include "src/import/import.h"
 #include "src/cli/open.h"

@@ -1,4 +1,4 @@
-/* The column tables of the typed cache tables (model/columns.h) and what
+/* The column tables of the typed cache tables (model/cache/columns.h) and what
  * is made from them: the tables in a new cache have the columns, order
  * and types the man page documents; a row written through the writer
  * holds every member in its own column; every search field the tables
@@ -12,9 +12,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "model/columns.h"
+#include "model/cache/columns.h"
 #include "model/model.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 #include "tests/testutil.h"

@@ -98,6 +98,12 @@ static void expect(sqlite3 *db, const char *sql, const char *want)
 	" JOIN slice o ON o.id = f.slice_out JOIN slice i ON i.id = f.slice_in" \
 	" JOIN string a ON a.id = o.name JOIN string b ON b.id = i.name" \
 	" ORDER BY f.id"
+/* Unpaired ends: the flow id and the name of the end that came. */
+#define UNPAIRED "SELECT f.flow_id, coalesce(a.str, '-'), coalesce(b.str, '-')" \
+	" FROM flow f LEFT JOIN slice o ON o.id = f.slice_out" \
+	" LEFT JOIN slice i ON i.id = f.slice_in LEFT JOIN string a ON a.id = o.name" \
+	" LEFT JOIN string b ON b.id = i.name WHERE o.id IS NULL OR i.id IS NULL" \
+	" ORDER BY f.id"
 #define PROFILE "SELECT kind, format, name, start_ns, end_ns, epoch FROM profile"
 
 /* Nested begin/end slices get their depths; an end without a begin is
@@ -238,13 +244,15 @@ static void test_compressed(void **state)
 	sqlite3_close(db);
 }
 
-/* Flow ids link slices across threads; 64-bit ids stay exact. */
+/* Flow ids link slices across threads; 64-bit ids stay exact; an id
+ * named once is kept as an unpaired end. */
 static void test_flows(void **state)
 {
 	sqlite3 *db = import("flows.pftrace", NULL);
 
 	(void)state;
 	expect(db, FLOWS, "18369614221190020847|send|1000|recv|2000\n");
+	expect(db, UNPAIRED, "9|-|late\n7|lonely|-\n");
 	sqlite3_close(db);
 }
 
@@ -376,7 +384,8 @@ static void test_chrome_phases(void **state)
 	expect(db, WARNINGS,
 	       "2 event(s) of phase O, P skipped (not imported)\n"
 	       "2 end event(s) without a begin were ignored\n"
-	       "1 flow step(s) without a start were ignored\n");
+	       "1 flow step(s) without a start were kept as unpaired ends\n");
+	expect(db, UNPAIRED, "3|-|Inner\n");
 	expect(db, "SELECT section, key, value FROM info ORDER BY 1, 2",
 	       "metadata|clock-domain|LINUX_CLOCK_MONOTONIC\n"
 	       "metadata|num-cpus|8\ntrace|displayTimeUnit|ns\n");

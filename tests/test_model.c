@@ -13,7 +13,7 @@
 #include "model/model.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "tests/testutil.h"
 
 #define NEV 20000

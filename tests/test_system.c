@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/drill.h"
 #include "model/model.h"
 #include "model/syssummary.h"

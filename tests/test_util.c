@@ -22,6 +22,32 @@
 #include "src/cli/progress.h"
 #include "tests/testutil.h"
 
+/* Warning texts are matched by word, whatever the case. */
+static void test_mentions(void **state)
+{
+	(void)state;
+	assert_true(text_mentions("Events were DROPPED here", "dropped"));
+	assert_true(text_mentions("dropped", "dropped"));
+	assert_false(text_mentions("drop", "dropped"));
+	assert_false(text_mentions(NULL, "dropped"));
+	assert_false(text_mentions("", "x"));
+}
+
+/* Sums of hostile durations stop at the ends of int64 instead of
+ * wrapping (expected values by hand). */
+static void test_saturate(void **state)
+{
+	(void)state;
+	assert_int_equal(sat_add(INT64_MAX - 1, 5), INT64_MAX);
+	assert_int_equal(sat_add(INT64_MIN + 1, -5), INT64_MIN);
+	assert_int_equal(sat_add(40, -2), 38);
+	assert_int_equal(sat_sub(INT64_MIN + 1, 5), INT64_MIN);
+	assert_int_equal(sat_sub(INT64_MAX - 1, -5), INT64_MAX);
+	assert_int_equal(sat_sub(0, INT64_MIN), INT64_MAX);
+	assert_int_equal(sat_sub(-1, INT64_MIN), INT64_MAX);
+	assert_int_equal(sat_sub(40, 2), 38);
+}
+
 static void test_parse_int(void **state)
 {
 	int64_t i;
@@ -451,6 +477,8 @@ static void test_proflist(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mentions),
+		cmocka_unit_test(test_saturate),
 		cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_timefmt),
 		cmocka_unit_test(test_timeparse),

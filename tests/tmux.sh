@@ -9,7 +9,10 @@
 # and a drilldown where the bundle says which NeuronCore each device
 # profile is; box-small: a Selection Summary
 # with its "(none)" lines; trace: a Chrome trace's legend in its own
-# words; manager: the Profile Manager opening a profile and back), and
+# words; manager: the Profile Manager opening a profile and back;
+# nesting: lanes folded and unfolded, moves to parent, child and
+# siblings; flows: following a flow, choosing among several, coming
+# back with Backspace), and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -147,7 +150,7 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager; do
+	manager nesting flows; do
 	run "$t"
 done
 

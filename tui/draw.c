@@ -40,6 +40,7 @@ static const char *const glyphs[G_COUNT][2] = {
 	[G_SORT_DOWN] = { "\xe2\x96\xbc", "v" },	/* ▼ */
 	[G_MARKER] = { "\xe2\x97\x86", "*" },		/* ◆ */
 	[G_MARKER_LINE] = { "\xe2\x94\x8a", ":" },	/* ┊ */
+	[G_LANE] = { "\xe2\x94\x94", "`" },		/* └ */
 };
 
 /* Distinct hues for events; the 8-colour set skips black and white. */

@@ -24,6 +24,7 @@ enum glyph {
 	G_SORT_UP, G_SORT_DOWN,	/* sorted column of a list */
 	G_MARKER,		/* a marker on the time axis */
 	G_MARKER_LINE,		/* a marker's column through empty cells */
+	G_LANE,			/* a nested track's lane below its name */
 	G_COUNT
 };
 

@@ -56,6 +56,23 @@ enum keymap {
 	REQ(MOVE_UP, "move-up", "k <Up>", "Previous track or line") \
 	REQ(PAGE_DOWN, "page-down", "<PgDown> <C-f>", "One page down") \
 	REQ(PAGE_UP, "page-up", "<PgUp> <C-b>", "One page up") \
+	GROUP("Nesting: lanes, parents and children (timeline)", KM_TIMELINE) \
+	REQ(PARENT, "parent", "{", \
+	    "Move to the enclosing event (its parent)") \
+	REQ(FIRST_CHILD, "first-child", "}", \
+	    "Move to the event's first child") \
+	REQ(NEXT_SIBLING, "next-sibling", "]", \
+	    "Move to the next event with the same parent") \
+	REQ(PREV_SIBLING, "prev-sibling", "[", \
+	    "Move to the previous event with the same parent") \
+	REQ(FOLD_LANES, "fold-lanes", "z", \
+	    "Fold the track's nesting lanes onto one line, or unfold them " \
+	    "(:lanes N sets how many a track takes)") \
+	GROUP("Flows and dependencies (timeline)", KM_TIMELINE) \
+	REQ(FOLLOW_FLOW, "follow-flow", "F", \
+	    "Follow the flow or dependency of the event to its other end " \
+	    "(a list chooses when there are several); Backspace comes " \
+	    "back") \
 	GROUP("Tracks and panes (timeline)", KM_TIMELINE) \
 	REQ(FOLD, "fold", "<Space>", "Fold or unfold the track's group") \
 	REQ(FOCUS, "focus", "<Tab>", \
@@ -87,8 +104,9 @@ enum keymap {
 	REQ(DEVICES, "devices", "D", \
 	    "List the device profiles of the system profile; Enter opens one") \
 	REQ(BACK, "back", "<Backspace>", \
-	    "Go back to the view this one was opened from (from a device " \
-	    "profile, to the system profile as it was left)") \
+	    "Come back from a flow followed, to the event it was followed " \
+	    "from; else go back to the view this one was opened from (from " \
+	    "a device profile, to the system profile as it was left)") \
 	REQ(REGROUP, "group", "G", \
 	    "Group the system profile's rows, as --group and --row do " \
 	    "(asks)") \

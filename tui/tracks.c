@@ -105,7 +105,9 @@ int tracks_load(struct tracks *tr, struct model *m, int64_t profile)
 	free(order);
 	free(where);
 	free(seen);
-	tr->rows = xcalloc(len + 1, sizeof(*tr->rows));
+	tr->rows = xcalloc((len + 1) * LANES_MAX, sizeof(*tr->rows));
+	tr->lane = xcalloc((len + 1) * LANES_MAX, sizeof(*tr->lane));
+	tr->lanes = LANES_DEFAULT;
 	tr->all = tr->t;
 	tr->nall = len;
 	tracks_update_rows(tr);
@@ -179,7 +181,9 @@ int tracks_load_rows(struct tracks *tr, struct model *m, int64_t profile,
 	tr->all = xcalloc(ntracks + 1, sizeof(*tr->all));
 	for (size_t k = 0; k < tr->n; k++)
 		row_line(tr, k, &tr->srows[k], profile);
-	tr->rows = xcalloc(tr->n + 1, sizeof(*tr->rows));
+	tr->rows = xcalloc((tr->n + 1) * LANES_MAX, sizeof(*tr->rows));
+	tr->lane = xcalloc((tr->n + 1) * LANES_MAX, sizeof(*tr->lane));
+	tr->lanes = LANES_DEFAULT;
 	tracks_update_rows(tr);
 	return 0;
 }
@@ -201,6 +205,8 @@ void tracks_free(struct tracks *tr)
 	free(tr->t);
 	free(tr->st);
 	free(tr->rows);
+	free(tr->lane);
+	free(tr->lane_cells);
 	free(tr->zero);
 	memset(tr, 0, sizeof(*tr));
 }
@@ -268,9 +274,39 @@ void tracks_update_rows(struct tracks *tr)
 
 		for (; p != SIZE_MAX && !hidden; p = tr->st[p].parent)
 			hidden = tr->st[p].folded;
-		if (!hidden)
+		for (int k = 0; !hidden && k < tracks_lanes(tr, i); k++) {
+			tr->lane[tr->nrows] = k;
 			tr->rows[tr->nrows++] = i;
+		}
 	}
+}
+
+int tracks_lanes(const struct tracks *tr, size_t i)
+{
+	const struct track_state *s = &tr->st[i];
+
+	if (s->is_group || s->lanes_folded || tr->t[i].is_counter ||
+	    (s->row && s->row->ntracks > 1))
+		return 1;
+	return (int)NX_MIN(tr->t[i].max_depth + 1, (int64_t)NX_MAX(tr->lanes, 1));
+}
+
+const struct mcell *tracks_lane_frame(struct tracks *tr, size_t i, int k,
+				      int64_t t0, int64_t colw, int ncols)
+{
+	int n = tracks_lanes(tr, i);
+
+	if (n <= 1)
+		return tracks_frame(tr, i, t0, colw, ncols);
+	if (ncols > tr->lane_cap) {
+		free(tr->lane_cells);
+		tr->lane_cap = ncols;
+		tr->lane_cells = xcalloc((size_t)ncols, sizeof(*tr->lane_cells));
+	}
+	if (model_lane_frame(tr->m, &tr->t[i], k, k == n - 1 ? INT32_MAX : k,
+			     t0, colw, ncols, tr->lane_cells))
+		return NULL;
+	return tr->lane_cells;
 }
 
 /* Which group to fold first: 2 for DMA transfers (a system profile's

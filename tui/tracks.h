@@ -18,6 +18,7 @@ struct track_state {
 	int depth;		/* nesting level, 0 for top-level rows */
 	int nchildren;
 	int folded;
+	int lanes_folded;	/* a nested track drawn on one line */
 	int is_group;
 	int have_range;		/* counters: vmin..vmax below is known */
 	double vmin, vmax;
@@ -31,7 +32,11 @@ struct tracks {
 	struct track_state *st;
 	size_t n;
 	size_t *rows;		/* indices of unfolded rows, top to bottom */
+	int *lane;		/* each row's lane: its depth in the track */
 	size_t nrows;
+	int lanes;		/* most lanes a nested track takes */
+	struct mcell *lane_cells;	/* the last lane frame read */
+	int lane_cap;
 	struct mcell *zero;	/* empty cells for counters */
 	int nzero;
 	struct mrow *srows;	/* a system profile's rows, line by line */
@@ -48,6 +53,16 @@ int tracks_load(struct tracks *tr, struct model *m, int64_t profile);
 int tracks_load_rows(struct tracks *tr, struct model *m, int64_t profile,
 		     const struct sysgroup *g);
 void tracks_free(struct tracks *tr);
+/* Lanes of a nested track: one per depth, LANES_DEFAULT at most unless
+ * set, the last one taking the deeper events too. */
+#define LANES_DEFAULT 4
+#define LANES_MAX 16
+/* Lanes track i is drawn on now (1 for a folded or flat track). */
+int tracks_lanes(const struct tracks *tr, size_t i);
+/* Cells of lane k of track i (all of it when it has one lane); valid
+ * until the next call. NULL with err_set() on a model error. */
+const struct mcell *tracks_lane_frame(struct tracks *tr, size_t i, int k,
+				      int64_t t0, int64_t colw, int ncols);
 /* Recomputes the rows after folding or unfolding. */
 void tracks_update_rows(struct tracks *tr);
 /* Folds groups until the rows fit in rows lines: groups of DMA transfers

@@ -27,6 +27,17 @@ void export_layers(const struct layer_table *t, const struct mprofile *p,
  * and every match in time order. */
 int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f);
+/* Every event of the profile's rows (or of ids[0..nids) when nids > 0)
+ * overlapping [t0, t1): id, row, start and duration (ns from the profile
+ * start), depth and parent id, streamed in row order then by start. */
+int export_events(struct model *m, const struct mprofile *p, int64_t t0,
+		  int64_t t1, const int64_t *ids, size_t nids,
+		  enum out_format fmt, FILE *f);
+/* Every flow of the profile with both ends (name, row, start in ns from
+ * the profile start; a missing end of an unpaired flow as such), then
+ * the paired and unpaired totals. */
+int export_flows(struct model *m, const struct mprofile *p,
+		 enum out_format fmt, FILE *f);
 /* unit: "ns", "us", "ms" or "s" for times and differences; NULL: chosen
  * per value. */
 void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,

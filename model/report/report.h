@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "model/analyze/analyze.h"
 #include "model/summary.h"
 #include "model/syssummary.h"
 
@@ -56,5 +57,13 @@ void report_syssummary_json(const struct syssummary *s, FILE *f);
  * (nxtop export --what devices). */
 void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,
 		    enum out_format fmt, FILE *f);
+
+/* The findings of `nxtop analyze` (analyze.c): every rule's findings,
+ * or its one line when it found nothing; at most max ranges each, ranges
+ * named by rows t. Times from the profile start. */
+void report_analyze_text(const struct an_result *r, const struct mprofile *p,
+			 const struct mtrack *t, size_t nt, size_t max, FILE *f);
+void report_analyze_json(const struct an_result *r, const struct mprofile *p,
+			 size_t max, FILE *f);
 
 #endif

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "model/agg.h"
-#include "model/db.h"
+#include "model/cache/db.h"
 #include "model/lod.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 struct acc {

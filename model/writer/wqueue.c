@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/db.h"
+#include "model/cache/db.h"
 #include "model/util.h"
 
 #define CHUNK_SIZE (1u << 20)

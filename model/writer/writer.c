@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/cache.h"
-#include "model/columns.h"
-#include "model/db.h"
+#include "model/cache/cache.h"
+#include "model/cache/columns.h"
+#include "model/cache/db.h"
 #include "model/file.h"
 #include "model/hmap.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 #include "model/writer/wqueue.h"
 #include "model/writer/writer_int.h"
@@ -668,7 +668,7 @@ void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 }
 
 /* Binds the columns of a typed row from the struct at src, in table
- * order after slice_id (model/columns.h). */
+ * order after slice_id (model/cache/columns.h). */
 #define BIND_ID(src, m) bind_id(w, i++, &(src)->m)
 #define BIND_STR(src, m) bind_sid(w, i++, (src)->m)
 #define BIND_TEXT(src, m) bind_text(w, i++, (src)->m)
@@ -781,7 +781,8 @@ static int resolve_flows(struct writer *w)
 		FLOW_END("p.out_track", "p.out_ts", "p.out_next") " AS o, "
 		FLOW_END("p.in_track", "p.in_ts", "p.in_next") " AS i"
 		" FROM temp.flow_pending p ORDER BY p.rowid)"
-		" WHERE o IS NOT NULL AND i IS NOT NULL AND o <> i;"
+		" WHERE (o IS NOT NULL OR i IS NOT NULL)"
+		" AND (o IS NULL OR i IS NULL OR o <> i);"
 		"DROP TABLE temp.flow_pending;");
 }
 
@@ -979,6 +980,7 @@ int writer_finish(struct writer *w)
 	 * writing took, however deep the nesting. */
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
+	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,

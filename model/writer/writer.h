@@ -190,6 +190,8 @@ void writer_instruction(struct writer *w, int64_t slice,
 void writer_dma(struct writer *w, int64_t slice, const struct wdma *d);
 void writer_sys_event(struct writer *w, int64_t slice,
 		      const struct wsys_event *e);
+/* A flow from slice out to slice in; out or in 0 is an unpaired end
+ * (its partner never came), kept so that it is counted. */
 void writer_flow(struct writer *w, const struct wid *flow_id, int64_t out,
 		 int64_t in, const char *kind);
 
@@ -202,8 +204,8 @@ struct wflow_end {
 };
 
 /* A flow whose ends are found when the cache is finished, once every
- * slice is written and nested. Flows with an end that finds no slice
- * are dropped. */
+ * slice is written and nested. An end with track 0 is missing; a flow
+ * with one end that finds no slice is kept as an unpaired end. */
 void writer_flow_at(struct writer *w, const struct wid *flow_id,
 		    const struct wflow_end *out, const struct wflow_end *in,
 		    const char *kind);

@@ -23,6 +23,9 @@ struct wtrack {
 /* Depths of TF_NEST_BY_TIME tracks, before the indexes are built. */
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks);
+/* Parent ids of nested slices, once the depths are final (parents.c). */
+int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
+		   int64_t ntracks);
 /* Finishing passes (finish.c): nesting depth, busy time and
  * level-of-detail rows for every track. */
 int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,

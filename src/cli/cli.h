@@ -70,6 +70,12 @@ int cli_profile_arg(int argc, char **argv, const char **profile);
 /* Imports if needed and opens the cache. NULL with err_get() set. */
 struct model *cli_open(const char *profile, const struct import_opts *o);
 
+/* --range "A:B" from the profile start (either side may be empty) to
+ * [t0, t1); the whole profile when s is NULL. -1 with err_get() set. */
+int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
+	      int64_t *t1);
+
+int cmd_analyze(struct cli *c, int argc, char **argv);
 int cmd_import(struct cli *c, int argc, char **argv);
 int cmd_summary(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);

@@ -13,7 +13,7 @@
 #include "src/demo/demo.h"
 #include "src/demo/demo_pq.h"
 #include "src/demo/demo_system.h"
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/file.h"
 
 enum { OPT_EVENTS = 256, OPT_SEED, OPT_WRITE, OPT_SYSTEM_EVENTS, OPT_FORMAT,

@@ -20,10 +20,11 @@ enum { OPT_FORMAT = 256, OPT_WHAT, OPT_RANGE, OPT_TRACKS, OPT_QUERY,
        OPT_DEPTH, OPT_SORT, OPT_SECTION, OPT_UNIT };
 
 enum what { W_SELECTION, W_WINDOW, W_LAYERS, W_SEARCH, W_MARKERS, W_INFO,
-	    W_DEVICES };
+	    W_DEVICES, W_EVENTS, W_FLOWS };
 
 static const char *const what_names[] = {
 	"selection", "window", "layers", "search", "markers", "info", "devices",
+	"events", "flows",
 };
 
 struct export_args {
@@ -90,7 +91,8 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			if (i == NX_ARRAY_SIZE(what_names))
 				return cli_usage_error("unknown --what '%s' (selection,"
 						       " window, layers, search,"
-						       " markers, info or devices)",
+						       " markers, info, devices,"
+						       " events or flows)",
 						       optarg);
 			a->what = (enum what)i;
 			break;
@@ -133,14 +135,14 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			return cli_usage_error("--query goes with --what search");
 		a->what = W_SEARCH;
 	}
-	if (a->tracks && a->what != W_SELECTION)
-		return cli_usage_error("--tracks goes with --what selection (for a"
+	if (a->tracks && a->what != W_SELECTION && a->what != W_EVENTS)
+		return cli_usage_error("--tracks goes with --what selection or"
+				       " events (for a"
 				       " search, use row=NAME in the query)");
 	return a->query ? check_query(a->query) : 0;
 }
 
-/* "A:B" from the profile start; either side may be empty. */
-static int parse_range(const char *s, const struct mprofile *p, int64_t *t0,
+int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 		       int64_t *t1)
 {
 	const char *colon = s ? strchr(s, ':') : NULL;
@@ -345,6 +347,19 @@ static int run_devices(struct model *m, const struct mprofile *p,
 	return 0;
 }
 
+static int run_events(struct model *m, const struct mprofile *p,
+		      const struct export_args *a, int64_t t0, int64_t t1,
+		      FILE *out)
+{
+	int64_t *ids = NULL;
+	size_t nids = 0;
+	int rc = resolve_tracks(m, p->id, a->tracks, &ids, &nids) ||
+		 export_events(m, p, t0, t1, ids, nids, a->fmt, out) ? -1 : 0;
+
+	free(ids);
+	return rc;
+}
+
 /* --section names one of the info sections; the error lists them. */
 static int section_check(const struct export_args *a,
 			 const struct info_section *secs, size_t ns)
@@ -386,7 +401,7 @@ static int run(struct model *m, const struct mprofile *p,
 {
 	int64_t t0, t1;
 
-	if (parse_range(a->range, p, &t0, &t1))
+	if (cli_range(a->range, p, &t0, &t1))
 		return -1;
 	switch (a->what) {
 	case W_SELECTION:
@@ -400,6 +415,10 @@ static int run(struct model *m, const struct mprofile *p,
 		return run_markers(m, p, a, out);
 	case W_DEVICES:
 		return run_devices(m, p, a, out);
+	case W_EVENTS:
+		return run_events(m, p, a, t0, t1, out);
+	case W_FLOWS:
+		return export_flows(m, p, a->fmt, out);
 	case W_INFO:
 		return run_info(m, p, a, out);
 	}

@@ -15,6 +15,7 @@ static const struct {
 } commands[] = {
 	{ "import", cmd_import },
 	{ "summary", cmd_summary },
+	{ "analyze", cmd_analyze },
 	{ "export", cmd_export },
 	{ "demo", cmd_demo },
 	{ "list", cmd_list },

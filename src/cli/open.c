@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/file.h"
 #include "model/text.h"
 #include "model/util.h"

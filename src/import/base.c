@@ -8,14 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/util.h"
+#include "model/text.h"
 
 const char *import_gzip_why(int code, const char *msg)
 {
@@ -288,17 +288,6 @@ void import_result_free(struct import_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Case-insensitive substring test, for warning texts. */
-static int mentions(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; s && *s; s++)
-		if (!strncasecmp(s, word, n))
-			return 1;
-	return 0;
-}
-
 void import_warning(struct import *im, const char *category,
 		    const char *message)
 {
@@ -306,7 +295,8 @@ void import_warning(struct import *im, const char *category,
 
 	/* "System profile events were dropped due to full ring buffer":
 	 * the timeline has holes, which the user must not miss. */
-	if (mentions(message, "dropped") || mentions(category, "dropped")) {
+	if (text_mentions(message, "dropped") ||
+	    text_mentions(category, "dropped")) {
 		if (category && *category && strcmp(category, WARN_DROPPED))
 			msg = xasprintf("%s (%s)", message ? message : "",
 					category);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/util.h"
 #include "src/import/formats.h"
 #include "src/import/parquet/folder.h"

@@ -14,7 +14,7 @@
 
 #include "src/import/bundle.h"
 #include "src/import/parquet/folder.h"
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/file.h"
 #include "model/util.h"
 #include "src/import/sysfilter.h"

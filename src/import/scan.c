@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/userdata.h"
 #include "model/util.h"
 #include "src/import/bundle.h"

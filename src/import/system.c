@@ -1209,16 +1209,22 @@ static int cmp_flow(const void *pa, const void *pb)
 	return (a->slice > b->slice) - (a->slice < b->slice);
 }
 
-/* Each flow goes from one of its events to the next in time. */
+/* Each flow goes from one of its events to the next in time; an id
+ * on one event only is kept as an unpaired end. */
 static void link_flows(struct sysimp *s)
 {
 	if (s->nflows)
 		qsort(s->flows, s->nflows, sizeof(*s->flows), cmp_flow);
-	for (size_t i = 1; i < s->nflows; i++) {
-		const struct sysflow *a = &s->flows[i - 1], *b = &s->flows[i];
+	for (size_t i = 0; i < s->nflows; i++) {
+		const struct sysflow *a = &s->flows[i];
+		int first = !i || cmp_id(&s->flows[i - 1].id, &a->id);
+		int last = i + 1 == s->nflows || cmp_id(&a->id, &s->flows[i + 1].id);
 
-		if (!cmp_id(&a->id, &b->id) && a->slice != b->slice)
-			writer_flow(s->w, &a->id, a->slice, b->slice, "flow");
+		if (first && last)
+			writer_flow(s->w, &a->id, a->slice, 0, "flow");
+		else if (!last && a->slice != s->flows[i + 1].slice)
+			writer_flow(s->w, &a->id, a->slice, s->flows[i + 1].slice,
+				    "flow");
 	}
 }
 

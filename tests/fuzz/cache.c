@@ -1,4 +1,4 @@
-/* Fuzzes the check of a cache nxtop did not build (model/validate.h)
+/* Fuzzes the check of a cache nxtop did not build (model/cache/validate.h)
  * and everything that reads a cache that passes it. The first byte
  * chooses: 0, the rest of the input is the cache file itself; else a
  * cache of a fixture (device, system or trace profile) changed by the
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "tests/fuzz/fuzz.h"
-#include "model/cache.h"
+#include "model/cache/cache.h"
 #include "model/util.h"
 
 static const char *const fixtures[] = {

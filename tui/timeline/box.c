@@ -72,8 +72,9 @@ static int64_t *box_tracks(const struct timeline *tl, size_t r0, size_t r1,
 			size_t i = tl->tr.rows[r];
 			const struct track_state *s = &tl->tr.st[i];
 
-			if (s->is_group && !s->folded && !pass)
-				continue;
+			if ((s->is_group && !s->folded && !pass) ||
+			    (r > r0 && tl->tr.rows[r - 1] == i))
+				continue;	/* a track's other lanes: once */
 			tracks_ids(&tl->tr, i, &ids, n);
 		}
 	}

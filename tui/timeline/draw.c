@@ -358,6 +358,22 @@ static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
 	sb_free(&sb);
 }
 
+/* A nested track's lane k below its name: its depth, and "+" on the
+ * last lane when deeper events are drawn on it too. */
+static void draw_lane_label(struct timeline *tl, WINDOW *win, int y,
+			    size_t i, int k, int is_cur)
+{
+	attr_t a = is_cur ? draw_style(S_LABEL_CURSOR) : draw_style(S_DIM);
+	int last = k == tracks_lanes(&tl->tr, i) - 1;
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%s%d%s", draw_glyph(G_LANE), k,
+		 last && tl->tr.t[i].max_depth > k ? "+" : "");
+	draw_fill(win, y, 0, tl->labelw, a);
+	draw_str(win, y, NX_MAX(tl->labelw - 1 - text_width(buf), 0),
+		 tl->labelw - 1, buf, a);
+}
+
 /* counter_scale's text for the grid on screen, from the memo when the
  * view has not moved since. */
 static const char *counter_label(struct timeline *tl, size_t i,
@@ -404,13 +420,18 @@ static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
 			   counter_label(tl, i, cc));
 		draw_counter(tl, win, y, x0, i, cc);
 	} else {
-		const struct mcell *cells = tracks_frame(&tl->tr, i, tl->t0,
-							 tl->colw, tl->ncols);
+		int k = tl->tr.lane[r];
+		const struct mcell *cells = tracks_lane_frame(
+			&tl->tr, i, k, tl->t0, tl->colw, tl->ncols);
 
-		draw_label(tl, win, y, i, r == tl->row, NULL);
+		if (k)
+			draw_lane_label(tl, win, y, i, k, r == tl->row);
+		else
+			draw_label(tl, win, y, i, r == tl->row, NULL);
 		if (!cells)
 			return -1;
-		draw_cells(tl, win, y, x0, i, cells, timeline_hl_hits(tl, i));
+		draw_cells(tl, win, y, x0, i, cells,
+			   k ? NULL : timeline_hl_hits(tl, i));
 	}
 	return 0;
 }

@@ -99,8 +99,10 @@ static int regroup(struct timeline *tl, const struct sysgroup *g)
 
 	if (tracks_load_rows(&tr, tl->m, tl->prof.id, g))
 		return -1;
+	tr.lanes = tl->tr.lanes;	/* :lanes holds across groupings */
 	tracks_free(&tl->tr);
 	tl->tr = tr;
+	tracks_update_rows(&tl->tr);
 	tl->group = *g;
 	timeline_rows_changed(tl, old_n);
 	k = tracks_find(&tl->tr, id);

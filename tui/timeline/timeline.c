@@ -332,14 +332,20 @@ int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s)
 
 	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
 		return 1;
+	int lane = i == timeline_cur_track(tl) ? tl->tr.lane[tl->row] : 0;
+
 	if (tl->sel.id && tl->sel.ts == tl->cur &&
-	    tracks_find(&tl->tr, tl->sel.track_id) == i) {
+	    tracks_find(&tl->tr, tl->sel.track_id) == i &&
+	    NX_MIN(tl->sel.depth, tracks_lanes(&tl->tr, i) - 1) == lane) {
 		*s = tl->sel;
 		return 0;
 	}
-	cells = tracks_frame(&tl->tr, i, tl->t0, tl->colw, tl->ncols);
+	cells = tracks_lane_frame(&tl->tr, i, lane, tl->t0, tl->colw,
+				  tl->ncols);
 	if (cells && c >= 0 && c < tl->ncols && cells[c].top_slice)
 		return model_slice(tl->m, cells[c].top_slice, s);
+	if (tracks_lanes(&tl->tr, i) > 1)
+		return 1;	/* a lane shows only its own depths */
 	return slice_find(tl, i, tl->cur, 0, s);
 }
 
@@ -425,11 +431,22 @@ static void req_step(struct timeline *tl, int64_t from, int dir)
 			    "earlier ");
 		return;
 	}
-	tl->cur = s.ts;
-	tl->sel = s;
+	timeline_select(tl, &s, i);
+}
+
+void timeline_select(struct timeline *tl, const struct mslice *s, size_t i)
+{
+	size_t r = tracks_row_of(&tl->tr, i);
+
+	if (s->dur > timeline_span(tl))
+		timeline_zoom_range(tl, s->ts, sat_add(s->ts, s->dur));
+	if (tl->tr.rows[r] == i)	/* the event's lane */
+		tl->row = r + (size_t)NX_MIN(s->depth, tracks_lanes(&tl->tr, i) - 1);
+	tl->cur = s->ts;
+	tl->sel = *s;
 	timeline_show_cursor(tl);
 	if (tl->details_open)
-		open_details(tl, &s, i);
+		open_details(tl, s, i);
 }
 
 static void req_fold(struct timeline *tl)
@@ -496,7 +513,8 @@ static int time_request(struct timeline *tl, enum request req)
 		req_step(tl, INT64_MAX, -1);
 		return 0;
 	default:
-		return 1;
+		return timeline_nest_request(tl, req) &&
+		       timeline_flow_request(tl, req);
 	}
 }
 
@@ -767,6 +785,8 @@ static int timeline_command(struct view *v, int argc, char **argv)
 		return timeline_group_command(tl, argc, argv);
 	if (!strcmp(argv[0], "align"))
 		return cmd_align(tl, argc, argv);
+	if (!strcmp(argv[0], "lanes"))
+		return timeline_lanes_command(tl, argc, argv);
 	return 1;
 }
 
@@ -797,6 +817,7 @@ static void timeline_close(struct view *v)
 	free(tl->ud_key);
 	tracks_free(&tl->tr);
 	free(tl->memo);
+	timeline_jumps_clear(tl);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
 	free(v->title);
@@ -818,6 +839,8 @@ static const struct view_cmd timeline_cmds[] = {
 	  "start)" },
 	{ "align", "[on|off]", "Read a device profile's times in system time "
 			       "(no word: toggle)" },
+	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
+			"depth, the last taking the deeper events (default 4)" },
 	{ NULL, NULL, NULL },
 };
 

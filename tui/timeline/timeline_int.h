@@ -103,6 +103,8 @@ struct timeline {
 	struct details *details;
 	int details_open, focus_details;
 	struct mslice sel;	/* the event jumped to, while the cursor is on it */
+	struct tl_jump *jumps;	/* where flows were followed from (flows.c) */
+	size_t njumps;
 	/* layout of the view's area */
 	int labelw, ncols, track_rows, details_h;
 	struct legend_key legend[LEGEND_MAX];
@@ -154,6 +156,19 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 		      size_t n);
 /* The event under the cursor on track i; 0 found, 1 none, -1 error. */
 int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s);
+
+/* Puts the cursor on event s of track index i (zooming out to show it
+ * whole when it is wider than the screen); the details pane follows. */
+void timeline_select(struct timeline *tl, const struct mslice *s, size_t i);
+/* nest.c: folding lanes, parent, first child and sibling requests; 0
+ * when handled. */
+int timeline_nest_request(struct timeline *tl, enum request req);
+/* :lanes N; -1 with err_set(). */
+int timeline_lanes_command(struct timeline *tl, int argc, char **argv);
+/* flows.c: F follows a flow, Backspace comes back while there are
+ * jumps to come back along; 0 when handled. */
+int timeline_flow_request(struct timeline *tl, enum request req);
+void timeline_jumps_clear(struct timeline *tl);
 
 /* Moves the cursor to t on track index i (unfolding its group) and
  * brings it into view. */

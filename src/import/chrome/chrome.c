@@ -557,7 +557,8 @@ static void warnings(struct chrome *c)
 	warn(c, c->n_unmatched, "end event(s) without a begin were ignored");
 	warn(c, c->n_overflow, "slice(s) nested deeper than 1024 levels were"
 	     " dropped");
-	warn(c, c->n_bad_flow, "flow step(s) without a start were ignored");
+	warn(c, c->n_bad_flow, "flow step(s) without a start were kept as"
+	     " unpaired ends");
 }
 
 static void chrome_free(struct chrome *c)

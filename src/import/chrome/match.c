@@ -189,7 +189,7 @@ static void async(struct chrome *c, struct stack *st, const struct spill_row *r)
 }
 
 struct flow_state {
-	int open;
+	int open, stepped;
 	struct wflow_end from;
 	struct wid id;
 };
@@ -211,27 +211,45 @@ static void flow_id(struct chrome *c, const char *text, struct wid *id)
 	wid_from_u64(id, ++c->next_flow_id);
 }
 
+/* The missing end of an unpaired flow. */
+static const struct wflow_end flow_none = { 0, 0, 0 };
+
+/* An s no step followed is kept as an unpaired end. */
+static void flow_close(struct chrome *c, struct flow_state *fs)
+{
+	if (fs->open && !fs->stepped)
+		writer_flow_at(c->w, &fs->id, &fs->from, &flow_none, "flow");
+	memset(fs, 0, sizeof(*fs));
+}
+
 /* Flow steps of one id: s starts, t continues, f ends. A step binds to
  * the slice enclosing it on its thread; an f without bp "e" binds to the
- * next slice to begin there. */
+ * next slice to begin there. A step without a start is an unpaired
+ * end. */
 static void flow(struct chrome *c, struct flow_state *fs,
 		 const struct spill_row *r)
 {
 	struct wflow_end here = { r->val, r->ts, 0 };
 
 	if (r->tag == 's') {
+		flow_close(c, fs);
 		fs->open = 1;
 		fs->from = here;
 		flow_id(c, r->text[1], &fs->id);
 		return;
 	}
-	if (!fs->open) {
-		c->n_bad_flow++;
-		return;
-	}
 	if (r->tag == 'f')
 		here.next = !(r->text[0] && !strcmp(r->text[0], "e"));
+	if (!fs->open) {
+		struct wid id;
+
+		c->n_bad_flow++;
+		flow_id(c, r->text[1], &id);
+		writer_flow_at(c->w, &id, &flow_none, &here, "flow");
+		return;
+	}
 	writer_flow_at(c->w, &fs->id, &fs->from, &here, "flow");
+	fs->stepped = 1;
 	fs->from = here;
 	fs->from.next = 0;
 	if (r->tag == 'f')
@@ -261,7 +279,7 @@ int chrome_match(struct chrome *c)
 	while ((rc = spill_next(c->spill, &r)) == 1) {
 		if (!same_group(&r, key, &sub)) {
 			close_all(c, &st);
-			memset(&fs, 0, sizeof(fs));
+			flow_close(c, &fs);
 			key = r.key;
 			sb_reset(&sub);
 			sb_add(&sub, r.sub ? r.sub : "", r.sublen);
@@ -276,6 +294,7 @@ int chrome_match(struct chrome *c)
 			break;
 	}
 	close_all(c, &st);
+	flow_close(c, &fs);
 	free(st.v);
 	sb_free(&sub);
 	return rc < 0 || writer_failed(c->w) ? -1 : 0;

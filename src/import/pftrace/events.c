@@ -410,10 +410,13 @@ static void open_fill(struct pftrace *p, struct pf_track *t, struct pf_open *o,
 }
 
 struct pf_flowend {
+	uint64_t id;
 	int64_t slice, ts;
+	int linked;		/* a partner came: else an unpaired end */
 };
 
-/* Flow ends in event order; the earlier end is the source. */
+/* Flow ends in event order; the earlier end is the source. An end
+ * whose partner never comes is kept as an unpaired end. */
 static void flow_link(struct pftrace *p, const struct pf_flowref *f,
 		      int64_t slice, int64_t ts)
 {
@@ -426,6 +429,7 @@ static void flow_link(struct pftrace *p, const struct pf_flowref *f,
 			writer_flow(p->w, &id, e->slice, slice, "flow");
 		else
 			writer_flow(p->w, &id, slice, e->slice, "flow");
+		e->linked = 1;
 		if (f->terminating) {
 			free(u64map_del(&p->flows, f->id));
 		} else if (ts >= e->ts) {
@@ -434,15 +438,20 @@ static void flow_link(struct pftrace *p, const struct pf_flowref *f,
 		}
 		return;
 	}
-	if (f->terminating)
+	if (f->terminating) {
+		wid_from_u64(&id, f->id);
+		writer_flow(p->w, &id, 0, slice, "flow");
 		return;
+	}
 	if (p->flows.n >= PF_MAX_OPEN_FLOWS) {
 		p->n_flows_dropped++;
 		return;
 	}
 	e = xmalloc(sizeof(*e));
+	e->id = f->id;
 	e->slice = slice;
 	e->ts = ts;
+	e->linked = 0;
 	u64map_put(&p->flows, f->id, e);
 }
 
@@ -826,11 +835,24 @@ static void warnings(struct pftrace *p)
 	     " snapshot relates to the trace clock were used as they are");
 }
 
+static void flow_unpaired(void *ctx, void *val)
+{
+	struct pftrace *p = ctx;
+	struct pf_flowend *e = val;
+	struct wid id;
+
+	if (e->linked)
+		return;
+	wid_from_u64(&id, e->id);
+	writer_flow(p->w, &id, e->slice, 0, "flow");
+}
+
 int pfev_finish(struct pftrace *p)
 {
 	u64map_each(&p->tracks, close_open, p);
 	u64map_each(&p->threads, close_open, p);
 	close_open(p, &p->global);
+	u64map_each(&p->flows, flow_unpaired, p);
 	warnings(p);
 	if (p->have_ts && p->min_ts >= EPOCH_MIN_NS)
 		writer_profile_set(p->w, p->im->profile, "epoch", "1");

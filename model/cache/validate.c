@@ -1,12 +1,12 @@
 #include "config.h"
 
-#include "model/validate.h"
+#include "model/cache/validate.h"
 
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <string.h>
 
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 

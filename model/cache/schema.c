@@ -1,16 +1,16 @@
 #include "config.h"
 
-#include "model/schema.h"
+#include "model/cache/schema.h"
 
 #include <stdio.h>
 
-#include "model/columns.h"
-#include "model/db.h"
+#include "model/cache/columns.h"
+#include "model/cache/db.h"
 #include "model/util.h"
 
 /* Tables. Times are int64 nanoseconds on the owning profile's time axis;
  * names are documented for users in man/nxtop.1 (CACHE SCHEMA). The
- * typed tables come from their column tables (model/columns.h). */
+ * typed tables come from their column tables (model/cache/columns.h). */
 const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;\n"
 	"CREATE TABLE source(id INTEGER PRIMARY KEY, profile_id INTEGER,"
@@ -35,7 +35,7 @@ const char schema_sql[] =
 	"CREATE TABLE slice(id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL,"
 	" ts INTEGER NOT NULL, dur INTEGER NOT NULL, name INTEGER NOT NULL,"
 	" cat INTEGER, depth INTEGER NOT NULL DEFAULT 0,"
-	" flags INTEGER NOT NULL DEFAULT 0);\n"
+	" flags INTEGER NOT NULL DEFAULT 0, parent_id INTEGER);\n"
 	"CREATE INDEX slice_track ON slice(track_id, depth, ts, dur, name, cat);\n"
 	"CREATE TABLE arg(slice_id INTEGER PRIMARY KEY, args TEXT NOT NULL);\n"
 	"CREATE TABLE counter(track_id INTEGER NOT NULL, ts INTEGER NOT NULL,"

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "model/db.h"
+#include "model/cache/db.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "model/columns.h"
+#include "model/cache/columns.h"
 
 #include "model/util.h"
 

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "model/cache.h"
+#include "model/cache/cache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "model/file.h"
-#include "model/schema.h"
+#include "model/cache/schema.h"
 #include "model/text.h"
-#include "model/validate.h"
+#include "model/cache/validate.h"
 #include "model/util.h"
 
 int64_t stat_mtime_ns(const struct stat *sb)

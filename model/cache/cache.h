@@ -38,7 +38,7 @@ char *cache_private_dir(void);
  * every file it records must be in its folder and unchanged (struct
  * cache_stamp). With input NULL (a cache the user named) the files are
  * not required, but unless the cache was built here (cache_built_here)
- * every table is validated (model/validate.h), which reads all of it. */
+ * every table is validated (model/cache/validate.h), which reads all of it. */
 enum cache_state cache_check(const char *path, const char *input,
 			     char **why);
 

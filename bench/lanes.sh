@@ -1,0 +1,70 @@
+#!/bin/sh
+# Nesting lanes benchmark: the viewer's tour of bench/tui.sh (zoom all
+# the way in and out, pan, jump between events, move between rows),
+# headless at 200x50, run twice in the same run: with every track on one
+# line (:lanes 1, folded) and with nested tracks on 4 lanes (:lanes 4,
+# unfolded, the default). On the 10M-event demo cache (its device rows do
+# not nest, so the two should match) and on a generated trace whose
+# threads nest 4 deep (bench/gen_trace pftrace, BENCH_LANE_EVENTS events,
+# default 5,000,000). Prints the per-key frame times of each, the
+# budgets of bench/tui.sh, and unfolded / folded.
+set -eu
+. "$(dirname "$0")/lib.sh"
+export XDG_DATA_HOME="$out/data"
+GEN=${BENCH_GEN:-$(dirname "$NXTOP")/bench/gen_trace}
+lane_events=${BENCH_LANE_EVENTS:-5000000}
+
+rep() { i=0; while [ $i -lt "$2" ]; do printf '%s' "$1"; i=$((i + 1)); done; }
+
+# tour_keys CACHE LANES > FILE
+tour_keys() {
+	dur=$(sqlite3 "$1" 'select max(end_ns - start_ns) from profile')
+	steps=$(awk -v d="$dur" 'BEGIN { n = 0; for (w = d / 180; w > 1; w /= 2) n++; print n }')
+	mid=$(awk -v d="$dur" 'BEGIN { printf "%dns", d / 2 }')
+	echo "size 200x50"
+	echo "keys :lanes $2<Enter>"
+	echo "keys $(rep w "$steps")"
+	echo "keys $(rep s $((steps + 1)))"
+	echo "keys 0$(rep w 5)$(rep d 64)$(rep '<Right>' 32)$(rep a 32)"
+	echo "keys :goto $mid<Enter>$(rep w $((steps - 6)))"
+	echo "keys jj$(rep . 60)$(rep , 60)"
+	echo "keys jjj$(rep . 40)k$(rep , 40)"
+	echo "keys $(rep j 30)$(rep k 30)$(rep '<PgDown>' 3)$(rep '<PgUp>' 3)"
+	echo "keys 0"
+	echo "times lanes.times"
+}
+
+verdict() { awk -v v="$1" -v b="$2" 'BEGIN { print (v < b ? "ok" : "OVER BUDGET") }'; }
+
+# tour CACHE LANES: "median worst" of the per-key frame times (ms),
+# warm (the second of two runs)
+tour() {
+	tour_keys "$1" "$2" > "$out/lanes.keys"
+	"$NXTOP" -q --headless="$out/lanes.keys" --dump="$out" "$1"
+	"$NXTOP" -q --headless="$out/lanes.keys" --dump="$out" "$1"
+	grep -v '^#' "$out/lanes.times" | awk 'NR > 2 { print $2 }' > "$out/all"
+	echo "$(median < "$out/all") $(sort -n "$out/all" | tail -n 1)"
+}
+
+compare() {	# label cache
+	set -- "$1" "$2" $(tour "$2" 1) $(tour "$2" 4)
+	[ $# -eq 6 ] || { echo "bench/lanes.sh: the tour of $2 failed" >&2; exit 1; }
+	echo "  $1:"
+	printf '    %-28s median %7.2f ms (budget 16 ms, %s)  worst %7.2f ms (budget 50 ms, %s)\n' \
+		"folded (:lanes 1)" "$3" "$(verdict "$3" 16)" "$4" "$(verdict "$4" 50)"
+	printf '    %-28s median %7.2f ms (budget 16 ms, %s)  worst %7.2f ms (budget 50 ms, %s)\n' \
+		"unfolded (:lanes 4)" "$5" "$(verdict "$5" 16)" "$6" "$(verdict "$6" 50)"
+	printf '    %-28s median %.2fx  worst %.2fx\n' "unfolded / folded" \
+		"$(awk -v a="$5" -v b="$3" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
+		"$(awk -v a="$6" -v b="$4" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+}
+
+echo "nxtop lanes: per-key frame times, folded vs unfolded, 200x50, headless"
+compare "demo, $n events" "$cache"
+trace="$out/lanes-$lane_events.nxdb"
+if [ ! -f "$trace" ]; then
+	"$GEN" pftrace "$lane_events" "$out/lanes.pftrace"
+	"$NXTOP" import -q -o "$trace" "$out/lanes.pftrace"
+	rm -f "$out/lanes.pftrace"
+fi
+compare "nested trace, $(sqlite3 "$trace" 'select count(*) from slice') slices, depth <= $(sqlite3 "$trace" 'select max(max_depth) from track')" "$trace"

@@ -1,0 +1,283 @@
+/* Running the rules: options, the findings array, helpers for rules. */
+#include "config.h"
+
+#include "model/analyze/analyze.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/util.h"
+
+const char *const an_severity_names[] = { "info", "warning", "error" };
+
+static int rule_index(const char *id, size_t len)
+{
+	for (size_t i = 0; i < an_nrules; i++)
+		if (strlen(an_rules[i].id) == len &&
+		    !strncmp(an_rules[i].id, id, len))
+			return (int)i;
+	return -1;
+}
+
+void an_opts_init(struct an_opts *o)
+{
+	o->enabled = NULL;
+	o->param = xcalloc(an_nrules, sizeof(*o->param));
+	for (size_t i = 0; i < an_nrules; i++)
+		for (int k = 0; k < AN_MAX_PARAMS; k++)
+			o->param[i][k] = an_rules[i].params[k].def;
+}
+
+void an_opts_free(struct an_opts *o)
+{
+	free(o->enabled);
+	free(o->param);
+}
+
+/* The error of an unknown id, with the ids there are. */
+static int no_rule(const char *id, size_t len)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (size_t i = 0; i < an_nrules; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : "", an_rules[i].id);
+	err_set("--rule: no rule '%.*s' (rules: %s)", (int)len, id,
+		sb_cstr(&sb));
+	sb_free(&sb);
+	return -1;
+}
+
+int an_opts_rules(struct an_opts *o, const char *list)
+{
+	const char *s = list;
+
+	if (!o->enabled)
+		o->enabled = xcalloc(an_nrules, 1);
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int i = rule_index(s, len);
+
+		if (i < 0)
+			return no_rule(s, len);
+		o->enabled[i] = 1;
+		s += len + (s[len] == ',');
+	}
+	return 0;
+}
+
+static int param_index(const struct an_rule *r, const char *name, size_t len)
+{
+	for (int k = 0; k < AN_MAX_PARAMS && r->params[k].name; k++)
+		if (strlen(r->params[k].name) == len &&
+		    !strncmp(r->params[k].name, name, len))
+			return k;
+	return -1;
+}
+
+int an_opts_set(struct an_opts *o, const char *assign)
+{
+	const char *dot = strchr(assign, '.'), *eq = strchr(assign, '=');
+	int i, k;
+	char *end;
+	double v;
+
+	if (!dot || !eq || eq < dot) {
+		err_set("--set: expected RULE.PARAM=VALUE, not '%s'", assign);
+		return -1;
+	}
+	if ((i = rule_index(assign, (size_t)(dot - assign))) < 0) {
+		err_set("--set: no rule '%.*s'", (int)(dot - assign), assign);
+		return -1;
+	}
+	k = param_index(&an_rules[i], dot + 1, (size_t)(eq - dot - 1));
+	if (k < 0) {
+		err_set("--set: rule %s has no parameter '%.*s'", an_rules[i].id,
+			(int)(eq - dot - 1), dot + 1);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(eq + 1, &end);
+	if (end == eq + 1 || *end || errno || !isfinite(v) || v < 0) {
+		err_set("--set: %s.%s: '%s' is not a number >= 0", an_rules[i].id,
+			an_rules[i].params[k].name, eq + 1);
+		return -1;
+	}
+	o->param[i][k] = v;
+	return 0;
+}
+
+static int run_rule(struct an_ctx *c, size_t i)
+{
+	struct an_outcome *out = &c->res->outcomes[c->res->noutcomes++];
+
+	out->rule = &an_rules[i];
+	out->first = c->res->nfindings;
+	c->note = NULL;
+	if (an_rules[i].run(c))
+		return -1;
+	out->n = c->res->nfindings - out->first;
+	out->note = c->note;
+	return 0;
+}
+
+int analyze_run(struct model *m, int64_t profile, int64_t t0, int64_t t1,
+		const struct an_opts *o, struct an_result *r)
+{
+	struct an_ctx c = { .m = m, .profile = profile, .t0 = t0, .t1 = t1,
+			    .res = r };
+
+	memset(r, 0, sizeof(*r));
+	r->outcomes = xcalloc(an_nrules, sizeof(*r->outcomes));
+	for (size_t i = 0; i < an_nrules; i++) {
+		if (o->enabled && !o->enabled[i])
+			continue;
+		c.param = o->param[i];
+		if (run_rule(&c, i))
+			return -1;
+	}
+	return 0;
+}
+
+void analyze_free(struct an_result *r)
+{
+	for (size_t i = 0; i < r->nfindings; i++) {
+		free(r->findings[i].text);
+		free(r->findings[i].ranges);
+	}
+	for (size_t i = 0; i < r->noutcomes; i++)
+		free(r->outcomes[i].note);
+	free(r->findings);
+	free(r->outcomes);
+	memset(r, 0, sizeof(*r));
+}
+
+struct an_finding *an_add(struct an_ctx *c, const char *advice,
+			  const char *fmt, ...)
+{
+	struct an_result *r = c->res;
+	struct an_finding *f;
+	va_list ap;
+
+	r->findings = xgrow(r->findings, &r->cap, r->nfindings + 1,
+			    sizeof(*r->findings));
+	f = &r->findings[r->nfindings++];
+	memset(f, 0, sizeof(*f));
+	f->rule = r->outcomes[r->noutcomes - 1].rule->id;
+	f->severity = r->outcomes[r->noutcomes - 1].rule->severity;
+	f->advice = advice;
+	va_start(ap, fmt);
+	f->text = xvasprintf(fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+static struct an_num *num_slot(struct an_finding *f, const char *key)
+{
+	struct an_num *n;
+
+	if (f->nnums >= AN_MAX_NUMS)
+		abort();	/* a rule's own bug: it declares too many */
+	n = &f->nums[f->nnums++];
+	memset(n, 0, sizeof(*n));
+	n->key = key;
+	return n;
+}
+
+void an_int(struct an_finding *f, const char *key, int64_t v)
+{
+	num_slot(f, key)->i = v;
+}
+
+void an_real(struct an_finding *f, const char *key, double v)
+{
+	struct an_num *n = num_slot(f, key);
+
+	n->is_real = 1;
+	n->r = v;
+}
+
+void an_range_add(struct an_finding *f, int64_t ts, int64_t end, int64_t row)
+{
+	f->ranges = xgrow(f->ranges, &f->rcap, f->nranges + 1,
+			  sizeof(*f->ranges));
+	f->ranges[f->nranges++] = (struct an_range){ ts, end, row };
+}
+
+static int by_length(const void *a, const void *b)
+{
+	const struct an_range *x = a, *y = b;
+	int64_t lx = x->end - x->ts, ly = y->end - y->ts;
+
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+void an_ranges_sort(struct an_finding *f)
+{
+	if (f->nranges > 1)
+		qsort(f->ranges, f->nranges, sizeof(*f->ranges), by_length);
+}
+
+void an_note(struct an_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(c->note);
+	va_start(ap, fmt);
+	c->note = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* An integer (FLOPs, bytes) from the profile's summary section, exact;
+ * 1 if absent or not an integer, -1 on a query error. */
+static int summary_int(struct an_ctx *c, const char *key, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc = 1;
+
+	if (sqlite3_prepare_v2(model_db(c->m), "SELECT value FROM info WHERE"
+			       " profile_id = ?1 AND section = 'summary'"
+			       " AND idx = 0 AND key = ?2", -1, &st,
+			       NULL) != SQLITE_OK)
+		return model_fail(c->m, "analyze");
+	sqlite3_bind_int64(st, 1, c->profile);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int t = sqlite3_column_type(st, 0);
+		const char *txt = (const char *)sqlite3_column_text(st, 0);
+		char *end;
+
+		/* counts may arrive as strings of digits */
+		if (t == SQLITE_INTEGER) {
+			*out = sqlite3_column_int64(st, 0);
+			rc = 0;
+		} else if (t == SQLITE_TEXT && txt && *txt) {
+			errno = 0;
+			*out = strtoll(txt, &end, 10);
+			rc = (*end || errno) ? 1 : 0;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int an_summary_pair(struct an_ctx *c, const char *num, const char *den,
+		    int64_t *n, int64_t *d)
+{
+	int rc = summary_int(c, num, n);
+
+	if (rc < 0 || (!rc && (rc = summary_int(c, den, d)) < 0))
+		return -1;
+	if (rc || *d <= 0) {
+		an_note(c, "not checked: the profile's summary has no %s and %s",
+			num, den);
+		return 1;
+	}
+	return 0;
+}

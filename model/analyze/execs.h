@@ -1,0 +1,26 @@
+/* A system profile's executions (nrt_execute), grouped by model and
+ * NeuronCore, for the warm-up, outlier and idle rules. */
+#ifndef NX_ANALYZE_EXECS_H
+#define NX_ANALYZE_EXECS_H
+
+#include "model/analyze/analyze.h"
+
+struct exec_group {
+	const char *model;	/* "" if unknown */
+	int64_t nc;		/* -1 if unknown */
+	struct an_range *ex;	/* by start; row: the track */
+	size_t n;
+	int64_t median;		/* duration, ns */
+};
+
+/* Groups the executions starting in the range and calls fn on each (fn
+ * counts what it found in *fired); with no group, notes that the rule
+ * could not check. -1 on error, 0 when there was no group, 1 otherwise. */
+int execs_each(struct an_ctx *c,
+	       void (*fn)(struct an_ctx *c, const struct exec_group *g,
+			  int *fired),
+	       int *fired);
+/* "model m.neff on NC 2" */
+void execs_name(const struct exec_group *g, char *buf, size_t n);
+
+#endif

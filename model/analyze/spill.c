@@ -1,0 +1,31 @@
+/* Rule spill: reloading spilled state a large share of the HBM reads. */
+#include "config.h"
+
+#include "model/analyze/rules.h"
+
+int rule_spill(struct an_ctx *c)
+{
+	struct an_finding *f;
+	int64_t sp, hbm;
+	double pct;
+	int rc = an_summary_pair(c, "spill_reload_bytes", "hbm_read_bytes",
+				 &sp, &hbm);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	pct = 100.0 * (double)sp / (double)hbm;
+	if (pct <= c->param[0]) {
+		an_note(c, "no finding: spill reloads are %.2f%% of HBM reads"
+			" (at most %g%%)", pct, c->param[0]);
+		return 0;
+	}
+	f = an_add(c, "the working set does not fit in SBUF: use smaller"
+		   " tiles or fuse the operations that reload",
+		   "spill reloads are %.2f%% of HBM reads (over %g%%):"
+		   " %lld of %lld bytes", pct, c->param[0], (long long)sp,
+		   (long long)hbm);
+	an_int(f, "spill_reload_bytes", sp);
+	an_int(f, "hbm_read_bytes", hbm);
+	an_real(f, "pct", pct);
+	return 0;
+}

@@ -1,0 +1,301 @@
+#!/bin/sh
+# nxtop analyze: each rule fires on a fixture made to trip it, stays
+# quiet on one that does not, and its threshold holds at the edge
+# (--set); figures are computed here with awk and jq, not by nxtop.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data"
+fx="$srcdir/tests/fixtures"
+small="$fx/device_small.json"
+cp "$small" "$tmp/plain.json"
+
+# The small device profile with summary figures added (sed, not jq: jq
+# would round the 64-bit ids). spill_reload_bytes arrives as a string.
+summary_fixture() {
+	sed "s/\"summary\":\[{/\"summary\":[{\"model_flops\":$1,\"hardware_flops\":$2,\"transpose_flops\":$3,\"spill_reload_bytes\":\"$4\",/" \
+		"$small" > "$5"
+}
+summary_fixture 1000 4000 401 30000 "$tmp/fires.json"
+summary_fixture 3000 4000 100 1000 "$tmp/quiet.json"
+hbm=$(jq '.summary[0].hbm_read_bytes' "$small")
+
+# analyze_json FILE ARGS...: the JSON report in $tmp/a.json
+analyze_json() {
+	f=$1
+	shift
+	"$NXTOP" analyze -q "$f" --format json "$@" > "$tmp/a.json" ||
+		fail "analyze $f $* failed"
+}
+# count RULE: its findings in $tmp/a.json
+count() {
+	jq -r --arg r "$1" '.rules[] | select(.id == $r) | .findings | length' \
+		"$tmp/a.json"
+}
+pct() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", 100 * a / b }'
+}
+
+# summary rules: fire, with the figures behind them
+analyze_json "$tmp/fires.json" --rule mfu,transpose,spill
+[ "$(count mfu)" = 1 ] || fail "mfu did not fire at 25%"
+[ "$(count transpose)" = 1 ] || fail "transpose did not fire at 10.03%"
+[ "$(count spill)" = 1 ] || fail "spill did not fire"
+[ "$(jq '.rules[] | select(.id == "spill") | .findings[0].numbers.spill_reload_bytes' "$tmp/a.json")" = 30000 ] ||
+	fail "spill: the reload bytes given as a string were not read"
+[ "$(jq '.rules[] | select(.id == "spill") | .findings[0].numbers.hbm_read_bytes' "$tmp/a.json")" = "$hbm" ] ||
+	fail "spill: HBM reads are not the summary's $hbm"
+expect 0 "^\[warning\] mfu: model FLOPs are $(pct 1000 4000)% of hardware" \
+	"$NXTOP" analyze -q "$tmp/fires.json"
+expect 0 "^\[warning\] transpose: transpose FLOPs are $(pct 401 4000)%" \
+	"$NXTOP" analyze -q "$tmp/fires.json"
+expect 0 "^\[warning\] spill: spill reloads are $(pct 30000 "$hbm")% of HBM reads" \
+	"$NXTOP" analyze -q "$tmp/fires.json"
+expect 0 "^Findings +3$" "$NXTOP" analyze -q "$tmp/fires.json" \
+	--rule mfu,transpose,spill
+
+# ... and stay quiet below their thresholds, in one line each
+analyze_json "$tmp/quiet.json" --rule mfu,transpose,spill
+[ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "summary rules fired on quiet.json"
+expect 0 "^\[ok\] mfu: no finding: model FLOPs are $(pct 3000 4000)%" \
+	"$NXTOP" analyze -q "$tmp/quiet.json"
+expect 0 "^\[ok\] spill: not checked: the profile's summary has no" \
+	"$NXTOP" analyze -q "$tmp/plain.json"
+
+# thresholds at the edge: mfu fires under min_pct only; the others over
+analyze_json "$tmp/fires.json" --rule mfu,transpose,spill --set mfu.min_pct=25 --set transpose.max_pct=10.025 \
+	--set spill.max_pct=30.52
+[ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "a rule fired at its edge"
+analyze_json "$tmp/fires.json" --rule mfu,transpose,spill --set mfu.min_pct=25.01 --set transpose.max_pct=10.02 \
+	--set spill.max_pct=30.51
+[ "$(jq '.findings' "$tmp/a.json")" = 3 ] || fail "a rule did not fire past its edge"
+
+# quality: the real profiles' own "Missing Data" warning explained, in
+# JSON and Parquet alike, one finding per warning of the profile
+analyze_json "$tmp/plain.json" --rule quality
+[ "$(count quality)" = "$(jq '.warnings | length' "$small")" ] ||
+	fail "quality: not one finding per warning of the profile"
+cp -r "$srcdir/tests/fixtures/parquet-device/device_small@latest" \
+	"$srcdir/tests/fixtures/parquet-device/screen_split@latest" "$tmp/"
+for p in "$tmp/plain.json" "$tmp/device_small@latest"; do
+	expect 0 '^\[warning\] quality: the profile warns \[Missing Data\] "Missing additional dynamic DMA metadata.*: DMAs of dynamic \(DGE\) queues were captured without' \
+		"$NXTOP" analyze -q "$p" --rule quality
+	expect 0 "advice: capture again with --enable-dge-notifs" \
+		"$NXTOP" analyze -q "$p" --rule quality
+done
+# dropped events in a system profile, a Parquet schema newer than known
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sys.json"
+expect 0 '^\[warning\] quality: .*dropped due to full ring buffer.*: the ring buffer filled and events were lost' \
+	"$NXTOP" analyze -q "$tmp/sys.json" --rule quality
+expect 0 '^\[warning\] quality: the import warns .*schema version 13\.0\.0 is newer.*: the Parquet schema is newer than this nxtop knows' \
+	"$NXTOP" analyze -q "$tmp/screen_split@latest" --rule quality
+"$NXTOP" analyze -q "$tmp/device_small@latest" | grep -q 'schema is newer' &&
+	fail "quality: schema 12.0.1 said to be newer"
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/screen.json"
+expect 0 '^\[ok\] quality: no finding' "$NXTOP" analyze -q "$tmp/screen.json" --rule quality
+
+# small-dma: per queue, packets under 4 KiB and their bytes, as jq counts
+# them (the queue is the subgroup without its -Q/-E suffixes)
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/screen.json"
+want=$(jq -r '[.dma[] | select(.aggregated != "yes") |
+	{q: (.subgroup | sub("-Q[0-9]+-E[0-9]+$"; "")), s: (.transfer_size | tonumber)}] |
+	group_by(.q)[] | [.[] | select(.s < 4096)] |
+	select(length > 0) | "\(length) \(map(.s) | add)"' "$fx/device_screen.json" | sort)
+analyze_json "$tmp/screen.json" --rule small-dma
+got=$(jq -r '.rules[0].findings[].numbers | "\(.small_packets) \(.small_bytes)"' "$tmp/a.json" | sort)
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "small-dma: got '$got', wanted '$want'"
+expect 0 '^\[warning\] small-dma: queue qSyncIO0: 80 packets under 4096 B \(163840 bytes\) take 100\.00% of its DMA time' \
+	"$NXTOP" analyze -q "$tmp/screen.json" --rule small-dma
+expect 0 'advice: aim for contiguous payloads of at least 4 KiB' \
+	"$NXTOP" analyze -q "$tmp/screen.json" --rule small-dma
+# at the edges: a share of exactly min_share, packets of exactly bytes
+analyze_json "$tmp/screen.json" --rule small-dma --set small-dma.min_share=100
+[ "$(count small-dma)" = 0 ] || fail "small-dma fired at a share of min_share"
+analyze_json "$tmp/plain.json" --rule small-dma --set small-dma.bytes=2048
+[ "$(count small-dma)" = 0 ] || fail "small-dma: a 2048 B packet is under 2048 B"
+analyze_json "$tmp/plain.json" --rule small-dma --set small-dma.bytes=2049
+[ "$(count small-dma)" = 2 ] || fail "small-dma: two queues of 2048 B packets"
+# quiet on packets of 8 KiB
+sed 's/"transfer_size":2048/"transfer_size":8192/g' "$small" > "$tmp/big.json"
+expect 0 '^\[ok\] small-dma: no finding' "$NXTOP" analyze -q "$tmp/big.json" --rule small-dma
+
+# reload: transfers (aggregated DMAs) per tensor, as jq counts them
+loads() {
+	jq -r --argjson max "$1" '[.dma[] | select(.aggregated == "yes" and
+		.variable != "unknown")] | group_by(.variable)[] |
+		select(length > $max) | "\(.[0].variable) \(length)"' \
+		"$fx/device_screen.json" | sort
+}
+analyze_json "$tmp/screen.json" --rule reload
+got=$(jq -r '.rules[0].findings[] | "\(.finding | sub("^tensor "; "") | sub(" .*"; "")) \(.numbers.loads) \(.ranges_total)"' "$tmp/a.json" | sort)
+want=$(loads 2 | awk '{ print $1, $2, $2 }')
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "reload: got '$got', wanted '$want'"
+expect 0 '^\[warning\] reload: tensor var_6 loaded into SBUF 6 times \(more than 2\): 12288 bytes$' \
+	"$NXTOP" analyze -q "$tmp/screen.json" --rule reload
+# at the edge: max_loads 6 lets six loads pass, 5 does not
+analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=6
+[ "$(count reload)" = 0 ] || fail "reload fired at max_loads"
+analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=5
+[ "$(count reload)" = "$(loads 5 | grep -c .)" ] || fail "reload: not the tensors loaded 6 times"
+expect 0 '^\[ok\] reload: no finding' "$NXTOP" analyze -q "$tmp/plain.json" --rule reload
+# --range: only the loads that start in it
+analyze_json "$tmp/screen.json" --rule reload --range 0:100us --set reload.max_loads=0
+got=$(jq '[.rules[0].findings[].numbers.loads] | add' "$tmp/a.json")
+want=$(jq '.metadata[0].first_hw_timestamp as $t0 | [.dma[] |
+	select(.aggregated == "yes" and .variable != "unknown" and
+	.timestamp - $t0 < 100000)] | length' "$fx/device_screen.json")
+[ "$want" -gt 0 ] && [ "$got" = "$want" ] || fail "reload --range: $got loads, wanted $want"
+
+# semaphore: EVENT_SEMAPHORE time per engine over the first 100 us, as
+# jq sums it; at the edge, a share of exactly max_pct does not fire
+sem=$(jq -r '.metadata[0].first_hw_timestamp as $t0 | [.instruction[] |
+	select(.opcode == "EVENT_SEMAPHORE" and .timestamp - $t0 < 100000)] |
+	"\(length) \(map(.duration) | add)"' "$fx/device_screen.json")
+analyze_json "$tmp/screen.json" --rule semaphore --range 0:100us
+got=$(jq -r '.rules[0].findings[] | "\(.numbers.waits) \(.numbers.wait_ns)"' "$tmp/a.json")
+[ "$got" = "$sem" ] || fail "semaphore: got '$got', wanted '$sem'"
+edge=$(echo "$sem" | awk '{ print $2 / 1000 }')
+analyze_json "$tmp/screen.json" --rule semaphore --range 0:100us --set semaphore.max_pct="$edge"
+[ "$(count semaphore)" = 0 ] || fail "semaphore fired at a share of max_pct ($edge)"
+analyze_json "$tmp/screen.json" --rule semaphore --range 0:100us \
+	--set semaphore.max_pct="$(awk -v e="$edge" 'BEGIN { print e - 0.001 }')"
+[ "$(count semaphore)" = 1 ] || fail "semaphore did not fire past max_pct"
+expect 0 "^\[warning\] semaphore: Scalar waits on semaphores .*: $(jq '[.instruction[] | select(.opcode == "EVENT_SEMAPHORE")] | length' "$fx/device_screen.json") EVENT_SEMAPHORE" \
+	"$NXTOP" analyze -q "$tmp/screen.json" --rule semaphore
+expect 0 '^\[ok\] semaphore: no finding' "$NXTOP" analyze -q "$tmp/plain.json" --rule semaphore
+
+# system rules: executions "nc start_us dur_us", written as a system
+# profile; NC 0 has a slow first one, an outlier and long gaps, NC 1
+# none of them
+cat > "$tmp/execs.txt" <<'LIST'
+0 0 500
+0 1000 100
+0 2000 100
+0 3000 300
+0 4000 100
+0 5000 100
+1 0 900
+1 1000 900
+1 2000 900
+1 3000 900
+LIST
+awk 'BEGIN { printf "{\"system_profile_metadata\": [{\"first_ts_ns\": \"1000000000\", \"ntff_version\": 5}], \"trace_event\": [" }
+	{ printf "%s{\"instance_id\": \"i-1\", \"process_id\": \"7\", \"thread_id\": %d, \"lnc_idx\": %d, \"nc_idx\": %d, \"worker_gid\": 1, \"timestamp_unit\": \"ns\", \"name\": \"nrt_execute\", \"id\": %d, \"parent_id\": 0, \"timestamp\": %d, \"duration\": %d, \"trace_event_source\": \"neuron_rt\", \"type\": 3, \"model_name\": \"/m/a.neff\"}",
+		(NR > 1 ? ", " : ""), 100 + $1, $1, $1, NR, 1000000000 + $2 * 1000, $3 * 1000 }
+	END { print "]}" }' "$tmp/execs.txt" > "$tmp/sys-execs.json"
+# the lower median of NC 0's durations, its first, its idle time and span
+set -- $(awk '$1 == 0 { n++; if (n == 1) first = $3 * 1000;
+		if (n > 1 && $2 * 1000 > end) idle += $2 * 1000 - end;
+		if (n == 1 || ($2 + $3) * 1000 > end) end = ($2 + $3) * 1000 }
+	END { printf "%d %d %d", first, idle, end }' "$tmp/execs.txt")
+first=$1 idle=$2 span=$3
+n0=$(awk '$1 == 0' "$tmp/execs.txt" | grep -c .)
+med=$(awk '$1 == 0 { print $3 * 1000 }' "$tmp/execs.txt" | sort -n |
+	sed -n "$(((n0 + 1) / 2))p")
+analyze_json "$tmp/sys-execs.json" --rule warmup,outliers,idle
+[ "$(count warmup)" = 1 ] && [ "$(count outliers)" = 1 ] && [ "$(count idle)" = 1 ] ||
+	fail "system rules: wanted one finding each for NC 0: $(jq -c '[.rules[] | .findings | length]' "$tmp/a.json")"
+[ "$(jq '.rules[] | select(.id == "warmup") | .findings[0].numbers | "\(.first_ns) \(.median_ns)"' -r "$tmp/a.json")" = "$first $med" ] ||
+	fail "warmup: not first $first, median $med"
+[ "$(jq '.rules[] | select(.id == "outliers") | .findings[0] | "\(.numbers.outliers) \(.ranges[0].end - .ranges[0].ts)"' -r "$tmp/a.json")" = "1 300000" ] ||
+	fail "outliers: not the one execution of 300 us"
+[ "$(jq '.rules[] | select(.id == "idle") | .findings[0].numbers | "\(.idle_ns) \(.span_ns)"' -r "$tmp/a.json")" = "$idle $span" ] ||
+	fail "idle: not $idle ns idle of $span"
+expect 0 '^\[info\] warmup: /m/a.neff on NC 0: the first execution took 500000 ns, 5\.00x the median 100000 ns of 6' \
+	"$NXTOP" analyze -q "$tmp/sys-execs.json" --rule warmup
+# at the edges: ratios of exactly the factor, a share of exactly max_pct
+analyze_json "$tmp/sys-execs.json" --rule warmup,outliers,idle --set warmup.factor=5 \
+	--set outliers.factor=3 --set idle.max_pct="$(awk -v i="$idle" -v s="$span" 'BEGIN { printf "%.17g", 100 * i / s }')"
+[ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "a system rule fired at its edge"
+analyze_json "$tmp/sys-execs.json" --rule warmup,outliers,idle --set warmup.factor=4.99 \
+	--set outliers.factor=2.99 --set idle.max_pct=76
+[ "$(jq '.findings' "$tmp/a.json")" = 3 ] || fail "a system rule did not fire past its edge"
+# quiet on a device profile and a system profile of two executions
+expect 0 '^\[ok\] warmup: not checked: no nrt_execute' "$NXTOP" analyze -q "$tmp/plain.json" --rule warmup
+cp "$fx/system_ncs.json" "$tmp/ncs.json"
+analyze_json "$tmp/ncs.json" --rule warmup,outliers,idle
+[ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "system rules fired on system_ncs.json"
+
+# throttle: the ham records' time under k/n < 1 inside 1868000:1870000
+# ns, and the instructions starting in it per engine, as jq finds them
+a=1868000 b=1870000
+thr=$(jq --argjson a $a --argjson b $b '[.ham[] | select(.k < .n) |
+	([.timestamp + .duration, $b] | min) - ([.timestamp, $a] | max) |
+	select(. > 0)] | add' "$small")
+eng=$(jq -r --argjson a $a --argjson b $b '[.ham[] | select(.k < .n)] as $h |
+	[.instruction[] | .timestamp as $t | select(any($h[];
+	$t >= ([.timestamp, $a] | max) and $t < ([.timestamp + .duration, $b] | min)))] |
+	group_by(.subgroup) | map("\(.[0].subgroup) \(length)") | join(", ")' "$small")
+analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns
+[ "$(jq '.rules[0].findings[0].numbers.throttled_ns' "$tmp/a.json")" = "$thr" ] ||
+	fail "throttle: not $thr ns throttled"
+expect 0 "^\[warning\] throttle: throttled \(limit under 100%\) .*: $thr ns in 1 ranges; instructions starting in the longest 8: $eng\$" \
+	"$NXTOP" analyze -q "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns
+edge=$(awk -v t="$thr" -v s=$((b - a)) 'BEGIN { printf "%.17g", 100 * t / s }')
+analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns --set throttle.min_pct="$edge"
+[ "$(count throttle)" = 0 ] || fail "throttle fired at min_pct"
+# a limit of 7/8 is not under 87.5%, and by default a short throttle is quiet
+analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns --set throttle.limit=87.5
+[ "$(count throttle)" = 0 ] || fail "throttle: a limit of 87.5% is under 87.5%"
+analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns --set throttle.limit=87.6
+[ "$(count throttle)" = 1 ] || fail "throttle: a limit of 87.5% is under 87.6%"
+expect 0 '^\[ok\] throttle: no finding: throttled 0\.0' "$NXTOP" analyze -q "$tmp/plain.json" --rule throttle
+expect 0 '^\[ok\] throttle: not checked' "$NXTOP" analyze -q "$tmp/screen.json" --rule throttle
+
+# stall: per engine, gaps longer than the minimum in which another engine
+# starts an instruction, as tests/stall.jq finds them
+stalls() {
+	jq -r --argjson min "$1" -f "$srcdir/tests/stall.jq" "$2" | sort
+}
+analyze_json "$tmp/screen.json" --rule stall --set stall.gap_us=0.5 --set stall.min_pct=0
+got=$(jq -r '.rules[0].findings[] | "\(.finding | sub(" .*"; "")) \(.numbers.gaps) \(.numbers.stall_ns)"' "$tmp/a.json" | sort)
+want=$(stalls 500 "$fx/device_screen.json")
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "stall: got '$got', wanted '$want'"
+expect 0 '^\[ok\] stall: no finding' "$NXTOP" analyze -q "$tmp/screen.json" --rule stall
+set -- $(stalls 10000 "$small")
+[ "$1 $2" = "Scalar 1" ] || fail "stall.jq: not one Scalar gap in device_small.json"
+expect 0 "^\[warning\] stall: Scalar stalls .*: 1 gaps over 10 us, $3 ns\$" \
+	"$NXTOP" analyze -q "$tmp/plain.json" --rule stall
+# at the edges: a gap of exactly gap_us, a share of exactly min_pct
+analyze_json "$tmp/plain.json" --rule stall --set stall.gap_us="$(awk -v g="$3" 'BEGIN { printf "%.3f", g / 1000 }')"
+[ "$(count stall)" = 0 ] || fail "stall: a gap of gap_us counted"
+analyze_json "$tmp/plain.json" --rule stall --set stall.gap_us="$(awk -v g="$3" 'BEGIN { printf "%.3f", (g - 1) / 1000 }')"
+[ "$(count stall)" = 1 ] || fail "stall: a gap over gap_us not counted"
+analyze_json "$tmp/plain.json" --rule stall --range 0:2ms \
+	--set stall.min_pct="$(awk -v g="$3" 'BEGIN { printf "%.17g", 100 * g / 2000000 }')"
+[ "$(count stall)" = 0 ] || fail "stall fired at min_pct"
+
+# --between: markers set in the viewer at 10 us and 60 us, named in
+# either order, are the range; jq sums the waits starting in it
+printf 'keys :goto 10us<Enter>m:goto 60us<Enter>m\n' > "$tmp/marks.keys"
+"$NXTOP" --headless "$tmp/marks.keys" "$tmp/screen.json" >/dev/null 2>&1 ||
+	fail "the viewer did not set the markers"
+want=$(jq -r '.metadata[0].first_hw_timestamp as $t0 | [.instruction[] |
+	select(.opcode == "EVENT_SEMAPHORE" and .timestamp - $t0 >= 10000 and
+	.timestamp - $t0 < 60000)] | "\(length) \(map(.duration) | add) 50000"' "$fx/device_screen.json")
+analyze_json "$tmp/screen.json" --rule semaphore --between M2,M1 --set semaphore.max_pct=0
+got=$(jq -r '.rules[0].findings[0].numbers | "\(.waits) \(.wait_ns) \(.range_ns)"' "$tmp/a.json")
+[ "$got" = "$want" ] || fail "--between M2,M1: got '$got', wanted '$want'"
+expect 1 "no marker 'M3'" "$NXTOP" analyze -q "$tmp/screen.json" --between M1,M3
+
+# names from the profile (a queue "qEvil<ESC>[2J", an opcode with a
+# colour escape) reach the terminal cleaned
+"$NXTOP" analyze -q "$tmp/screen.json" > "$tmp/all.txt" || fail "analyze screen.json failed"
+grep -q 'qEvil' "$tmp/all.txt" || fail "the evil queue is not named"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/all.txt"; then
+	fail "an escape character reached the output"
+fi
+
+# usage errors
+expect 2 "no rule 'nope' \\(rules: quality, mfu, transpose, spill, small-dma, reload, stall, semaphore, throttle, warmup, outliers, idle\\)" "$NXTOP" analyze "$tmp/plain.json" --rule nope
+expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1
+expect 2 "'abc' is not a number" "$NXTOP" analyze "$tmp/plain.json" --set mfu.min_pct=abc
+expect 2 "do not go together" "$NXTOP" analyze "$tmp/plain.json" --range 0:1us --between a,b
+expect 2 "unknown format" "$NXTOP" analyze "$tmp/plain.json" --format csv
+expect 1 "no marker 'a'" "$NXTOP" analyze -q "$tmp/plain.json" --between a,b
+expect 1 "not a time" "$NXTOP" analyze -q "$tmp/plain.json" --range x:y
+expect 1 "nxtop: " "$NXTOP" analyze -q "$tmp/missing.json"
+
+pass

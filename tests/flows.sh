@@ -1,0 +1,72 @@
+#!/bin/sh
+# Flows of a Chrome trace: every paired flow of the fixture is exported
+# with both ends, as an independent jq binding of the flow steps finds
+# them (s/t/f by category and id in time order; a step binds to the
+# deepest slice enclosing it on its thread, an f without bp "e" to the
+# next slice to start there); ends without a partner are counted; the
+# three formats agree; 64-bit ids stay exact.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data"
+
+if ! command -v jq >/dev/null; then
+	echo "skipping: needs jq" >&2
+	exit 77
+fi
+
+cat >"$tmp/flows.jq" <<'JQ'
+def ns: . * 1000 | round;
+.traceEvents as $ev
+| [$ev[] | select(.ph == "X")] as $x
+| ([$x[].ts | ns] | min) as $t0
+| def bind($e):
+    [$x[] | select(.pid == $e.pid and .tid == $e.tid)] as $th
+    | if $e.ph == "f" and ($e.bp // "") != "e"
+      then [$th[] | select(.ts >= $e.ts)] | sort_by(.ts) | .[0]
+      else [$th[] | select(.ts <= $e.ts and .ts + .dur >= $e.ts)]
+           | sort_by(.ts, -.dur) | .[-1] end;
+  [$ev[] | select(.ph == "s" or .ph == "t" or .ph == "f")]
+| group_by(.cat, (.id | tostring))
+| map(sort_by(.ts))
+| ( [.[] | select(length > 1) | . as $g
+     | range(1; length) as $i | [bind($g[$i - 1]), bind($g[$i])]
+     | "\(.[0].name)|\((.[0].ts | ns) - $t0)|\(.[1].name)|\((.[1].ts | ns) - $t0)"]
+    | sort | .[]),
+  "unpaired \([.[] | select(length == 1)] | length)"
+JQ
+
+f="$srcdir/tests/fixtures/chrome_flows.json"
+cp "$f" "$tmp/flows.json"
+f="$tmp/flows.json"
+jq -r -f "$tmp/flows.jq" "$f" >"$tmp/want" || fail "jq failed"
+
+expect 0 "" "$NXTOP" export -q "$f" --what flows --format csv
+tail -n +2 "$out" | tr -d '\r' |
+	awk -F, '$3 != "" && $7 != "" { print $6 "|" $5 "|" $10 "|" $9 }' |
+	sort >"$tmp/got"
+awk -F, 'NR > 1 && ($3 == "" || $7 == "")' "$out" | wc -l |
+	awk '{ print "unpaired " $1 }' >>"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" ||
+	fail "CSV flows differ from jq: $(diff "$tmp/want" "$tmp/got")"
+
+# JSON: the same count and totals; the 64-bit id exact
+expect 0 "" "$NXTOP" export -q "$f" --what flows --format json
+paired=$(grep -c '|' "$tmp/want")
+jq -e --argjson p "$paired" '.paired == $p and .unpaired_out == 1 and
+	.unpaired_in == 1 and .count == $p + 2 and
+	([.flows[] | select(.out != null and .in != null)] | length) == $p and
+	([.flows[] | select(.flow_id == "18446744073709551615")][0]
+	 | .out.name == "A" and .in.name == "D")' "$out" >/dev/null ||
+	fail "JSON flows: $(cat "$out")"
+
+# text: one line per flow and the totals
+expect 0 "^Flows    $paired paired, 2 unpaired \(1 without an end, 1 without a start\)$" \
+	"$NXTOP" export -q "$f" --what flows
+lines=$(grep -c -- '  ->  ' "$out")
+[ "$lines" -eq $((paired + 2 + 1)) ] || fail "text flows: $lines lines: $(cat "$out")"
+expect 2 "unknown --what 'flow'.*events or flows" "$NXTOP" export -q "$f" --what flow
+
+[ "$failures" -eq 0 ]
