@@ -76,21 +76,50 @@ for q in id=18446744073709551000 id=9223229769545287789; do
 	cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "search $q differs from the JSON's"
 done
 
-# Layers: per layer name, instruction count per engine and start, from
-# the JSON twin by jq (engine from subgroup, else label).
-jq -r '[.instruction[] | select((.layer // "") != "")
+# Layers: per layer name, start, instruction count per engine and each
+# engine's active time (the union of its instructions in the layer),
+# from the JSON twin by jq (engine from subgroup, else label).
+layers_jq() {
+	jq -r '[.instruction[] | select((.layer // "") != "")
 	| {l: .layer, e: ((.subgroup // .label) | ascii_downcase
-		| sub("tensormatrix"; "tensor")), ts: (.timestamp | tonumber)}]
-	| group_by(.l)[] | [.[0].l, (map(.ts) | min),
-		(["tensor", "vector", "scalar", "gpsimd", "sync"] as $e
-		| $e[] as $x | map(select(.e == $x)) | length)] | @csv' \
-	"$fx/device_screen.json" | tr -d '"' | sort >"$tmp/want.txt"
-"$NXTOP" export -q "$screen" --what layers --format json |
-	jq -r '.layers[] | [.layer, .start_ns, .Tensor, .Vector, .Scalar, .GpSimd, .Sync] | @csv' |
-	tr -d '"' | sort >"$tmp/got.txt"
+		| sub("tensormatrix"; "tensor")), s: (.timestamp | tonumber),
+		t: ((.timestamp | tonumber) + (.duration | tonumber))}]
+	| group_by(.l)[] | . as $g
+	| ["tensor", "vector", "scalar", "gpsimd", "sync"] as $e
+	| [.[0].l, (map(.s) | min),
+		($e[] as $x | $g | map(select(.e == $x)) | length),
+		($e[] as $x | $g | map(select(.e == $x)) | sort_by(.s)
+		| reduce .[] as $i ({end: null, len: 0};
+			if .end == null or $i.s >= .end
+			then {end: $i.t, len: (.len + $i.t - $i.s)}
+			elif $i.t > .end then {end: $i.t, len: (.len + $i.t - .end)}
+			else . end) | .len)] | @csv' "$1" | tr -d '"' | sort
+}
+layers_got() {
+	"$NXTOP" export -q "$1" --what layers --format json |
+		jq -r '.layers[] | [.layer, .start_ns, .Tensor, .Vector, .Scalar,
+			.GpSimd, .Sync, ."Tensor active", ."Vector active",
+			."Scalar active", ."GpSimd active", ."Sync active"] | @csv' |
+		tr -d '"' | sort
+}
+layers_jq "$fx/device_screen.json" >"$tmp/want.txt"
+layers_got "$screen" >"$tmp/got.txt"
 [ "$(wc -l <"$tmp/want.txt")" -eq 4 ] || fail "jq found $(wc -l <"$tmp/want.txt") layers, not 4"
 cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
-	fail "layers differ from jq's count: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
+	fail "layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
+# the same over split parts, some in lower case, from another writer
+layers_got "$split" >"$tmp/got.txt"
+cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
+	fail "split: layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
+# the JSON's own layer_summary gives _dot.3 the same tensor active time
+n=$(jq '.layer_summary[] | select(.name == "/sg00/_dot.3") | .tensor_engine_active_time' \
+	"$fx/device_small.json")
+layers_jq "$fx/device_small.json" | grep -q "^_dot.3,[0-9,]*,$n,[0-9]*,[0-9]*,[0-9]*,[0-9]*\$" ||
+	fail "jq's tensor active time of _dot.3 is not the layer_summary's $n"
+layers_jq "$fx/device_small.json" >"$tmp/want.txt"
+layers_got "$small" >"$tmp/got.txt"
+cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
+	fail "small: layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
 
 # The viewer shows the same timeline and details (screen tests check
 # that it shows these expected screens).
