@@ -121,6 +121,49 @@ layers_got "$small" >"$tmp/got.txt"
 cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
 	fail "small: layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
 
+# MFU and HFU: FLOPs over the layer's span at the tensor engine's peak
+# (2 x 128 x 128 per cycle at 2.8 GHz, from Metadata). small_flops's
+# FLOPs follow the rule in tests/parquet/device.mjs, redone here by jq
+# over the JSON twin; _add.7 has FLOPs without flops_transpose, so no
+# model FLOPs and no MFU.
+jq -r '[.instruction[] | select((.layer // "") != "")
+	| (.duration | tonumber) as $d
+	| {l: .layer, s: (.timestamp | tonumber), t: ((.timestamp | tonumber) + $d),
+	   raw: (if .subgroup == "Tensor" then 32768 * $d
+		elif .subgroup == "Vector" and (.timestamp | tonumber) == 6000 then 100
+		else 0 end),
+	   tr: (if .subgroup == "Tensor" and .label == "Tensor" then 16384 * $d
+		elif .subgroup == "Vector" and (.timestamp | tonumber) == 6000 then null
+		else 0 end)}]
+	| group_by(.l)[] | [.[0].l, (map(.t) | max) - (map(.s) | min),
+		(map(.raw) | add),
+		(if any(.tr == null) then "" else (map(.raw - .tr) | add) end)] | @tsv' \
+	"$fx/device_small.json" | sort >"$tmp/flops.txt"
+cp -R "$fx/parquet-device/small_flops@latest" "$tmp/"
+flops="$tmp/small_flops@latest"
+"$NXTOP" export -q "$flops" --what layers --format json >"$tmp/l.json" ||
+	fail "small_flops: layers export failed"
+jq -r '.layers[] | [.layer, .duration_ns, .flops, .mfu] | @tsv' "$tmp/l.json" |
+	sort >"$tmp/got.txt"
+sqlite3 -separator '	' "$flops.nxdb" "SELECT name, coalesce(hfu, '') FROM layer" |
+	sort >"$tmp/hfu.txt"
+[ "$(wc -l <"$tmp/flops.txt")" -eq 2 ] || fail "jq found $(wc -l <"$tmp/flops.txt") layers, not 2"
+join -t '	' "$tmp/flops.txt" "$tmp/got.txt" | join -t '	' - "$tmp/hfu.txt" | awk -F'\t' '
+	function off(got, want) { d = got - want; if (d < 0) d = -d; return d > 1e-9 * want }
+	{ peak = 2 * 128 * 128 * 2.8; n++ }
+	$2 != $5 || $3 != $6 { print "flops or span of " $1 ": " $0; bad = 1 }
+	$4 == "" && $7 != "" { print "MFU of " $1 " without model FLOPs: " $7; bad = 1 }
+	$4 != "" && off($7, $4 / ($2 * peak)) { print "MFU of " $1 ": " $7; bad = 1 }
+	off($8, $3 / ($2 * peak)) { print "HFU of " $1 ": " $8; bad = 1 }
+	END { exit bad || n != 2 }' >"$tmp/bad.txt" ||
+	fail "small_flops: $(cat "$tmp/bad.txt") (jq: $(cat "$tmp/flops.txt"))"
+# without the tensor engine's size in Metadata, no MFU
+jq -e '[.layers[] | .mfu] | all(. == "")' \
+	"$tmp/l.json" >/dev/null && fail "small_flops: no MFU at all"
+"$NXTOP" export -q "$small" --what layers --format json |
+	jq -e '[.layers[] | .mfu] | all(. == "")' >/dev/null ||
+	fail "small: an MFU without pe_num_cols in Metadata"
+
 # The viewer shows the same timeline and details (screen tests check
 # that it shows these expected screens).
 for d in next details; do
