@@ -121,6 +121,14 @@ layers_got "$small" >"$tmp/got.txt"
 cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
 	fail "small: layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
 
+# An active time nobody gave is empty, not 0 (the JSON's /sg00 row has
+# none; nor has a layer counted from rows too far out of order).
+jq -e '.layer_summary[] | select(.name == "/sg00") | has("tensor_engine_active_time") | not' \
+	"$fx/device_small.json" >/dev/null || fail "/sg00 of device_small.json has an active time"
+"$NXTOP" export -q "$fx/device_small.json" --what layers --format json |
+	jq -e '.layers[] | select(.layer == "/sg00") | ."Tensor active" == ""' >/dev/null ||
+	fail "an absent active time is not empty"
+
 # MFU and HFU: FLOPs over the layer's span at the tensor engine's peak
 # (2 x 128 x 128 per cycle at 2.8 GHz, from Metadata). small_flops's
 # FLOPs follow the rule in tests/parquet/device.mjs, redone here by jq
