@@ -247,13 +247,14 @@ static int64_t add_sat(int64_t a, int64_t b)
  * transposes' (flops_transpose), unknown where that column is absent. */
 static void count_flops(struct layer_acc *a, const cJSON *o)
 {
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "flops_transpose");
+	const cJSON *t;
 	int64_t f, tf = 0;
 
 	if (jv_i64(cJSON_GetObjectItemCaseSensitive(o, "raw_flops"), &f) ||
 	    f < 0)
 		return;
 	a->l.flops = add_sat(NX_MAX(a->l.flops, 0), f);
+	t = cJSON_GetObjectItemCaseSensitive(o, "flops_transpose");
 	if (!t || jv_i64(t, &tf) || tf < 0) {
 		a->model_unknown = 1;
 		return;
