@@ -2,7 +2,9 @@
 # Neuron Explorer device profile folders (Parquet): the folders converted
 # from device_small.json and device_screen.json (tests/parquet/device.mjs)
 # give the JSON twin's summary and exports; layers are counted from the
-# instructions (checked against jq); split, missing and unknown tables
+# instructions, with each engine's active time, FLOPs, MFU and HFU
+# (checked against jq and awk over the JSON twin); split, missing and
+# unknown tables
 # and columns; a newer schema version; the cache follows the folder's
 # files; bad table files fail with one line and leave no cache.
 set -u
