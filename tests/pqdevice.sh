@@ -123,6 +123,14 @@ layers_got "$small" >"$tmp/got.txt"
 cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
 	fail "small: layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
 
+# Where the JSON's layer_summary defines them the same way (its _dot.3
+# row: span, tensor instructions and active time), the export agrees.
+pick='.layers[] | select(.layer | test("(^|/)_dot\\.3$")) | [.start_ns, .duration_ns, .Tensor, ."Tensor active"] | @csv'
+j=$("$NXTOP" export -q "$fx/device_small.json" --what layers --format json | jq -r "$pick")
+p=$("$NXTOP" export -q "$small" --what layers --format json | jq -r "$pick")
+[ "$j" = "3332,1866063,2,207" ] && [ "$p" = "$j" ] ||
+	fail "_dot.3: JSON's layer_summary gives '$j', Parquet '$p'"
+
 # An active time nobody gave is empty, not 0 (the JSON's /sg00 row has
 # none; nor has a layer counted from rows too far out of order).
 jq -e '.layer_summary[] | select(.name == "/sg00") | has("tensor_engine_active_time") | not' \
