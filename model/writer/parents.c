@@ -1,9 +1,9 @@
-/* The parent of each nested slice, after the depths are final: the slice
- * one level up on the same row that was open when it began. Depths come
- * from time containment (finish_depths) or from the importer's own stack
- * (begin/end events); either way, reading a row's slices by start (the
- * shallower first on equal starts), the enclosing slice is the last one
- * read at depth - 1. Each depth is read in order from the slice index
+/* The parent of each nested slice whose depth the importer gave (from
+ * its own stack of begin/end events; finish_depths() sets both on rows
+ * that nest by time): the slice one level up on the same row that was
+ * open when it began. Reading a row's slices by start (the shallower
+ * first on equal starts), the enclosing slice is the last one read at
+ * depth - 1. Each depth is read in order from the slice index
  * and the depths are merged, so the pass sorts nothing. */
 #include "config.h"
 
@@ -115,7 +115,8 @@ int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 	memset(&c, 0, sizeof(c));
 	rc = pc_open(db, &c);
 	for (int64_t id = 1; id <= ntracks && !rc; id++) {
-		if (!tracks[id].is_counter && tracks[id].max_depth > 0)
+		if (!tracks[id].is_counter && !nests_by_time(&tracks[id]) &&
+		    tracks[id].max_depth > 0)
 			rc = track_parents(&c, base + id, tracks[id].max_depth);
 	}
 	pc_close(&c);

@@ -20,10 +20,17 @@ struct wtrack {
 	uint64_t names;		/* one bit per name hash: how varied names are */
 };
 
-/* Depths of TF_NEST_BY_TIME tracks, before the indexes are built. */
+/* Slices whose depths and parents come from time containment. */
+static inline int nests_by_time(const struct wtrack *t)
+{
+	return (t->flags & TF_NEST_BY_TIME) && !t->is_counter;
+}
+
+/* Depths and parents of TF_NEST_BY_TIME tracks' slices. */
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks);
-/* Parent ids of nested slices, once the depths are final (parents.c). */
+/* Parent ids of nested slices of the other tracks, whose depths the
+ * importer gave (parents.c). */
 int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 		   int64_t ntracks);
 /* Finishing passes (finish.c): nesting depth, busy time and
