@@ -533,15 +533,17 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	return 0;
 }
 
-/* temp.nest: the tracks that nest by time. 0 if there are none. */
-static int nest_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
+/* temp.nest: the tracks that nest by time and came too far out of
+ * order for the window, their depths to be found again (only the
+ * importer's count). 0 if there are none. */
+static int nest_tracks(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		       int64_t ntracks)
 {
 	sqlite3_stmt *ins = NULL;
 	int rc = SQLITE_DONE, any = 0;
 
 	for (int64_t id = 1; id <= ntracks && !any; id++)
-		any = nests_by_time(&tracks[id]);
+		any = nests_by_time(&tracks[id]) && tracks[id].late;
 	if (!any)
 		return 0;
 	if (db_exec(db, "CREATE TEMP TABLE nest(track_id INTEGER PRIMARY KEY)") ||
@@ -549,8 +551,9 @@ static int nest_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 			       NULL) != SQLITE_OK)
 		return db_fail(db, "depth");
 	for (int64_t id = 1; id <= ntracks && rc == SQLITE_DONE; id++) {
-		if (!nests_by_time(&tracks[id]))
+		if (!nests_by_time(&tracks[id]) || !tracks[id].late)
 			continue;
+		tracks[id].max_depth = tracks[id].max_given;
 		sqlite3_bind_int64(ins, 1, base + id);
 		rc = sqlite3_step(ins);
 		sqlite3_reset(ins);
@@ -558,11 +561,6 @@ static int nest_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 	sqlite3_finalize(ins);
 	return rc == SQLITE_DONE ? 1 : db_fail(db, "depth");
 }
-
-/* The slices open at the current one: their ends and ids. */
-struct open_slice {
-	int64_t end, id;
-};
 
 /* Depths and parents to write, applied in id order: in the order they
  * are found (by track and time) each would seek a different page. */
@@ -616,44 +614,37 @@ static int depths_add(struct depths *d, int64_t id, int depth, int64_t parent)
 static int depths_scan(struct depths *d, sqlite3_stmt *sel,
 		       struct wtrack *tracks, int64_t base)
 {
-	struct open_slice *stack = NULL;
+	struct nest_stack st = { 0 };
 	int64_t track = 0;
-	size_t depth = 0, cap = 0;
 	int rc;
 
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(sel, 0);
 		int64_t ts = sqlite3_column_int64(sel, 2);
-		int64_t end = ts + sqlite3_column_int64(sel, 3);
+		int64_t parent;
+		int depth;
 
 		if (sqlite3_column_int64(sel, 1) != track) {
 			track = sqlite3_column_int64(sel, 1);
-			depth = 0;
+			st.n = 0;
 		}
-		/* the same rule as scan_slices(): a slice ending at ts does not
-		 * hold an instant at ts only when it is one itself */
-		while (depth && stack[depth - 1].end <= ts &&
-		       !(stack[depth - 1].end == ts && end == ts))
-			depth--;
-		stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
-		if (depth > WRITER_MAX_DEPTH)
-			depth = WRITER_MAX_DEPTH;
+		depth = nest_place(&st, id, ts, ts + sqlite3_column_int64(sel, 3),
+				   &parent);
 		if ((depth || sqlite3_column_int(sel, 4)) &&
-		    depths_add(d, id, (int)depth, depth ? stack[depth - 1].id : 0))
+		    depths_add(d, id, depth, parent))
 			break;
 		tracks[track - base].max_depth =
-			NX_MAX(tracks[track - base].max_depth, (int)depth);
-		stack[depth++] = (struct open_slice){ end, id };
+			NX_MAX(tracks[track - base].max_depth, depth);
 	}
-	free(stack);
+	free(st.s);
 	return rc == SQLITE_DONE ? depths_flush(d) : db_fail(d->db, "depth");
 }
 
-/* Depths and parents of the tracks that nest by time, from one sorted
- * pass over their slices: the enclosing slice is the one below on the
- * stack (finish_parents() skips these tracks). Only slices that nest,
- * or no longer do, are rewritten; the level-of-detail pass then finds
- * every depth already right. */
+/* Depths and parents of the tracks that nest by time but came too far
+ * out of order for the window, from one sorted pass over their slices
+ * (finish_parents() skips these tracks). Only slices that nest, or no
+ * longer do, are rewritten; the level-of-detail pass then finds every
+ * depth already right. */
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks)
 {

@@ -38,7 +38,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_TRACK] = "INSERT INTO track(id, profile_id, parent_id, kind, name,"
 		    " sort_key) VALUES(?,?,?,?,?,?)",
 	[S_SLICE] = "INSERT INTO slice(id, track_id, ts, dur, name, cat,"
-		    " depth, flags) VALUES(?,?,?,?,?,?,?,?)",
+		    " depth, flags, parent_id) VALUES(?,?,?,?,?,?,?,?,?)",
 	[S_ARG] = "INSERT OR REPLACE INTO arg(slice_id, args) VALUES(?,?)",
 	[S_COUNTER] = "INSERT INTO counter(track_id, ts, value) VALUES(?,?,?)",
 	[S_INSTR] = TYPED_TABLE_INSERT(instruction, INSTRUCTION_COLUMNS),
@@ -92,6 +92,7 @@ struct writer {
 	size_t nstrings, cap_strings, string_bytes;
 
 	struct wtrack *tracks;	/* index = track id */
+	struct window win;	/* slices of rows that nest by time */
 	int64_t ntracks, cap_tracks;	/* tracks[i] is track id base + i */
 	char **parts;		/* caches to merge when finishing */
 	size_t nparts;
@@ -137,7 +138,10 @@ static void writer_free(struct writer *w)
 	sqlite3_close(w->db);
 	strmap_free(&w->strings, NULL);
 	free(w->string_ids);
+	for (int64_t i = 0; w->tracks && i <= w->ntracks; i++)
+		free(w->tracks[i].open.s);
 	free(w->tracks);
+	free(w->win.heap);
 	free(w->dropped);
 	free(w);
 }
@@ -593,8 +597,15 @@ void writer_track_set_args(struct writer *w, int64_t track, const char *json)
 
 void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
 {
-	if (track > w->base && track <= w->base + w->ntracks)
-		w->tracks[track - w->base].flags = flags;
+	struct wtrack *t;
+
+	if (track <= w->base || track > w->base + w->ntracks)
+		return;
+	t = &w->tracks[track - w->base];
+	/* slices written before went straight to the cache */
+	if (t->n && !(t->flags & TF_NEST_BY_TIME) && (flags & TF_NEST_BY_TIME))
+		t->late = 1;
+	t->flags = flags;
 }
 
 void writer_track_set_name(struct writer *w, int64_t track, const char *name)
@@ -618,18 +629,71 @@ static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
 		t->max_end = end;
 }
 
+static void emit_slice(struct writer *w, const struct wpending *p,
+		       int64_t parent)
+{
+	q_begin(w, S_SLICE);
+	wq_int(w->q, 1, p->id);
+	wq_int(w->q, 2, p->track);
+	wq_int(w->q, 3, p->ts);
+	wq_int(w->q, 4, p->dur);
+	wq_int(w->q, 5, p->name);
+	bind_sid(w, 6, p->cat);
+	wq_int(w->q, 7, p->depth);
+	wq_int(w->q, 8, (int)p->flags);
+	bind_sid(w, 9, parent);
+	q_step(w);
+}
+
+/* Writes the first slice of the window with its depth and parent. */
+static void place_first(struct writer *w)
+{
+	struct wpending p;
+	struct wtrack *t;
+	int64_t parent = 0;
+
+	if (!window_pop(&w->win, &p))
+		return;
+	t = &w->tracks[p.track - w->base];
+	if (!t->late) {
+		p.depth = nest_place(&t->open, p.id, p.ts, p.ts + p.dur,
+				     &parent);
+		t->max_depth = NX_MAX(t->max_depth, p.depth);
+		t->last = p;
+	}
+	emit_slice(w, &p, parent);
+}
+
+/* A slice of a row that nests by time: through the window, unless it
+ * starts before one that has already left it. */
+static void window_add(struct writer *w, struct wtrack *t,
+		       const struct wpending *p)
+{
+	if (t->last.id && window_before(p, &t->last)) {
+		t->late = 1;
+		free(t->open.s);
+		t->open = (struct nest_stack){ 0 };
+	}
+	if (t->late) {
+		emit_slice(w, p, 0);
+		return;
+	}
+	window_push(&w->win, p);
+	if (w->win.n > WINDOW_MAX)
+		place_first(w);
+}
+
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		     int64_t name, int64_t cat, int depth, unsigned flags)
 {
+	struct wpending p;
 	struct wtrack *t;
-	int64_t id;
 
 	if (track <= w->base || track > w->base + w->ntracks)
 		return 0;
 	t = &w->tracks[track - w->base];
 	if (out_of_range(w, t, ts))
 		return 0;
-	q_begin(w, S_SLICE);
 	if (dur < 0) {
 		dur = 0;
 		flags |= SF_CLIPPED;
@@ -642,19 +706,16 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	if (dur > t->max_dur)
 		t->max_dur = dur;
 	depth = NX_MAX(0, NX_MIN(depth, WRITER_MAX_DEPTH));
+	t->max_given = NX_MAX(t->max_given, depth);
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
-	id = ++w->next_slice;
-	wq_int(w->q, 1, id);
-	wq_int(w->q, 2, track);
-	wq_int(w->q, 3, ts);
-	wq_int(w->q, 4, dur);
-	wq_int(w->q, 5, name);
-	bind_sid(w, 6, cat);
-	wq_int(w->q, 7, depth);
-	wq_int(w->q, 8, (int)flags);
-	q_step(w);
-	return id;
+	p = (struct wpending){ ++w->next_slice, track, ts, dur, name, cat,
+			       depth, flags };
+	if (nests_by_time(t))
+		window_add(w, t, &p);
+	else
+		emit_slice(w, &p, 0);
+	return p.id;
 }
 
 void writer_slice_args(struct writer *w, int64_t slice, const char *json)
@@ -963,7 +1024,11 @@ static int fill_extents(struct writer *w)
 int writer_finish(struct writer *w)
 {
 	int rc = -1;
-	int queued = wq_finish(w->q);
+	int queued;
+
+	while (w->win.n)
+		place_first(w);
+	queued = wq_finish(w->q);
 
 	/* from here on this thread writes */
 	w->q = NULL;
