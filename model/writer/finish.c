@@ -568,12 +568,14 @@ static int nest_tracks(sqlite3 *db, struct wtrack *tracks, int64_t base,
 
 struct depth_set {
 	int64_t id, parent;
-	int depth;
+	int depth;		/* -1: unchanged */
 };
 
 struct depths {
 	sqlite3 *db;
-	sqlite3_stmt *upd;
+	/* depth and parent, or the parent alone: depth is in the slice
+	 * index, whose entry an UPDATE of it rewrites */
+	sqlite3_stmt *upd, *upd_parent;
 	struct depth_set *set;
 	size_t n;
 };
@@ -591,14 +593,18 @@ static int depths_flush(struct depths *d)
 
 	qsort(d->set, d->n, sizeof(*d->set), by_id);
 	for (size_t i = 0; i < d->n && rc == SQLITE_DONE; i++) {
-		sqlite3_bind_int(d->upd, 1, d->set[i].depth);
-		if (d->set[i].parent)
-			sqlite3_bind_int64(d->upd, 2, d->set[i].parent);
+		const struct depth_set *e = &d->set[i];
+		sqlite3_stmt *st = e->depth < 0 ? d->upd_parent : d->upd;
+
+		if (e->depth >= 0)
+			sqlite3_bind_int(st, 1, e->depth);
+		if (e->parent)
+			sqlite3_bind_int64(st, 2, e->parent);
 		else
-			sqlite3_bind_null(d->upd, 2);
-		sqlite3_bind_int64(d->upd, 3, d->set[i].id);
-		rc = sqlite3_step(d->upd);
-		sqlite3_reset(d->upd);
+			sqlite3_bind_null(st, 2);
+		sqlite3_bind_int64(st, 3, e->id);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
 	}
 	d->n = 0;
 	return rc == SQLITE_DONE ? 0 : db_fail(d->db, "depth");
@@ -630,8 +636,12 @@ static int depths_scan(struct depths *d, sqlite3_stmt *sel,
 		}
 		depth = nest_place(&st, id, ts, ts + sqlite3_column_int64(sel, 3),
 				   &parent);
-		if ((depth || sqlite3_column_int(sel, 4)) &&
-		    depths_add(d, id, depth, parent))
+		/* rows the window placed before the row fell behind are
+		 * mostly right already */
+		if ((depth != sqlite3_column_int(sel, 4) ||
+		     parent != sqlite3_column_int64(sel, 5)) &&
+		    depths_add(d, id, depth == sqlite3_column_int(sel, 4) ? -1 :
+			       depth, parent))
 			break;
 		tracks[track - base].max_depth =
 			NX_MAX(tracks[track - base].max_depth, depth);
@@ -642,9 +652,9 @@ static int depths_scan(struct depths *d, sqlite3_stmt *sel,
 
 /* Depths and parents of the tracks that nest by time but came too far
  * out of order for the window, from one sorted pass over their slices
- * (finish_parents() skips these tracks). Only slices that nest, or no
- * longer do, are rewritten; the level-of-detail pass then finds every
- * depth already right. */
+ * (finish_parents() skips these tracks). Only slices whose depth or
+ * parent changes are rewritten; the level-of-detail pass then finds
+ * every depth already right. */
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks)
 {
@@ -654,12 +664,15 @@ int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 
 	if (rc <= 0)
 		return rc;
-	if (sqlite3_prepare_v2(db, "SELECT id, track_id, ts, dur, depth FROM slice"
+	if (sqlite3_prepare_v2(db, "SELECT id, track_id, ts, dur, depth,"
+			       " coalesce(parent_id, 0) FROM slice"
 			       " WHERE track_id IN temp.nest"
 			       " ORDER BY track_id, ts, dur DESC, id", -1, &sel,
 			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE slice SET depth=?, parent_id=?"
-			       " WHERE id=?", -1, &d.upd, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(db, "UPDATE slice SET depth=?1, parent_id=?2"
+			       " WHERE id=?3", -1, &d.upd, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE slice SET parent_id=?2 WHERE id=?3",
+			       -1, &d.upd_parent, NULL) != SQLITE_OK) {
 		rc = db_fail(db, "depth");
 	} else {
 		d.set = xcalloc(DEPTH_BATCH, sizeof(*d.set));
@@ -668,6 +681,7 @@ int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 	free(d.set);
 	sqlite3_finalize(sel);
 	sqlite3_finalize(d.upd);
+	sqlite3_finalize(d.upd_parent);
 	if (!rc)
 		rc = db_exec(db, "DROP TABLE temp.nest");
 	return rc;
