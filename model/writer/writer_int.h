@@ -68,8 +68,9 @@ void window_push(struct window *win, const struct wpending *p);
 /* The first slice out, in *out: 1, or 0 when the window is empty. */
 int window_pop(struct window *win, struct wpending *out);
 
-/* Depths and parents of the slices of TF_NEST_BY_TIME tracks that came
- * too far out of order for the window. */
+/* Depths and parents of the slices of TF_NEST_BY_TIME tracks that the
+ * window could not order: too far out of order, or set to nest after
+ * their first slices. */
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks);
 /* Parent ids of nested slices of the other tracks, whose depths the
