@@ -45,9 +45,9 @@ jq -r -f "$tmp/flows.jq" "$f" >"$tmp/want" || fail "jq failed"
 
 expect 0 "" "$NXTOP" export -q "$f" --what flows --format csv
 tail -n +2 "$out" | tr -d '\r' |
-	awk -F, '$3 != "" && $7 != "" { print $6 "|" $5 "|" $10 "|" $9 }' |
+	awk -F, '$4 != "" && $8 != "" { print $7 "|" $6 "|" $11 "|" $10 }' |
 	sort >"$tmp/got"
-awk -F, 'NR > 1 && ($3 == "" || $7 == "")' "$out" | wc -l |
+awk -F, 'NR > 1 && ($4 == "" || $8 == "")' "$out" | wc -l |
 	awk '{ print "unpaired " $1 }' >>"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" ||
 	fail "CSV flows differ from jq: $(diff "$tmp/want" "$tmp/got")"

@@ -14,6 +14,7 @@
 
 #include "model/hmap.h"
 #include "model/util.h"
+#include "src/import/deps.h"
 #include "src/import/formats.h"
 #include "src/import/import.h"
 #include "src/import/neuron.h"
@@ -33,7 +34,8 @@
 /* Distinct layers counted at most; a hostile file may name millions. */
 #define MAX_LAYERS 65536
 
-enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA };
+enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA,
+		  TBL_FLOW };
 
 static const struct pqrename instruction_names[] = {
 	{ "start_ts", "timestamp" }, { "duration_ns", "duration" },
@@ -117,6 +119,11 @@ static const struct pqrename xfer_doc[] = {
 	{ "packet_aggregation_id", 0 }, { NULL, NULL },
 };
 
+static const struct pqrename flow_doc[] = {
+	{ "in_id", 0 }, { "out_id", 0 }, { "in_table", 0 }, { "out_table", 0 },
+	{ "dependency_type", 0 }, { "gap_time", 0 }, { NULL, NULL },
+};
+
 struct spec {
 	const char *table, *section;
 	enum table_kind kind;
@@ -152,6 +159,7 @@ static const struct spec specs[] = {
 	{ "TensorInfo", "neff_node", TBL_ROWS, NULL, NULL, { 0 } },
 	{ "Summary", "summary", TBL_ROWS, NULL, NULL, { 0 } },
 	{ "SchemaFields", "SchemaFields", TBL_SCHEMA, NULL, NULL, { 0 } },
+	{ "Flow", "Flow", TBL_FLOW, NULL, flow_doc, { "in_id", "out_id", NULL } },
 };
 
 /* A layer's figures as they add up. */
@@ -444,6 +452,9 @@ static int one_row(struct device *d, const struct spec *sp,
 	} else if (sp->kind == TBL_SCHEMA) {
 		schema_field(d, pqrows_index(r), o);
 		return 0;
+	} else if (sp->kind == TBL_FLOW) {
+		d->im->rec = &rec;
+		return deps_flow_row(d->im, o);
 	} else {
 		reshape(d, sp, r, o);
 	}
