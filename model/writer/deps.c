@@ -87,20 +87,78 @@ static const char *const link_sql[] = {
 	" ORDER BY r",
 };
 
-/* Indexes the matching seeks by; dropped once the flows are written
- * (the finished cache does not need them). */
-static const char index_sql[] =
-	"CREATE INDEX dep_instruction ON instruction(id);"
-	"CREATE INDEX dep_transfer ON dma_transfer(id);"
-	"CREATE INDEX dep_packet ON dma_packet(id);"
-	"CREATE INDEX dep_semaphore ON semaphore_update(profile_id, sem_id, ts);"
-	"CREATE INDEX temp.dep_by_slice ON dep_pending(kind, slice, ts);"
-	"CREATE INDEX temp.dep_signal ON dep_pending(kind, profile, sem, ts);";
+/* Indexes the matching seeks by, each made only when some pending row
+ * needs it, and dropped once the flows are written (the finished cache
+ * does not need them). */
+static const struct {
+	const char *when, *sql;
+} indexes[] = {
+	{ "kind IN (%d, %d)", "CREATE INDEX dep_instruction ON instruction(id)" },
+	{ "kind IN (%d, %d)", "CREATE INDEX dep_transfer ON dma_transfer(id)" },
+	{ "kind = %d AND 'dmapacket' IN (lower(tab), lower(tab2))",
+	  "CREATE INDEX dep_packet ON dma_packet(id)" },
+	{ "kind = %d", "CREATE INDEX dep_semaphore ON"
+	  " semaphore_update(profile_id, sem_id, ts)" },
+	{ "kind = %d", "CREATE INDEX temp.dep_signal ON"
+	  " dep_pending(kind, profile, sem, ts)" },
+	{ "kind = %d", "CREATE INDEX temp.dep_by_slice ON"
+	  " dep_pending(kind, slice, ts)" },
+};
 
 static const char drop_sql[] =
-	"DROP INDEX dep_instruction; DROP INDEX dep_transfer;"
-	" DROP INDEX dep_packet; DROP INDEX dep_semaphore;"
+	"DROP INDEX IF EXISTS dep_instruction; DROP INDEX IF EXISTS dep_transfer;"
+	" DROP INDEX IF EXISTS dep_packet; DROP INDEX IF EXISTS dep_semaphore;"
 	" DROP TABLE temp.dep_pending;";
+
+/* Runs the statement fmt with kinds a and b. */
+static int exec_fmt(sqlite3 *db, const char *fmt, int a, int b)
+{
+	char *sql = sqlite3_mprintf(fmt, a, b);
+	int rc = sql ? db_exec(db, sql) : -1;
+
+	sqlite3_free(sql);
+	return rc;
+}
+
+/* 1 when some pending row is as "when" says (with kinds a and b), 0
+ * when none, -1 on error. */
+static int any_pending(sqlite3 *db, const char *when, int a, int b)
+{
+	char *cond = sqlite3_mprintf(when, a, b);
+	char *sql = cond ? sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM"
+					   " temp.dep_pending WHERE %s)", cond) :
+			   NULL;
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			rc = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(sql);
+	sqlite3_free(cond);
+	return rc;
+}
+
+static int make_indexes(sqlite3 *db)
+{
+	const int kinds[][2] = {
+		{ WD_PRED, WD_ROW }, { WD_PACKET, WD_ROW }, { WD_ROW, 0 },
+		{ WD_WAIT, 0 }, { WD_WAIT, 0 }, { WD_TRIGGER, 0 },
+	};
+	int need;
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(indexes); i++) {
+		need = any_pending(db, indexes[i].when, kinds[i][0],
+				   kinds[i][1]);
+		if (need < 0)
+			return db_fail(db, "dependencies");
+		if (need && db_exec(db, indexes[i].sql))
+			return -1;
+	}
+	return 0;
+}
 
 int deps_resolve(sqlite3 *db)
 {
@@ -108,17 +166,11 @@ int deps_resolve(sqlite3 *db)
 		{ WD_PRED, 0 }, { WD_ROW, 0 }, { WD_PACKET, 0 },
 		{ WD_TRIGGERED, WD_TRIGGER }, { WD_SIGNAL, WD_WAIT },
 	};
-	char *sql;
-	int rc;
 
-	if (db_exec(db, index_sql))
+	if (make_indexes(db))
 		return -1;
-	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++) {
-		sql = sqlite3_mprintf(link_sql[i], kinds[i][0], kinds[i][1]);
-		rc = sql ? db_exec(db, sql) : -1;
-		sqlite3_free(sql);
-		if (rc)
+	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
+		if (exec_fmt(db, link_sql[i], kinds[i][0], kinds[i][1]))
 			return -1;
-	}
 	return db_exec(db, drop_sql);
 }

@@ -1004,11 +1004,11 @@ int writer_finish(struct writer *w)
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
+	    (w->deps_pending && deps_resolve(w->db)) ||
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
-			  w->progress_ctx) || resolve_flows(w) ||
-	    (w->deps_pending && deps_resolve(w->db)))
+			  w->progress_ctx) || resolve_flows(w))
 		goto out;
 	/* planner statistics from a sample of each index: a full ANALYZE
 	 * reads every index again */
