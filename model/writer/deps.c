@@ -23,8 +23,8 @@ int deps_create(sqlite3 *db)
 
 /* The slice of the typed row T (alias x) with id K in profile P. */
 #define SLICE_BY_ID(T, K, P) \
-	"(SELECT x.slice_id FROM " T " x JOIN slice xs ON xs.id = x.slice_id" \
-	" JOIN track xt ON xt.id = xs.track_id WHERE x.id = " K \
+	"(SELECT x.slice_id FROM " T " x CROSS JOIN slice xs ON xs.id =" \
+	" x.slice_id CROSS JOIN track xt ON xt.id = xs.track_id WHERE x.id = " K \
 	" AND xt.profile_id = " P " LIMIT 1)"
 
 /* A Flow table row's end: the table it names, else an instruction. */
@@ -59,14 +59,16 @@ static const char *const link_sql[] = {
 	SLICE_BY_ID("dma_transfer", "p.key", "p.profile") " AS o FROM"
 	" temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL ORDER BY r",
 	/* triggers: an engine's instruction starting at the trigger time
-	 * (x is p again: an ORDER BY here cannot name p);
+	 * (x is p again: an ORDER BY here cannot name p; the joins in
+	 * this order, whatever the planner guesses without statistics);
 	 * among several, the one naming the transfer's start, then the one
 	 * ending at its completion */
 	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, s,"
 	" 'dma trigger', 0 FROM (SELECT p.rowid AS r, p.slice AS s,"
-	" (SELECT i.id FROM track t JOIN slice i ON i.track_id = t.id AND"
-	" i.depth = 0 AND i.ts = p.ts, temp.dep_pending x WHERE x.rowid ="
-	" p.rowid AND t.profile_id = p.profile AND t.kind = 'engine' ORDER BY"
+	" (SELECT i.id FROM temp.dep_pending x CROSS JOIN track t CROSS JOIN"
+	" slice i ON i.track_id = t.id AND i.depth = 0 AND i.ts = x.ts WHERE"
+	" x.rowid = p.rowid AND t.profile_id = x.profile AND t.kind = 'engine'"
+	" ORDER BY"
 	" EXISTS(SELECT 1 FROM temp.dep_pending q WHERE q.kind = %d AND"
 	" q.slice = i.id AND q.ts = x.value) DESC, i.ts + i.dur = x.ts2 DESC,"
 	" i.id LIMIT 1)"
