@@ -102,9 +102,9 @@ static const struct {
 	{ "kind = %d", "CREATE INDEX dep_semaphore ON"
 	  " semaphore_update(profile_id, sem_id, ts)" },
 	{ "kind = %d", "CREATE INDEX temp.dep_signal ON"
-	  " dep_pending(kind, profile, sem, ts)" },
+	  " dep_pending(profile, sem, ts) WHERE kind = %d" },
 	{ "kind = %d", "CREATE INDEX temp.dep_by_slice ON"
-	  " dep_pending(kind, slice, ts)" },
+	  " dep_pending(slice, ts) WHERE kind = %d" },
 };
 
 static const char drop_sql[] =
@@ -145,9 +145,11 @@ static int any_pending(sqlite3 *db, const char *when, int a, int b)
 
 static int make_indexes(sqlite3 *db)
 {
-	const int kinds[][2] = {
-		{ WD_PRED, WD_ROW }, { WD_PACKET, WD_ROW }, { WD_ROW, 0 },
-		{ WD_WAIT, 0 }, { WD_WAIT, 0 }, { WD_TRIGGER, 0 },
+	/* the kinds that need the index, and the kind it holds */
+	const int kinds[][3] = {
+		{ WD_PRED, WD_ROW, 0 }, { WD_PACKET, WD_ROW, 0 }, { WD_ROW, 0, 0 },
+		{ WD_WAIT, 0, 0 }, { WD_WAIT, 0, WD_SIGNAL },
+		{ WD_TRIGGER, 0, WD_TRIGGERED },
 	};
 	int need;
 
@@ -156,7 +158,7 @@ static int make_indexes(sqlite3 *db)
 				   kinds[i][1]);
 		if (need < 0)
 			return db_fail(db, "dependencies");
-		if (need && db_exec(db, indexes[i].sql))
+		if (need && exec_fmt(db, indexes[i].sql, kinds[i][2], 0))
 			return -1;
 	}
 	return 0;
