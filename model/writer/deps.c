@@ -15,7 +15,10 @@
 
 int deps_create(sqlite3 *db)
 {
-	return db_exec(db, "CREATE TEMP TABLE dep_pending(kind INTEGER,"
+	/* the temporary database's own page cache: its default (2 MB)
+	 * sends a large profile's pending links to the disk and back */
+	return db_exec(db, "PRAGMA temp.cache_size=-16384;"
+		       " CREATE TEMP TABLE dep_pending(kind INTEGER,"
 		       " profile INTEGER, slice INTEGER, ts INTEGER, ts2 INTEGER,"
 		       " key, key2, sem TEXT, op INTEGER, value INTEGER, tab TEXT,"
 		       " tab2 TEXT, type TEXT)");
