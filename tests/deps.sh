@@ -7,7 +7,8 @@
 # (an engine's instruction starting at it, the one whose own trigger
 # names the transfer first) and semaphore waits (the last signal before
 # the update that left the awaited value, inferred); the three formats
-# agree; a bad predecessors field fails with one line and no cache.
+# agree; a bad predecessors field fails with one line and no cache, a
+# bad Flow row leaves its table out with one warning.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -94,6 +95,14 @@ done
 expect 0 "" "$NXTOP" summary -q "$tmp/device_deps@latest"
 grep -q 'unrecognised table "Flow"' "$out" &&
 	fail "the Flow table is unrecognised: $(cat "$out")"
+
+# A Flow row without in_id: the table is left out with one warning
+# naming the file and row; the rest of the profile imports.
+cp -R "$fx/parquet-device/deps_badflow@latest" "$tmp/"
+chmod -R u+w "$tmp/deps_badflow@latest"
+expect 0 'Flow\.parquet: row [0-9]+: missing "in_id" \(the Flow table is left out\)' \
+	"$NXTOP" summary -q "$tmp/deps_badflow@latest"
+[ "$(grep -c 'in_id' "$out")" -eq 1 ] || fail "bad Flow row: $(cat "$out")"
 
 # Bad input: one line naming the file, the record and what was expected.
 printf '{"instruction":[{"timestamp":1,"duration":2,"opcode":"MATMUL",%s' \
