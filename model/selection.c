@@ -61,9 +61,8 @@ static int busy_at(struct model *m, const struct mtrack *t, int64_t t0,
 	       busy_at(m, t, b1 * w, t1, level - 1, st, busy) ? -1 : 0;
 }
 
-/* Busy time of one row inside [t0, t1): exact, and fast on long ranges. */
-static int model_busy(struct model *m, const struct mtrack *t, int64_t t0,
-		      int64_t t1, int64_t *busy)
+int selection_busy(struct model *m, const struct mtrack *t, int64_t t0,
+		   int64_t t1, int64_t *busy)
 {
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
 	sqlite3_stmt *st;
@@ -387,7 +386,7 @@ static int group_compute(struct model *m, const struct mtrack *t, int64_t t0,
 		}
 		g->nfields++;
 	}
-	return model_busy(m, t, t0, t1, &g->active);
+	return selection_busy(m, t, t0, t1, &g->active);
 }
 
 static int selected(const struct mtrack *t, const struct mtrack *all,
@@ -521,6 +520,8 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		rc = union_active(m, all, nall, out);
 	if (!rc && out->n <= SEL_NONE_EXACT_MAX)
 		rc = measure_none(m, all, nall, out);
+	if (!rc)
+		rc = bounds_compute(m, profile, t0, t1, &out->bounds);
 	model_tracks_free(all, nall);
 	return rc;
 }
@@ -540,5 +541,6 @@ void selection_free(struct selection *s)
 		free(gr->unit);
 	}
 	free(s->groups);
+	bounds_free(&s->bounds);
 	memset(s, 0, sizeof(*s));
 }

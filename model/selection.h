@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "model/bounds.h"
 #include "model/model.h"
 
 /* The "(none)" lines' shortest and longest are read from the events when
@@ -54,6 +55,7 @@ struct selection {
 	int active_exact;	/* 0: active is measured per 1/4096 of the range */
 	struct sel_group *groups;
 	size_t ngroups;
+	struct bounds bounds;	/* of [t0, t1), every row */
 };
 
 /* tracks: the selected rows (group rows select their children); NULL
@@ -62,6 +64,11 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		      int64_t t1, const int64_t *tracks, size_t ntracks,
 		      struct selection *out);
 void selection_free(struct selection *s);
+
+/* Busy time of one row inside [t0, t1): exact, and fast on long ranges
+ * (level-of-detail buckets inside, events at the edges). */
+int selection_busy(struct model *m, const struct mtrack *t, int64_t t0,
+		   int64_t t1, int64_t *busy);
 
 
 #endif

@@ -66,4 +66,14 @@ void report_analyze_text(const struct an_result *r, const struct mprofile *p,
 void report_analyze_json(const struct an_result *r, const struct mprofile *p,
 			 size_t max, FILE *f);
 
+struct bounds;
+struct bound_fig;
+/* The performance bounds (bounds.c): a "Bounds" block of text, each
+ * bound with the numbers behind it or why it is not known; in JSON a
+ * "bounds" object inside the caller's, one key per figure. */
+void report_bounds_text(const struct bounds *b, FILE *f);
+void report_bounds_json(const struct bounds *b, struct jout *j);
+/* A figure's value as CSV and JSON write it ("" when not known). */
+const char *report_bound_value(const struct bound_fig *f, char *buf, size_t n);
+
 #endif

@@ -1,0 +1,511 @@
+#include "config.h"
+
+#include "model/bounds.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/infoval.h"
+#include "model/cache/schema.h"
+#include "model/selection.h"
+#include "model/util.h"
+
+const char *const bound_names[BOUND_COUNT] = { "memory", "compute",
+					       "pipeline" };
+
+static sqlite3_stmt *prep(struct model *m, const char *sql, int64_t profile)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(model_db(m), sql, -1, &st, NULL) != SQLITE_OK) {
+		model_fail(m, "bounds");
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, profile);
+	return st;
+}
+
+/* A real count of bytes or FLOPs as an exact integer where it fits. */
+static int64_t to_int(double v)
+{
+	return v >= 9.2e18 ? INT64_MAX : v <= 0 ? 0 : (int64_t)llround(v);
+}
+
+/* 1 if the profile is a device profile with metadata; else why_not. */
+static int has_device_metadata(struct model *m, int64_t profile,
+			       struct bounds *b)
+{
+	struct mprofile p;
+	sqlite3_stmt *st;
+	int device, rc;
+
+	if (model_profile(m, profile, &p))
+		return -1;
+	device = !strcmp(p.kind, "device");
+	model_profile_clear(&p);
+	if (!device) {
+		b->why_not = "not available: not a device profile (no device"
+			     " metadata)";
+		return 0;
+	}
+	st = prep(m, "SELECT EXISTS(SELECT 1 FROM info WHERE profile_id = ?1"
+		  " AND section = 'metadata')", profile);
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (!rc)
+		b->why_not = "not available: the profile has no metadata";
+	return rc;
+}
+
+/* A metadata number under its JSON name, else its Parquet name. */
+static int meta_real(struct model *m, int64_t profile, const char *json,
+		     const char *parquet, double *out)
+{
+	int rc = infoval_real(m, profile, "metadata", json, out);
+
+	if (rc > 0 && parquet)
+		rc = infoval_real(m, profile, "metadata", parquet, out);
+	if (rc > 0)
+		*out = -1;
+	return rc < 0 ? -1 : 0;
+}
+
+static int read_metadata(struct model *m, int64_t profile, struct bounds *b)
+{
+	double rows, cols;
+
+	if (meta_real(m, profile, "dma_ddr_bandwidth", NULL, &b->dma_bw) ||
+	    meta_real(m, profile, "hbm_ddr_bandwidth", NULL, &b->hbm_bw) ||
+	    meta_real(m, profile, "pe_num_rows", "tensor_engine_num_rows",
+		      &rows) ||
+	    meta_real(m, profile, "pe_num_cols", "tensor_engine_num_cols",
+		      &cols) ||
+	    meta_real(m, profile, "pe_clock_freq", "tensor_engine_clock_freq",
+		      &b->clock_ghz))
+		return -1;
+	b->pe_rows = rows >= 1 && rows < 1e9 ? (int64_t)rows : -1;
+	b->pe_cols = cols >= 1 && cols < 1e9 ? (int64_t)cols : -1;
+	if (b->pe_rows > 0 && b->pe_cols > 0 && b->clock_ghz > 0)
+		b->peak_flops = (double)b->pe_rows * (double)b->pe_cols * 2 *
+				b->clock_ghz * 1e9;
+	return 0;
+}
+
+/* Deepest lane of the profile's rows: slice queries name every depth so
+ * that the (track, depth, ts) index finds the range. */
+static int max_depth(struct model *m, int64_t profile, int64_t *out)
+{
+	sqlite3_stmt *st = prep(m, "SELECT coalesce(max(max_depth), 0) FROM"
+				" track WHERE profile_id = ?1", profile);
+
+	if (!st)
+		return -1;
+	*out = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Rows of events of a kind in [t0, t1), and the sum of expr over them;
+ * join names the typed table or the args. */
+static int range_sum(struct model *m, const struct bounds *b, int64_t profile,
+		     const char *kind, const char *join, const char *expr,
+		     int64_t depth, int64_t *n, double *sum)
+{
+	char sql[640];
+	sqlite3_stmt *st;
+
+	snprintf(sql, sizeof(sql), "SELECT count(%s), total(%s) FROM track t"
+		 " JOIN slice s ON s.track_id = t.id JOIN %s x ON x.slice_id ="
+		 " s.id WHERE t.profile_id = ?1 AND t.kind = '%s' AND s.depth IN "
+		 DEPTHS_UPTO("%" PRId64) " AND s.ts >= ?2 AND s.ts < ?3",
+		 expr, expr, join, kind, depth);
+	if (!(st = prep(m, sql, profile)))
+		return -1;
+	sqlite3_bind_int64(st, 2, b->t0);
+	sqlite3_bind_int64(st, 3, b->t1);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return model_fail(m, "bounds");
+	}
+	*n = sqlite3_column_int64(st, 0);
+	*sum = sqlite3_column_double(st, 1);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* 1 if any row of the profile of this kind has events. */
+static int has_rows(struct model *m, int64_t profile, const char *kind)
+{
+	sqlite3_stmt *st = prep(m, "SELECT EXISTS(SELECT 1 FROM track WHERE"
+				" profile_id = ?1 AND kind = ?2 AND"
+				" n_events > 0)", profile);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+#define HBM_READ "json_extract(x.args, '$.hbm_read_bytes')"
+#define HBM_WRITE "json_extract(x.args, '$.hbm_write_bytes')"
+
+/* DMA packet bytes (aggregated transfers when the profile has no
+ * packets: summing both counts every byte twice), and the instructions'
+ * HBM read and write bytes, of events starting in the range. */
+static int bytes_moved(struct model *m, int64_t profile, int64_t depth,
+		       struct bounds *b)
+{
+	int packets = has_rows(m, profile, "dma");
+	int64_t n, nw;
+	double sum, sw;
+
+	if (packets < 0 || range_sum(m, b, profile, packets ? "dma" : "dma_xfer",
+				     packets ? "dma_packet" : "dma_transfer",
+				     "x.transfer_size", depth, &n, &sum))
+		return -1;
+	b->dma_bytes = packets || has_rows(m, profile, "dma_xfer") > 0 ?
+		       to_int(sum) : -1;
+	if (range_sum(m, b, profile, "engine", "arg", HBM_READ, depth, &n,
+		      &sum) ||
+	    range_sum(m, b, profile, "engine", "arg", HBM_WRITE, depth, &nw,
+		      &sw))
+		return -1;
+	b->hbm_bytes = n + nw ? to_int(sum + sw) : -1;
+	return 0;
+}
+
+struct flops_layer {
+	char *name;
+	int64_t flops, start, end;
+};
+
+/* 1 if another layer nests in l ("l/..."): its FLOPs are counted there. */
+static int has_child(const struct flops_layer *l, size_t n, size_t i)
+{
+	size_t len = strlen(l[i].name), lo = i + 1, hi = n;
+
+	/* names are sorted: the first at or after "name/" is a child if any */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(l[mid].name, l[i].name, len);
+
+		if (c < 0 || (!c && (unsigned char)l[mid].name[len] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strncmp(l[lo].name, l[i].name, len) &&
+	       l[lo].name[len] == '/';
+}
+
+/* The part of a layer's FLOPs inside the range, spread evenly. */
+static double layer_share(const struct flops_layer *l, int64_t t0, int64_t t1)
+{
+	int64_t a = NX_MAX(l->start, t0), z = NX_MIN(l->end, t1);
+
+	if (l->end <= l->start)
+		return l->start >= t0 && l->start < t1 ? (double)l->flops : 0;
+	if (z <= a)
+		return 0;
+	return (double)l->flops * ((double)(z - a) / (double)(l->end - l->start));
+}
+
+static int layer_flops(struct model *m, int64_t profile, struct bounds *b)
+{
+	sqlite3_stmt *st = prep(m, "SELECT name, flops, start_ns, end_ns FROM"
+				" layer WHERE profile_id = ?1 AND flops >= 0"
+				" ORDER BY name", profile);
+	struct flops_layer *l = NULL;
+	size_t n = 0, cap = 0;
+	double sum = 0;
+
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		l = xgrow(l, &cap, n + 1, sizeof(*l));
+		l[n].name = xstrdup((const char *)sqlite3_column_text(st, 0));
+		l[n].flops = sqlite3_column_int64(st, 1);
+		l[n].start = sqlite3_column_int64(st, 2);
+		l[n].end = sqlite3_column_int64(st, 3);
+		n++;
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < n; i++)
+		if (!has_child(l, n, i))
+			sum += layer_share(&l[i], b->t0, b->t1);
+	for (size_t i = 0; i < n; i++)
+		free(l[i].name);
+	free(l);
+	if (n) {
+		b->flops = to_int(sum);
+		b->flops_from = "layers";
+	}
+	return 0;
+}
+
+/* Hardware FLOPs: the summary's for the whole profile (what the mfu rule
+ * reads), else the layers'. */
+static int flops(struct model *m, int64_t profile, struct bounds *b)
+{
+	struct mprofile p;
+	int whole, rc;
+
+	b->flops = -1;
+	if (model_profile(m, profile, &p))
+		return -1;
+	whole = b->t0 <= p.start && b->t1 > p.end;
+	model_profile_clear(&p);
+	if (whole) {
+		rc = infoval_int(m, profile, "summary", "hardware_flops",
+				 &b->flops);
+		if (rc < 0)
+			return -1;
+		if (!rc && b->flops >= 0) {
+			b->flops_from = "summary";
+			return 0;
+		}
+		b->flops = -1;
+	}
+	return layer_flops(m, profile, b);
+}
+
+static void set_engine(struct bounds *b, const char *name, int64_t ns)
+{
+	if (ns <= b->engine_ns && b->engine)
+		return;
+	free(b->engine);
+	b->engine = xstrdup(name ? name : "");
+	b->engine_ns = ns;
+}
+
+/* Per engine, the union of its ActiveTime rows inside the range. */
+static int active_rows(struct model *m, int64_t profile, struct bounds *b)
+{
+	sqlite3_stmt *st = prep(m, "SELECT engine, start_ns, end_ns FROM"
+				" active_time WHERE profile_id = ?1 AND"
+				" end_ns > ?2 AND start_ns < ?3 ORDER BY engine,"
+				" start_ns", profile);
+	char *cur = NULL;
+	int64_t covered = 0, busy = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 2, b->t0);
+	sqlite3_bind_int64(st, 3, b->t1);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *e = (const char *)sqlite3_column_text(st, 0);
+		int64_t s = NX_MAX(sqlite3_column_int64(st, 1), b->t0);
+		int64_t z = NX_MIN(sqlite3_column_int64(st, 2), b->t1);
+
+		if (!cur || strcmp(cur, e ? e : "")) {
+			if (cur)
+				set_engine(b, cur, busy);
+			free(cur);
+			cur = xstrdup(e ? e : "");
+			covered = b->t0;
+			busy = 0;
+		}
+		s = NX_MAX(s, covered);
+		if (z > s) {
+			busy += z - s;
+			covered = z;
+		}
+	}
+	sqlite3_finalize(st);
+	if (cur)
+		set_engine(b, cur, busy);
+	free(cur);
+	return 0;
+}
+
+/* Without ActiveTime rows: each engine row's busy time in the range. */
+static int engine_rows(struct model *m, int64_t profile, struct bounds *b)
+{
+	struct mtrack *t;
+	size_t n;
+	int64_t busy;
+	int rc = 0;
+
+	if (model_tracks(m, profile, &t, &n))
+		return -1;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (strcmp(t[i].kind, "engine") || !t[i].n_events)
+			continue;
+		if (!(rc = selection_busy(m, &t[i], b->t0, b->t1, &busy)))
+			set_engine(b, t[i].name, busy);
+	}
+	model_tracks_free(t, n);
+	return rc;
+}
+
+static int busiest_engine(struct model *m, int64_t profile, struct bounds *b)
+{
+	sqlite3_stmt *st = prep(m, "SELECT EXISTS(SELECT 1 FROM active_time"
+				" WHERE profile_id = ?1)", profile);
+	int have;
+
+	if (!st)
+		return -1;
+	have = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	b->engine_ns = -1;
+	if (have) {
+		b->engine_ns = 0;
+		return active_rows(m, profile, b);
+	}
+	if (has_rows(m, profile, "engine") > 0)
+		b->engine_ns = 0;
+	return engine_rows(m, profile, b);
+}
+
+/* The larger of bytes / bandwidth over DMA and HBM, in ns. */
+static void memory_bound(struct bounds *b)
+{
+	double ns = -1;
+
+	if (b->dma_bytes >= 0 && b->dma_bw > 0)
+		ns = (double)b->dma_bytes * 1e9 / b->dma_bw;
+	if (b->hbm_bytes >= 0 && b->hbm_bw > 0)
+		ns = NX_MAX(ns, (double)b->hbm_bytes * 1e9 / b->hbm_bw);
+	if (ns >= 0)
+		b->ns[BOUND_MEMORY] = to_int(ns);
+	else if (b->dma_bw <= 0 && b->hbm_bw <= 0)
+		b->missing[BOUND_MEMORY] = "no dma_ddr_bandwidth or"
+					   " hbm_ddr_bandwidth in the metadata";
+	else
+		b->missing[BOUND_MEMORY] = "no DMA packets or HBM bytes with a"
+					   " bandwidth in the metadata";
+}
+
+static void finish(struct bounds *b)
+{
+	int64_t best = -1;
+
+	memory_bound(b);
+	if (b->peak_flops <= 0)
+		b->missing[BOUND_COMPUTE] = "no tensor engine size and clock"
+			" (pe_num_rows, pe_num_cols, pe_clock_freq) in the"
+			" metadata";
+	else if (b->flops < 0)
+		b->missing[BOUND_COMPUTE] = "no hardware FLOPs (the summary's"
+			" hardware_flops, or the layers' FLOP counts)";
+	else
+		b->ns[BOUND_COMPUTE] = to_int((double)b->flops * 1e9 /
+					      b->peak_flops);
+	if (b->engine_ns >= 0)
+		b->ns[BOUND_PIPELINE] = b->engine_ns;
+	else
+		b->missing[BOUND_PIPELINE] = "no engine rows";
+	b->binding = -1;
+	for (int k = 0; k < BOUND_COUNT; k++) {
+		if (b->ns[k] > best) {
+			best = b->ns[k];
+			b->binding = k;
+		}
+	}
+	if (best > 0)
+		b->speedup = (double)(b->t1 - b->t0) / (double)best;
+}
+
+int bounds_compute(struct model *m, int64_t profile, int64_t t0, int64_t t1,
+		   struct bounds *b)
+{
+	int64_t depth;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->t0 = t0;
+	b->t1 = t1;
+	for (int k = 0; k < BOUND_COUNT; k++)
+		b->ns[k] = -1;
+	b->binding = -1;
+	if ((rc = has_device_metadata(m, profile, b)) <= 0)
+		return rc;
+	b->available = 1;
+	if (read_metadata(m, profile, b) || max_depth(m, profile, &depth) ||
+	    bytes_moved(m, profile, depth, b) || flops(m, profile, b) ||
+	    busiest_engine(m, profile, b))
+		return -1;
+	finish(b);
+	return 0;
+}
+
+void bounds_free(struct bounds *b)
+{
+	free(b->engine);
+	b->engine = NULL;
+}
+
+static struct bound_fig *fig(struct bound_fig *out, size_t *n, const char *key,
+			     int known)
+{
+	struct bound_fig *f = &out[(*n)++];
+
+	memset(f, 0, sizeof(*f));
+	f->key = key;
+	f->known = known;
+	return f;
+}
+
+static void fig_int(struct bound_fig *out, size_t *n, const char *key,
+		    int64_t v)
+{
+	fig(out, n, key, v >= 0)->i = v;
+}
+
+static void fig_real(struct bound_fig *out, size_t *n, const char *key,
+		     double v)
+{
+	struct bound_fig *f = fig(out, n, key, v > 0);
+
+	f->is_real = 1;
+	f->r = v;
+}
+
+static void fig_text(struct bound_fig *out, size_t *n, const char *key,
+		     const char *s)
+{
+	struct bound_fig *f = fig(out, n, key, s != NULL);
+
+	f->is_text = 1;
+	f->s = s;
+}
+
+size_t bounds_figures(const struct bounds *b, struct bound_fig *out)
+{
+	size_t n = 0;
+
+	fig_int(out, &n, "range_ns", b->t1 - b->t0);
+	fig_int(out, &n, "dma_bytes", b->dma_bytes);
+	fig_real(out, &n, "dma_bandwidth_bps", b->dma_bw);
+	fig_int(out, &n, "hbm_bytes", b->hbm_bytes);
+	fig_real(out, &n, "hbm_bandwidth_bps", b->hbm_bw);
+	fig_int(out, &n, "memory_ns", b->ns[BOUND_MEMORY]);
+	fig_text(out, &n, "memory_missing", b->missing[BOUND_MEMORY]);
+	fig_int(out, &n, "flops", b->flops);
+	fig_text(out, &n, "flops_from", b->flops_from);
+	fig_int(out, &n, "pe_rows", b->pe_rows);
+	fig_int(out, &n, "pe_cols", b->pe_cols);
+	fig_real(out, &n, "clock_ghz", b->clock_ghz);
+	fig_real(out, &n, "peak_flops_per_s", b->peak_flops);
+	fig_int(out, &n, "compute_ns", b->ns[BOUND_COMPUTE]);
+	fig_text(out, &n, "compute_missing", b->missing[BOUND_COMPUTE]);
+	fig_text(out, &n, "engine", b->engine);
+	fig_int(out, &n, "engine_active_ns", b->engine ? b->engine_ns : -1);
+	fig_int(out, &n, "pipeline_ns", b->ns[BOUND_PIPELINE]);
+	fig_text(out, &n, "pipeline_missing", b->missing[BOUND_PIPELINE]);
+	fig_text(out, &n, "binding", b->binding >= 0 ? bound_names[b->binding]
+						     : NULL);
+	fig_int(out, &n, "binding_ns", b->binding >= 0 ? b->ns[b->binding] : -1);
+	fig_real(out, &n, "speedup", b->speedup);
+	return n;
+}
