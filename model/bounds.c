@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/busy.h"
 #include "model/infoval.h"
 #include "model/cache/schema.h"
-#include "model/selection.h"
 #include "model/util.h"
 
 const char *const bound_names[BOUND_COUNT] = { "memory", "compute",
@@ -48,8 +48,8 @@ static int has_device_metadata(struct model *m, int64_t profile,
 	device = !strcmp(p.kind, "device");
 	model_profile_clear(&p);
 	if (!device) {
-		b->why_not = "not available: not a device profile (no device"
-			     " metadata)";
+		b->why_not = "not available: not a device profile with"
+			     " metadata";
 		return 0;
 	}
 	st = prep(m, "SELECT EXISTS(SELECT 1 FROM info WHERE profile_id = ?1"
@@ -59,7 +59,7 @@ static int has_device_metadata(struct model *m, int64_t profile,
 	rc = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	if (!rc)
-		b->why_not = "not available: the profile has no metadata";
+		b->why_not = "not available: no device metadata";
 	return rc;
 }
 
@@ -340,7 +340,7 @@ static int engine_rows(struct model *m, int64_t profile, struct bounds *b)
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (strcmp(t[i].kind, "engine") || !t[i].n_events)
 			continue;
-		if (!(rc = selection_busy(m, &t[i], b->t0, b->t1, &busy)))
+		if (!(rc = busy_track(m, &t[i], b->t0, b->t1, &busy)))
 			set_engine(b, t[i].name, busy);
 	}
 	model_tracks_free(t, n);
@@ -380,10 +380,10 @@ static void memory_bound(struct bounds *b)
 		b->ns[BOUND_MEMORY] = to_int(ns);
 	else if (b->dma_bw <= 0 && b->hbm_bw <= 0)
 		b->missing[BOUND_MEMORY] = "no dma_ddr_bandwidth or"
-					   " hbm_ddr_bandwidth in the metadata";
+					   " hbm_ddr_bandwidth in metadata";
 	else
-		b->missing[BOUND_MEMORY] = "no DMA packets or HBM bytes with a"
-					   " bandwidth in the metadata";
+		b->missing[BOUND_MEMORY] = "no DMA or HBM bytes with a"
+					   " bandwidth in metadata";
 }
 
 static void finish(struct bounds *b)
@@ -392,12 +392,11 @@ static void finish(struct bounds *b)
 
 	memory_bound(b);
 	if (b->peak_flops <= 0)
-		b->missing[BOUND_COMPUTE] = "no tensor engine size and clock"
-			" (pe_num_rows, pe_num_cols, pe_clock_freq) in the"
-			" metadata";
+		b->missing[BOUND_COMPUTE] = "no pe_num_rows, pe_num_cols,"
+			" pe_clock_freq in metadata";
 	else if (b->flops < 0)
-		b->missing[BOUND_COMPUTE] = "no hardware FLOPs (the summary's"
-			" hardware_flops, or the layers' FLOP counts)";
+		b->missing[BOUND_COMPUTE] = "no hardware FLOPs (summary or"
+			" layers)";
 	else
 		b->ns[BOUND_COMPUTE] = to_int((double)b->flops * 1e9 /
 					      b->peak_flops);

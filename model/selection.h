@@ -65,10 +65,5 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		      struct selection *out);
 void selection_free(struct selection *s);
 
-/* Busy time of one row inside [t0, t1): exact, and fast on long ranges
- * (level-of-detail buckets inside, events at the edges). */
-int selection_busy(struct model *m, const struct mtrack *t, int64_t t0,
-		   int64_t t1, int64_t *busy);
-
 
 #endif

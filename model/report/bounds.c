@@ -10,6 +10,8 @@
 #include "model/bounds.h"
 #include "model/report/jout.h"
 #include "model/text.h"
+#include "model/timefmt.h"
+#include "model/util.h"
 
 const char *report_bound_value(const struct bound_fig *f, char *buf, size_t n)
 {
@@ -24,89 +26,119 @@ const char *report_bound_value(const struct bound_fig *f, char *buf, size_t n)
 	return buf;
 }
 
-/* "  name      1.23 ms   " and the numbers behind it, or why not. */
-static void bound_head(FILE *f, const struct bounds *b, int k)
+static char *dur(int64_t ns, int tf)
 {
-	char d[32];
+	char d[48];
 
-	if (b->ns[k] < 0) {
-		fprintf(f, "  %-9s not known: %s\n", bound_names[k],
-			b->missing[k]);
-		return;
-	}
-	fprintf(f, "  %-9s %-10s", bound_names[k],
-		report_dur(d, sizeof(d), b->ns[k]));
+	timefmt_dur(d, sizeof(d), ns, 3, tf);
+	return xstrdup(d);
 }
 
-static void memory_text(FILE *f, const struct bounds *b)
+/* "  memory    1.23 ms   " before the numbers behind a bound. */
+static void head(struct strbuf *sb, const struct bounds *b, int k, int tf)
+{
+	char *d = dur(b->ns[k], tf);
+
+	sb_printf(sb, "  %-9s %-10s", bound_names[k], d);
+	free(d);
+}
+
+static void memory_line(struct strbuf *sb, const struct bounds *b, int tf)
 {
 	const char *sep = "";
 
-	bound_head(f, b, BOUND_MEMORY);
-	if (b->ns[BOUND_MEMORY] < 0)
-		return;
+	head(sb, b, BOUND_MEMORY, tf);
 	if (b->dma_bytes >= 0 && b->dma_bw > 0) {
-		fprintf(f, "DMA %" PRId64 " B / %.15g B/s", b->dma_bytes,
-			b->dma_bw);
+		sb_printf(sb, "DMA %" PRId64 " B at %.4g GB/s", b->dma_bytes,
+			  b->dma_bw / 1e9);
 		sep = "; ";
 	}
 	if (b->hbm_bytes >= 0 && b->hbm_bw > 0)
-		fprintf(f, "%sHBM %" PRId64 " B / %.15g B/s", sep, b->hbm_bytes,
-			b->hbm_bw);
-	fputc('\n', f);
+		sb_printf(sb, "%sHBM %" PRId64 " B at %.4g GB/s", sep,
+			  b->hbm_bytes, b->hbm_bw / 1e9);
 }
 
-static void compute_text(FILE *f, const struct bounds *b)
+static void compute_line(struct strbuf *sb, const struct bounds *b, int tf)
 {
-	bound_head(f, b, BOUND_COMPUTE);
-	if (b->ns[BOUND_COMPUTE] < 0)
-		return;
-	fprintf(f, "%" PRId64 " FLOPs (%s) / %.15g FLOP/s (%" PRId64 " x %"
-		PRId64 " x 2 x %g GHz)\n", b->flops, b->flops_from,
-		b->peak_flops, b->pe_rows, b->pe_cols, b->clock_ghz);
+	head(sb, b, BOUND_COMPUTE, tf);
+	sb_printf(sb, "%" PRId64 " FLOPs (%s) at %.4g TFLOP/s (%" PRId64 "x%"
+		  PRId64 ", %g GHz)", b->flops, b->flops_from,
+		  b->peak_flops / 1e12, b->pe_rows, b->pe_cols, b->clock_ghz);
 }
 
-static void pipeline_text(FILE *f, const struct bounds *b)
+static void pipeline_line(struct strbuf *sb, const struct bounds *b, int tf)
 {
-	char d[32];
-	char *e;
+	char *d = dur(b->engine_ns, tf);
 
-	bound_head(f, b, BOUND_PIPELINE);
-	if (b->ns[BOUND_PIPELINE] < 0)
-		return;
-	if (!b->engine) {
-		fputs("no engine active in the range\n", f);
+	head(sb, b, BOUND_PIPELINE, tf);
+	if (b->engine) {
+		text_sanitize(sb, b->engine, 0);
+		sb_printf(sb, " active %s, the busiest engine", d);
+	} else {
+		sb_adds(sb, "no engine active in the range");
+	}
+	free(d);
+}
+
+static void binding_line(struct strbuf *sb, const struct bounds *b, int tf)
+{
+	char *a, *r;
+
+	if (b->binding < 0) {
+		sb_adds(sb, "  binding   not known: no bound is known");
 		return;
 	}
-	e = text_clean(b->engine);
-	fprintf(f, "%s active %s (the busiest engine)\n", e,
-		report_dur(d, sizeof(d), b->engine_ns));
-	free(e);
+	a = dur(b->ns[b->binding], tf);
+	r = dur(b->t1 - b->t0, tf);
+	sb_printf(sb, "  binding   %s: %s of %s", bound_names[b->binding], a, r);
+	if (b->speedup > 0)
+		sb_printf(sb, ", speed-up left %.2fx", b->speedup);
+	else
+		sb_adds(sb, ", speed-up left not known (a bound of 0)");
+	free(a);
+	free(r);
+}
+
+size_t report_bounds_lines(const struct bounds *b, int tf,
+			   char *lines[REPORT_BOUNDS_LINES])
+{
+	static void (*const line[BOUND_COUNT])(struct strbuf *,
+					       const struct bounds *, int) = {
+		memory_line, compute_line, pipeline_line,
+	};
+	struct strbuf sb;
+
+	if (!b->available) {
+		lines[0] = xasprintf("Bounds   %s", b->why_not);
+		return 1;
+	}
+	lines[0] = xstrdup("Bounds   least time of the range, every row");
+	for (int k = 0; k < BOUND_COUNT; k++) {
+		sb_init(&sb);
+		if (b->ns[k] < 0)
+			sb_printf(&sb, "  %-9s not known: %s", bound_names[k],
+				  b->missing[k]);
+		else
+			line[k](&sb, b, tf);
+		lines[1 + k] = xstrdup(sb_cstr(&sb));
+		sb_free(&sb);
+	}
+	sb_init(&sb);
+	binding_line(&sb, b, tf);
+	lines[1 + BOUND_COUNT] = xstrdup(sb_cstr(&sb));
+	sb_free(&sb);
+	return 2 + BOUND_COUNT;
 }
 
 void report_bounds_text(const struct bounds *b, FILE *f)
 {
-	char a[32], r[32];
+	char *lines[REPORT_BOUNDS_LINES];
+	size_t n = report_bounds_lines(b, 0, lines);
 
-	if (!b->available) {
-		report_line(f, "Bounds", b->why_not);
-		return;
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s\n", lines[i]);
+		free(lines[i]);
 	}
-	fputs("Bounds   least time of the range, every row\n", f);
-	memory_text(f, b);
-	compute_text(f, b);
-	pipeline_text(f, b);
-	if (b->binding < 0) {
-		fputs("  binding   not known: no bound is known\n", f);
-		return;
-	}
-	fprintf(f, "  binding   %s: %s of %s", bound_names[b->binding],
-		report_dur(a, sizeof(a), b->ns[b->binding]),
-		report_dur(r, sizeof(r), b->t1 - b->t0));
-	if (b->speedup > 0)
-		fprintf(f, ", speed-up left %.2fx\n", b->speedup);
-	else
-		fputs(", speed-up left not known (a bound of 0)\n", f);
 }
 
 void report_bounds_json(const struct bounds *b, struct jout *j)
