@@ -158,6 +158,24 @@ static int has_rows(struct model *m, int64_t profile, const char *kind)
 #define HBM_READ "json_extract(x.args, '$.hbm_read_bytes')"
 #define HBM_WRITE "json_extract(x.args, '$.hbm_write_bytes')"
 
+/* 1 if any instruction of the profile has HBM bytes: none in a range is
+ * then 0, not unknown. */
+static int has_hbm(struct model *m, int64_t profile)
+{
+	sqlite3_stmt *st = prep(m, "SELECT EXISTS(SELECT 1 FROM track t JOIN"
+				" slice s ON s.track_id = t.id JOIN arg x ON"
+				" x.slice_id = s.id WHERE t.profile_id = ?1 AND"
+				" t.kind = 'engine' AND (" HBM_READ " IS NOT NULL"
+				" OR " HBM_WRITE " IS NOT NULL))", profile);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* DMA packet bytes (aggregated transfers when the profile has no
  * packets: summing both counts every byte twice), and the instructions'
  * HBM read and write bytes, of events starting in the range. */
@@ -179,7 +197,13 @@ static int bytes_moved(struct model *m, int64_t profile, int64_t depth,
 	    range_sum(m, b, profile, "engine", "arg", HBM_WRITE, depth, &nw,
 		      &sw))
 		return -1;
-	b->hbm_bytes = n + nw ? to_int(sum + sw) : -1;
+	b->hbm_bytes = -1;
+	if (n + nw)
+		b->hbm_bytes = to_int(sum + sw);
+	else if ((n = has_hbm(m, profile)) < 0)
+		return -1;
+	else if (n)
+		b->hbm_bytes = 0;
 	return 0;
 }
 
