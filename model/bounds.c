@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/busy.h"
+#include "model/hmap.h"
 #include "model/infoval.h"
 #include "model/cache/schema.h"
 #include "model/util.h"
@@ -46,6 +47,7 @@ static int has_device_metadata(struct model *m, int64_t profile,
 	if (model_profile(m, profile, &p))
 		return -1;
 	device = !strcmp(p.kind, "device");
+	b->whole = b->t0 <= p.start && b->t1 > p.end;
 	model_profile_clear(&p);
 	if (!device) {
 		b->why_not = "not available: not a device profile with"
@@ -111,20 +113,22 @@ static int max_depth(struct model *m, int64_t profile, int64_t *out)
 	return 0;
 }
 
-/* Rows of events of a kind in [t0, t1), and the sum of expr over them;
- * join names the typed table or the args. */
-static int range_sum(struct model *m, const struct bounds *b, int64_t profile,
-		     const char *kind, const char *join, const char *expr,
-		     int64_t depth, int64_t *n, double *sum)
+/* Over the events of a kind's rows starting in [t0, t1) that pass
+ * filter, the nout real columns of cols; join names the typed table or
+ * the args, as x. */
+static int range_query(struct model *m, const struct bounds *b,
+		       int64_t profile, const char *kind, const char *join,
+		       const char *cols, const char *filter, int64_t depth,
+		       double *out, int nout)
 {
-	char sql[640];
+	char sql[1024];
 	sqlite3_stmt *st;
 
-	snprintf(sql, sizeof(sql), "SELECT count(%s), total(%s) FROM track t"
-		 " JOIN slice s ON s.track_id = t.id JOIN %s x ON x.slice_id ="
-		 " s.id WHERE t.profile_id = ?1 AND t.kind = '%s' AND s.depth IN "
-		 DEPTHS_UPTO("%" PRId64) " AND s.ts >= ?2 AND s.ts < ?3",
-		 expr, expr, join, kind, depth);
+	snprintf(sql, sizeof(sql), "SELECT %s FROM track t JOIN slice s ON"
+		 " s.track_id = t.id JOIN %s x ON x.slice_id = s.id WHERE"
+		 " t.profile_id = ?1 AND t.kind = '%s' AND s.depth IN "
+		 DEPTHS_UPTO("%" PRId64) " AND s.ts >= ?2 AND s.ts < ?3 AND %s",
+		 cols, join, kind, depth, filter);
 	if (!(st = prep(m, sql, profile)))
 		return -1;
 	sqlite3_bind_int64(st, 2, b->t0);
@@ -133,8 +137,8 @@ static int range_sum(struct model *m, const struct bounds *b, int64_t profile,
 		sqlite3_finalize(st);
 		return model_fail(m, "bounds");
 	}
-	*n = sqlite3_column_int64(st, 0);
-	*sum = sqlite3_column_double(st, 1);
+	for (int i = 0; i < nout; i++)
+		out[i] = sqlite3_column_double(st, i);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -157,6 +161,8 @@ static int has_rows(struct model *m, int64_t profile, const char *kind)
 
 #define HBM_READ "json_extract(x.args, '$.hbm_read_bytes')"
 #define HBM_WRITE "json_extract(x.args, '$.hbm_write_bytes')"
+/* a text search before the JSON parse: most args have no HBM bytes */
+#define HBM_ARGS "instr(x.args, '\"hbm_') > 0"
 
 /* 1 if any instruction of the profile has HBM bytes: none in a range is
  * then 0, not unknown. */
@@ -165,8 +171,9 @@ static int has_hbm(struct model *m, int64_t profile)
 	sqlite3_stmt *st = prep(m, "SELECT EXISTS(SELECT 1 FROM track t JOIN"
 				" slice s ON s.track_id = t.id JOIN arg x ON"
 				" x.slice_id = s.id WHERE t.profile_id = ?1 AND"
-				" t.kind = 'engine' AND (" HBM_READ " IS NOT NULL"
-				" OR " HBM_WRITE " IS NOT NULL))", profile);
+				" t.kind = 'engine' AND " HBM_ARGS " AND ("
+				HBM_READ " IS NOT NULL OR " HBM_WRITE
+				" IS NOT NULL))", profile);
 	int rc;
 
 	if (!st)
@@ -176,34 +183,62 @@ static int has_hbm(struct model *m, int64_t profile)
 	return rc;
 }
 
-/* DMA packet bytes (aggregated transfers when the profile has no
- * packets: summing both counts every byte twice), and the instructions'
- * HBM read and write bytes, of events starting in the range. */
-static int bytes_moved(struct model *m, int64_t profile, int64_t depth,
-		       struct bounds *b)
+/* The whole profile's HBM bytes from its summary (what the spill rule
+ * reads): 1 if it has neither figure. */
+static int summary_hbm(struct model *m, int64_t profile, struct bounds *b)
+{
+	int64_t r = 0, w = 0;
+	int rr = infoval_int(m, profile, "summary", "hbm_read_bytes", &r);
+	int rw = infoval_int(m, profile, "summary", "hbm_write_bytes", &w);
+
+	if (rr < 0 || rw < 0)
+		return -1;
+	if ((rr && rw) || r < 0 || w < 0)
+		return 1;
+	b->hbm_bytes = to_int((double)(rr ? 0 : r) + (double)(rw ? 0 : w));
+	b->hbm_from = "summary";
+	return 0;
+}
+
+/* The instructions' HBM read and write bytes, of those starting in the
+ * range (the summary's for the whole profile). */
+static int hbm_bytes(struct model *m, int64_t profile, int64_t depth,
+		     struct bounds *b)
+{
+	double v[2];
+	int rc = b->whole ? summary_hbm(m, profile, b) : 1;
+
+	b->hbm_bytes = rc ? -1 : b->hbm_bytes;
+	if (rc <= 0)
+		return rc;
+	rc = 0;
+	if (range_query(m, b, profile, "engine", "arg", "count(" HBM_READ
+			") + count(" HBM_WRITE "), total(" HBM_READ ") + total("
+			HBM_WRITE ")", HBM_ARGS, depth, v, 2))
+		return -1;
+	if (v[0] > 0 || (rc = has_hbm(m, profile)) > 0) {
+		b->hbm_bytes = to_int(v[1]);
+		b->hbm_from = "instructions";
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* DMA packet bytes of the packets starting in the range (aggregated
+ * transfers when the profile has no packets: summing both counts every
+ * byte twice). */
+static int dma_bytes(struct model *m, int64_t profile, int64_t depth,
+		     struct bounds *b)
 {
 	int packets = has_rows(m, profile, "dma");
-	int64_t n, nw;
-	double sum, sw;
+	double v[1];
 
-	if (packets < 0 || range_sum(m, b, profile, packets ? "dma" : "dma_xfer",
-				     packets ? "dma_packet" : "dma_transfer",
-				     "x.transfer_size", depth, &n, &sum))
+	if (packets < 0 || range_query(m, b, profile, packets ? "dma" :
+				       "dma_xfer", packets ? "dma_packet" :
+				       "dma_transfer", "total(x.transfer_size)",
+				       "1", depth, v, 1))
 		return -1;
 	b->dma_bytes = packets || has_rows(m, profile, "dma_xfer") > 0 ?
-		       to_int(sum) : -1;
-	if (range_sum(m, b, profile, "engine", "arg", HBM_READ, depth, &n,
-		      &sum) ||
-	    range_sum(m, b, profile, "engine", "arg", HBM_WRITE, depth, &nw,
-		      &sw))
-		return -1;
-	b->hbm_bytes = -1;
-	if (n + nw)
-		b->hbm_bytes = to_int(sum + sw);
-	else if ((n = has_hbm(m, profile)) < 0)
-		return -1;
-	else if (n)
-		b->hbm_bytes = 0;
+		       to_int(v[0]) : -1;
 	return 0;
 }
 
@@ -280,15 +315,10 @@ static int layer_flops(struct model *m, int64_t profile, struct bounds *b)
  * reads), else the layers'. */
 static int flops(struct model *m, int64_t profile, struct bounds *b)
 {
-	struct mprofile p;
-	int whole, rc;
+	int rc;
 
 	b->flops = -1;
-	if (model_profile(m, profile, &p))
-		return -1;
-	whole = b->t0 <= p.start && b->t1 > p.end;
-	model_profile_clear(&p);
-	if (whole) {
+	if (b->whole) {
 		rc = infoval_int(m, profile, "summary", "hardware_flops",
 				 &b->flops);
 		if (rc < 0)
@@ -311,43 +341,75 @@ static void set_engine(struct bounds *b, const char *name, int64_t ns)
 	b->engine_ns = ns;
 }
 
-/* Per engine, the union of its ActiveTime rows inside the range. */
+/* One engine of one physical core, and its ActiveTime in the range. */
+struct engine_time {
+	char *name;
+	int64_t pcore, ns;
+};
+
+struct engine_times {
+	struct engine_time *e;
+	size_t n, cap;
+	struct strmap index;	/* pcore's 8 bytes and the name: e[i] */
+};
+
+static struct engine_time *engine_of(struct engine_times *et,
+				     const char *name, int64_t pcore)
+{
+	size_t len = strlen(name), i;
+	char *key = xmalloc(len + sizeof(pcore));
+
+	memcpy(key, &pcore, sizeof(pcore));
+	memcpy(key + sizeof(pcore), name, len);
+	if (!strmap_index(&et->index, key, len + sizeof(pcore), &i)) {
+		et->e = xgrow(et->e, &et->cap, et->n + 1, sizeof(*et->e));
+		et->e[et->n] = (struct engine_time){ xstrdup(name), pcore, 0 };
+		i = et->n++;
+		strmap_put_index(&et->index, key, len + sizeof(pcore), i);
+	}
+	free(key);
+	return &et->e[i];
+}
+
+/* Per engine and physical core, its ActiveTime rows (merged busy
+ * intervals) intersected with the range; summed in one pass, unsorted. */
 static int active_rows(struct model *m, int64_t profile, struct bounds *b)
 {
-	sqlite3_stmt *st = prep(m, "SELECT engine, start_ns, end_ns FROM"
-				" active_time WHERE profile_id = ?1 AND"
-				" end_ns > ?2 AND start_ns < ?3 ORDER BY engine,"
-				" start_ns", profile);
-	char *cur = NULL;
-	int64_t covered = 0, busy = 0;
+	sqlite3_stmt *st = prep(m, "SELECT coalesce(engine, ''),"
+				" coalesce(pcore_idx, 0), max(start_ns, ?2),"
+				" min(end_ns, ?3) FROM active_time WHERE"
+				" profile_id = ?1 AND end_ns > ?2 AND"
+				" start_ns < ?3", profile);
+	struct engine_times et = { 0 };
 
 	if (!st)
 		return -1;
+	strmap_init(&et.index);
 	sqlite3_bind_int64(st, 2, b->t0);
 	sqlite3_bind_int64(st, 3, b->t1);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *e = (const char *)sqlite3_column_text(st, 0);
-		int64_t s = NX_MAX(sqlite3_column_int64(st, 1), b->t0);
-		int64_t z = NX_MIN(sqlite3_column_int64(st, 2), b->t1);
+		int64_t s = sqlite3_column_int64(st, 2);
+		int64_t z = sqlite3_column_int64(st, 3);
+		struct engine_time *t = engine_of(&et,
+			(const char *)sqlite3_column_text(st, 0),
+			sqlite3_column_int64(st, 1));
 
-		if (!cur || strcmp(cur, e ? e : "")) {
-			if (cur)
-				set_engine(b, cur, busy);
-			free(cur);
-			cur = xstrdup(e ? e : "");
-			covered = b->t0;
-			busy = 0;
-		}
-		s = NX_MAX(s, covered);
-		if (z > s) {
-			busy += z - s;
-			covered = z;
-		}
+		if (z > s)
+			t->ns = sat_add(t->ns, z - s);
 	}
 	sqlite3_finalize(st);
-	if (cur)
-		set_engine(b, cur, busy);
-	free(cur);
+	for (size_t i = 0; i < et.n; i++) {
+		struct engine_time *e = &et.e[i];
+		char *name = e->pcore ? xasprintf("%s (pcore %" PRId64 ")",
+						  e->name, e->pcore)
+				      : xstrdup(e->name);
+
+		set_engine(b, name, e->ns);
+		free(name);
+		free(e->name);
+	}
+	free(et.e);
+	strmap_free(&et.index, NULL);
 	return 0;
 }
 
@@ -455,7 +517,8 @@ int bounds_compute(struct model *m, int64_t profile, int64_t t0, int64_t t1,
 		return rc;
 	b->available = 1;
 	if (read_metadata(m, profile, b) || max_depth(m, profile, &depth) ||
-	    bytes_moved(m, profile, depth, b) || flops(m, profile, b) ||
+	    dma_bytes(m, profile, depth, b) || hbm_bytes(m, profile, depth, b) ||
+	    flops(m, profile, b) ||
 	    busiest_engine(m, profile, b))
 		return -1;
 	finish(b);
@@ -511,6 +574,7 @@ size_t bounds_figures(const struct bounds *b, struct bound_fig *out)
 	fig_int(out, &n, "dma_bytes", b->dma_bytes);
 	fig_real(out, &n, "dma_bandwidth_bps", b->dma_bw);
 	fig_int(out, &n, "hbm_bytes", b->hbm_bytes);
+	fig_text(out, &n, "hbm_from", b->hbm_from);
 	fig_real(out, &n, "hbm_bandwidth_bps", b->hbm_bw);
 	fig_int(out, &n, "memory_ns", b->ns[BOUND_MEMORY]);
 	fig_text(out, &n, "memory_missing", b->missing[BOUND_MEMORY]);

@@ -4,7 +4,9 @@
  *
  *   memory    bytes moved / bandwidth (metadata), the larger of
  *             DMA packet bytes / dma_ddr_bandwidth and
- *             instructions' HBM read + write bytes / hbm_ddr_bandwidth
+ *             HBM read + write bytes / hbm_ddr_bandwidth; HBM bytes
+ *             from the summary for the whole profile, else the
+ *             instructions' hbm_read_bytes and hbm_write_bytes
  *   compute   hardware FLOPs / (rows x cols x 2 x clock) of the tensor
  *             engine (metadata); FLOPs from the summary for the whole
  *             profile, else the layers' FLOP counts, each spread evenly
@@ -31,9 +33,11 @@ struct bounds {
 	int available;		/* 0: not a device profile with metadata */
 	const char *why_not;	/* one line when not available */
 	int64_t t0, t1;
+	int whole;		/* [t0, t1) holds the whole profile */
 	/* memory inputs; bytes -1: unknown, bandwidth B/s, <= 0: absent */
 	int64_t dma_bytes, hbm_bytes;
 	double dma_bw, hbm_bw;
+	const char *hbm_from;	/* "summary" or "instructions" */
 	/* compute inputs; -1 / <= 0: absent */
 	int64_t flops;
 	const char *flops_from;	/* "summary" or "layers" */

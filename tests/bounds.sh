@@ -20,11 +20,12 @@ fx="$srcdir/tests/fixtures"
 # the same bytes must not count twice), FLOPs of nested layers once
 cp "$fx/device_bounds.json" "$tmp/memory.json"
 
-# compute binds: the summary's hardware FLOPs for the whole profile, the
-# layers' (spread over their spans) for a range; no HBM bytes at all
+# compute binds: the summary's hardware FLOPs and HBM bytes for the whole
+# profile; for a range the layers' FLOPs (spread over their spans) and
+# the instructions' HBM bytes, which they have none of
 cat > "$tmp/compute.json" <<'EOF'
 {"metadata":[{"first_hw_timestamp":0,"last_hw_timestamp":9999,"pe_num_rows":4,"pe_num_cols":8,"pe_clock_freq":1.5,"dma_ddr_bandwidth":2000000000,"hbm_ddr_bandwidth":1000000000}],
-"summary":[{"hardware_flops":864000,"total_time":0.00001}],
+"summary":[{"hardware_flops":864000,"hbm_read_bytes":1500,"hbm_write_bytes":"500","total_time":0.00001}],
 "instruction":[{"timestamp":0,"duration":4000,"label":"Tensor","opcode":"MATMUL"}],
 "dma":[{"timestamp":500,"duration":900,"aggregated":"no","queue_type":"data","subgroup":"qSyncIO0","transfer_size":2000,"id":1}],
 "active_time":[{"start_ts":0,"end_ts":4000,"duration_ns":4000,"pcore_idx":0,"engine":"tensor"}],
@@ -50,7 +51,9 @@ EOF
 # The bounds of [t0, t1) from a fixture by hand: the figures nxtop's
 # JSON export prints under the same keys. Events count when they start
 # in the range; a layer's FLOPs are spread evenly over its span, and a
-# layer with layers inside it ("/sg00" holds "/sg00/a") counts in them.
+# layer with layers inside it ("/sg00" holds "/sg00/a") counts in them;
+# ActiveTime rows (merged busy intervals) add up per engine, clipped to
+# the range; without them an engine's instructions are merged.
 cat > "$tmp/bounds.jq" <<'EOF'
 def num: if type == "string" then tonumber else . end;
 def rnd: floor + (if . - floor >= 0.5 then 1 else 0 end);
@@ -58,6 +61,9 @@ def union($t0; $t1):
   sort_by(.[0]) | reduce .[] as $iv ({cov: $t0, sum: 0};
     ([$iv[0], .cov] | max) as $s | ([$iv[1], $t1] | min) as $e |
     if $e > $s then .sum += ($e - $s) | .cov = $e else . end) | .sum;
+def clipped($t0; $t1):
+  ([.start_ts, $t0] | max) as $a | ([.end_ts, $t1] | min) as $z |
+  if $z > $a then $z - $a else 0 end;
 def share($t0; $t1):
   ([.start, $t0] | max) as $a | ([.end, $t1] | min) as $z |
   if $z > $a then .tensor_engine_flop_count * ($z - $a) / (.end - .start)
@@ -72,18 +78,21 @@ def share($t0; $t1):
 [.dma[] | select(.aggregated == "no" and .timestamp >= $t0 and .timestamp < $t1)
  | .transfer_size | num] as $packets |
 ($packets | add // 0) as $dma |
-(if [.instruction[] | select(.hbm_read_bytes or .hbm_write_bytes)] | length > 0
+($t0 == 0 and $t1 == $last) as $whole |
+(if $whole and (.summary[0].hbm_read_bytes or .summary[0].hbm_write_bytes)
+ then (.summary[0].hbm_read_bytes // 0 | num) + (.summary[0].hbm_write_bytes // 0 | num)
+ elif [.instruction[] | select(.hbm_read_bytes or .hbm_write_bytes)] | length > 0
  then [.instruction[] | select(.timestamp >= $t0 and .timestamp < $t1)
        | (.hbm_read_bytes // 0 | num) + (.hbm_write_bytes // 0 | num)] | add // 0
  else null end) as $hbm |
 [.layer_summary[] | select(.tensor_engine_flop_count)] as $layers |
-(if $t0 == 0 and $t1 == $last and .summary[0].hardware_flops
+(if $whole and .summary[0].hardware_flops
  then .summary[0].hardware_flops
  else [$layers[] | .name as $n
        | select([$layers[] | select(.name | startswith($n + "/"))] | length == 0)
        | share($t0; $t1)] | add | rnd end) as $flops |
 (if .active_time then .active_time | group_by(.engine)
-   | map({engine: .[0].engine, ns: (map([.start_ts, .end_ts]) | union($t0; $t1))})
+   | map({engine: .[0].engine, ns: (map(clipped($t0; $t1)) | add)})
  else .instruction | group_by(.label)
    | map({engine: .[0].label, ns: (map([.timestamp, .timestamp + .duration]) | union($t0; $t1))})
  end | max_by(.ns)) as $busiest |
@@ -138,6 +147,10 @@ check pipeline-range "$tmp/pipeline.json" 2000 6500 pipeline
 	fail "compute: the whole profile's FLOPs are not the summary's"
 [ "$(jq -r .bounds.flops_from "$tmp/compute-range.full")" = layers ] ||
 	fail "compute: a range's FLOPs are not the layers'"
+[ "$(jq -r '.bounds | [.hbm_from, .hbm_bytes] | @tsv' "$tmp/compute.full")" = "$(printf 'summary\t2000')" ] ||
+	fail "compute: the whole profile's HBM bytes are not the summary's"
+[ "$(jq -r .bounds.hbm_from "$tmp/memory-range.full")" = instructions ] ||
+	fail "memory: a range's HBM bytes are not the instructions'"
 
 # missing inputs say so, never 0
 [ "$(jq -c '.bounds | [.compute_ns, .peak_flops_per_s, .hbm_bandwidth_bps]' \

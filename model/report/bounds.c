@@ -39,7 +39,7 @@ static void head(struct strbuf *sb, const struct bounds *b, int k, int tf)
 {
 	char *d = dur(b->ns[k], tf);
 
-	sb_printf(sb, "  %-9s %-10s", bound_names[k], d);
+	sb_printf(sb, "  %-9s %-10s ", bound_names[k], d);
 	free(d);
 }
 
