@@ -39,7 +39,9 @@ static void head(struct strbuf *sb, const struct bounds *b, int k, int tf)
 {
 	char *d = dur(b->ns[k], tf);
 
-	sb_printf(sb, "  %-9s %-10s ", bound_names[k], d);
+	/* padded to 10 columns, not bytes: "µs" is one column, two bytes */
+	sb_printf(sb, "  %-9s %s%*s ", bound_names[k], d,
+		  NX_MAX(10 - text_width(d), 0), "");
 	free(d);
 }
 
