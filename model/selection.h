@@ -7,7 +7,8 @@
  * Active time is the time inside [t0, t1) during which the row is busy
  * (covered by any event, wherever it started). Every field's table sums
  * to its row: events without a value for it are one more value,
- * "(none)". */
+ * "(none)". With them come the performance bounds of [t0, t1) over every
+ * row (model/bounds.h). */
 #ifndef NX_SELECTION_H
 #define NX_SELECTION_H
 

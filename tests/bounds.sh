@@ -111,15 +111,18 @@ EOF
 by_hand() {
 	jq -S -c --arg t0 "$2" --arg t1 "${3:-}" -f "$tmp/bounds.jq" "$1"
 }
+# figures FILE: the keys above from nxtop's JSON in FILE
+figures() {
+	jq -S -c '.bounds | {range_ns, dma_bytes, hbm_bytes, memory_ns, flops,
+		compute_ns, engine, pipeline_ns, binding, binding_ns,
+		speedup: (.speedup * 10000 | floor + (if . - floor >= 0.5 then 1 else 0 end))}' "$1"
+}
 # nxtops NAME FILE [RANGE]: the window export's bounds in the keys above
 # (speed-up to 4 decimals), in $tmp/NAME.nx; the whole export in NAME.full
 nxtops() {
 	"$NXTOP" export -q "$2" --what window ${3:+--range "$3"} --format json \
 		> "$tmp/$1.full" || fail "export $2 $*"
-	jq -S -c '.bounds | {range_ns, dma_bytes, hbm_bytes, memory_ns, flops,
-		compute_ns, engine, pipeline_ns, binding, binding_ns,
-		speedup: (.speedup * 10000 | floor + (if . - floor >= 0.5 then 1 else 0 end))}' \
-		"$tmp/$1.full" > "$tmp/$1.nx"
+	figures "$tmp/$1.full" > "$tmp/$1.nx"
 }
 check() {
 	name=$1 file=$2 t0=$3 t1=$4 bind=$5
@@ -214,6 +217,16 @@ for r in "" "1000ns:6000ns"; do
 done
 expect 0 "^  binding +compute: 4.25 µs of 5 µs, speed-up left $(awk 'BEGIN { printf "%.2f", 5000 / 4250 }')x$" \
 	"$NXTOP" analyze -q "$tmp/compute.json" --range 1000ns:6000ns
+
+# --between: markers set in the viewer at 2 us and 9 us are the range
+printf 'keys :goto 2us<Enter>m:goto 9us<Enter>m\n' > "$tmp/marks.keys"
+"$NXTOP" --headless "$tmp/marks.keys" "$tmp/memory.json" >/dev/null 2>&1 ||
+	fail "the viewer did not set the markers"
+"$NXTOP" analyze -q "$tmp/memory.json" --between M2,M1 --format json \
+	> "$tmp/between.full" || fail "analyze --between"
+figures "$tmp/between.full" > "$tmp/between.nx"
+[ "$(cat "$tmp/between.nx")" = "$(by_hand "$tmp/memory.json" 2000 9000)" ] ||
+	fail "--between M2,M1: $(cat "$tmp/between.nx"), by hand $(by_hand "$tmp/memory.json" 2000 9000)"
 
 # no device metadata: one line, no crash, exit 0
 for f in system_small.json chrome_flows.json device_inject.json; do
