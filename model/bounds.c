@@ -121,15 +121,16 @@ static int range_query(struct model *m, const struct bounds *b,
 		       const char *cols, const char *filter, int64_t depth,
 		       double *out, int nout)
 {
-	char sql[1024];
-	sqlite3_stmt *st;
+	char *sql = xasprintf("SELECT %s FROM track t JOIN slice s ON"
+			      " s.track_id = t.id JOIN %s x ON x.slice_id ="
+			      " s.id WHERE t.profile_id = ?1 AND t.kind = '%s'"
+			      " AND s.depth IN " DEPTHS_UPTO("%" PRId64)
+			      " AND s.ts >= ?2 AND s.ts < ?3 AND %s", cols,
+			      join, kind, depth, filter);
+	sqlite3_stmt *st = prep(m, sql, profile);
 
-	snprintf(sql, sizeof(sql), "SELECT %s FROM track t JOIN slice s ON"
-		 " s.track_id = t.id JOIN %s x ON x.slice_id = s.id WHERE"
-		 " t.profile_id = ?1 AND t.kind = '%s' AND s.depth IN "
-		 DEPTHS_UPTO("%" PRId64) " AND s.ts >= ?2 AND s.ts < ?3 AND %s",
-		 cols, join, kind, depth, filter);
-	if (!(st = prep(m, sql, profile)))
+	free(sql);
+	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 2, b->t0);
 	sqlite3_bind_int64(st, 3, b->t1);
@@ -206,17 +207,17 @@ static int hbm_bytes(struct model *m, int64_t profile, int64_t depth,
 		     struct bounds *b)
 {
 	double v[2];
-	int rc = b->whole ? summary_hbm(m, profile, b) : 1;
+	int rc;
 
-	b->hbm_bytes = rc ? -1 : b->hbm_bytes;
-	if (rc <= 0)
+	b->hbm_bytes = -1;
+	if (b->whole && (rc = summary_hbm(m, profile, b)) <= 0)
 		return rc;
-	rc = 0;
 	if (range_query(m, b, profile, "engine", "arg", "count(" HBM_READ
 			") + count(" HBM_WRITE "), total(" HBM_READ ") + total("
 			HBM_WRITE ")", HBM_ARGS, depth, v, 2))
 		return -1;
-	if (v[0] > 0 || (rc = has_hbm(m, profile)) > 0) {
+	rc = v[0] > 0 ? 1 : has_hbm(m, profile);
+	if (rc > 0) {
 		b->hbm_bytes = to_int(v[1]);
 		b->hbm_from = "instructions";
 	}
