@@ -65,14 +65,22 @@ static int has_device_metadata(struct model *m, int64_t profile,
 	return rc;
 }
 
-/* A metadata number under its JSON name, else its Parquet name. */
-static int meta_real(struct model *m, int64_t profile, const char *json,
-		     const char *parquet, double *out)
+double bounds_peak(double rows, double cols, double ghz)
 {
-	int rc = infoval_real(m, profile, "metadata", json, out);
+	if (!(rows >= 1 && rows <= BOUNDS_PE_MAX && cols >= 1 &&
+	      cols <= BOUNDS_PE_MAX && ghz >= 1e-6 && ghz <= 1000))
+		return 0;
+	return 2 * rows * cols * ghz;
+}
 
-	if (rc > 0 && parquet)
-		rc = infoval_real(m, profile, "metadata", parquet, out);
+/* A metadata number under its Parquet name, else its JSON name. */
+static int meta_real(struct model *m, int64_t profile, const char *parquet,
+		     const char *json, double *out)
+{
+	int rc = infoval_real(m, profile, "metadata", parquet, out);
+
+	if (rc > 0 && json)
+		rc = infoval_real(m, profile, "metadata", json, out);
 	if (rc > 0)
 		*out = -1;
 	return rc < 0 ? -1 : 0;
@@ -84,18 +92,16 @@ static int read_metadata(struct model *m, int64_t profile, struct bounds *b)
 
 	if (meta_real(m, profile, "dma_ddr_bandwidth", NULL, &b->dma_bw) ||
 	    meta_real(m, profile, "hbm_ddr_bandwidth", NULL, &b->hbm_bw) ||
-	    meta_real(m, profile, "pe_num_rows", "tensor_engine_num_rows",
+	    meta_real(m, profile, "tensor_engine_num_rows", "pe_num_rows",
 		      &rows) ||
-	    meta_real(m, profile, "pe_num_cols", "tensor_engine_num_cols",
+	    meta_real(m, profile, "tensor_engine_num_cols", "pe_num_cols",
 		      &cols) ||
-	    meta_real(m, profile, "pe_clock_freq", "tensor_engine_clock_freq",
+	    meta_real(m, profile, "tensor_engine_clock_freq", "pe_clock_freq",
 		      &b->clock_ghz))
 		return -1;
-	b->pe_rows = rows >= 1 && rows < 1e9 ? (int64_t)rows : -1;
-	b->pe_cols = cols >= 1 && cols < 1e9 ? (int64_t)cols : -1;
-	if (b->pe_rows > 0 && b->pe_cols > 0 && b->clock_ghz > 0)
-		b->peak_flops = (double)b->pe_rows * (double)b->pe_cols * 2 *
-				b->clock_ghz * 1e9;
+	b->pe_rows = rows >= 1 && rows <= BOUNDS_PE_MAX ? (int64_t)rows : -1;
+	b->pe_cols = cols >= 1 && cols <= BOUNDS_PE_MAX ? (int64_t)cols : -1;
+	b->peak_flops = bounds_peak(rows, cols, b->clock_ghz) * 1e9;
 	return 0;
 }
 

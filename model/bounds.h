@@ -54,6 +54,14 @@ struct bounds {
 	double speedup;		/* (t1 - t0) / binding bound, <= 0: none */
 };
 
+/* The tensor engine's peak in FLOPs per ns from its rows, columns and
+ * clock (GHz): a multiply-add (two FLOPs) per processing element per
+ * cycle. 0 when a figure is absent (< 0) or out of range: rows and
+ * columns 1 to BOUNDS_PE_MAX, a clock of 1e-6 to 1000 GHz. The compute
+ * bound and the Parquet importer's layer MFU both use it. */
+#define BOUNDS_PE_MAX 65536
+double bounds_peak(double rows, double cols, double ghz);
+
 /* Fills b for [t0, t1) of a profile; a profile without device metadata
  * gives b->available 0 and still returns 0. -1 with err_get() set. */
 int bounds_compute(struct model *m, int64_t profile, int64_t t0, int64_t t1,

@@ -22,9 +22,10 @@ cp "$fx/device_bounds.json" "$tmp/memory.json"
 
 # compute binds: the summary's hardware FLOPs and HBM bytes for the whole
 # profile; for a range the layers' FLOPs (spread over their spans) and
-# the instructions' HBM bytes, which they have none of
+# the instructions' HBM bytes, which they have none of. The tensor
+# engine under Parquet's Metadata names
 cat > "$tmp/compute.json" <<'EOF'
-{"metadata":[{"first_hw_timestamp":0,"last_hw_timestamp":9999,"pe_num_rows":4,"pe_num_cols":8,"pe_clock_freq":1.5,"dma_ddr_bandwidth":2000000000,"hbm_ddr_bandwidth":1000000000}],
+{"metadata":[{"first_hw_timestamp":0,"last_hw_timestamp":9999,"tensor_engine_num_rows":4,"tensor_engine_num_cols":8,"tensor_engine_clock_freq":1.5,"dma_ddr_bandwidth":2000000000,"hbm_ddr_bandwidth":1000000000}],
 "summary":[{"hardware_flops":864000,"hbm_read_bytes":1500,"hbm_write_bytes":"500","total_time":0.00001}],
 "instruction":[{"timestamp":0,"duration":4000,"label":"Tensor","opcode":"MATMUL"}],
 "dma":[{"timestamp":500,"duration":900,"aggregated":"no","queue_type":"data","subgroup":"qSyncIO0","transfer_size":2000,"id":1}],
@@ -73,8 +74,10 @@ def share($t0; $t1):
 ($t0 | tonumber) as $t0 | (if $t1 == "" then $last else $t1 | tonumber end) as $t1 |
 ($m.dma_ddr_bandwidth // null | if . then num else null end) as $dbw |
 ($m.hbm_ddr_bandwidth // null | if . then num else null end) as $hbw |
-(if $m.pe_num_rows and $m.pe_num_cols and $m.pe_clock_freq
- then $m.pe_num_rows * $m.pe_num_cols * 2 * $m.pe_clock_freq else null end) as $peak |
+($m.tensor_engine_num_rows // $m.pe_num_rows) as $rows |
+($m.tensor_engine_num_cols // $m.pe_num_cols) as $cols |
+($m.tensor_engine_clock_freq // $m.pe_clock_freq) as $ghz |
+(if $rows and $cols and $ghz then $rows * $cols * 2 * $ghz else null end) as $peak |
 [.dma[] | select(.aggregated == "no" and .timestamp >= $t0 and .timestamp < $t1)
  | .transfer_size | num] as $packets |
 ($packets | add // 0) as $dma |
