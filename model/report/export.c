@@ -249,28 +249,31 @@ static void csv_opt(struct table *t, int64_t v)
 		table_int(t, v);
 }
 
+static void bounds_row(struct table *t, const char *key, const char *value)
+{
+	table_row(t);
+	table_text(t, "");
+	table_text(t, "bounds");
+	table_text(t, key);
+	table_text(t, value);
+}
+
 /* The bounds as rows of kind "bounds": the figure's key in field, its
  * value in value, the keys of the JSON export. */
 static void bounds_csv(const struct bounds *b, struct table *t)
 {
 	struct bound_fig figs[BOUND_MAX_FIGS];
-	size_t n = b->available ? bounds_figures(b, figs) : 0;
+	size_t n;
 	char buf[64];
 
 	if (!b->available) {
-		table_row(t);
-		table_text(t, "");
-		table_text(t, "bounds");
-		table_text(t, "note");
-		table_text(t, b->why_not);
+		bounds_row(t, "note", b->why_not);
+		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		table_row(t);
-		table_text(t, "");
-		table_text(t, "bounds");
-		table_text(t, figs[i].key);
-		table_text(t, report_bound_value(&figs[i], buf, sizeof(buf)));
-	}
+	n = bounds_figures(b, figs);
+	for (size_t i = 0; i < n; i++)
+		bounds_row(t, figs[i].key,
+			   report_bound_value(&figs[i], buf, sizeof(buf)));
 }
 
 static void selection_csv(const struct selection *s, FILE *f)
