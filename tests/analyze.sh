@@ -140,6 +140,26 @@ analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=6
 analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=5
 [ "$(count reload)" = "$(loads 5 | grep -c .)" ] || fail "reload: not the tensors loaded 6 times"
 expect 0 '^\[ok\] reload: no finding' "$NXTOP" analyze -q "$tmp/plain.json" --rule reload
+# --max-findings: at most N findings per rule listed, the rest counted
+# ("and K more"); JSON keeps the total. jq counts the tensors loaded.
+ntens=$(loads 0 | grep -c .)
+[ "$ntens" -gt 3 ] || fail "reload: device_screen.json has only $ntens tensors"
+analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=0 --max-findings 3
+[ "$(count reload)" = 3 ] || fail "--max-findings 3: $(count reload) findings listed"
+[ "$(jq '.rules[0].findings_total' "$tmp/a.json")" = "$ntens" ] &&
+	[ "$(jq '.findings' "$tmp/a.json")" = "$ntens" ] ||
+	fail "--max-findings: the JSON totals are not $ntens"
+"$NXTOP" analyze -q "$tmp/screen.json" --rule reload --set reload.max_loads=0 \
+	--max-findings 3 > "$tmp/cap.txt" || fail "analyze --max-findings failed"
+[ "$(grep -c '^\[warning\] reload: tensor' "$tmp/cap.txt")" = 3 ] ||
+	fail "--max-findings 3: not 3 findings in the text"
+grep -q "^\[warning\] reload: and $((ntens - 3)) more findings\$" "$tmp/cap.txt" ||
+	fail "--max-findings: no 'and $((ntens - 3)) more findings' line"
+analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=0 --max-findings "$ntens"
+[ "$(count reload)" = "$ntens" ] || fail "--max-findings $ntens: not all listed"
+"$NXTOP" analyze -q "$tmp/screen.json" --rule reload --set reload.max_loads=0 \
+	--max-findings "$ntens" | grep -q 'more findings' &&
+	fail "--max-findings $ntens: a 'more' line with nothing more"
 # --range: only the loads that start in it
 analyze_json "$tmp/screen.json" --rule reload --range 0:100us --set reload.max_loads=0
 got=$(jq '[.rules[0].findings[].numbers.loads] | add' "$tmp/a.json")
@@ -294,6 +314,7 @@ expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --se
 expect 2 "'abc' is not a number" "$NXTOP" analyze "$tmp/plain.json" --set mfu.min_pct=abc
 expect 2 "do not go together" "$NXTOP" analyze "$tmp/plain.json" --range 0:1us --between a,b
 expect 2 "unknown format" "$NXTOP" analyze "$tmp/plain.json" --format csv
+expect 2 "max-findings: '-1' is not a count" "$NXTOP" analyze "$tmp/plain.json" --max-findings -1
 expect 1 "no marker 'a'" "$NXTOP" analyze -q "$tmp/plain.json" --between a,b
 expect 1 "not a time" "$NXTOP" analyze -q "$tmp/plain.json" --range x:y
 expect 1 "nxtop: " "$NXTOP" analyze -q "$tmp/missing.json"

@@ -58,12 +58,19 @@ void report_syssummary_json(const struct syssummary *s, FILE *f);
 void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,
 		    enum out_format fmt, FILE *f);
 
+/* How much of each rule `nxtop analyze` lists: findings per rule and
+ * ranges per finding; the totals are always given. */
+struct an_limits {
+	size_t findings, ranges;
+};
+
 /* The findings of `nxtop analyze` (analyze.c): every rule's findings,
- * or its one line when it found nothing; at most max ranges each, ranges
- * named by rows t. Times from the profile start. */
+ * or its one line when it found nothing, within the limits, ranges named
+ * by rows t. Times from the profile start. */
 void report_analyze_text(const struct an_result *r, const struct mprofile *p,
-			 const struct mtrack *t, size_t nt, size_t max, FILE *f);
+			 const struct mtrack *t, size_t nt,
+			 const struct an_limits *lim, FILE *f);
 void report_analyze_json(const struct an_result *r, const struct mprofile *p,
-			 size_t max, FILE *f);
+			 const struct an_limits *lim, FILE *f);
 
 #endif

@@ -65,6 +65,7 @@ static const char help_text[] =
 	"      --rule=IDS       (analyze) only these rules: mfu,spill,...\n"
 	"      --set=R.P=V      (analyze) a rule's threshold: mfu.min_pct=40\n"
 	"      --max-ranges=N   (analyze) ranges listed per finding (5)\n"
+	"      --max-findings=N (analyze) findings listed per rule (10)\n"
 	"      --color=WHEN     (viewer) colours: auto (default; none with\n"
 	"                       NO_COLOR), always or never\n"
 	"      --ascii          (viewer) ASCII characters only\n"
