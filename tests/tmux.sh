@@ -133,6 +133,15 @@ run() {
 		[ $i -lt 200 ] || { fail "$name: nxtop did not start"; return; }
 		sleep 0.05
 	done
+	# and the insights counted (the headless run waits for them too),
+	# unless the first view is the Profile Manager
+	case $profile in --data-path=*) ;; *)
+		until tm capture-pane -p -t t | head -n 1 | grep -q " insights\{0,1\} "; do
+			i=$((i + 1))
+			[ $i -lt 200 ] || { fail "$name: no insights counted"; return; }
+			sleep 0.05
+		done ;;
+	esac
 	while IFS= read -r line; do
 		case "$line" in
 		"#"* | "") ;;
