@@ -140,6 +140,17 @@ analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=6
 analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=5
 [ "$(count reload)" = "$(loads 5 | grep -c .)" ] || fail "reload: not the tensors loaded 6 times"
 expect 0 '^\[ok\] reload: no finding' "$NXTOP" analyze -q "$tmp/plain.json" --rule reload
+# the viewer's Insights list shows the same tensors, one line each, and
+# its header counts every finding of every rule
+printf 'size 160x40\nkeys I/tensor<Enter>\ndump list\n' > "$tmp/ins.keys"
+XDG_DATA_HOME="$tmp/ins" "$NXTOP" -q --headless="$tmp/ins.keys" --dump="$tmp" \
+	"$tmp/screen.json" || fail "the viewer did not list the insights"
+got=$(sed -n 's/^warning  *reload  *tensor \([^ ]*\) loaded into SBUF \([0-9]*\) times.*/\1 \2/p' \
+	"$tmp/list" | sort)
+[ "$got" = "$(loads 2)" ] || fail "Insights list: got '$got', wanted '$(loads 2)'"
+analyze_json "$tmp/screen.json"
+grep -q "^nxtop .* insights  $(jq '.findings' "$tmp/a.json") findings  filter: tensor" "$tmp/list" ||
+	fail "Insights list: not $(jq '.findings' "$tmp/a.json") findings in the header: $(head -n 1 "$tmp/list")"
 # --max-findings: at most N findings per rule listed, the rest counted
 # ("and K more"); JSON keeps the total. jq counts the tensors loaded.
 ntens=$(loads 0 | grep -c .)

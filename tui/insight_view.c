@@ -34,33 +34,40 @@ static size_t ins_count(struct list *l)
 	return r ? r->nfindings : 0;
 }
 
-/* "1.2 ms .. 3.4 ms, 6 ranges on 2 rows": the span of the ranges. */
+static int by_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "6 ranges on 2 rows: 1.2 ms .. 3.4 ms", or "1.2 ms .. 3.4 ms on
+ * qSyncIO0": the rows and the span of the ranges. */
 static void where(struct timeline *tl, const struct an_finding *f,
 		  struct strbuf *out)
 {
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN, row = f->ranges[0].row;
-	int rows = 1;
+	size_t rows = 1, i = timeline_track_index(tl, row);
+	int64_t *ids = xmalloc(f->nranges * sizeof(*ids));
 	char a[48], b[48];
 
 	for (size_t k = 0; k < f->nranges; k++) {
 		t0 = NX_MIN(t0, f->ranges[k].ts);
 		t1 = NX_MAX(t1, f->ranges[k].end);
-		if (f->ranges[k].row != row)
-			rows = 2;
+		ids[k] = f->ranges[k].row;
 	}
+	qsort(ids, f->nranges, sizeof(*ids), by_id);
+	for (size_t k = 1; k < f->nranges; k++)
+		rows += ids[k] != ids[k - 1];
+	free(ids);
 	timefmt_dur(a, sizeof(a), t0 - tl->origin, 3, draw_tf());
 	timefmt_dur(b, sizeof(b), t1 - tl->origin, 3, draw_tf());
-	sb_printf(out, "%s .. %s", a, b);
 	if (f->nranges > 1)
-		sb_printf(out, ", %zu ranges", f->nranges);
-	if (rows == 1) {
-		size_t i = timeline_track_index(tl, row);
-
-		if (i != SIZE_MAX)
-			sb_printf(out, " on %s", tl->tr.t[i].name);
-	} else {
-		sb_adds(out, " on several rows");
-	}
+		sb_printf(out, "%zu ranges on %zu row%s: ", f->nranges, rows,
+			  rows == 1 ? "" : "s");
+	sb_printf(out, "%s .. %s", a, b);
+	if (rows == 1 && i != SIZE_MAX)
+		sb_printf(out, " on %s", tl->tr.t[i].name);
 }
 
 static void ins_line(struct list *l, size_t i, struct list_line *out)

@@ -70,8 +70,9 @@ int timeline_insights_poll(struct timeline *tl, int wait)
 	if (tl->ins.done)
 		return VIEW_IDLE;
 	if (!tl->ins.job) {
-		tl->ins.job = an_job_start(tl->m, tl->prof.id, INT64_MIN,
-					   INT64_MAX);
+		/* the whole profile, as `nxtop analyze` reads it */
+		tl->ins.job = an_job_start(tl->m, tl->prof.id, tl->prof.start,
+					   tl->prof.end + 1);
 		if (!tl->ins.job) {
 			tl->ins.done = 1;
 			tui_error(tl->view.tui, "insights: %s", err_get());
