@@ -151,6 +151,16 @@ got=$(sed -n 's/^warning  *reload  *tensor \([^ ]*\) loaded into SBUF \([0-9]*\)
 analyze_json "$tmp/screen.json"
 grep -q "^nxtop .* insights  $(jq '.findings' "$tmp/a.json") findings  filter: tensor" "$tmp/list" ||
 	fail "Insights list: not $(jq '.findings' "$tmp/a.json") findings in the header: $(head -n 1 "$tmp/list")"
+# e in the Insights list writes what nxtop analyze prints with every
+# finding and range listed, bounds included
+mkdir "$tmp/ins-export"
+printf 'keys Ie\n' > "$tmp/ins-e.keys"
+NXTOP_EXPORT_DIR="$tmp/ins-export" XDG_DATA_HOME="$tmp/ins" "$NXTOP" -q \
+	--headless="$tmp/ins-e.keys" --dump="$tmp" "$tmp/screen.json" ||
+	fail "the viewer did not export the insights"
+"$NXTOP" analyze -q "$tmp/screen.json" --max-findings 1000000 --max-ranges 1000000 > "$tmp/all-findings.txt"
+cmp -s "$tmp/ins-export/nxtop-insights-1.txt" "$tmp/all-findings.txt" ||
+	fail "the Insights export differs from nxtop analyze: $(diff "$tmp/ins-export/nxtop-insights-1.txt" "$tmp/all-findings.txt" | head -5)"
 # --max-findings: at most N findings per rule listed, the rest counted
 # ("and K more"); JSON keeps the total. jq counts the tensors loaded.
 ntens=$(loads 0 | grep -c .)

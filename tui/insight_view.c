@@ -7,7 +7,9 @@
 #include "tui/insight_view.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "model/bounds.h"
 #include "model/report/report.h"
 #include "model/timefmt.h"
 #include "tui/list.h"
@@ -128,21 +130,31 @@ static const char *ins_export_name(struct list *l)
 	return ((struct insights_list *)l)->res ? "insights" : NULL;
 }
 
+/* As `nxtop analyze` prints the whole profile, every finding listed. */
 static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct insights_list *il = (struct insights_list *)l;
-	struct mprofile p = timeline_axis_profile(il->tl);
+	struct timeline *tl = il->tl;
+	struct mprofile p = timeline_axis_profile(tl);
 	struct an_limits all = { SIZE_MAX, SIZE_MAX };
+	struct bounds b;
 
 	if (fmt == OUT_CSV) {
 		err_set("insights: text or JSON only");
 		return -1;
 	}
+	memset(&b, 0, sizeof(b));
+	if (bounds_compute(tl->m, tl->prof.id, tl->prof.start,
+			   tl->prof.end + 1, &b)) {
+		bounds_free(&b);
+		return -1;
+	}
 	if (fmt == OUT_JSON)
-		report_analyze_json(il->res, &p, &all, f);
+		report_analyze_json(il->res, &b, &p, &all, f);
 	else
-		report_analyze_text(il->res, &p, il->tl->tr.t, il->tl->tr.n,
-				    &all, f);
+		report_analyze_text(il->res, &b, &p, tl->tr.t, tl->tr.n, &all,
+				    f);
+	bounds_free(&b);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/bounds.h"
 #include "model/hmap.h"
 #include "model/util.h"
 #include "src/import/formats.h"
@@ -522,33 +523,29 @@ static void check_schema(struct device *d, const cJSON *o)
 	free(msg);
 }
 
-/* The first of two names that is a number in [lo, hi]; -1 if none. */
-static double meta_num(const cJSON *o, const char *a, const char *b,
-		       double lo, double hi)
+/* The first of two names that is a number; -1 if none. */
+static double meta_num(const cJSON *o, const char *a, const char *b)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, a);
 	double x;
 
 	if (!v)
 		v = cJSON_GetObjectItemCaseSensitive(o, b);
-	if (jv_f64(v, &x) != JV_OK || !(x >= lo && x <= hi))
+	if (jv_f64(v, &x) != JV_OK || !isfinite(x))
 		return -1;
 	return x;
 }
 
-/* The tensor engine's peak in FLOPs per ns: a multiply-add (two FLOPs)
- * per processing element per cycle, at a clock in GHz. Metadata names
- * (§1.5) first, then the JSON export's. */
+/* The tensor engine's peak in FLOPs per ns (model/bounds.h). Metadata
+ * names (§1.5) first, then the JSON export's. */
 static void read_peak(struct device *d, const cJSON *o)
 {
-	double rows = meta_num(o, "tensor_engine_num_rows", "pe_num_rows", 1,
-			       65536);
-	double cols = meta_num(o, "tensor_engine_num_cols", "pe_num_cols", 1,
-			       65536);
-	double ghz = meta_num(o, "tensor_engine_clock_freq", "pe_clock_freq",
-			      1e-6, 1000);
-
-	d->peak = rows > 0 && cols > 0 && ghz > 0 ? 2 * rows * cols * ghz : 0;
+	d->peak = bounds_peak(meta_num(o, "tensor_engine_num_rows",
+				       "pe_num_rows"),
+			      meta_num(o, "tensor_engine_num_cols",
+				       "pe_num_cols"),
+			      meta_num(o, "tensor_engine_clock_freq",
+				       "pe_clock_freq"));
 }
 
 static void name_file(struct device *d, const char *file)
