@@ -210,16 +210,16 @@ static const char *const instr_fields[I_COUNT] = {
 	"subgroup", "timestamp",
 };
 
-static int instruction(struct neuron *n, const cJSON *o)
+/* An instruction from its fields (f[I_*]) and its other members as JSON
+ * text (args, "" when none). */
+static int instruction_of(struct neuron *n, const cJSON *const *f,
+			  const char *args)
 {
-	const cJSON *f[I_COUNT];
 	struct winstruction in;
 	const char *label, *opcode, *sub;
 	char b1[32], b2[32], b3[32];
 	int64_t ts, dur, layer, track, slice;
 
-	sb_reset(&n->args);
-	jv_fields(o, &n->instr_names, f, &n->args);
 	memset(&in, 0, sizeof(in));
 	if (import_need_i64(n->im, f[I_TIMESTAMP], "timestamp", &ts) ||
 	    import_need_i64(n->im, f[I_DURATION], "duration", &dur) ||
@@ -266,9 +266,18 @@ static int instruction(struct neuron *n, const cJSON *o)
 			  writer_string(n->w, opcode && *opcode ? opcode : "unknown"),
 			  layer);
 	writer_instruction(n->w, slice, &in);
-	if (n->args.len)
-		writer_slice_args(n->w, slice, sb_cstr(&n->args));
+	if (*args)
+		writer_slice_args(n->w, slice, args);
 	return 0;
+}
+
+static int instruction(struct neuron *n, const cJSON *o)
+{
+	const cJSON *f[I_COUNT];
+
+	sb_reset(&n->args);
+	jv_fields(o, &n->instr_names, f, &n->args);
+	return instruction_of(n, f, sb_cstr(&n->args));
 }
 
 enum {
@@ -912,6 +921,29 @@ int neuron_instruction(struct neuron *n, const cJSON *o,
 {
 	n->im->rec = where;
 	return instruction(n, o);
+}
+
+const char *const *neuron_instruction_fields(size_t *n)
+{
+	*n = I_COUNT;
+	return instr_fields;
+}
+
+int neuron_instruction_row(struct neuron *n, const struct jrec *r,
+			   const cJSON *const *fields, const char *args)
+{
+	const char *key = r->key ? r->key : "";
+	struct keystat *ks;
+
+	n->im->rec = r;
+	if (n->nkeys >= MAX_KEYS && !strmap_get(&n->keymap, key, strlen(key)))
+		return import_fail(n->im, r, "more than %d different top-level"
+				   " keys", MAX_KEYS);
+	ks = keystat(n, key);
+	ks->n++;
+	ks->known = 1;
+	n->saw_known_key = 1;
+	return instruction_of(n, fields, args);
 }
 
 int neuron_dma(struct neuron *n, const cJSON *o, const struct jrec *where)

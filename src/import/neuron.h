@@ -5,6 +5,7 @@
 #define NX_IMPORT_NEURON_H
 
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "src/import/base.h"
@@ -33,6 +34,15 @@ int neuron_finish(struct neuron *n);
 int neuron_instruction(struct neuron *n, const cJSON *o,
 		       const struct jrec *where);
 int neuron_dma(struct neuron *n, const cJSON *o, const struct jrec *where);
+
+/* The member names of an "instruction" record that are its fields (*n
+ * of them), for readers that match their columns once, not per row. */
+const char *const *neuron_instruction_fields(size_t *n);
+/* One instruction record of the key r->key from its fields, in the order
+ * of neuron_instruction_fields() (NULL: absent), and its other members as
+ * the JSON text jv_fields() gives ("" when none). */
+int neuron_instruction_row(struct neuron *n, const struct jrec *r,
+			   const cJSON *const *fields, const char *args);
 
 /* The counter behind a Neuron Perfetto counter track name ("DMA
  * Throughput", "Pending DMA Count", "Sb Usage", ...), or -1. */

@@ -338,13 +338,23 @@ void jv_fields(const cJSON *obj, const struct jv_names *fs,
 			vals[f] = c;
 			continue;
 		}
-		if (!rest)
-			continue;
-		sb_addc(rest, rest->len ? ',' : '{');
-		write_string(rest, c->string ? c->string : "");
-		sb_addc(rest, ':');
-		jv_write(rest, c);
+		if (rest)
+			jv_rest_add(rest, c->string ? c->string : "", c);
 	}
-	if (rest && rest->len)
+	if (rest)
+		jv_rest_end(rest);
+}
+
+void jv_rest_add(struct strbuf *rest, const char *name, const cJSON *v)
+{
+	sb_addc(rest, rest->len ? ',' : '{');
+	write_string(rest, name);
+	sb_addc(rest, ':');
+	jv_write(rest, v);
+}
+
+void jv_rest_end(struct strbuf *rest)
+{
+	if (rest->len)
 		sb_addc(rest, '}');
 }

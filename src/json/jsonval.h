@@ -49,5 +49,10 @@ void jv_names_free(struct jv_names *fs);
  * members when rest is not NULL. */
 void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	       const cJSON **vals, struct strbuf *rest);
+/* The members of rest one by one, for readers that match fields
+ * themselves: rest starts empty, and jv_rest_end() closes the object
+ * when any member was added. */
+void jv_rest_add(struct strbuf *rest, const char *name, const cJSON *v);
+void jv_rest_end(struct strbuf *rest);
 
 #endif

@@ -154,6 +154,18 @@ static const struct spec specs[] = {
 	{ "SchemaFields", "SchemaFields", TBL_SCHEMA, NULL, NULL, { 0 } },
 };
 
+/* Instruction rows by field (pqrows_bind): the instruction's fields,
+ * then raw_flops, which the layers count and the row keeps. */
+enum { F_TS, F_DUR, F_SUB, F_LABEL, F_LAYER, F_HLO, F_FLOPS, F_N };
+
+struct ifields {
+	const char **names;
+	size_t n, consumed;
+	int at[F_N];		/* index in names of what the layers read */
+	cJSON **vals;
+	struct strbuf rest;
+};
+
 /* A layer's figures as they add up. */
 struct layer_acc {
 	struct wlayer l;
@@ -172,6 +184,8 @@ struct device {
 	size_t nlayers;
 	int layers_full;
 	int layer_from_hlo;		/* no layer column: hlo_name */
+	size_t last_layer;		/* index + 1 of the last layer found */
+	struct ifields in;
 };
 
 static const struct spec *spec_of(const char *table)
@@ -195,11 +209,17 @@ static int eng_index(const char *engine)
 
 static struct layer_acc *layer_of(struct device *d, const char *name)
 {
-	void *v = strmap_get(&d->layer_map, name, strlen(name));
+	void *v;
 	struct layer_acc *a;
 
-	if (v)
+	/* instructions of one layer come in long runs */
+	if (d->last_layer && !strcmp(d->layers[d->last_layer - 1].name, name))
+		return &d->layers[d->last_layer - 1];
+	v = strmap_get(&d->layer_map, name, strlen(name));
+	if (v) {
+		d->last_layer = (uintptr_t)v;
 		return &d->layers[(uintptr_t)v - 1];
+	}
 	if (d->nlayers >= MAX_LAYERS) {
 		d->layers_full = 1;
 		return NULL;
@@ -216,7 +236,35 @@ static struct layer_acc *layer_of(struct device *d, const char *name)
 		a->l.active[e] = -1;
 	strmap_put(&d->layer_map, name, strlen(name),
 		   (void *)(uintptr_t)d->nlayers);
+	d->last_layer = d->nlayers;
 	return a;
+}
+
+static void ifields_init(struct ifields *in)
+{
+	static const char *const want[F_N] = {
+		"timestamp", "duration", "subgroup", "label", "layer",
+		"hlo_name", "raw_flops",
+	};
+	const char *const *fields = neuron_instruction_fields(&in->consumed);
+
+	in->n = in->consumed + 1;
+	in->names = xcalloc(in->n, sizeof(*in->names));
+	memcpy(in->names, fields, in->consumed * sizeof(*in->names));
+	in->names[in->consumed] = "raw_flops";
+	for (int k = 0; k < F_N; k++)
+		for (size_t i = 0; i < in->n; i++)
+			if (!strcmp(in->names[i], want[k]))
+				in->at[k] = (int)i;
+	in->vals = xcalloc(in->n, sizeof(*in->vals));
+	sb_init(&in->rest);
+}
+
+static void ifields_free(struct ifields *in)
+{
+	free(in->names);
+	free(in->vals);
+	sb_free(&in->rest);
 }
 
 static const char *first_str(const cJSON *o, const char *a, const char *b)
@@ -235,19 +283,21 @@ static int64_t add_sat(int64_t a, int64_t b)
 }
 
 /* Adds an instruction row to its layer's figures. */
-static void count_layer(struct device *d, const cJSON *o)
+static void count_layer(struct device *d)
 {
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o,
-		d->layer_from_hlo ? "hlo_name" : "layer");
-	const char *eng = first_str(o, "subgroup", "label");
-	const cJSON *flops = cJSON_GetObjectItemCaseSensitive(o, "raw_flops");
+	cJSON *const *v = d->in.vals;
+	const int *at = d->in.at;
+	const cJSON *name = v[at[d->layer_from_hlo ? F_HLO : F_LAYER]];
+	const cJSON *sub = v[at[F_SUB]], *label = v[at[F_LABEL]];
+	const char *eng = cJSON_IsString(sub) ? sub->valuestring :
+			  cJSON_IsString(label) ? label->valuestring : NULL;
+	const cJSON *flops = v[at[F_FLOPS]];
 	int64_t ts, dur, f;
 	struct layer_acc *a;
 	int e;
 
 	if (!cJSON_IsString(name) || !*name->valuestring ||
-	    jv_i64(cJSON_GetObjectItemCaseSensitive(o, "timestamp"), &ts) ||
-	    jv_i64(cJSON_GetObjectItemCaseSensitive(o, "duration"), &dur) ||
+	    jv_i64(v[at[F_TS]], &ts) || jv_i64(v[at[F_DUR]], &dur) ||
 	    !(a = layer_of(d, name->valuestring)))
 		return;
 	dur = NX_MAX(dur, 0);
@@ -316,10 +366,7 @@ static void reshape(struct device *d, const struct spec *sp,
 {
 	cJSON *v;
 
-	if (!strcmp(sp->table, "Instruction")) {
-		engine_case(cJSON_GetObjectItemCaseSensitive(o, "subgroup"));
-		engine_case(cJSON_GetObjectItemCaseSensitive(o, "label"));
-	} else if (sp->kind == TBL_PACKET || sp->kind == TBL_XFER) {
+	if (sp->kind == TBL_PACKET || sp->kind == TBL_XFER) {
 		pqrows_add(r, o, "aggregated", sp->kind == TBL_XFER ? "yes" : "no");
 		/* B/s as a float; the JSON's is an integer */
 		v = cJSON_GetObjectItemCaseSensitive(o, "transfer_rate");
@@ -433,12 +480,33 @@ static int check_columns(struct device *d, const struct spec *sp,
 	return 0;
 }
 
+static int is_instruction(const struct spec *sp)
+{
+	return sp && !strcmp(sp->table, "Instruction");
+}
+
+/* The next row: an instruction's by field, any other as an object. */
+static int next_row(struct device *d, const struct spec *sp,
+		    struct pqrows *r, cJSON **o)
+{
+	if (is_instruction(sp))
+		return pqrows_next_vals(r, d->in.vals, &d->in.rest);
+	return pqrows_next(r, o);
+}
+
 static int one_row(struct device *d, const struct spec *sp,
 		   struct pqrows *r, cJSON *o, const char *section)
 {
 	struct jrec rec = { .kind = JREC_ITEM, .key = section,
 			    .index = pqrows_index(r), .offset = IMPORT_AT_ROW };
 
+	if (is_instruction(sp)) {
+		engine_case(d->in.vals[d->in.at[F_SUB]]);
+		engine_case(d->in.vals[d->in.at[F_LABEL]]);
+		count_layer(d);
+		return neuron_instruction_row(d->n, &rec,
+			(const cJSON *const *)d->in.vals, sb_cstr(&d->in.rest));
+	}
 	if (!sp) {
 		/* kept whole as an info table; size bounded by read_table */
 	} else if (sp->kind == TBL_SCHEMA) {
@@ -449,8 +517,6 @@ static int one_row(struct device *d, const struct spec *sp,
 	}
 	if (sp && !strcmp(sp->table, "Metadata"))
 		check_schema(d, o);
-	if (sp && !strcmp(sp->table, "Instruction"))
-		count_layer(d, o);
 	return neuron_record(d->n, &rec, o);
 }
 
@@ -470,17 +536,19 @@ static int read_table(struct device *d, const struct pqtable *t,
 	const char *section = sp ? sp->section : t->name;
 	struct pqrows *r = pqrows_open(t, sp ? sp->names : NULL);
 	const char *open_file = NULL;
-	cJSON *o;
+	cJSON *o = NULL;
 	int rc;
 
 	name_file(d, t->files[0]);
-	while ((rc = pqrows_next(r, &o)) == 1) {
+	if (is_instruction(sp))
+		pqrows_bind(r, d->in.names, d->in.n, d->in.consumed);
+	while ((rc = next_row(d, sp, r, &o)) == 1) {
 		if (pqrows_file(r) != open_file) {
 			open_file = pqrows_file(r);
 			name_file(d, open_file);
 			if (sp && check_columns(d, sp, r))
 				break;
-			if (sp && !strcmp(sp->table, "Instruction"))
+			if (is_instruction(sp))
 				d->layer_from_hlo = !pqrows_has(r, "layer");
 		}
 		if (!sp && (pqrows_index(r) >= MAX_INFO_ROWS ||
@@ -547,6 +615,7 @@ static void device_free(struct device *d)
 	strmap_free(&d->layer_map, NULL);
 	pqfolder_free(&d->folder);
 	sb_free(&d->tmp);
+	ifields_free(&d->in);
 }
 
 int import_parquet_device(struct import *im)
@@ -559,6 +628,7 @@ int import_parquet_device(struct import *im)
 
 	if (pqfolder_scan(im->path, &d.folder))
 		return -1;
+	ifields_init(&d.in);
 	if (!pqfolder_find(&d.folder, "Instruction")) {
 		device_free(&d);
 		return import_fail(im, NULL, "no Instruction.parquet (or"
