@@ -13,6 +13,10 @@
 #include "model/cache/schema.h"
 #include "model/util.h"
 
+/* Rows per multi-row INSERT. */
+#define AGG_BATCH 64
+#define AGG_COLS 9
+
 struct entry {
 	int64_t value, n, dur, dmin, dmax;
 };
@@ -28,7 +32,9 @@ struct bucket {
 
 struct agg_builder {
 	sqlite3 *db;
-	sqlite3_stmt *ins;
+	sqlite3_stmt *ins, *many;	/* one row, AGG_BATCH rows */
+	int64_t rows[AGG_BATCH][AGG_COLS];	/* not written yet */
+	int nrows;
 	int64_t track;
 	int lo[AGG_NFIELDS], lmax;
 	unsigned ok;		/* fields still complete */
@@ -42,6 +48,7 @@ struct agg_builder *agg_new(sqlite3 *db, sqlite3_stmt *ins)
 
 	a->db = db;
 	a->ins = ins;
+	a->many = db_prepare_rows(db, sqlite3_sql(ins), AGG_BATCH);
 	return a;
 }
 
@@ -49,6 +56,7 @@ void agg_free(struct agg_builder *a)
 {
 	if (!a)
 		return;
+	sqlite3_finalize(a->many);
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
 			free(a->b[f][l].v);
@@ -108,25 +116,50 @@ static void bucket_clear(struct bucket *b)
 	b->count = 0;
 }
 
+/* Inserts rows[0..n) with st, which has n rows of parameters. */
+static void insert(struct agg_builder *a, sqlite3_stmt *st,
+		   int64_t (*rows)[AGG_COLS], int n)
+{
+	for (int r = 0; r < n; r++)
+		for (int c = 0; c < AGG_COLS; c++)
+			sqlite3_bind_int64(st, r * AGG_COLS + c + 1, rows[r][c]);
+	if (!a->failed && sqlite3_step(st) != SQLITE_DONE)
+		a->failed = db_fail(a->db, "aggregates");
+	sqlite3_reset(st);
+}
+
+/* Writes the rows not written yet. */
+static void write_pending(struct agg_builder *a)
+{
+	int r = 0;
+
+	if (a->nrows == AGG_BATCH && a->many) {
+		insert(a, a->many, a->rows, AGG_BATCH);
+		r = AGG_BATCH;
+	}
+	for (; r < a->nrows; r++)
+		insert(a, a->ins, &a->rows[r], 1);
+	a->nrows = 0;
+}
+
 static void write_rows(struct agg_builder *a, int f, int level,
 		       const struct bucket *b)
 {
-	for (size_t k = 0; k < b->count && !a->failed; k++) {
+	for (size_t k = 0; k < b->count; k++) {
 		const struct entry *e = &b->v[k];
-		sqlite3_stmt *st = a->ins;
+		int64_t *row = a->rows[a->nrows++];
 
-		sqlite3_bind_int64(st, 1, a->track);
-		sqlite3_bind_int(st, 2, f);
-		sqlite3_bind_int(st, 3, level);
-		sqlite3_bind_int64(st, 4, b->id);
-		sqlite3_bind_int64(st, 5, e->value);
-		sqlite3_bind_int64(st, 6, e->n);
-		sqlite3_bind_int64(st, 7, e->dur);
-		sqlite3_bind_int64(st, 8, e->dmin);
-		sqlite3_bind_int64(st, 9, e->dmax);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			a->failed = db_fail(a->db, "aggregates");
-		sqlite3_reset(st);
+		row[0] = a->track;
+		row[1] = f;
+		row[2] = level;
+		row[3] = b->id;
+		row[4] = e->value;
+		row[5] = e->n;
+		row[6] = e->dur;
+		row[7] = e->dmin;
+		row[8] = e->dmax;
+		if (a->nrows == AGG_BATCH)
+			write_pending(a);
 	}
 }
 
@@ -193,6 +226,7 @@ int agg_end(struct agg_builder *a, unsigned *fields)
 		if (!(a->ok & (1u << f))) {
 			char sql[128];
 
+			write_pending(a);
 			snprintf(sql, sizeof(sql), "DELETE FROM agg WHERE"
 				 " track_id=%lld AND field=%d",
 				 (long long)a->track, f);
@@ -200,6 +234,7 @@ int agg_end(struct agg_builder *a, unsigned *fields)
 				a->failed = 1;
 		}
 	}
+	write_pending(a);
 	*fields = a->ok;
 	return a->failed ? -1 : 0;
 }

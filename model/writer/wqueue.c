@@ -149,23 +149,10 @@ static void op_step(struct wqueue *q, sqlite3_stmt *st)
 /* The BATCH-row form of an "INSERT ... VALUES(...)" statement. */
 static sqlite3_stmt *batch_of(struct wqueue *q, int stmt)
 {
-	const char *sql = q->sql[stmt];
-	const char *values = strstr(sql, "VALUES(");
-	struct strbuf sb;
-
 	if (q->batch[stmt] || q->batch_failed[stmt])
 		return q->batch[stmt];
-	q->batch_failed[stmt] = 1;
-	if (!values || strchr(values, ';'))
-		return NULL;
-	sb_init(&sb);
-	sb_add(&sb, sql, (size_t)(values - sql) + 6);
-	for (int r = 0; r < BATCH; r++)
-		sb_printf(&sb, "%s%s", r ? "," : "", values + 6);
-	if (sqlite3_prepare_v2(q->db, sb_cstr(&sb), -1, &q->batch[stmt],
-			       NULL) == SQLITE_OK)
-		q->batch_failed[stmt] = 0;
-	sb_free(&sb);
+	q->batch[stmt] = db_prepare_rows(q->db, q->sql[stmt], BATCH);
+	q->batch_failed[stmt] = !q->batch[stmt];
 	return q->batch[stmt];
 }
 
