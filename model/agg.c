@@ -16,9 +16,24 @@
 /* Rows per multi-row INSERT. */
 #define AGG_BATCH 64
 #define AGG_COLS 9
+/* Rows held before they are written: a track's rows go in key order,
+ * each at the end of the table, unless there are more than this many
+ * (24 MB) and they are written in several runs. */
+#define AGG_HOLD (1u << 19)
 
 struct entry {
 	int64_t value, n, dur, dmin, dmax;
+};
+
+/* Finished buckets of one field at one level, in key order. */
+struct hrow {
+	int64_t bucket;
+	struct entry e;
+};
+
+struct held {
+	struct hrow *v;
+	size_t n, cap;
 };
 
 /* The open bucket of one field at one level: value -> totals. */
@@ -40,6 +55,8 @@ struct agg_builder {
 	unsigned ok;		/* fields still complete */
 	int failed;
 	struct bucket b[AGG_NFIELDS][LOD_MAX_LEVEL + 1];
+	struct held held[AGG_NFIELDS][LOD_MAX_LEVEL + 1];
+	size_t nheld;
 };
 
 struct agg_builder *agg_new(sqlite3 *db, sqlite3_stmt *ins)
@@ -60,6 +77,7 @@ void agg_free(struct agg_builder *a)
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
 			free(a->b[f][l].v);
+			free(a->held[f][l].v);
 			u64map_free(&a->b[f][l].at, NULL);
 		}
 	}
@@ -80,10 +98,14 @@ void agg_begin(struct agg_builder *a, int64_t track, int name_level,
 	a->lmax = lmax;
 	a->ok = (1u << AGG_NFIELDS) - 1;
 	a->failed = 0;
+	a->nrows = 0;
+	a->nheld = 0;
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		a->lo[f] = f == AGG_NAME ? name_level : field_level;
-		for (int l = 0; l <= LOD_MAX_LEVEL; l++)
+		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
 			a->b[f][l].open = 0;
+			a->held[f][l].n = 0;
+		}
 	}
 }
 
@@ -142,38 +164,73 @@ static void write_pending(struct agg_builder *a)
 	a->nrows = 0;
 }
 
-static void write_rows(struct agg_builder *a, int f, int level,
-		       const struct bucket *b)
+static void write_row(struct agg_builder *a, int f, int level,
+		      const struct hrow *h)
 {
-	for (size_t k = 0; k < b->count; k++) {
-		const struct entry *e = &b->v[k];
-		int64_t *row = a->rows[a->nrows++];
+	int64_t *row = a->rows[a->nrows++];
 
-		row[0] = a->track;
-		row[1] = f;
-		row[2] = level;
-		row[3] = b->id;
-		row[4] = e->value;
-		row[5] = e->n;
-		row[6] = e->dur;
-		row[7] = e->dmin;
-		row[8] = e->dmax;
-		if (a->nrows == AGG_BATCH)
-			write_pending(a);
+	row[0] = a->track;
+	row[1] = f;
+	row[2] = level;
+	row[3] = h->bucket;
+	row[4] = h->e.value;
+	row[5] = h->e.n;
+	row[6] = h->e.dur;
+	row[7] = h->e.dmin;
+	row[8] = h->e.dmax;
+	if (a->nrows == AGG_BATCH)
+		write_pending(a);
+}
+
+/* Writes the held rows in key order; a dropped field's are left out. */
+static void write_held(struct agg_builder *a)
+{
+	for (int f = 0; f < AGG_NFIELDS; f++) {
+		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
+			struct held *h = &a->held[f][l];
+
+			for (size_t k = 0; k < h->n && (a->ok & (1u << f)); k++)
+				write_row(a, f, l, &h->v[k]);
+			h->n = 0;
+		}
 	}
+	write_pending(a);
+	a->nheld = 0;
+}
+
+static int by_value(const void *x, const void *y)
+{
+	const struct entry *a = x, *b = y;
+
+	return (a->value > b->value) - (a->value < b->value);
+}
+
+/* Keeps a finished bucket's rows, by value, until they are written. */
+static void hold_rows(struct agg_builder *a, int f, int level,
+		      struct bucket *b)
+{
+	struct held *h = &a->held[f][level];
+
+	qsort(b->v, b->count, sizeof(*b->v), by_value);
+	h->v = xgrow(h->v, &h->cap, h->n + b->count, sizeof(*h->v));
+	for (size_t k = 0; k < b->count; k++)
+		h->v[h->n++] = (struct hrow){ b->id, b->v[k] };
+	a->nheld += b->count;
+	if (a->nheld >= AGG_HOLD)
+		write_held(a);
 }
 
 static void add_at(struct agg_builder *a, int f, int level, int64_t bucket,
 		   const struct entry *e);
 
-/* Writes a finished bucket and folds it into the next level. */
+/* Keeps a finished bucket and folds it into the next level. */
 static void flush(struct agg_builder *a, int f, int level)
 {
 	struct bucket *b = &a->b[f][level];
 
 	if (!b->open)
 		return;
-	write_rows(a, f, level, b);
+	hold_rows(a, f, level, b);
 	if (level < a->lmax) {
 		int64_t up = lod_floor_shift(b->id, 2);
 
@@ -223,10 +280,13 @@ int agg_end(struct agg_builder *a, unsigned *fields)
 			else
 				bucket_clear(&a->b[f][l]), a->b[f][l].open = 0;
 		}
+	}
+	write_held(a);
+	for (int f = 0; f < AGG_NFIELDS; f++) {
+		/* rows of earlier runs */
 		if (!(a->ok & (1u << f))) {
 			char sql[128];
 
-			write_pending(a);
 			snprintf(sql, sizeof(sql), "DELETE FROM agg WHERE"
 				 " track_id=%lld AND field=%d",
 				 (long long)a->track, f);
@@ -234,7 +294,6 @@ int agg_end(struct agg_builder *a, unsigned *fields)
 				a->failed = 1;
 		}
 	}
-	write_pending(a);
 	*fields = a->ok;
 	return a->failed ? -1 : 0;
 }

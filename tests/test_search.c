@@ -481,6 +481,59 @@ static void test_aggregate_rows(void **state)
 	free(cache);
 }
 
+/* A track with over 800,000 aggregate rows, written in several runs:
+ * its layer field (2048 values) is complete at every level. Another
+ * track's layer field (a layer per event) is dropped: none of its rows
+ * is left. */
+static void test_aggregate_runs(void **state)
+{
+	struct wprofile p = { .kind = "device", .format = "test", .name = "r",
+			      .nc_idx = -1 };
+	char *cache = xasprintf("%s/runs.nxdb", tu_dir());
+	struct writer *w;
+	sqlite3 *db;
+	int64_t tr[2], lo, levels, n = 600000;
+
+	(void)state;
+	unlink(cache);
+	w = writer_open(cache);
+	writer_profile(w, &p);
+	tr[0] = writer_track(w, 1, 0, TK_ENGINE, "Vector", 1);
+	tr[1] = writer_track(w, 1, 0, TK_ENGINE, "Scalar", 2);
+	for (int64_t i = 0; i < n; i++)
+		writer_slice(w, tr[0], i * 10, 5, i % 3 + 1, i % 2048 + 1, 0, 0);
+	for (int64_t i = 0; i < 20000; i++)
+		writer_slice(w, tr[1], i * 10, 5, 1, i + 1, 0, 0);
+	assert_int_equal(writer_finish(w), 0);
+	assert_int_equal(sqlite3_open_v2(cache, &db, SQLITE_OPEN_READONLY,
+					 NULL), SQLITE_OK);
+	assert_int_equal(cache_int(db, "SELECT agg_fields & 3 FROM track"
+				   " WHERE id = ?1", tr[0], 0), 3);
+	assert_int_equal(cache_int(db, "SELECT agg_fields & 3 FROM track"
+				   " WHERE id = ?1", tr[1], 0), 1);
+	assert_int_equal(cache_int(db, "SELECT count(*) FROM agg WHERE"
+				   " track_id = ?1 AND field = 1", tr[1], 0), 0);
+	assert_true(cache_int(db, "SELECT count(*) FROM agg WHERE track_id"
+			      " = ?1", tr[0], 0) > 800000);
+	lo = cache_int(db, "SELECT min(level) FROM agg WHERE field = 1", 0, 0);
+	levels = cache_int(db, "SELECT count(DISTINCT level) FROM agg WHERE"
+			   " field = 1", 0, 0);
+	assert_true(levels >= 4);
+	for (int64_t l = lo; l < lo + levels; l++) {
+		assert_int_equal(cache_int(db, "SELECT count(*) FROM agg WHERE"
+			" track_id = ?1 AND field = 1 AND level = ?2", tr[0], l),
+			cache_int(db, "SELECT count(*) FROM (SELECT DISTINCT"
+			" ts >> (2 * ?2), cat FROM slice WHERE track_id = ?1)",
+			tr[0], l));
+		assert_int_equal(cache_int(db, "SELECT sum(n) FROM agg WHERE"
+			" track_id = ?1 AND field = 1 AND level = ?2", tr[0], l),
+			n);
+	}
+	sqlite3_close(db);
+	unlink(cache);
+	free(cache);
+}
+
 static void test_step(void **state)
 {
 	struct model *m = model_open(fixture_cache);
@@ -582,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_built_query),
 		cmocka_unit_test(test_aggregates_match_events),
 		cmocka_unit_test(test_aggregate_rows),
+		cmocka_unit_test(test_aggregate_runs),
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_page),
 	};
