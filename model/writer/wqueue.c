@@ -19,7 +19,7 @@
 /* Rows per multi-row INSERT. */
 #define BATCH 32
 
-enum { P_NULL, P_INT, P_DOUBLE, P_TEXT };
+enum { P_INT = 1, P_DOUBLE, P_TEXT };
 
 struct chunk {
 	struct chunk *next;
@@ -132,8 +132,6 @@ static void op_bind(sqlite3_stmt *st, const struct op *o, int base)
 					  (int)len, SQLITE_STATIC);
 			p += 4 + len;
 			break;
-		default:
-			sqlite3_bind_null(st, base + i);
 		}
 	}
 }
@@ -384,19 +382,12 @@ void wq_text(struct wqueue *q, int i, const char *s, int n)
 {
 	uint32_t len;
 
-	if (!s) {
-		wq_null(q, i);
+	if (!s)
 		return;
-	}
 	len = n < 0 ? (uint32_t)strlen(s) : (uint32_t)n;
 	param(q, P_TEXT, i);
 	put(q->cur, &len, 4);
 	put(q->cur, s, len);
-}
-
-void wq_null(struct wqueue *q, int i)
-{
-	param(q, P_NULL, i);
 }
 
 void wq_end(struct wqueue *q)

@@ -344,13 +344,12 @@ static void bind_text(struct writer *w, int i, const char *s)
 	wq_text(w->q, i, s, -1);
 }
 
-/* Optional integers use -1 for "absent". */
+/* Optional integers use -1 for "absent"; an absent value is a
+ * parameter left unbound, NULL (wqueue.h). */
 static void bind_opt(struct writer *w, int i, int64_t v)
 {
 	if (v >= 0)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 /* Optional string ids use 0 for "absent". */
@@ -358,17 +357,13 @@ static void bind_sid(struct writer *w, int i, int64_t v)
 {
 	if (v > 0)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 static void bind_id(struct writer *w, int i, const struct wid *id)
 {
-	if (!id->set)
-		wq_null(w->q, i);
-	else if (id->big)
+	if (id->set && id->big)
 		wq_text(w->q, i, id->text, -1);
-	else
+	else if (id->set)
 		wq_int(w->q, i, id->v);
 }
 
@@ -377,8 +372,6 @@ static void bind_flagged(struct writer *w, int i, int has, int64_t v)
 {
 	if (has)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 static int64_t clamp_time(int64_t t)
@@ -870,7 +863,6 @@ void writer_info(struct writer *w, int64_t profile, const char *section,
 		bind_text(w, 5, v->s);
 		break;
 	case WV_NULL:
-		wq_null(w->q, 5);
 		break;
 	}
 	q_step(w);
