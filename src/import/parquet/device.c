@@ -162,8 +162,7 @@ struct ifields {
 	const char **names;
 	size_t n, consumed;
 	int at[F_N];		/* index in names of what the layers read */
-	cJSON **vals;
-	struct strbuf rest;
+	struct pqvals row;
 };
 
 /* A layer's figures as they add up. */
@@ -256,15 +255,31 @@ static void ifields_init(struct ifields *in)
 		for (size_t i = 0; i < in->n; i++)
 			if (!strcmp(in->names[i], want[k]))
 				in->at[k] = (int)i;
-	in->vals = xcalloc(in->n, sizeof(*in->vals));
-	sb_init(&in->rest);
+	in->row.vals = xcalloc(in->n, sizeof(*in->row.vals));
+	in->row.ints = xcalloc(in->n, sizeof(*in->row.ints));
+	in->row.has_int = xcalloc(in->n, sizeof(*in->row.has_int));
+	sb_init(&in->row.rest);
 }
 
 static void ifields_free(struct ifields *in)
 {
 	free(in->names);
-	free(in->vals);
-	sb_free(&in->rest);
+	free(in->row.vals);
+	free(in->row.ints);
+	free(in->row.has_int);
+	sb_free(&in->row.rest);
+}
+
+/* Integer field k (F_*) of the current instruction row. */
+static int row_i64(const struct device *d, int k, int64_t *out)
+{
+	const struct pqvals *row = &d->in.row;
+	int at = d->in.at[k];
+
+	if (!row->has_int[at])
+		return jv_i64(row->vals[at], out);
+	*out = row->ints[at];
+	return JV_OK;
 }
 
 static const char *first_str(const cJSON *o, const char *a, const char *b)
@@ -285,7 +300,7 @@ static int64_t add_sat(int64_t a, int64_t b)
 /* Adds an instruction row to its layer's figures. */
 static void count_layer(struct device *d)
 {
-	cJSON *const *v = d->in.vals;
+	cJSON *const *v = d->in.row.vals;
 	const int *at = d->in.at;
 	const cJSON *name = v[at[d->layer_from_hlo ? F_HLO : F_LAYER]];
 	const cJSON *sub = v[at[F_SUB]], *label = v[at[F_LABEL]];
@@ -297,7 +312,7 @@ static void count_layer(struct device *d)
 	int e;
 
 	if (!cJSON_IsString(name) || !*name->valuestring ||
-	    jv_i64(v[at[F_TS]], &ts) || jv_i64(v[at[F_DUR]], &dur) ||
+	    row_i64(d, F_TS, &ts) || row_i64(d, F_DUR, &dur) ||
 	    !(a = layer_of(d, name->valuestring)))
 		return;
 	dur = NX_MAX(dur, 0);
@@ -490,7 +505,7 @@ static int next_row(struct device *d, const struct spec *sp,
 		    struct pqrows *r, cJSON **o)
 {
 	if (is_instruction(sp))
-		return pqrows_next_vals(r, d->in.vals, &d->in.rest);
+		return pqrows_next_vals(r, &d->in.row);
 	return pqrows_next(r, o);
 }
 
@@ -501,11 +516,16 @@ static int one_row(struct device *d, const struct spec *sp,
 			    .index = pqrows_index(r), .offset = IMPORT_AT_ROW };
 
 	if (is_instruction(sp)) {
-		engine_case(d->in.vals[d->in.at[F_SUB]]);
-		engine_case(d->in.vals[d->in.at[F_LABEL]]);
+		struct ninstr row = {
+			.f = (const cJSON *const *)d->in.row.vals,
+			.ints = d->in.row.ints, .has_int = d->in.row.has_int,
+			.args = sb_cstr(&d->in.row.rest),
+		};
+
+		engine_case(d->in.row.vals[d->in.at[F_SUB]]);
+		engine_case(d->in.row.vals[d->in.at[F_LABEL]]);
 		count_layer(d);
-		return neuron_instruction_row(d->n, &rec,
-			(const cJSON *const *)d->in.vals, sb_cstr(&d->in.rest));
+		return neuron_instruction_row(d->n, &rec, &row);
 	}
 	if (!sp) {
 		/* kept whole as an info table; size bounded by read_table */

@@ -27,6 +27,7 @@ struct rcol {
 	int is_bool, is_u64;
 	int field;		/* index in the bound names, -1 if none */
 	int to_rest;		/* written to the rest of a bound row */
+	int exact;		/* a bound field handed as a signed integer */
 };
 
 struct pqrows {
@@ -102,6 +103,7 @@ static void bind_column(const struct pqrows *r, struct rcol *rc)
 		if (!strcmp(r->fields[f], rc->json))
 			rc->field = (int)f;
 	rc->to_rest = rc->field < 0 || (size_t)rc->field >= r->nconsumed;
+	rc->exact = !rc->to_rest && !rc->is_bool && !rc->is_u64;
 }
 
 static int open_part(struct pqrows *r)
@@ -303,23 +305,37 @@ static cJSON *make_row(struct pqrows *r)
 	return obj;
 }
 
-/* The current row by bound field, as jv_fields() gives an object's. */
-static void make_vals(struct pqrows *r, cJSON **vals, struct strbuf *rest)
+/* The current row by bound field, as jv_fields() gives an object's;
+ * signed integers of a field's own column go as they are, in ints. */
+static void make_vals(struct pqrows *r, struct pqvals *out)
 {
-	for (size_t f = 0; f < r->nfields; f++)
-		vals[f] = NULL;
+	for (size_t f = 0; f < r->nfields; f++) {
+		out->vals[f] = NULL;
+		out->has_int[f] = 0;
+	}
 	for (int i = 0; i < r->ncols; i++) {
 		const struct rcol *c = &r->cols[i];
-		cJSON *v = cell(r, c);
+		cJSON *v;
 
+		if (c->exact && c->b.i64 && !c->b.offsets) {
+			if (!c->b.valid[r->row])
+				continue;
+			out->ints[c->field] = c->b.i64[r->row];
+			out->has_int[c->field] = 1;
+			out->vals[c->field] = NULL;
+			continue;
+		}
+		v = cell(r, c);
 		if (!v)
 			continue;
-		if (c->field >= 0)
-			vals[c->field] = v;
+		if (c->field >= 0) {
+			out->vals[c->field] = v;
+			out->has_int[c->field] = 0;
+		}
 		if (c->to_rest)
-			jv_rest_add(rest, c->json, v);
+			jv_rest_add(&out->rest, c->json, v);
 	}
-	jv_rest_end(rest);
+	jv_rest_end(&out->rest);
 }
 
 /* Moves to the next row: 1, 0 at the end, -1 on failure. */
@@ -366,14 +382,14 @@ void pqrows_bind(struct pqrows *r, const char *const *names, size_t n,
 	r->nconsumed = consumed;
 }
 
-int pqrows_next_vals(struct pqrows *r, cJSON **vals, struct strbuf *rest)
+int pqrows_next_vals(struct pqrows *r, struct pqvals *out)
 {
 	int rc = advance(r);
 
-	sb_reset(rest);
+	sb_reset(&out->rest);
 	if (rc != 1)
 		return rc;
-	make_vals(r, vals, rest);
+	make_vals(r, out);
 	r->row++;
 	r->index++;
 	return 1;

@@ -32,10 +32,19 @@ int pqrows_next(struct pqrows *r, cJSON **obj);
  * go to the rest. Call before the first row. */
 void pqrows_bind(struct pqrows *r, const char *const *names, size_t n,
 		 size_t consumed);
-/* The next row as vals[i] for names[i] (NULL when absent or null) and
- * the members not consumed as the JSON text jv_fields() would give in
- * rest (reset first); returns as pqrows_next(). */
-int pqrows_next_vals(struct pqrows *r, cJSON **vals, struct strbuf *rest);
+/* A row by bound field: vals[i] the value of names[i] (NULL when absent
+ * or null) or, where has_int[i], the signed integer ints[i] of a column
+ * of integers, exact; the members not consumed as the JSON text
+ * jv_fields() would give in rest. Arrays of n entries. */
+struct pqvals {
+	cJSON **vals;
+	int64_t *ints;
+	unsigned char *has_int;
+	struct strbuf rest;
+};
+
+/* The next row into out (rest reset first); returns as pqrows_next(). */
+int pqrows_next_vals(struct pqrows *r, struct pqvals *out);
 /* Adds a string member to the current row. */
 void pqrows_add(struct pqrows *r, cJSON *obj, const char *key,
 		const char *value);
