@@ -17,7 +17,7 @@
 #define MAX_CHUNKS 8
 #define OP_SQL 0xffff
 /* Rows per multi-row INSERT. */
-#define BATCH 32
+#define BATCH 128
 
 enum { P_INT = 1, P_DOUBLE, P_TEXT };
 
