@@ -110,7 +110,7 @@ void wid_from_i64(struct wid *id, int64_t v)
 	id->set = 1;
 	id->big = 0;
 	id->v = v;
-	snprintf(id->text, sizeof(id->text), "%" PRId64, v);
+	id->text[0] = '\0';
 }
 
 void wid_from_u64(struct wid *id, uint64_t v)

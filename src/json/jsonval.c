@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model/text.h"
+#include "model/util.h"
 #include "src/json/jsonsplit.h"
 
 static int is_bigint(const cJSON *v)
@@ -135,8 +136,8 @@ static void number_text(const cJSON *v, char *buf, size_t n)
 {
 	double d = v->valuedouble;
 
-	if (d == floor(d) && fabs(d) < 9007199254740992.0)
-		snprintf(buf, n, "%" PRId64, (int64_t)d);
+	if (d == floor(d) && fabs(d) < 9007199254740992.0 && n > 20)
+		fmt_i64(buf, (int64_t)d);
 	else
 		snprintf(buf, n, "%.17g", d);
 }
