@@ -346,11 +346,24 @@ void jv_fields(const cJSON *obj, const struct jv_names *fs,
 		jv_rest_end(rest);
 }
 
+void jv_key(struct strbuf *out, const char *name)
+{
+	write_string(out, name);
+	sb_addc(out, ':');
+}
+
 void jv_rest_add(struct strbuf *rest, const char *name, const cJSON *v)
 {
 	sb_addc(rest, rest->len ? ',' : '{');
-	write_string(rest, name);
-	sb_addc(rest, ':');
+	jv_key(rest, name);
+	jv_write(rest, v);
+}
+
+void jv_rest_add_key(struct strbuf *rest, const char *key, size_t n,
+		     const cJSON *v)
+{
+	sb_addc(rest, rest->len ? ',' : '{');
+	sb_add(rest, key, n);
 	jv_write(rest, v);
 }
 

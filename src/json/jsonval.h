@@ -53,6 +53,11 @@ void jv_fields(const cJSON *obj, const struct jv_names *fs,
  * themselves: rest starts empty, and jv_rest_end() closes the object
  * when any member was added. */
 void jv_rest_add(struct strbuf *rest, const char *name, const cJSON *v);
+/* The same with the member's "name": written once by jv_key(), for a
+ * reader that adds the same members row after row. */
+void jv_key(struct strbuf *out, const char *name);
+void jv_rest_add_key(struct strbuf *rest, const char *key, size_t n,
+		     const cJSON *v);
 void jv_rest_end(struct strbuf *rest);
 
 #endif

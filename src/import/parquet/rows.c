@@ -28,6 +28,7 @@ struct rcol {
 	int field;		/* index in the bound names, -1 if none */
 	int to_rest;		/* written to the rest of a bound row */
 	int exact;		/* a bound field handed as a signed integer */
+	struct strbuf key;	/* "json": for the rest of a bound row */
 };
 
 struct pqrows {
@@ -57,8 +58,10 @@ struct pqrows *pqrows_open(const struct pqtable *t,
 
 static void close_part(struct pqrows *r)
 {
-	for (int i = 0; i < r->ncols; i++)
+	for (int i = 0; i < r->ncols; i++) {
 		pq_cursor_close(r->cols[i].cur);
+		sb_free(&r->cols[i].key);
+	}
 	free(r->cols);
 	r->cols = NULL;
 	r->ncols = 0;
@@ -104,6 +107,8 @@ static void bind_column(const struct pqrows *r, struct rcol *rc)
 			rc->field = (int)f;
 	rc->to_rest = rc->field < 0 || (size_t)rc->field >= r->nconsumed;
 	rc->exact = !rc->to_rest && !rc->is_bool && !rc->is_u64;
+	sb_init(&rc->key);
+	jv_key(&rc->key, rc->json);
 }
 
 static int open_part(struct pqrows *r)
@@ -131,12 +136,12 @@ static int open_part(struct pqrows *r)
 		rc->is_bool = c->type == PQ_BOOLEAN;
 		rc->is_u64 = c->logical == PQ_L_INT && !c->is_signed &&
 			     c->bit_width == 64;
-		bind_column(r, rc);
 		rc->cur = pq_cursor_open(r->f, i);
 		if (!rc->cur) {
 			set_reason(pq_error(r->f), file);
 			return -1;
 		}
+		bind_column(r, rc);
 		r->ncols++;
 	}
 	r->index = 0;
@@ -333,7 +338,7 @@ static void make_vals(struct pqrows *r, struct pqvals *out)
 			out->has_int[c->field] = 0;
 		}
 		if (c->to_rest)
-			jv_rest_add(&out->rest, c->json, v);
+			jv_rest_add_key(&out->rest, c->key.buf, c->key.len, v);
 	}
 	jv_rest_end(&out->rest);
 }
