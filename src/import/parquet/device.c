@@ -433,9 +433,12 @@ static void engine_case(cJSON *v)
 
 	if (!cJSON_IsString(v))
 		return;
-	for (size_t i = 0; i < NX_ARRAY_SIZE(names); i++)
-		if (!strcasecmp(v->valuestring, names[i]))
+	for (size_t i = 0; i < NX_ARRAY_SIZE(names); i++) {
+		if (!strcasecmp(v->valuestring, names[i])) {
 			memcpy(v->valuestring, names[i], strlen(names[i]));
+			return;
+		}
+	}
 }
 
 /* A Parquet row into the JSON record's shape where they differ. */
