@@ -326,6 +326,13 @@ void jv_names_free(struct jv_names *fs)
 	strmap_free(&fs->map, NULL);
 }
 
+static void rest_add(struct strbuf *rest, const char *name, const cJSON *v)
+{
+	sb_addc(rest, rest->len ? ',' : '{');
+	jv_key(rest, name);
+	jv_write(rest, v);
+}
+
 void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	       const cJSON **vals, struct strbuf *rest)
 {
@@ -340,7 +347,7 @@ void jv_fields(const cJSON *obj, const struct jv_names *fs,
 			continue;
 		}
 		if (rest)
-			jv_rest_add(rest, c->string ? c->string : "", c);
+			rest_add(rest, c->string ? c->string : "", c);
 	}
 	if (rest)
 		jv_rest_end(rest);
@@ -350,13 +357,6 @@ void jv_key(struct strbuf *out, const char *name)
 {
 	write_string(out, name);
 	sb_addc(out, ':');
-}
-
-void jv_rest_add(struct strbuf *rest, const char *name, const cJSON *v)
-{
-	sb_addc(rest, rest->len ? ',' : '{');
-	jv_key(rest, name);
-	jv_write(rest, v);
 }
 
 void jv_rest_add_key(struct strbuf *rest, const char *key, size_t n,

@@ -50,11 +50,9 @@ void jv_names_free(struct jv_names *fs);
 void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	       const cJSON **vals, struct strbuf *rest);
 /* The members of rest one by one, for readers that match fields
- * themselves: rest starts empty, and jv_rest_end() closes the object
- * when any member was added. */
-void jv_rest_add(struct strbuf *rest, const char *name, const cJSON *v);
-/* The same with the member's "name": written once by jv_key(), for a
- * reader that adds the same members row after row. */
+ * themselves and add the same members row after row: each member's
+ * "name": written once by jv_key(); rest starts empty, and
+ * jv_rest_end() closes the object when any member was added. */
 void jv_key(struct strbuf *out, const char *name);
 void jv_rest_add_key(struct strbuf *rest, const char *key, size_t n,
 		     const cJSON *v);
