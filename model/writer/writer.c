@@ -96,6 +96,7 @@ struct writer {
 	char **parts;		/* caches to merge when finishing */
 	size_t nparts;
 
+	int64_t last_track;	/* of the last slice written */
 	int flows_pending;	/* flows to resolve at finish */
 	int too_many_tracks;
 	struct wdropped *dropped;	/* events out of the time range */
@@ -550,8 +551,6 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 	w->ntracks = i;
 	w->tracks[i].profile = profile;
 	w->tracks[i].is_counter = !strcmp(kind, TK_COUNTER);
-	w->tracks[i].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
-			     !strcmp(kind, TK_DMA_XFER);
 	wq_int(w->q, 1, id);
 	wq_int(w->q, 2, profile);
 	bind_sid(w, 3, parent);
@@ -638,6 +637,7 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
 	id = ++w->next_slice;
+	w->last_track = track - w->base;
 	wq_int(w->q, 1, id);
 	wq_int(w->q, 2, track);
 	wq_int(w->q, 3, ts);
@@ -671,6 +671,19 @@ void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 #define BIND_COL(col, kind, member, group, label, field) \
 	BIND_##kind(src, member);
 
+/* Notes which typed table holds a row of slice: the finishing pass
+ * joins only those to a track's slices. A row for another slice than
+ * the last one written (rare) is noted on every track. */
+static void note_typed(struct writer *w, int64_t slice, unsigned table)
+{
+	if (slice == w->next_slice) {
+		w->tracks[w->last_track].typed |= table;
+		return;
+	}
+	for (int64_t i = 1; i <= w->ntracks; i++)
+		w->tracks[i].typed |= table;
+}
+
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *src)
 {
@@ -678,6 +691,7 @@ void writer_instruction(struct writer *w, int64_t slice,
 
 	if (!slice)
 		return;
+	note_typed(w, slice, WT_INSTR);
 	q_begin(w, S_INSTR);
 	wq_int(w->q, i++, slice);
 	INSTRUCTION_COLUMNS(BIND_COL)
@@ -690,6 +704,7 @@ void writer_dma(struct writer *w, int64_t slice, const struct wdma *src)
 
 	if (!slice)
 		return;
+	note_typed(w, slice, src->aggregated ? WT_XFER : WT_PACKET);
 	q_begin(w, src->aggregated ? S_DMA_XFER : S_DMA_PACKET);
 	wq_int(w->q, i++, slice);
 	if (src->aggregated) {

@@ -8,6 +8,9 @@
 
 #include "model/writer/writer.h"
 
+/* Typed tables, as bits of struct wtrack's typed. */
+enum { WT_INSTR = 1, WT_PACKET = 2, WT_XFER = 4, WT_ALL = 7 };
+
 struct wtrack {
 	int64_t profile;
 	int64_t n;		/* slices or counter samples */
@@ -15,7 +18,8 @@ struct wtrack {
 	int64_t min_ts, max_end;
 	unsigned flags;
 	int is_counter;
-	int typed;		/* instruction or DMA rows: aggregate their fields */
+	unsigned typed;		/* WT_* of the typed tables holding rows of its
+				 * slices: their fields are aggregated */
 	int max_depth;
 	uint64_t names;		/* one bit per name hash: how varied names are */
 };
