@@ -75,7 +75,8 @@ const char schema_sql[] =
 	"CREATE TABLE warning(id INTEGER PRIMARY KEY, profile_id INTEGER,"
 	" origin TEXT NOT NULL, category TEXT, message TEXT NOT NULL);\n"
 	"CREATE TABLE flow(id INTEGER PRIMARY KEY, flow_id,"
-	" slice_out INTEGER, slice_in INTEGER, kind TEXT);\n";
+	" slice_out INTEGER, slice_in INTEGER, kind TEXT,"
+	" exact INTEGER NOT NULL DEFAULT 1);\n";
 
 /* Built after the bulk load: cheaper than keeping them up to date. The
  * slice index is the exception (in schema_sql): slices arrive mostly in

@@ -13,6 +13,7 @@
 
 #include "model/hmap.h"
 #include "src/import/base.h"
+#include "src/import/deps.h"
 #include "src/import/formats.h"
 #include "src/import/system.h"
 #include "src/json/jsonpipe.h"
@@ -299,13 +300,14 @@ static int instruction_of(struct neuron *n, const struct ninstr *row)
 	writer_instruction(n->w, slice, &in);
 	if (*row->args)
 		writer_slice_args(n->w, slice, row->args);
-	return 0;
+	return deps_instruction(n->im, slice, row->deps, ts, dur, opcode,
+				in.operands);
 }
 
 static int instruction(struct neuron *n, const cJSON *o)
 {
 	const cJSON *f[I_COUNT];
-	struct ninstr row = { .f = f };
+	struct ninstr row = { .f = f, .deps = o };
 
 	sb_reset(&n->args);
 	jv_fields(o, &n->instr_names, f, &n->args);
@@ -398,6 +400,8 @@ static int dma(struct neuron *n, const cJSON *o)
 	}
 	slice = add_slice(n, track, ts, dur, name, d.queue_type);
 	writer_dma(n->w, slice, &d);
+	if (deps_dma(n->im, slice, &d, ts, dur, o))
+		return -1;
 	/* keep the packet's own queue label (engine and queue index) */
 	if (!agg && strcmp(sub, "unknown")) {
 		if (n->args.len) {

@@ -42,12 +42,15 @@ const char *const *neuron_instruction_fields(size_t *n);
  * neuron_instruction_fields(): f[k] its value (NULL: absent) or, where
  * has_int[k] (has_int may be NULL), the exact integer ints[k] a reader
  * took from a typed column; its other members as the JSON text
- * jv_fields() gives in args ("" when none). */
+ * jv_fields() gives in args ("" when none); deps, an object holding at
+ * least the members its dependencies are read from (deps_instruction():
+ * trigger, dma_trigger_start_ts, predecessors). */
 struct ninstr {
 	const cJSON *const *f;
 	const int64_t *ints;
 	const unsigned char *has_int;
 	const char *args;
+	const cJSON *deps;
 };
 
 /* One instruction record of the key r->key. */

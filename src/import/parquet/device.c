@@ -15,8 +15,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/bounds.h"
 #include "model/hmap.h"
 #include "model/util.h"
+#include "src/import/deps.h"
 #include "src/import/formats.h"
 #include "src/import/import.h"
 #include "src/import/neuron.h"
@@ -37,7 +39,8 @@
 /* Distinct layers counted at most; a hostile file may name millions. */
 #define MAX_LAYERS 65536
 
-enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA };
+enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA,
+		  TBL_FLOW };
 
 static const struct pqrename instruction_names[] = {
 	{ "start_ts", "timestamp" }, { "duration_ns", "duration" },
@@ -121,6 +124,11 @@ static const struct pqrename xfer_doc[] = {
 	{ "packet_aggregation_id", 0 }, { NULL, NULL },
 };
 
+static const struct pqrename flow_doc[] = {
+	{ "in_id", 0 }, { "out_id", 0 }, { "in_table", 0 }, { "out_table", 0 },
+	{ "dependency_type", 0 }, { "gap_time", 0 }, { NULL, NULL },
+};
+
 struct spec {
 	const char *table, *section;
 	enum table_kind kind;
@@ -156,18 +164,27 @@ static const struct spec specs[] = {
 	{ "TensorInfo", "neff_node", TBL_ROWS, NULL, NULL, { 0 } },
 	{ "Summary", "summary", TBL_ROWS, NULL, NULL, { 0 } },
 	{ "SchemaFields", "SchemaFields", TBL_SCHEMA, NULL, NULL, { 0 } },
+	{ "Flow", "Flow", TBL_FLOW, NULL, flow_doc, { "in_id", "out_id", NULL } },
 };
 
 /* Instruction rows by field (pqrows_bind): the instruction's fields,
- * then raw_flops and flops_transpose, which the layers count and the row
- * keeps. */
-enum { F_TS, F_DUR, F_SUB, F_LABEL, F_LAYER, F_HLO, F_FLOPS, F_FLOPS_T, F_N };
+ * then the members the layers and the dependencies read, which the row
+ * keeps too (F_FLOPS on: names of their own). */
+enum { F_TS, F_DUR, F_SUB, F_LABEL, F_LAYER, F_HLO, F_FLOPS, F_FLOPS_T,
+       F_TRIGGER, F_DMA_TRIGGER, F_PREDS, F_N };
+
+static const char *const ifield_names[F_N] = {
+	"timestamp", "duration", "subgroup", "label", "layer", "hlo_name",
+	"raw_flops", "flops_transpose", "trigger", "dma_trigger_start_ts",
+	"predecessors",
+};
 
 struct ifields {
 	const char **names;
 	size_t n, consumed;
-	int at[F_N];		/* index in names of what the layers read */
+	int at[F_N];		/* index in names of ifield_names[] */
 	struct pqvals row;
+	cJSON deps;		/* an object of the dependencies' members */
 };
 
 /* A layer's figures as they add up. */
@@ -251,20 +268,16 @@ static struct layer_acc *layer_of(struct device *d, const char *name)
 
 static void ifields_init(struct ifields *in)
 {
-	static const char *const want[F_N] = {
-		"timestamp", "duration", "subgroup", "label", "layer",
-		"hlo_name", "raw_flops", "flops_transpose",
-	};
 	const char *const *fields = neuron_instruction_fields(&in->consumed);
 
-	in->n = in->consumed + 2;
+	in->n = in->consumed + (F_N - F_FLOPS);
 	in->names = xcalloc(in->n, sizeof(*in->names));
 	memcpy(in->names, fields, in->consumed * sizeof(*in->names));
-	in->names[in->consumed] = "raw_flops";
-	in->names[in->consumed + 1] = "flops_transpose";
+	for (int k = F_FLOPS; k < F_N; k++)
+		in->names[in->consumed + (size_t)(k - F_FLOPS)] = ifield_names[k];
 	for (int k = 0; k < F_N; k++)
 		for (size_t i = 0; i < in->n; i++)
-			if (!strcmp(in->names[i], want[k]))
+			if (!strcmp(in->names[i], ifield_names[k]))
 				in->at[k] = (int)i;
 	in->row.vals = xcalloc(in->n, sizeof(*in->row.vals));
 	in->row.ints = xcalloc(in->n, sizeof(*in->row.ints));
@@ -587,33 +600,29 @@ static void check_schema(struct device *d, const cJSON *o)
 	free(msg);
 }
 
-/* The first of two names that is a number in [lo, hi]; -1 if none. */
-static double meta_num(const cJSON *o, const char *a, const char *b,
-		       double lo, double hi)
+/* The first of two names that is a number; -1 if none. */
+static double meta_num(const cJSON *o, const char *a, const char *b)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, a);
 	double x;
 
 	if (!v)
 		v = cJSON_GetObjectItemCaseSensitive(o, b);
-	if (jv_f64(v, &x) != JV_OK || !(x >= lo && x <= hi))
+	if (jv_f64(v, &x) != JV_OK || !isfinite(x))
 		return -1;
 	return x;
 }
 
-/* The tensor engine's peak in FLOPs per ns: a multiply-add (two FLOPs)
- * per processing element per cycle, at a clock in GHz. Metadata names
- * (§1.5) first, then the JSON export's. */
+/* The tensor engine's peak in FLOPs per ns (model/bounds.h). Metadata
+ * names (§1.5) first, then the JSON export's. */
 static void read_peak(struct device *d, const cJSON *o)
 {
-	double rows = meta_num(o, "tensor_engine_num_rows", "pe_num_rows", 1,
-			       65536);
-	double cols = meta_num(o, "tensor_engine_num_cols", "pe_num_cols", 1,
-			       65536);
-	double ghz = meta_num(o, "tensor_engine_clock_freq", "pe_clock_freq",
-			      1e-6, 1000);
-
-	d->peak = rows > 0 && cols > 0 && ghz > 0 ? 2 * rows * cols * ghz : 0;
+	d->peak = bounds_peak(meta_num(o, "tensor_engine_num_rows",
+				       "pe_num_rows"),
+			      meta_num(o, "tensor_engine_num_cols",
+				       "pe_num_cols"),
+			      meta_num(o, "tensor_engine_clock_freq",
+				       "pe_clock_freq"));
 }
 
 static void name_file(struct device *d, const char *file)
@@ -662,6 +671,32 @@ static int is_instruction(const struct spec *sp)
 	return sp && !strcmp(sp->table, "Instruction");
 }
 
+/* The row's members the dependencies read, as an object of its values
+ * (valid until the next row). */
+static const cJSON *deps_of(struct device *d)
+{
+	cJSON *obj = &d->in.deps, *last = NULL;
+
+	memset(obj, 0, sizeof(*obj));
+	obj->type = cJSON_Object;
+	for (int k = F_TRIGGER; k < F_N; k++) {
+		cJSON *v = d->in.row.vals[d->in.at[k]];
+
+		if (!v)
+			continue;
+		v->string = (char *)ifield_names[k];
+		v->type |= cJSON_StringIsConst;
+		v->next = NULL;
+		v->prev = last;
+		if (last)
+			last->next = v;
+		else
+			obj->child = v;
+		last = v;
+	}
+	return obj;
+}
+
 /* The next row: an instruction's by field, any other as an object. */
 static int next_row(struct device *d, const struct spec *sp,
 		    struct pqrows *r, cJSON **o)
@@ -681,7 +716,7 @@ static int one_row(struct device *d, const struct spec *sp,
 		struct ninstr row = {
 			.f = (const cJSON *const *)d->in.row.vals,
 			.ints = d->in.row.ints, .has_int = d->in.row.has_int,
-			.args = sb_cstr(&d->in.row.rest),
+			.args = sb_cstr(&d->in.row.rest), .deps = deps_of(d),
 		};
 
 		engine_case(d->in.row.vals[d->in.at[F_SUB]]);
@@ -694,6 +729,9 @@ static int one_row(struct device *d, const struct spec *sp,
 	} else if (sp->kind == TBL_SCHEMA) {
 		schema_field(d, pqrows_index(r), o);
 		return 0;
+	} else if (sp->kind == TBL_FLOW) {
+		d->im->rec = &rec;
+		return deps_flow_row(d->im, o);
 	} else {
 		reshape(d, sp, r, o);
 	}
