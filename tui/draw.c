@@ -99,6 +99,9 @@ static const struct style_def styles[S_COUNT] = {
 	[S_STRIP_VIEW] = { 220, 238, COLOR_YELLOW, COLOR_BLUE, A_NORMAL,
 			   A_REVERSE },
 	[S_MARKER] = { 213, -1, COLOR_MAGENTA, -1, A_BOLD, A_BOLD },
+	/* black on amber reads on dark and light backgrounds alike */
+	[S_WARN] = { 16, 214, COLOR_BLACK, COLOR_YELLOW, A_BOLD,
+		     A_REVERSE | A_BOLD },
 };
 
 static int use_ascii;

@@ -42,6 +42,7 @@ enum style {
 	S_STRIP,		/* the hit-density strip */
 	S_STRIP_VIEW,		/* the part of the strip that is on screen */
 	S_MARKER,
+	S_WARN,			/* a finding's range on the warnings lane */
 	S_COUNT
 };
 
