@@ -1,0 +1,29 @@
+/* The distribution of a set of durations: counts in fixed power-of-two
+ * buckets of nanoseconds, the same bounds for every profile so that
+ * exports compare, and exact nearest-rank percentiles.
+ *
+ * Bucket 0 holds [0, 2) ns, bucket k >= 1 holds [2^k, 2^(k+1)) ns. The
+ * p-th percentile is the duration of rank ceil(p/100 x n) in ascending
+ * order (nearest rank): always one of the durations. */
+#ifndef NX_DIST_H
+#define NX_DIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DIST_BUCKETS 63
+
+struct dist {
+	int measured;			/* 0: not measured, the rest unset */
+	int64_t hist[DIST_BUCKETS];
+	int64_t p50, p90, p99;
+};
+
+int dist_bucket(int64_t ns);
+int64_t dist_lo(int b);		/* a bucket's lower bound, ns */
+/* durs: n durations in ascending order. */
+void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out);
+/* The lowest and highest non-empty buckets; -1 when empty. */
+int dist_span(const struct dist *d, int *lo, int *hi);
+
+#endif
