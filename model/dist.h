@@ -20,10 +20,19 @@ struct dist {
 };
 
 int dist_bucket(int64_t ns);
-int64_t dist_lo(int b);		/* a bucket's lower bound, ns */
+int64_t dist_lo(int b);		/* a bucket's lowest duration, ns */
+int64_t dist_hi(int b);		/* its highest, ns */
 /* durs: n durations in ascending order. */
 void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out);
 /* The lowest and highest non-empty buckets; -1 when empty. */
 int dist_span(const struct dist *d, int *lo, int *hi);
+
+/* The histogram as one glyph per column, from the shortest's bucket to
+ * the longest's, heights ▁..█ (ASCII ".:-=+*#@") relative to the fullest
+ * column, an empty bucket a space. Wider than DIST_COLS, each column
+ * covers 2, 4, ... buckets. "" when not measured or empty. */
+#define DIST_COLS 16
+#define DIST_GLYPHS_SIZE (DIST_COLS * 3 + 1)
+char *dist_glyphs(const struct dist *d, int ascii, char *buf);
 
 #endif
