@@ -44,7 +44,8 @@ void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out)
 	out->p99 = rank_of(durs, n, 99);
 }
 
-int dist_span(const struct dist *d, int *lo, int *hi)
+/* The lowest and highest non-empty buckets; -1 when empty. */
+static int dist_span(const struct dist *d, int *lo, int *hi)
 {
 	*lo = *hi = -1;
 	for (int b = 0; b < DIST_BUCKETS; b++) {

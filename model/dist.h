@@ -24,8 +24,6 @@ int64_t dist_lo(int b);		/* a bucket's lowest duration, ns */
 int64_t dist_hi(int b);		/* its highest, ns */
 /* durs: n durations in ascending order. */
 void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out);
-/* The lowest and highest non-empty buckets; -1 when empty. */
-int dist_span(const struct dist *d, int *lo, int *hi);
 
 /* The histogram as one glyph per column, from the shortest's bucket to
  * the longest's, heights ▁..█ (ASCII ".:-=+*#@") relative to the fullest
