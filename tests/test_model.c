@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/flow.h"
 #include "model/lod.h"
 #include "model/model.h"
 #include "model/util.h"
@@ -26,6 +27,9 @@ static struct ev evs[NEV];
 static char *cache;
 static int64_t track_flat, track_nested, track_counter;
 
+/* Flows link flat event i to event i + 1 for i < NFLOW. */
+#define NFLOW 3000
+
 /* Deterministic pseudo-random numbers. */
 static uint64_t rng = 88172645463325252ull;
 
@@ -42,7 +46,8 @@ static int setup(void **state)
 	struct wprofile p = { .kind = "device", .format = "test", .name = "t",
 			      .nc_idx = -1 };
 	struct writer *w;
-	int64_t prof, name, ts = 1000;
+	int64_t prof, name, ts = 1000, prev = 0, id, top, leaf;
+	struct wid fid = { 0 };
 
 	(void)state;
 	cache = xasprintf("%s/model.nxdb", tu_dir());
@@ -62,12 +67,18 @@ static int setup(void **state)
 			ts += 500000;
 		evs[i].ts = ts;
 		evs[i].dur = (int64_t)(next() % 600);
-		writer_slice(w, track_flat, evs[i].ts, evs[i].dur, name, 0, 0, 0);
+		id = writer_slice(w, track_flat, evs[i].ts, evs[i].dur, name,
+				  0, 0, 0);
+		if (i && i <= NFLOW)
+			writer_flow(w, &fid, prev, id, "flow");
+		prev = id;
 	}
-	/* nested: a parent, two children, a grandchild, written shuffled */
-	writer_slice(w, track_nested, 150, 10, name, 0, 0, 0);
+	/* nested: a parent, two children, a grandchild, written shuffled;
+	 * a flow from the parent (depth 0) to the grandchild (depth 2) */
+	leaf = writer_slice(w, track_nested, 150, 10, name, 0, 0, 0);
 	writer_slice(w, track_nested, 100, 900, name, 0, 0, 0);
-	writer_slice(w, track_nested, 0, 1000, name, 0, 0, 0);
+	top = writer_slice(w, track_nested, 0, 1000, name, 0, 0, 0);
+	writer_flow(w, &fid, top, leaf, "flow");
 	writer_slice(w, track_nested, 500, 100, name, 0, 0, 0);
 	writer_slice(w, track_nested, 2000, 5, name, 0, 0, 0);
 	for (int i = 0; i < 100; i++)
@@ -246,6 +257,71 @@ static void test_counter_frame(void **state)
 	model_close(m);
 }
 
+/* The flow ends of the flat track in each column, by brute force:
+ * leaving at an event's last ns, entering at its start. */
+static void brute_marks(int64_t t0, int64_t colw, int ncols,
+			unsigned char *bits, int *n)
+{
+	memset(bits, 0, (size_t)ncols);
+	memset(n, 0, (size_t)ncols * sizeof(*n));
+	for (int i = 0; i <= NFLOW; i++) {
+		int64_t at[2] = { evs[i].dur ? evs[i].ts + evs[i].dur - 1 :
+				  evs[i].ts, evs[i].ts };
+		int has[2] = { i < NFLOW, i > 0 };
+
+		for (int k = 0; k < 2; k++) {
+			int64_t c = at[k] >= t0 ? (at[k] - t0) / colw : -1;
+
+			if (!has[k] || c < 0 || c >= ncols)
+				continue;
+			bits[c] |= k ? FLOW_MARK_IN : FLOW_MARK_OUT;
+			n[c]++;
+		}
+	}
+}
+
+/* Columns with few flow ends get exactly theirs; a crowded column
+ * (read only in part) gets some of its own and never another's. */
+static void test_flow_marks(void **state)
+{
+	static const int64_t colws[] = { 7, 50, 400, 5000, 1000000 };
+	struct model *m = model_open(cache);
+	struct flow_marks *fm;
+	unsigned char got[200], want[200];
+	int n[200], crowded = 0;
+
+	(void)state;
+	assert_non_null(m);
+	fm = flow_marks_open(m);
+	assert_non_null(fm);
+	for (size_t k = 0; k < NX_ARRAY_SIZE(colws); k++) {
+		int64_t t0 = evs[0].ts - 123;
+
+		brute_marks(t0, colws[k], 200, want, n);
+		assert_int_equal(flow_marks_read(fm, track_flat, 0, INT32_MAX,
+						 t0, colws[k], 200, got), 0);
+		for (int c = 0; c < 200; c++) {
+			assert_int_equal(got[c] & ~want[c], 0);
+			assert_int_equal(!got[c], !want[c]);
+			if (n[c] <= FLOW_MARK_READS)
+				assert_int_equal(got[c], want[c]);
+			crowded += n[c] > FLOW_MARK_READS;
+		}
+	}
+	assert_true(crowded > 0);
+	/* a lane shows only its depths' ends */
+	assert_int_equal(flow_marks_read(fm, track_nested, 2, INT32_MAX, 0, 100,
+					 12, got), 0);
+	assert_int_equal(got[1], FLOW_MARK_IN);
+	assert_int_equal(got[9], 0);
+	assert_int_equal(flow_marks_read(fm, track_nested, 0, 0, 0, 100, 12,
+					 got), 0);
+	assert_int_equal(got[1], 0);
+	assert_int_equal(got[9], FLOW_MARK_OUT);
+	flow_marks_close(fm);
+	model_close(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_slice_at_and_step),
 		cmocka_unit_test(test_edge_near),
 		cmocka_unit_test(test_counter_frame),
+		cmocka_unit_test(test_flow_marks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

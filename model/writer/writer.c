@@ -786,6 +786,23 @@ static int resolve_flows(struct writer *w)
 		"DROP TABLE temp.flow_pending;");
 }
 
+/* Each flow end of this writer's slices where the timeline draws it,
+ * by row and time, so a frame reads only the ends on screen. */
+static int fill_flow_marks(struct writer *w)
+{
+	char sql[640];
+
+	snprintf(sql, sizeof(sql), "INSERT OR IGNORE INTO flow_mark"
+		 " SELECT track_id, ts, id, dir, depth FROM (SELECT s.track_id,"
+		 " CASE WHEN s.dur > 0 THEN s.ts + s.dur - 1 ELSE s.ts END AS ts,"
+		 " s.id, 0 AS dir, s.depth FROM flow f JOIN slice s ON s.id ="
+		 " f.slice_out WHERE s.track_id > %" PRId64 " UNION ALL SELECT"
+		 " s.track_id, s.ts, s.id, 1, s.depth FROM flow f JOIN slice s"
+		 " ON s.id = f.slice_in WHERE s.track_id > %" PRId64 ")"
+		 " ORDER BY 1, 2, 3", w->base, w->base);
+	return db_exec(w->db, sql);
+}
+
 void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
 {
 	if (track <= w->base || track > w->base + w->ntracks ||
@@ -984,7 +1001,8 @@ int writer_finish(struct writer *w)
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
-			  w->progress_ctx) || resolve_flows(w))
+			  w->progress_ctx) || resolve_flows(w) ||
+	    fill_flow_marks(w))
 		goto out;
 	/* planner statistics from a sample of each index: a full ANALYZE
 	 * reads every index again */
