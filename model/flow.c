@@ -236,8 +236,8 @@ void flow_marks_close(struct flow_marks *fm)
 
 /* Reads the ends from column c on until a column has had
  * FLOW_MARK_READS of them; the column to seek to next, or ncols at the
- * end. A depth outside d0..d1 counts as a read too. */
-static int marks_run(sqlite3_stmt *st, int c, int d0, int d1, int64_t t0,
+ * end. */
+static int marks_run(sqlite3_stmt *st, int c, int nlanes, int64_t t0,
 		     int64_t colw, int ncols, unsigned char *out, int *rc)
 {
 	int reads = 0;
@@ -246,15 +246,15 @@ static int marks_run(sqlite3_stmt *st, int c, int d0, int d1, int64_t t0,
 		uint64_t off = (uint64_t)sqlite3_column_int64(st, 0) -
 			       (uint64_t)t0;
 		int cc = (int)NX_MIN(off / (uint64_t)colw, (uint64_t)ncols - 1);
-		int depth = sqlite3_column_int(st, 2);
+		int lane = NX_MIN(NX_MAX(sqlite3_column_int(st, 2), 0),
+				  nlanes - 1);
 
 		if (cc > c) {
 			c = cc;
 			reads = 0;
 		}
-		if (depth >= d0 && depth <= d1)
-			out[cc] |= sqlite3_column_int(st, 1) ? FLOW_MARK_IN :
-				   FLOW_MARK_OUT;
+		out[(size_t)lane * (size_t)ncols + (size_t)cc] |=
+			sqlite3_column_int(st, 1) ? FLOW_MARK_IN : FLOW_MARK_OUT;
 		if (++reads >= FLOW_MARK_READS)
 			return c + 1;
 	}
@@ -268,15 +268,15 @@ static int64_t col_start(int64_t t0, int64_t colw, int c)
 	       sat_add(t0, (int64_t)c * colw);
 }
 
-int flow_marks_read(struct flow_marks *fm, int64_t track, int d0, int d1,
+int flow_marks_read(struct flow_marks *fm, int64_t track, int nlanes,
 		    int64_t t0, int64_t colw, int ncols, unsigned char *out)
 {
 	sqlite3 *db = model_db(fm->m);
 	int rc = SQLITE_DONE, c = 0, own;
 
-	memset(out, 0, (size_t)NX_MAX(ncols, 0));
-	if (ncols <= 0 || colw <= 0)
+	if (ncols <= 0 || colw <= 0 || nlanes <= 0)
 		return 0;
+	memset(out, 0, (size_t)nlanes * (size_t)ncols);
 	/* the seeks in one read transaction, as frame probes do */
 	own = sqlite3_get_autocommit(db) &&
 	      sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
@@ -284,7 +284,7 @@ int flow_marks_read(struct flow_marks *fm, int64_t track, int d0, int d1,
 		sqlite3_bind_int64(fm->st, 1, track);
 		sqlite3_bind_int64(fm->st, 2, col_start(t0, colw, c));
 		sqlite3_bind_int64(fm->st, 3, col_start(t0, colw, ncols));
-		c = marks_run(fm->st, c, d0, d1, t0, colw, ncols, out, &rc);
+		c = marks_run(fm->st, c, nlanes, t0, colw, ncols, out, &rc);
 		sqlite3_reset(fm->st);
 		if (rc == SQLITE_ROW)
 			rc = SQLITE_DONE;

@@ -17,12 +17,23 @@
 #include "tui/draw.h"
 #include "tui/tui.h"
 
+/* The marks of one line (all its lanes) for one column grid, kept while
+ * the view stays, so moving the cursor reads nothing again. */
+struct line_marks {
+	int64_t first;		/* the line's first track */
+	int64_t t0, colw;
+	int ncols, nlanes;
+	unsigned char *bits;	/* nlanes x ncols */
+};
+
 struct tl_flowmarks {
 	struct flow_marks *fm;
 	int off;		/* :flows off */
 	int failed;		/* an error was shown; do not repeat it */
-	unsigned char *cells, *row;	/* one row's marks, and a member's */
-	int cap;
+	struct line_marks *lines;	/* by track index */
+	size_t nlines;
+	unsigned char *tmp;	/* a merged line's member */
+	size_t tmpcap;
 	/* per screen row and column: the marks drawn and their column */
 	unsigned char *bits;
 	int *at;
@@ -39,16 +50,29 @@ static struct tl_flowmarks *state(struct timeline *tl)
 	return tl->fmarks;
 }
 
+void timeline_flowmarks_forget(struct timeline *tl)
+{
+	struct tl_flowmarks *s = tl->fmarks;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nlines; i++)
+		free(s->lines[i].bits);
+	free(s->lines);
+	s->lines = NULL;
+	s->nlines = 0;
+}
+
 void timeline_flowmarks_free(struct timeline *tl)
 {
 	struct tl_flowmarks *s = tl->fmarks;
 
 	if (!s)
 		return;
+	timeline_flowmarks_forget(tl);
 	flow_marks_close(s->fm);
 	flow_free(s->flows, s->nflows);
-	free(s->cells);
-	free(s->row);
+	free(s->tmp);
 	free(s->bits);
 	free(s->at);
 	free(s);
@@ -69,35 +93,60 @@ static const char *glyph_of(int bits)
 	return draw_glyph(bits & FLOW_MARK_OUT ? G_FLOW_OUT : G_FLOW_IN);
 }
 
-/* The marks of lane k of track line i (every track a merged line
- * draws) into s->cells; -1 on error. */
-static int read_lane(struct timeline *tl, struct tl_flowmarks *s, size_t i,
-		     int k)
+/* Reads the marks of every track line i draws into l; -1 on error. */
+static int read_line(struct timeline *tl, struct tl_flowmarks *s, size_t i,
+		     struct line_marks *l)
 {
-	int nl = tracks_lanes(&tl->tr, i);
-	int d1 = k == nl - 1 ? INT32_MAX : k;
-	const struct mtrack *t;
-	size_t n;
+	size_t sz = (size_t)l->nlanes * (size_t)l->ncols, n;
+	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
 
-	if (tl->ncols > s->cap) {
-		s->cap = tl->ncols;
-		s->cells = xreallocarray(s->cells, (size_t)s->cap, 1);
-		s->row = xreallocarray(s->row, (size_t)s->cap, 1);
+	if (s->tmpcap < sz) {
+		s->tmpcap = sz;
+		s->tmp = xreallocarray(s->tmp, sz, 1);
 	}
-	if (!s->fm && !(s->fm = flow_marks_open(tl->m)))
-		return -1;
-	memset(s->cells, 0, (size_t)tl->ncols);
-	t = tracks_members(&tl->tr, i, &n);
+	memset(l->bits, 0, sz);
 	for (size_t j = 0; j < n; j++) {
 		if (t[j].is_counter || !t[j].n_events)
 			continue;
-		if (flow_marks_read(s->fm, t[j].id, k, d1, tl->t0, tl->colw,
-				    tl->ncols, s->row))
+		if (flow_marks_read(s->fm, t[j].id, l->nlanes, l->t0, l->colw,
+				    l->ncols, s->tmp))
 			return -1;
-		for (int c = 0; c < tl->ncols; c++)
-			s->cells[c] |= s->row[c];
+		for (size_t k = 0; k < sz; k++)
+			l->bits[k] |= s->tmp[k];
 	}
 	return 0;
+}
+
+/* The marks of lane k of track line i on the grid on screen; NULL on
+ * error. */
+static const unsigned char *lane_marks(struct timeline *tl,
+				       struct tl_flowmarks *s, size_t i, int k)
+{
+	size_t n;
+	int64_t first = tracks_members(&tl->tr, i, &n)->id;
+	struct line_marks *l;
+	int nl = tracks_lanes(&tl->tr, i);
+
+	if (!s->fm && !(s->fm = flow_marks_open(tl->m)))
+		return NULL;
+	if (s->nlines < tl->tr.n) {
+		s->lines = xreallocarray(s->lines, tl->tr.n, sizeof(*s->lines));
+		memset(s->lines + s->nlines, 0,
+		       (tl->tr.n - s->nlines) * sizeof(*s->lines));
+		s->nlines = tl->tr.n;
+	}
+	l = &s->lines[i];
+	if (!l->bits || l->first != first || l->t0 != tl->t0 ||
+	    l->colw != tl->colw || l->ncols != tl->ncols || l->nlanes != nl) {
+		free(l->bits);
+		*l = (struct line_marks){ first, tl->t0, tl->colw, tl->ncols, nl,
+					  xcalloc((size_t)nl, (size_t)tl->ncols) };
+		if (read_line(tl, s, i, l)) {
+			l->ncols = 0;	/* read again next time */
+			return NULL;
+		}
+	}
+	return l->bits + (size_t)k * (size_t)tl->ncols;
 }
 
 static int is_empty(const struct mcell *c)
@@ -142,6 +191,7 @@ void timeline_flowmarks_row(struct timeline *tl, WINDOW *win, int y,
 	struct tl_flowmarks *s = state(tl);
 	size_t i = tl->tr.rows[r];
 	int x0 = tl->labelw + 1;
+	const unsigned char *lane;
 	unsigned char *bits;
 	int *at;
 
@@ -150,11 +200,11 @@ void timeline_flowmarks_row(struct timeline *tl, WINDOW *win, int y,
 	row_record(tl, s, (int)(r - tl->top), &bits, &at);
 	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
 		return;
-	if (read_lane(tl, s, i, tl->tr.lane[r])) {
+	if (!(lane = lane_marks(tl, s, i, tl->tr.lane[r]))) {
 		fail(tl, s);
 		return;
 	}
-	memcpy(bits, s->cells, (size_t)tl->ncols);
+	memcpy(bits, lane, (size_t)tl->ncols);
 	for (int c = 0; c < tl->ncols; c++) {
 		if (!bits[c])
 			continue;

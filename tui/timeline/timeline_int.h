@@ -178,6 +178,8 @@ void timeline_flowmarks_cursor(struct timeline *tl, WINDOW *win);
 /* :flows [on|off]; -1 with err_set(). */
 int timeline_flows_command(struct timeline *tl, int argc, char **argv);
 void timeline_flowmarks_free(struct timeline *tl);
+/* Forgets the marks kept per line (the lines changed). */
+void timeline_flowmarks_forget(struct timeline *tl);
 
 /* Moves the cursor to t on track index i (unfolding its group) and
  * brings it into view. */
