@@ -94,7 +94,10 @@ static const char schema_index_sql[] =
 	"CREATE INDEX track_profile ON track(profile_id, sort_key);\n"
 	"CREATE INDEX layer_profile ON layer(profile_id, start_ns);\n"
 	"CREATE INDEX flow_out ON flow(slice_out);\n"
-	"CREATE INDEX flow_in ON flow(slice_in);\n";
+	"CREATE INDEX flow_in ON flow(slice_in);\n"
+	/* a slice's children: count and total from the index alone */
+	"CREATE INDEX slice_parent ON slice(parent_id, ts, dur)"
+	" WHERE parent_id IS NOT NULL;\n";
 
 int schema_create(sqlite3 *db)
 {

@@ -786,6 +786,35 @@ static int resolve_flows(struct writer *w)
 		"DROP TABLE temp.flow_pending;");
 }
 
+/* A Neuron system event that names its parent (parent_id, the parent's
+ * id) gets that event's slice as its parent, on its row or another one
+ * of its process; time containment's parent stays for the events with
+ * none (absent or 0) and those whose parent is not in the profile. */
+static int sys_parents(struct writer *w)
+{
+	char sql[1536];
+
+	snprintf(sql, sizeof(sql),
+		 "CREATE TEMP TABLE sys_ids(profile_id INTEGER NOT NULL,"
+		 " instance_id INTEGER NOT NULL, process_id INTEGER NOT NULL,"
+		 " id NOT NULL, slice_id INTEGER NOT NULL, PRIMARY KEY(profile_id,"
+		 " instance_id, process_id, id)) WITHOUT ROWID;"
+		 "INSERT OR IGNORE INTO temp.sys_ids SELECT t.profile_id,"
+		 " coalesce(e.instance_id, 0), coalesce(e.process_id, 0), e.id,"
+		 " e.slice_id FROM sys_event e JOIN slice s ON s.id = e.slice_id"
+		 " JOIN track t ON t.id = s.track_id WHERE t.id > %" PRId64
+		 " AND e.id IS NOT NULL;"
+		 "UPDATE slice SET parent_id = m.slice_id FROM sys_event e,"
+		 " track t, temp.sys_ids m WHERE e.slice_id = slice.id AND"
+		 " t.id = slice.track_id AND t.id > %" PRId64 " AND e.parent IS"
+		 " NOT NULL AND e.parent <> 0 AND m.profile_id = t.profile_id AND"
+		 " m.instance_id = coalesce(e.instance_id, 0) AND m.process_id ="
+		 " coalesce(e.process_id, 0) AND m.id = e.parent AND"
+		 " m.slice_id <> slice.id;"
+		 "DROP TABLE temp.sys_ids;", w->base, w->base);
+	return db_exec(w->db, sql);
+}
+
 /* Each flow end of this writer's slices where the timeline draws it,
  * by row and time, so a frame reads only the ends on screen. */
 static int fill_flow_marks(struct writer *w)
@@ -998,7 +1027,7 @@ int writer_finish(struct writer *w)
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
-	    schema_create_indexes(w->db))
+	    sys_parents(w) || schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
 			  w->progress_ctx) || resolve_flows(w) ||
