@@ -30,6 +30,11 @@ static int64_t track_flat, track_nested, track_counter;
 /* Flows link flat event i to event i + 1 for i < NFLOW. */
 #define NFLOW 3000
 
+/* Slices written as a stack gives them up, innermost first: a small
+ * one, and a root whose children are too many to wait for it. */
+#define NWIDE 5000
+static int64_t stack_ids[3], wide_root, wide_child[NWIDE];
+
 /* Deterministic pseudo-random numbers. */
 static uint64_t rng = 88172645463325252ull;
 
@@ -39,6 +44,19 @@ static uint64_t next(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return rng;
+}
+
+static void stack_slices(struct writer *w, int64_t prof, int64_t name)
+{
+	int64_t small = writer_track(w, prof, 0, TK_THREAD, "stack", 4);
+	int64_t wide = writer_track(w, prof, 0, TK_THREAD, "wide", 5);
+
+	stack_ids[2] = writer_slice(w, small, 1, 1, name, 0, 2, 0);
+	stack_ids[1] = writer_slice(w, small, 0, 3, name, 0, 1, 0);
+	stack_ids[0] = writer_slice(w, small, 0, 4, name, 0, 0, 0);
+	for (int i = 0; i < NWIDE; i++)
+		wide_child[i] = writer_slice(w, wide, 10 * i, 5, name, 0, 1, 0);
+	wide_root = writer_slice(w, wide, 0, 10 * NWIDE, name, 0, 0, 0);
 }
 
 static int setup(void **state)
@@ -79,6 +97,7 @@ static int setup(void **state)
 	writer_slice(w, track_nested, 100, 900, name, 0, 0, 0);
 	top = writer_slice(w, track_nested, 0, 1000, name, 0, 0, 0);
 	writer_flow(w, &fid, top, leaf, "flow");
+	stack_slices(w, prof, name);
 	writer_slice(w, track_nested, 500, 100, name, 0, 0, 0);
 	writer_slice(w, track_nested, 2000, 5, name, 0, 0, 0);
 	for (int i = 0; i < 100; i++)
@@ -324,6 +343,28 @@ static void test_flow_marks(void **state)
 	model_close(m);
 }
 
+/* Parents found as the slices came, and by the parents pass when too
+ * many wait for theirs: the same rule. */
+static void test_stack_parents(void **state)
+{
+	struct model *m = model_open(cache);
+	struct mslice sl;
+
+	(void)state;
+	assert_non_null(m);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(model_slice(m, stack_ids[k], &sl), 0);
+		assert_int_equal(sl.parent, k ? stack_ids[k - 1] : 0);
+	}
+	for (int i = 0; i < NWIDE; i += 97) {
+		assert_int_equal(model_slice(m, wide_child[i], &sl), 0);
+		assert_int_equal(sl.parent, wide_root);
+	}
+	assert_int_equal(model_slice(m, wide_root, &sl), 0);
+	assert_int_equal(sl.parent, 0);
+	model_close(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_edge_near),
 		cmocka_unit_test(test_counter_frame),
 		cmocka_unit_test(test_flow_marks),
+		cmocka_unit_test(test_stack_parents),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

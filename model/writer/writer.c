@@ -38,7 +38,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_TRACK] = "INSERT INTO track(id, profile_id, parent_id, kind, name,"
 		    " sort_key) VALUES(?,?,?,?,?,?)",
 	[S_SLICE] = "INSERT INTO slice(id, track_id, ts, dur, name, cat,"
-		    " depth, flags) VALUES(?,?,?,?,?,?,?,?)",
+		    " depth, flags, parent_id) VALUES(?,?,?,?,?,?,?,?,?)",
 	[S_ARG] = "INSERT OR REPLACE INTO arg(slice_id, args) VALUES(?,?)",
 	[S_COUNTER] = "INSERT INTO counter(track_id, ts, value) VALUES(?,?,?)",
 	[S_INSTR] = TYPED_TABLE_INSERT(instruction, INSTRUCTION_COLUMNS),
@@ -137,6 +137,8 @@ static void writer_free(struct writer *w)
 	sqlite3_close(w->db);
 	strmap_free(&w->strings, NULL);
 	free(w->string_ids);
+	for (int64_t i = 0; w->tracks && i <= w->ntracks; i++)
+		free(w->tracks[i].held);
 	free(w->tracks);
 	free(w->dropped);
 	free(w);
@@ -593,8 +595,15 @@ void writer_track_set_args(struct writer *w, int64_t track, const char *json)
 
 void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
 {
-	if (track > w->base && track <= w->base + w->ntracks)
-		w->tracks[track - w->base].flags = flags;
+	struct wtrack *t;
+
+	if (track <= w->base || track > w->base + w->ntracks)
+		return;
+	t = &w->tracks[track - w->base];
+	t->flags = flags;
+	/* depths found by time make parents found as slices came wrong */
+	if (flags & TF_NEST_BY_TIME)
+		t->parents_pass = 1;
 }
 
 void writer_track_set_name(struct writer *w, int64_t track, const char *name)
@@ -618,18 +627,88 @@ static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
 		t->max_end = end;
 }
 
+static void slice_insert(struct writer *w, int64_t track,
+			 const struct wheld *h, int64_t parent)
+{
+	q_begin(w, S_SLICE);
+	wq_int(w->q, 1, h->id);
+	wq_int(w->q, 2, track);
+	wq_int(w->q, 3, h->ts);
+	wq_int(w->q, 4, h->dur);
+	wq_int(w->q, 5, h->name);
+	bind_sid(w, 6, h->cat);
+	wq_int(w->q, 7, h->depth);
+	wq_int(w->q, 8, (int)h->flags);
+	bind_sid(w, 9, parent);
+	q_step(w);
+}
+
+/* Writes the waiting slices without parents: the parents pass will
+ * find them. */
+static void held_release(struct writer *w, int64_t track, struct wtrack *t)
+{
+	for (size_t i = 0; i < t->nheld; i++)
+		slice_insert(w, track, &t->held[i], 0);
+	t->nheld = 0;
+	t->parents_pass = 1;
+}
+
+/* A track whose slices come as a stack gives them up innermost first
+ * (each as it ends: Perfetto's and Chrome's begin/end events), so a
+ * slice is the parent of the slices one level deeper that came since
+ * the last one at its depth; they wait for it, and are written with
+ * their parent. Slices that come otherwise (by start, or not nested as
+ * a stack) leave the track to the parents pass. */
+#define HELD_MAX 4096
+
+static void slice_place(struct writer *w, int64_t track, struct wtrack *t,
+			const struct wheld *h)
+{
+	size_t k = t->nheld;
+
+	if (t->parents_pass) {
+		slice_insert(w, track, h, 0);
+		return;
+	}
+	while (k > 0 && t->held[k - 1].depth > h->depth)
+		k--;
+	for (size_t j = k; j < t->nheld; j++) {
+		const struct wheld *c = &t->held[j];
+
+		if (c->depth != h->depth + 1 || c->ts < h->ts ||
+		    c->ts + c->dur > h->ts + h->dur) {
+			held_release(w, track, t);
+			slice_insert(w, track, h, 0);
+			return;
+		}
+	}
+	for (size_t j = k; j < t->nheld; j++)
+		slice_insert(w, track, &t->held[j], h->id);
+	t->stream_parents |= t->nheld > k;
+	t->nheld = k;
+	if (!h->depth) {
+		slice_insert(w, track, h, 0);
+	} else if (t->nheld == HELD_MAX) {
+		held_release(w, track, t);
+		slice_insert(w, track, h, 0);
+	} else {
+		t->held = xgrow(t->held, &t->capheld, t->nheld + 1,
+				sizeof(*t->held));
+		t->held[t->nheld++] = *h;
+	}
+}
+
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		     int64_t name, int64_t cat, int depth, unsigned flags)
 {
 	struct wtrack *t;
-	int64_t id;
+	struct wheld h;
 
 	if (track <= w->base || track > w->base + w->ntracks)
 		return 0;
 	t = &w->tracks[track - w->base];
 	if (out_of_range(w, t, ts))
 		return 0;
-	q_begin(w, S_SLICE);
 	if (dur < 0) {
 		dur = 0;
 		flags |= SF_CLIPPED;
@@ -644,17 +723,9 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	depth = NX_MAX(0, NX_MIN(depth, WRITER_MAX_DEPTH));
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
-	id = ++w->next_slice;
-	wq_int(w->q, 1, id);
-	wq_int(w->q, 2, track);
-	wq_int(w->q, 3, ts);
-	wq_int(w->q, 4, dur);
-	wq_int(w->q, 5, name);
-	bind_sid(w, 6, cat);
-	wq_int(w->q, 7, depth);
-	wq_int(w->q, 8, (int)flags);
-	q_step(w);
-	return id;
+	h = (struct wheld){ ++w->next_slice, ts, dur, name, cat, depth, flags };
+	slice_place(w, track, t, &h);
+	return h.id;
 }
 
 void writer_slice_args(struct writer *w, int64_t slice, const char *json)
@@ -1009,7 +1080,13 @@ static int fill_extents(struct writer *w)
 int writer_finish(struct writer *w)
 {
 	int rc = -1;
-	int queued = wq_finish(w->q);
+	int queued;
+
+	/* slices still waiting: their parent never came (cut short) */
+	for (int64_t i = 1; i <= w->ntracks; i++)
+		if (w->tracks[i].nheld)
+			held_release(w, w->base + i, &w->tracks[i]);
+	queued = wq_finish(w->q);
 
 	/* from here on this thread writes */
 	w->q = NULL;
