@@ -17,7 +17,7 @@
 	S ".name, " S ".cat, " S ".depth, " S ".flags, " S ".parent_id, " \
 	T ".name"
 #define FLOW_SELECT "SELECT f.id, coalesce(f.flow_id, ''), coalesce(f.kind," \
-	" ''), " END_COLS("o", "ot") ", " END_COLS("i", "it") " FROM flow f" \
+	" ''), f.exact, " END_COLS("o", "ot") ", " END_COLS("i", "it") " FROM flow f" \
 	" LEFT JOIN slice o ON o.id = f.slice_out" \
 	" LEFT JOIN track ot ON ot.id = o.track_id" \
 	" LEFT JOIN slice i ON i.id = f.slice_in" \
@@ -50,8 +50,9 @@ static void flow_read(sqlite3_stmt *st, struct mflow *f)
 	f->id = sqlite3_column_int64(st, 0);
 	f->flow_id = col_dup(st, 1);
 	f->kind = col_dup(st, 2);
-	end_read(st, 3, &f->out, &f->out_row);
-	end_read(st, 3 + END_NCOLS, &f->in, &f->in_row);
+	f->exact = sqlite3_column_int(st, 3);
+	end_read(st, 4, &f->out, &f->out_row);
+	end_read(st, 4 + END_NCOLS, &f->in, &f->in_row);
 }
 
 static void flow_clear(struct mflow *f)
@@ -156,7 +157,8 @@ const struct mslice *flow_other(const struct mflow *f, int64_t id,
 }
 
 /* "name on row at 1.25 ms", or the missing end; a dependency's kind
- * after it (plain flows are most, and their ids are in the export). */
+ * and whether the profile states it after it (plain flows are most,
+ * and their ids are in the export). */
 static void flow_line(struct model *m, const struct mflow *f, int64_t id,
 		      int64_t pstart, int tf, struct strbuf *out)
 {
@@ -174,7 +176,8 @@ static void flow_line(struct model *m, const struct mflow *f, int64_t id,
 			"(no start: unpaired)");
 	}
 	if (strcmp(f->kind, "flow"))
-		sb_printf(out, " (%s)", f->kind);
+		sb_printf(out, " (%s, %s)", f->kind,
+			  f->exact ? "exact" : "inferred");
 }
 
 int flow_fields(struct model *m, const struct mslice *s, int64_t pstart,

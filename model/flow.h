@@ -13,6 +13,7 @@ struct mflow {
 	int64_t id;		/* the flow's row in the cache */
 	char *flow_id;		/* the profile's own id, as text ("" if none) */
 	char *kind;		/* "flow", or a dependency's kind */
+	int exact;		/* 0: inferred from times or semaphore values */
 	struct mslice out, in;	/* id 0: that end is missing */
 	char *out_row, *in_row;	/* their rows' names; "" when missing */
 };

@@ -75,7 +75,8 @@ const char schema_sql[] =
 	"CREATE TABLE warning(id INTEGER PRIMARY KEY, profile_id INTEGER,"
 	" origin TEXT NOT NULL, category TEXT, message TEXT NOT NULL);\n"
 	"CREATE TABLE flow(id INTEGER PRIMARY KEY, flow_id,"
-	" slice_out INTEGER, slice_in INTEGER, kind TEXT);\n"
+	" slice_out INTEGER, slice_in INTEGER, kind TEXT,"
+	" exact INTEGER NOT NULL DEFAULT 1);\n"
 	/* where the timeline draws a flow's ends: a leaving flow at its
 	 * slice's last ns (dir 0), an entering one at its start (dir 1) */
 	"CREATE TABLE flow_mark(track_id INTEGER NOT NULL, ts INTEGER NOT NULL,"

@@ -1,4 +1,5 @@
-/* Printing the findings of `nxtop analyze` as text or JSON. */
+/* Printing the findings of `nxtop analyze`, and the bounds of the
+ * analysed range, as text or JSON. */
 #include "config.h"
 
 #include "model/report/report.h"
@@ -49,8 +50,9 @@ static void finding_text(const struct an_finding *fd, const struct mprofile *p,
 	fprintf(f, "  advice: %s\n", fd->advice);
 }
 
-void report_analyze_text(const struct an_result *r, const struct mprofile *p,
-			 const struct mtrack *t, size_t nt, size_t max, FILE *f)
+void report_analyze_text(const struct an_result *r, const struct bounds *b,
+			 const struct mprofile *p, const struct mtrack *t,
+			 size_t nt, size_t max, FILE *f)
 {
 	char n[32];
 
@@ -72,6 +74,8 @@ void report_analyze_text(const struct an_result *r, const struct mprofile *p,
 			free(note);
 		}
 	}
+	fputc('\n', f);
+	report_bounds_text(b, f);
 }
 
 static void finding_json(const struct an_finding *fd, const struct mprofile *p,
@@ -124,8 +128,8 @@ static void outcome_json(const struct an_result *r, const struct an_outcome *o,
 	jout_end(j);
 }
 
-void report_analyze_json(const struct an_result *r, const struct mprofile *p,
-			 size_t max, FILE *f)
+void report_analyze_json(const struct an_result *r, const struct bounds *b,
+			 const struct mprofile *p, size_t max, FILE *f)
 {
 	struct jout j;
 
@@ -138,6 +142,7 @@ void report_analyze_json(const struct an_result *r, const struct mprofile *p,
 	for (size_t i = 0; i < r->noutcomes; i++)
 		outcome_json(r, &r->outcomes[i], p, max, &j);
 	jout_end(&j);
+	report_bounds_json(b, &j);
 	jout_end(&j);
 	jout_done(&j);
 }

@@ -30,7 +30,7 @@
 enum stmt {
 	S_STRING, S_TRACK, S_SLICE, S_ARG, S_COUNTER, S_INSTR, S_DMA_PACKET,
 	S_DMA_XFER, S_SYS, S_FLOW, S_LAYER, S_ACTIVE, S_SEM, S_INFO,
-	S_WARNING, S_SOURCE, S_PROFILE, S_META, S_FLOW_AT, S_COUNT
+	S_WARNING, S_SOURCE, S_PROFILE, S_META, S_FLOW_AT, S_DEP, S_COUNT
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -71,6 +71,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	/* pending flows live in a temporary table: the finished cache
 	 * never holds them */
 	[S_FLOW_AT] = "INSERT INTO temp.flow_pending VALUES(?,?,?,?,?,?,?,?)",
+	[S_DEP] = "INSERT INTO temp.dep_pending VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 /* Events of a profile left out for times out of range. */
@@ -97,6 +98,7 @@ struct writer {
 	size_t nparts;
 
 	int flows_pending;	/* flows to resolve at finish */
+	int deps_pending;	/* dependencies to link at finish */
 	int too_many_tracks;
 	struct wdropped *dropped;	/* events out of the time range */
 	size_t ndropped;
@@ -173,6 +175,7 @@ struct writer *writer_open(const char *path)
 	    db_exec(w->db, "CREATE TEMP TABLE flow_pending(flow_id,"
 		    " out_track INTEGER, out_ts INTEGER, out_next INTEGER,"
 		    " in_track INTEGER, in_ts INTEGER, in_next INTEGER, kind TEXT)") ||
+	    deps_create(w->db) ||
 	    db_exec(w->db, "BEGIN")) {
 		sqlite3_close(w->db);
 		free(w);
@@ -820,6 +823,26 @@ void writer_flow_at(struct writer *w, const struct wid *flow_id,
 	w->flows_pending = 1;
 }
 
+void writer_dep(struct writer *w, const struct wdep *d)
+{
+	q_begin(w, S_DEP);
+	wq_int(w->q, 1, d->kind);
+	wq_int(w->q, 2, d->profile);
+	bind_sid(w, 3, d->slice);
+	wq_int(w->q, 4, clamp_time(d->ts));
+	wq_int(w->q, 5, clamp_time(d->ts2));
+	bind_id(w, 6, &d->key);
+	bind_id(w, 7, &d->key2);
+	bind_text(w, 8, d->sem);
+	wq_int(w->q, 9, d->op);
+	wq_int(w->q, 10, d->value);
+	bind_text(w, 11, d->table);
+	bind_text(w, 12, d->table2);
+	bind_text(w, 13, d->type);
+	wq_end(w->q);
+	w->deps_pending = 1;
+}
+
 /* The slice at one end of a pending flow: the deepest enclosing slice
  * (only slices starting within the track's longest duration can enclose
  * ts, which keeps each depth's index range short), or the next one to
@@ -886,20 +909,23 @@ static int sys_parents(struct writer *w)
 	return db_exec(w->db, sql);
 }
 
-/* Each flow end of this writer's slices where the timeline draws it,
+/* Each end of the flows of this writer's slices where the timeline draws it,
  * by row and time, so a frame reads only the ends on screen. */
 static int fill_flow_marks(struct writer *w)
 {
-	char sql[640];
+	char sql[720];
 
+	/* a device profile's dependencies link nearly every instruction:
+	 * marked, they would hide the events; they show for the event
+	 * under the cursor only */
 	snprintf(sql, sizeof(sql), "INSERT OR IGNORE INTO flow_mark"
 		 " SELECT track_id, ts, id, dir, depth FROM (SELECT s.track_id,"
 		 " CASE WHEN s.dur > 0 THEN s.ts + s.dur - 1 ELSE s.ts END AS ts,"
 		 " s.id, 0 AS dir, s.depth FROM flow f JOIN slice s ON s.id ="
-		 " f.slice_out WHERE s.track_id > %" PRId64 " UNION ALL SELECT"
-		 " s.track_id, s.ts, s.id, 1, s.depth FROM flow f JOIN slice s"
-		 " ON s.id = f.slice_in WHERE s.track_id > %" PRId64 ")"
-		 " ORDER BY 1, 2, 3", w->base, w->base);
+		 " f.slice_out WHERE s.track_id > %" PRId64 " AND f.kind = 'flow'"
+		 " UNION ALL SELECT s.track_id, s.ts, s.id, 1, s.depth FROM flow f"
+		 " JOIN slice s ON s.id = f.slice_in WHERE s.track_id > %" PRId64
+		 " AND f.kind = 'flow') ORDER BY 1, 2, 3", w->base, w->base);
 	return db_exec(w->db, sql);
 }
 
@@ -1104,7 +1130,8 @@ int writer_finish(struct writer *w)
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
-	    sys_parents(w) || schema_create_indexes(w->db))
+	    sys_parents(w) || (w->deps_pending && deps_resolve(w->db)) ||
+	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
 			  w->progress_ctx) || resolve_flows(w) ||

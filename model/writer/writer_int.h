@@ -47,4 +47,9 @@ int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 		  int64_t ntracks,
 		  void (*progress)(void *, const char *, int), void *ctx);
 
+/* The table of pending dependencies (deps.c), made with the cache, and
+ * their flows once every slice and typed row is written. */
+int deps_create(sqlite3 *db);
+int deps_resolve(sqlite3 *db);
+
 #endif

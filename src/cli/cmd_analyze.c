@@ -1,4 +1,5 @@
-/* nxtop analyze: runs the analysis rules and prints their findings. */
+/* nxtop analyze: runs the analysis rules and prints their findings,
+ * then the performance bounds of the range. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 
 #include "src/cli/cli.h"
 #include "model/analyze/analyze.h"
+#include "model/bounds.h"
 #include "model/report/report.h"
 #include "model/userdata.h"
 
@@ -71,19 +73,20 @@ static int between(struct model *m, const struct mprofile *p, const char *s,
 }
 
 static void print(struct model *m, const struct mprofile *p,
-		  const struct an_result *r, const struct analyze_args *a)
+		  const struct an_result *r, const struct bounds *b,
+		  const struct analyze_args *a)
 {
 	struct mtrack *t = NULL;
 	size_t nt = 0;
 
 	if (a->fmt == OUT_JSON) {
-		report_analyze_json(r, p, a->max_ranges, stdout);
+		report_analyze_json(r, b, p, a->max_ranges, stdout);
 		return;
 	}
 	/* without row names the ranges still print */
 	if (model_tracks(m, p->id, &t, &nt))
 		nt = 0;
-	report_analyze_text(r, p, t, nt, a->max_ranges, stdout);
+	report_analyze_text(r, b, p, t, nt, a->max_ranges, stdout);
 	model_tracks_free(t, nt);
 }
 
@@ -91,6 +94,7 @@ static int run(struct cli *c, const char *profile, struct analyze_args *a)
 {
 	struct model *m = cli_open(profile, &c->imp);
 	struct an_result r;
+	struct bounds b;
 	struct mprofile p;
 	int64_t t0, t1;
 	int rc = -1;
@@ -98,14 +102,17 @@ static int run(struct cli *c, const char *profile, struct analyze_args *a)
 	if (!m)
 		return cli_fail();
 	memset(&r, 0, sizeof(r));
+	memset(&b, 0, sizeof(b));
 	if (model_profile(m, 1, &p) == 0) {
 		if (a->between ? !between(m, &p, a->between, &t0, &t1)
 			       : !cli_range(a->range, &p, &t0, &t1))
-			rc = analyze_run(m, 1, t0, t1, &a->rules, &r);
+			rc = analyze_run(m, 1, t0, t1, &a->rules, &r) ||
+			     bounds_compute(m, 1, t0, t1, &b) ? -1 : 0;
 		if (!rc && !(rc = model_check(m)))
-			print(m, &p, &r, a);
+			print(m, &p, &r, &b, a);
 		model_profile_clear(&p);
 	}
+	bounds_free(&b);
 	analyze_free(&r);
 	model_close(m);
 	return rc ? cli_fail() : 0;

@@ -13,6 +13,7 @@
 
 #include "model/hmap.h"
 #include "src/import/base.h"
+#include "src/import/deps.h"
 #include "src/import/formats.h"
 #include "src/import/system.h"
 #include "src/json/jsonpipe.h"
@@ -268,7 +269,7 @@ static int instruction(struct neuron *n, const cJSON *o)
 	writer_instruction(n->w, slice, &in);
 	if (n->args.len)
 		writer_slice_args(n->w, slice, sb_cstr(&n->args));
-	return 0;
+	return deps_instruction(n->im, slice, o, ts, dur, opcode, in.operands);
 }
 
 enum {
@@ -356,6 +357,8 @@ static int dma(struct neuron *n, const cJSON *o)
 	}
 	slice = add_slice(n, track, ts, dur, name, d.queue_type);
 	writer_dma(n->w, slice, &d);
+	if (deps_dma(n->im, slice, &d, ts, dur, o))
+		return -1;
 	/* keep the packet's own queue label (engine and queue index) */
 	if (!agg && strcmp(sub, "unknown")) {
 		if (n->args.len) {

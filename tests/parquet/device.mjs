@@ -2,6 +2,9 @@
 // profile folders (FORMATS.md §1.5 field mapping, §1.5a layout), written
 // by writers that are not nxtop's, into tests/fixtures/parquet-device/:
 //   device_small@latest   from device_small.json, DuckDB, ZSTD
+//   device_deps@latest    from device_deps.json, DuckDB, ZSTD (its
+//     instructions' trigger as dma_trigger_start_ts, predecessors as Flow)
+//   deps_badflow@latest   its instructions, and a Flow row without in_id
 //   device_screen@latest  from device_screen.json, DuckDB, SNAPPY
 //   screen_split@latest   from device_screen.json, hyparquet-writer:
 //     Instruction and DmaPacket split in parts, SbufUsage/PsumUsage and
@@ -215,6 +218,18 @@ function flops(r) {
 rmSync(out, { recursive: true, force: true });
 await duckFolder(join(out, 'device_small@latest'), tables(load('device_small.json')),
   'COMPRESSION zstd');
+// Dependencies: the instruction's trigger as Parquet's column for it.
+const deps = tables(load('device_deps.json'));
+deps.Instruction = deps.Instruction.map((r, i) => {
+  const t = load('device_deps.json').instruction[i].trigger;
+  return t === undefined ? r : { ...r, dma_trigger_start_ts: t };
+});
+await duckFolder(join(out, 'device_deps@latest'), deps, 'COMPRESSION zstd');
+// A Flow row without in_id: the table cannot be read.
+await duckFolder(join(out, 'deps_badflow@latest'), {
+  Instruction: deps.Instruction,
+  Flow: [...deps.Flow, { ...deps.Flow[0], in_id: null }],
+}, 'COMPRESSION zstd');
 const screen = tables(load('device_screen.json'));
 await duckFolder(join(out, 'device_screen@latest'), screen, 'COMPRESSION snappy');
 

@@ -237,15 +237,21 @@ static int cursor_flows(struct timeline *tl, struct tl_flowmarks *s)
 	return s->nflows ? 0 : 1;
 }
 
+static int blank_at(WINDOW *win, int y, int x)
+{
+	return (mvwinch(win, y, x) & A_CHARTEXT) == ' ';
+}
+
 /* One end e of a flow, leaving it (dir FLOW_MARK_OUT) or entering it,
- * where it is on screen. */
+ * where it is on screen: where its row drew its mark, or (a dependency,
+ * or in a crowded column) by the same rule. */
 static void draw_end(struct timeline *tl, struct tl_flowmarks *s,
 		     WINDOW *win, const struct mslice *e, int dir)
 {
 	int64_t t = dir == FLOW_MARK_OUT && e->dur > 0 ?
 		    sat_add(e->ts, e->dur - 1) : e->ts;
 	size_t i = tracks_find(&tl->tr, e->track_id), r, k;
-	int x;
+	int x0 = tl->labelw + 1, y, c;
 
 	if (!e->id || i == SIZE_MAX || t < tl->t0 || t >= timeline_end(tl))
 		return;
@@ -254,12 +260,20 @@ static void draw_end(struct timeline *tl, struct tl_flowmarks *s,
 		r += (size_t)NX_MIN(e->depth, tracks_lanes(&tl->tr, i) - 1);
 	if (r < tl->top || r >= tl->top + (size_t)tl->track_rows || !s->bits)
 		return;
-	k = (size_t)(r - tl->top) * (size_t)tl->ncols +
-	    (size_t)((t - tl->t0) / tl->colw);
-	/* where the row drew it; a crowded column's may not be there */
-	x = s->bits[k] ? s->at[k] : (int)(k % (size_t)tl->ncols);
-	draw_str(win, timeline_tracks_y(tl) + (int)(r - tl->top),
-		 tl->labelw + 1 + x, 1, glyph_of(s->bits[k] ? s->bits[k] : dir),
+	y = timeline_tracks_y(tl) + (int)(r - tl->top);
+	c = (int)((t - tl->t0) / tl->colw);
+	k = (size_t)(r - tl->top) * (size_t)tl->ncols + (size_t)c;
+	if (s->bits[k])
+		c = s->at[k];
+	else if (dir == FLOW_MARK_IN && c > 0 && blank_at(win, y, x0 + c - 1))
+		c--;
+	else if (dir == FLOW_MARK_OUT && c + 1 < tl->ncols &&
+		 blank_at(win, y, x0 + c + 1))
+		c++;
+	/* kept, so that another flow's end in the cell is drawn there */
+	s->bits[k] |= (unsigned char)dir;
+	s->at[k] = c;
+	draw_str(win, y, x0 + c, 1, glyph_of(s->bits[k]),
 		 draw_style(S_FLOW_SEL));
 }
 

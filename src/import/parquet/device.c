@@ -15,8 +15,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/bounds.h"
 #include "model/hmap.h"
 #include "model/util.h"
+#include "src/import/deps.h"
 #include "src/import/formats.h"
 #include "src/import/import.h"
 #include "src/import/neuron.h"
@@ -37,7 +39,8 @@
 /* Distinct layers counted at most; a hostile file may name millions. */
 #define MAX_LAYERS 65536
 
-enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA };
+enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA,
+		  TBL_FLOW };
 
 static const struct pqrename instruction_names[] = {
 	{ "start_ts", "timestamp" }, { "duration_ns", "duration" },
@@ -121,6 +124,11 @@ static const struct pqrename xfer_doc[] = {
 	{ "packet_aggregation_id", 0 }, { NULL, NULL },
 };
 
+static const struct pqrename flow_doc[] = {
+	{ "in_id", 0 }, { "out_id", 0 }, { "in_table", 0 }, { "out_table", 0 },
+	{ "dependency_type", 0 }, { "gap_time", 0 }, { NULL, NULL },
+};
+
 struct spec {
 	const char *table, *section;
 	enum table_kind kind;
@@ -156,6 +164,7 @@ static const struct spec specs[] = {
 	{ "TensorInfo", "neff_node", TBL_ROWS, NULL, NULL, { 0 } },
 	{ "Summary", "summary", TBL_ROWS, NULL, NULL, { 0 } },
 	{ "SchemaFields", "SchemaFields", TBL_SCHEMA, NULL, NULL, { 0 } },
+	{ "Flow", "Flow", TBL_FLOW, NULL, flow_doc, { "in_id", "out_id", NULL } },
 };
 
 /* A layer's figures as they add up. */
@@ -522,33 +531,29 @@ static void check_schema(struct device *d, const cJSON *o)
 	free(msg);
 }
 
-/* The first of two names that is a number in [lo, hi]; -1 if none. */
-static double meta_num(const cJSON *o, const char *a, const char *b,
-		       double lo, double hi)
+/* The first of two names that is a number; -1 if none. */
+static double meta_num(const cJSON *o, const char *a, const char *b)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, a);
 	double x;
 
 	if (!v)
 		v = cJSON_GetObjectItemCaseSensitive(o, b);
-	if (jv_f64(v, &x) != JV_OK || !(x >= lo && x <= hi))
+	if (jv_f64(v, &x) != JV_OK || !isfinite(x))
 		return -1;
 	return x;
 }
 
-/* The tensor engine's peak in FLOPs per ns: a multiply-add (two FLOPs)
- * per processing element per cycle, at a clock in GHz. Metadata names
- * (§1.5) first, then the JSON export's. */
+/* The tensor engine's peak in FLOPs per ns (model/bounds.h). Metadata
+ * names (§1.5) first, then the JSON export's. */
 static void read_peak(struct device *d, const cJSON *o)
 {
-	double rows = meta_num(o, "tensor_engine_num_rows", "pe_num_rows", 1,
-			       65536);
-	double cols = meta_num(o, "tensor_engine_num_cols", "pe_num_cols", 1,
-			       65536);
-	double ghz = meta_num(o, "tensor_engine_clock_freq", "pe_clock_freq",
-			      1e-6, 1000);
-
-	d->peak = rows > 0 && cols > 0 && ghz > 0 ? 2 * rows * cols * ghz : 0;
+	d->peak = bounds_peak(meta_num(o, "tensor_engine_num_rows",
+				       "pe_num_rows"),
+			      meta_num(o, "tensor_engine_num_cols",
+				       "pe_num_cols"),
+			      meta_num(o, "tensor_engine_clock_freq",
+				       "pe_clock_freq"));
 }
 
 static void name_file(struct device *d, const char *file)
@@ -603,6 +608,9 @@ static int one_row(struct device *d, const struct spec *sp,
 	} else if (sp->kind == TBL_SCHEMA) {
 		schema_field(d, pqrows_index(r), o);
 		return 0;
+	} else if (sp->kind == TBL_FLOW) {
+		d->im->rec = &rec;
+		return deps_flow_row(d->im, o);
 	} else {
 		reshape(d, sp, r, o);
 	}
