@@ -34,6 +34,12 @@ static int64_t track_flat, track_nested, track_counter;
  * one, and a root whose children are too many to wait for it. */
 #define NWIDE 5000
 static int64_t stack_ids[3], wide_root, wide_child[NWIDE];
+/* Rows that together hold more slices waiting than the writer keeps:
+ * NMANY rows of NMANY_KIDS children, each row's root last. */
+#define NMANY 70
+#define NMANY_KIDS 4000
+static int64_t many_root[NMANY], many_kid[NMANY][2];
+static int64_t many_track[NMANY];
 
 /* Deterministic pseudo-random numbers. */
 static uint64_t rng = 88172645463325252ull;
@@ -57,6 +63,19 @@ static void stack_slices(struct writer *w, int64_t prof, int64_t name)
 	for (int i = 0; i < NWIDE; i++)
 		wide_child[i] = writer_slice(w, wide, 10 * i, 5, name, 0, 1, 0);
 	wide_root = writer_slice(w, wide, 0, 10 * NWIDE, name, 0, 0, 0);
+	for (int r = 0; r < NMANY; r++) {
+		many_track[r] = writer_track(w, prof, 0, TK_THREAD, "many", 6 + r);
+		for (int i = 0; i < NMANY_KIDS; i++) {
+			int64_t id = writer_slice(w, many_track[r], 2 * i, 1, name,
+						  0, 1, 0);
+
+			if (i == 0 || i == NMANY_KIDS - 1)
+				many_kid[r][i != 0] = id;
+		}
+	}
+	for (int r = 0; r < NMANY; r++)
+		many_root[r] = writer_slice(w, many_track[r], 0, 2 * NMANY_KIDS,
+					    name, 0, 0, 0);
 }
 
 static int setup(void **state)
@@ -362,6 +381,12 @@ static void test_stack_parents(void **state)
 	}
 	assert_int_equal(model_slice(m, wide_root, &sl), 0);
 	assert_int_equal(sl.parent, 0);
+	for (int r = 0; r < NMANY; r++) {
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(model_slice(m, many_kid[r][k], &sl), 0);
+			assert_int_equal(sl.parent, many_root[r]);
+		}
+	}
 	model_close(m);
 }
 

@@ -98,6 +98,7 @@ struct writer {
 	size_t nparts;
 
 	int flows_pending;	/* flows to resolve at finish */
+	size_t held;		/* slices waiting for their parent, all rows */
 	int deps_pending;	/* dependencies to link at finish */
 	int too_many_tracks;
 	struct wdropped *dropped;	/* events out of the time range */
@@ -652,7 +653,10 @@ static void held_release(struct writer *w, int64_t track, struct wtrack *t)
 {
 	for (size_t i = 0; i < t->nheld; i++)
 		slice_insert(w, track, &t->held[i], 0);
-	t->nheld = 0;
+	w->held -= t->nheld;
+	free(t->held);	/* the track waits no more */
+	t->held = NULL;
+	t->nheld = t->capheld = 0;
 	t->parents_pass = 1;
 }
 
@@ -663,6 +667,7 @@ static void held_release(struct writer *w, int64_t track, struct wtrack *t)
  * their parent. Slices that come otherwise (by start, or not nested as
  * a stack) leave the track to the parents pass. */
 #define HELD_MAX 4096
+#define HELD_ALL_MAX (1 << 18)	/* 14 MB, however many rows wait */
 
 static void slice_place(struct writer *w, int64_t track, struct wtrack *t,
 			const struct wheld *h)
@@ -688,16 +693,18 @@ static void slice_place(struct writer *w, int64_t track, struct wtrack *t,
 	for (size_t j = k; j < t->nheld; j++)
 		slice_insert(w, track, &t->held[j], h->id);
 	t->stream_parents |= t->nheld > k;
+	w->held -= t->nheld - k;
 	t->nheld = k;
 	if (!h->depth) {
 		slice_insert(w, track, h, 0);
-	} else if (t->nheld == HELD_MAX) {
+	} else if (t->nheld == HELD_MAX || w->held == HELD_ALL_MAX) {
 		held_release(w, track, t);
 		slice_insert(w, track, h, 0);
 	} else {
 		t->held = xgrow(t->held, &t->capheld, t->nheld + 1,
 				sizeof(*t->held));
 		t->held[t->nheld++] = *h;
+		w->held++;
 	}
 }
 
