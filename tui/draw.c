@@ -107,6 +107,9 @@ static const struct style_def styles[S_COUNT] = {
 	[S_FLOW] = { 231, 30, COLOR_WHITE, COLOR_CYAN, A_BOLD, A_BOLD },
 	[S_FLOW_SEL] = { 16, 208, COLOR_BLACK, COLOR_YELLOW, A_BOLD,
 			 A_REVERSE | A_BOLD },
+	/* black on amber reads on dark and light backgrounds alike */
+	[S_WARN] = { 16, 214, COLOR_BLACK, COLOR_YELLOW, A_BOLD,
+		     A_REVERSE | A_BOLD },
 };
 
 static int use_ascii;

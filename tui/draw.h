@@ -44,6 +44,7 @@ enum style {
 	S_STRIP,		/* the hit-density strip */
 	S_STRIP_VIEW,		/* the part of the strip that is on screen */
 	S_MARKER,
+	S_WARN,			/* a finding's range on the warnings lane */
 	S_FLOW,			/* a flow mark */
 	S_FLOW_SEL,		/* a flow mark of the event under the cursor */
 	S_COUNT
