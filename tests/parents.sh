@@ -2,7 +2,9 @@
 # Depths and parents of Chrome thread rows (X, B/E, thread instants) equal
 # an independent stack computation in jq: equal starts (the longer one
 # encloses), zero durations, unterminated B (closed at the trace's end),
-# events out of time order in the file. Also the export's formats agree.
+# events out of time order in the file, within the writer's window of
+# 16384 slices and beyond it (a parent after 20000 of its children).
+# Also the export's formats agree.
 # A Neuron system profile's events take the parent their parent_id names
 # (an event of the same process, on their row or another), time
 # containment on their row where it names none (absent, 0, not in the
@@ -75,9 +77,22 @@ from_csv() {
 				p == "" ? "" : ts[p] - t0 } }' "$1"
 }
 
+# Thread 1 as Chrome writes X events, at their ends: each parent after
+# its children, and the whole run's parent after all 20000 of them.
+# Thread 2 in start order, with instants at slices' ends.
+awk 'BEGIN { printf "{\"traceEvents\":[\n";
+	for (i = 0; i < 5000; i++) { t = 10 + i * 20;
+		for (j = 0; j < 3; j++)
+			printf "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"c%d.%d\",\"ts\":%d,\"dur\":%d},\n", i, j, t + 1 + j * 5, j == 2 ? 0 : 4;
+		printf "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"p%d\",\"ts\":%d,\"dur\":15},\n", i, t;
+		printf "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"name\":\"q%d\",\"ts\":%d,\"dur\":9},\n", i, t;
+		printf "{\"ph\":\"i\",\"pid\":1,\"tid\":2,\"name\":\"e%d\",\"ts\":%d},\n", i, t + 9 }
+	printf "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"run\",\"ts\":0,\"dur\":200000}]}\n" }' \
+	>"$tmp/late.json"
+
 for f in chrome_nesting.json chrome_phases.json trace_same.json \
-	chrome_array.json.gz; do
-	cp "$srcdir/tests/fixtures/$f" "$tmp/$f"
+	chrome_array.json.gz late.json; do
+	[ -f "$tmp/$f" ] || cp "$srcdir/tests/fixtures/$f" "$tmp/$f"
 	gzip -dcf "$tmp/$f" | jq -r -f "$tmp/stack.jq" | sort >"$tmp/want" ||
 		fail "$f: jq failed"
 	rows=$(cut -d'|' -f2 "$tmp/want" | sort -u)

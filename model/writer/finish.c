@@ -270,15 +270,6 @@ static int name_level_for(const struct wtrack *t, int lmin, int lmax)
 	return lmax;
 }
 
-static int set_depth(sqlite3 *db, sqlite3_stmt *upd, int64_t id, int depth)
-{
-	sqlite3_bind_int(upd, 1, depth);
-	sqlite3_bind_int64(upd, 2, id);
-	int rc = sqlite3_step(upd);
-	sqlite3_reset(upd);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
-}
-
 /* Feeds one event's field values to the aggregates. */
 static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 		    int64_t dur, int typed)
@@ -542,75 +533,155 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	return 0;
 }
 
-/* Depths of the tracks that nest by time, from one sorted pass over
- * their slices. Run before the indexes exist, so that each changed depth
- * rewrites a table row and no index entries; the level-of-detail pass
- * then finds every depth already right. */
-int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
-		  int64_t ntracks)
+/* temp.nest: the tracks that nest by time and came too far out of
+ * order for the window, their depths to be found again (only the
+ * importer's count). 0 if there are none. */
+static int nest_tracks(sqlite3 *db, struct wtrack *tracks, int64_t base,
+		       int64_t ntracks)
 {
-	sqlite3_stmt *sel = NULL, *upd = NULL;
-	int64_t track = 0, *stack = NULL;
-	size_t depth = 0, cap = 0;
-	int rc = 0, any = 0;
+	sqlite3_stmt *ins = NULL;
+	int rc = SQLITE_DONE, any = 0;
 
 	for (int64_t id = 1; id <= ntracks && !any; id++)
-		any = (tracks[id].flags & TF_NEST_BY_TIME) && !tracks[id].is_counter;
+		any = nests_by_time(&tracks[id]) && tracks[id].late;
 	if (!any)
 		return 0;
 	if (db_exec(db, "CREATE TEMP TABLE nest(track_id INTEGER PRIMARY KEY)") ||
-	    sqlite3_prepare_v2(db, "INSERT INTO temp.nest VALUES(?)", -1, &upd,
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.nest VALUES(?)", -1, &ins,
 			       NULL) != SQLITE_OK)
 		return db_fail(db, "depth");
-	for (int64_t id = 1; id <= ntracks; id++) {
-		if (!(tracks[id].flags & TF_NEST_BY_TIME) || tracks[id].is_counter)
+	for (int64_t id = 1; id <= ntracks && rc == SQLITE_DONE; id++) {
+		if (!nests_by_time(&tracks[id]) || !tracks[id].late)
 			continue;
-		sqlite3_bind_int64(upd, 1, base + id);
-		rc = sqlite3_step(upd);
-		sqlite3_reset(upd);
-		if (rc != SQLITE_DONE)
-			break;
+		tracks[id].max_depth = tracks[id].max_given;
+		sqlite3_bind_int64(ins, 1, base + id);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
 	}
-	sqlite3_finalize(upd);
-	upd = NULL;
-	if ((rc != SQLITE_DONE && rc != 0) ||
-	    sqlite3_prepare_v2(db, "SELECT id, track_id, ts, dur, depth FROM slice"
-			       " WHERE track_id IN temp.nest"
-			       " ORDER BY track_id, ts, dur DESC, id", -1, &sel,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE slice SET depth=? WHERE id=?", -1,
-			       &upd, NULL) != SQLITE_OK) {
-		rc = db_fail(db, "depth");
-		goto out;
+	sqlite3_finalize(ins);
+	return rc == SQLITE_DONE ? 1 : db_fail(db, "depth");
+}
+
+/* Depths and parents to write, applied in id order: in the order they
+ * are found (by track and time) each would seek a different page. */
+#define DEPTH_BATCH (1 << 18)
+
+struct depth_set {
+	int64_t id, parent;
+	int depth;		/* -1: unchanged */
+};
+
+struct depths {
+	sqlite3 *db;
+	/* depth and parent, or the parent alone: depth is in the slice
+	 * index, whose entry an UPDATE of it rewrites */
+	sqlite3_stmt *upd, *upd_parent;
+	struct depth_set *set;
+	size_t n;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	const struct depth_set *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int depths_flush(struct depths *d)
+{
+	int rc = SQLITE_DONE;
+
+	qsort(d->set, d->n, sizeof(*d->set), by_id);
+	for (size_t i = 0; i < d->n && rc == SQLITE_DONE; i++) {
+		const struct depth_set *e = &d->set[i];
+		sqlite3_stmt *st = e->depth < 0 ? d->upd_parent : d->upd;
+
+		if (e->depth >= 0)
+			sqlite3_bind_int(st, 1, e->depth);
+		if (e->parent)
+			sqlite3_bind_int64(st, 2, e->parent);
+		else
+			sqlite3_bind_null(st, 2);
+		sqlite3_bind_int64(st, 3, e->id);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
 	}
+	d->n = 0;
+	return rc == SQLITE_DONE ? 0 : db_fail(d->db, "depth");
+}
+
+static int depths_add(struct depths *d, int64_t id, int depth, int64_t parent)
+{
+	d->set[d->n++] = (struct depth_set){ id, parent, depth };
+	return d->n == DEPTH_BATCH ? depths_flush(d) : 0;
+}
+
+/* Depths and parents of one sorted pass over the slices in sel. */
+static int depths_scan(struct depths *d, sqlite3_stmt *sel,
+		       struct wtrack *tracks, int64_t base)
+{
+	struct nest_stack st = { 0 };
+	int64_t track = 0;
+	int rc;
+
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(sel, 0);
 		int64_t ts = sqlite3_column_int64(sel, 2);
-		int64_t end = ts + sqlite3_column_int64(sel, 3);
+		int64_t parent;
+		int depth;
 
 		if (sqlite3_column_int64(sel, 1) != track) {
 			track = sqlite3_column_int64(sel, 1);
-			depth = 0;
+			st.n = 0;
 		}
-		/* the same rule as scan_slices(): a slice ending at ts does not
-		 * hold an instant at ts only when it is one itself */
-		while (depth && stack[depth - 1] <= ts &&
-		       !(stack[depth - 1] == ts && end == ts))
-			depth--;
-		stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
-		if (depth > WRITER_MAX_DEPTH)
-			depth = WRITER_MAX_DEPTH;
-		if ((int)depth != sqlite3_column_int(sel, 4) &&
-		    set_depth(db, upd, sqlite3_column_int64(sel, 0), (int)depth))
+		depth = nest_place(&st, id, ts, ts + sqlite3_column_int64(sel, 3),
+				   &parent);
+		/* rows the window placed before the row fell behind are
+		 * mostly right already */
+		if ((depth != sqlite3_column_int(sel, 4) ||
+		     parent != sqlite3_column_int64(sel, 5)) &&
+		    depths_add(d, id, depth == sqlite3_column_int(sel, 4) ? -1 :
+			       depth, parent))
 			break;
 		tracks[track - base].max_depth =
-			NX_MAX(tracks[track - base].max_depth, (int)depth);
-		stack[depth++] = end;
+			NX_MAX(tracks[track - base].max_depth, depth);
 	}
-	rc = rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
-out:
-	free(stack);
+	free(st.s);
+	return rc == SQLITE_DONE ? depths_flush(d) : db_fail(d->db, "depth");
+}
+
+/* Depths and parents of the tracks that nest by time but came too far
+ * out of order for the window, from one sorted pass over their slices
+ * (finish_parents() skips these tracks). Only slices whose depth or
+ * parent changes are rewritten; the level-of-detail pass then finds
+ * every depth already right. */
+int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
+		  int64_t ntracks)
+{
+	struct depths d = { .db = db };
+	sqlite3_stmt *sel = NULL;
+	int rc = nest_tracks(db, tracks, base, ntracks);
+
+	if (rc <= 0)
+		return rc;
+	if (sqlite3_prepare_v2(db, "SELECT id, track_id, ts, dur, depth,"
+			       " coalesce(parent_id, 0) FROM slice"
+			       " WHERE track_id IN temp.nest"
+			       " ORDER BY track_id, ts, dur DESC, id", -1, &sel,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE slice SET depth=?1, parent_id=?2"
+			       " WHERE id=?3", -1, &d.upd, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE slice SET parent_id=?2 WHERE id=?3",
+			       -1, &d.upd_parent, NULL) != SQLITE_OK) {
+		rc = db_fail(db, "depth");
+	} else {
+		d.set = xcalloc(DEPTH_BATCH, sizeof(*d.set));
+		rc = depths_scan(&d, sel, tracks, base);
+	}
+	free(d.set);
 	sqlite3_finalize(sel);
-	sqlite3_finalize(upd);
+	sqlite3_finalize(d.upd);
+	sqlite3_finalize(d.upd_parent);
 	if (!rc)
 		rc = db_exec(db, "DROP TABLE temp.nest");
 	return rc;

@@ -1,9 +1,8 @@
-/* The parent of each nested slice of the rows whose parents were not
- * found as their slices came (writer.c: slices given up as a stack),
- * after the depths are final: the slice one level up on the same row
- * that was open when it began. Depths come
- * from time containment (finish_depths) or from the importer's own stack
- * (begin/end events); either way, reading a row's slices by start (the
+/* The parent of each nested slice whose depth the importer gave (from
+ * its own stack of begin/end events; finish_depths() sets both on rows
+ * that nest by time) on the rows whose parents were not found as their
+ * slices came (writer.c): the slice one level up on the same row that
+ * was open when it began. Reading a row's slices by start (the
  * shallower first on equal starts), the enclosing slice is the last one
  * read at depth - 1. Each depth is read in order from the slice index
  * and the depths are merged, so the pass reads nothing twice. The
@@ -142,14 +141,20 @@ static int track_parents(struct pcursors *c, int64_t track, int max_depth)
 	return rc;
 }
 
-/* Parents written as the slices came, before the depths changed. */
-static int clear_parents(sqlite3 *db, int64_t track)
+int finish_stale_parents(sqlite3 *db, const struct wtrack *tracks,
+			 int64_t base, int64_t ntracks)
 {
 	char sql[96];
 
-	snprintf(sql, sizeof(sql), "UPDATE slice SET parent_id = NULL WHERE"
-		 " track_id = %" PRId64, track);
-	return db_exec(db, sql);
+	for (int64_t id = 1; id <= ntracks; id++) {
+		if (!nests_by_time(&tracks[id]) || !tracks[id].stream_parents)
+			continue;
+		snprintf(sql, sizeof(sql), "UPDATE slice SET parent_id = NULL"
+			 " WHERE track_id = %" PRId64, base + id);
+		if (db_exec(db, sql))
+			return -1;
+	}
+	return 0;
 }
 
 int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
@@ -163,11 +168,8 @@ int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 	for (int64_t id = 1; id <= ntracks && !rc; id++) {
 		const struct wtrack *t = &tracks[id];
 
-		if (t->is_counter || t->max_depth <= 0 || !t->parents_pass)
-			continue;
-		if (t->stream_parents)
-			rc = clear_parents(db, base + id);
-		if (!rc)
+		if (!t->is_counter && !nests_by_time(t) && t->max_depth > 0 &&
+		    t->parents_pass)
 			rc = track_parents(&c, base + id, t->max_depth);
 	}
 	if (!rc)

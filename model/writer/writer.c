@@ -93,6 +93,7 @@ struct writer {
 	size_t nstrings, cap_strings, string_bytes;
 
 	struct wtrack *tracks;	/* index = track id */
+	struct window win;	/* slices of rows that nest by time */
 	int64_t ntracks, cap_tracks;	/* tracks[i] is track id base + i */
 	char **parts;		/* caches to merge when finishing */
 	size_t nparts;
@@ -141,8 +142,12 @@ static void writer_free(struct writer *w)
 	strmap_free(&w->strings, NULL);
 	free(w->string_ids);
 	for (int64_t i = 0; w->tracks && i <= w->ntracks; i++)
+	{
 		free(w->tracks[i].held);
+		free(w->tracks[i].open.s);
+	}
 	free(w->tracks);
+	free(w->win.heap);
 	free(w->dropped);
 	free(w);
 }
@@ -597,6 +602,8 @@ void writer_track_set_args(struct writer *w, int64_t track, const char *json)
 	track_update(w, track, "args", json);
 }
 
+static void held_release(struct writer *w, struct wtrack *t);
+
 void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
 {
 	struct wtrack *t;
@@ -604,10 +611,12 @@ void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
 	if (track <= w->base || track > w->base + w->ntracks)
 		return;
 	t = &w->tracks[track - w->base];
+	/* slices written before went straight to the cache */
+	if (t->n && !(t->flags & TF_NEST_BY_TIME) && (flags & TF_NEST_BY_TIME)) {
+		t->late = 1;
+		held_release(w, t);
+	}
 	t->flags = flags;
-	/* depths found by time make parents found as slices came wrong */
-	if (flags & TF_NEST_BY_TIME)
-		t->parents_pass = 1;
 }
 
 void writer_track_set_name(struct writer *w, int64_t track, const char *name)
@@ -631,28 +640,28 @@ static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
 		t->max_end = end;
 }
 
-static void slice_insert(struct writer *w, int64_t track,
-			 const struct wheld *h, int64_t parent)
+static void emit_slice(struct writer *w, const struct wpending *p,
+		       int64_t parent)
 {
 	q_begin(w, S_SLICE);
-	wq_int(w->q, 1, h->id);
-	wq_int(w->q, 2, track);
-	wq_int(w->q, 3, h->ts);
-	wq_int(w->q, 4, h->dur);
-	wq_int(w->q, 5, h->name);
-	bind_sid(w, 6, h->cat);
-	wq_int(w->q, 7, h->depth);
-	wq_int(w->q, 8, (int)h->flags);
+	wq_int(w->q, 1, p->id);
+	wq_int(w->q, 2, p->track);
+	wq_int(w->q, 3, p->ts);
+	wq_int(w->q, 4, p->dur);
+	wq_int(w->q, 5, p->name);
+	bind_sid(w, 6, p->cat);
+	wq_int(w->q, 7, p->depth);
+	wq_int(w->q, 8, (int)p->flags);
 	bind_sid(w, 9, parent);
 	q_step(w);
 }
 
 /* Writes the waiting slices without parents: the parents pass will
  * find them. */
-static void held_release(struct writer *w, int64_t track, struct wtrack *t)
+static void held_release(struct writer *w, struct wtrack *t)
 {
 	for (size_t i = 0; i < t->nheld; i++)
-		slice_insert(w, track, &t->held[i], 0);
+		emit_slice(w, &t->held[i], 0);
 	w->held -= t->nheld;
 	free(t->held);	/* the track waits no more */
 	t->held = NULL;
@@ -669,37 +678,37 @@ static void held_release(struct writer *w, int64_t track, struct wtrack *t)
 #define HELD_MAX 4096
 #define HELD_ALL_MAX (1 << 18)	/* 14 MB, however many rows wait */
 
-static void slice_place(struct writer *w, int64_t track, struct wtrack *t,
-			const struct wheld *h)
+static void slice_place(struct writer *w, struct wtrack *t,
+			const struct wpending *h)
 {
 	size_t k = t->nheld;
 
 	if (t->parents_pass) {
-		slice_insert(w, track, h, 0);
+		emit_slice(w, h, 0);
 		return;
 	}
 	while (k > 0 && t->held[k - 1].depth > h->depth)
 		k--;
 	for (size_t j = k; j < t->nheld; j++) {
-		const struct wheld *c = &t->held[j];
+		const struct wpending *c = &t->held[j];
 
 		if (c->depth != h->depth + 1 || c->ts < h->ts ||
 		    c->ts + c->dur > h->ts + h->dur) {
-			held_release(w, track, t);
-			slice_insert(w, track, h, 0);
+			held_release(w, t);
+			emit_slice(w, h, 0);
 			return;
 		}
 	}
 	for (size_t j = k; j < t->nheld; j++)
-		slice_insert(w, track, &t->held[j], h->id);
+		emit_slice(w, &t->held[j], h->id);
 	t->stream_parents |= t->nheld > k;
 	w->held -= t->nheld - k;
 	t->nheld = k;
 	if (!h->depth) {
-		slice_insert(w, track, h, 0);
+		emit_slice(w, h, 0);
 	} else if (t->nheld == HELD_MAX || w->held == HELD_ALL_MAX) {
-		held_release(w, track, t);
-		slice_insert(w, track, h, 0);
+		held_release(w, t);
+		emit_slice(w, h, 0);
 	} else {
 		t->held = xgrow(t->held, &t->capheld, t->nheld + 1,
 				sizeof(*t->held));
@@ -708,11 +717,49 @@ static void slice_place(struct writer *w, int64_t track, struct wtrack *t,
 	}
 }
 
+/* Writes the first slice of the window with its depth and parent. */
+static void place_first(struct writer *w)
+{
+	struct wpending p;
+	struct wtrack *t;
+	int64_t parent = 0;
+
+	if (!window_pop(&w->win, &p))
+		return;
+	t = &w->tracks[p.track - w->base];
+	if (!t->late) {
+		p.depth = nest_place(&t->open, p.id, p.ts, p.ts + p.dur,
+				     &parent);
+		t->max_depth = NX_MAX(t->max_depth, p.depth);
+		t->last = p;
+	}
+	emit_slice(w, &p, parent);
+}
+
+/* A slice of a row that nests by time: through the window, unless it
+ * starts before one that has already left it. */
+static void window_add(struct writer *w, struct wtrack *t,
+		       const struct wpending *p)
+{
+	if (t->last.id && window_before(p, &t->last)) {
+		t->late = 1;
+		free(t->open.s);
+		t->open = (struct nest_stack){ 0 };
+	}
+	if (t->late) {
+		emit_slice(w, p, 0);
+		return;
+	}
+	window_push(&w->win, p);
+	if (w->win.n > WINDOW_MAX)
+		place_first(w);
+}
+
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		     int64_t name, int64_t cat, int depth, unsigned flags)
 {
+	struct wpending p;
 	struct wtrack *t;
-	struct wheld h;
 
 	if (track <= w->base || track > w->base + w->ntracks)
 		return 0;
@@ -731,11 +778,16 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	if (dur > t->max_dur)
 		t->max_dur = dur;
 	depth = NX_MAX(0, NX_MIN(depth, WRITER_MAX_DEPTH));
+	t->max_given = NX_MAX(t->max_given, depth);
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
-	h = (struct wheld){ ++w->next_slice, ts, dur, name, cat, depth, flags };
-	slice_place(w, track, t, &h);
-	return h.id;
+	p = (struct wpending){ ++w->next_slice, track, ts, dur, name, cat,
+			       depth, flags };
+	if (nests_by_time(t))
+		window_add(w, t, &p);
+	else
+		slice_place(w, t, &p);
+	return p.id;
 }
 
 void writer_slice_args(struct writer *w, int64_t slice, const char *json)
@@ -1118,7 +1170,9 @@ int writer_finish(struct writer *w)
 	/* slices still waiting: their parent never came (cut short) */
 	for (int64_t i = 1; i <= w->ntracks; i++)
 		if (w->tracks[i].nheld)
-			held_release(w, w->base + i, &w->tracks[i]);
+			held_release(w, &w->tracks[i]);
+	while (w->win.n)
+		place_first(w);
 	queued = wq_finish(w->q);
 
 	/* from here on this thread writes */
@@ -1135,6 +1189,7 @@ int writer_finish(struct writer *w)
 	 * and one sorting thread keep the passes within the memory the
 	 * writing took, however deep the nesting. */
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
+	    finish_stale_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    sys_parents(w) || (w->deps_pending && deps_resolve(w->db)) ||
