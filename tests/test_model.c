@@ -40,6 +40,13 @@ static int64_t stack_ids[3], wide_root, wide_child[NWIDE];
 #define NMANY_KIDS 4000
 static int64_t many_root[NMANY], many_kid[NMANY][2];
 static int64_t many_track[NMANY];
+/* A row given as a stack, then set to nest by time: p1 and p2 share a
+ * span, so by time p2 (written later) lies inside p1 and c inside p2,
+ * while the stack had made p1 c's parent. */
+static int64_t late_p1, late_p2, late_c;
+/* The same with a child as long as its parent: by time, the one written
+ * first is the outer one. */
+static int64_t same_c, same_p;
 
 /* Deterministic pseudo-random numbers. */
 static uint64_t rng = 88172645463325252ull;
@@ -76,6 +83,16 @@ static void stack_slices(struct writer *w, int64_t prof, int64_t name)
 	for (int r = 0; r < NMANY; r++)
 		many_root[r] = writer_slice(w, many_track[r], 0, 2 * NMANY_KIDS,
 					    name, 0, 0, 0);
+	wide = writer_track(w, prof, 0, TK_THREAD, "late", 6 + NMANY);
+	late_c = writer_slice(w, wide, 2, 1, name, 0, 1, 0);
+	late_p1 = writer_slice(w, wide, 0, 10, name, 0, 0, 0);
+	writer_track_set_flags(w, wide, TF_NEST_BY_TIME);
+	late_p2 = writer_slice(w, wide, 0, 10, name, 0, 0, 0);
+	wide = writer_track(w, prof, 0, TK_THREAD, "same", 7 + NMANY);
+	same_c = writer_slice(w, wide, 0, 10, name, 0, 1, 0);
+	same_p = writer_slice(w, wide, 0, 10, name, 0, 0, 0);
+	writer_track_set_flags(w, wide, TF_NEST_BY_TIME);
+	writer_slice(w, wide, 20, 1, name, 0, 0, 0);
 }
 
 static int setup(void **state)
@@ -363,7 +380,8 @@ static void test_flow_marks(void **state)
 }
 
 /* Parents found as the slices came, and by the parents pass when too
- * many wait for theirs: the same rule. */
+ * many wait for theirs: the same rule; a row set to nest by time after
+ * its first slices gets the parents of time containment. */
 static void test_stack_parents(void **state)
 {
 	struct model *m = model_open(cache);
@@ -387,6 +405,16 @@ static void test_stack_parents(void **state)
 			assert_int_equal(sl.parent, many_root[r]);
 		}
 	}
+	assert_int_equal(model_slice(m, late_c, &sl), 0);
+	assert_int_equal(sl.parent, late_p2);
+	assert_int_equal(sl.depth, 2);
+	assert_int_equal(model_slice(m, late_p2, &sl), 0);
+	assert_int_equal(sl.parent, late_p1);
+	assert_int_equal(model_slice(m, same_c, &sl), 0);
+	assert_int_equal(sl.depth, 0);
+	assert_int_equal(sl.parent, 0);
+	assert_int_equal(model_slice(m, same_p, &sl), 0);
+	assert_int_equal(sl.parent, same_c);
 	model_close(m);
 }
 

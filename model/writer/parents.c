@@ -13,8 +13,6 @@
 
 #include "model/writer/writer_int.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,22 +137,6 @@ static int track_parents(struct pcursors *c, int64_t track, int max_depth)
 	for (i = 0; i < n; i++)
 		sqlite3_reset(cur[i]);
 	return rc;
-}
-
-int finish_stale_parents(sqlite3 *db, const struct wtrack *tracks,
-			 int64_t base, int64_t ntracks)
-{
-	char sql[96];
-
-	for (int64_t id = 1; id <= ntracks; id++) {
-		if (!nests_by_time(&tracks[id]) || !tracks[id].stream_parents)
-			continue;
-		snprintf(sql, sizeof(sql), "UPDATE slice SET parent_id = NULL"
-			 " WHERE track_id = %" PRId64, base + id);
-		if (db_exec(db, sql))
-			return -1;
-	}
-	return 0;
 }
 
 int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,

@@ -701,7 +701,6 @@ static void slice_place(struct writer *w, struct wtrack *t,
 	}
 	for (size_t j = k; j < t->nheld; j++)
 		emit_slice(w, &t->held[j], h->id);
-	t->stream_parents |= t->nheld > k;
 	w->held -= t->nheld - k;
 	t->nheld = k;
 	if (!h->depth) {
@@ -1189,7 +1188,6 @@ int writer_finish(struct writer *w)
 	 * and one sorting thread keep the passes within the memory the
 	 * writing took, however deep the nesting. */
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
-	    finish_stale_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    sys_parents(w) || (w->deps_pending && deps_resolve(w->db)) ||

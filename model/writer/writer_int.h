@@ -44,7 +44,6 @@ struct wtrack {
 	struct wpending *held;
 	size_t nheld, capheld;
 	int parents_pass;	/* left to the parents pass (parents.c) */
-	int stream_parents;	/* some parents were written as they came */
 };
 
 /* Slices whose depths and parents come from time containment. */
@@ -79,10 +78,6 @@ int window_pop(struct window *win, struct wpending *out);
  * their first slices. */
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks);
-/* Parents written as the slices came on rows that were then set to
- * nest by time, cleared before finish_depths() (parents.c). */
-int finish_stale_parents(sqlite3 *db, const struct wtrack *tracks,
-			 int64_t base, int64_t ntracks);
 /* Parent ids of nested slices of the other tracks, whose depths the
  * importer gave, where they were not found as the slices came
  * (parents.c). */
