@@ -98,6 +98,7 @@ struct writer {
 	char **parts;		/* caches to merge when finishing */
 	size_t nparts;
 
+	int64_t last_track;	/* of the last slice written */
 	int flows_pending;	/* flows to resolve at finish */
 	size_t held;		/* slices waiting for their parent, all rows */
 	int deps_pending;	/* dependencies to link at finish */
@@ -114,7 +115,7 @@ void wid_from_i64(struct wid *id, int64_t v)
 	id->set = 1;
 	id->big = 0;
 	id->v = v;
-	snprintf(id->text, sizeof(id->text), "%" PRId64, v);
+	id->text[0] = '\0';
 }
 
 void wid_from_u64(struct wid *id, uint64_t v)
@@ -355,13 +356,12 @@ static void bind_text(struct writer *w, int i, const char *s)
 	wq_text(w->q, i, s, -1);
 }
 
-/* Optional integers use -1 for "absent". */
+/* Optional integers use -1 for "absent"; an absent value is a
+ * parameter left unbound, NULL (wqueue.h). */
 static void bind_opt(struct writer *w, int i, int64_t v)
 {
 	if (v >= 0)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 /* Optional string ids use 0 for "absent". */
@@ -369,17 +369,13 @@ static void bind_sid(struct writer *w, int i, int64_t v)
 {
 	if (v > 0)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 static void bind_id(struct writer *w, int i, const struct wid *id)
 {
-	if (!id->set)
-		wq_null(w->q, i);
-	else if (id->big)
+	if (id->set && id->big)
 		wq_text(w->q, i, id->text, -1);
-	else
+	else if (id->set)
 		wq_int(w->q, i, id->v);
 }
 
@@ -388,8 +384,6 @@ static void bind_flagged(struct writer *w, int i, int has, int64_t v)
 {
 	if (has)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 static int64_t clamp_time(int64_t t)
@@ -568,8 +562,6 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 	w->ntracks = i;
 	w->tracks[i].profile = profile;
 	w->tracks[i].is_counter = !strcmp(kind, TK_COUNTER);
-	w->tracks[i].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
-			     !strcmp(kind, TK_DMA_XFER);
 	wq_int(w->q, 1, id);
 	wq_int(w->q, 2, profile);
 	bind_sid(w, 3, parent);
@@ -780,6 +772,7 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	t->max_given = NX_MAX(t->max_given, depth);
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
+	w->last_track = track - w->base;
 	p = (struct wpending){ ++w->next_slice, track, ts, dur, name, cat,
 			       depth, flags };
 	if (nests_by_time(t))
@@ -810,6 +803,19 @@ void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 #define BIND_COL(col, kind, member, group, label, field) \
 	BIND_##kind(src, member);
 
+/* Notes which typed table holds a row of slice: the finishing pass
+ * joins only those to a track's slices. A row for another slice than
+ * the last one written (rare) is noted on every track. */
+static void note_typed(struct writer *w, int64_t slice, unsigned table)
+{
+	if (slice == w->next_slice) {
+		w->tracks[w->last_track].typed |= table;
+		return;
+	}
+	for (int64_t i = 1; i <= w->ntracks; i++)
+		w->tracks[i].typed |= table;
+}
+
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *src)
 {
@@ -817,6 +823,7 @@ void writer_instruction(struct writer *w, int64_t slice,
 
 	if (!slice)
 		return;
+	note_typed(w, slice, WT_INSTR);
 	q_begin(w, S_INSTR);
 	wq_int(w->q, i++, slice);
 	INSTRUCTION_COLUMNS(BIND_COL)
@@ -829,6 +836,7 @@ void writer_dma(struct writer *w, int64_t slice, const struct wdma *src)
 
 	if (!slice)
 		return;
+	note_typed(w, slice, src->aggregated ? WT_XFER : WT_PACKET);
 	q_begin(w, src->aggregated ? S_DMA_XFER : S_DMA_PACKET);
 	wq_int(w->q, i++, slice);
 	if (src->aggregated) {
@@ -1071,7 +1079,6 @@ void writer_info(struct writer *w, int64_t profile, const char *section,
 		bind_text(w, 5, v->s);
 		break;
 	case WV_NULL:
-		wq_null(w->q, 5);
 		break;
 	}
 	q_step(w);

@@ -25,6 +25,9 @@ struct wpending {
 	unsigned flags;
 };
 
+/* Typed tables, as bits of struct wtrack's typed. */
+enum { WT_INSTR = 1, WT_PACKET = 2, WT_XFER = 4, WT_ALL = 7 };
+
 struct wtrack {
 	int64_t profile;
 	int64_t n;		/* slices or counter samples */
@@ -32,7 +35,8 @@ struct wtrack {
 	int64_t min_ts, max_end;
 	unsigned flags;
 	int is_counter;
-	int typed;		/* instruction or DMA rows: aggregate their fields */
+	unsigned typed;		/* WT_* of the typed tables holding rows of its
+				 * slices: their fields are aggregated */
 	int max_depth;
 	int max_given;		/* of the depths the importer gave */
 	int late;		/* nests by time, but the window could not order it */
