@@ -69,6 +69,9 @@ struct sum_check {
 struct summary {
 	struct mprofile prof;
 	char *schema_version;		/* Parquet profile_schema_version, or NULL */
+	char *run;			/* the JAX run opened, or NULL */
+	char **other_runs;		/* the run folder's other runs, by name */
+	size_t nother_runs;
 	int64_t start, end;		/* ns */
 	double p_total_time_s;		/* profile's total_time, < 0 if absent */
 	int64_t n_instructions, n_packets, n_transfers, n_counter_samples;

@@ -83,6 +83,9 @@ static const char help_text[] =
 	"      --row=FIELDS     one row per (worker_gid,lnc_idx,thread_id);\n"
 	"                       fields: instance_id, process_id, thread_id,\n"
 	"                       lnc_idx, worker_gid\n"
+	"JAX profile folders:\n"
+	"      --run=NAME       open this run of LOG_DIR/plugins/profile\n"
+	"                       (default: the newest, the last by name)\n"
 	"  -h, --help           show this help\n"
 	"  -V, --version        show the version\n"
 	"\n"
@@ -139,6 +142,9 @@ int cli_common(struct cli *c, int opt)
 		return 1;
 	case CLI_OPT_ROW:
 		parse_fields("--row", optarg, c->group.row, &c->group.nrow);
+		return 1;
+	case CLI_OPT_RUN:
+		c->imp.run = optarg;
 		return 1;
 	case 'f':
 		c->imp.force = 1;

@@ -36,6 +36,7 @@ struct trow {
 struct trows {
 	struct writer *w;
 	int64_t profile;
+	int64_t parent;		/* group track above all rows, or 0 */
 	struct strmap procs;	/* pid -> tproc */
 	struct strmap rows;	/* composite key -> trow */
 	struct tproc top;	/* rows without a process */
@@ -56,6 +57,11 @@ struct trows *trows_new(struct writer *w, int64_t profile)
 	sb_init(&r->key);
 	sb_init(&r->tmp);
 	return r;
+}
+
+void trows_set_parent(struct trows *r, int64_t group)
+{
+	r->parent = group;
 }
 
 size_t trows_count(const struct trows *r)
@@ -223,10 +229,10 @@ static const char *row_name(struct trows *r, const struct trow *t)
 static int64_t group_track(struct trows *r, struct tproc *p)
 {
 	if (p == &r->top)
-		return 0;
+		return r->parent;
 	if (!p->group) {
 		name_with_id(&r->tmp, p->name, "Process", p->pid);
-		p->group = writer_track(r->w, r->profile, 0, TK_GROUP,
+		p->group = writer_track(r->w, r->profile, r->parent, TK_GROUP,
 					sb_cstr(&r->tmp), 0);
 	}
 	return p->group;
