@@ -382,8 +382,7 @@ int summary_is_trace(const struct summary *s)
 	return s->prof.kind && !strcmp(s->prof.kind, "trace");
 }
 
-/* A JAX run's info (src/import/jax.c): the run and the others. */
-static int jax_runs(struct model *m, int64_t profile, struct summary *s)
+int summary_runs(struct model *m, int64_t profile, struct summary *s)
 {
 	sqlite3_stmt *st = prep(m, "SELECT key, value FROM info WHERE"
 				" profile_id = ?1 AND section = 'jax'"
@@ -436,7 +435,7 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		s->schema_version = xstrdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
-	if (jax_runs(m, profile, s))
+	if (summary_runs(m, profile, s))
 		return -1;
 	st = prep(m, "SELECT count(*) FROM counter c JOIN track t"
 		  " ON t.id = c.track_id WHERE t.profile_id = ?1", profile);

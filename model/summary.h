@@ -97,5 +97,8 @@ int summary_is_trace(const struct summary *s);
 /* Fills s for one profile. 0 on success. */
 int summary_compute(struct model *m, int64_t profile, struct summary *s);
 void summary_free(struct summary *s);
+/* Fills only s->run and s->other_runs, from a JAX run's info
+ * (src/import/jax.c); s zeroed first. 0 on success. */
+int summary_runs(struct model *m, int64_t profile, struct summary *s);
 
 #endif

@@ -57,6 +57,7 @@ struct import {
 	int64_t profile;	/* profile being filled */
 	int64_t parent;		/* owning system profile, or 0 */
 	int64_t group;		/* track the rows go under (a JAX host), or 0 */
+	int64_t sort_base;	/* the rows' first sort key (past other hosts) */
 	uint64_t size;		/* bytes in the file, 0 if unknown */
 	uint64_t offset;	/* bytes read so far */
 	const struct jrec *rec;	/* the record being read, for messages */

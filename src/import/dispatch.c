@@ -266,12 +266,13 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 
 int import_file_into(struct writer *w, const char *path, const char *name,
 		     const struct import_opts *o, int64_t profile,
-		     int64_t group)
+		     int64_t group, int64_t sort_base)
 {
 	struct import_result local;
 	struct import im = {
 		.w = w, .path = path, .name = name, .opts = o,
-		.profile = profile, .group = group, .res = &local,
+		.profile = profile, .group = group, .sort_base = sort_base,
+		.res = &local,
 	};
 	enum input_format f = import_detect(path);
 

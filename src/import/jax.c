@@ -17,6 +17,9 @@
 #define TRACE_SUFFIX ".trace.json.gz"
 #define PERFETTO_NAME "perfetto_trace.json.gz"
 #define XPLANE_SUFFIX ".xplane.pb"
+/* Sort keys of one host's rows: more than a file's rows use (at most
+ * WRITER_MAX_TRACKS processes of 2^24 rows, src/import/trace_rows.c). */
+#define HOST_KEYS ((int64_t)1 << 41)
 
 struct jax {
 	char *root;		/* the plugins/profile folder */
@@ -267,8 +270,10 @@ static int import_run(struct writer *w, const struct jax *j, const char *run,
 	for (size_t i = 0; !rc && i < j->nfiles; i++) {
 		path = xasprintf("%s/%s", run, j->files[i]);
 		host = host_of(j->files[i]);
-		group = writer_track(w, profile, 0, TK_GROUP, host, (int64_t)i + 1);
-		rc = import_file_into(w, path, path, o, profile, group);
+		group = writer_track(w, profile, 0, TK_GROUP, host,
+				     HOST_KEYS * (int64_t)i);
+		rc = import_file_into(w, path, path, o, profile, group,
+				      HOST_KEYS * (int64_t)i + 1);
 		free(host);
 		free(path);
 	}

@@ -657,7 +657,7 @@ int import_chrome_json(struct import *im)
 	if (!im->profile)
 		im->profile = writer_profile(im->w, &p);
 	c.rows = trows_new(im->w, im->profile);
-	trows_set_parent(c.rows, im->group);
+	trows_set_parent(c.rows, im->group, im->sort_base);
 	rc = read_events(&c, s);
 	import_close_json(s, fd);
 	if (!rc && c.spill)
