@@ -43,6 +43,15 @@ done
 expect 0 "^Run +2026_11_20_09_30_00 \(other runs: 2026_11_19_08_00_00, $new\)$" \
 	"$NXTOP" summary -q "$runs/2026_11_20_09_30_00"
 
+# the viewer opens the run folder as that run (not as a folder of
+# profiles) and says which run it is on the status line
+printf 'size 100x10\ndump start\n' > "$tmp/view.keys"
+mkdir "$tmp/dump"
+"$NXTOP" -q --ascii --headless="$tmp/view.keys" --dump="$tmp/dump" \
+	"$runs/2026_11_20_09_30_00" || fail "the viewer failed on a run folder"
+grep -q "^JAX run 2026_11_20_09_30_00; other runs (--run): 2026_11_19_08_00_00, $new " \
+	"$tmp/dump/start" || fail "run folder: status line: $(tail -1 "$tmp/dump/start")"
+
 # the JSON summary says the same
 "$NXTOP" summary -q --format json "$log" > "$tmp/sum.json" ||
 	fail "summary --format json failed"
