@@ -113,6 +113,21 @@ expect 1 "$xplane" "$NXTOP" import "$tmp/xp"
 no_file "$tmp/xp.nxdb"
 expect 1 "$xplane" "$NXTOP" summary -q "$runs/2026_11_19_08_00_00"
 
+# nxtop list: a folder holding a JAX log folder lists it (kind jax, the
+# bytes of its newest run's files); the folder of runs lists each run
+mkdir "$tmp/holder"
+jax_logdir "$tmp/holder/log2" || fail "jax_logdir failed"
+bytes=$(cat "$tmp/holder/log2/plugins/profile/$new"/* | wc -c)
+"$NXTOP" list --format csv "$tmp/holder" | tr -d '\r' | tail -n +2 |
+	cut -d, -f1-3 > "$tmp/list.got"
+[ "$(cat "$tmp/list.got")" = "log2,jax,$bytes" ] ||
+	fail "nxtop list: $(cat "$tmp/list.got"), wanted log2,jax,$bytes"
+"$NXTOP" list --format csv "$tmp/holder/log2/plugins/profile" | tr -d '\r' |
+	tail -n +2 | cut -d, -f1,2 | sort > "$tmp/list.got"
+printf '%s,jax\n' 2026_11_19_08_00_00 2026_11_20_09_30_00 $new > "$tmp/list.want"
+cmp -s "$tmp/list.got" "$tmp/list.want" ||
+	fail "nxtop list of runs: $(cat "$tmp/list.got")"
+
 # the cache holds while nothing changes; a new run or a changed file
 # rebuilds it
 "$NXTOP" summary "$log" >/dev/null 2>"$tmp/again.err"

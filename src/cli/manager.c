@@ -13,7 +13,6 @@
 #include "model/report/export.h"
 #include "model/userdata.h"
 #include "src/cli/cli.h"
-#include "src/import/jax.h"
 #include "src/import/scan.h"
 
 void cli_remember(struct userdata *u, const char *profile, const char *cache)
@@ -141,9 +140,7 @@ int cli_has_profiles(const char *dir)
 	enum prof_kind kind;
 	int n;
 
-	/* a JAX run's host files are one profile, not a list */
-	if (jax_is_folder(dir) || !scan_kind(dir, &kind) ||
-	    scan_folder(dir, 0, &pl))
+	if (!scan_kind(dir, &kind) || scan_folder(dir, 0, &pl))
 		return 0;
 	n = pl.n > 0;
 	proflist_free(&pl);

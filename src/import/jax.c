@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/cache/cache.h"
 #include "model/file.h"
 #include "model/util.h"
 #include "src/import/dispatch.h"
@@ -216,6 +217,46 @@ static int find_files(struct jax *j, const char *dir)
 		err_set("%s: no *" TRACE_SUFFIX " or " PERFETTO_NAME " file in"
 			" this JAX run", dir);
 	return -1;
+}
+
+static int keep_file(const char *path, const char *name)
+{
+	struct stat sb;
+
+	(void)name;
+	return !lstat(path, &sb) && S_ISREG(sb.st_mode);
+}
+
+void jax_size_when(const char *dir, int64_t *size, int64_t *when)
+{
+	struct jax j;
+	struct stat sb;
+	char real[PATH_MAX], *run, *path;
+	size_t n;
+	char **files;
+
+	*size = 0;
+	*when = 0;
+	memset(&j, 0, sizeof(j));
+	if (!realpath(dir, real) || !(j.root = root_of(real, &j.named)))
+		return;
+	j.runs = list(j.root, keep_run, &j.nruns);
+	if (j.nruns) {
+		run = xasprintf("%s/%s", j.root, j.named ? j.named :
+			        j.runs[j.nruns - 1]);
+		files = list(run, keep_file, &n);
+		for (size_t i = 0; i < n; i++) {
+			path = xasprintf("%s/%s", run, files[i]);
+			if (!stat(path, &sb)) {
+				*size += (int64_t)sb.st_size;
+				*when = NX_MAX(*when, stat_mtime_ns(&sb));
+			}
+			free(path);
+		}
+		free_names(files, n);
+		free(run);
+	}
+	jax_free(&j);
 }
 
 /* The group a file's rows go under: its host, from "HOST.trace.json.gz",
