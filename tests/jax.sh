@@ -101,6 +101,12 @@ expect 0 "^Run +$new " "$NXTOP" summary -q "$log"
 expect 1 "no run 'nope' \(runs: 2026_11_19_08_00_00, 2026_11_20_09_30_00, $new\)$" \
 	"$NXTOP" summary -q --run nope "$log"
 [ "$(wc -l < "$err")" -eq 1 ] || fail "bad --run: not one line: $(cat "$err")"
+# --run on anything else is an error, and leaves no cache
+zcat "$runs/$new/beta.trace.json.gz" > "$tmp/beta.json"
+expect 1 "beta.json: --run opens a run of a JAX log folder, and this is not one" \
+	"$NXTOP" summary -q --run "$new" "$tmp/beta.json"
+[ -z "$(find "$tmp" -maxdepth 1 -name 'beta.json*.nxdb')" ] ||
+	fail "--run on a file left a cache"
 
 # a run of XPlane files only: one line, how to get a trace JSON, no cache
 xplane="only XPlane \(.xplane.pb\) files, which nxtop does not read yet; record a trace JSON too with jax.profiler.trace\(log_dir, create_perfetto_trace=True\)"
