@@ -43,6 +43,11 @@ struct wtrack {
 	struct nest_stack open;	/* slices placed from the window so far */
 	struct wpending last;	/* the last of them; id 0 before the first */
 	uint64_t names;		/* one bit per name hash: how varied names are */
+	/* rows whose importer gives depths as a stack (writer.c): nested
+	 * slices wait here, innermost last, until their parent comes */
+	struct wpending *held;
+	size_t nheld, capheld;
+	int parents_pass;	/* left to the parents pass (parents.c) */
 };
 
 /* Slices whose depths and parents come from time containment. */
@@ -78,7 +83,8 @@ int window_pop(struct window *win, struct wpending *out);
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks);
 /* Parent ids of nested slices of the other tracks, whose depths the
- * importer gave (parents.c). */
+ * importer gave, where they were not found as the slices came
+ * (parents.c). */
 int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 		   int64_t ntracks);
 /* Finishing passes (finish.c): nesting depth, busy time and
