@@ -223,12 +223,26 @@ static void add_none(const struct sel_group *g, struct sel_field *sf)
 	qsort(sf->rows, sf->nrows, sizeof(*sf->rows), cmp_value);
 }
 
-static struct sel_value *row_of(struct sel_field *sf, int none, int64_t key)
+/* Values by key, "(none)" first: SQL's order of NULL and integers. */
+static int cmp_key(const void *a, const void *b)
 {
-	for (size_t r = 0; r < sf->nrows; r++)
-		if (sf->rows[r].none ? none : !none && sf->rows[r].key == key)
-			return &sf->rows[r];
-	return NULL;
+	const struct sel_value *x = *(struct sel_value *const *)a;
+	const struct sel_value *y = *(struct sel_value *const *)b;
+
+	if (x->none != y->none)
+		return x->none ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The value of (none, key) among the n values of idx, sorted by cmp_key. */
+static struct sel_value *row_of(struct sel_value **idx, size_t n, int none,
+				int64_t key)
+{
+	struct sel_value probe = { .none = none, .key = none ? 0 : key };
+	struct sel_value *p = &probe, **hit;
+
+	hit = bsearch(&p, idx, n, sizeof(*idx), cmp_key);
+	return hit ? *hit : NULL;
 }
 
 /* Every value's distribution of a row's field: one pass over its events
@@ -241,6 +255,7 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 	int64_t *durs = NULL, key = 0;
 	size_t n = 0, cap = 0;
 	int none = 0, rc;
+	struct sel_value **idx;
 
 	snprintf(sql, sizeof(sql), "SELECT %s AS v, s.dur FROM slice s WHERE"
 		 " s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?") " AND s.ts"
@@ -252,6 +267,11 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 	sqlite3_bind_int64(st, 2, t->max_depth);
 	sqlite3_bind_int64(st, 3, t0);
 	sqlite3_bind_int64(st, 4, t1);
+	/* an index by key: a row may have as many values as events */
+	idx = xcalloc(sf->nrows ? sf->nrows : 1, sizeof(*idx));
+	for (size_t r = 0; r < sf->nrows; r++)
+		idx[r] = &sf->rows[r];
+	qsort(idx, sf->nrows, sizeof(*idx), cmp_key);
 	do {
 		int null, more = (rc = sqlite3_step(st)) == SQLITE_ROW;
 		int64_t k;
@@ -259,7 +279,7 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 		null = more && sqlite3_column_type(st, 0) == SQLITE_NULL;
 		k = more ? sqlite3_column_int64(st, 0) : 0;
 		if (n && (!more || null != none || k != key)) {
-			struct sel_value *v = row_of(sf, none, key);
+			struct sel_value *v = row_of(idx, sf->nrows, none, key);
 
 			if (v)
 				dist_from_sorted(durs, n, &v->dist);
@@ -274,6 +294,7 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 	} while (1);
 	sqlite3_finalize(st);
 	free(durs);
+	free(idx);
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "selection");
 }
 
