@@ -16,6 +16,8 @@ struct tui_opts {
 	/* how a system profile's rows are grouped at the start; NULL: the
 	 * default */
 	const struct sysgroup *group;
+	/* said on the status line at the start (which JAX run), or NULL */
+	const char *note;
 };
 
 /* Runs the UI on an open cache until the user quits. 0 on success; -1
