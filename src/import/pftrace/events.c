@@ -29,6 +29,7 @@ void pfev_init(struct pftrace *p)
 	p->serials = 0;
 	p->links = NULL;
 	p->nlinks = p->caplinks = 0;
+	p->flush_at = PF_LINK_BATCH;
 	u64map_init(&p->threads);
 	memset(&p->global, 0, sizeof(p->global));
 	p->global.described = 1;
@@ -493,6 +494,72 @@ static void open_fill(struct pftrace *p, struct pf_track *t, struct pf_open *o,
 	add_flows(p, t, o, ts, te);
 }
 
+static int64_t link_slice(const struct pftrace *p, uint64_t serial)
+{
+	return serial ? (intptr_t)u64map_get(&p->flow_slices, serial) : 0;
+}
+
+/* Writes the links whose slices are written, keeping the others; with
+ * all, every link (a slice left out is a missing end). */
+static void links_write(struct pftrace *p, int all)
+{
+	size_t kept = 0;
+	struct wid id;
+
+	for (size_t i = 0; i < p->nlinks; i++) {
+		const struct pf_link *l = &p->links[i];
+		int64_t out = link_slice(p, l->out), in = link_slice(p, l->in);
+
+		if (!all && ((l->out && !out) || (l->in && !in))) {
+			p->links[kept++] = *l;
+			continue;
+		}
+		if (!out && !in)
+			continue;
+		wid_from_u64(&id, l->id);
+		writer_flow(p->w, &id, out, in, "flow");
+	}
+	p->nlinks = kept;
+}
+
+struct keep {
+	const struct u64map *from;
+	struct u64map to;
+};
+
+static void keep_serial(struct keep *k, uint64_t serial)
+{
+	void *v = serial ? u64map_get(k->from, serial) : NULL;
+
+	if (v)
+		u64map_put(&k->to, serial, v);
+}
+
+static void keep_end(void *ctx, void *val)
+{
+	keep_serial(ctx, ((struct pf_flowend *)val)->serial);
+}
+
+/* Links are written in batches as their slices are; the slice ids kept
+ * are those that links still waiting and flows still open name, so the
+ * memory follows what is open rather than the whole trace. */
+static void links_flush(struct pftrace *p)
+{
+	struct keep k = { .from = &p->flow_slices };
+
+	links_write(p, 0);
+	u64map_init(&k.to);
+	for (size_t i = 0; i < p->nlinks; i++) {
+		keep_serial(&k, p->links[i].out);
+		keep_serial(&k, p->links[i].in);
+	}
+	u64map_each(&p->flows, keep_end, &k);
+	u64map_each(&p->legacy_flows, keep_end, &k);
+	u64map_free(&p->flow_slices, NULL);
+	p->flow_slices = k.to;
+	p->flush_at = 2 * p->nlinks + PF_LINK_BATCH;
+}
+
 /* Writes an open slice as it ends. */
 static int open_write(struct pftrace *p, struct pf_track *t, struct pf_open *o,
 		      int64_t dur, unsigned flags, int depth)
@@ -519,6 +586,8 @@ static int open_write(struct pftrace *p, struct pf_track *t, struct pf_open *o,
 	}
 	if (o->flowed && slice)
 		u64map_put(&p->flow_slices, o->serial, (void *)(intptr_t)slice);
+	if (p->nlinks >= p->flush_at)
+		links_flush(p);
 	return 0;
 }
 
@@ -882,27 +951,6 @@ static void flow_unpaired(void *ctx, void *val)
 		link_add(p, e->id, e->serial, 0);
 }
 
-static int64_t link_slice(const struct pftrace *p, uint64_t serial)
-{
-	return serial ? (intptr_t)u64map_get(&p->flow_slices, serial) : 0;
-}
-
-/* Every slice has its id now; a left-out slice is a missing end. */
-static void links_write(struct pftrace *p)
-{
-	struct wid id;
-
-	for (size_t i = 0; i < p->nlinks; i++) {
-		const struct pf_link *l = &p->links[i];
-		int64_t out = link_slice(p, l->out), in = link_slice(p, l->in);
-
-		if (!out && !in)
-			continue;
-		wid_from_u64(&id, l->id);
-		writer_flow(p->w, &id, out, in, "flow");
-	}
-}
-
 int pfev_finish(struct pftrace *p)
 {
 	u64map_each(&p->tracks, close_open, p);
@@ -910,7 +958,7 @@ int pfev_finish(struct pftrace *p)
 	close_open(p, &p->global);
 	u64map_each(&p->flows, flow_unpaired, p);
 	u64map_each(&p->legacy_flows, flow_unpaired, p);
-	links_write(p);
+	links_write(p, 1);
 	warnings(p);
 	if (p->have_ts && p->min_ts >= EPOCH_MIN_NS)
 		writer_profile_set(p->w, p->im->profile, "epoch", "1");

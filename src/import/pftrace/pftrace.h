@@ -23,6 +23,8 @@
 #define PF_MAX_SEQUENCES (1u << 20)
 /* Flows waiting for their next end; new ones beyond are dropped. */
 #define PF_MAX_OPEN_FLOWS (1u << 22)
+/* Flow links gathered before those whose slices are written go out. */
+#define PF_LINK_BATCH 65536
 
 /* What a track is in Neuron's own output (see neuron.c). */
 enum pfn_kind {
@@ -93,8 +95,8 @@ struct pftrace {
 	struct u64map legacy_flows;	/* LegacyEvent bind_id -> pf_flowend */
 	uint64_t serials;	/* slices begun */
 	struct u64map flow_slices;	/* serial of a slice with flows -> id */
-	struct pf_link *links;	/* written once every slice has its id */
-	size_t nlinks, caplinks;
+	struct pf_link *links;	/* written once both their slices are */
+	size_t nlinks, caplinks, flush_at;
 	struct u64map threads;	/* pid << 32 | tid -> pf_track (legacy) */
 	struct pf_track global;	/* events without a track */
 	struct neuron *neuron;	/* Neuron device rows, once needed */
