@@ -753,6 +753,8 @@ int tui_run(struct model *m, const struct tui_opts *o)
 		if (tl) {
 			t.m = m;
 			tui_push(&t, tl);
+			if (o->start)
+				timeline_start(tl, o->start);
 			rc = main_loop(&t);
 		}
 	}

@@ -6,6 +6,7 @@
 
 #include "model/model.h"
 #include "model/sysrows.h"
+#include "tui/tui.h"
 #include "tui/view.h"
 
 /* A timeline of one profile; profile 0 picks the first top-level one.
@@ -18,5 +19,8 @@ struct view *timeline_open(struct model *m, int64_t profile,
  * when it cannot be shown (missing from the bundle, failed to import). */
 struct view *timeline_open_device(struct model *m, int64_t device,
 				  int64_t slice);
+/* Opens the view where s says (views.c); a search that fails is said
+ * on the status line. */
+void timeline_start(struct view *v, const struct tui_start *s);
 
 #endif
