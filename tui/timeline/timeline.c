@@ -798,6 +798,8 @@ static int timeline_command(struct view *v, int argc, char **argv)
 		return cmd_align(tl, argc, argv);
 	if (!strcmp(argv[0], "lanes"))
 		return timeline_lanes_command(tl, argc, argv);
+	if (!strcmp(argv[0], "view"))
+		return timeline_view_command(tl, argc, argv);
 	return 1;
 }
 
@@ -858,6 +860,9 @@ static const struct view_cmd timeline_cmds[] = {
 			       "(no word: toggle)" },
 	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
 			"depth, the last taking the deeper events (default 4)" },
+	{ "view", "[save|delete] [NAME]", "Restore the view saved as NAME; "
+	  "save NAME: save what the screen shows (range, cursor, row, folds, "
+	  "colours, search, lanes); delete NAME; no word: list the views" },
 	{ NULL, NULL, NULL },
 };
 
