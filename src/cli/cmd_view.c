@@ -157,7 +157,9 @@ int cli_view(struct cli *c, const char *profile)
 	if (!rc) {
 		cli_remember(NULL, profile, model_path(m));
 		c->ui.group = &c->group;
-		c->ui.start = &start;
+		/* without one, the first frame folds rows to fit as always */
+		if (c->at || c->zoom || c->search || c->select)
+			c->ui.start = &start;
 		rc = tui_run(m, &c->ui) ? cli_fail() : 0;
 	}
 	free(start.tracks);
