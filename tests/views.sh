@@ -63,6 +63,41 @@ printf 'keys Ej\n' > "$tmp/sel.keys"
 cmp -s "$tmp/nxtop-selection-1.json" "$tmp/sel-export.json" ||
 	fail "--select: the box is not the range and rows given: $(diff "$tmp/nxtop-selection-1.json" "$tmp/sel-export.json")"
 
+# A saved view is user data: it survives nxtop killed (SIGKILL) right
+# after saving it and a re-import of the changed source, and brings the
+# screen back as it was saved.
+if have sqlite3; then
+	printf 'keys jjwwwlllc<Space>:search MATMUL<Enter><C-l>\ndump kept\n' \
+		> "$tmp/keep.keys"
+	echo 'keys :view save kept<Enter>' >> "$tmp/keep.keys"
+	i=0
+	while [ $i -lt 200 ]; do
+		echo "keys wwwwwwwwwwssssssssss"
+		i=$((i + 1))
+	done >> "$tmp/keep.keys"
+	"$NXTOP" -q --headless="$tmp/keep.keys" --dump="$tmp" "$p" &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ] && [ "$(sqlite3 "$XDG_DATA_HOME/nxtop/userdata.db" \
+		"select count(*) from saved_view where name = 'kept'" 2>/dev/null)" != 1 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	[ $? -eq 137 ] || echo "note: nxtop ended before the kill" >&2
+	pid=
+	touch "$p"
+	view restored ':view kept<Enter><C-l>'
+	[ -e "$tmp/kept" ] || fail "the view was not dumped before it was saved"
+	same kept restored
+	"$NXTOP" import -q -f "$p" || fail "forced re-import failed"
+	view restored-again ':view kept<Enter><C-l>'
+	same kept restored-again
+else
+	echo "no sqlite3: the kill -9 case is left out" >&2
+fi
+
 # bad values: one line, exit 2, before any screen
 k="$tmp/at-cmd.keys"
 expect 2 "^nxtop: --at: 'soon' is not a time like 1.2ms" \
