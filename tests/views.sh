@@ -98,6 +98,29 @@ else
 	echo "no sqlite3: the kill -9 case is left out" >&2
 fi
 
+# y shows the command line that reopens the view; run again, it gives
+# the same screen, also from a path the shell must quote
+q="$tmp/it's a \$HOME p.json"
+cp "$p" "$q"
+printf 'size 200x30\nkeys %s<C-l>\ndump y-before\nkeys y\ndump y-line\n' \
+	'jjjjwwwwlll:search MATMUL<Enter>vkkllf<C-l>' > "$tmp/y.keys"
+"$NXTOP" -q --headless="$tmp/y.keys" --dump="$tmp" "$q" || fail "y: nxtop failed"
+line=$(tail -n 1 "$tmp/y-line" | sed 's/  .*//')
+case $line in
+"nxtop '$tmp/it'\\''s a \$HOME p.json' --search MATMUL --select="*) ;;
+*) fail "y: not the line wanted: $line" ;;
+esac
+printf 'size 200x30\ndump y-again\n' > "$tmp/again.keys"
+eval "\"\$NXTOP\" -q --headless=\"\$tmp/again.keys\" --dump=\"\$tmp\" ${line#nxtop }" ||
+	fail "y: the line failed: $line"
+same y-before y-again
+printf 'keys :set osc52 on<Enter>\ndump osc52\nkeys :set osc52 maybe<Enter>\ndump osc52-bad\n' \
+	> "$tmp/osc.keys"
+"$NXTOP" -q --headless="$tmp/osc.keys" --dump="$tmp" "$p" || fail "osc52: nxtop failed"
+grep -q '^osc52 on' "$tmp/osc52" || fail ":set osc52 on: $(tail -n 1 "$tmp/osc52")"
+grep -q '^set: expected osc52 on or osc52 off' "$tmp/osc52-bad" ||
+	fail ":set osc52 maybe: $(tail -n 1 "$tmp/osc52-bad")"
+
 # bad values: one line, exit 2, before any screen
 k="$tmp/at-cmd.keys"
 expect 2 "^nxtop: --at: 'soon' is not a time like 1.2ms" \

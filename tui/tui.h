@@ -27,6 +27,7 @@ struct tui_opts {
 	 * default */
 	const struct sysgroup *group;
 	const struct tui_start *start;	/* NULL: the whole profile */
+	const char *profile;	/* as y writes it: absolute */
 };
 
 /* Runs the UI on an open cache until the user quits. 0 on success; -1

@@ -149,20 +149,24 @@ int cli_view(struct cli *c, const char *profile)
 {
 	struct model *m = cli_open(profile, &c->imp);
 	struct tui_start start = { 0 };
+	char *abs;
 	int rc;
 
 	if (!m)
 		return cli_fail();
 	rc = start_check(c, m, &start);
+	abs = realpath(profile, NULL);
 	if (!rc) {
 		cli_remember(NULL, profile, model_path(m));
 		c->ui.group = &c->group;
+		c->ui.profile = abs ? abs : profile;
 		/* without one, the first frame folds rows to fit as always */
 		if (c->at || c->zoom || c->search || c->select)
 			c->ui.start = &start;
 		rc = tui_run(m, &c->ui) ? cli_fail() : 0;
 	}
 	free(start.tracks);
+	free(abs);
 	model_close(m);
 	return rc;
 }

@@ -658,6 +658,9 @@ static int timeline_request(struct view *v, enum request req)
 		return 0;
 	case REQ_CLOSE_PANE:
 		return close_pane(tl);
+	case REQ_COPY_VIEW:
+		timeline_copy_view(tl);
+		return 0;
 	case REQ_COLOR:
 		tl->color_by = (tl->color_by + 1) % BY_COUNT;
 		tui_message(v->tui, "colour by %s",

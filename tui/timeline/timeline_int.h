@@ -271,6 +271,8 @@ int timeline_align(struct timeline *tl, int on);
 /* views.c: :view, :view save NAME, :view delete NAME, :view NAME; -1
  * with err_set(). */
 int timeline_view_command(struct timeline *tl, int argc, char **argv);
+/* y: the command line that reopens the view, shown and copied. */
+void timeline_copy_view(struct timeline *tl);
 
 /* group.c */
 /* G: the command line with the grouping filled in. */

@@ -353,3 +353,107 @@ static struct view *views_list_open(struct timeline *tl)
 	views_reload(vl);
 	return &vl->list.view;
 }
+
+/* y: the command line that reopens the view. */
+
+/* s as one shell word: bare when it is safe so, else in single quotes
+ * (a quote inside as '\''). */
+static void shell_word(struct strbuf *sb, const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				   "_./:=,@%+-";
+
+	sb_adds(sb, " ");
+	if (*s && strspn(s, safe) == strlen(s)) {
+		sb_adds(sb, s);
+		return;
+	}
+	sb_adds(sb, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			sb_adds(sb, "'\\''");
+		else
+			sb_printf(sb, "%c", *s);
+	}
+	sb_adds(sb, "'");
+}
+
+/* A control character would reach the terminal raw when the line is
+ * pasted: such a part is not copied. */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+static void option_times(struct strbuf *sb, const struct timeline *tl,
+			 const char *opt, int64_t t0, int64_t t1)
+{
+	char *w = xasprintf("%s=%lldns:%lldns", opt,
+			    (long long)(t0 - tl->origin),
+			    (long long)(t1 - tl->origin));
+
+	shell_word(sb, w);
+	free(w);
+}
+
+/* --select and --tracks of the box, its first and last rows by name. */
+static void option_select(struct strbuf *sb, struct timeline *tl)
+{
+	int64_t t0, t1;
+	size_t r0, r1;
+	char *names;
+
+	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
+		return;
+	option_times(sb, tl, "--select", t0, t1);
+	names = xasprintf("--tracks=%s,%s", tl->tr.t[tl->tr.rows[r0]].name,
+			  tl->tr.t[tl->tr.rows[r1]].name);
+	shell_word(sb, names);
+	free(names);
+}
+
+static int copy_line(struct timeline *tl, const char *profile,
+		     struct strbuf *sb)
+{
+	char at[48];
+
+	sb_adds(sb, "nxtop");
+	shell_word(sb, profile);
+	if (tl->hl.kind == HL_SEARCH) {
+		sb_adds(sb, " --search");
+		shell_word(sb, tl->hl.text);
+	}
+	option_select(sb, tl);
+	if (!tl->fitted)
+		option_times(sb, tl, "--zoom", tl->t0, timeline_end(tl));
+	snprintf(at, sizeof(at), "--at=%lldns", (long long)(tl->cur - tl->origin));
+	shell_word(sb, at);
+	if (has_control(sb_cstr(sb))) {
+		err_set("y: the path, search or a row name holds a control "
+			"character: not copied");
+		return -1;
+	}
+	return 0;
+}
+
+void timeline_copy_view(struct timeline *tl)
+{
+	struct tui *t = tl->view.tui;
+	const char *profile = tui_profile(t);
+	struct strbuf sb;
+
+	if (!profile || tui_below(t, &tl->view)) {
+		tui_error(t, "y: only in the timeline nxtop PROFILE opened");
+		return;
+	}
+	sb_init(&sb);
+	if (copy_line(tl, profile, &sb))
+		tui_error(t, "%s", err_get());
+	else
+		tui_copy(t, sb_cstr(&sb));
+	sb_free(&sb);
+}
