@@ -114,6 +114,14 @@ printf 'size 200x30\ndump y-again\n' > "$tmp/again.keys"
 eval "\"\$NXTOP\" -q --headless=\"\$tmp/again.keys\" --dump=\"\$tmp\" ${line#nxtop }" ||
 	fail "y: the line failed: $line"
 same y-before y-again
+# a path with a control character in it is not copied
+nl="$tmp/a
+b.json"
+cp "$p" "$nl"
+printf 'keys y\ndump y-control\n' > "$tmp/yc.keys"
+"$NXTOP" -q --headless="$tmp/yc.keys" --dump="$tmp" "$nl" || fail "y: nxtop failed"
+grep -q '^y: the path, search or a row name holds a control character: not copied' \
+	"$tmp/y-control" || fail "y copied a control character: $(tail -n 1 "$tmp/y-control")"
 printf 'keys :set osc52 on<Enter>\ndump osc52\nkeys :set osc52 maybe<Enter>\ndump osc52-bad\n' \
 	> "$tmp/osc.keys"
 "$NXTOP" -q --headless="$tmp/osc.keys" --dump="$tmp" "$p" || fail "osc52: nxtop failed"
