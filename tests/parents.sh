@@ -5,6 +5,10 @@
 # events out of time order in the file, within the writer's window of
 # 16384 slices and beyond it (a parent after 20000 of its children).
 # Also the export's formats agree.
+# A Neuron system profile's events take the parent their parent_id names
+# (an event of the same process, on their row or another), time
+# containment on their row where it names none (absent, 0, not in the
+# profile, themselves): against jq on a fixture where the two differ.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -98,6 +102,48 @@ for f in chrome_nesting.json chrome_phases.json trace_same.json \
 	diff -u "$tmp/want" "$tmp/got" >&2 ||
 		fail "$f: depths or parents differ from the stack computation"
 done
+
+# name|ts|parent name|parent ts of each system event: the event its
+# parent_id names in its process, else the innermost event of its row
+# (source, process, thread) enclosing it
+cat >"$tmp/sys.jq" <<'JQ'
+[.trace_event[] | {name, id: (.id | tostring), inst: .instance_id,
+  pid: .process_id, par: ((.parent_id // 0) | tostring), ts: .timestamp,
+  dur: .duration, row: "\(.trace_event_source)/\(.process_id)/\(.thread_id)"}]
+| (map(.ts) | min) as $t0
+| . as $ev
+| $ev[] as $e
+| ([$ev[] | select(.inst == $e.inst and .pid == $e.pid and .id == $e.par
+    and .id != $e.id)][0]) as $named
+| ([$ev[] | select(.row == $e.row and . != $e and .ts <= $e.ts and
+    .ts + .dur >= $e.ts + $e.dur)] | sort_by(.ts, -.dur) | last) as $cont
+| ($named // $cont) as $p
+| "\($e.name)|\($e.ts - $t0)|\($p.name // "")|\(if $p then $p.ts - $t0 else "" end)"
+JQ
+f=system_parents.json
+cp "$srcdir/tests/fixtures/$f" "$tmp/$f"
+jq -r -f "$tmp/sys.jq" "$tmp/$f" | sort >"$tmp/want" || fail "$f: jq failed"
+expect 0 "" "$NXTOP" export -q "$tmp/$f" --what events --format csv
+from_csv "$out" "$(awk -F, 'NR > 1 { print $2 }' "$out" | sort -u)" |
+	awk -F'|' -v OFS='|' '{ print $1, $3, $6, $7 }' | sort >"$tmp/got"
+[ "$(wc -l <"$tmp/want")" -eq 11 ] || fail "$f: expected 11 events"
+diff -u "$tmp/want" "$tmp/got" >&2 ||
+	fail "$f: parents differ from parent_id, then time containment"
+# where the two differ: named parent over the enclosing event, another
+# row's parent, another process's event of the same id not taken
+grep -qx 'kbl_exec_wait|500|nrt_execute|0' "$tmp/got" &&
+	grep -qx 'nc_exec_running|150|nrt_execute|0' "$tmp/got" &&
+	grep -qx 'nc_exec_running|4100|nrt_execute|4000' "$tmp/got" ||
+	fail "$f: $(cat "$tmp/got")"
+
+# a slice's children are counted from the slice_parent index alone (the
+# query of model/nest.c), not read row by row
+if command -v sqlite3 >/dev/null; then
+	sqlite3 "$tmp/$f.nxdb" "EXPLAIN QUERY PLAN SELECT count(*),
+		coalesce(sum(dur), 0) FROM slice WHERE parent_id=1" |
+		grep -q "COVERING INDEX slice_parent" ||
+		fail "children not counted from the slice_parent index"
+fi
 
 # the hand-built fixture's awkward cases, said plainly
 f="$tmp/chrome_nesting.json"

@@ -12,9 +12,10 @@
 # words; manager: the Profile Manager opening a profile and back;
 # nesting: lanes folded and unfolded, moves to parent, child and
 # siblings; flows: following a flow, choosing among several, coming
-# back with Backspace; insights: the warnings lane, the Insights list
-# and a finding zoomed to and boxed; views: a view saved, restored,
-# listed and deleted), and
+# back with Backspace; flowmarks: the marks where flows leave and
+# enter events, hidden and shown again with :flows; insights: the
+# warnings lane, the Insights list and a finding zoomed to and boxed;
+# views: a view saved, restored, listed and deleted), and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -161,7 +162,7 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager nesting flows insights views; do
+	manager nesting flows flowmarks insights views; do
 	run "$t"
 done
 

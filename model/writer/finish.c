@@ -272,7 +272,7 @@ static int name_level_for(const struct wtrack *t, int lmin, int lmax)
 
 /* Feeds one event's field values to the aggregates. */
 static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
-		    int64_t dur, int typed)
+		    int64_t dur)
 {
 	int64_t vals[AGG_NFIELDS];
 	int has[AGG_NFIELDS];
@@ -281,9 +281,9 @@ static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 	has[AGG_NAME] = 1;
 	vals[AGG_CAT] = sqlite3_column_int64(sel, 4);
 	has[AGG_CAT] = sqlite3_column_type(sel, 4) != SQLITE_NULL;
-	has[AGG_HLO] = typed && sqlite3_column_type(sel, 6) != SQLITE_NULL;
+	has[AGG_HLO] = sqlite3_column_type(sel, 6) != SQLITE_NULL;
 	vals[AGG_HLO] = has[AGG_HLO] ? sqlite3_column_int64(sel, 6) : 0;
-	has[AGG_SIZE] = typed && sqlite3_column_type(sel, 7) != SQLITE_NULL;
+	has[AGG_SIZE] = sqlite3_column_type(sel, 7) != SQLITE_NULL;
 	vals[AGG_SIZE] = has[AGG_SIZE] ? sqlite3_column_int64(sel, 7) : 0;
 	agg_add(s->agg, ts, dur, vals, has);
 }
@@ -329,8 +329,8 @@ static sqlite3_stmt *rows_next(struct rows *r, int *err)
 	return best < 0 ? NULL : r->cur[best];
 }
 
-static int scan_slices(struct lod_state *s, const struct wtrack *t,
-		       struct rows *r, struct track_stats *ts_out)
+static int scan_slices(struct lod_state *s, struct rows *r,
+		       struct track_stats *ts_out)
 {
 	int64_t covered = INT64_MIN;
 	sqlite3_stmt *sel;
@@ -352,7 +352,7 @@ static int scan_slices(struct lod_state *s, const struct wtrack *t,
 		if (s->lmin >= 0) {
 			add_slice(s, id, ts, end, sqlite3_column_int64(sel, 3),
 				  sqlite3_column_int64(sel, 4), covered);
-			add_agg(s, sel, ts, end - ts, t->typed);
+			add_agg(s, sel, ts, end - ts);
 		}
 		if (end > covered) {
 			ts_out->busy += end - NX_MAX(ts, covered);
@@ -406,14 +406,27 @@ static int update_track(sqlite3_stmt *upd, int64_t id, const struct wtrack *t,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Columns read per slice: id, ts, dur, name, cat, depth, and for
- * instruction and DMA rows the HLO name and transfer size. */
-#define SEL_PLAIN "SELECT id, ts, dur, name, cat, depth FROM slice s"
-#define SEL_TYPED "SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth," \
-	" i.hlo_name, coalesce(dp.transfer_size, dt.transfer_size)" \
-	" FROM slice s LEFT JOIN instruction i ON i.slice_id = s.id" \
-	" LEFT JOIN dma_packet dp ON dp.slice_id = s.id" \
-	" LEFT JOIN dma_transfer dt ON dt.slice_id = s.id"
+/* Columns read per slice: id, ts, dur, name, cat, depth, the HLO name
+ * and the transfer size, joined from only the typed tables (WT_*) that
+ * hold rows of the track's slices. */
+static char *select_sql(unsigned typed, const char *where)
+{
+	static const char *const size[4] = {
+		"NULL", "dp.transfer_size", "dt.transfer_size",
+		"coalesce(dp.transfer_size, dt.transfer_size)",
+	};
+
+	return xasprintf("SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth,"
+			 " %s, %s FROM slice s%s%s%s %s",
+			 typed & WT_INSTR ? "i.hlo_name" : "NULL",
+			 size[(typed & (WT_PACKET | WT_XFER)) >> 1],
+			 typed & WT_INSTR ? " LEFT JOIN instruction i ON"
+			 " i.slice_id = s.id" : "",
+			 typed & WT_PACKET ? " LEFT JOIN dma_packet dp ON"
+			 " dp.slice_id = s.id" : "",
+			 typed & WT_XFER ? " LEFT JOIN dma_transfer dt ON"
+			 " dt.slice_id = s.id" : "", where);
+}
 
 enum { Q_SEL_COUNTER, Q_TRACK, Q_LOD, Q_CLOD, Q_AGG, Q_N };
 
@@ -431,56 +444,54 @@ static const char *const lod_sql[Q_N] = {
 		  " dur, dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?)",
 };
 
-/* Row sources for one track: one cursor per depth, or one sorted query. */
+/* Row sources for one track, by its typed tables: one cursor per depth,
+ * or one sorted query; prepared when first needed. */
 struct sources {
-	sqlite3_stmt *depth[2][MERGE_DEPTHS + 1];	/* [typed][depth] */
-	sqlite3_stmt *sorted[2];
+	sqlite3_stmt *depth[WT_ALL + 1][MERGE_DEPTHS + 1];
+	sqlite3_stmt *sorted[WT_ALL + 1];
 };
 
-static int sources_open(sqlite3 *db, struct sources *src)
+static int sources_prepare(sqlite3 *db, struct sources *src, unsigned typed)
 {
-	for (int typed = 0; typed < 2; typed++) {
-		const char *base = typed ? SEL_TYPED : SEL_PLAIN;
-		char *sql = xasprintf("%s WHERE s.track_id=?1 AND s.depth=?2"
-				      " ORDER BY s.ts", base);
-		char *all = xasprintf("%s WHERE s.track_id=?1 ORDER BY s.ts,"
-				      " s.depth", base);
-		int rc = 0;
+	char *sql = select_sql(typed, "WHERE s.track_id=?1 AND s.depth=?2"
+			       " ORDER BY s.ts");
+	char *all = select_sql(typed, "WHERE s.track_id=?1 ORDER BY s.ts,"
+			       " s.depth");
+	int rc = 0;
 
-		for (int d = 0; d <= MERGE_DEPTHS && !rc; d++)
-			rc = sqlite3_prepare_v2(db, sql, -1, &src->depth[typed][d],
-						NULL) != SQLITE_OK;
-		if (!rc)
-			rc = sqlite3_prepare_v2(db, all, -1, &src->sorted[typed],
-						NULL) != SQLITE_OK;
-		free(sql);
-		free(all);
-		if (rc)
-			return db_fail(db, "prepare");
-	}
-	return 0;
+	for (int d = 0; d <= MERGE_DEPTHS && !rc; d++)
+		rc = sqlite3_prepare_v2(db, sql, -1, &src->depth[typed][d],
+					NULL) != SQLITE_OK;
+	if (!rc)
+		rc = sqlite3_prepare_v2(db, all, -1, &src->sorted[typed],
+					NULL) != SQLITE_OK;
+	free(sql);
+	free(all);
+	return rc ? db_fail(db, "prepare") : 0;
 }
 
 static void sources_close(struct sources *src)
 {
-	for (int typed = 0; typed < 2; typed++) {
+	for (int typed = 0; typed <= WT_ALL; typed++) {
 		for (int d = 0; d <= MERGE_DEPTHS; d++)
 			sqlite3_finalize(src->depth[typed][d]);
 		sqlite3_finalize(src->sorted[typed]);
 	}
 }
 
-static void rows_for(struct rows *r, struct sources *src, int64_t track,
-		     const struct wtrack *t)
+static int rows_for(struct rows *r, sqlite3 *db, struct sources *src,
+		    int64_t track, const struct wtrack *t)
 {
-	int typed = t->typed != 0;
+	unsigned typed = t->typed & WT_ALL;
 
 	memset(r, 0, sizeof(*r));
+	if (!src->sorted[typed] && sources_prepare(db, src, typed))
+		return -1;
 	if (t->max_depth > MERGE_DEPTHS) {
 		r->cur[0] = src->sorted[typed];
 		sqlite3_bind_int64(r->cur[0], 1, track);
 		r->n = 1;
-		return;
+		return 0;
 	}
 	for (int d = 0; d <= t->max_depth; d++) {
 		r->cur[d] = src->depth[typed][d];
@@ -488,6 +499,7 @@ static void rows_for(struct rows *r, struct sources *src, int64_t track,
 		sqlite3_bind_int(r->cur[d], 2, d);
 	}
 	r->n = t->max_depth + 1;
+	return 0;
 }
 
 static int build_one(struct lod_state *s, sqlite3_stmt **q,
@@ -517,8 +529,8 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	if (t->is_counter) {
 		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
 	} else {
-		rows_for(&r, src, s->track, t);
-		rc = scan_slices(s, t, &r, &st);
+		rc = rows_for(&r, s->db, src, s->track, t) ||
+		     scan_slices(s, &r, &st);
 	}
 	if (rc)
 		return -1;
@@ -707,8 +719,6 @@ int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 			goto out;
 		}
 	}
-	if (sources_open(db, &src))
-		goto out;
 	s.ins = q[Q_LOD];
 	s.ins_counter = q[Q_CLOD];
 	s.agg = agg_new(db, q[Q_AGG]);

@@ -25,6 +25,9 @@ struct wpending {
 	unsigned flags;
 };
 
+/* Typed tables, as bits of struct wtrack's typed. */
+enum { WT_INSTR = 1, WT_PACKET = 2, WT_XFER = 4, WT_ALL = 7 };
+
 struct wtrack {
 	int64_t profile;
 	int64_t n;		/* slices or counter samples */
@@ -32,13 +35,19 @@ struct wtrack {
 	int64_t min_ts, max_end;
 	unsigned flags;
 	int is_counter;
-	int typed;		/* instruction or DMA rows: aggregate their fields */
+	unsigned typed;		/* WT_* of the typed tables holding rows of its
+				 * slices: their fields are aggregated */
 	int max_depth;
 	int max_given;		/* of the depths the importer gave */
 	int late;		/* nests by time, but the window could not order it */
 	struct nest_stack open;	/* slices placed from the window so far */
 	struct wpending last;	/* the last of them; id 0 before the first */
 	uint64_t names;		/* one bit per name hash: how varied names are */
+	/* rows whose importer gives depths as a stack (writer.c): nested
+	 * slices wait here, innermost last, until their parent comes */
+	struct wpending *held;
+	size_t nheld, capheld;
+	int parents_pass;	/* left to the parents pass (parents.c) */
 };
 
 /* Slices whose depths and parents come from time containment. */
@@ -74,7 +83,8 @@ int window_pop(struct window *win, struct wpending *out);
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks);
 /* Parent ids of nested slices of the other tracks, whose depths the
- * importer gave (parents.c). */
+ * importer gave, where they were not found as the slices came
+ * (parents.c). */
 int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 		   int64_t ntracks);
 /* Finishing passes (finish.c): nesting depth, busy time and

@@ -432,6 +432,7 @@ static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
 			return -1;
 		draw_cells(tl, win, y, x0, i, cells,
 			   k ? NULL : timeline_hl_hits(tl, i));
+		timeline_flowmarks_row(tl, win, y, r, cells);
 	}
 	return 0;
 }
@@ -543,6 +544,7 @@ void timeline_draw(struct view *v, WINDOW *win)
 	}
 	if (failed)
 		tui_error(v->tui, "%s", err_get());
+	timeline_flowmarks_cursor(tl, win);
 	/* the box, then markers, then the cursor on top of both */
 	timeline_box_draw(tl, win);
 	timeline_insights_draw(tl, win);

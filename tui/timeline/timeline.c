@@ -801,6 +801,8 @@ static int timeline_command(struct view *v, int argc, char **argv)
 		return cmd_align(tl, argc, argv);
 	if (!strcmp(argv[0], "lanes"))
 		return timeline_lanes_command(tl, argc, argv);
+	if (!strcmp(argv[0], "flows"))
+		return timeline_flows_command(tl, argc, argv);
 	if (!strcmp(argv[0], "view"))
 		return timeline_view_command(tl, argc, argv);
 	return 1;
@@ -834,6 +836,7 @@ static void timeline_close(struct view *v)
 	tracks_free(&tl->tr);
 	free(tl->memo);
 	timeline_jumps_clear(tl);
+	timeline_flowmarks_free(tl);
 	timeline_insights_free(tl);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
@@ -863,6 +866,8 @@ static const struct view_cmd timeline_cmds[] = {
 			       "(no word: toggle)" },
 	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
 			"depth, the last taking the deeper events (default 4)" },
+	{ "flows", "[on|off]", "Show or hide the marks where flows leave and "
+			       "enter events (no word: toggle)" },
 	{ "view", "[save|delete] [NAME]", "Restore the view saved as NAME; "
 	  "save NAME: save what the screen shows (range, cursor, row, folds, "
 	  "colours, search, lanes); delete NAME; no word: list the views" },

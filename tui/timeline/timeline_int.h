@@ -121,6 +121,7 @@ struct timeline {
 	struct mslice sel;	/* the event jumped to, while the cursor is on it */
 	struct tl_jump *jumps;	/* where flows were followed from (flows.c) */
 	size_t njumps;
+	struct tl_flowmarks *fmarks;	/* flowmarks.c */
 	/* layout of the view's area */
 	int labelw, ncols, track_rows, details_h;
 	struct legend_key legend[LEGEND_MAX];
@@ -187,6 +188,16 @@ int timeline_lanes_command(struct timeline *tl, int argc, char **argv);
  * jumps to come back along; 0 when handled. */
 int timeline_flow_request(struct timeline *tl, enum request req);
 void timeline_jumps_clear(struct timeline *tl);
+/* flowmarks.c: the flow marks of row r (at line y, showing cells), and
+ * over them all the ends of the flows of the event under the cursor. */
+void timeline_flowmarks_row(struct timeline *tl, WINDOW *win, int y,
+			    size_t r, const struct mcell *cells);
+void timeline_flowmarks_cursor(struct timeline *tl, WINDOW *win);
+/* :flows [on|off]; -1 with err_set(). */
+int timeline_flows_command(struct timeline *tl, int argc, char **argv);
+void timeline_flowmarks_free(struct timeline *tl);
+/* Forgets the marks kept per line (the lines changed). */
+void timeline_flowmarks_forget(struct timeline *tl);
 
 /* Moves the cursor to t on track index i (unfolding its group) and
  * brings it into view. */
