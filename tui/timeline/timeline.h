@@ -6,8 +6,9 @@
 
 #include "model/model.h"
 #include "model/sysrows.h"
-#include "tui/tui.h"
 #include "tui/view.h"
+
+struct tui_start;
 
 /* A timeline of one profile; profile 0 picks the first top-level one.
  * g: how a system profile's rows are grouped (NULL: the default). NULL
