@@ -117,6 +117,12 @@ void tui_resume(struct tui *t);
 /* Markers and history; NULL when the store cannot be opened (the
  * reason is in tui_userdata_error). */
 struct userdata *tui_userdata(struct tui *t);
+/* The profile the viewer was started on, absolute; NULL if it started
+ * on the Profile Manager. */
+const char *tui_profile(struct tui *t);
+/* Shows text on the status line and, after :set osc52 on, sends it to
+ * the terminal's clipboard (OSC 52). */
+void tui_copy(struct tui *t, const char *text);
 const char *tui_userdata_error(struct tui *t);
 
 #endif

@@ -658,6 +658,9 @@ static int timeline_request(struct view *v, enum request req)
 		return 0;
 	case REQ_CLOSE_PANE:
 		return close_pane(tl);
+	case REQ_COPY_VIEW:
+		timeline_copy_view(tl);
+		return 0;
 	case REQ_COLOR:
 		tl->color_by = (tl->color_by + 1) % BY_COUNT;
 		tui_message(v->tui, "colour by %s",
@@ -800,6 +803,8 @@ static int timeline_command(struct view *v, int argc, char **argv)
 		return timeline_lanes_command(tl, argc, argv);
 	if (!strcmp(argv[0], "flows"))
 		return timeline_flows_command(tl, argc, argv);
+	if (!strcmp(argv[0], "view"))
+		return timeline_view_command(tl, argc, argv);
 	return 1;
 }
 
@@ -863,6 +868,9 @@ static const struct view_cmd timeline_cmds[] = {
 			"depth, the last taking the deeper events (default 4)" },
 	{ "flows", "[on|off]", "Show or hide the marks where flows leave and "
 			       "enter events (no word: toggle)" },
+	{ "view", "[save|delete] [NAME]", "Restore the view saved as NAME; "
+	  "save NAME: save what the screen shows (range, cursor, row, folds, "
+	  "colours, search, lanes); delete NAME; no word: list the views" },
 	{ NULL, NULL, NULL },
 };
 
