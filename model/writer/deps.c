@@ -92,6 +92,10 @@ static const char *const link_sql[] = {
 	" ORDER BY r",
 };
 
+/* The page cache (KB) the matching seeks in: as large as the temporary
+ * database's, which the pending links fill. */
+#define DEPS_CACHE_KB 16384
+
 /* Indexes the matching seeks by, each made only when some pending row
  * needs it, and dropped once the flows are written (the finished cache
  * does not need them). */
@@ -125,6 +129,22 @@ static int exec_fmt(sqlite3 *db, const char *fmt, int a, int b)
 	return rc;
 }
 
+/* The integer the query sql answers into *v; -1 on error. */
+static int int_of(sqlite3 *db, const char *sql, int *v)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			*v = sqlite3_column_int(st, 0);
+			rc = 0;
+		}
+		sqlite3_finalize(st);
+	}
+	return rc;
+}
+
 /* 1 when some pending row is as "when" says (with kinds a and b), 0
  * when none, -1 on error. */
 static int any_pending(sqlite3 *db, const char *when, int a, int b)
@@ -133,17 +153,13 @@ static int any_pending(sqlite3 *db, const char *when, int a, int b)
 	char *sql = cond ? sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM"
 					   " temp.dep_pending WHERE %s)", cond) :
 			   NULL;
-	sqlite3_stmt *st;
-	int rc = -1;
+	int any = -1;
 
-	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			rc = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
+	if (int_of(db, sql, &any))
+		any = -1;
 	sqlite3_free(sql);
 	sqlite3_free(cond);
-	return rc;
+	return any;
 }
 
 static int make_indexes(sqlite3 *db)
@@ -173,11 +189,19 @@ int deps_resolve(sqlite3 *db)
 		{ WD_PRED, 0 }, { WD_ROW, 0 }, { WD_PACKET, 0 },
 		{ WD_TRIGGERED, WD_TRIGGER }, { WD_SIGNAL, WD_WAIT },
 	};
+	int cache;
 
-	if (make_indexes(db))
+	/* the seeks by id jump across the typed tables, slices and tracks:
+	 * the finishing pass's small cache sends a third of them to the
+	 * disk; the sorts after this want the small one back */
+	if (int_of(db, "PRAGMA main.cache_size", &cache))
+		return db_fail(db, "dependencies");
+	if (exec_fmt(db, "PRAGMA main.cache_size=%d", -DEPS_CACHE_KB, 0) ||
+	    make_indexes(db))
 		return -1;
 	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
 		if (exec_fmt(db, link_sql[i], kinds[i][0], kinds[i][1]))
 			return -1;
-	return db_exec(db, drop_sql);
+	return exec_fmt(db, "PRAGMA main.cache_size=%d", cache, 0) ||
+	       db_exec(db, drop_sql);
 }
