@@ -24,43 +24,60 @@ int deps_create(sqlite3 *db)
 		       " tab2 TEXT, type TEXT)");
 }
 
-/* The slice of the typed row T (alias x) with id K in profile P. */
+/* The slice of the typed row T (alias x) with id K in profile P: the
+ * first by slice id, as the index on id holds them. */
 #define SLICE_BY_ID(T, K, P) \
 	"(SELECT x.slice_id FROM " T " x CROSS JOIN slice xs ON xs.id =" \
 	" x.slice_id CROSS JOIN track xt ON xt.id = xs.track_id WHERE x.id = " K \
 	" AND xt.profile_id = " P " LIMIT 1)"
+/* The same when every track and pending row is of one profile: no
+ * slice and track to read to check it. */
+#define SLICE_BY_ID_ONE(T, K, P) \
+	"(SELECT x.slice_id FROM " T " x WHERE x.id = " K " LIMIT 1)"
 
 /* A Flow table row's end: the table it names, else an instruction. */
-#define ROW_END(TAB, K) \
+#define ROW_END(BY_ID, TAB, K) \
 	"CASE lower(coalesce(" TAB ", '')) WHEN 'dmapacket' THEN " \
-	SLICE_BY_ID("dma_packet", K, "p.profile") \
+	BY_ID("dma_packet", K, "p.profile") \
 	" WHEN 'dmapacketaggregated' THEN " \
-	SLICE_BY_ID("dma_transfer", K, "p.profile") \
-	" ELSE " SLICE_BY_ID("instruction", K, "p.profile") " END"
+	BY_ID("dma_transfer", K, "p.profile") \
+	" ELSE " BY_ID("instruction", K, "p.profile") " END"
 
 /* The link's name: the profile's own ("FLOW_DEPENDENCE" -> "flow
  * dependence"), else a default. */
 #define LINK_NAME(D) "coalesce(lower(replace(p.type, '_', ' ')), '" D "')"
 
-/* Each statement turns the pending rows of one kind into flows (out,
+/* The statements that find the other end by its id, finding the slice
+ * by BY_ID; each turns the pending rows of one kind into flows (out,
  * in, kind, exact), in the order they were read. */
+#define ID_LINKS(BY_ID) { \
+	/* predecessors: kept with one end when the id names nothing */ \
+	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT " \
+	BY_ID("instruction", "p.key", "p.profile") ", p.slice, " \
+	LINK_NAME("dependency") ", 1 FROM temp.dep_pending p WHERE" \
+	" p.kind = %d ORDER BY p.rowid", \
+	/* Flow table rows: the same, unless neither end is found */ \
+	"INSERT INTO flow(flow_id, slice_out, slice_in, kind, exact)" \
+	" SELECT NULL, o, i, k, 1 FROM (SELECT p.rowid AS r, " \
+	ROW_END(BY_ID, "p.tab", "p.key") " AS o, " \
+	ROW_END(BY_ID, "p.tab2", "p.key2") " AS i, " LINK_NAME("dependency") \
+	" AS k FROM temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL" \
+	" OR i IS NOT NULL ORDER BY r", \
+	/* packets of transfers the profile does not list stay unlinked */ \
+	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, s," \
+	" 'dma packet', 1 FROM (SELECT p.rowid AS r, p.slice AS s, " \
+	BY_ID("dma_transfer", "p.key", "p.profile") " AS o FROM" \
+	" temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL" \
+	" ORDER BY r", \
+}
+
+/* [0] for a cache of several profiles, [1] for one */
+static const char *const id_sql[2][3] = {
+	ID_LINKS(SLICE_BY_ID), ID_LINKS(SLICE_BY_ID_ONE),
+};
+
+/* The statements that match by times and semaphore values. */
 static const char *const link_sql[] = {
-	/* predecessors: kept with one end when the id names nothing */
-	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT "
-	SLICE_BY_ID("instruction", "p.key", "p.profile") ", p.slice, "
-	LINK_NAME("dependency") ", 1 FROM temp.dep_pending p WHERE p.kind = %d"
-	" ORDER BY p.rowid",
-	/* Flow table rows: the same, unless neither end is found */
-	"INSERT INTO flow(flow_id, slice_out, slice_in, kind, exact)"
-	" SELECT NULL, o, i, k, 1 FROM (SELECT p.rowid AS r, "
-	ROW_END("p.tab", "p.key") " AS o, " ROW_END("p.tab2", "p.key2") " AS i, "
-	LINK_NAME("dependency") " AS k FROM temp.dep_pending p WHERE p.kind ="
-	" %d) WHERE o IS NOT NULL OR i IS NOT NULL ORDER BY r",
-	/* packets of transfers the profile does not list stay unlinked */
-	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, s,"
-	" 'dma packet', 1 FROM (SELECT p.rowid AS r, p.slice AS s, "
-	SLICE_BY_ID("dma_transfer", "p.key", "p.profile") " AS o FROM"
-	" temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL ORDER BY r",
 	/* triggers: an engine's instruction starting at the trigger time
 	 * (x is p again: an ORDER BY here cannot name p; the joins in
 	 * this order, whatever the planner guesses without statistics);
@@ -183,12 +200,34 @@ static int make_indexes(sqlite3 *db)
 	return 0;
 }
 
-int deps_resolve(sqlite3 *db)
+/* Whether every track and pending link is of one profile: then an id
+ * names a row of that profile without reading its slice and track. */
+static const char one_profile_sql[] =
+	"SELECT (SELECT count(DISTINCT profile_id) FROM track) = 1 AND NOT"
+	" EXISTS(SELECT 1 FROM temp.dep_pending WHERE profile IS NOT"
+	" (SELECT min(profile_id) FROM track))";
+
+static int link_all(sqlite3 *db)
 {
+	const int id_kinds[] = { WD_PRED, WD_ROW, WD_PACKET };
 	const int kinds[][2] = {
-		{ WD_PRED, 0 }, { WD_ROW, 0 }, { WD_PACKET, 0 },
 		{ WD_TRIGGERED, WD_TRIGGER }, { WD_SIGNAL, WD_WAIT },
 	};
+	int one;
+
+	if (int_of(db, one_profile_sql, &one))
+		return db_fail(db, "dependencies");
+	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++)
+		if (exec_fmt(db, id_sql[!!one][i], id_kinds[i], 0))
+			return -1;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
+		if (exec_fmt(db, link_sql[i], kinds[i][0], kinds[i][1]))
+			return -1;
+	return 0;
+}
+
+int deps_resolve(sqlite3 *db)
+{
 	int cache;
 
 	/* the seeks by id jump across the typed tables, slices and tracks:
@@ -197,11 +236,8 @@ int deps_resolve(sqlite3 *db)
 	if (int_of(db, "PRAGMA main.cache_size", &cache))
 		return db_fail(db, "dependencies");
 	if (exec_fmt(db, "PRAGMA main.cache_size=%d", -DEPS_CACHE_KB, 0) ||
-	    make_indexes(db))
+	    make_indexes(db) || link_all(db))
 		return -1;
-	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
-		if (exec_fmt(db, link_sql[i], kinds[i][0], kinds[i][1]))
-			return -1;
 	return exec_fmt(db, "PRAGMA main.cache_size=%d", cache, 0) ||
 	       db_exec(db, drop_sql);
 }
