@@ -57,7 +57,7 @@ struct cache_stamp;
  * int64 are stored as INTEGER, larger ones as decimal TEXT. */
 struct wid {
 	int set;
-	int big;		/* value > INT64_MAX: text holds it */
+	int big;		/* value > INT64_MAX: text holds it, else v */
 	int64_t v;
 	char text[24];
 };

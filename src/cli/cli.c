@@ -2,6 +2,7 @@
 
 #include "src/cli/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,7 @@ static const char help_text[] =
 	"      --rule=IDS       (analyze) only these rules: mfu,spill,...\n"
 	"      --set=R.P=V      (analyze) a rule's threshold: mfu.min_pct=40\n"
 	"      --max-ranges=N   (analyze) ranges listed per finding (5)\n"
+	"      --max-findings=N (analyze) findings listed per rule (10)\n"
 	"      --color=WHEN     (viewer) colours: auto (default; none with\n"
 	"                       NO_COLOR), always or never\n"
 	"      --ascii          (viewer) ASCII characters only\n"
@@ -87,9 +89,16 @@ static const char help_text[] =
 	"Exit status: 0 success, 1 bad input or failure, 2 usage error.\n"
 	"See nxtop(1).\n";
 
-static void cli_help(void)
+/* The exit status of --help. The text is longer than stdio's buffer: a
+ * write that fails while it is printed must say why at once, as the
+ * stream no longer knows it when it is flushed at the end. */
+static int cli_help(void)
 {
-	fputs(help_text, stdout);
+	if (fputs(help_text, stdout) == EOF) {
+		err_set("standard output: %s", strerror(errno));
+		return cli_fail();
+	}
+	return cli_finish(0);
 }
 
 /* Checks a filter option now, so that a typo is a usage error. */
@@ -138,8 +147,7 @@ int cli_common(struct cli *c, int opt)
 		c->imp.quiet = 1;
 		return 1;
 	case 'h':
-		cli_help();
-		exit(cli_finish(0));
+		exit(cli_help());
 	default:
 		return 0;
 	}

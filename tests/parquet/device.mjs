@@ -6,6 +6,7 @@
 //     instructions' trigger as dma_trigger_start_ts, predecessors as Flow)
 //   deps_badflow@latest   its instructions, and a Flow row without in_id
 //   device_screen@latest  from device_screen.json, DuckDB, SNAPPY
+//   collectives@latest    device_small@latest with a CcOp table, DuckDB
 //   screen_split@latest   from device_screen.json, hyparquet-writer:
 //     Instruction and DmaPacket split in parts, SbufUsage/PsumUsage and
 //     the hlo_attrs column left out, engine names in lower case and
@@ -232,6 +233,30 @@ await duckFolder(join(out, 'deps_badflow@latest'), {
 }, 'COMPRESSION zstd');
 const screen = tables(load('device_screen.json'));
 await duckFolder(join(out, 'device_screen@latest'), screen, 'COMPRESSION snappy');
+
+// collectives@latest: device_small's tables and a CcOp table of three
+// groups (operation, replica group): AllReduce in group 0 with one
+// operation 3.1x its median, AllGather in group 0 close to its median,
+// AllReduce in group 1 with one a quarter of its median.
+const ccGroups = [
+  ['AllReduce', 0n, [10000n, 10200n, 9800n, 10100n, 31000n]],
+  ['AllGather', 0n, [5000n, 5100n, 4900n, 5050n]],
+  ['AllReduce', 1n, [8000n, 8000n, 2000n]],
+];
+let ccAt = 100000n;
+let ccId = 0n;
+const ccOp = ccGroups.flatMap(([operation, group, durs]) => durs.map((d) => {
+  const r = {
+    start_ts: ccAt, end_ts: ccAt + d, duration_ns: d, operation, algorithm: 'Ring',
+    num_elements: 4096n, dtype: 'bf16', op_id: ccId, stream_id: 0n, stream_index: ccId,
+    trigger_engine: 'Pool', replica_group_id: group,
+  };
+  ccAt += 50000n;
+  ccId += 1n;
+  return r;
+}));
+await duckFolder(join(out, 'collectives@latest'),
+  { ...tables(load('device_small.json')), CcOp: ccOp }, 'COMPRESSION zstd');
 
 const split = { ...screen };
 delete split.SbufUsage;

@@ -29,10 +29,29 @@ enum {
 	F_ID2, F_NAME, F_PH, F_PID, F_S, F_TID, F_TS, F_COUNT
 };
 
-static const char *const field_names[F_COUNT] = {
-	"args", "bind_id", "bp", "cat", "dur", "flow_in", "flow_out", "id",
-	"id2", "name", "ph", "pid", "s", "tid", "ts",
+/* Keys of an event that the importer reads: add one here and above. */
+#define FIELD(s) { s, sizeof(s) - 1 }
+static const struct field {
+	const char *name;
+	size_t len;
+} fields[F_COUNT] = {
+	FIELD("args"), FIELD("bind_id"), FIELD("bp"), FIELD("cat"),
+	FIELD("dur"), FIELD("flow_in"), FIELD("flow_out"), FIELD("id"),
+	FIELD("id2"), FIELD("name"), FIELD("ph"), FIELD("pid"), FIELD("s"),
+	FIELD("tid"), FIELD("ts"),
 };
+
+/* The field a raw key names, or -1: by length and first byte before the
+ * whole name, as this runs for every member of every event. */
+static int field_of(const struct jspan *k)
+{
+	for (int i = 0; i < F_COUNT; i++) {
+		if (k->n == fields[i].len && k->p[0] == fields[i].name[0] &&
+		    !memcmp(k->p, fields[i].name, k->n))
+			return i;
+	}
+	return -1;
+}
 
 struct event {
 	struct jspan f[F_COUNT];
@@ -55,7 +74,7 @@ static const char *type_name(const struct jspan *v)
 static int bad(struct chrome *c, int field, const struct jspan *v,
 	       const char *want)
 {
-	return import_bad_field(c->im, field_names[field], type_name(v), want);
+	return import_bad_field(c->im, fields[field].name, type_name(v), want);
 }
 
 static int scan_event(struct chrome *c, const struct jrec *r, struct event *e)
@@ -68,12 +87,11 @@ static int scan_event(struct chrome *c, const struct jrec *r, struct event *e)
 	if (jscan_object(&s, r->text, r->len))
 		return import_fail(c->im, r, "expected an event object");
 	while ((rc = jscan_member(&s, &k, &v)) == 1) {
-		for (int i = 0; i < F_COUNT; i++) {
-			if (jscan_key_is(&k, field_names[i])) {
-				e->f[i] = v;
-				e->have[i] = v.type != JT_NULL;
-				break;
-			}
+		int i = field_of(&k);
+
+		if (i >= 0) {
+			e->f[i] = v;
+			e->have[i] = v.type != JT_NULL;
 		}
 	}
 	if (rc < 0)
@@ -102,7 +120,7 @@ static int time_field(struct chrome *c, struct event *e, int f, int64_t *ns)
 		return e->f[f].type == JT_NUMBER || e->f[f].type == JT_STRING ?
 		       import_fail(c->im, c->im->rec,
 				   "\"%s\" is not a time in µs that fits in"
-				   " 64 bits", field_names[f]) :
+				   " 64 bits", fields[f].name) :
 		       bad(c, f, &e->f[f], "a number of µs");
 	return 0;
 }
