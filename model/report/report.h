@@ -66,4 +66,8 @@ void report_analyze_text(const struct an_result *r, const struct mprofile *p,
 void report_analyze_json(const struct an_result *r, const struct mprofile *p,
 			 size_t max, FILE *f);
 
+struct diff;
+/* Two profiles compared (nxtop diff, diff.c): text, JSON or CSV. */
+void report_diff(const struct diff *d, enum out_format fmt, FILE *f);
+
 #endif
