@@ -23,18 +23,16 @@ static const struct diff_layout layouts[DW_COUNT] = {
 		{ { "value", "Value", DU_COUNT, 1 } }, 1, 0 },
 	[DW_ENGINES] = { NULL, NULL, "engine", "Engine",
 		{ COUNT_COL, TIME_COL("time", "Time"),
-		  TIME_COL("active", "Active") }, 3, 1 },
+		  TIME_COL("busy", "Busy") }, 3, 1 },
 	[DW_LAYERS] = { NULL, NULL, "layer", "Layer",
 		{ COUNT_COL, TIME_COL("time", "Time") }, 2, 1 },
 	[DW_OPCODES] = { "engine", "Engine", "opcode", "Opcode",
 		{ COUNT_COL, TIME_COL("time", "Time") }, 2, 1 },
 	[DW_HLO] = { NULL, NULL, "hlo", "HLO",
 		{ COUNT_COL, TIME_COL("time", "Time") }, 2, 1 },
-	[DW_DMA] = { NULL, NULL, "queue_type", "Queue type",
-		{ { "packets", "Packets", DU_COUNT, 0 },
-		  { "bytes", "Bytes", DU_BYTES, 1 },
-		  { "transfers", "Transfers", DU_COUNT, 0 },
-		  { "transfer_bytes", "Transfer bytes", DU_BYTES, 1 } }, 4, 1 },
+	[DW_DMA] = { "queue_type", "Queue type", "queue", "Queue",
+		{ COUNT_COL, { "bytes", "Bytes", DU_BYTES, 1 },
+		  TIME_COL("time", "Time") }, 3, 1 },
 	[DW_EXECUTIONS] = { "event", "Event", "group", "Model and NC",
 		{ COUNT_COL, TIME_COL("median", "Median"),
 		  TIME_COL("p90", "p90"), TIME_COL("max", "Max") }, 4, 1 },
@@ -81,7 +79,7 @@ void diff_add(struct diff_sides *s, const char *group, const char *name,
 
 	r->has[s->side] = 1;
 	for (int c = 0; c < s->d->lay->ncols; c++)
-		r->v[s->side][c] += v[c];
+		r->v[s->side][c] = sat_add(r->v[s->side][c], v[c]);
 }
 
 struct diff_row *diff_figure(struct diff_sides *s, const char *name,
@@ -91,7 +89,7 @@ struct diff_row *diff_figure(struct diff_sides *s, const char *name,
 
 	r->has[s->side] = 1;
 	r->unit = u;
-	r->v[s->side][0] = v;
+	r->v[s->side][0] = sat_add(r->v[s->side][0], v);
 	return r;
 }
 

@@ -17,8 +17,8 @@ struct diff_sides {
 /* Adds v (one value per layout column) to the row of (group, name). */
 void diff_add(struct diff_sides *s, const char *group, const char *name,
 	      const int64_t *v);
-/* One overall figure, and one the profile reports itself (kept only when
- * both sides report it). */
+/* Adds v to an overall figure; a figure the profile reports itself
+ * (diff_real, or both_only set) is kept only when both sides have it. */
 struct diff_row *diff_figure(struct diff_sides *s, const char *name,
 			     enum diff_unit u, int64_t v);
 void diff_real(struct diff_sides *s, const char *name, double v);

@@ -1,5 +1,5 @@
-/* One side of nxtop diff, read with the queries of the summaries, the
- * layer table, the selection summary and the execution rules. */
+/* One side of nxtop diff, read with the queries of the layer table, the
+ * selection summary, the system summary and the execution rules. */
 #include "config.h"
 
 #include <sqlite3.h>
@@ -45,98 +45,170 @@ static int reported_figures(struct diff_sides *s)
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "diff");
 }
 
-static void engine_figures(struct diff_sides *s, const struct summary *sm)
+/* A row's table of one selection field, or NULL. */
+static const struct sel_field *field_of(const struct sel_group *g,
+					const char *name)
 {
-	char name[64];
-
-	diff_figure(s, "Instructions", DU_COUNT, sm->n_instructions);
-	for (int e = 0; e < ENG_COUNT; e++) {
-		const struct sum_engine *g = &sm->eng[e];
-		const char *en = summary_engine_names[e];
-
-		if (!g->count && g->active_ns < 0)
-			continue;
-		snprintf(name, sizeof(name), "%s instructions", en);
-		diff_figure(s, name, DU_COUNT, g->count);
-		snprintf(name, sizeof(name), "%s instruction time", en);
-		diff_figure(s, name, DU_NS, g->instr_ns);
-		if (g->active_ns >= 0) {
-			snprintf(name, sizeof(name), "%s active time", en);
-			diff_figure(s, name, DU_NS, g->active_ns);
-		}
-	}
+	for (size_t f = 0; f < g->nfields; f++)
+		if (!strcmp(g->fields[f].name, name))
+			return &g->fields[f];
+	return NULL;
 }
 
-static void dma_figures(struct diff_sides *s, const struct summary *sm)
+static int is_engine(const struct sel_group *g)
 {
-	diff_figure(s, "DMA packets", DU_COUNT, sm->n_packets);
-	for (size_t i = 0; i < sm->nqtypes; i++) {
-		const struct sum_qtype *q = &sm->qtypes[i];
-		char *n = xasprintf("DMA packets %s", q->type);
-
-		diff_figure(s, n, DU_COUNT, q->packets);
-		free(n);
-		n = xasprintf("DMA bytes %s", q->type);
-		diff_figure(s, n, DU_BYTES, q->packet_bytes);
-		free(n);
-	}
-	if (sm->n_transfers)
-		diff_figure(s, "DMA transfers", DU_COUNT, sm->n_transfers);
+	return !strcmp(g->kind, "engine");
 }
 
-static int overall_device(struct diff_sides *s, const struct summary *sm)
+/* DMA packets ("dma") and transfers ("dma_xfer") rows. */
+static int is_dma(const struct sel_group *g)
+{
+	return !strcmp(g->kind, "dma") || !strcmp(g->kind, "dma_xfer");
+}
+
+/* A DMA row's bytes: each transfer size times its count. */
+static int64_t queue_bytes(const struct sel_group *g)
+{
+	const struct sel_field *f = field_of(g, "transfer_size");
+	int64_t sum = 0;
+
+	for (size_t i = 0; f && i < f->nrows; i++)
+		if (!f->rows[i].none)
+			sum = sat_add(sum, strtoll(f->rows[i].value, NULL, 10) *
+				      f->rows[i].n);
+	return sum;
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A DMA row's queue types by name, joined by ',' when it has several. */
+static char *queue_types(const struct sel_group *g)
+{
+	const struct sel_field *f = field_of(g, "queue_type");
+	const char **v;
+	struct strbuf sb;
+
+	if (!f || !f->nrows)
+		return xstrdup("unknown");
+	v = xmalloc(f->nrows * sizeof(*v));
+	for (size_t i = 0; i < f->nrows; i++)
+		v[i] = f->rows[i].value;
+	qsort(v, f->nrows, sizeof(*v), by_str);
+	sb_init(&sb);
+	for (size_t i = 0; i < f->nrows; i++)
+		sb_printf(&sb, "%s%s", i ? "," : "", v[i]);
+	free(v);
+	return sb_detach(&sb);
+}
+
+static void figure(struct diff_sides *s, enum diff_unit u, int64_t v,
+		   const char *fmt, const char *arg)
+{
+	char *name = xasprintf(fmt, arg);
+
+	diff_figure(s, name, u, v);
+	free(name);
+}
+
+static void engine_figures(struct diff_sides *s, const struct sel_group *g)
+{
+	diff_figure(s, "Instructions", DU_COUNT, g->n);
+	figure(s, DU_COUNT, g->n, "%s instructions", g->name);
+	figure(s, DU_NS, g->dur, "%s instruction time", g->name);
+	figure(s, DU_NS, g->active, "%s busy time", g->name);
+}
+
+/* Packets (transfers) by queue type; bytes by the row's queue types. */
+static void dma_figures(struct diff_sides *s, const struct sel_group *g)
+{
+	const struct sel_field *f = field_of(g, "queue_type");
+	int xfer = !strcmp(g->kind, "dma_xfer");
+	char *types = queue_types(g);
+
+	for (size_t i = 0; f && i < f->nrows; i++)
+		figure(s, DU_COUNT, f->rows[i].n, xfer ? "DMA transfers %s" :
+		       "DMA packets %s", f->rows[i].value);
+	figure(s, DU_BYTES, queue_bytes(g), xfer ? "DMA transfer bytes %s" :
+	       "DMA bytes %s", types);
+	free(types);
+}
+
+static int overall_device(struct diff_sides *s, const struct selection *sel)
 {
 	diff_figure(s, "Total time", DU_NS, s->d->total[s->side]);
-	if (summary_is_trace(sm)) {
-		diff_figure(s, "Slices", DU_COUNT, sm->n_slices);
-		diff_figure(s, "Threads", DU_COUNT, sm->n_threads);
-	}
-	engine_figures(s, sm);
-	dma_figures(s, sm);
-	if (sm->n_counter_samples)
-		diff_figure(s, "Counter samples", DU_COUNT,
-			    sm->n_counter_samples);
+	diff_figure(s, "Events", DU_COUNT, sel->n);
+	diff_figure(s, "Event time", DU_NS, sel->dur);
+	for (size_t i = 0; i < sel->ngroups; i++)
+		if (is_engine(&sel->groups[i]))
+			engine_figures(s, &sel->groups[i]);
+	for (size_t i = 0; i < sel->ngroups; i++)
+		if (is_dma(&sel->groups[i]))
+			dma_figures(s, &sel->groups[i]);
 	return reported_figures(s);
 }
 
-static void engine_rows(struct diff_sides *s, const struct summary *sm)
+static void engine_row(struct diff_sides *s, const struct sel_group *g)
 {
-	for (int e = 0; e < ENG_COUNT; e++) {
-		const struct sum_engine *g = &sm->eng[e];
-		int64_t v[DIFF_MAX_COLS] = { g->count, g->instr_ns,
-					     NX_MAX(g->active_ns, 0) };
+	int64_t v[DIFF_MAX_COLS] = { g->n, g->dur, g->active };
 
-		if (g->count || g->active_ns > 0)
-			diff_add(s, NULL, summary_engine_names[e], v);
+	diff_add(s, NULL, g->name, v);
+}
+
+static void dma_row(struct diff_sides *s, const struct sel_group *g)
+{
+	int64_t v[DIFF_MAX_COLS] = { g->n, queue_bytes(g), g->dur };
+	char *types = queue_types(g);
+	char *name = xasprintf("%s%s", g->name, !strcmp(g->kind, "dma_xfer") ?
+			       " transfers" : "");
+
+	diff_add(s, types, name, v);
+	free(name);
+	free(types);
+}
+
+/* Opcodes per engine row, or HLO names over every engine row. */
+static void value_rows(struct diff_sides *s, const struct sel_group *g)
+{
+	int op = s->d->what == DW_OPCODES;
+	const struct sel_field *f = field_of(g, op ? "opcode" : "hlo_name");
+
+	for (size_t r = 0; f && r < f->nrows; r++) {
+		int64_t v[DIFF_MAX_COLS] = { f->rows[r].n, f->rows[r].dur };
+
+		diff_add(s, op ? g->name : NULL, f->rows[r].value, v);
 	}
 }
 
-static void dma_rows(struct diff_sides *s, const struct summary *sm)
+static void group_rows(struct diff_sides *s, const struct sel_group *g)
 {
-	for (size_t i = 0; i < sm->nqtypes; i++) {
-		const struct sum_qtype *q = &sm->qtypes[i];
-		int64_t v[DIFF_MAX_COLS] = { q->packets, q->packet_bytes,
-					     q->transfers, q->transfer_bytes };
-
-		diff_add(s, NULL, q->type, v);
-	}
+	if (s->d->what == DW_ENGINES && is_engine(g))
+		engine_row(s, g);
+	else if (s->d->what == DW_DMA && is_dma(g))
+		dma_row(s, g);
+	else if ((s->d->what == DW_OPCODES || s->d->what == DW_HLO) &&
+		 is_engine(g))
+		value_rows(s, g);
 }
 
-/* overall, engines and dma: from the profile summary. */
-static int from_summary(struct diff_sides *s)
+/* Everything but layers: the selection summary of the whole profile,
+ * read from the per-bucket aggregates (a summary would read every
+ * event). */
+static int from_selection(struct diff_sides *s)
 {
-	struct summary sm;
+	struct selection sel;
 	int rc = 0;
 
-	if (summary_compute(s->m, s->prof->id, &sm))
+	if (selection_compute(s->m, s->prof->id, s->prof->start,
+			      sat_add(s->prof->end, 1), NULL, 0, &sel))
 		return -1;
 	if (s->d->what == DW_OVERALL)
-		rc = overall_device(s, &sm);
-	else if (s->d->what == DW_ENGINES)
-		engine_rows(s, &sm);
-	else
-		dma_rows(s, &sm);
-	summary_free(&sm);
+		rc = overall_device(s, &sel);
+	for (size_t i = 0; i < sel.ngroups; i++)
+		group_rows(s, &sel.groups[i]);
+	selection_free(&sel);
 	return rc;
 }
 
@@ -158,46 +230,9 @@ static int from_layers(struct diff_sides *s)
 	return 0;
 }
 
-/* Opcodes per engine row, or HLO names over every row: the selection
- * summary of the whole profile. */
-static int from_selection(struct diff_sides *s)
-{
-	const char *field = s->d->what == DW_OPCODES ? "opcode" : "hlo_name";
-	struct selection sel;
-
-	if (selection_compute(s->m, s->prof->id, s->prof->start,
-			      sat_add(s->prof->end, 1), NULL, 0, &sel))
-		return -1;
-	for (size_t g = 0; g < sel.ngroups; g++) {
-		const struct sel_group *sg = &sel.groups[g];
-
-		for (size_t f = 0; f < sg->nfields; f++) {
-			if (strcmp(sg->fields[f].name, field))
-				continue;
-			for (size_t r = 0; r < sg->fields[f].nrows; r++) {
-				const struct sel_value *sv = &sg->fields[f].rows[r];
-				int64_t v[DIFF_MAX_COLS] = { sv->n, sv->dur };
-
-				diff_add(s, s->d->what == DW_OPCODES ?
-					 sg->name : NULL, sv->value, v);
-			}
-		}
-	}
-	selection_free(&sel);
-	return 0;
-}
-
 int diff_load_device(struct diff_sides *s)
 {
-	switch (s->d->what) {
-	case DW_LAYERS:
-		return from_layers(s);
-	case DW_OPCODES:
-	case DW_HLO:
-		return from_selection(s);
-	default:
-		return from_summary(s);
-	}
+	return s->d->what == DW_LAYERS ? from_layers(s) : from_selection(s);
 }
 
 static int by_value(const void *a, const void *b)
