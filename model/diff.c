@@ -134,8 +134,10 @@ static int check_kinds(const struct diff *d)
 	int sys = is_system(&d->prof[0]);
 
 	if (sys != is_system(&d->prof[1])) {
-		err_set("cannot compare a %s profile (A) with a %s profile (B)",
-			d->prof[0].kind, d->prof[1].kind);
+		err_set("cannot compare %s (A, a %s profile) with %s (B, a %s"
+			" profile): both must be system profiles or neither",
+			d->prof[0].name, d->prof[0].kind, d->prof[1].name,
+			d->prof[1].kind);
 		return -1;
 	}
 	if (d->what == DW_EXECUTIONS && !sys) {
