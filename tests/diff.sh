@@ -1,13 +1,14 @@
 #!/bin/sh
 # nxtop diff A B: a device profile against a copy with known changes (an
 # opcode renamed, one moved to another opcode, a duration doubled, a
-# layer renamed, the MFU doubled): opcodes, HLO names, engines (with
-# busy time) and layers against jq's counts and sums, rows only on one
-# side added or removed, every delta and percentage recomputed by awk;
-# the three formats carry the same numbers; --sort; two system profiles
-# written here, their executions' count, median, p90 and max against
-# awk; Chrome traces for --fail-if-slower at both sides of its threshold
-# and an empty profile; mixed kinds and bad options.
+# layer renamed, the MFU doubled, a DMA packet's size tripled):
+# opcodes, HLO names, engines (with busy time), layers and DMA queues
+# against jq's counts and sums, rows only on one side added or removed,
+# every delta and percentage recomputed by awk; the three formats carry
+# the same numbers; --sort; two system profiles written here, their
+# executions' count, median, p90 and max against awk; Chrome traces for
+# --fail-if-slower at both sides of its threshold and an empty profile;
+# mixed kinds and bad options.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -27,6 +28,7 @@ sed -e 's/"opcode":"TENSOR_REDUCE"/"opcode":"TENSOR_REDUCE_V2"/' \
 	-e 's/"duration":82,/"duration":164,/' \
 	-e 's|"name":"/sg00/_dot.3"|"name":"/sg00/_dot.4"|' \
 	-e 's/"mfu_estimated_percent":2.438498234067393e-05}/"mfu_estimated_percent":4.876996468134786e-05}/' \
+	-e 's/"transfer_size":2048,"read_size":2048,"variable":"identity_40"/"transfer_size":6144,"read_size":2048,"variable":"identity_40"/' \
 	"$a" >"$b"
 cmp -s "$a" "$b" && fail "the changed copy is the same"
 expect 0 "" "$NXTOP" import -q "$a"
@@ -265,6 +267,29 @@ expect 1 'both must be system profiles or neither' "$NXTOP" diff -q "$a" "$tmp/s
 [ -s "$out" ] && fail "mixed kinds: output written: $(cat "$out")"
 expect 1 'executions compares system profiles' "$NXTOP" diff -q "$a" "$b" --what executions
 expect 1 'layers compares device profiles' "$NXTOP" diff -q "$tmp/sa.json" "$tmp/sb.json" --what layers
+
+# DMA queues: a packet's queue is its subgroup up to the first '-'; rows
+# without packet_idx are the queue's transfers
+dma='def rows: [.dma[] | {k: "\(.queue_type),\(.subgroup | split("-")[0])\(
+	if has("packet_idx") then "" else " transfers" end)",
+	d: (.duration | tonumber), b: (.transfer_size | tonumber)}]
+	| group_by(.k) | map({key: .[0].k, value: {n: length,
+	t: "\(map(.b) | add),\(map(.d) | add)"}}) | from_entries;'
+jq -n -r --slurpfile A "$a" --slurpfile B "$b" "$dma"'
+	($A[0] | rows) as $a | ($B[0] | rows) as $b | $a | keys[] as $k
+	| [$k, $a[$k].n, $b[$k].n, $a[$k].t, $b[$k].t] | map(tostring)
+	| join(",")' | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $7 "," $6 "," $8 }' |
+	sort >"$tmp/want"
+grep -q '^data,qSyncSpillReload0,1,1,2048,6144,' "$tmp/want" ||
+	fail "dma: the changed packet: $(cat "$tmp/want")"
+expect 0 "" "$NXTOP" diff -q "$a" "$b" --what dma --format csv
+tr -d '\r' <"$out" | awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 "," $6 "," $7 "," $10 "," $11 }' |
+	sort >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" ||
+	fail "dma queues differ from jq: $(diff "$tmp/want" "$tmp/got")"
+check_deltas 2 3 "2 3"
+tr -d '\r' <"$out" | sed -n 2p | grep -q '^data,qSyncSpillReload0,' ||
+	fail "dma: not by |bytes B-A| first: $(cat "$out")"
 
 # --fail-if-slower on two traces: B spans 10% more than A
 printf '{"traceEvents": [{"name": "k", "ph": "X", "ts": 0, "dur": 400, "pid": 1, "tid": 1},
