@@ -2,6 +2,7 @@
 
 #include "src/cli/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,9 +97,15 @@ static const char help_text[] =
 	"3 (diff --fail-if-slower) B slower than allowed.\n"
 	"See nxtop(1).\n";
 
-static void cli_help(void)
+/* The text is longer than stdout's buffer: a write that fails says why
+ * now (once the buffer is dropped, the flush at exit no longer can). */
+static int cli_help(void)
 {
-	fputs(help_text, stdout);
+	if (fputs(help_text, stdout) == EOF) {
+		err_set("standard output: %s", strerror(errno));
+		return cli_fail();
+	}
+	return 0;
 }
 
 /* Checks a filter option now, so that a typo is a usage error. */
@@ -147,8 +154,7 @@ int cli_common(struct cli *c, int opt)
 		c->imp.quiet = 1;
 		return 1;
 	case 'h':
-		cli_help();
-		exit(cli_finish(0));
+		exit(cli_finish(cli_help()));
 	default:
 		return 0;
 	}
