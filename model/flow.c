@@ -192,13 +192,13 @@ int flow_fields(struct model *m, const struct mslice *s, int64_t pstart,
 		flow_line(m, &f[i], s->id, pstart, tf, &v);
 		snprintf(key, sizeof(key), "%s %zu", f[i].out.id == s->id ?
 			 "to" : "from", i + 1);
-		fn(ctx, "Flows", key, sb_cstr(&v));
+		fn(ctx, "Flows", key, sb_cstr(&v), NULL);
 	}
 	if (n > FLOW_FIELDS_MAX) {
 		sb_reset(&v);
 		sb_printf(&v, "%zu more%s (F lists them)", n - FLOW_FIELDS_MAX,
 			  n == FLOW_LIST_MAX ? " or further" : "");
-		fn(ctx, "Flows", "more", sb_cstr(&v));
+		fn(ctx, "Flows", "more", sb_cstr(&v), NULL);
 	}
 	sb_free(&v);
 	flow_free(f, n);

@@ -29,10 +29,13 @@ static const struct {
 	{ "system_profile_metadata", "System profile metadata" },
 };
 
-/* Shown inside other panels, not on their own. */
+/* Shown inside other panels (the details pane's field docs among
+ * them), not on their own. */
 static int hidden(const char *key)
 {
-	return !strcmp(key, "summary_groups") || !strcmp(key, "summary_group_order");
+	return !strcmp(key, "summary_groups") ||
+	       !strcmp(key, "summary_group_order") ||
+	       !strcmp(key, "field_unit") || !strcmp(key, "field_description");
 }
 
 static const char *title_of(const char *key)
@@ -199,7 +202,7 @@ static int load_summary(struct model *m, int64_t profile, int tf,
 	/* groups by summary_group_order, then keys alphabetically */
 	if (sqlite3_prepare_v2(model_db(m),
 			       "SELECT coalesce(g.value, 'other'), s.key, s.value,"
-			       " coalesce(d.value, '') FROM info s"
+			       " coalesce(d.value, t.value, '') FROM info s"
 			       " LEFT JOIN info g ON g.profile_id = s.profile_id AND"
 			       " g.section = 'summary_groups' AND g.idx = 0 AND"
 			       " g.key = s.key"
@@ -209,6 +212,10 @@ static int load_summary(struct model *m, int64_t profile, int tf,
 			       " LEFT JOIN info d ON d.profile_id = s.profile_id AND"
 			       " d.section = 'terminology' AND d.idx = 0 AND"
 			       " d.key = s.key"
+			       /* a Parquet profile's SchemaFields: "Summary.key" */
+			       " LEFT JOIN info t ON t.profile_id = s.profile_id AND"
+			       " t.section = 'terminology' AND t.idx = 0 AND"
+			       " t.key = 'Summary.' || s.key"
 			       " WHERE s.profile_id = ? AND s.section = 'summary'"
 			       " AND s.idx = 0 ORDER BY coalesce(o.value, 1e9),"
 			       " 1, s.key", -1, &st, NULL) != SQLITE_OK)

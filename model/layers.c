@@ -80,7 +80,9 @@ static void merge(struct layer_row *into, const struct layer_row *r)
 	for (int e = 0; e < ENG_COUNT; e++) {
 		into->count[e] += r->count[e];
 		into->time[e] += r->time[e];
-		into->active[e] += r->active[e];
+		/* unknown in one member: unknown in the group */
+		into->active[e] = into->active[e] < 0 || r->active[e] < 0 ?
+				  -1 : into->active[e] + r->active[e];
 	}
 	if (r->flops >= 0)
 		into->flops = NX_MAX(into->flops, 0) + r->flops;
@@ -139,7 +141,7 @@ int layers_load(struct model *m, int64_t profile, int depth,
 		for (int e = 0; e < ENG_COUNT; e++) {
 			r.count[e] = col_or(st, 4 + e, 0);
 			r.time[e] = col_or(st, 9 + e, 0);
-			r.active[e] = col_or(st, 14 + e, 0);
+			r.active[e] = col_or(st, 14 + e, -1);
 		}
 		r.flops = col_or(st, 19, -1);
 		r.model_flops = col_or(st, 20, -1);

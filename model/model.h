@@ -123,11 +123,17 @@ int model_slice_step(struct model *m, int64_t track, int64_t ts, int dir,
 int model_edge_near(struct model *m, const struct mtrack *t, int64_t ts,
 		    int64_t maxdist, int64_t *edge);
 
+/* A field's unit and description, from a Parquet profile's
+ * SchemaFields; either may be NULL. */
+struct mfield_doc {
+	const char *unit, *description;
+};
+
 /* Every field of a slice, grouped; fn is called once per field in
- * display order. Values are plain text, not yet sanitised; times in
- * ASCII units ("us") when ascii is set. */
+ * display order, with its doc or NULL. Values are plain text, not yet
+ * sanitised; times in ASCII units ("us") when ascii is set. */
 typedef void (*mfield_fn)(void *ctx, const char *group, const char *key,
-			  const char *value);
+			  const char *value, const struct mfield_doc *doc);
 int model_slice_fields(struct model *m, int64_t id, int ascii, mfield_fn fn,
 		       void *ctx);
 

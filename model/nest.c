@@ -156,7 +156,7 @@ static void ancestor_field(struct model *m, const struct mslice *a, int k,
 	sb_init(&v);
 	sb_adds(&v, buf);
 	sb_adds(&v, model_string(m, a->name));
-	fn(ctx, "Nesting", key, sb_cstr(&v));
+	fn(ctx, "Nesting", key, sb_cstr(&v), NULL);
 	sb_free(&v);
 }
 
@@ -170,12 +170,12 @@ int nest_fields(struct model *m, const struct mslice *s, mfield_fn fn,
 
 	if (s->parent && model_slice(m, s->parent, &p) == 0) {
 		share(pct, sizeof(pct), s->dur, p.dur);
-		fn(ctx, "Nesting", "share of parent", pct);
+		fn(ctx, "Nesting", "share of parent", pct, NULL);
 	}
 	while (a.parent && model_slice(m, a.parent, &p) == 0) {
 		if (++k > NEST_SHOWN) {
 			snprintf(buf, sizeof(buf), "%d more, to depth 0", p.depth + 1);
-			fn(ctx, "Nesting", "ancestors", buf);
+			fn(ctx, "Nesting", "ancestors", buf, NULL);
 			break;
 		}
 		ancestor_field(m, &p, k, fn, ctx);
@@ -188,6 +188,6 @@ int nest_fields(struct model *m, const struct mslice *s, mfield_fn fn,
 	timefmt_dur(d, sizeof(d), total, 3, 0);
 	share(pct, sizeof(pct), total, s->dur);
 	snprintf(buf, sizeof(buf), "%" PRId64 ", total %s (%s of this)", n, d, pct);
-	fn(ctx, "Nesting", "children", buf);
+	fn(ctx, "Nesting", "children", buf, NULL);
 	return 0;
 }

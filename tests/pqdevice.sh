@@ -2,7 +2,9 @@
 # Neuron Explorer device profile folders (Parquet): the folders converted
 # from device_small.json and device_screen.json (tests/parquet/device.mjs)
 # give the JSON twin's summary and exports; layers are counted from the
-# instructions (checked against jq); split, missing and unknown tables
+# instructions, with each engine's active time, FLOPs, MFU and HFU
+# (checked against jq and awk over the JSON twin); split, missing and
+# unknown tables
 # and columns; a newer schema version; the cache follows the folder's
 # files; bad table files fail with one line and leave no cache.
 set -u
@@ -76,21 +78,109 @@ for q in id=18446744073709551000 id=9223229769545287789; do
 	cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "search $q differs from the JSON's"
 done
 
-# Layers: per layer name, instruction count per engine and start, from
-# the JSON twin by jq (engine from subgroup, else label).
-jq -r '[.instruction[] | select((.layer // "") != "")
+# Layers: per layer name, start, instruction count per engine and each
+# engine's active time (the union of its instructions in the layer),
+# from the JSON twin by jq (engine from subgroup, else label).
+layers_jq() {
+	jq -r '[.instruction[] | select((.layer // "") != "")
 	| {l: .layer, e: ((.subgroup // .label) | ascii_downcase
-		| sub("tensormatrix"; "tensor")), ts: (.timestamp | tonumber)}]
-	| group_by(.l)[] | [.[0].l, (map(.ts) | min),
-		(["tensor", "vector", "scalar", "gpsimd", "sync"] as $e
-		| $e[] as $x | map(select(.e == $x)) | length)] | @csv' \
-	"$fx/device_screen.json" | tr -d '"' | sort >"$tmp/want.txt"
-"$NXTOP" export -q "$screen" --what layers --format json |
-	jq -r '.layers[] | [.layer, .start_ns, .Tensor, .Vector, .Scalar, .GpSimd, .Sync] | @csv' |
-	tr -d '"' | sort >"$tmp/got.txt"
+		| sub("tensormatrix"; "tensor")), s: (.timestamp | tonumber),
+		t: ((.timestamp | tonumber) + (.duration | tonumber))}]
+	| group_by(.l)[] | . as $g
+	| ["tensor", "vector", "scalar", "gpsimd", "sync"] as $e
+	| [.[0].l, (map(.s) | min),
+		($e[] as $x | $g | map(select(.e == $x)) | length),
+		($e[] as $x | $g | map(select(.e == $x)) | sort_by(.s)
+		| reduce .[] as $i ({end: null, len: 0};
+			if .end == null or $i.s >= .end
+			then {end: $i.t, len: (.len + $i.t - $i.s)}
+			elif $i.t > .end then {end: $i.t, len: (.len + $i.t - .end)}
+			else . end) | .len)] | @csv' "$1" | tr -d '"' | sort
+}
+layers_got() {
+	"$NXTOP" export -q "$1" --what layers --format json |
+		jq -r '.layers[] | [.layer, .start_ns, .Tensor, .Vector, .Scalar,
+			.GpSimd, .Sync, ."Tensor active", ."Vector active",
+			."Scalar active", ."GpSimd active", ."Sync active"] | @csv' |
+		tr -d '"' | sort
+}
+layers_jq "$fx/device_screen.json" >"$tmp/want.txt"
+layers_got "$screen" >"$tmp/got.txt"
 [ "$(wc -l <"$tmp/want.txt")" -eq 4 ] || fail "jq found $(wc -l <"$tmp/want.txt") layers, not 4"
 cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
-	fail "layers differ from jq's count: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
+	fail "layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
+# the same over split parts, some in lower case, from another writer
+layers_got "$split" >"$tmp/got.txt"
+cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
+	fail "split: layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
+# the JSON's own layer_summary gives _dot.3 the same tensor active time
+n=$(jq '.layer_summary[] | select(.name == "/sg00/_dot.3") | .tensor_engine_active_time' \
+	"$fx/device_small.json")
+layers_jq "$fx/device_small.json" | grep -q "^_dot.3,[0-9,]*,$n,[0-9]*,[0-9]*,[0-9]*,[0-9]*\$" ||
+	fail "jq's tensor active time of _dot.3 is not the layer_summary's $n"
+layers_jq "$fx/device_small.json" >"$tmp/want.txt"
+layers_got "$small" >"$tmp/got.txt"
+cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
+	fail "small: layers differ from jq's: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -5)"
+
+# Where the JSON's layer_summary defines them the same way (its _dot.3
+# row: span, tensor instructions and active time), the export agrees.
+pick='.layers[] | select(.layer | test("(^|/)_dot\\.3$")) | [.start_ns, .duration_ns, .Tensor, ."Tensor active"] | @csv'
+j=$("$NXTOP" export -q "$fx/device_small.json" --what layers --format json | jq -r "$pick")
+p=$("$NXTOP" export -q "$small" --what layers --format json | jq -r "$pick")
+[ "$j" = "3332,1866063,2,207" ] && [ "$p" = "$j" ] ||
+	fail "_dot.3: JSON's layer_summary gives '$j', Parquet '$p'"
+
+# An active time nobody gave is empty, not 0 (the JSON's /sg00 row has
+# none; nor has a layer counted from rows too far out of order).
+jq -e '.layer_summary[] | select(.name == "/sg00") | has("tensor_engine_active_time") | not' \
+	"$fx/device_small.json" >/dev/null || fail "/sg00 of device_small.json has an active time"
+"$NXTOP" export -q "$fx/device_small.json" --what layers --format json |
+	jq -e '.layers[] | select(.layer == "/sg00") | ."Tensor active" == ""' >/dev/null ||
+	fail "an absent active time is not empty"
+
+# MFU and HFU: FLOPs over the layer's span at the tensor engine's peak
+# (2 x 128 x 128 per cycle at 2.8 GHz, from Metadata). small_flops's
+# FLOPs follow the rule in tests/parquet/device.mjs, redone here by jq
+# over the JSON twin; _add.7 has FLOPs without flops_transpose, so no
+# model FLOPs and no MFU.
+jq -r '[.instruction[] | select((.layer // "") != "")
+	| (.duration | tonumber) as $d
+	| {l: .layer, s: (.timestamp | tonumber), t: ((.timestamp | tonumber) + $d),
+	   raw: (if .subgroup == "Tensor" then 32768 * $d
+		elif .subgroup == "Vector" and (.timestamp | tonumber) == 6000 then 100
+		else 0 end),
+	   tr: (if .subgroup == "Tensor" and .label == "Tensor" then 16384 * $d
+		elif .subgroup == "Vector" and (.timestamp | tonumber) == 6000 then null
+		else 0 end)}]
+	| group_by(.l)[] | [.[0].l, (map(.t) | max) - (map(.s) | min),
+		(map(.raw) | add),
+		(if any(.tr == null) then "" else (map(.raw - .tr) | add) end)] | @tsv' \
+	"$fx/device_small.json" | sort >"$tmp/flops.txt"
+cp -R "$fx/parquet-device/small_flops@latest" "$tmp/"
+flops="$tmp/small_flops@latest"
+"$NXTOP" export -q "$flops" --what layers --format json >"$tmp/l.json" ||
+	fail "small_flops: layers export failed"
+jq -r '.layers[] | [.layer, .duration_ns, .flops, .mfu] | @tsv' "$tmp/l.json" |
+	sort >"$tmp/got.txt"
+sqlite3 -separator '	' "$flops.nxdb" "SELECT name, coalesce(hfu, '') FROM layer" |
+	sort >"$tmp/hfu.txt"
+[ "$(wc -l <"$tmp/flops.txt")" -eq 2 ] || fail "jq found $(wc -l <"$tmp/flops.txt") layers, not 2"
+join -t '	' "$tmp/flops.txt" "$tmp/got.txt" | join -t '	' - "$tmp/hfu.txt" | awk -F'\t' '
+	function off(got, want) { d = got - want; if (d < 0) d = -d; return d > 1e-9 * want }
+	{ peak = 2 * 128 * 128 * 2.8; n++ }
+	$2 != $5 || $3 != $6 { print "flops or span of " $1 ": " $0; bad = 1 }
+	$4 == "" && $7 != "" { print "MFU of " $1 " without model FLOPs: " $7; bad = 1 }
+	$4 != "" && off($7, $4 / ($2 * peak)) { print "MFU of " $1 ": " $7; bad = 1 }
+	off($8, $3 / ($2 * peak)) { print "HFU of " $1 ": " $8; bad = 1 }
+	END { exit bad || n != 2 }' >"$tmp/bad.txt" ||
+	fail "small_flops: $(cat "$tmp/bad.txt") (jq: $(cat "$tmp/flops.txt"))"
+# without the tensor engine's size in Metadata, no MFU
+jq -e '[.layers[] | .mfu] | all(. == "")' \
+	"$tmp/l.json" >/dev/null && fail "small_flops: no MFU at all"
+"$NXTOP" export -q "$small" --what layers --format json |
+	jq -e '[.layers[] | .mfu] | all(. == "")' >/dev/null ||
+	fail "small: an MFU without pe_num_cols in Metadata"
 
 # The viewer shows the same timeline and details (screen tests check
 # that it shows these expected screens).
@@ -150,6 +240,26 @@ expect 0 '^  Tensor             2      285 ns            -         -$' "$NXTOP" 
 # SchemaFields descriptions are the Summary keys' terminology.
 expect 0 'total_time .*Total duration of on device time' \
 	"$NXTOP" export -q "$small" --what info --section summary
+# Every SchemaFields entry is in the terminology as Table.field:
+# description [unit], one line each (the table's rows counted by jq's
+# twin, the cache's SchemaFields info rows).
+expect 0 '^  Instruction\.start_ts +Start of the instruction \[ns\]$' \
+	"$NXTOP" export -q "$split" --what info --section terminology
+grep -q '^  DmaPacket\.throughput  *Bytes per second of the packet \[B/s\]$' "$out" ||
+	fail "terminology: no DmaPacket.throughput [B/s]: $(cat "$out")"
+grep -q '^  Instruction\.opcode  *Hardware opcode of the instruction$' "$out" ||
+	fail "terminology: a field without unit: $(cat "$out")"
+n=$(sqlite3 "$split.nxdb" "SELECT count(DISTINCT idx) FROM info WHERE section = 'SchemaFields'")
+[ "$(grep -c '^  [A-Za-z]*\.[a-z_]* ' "$out")" -eq "$n" ] ||
+	fail "terminology: not one line per SchemaFields entry ($n): $(cat "$out")"
+# the details pane's units and descriptions are found by the name it
+# shows (duration_ns as duration); they make no info panel of their own
+n=$(sqlite3 "$split.nxdb" "SELECT value FROM info WHERE section = 'field_unit' AND key = 'instruction.duration'")
+[ "$n" = ns ] || fail "field_unit of instruction.duration: '$n', not ns"
+n=$(sqlite3 "$split.nxdb" "SELECT value FROM info WHERE section = 'field_description' AND key = 'dma_packet.subgroup'")
+[ "$n" = "DMA queue of the packet" ] || fail "field_description of dma_packet.subgroup: '$n'"
+expect 0 '' "$NXTOP" export -q "$split" --what info
+grep -q 'field_unit\|field_description' "$out" && fail "the field docs show as info panels"
 
 # The cache follows the folder's files: a new part, a changed file.
 cp "$small/DmaPacket.parquet" "$tmp/dma1.parquet"

@@ -1,5 +1,8 @@
 /* Fields are copied (cleaned, their line breaks kept) when an event is
  * loaded and laid out into wrapped lines whenever the width changes.
+ * A field with a unit shows it after its key ("transfer_size [B]"), and
+ * its description, when the profile has one, follows its value in the
+ * pager.
  * A value shows at most DETAILS_VALUE_LINES lines and then its length:
  * laying out a value of megabytes takes no longer than a short one, and
  * Enter on it reads it all in the pager. */
@@ -23,6 +26,7 @@
 
 struct field {
 	char *group, *key, *value;
+	char *description;	/* NULL: none */
 	size_t len;		/* bytes of value */
 	size_t chars;		/* characters of value */
 	size_t line, nlines;	/* its lines in the layout */
@@ -62,6 +66,7 @@ static void clear_fields(struct details *d)
 		free(d->fields[i].group);
 		free(d->fields[i].key);
 		free(d->fields[i].value);
+		free(d->fields[i].description);
 	}
 	d->nfields = 0;
 	d->nlines = 0;
@@ -103,8 +108,24 @@ static size_t count_chars(const char *s, size_t n)
 	return k;
 }
 
+/* The key with its unit, unless its label already names it. */
+static char *unit_key(const char *key, const struct mfield_doc *doc)
+{
+	char *k, *paren;
+
+	if (!doc || !doc->unit || !*doc->unit)
+		return clean(key, NULL);
+	paren = xasprintf("(%s)", doc->unit);
+	k = strstr(key, paren) ? xstrdup(key) :
+				 xasprintf("%s [%s]", key, doc->unit);
+	free(paren);
+	paren = clean(k, NULL);
+	free(k);
+	return paren;
+}
+
 static void add_field(void *ctx, const char *group, const char *key,
-		      const char *value)
+		      const char *value, const struct mfield_doc *doc)
 {
 	struct details *d = ctx;
 	struct field *f;
@@ -114,8 +135,10 @@ static void add_field(void *ctx, const char *group, const char *key,
 	f = &d->fields[d->nfields++];
 	memset(f, 0, sizeof(*f));
 	f->group = clean(group, NULL);
-	f->key = clean(key, NULL);
+	f->key = unit_key(key, doc);
 	f->value = clean(value, &f->len);
+	if (doc && doc->description && *doc->description)
+		f->description = xstrdup(doc->description);
 	f->chars = count_chars(f->value, f->len);
 }
 
@@ -331,15 +354,18 @@ static void choose_shown(struct details *d)
 static void open_pager(struct details *d, struct tui *t)
 {
 	const struct field *f;
-	struct pager_part part;
+	struct pager_part part[2];
 
 	if (d->cur >= d->nfields) {
 		tui_message(t, "no field to read");
 		return;
 	}
 	f = &d->fields[d->cur];
-	part = (struct pager_part){ NULL, f->value, f->len };
-	tui_push(t, pager_open(f->key, &part, 1));
+	part[0] = (struct pager_part){ NULL, f->value, f->len };
+	if (f->description)
+		part[1] = (struct pager_part){ "Description", f->description,
+					       strlen(f->description) };
+	tui_push(t, pager_open(f->key, part, f->description ? 2 : 1));
 }
 
 int details_request(struct details *d, struct tui *t, enum request req)

@@ -82,7 +82,8 @@ static void layers_line(struct list *l, size_t i, struct list_line *out)
 	dur(&out->cells[LC_DUR], r->dur, 3);
 	for (int e = 0; e < ENG_COUNT; e++) {
 		sb_printf(&out->cells[LC_TENSOR + e], "%" PRId64, r->count[e]);
-		dur(&out->cells[LC_TENSOR_ACT + e], r->active[e], 3);
+		if (r->active[e] >= 0)
+			dur(&out->cells[LC_TENSOR_ACT + e], r->active[e], 3);
 	}
 	if (r->flops >= 0)
 		sb_printf(&out->cells[LC_FLOPS], "%" PRId64, r->flops);

@@ -337,7 +337,9 @@ void export_layers(const struct layer_table *lt, const struct mprofile *p,
 		for (int e = 0; e < ENG_COUNT; e++)
 			table_int(t, r->count[e]);
 		for (int e = 0; e < ENG_COUNT; e++) {
-			if (text)
+			if (r->active[e] < 0)
+				table_text(t, "");
+			else if (text)
 				cell_dur(t, r->active[e]);
 			else
 				table_int(t, r->active[e]);

@@ -7,8 +7,13 @@
 //     Instruction and DmaPacket split in parts, SbufUsage/PsumUsage and
 //     the hlo_attrs column left out, engine names in lower case and
 //     times as int32 in one part, a column and tables nxtop does not
-//     know (one longer than the rows it keeps of them), and a schema
-//     version newer than nxtop's.
+//     know (one longer than the rows it keeps of them), a schema
+//     version newer than nxtop's, and SchemaFields describing some
+//     Instruction, DmaPacket and DmaPacketAggregated fields.
+//   small_flops@latest    from device_small.json, DuckDB: the tensor
+//     engine's size and clock in Metadata under their Parquet names, and
+//     FLOPs on the instructions (see flops() below; tests/pqdevice.sh
+//     recomputes them with jq).
 // Run once after changing it:  cd tests/parquet && node device.mjs
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -193,6 +198,20 @@ function hypFolder(dir, t) {
   }
 }
 
+// FLOPs by a rule the test can redo from the JSON: a Tensor instruction
+// did 2^15 per ns it ran, half of them transposes where its label is
+// "Tensor" (none on "TensorMatrix"); the Vector one at 6000 ns did 100
+// with no flops_transpose given (the layer's model FLOPs are unknown).
+function flops(r) {
+  const d = BigInt(r.duration_ns ?? 0);
+  if (r.engine === 'Tensor') {
+    const raw = 32768n * d;
+    return { ...r, raw_flops: raw, flops_transpose: r.timeline_track === 'Tensor' ? raw / 2n : 0n };
+  }
+  if (r.engine === 'Vector' && BigInt(r.start_ts) === 6000n) return { ...r, raw_flops: 100n };
+  return r;
+}
+
 rmSync(out, { recursive: true, force: true });
 await duckFolder(join(out, 'device_small@latest'), tables(load('device_small.json')),
   'COMPRESSION zstd');
@@ -208,7 +227,32 @@ split.Instruction = screen.Instruction.map(({ hlo_attrs: _, ...r }, i) => (
     ...r, future_field: `f${i}`, timeline_track: r.timeline_track?.toLowerCase(),
   } : r));
 split.Metadata = [{ ...screen.Metadata[0], profile_schema_version: '13.0.0' }];
+// (table, field, type, description, unit) as SchemaFields lists them
+const schemaFields = [
+  ['Instruction', 'start_ts', 'int64', 'Start of the instruction', 'ns'],
+  ['Instruction', 'duration_ns', 'int64', 'Time the instruction ran', 'ns'],
+  ['Instruction', 'opcode', 'string', 'Hardware opcode of the instruction', ''],
+  ['Instruction', 'pc', 'int64', 'Program counter of the instruction', ''],
+  ['Instruction', 'layer', 'string', 'Framework layer the instruction belongs to', ''],
+  ['DmaPacket', 'transfer_bytes', 'int64', 'Bytes the packet moved', 'B'],
+  ['DmaPacket', 'throughput', 'float64', 'Bytes per second of the packet', 'B/s'],
+  ['DmaPacket', 'queue_name', 'string', 'DMA queue of the packet', ''],
+  ['DmaPacketAggregated', 'transfer_bytes', 'int64', 'Bytes the transfer moved', 'B'],
+];
+split.SchemaFields = schemaFields.map(([table_name, field_name, type, description, unit]) => ({
+  table_name, field_name, type, description, unit,
+}));
 split.FutureTable = [{ key: 'a', value: 1n }, { key: 'b', value: 2n }];
 split.FutureLog = Array.from({ length: 10005 }, (_, i) => ({ seq: BigInt(i) }));
 hypFolder(join(out, 'screen_split@latest'), split);
+
+const small = tables(load('device_small.json'));
+const { pe_num_rows: _r, pe_clock_freq: _f, ...meta } = small.Metadata[0];
+await duckFolder(join(out, 'small_flops@latest'), {
+  Metadata: [{
+    ...meta, tensor_engine_num_rows: 128, tensor_engine_num_cols: 128,
+    tensor_engine_clock_freq: 2.8,
+  }],
+  Instruction: small.Instruction.map(flops),
+}, 'COMPRESSION zstd');
 console.log(`wrote ${out}`);

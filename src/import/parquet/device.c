@@ -3,7 +3,10 @@
  * is renamed into the record the JSON export writes for it and goes
  * through the JSON importer's handlers, so both formats give the same
  * rows. Parquet has no layer summary: layers are counted here from the
- * instructions' layer (or hlo_name) column. */
+ * instructions' layer (or hlo_name) column, in one pass over the rows:
+ * instruction counts and times, each engine's active time (the union of
+ * that engine's instructions in the layer), FLOPs, and MFU and HFU when
+ * Metadata gives the tensor engine's peak. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -19,6 +22,7 @@
 #include "src/import/neuron.h"
 #include "src/import/parquet/folder.h"
 #include "src/import/parquet/rows.h"
+#include "src/import/parquet/span.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 
@@ -158,6 +162,11 @@ static const struct spec specs[] = {
 struct layer_acc {
 	struct wlayer l;
 	char *name;
+	/* Active time per engine: the union of the layer's instructions on
+	 * it, not ActiveTime cut to the layer's span, because layers run
+	 * interleaved and a span holds other layers' work too. */
+	struct span active[5];
+	int model_unknown;	/* a row with FLOPs but no flops_transpose */
 };
 
 struct device {
@@ -172,6 +181,8 @@ struct device {
 	size_t nlayers;
 	int layers_full;
 	int layer_from_hlo;		/* no layer column: hlo_name */
+	struct span_window engines[5];	/* instructions per engine, in order */
+	double peak;			/* tensor engine FLOPs per ns; 0: unknown */
 };
 
 static const struct spec *spec_of(const char *table)
@@ -212,8 +223,6 @@ static struct layer_acc *layer_of(struct device *d, const char *name)
 	a->l.end = INT64_MIN;
 	a->l.flops = a->l.model_flops = -1;
 	a->l.mfu = a->l.hfu = -1;
-	for (int e = 0; e < 5; e++)
-		a->l.active[e] = -1;
 	strmap_put(&d->layer_map, name, strlen(name),
 		   (void *)(uintptr_t)d->nlayers);
 	return a;
@@ -234,14 +243,44 @@ static int64_t add_sat(int64_t a, int64_t b)
 	return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
+/* Hardware FLOPs are raw_flops; the model's are those less the
+ * transposes' (flops_transpose), unknown where that column is absent. */
+static void count_flops(struct layer_acc *a, const cJSON *o)
+{
+	const cJSON *t;
+	int64_t f, tf = 0;
+
+	if (jv_i64(cJSON_GetObjectItemCaseSensitive(o, "raw_flops"), &f) ||
+	    f < 0)
+		return;
+	a->l.flops = add_sat(NX_MAX(a->l.flops, 0), f);
+	t = cJSON_GetObjectItemCaseSensitive(o, "flops_transpose");
+	if (!t || jv_i64(t, &tf) || tf < 0) {
+		a->model_unknown = 1;
+		return;
+	}
+	a->l.model_flops = add_sat(NX_MAX(a->l.model_flops, 0),
+				   NX_MAX(f - tf, 0));
+}
+
+/* The instruction [ts, end) on engine e goes through that engine's
+ * window into its layer's active time. */
+static void count_active(struct device *d, struct layer_acc *a, int e,
+			 int64_t ts, int64_t end)
+{
+	struct span_iv iv = { ts, end, (size_t)(a - d->layers) }, out;
+
+	if (span_push(&d->engines[e], iv, &out))
+		span_merge(&d->layers[out.tag].active[e], out.start, out.end);
+}
+
 /* Adds an instruction row to its layer's figures. */
 static void count_layer(struct device *d, const cJSON *o)
 {
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o,
 		d->layer_from_hlo ? "hlo_name" : "layer");
 	const char *eng = first_str(o, "subgroup", "label");
-	const cJSON *flops = cJSON_GetObjectItemCaseSensitive(o, "raw_flops");
-	int64_t ts, dur, f;
+	int64_t ts, dur;
 	struct layer_acc *a;
 	int e;
 
@@ -257,13 +296,36 @@ static void count_layer(struct device *d, const cJSON *o)
 	if (e >= 0) {
 		a->l.count[e]++;
 		a->l.time[e] = add_sat(a->l.time[e], dur);
+		count_active(d, a, e, ts, add_sat(ts, dur));
 	}
-	if (!jv_i64(flops, &f) && f >= 0)
-		a->l.flops = add_sat(NX_MAX(a->l.flops, 0), f);
+	count_flops(a, o);
+}
+
+/* Active times, and MFU and HFU: FLOPs over what the tensor engine
+ * could have run in the layer's span. */
+static void finish_layer(struct device *d, struct layer_acc *a)
+{
+	for (int e = 0; e < 5; e++)
+		a->l.active[e] = span_len(&a->active[e]);
+	if (a->model_unknown)
+		a->l.model_flops = -1;
+	if (d->peak <= 0 || a->l.dur <= 0)
+		return;
+	if (a->l.flops >= 0)
+		a->l.hfu = (double)a->l.flops / ((double)a->l.dur * d->peak);
+	if (a->l.model_flops >= 0)
+		a->l.mfu = (double)a->l.model_flops /
+			   ((double)a->l.dur * d->peak);
 }
 
 static void write_layers(struct device *d)
 {
+	struct span_iv iv;
+
+	for (int e = 0; e < 5; e++)
+		while (span_pop(&d->engines[e], &iv))
+			span_merge(&d->layers[iv.tag].active[e], iv.start,
+				   iv.end);
 	for (size_t i = 0; i < d->nlayers; i++) {
 		struct layer_acc *a = &d->layers[i];
 
@@ -271,6 +333,7 @@ static void write_layers(struct device *d)
 		/* times past the writer's range are its to clamp */
 		a->l.dur = a->l.start < 0 && a->l.end > INT64_MAX + a->l.start ?
 			   INT64_MAX : a->l.end - a->l.start;
+		finish_layer(d, a);
 		writer_layer(d->im->w, d->im->profile, &a->l);
 	}
 	if (d->layers_full)
@@ -334,9 +397,72 @@ static void reshape(struct device *d, const struct spec *sp,
 	}
 }
 
-/* SchemaFields is kept as an info table, and its rows of the Summary
- * table describe its keys: they feed the terminology the summary panel
- * shows beside each value. */
+/* The typed cache table of a Parquet table's rows, for the details
+ * pane's units and descriptions; NULL: not shown there. */
+static const char *typed_table_of(const char *table)
+{
+	static const char *const map[][2] = {
+		{ "Instruction", "instruction" }, { "DmaPacket", "dma_packet" },
+		{ "DmaPacketAggregated", "dma_transfer" },
+	};
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(map); i++)
+		if (!strcmp(map[i][0], table))
+			return map[i][1];
+	return NULL;
+}
+
+/* A column's name in the details pane: its record key after the
+ * renames, or the field the cache shows it as. */
+static const char *shown_name(const struct spec *sp, const char *field)
+{
+	static const char *const shown[][3] = {
+		{ "Instruction", "timestamp", "start" },
+		{ "Instruction", "opcode", "name" },
+		{ "DmaPacket", "timestamp", "start" },
+		{ "DmaPacketAggregated", "timestamp", "start" },
+		{ "DmaPacketAggregated", "trigger", "trigger_ts" },
+	};
+	const char *key = field;
+
+	for (const struct pqrename *r = sp->names; r && r->column; r++)
+		if (!strcmp(r->column, field))
+			key = r->json;
+	if (!key)
+		return NULL;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(shown); i++)
+		if (!strcmp(shown[i][0], sp->table) && !strcmp(shown[i][1], key))
+			return shown[i][2];
+	return key;
+}
+
+/* The unit and description of one field of a table whose rows the
+ * details pane shows, keyed "<typed table>.<shown name>". */
+static void field_doc(struct device *d, const char *table, const char *field,
+		      const char *desc, const char *unit)
+{
+	const char *tt = typed_table_of(table), *name;
+	struct wvalue v = { .type = WV_TEXT };
+	char *key;
+
+	if (!tt || !(name = shown_name(spec_of(table), field)))
+		return;
+	key = xasprintf("%s.%s", tt, name);
+	if (unit && *unit) {
+		v.s = unit;
+		writer_info(d->im->w, d->im->profile, "field_unit", 0, key, &v);
+	}
+	if (desc && *desc) {
+		v.s = desc;
+		writer_info(d->im->w, d->im->profile, "field_description", 0,
+			    key, &v);
+	}
+	free(key);
+}
+
+/* SchemaFields is kept as an info table; each field's description and
+ * unit also go to the terminology ("Table.field": the summary panel
+ * finds its keys' there) and to the details pane's field docs. */
 static void schema_field(struct device *d, uint64_t idx, const cJSON *o)
 {
 	const char *table = first_str(o, "table_name", "table");
@@ -344,19 +470,23 @@ static void schema_field(struct device *d, uint64_t idx, const cJSON *o)
 	const char *desc = first_str(o, "description", "description");
 	const char *unit = first_str(o, "unit", "units");
 	struct wvalue v;
-	char *text;
+	char *key, *text;
 
 	for (const cJSON *c = o->child; c; c = c->next) {
 		jv_to_wvalue(c, &v, &d->tmp);
 		writer_info(d->im->w, d->im->profile, "SchemaFields",
 			    (int64_t)idx, c->string, &v);
 	}
-	if (!table || !field || !desc || !*desc || strcmp(table, "Summary"))
+	if (!table || !field || ((!desc || !*desc) && (!unit || !*unit)))
 		return;
-	v.type = WV_TEXT;
-	text = unit && *unit ? xasprintf("%s [%s]", desc, unit) : xstrdup(desc);
-	v.s = text;
-	writer_info(d->im->w, d->im->profile, "terminology", 0, field, &v);
+	field_doc(d, table, field, desc, unit);
+	desc = desc ? desc : "";
+	text = unit && *unit ? xasprintf("%s%s[%s]", desc, *desc ? " " : "",
+					 unit) : xstrdup(desc);
+	key = xasprintf("%s.%s", table, field);
+	v = (struct wvalue){ .type = WV_TEXT, .s = text };
+	writer_info(d->im->w, d->im->profile, "terminology", 0, key, &v);
+	free(key);
 	free(text);
 }
 
@@ -390,6 +520,35 @@ static void check_schema(struct device *d, const cJSON *o)
 			text, KNOWN_SCHEMA_MAJOR);
 	writer_warning(d->im->w, d->im->profile, "import", "Import", msg);
 	free(msg);
+}
+
+/* The first of two names that is a number in [lo, hi]; -1 if none. */
+static double meta_num(const cJSON *o, const char *a, const char *b,
+		       double lo, double hi)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, a);
+	double x;
+
+	if (!v)
+		v = cJSON_GetObjectItemCaseSensitive(o, b);
+	if (jv_f64(v, &x) != JV_OK || !(x >= lo && x <= hi))
+		return -1;
+	return x;
+}
+
+/* The tensor engine's peak in FLOPs per ns: a multiply-add (two FLOPs)
+ * per processing element per cycle, at a clock in GHz. Metadata names
+ * (§1.5) first, then the JSON export's. */
+static void read_peak(struct device *d, const cJSON *o)
+{
+	double rows = meta_num(o, "tensor_engine_num_rows", "pe_num_rows", 1,
+			       65536);
+	double cols = meta_num(o, "tensor_engine_num_cols", "pe_num_cols", 1,
+			       65536);
+	double ghz = meta_num(o, "tensor_engine_clock_freq", "pe_clock_freq",
+			      1e-6, 1000);
+
+	d->peak = rows > 0 && cols > 0 && ghz > 0 ? 2 * rows * cols * ghz : 0;
 }
 
 static void name_file(struct device *d, const char *file)
@@ -447,8 +606,10 @@ static int one_row(struct device *d, const struct spec *sp,
 	} else {
 		reshape(d, sp, r, o);
 	}
-	if (sp && !strcmp(sp->table, "Metadata"))
+	if (sp && !strcmp(sp->table, "Metadata")) {
 		check_schema(d, o);
+		read_peak(d, o);
+	}
 	if (sp && !strcmp(sp->table, "Instruction"))
 		count_layer(d, o);
 	return neuron_record(d->n, &rec, o);
