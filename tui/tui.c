@@ -57,6 +57,7 @@ struct tui {
 	int quit;
 	struct headless *hl;
 	struct model *m;	/* of the views on top, or NULL */
+	struct model *compare;	/* B of nxtop A B, or NULL */
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -694,6 +695,11 @@ static int tui_start(struct tui *t, const struct tui_opts *o)
 	return 0;
 }
 
+struct model *tui_compare_model(struct tui *t)
+{
+	return t->compare;
+}
+
 int tui_run(struct model *m, const struct tui_opts *o)
 {
 	struct tui t;
@@ -704,8 +710,10 @@ int tui_run(struct model *m, const struct tui_opts *o)
 		tl = timeline_open(m, 0, o->group);
 		if (tl) {
 			t.m = m;
+			t.compare = o->compare;
 			tui_push(&t, tl);
-			rc = main_loop(&t);
+			if (!o->compare || !timeline_compare(tl, NULL))
+				rc = main_loop(&t);
 		}
 	}
 	tui_free(&t);

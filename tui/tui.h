@@ -16,6 +16,9 @@ struct tui_opts {
 	/* how a system profile's rows are grouped at the start; NULL: the
 	 * default */
 	const struct sysgroup *group;
+	/* B of nxtop A B: the Compare view opens over A's timeline and
+	 * :compare opens it again; NULL: nothing to compare */
+	struct model *compare;
 };
 
 /* Runs the UI on an open cache until the user quits. 0 on success; -1

@@ -12,7 +12,7 @@
 #include "src/import/sysfilter.h"
 
 static const char help_text[] =
-	"Usage: nxtop [OPTIONS] [PROFILE | FOLDER]\n"
+	"Usage: nxtop [OPTIONS] [PROFILE | FOLDER | A B]\n"
 	"       nxtop import [OPTIONS] PROFILE [-o CACHE]\n"
 	"       nxtop summary [OPTIONS] PROFILE [--format text|json]\n"
 	"       nxtop analyze [OPTIONS] PROFILE [--range A:B | --between M1,M2]\n"
