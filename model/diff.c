@@ -176,8 +176,10 @@ int diff_compute(struct model *a, struct model *b, enum diff_what w,
 	memset(out, 0, sizeof(*out));
 	out->what = w;
 	out->lay = &layouts[w];
-	if (open_sides(m, out))
+	if (open_sides(m, out)) {
+		diff_free(out);
 		return -1;
+	}
 	memset(&s, 0, sizeof(s));
 	s.d = out;
 	strmap_init(&s.index);
@@ -190,8 +192,10 @@ int diff_compute(struct model *a, struct model *b, enum diff_what w,
 			rc = model_check(s.m);
 	}
 	strmap_free(&s.index, NULL);
-	if (rc)
+	if (rc) {
+		diff_free(out);
 		return -1;
+	}
 	drop_one_sided(out);
 	return diff_sort(out, NULL);
 }

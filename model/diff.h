@@ -64,7 +64,7 @@ struct diff {
 
 /* Compares profile 1 of a and b. Both must be system profiles or
  * neither; executions need system profiles, the device tables device
- * profiles (or traces). -1 with err_get() set. */
+ * profiles (or traces). -1 with err_get() set (out holds nothing). */
 int diff_compute(struct model *a, struct model *b, enum diff_what w,
 		 struct diff *out);
 void diff_free(struct diff *d);
