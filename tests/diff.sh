@@ -8,7 +8,7 @@
 # the same numbers; --sort; two system profiles written here, their
 # executions' count, median, p90 and max against awk; Chrome traces for
 # --fail-if-slower at both sides of its threshold and an empty profile;
-# mixed kinds and bad options.
+# mixed kinds (in the viewer too) and bad options.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -290,6 +290,17 @@ cmp -s "$tmp/want" "$tmp/got" ||
 check_deltas 2 3 "2 3"
 tr -d '\r' <"$out" | sed -n 2p | grep -q '^data,qSyncSpillReload0,' ||
 	fail "dma: not by |bytes B-A| first: $(cat "$out")"
+
+# the viewer: nxtop A B of two kinds fails in one line; :compare
+# without a B says how to get one
+printf 'dump screen\n' >"$tmp/dump.keys"
+expect 1 'both must be system profiles or neither' \
+	"$NXTOP" -q --headless="$tmp/dump.keys" --dump="$tmp" "$a" "$tmp/sa.json"
+[ "$(wc -l <"$err")" -eq 1 ] || fail "viewer, mixed kinds: not one line: $(cat "$err")"
+printf 'keys :compare<Enter>\ndump screen\n' >"$tmp/one.keys"
+expect 0 "" "$NXTOP" -q --headless="$tmp/one.keys" --dump="$tmp" "$a"
+grep -q 'compare: open two profiles to compare them: nxtop A B' "$tmp/screen" ||
+	fail ":compare without B: $(cat "$tmp/screen")"
 
 # --fail-if-slower on two traces: B spans 10% more than A
 printf '{"traceEvents": [{"name": "k", "ph": "X", "ts": 0, "dur": 400, "pid": 1, "tid": 1},
