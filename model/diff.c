@@ -51,13 +51,20 @@ int diff_what_parse(const char *s, enum diff_what *w)
 	return -1;
 }
 
-/* The row of (group, name), new at the end when there is none yet. */
+/* The row of (group, name), new at the end when there is none yet. The
+ * key is both with a NUL between: no name holds one. */
 static struct diff_row *row_for(struct diff_sides *s, const char *group,
 				const char *name)
 {
 	struct diff *d = s->d;
-	char *key = xasprintf("%s%c%s", group ? group : "", 0x1f, name);
-	size_t len = strlen(key), i;
+	size_t glen = group ? strlen(group) : 0, nlen = strlen(name);
+	size_t len = glen + 1 + nlen, i;
+	char *key = xmalloc(len);
+
+	if (glen)
+		memcpy(key, group, glen);
+	key[glen] = '\0';
+	memcpy(key + glen + 1, name, nlen);
 
 	if (!strmap_index(&s->index, key, len, &i)) {
 		i = d->n;
