@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/agg.h"
+#include "model/busy.h"
 #include "model/lod.h"
 #include "model/cache/schema.h"
 #include "model/util.h"
@@ -27,68 +28,6 @@ static sqlite3_stmt *prep(struct model *m, const char *sql)
 		return NULL;
 	}
 	return st;
-}
-
-/* Whole buckets of this level from the LOD rows, the parts before and
- * after them one level finer, down to the events. */
-static int busy_at(struct model *m, const struct mtrack *t, int64_t t0,
-		   int64_t t1, int level, sqlite3_stmt *st, int64_t *busy)
-{
-	int64_t w, b0, b1;
-	struct mcell c;
-
-	if (t1 <= t0)
-		return 0;
-	if (level < t->lod_level) {
-		if (model_frame_events(m, t, t0, t1 - t0, 1, &c))
-			return -1;
-		*busy += c.busy;
-		return 0;
-	}
-	w = lod_width(level);
-	b0 = lod_floor_shift(t0 + w - 1, 2 * level);
-	b1 = lod_floor_shift(t1, 2 * level);
-	if (b1 <= b0)
-		return busy_at(m, t, t0, t1, level - 1, st, busy);
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, b0);
-	sqlite3_bind_int64(st, 4, b1);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		*busy += sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	return busy_at(m, t, t0, b0 * w, level - 1, st, busy) ||
-	       busy_at(m, t, b1 * w, t1, level - 1, st, busy) ? -1 : 0;
-}
-
-/* Busy time of one row inside [t0, t1): exact, and fast on long ranges. */
-static int model_busy(struct model *m, const struct mtrack *t, int64_t t0,
-		      int64_t t1, int64_t *busy)
-{
-	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
-	sqlite3_stmt *st;
-	int level, rc;
-
-	*busy = 0;
-	if (t1 <= t0 || t->is_counter)
-		return 0;
-	if (t->lod_level < 0) {
-		struct mcell c;
-
-		rc = model_frame_events(m, t, t0, t1 - t0, 1, &c);
-		*busy = c.busy;
-		return rc;
-	}
-	/* start with about 64 buckets in the range */
-	level = lod_level_for((t1 - t0) / 64 + 1);
-	level = NX_MIN(level, NX_MAX(lod_level_for(span), t->lod_level));
-	st = prep(m, "SELECT coalesce(sum(busy), 0) FROM lod WHERE track_id = ?"
-		  " AND level = ? AND bucket >= ? AND bucket < ?");
-	if (!st)
-		return -1;
-	rc = busy_at(m, t, t0, t1, level, st, busy);
-	sqlite3_finalize(st);
-	return rc;
 }
 
 /* Values of one field, merged from aggregates and events. */
@@ -387,7 +326,7 @@ static int group_compute(struct model *m, const struct mtrack *t, int64_t t0,
 		}
 		g->nfields++;
 	}
-	return model_busy(m, t, t0, t1, &g->active);
+	return busy_track(m, t, t0, t1, &g->active);
 }
 
 static int selected(const struct mtrack *t, const struct mtrack *all,
@@ -521,6 +460,8 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		rc = union_active(m, all, nall, out);
 	if (!rc && out->n <= SEL_NONE_EXACT_MAX)
 		rc = measure_none(m, all, nall, out);
+	if (!rc)
+		rc = bounds_compute(m, profile, t0, t1, &out->bounds);
 	model_tracks_free(all, nall);
 	return rc;
 }
@@ -540,5 +481,6 @@ void selection_free(struct selection *s)
 		free(gr->unit);
 	}
 	free(s->groups);
+	bounds_free(&s->bounds);
 	memset(s, 0, sizeof(*s));
 }

@@ -7,12 +7,14 @@
  * Active time is the time inside [t0, t1) during which the row is busy
  * (covered by any event, wherever it started). Every field's table sums
  * to its row: events without a value for it are one more value,
- * "(none)". */
+ * "(none)". With them come the performance bounds of [t0, t1) over every
+ * row (model/bounds.h). */
 #ifndef NX_SELECTION_H
 #define NX_SELECTION_H
 
 #include <stdint.h>
 
+#include "model/bounds.h"
 #include "model/model.h"
 
 /* The "(none)" lines' shortest and longest are read from the events when
@@ -54,6 +56,7 @@ struct selection {
 	int active_exact;	/* 0: active is measured per 1/4096 of the range */
 	struct sel_group *groups;
 	size_t ngroups;
+	struct bounds bounds;	/* of [t0, t1), every row */
 };
 
 /* tracks: the selected rows (group rows select their children); NULL

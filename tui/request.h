@@ -100,6 +100,9 @@ enum keymap {
 	REQ(LAYERS, "layers", "L", "Show the layer table") \
 	REQ(PANELS, "panels", "i", \
 	    "Choose an info panel (Summary, NEFF, model, DMA queues, ...)") \
+	REQ(INSIGHTS, "insights", "I", \
+	    "List the findings of the analysis rules (Insights); Enter " \
+	    "zooms to one and selects its rows") \
 	GROUP("System and device profiles (timeline)", KM_TIMELINE) \
 	REQ(DEVICES, "devices", "D", \
 	    "List the device profiles of the system profile; Enter opens one") \

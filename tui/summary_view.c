@@ -69,6 +69,16 @@ static char *dur(int64_t ns)
 	return xstrdup(b);
 }
 
+/* The bounds of the range, as the exports print them. */
+static void add_bounds(struct sumview *s)
+{
+	char *lines[REPORT_BOUNDS_LINES];
+	size_t n = report_bounds_lines(&s->sel->bounds, draw_tf(), lines);
+
+	for (size_t i = 0; i < n; i++)
+		add(s, SL_TEXT, lines[i], 0, 0, 0);
+}
+
 static void add_totals(struct sumview *s)
 {
 	const struct selection *sel = s->sel;
@@ -87,6 +97,7 @@ static void add_totals(struct sumview *s)
 				  report_pct(p, sizeof(p), pct(sel->active,
 							       sel->t1 - sel->t0))),
 	    0, 0, 0);
+	add_bounds(s);
 	free(a);
 	free(b);
 	free(c);

@@ -35,6 +35,8 @@
 #define TUI_ESCDELAY_MS 25
 #define TUI_MAX_ARGS 16
 #define TUI_HISTORY 100		/* lines of history a prompt recalls */
+#define TUI_POLL_MS 200		/* looks at background work while idle */
+#define TUI_TICK (-3)		/* no key came while background work ran */
 
 struct tui {
 	struct view *views[TUI_MAX_VIEWS];
@@ -522,10 +524,12 @@ static void handle_key(struct tui *t, int key)
 	request(t, req);
 }
 
-static int read_key(void)
+/* A key; while busy, TUI_TICK after TUI_POLL_MS without one. */
+static int read_key(int busy)
 {
 	wint_t wc;
 
+	wtimeout(stdscr, busy ? TUI_POLL_MS : -1);
 	for (;;) {
 		switch (wget_wch(stdscr, &wc)) {
 		case KEY_CODE_YES:
@@ -533,9 +537,50 @@ static int read_key(void)
 		case OK:
 			return wc < 128 ? (int)wc : KEY_UNICODE((unsigned)wc);
 		default:
+			if (busy)
+				return TUI_TICK;
 			break;	/* interrupted: read again */
 		}
 	}
+}
+
+/* The background work of every view on the stack: VIEW_BUSY while some
+ * runs (wait: until all of it ends), else VIEW_DONE if some ended. */
+static int views_poll(struct tui *t, int wait)
+{
+	int r = VIEW_IDLE;
+
+	for (int i = 0; i < t->nviews; i++) {
+		struct view *v = t->views[i];
+		int vr = v->ops->poll ? v->ops->poll(v, wait) : VIEW_IDLE;
+
+		r = NX_MAX(r, vr);
+	}
+	return r;
+}
+
+/* Headless, before a dump or a key: the views' background work done
+ * and drawn. */
+static void settle(void *arg)
+{
+	struct tui *t = arg;
+
+	if (views_poll(t, 1) == VIEW_DONE)
+		draw_frame(t);
+}
+
+/* The next key; while background work runs, a frame shows what it
+ * found as soon as it is done. */
+static int next_key(struct tui *t)
+{
+	int r;
+
+	if (t->hl)
+		return headless_key(t->hl);
+	r = views_poll(t, 0);
+	if (r == VIEW_DONE)
+		draw_frame(t);
+	return read_key(r == VIEW_BUSY);
 }
 
 static int utf8_locale(void)
@@ -567,6 +612,7 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 		t->hl = headless_open(o->headless, o->dump_dir);
 		if (!t->hl)
 			return -1;
+		headless_on_settle(t->hl, settle, t);
 		t->null_out = fopen("/dev/null", "w");
 		t->null_in = fopen("/dev/null", "r");
 		if (!t->null_out || !t->null_in) {
@@ -634,8 +680,10 @@ static int main_loop(struct tui *t)
 	if (check_model(t))
 		return -1;
 	while (!t->quit && t->nviews) {
-		int key = t->hl ? headless_key(t->hl) : read_key();
+		int key = next_key(t);
 
+		if (key == TUI_TICK)
+			continue;
 		if (key == -1)
 			break;
 		if (key == -2)

@@ -23,6 +23,13 @@ struct view_cmd {
 	const char *name, *args, *help;
 };
 
+/* What a view's background work is doing, in the order of urgency. */
+enum view_poll {
+	VIEW_IDLE,	/* none, or ended before */
+	VIEW_DONE,	/* ended since the last look */
+	VIEW_BUSY,	/* running */
+};
+
 struct view_ops {
 	const char *name;
 	enum keymap keymap;	/* which keys the view takes (request.h) */
@@ -38,6 +45,10 @@ struct view_ops {
 	/* 0 when the view handled the request, 1 to let the loop do its
 	 * default (help, prompt, close, quit, export). */
 	int (*request)(struct view *v, enum request req);
+	/* Work the view does in the background (wait: until it ends):
+	 * enum view_poll; the frame after VIEW_DONE shows what it found.
+	 * NULL: none. */
+	int (*poll)(struct view *v, int wait);
 	/* A ':' command split into words: 0 done, 1 unknown command,
 	 * -1 failed with err_set(). */
 	int (*command)(struct view *v, int argc, char **argv);

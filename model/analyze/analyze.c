@@ -5,11 +5,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/infoval.h"
 #include "model/util.h"
 
 const char *const an_severity_names[] = { "info", "warning", "error" };
@@ -238,33 +238,7 @@ void an_note(struct an_ctx *c, const char *fmt, ...)
  * 1 if absent or not an integer, -1 on a query error. */
 static int summary_int(struct an_ctx *c, const char *key, int64_t *out)
 {
-	sqlite3_stmt *st;
-	int rc = 1;
-
-	if (sqlite3_prepare_v2(model_db(c->m), "SELECT value FROM info WHERE"
-			       " profile_id = ?1 AND section = 'summary'"
-			       " AND idx = 0 AND key = ?2", -1, &st,
-			       NULL) != SQLITE_OK)
-		return model_fail(c->m, "analyze");
-	sqlite3_bind_int64(st, 1, c->profile);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		int t = sqlite3_column_type(st, 0);
-		const char *txt = (const char *)sqlite3_column_text(st, 0);
-		char *end;
-
-		/* counts may arrive as strings of digits */
-		if (t == SQLITE_INTEGER) {
-			*out = sqlite3_column_int64(st, 0);
-			rc = 0;
-		} else if (t == SQLITE_TEXT && txt && *txt) {
-			errno = 0;
-			*out = strtoll(txt, &end, 10);
-			rc = (*end || errno) ? 1 : 0;
-		}
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return infoval_int(c->m, c->profile, "summary", key, out);
 }
 
 int an_summary_pair(struct an_ctx *c, const char *num, const char *den,

@@ -19,7 +19,7 @@ static const char *const quick_tables[] = {
 static const char *const full_tables[] = {
 	"string", "arg", "lod", "counter_lod", "agg", "active_time",
 	"instruction", "dma_packet", "dma_transfer", "sys_event",
-	"semaphore_update", "flow",
+	"semaphore_update", "flow", "flow_mark",
 };
 
 /* A rule selects a text naming the first row that breaks it. Times are

@@ -129,6 +129,7 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 	report_dur(b, sizeof(b), s->active);
 	fprintf(f, "Active   %s%s (%s of the range)\n", s->active_exact ? "" : "~",
 		b, report_pct(c, sizeof(c), pct(s->active, s->t1 - s->t0)));
+	report_bounds_text(&s->bounds, f);
 	sb_init(&sb);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
@@ -184,6 +185,7 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 	jout_kint(&j, "duration_sum_ns", s->dur);
 	jout_kint(&j, "active_ns", s->active);
 	jout_kbool(&j, "active_exact", s->active_exact);
+	report_bounds_json(&s->bounds, &j);
 	jout_key(&j, "rows");
 	jout_arr(&j);
 	for (size_t i = 0; i < s->ngroups; i++) {
@@ -247,6 +249,33 @@ static void csv_opt(struct table *t, int64_t v)
 		table_int(t, v);
 }
 
+static void bounds_row(struct table *t, const char *key, const char *value)
+{
+	table_row(t);
+	table_text(t, "");
+	table_text(t, "bounds");
+	table_text(t, key);
+	table_text(t, value);
+}
+
+/* The bounds as rows of kind "bounds": the figure's key in field, its
+ * value in value, the keys of the JSON export. */
+static void bounds_csv(const struct bounds *b, struct table *t)
+{
+	struct bound_fig figs[BOUND_MAX_FIGS];
+	size_t n;
+	char buf[64];
+
+	if (!b->available) {
+		bounds_row(t, "note", b->why_not);
+		return;
+	}
+	n = bounds_figures(b, figs);
+	for (size_t i = 0; i < n; i++)
+		bounds_row(t, figs[i].key,
+			   report_bound_value(&figs[i], buf, sizeof(buf)));
+}
+
 static void selection_csv(const struct selection *s, FILE *f)
 {
 	struct table *t = table_new();
@@ -284,6 +313,7 @@ static void selection_csv(const struct selection *s, FILE *f)
 			}
 		}
 	}
+	bounds_csv(&s->bounds, t);
 	table_write_csv(t, f);
 	table_free(t);
 }

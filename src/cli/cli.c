@@ -74,6 +74,7 @@ static const char help_text[] =
 	"      --rule=IDS       (analyze) only these rules: mfu,spill,...\n"
 	"      --set=R.P=V      (analyze) a rule's threshold: mfu.min_pct=40\n"
 	"      --max-ranges=N   (analyze) ranges listed per finding (5)\n"
+	"      --max-findings=N (analyze) findings listed per rule (10)\n"
 	"      --color=WHEN     (viewer) colours: auto (default; none with\n"
 	"                       NO_COLOR), always or never\n"
 	"      --ascii          (viewer) ASCII characters only\n"
@@ -97,15 +98,16 @@ static const char help_text[] =
 	"3 (diff --fail-if-slower) B slower than allowed.\n"
 	"See nxtop(1).\n";
 
-/* The text is longer than stdout's buffer: a write that fails says why
- * now (once the buffer is dropped, the flush at exit no longer can). */
+/* The exit status of --help. The text is longer than stdio's buffer: a
+ * write that fails while it is printed must say why at once, as the
+ * stream no longer knows it when it is flushed at the end. */
 static int cli_help(void)
 {
 	if (fputs(help_text, stdout) == EOF) {
 		err_set("standard output: %s", strerror(errno));
 		return cli_fail();
 	}
-	return 0;
+	return cli_finish(0);
 }
 
 /* Checks a filter option now, so that a typo is a usage error. */
@@ -154,7 +156,7 @@ int cli_common(struct cli *c, int opt)
 		c->imp.quiet = 1;
 		return 1;
 	case 'h':
-		exit(cli_finish(cli_help()));
+		exit(cli_help());
 	default:
 		return 0;
 	}

@@ -1,4 +1,5 @@
-/* nxtop analyze: runs the analysis rules and prints their findings. */
+/* nxtop analyze: runs the analysis rules and prints their findings,
+ * then the performance bounds of the range. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,16 +9,17 @@
 
 #include "src/cli/cli.h"
 #include "model/analyze/analyze.h"
+#include "model/bounds.h"
 #include "model/report/report.h"
 #include "model/userdata.h"
 
 enum { OPT_FORMAT = 256, OPT_RANGE, OPT_BETWEEN, OPT_RULE, OPT_SET,
-       OPT_MAX_RANGES };
+       OPT_MAX_RANGES, OPT_MAX_FINDINGS };
 
 struct analyze_args {
 	enum out_format fmt;
 	const char *range, *between;
-	size_t max_ranges;
+	struct an_limits lim;
 	struct an_opts rules;
 };
 
@@ -71,19 +73,20 @@ static int between(struct model *m, const struct mprofile *p, const char *s,
 }
 
 static void print(struct model *m, const struct mprofile *p,
-		  const struct an_result *r, const struct analyze_args *a)
+		  const struct an_result *r, const struct bounds *b,
+		  const struct analyze_args *a)
 {
 	struct mtrack *t = NULL;
 	size_t nt = 0;
 
 	if (a->fmt == OUT_JSON) {
-		report_analyze_json(r, p, a->max_ranges, stdout);
+		report_analyze_json(r, b, p, &a->lim, stdout);
 		return;
 	}
 	/* without row names the ranges still print */
 	if (model_tracks(m, p->id, &t, &nt))
 		nt = 0;
-	report_analyze_text(r, p, t, nt, a->max_ranges, stdout);
+	report_analyze_text(r, b, p, t, nt, &a->lim, stdout);
 	model_tracks_free(t, nt);
 }
 
@@ -91,6 +94,7 @@ static int run(struct cli *c, const char *profile, struct analyze_args *a)
 {
 	struct model *m = cli_open(profile, &c->imp);
 	struct an_result r;
+	struct bounds b;
 	struct mprofile p;
 	int64_t t0, t1;
 	int rc = -1;
@@ -98,23 +102,36 @@ static int run(struct cli *c, const char *profile, struct analyze_args *a)
 	if (!m)
 		return cli_fail();
 	memset(&r, 0, sizeof(r));
+	memset(&b, 0, sizeof(b));
 	if (model_profile(m, 1, &p) == 0) {
 		if (a->between ? !between(m, &p, a->between, &t0, &t1)
 			       : !cli_range(a->range, &p, &t0, &t1))
-			rc = analyze_run(m, 1, t0, t1, &a->rules, &r);
+			rc = analyze_run(m, 1, t0, t1, &a->rules, &r) ||
+			     bounds_compute(m, 1, t0, t1, &b) ? -1 : 0;
 		if (!rc && !(rc = model_check(m)))
-			print(m, &p, &r, a);
+			print(m, &p, &r, &b, a);
 		model_profile_clear(&p);
 	}
+	bounds_free(&b);
 	analyze_free(&r);
 	model_close(m);
 	return rc ? cli_fail() : 0;
 }
 
-static int option(struct analyze_args *a, int opt)
+/* A count for --max-ranges and --max-findings. */
+static int count_arg(const char *opt, size_t *out)
 {
 	char *end;
 
+	errno = 0;
+	*out = strtoul(optarg, &end, 10);
+	if (end == optarg || *end || errno || *optarg == '-')
+		return cli_usage_error("%s: '%s' is not a count", opt, optarg);
+	return 0;
+}
+
+static int option(struct analyze_args *a, int opt)
+{
 	switch (opt) {
 	case OPT_FORMAT:
 		if (out_format_parse(optarg, &a->fmt) || a->fmt == OUT_CSV)
@@ -134,12 +151,9 @@ static int option(struct analyze_args *a, int opt)
 		return an_opts_set(&a->rules, optarg) ?
 			cli_usage_error("%s", err_get()) : 0;
 	case OPT_MAX_RANGES:
-		errno = 0;
-		a->max_ranges = strtoul(optarg, &end, 10);
-		if (end == optarg || *end || errno || *optarg == '-')
-			return cli_usage_error("--max-ranges: '%s' is not a"
-					       " count", optarg);
-		return 0;
+		return count_arg("--max-ranges", &a->lim.ranges);
+	case OPT_MAX_FINDINGS:
+		return count_arg("--max-findings", &a->lim.findings);
 	}
 	return -1;
 }
@@ -154,6 +168,7 @@ static int parse(struct cli *c, int argc, char **argv, struct analyze_args *a)
 		{ "rule", required_argument, NULL, OPT_RULE },
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "max-ranges", required_argument, NULL, OPT_MAX_RANGES },
+		{ "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -173,7 +188,8 @@ static int parse(struct cli *c, int argc, char **argv, struct analyze_args *a)
 
 int cmd_analyze(struct cli *c, int argc, char **argv)
 {
-	struct analyze_args a = { .fmt = OUT_TEXT, .max_ranges = 5 };
+	struct analyze_args a = { .fmt = OUT_TEXT,
+				   .lim = { .findings = 10, .ranges = 5 } };
 	const char *profile;
 	int rc;
 

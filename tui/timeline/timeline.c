@@ -15,6 +15,7 @@
 #include "tui/draw.h"
 #include "tui/help.h"
 #include "tui/info_view.h"
+#include "tui/insight_view.h"
 #include "tui/layer_view.h"
 #include "tui/marker_view.h"
 #include "model/report/export.h"
@@ -52,7 +53,7 @@ size_t timeline_cur_track(const struct timeline *tl)
 
 int timeline_tracks_y(const struct timeline *tl)
 {
-	return tl->view.top + 1 + tl->marks_row;
+	return tl->view.top + 1 + tl->ins_row + tl->marks_row;
 }
 
 static int label_width(const struct timeline *tl, size_t i)
@@ -92,18 +93,25 @@ void timeline_layout(struct timeline *tl)
 	tl->ncols = NX_MAX(v->width - tl->labelw - 1, 1);
 	tl->details_h = 0;
 	tl->marks_row = tl->nmarks > 0;
+	tl->ins_row = tl->ins.nspans > 0;
 	if (tl->details_open) {
 		/* a third of the height, or all the rows the tracks leave */
-		int spare = v->height - 2 - tl->marks_row - (int)tl->tr.nrows;
+		int spare = v->height - 2 - tl->ins_row - tl->marks_row -
+			    (int)tl->tr.nrows;
 
 		tl->details_h = NX_MAX(NX_MAX(v->height / 3, DETAILS_MIN),
 				       spare);
 		tl->details_h = NX_MIN(tl->details_h, v->height - 5);
 	}
-	/* axis, marker and legend rows, the strip and results line of a
-	 * search */
-	tl->track_rows = NX_MAX(v->height - 2 - tl->marks_row - tl->hl_rows -
-				tl->details_h, 1);
+	/* axis, warnings, marker and legend rows, the strip and results
+	 * line of a search */
+	tl->track_rows = NX_MAX(v->height - 2 - tl->ins_row - tl->marks_row -
+				tl->hl_rows - tl->details_h, 1);
+	/* a taller screen shows the rows scrolled off before blank ones */
+	if (tl->tr.nrows > (size_t)tl->track_rows)
+		tl->top = NX_MIN(tl->top, tl->tr.nrows - (size_t)tl->track_rows);
+	else
+		tl->top = 0;
 	if (tl->row < tl->top)
 		tl->top = tl->row;
 	if (tl->row >= tl->top + (size_t)tl->track_rows)
@@ -586,6 +594,9 @@ static int analysis_request(struct timeline *tl, enum request req)
 	case REQ_PANELS:
 		push(tl, panels_open(tl->m, &tl->prof));
 		return 0;
+	case REQ_INSIGHTS:
+		push(tl, insight_view_open(tl));
+		return 0;
 	default:
 		return 1;
 	}
@@ -817,6 +828,8 @@ static int timeline_command(struct view *v, int argc, char **argv)
 			" opcodes, hlo, dma or executions");
 		return -1;
 	}
+	if (!strcmp(argv[0], "flows"))
+		return timeline_flows_command(tl, argc, argv);
 	return 1;
 }
 
@@ -848,10 +861,17 @@ static void timeline_close(struct view *v)
 	tracks_free(&tl->tr);
 	free(tl->memo);
 	timeline_jumps_clear(tl);
+	timeline_flowmarks_free(tl);
+	timeline_insights_free(tl);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
 	free(v->title);
 	free(tl);
+}
+
+static int timeline_poll(struct view *v, int wait)
+{
+	return timeline_insights_poll((struct timeline *)v, wait);
 }
 
 static const struct view_cmd timeline_cmds[] = {
@@ -874,6 +894,8 @@ static const struct view_cmd timeline_cmds[] = {
 	{ "compare", "[WHAT]", "Compare profile B of nxtop A B with this one: "
 	  "layers (default), opcodes, engines, hlo, dma, overall or "
 	  "executions" },
+	{ "flows", "[on|off]", "Show or hide the marks where flows leave and "
+			       "enter events (no word: toggle)" },
 	{ NULL, NULL, NULL },
 };
 
@@ -885,6 +907,7 @@ static const struct view_cmd timeline_cmds[] = {
 	.flag = timeline_flag, \
 	.status = timeline_status, \
 	.request = timeline_request, \
+	.poll = timeline_poll, \
 	.command = timeline_command, \
 	.export_name = timeline_export_name, \
 	.export = timeline_export, \
