@@ -25,16 +25,23 @@ if [ -z "$b" ]; then
 	fi
 fi
 
-# times_ms CMD...: the median wall time of CMD over $runs runs
+# times_ms CMD...: the median wall time of CMD over $runs runs; a run
+# that fails ends the benchmark (a time of nothing measures nothing)
 times_ms() {
 	i=0
+	rm -f "$out/diff-times"
 	while [ $i -lt $runs ]; do
 		t0=$(now_ms)
-		"$@" > /dev/null
+		if ! "$@" > /dev/null; then
+			echo "bench/diff.sh: failed: $*" >&2
+			return 1
+		fi
 		t1=$(now_ms)
-		echo $((t1 - t0))
+		echo $((t1 - t0)) >> "$out/diff-times"
 		i=$((i + 1))
-	done | median
+	done
+	median < "$out/diff-times"
+	rm -f "$out/diff-times"
 }
 
 sa=$(times_ms "$NXTOP" summary -q "$cache")
