@@ -760,6 +760,8 @@ int tui_run(struct model *m, const struct tui_opts *o)
 			t.m = m;
 			t.compare = o->compare;
 			tui_push(&t, tl);
+			if (o->note)
+				tui_message(&t, "%s", o->note);
 			if (!o->compare || !timeline_compare(tl, NULL))
 				rc = main_loop(&t);
 		}

@@ -19,6 +19,8 @@ struct tui_opts {
 	/* B of nxtop A B: the Compare view opens over A's timeline and
 	 * :compare opens it again; NULL: nothing to compare */
 	struct model *compare;
+	/* said on the status line at the start (which JAX run), or NULL */
+	const char *note;
 };
 
 /* Runs the UI on an open cache until the user quits. 0 on success; -1

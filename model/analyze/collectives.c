@@ -152,7 +152,8 @@ static void judge(struct an_ctx *c, struct ccops *v)
 {
 	size_t fired = 0, groups = 0;
 
-	qsort(v->op, v->n, sizeof(*v->op), by_group);
+	if (v->n)	/* op is NULL when there are none */
+		qsort(v->op, v->n, sizeof(*v->op), by_group);
 	for (size_t i = 0, j; i < v->n; i = j) {
 		for (j = i + 1; j < v->n && !strcmp(v->op[j].group,
 						    v->op[i].group); j++)

@@ -30,8 +30,9 @@ static const char help_text[] =
 	"folder (a system profile and its device profiles), a Neuron Explorer\n"
 	"device or system profile folder of Parquet tables (NAME@latest/; a\n"
 	"system folder opens with its sibling device folders), a Perfetto\n"
-	"trace (.pftrace), a Chrome trace-event JSON file (.json, .json.gz), or\n"
-	"an nxtop cache (.nxdb). The first open imports the profile into a cache\n"
+	"trace (.pftrace), a Chrome trace-event JSON file (.json, .json.gz), a\n"
+	"JAX log folder (its newest run of plugins/profile/, or --run), or an\n"
+	"nxtop cache (.nxdb). The first open imports the profile into a cache\n"
 	"beside it (PROFILE.nxdb); later opens reuse the cache while the\n"
 	"files are unchanged.\n"
 	"\n"
@@ -91,6 +92,9 @@ static const char help_text[] =
 	"      --row=FIELDS     one row per (worker_gid,lnc_idx,thread_id);\n"
 	"                       fields: instance_id, process_id, thread_id,\n"
 	"                       lnc_idx, worker_gid\n"
+	"JAX profile folders:\n"
+	"      --run=NAME       open this run of LOG_DIR/plugins/profile\n"
+	"                       (default: the newest, the last by name)\n"
 	"  -h, --help           show this help\n"
 	"  -V, --version        show the version\n"
 	"\n"
@@ -148,6 +152,9 @@ int cli_common(struct cli *c, int opt)
 		return 1;
 	case CLI_OPT_ROW:
 		parse_fields("--row", optarg, c->group.row, &c->group.nrow);
+		return 1;
+	case CLI_OPT_RUN:
+		c->imp.run = optarg;
 		return 1;
 	case 'f':
 		c->imp.force = 1;

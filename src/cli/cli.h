@@ -20,7 +20,7 @@
 /* Long-only common options; commands number their own from 256. */
 enum {
 	CLI_OPT_FILTER_NC = 1000, CLI_OPT_FILTER_TYPE, CLI_OPT_FILTER_INSTANCE,
-	CLI_OPT_GROUP, CLI_OPT_ROW,
+	CLI_OPT_GROUP, CLI_OPT_ROW, CLI_OPT_RUN,
 };
 
 /* Long options every command accepts; commands append their own. The
@@ -34,7 +34,8 @@ enum {
 	{ "filter-event-type", required_argument, NULL, CLI_OPT_FILTER_TYPE }, \
 	{ "filter-instance", required_argument, NULL, CLI_OPT_FILTER_INSTANCE }, \
 	{ "group", required_argument, NULL, CLI_OPT_GROUP }, \
-	{ "row", required_argument, NULL, CLI_OPT_ROW }
+	{ "row", required_argument, NULL, CLI_OPT_ROW }, \
+	{ "run", required_argument, NULL, CLI_OPT_RUN }
 #define CLI_COMMON_SHORT "fqh"
 
 /* Viewer options, taken by the commands that open the viewer. */

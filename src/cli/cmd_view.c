@@ -4,10 +4,13 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "src/cli/cli.h"
+#include "model/summary.h"
+#include "model/text.h"
 #include "tui/tui.h"
 
 static int parse_color(const char *s, enum tui_color *out)
@@ -51,16 +54,45 @@ int cli_view_option(struct cli *c, int opt)
 	}
 }
 
+/* The status line's first words for a JAX run: which run, which others
+ * --run opens; NULL for any other profile. */
+static char *run_note(struct model *m)
+{
+	struct summary s;
+	struct strbuf sb;
+	char *note;
+
+	memset(&s, 0, sizeof(s));
+	if (summary_runs(m, 1, &s) || !s.run) {
+		summary_free(&s);
+		return NULL;
+	}
+	sb_init(&sb);
+	sb_printf(&sb, "JAX run %s", s.run);
+	for (size_t i = 0; i < s.nother_runs; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : "; other runs (--run): ",
+			  s.other_runs[i]);
+	summary_free(&s);
+	note = text_clean(sb_cstr(&sb));
+	sb_free(&sb);
+	return note;
+}
+
 int cli_view(struct cli *c, const char *profile)
 {
 	struct model *m = cli_open(profile, &c->imp);
+	char *note;
 	int rc;
 
 	if (!m)
 		return cli_fail();
 	cli_remember(NULL, profile, model_path(m));
 	c->ui.group = &c->group;
+	note = run_note(m);
+	c->ui.note = note;
 	rc = tui_run(m, &c->ui) ? cli_fail() : 0;
+	c->ui.note = NULL;
+	free(note);
 	model_close(m);
 	return rc;
 }

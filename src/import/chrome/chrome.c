@@ -671,8 +671,11 @@ int import_chrome_json(struct import *im)
 	s = import_open_json(im, &fd);
 	if (!s)
 		return -1;
-	im->profile = writer_profile(im->w, &p);
+	/* a JAX run's host files share one profile */
+	if (!im->profile)
+		im->profile = writer_profile(im->w, &p);
 	c.rows = trows_new(im->w, im->profile);
+	trows_set_parent(c.rows, im->group, im->sort_base);
 	rc = read_events(&c, s);
 	import_close_json(s, fd);
 	if (!rc && c.spill)
