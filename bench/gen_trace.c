@@ -6,6 +6,9 @@
  *   gen_trace pftrace N FILE   N Perfetto track events
  *   gen_trace json-x N FILE    N Chrome JSON events, slices as X
  *   gen_trace json-be N FILE   N Chrome JSON events, slices as B/E
+ *   gen_trace pftrace-flows N FILE   the pftrace events, half their
+ *                              slices linked across threads by
+ *                              flow_ids / terminating_flow_ids
  *
  * Perfetto packets are encoded by hand (the importer's decoder is the
  * code under test). The JSON is unsorted the way real files are: X
@@ -65,6 +68,16 @@ static void field_bytes(struct buf *b, unsigned field, const void *p, size_t n)
 	put(b, p, n);
 }
 
+static void field_fixed64(struct buf *b, unsigned field, uint64_t v)
+{
+	unsigned char t[8];
+
+	for (int i = 0; i < 8; i++)
+		t[i] = (unsigned char)(v >> (8 * i));
+	varint(b, (uint64_t)field << 3 | 1);
+	put(b, t, 8);
+}
+
 static void field_msg(struct buf *b, unsigned field, struct buf *m)
 {
 	field_bytes(b, field, m->p, m->n);
@@ -110,6 +123,45 @@ struct thread {
 };
 
 static struct thread threads[THREADS];
+
+/* pftrace-flows: flows from one thread's slice to another's. Their own
+ * random stream, so the slices are those of pftrace. */
+static int with_flows;
+static uint64_t flow_rng = 2463534242ull, next_flow = 1;
+#define PENDING 16
+static uint64_t pending[THREADS][PENDING];	/* flows each thread started */
+static int npending[THREADS];
+
+static uint32_t flow_rnd(uint32_t n)
+{
+	flow_rng ^= flow_rng << 13;
+	flow_rng ^= flow_rng >> 7;
+	flow_rng ^= flow_rng << 17;
+	return (uint32_t)(flow_rng % n);
+}
+
+/* Half the slices of thread t end the latest flow another thread
+ * started (the first found from a random one), or start one of their
+ * own. */
+static void flow_fields(struct thread *t)
+{
+	int me = (int)(t - threads), from = (int)flow_rnd(THREADS - 1);
+
+	if (flow_rnd(2))
+		return;
+	for (int k = 0; k < THREADS - 1; k++) {
+		int o = (me + 1 + (from + k) % (THREADS - 1)) % THREADS;
+
+		if (npending[o]) {
+			field_fixed64(&te, 48, pending[o][--npending[o]]);
+			return;
+		}
+	}
+	if (npending[me] < PENDING) {
+		pending[me][npending[me]] = next_flow++;
+		field_fixed64(&te, 47, pending[me][npending[me]++]);
+	}
+}
 
 /* The next event of a thread: its kind, name and counter. */
 static int next_event(struct thread *t, int *name, int *counter)
@@ -243,6 +295,8 @@ static void pf_event(struct thread *t, uint32_t seq, int type, int name,
 		t->thread_time += 1 + rnd(5);
 		field_varint(&te, 12, t->thread_time);
 	}
+	if (type == BEGIN && with_flows)
+		flow_fields(t);
 	field_msg(&pkt, 11, &te);
 	emit_packet();
 }
@@ -303,10 +357,13 @@ int main(int argc, char **argv)
 	int json, be;
 
 	if (argc != 4 || (strcmp(argv[1], "pftrace") && strcmp(argv[1], "json-x") &&
-			  strcmp(argv[1], "json-be"))) {
-		fprintf(stderr, "usage: gen_trace pftrace|json-x|json-be N FILE\n");
+			  strcmp(argv[1], "json-be") &&
+			  strcmp(argv[1], "pftrace-flows"))) {
+		fprintf(stderr, "usage: gen_trace pftrace|pftrace-flows|json-x|"
+			"json-be N FILE\n");
 		return 2;
 	}
+	with_flows = !strcmp(argv[1], "pftrace-flows");
 	json = argv[1][0] == 'j';
 	be = !strcmp(argv[1], "json-be");
 	want = strtoull(argv[2], NULL, 10);

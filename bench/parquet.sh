@@ -21,7 +21,7 @@ if ! command -v node >/dev/null 2>&1 || [ ! -d "$mods/@duckdb/node-api" ]; then
 	echo "== parquet: skipped, DuckDB writes its table: (cd tests/parquet && npm ci)"
 	exit 0
 fi
-file="$out/instruction-$n.parquet"
+file="$out/instruction-v2-$n.parquet"
 [ -s "$file" ] || node "$here/tests/parquet/bench.mjs" write "$file" "$n"
 
 /usr/bin/time -f '%e %M' -o "$out/time.txt" "$PQDUMP" -n "$file" >/dev/null

@@ -22,7 +22,7 @@ if ! command -v node >/dev/null 2>&1 || [ ! -d "$mods/@duckdb/node-api" ]; then
 	echo "== pqdevice: skipped, DuckDB writes its table: (cd tests/parquet && npm ci)"
 	exit 0
 fi
-file="$out/instruction-$n.parquet"
+file="$out/instruction-v2-$n.parquet"
 [ -s "$file" ] || node "$here/tests/parquet/bench.mjs" write "$file" "$n"
 dir="$out/pqdevice-$n@latest"
 mkdir -p "$dir"

@@ -13,8 +13,27 @@
 #include "model/cache/schema.h"
 #include "model/util.h"
 
+/* Rows per multi-row INSERT. */
+#define AGG_BATCH 64
+#define AGG_COLS 9
+/* Rows held before they are written: a track's rows go in key order,
+ * each at the end of the table, unless there are more than this many
+ * (24 MB) and they are written in several runs. */
+#define AGG_HOLD (1u << 19)
+
 struct entry {
 	int64_t value, n, dur, dmin, dmax;
+};
+
+/* Finished buckets of one field at one level, in key order. */
+struct hrow {
+	int64_t bucket;
+	struct entry e;
+};
+
+struct held {
+	struct hrow *v;
+	size_t n, cap;
 };
 
 /* The open bucket of one field at one level: value -> totals. */
@@ -28,12 +47,16 @@ struct bucket {
 
 struct agg_builder {
 	sqlite3 *db;
-	sqlite3_stmt *ins;
+	sqlite3_stmt *ins, *many;	/* one row, AGG_BATCH rows */
+	int64_t rows[AGG_BATCH][AGG_COLS];	/* not written yet */
+	int nrows;
 	int64_t track;
 	int lo[AGG_NFIELDS], lmax;
 	unsigned ok;		/* fields still complete */
 	int failed;
 	struct bucket b[AGG_NFIELDS][LOD_MAX_LEVEL + 1];
+	struct held held[AGG_NFIELDS][LOD_MAX_LEVEL + 1];
+	size_t nheld;
 };
 
 struct agg_builder *agg_new(sqlite3 *db, sqlite3_stmt *ins)
@@ -42,6 +65,7 @@ struct agg_builder *agg_new(sqlite3 *db, sqlite3_stmt *ins)
 
 	a->db = db;
 	a->ins = ins;
+	a->many = db_prepare_rows(db, sqlite3_sql(ins), AGG_BATCH);
 	return a;
 }
 
@@ -49,9 +73,11 @@ void agg_free(struct agg_builder *a)
 {
 	if (!a)
 		return;
+	sqlite3_finalize(a->many);
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
 			free(a->b[f][l].v);
+			free(a->held[f][l].v);
 			u64map_free(&a->b[f][l].at, NULL);
 		}
 	}
@@ -72,10 +98,14 @@ void agg_begin(struct agg_builder *a, int64_t track, int name_level,
 	a->lmax = lmax;
 	a->ok = (1u << AGG_NFIELDS) - 1;
 	a->failed = 0;
+	a->nrows = 0;
+	a->nheld = 0;
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		a->lo[f] = f == AGG_NAME ? name_level : field_level;
-		for (int l = 0; l <= LOD_MAX_LEVEL; l++)
+		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
 			a->b[f][l].open = 0;
+			a->held[f][l].n = 0;
+		}
 	}
 }
 
@@ -108,39 +138,99 @@ static void bucket_clear(struct bucket *b)
 	b->count = 0;
 }
 
-static void write_rows(struct agg_builder *a, int f, int level,
-		       const struct bucket *b)
+/* Inserts rows[0..n) with st, which has n rows of parameters. */
+static void insert(struct agg_builder *a, sqlite3_stmt *st,
+		   int64_t (*rows)[AGG_COLS], int n)
 {
-	for (size_t k = 0; k < b->count && !a->failed; k++) {
-		const struct entry *e = &b->v[k];
-		sqlite3_stmt *st = a->ins;
+	for (int r = 0; r < n; r++)
+		for (int c = 0; c < AGG_COLS; c++)
+			sqlite3_bind_int64(st, r * AGG_COLS + c + 1, rows[r][c]);
+	if (!a->failed && sqlite3_step(st) != SQLITE_DONE)
+		a->failed = db_fail(a->db, "aggregates");
+	sqlite3_reset(st);
+}
 
-		sqlite3_bind_int64(st, 1, a->track);
-		sqlite3_bind_int(st, 2, f);
-		sqlite3_bind_int(st, 3, level);
-		sqlite3_bind_int64(st, 4, b->id);
-		sqlite3_bind_int64(st, 5, e->value);
-		sqlite3_bind_int64(st, 6, e->n);
-		sqlite3_bind_int64(st, 7, e->dur);
-		sqlite3_bind_int64(st, 8, e->dmin);
-		sqlite3_bind_int64(st, 9, e->dmax);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			a->failed = db_fail(a->db, "aggregates");
-		sqlite3_reset(st);
+/* Writes the rows not written yet. */
+static void write_pending(struct agg_builder *a)
+{
+	int r = 0;
+
+	if (a->nrows == AGG_BATCH && a->many) {
+		insert(a, a->many, a->rows, AGG_BATCH);
+		r = AGG_BATCH;
 	}
+	for (; r < a->nrows; r++)
+		insert(a, a->ins, &a->rows[r], 1);
+	a->nrows = 0;
+}
+
+static void write_row(struct agg_builder *a, int f, int level,
+		      const struct hrow *h)
+{
+	int64_t *row = a->rows[a->nrows++];
+
+	row[0] = a->track;
+	row[1] = f;
+	row[2] = level;
+	row[3] = h->bucket;
+	row[4] = h->e.value;
+	row[5] = h->e.n;
+	row[6] = h->e.dur;
+	row[7] = h->e.dmin;
+	row[8] = h->e.dmax;
+	if (a->nrows == AGG_BATCH)
+		write_pending(a);
+}
+
+/* Writes the held rows in key order; a dropped field's are left out. */
+static void write_held(struct agg_builder *a)
+{
+	for (int f = 0; f < AGG_NFIELDS; f++) {
+		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
+			struct held *h = &a->held[f][l];
+
+			for (size_t k = 0; k < h->n && (a->ok & (1u << f)); k++)
+				write_row(a, f, l, &h->v[k]);
+			h->n = 0;
+		}
+	}
+	write_pending(a);
+	a->nheld = 0;
+}
+
+static int by_value(const void *x, const void *y)
+{
+	const struct entry *a = x, *b = y;
+
+	return (a->value > b->value) - (a->value < b->value);
+}
+
+/* Keeps a finished bucket's rows, by value, until they are written. */
+static void hold_rows(struct agg_builder *a, int f, int level,
+		      struct bucket *b)
+{
+	struct held *h = &a->held[f][level];
+
+	qsort(b->v, b->count, sizeof(*b->v), by_value);
+	h->v = xgrow(h->v, &h->cap, h->n + b->count, sizeof(*h->v));
+	for (size_t k = 0; k < b->count; k++)
+		h->v[h->n++] = (struct hrow){ b->id, b->v[k] };
+	a->nheld += b->count;
+	if (a->nheld >= AGG_HOLD)
+		write_held(a);
 }
 
 static void add_at(struct agg_builder *a, int f, int level, int64_t bucket,
 		   const struct entry *e);
 
-/* Writes a finished bucket and folds it into the next level. */
+/* Keeps a finished bucket and folds it into the next level. */
 static void flush(struct agg_builder *a, int f, int level)
 {
 	struct bucket *b = &a->b[f][level];
 
 	if (!b->open)
 		return;
-	write_rows(a, f, level, b);
+	hold_rows(a, f, level, b);
 	if (level < a->lmax) {
 		int64_t up = lod_floor_shift(b->id, 2);
 
@@ -190,6 +280,10 @@ int agg_end(struct agg_builder *a, unsigned *fields)
 			else
 				bucket_clear(&a->b[f][l]), a->b[f][l].open = 0;
 		}
+	}
+	write_held(a);
+	for (int f = 0; f < AGG_NFIELDS; f++) {
+		/* rows of earlier runs */
 		if (!(a->ok & (1u << f))) {
 			char sql[128];
 

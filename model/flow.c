@@ -17,7 +17,7 @@
 	S ".name, " S ".cat, " S ".depth, " S ".flags, " S ".parent_id, " \
 	T ".name"
 #define FLOW_SELECT "SELECT f.id, coalesce(f.flow_id, ''), coalesce(f.kind," \
-	" ''), " END_COLS("o", "ot") ", " END_COLS("i", "it") " FROM flow f" \
+	" ''), f.exact, " END_COLS("o", "ot") ", " END_COLS("i", "it") " FROM flow f" \
 	" LEFT JOIN slice o ON o.id = f.slice_out" \
 	" LEFT JOIN track ot ON ot.id = o.track_id" \
 	" LEFT JOIN slice i ON i.id = f.slice_in" \
@@ -50,8 +50,9 @@ static void flow_read(sqlite3_stmt *st, struct mflow *f)
 	f->id = sqlite3_column_int64(st, 0);
 	f->flow_id = col_dup(st, 1);
 	f->kind = col_dup(st, 2);
-	end_read(st, 3, &f->out, &f->out_row);
-	end_read(st, 3 + END_NCOLS, &f->in, &f->in_row);
+	f->exact = sqlite3_column_int(st, 3);
+	end_read(st, 4, &f->out, &f->out_row);
+	end_read(st, 4 + END_NCOLS, &f->in, &f->in_row);
 }
 
 static void flow_clear(struct mflow *f)
@@ -156,7 +157,8 @@ const struct mslice *flow_other(const struct mflow *f, int64_t id,
 }
 
 /* "name on row at 1.25 ms", or the missing end; a dependency's kind
- * after it (plain flows are most, and their ids are in the export). */
+ * and whether the profile states it after it (plain flows are most,
+ * and their ids are in the export). */
 static void flow_line(struct model *m, const struct mflow *f, int64_t id,
 		      int64_t pstart, int tf, struct strbuf *out)
 {
@@ -174,7 +176,8 @@ static void flow_line(struct model *m, const struct mflow *f, int64_t id,
 			"(no start: unpaired)");
 	}
 	if (strcmp(f->kind, "flow"))
-		sb_printf(out, " (%s)", f->kind);
+		sb_printf(out, " (%s, %s)", f->kind,
+			  f->exact ? "exact" : "inferred");
 }
 
 int flow_fields(struct model *m, const struct mslice *s, int64_t pstart,
@@ -203,4 +206,93 @@ int flow_fields(struct model *m, const struct mslice *s, int64_t pstart,
 	sb_free(&v);
 	flow_free(f, n);
 	return 0;
+}
+
+struct flow_marks {
+	struct model *m;
+	sqlite3_stmt *st;
+};
+
+struct flow_marks *flow_marks_open(struct model *m)
+{
+	struct flow_marks *fm = xcalloc(1, sizeof(*fm));
+
+	fm->m = m;
+	if (sqlite3_prepare_v2(model_db(m), "SELECT ts, dir, depth FROM"
+			       " flow_mark WHERE track_id=?1 AND ts>=?2 AND"
+			       " ts<?3 ORDER BY ts", -1, &fm->st, NULL)
+	    != SQLITE_OK) {
+		model_fail(m, "flow marks");
+		free(fm);
+		return NULL;
+	}
+	return fm;
+}
+
+void flow_marks_close(struct flow_marks *fm)
+{
+	if (!fm)
+		return;
+	sqlite3_finalize(fm->st);
+	free(fm);
+}
+
+/* Reads the ends from column c on until a column has had
+ * FLOW_MARK_READS of them; the column to seek to next, or ncols at the
+ * end. */
+static int marks_run(sqlite3_stmt *st, int c, int nlanes, int64_t t0,
+		     int64_t colw, int ncols, unsigned char *out, int *rc)
+{
+	int reads = 0;
+
+	while ((*rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uint64_t off = (uint64_t)sqlite3_column_int64(st, 0) -
+			       (uint64_t)t0;
+		int cc = (int)NX_MIN(off / (uint64_t)colw, (uint64_t)ncols - 1);
+		int lane = NX_MIN(NX_MAX(sqlite3_column_int(st, 2), 0),
+				  nlanes - 1);
+
+		if (cc > c) {
+			c = cc;
+			reads = 0;
+		}
+		out[(size_t)lane * (size_t)ncols + (size_t)cc] |=
+			sqlite3_column_int(st, 1) ? FLOW_MARK_IN : FLOW_MARK_OUT;
+		if (++reads >= FLOW_MARK_READS)
+			return c + 1;
+	}
+	return ncols;
+}
+
+/* The start of column c, ns. */
+static int64_t col_start(int64_t t0, int64_t colw, int c)
+{
+	return colw > INT64_MAX / NX_MAX(c, 1) ? INT64_MAX :
+	       sat_add(t0, (int64_t)c * colw);
+}
+
+int flow_marks_read(struct flow_marks *fm, int64_t track, int nlanes,
+		    int64_t t0, int64_t colw, int ncols, unsigned char *out)
+{
+	sqlite3 *db = model_db(fm->m);
+	int rc = SQLITE_DONE, c = 0, own;
+
+	if (ncols <= 0 || colw <= 0 || nlanes <= 0)
+		return 0;
+	memset(out, 0, (size_t)nlanes * (size_t)ncols);
+	/* the seeks in one read transaction, as frame probes do */
+	own = sqlite3_get_autocommit(db) &&
+	      sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	while (c < ncols && rc == SQLITE_DONE) {
+		sqlite3_bind_int64(fm->st, 1, track);
+		sqlite3_bind_int64(fm->st, 2, col_start(t0, colw, c));
+		sqlite3_bind_int64(fm->st, 3, col_start(t0, colw, ncols));
+		c = marks_run(fm->st, c, nlanes, t0, colw, ncols, out, &rc);
+		sqlite3_reset(fm->st);
+		if (rc == SQLITE_ROW)
+			rc = SQLITE_DONE;
+	}
+	if (own)
+		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	return rc == SQLITE_DONE ? 0 : model_fail(fm->m, "flow marks");
 }

@@ -13,6 +13,7 @@ struct mflow {
 	int64_t id;		/* the flow's row in the cache */
 	char *flow_id;		/* the profile's own id, as text ("" if none) */
 	char *kind;		/* "flow", or a dependency's kind */
+	int exact;		/* 0: inferred from times or semaphore values */
 	struct mslice out, in;	/* id 0: that end is missing */
 	char *out_row, *in_row;	/* their rows' names; "" when missing */
 };
@@ -47,5 +48,22 @@ int flow_fields(struct model *m, const struct mslice *s, int64_t pstart,
  * row's name. */
 const struct mslice *flow_other(const struct mflow *f, int64_t id,
 				const char **row);
+
+/* Where flows leave (FLOW_MARK_OUT, at a slice's last ns) and enter
+ * (FLOW_MARK_IN, at its start) the slices of a track drawn on nlanes
+ * lanes (depth d on lane d, the deeper ones on the last), over ncols
+ * columns of colw ns from t0. A column reads at most FLOW_MARK_READS
+ * ends, so a frame costs what its columns do, however many flows the
+ * profile holds. */
+#define FLOW_MARK_OUT 1
+#define FLOW_MARK_IN 2
+#define FLOW_MARK_READS 8
+struct flow_marks;
+struct flow_marks *flow_marks_open(struct model *m);
+void flow_marks_close(struct flow_marks *fm);
+/* out[k * ncols + c] gets the marks of lane k, column c; 0 or -1 with
+ * err_set(). */
+int flow_marks_read(struct flow_marks *fm, int64_t track, int nlanes,
+		    int64_t t0, int64_t colw, int ncols, unsigned char *out);
 
 #endif

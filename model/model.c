@@ -156,16 +156,13 @@ static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(ctx, match);
 }
 
-struct model *model_open(const char *path)
+static struct model *open_path(const char *path)
 {
 	struct model *m = xcalloc(1, sizeof(*m));
 
 	m->path = xstrdup(path);
 	if (stat(path, &m->file))
 		memset(&m->file, 0, sizeof(m->file));
-	/* damage met before (the old cache this one replaces) is not this
-	 * cache's: checking it would read every page of a new cache */
-	atomic_store(&corruption_seen, 0);
 	/* one connection per thread: no need for SQLite's locking */
 	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
@@ -213,6 +210,19 @@ struct model *model_open(const char *path)
 	m->nstrs = STRCACHE_SIZE;
 	m->strs = xcalloc(m->nstrs, sizeof(*m->strs));
 	return m;
+}
+
+struct model *model_open(const char *path)
+{
+	/* damage met before (the old cache this one replaces) is not this
+	 * cache's: checking it would read every page of a new cache */
+	atomic_store(&corruption_seen, 0);
+	return open_path(path);
+}
+
+struct model *model_open_more(const struct model *m)
+{
+	return open_path(m->path);
 }
 
 static void strcache_clear(struct model *m)

@@ -59,6 +59,9 @@ struct mccell {
 /* Sets SQLite up for nxtop; call once, before anything else uses it. */
 void model_init(void);
 struct model *model_open(const char *path);
+/* Another connection to m's cache, for another thread (a connection
+ * serves one thread); damage already seen stays seen. */
+struct model *model_open_more(const struct model *m);
 void model_close(struct model *m);
 /* The cache is nxtop's own (not one the user named): when a query finds
  * it damaged it is removed, to be rebuilt on the next open. */

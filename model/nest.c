@@ -1,6 +1,9 @@
-/* Nesting queries. Children start inside their parent one depth down on
- * the same row, so each query reads one depth of the (track_id, depth,
- * ts) index over the parent's span. */
+/* Nesting queries. A slice's children are the slices naming it as their
+ * parent (slice.parent_id, read through the slice_parent index: one
+ * index range per parent, no table row per child); they are one depth
+ * down on its row, or on another row where the profile names the parent
+ * itself (a Neuron system event's parent_id). Events at depth 0 without
+ * a parent are siblings along their row. */
 #include "config.h"
 
 #include "model/nest.h"
@@ -41,59 +44,57 @@ static int one(struct model *m, const char *sql, const int64_t v[6],
 	return rc == SQLITE_DONE ? 1 : model_fail(m, "nesting");
 }
 
-static void child_span(const struct mslice *s, int64_t v[6])
-{
-	v[0] = s->track_id;
-	v[1] = s->depth + 1;
-	v[2] = s->ts;
-	v[3] = sat_add(s->ts, s->dur);
-	v[4] = s->id;
-	v[5] = s->ts;
-}
-
 /* The direct children of s: how many, and their summed duration (ns). */
 static int nest_children(struct model *m, const struct mslice *s, int64_t *n,
 			 int64_t *total)
 {
-	int64_t v[6];
+	int64_t v[6] = { s->id };
 
-	child_span(s, v);
 	*n = *total = 0;
 	return one(m, "SELECT count(*), coalesce(sum(dur), 0) FROM slice"
-		   " WHERE track_id=?1 AND depth=?2 AND ts BETWEEN ?3 AND ?4"
-		   " AND parent_id=?5", v, NULL, n, total) < 0 ? -1 : 0;
+		   " WHERE parent_id=?1", v, NULL, n, total) < 0 ? -1 : 0;
 }
 
 int nest_first_child(struct model *m, const struct mslice *s,
 		     struct mslice *out)
 {
-	int64_t v[6];
+	int64_t v[6] = { s->id };
 
-	child_span(s, v);
-	return one(m, "SELECT " SLICE_COLS " FROM slice WHERE track_id=?1"
-		   " AND depth=?2 AND ts BETWEEN ?3 AND ?4 AND parent_id=?5"
+	return one(m, "SELECT " SLICE_COLS " FROM slice WHERE parent_id=?1"
 		   " ORDER BY ts, id LIMIT 1", v, out, NULL, NULL);
 }
 
-/* Siblings start within the parent's span: the search stops there. */
+/* Siblings with a parent: its other children in (ts, id) order. */
+static int child_sibling(struct model *m, const struct mslice *s, int dir,
+			 struct mslice *out)
+{
+	int64_t v[6] = { s->parent, s->ts, s->id };
+
+	if (dir > 0)
+		return one(m, "SELECT " SLICE_COLS " FROM slice WHERE"
+			   " parent_id=?1 AND (ts>?2 OR (ts=?2 AND id>?3))"
+			   " ORDER BY ts, id LIMIT 1", v, out, NULL, NULL);
+	return one(m, "SELECT " SLICE_COLS " FROM slice WHERE parent_id=?1"
+		   " AND (ts<?2 OR (ts=?2 AND id<?3)) ORDER BY ts DESC, id DESC"
+		   " LIMIT 1", v, out, NULL, NULL);
+}
+
 int nest_sibling(struct model *m, const struct mslice *s, int dir,
 		 struct mslice *out)
 {
-	int64_t v[6] = { s->track_id, s->depth, s->parent,
-			 dir > 0 ? INT64_MAX : INT64_MIN, s->id, s->ts };
-	struct mslice p;
+	int64_t v[6] = { s->track_id, s->depth, 0, 0, s->id, s->ts };
 
-	if (s->parent && model_slice(m, s->parent, &p) == 0)
-		v[3] = dir > 0 ? sat_add(p.ts, p.dur) : p.ts;
+	if (s->parent)
+		return child_sibling(m, s, dir, out);
 	if (dir > 0)
 		return one(m, "SELECT " SLICE_COLS " FROM slice WHERE"
-			   " track_id=?1 AND depth=?2 AND ts BETWEEN ?6 AND ?4"
-			   " AND coalesce(parent_id, 0)=?3 AND (ts>?6 OR id>?5)"
-			   " ORDER BY ts, id LIMIT 1", v, out, NULL, NULL);
+			   " track_id=?1 AND depth=?2 AND ts>=?6 AND parent_id"
+			   " IS NULL AND (ts>?6 OR id>?5) ORDER BY ts, id LIMIT 1",
+			   v, out, NULL, NULL);
 	return one(m, "SELECT " SLICE_COLS " FROM slice WHERE track_id=?1"
-		   " AND depth=?2 AND ts BETWEEN ?4 AND ?6 AND"
-		   " coalesce(parent_id, 0)=?3 AND (ts<?6 OR id<?5)"
-		   " ORDER BY ts DESC, id DESC LIMIT 1", v, out, NULL, NULL);
+		   " AND depth=?2 AND ts<=?6 AND parent_id IS NULL AND"
+		   " (ts<?6 OR id<?5) ORDER BY ts DESC, id DESC LIMIT 1", v, out,
+		   NULL, NULL);
 }
 
 int nest_events(struct model *m, const struct mtrack *t, int64_t t0,

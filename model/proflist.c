@@ -16,6 +16,7 @@ static const char *const kind_names[PK_COUNT] = {
 	[PK_TRACE] = "trace",
 	[PK_PQ_DEVICE] = "parquet device",
 	[PK_PQ_SYSTEM] = "parquet system",
+	[PK_JAX] = "jax",
 };
 
 const char *prof_kind_name(enum prof_kind k)

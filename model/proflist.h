@@ -17,6 +17,7 @@ enum prof_kind {
 	PK_TRACE,		/* Perfetto or Chrome trace */
 	PK_PQ_DEVICE,		/* folder of Parquet tables: Instruction... */
 	PK_PQ_SYSTEM,		/* folder of Parquet tables: SystemProfile... */
+	PK_JAX,			/* JAX log folder, or one of its runs */
 	PK_COUNT
 };
 
@@ -42,7 +43,7 @@ struct proflist {
 };
 
 /* "device", "system", "bundle", "trace", "parquet device", "parquet
- * system". */
+ * system", "jax". */
 const char *prof_kind_name(enum prof_kind k);
 /* -1 for an unknown name. */
 int prof_kind_parse(const char *s, enum prof_kind *k);

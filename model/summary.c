@@ -352,14 +352,17 @@ static void checks(struct model *m, struct summary *s)
 		    "sum of sizes", SU_BYTES, xfer_bytes);
 }
 
-/* Slices, and rows by kind: threads, async rows, processes (groups). */
+/* Slices, and rows by kind: threads, async rows, processes (groups of
+ * rows; a JAX run's hosts are groups of groups). */
 static int trace_counts(struct model *m, int64_t p, struct summary *s)
 {
 	sqlite3_stmt *st = prep(m,
 		"SELECT coalesce(sum(CASE WHEN kind NOT IN ('group', 'counter')"
 		" THEN n_events END), 0), count(CASE kind WHEN 'thread' THEN 1"
 		" END), count(CASE kind WHEN 'async' THEN 1 END),"
-		" count(CASE kind WHEN 'group' THEN 1 END)"
+		" count(CASE WHEN kind = 'group' AND NOT EXISTS (SELECT 1"
+		" FROM track c WHERE c.parent_id = track.id AND c.kind ="
+		" 'group') THEN 1 END)"
 		" FROM track WHERE profile_id = ?1", p);
 
 	if (!st)
@@ -377,6 +380,33 @@ static int trace_counts(struct model *m, int64_t p, struct summary *s)
 int summary_is_trace(const struct summary *s)
 {
 	return s->prof.kind && !strcmp(s->prof.kind, "trace");
+}
+
+int summary_runs(struct model *m, int64_t profile, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m, "SELECT key, value FROM info WHERE"
+				" profile_id = ?1 AND section = 'jax'"
+				" ORDER BY idx", profile);
+	const char *key, *v;
+
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		key = (const char *)sqlite3_column_text(st, 0);
+		v = (const char *)sqlite3_column_text(st, 1);
+		if (!key || !v)
+			continue;
+		if (!strcmp(key, "run") && !s->run) {
+			s->run = xstrdup(v);
+		} else if (!strcmp(key, "other_run")) {
+			s->other_runs = xreallocarray(s->other_runs,
+						      s->nother_runs + 1,
+						      sizeof(*s->other_runs));
+			s->other_runs[s->nother_runs++] = xstrdup(v);
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
 }
 
 int summary_compute(struct model *m, int64_t profile, struct summary *s)
@@ -405,6 +435,8 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		s->schema_version = xstrdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
+	if (summary_runs(m, profile, s))
+		return -1;
 	st = prep(m, "SELECT count(*) FROM counter c JOIN track t"
 		  " ON t.id = c.track_id WHERE t.profile_id = ?1", profile);
 	if (!st)
@@ -424,6 +456,10 @@ void summary_free(struct summary *s)
 {
 	model_profile_clear(&s->prof);
 	free(s->schema_version);
+	free(s->run);
+	for (size_t i = 0; i < s->nother_runs; i++)
+		free(s->other_runs[i]);
+	free(s->other_runs);
 	for (size_t i = 0; i < s->ntracks; i++) {
 		free(s->tracks[i].name);
 		free(s->tracks[i].kind);

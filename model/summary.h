@@ -69,6 +69,9 @@ struct sum_check {
 struct summary {
 	struct mprofile prof;
 	char *schema_version;		/* Parquet profile_schema_version, or NULL */
+	char *run;			/* the JAX run opened, or NULL */
+	char **other_runs;		/* the run folder's other runs, by name */
+	size_t nother_runs;
 	int64_t start, end;		/* ns */
 	double p_total_time_s;		/* profile's total_time, < 0 if absent */
 	int64_t n_instructions, n_packets, n_transfers, n_counter_samples;
@@ -94,5 +97,8 @@ int summary_is_trace(const struct summary *s);
 /* Fills s for one profile. 0 on success. */
 int summary_compute(struct model *m, int64_t profile, struct summary *s);
 void summary_free(struct summary *s);
+/* Fills only s->run and s->other_runs, from a JAX run's info
+ * (src/import/jax.c); s zeroed first. 0 on success. */
+int summary_runs(struct model *m, int64_t profile, struct summary *s);
 
 #endif

@@ -247,6 +247,24 @@ const char *err_get(void)
 	return err_buf[0] ? err_buf : "unknown error";
 }
 
+size_t fmt_i64(char *buf, int64_t v)
+{
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	char tmp[20];
+	size_t n = 0, k = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[k++] = '-';
+	while (n)
+		buf[k++] = tmp[--n];
+	buf[k] = '\0';
+	return k;
+}
+
 int parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;

@@ -140,6 +140,47 @@ analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=6
 analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=5
 [ "$(count reload)" = "$(loads 5 | grep -c .)" ] || fail "reload: not the tensors loaded 6 times"
 expect 0 '^\[ok\] reload: no finding' "$NXTOP" analyze -q "$tmp/plain.json" --rule reload
+# the viewer's Insights list shows the same tensors, one line each, and
+# its header counts every finding of every rule
+printf 'size 160x40\nkeys I/tensor<Enter>\ndump list\n' > "$tmp/ins.keys"
+XDG_DATA_HOME="$tmp/ins" "$NXTOP" -q --headless="$tmp/ins.keys" --dump="$tmp" \
+	"$tmp/screen.json" || fail "the viewer did not list the insights"
+got=$(sed -n 's/^warning  *reload  *tensor \([^ ]*\) loaded into SBUF \([0-9]*\) times.*/\1 \2/p' \
+	"$tmp/list" | sort)
+[ "$got" = "$(loads 2)" ] || fail "Insights list: got '$got', wanted '$(loads 2)'"
+analyze_json "$tmp/screen.json"
+grep -q "^nxtop .* insights  $(jq '.findings' "$tmp/a.json") findings  filter: tensor" "$tmp/list" ||
+	fail "Insights list: not $(jq '.findings' "$tmp/a.json") findings in the header: $(head -n 1 "$tmp/list")"
+# e in the Insights list writes what nxtop analyze prints with every
+# finding and range listed, bounds included
+mkdir "$tmp/ins-export"
+printf 'keys Ie\n' > "$tmp/ins-e.keys"
+NXTOP_EXPORT_DIR="$tmp/ins-export" XDG_DATA_HOME="$tmp/ins" "$NXTOP" -q \
+	--headless="$tmp/ins-e.keys" --dump="$tmp" "$tmp/screen.json" ||
+	fail "the viewer did not export the insights"
+"$NXTOP" analyze -q "$tmp/screen.json" --max-findings 1000000 --max-ranges 1000000 > "$tmp/all-findings.txt"
+cmp -s "$tmp/ins-export/nxtop-insights-1.txt" "$tmp/all-findings.txt" ||
+	fail "the Insights export differs from nxtop analyze: $(diff "$tmp/ins-export/nxtop-insights-1.txt" "$tmp/all-findings.txt" | head -5)"
+# --max-findings: at most N findings per rule listed, the rest counted
+# ("and K more"); JSON keeps the total. jq counts the tensors loaded.
+ntens=$(loads 0 | grep -c .)
+[ "$ntens" -gt 3 ] || fail "reload: device_screen.json has only $ntens tensors"
+analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=0 --max-findings 3
+[ "$(count reload)" = 3 ] || fail "--max-findings 3: $(count reload) findings listed"
+[ "$(jq '.rules[0].findings_total' "$tmp/a.json")" = "$ntens" ] &&
+	[ "$(jq '.findings' "$tmp/a.json")" = "$ntens" ] ||
+	fail "--max-findings: the JSON totals are not $ntens"
+"$NXTOP" analyze -q "$tmp/screen.json" --rule reload --set reload.max_loads=0 \
+	--max-findings 3 > "$tmp/cap.txt" || fail "analyze --max-findings failed"
+[ "$(grep -c '^\[warning\] reload: tensor' "$tmp/cap.txt")" = 3 ] ||
+	fail "--max-findings 3: not 3 findings in the text"
+grep -q "^\[warning\] reload: and $((ntens - 3)) more findings\$" "$tmp/cap.txt" ||
+	fail "--max-findings: no 'and $((ntens - 3)) more findings' line"
+analyze_json "$tmp/screen.json" --rule reload --set reload.max_loads=0 --max-findings "$ntens"
+[ "$(count reload)" = "$ntens" ] || fail "--max-findings $ntens: not all listed"
+"$NXTOP" analyze -q "$tmp/screen.json" --rule reload --set reload.max_loads=0 \
+	--max-findings "$ntens" | grep -q 'more findings' &&
+	fail "--max-findings $ntens: a 'more' line with nothing more"
 # --range: only the loads that start in it
 analyze_json "$tmp/screen.json" --rule reload --range 0:100us --set reload.max_loads=0
 got=$(jq '[.rules[0].findings[].numbers.loads] | add' "$tmp/a.json")
@@ -267,6 +308,55 @@ analyze_json "$tmp/plain.json" --rule stall --range 0:2ms \
 	--set stall.min_pct="$(awk -v g="$3" 'BEGIN { printf "%.17g", 100 * g / 2000000 }')"
 [ "$(count stall)" = 0 ] || fail "stall fired at min_pct"
 
+# collectives: the CcOp table of a Parquet profile; per group (operation
+# and replica group) of 3 or more, the operations over FACTOR x from the
+# group's lower median, as awk finds them in pqdump's text of the table:
+# "operation group operations outliers median farthest"
+cp -r "$fx/parquet-device/collectives@latest" "$tmp/"
+cc_want() {
+	"$builddir/tests/pqdump" "$tmp/collectives@latest/CcOp.parquet" |
+	awk -F '\t' -v f="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ g = $c["operation"] " " $c["replica_group_id"]; gsub(/"/, "", g)
+	  d[g, ++n[g]] = $c["duration_ns"] }
+	END { for (g in n) {
+		m = n[g]; if (m < 3) continue
+		for (i = 1; i <= m; i++) s[i] = d[g, i]
+		for (i = 2; i <= m; i++) for (j = i; j > 1 && s[j - 1] > s[j]; j--) {
+			t = s[j]; s[j] = s[j - 1]; s[j - 1] = t }
+		med = s[int((m + 1) / 2)]; k = 0; best = 0
+		for (i = 1; i <= m; i++) {
+			x = d[g, i]; r = x >= med ? x / med : med / x
+			if (x > f * med || x * f < med) { k++; if (r > best) { best = r; far = x } }
+		}
+		if (k) print g, m, k, med, far } }' | sort
+}
+cc_got() {
+	jq -r '.rules[] | select(.id == "collectives") | .findings[] |
+		"\(.finding | sub(" in replica group "; " ") | sub(":.*"; "")) \(.numbers |
+		"\(.operations) \(.outliers) \(.median_ns) \(.farthest_ns)")"' "$tmp/a.json" | sort
+}
+want=$(cc_want 2)
+analyze_json "$tmp/collectives@latest" --rule collectives
+[ "$(echo "$want" | grep -c .)" = 2 ] && [ "$(cc_got)" = "$want" ] ||
+	fail "collectives: got '$(cc_got)', wanted '$want'"
+expect 0 '^\[warning\] collectives: AllReduce in replica group 0: 1 of 5 operations over 2x from the median 10100 ns; the farthest 31000 ns \(3\.07x\)$' \
+	"$NXTOP" analyze -q "$tmp/collectives@latest" --rule collectives
+[ "$(jq '[.rules[0].findings[].ranges[] | .end - .ts] | sort | join(" ")' -r "$tmp/a.json")" = "2000 31000" ] ||
+	fail "collectives: the ranges are not the two far operations"
+# at the edges: a ratio of exactly the factor is not far
+edge=$(awk 'BEGIN { printf "%.17g", 31000 / 10100 }')
+for factor in "$edge" 3.99 4; do
+	analyze_json "$tmp/collectives@latest" --rule collectives --set collectives.factor="$factor"
+	[ "$(cc_got)" = "$(cc_want "$factor")" ] ||
+		fail "collectives at factor $factor: got '$(cc_got)', wanted '$(cc_want "$factor")'"
+done
+[ "$(count collectives)" = 0 ] || fail "collectives fired at factor 4 (a ratio of 4)"
+expect 0 '^\[ok\] collectives: no finding: 12 operations, 3 groups of 3 or more' \
+	"$NXTOP" analyze -q "$tmp/collectives@latest" --rule collectives --set collectives.factor=4
+expect 0 '^\[ok\] collectives: not checked: no collective operations' \
+	"$NXTOP" analyze -q "$tmp/device_small@latest" --rule collectives
+expect 0 '^\[ok\] collectives: not checked' "$NXTOP" analyze -q "$tmp/plain.json" --rule collectives
+
 # --between: markers set in the viewer at 10 us and 60 us, named in
 # either order, are the range; jq sums the waits starting in it
 printf 'keys :goto 10us<Enter>m:goto 60us<Enter>m\n' > "$tmp/marks.keys"
@@ -289,11 +379,12 @@ if LC_ALL=C grep -q "$(printf '\033')" "$tmp/all.txt"; then
 fi
 
 # usage errors
-expect 2 "no rule 'nope' \\(rules: quality, mfu, transpose, spill, small-dma, reload, stall, semaphore, throttle, warmup, outliers, idle\\)" "$NXTOP" analyze "$tmp/plain.json" --rule nope
+expect 2 "no rule 'nope' \\(rules: quality, mfu, transpose, spill, small-dma, reload, stall, semaphore, throttle, warmup, outliers, idle, collectives\\)" "$NXTOP" analyze "$tmp/plain.json" --rule nope
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1
 expect 2 "'abc' is not a number" "$NXTOP" analyze "$tmp/plain.json" --set mfu.min_pct=abc
 expect 2 "do not go together" "$NXTOP" analyze "$tmp/plain.json" --range 0:1us --between a,b
 expect 2 "unknown format" "$NXTOP" analyze "$tmp/plain.json" --format csv
+expect 2 "max-findings: '-1' is not a count" "$NXTOP" analyze "$tmp/plain.json" --max-findings -1
 expect 1 "no marker 'a'" "$NXTOP" analyze -q "$tmp/plain.json" --between a,b
 expect 1 "not a time" "$NXTOP" analyze -q "$tmp/plain.json" --range x:y
 expect 1 "nxtop: " "$NXTOP" analyze -q "$tmp/missing.json"

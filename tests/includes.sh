@@ -13,11 +13,13 @@ cd "${srcdir:-.}" || exit 1
 #  tui/list -> tui/pager: a list shows a line in a pager, itself a list
 #  model/cache/validate -> model/writer/writer: validation checks the writer's
 #    time range
-#  tui/layer_view, tui/marker_view -> tui/timeline/timeline: these lists
-#    move the timeline they were opened from
+#  tui/insight_view, tui/layer_view, tui/marker_view ->
+#    tui/timeline/timeline: these lists move the timeline they were opened
+#    from
 back_edges='model/util model/text
 tui/list tui/pager
 model/cache/validate model/writer/writer
+tui/insight_view tui/timeline/timeline
 tui/layer_view tui/timeline/timeline
 tui/marker_view tui/timeline/timeline'
 

@@ -154,3 +154,34 @@ bundle_ncs() {
 			"$1/i-0c0ffee000000abcd_${f}_model_777.json" || return 1
 	done
 }
+
+# jax_logdir DIR: a JAX log folder, DIR/plugins/profile/<run>/, of three
+# runs: 2026_11_19_08_00_00 holds only an XPlane file;
+# 2026_11_20_09_30_00 one host file (alpha, 1 event);
+# 2026_11_21_10_00_00, the newest, two host files (alpha: 3 X events on
+# two processes, beta: 2) and the run's perfetto_trace.json.gz (1).
+jax_logdir() {
+	jax_runs=$1/plugins/profile
+	mkdir -p "$jax_runs/2026_11_19_08_00_00" "$jax_runs/2026_11_20_09_30_00" \
+		"$jax_runs/2026_11_21_10_00_00" || return 1
+	printf '\010\001' > "$jax_runs/2026_11_19_08_00_00/alpha.xplane.pb"
+	printf '%s' '{"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":5,"dur":2,"name":"old"}]}' |
+		gzip -n > "$jax_runs/2026_11_20_09_30_00/alpha.trace.json.gz"
+	jax_new=$jax_runs/2026_11_21_10_00_00
+	printf '%s' '{"displayTimeUnit":"ns","traceEvents":[
+{"ph":"M","pid":1,"name":"process_name","args":{"name":"/host:CPU"}},
+{"ph":"M","pid":2,"name":"process_name","args":{"name":"/device:TPU:0"}},
+{"ph":"M","pid":1,"tid":7,"name":"thread_name","args":{"name":"python"}},
+{"ph":"X","pid":1,"tid":7,"ts":10,"dur":30,"name":"jit_step"},
+{"ph":"X","pid":1,"tid":7,"ts":50.5,"dur":20,"name":"jit_step"},
+{"ph":"X","pid":2,"tid":1,"ts":12,"dur":25,"name":"fusion.1"}]}' |
+		gzip -n > "$jax_new/alpha.trace.json.gz"
+	printf '%s' '{"traceEvents":[
+{"ph":"M","pid":1,"name":"process_name","args":{"name":"/host:CPU"}},
+{"ph":"X","pid":1,"tid":7,"ts":"15","dur":"10","name":"jit_step"},
+{"ph":"X","pid":1,"tid":7,"ts":40,"dur":5,"name":"copy"}]}' |
+		gzip -n > "$jax_new/beta.trace.json.gz"
+	printf '%s' '[{"ph":"X","pid":9,"tid":9,"ts":20,"dur":40,"name":"step"}]' |
+		gzip -n > "$jax_new/perfetto_trace.json.gz"
+	printf 'not a trace\n' > "$jax_new/alpha.xplane.pb"
+}

@@ -705,9 +705,29 @@ static void fx_compressed(void)
 	simple(3000, INSTANT, 2, "plain");
 }
 
+/* A legacy complete event of 1 µs carrying bind_id 0xfeedfacecafebeef,
+ * the id of the typed flow too (legacy ids are apart), flowing in (1),
+ * out (2) or both (3). */
+static void legacy_flow(uint64_t ts, uint64_t track, const char *name,
+			int direction)
+{
+	Nxpf__TracePacket *p;
+	Nxpf__TrackEvent__LegacyEvent *l;
+
+	l = legacy_event(ev(&p, ts, 0, track, name), 'X');
+	l->has_duration_us = 1;
+	l->duration_us = 1;
+	l->has_bind_id = 1;
+	l->bind_id = 0xfeedfacecafebeefull;
+	l->has_flow_direction = 1;
+	l->flow_direction = direction;
+	emit(p);
+}
+
 /* flows: a flow from a slice on one thread to a slice on another, and a
  * terminating flow on an instant; a flow id no other event names and a
- * terminating id without a start (unpaired ends). */
+ * terminating id without a start (unpaired ends); legacy events bound
+ * out, in and out, and in. */
 static void fx_flows(void)
 {
 	Nxpf__TracePacket *p;
@@ -737,6 +757,9 @@ static void fx_flows(void)
 	e->terminating_flow_ids = mem(sizeof(uint64_t));
 	e->terminating_flow_ids[0] = 9;
 	emit(p);
+	legacy_flow(4000, 2, "lout", 2);
+	legacy_flow(4500, 3, "lstep", 3);
+	legacy_flow(5000, 2, "lin", 1);
 }
 
 /* neuron_device: Neuron's own track names and slice args. */

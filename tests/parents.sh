@@ -2,7 +2,13 @@
 # Depths and parents of Chrome thread rows (X, B/E, thread instants) equal
 # an independent stack computation in jq: equal starts (the longer one
 # encloses), zero durations, unterminated B (closed at the trace's end),
-# events out of time order in the file. Also the export's formats agree.
+# events out of time order in the file, within the writer's window of
+# 16384 slices and beyond it (a parent after 20000 of its children).
+# Also the export's formats agree.
+# A Neuron system profile's events take the parent their parent_id names
+# (an event of the same process, on their row or another), time
+# containment on their row where it names none (absent, 0, not in the
+# profile, themselves): against jq on a fixture where the two differ.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -71,9 +77,22 @@ from_csv() {
 				p == "" ? "" : ts[p] - t0 } }' "$1"
 }
 
+# Thread 1 as Chrome writes X events, at their ends: each parent after
+# its children, and the whole run's parent after all 20000 of them.
+# Thread 2 in start order, with instants at slices' ends.
+awk 'BEGIN { printf "{\"traceEvents\":[\n";
+	for (i = 0; i < 5000; i++) { t = 10 + i * 20;
+		for (j = 0; j < 3; j++)
+			printf "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"c%d.%d\",\"ts\":%d,\"dur\":%d},\n", i, j, t + 1 + j * 5, j == 2 ? 0 : 4;
+		printf "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"p%d\",\"ts\":%d,\"dur\":15},\n", i, t;
+		printf "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"name\":\"q%d\",\"ts\":%d,\"dur\":9},\n", i, t;
+		printf "{\"ph\":\"i\",\"pid\":1,\"tid\":2,\"name\":\"e%d\",\"ts\":%d},\n", i, t + 9 }
+	printf "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"run\",\"ts\":0,\"dur\":200000}]}\n" }' \
+	>"$tmp/late.json"
+
 for f in chrome_nesting.json chrome_phases.json trace_same.json \
-	chrome_array.json.gz; do
-	cp "$srcdir/tests/fixtures/$f" "$tmp/$f"
+	chrome_array.json.gz late.json; do
+	[ -f "$tmp/$f" ] || cp "$srcdir/tests/fixtures/$f" "$tmp/$f"
 	gzip -dcf "$tmp/$f" | jq -r -f "$tmp/stack.jq" | sort >"$tmp/want" ||
 		fail "$f: jq failed"
 	rows=$(cut -d'|' -f2 "$tmp/want" | sort -u)
@@ -83,6 +102,48 @@ for f in chrome_nesting.json chrome_phases.json trace_same.json \
 	diff -u "$tmp/want" "$tmp/got" >&2 ||
 		fail "$f: depths or parents differ from the stack computation"
 done
+
+# name|ts|parent name|parent ts of each system event: the event its
+# parent_id names in its process, else the innermost event of its row
+# (source, process, thread) enclosing it
+cat >"$tmp/sys.jq" <<'JQ'
+[.trace_event[] | {name, id: (.id | tostring), inst: .instance_id,
+  pid: .process_id, par: ((.parent_id // 0) | tostring), ts: .timestamp,
+  dur: .duration, row: "\(.trace_event_source)/\(.process_id)/\(.thread_id)"}]
+| (map(.ts) | min) as $t0
+| . as $ev
+| $ev[] as $e
+| ([$ev[] | select(.inst == $e.inst and .pid == $e.pid and .id == $e.par
+    and .id != $e.id)][0]) as $named
+| ([$ev[] | select(.row == $e.row and . != $e and .ts <= $e.ts and
+    .ts + .dur >= $e.ts + $e.dur)] | sort_by(.ts, -.dur) | last) as $cont
+| ($named // $cont) as $p
+| "\($e.name)|\($e.ts - $t0)|\($p.name // "")|\(if $p then $p.ts - $t0 else "" end)"
+JQ
+f=system_parents.json
+cp "$srcdir/tests/fixtures/$f" "$tmp/$f"
+jq -r -f "$tmp/sys.jq" "$tmp/$f" | sort >"$tmp/want" || fail "$f: jq failed"
+expect 0 "" "$NXTOP" export -q "$tmp/$f" --what events --format csv
+from_csv "$out" "$(awk -F, 'NR > 1 { print $2 }' "$out" | sort -u)" |
+	awk -F'|' -v OFS='|' '{ print $1, $3, $6, $7 }' | sort >"$tmp/got"
+[ "$(wc -l <"$tmp/want")" -eq 11 ] || fail "$f: expected 11 events"
+diff -u "$tmp/want" "$tmp/got" >&2 ||
+	fail "$f: parents differ from parent_id, then time containment"
+# where the two differ: named parent over the enclosing event, another
+# row's parent, another process's event of the same id not taken
+grep -qx 'kbl_exec_wait|500|nrt_execute|0' "$tmp/got" &&
+	grep -qx 'nc_exec_running|150|nrt_execute|0' "$tmp/got" &&
+	grep -qx 'nc_exec_running|4100|nrt_execute|4000' "$tmp/got" ||
+	fail "$f: $(cat "$tmp/got")"
+
+# a slice's children are counted from the slice_parent index alone (the
+# query of model/nest.c), not read row by row
+if command -v sqlite3 >/dev/null; then
+	sqlite3 "$tmp/$f.nxdb" "EXPLAIN QUERY PLAN SELECT count(*),
+		coalesce(sum(dur), 0) FROM slice WHERE parent_id=1" |
+		grep -q "COVERING INDEX slice_parent" ||
+		fail "children not counted from the slice_parent index"
+fi
 
 # the hand-built fixture's awkward cases, said plainly
 f="$tmp/chrome_nesting.json"

@@ -15,4 +15,10 @@ if ! command -v node >/dev/null 2>&1 || [ ! -d "$mods/@duckdb/node-api" ] ||
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-node "$srcdir/tests/parquet/diff.mjs" "$builddir/tests/pqdump" "$tmp"
+# a new random seed each run, then the seeds of past failures:
+# 598339155 has an empty LZ4 (Hadoop-framed) page
+rc=0
+for seed in "" 598339155; do
+	node "$srcdir/tests/parquet/diff.mjs" "$builddir/tests/pqdump" "$tmp" $seed || rc=1
+done
+exit $rc

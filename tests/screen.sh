@@ -11,7 +11,8 @@
 # that it fails to import; "bundle-parquet": a folder holding the
 # Parquet twin of bundle-small, system and device folders;
 # "bundle-ncs": one model on several
-# NeuronCores, see bundle_ncs in tests/lib.sh; "datapath": no profile,
+# NeuronCores, see bundle_ncs in tests/lib.sh; "jaxlog": the JAX log
+# folder of jax_logdir in tests/lib.sh; "datapath": no profile,
 # the Profile Manager on the fake data path of profiles_datapath in
 # tests/lib.sh), extra options ("# args: ...") and environment ("# env:
 # VAR=value"), may list the files it exports ("# exports:
@@ -91,6 +92,8 @@ for script in "$screens"/*.keys; do
 			chmod -R u+w "$tmp/$profile" ;;
 		datapath)
 			profiles_datapath "$tmp/$profile" ;;
+		jaxlog)
+			jax_logdir "$tmp/$profile" || fail "jax_logdir failed" ;;
 		*)
 			# a file, or a folder (a Parquet device profile)
 			mkdir -p "$(dirname "$tmp/$profile")"

@@ -245,13 +245,16 @@ static void test_compressed(void **state)
 }
 
 /* Flow ids link slices across threads; 64-bit ids stay exact; an id
- * named once is kept as an unpaired end. */
+ * named once is kept as an unpaired end; legacy events' bind_id links
+ * them by their flow direction, apart from the flow ids. */
 static void test_flows(void **state)
 {
 	sqlite3 *db = import("flows.pftrace", NULL);
 
 	(void)state;
-	expect(db, FLOWS, "18369614221190020847|send|1000|recv|2000\n");
+	expect(db, FLOWS, "18369614221190020847|send|1000|recv|2000\n"
+	       "18369614221190020847|lout|4000|lstep|4500\n"
+	       "18369614221190020847|lstep|4500|lin|5000\n");
 	expect(db, UNPAIRED, "9|-|late\n7|lonely|-\n");
 	sqlite3_close(db);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/flow.h"
 #include "model/lod.h"
 #include "model/model.h"
 #include "model/util.h"
@@ -26,6 +27,27 @@ static struct ev evs[NEV];
 static char *cache;
 static int64_t track_flat, track_nested, track_counter;
 
+/* Flows link flat event i to event i + 1 for i < NFLOW. */
+#define NFLOW 3000
+
+/* Slices written as a stack gives them up, innermost first: a small
+ * one, and a root whose children are too many to wait for it. */
+#define NWIDE 5000
+static int64_t stack_ids[3], wide_root, wide_child[NWIDE];
+/* Rows that together hold more slices waiting than the writer keeps:
+ * NMANY rows of NMANY_KIDS children, each row's root last. */
+#define NMANY 70
+#define NMANY_KIDS 4000
+static int64_t many_root[NMANY], many_kid[NMANY][2];
+static int64_t many_track[NMANY];
+/* A row given as a stack, then set to nest by time: p1 and p2 share a
+ * span, so by time p2 (written later) lies inside p1 and c inside p2,
+ * while the stack had made p1 c's parent. */
+static int64_t late_p1, late_p2, late_c;
+/* The same with a child as long as its parent: by time, the one written
+ * first is the outer one. */
+static int64_t same_c, same_p;
+
 /* Deterministic pseudo-random numbers. */
 static uint64_t rng = 88172645463325252ull;
 
@@ -37,12 +59,49 @@ static uint64_t next(void)
 	return rng;
 }
 
+static void stack_slices(struct writer *w, int64_t prof, int64_t name)
+{
+	int64_t small = writer_track(w, prof, 0, TK_THREAD, "stack", 4);
+	int64_t wide = writer_track(w, prof, 0, TK_THREAD, "wide", 5);
+
+	stack_ids[2] = writer_slice(w, small, 1, 1, name, 0, 2, 0);
+	stack_ids[1] = writer_slice(w, small, 0, 3, name, 0, 1, 0);
+	stack_ids[0] = writer_slice(w, small, 0, 4, name, 0, 0, 0);
+	for (int i = 0; i < NWIDE; i++)
+		wide_child[i] = writer_slice(w, wide, 10 * i, 5, name, 0, 1, 0);
+	wide_root = writer_slice(w, wide, 0, 10 * NWIDE, name, 0, 0, 0);
+	for (int r = 0; r < NMANY; r++) {
+		many_track[r] = writer_track(w, prof, 0, TK_THREAD, "many", 6 + r);
+		for (int i = 0; i < NMANY_KIDS; i++) {
+			int64_t id = writer_slice(w, many_track[r], 2 * i, 1, name,
+						  0, 1, 0);
+
+			if (i == 0 || i == NMANY_KIDS - 1)
+				many_kid[r][i != 0] = id;
+		}
+	}
+	for (int r = 0; r < NMANY; r++)
+		many_root[r] = writer_slice(w, many_track[r], 0, 2 * NMANY_KIDS,
+					    name, 0, 0, 0);
+	wide = writer_track(w, prof, 0, TK_THREAD, "late", 6 + NMANY);
+	late_c = writer_slice(w, wide, 2, 1, name, 0, 1, 0);
+	late_p1 = writer_slice(w, wide, 0, 10, name, 0, 0, 0);
+	writer_track_set_flags(w, wide, TF_NEST_BY_TIME);
+	late_p2 = writer_slice(w, wide, 0, 10, name, 0, 0, 0);
+	wide = writer_track(w, prof, 0, TK_THREAD, "same", 7 + NMANY);
+	same_c = writer_slice(w, wide, 0, 10, name, 0, 1, 0);
+	same_p = writer_slice(w, wide, 0, 10, name, 0, 0, 0);
+	writer_track_set_flags(w, wide, TF_NEST_BY_TIME);
+	writer_slice(w, wide, 20, 1, name, 0, 0, 0);
+}
+
 static int setup(void **state)
 {
 	struct wprofile p = { .kind = "device", .format = "test", .name = "t",
 			      .nc_idx = -1 };
 	struct writer *w;
-	int64_t prof, name, ts = 1000;
+	int64_t prof, name, ts = 1000, prev = 0, id, top, leaf;
+	struct wid fid = { 0 };
 
 	(void)state;
 	cache = xasprintf("%s/model.nxdb", tu_dir());
@@ -62,12 +121,19 @@ static int setup(void **state)
 			ts += 500000;
 		evs[i].ts = ts;
 		evs[i].dur = (int64_t)(next() % 600);
-		writer_slice(w, track_flat, evs[i].ts, evs[i].dur, name, 0, 0, 0);
+		id = writer_slice(w, track_flat, evs[i].ts, evs[i].dur, name,
+				  0, 0, 0);
+		if (i && i <= NFLOW)
+			writer_flow(w, &fid, prev, id, "flow");
+		prev = id;
 	}
-	/* nested: a parent, two children, a grandchild, written shuffled */
-	writer_slice(w, track_nested, 150, 10, name, 0, 0, 0);
+	/* nested: a parent, two children, a grandchild, written shuffled;
+	 * a flow from the parent (depth 0) to the grandchild (depth 2) */
+	leaf = writer_slice(w, track_nested, 150, 10, name, 0, 0, 0);
 	writer_slice(w, track_nested, 100, 900, name, 0, 0, 0);
-	writer_slice(w, track_nested, 0, 1000, name, 0, 0, 0);
+	top = writer_slice(w, track_nested, 0, 1000, name, 0, 0, 0);
+	writer_flow(w, &fid, top, leaf, "flow");
+	stack_slices(w, prof, name);
 	writer_slice(w, track_nested, 500, 100, name, 0, 0, 0);
 	writer_slice(w, track_nested, 2000, 5, name, 0, 0, 0);
 	for (int i = 0; i < 100; i++)
@@ -246,6 +312,112 @@ static void test_counter_frame(void **state)
 	model_close(m);
 }
 
+/* The flow ends of the flat track in each column, by brute force:
+ * leaving at an event's last ns, entering at its start. */
+static void brute_marks(int64_t t0, int64_t colw, int ncols,
+			unsigned char *bits, int *n)
+{
+	memset(bits, 0, (size_t)ncols);
+	memset(n, 0, (size_t)ncols * sizeof(*n));
+	for (int i = 0; i <= NFLOW; i++) {
+		int64_t at[2] = { evs[i].dur ? evs[i].ts + evs[i].dur - 1 :
+				  evs[i].ts, evs[i].ts };
+		int has[2] = { i < NFLOW, i > 0 };
+
+		for (int k = 0; k < 2; k++) {
+			int64_t c = at[k] >= t0 ? (at[k] - t0) / colw : -1;
+
+			if (!has[k] || c < 0 || c >= ncols)
+				continue;
+			bits[c] |= k ? FLOW_MARK_IN : FLOW_MARK_OUT;
+			n[c]++;
+		}
+	}
+}
+
+/* Columns with few flow ends get exactly theirs; a crowded column
+ * (read only in part) gets some of its own and never another's. */
+static void test_flow_marks(void **state)
+{
+	static const int64_t colws[] = { 7, 50, 400, 5000, 1000000 };
+	struct model *m = model_open(cache);
+	struct flow_marks *fm;
+	unsigned char got[200], want[200];
+	int n[200], crowded = 0;
+
+	(void)state;
+	assert_non_null(m);
+	fm = flow_marks_open(m);
+	assert_non_null(fm);
+	for (size_t k = 0; k < NX_ARRAY_SIZE(colws); k++) {
+		int64_t t0 = evs[0].ts - 123;
+
+		brute_marks(t0, colws[k], 200, want, n);
+		assert_int_equal(flow_marks_read(fm, track_flat, 1, t0,
+						 colws[k], 200, got), 0);
+		for (int c = 0; c < 200; c++) {
+			assert_int_equal(got[c] & ~want[c], 0);
+			assert_int_equal(!got[c], !want[c]);
+			if (n[c] <= FLOW_MARK_READS)
+				assert_int_equal(got[c], want[c]);
+			crowded += n[c] > FLOW_MARK_READS;
+		}
+	}
+	assert_true(crowded > 0);
+	/* each end on its depth's lane; on 2 lanes, depth 2 on the last */
+	assert_int_equal(flow_marks_read(fm, track_nested, 3, 0, 100, 12, got),
+			 0);
+	for (int c = 0; c < 36; c++)
+		assert_int_equal(got[c], c == 9 ? FLOW_MARK_OUT :
+				 c == 24 + 1 ? FLOW_MARK_IN : 0);
+	assert_int_equal(flow_marks_read(fm, track_nested, 2, 0, 100, 12, got),
+			 0);
+	for (int c = 0; c < 24; c++)
+		assert_int_equal(got[c], c == 9 ? FLOW_MARK_OUT :
+				 c == 12 + 1 ? FLOW_MARK_IN : 0);
+	flow_marks_close(fm);
+	model_close(m);
+}
+
+/* Parents found as the slices came, and by the parents pass when too
+ * many wait for theirs: the same rule; a row set to nest by time after
+ * its first slices gets the parents of time containment. */
+static void test_stack_parents(void **state)
+{
+	struct model *m = model_open(cache);
+	struct mslice sl;
+
+	(void)state;
+	assert_non_null(m);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(model_slice(m, stack_ids[k], &sl), 0);
+		assert_int_equal(sl.parent, k ? stack_ids[k - 1] : 0);
+	}
+	for (int i = 0; i < NWIDE; i += 97) {
+		assert_int_equal(model_slice(m, wide_child[i], &sl), 0);
+		assert_int_equal(sl.parent, wide_root);
+	}
+	assert_int_equal(model_slice(m, wide_root, &sl), 0);
+	assert_int_equal(sl.parent, 0);
+	for (int r = 0; r < NMANY; r++) {
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(model_slice(m, many_kid[r][k], &sl), 0);
+			assert_int_equal(sl.parent, many_root[r]);
+		}
+	}
+	assert_int_equal(model_slice(m, late_c, &sl), 0);
+	assert_int_equal(sl.parent, late_p2);
+	assert_int_equal(sl.depth, 2);
+	assert_int_equal(model_slice(m, late_p2, &sl), 0);
+	assert_int_equal(sl.parent, late_p1);
+	assert_int_equal(model_slice(m, same_c, &sl), 0);
+	assert_int_equal(sl.depth, 0);
+	assert_int_equal(sl.parent, 0);
+	assert_int_equal(model_slice(m, same_p, &sl), 0);
+	assert_int_equal(sl.parent, same_c);
+	model_close(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_slice_at_and_step),
 		cmocka_unit_test(test_edge_near),
 		cmocka_unit_test(test_counter_frame),
+		cmocka_unit_test(test_flow_marks),
+		cmocka_unit_test(test_stack_parents),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <regex.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -428,6 +429,111 @@ static void test_aggregates_match_events(void **state)
 	free(cache);
 }
 
+/* One integer from the cache file; sql names its parameters ?1, ?2. */
+static int64_t cache_int(sqlite3 *db, const char *sql, int64_t a, int64_t b)
+{
+	sqlite3_stmt *st;
+	int64_t v;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* The name aggregates are written in multi-row batches: at every level,
+ * each (bucket, name) of the events has its row (the count of rows is
+ * not a multiple of the batch), and the rows add up to the events. */
+static void test_aggregate_rows(void **state)
+{
+	char *cache = big_cache();
+	sqlite3 *db;
+	int64_t tracks;
+
+	(void)state;
+	assert_int_equal(sqlite3_open_v2(cache, &db, SQLITE_OPEN_READONLY,
+					 NULL), SQLITE_OK);
+	tracks = cache_int(db, "SELECT count(*) FROM track WHERE agg_level"
+			   " IS NOT NULL AND n_events > 0", 0, 0);
+	assert_int_equal(tracks, 3);
+	for (int64_t t = 1; t <= 3; t++) {
+		int64_t lo = cache_int(db, "SELECT agg_level FROM track WHERE"
+				       " id = ?1", t, 0);
+		int64_t events = cache_int(db, "SELECT count(*) FROM slice"
+					   " WHERE track_id = ?1", t, 0);
+
+		for (int64_t l = lo; l <= lo + 3; l++) {
+			assert_int_equal(cache_int(db, "SELECT count(*) FROM agg"
+				" WHERE track_id = ?1 AND field = 0 AND"
+				" level = ?2", t, l),
+				cache_int(db, "SELECT count(*) FROM (SELECT"
+				" DISTINCT ts >> (2 * ?2), name FROM slice"
+				" WHERE track_id = ?1)", t, l));
+			assert_int_equal(cache_int(db, "SELECT sum(n) FROM agg"
+				" WHERE track_id = ?1 AND field = 0 AND"
+				" level = ?2", t, l), events);
+		}
+	}
+	sqlite3_close(db);
+	free(cache);
+}
+
+/* A track with over 800,000 aggregate rows, written in several runs:
+ * its layer field (2048 values) is complete at every level. Another
+ * track's layer field (a layer per event) is dropped: none of its rows
+ * is left. */
+static void test_aggregate_runs(void **state)
+{
+	struct wprofile p = { .kind = "device", .format = "test", .name = "r",
+			      .nc_idx = -1 };
+	char *cache = xasprintf("%s/runs.nxdb", tu_dir());
+	struct writer *w;
+	sqlite3 *db;
+	int64_t tr[2], lo, levels, n = 600000;
+
+	(void)state;
+	unlink(cache);
+	w = writer_open(cache);
+	writer_profile(w, &p);
+	tr[0] = writer_track(w, 1, 0, TK_ENGINE, "Vector", 1);
+	tr[1] = writer_track(w, 1, 0, TK_ENGINE, "Scalar", 2);
+	for (int64_t i = 0; i < n; i++)
+		writer_slice(w, tr[0], i * 10, 5, i % 3 + 1, i % 2048 + 1, 0, 0);
+	for (int64_t i = 0; i < 20000; i++)
+		writer_slice(w, tr[1], i * 10, 5, 1, i + 1, 0, 0);
+	assert_int_equal(writer_finish(w), 0);
+	assert_int_equal(sqlite3_open_v2(cache, &db, SQLITE_OPEN_READONLY,
+					 NULL), SQLITE_OK);
+	assert_int_equal(cache_int(db, "SELECT agg_fields & 3 FROM track"
+				   " WHERE id = ?1", tr[0], 0), 3);
+	assert_int_equal(cache_int(db, "SELECT agg_fields & 3 FROM track"
+				   " WHERE id = ?1", tr[1], 0), 1);
+	assert_int_equal(cache_int(db, "SELECT count(*) FROM agg WHERE"
+				   " track_id = ?1 AND field = 1", tr[1], 0), 0);
+	assert_true(cache_int(db, "SELECT count(*) FROM agg WHERE track_id"
+			      " = ?1", tr[0], 0) > 800000);
+	lo = cache_int(db, "SELECT min(level) FROM agg WHERE field = 1", 0, 0);
+	levels = cache_int(db, "SELECT count(DISTINCT level) FROM agg WHERE"
+			   " field = 1", 0, 0);
+	assert_true(levels >= 4);
+	for (int64_t l = lo; l < lo + levels; l++) {
+		assert_int_equal(cache_int(db, "SELECT count(*) FROM agg WHERE"
+			" track_id = ?1 AND field = 1 AND level = ?2", tr[0], l),
+			cache_int(db, "SELECT count(*) FROM (SELECT DISTINCT"
+			" ts >> (2 * ?2), cat FROM slice WHERE track_id = ?1)",
+			tr[0], l));
+		assert_int_equal(cache_int(db, "SELECT sum(n) FROM agg WHERE"
+			" track_id = ?1 AND field = 1 AND level = ?2", tr[0], l),
+			n);
+	}
+	sqlite3_close(db);
+	unlink(cache);
+	free(cache);
+}
+
 static void test_step(void **state)
 {
 	struct model *m = model_open(fixture_cache);
@@ -528,6 +634,8 @@ int main(void)
 		cmocka_unit_test(test_quote_round_trip),
 		cmocka_unit_test(test_built_query),
 		cmocka_unit_test(test_aggregates_match_events),
+		cmocka_unit_test(test_aggregate_rows),
+		cmocka_unit_test(test_aggregate_runs),
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_page),
 	};

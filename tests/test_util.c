@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -66,6 +68,27 @@ static void test_parse_int(void **state)
 	assert_int_not_equal(parse_i64("-", 1, &i), 0);
 	assert_int_not_equal(parse_i64("12a", 3, &i), 0);
 	assert_int_not_equal(parse_i64("--1", 3, &i), 0);
+}
+
+/* fmt_i64 against printf's "%" PRId64: the ends of the range, zero and
+ * a spread of values of every length and sign. */
+static void test_fmt_int(void **state)
+{
+	int64_t v[] = { INT64_MIN, INT64_MIN + 1, -1, 0, 1, 9, 10, INT64_MAX };
+	uint64_t r = 1;
+	char got[21], want[32];
+
+	(void)state;
+	for (int k = 0; k < 1000 + (int)NX_ARRAY_SIZE(v); k++) {
+		int64_t x;
+
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		x = k < (int)NX_ARRAY_SIZE(v) ? v[k] :
+		    (int64_t)(r >> (1 + r % 63)) * (k % 2 ? -1 : 1);
+		snprintf(want, sizeof(want), "%" PRId64, x);
+		assert_int_equal(fmt_i64(got, x), strlen(want));
+		assert_string_equal(got, want);
+	}
 }
 
 /* 1 while the dur() checks expect ASCII units */
@@ -480,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_mentions),
 		cmocka_unit_test(test_saturate),
 		cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_fmt_int),
 		cmocka_unit_test(test_timefmt),
 		cmocka_unit_test(test_timeparse),
 		cmocka_unit_test(test_sanitize),

@@ -41,6 +41,9 @@ static const char *const glyphs[G_COUNT][2] = {
 	[G_MARKER] = { "\xe2\x97\x86", "*" },		/* ◆ */
 	[G_MARKER_LINE] = { "\xe2\x94\x8a", ":" },	/* ┊ */
 	[G_LANE] = { "\xe2\x94\x94", "`" },		/* └ */
+	[G_FLOW_OUT] = { "\xe2\x96\xb8", ">" },	/* ▸ */
+	[G_FLOW_IN] = { "\xe2\x97\x82", "<" },		/* ◂ */
+	[G_FLOW_BOTH] = { "\xe2\x97\x87", "x" },	/* ◇ */
 };
 
 /* Distinct hues for events; the 8-colour set skips black and white. */
@@ -99,6 +102,14 @@ static const struct style_def styles[S_COUNT] = {
 	[S_STRIP_VIEW] = { 220, 238, COLOR_YELLOW, COLOR_BLUE, A_NORMAL,
 			   A_REVERSE },
 	[S_MARKER] = { 213, -1, COLOR_MAGENTA, -1, A_BOLD, A_BOLD },
+	/* a background of their own: they read on light and dark themes
+	 * and over any event's colour */
+	[S_FLOW] = { 231, 30, COLOR_WHITE, COLOR_CYAN, A_BOLD, A_BOLD },
+	[S_FLOW_SEL] = { 16, 208, COLOR_BLACK, COLOR_YELLOW, A_BOLD,
+			 A_REVERSE | A_BOLD },
+	/* black on amber reads on dark and light backgrounds alike */
+	[S_WARN] = { 16, 214, COLOR_BLACK, COLOR_YELLOW, A_BOLD,
+		     A_REVERSE | A_BOLD },
 };
 
 static int use_ascii;

@@ -25,6 +25,8 @@ enum glyph {
 	G_MARKER,		/* a marker on the time axis */
 	G_MARKER_LINE,		/* a marker's column through empty cells */
 	G_LANE,			/* a nested track's lane below its name */
+	G_FLOW_OUT, G_FLOW_IN,	/* a flow leaves, enters an event */
+	G_FLOW_BOTH,		/* flows leave and enter in one cell */
 	G_COUNT
 };
 
@@ -42,6 +44,9 @@ enum style {
 	S_STRIP,		/* the hit-density strip */
 	S_STRIP_VIEW,		/* the part of the strip that is on screen */
 	S_MARKER,
+	S_WARN,			/* a finding's range on the warnings lane */
+	S_FLOW,			/* a flow mark */
+	S_FLOW_SEL,		/* a flow mark of the event under the cursor */
 	S_COUNT
 };
 

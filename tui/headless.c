@@ -32,6 +32,8 @@ struct headless {
 	char last_key[16];
 	struct ktime *times;
 	size_t ntimes, cap;
+	void (*settle)(void *arg);	/* headless_on_settle() */
+	void *settle_arg;
 };
 
 static double ms_since(const struct timespec *t)
@@ -41,6 +43,12 @@ static double ms_since(const struct timespec *t)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - t->tv_sec) * 1e3 +
 	       (double)(now.tv_nsec - t->tv_nsec) / 1e6;
+}
+
+static void settle(struct headless *h)
+{
+	if (h->settle)
+		h->settle(h->settle_arg);
 }
 
 static char *read_all(const char *path)
@@ -314,6 +322,8 @@ static int run_line(struct headless *h, int *key)
 		h->keys = arg;
 		return 0;
 	}
+	if (!strcmp(line, "dump") || !strcmp(line, "attrs"))
+		settle(h);
 	if (!strcmp(line, "dump"))
 		return dump(h, arg) ? -2 : 0;
 	if (!strcmp(line, "attrs"))
@@ -357,8 +367,16 @@ int headless_key(struct headless *h)
 		snprintf(h->last_key, sizeof(h->last_key), "size");
 	else
 		keys_name(key, h->last_key, sizeof(h->last_key));
+	settle(h);
 	clock_gettime(CLOCK_MONOTONIC, &h->t_key);
 	return key;
+}
+
+void headless_on_settle(struct headless *h, void (*fn)(void *arg),
+			void *arg)
+{
+	h->settle = fn;
+	h->settle_arg = arg;
 }
 
 void headless_frame_done(struct headless *h)

@@ -26,6 +26,11 @@ void headless_size(const struct headless *h, int *cols, int *rows);
  * a curses key code, KEY_RESIZE after a size line, -1 at the end of the
  * script, -2 on an error (err_set()). */
 int headless_key(struct headless *h);
+/* fn(arg) runs before each dump and key: it waits for the UI's
+ * background work and draws what it found, so that every run shows the
+ * same screens. The key's frame time starts after it. */
+void headless_on_settle(struct headless *h, void (*fn)(void *arg),
+			void *arg);
 /* The frame after the last key (or the first frame) is complete. */
 void headless_frame_done(struct headless *h);
 

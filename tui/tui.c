@@ -35,6 +35,8 @@
 #define TUI_ESCDELAY_MS 25
 #define TUI_MAX_ARGS 16
 #define TUI_HISTORY 100		/* lines of history a prompt recalls */
+#define TUI_POLL_MS 200		/* looks at background work while idle */
+#define TUI_TICK (-3)		/* no key came while background work ran */
 
 struct tui {
 	struct view *views[TUI_MAX_VIEWS];
@@ -57,6 +59,8 @@ struct tui {
 	int quit;
 	struct headless *hl;
 	struct model *m;	/* of the views on top, or NULL */
+	const char *profile;	/* of tui_profile() */
+	int osc52;		/* y also sets the terminal's clipboard */
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -125,6 +129,59 @@ void tui_resume(struct tui *t)
 struct userdata *tui_userdata(struct tui *t)
 {
 	return t->ud;
+}
+
+const char *tui_profile(struct tui *t)
+{
+	return t->profile;
+}
+
+static void base64(struct strbuf *out, const unsigned char *s, size_t n)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		"0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)s[i] << 16;
+
+		v |= i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0;
+		v |= i + 2 < n ? s[i + 2] : 0;
+		sb_printf(out, "%c%c%c%c", digits[v >> 18 & 63],
+			  digits[v >> 12 & 63],
+			  i + 1 < n ? digits[v >> 6 & 63] : '=',
+			  i + 2 < n ? digits[v & 63] : '=');
+	}
+}
+
+void tui_copy(struct tui *t, const char *text)
+{
+	struct strbuf sb;
+
+	tui_message(t, "%s", text);
+	if (!t->osc52 || t->hl)
+		return;
+	/* base64: nothing of the text reaches the terminal as it is */
+	sb_init(&sb);
+	sb_adds(&sb, "\033]52;c;");
+	base64(&sb, (const unsigned char *)text, strlen(text));
+	sb_adds(&sb, "\a");
+	fputs(sb_cstr(&sb), stdout);
+	fflush(stdout);
+	sb_free(&sb);
+}
+
+/* :set osc52 on|off */
+static int set_command(struct tui *t, int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "osc52") &&
+	    (!strcmp(argv[2], "on") || !strcmp(argv[2], "off"))) {
+		t->osc52 = !strcmp(argv[2], "on");
+		tui_message(t, "osc52 %s", argv[2]);
+		return 0;
+	}
+	err_set("set: expected osc52 on or osc52 off");
+	return -1;
 }
 
 const char *tui_userdata_error(struct tui *t)
@@ -425,7 +482,10 @@ static int run_command(struct view *v, const char *text)
 		return 0;
 	}
 	req = req_by_name(argv[0]);
-	if (req != REQ_NONE && argc == 1) {
+	if (!strcmp(argv[0], "set")) {
+		if (set_command(t, argc, argv))
+			tui_error(t, "%s", err_get());
+	} else if (req != REQ_NONE && argc == 1) {
 		request(t, req);
 	} else if (req == REQ_NONE || !elsewhere(v, req)) {
 		rc = v->ops->command ? v->ops->command(v, argc, argv) : 1;
@@ -521,10 +581,12 @@ static void handle_key(struct tui *t, int key)
 	request(t, req);
 }
 
-static int read_key(void)
+/* A key; while busy, TUI_TICK after TUI_POLL_MS without one. */
+static int read_key(int busy)
 {
 	wint_t wc;
 
+	wtimeout(stdscr, busy ? TUI_POLL_MS : -1);
 	for (;;) {
 		switch (wget_wch(stdscr, &wc)) {
 		case KEY_CODE_YES:
@@ -532,9 +594,50 @@ static int read_key(void)
 		case OK:
 			return wc < 128 ? (int)wc : KEY_UNICODE((unsigned)wc);
 		default:
+			if (busy)
+				return TUI_TICK;
 			break;	/* interrupted: read again */
 		}
 	}
+}
+
+/* The background work of every view on the stack: VIEW_BUSY while some
+ * runs (wait: until all of it ends), else VIEW_DONE if some ended. */
+static int views_poll(struct tui *t, int wait)
+{
+	int r = VIEW_IDLE;
+
+	for (int i = 0; i < t->nviews; i++) {
+		struct view *v = t->views[i];
+		int vr = v->ops->poll ? v->ops->poll(v, wait) : VIEW_IDLE;
+
+		r = NX_MAX(r, vr);
+	}
+	return r;
+}
+
+/* Headless, before a dump or a key: the views' background work done
+ * and drawn. */
+static void settle(void *arg)
+{
+	struct tui *t = arg;
+
+	if (views_poll(t, 1) == VIEW_DONE)
+		draw_frame(t);
+}
+
+/* The next key; while background work runs, a frame shows what it
+ * found as soon as it is done. */
+static int next_key(struct tui *t)
+{
+	int r;
+
+	if (t->hl)
+		return headless_key(t->hl);
+	r = views_poll(t, 0);
+	if (r == VIEW_DONE)
+		draw_frame(t);
+	return read_key(r == VIEW_BUSY);
 }
 
 static int utf8_locale(void)
@@ -566,6 +669,7 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 		t->hl = headless_open(o->headless, o->dump_dir);
 		if (!t->hl)
 			return -1;
+		headless_on_settle(t->hl, settle, t);
 		t->null_out = fopen("/dev/null", "w");
 		t->null_in = fopen("/dev/null", "r");
 		if (!t->null_out || !t->null_in) {
@@ -633,8 +737,10 @@ static int main_loop(struct tui *t)
 	if (check_model(t))
 		return -1;
 	while (!t->quit && t->nviews) {
-		int key = t->hl ? headless_key(t->hl) : read_key();
+		int key = next_key(t);
 
+		if (key == TUI_TICK)
+			continue;
 		if (key == -1)
 			break;
 		if (key == -2)
@@ -704,7 +810,12 @@ int tui_run(struct model *m, const struct tui_opts *o)
 		tl = timeline_open(m, 0, o->group);
 		if (tl) {
 			t.m = m;
+			t.profile = o->profile;
 			tui_push(&t, tl);
+			if (o->start)
+				timeline_start(tl, o->start);
+			if (o->note)
+				tui_message(&t, "%s", o->note);
 			rc = main_loop(&t);
 		}
 	}

@@ -23,6 +23,13 @@ struct view_cmd {
 	const char *name, *args, *help;
 };
 
+/* What a view's background work is doing, in the order of urgency. */
+enum view_poll {
+	VIEW_IDLE,	/* none, or ended before */
+	VIEW_DONE,	/* ended since the last look */
+	VIEW_BUSY,	/* running */
+};
+
 struct view_ops {
 	const char *name;
 	enum keymap keymap;	/* which keys the view takes (request.h) */
@@ -38,6 +45,10 @@ struct view_ops {
 	/* 0 when the view handled the request, 1 to let the loop do its
 	 * default (help, prompt, close, quit, export). */
 	int (*request)(struct view *v, enum request req);
+	/* Work the view does in the background (wait: until it ends):
+	 * enum view_poll; the frame after VIEW_DONE shows what it found.
+	 * NULL: none. */
+	int (*poll)(struct view *v, int wait);
 	/* A ':' command split into words: 0 done, 1 unknown command,
 	 * -1 failed with err_set(). */
 	int (*command)(struct view *v, int argc, char **argv);
@@ -106,6 +117,12 @@ void tui_resume(struct tui *t);
 /* Markers and history; NULL when the store cannot be opened (the
  * reason is in tui_userdata_error). */
 struct userdata *tui_userdata(struct tui *t);
+/* The profile the viewer was started on, absolute; NULL if it started
+ * on the Profile Manager. */
+const char *tui_profile(struct tui *t);
+/* Shows text on the status line and, after :set osc52 on, sends it to
+ * the terminal's clipboard (OSC 52). */
+void tui_copy(struct tui *t, const char *text);
 const char *tui_userdata_error(struct tui *t);
 
 #endif

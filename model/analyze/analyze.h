@@ -102,6 +102,19 @@ int analyze_run(struct model *m, int64_t profile, int64_t t0, int64_t t1,
 		const struct an_opts *o, struct an_result *r);
 void analyze_free(struct an_result *r);
 
+/* Every rule, with its default parameters, on [t0, t1) of a profile, on
+ * a thread of its own (job.c) over another connection to m's cache. NULL
+ * with err_get() set. */
+struct an_job *an_job_start(struct model *m, int64_t profile, int64_t t0,
+			    int64_t t1);
+/* 1 when the job is done, 0 while it runs; wait: until it is done. */
+int an_job_poll(struct an_job *j, int wait);
+/* A done job's findings, or NULL with *error saying why it failed. */
+const struct an_result *an_job_result(const struct an_job *j,
+				      const char **error);
+/* Stops a job still running, and frees it. */
+void an_job_free(struct an_job *j);
+
 /* For rules: a new finding (text printf-style), its figures and ranges. */
 struct an_finding *an_add(struct an_ctx *c, const char *advice,
 			  const char *fmt, ...)

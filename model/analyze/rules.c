@@ -58,6 +58,11 @@ const struct an_rule an_rules[] = {
 	  "a NeuronCore idle between a model's executions over max_pct%",
 	  { { "max_pct", 25, "idle share of the executions' span, %" } },
 	  rule_idle },
+	{ "collectives", AN_WARNING,
+	  "collective operations over factor x from their group's median"
+	  " (operation and replica group)",
+	  { { "factor", 2, "duration / median, or median / duration" } },
+	  rule_collectives },
 };
 
 const size_t an_nrules = NX_ARRAY_SIZE(an_rules);

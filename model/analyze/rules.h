@@ -16,5 +16,6 @@ int rule_outliers(struct an_ctx *c);
 int rule_idle(struct an_ctx *c);
 int rule_throttle(struct an_ctx *c);
 int rule_stall(struct an_ctx *c);
+int rule_collectives(struct an_ctx *c);
 
 #endif

@@ -64,7 +64,8 @@ static int name_cmp(const void *a, const void *b)
 /* A folder of table files: its entries' names, which change when a
  * table file is added, removed or renamed (each file has its own
  * stamp for its content). Times are left out, and so are the files
- * nxtop itself writes there (exports, temporary files: nxtop-*). */
+ * nxtop itself writes there (exports, temporary files: nxtop-*, the
+ * cache of a JAX run folder in the folder of runs: *.nxdb). */
 static void stamp_dir(const char *path, struct cache_stamp *out)
 {
 	DIR *d = opendir(path);
@@ -78,7 +79,8 @@ static void stamp_dir(const char *path, struct cache_stamp *out)
 	while ((e = readdir(d)) && n < CACHE_STAMP_MAX_NAMES) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
 		    !strncmp(e->d_name, FILE_TEMP_PREFIX,
-			     strlen(FILE_TEMP_PREFIX)))
+			     strlen(FILE_TEMP_PREFIX)) ||
+		    strstr(e->d_name, CACHE_SUFFIX))
 			continue;
 		names = xreallocarray(names, n + 1, sizeof(*names));
 		names[n++] = xstrdup(e->d_name);
@@ -250,23 +252,49 @@ static enum cache_state check_source(sqlite3_stmt *st, const char *p,
 	return CACHE_FRESH;
 }
 
+static int ends_with_str(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
 static int ends_latest(const char *path)
 {
-	size_t n = strlen(path);
-
-	return n > 7 && !strcmp(path + n - 7, "@latest");
+	return ends_with_str(path, "@latest");
 }
 
 /* A source a profile in folder base may have been built from: a file of
  * base or of a folder in it, or base itself; for a Parquet system
  * profile folder, its sibling device folders (NAME@latest) and their
- * table files too (FORMATS.md §1.5a). */
+ * table files too (FORMATS.md §1.5a); for a JAX log folder, its runs
+ * and their files. */
+/* 1 if p is the plugins/profile folder of JAX log folder base (or of
+ * one level down to a run), a run in it, or a file of a run. */
+static int in_jax(const char *p, const char *base)
+{
+	static const char *const down[] = { "/plugins/profile", "/profile", "" };
+	char *dir = file_dir(p), *up = file_dir(dir), *root;
+	int ok = 0;
+
+	for (size_t i = 0; i < 4 && !ok; i++) {
+		root = i < 3 ? xasprintf("%s%s", base, down[i]) : file_dir(base);
+		ok = ends_with_str(root, "/plugins/profile") &&
+		     (!strcmp(p, root) || !strcmp(dir, root) ||
+		      !strcmp(up, root));
+		free(root);
+	}
+	free(dir);
+	free(up);
+	return ok;
+}
+
 static int in_profile(const char *p, const char *base)
 {
 	char *dir = file_dir(p), *up = file_dir(dir), *parent = file_dir(base);
 	int ok = !strcmp(p, base) || !strcmp(dir, base) || !strcmp(up, base) ||
 		 (ends_latest(p) && !strcmp(dir, parent)) ||
-		 (ends_latest(dir) && !strcmp(up, parent));
+		 (ends_latest(dir) && !strcmp(up, parent)) || in_jax(p, base);
 
 	free(dir);
 	free(up);

@@ -41,3 +41,21 @@ int db_fail(sqlite3 *db, const char *what)
 	err_set("%s", msg);
 	return -1;
 }
+
+sqlite3_stmt *db_prepare_rows(sqlite3 *db, const char *sql, int rows)
+{
+	const char *values = strstr(sql, "VALUES(");
+	sqlite3_stmt *st = NULL;
+	struct strbuf sb;
+
+	if (!values || strchr(values, ';'))
+		return NULL;
+	sb_init(&sb);
+	sb_add(&sb, sql, (size_t)(values - sql) + 6);
+	for (int r = 0; r < rows; r++)
+		sb_printf(&sb, "%s%s", r ? "," : "", values + 6);
+	if (sqlite3_prepare_v2(db, sb_cstr(&sb), -1, &st, NULL) != SQLITE_OK)
+		st = NULL;
+	sb_free(&sb);
+	return st;
+}

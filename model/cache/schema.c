@@ -75,7 +75,14 @@ const char schema_sql[] =
 	"CREATE TABLE warning(id INTEGER PRIMARY KEY, profile_id INTEGER,"
 	" origin TEXT NOT NULL, category TEXT, message TEXT NOT NULL);\n"
 	"CREATE TABLE flow(id INTEGER PRIMARY KEY, flow_id,"
-	" slice_out INTEGER, slice_in INTEGER, kind TEXT);\n";
+	" slice_out INTEGER, slice_in INTEGER, kind TEXT,"
+	" exact INTEGER NOT NULL DEFAULT 1);\n"
+	/* where the timeline draws a flow's ends: a leaving flow at its
+	 * slice's last ns (dir 0), an entering one at its start (dir 1) */
+	"CREATE TABLE flow_mark(track_id INTEGER NOT NULL, ts INTEGER NOT NULL,"
+	" slice_id INTEGER NOT NULL, dir INTEGER NOT NULL,"
+	" depth INTEGER NOT NULL,"
+	" PRIMARY KEY(track_id, ts, slice_id, dir)) WITHOUT ROWID;\n";
 
 /* Built after the bulk load: cheaper than keeping them up to date. The
  * slice index is the exception (in schema_sql): slices arrive mostly in
@@ -88,7 +95,10 @@ static const char schema_index_sql[] =
 	"CREATE INDEX track_profile ON track(profile_id, sort_key);\n"
 	"CREATE INDEX layer_profile ON layer(profile_id, start_ns);\n"
 	"CREATE INDEX flow_out ON flow(slice_out);\n"
-	"CREATE INDEX flow_in ON flow(slice_in);\n";
+	"CREATE INDEX flow_in ON flow(slice_in);\n"
+	/* a slice's children: count and total from the index alone */
+	"CREATE INDEX slice_parent ON slice(parent_id, ts, dur)"
+	" WHERE parent_id IS NOT NULL;\n";
 
 int schema_create(sqlite3 *db)
 {

@@ -6,11 +6,11 @@
 
 /* Bump on any change to the tables below; a cache with another
  * version is rebuilt. */
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 9
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */
-#define IMPORT_VERSION 4
+#define IMPORT_VERSION 5
 
 /* Level-of-detail bucket width is 4^level ns. */
 #define LOD_MAX_LEVEL 31

@@ -19,7 +19,7 @@ static const char *const quick_tables[] = {
 static const char *const full_tables[] = {
 	"string", "arg", "lod", "counter_lod", "agg", "active_time",
 	"instruction", "dma_packet", "dma_transfer", "sys_event",
-	"semaphore_update", "flow",
+	"semaphore_update", "flow", "flow_mark",
 };
 
 /* A rule selects a text naming the first row that breaks it. Times are
@@ -39,9 +39,9 @@ static const struct rule rules[] = {
 	{ VALIDATE_QUICK, "a value of the wrong type",
 	  "SELECT 'meta ' || key FROM meta WHERE key IN ('input', 'filter',"
 	  " 'nxtop_version') AND typeof(value) != 'text'" },
-	{ VALIDATE_QUICK, "role is not profile, system, device or table",
+	{ VALIDATE_QUICK, "role is not profile, system, device, table or folder",
 	  "SELECT 'source ' || id FROM source WHERE role NOT IN ('profile',"
-	  " 'system', 'device', 'table') OR size < -1" },
+	  " 'system', 'device', 'table', 'folder') OR size < -1" },
 	{ VALIDATE_QUICK, "no profile, or more than 65537",
 	  "SELECT 'profile table' WHERE (SELECT count(*) FROM profile)"
 	  " NOT BETWEEN 1 AND 65537" },
@@ -67,11 +67,14 @@ static const struct rule rules[] = {
 	{ VALIDATE_QUICK, "profile or kind unknown",
 	  "SELECT 'track ' || id FROM track WHERE kind NOT IN " TRACK_KINDS
 	  " OR profile_id NOT IN (SELECT id FROM profile)" },
+	/* groups nest one level at most (a JAX run's hosts hold processes) */
 	{ VALIDATE_QUICK, "parent is not a group of its profile",
 	  "SELECT 'track ' || id FROM track WHERE parent_id IS NOT NULL AND"
 	  " NOT EXISTS (SELECT 1 FROM track g WHERE g.id = track.parent_id"
-	  " AND g.kind = 'group' AND g.parent_id IS NULL AND g.profile_id ="
-	  " track.profile_id)" },
+	  " AND g.kind = 'group' AND g.profile_id = track.profile_id AND"
+	  " (g.parent_id IS NULL OR EXISTS (SELECT 1 FROM track h WHERE"
+	  " h.id = g.parent_id AND h.kind = 'group' AND h.parent_id IS NULL"
+	  " AND h.profile_id = g.profile_id)))" },
 	{ VALIDATE_QUICK, "max_depth out of range (0 to 255)",
 	  "SELECT 'track ' || id FROM track WHERE max_depth NOT BETWEEN 0"
 	  " AND 255" },

@@ -52,7 +52,7 @@ static void finding_text(const struct an_finding *fd, const struct mprofile *p,
 
 void report_analyze_text(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct mtrack *t,
-			 size_t nt, size_t max, FILE *f)
+			 size_t nt, const struct an_limits *lim, FILE *f)
 {
 	char n[32];
 
@@ -65,8 +65,13 @@ void report_analyze_text(const struct an_result *r, const struct bounds *b,
 	for (size_t i = 0; i < r->noutcomes; i++) {
 		const struct an_outcome *o = &r->outcomes[i];
 
-		for (size_t k = 0; k < o->n; k++)
-			finding_text(&r->findings[o->first + k], p, t, nt, max, f);
+		for (size_t k = 0; k < o->n && k < lim->findings; k++)
+			finding_text(&r->findings[o->first + k], p, t, nt,
+				     lim->ranges, f);
+		if (o->n > lim->findings)
+			fprintf(f, "[%s] %s: and %zu more findings\n",
+				an_severity_names[o->rule->severity],
+				o->rule->id, o->n - lim->findings);
 		if (!o->n) {
 			char *note = text_clean(o->note ? o->note : "no finding");
 
@@ -109,7 +114,8 @@ static void finding_json(const struct an_finding *fd, const struct mprofile *p,
 }
 
 static void outcome_json(const struct an_result *r, const struct an_outcome *o,
-			 const struct mprofile *p, size_t max, struct jout *j)
+			 const struct mprofile *p, const struct an_limits *lim,
+			 struct jout *j)
 {
 	jout_obj(j);
 	jout_kstr(j, "id", o->rule->id);
@@ -120,16 +126,18 @@ static void outcome_json(const struct an_result *r, const struct an_outcome *o,
 	} else {
 		jout_kstr(j, "note", o->note ? o->note : "no finding");
 	}
+	jout_kint(j, "findings_total", (int64_t)o->n);
 	jout_key(j, "findings");
 	jout_arr(j);
-	for (size_t k = 0; k < o->n; k++)
-		finding_json(&r->findings[o->first + k], p, max, j);
+	for (size_t k = 0; k < o->n && k < lim->findings; k++)
+		finding_json(&r->findings[o->first + k], p, lim->ranges, j);
 	jout_end(j);
 	jout_end(j);
 }
 
 void report_analyze_json(const struct an_result *r, const struct bounds *b,
-			 const struct mprofile *p, size_t max, FILE *f)
+			 const struct mprofile *p, const struct an_limits *lim,
+			 FILE *f)
 {
 	struct jout j;
 
@@ -140,7 +148,7 @@ void report_analyze_json(const struct an_result *r, const struct bounds *b,
 	jout_key(&j, "rules");
 	jout_arr(&j);
 	for (size_t i = 0; i < r->noutcomes; i++)
-		outcome_json(r, &r->outcomes[i], p, max, &j);
+		outcome_json(r, &r->outcomes[i], p, lim, &j);
 	jout_end(&j);
 	report_bounds_json(b, &j);
 	jout_end(&j);

@@ -112,6 +112,21 @@ static int wanted(const int64_t *ids, size_t nids, int64_t id)
 	return !nids;
 }
 
+/* Track i, or a group one or two levels above it (a JAX run's host
+ * holds process groups), is among ids. */
+static int wanted_row(const int64_t *ids, size_t nids,
+		      const struct mtrack *t, size_t nt, size_t i)
+{
+	int64_t up = t[i].parent_id;
+
+	if (wanted(ids, nids, t[i].id) || (up && wanted(ids, nids, up)))
+		return 1;
+	for (size_t k = 0; up && k < nt; k++)
+		if (t[k].id == up)
+			return t[k].parent_id && wanted(ids, nids, t[k].parent_id);
+	return 0;
+}
+
 int export_events(struct model *m, const struct mprofile *p, int64_t t0,
 		  int64_t t1, const int64_t *ids, size_t nids,
 		  enum out_format fmt, FILE *f)
@@ -128,7 +143,7 @@ int export_events(struct model *m, const struct mprofile *p, int64_t t0,
 	for (size_t i = 0; i < nt && !rc; i++) {
 		struct strbuf row;
 
-		if (!wanted(ids, nids, t[i].id))
+		if (!wanted_row(ids, nids, t, nt, i))
 			continue;
 		sb_init(&row);
 		text_sanitize(&row, t[i].name, 0);

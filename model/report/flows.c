@@ -83,6 +83,7 @@ static int put_flow(void *ctx, const struct mflow *fl)
 		jout_obj(&o->j);
 		jout_kstr(&o->j, "flow_id", fl->flow_id);
 		jout_kstr(&o->j, "kind", fl->kind);
+		jout_kbool(&o->j, "exact", fl->exact);
 		json_end(o, "out", &fl->out, fl->out_row);
 		json_end(o, "in", &fl->in, fl->in_row);
 		jout_end(&o->j);
@@ -94,6 +95,7 @@ static int put_flow(void *ctx, const struct mflow *fl)
 		table_csv_field(o->f, sb_cstr(&o->a), 0);
 		fputc(',', o->f);
 		table_csv_field(o->f, fl->kind, 0);
+		fprintf(o->f, ",%d", fl->exact);
 		csv_end(o, &fl->out, fl->out_row);
 		csv_end(o, &fl->in, fl->in_row);
 		fputs("\r\n", o->f);
@@ -101,7 +103,8 @@ static int put_flow(void *ctx, const struct mflow *fl)
 	}
 	sb_reset(&o->a);
 	text_sanitize(&o->a, fl->flow_id, 0);
-	fprintf(o->f, "%-20s %-10s ", sb_cstr(&o->a), fl->kind);
+	fprintf(o->f, "%-20s %-16s %-8s ", sb_cstr(&o->a), fl->kind,
+		fl->exact ? "exact" : "inferred");
 	text_end(o, &fl->out, fl->out_row);
 	fputs("  ->  ", o->f);
 	text_end(o, &fl->in, fl->in_row);
@@ -117,14 +120,14 @@ static void begin(struct fl_out *o, const struct mprofile *p)
 		jout_key(&o->j, "flows");
 		jout_arr(&o->j);
 	} else if (o->fmt == OUT_CSV) {
-		fputs("flow_id,kind,out_id,out_row,out_ts_ns,out_name,in_id,"
+		fputs("flow_id,kind,exact,out_id,out_row,out_ts_ns,out_name,in_id,"
 		      "in_row,in_ts_ns,in_name\r\n", o->f);
 	} else {
 		sb_reset(&o->a);
 		text_sanitize(&o->a, p->name, 0);
-		fprintf(o->f, "# nxtop flows\nProfile  %s (%s)\n\n%-20s %-10s"
-			" %14s  %s  ->  %14s  %s\n", sb_cstr(&o->a), p->kind,
-			"Flow id", "Kind", "Out start ns", "Out row, name",
+		fprintf(o->f, "# nxtop flows\nProfile  %s (%s)\n\n%-20s %-16s"
+			" %-8s %14s  %s  ->  %14s  %s\n", sb_cstr(&o->a),
+			p->kind, "Flow id", "Kind", "Link", "Out start ns", "Out row, name",
 			"In start ns", "In row, name");
 	}
 }

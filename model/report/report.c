@@ -120,6 +120,22 @@ void report_profile_json(const struct mprofile *p, struct jout *j)
 	jout_kstr(j, "format", p->format);
 }
 
+/* A JAX run: which one, and the others that --run opens. */
+static void run_text(const struct summary *s, FILE *f)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_adds(&sb, s->run);
+	for (size_t i = 0; i < s->nother_runs; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : " (other runs: ",
+			  s->other_runs[i]);
+	if (s->nother_runs)
+		sb_adds(&sb, ")");
+	report_line(f, "Run", sb_cstr(&sb));
+	sb_free(&sb);
+}
+
 static void header_text(const struct summary *s, FILE *f)
 {
 	const struct mprofile *p = &s->prof;
@@ -128,6 +144,8 @@ static void header_text(const struct summary *s, FILE *f)
 	report_profile_text(p, f);
 	if (s->schema_version)
 		report_line(f, "Schema", s->schema_version);
+	if (s->run)
+		run_text(s, f);
 	if (p->nc_idx >= 0) {
 		snprintf(buf, sizeof(buf), "%" PRId64, p->nc_idx);
 		report_line(f, "NeuronCore", buf);
@@ -432,6 +450,14 @@ static void profile_json(const struct summary *s, struct jout *j)
 	jout_kstr(j, "instance_type", s->prof.instance_type);
 	if (s->schema_version)
 		jout_kstr(j, "schema_version", s->schema_version);
+	if (s->run) {
+		jout_kstr(j, "run", s->run);
+		jout_key(j, "other_runs");
+		jout_arr(j);
+		for (size_t i = 0; i < s->nother_runs; i++)
+			jout_str(j, s->other_runs[i]);
+		jout_end(j);
+	}
 	jout_end(j);
 }
 

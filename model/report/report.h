@@ -58,17 +58,24 @@ void report_syssummary_json(const struct syssummary *s, FILE *f);
 void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,
 		    enum out_format fmt, FILE *f);
 
+/* How much of each rule `nxtop analyze` lists: findings per rule and
+ * ranges per finding; the totals are always given. */
+struct an_limits {
+	size_t findings, ranges;
+};
+
 struct bounds;
 struct bound_fig;
 /* The findings of `nxtop analyze` (analyze.c): every rule's findings,
- * or its one line when it found nothing; at most max ranges each, ranges
- * named by rows t. Times from the profile start. Then the bounds of the
+ * or its one line when it found nothing, within the limits, ranges named
+ * by rows t. Times from the profile start. Then the bounds of the
  * analysed range. */
 void report_analyze_text(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct mtrack *t,
-			 size_t nt, size_t max, FILE *f);
+			 size_t nt, const struct an_limits *lim, FILE *f);
 void report_analyze_json(const struct an_result *r, const struct bounds *b,
-			 const struct mprofile *p, size_t max, FILE *f);
+			 const struct mprofile *p, const struct an_limits *lim,
+			 FILE *f);
 
 /* The performance bounds (bounds.c): a "Bounds" block of text, each
  * bound with the numbers behind it or why it is not known; in JSON a

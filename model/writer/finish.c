@@ -270,18 +270,9 @@ static int name_level_for(const struct wtrack *t, int lmin, int lmax)
 	return lmax;
 }
 
-static int set_depth(sqlite3 *db, sqlite3_stmt *upd, int64_t id, int depth)
-{
-	sqlite3_bind_int(upd, 1, depth);
-	sqlite3_bind_int64(upd, 2, id);
-	int rc = sqlite3_step(upd);
-	sqlite3_reset(upd);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
-}
-
 /* Feeds one event's field values to the aggregates. */
 static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
-		    int64_t dur, int typed)
+		    int64_t dur)
 {
 	int64_t vals[AGG_NFIELDS];
 	int has[AGG_NFIELDS];
@@ -290,9 +281,9 @@ static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 	has[AGG_NAME] = 1;
 	vals[AGG_CAT] = sqlite3_column_int64(sel, 4);
 	has[AGG_CAT] = sqlite3_column_type(sel, 4) != SQLITE_NULL;
-	has[AGG_HLO] = typed && sqlite3_column_type(sel, 6) != SQLITE_NULL;
+	has[AGG_HLO] = sqlite3_column_type(sel, 6) != SQLITE_NULL;
 	vals[AGG_HLO] = has[AGG_HLO] ? sqlite3_column_int64(sel, 6) : 0;
-	has[AGG_SIZE] = typed && sqlite3_column_type(sel, 7) != SQLITE_NULL;
+	has[AGG_SIZE] = sqlite3_column_type(sel, 7) != SQLITE_NULL;
 	vals[AGG_SIZE] = has[AGG_SIZE] ? sqlite3_column_int64(sel, 7) : 0;
 	agg_add(s->agg, ts, dur, vals, has);
 }
@@ -338,8 +329,8 @@ static sqlite3_stmt *rows_next(struct rows *r, int *err)
 	return best < 0 ? NULL : r->cur[best];
 }
 
-static int scan_slices(struct lod_state *s, const struct wtrack *t,
-		       struct rows *r, struct track_stats *ts_out)
+static int scan_slices(struct lod_state *s, struct rows *r,
+		       struct track_stats *ts_out)
 {
 	int64_t covered = INT64_MIN;
 	sqlite3_stmt *sel;
@@ -361,7 +352,7 @@ static int scan_slices(struct lod_state *s, const struct wtrack *t,
 		if (s->lmin >= 0) {
 			add_slice(s, id, ts, end, sqlite3_column_int64(sel, 3),
 				  sqlite3_column_int64(sel, 4), covered);
-			add_agg(s, sel, ts, end - ts, t->typed);
+			add_agg(s, sel, ts, end - ts);
 		}
 		if (end > covered) {
 			ts_out->busy += end - NX_MAX(ts, covered);
@@ -415,14 +406,27 @@ static int update_track(sqlite3_stmt *upd, int64_t id, const struct wtrack *t,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Columns read per slice: id, ts, dur, name, cat, depth, and for
- * instruction and DMA rows the HLO name and transfer size. */
-#define SEL_PLAIN "SELECT id, ts, dur, name, cat, depth FROM slice s"
-#define SEL_TYPED "SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth," \
-	" i.hlo_name, coalesce(dp.transfer_size, dt.transfer_size)" \
-	" FROM slice s LEFT JOIN instruction i ON i.slice_id = s.id" \
-	" LEFT JOIN dma_packet dp ON dp.slice_id = s.id" \
-	" LEFT JOIN dma_transfer dt ON dt.slice_id = s.id"
+/* Columns read per slice: id, ts, dur, name, cat, depth, the HLO name
+ * and the transfer size, joined from only the typed tables (WT_*) that
+ * hold rows of the track's slices. */
+static char *select_sql(unsigned typed, const char *where)
+{
+	static const char *const size[4] = {
+		"NULL", "dp.transfer_size", "dt.transfer_size",
+		"coalesce(dp.transfer_size, dt.transfer_size)",
+	};
+
+	return xasprintf("SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth,"
+			 " %s, %s FROM slice s%s%s%s %s",
+			 typed & WT_INSTR ? "i.hlo_name" : "NULL",
+			 size[(typed & (WT_PACKET | WT_XFER)) >> 1],
+			 typed & WT_INSTR ? " LEFT JOIN instruction i ON"
+			 " i.slice_id = s.id" : "",
+			 typed & WT_PACKET ? " LEFT JOIN dma_packet dp ON"
+			 " dp.slice_id = s.id" : "",
+			 typed & WT_XFER ? " LEFT JOIN dma_transfer dt ON"
+			 " dt.slice_id = s.id" : "", where);
+}
 
 enum { Q_SEL_COUNTER, Q_TRACK, Q_LOD, Q_CLOD, Q_AGG, Q_N };
 
@@ -440,56 +444,54 @@ static const char *const lod_sql[Q_N] = {
 		  " dur, dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?)",
 };
 
-/* Row sources for one track: one cursor per depth, or one sorted query. */
+/* Row sources for one track, by its typed tables: one cursor per depth,
+ * or one sorted query; prepared when first needed. */
 struct sources {
-	sqlite3_stmt *depth[2][MERGE_DEPTHS + 1];	/* [typed][depth] */
-	sqlite3_stmt *sorted[2];
+	sqlite3_stmt *depth[WT_ALL + 1][MERGE_DEPTHS + 1];
+	sqlite3_stmt *sorted[WT_ALL + 1];
 };
 
-static int sources_open(sqlite3 *db, struct sources *src)
+static int sources_prepare(sqlite3 *db, struct sources *src, unsigned typed)
 {
-	for (int typed = 0; typed < 2; typed++) {
-		const char *base = typed ? SEL_TYPED : SEL_PLAIN;
-		char *sql = xasprintf("%s WHERE s.track_id=?1 AND s.depth=?2"
-				      " ORDER BY s.ts", base);
-		char *all = xasprintf("%s WHERE s.track_id=?1 ORDER BY s.ts,"
-				      " s.depth", base);
-		int rc = 0;
+	char *sql = select_sql(typed, "WHERE s.track_id=?1 AND s.depth=?2"
+			       " ORDER BY s.ts");
+	char *all = select_sql(typed, "WHERE s.track_id=?1 ORDER BY s.ts,"
+			       " s.depth");
+	int rc = 0;
 
-		for (int d = 0; d <= MERGE_DEPTHS && !rc; d++)
-			rc = sqlite3_prepare_v2(db, sql, -1, &src->depth[typed][d],
-						NULL) != SQLITE_OK;
-		if (!rc)
-			rc = sqlite3_prepare_v2(db, all, -1, &src->sorted[typed],
-						NULL) != SQLITE_OK;
-		free(sql);
-		free(all);
-		if (rc)
-			return db_fail(db, "prepare");
-	}
-	return 0;
+	for (int d = 0; d <= MERGE_DEPTHS && !rc; d++)
+		rc = sqlite3_prepare_v2(db, sql, -1, &src->depth[typed][d],
+					NULL) != SQLITE_OK;
+	if (!rc)
+		rc = sqlite3_prepare_v2(db, all, -1, &src->sorted[typed],
+					NULL) != SQLITE_OK;
+	free(sql);
+	free(all);
+	return rc ? db_fail(db, "prepare") : 0;
 }
 
 static void sources_close(struct sources *src)
 {
-	for (int typed = 0; typed < 2; typed++) {
+	for (int typed = 0; typed <= WT_ALL; typed++) {
 		for (int d = 0; d <= MERGE_DEPTHS; d++)
 			sqlite3_finalize(src->depth[typed][d]);
 		sqlite3_finalize(src->sorted[typed]);
 	}
 }
 
-static void rows_for(struct rows *r, struct sources *src, int64_t track,
-		     const struct wtrack *t)
+static int rows_for(struct rows *r, sqlite3 *db, struct sources *src,
+		    int64_t track, const struct wtrack *t)
 {
-	int typed = t->typed != 0;
+	unsigned typed = t->typed & WT_ALL;
 
 	memset(r, 0, sizeof(*r));
+	if (!src->sorted[typed] && sources_prepare(db, src, typed))
+		return -1;
 	if (t->max_depth > MERGE_DEPTHS) {
 		r->cur[0] = src->sorted[typed];
 		sqlite3_bind_int64(r->cur[0], 1, track);
 		r->n = 1;
-		return;
+		return 0;
 	}
 	for (int d = 0; d <= t->max_depth; d++) {
 		r->cur[d] = src->depth[typed][d];
@@ -497,6 +499,7 @@ static void rows_for(struct rows *r, struct sources *src, int64_t track,
 		sqlite3_bind_int(r->cur[d], 2, d);
 	}
 	r->n = t->max_depth + 1;
+	return 0;
 }
 
 static int build_one(struct lod_state *s, sqlite3_stmt **q,
@@ -526,8 +529,8 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	if (t->is_counter) {
 		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
 	} else {
-		rows_for(&r, src, s->track, t);
-		rc = scan_slices(s, t, &r, &st);
+		rc = rows_for(&r, s->db, src, s->track, t) ||
+		     scan_slices(s, &r, &st);
 	}
 	if (rc)
 		return -1;
@@ -542,75 +545,155 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	return 0;
 }
 
-/* Depths of the tracks that nest by time, from one sorted pass over
- * their slices. Run before the indexes exist, so that each changed depth
- * rewrites a table row and no index entries; the level-of-detail pass
- * then finds every depth already right. */
-int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
-		  int64_t ntracks)
+/* temp.nest: the tracks that nest by time and came too far out of
+ * order for the window, their depths to be found again (only the
+ * importer's count). 0 if there are none. */
+static int nest_tracks(sqlite3 *db, struct wtrack *tracks, int64_t base,
+		       int64_t ntracks)
 {
-	sqlite3_stmt *sel = NULL, *upd = NULL;
-	int64_t track = 0, *stack = NULL;
-	size_t depth = 0, cap = 0;
-	int rc = 0, any = 0;
+	sqlite3_stmt *ins = NULL;
+	int rc = SQLITE_DONE, any = 0;
 
 	for (int64_t id = 1; id <= ntracks && !any; id++)
-		any = (tracks[id].flags & TF_NEST_BY_TIME) && !tracks[id].is_counter;
+		any = nests_by_time(&tracks[id]) && tracks[id].late;
 	if (!any)
 		return 0;
 	if (db_exec(db, "CREATE TEMP TABLE nest(track_id INTEGER PRIMARY KEY)") ||
-	    sqlite3_prepare_v2(db, "INSERT INTO temp.nest VALUES(?)", -1, &upd,
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.nest VALUES(?)", -1, &ins,
 			       NULL) != SQLITE_OK)
 		return db_fail(db, "depth");
-	for (int64_t id = 1; id <= ntracks; id++) {
-		if (!(tracks[id].flags & TF_NEST_BY_TIME) || tracks[id].is_counter)
+	for (int64_t id = 1; id <= ntracks && rc == SQLITE_DONE; id++) {
+		if (!nests_by_time(&tracks[id]) || !tracks[id].late)
 			continue;
-		sqlite3_bind_int64(upd, 1, base + id);
-		rc = sqlite3_step(upd);
-		sqlite3_reset(upd);
-		if (rc != SQLITE_DONE)
-			break;
+		tracks[id].max_depth = tracks[id].max_given;
+		sqlite3_bind_int64(ins, 1, base + id);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
 	}
-	sqlite3_finalize(upd);
-	upd = NULL;
-	if ((rc != SQLITE_DONE && rc != 0) ||
-	    sqlite3_prepare_v2(db, "SELECT id, track_id, ts, dur, depth FROM slice"
-			       " WHERE track_id IN temp.nest"
-			       " ORDER BY track_id, ts, dur DESC, id", -1, &sel,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE slice SET depth=? WHERE id=?", -1,
-			       &upd, NULL) != SQLITE_OK) {
-		rc = db_fail(db, "depth");
-		goto out;
+	sqlite3_finalize(ins);
+	return rc == SQLITE_DONE ? 1 : db_fail(db, "depth");
+}
+
+/* Depths and parents to write, applied in id order: in the order they
+ * are found (by track and time) each would seek a different page. */
+#define DEPTH_BATCH (1 << 18)
+
+struct depth_set {
+	int64_t id, parent;
+	int depth;		/* -1: unchanged */
+};
+
+struct depths {
+	sqlite3 *db;
+	/* depth and parent, or the parent alone: depth is in the slice
+	 * index, whose entry an UPDATE of it rewrites */
+	sqlite3_stmt *upd, *upd_parent;
+	struct depth_set *set;
+	size_t n;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	const struct depth_set *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int depths_flush(struct depths *d)
+{
+	int rc = SQLITE_DONE;
+
+	qsort(d->set, d->n, sizeof(*d->set), by_id);
+	for (size_t i = 0; i < d->n && rc == SQLITE_DONE; i++) {
+		const struct depth_set *e = &d->set[i];
+		sqlite3_stmt *st = e->depth < 0 ? d->upd_parent : d->upd;
+
+		if (e->depth >= 0)
+			sqlite3_bind_int(st, 1, e->depth);
+		if (e->parent)
+			sqlite3_bind_int64(st, 2, e->parent);
+		else
+			sqlite3_bind_null(st, 2);
+		sqlite3_bind_int64(st, 3, e->id);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
 	}
+	d->n = 0;
+	return rc == SQLITE_DONE ? 0 : db_fail(d->db, "depth");
+}
+
+static int depths_add(struct depths *d, int64_t id, int depth, int64_t parent)
+{
+	d->set[d->n++] = (struct depth_set){ id, parent, depth };
+	return d->n == DEPTH_BATCH ? depths_flush(d) : 0;
+}
+
+/* Depths and parents of one sorted pass over the slices in sel. */
+static int depths_scan(struct depths *d, sqlite3_stmt *sel,
+		       struct wtrack *tracks, int64_t base)
+{
+	struct nest_stack st = { 0 };
+	int64_t track = 0;
+	int rc;
+
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(sel, 0);
 		int64_t ts = sqlite3_column_int64(sel, 2);
-		int64_t end = ts + sqlite3_column_int64(sel, 3);
+		int64_t parent;
+		int depth;
 
 		if (sqlite3_column_int64(sel, 1) != track) {
 			track = sqlite3_column_int64(sel, 1);
-			depth = 0;
+			st.n = 0;
 		}
-		/* the same rule as scan_slices(): a slice ending at ts does not
-		 * hold an instant at ts only when it is one itself */
-		while (depth && stack[depth - 1] <= ts &&
-		       !(stack[depth - 1] == ts && end == ts))
-			depth--;
-		stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
-		if (depth > WRITER_MAX_DEPTH)
-			depth = WRITER_MAX_DEPTH;
-		if ((int)depth != sqlite3_column_int(sel, 4) &&
-		    set_depth(db, upd, sqlite3_column_int64(sel, 0), (int)depth))
+		depth = nest_place(&st, id, ts, ts + sqlite3_column_int64(sel, 3),
+				   &parent);
+		/* rows the window placed before the row fell behind are
+		 * mostly right already */
+		if ((depth != sqlite3_column_int(sel, 4) ||
+		     parent != sqlite3_column_int64(sel, 5)) &&
+		    depths_add(d, id, depth == sqlite3_column_int(sel, 4) ? -1 :
+			       depth, parent))
 			break;
 		tracks[track - base].max_depth =
-			NX_MAX(tracks[track - base].max_depth, (int)depth);
-		stack[depth++] = end;
+			NX_MAX(tracks[track - base].max_depth, depth);
 	}
-	rc = rc == SQLITE_DONE ? 0 : db_fail(db, "depth");
-out:
-	free(stack);
+	free(st.s);
+	return rc == SQLITE_DONE ? depths_flush(d) : db_fail(d->db, "depth");
+}
+
+/* Depths and parents of the tracks that nest by time but came too far
+ * out of order for the window, from one sorted pass over their slices
+ * (finish_parents() skips these tracks). Only slices whose depth or
+ * parent changes are rewritten; the level-of-detail pass then finds
+ * every depth already right. */
+int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
+		  int64_t ntracks)
+{
+	struct depths d = { .db = db };
+	sqlite3_stmt *sel = NULL;
+	int rc = nest_tracks(db, tracks, base, ntracks);
+
+	if (rc <= 0)
+		return rc;
+	if (sqlite3_prepare_v2(db, "SELECT id, track_id, ts, dur, depth,"
+			       " coalesce(parent_id, 0) FROM slice"
+			       " WHERE track_id IN temp.nest"
+			       " ORDER BY track_id, ts, dur DESC, id", -1, &sel,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE slice SET depth=?1, parent_id=?2"
+			       " WHERE id=?3", -1, &d.upd, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE slice SET parent_id=?2 WHERE id=?3",
+			       -1, &d.upd_parent, NULL) != SQLITE_OK) {
+		rc = db_fail(db, "depth");
+	} else {
+		d.set = xcalloc(DEPTH_BATCH, sizeof(*d.set));
+		rc = depths_scan(&d, sel, tracks, base);
+	}
+	free(d.set);
 	sqlite3_finalize(sel);
-	sqlite3_finalize(upd);
+	sqlite3_finalize(d.upd);
+	sqlite3_finalize(d.upd_parent);
 	if (!rc)
 		rc = db_exec(db, "DROP TABLE temp.nest");
 	return rc;
@@ -636,8 +719,6 @@ int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 			goto out;
 		}
 	}
-	if (sources_open(db, &src))
-		goto out;
 	s.ins = q[Q_LOD];
 	s.ins_counter = q[Q_CLOD];
 	s.agg = agg_new(db, q[Q_AGG]);

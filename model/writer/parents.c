@@ -1,14 +1,19 @@
-/* The parent of each nested slice, after the depths are final: the slice
- * one level up on the same row that was open when it began. Depths come
- * from time containment (finish_depths) or from the importer's own stack
- * (begin/end events); either way, reading a row's slices by start (the
+/* The parent of each nested slice whose depth the importer gave (from
+ * its own stack of begin/end events; finish_depths() sets both on rows
+ * that nest by time) on the rows whose parents were not found as their
+ * slices came (writer.c): the slice one level up on the same row that
+ * was open when it began. Reading a row's slices by start (the
  * shallower first on equal starts), the enclosing slice is the last one
  * read at depth - 1. Each depth is read in order from the slice index
- * and the depths are merged, so the pass sorts nothing. */
+ * and the depths are merged, so the pass reads nothing twice. The
+ * parents found are written in batches sorted by slice id, so that the
+ * small page cache of the finishing passes meets each page of the
+ * table once a batch rather than once per row or track. */
 #include "config.h"
 
 #include "model/writer/writer_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/cache/db.h"
@@ -16,9 +21,17 @@
 
 /* Deeper rows are read sorted by SQLite instead of merged. */
 #define PARENT_MERGE 32
+/* Parents written at a time: 16 MB. */
+#define PARENT_BATCH (1 << 20)
+
+struct pset {
+	int64_t id, parent;
+};
 
 struct pcursors {
 	sqlite3_stmt *depth[PARENT_MERGE + 1], *sorted, *upd;
+	struct pset *batch;
+	size_t n, cap;
 };
 
 static int pc_open(sqlite3 *db, struct pcursors *c)
@@ -45,6 +58,7 @@ static void pc_close(struct pcursors *c)
 		sqlite3_finalize(c->depth[d]);
 	sqlite3_finalize(c->sorted);
 	sqlite3_finalize(c->upd);
+	free(c->batch);
 }
 
 /* The cursor with the earliest start (the shallowest on a tie); -1 at
@@ -61,15 +75,34 @@ static int pc_next(sqlite3_stmt **cur, const int *live, int n)
 	return best;
 }
 
-static int set_parent(sqlite3_stmt *upd, int64_t id, int64_t parent)
+static int cmp_pset(const void *a, const void *b)
 {
-	int rc;
+	const struct pset *x = a, *y = b;
 
-	sqlite3_bind_int64(upd, 1, parent);
-	sqlite3_bind_int64(upd, 2, id);
-	rc = sqlite3_step(upd);
-	sqlite3_reset(upd);
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Writes the batch, by slice id. */
+static int flush_parents(struct pcursors *c)
+{
+	int rc = SQLITE_DONE;
+
+	qsort(c->batch, c->n, sizeof(*c->batch), cmp_pset);
+	for (size_t i = 0; i < c->n && rc == SQLITE_DONE; i++) {
+		sqlite3_bind_int64(c->upd, 1, c->batch[i].parent);
+		sqlite3_bind_int64(c->upd, 2, c->batch[i].id);
+		rc = sqlite3_step(c->upd);
+		sqlite3_reset(c->upd);
+	}
+	c->n = 0;
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int set_parent(struct pcursors *c, int64_t id, int64_t parent)
+{
+	c->batch = xgrow(c->batch, &c->cap, c->n + 1, sizeof(*c->batch));
+	c->batch[c->n++] = (struct pset){ id, parent };
+	return c->n < PARENT_BATCH ? 0 : flush_parents(c);
 }
 
 static int track_parents(struct pcursors *c, int64_t track, int max_depth)
@@ -97,7 +130,7 @@ static int track_parents(struct pcursors *c, int64_t track, int max_depth)
 		if (d < 0 || d > WRITER_MAX_DEPTH)
 			d = WRITER_MAX_DEPTH;
 		if (d && last[d - 1])
-			rc = set_parent(c->upd, id, last[d - 1]);
+			rc = set_parent(c, id, last[d - 1]);
 		last[d] = id;
 		live[i] = sqlite3_step(cur[i]) == SQLITE_ROW;
 	}
@@ -115,9 +148,14 @@ int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 	memset(&c, 0, sizeof(c));
 	rc = pc_open(db, &c);
 	for (int64_t id = 1; id <= ntracks && !rc; id++) {
-		if (!tracks[id].is_counter && tracks[id].max_depth > 0)
-			rc = track_parents(&c, base + id, tracks[id].max_depth);
+		const struct wtrack *t = &tracks[id];
+
+		if (!t->is_counter && !nests_by_time(t) && t->max_depth > 0 &&
+		    t->parents_pass)
+			rc = track_parents(&c, base + id, t->max_depth);
 	}
+	if (!rc)
+		rc = flush_parents(&c);
 	pc_close(&c);
 	return rc ? db_fail(db, "parents") : 0;
 }

@@ -17,9 +17,9 @@
 #define MAX_CHUNKS 8
 #define OP_SQL 0xffff
 /* Rows per multi-row INSERT. */
-#define BATCH 32
+#define BATCH 128
 
-enum { P_NULL, P_INT, P_DOUBLE, P_TEXT };
+enum { P_INT = 1, P_DOUBLE, P_TEXT };
 
 struct chunk {
 	struct chunk *next;
@@ -132,8 +132,6 @@ static void op_bind(sqlite3_stmt *st, const struct op *o, int base)
 					  (int)len, SQLITE_STATIC);
 			p += 4 + len;
 			break;
-		default:
-			sqlite3_bind_null(st, base + i);
 		}
 	}
 }
@@ -149,23 +147,10 @@ static void op_step(struct wqueue *q, sqlite3_stmt *st)
 /* The BATCH-row form of an "INSERT ... VALUES(...)" statement. */
 static sqlite3_stmt *batch_of(struct wqueue *q, int stmt)
 {
-	const char *sql = q->sql[stmt];
-	const char *values = strstr(sql, "VALUES(");
-	struct strbuf sb;
-
 	if (q->batch[stmt] || q->batch_failed[stmt])
 		return q->batch[stmt];
-	q->batch_failed[stmt] = 1;
-	if (!values || strchr(values, ';'))
-		return NULL;
-	sb_init(&sb);
-	sb_add(&sb, sql, (size_t)(values - sql) + 6);
-	for (int r = 0; r < BATCH; r++)
-		sb_printf(&sb, "%s%s", r ? "," : "", values + 6);
-	if (sqlite3_prepare_v2(q->db, sb_cstr(&sb), -1, &q->batch[stmt],
-			       NULL) == SQLITE_OK)
-		q->batch_failed[stmt] = 0;
-	sb_free(&sb);
+	q->batch[stmt] = db_prepare_rows(q->db, q->sql[stmt], BATCH);
+	q->batch_failed[stmt] = !q->batch[stmt];
 	return q->batch[stmt];
 }
 
@@ -397,19 +382,12 @@ void wq_text(struct wqueue *q, int i, const char *s, int n)
 {
 	uint32_t len;
 
-	if (!s) {
-		wq_null(q, i);
+	if (!s)
 		return;
-	}
 	len = n < 0 ? (uint32_t)strlen(s) : (uint32_t)n;
 	param(q, P_TEXT, i);
 	put(q->cur, &len, 4);
 	put(q->cur, s, len);
-}
-
-void wq_null(struct wqueue *q, int i)
-{
-	param(q, P_NULL, i);
 }
 
 void wq_end(struct wqueue *q)

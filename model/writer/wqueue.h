@@ -17,13 +17,13 @@ struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, const char *const *sql,
 		      int nst);
 
 /* One statement: wq_begin (or wq_sql for one built at run time), its
- * parameters by 1-based index, then wq_end. Text is copied. */
+ * parameters by 1-based index, then wq_end. Text is copied. A parameter
+ * not given (or NULL text) is NULL: every run starts with none bound. */
 void wq_begin(struct wqueue *q, int stmt);
 void wq_sql(struct wqueue *q, const char *sql);
 void wq_int(struct wqueue *q, int i, int64_t v);
 void wq_double(struct wqueue *q, int i, double v);
 void wq_text(struct wqueue *q, int i, const char *s, int n);
-void wq_null(struct wqueue *q, int i);
 void wq_end(struct wqueue *q);
 
 /* Nonzero once a statement failed; err_get() then says why. */

@@ -30,7 +30,7 @@
 enum stmt {
 	S_STRING, S_TRACK, S_SLICE, S_ARG, S_COUNTER, S_INSTR, S_DMA_PACKET,
 	S_DMA_XFER, S_SYS, S_FLOW, S_LAYER, S_ACTIVE, S_SEM, S_INFO,
-	S_WARNING, S_SOURCE, S_PROFILE, S_META, S_FLOW_AT, S_COUNT
+	S_WARNING, S_SOURCE, S_PROFILE, S_META, S_FLOW_AT, S_DEP, S_COUNT
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -38,7 +38,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_TRACK] = "INSERT INTO track(id, profile_id, parent_id, kind, name,"
 		    " sort_key) VALUES(?,?,?,?,?,?)",
 	[S_SLICE] = "INSERT INTO slice(id, track_id, ts, dur, name, cat,"
-		    " depth, flags) VALUES(?,?,?,?,?,?,?,?)",
+		    " depth, flags, parent_id) VALUES(?,?,?,?,?,?,?,?,?)",
 	[S_ARG] = "INSERT OR REPLACE INTO arg(slice_id, args) VALUES(?,?)",
 	[S_COUNTER] = "INSERT INTO counter(track_id, ts, value) VALUES(?,?,?)",
 	[S_INSTR] = TYPED_TABLE_INSERT(instruction, INSTRUCTION_COLUMNS),
@@ -71,6 +71,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	/* pending flows live in a temporary table: the finished cache
 	 * never holds them */
 	[S_FLOW_AT] = "INSERT INTO temp.flow_pending VALUES(?,?,?,?,?,?,?,?)",
+	[S_DEP] = "INSERT INTO temp.dep_pending VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 /* Events of a profile left out for times out of range. */
@@ -92,11 +93,15 @@ struct writer {
 	size_t nstrings, cap_strings, string_bytes;
 
 	struct wtrack *tracks;	/* index = track id */
+	struct window win;	/* slices of rows that nest by time */
 	int64_t ntracks, cap_tracks;	/* tracks[i] is track id base + i */
 	char **parts;		/* caches to merge when finishing */
 	size_t nparts;
 
+	int64_t last_track;	/* of the last slice written */
 	int flows_pending;	/* flows to resolve at finish */
+	size_t held;		/* slices waiting for their parent, all rows */
+	int deps_pending;	/* dependencies to link at finish */
 	int too_many_tracks;
 	struct wdropped *dropped;	/* events out of the time range */
 	size_t ndropped;
@@ -110,7 +115,7 @@ void wid_from_i64(struct wid *id, int64_t v)
 	id->set = 1;
 	id->big = 0;
 	id->v = v;
-	snprintf(id->text, sizeof(id->text), "%" PRId64, v);
+	id->text[0] = '\0';
 }
 
 void wid_from_u64(struct wid *id, uint64_t v)
@@ -137,7 +142,13 @@ static void writer_free(struct writer *w)
 	sqlite3_close(w->db);
 	strmap_free(&w->strings, NULL);
 	free(w->string_ids);
+	for (int64_t i = 0; w->tracks && i <= w->ntracks; i++)
+	{
+		free(w->tracks[i].held);
+		free(w->tracks[i].open.s);
+	}
 	free(w->tracks);
+	free(w->win.heap);
 	free(w->dropped);
 	free(w);
 }
@@ -171,6 +182,7 @@ struct writer *writer_open(const char *path)
 	    db_exec(w->db, "CREATE TEMP TABLE flow_pending(flow_id,"
 		    " out_track INTEGER, out_ts INTEGER, out_next INTEGER,"
 		    " in_track INTEGER, in_ts INTEGER, in_next INTEGER, kind TEXT)") ||
+	    deps_create(w->db) ||
 	    db_exec(w->db, "BEGIN")) {
 		sqlite3_close(w->db);
 		free(w);
@@ -344,13 +356,12 @@ static void bind_text(struct writer *w, int i, const char *s)
 	wq_text(w->q, i, s, -1);
 }
 
-/* Optional integers use -1 for "absent". */
+/* Optional integers use -1 for "absent"; an absent value is a
+ * parameter left unbound, NULL (wqueue.h). */
 static void bind_opt(struct writer *w, int i, int64_t v)
 {
 	if (v >= 0)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 /* Optional string ids use 0 for "absent". */
@@ -358,17 +369,13 @@ static void bind_sid(struct writer *w, int i, int64_t v)
 {
 	if (v > 0)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 static void bind_id(struct writer *w, int i, const struct wid *id)
 {
-	if (!id->set)
-		wq_null(w->q, i);
-	else if (id->big)
+	if (id->set && id->big)
 		wq_text(w->q, i, id->text, -1);
-	else
+	else if (id->set)
 		wq_int(w->q, i, id->v);
 }
 
@@ -377,8 +384,6 @@ static void bind_flagged(struct writer *w, int i, int has, int64_t v)
 {
 	if (has)
 		wq_int(w->q, i, v);
-	else
-		wq_null(w->q, i);
 }
 
 static int64_t clamp_time(int64_t t)
@@ -557,8 +562,6 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 	w->ntracks = i;
 	w->tracks[i].profile = profile;
 	w->tracks[i].is_counter = !strcmp(kind, TK_COUNTER);
-	w->tracks[i].typed = !strcmp(kind, TK_ENGINE) || !strcmp(kind, TK_DMA) ||
-			     !strcmp(kind, TK_DMA_XFER);
 	wq_int(w->q, 1, id);
 	wq_int(w->q, 2, profile);
 	bind_sid(w, 3, parent);
@@ -591,10 +594,21 @@ void writer_track_set_args(struct writer *w, int64_t track, const char *json)
 	track_update(w, track, "args", json);
 }
 
+static void held_release(struct writer *w, struct wtrack *t);
+
 void writer_track_set_flags(struct writer *w, int64_t track, unsigned flags)
 {
-	if (track > w->base && track <= w->base + w->ntracks)
-		w->tracks[track - w->base].flags = flags;
+	struct wtrack *t;
+
+	if (track <= w->base || track > w->base + w->ntracks)
+		return;
+	t = &w->tracks[track - w->base];
+	/* slices written before went straight to the cache */
+	if (t->n && !(t->flags & TF_NEST_BY_TIME) && (flags & TF_NEST_BY_TIME)) {
+		t->late = 1;
+		held_release(w, t);
+	}
+	t->flags = flags;
 }
 
 void writer_track_set_name(struct writer *w, int64_t track, const char *name)
@@ -618,18 +632,131 @@ static void track_extend(struct wtrack *t, int64_t ts, int64_t end)
 		t->max_end = end;
 }
 
+static void emit_slice(struct writer *w, const struct wpending *p,
+		       int64_t parent)
+{
+	q_begin(w, S_SLICE);
+	wq_int(w->q, 1, p->id);
+	wq_int(w->q, 2, p->track);
+	wq_int(w->q, 3, p->ts);
+	wq_int(w->q, 4, p->dur);
+	wq_int(w->q, 5, p->name);
+	bind_sid(w, 6, p->cat);
+	wq_int(w->q, 7, p->depth);
+	wq_int(w->q, 8, (int)p->flags);
+	bind_sid(w, 9, parent);
+	q_step(w);
+}
+
+/* Writes the waiting slices without parents: the parents pass will
+ * find them. */
+static void held_release(struct writer *w, struct wtrack *t)
+{
+	for (size_t i = 0; i < t->nheld; i++)
+		emit_slice(w, &t->held[i], 0);
+	w->held -= t->nheld;
+	free(t->held);	/* the track waits no more */
+	t->held = NULL;
+	t->nheld = t->capheld = 0;
+	t->parents_pass = 1;
+}
+
+/* A track whose slices come as a stack gives them up innermost first
+ * (each as it ends: Perfetto's and Chrome's begin/end events), so a
+ * slice is the parent of the slices one level deeper that came since
+ * the last one at its depth; they wait for it, and are written with
+ * their parent. Slices that come otherwise (by start, or not nested as
+ * a stack) leave the track to the parents pass. */
+#define HELD_MAX 4096
+#define HELD_ALL_MAX (1 << 18)	/* 14 MB, however many rows wait */
+
+static void slice_place(struct writer *w, struct wtrack *t,
+			const struct wpending *h)
+{
+	size_t k = t->nheld;
+
+	if (t->parents_pass) {
+		emit_slice(w, h, 0);
+		return;
+	}
+	while (k > 0 && t->held[k - 1].depth > h->depth)
+		k--;
+	for (size_t j = k; j < t->nheld; j++) {
+		const struct wpending *c = &t->held[j];
+
+		if (c->depth != h->depth + 1 || c->ts < h->ts ||
+		    c->ts + c->dur > h->ts + h->dur) {
+			held_release(w, t);
+			emit_slice(w, h, 0);
+			return;
+		}
+	}
+	for (size_t j = k; j < t->nheld; j++)
+		emit_slice(w, &t->held[j], h->id);
+	w->held -= t->nheld - k;
+	t->nheld = k;
+	if (!h->depth) {
+		emit_slice(w, h, 0);
+	} else if (t->nheld == HELD_MAX || w->held == HELD_ALL_MAX) {
+		held_release(w, t);
+		emit_slice(w, h, 0);
+	} else {
+		t->held = xgrow(t->held, &t->capheld, t->nheld + 1,
+				sizeof(*t->held));
+		t->held[t->nheld++] = *h;
+		w->held++;
+	}
+}
+
+/* Writes the first slice of the window with its depth and parent. */
+static void place_first(struct writer *w)
+{
+	struct wpending p;
+	struct wtrack *t;
+	int64_t parent = 0;
+
+	if (!window_pop(&w->win, &p))
+		return;
+	t = &w->tracks[p.track - w->base];
+	if (!t->late) {
+		p.depth = nest_place(&t->open, p.id, p.ts, p.ts + p.dur,
+				     &parent);
+		t->max_depth = NX_MAX(t->max_depth, p.depth);
+		t->last = p;
+	}
+	emit_slice(w, &p, parent);
+}
+
+/* A slice of a row that nests by time: through the window, unless it
+ * starts before one that has already left it. */
+static void window_add(struct writer *w, struct wtrack *t,
+		       const struct wpending *p)
+{
+	if (t->last.id && window_before(p, &t->last)) {
+		t->late = 1;
+		free(t->open.s);
+		t->open = (struct nest_stack){ 0 };
+	}
+	if (t->late) {
+		emit_slice(w, p, 0);
+		return;
+	}
+	window_push(&w->win, p);
+	if (w->win.n > WINDOW_MAX)
+		place_first(w);
+}
+
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		     int64_t name, int64_t cat, int depth, unsigned flags)
 {
+	struct wpending p;
 	struct wtrack *t;
-	int64_t id;
 
 	if (track <= w->base || track > w->base + w->ntracks)
 		return 0;
 	t = &w->tracks[track - w->base];
 	if (out_of_range(w, t, ts))
 		return 0;
-	q_begin(w, S_SLICE);
 	if (dur < 0) {
 		dur = 0;
 		flags |= SF_CLIPPED;
@@ -642,19 +769,17 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	if (dur > t->max_dur)
 		t->max_dur = dur;
 	depth = NX_MAX(0, NX_MIN(depth, WRITER_MAX_DEPTH));
+	t->max_given = NX_MAX(t->max_given, depth);
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
-	id = ++w->next_slice;
-	wq_int(w->q, 1, id);
-	wq_int(w->q, 2, track);
-	wq_int(w->q, 3, ts);
-	wq_int(w->q, 4, dur);
-	wq_int(w->q, 5, name);
-	bind_sid(w, 6, cat);
-	wq_int(w->q, 7, depth);
-	wq_int(w->q, 8, (int)flags);
-	q_step(w);
-	return id;
+	w->last_track = track - w->base;
+	p = (struct wpending){ ++w->next_slice, track, ts, dur, name, cat,
+			       depth, flags };
+	if (nests_by_time(t))
+		window_add(w, t, &p);
+	else
+		slice_place(w, t, &p);
+	return p.id;
 }
 
 void writer_slice_args(struct writer *w, int64_t slice, const char *json)
@@ -678,6 +803,19 @@ void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 #define BIND_COL(col, kind, member, group, label, field) \
 	BIND_##kind(src, member);
 
+/* Notes which typed table holds a row of slice: the finishing pass
+ * joins only those to a track's slices. A row for another slice than
+ * the last one written (rare) is noted on every track. */
+static void note_typed(struct writer *w, int64_t slice, unsigned table)
+{
+	if (slice == w->next_slice) {
+		w->tracks[w->last_track].typed |= table;
+		return;
+	}
+	for (int64_t i = 1; i <= w->ntracks; i++)
+		w->tracks[i].typed |= table;
+}
+
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *src)
 {
@@ -685,6 +823,7 @@ void writer_instruction(struct writer *w, int64_t slice,
 
 	if (!slice)
 		return;
+	note_typed(w, slice, WT_INSTR);
 	q_begin(w, S_INSTR);
 	wq_int(w->q, i++, slice);
 	INSTRUCTION_COLUMNS(BIND_COL)
@@ -697,6 +836,7 @@ void writer_dma(struct writer *w, int64_t slice, const struct wdma *src)
 
 	if (!slice)
 		return;
+	note_typed(w, slice, src->aggregated ? WT_XFER : WT_PACKET);
 	q_begin(w, src->aggregated ? S_DMA_XFER : S_DMA_PACKET);
 	wq_int(w->q, i++, slice);
 	if (src->aggregated) {
@@ -749,6 +889,26 @@ void writer_flow_at(struct writer *w, const struct wid *flow_id,
 	w->flows_pending = 1;
 }
 
+void writer_dep(struct writer *w, const struct wdep *d)
+{
+	q_begin(w, S_DEP);
+	wq_int(w->q, 1, d->kind);
+	wq_int(w->q, 2, d->profile);
+	bind_sid(w, 3, d->slice);
+	wq_int(w->q, 4, clamp_time(d->ts));
+	wq_int(w->q, 5, clamp_time(d->ts2));
+	bind_id(w, 6, &d->key);
+	bind_id(w, 7, &d->key2);
+	bind_text(w, 8, d->sem);
+	wq_int(w->q, 9, d->op);
+	wq_int(w->q, 10, d->value);
+	bind_text(w, 11, d->table);
+	bind_text(w, 12, d->table2);
+	bind_text(w, 13, d->type);
+	wq_end(w->q);
+	w->deps_pending = 1;
+}
+
 /* The slice at one end of a pending flow: the deepest enclosing slice
  * (only slices starting within the track's longest duration can enclose
  * ts, which keeps each depth's index range short), or the next one to
@@ -784,6 +944,55 @@ static int resolve_flows(struct writer *w)
 		" WHERE (o IS NOT NULL OR i IS NOT NULL)"
 		" AND (o IS NULL OR i IS NULL OR o <> i);"
 		"DROP TABLE temp.flow_pending;");
+}
+
+/* A Neuron system event that names its parent (parent_id, the parent's
+ * id) gets that event's slice as its parent, on its row or another one
+ * of its process; time containment's parent stays for the events with
+ * none (absent or 0) and those whose parent is not in the profile. */
+static int sys_parents(struct writer *w)
+{
+	char sql[1536];
+
+	snprintf(sql, sizeof(sql),
+		 "CREATE TEMP TABLE sys_ids(profile_id INTEGER NOT NULL,"
+		 " instance_id INTEGER NOT NULL, process_id INTEGER NOT NULL,"
+		 " id NOT NULL, slice_id INTEGER NOT NULL, PRIMARY KEY(profile_id,"
+		 " instance_id, process_id, id)) WITHOUT ROWID;"
+		 "INSERT OR IGNORE INTO temp.sys_ids SELECT t.profile_id,"
+		 " coalesce(e.instance_id, 0), coalesce(e.process_id, 0), e.id,"
+		 " e.slice_id FROM sys_event e JOIN slice s ON s.id = e.slice_id"
+		 " JOIN track t ON t.id = s.track_id WHERE t.id > %" PRId64
+		 " AND e.id IS NOT NULL;"
+		 "UPDATE slice SET parent_id = m.slice_id FROM sys_event e,"
+		 " track t, temp.sys_ids m WHERE e.slice_id = slice.id AND"
+		 " t.id = slice.track_id AND t.id > %" PRId64 " AND e.parent IS"
+		 " NOT NULL AND e.parent <> 0 AND m.profile_id = t.profile_id AND"
+		 " m.instance_id = coalesce(e.instance_id, 0) AND m.process_id ="
+		 " coalesce(e.process_id, 0) AND m.id = e.parent AND"
+		 " m.slice_id <> slice.id;"
+		 "DROP TABLE temp.sys_ids;", w->base, w->base);
+	return db_exec(w->db, sql);
+}
+
+/* Each end of the flows of this writer's slices where the timeline draws it,
+ * by row and time, so a frame reads only the ends on screen. */
+static int fill_flow_marks(struct writer *w)
+{
+	char sql[720];
+
+	/* a device profile's dependencies link nearly every instruction:
+	 * marked, they would hide the events; they show for the event
+	 * under the cursor only */
+	snprintf(sql, sizeof(sql), "INSERT OR IGNORE INTO flow_mark"
+		 " SELECT track_id, ts, id, dir, depth FROM (SELECT s.track_id,"
+		 " CASE WHEN s.dur > 0 THEN s.ts + s.dur - 1 ELSE s.ts END AS ts,"
+		 " s.id, 0 AS dir, s.depth FROM flow f JOIN slice s ON s.id ="
+		 " f.slice_out WHERE s.track_id > %" PRId64 " AND f.kind = 'flow'"
+		 " UNION ALL SELECT s.track_id, s.ts, s.id, 1, s.depth FROM flow f"
+		 " JOIN slice s ON s.id = f.slice_in WHERE s.track_id > %" PRId64
+		 " AND f.kind = 'flow') ORDER BY 1, 2, 3", w->base, w->base);
+	return db_exec(w->db, sql);
 }
 
 void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
@@ -870,7 +1079,6 @@ void writer_info(struct writer *w, int64_t profile, const char *section,
 		bind_text(w, 5, v->s);
 		break;
 	case WV_NULL:
-		wq_null(w->q, 5);
 		break;
 	}
 	q_step(w);
@@ -963,7 +1171,15 @@ static int fill_extents(struct writer *w)
 int writer_finish(struct writer *w)
 {
 	int rc = -1;
-	int queued = wq_finish(w->q);
+	int queued;
+
+	/* slices still waiting: their parent never came (cut short) */
+	for (int64_t i = 1; i <= w->ntracks; i++)
+		if (w->tracks[i].nheld)
+			held_release(w, &w->tracks[i]);
+	while (w->win.n)
+		place_first(w);
+	queued = wq_finish(w->q);
 
 	/* from here on this thread writes */
 	w->q = NULL;
@@ -981,10 +1197,12 @@ int writer_finish(struct writer *w)
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
+	    sys_parents(w) || (w->deps_pending && deps_resolve(w->db)) ||
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
-			  w->progress_ctx) || resolve_flows(w))
+			  w->progress_ctx) || resolve_flows(w) ||
+	    fill_flow_marks(w))
 		goto out;
 	/* planner statistics from a sample of each index: a full ANALYZE
 	 * reads every index again */

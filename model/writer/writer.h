@@ -57,7 +57,7 @@ struct cache_stamp;
  * int64 are stored as INTEGER, larger ones as decimal TEXT. */
 struct wid {
 	int set;
-	int big;		/* value > INT64_MAX: text holds it */
+	int big;		/* value > INT64_MAX: text holds it, else v */
 	int64_t v;
 	char text[24];
 };
@@ -209,6 +209,35 @@ struct wflow_end {
 void writer_flow_at(struct writer *w, const struct wid *flow_id,
 		    const struct wflow_end *out, const struct wflow_end *in,
 		    const char *kind);
+
+/* Neuron device dependencies, linked into flows when the cache is
+ * finished (model/writer/deps.c). Exact ones are stated by the profile
+ * (an id names the other end); inferred ones are matched by times or
+ * semaphore values. */
+enum wdep_kind {
+	WD_PRED,	/* slice needs the instruction with id key first */
+	WD_PACKET,	/* slice is a packet of the transfer with id key */
+	WD_ROW,		/* a Flow table row: key in table to key2 in table2 */
+	WD_TRIGGER,	/* transfer slice, starting at value, started by the
+			 * instruction running from ts to ts2 (-1: unknown) */
+	WD_TRIGGERED,	/* instruction slice says its transfer starts at ts */
+	WD_WAIT,	/* slice waits, until ts, for semaphore sem to be
+			 * value (op '=') or at least value (op '>') */
+	WD_SIGNAL,	/* slice sets semaphore sem at ts */
+};
+
+struct wdep {
+	enum wdep_kind kind;
+	int64_t profile, slice;
+	int64_t ts, ts2;
+	struct wid key, key2;
+	const char *sem, *table, *table2;
+	const char *type;	/* the profile's name for the link, or NULL */
+	int op;
+	int64_t value;
+};
+
+void writer_dep(struct writer *w, const struct wdep *d);
 
 void writer_counter(struct writer *w, int64_t track, int64_t ts, double value);
 

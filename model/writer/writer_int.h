@@ -8,6 +8,26 @@
 
 #include "model/writer/writer.h"
 
+/* The slices open at one point of a row: their ends and ids. */
+struct open_slice {
+	int64_t end, id;
+};
+
+struct nest_stack {
+	struct open_slice *s;
+	size_t n, cap;
+};
+
+/* A slice on its way to the writing thread. */
+struct wpending {
+	int64_t id, track, ts, dur, name, cat;
+	int depth;
+	unsigned flags;
+};
+
+/* Typed tables, as bits of struct wtrack's typed. */
+enum { WT_INSTR = 1, WT_PACKET = 2, WT_XFER = 4, WT_ALL = 7 };
+
 struct wtrack {
 	int64_t profile;
 	int64_t n;		/* slices or counter samples */
@@ -15,15 +35,56 @@ struct wtrack {
 	int64_t min_ts, max_end;
 	unsigned flags;
 	int is_counter;
-	int typed;		/* instruction or DMA rows: aggregate their fields */
+	unsigned typed;		/* WT_* of the typed tables holding rows of its
+				 * slices: their fields are aggregated */
 	int max_depth;
+	int max_given;		/* of the depths the importer gave */
+	int late;		/* nests by time, but the window could not order it */
+	struct nest_stack open;	/* slices placed from the window so far */
+	struct wpending last;	/* the last of them; id 0 before the first */
 	uint64_t names;		/* one bit per name hash: how varied names are */
+	/* rows whose importer gives depths as a stack (writer.c): nested
+	 * slices wait here, innermost last, until their parent comes */
+	struct wpending *held;
+	size_t nheld, capheld;
+	int parents_pass;	/* left to the parents pass (parents.c) */
 };
 
-/* Depths of TF_NEST_BY_TIME tracks, before the indexes are built. */
+/* Slices whose depths and parents come from time containment. */
+static inline int nests_by_time(const struct wtrack *t)
+{
+	return (t->flags & TF_NEST_BY_TIME) && !t->is_counter;
+}
+
+/* Depth of a slice from ts to end placed after those on st (which come
+ * by start, the longer first); *parent is the enclosing slice's id, or 0
+ * (window.c). */
+int nest_place(struct nest_stack *st, int64_t id, int64_t ts, int64_t end,
+	       int64_t *parent);
+
+/* Slices of rows that nest by time, waiting to be placed in start order
+ * (window.c). */
+#define WINDOW_MAX (1 << 14)
+
+struct window {
+	struct wpending *heap;
+	size_t n, cap;
+};
+
+/* a leaves before b: earlier start, then longer, then written first */
+int window_before(const struct wpending *a, const struct wpending *b);
+void window_push(struct window *win, const struct wpending *p);
+/* The first slice out, in *out: 1, or 0 when the window is empty. */
+int window_pop(struct window *win, struct wpending *out);
+
+/* Depths and parents of the slices of TF_NEST_BY_TIME tracks that the
+ * window could not order: too far out of order, or set to nest after
+ * their first slices. */
 int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 		  int64_t ntracks);
-/* Parent ids of nested slices, once the depths are final (parents.c). */
+/* Parent ids of nested slices of the other tracks, whose depths the
+ * importer gave, where they were not found as the slices came
+ * (parents.c). */
 int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 		   int64_t ntracks);
 /* Finishing passes (finish.c): nesting depth, busy time and
@@ -31,5 +92,10 @@ int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 		  int64_t ntracks,
 		  void (*progress)(void *, const char *, int), void *ctx);
+
+/* The table of pending dependencies (deps.c), made with the cache, and
+ * their flows once every slice and typed row is written. */
+int deps_create(sqlite3 *db);
+int deps_resolve(sqlite3 *db);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include "src/cli/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 
 static const char help_text[] =
 	"Usage: nxtop [OPTIONS] [PROFILE | FOLDER]\n"
+	"       nxtop [OPTIONS] PROFILE [--at T] [--zoom A:B] [--search Q]\n"
+	"                    [--select A:B [--tracks ROWS]]\n"
 	"       nxtop import [OPTIONS] PROFILE [-o CACHE]\n"
 	"       nxtop summary [OPTIONS] PROFILE [--format text|json]\n"
 	"       nxtop analyze [OPTIONS] PROFILE [--range A:B | --between M1,M2]\n"
@@ -27,8 +30,9 @@ static const char help_text[] =
 	"folder (a system profile and its device profiles), a Neuron Explorer\n"
 	"device or system profile folder of Parquet tables (NAME@latest/; a\n"
 	"system folder opens with its sibling device folders), a Perfetto\n"
-	"trace (.pftrace), a Chrome trace-event JSON file (.json, .json.gz), or\n"
-	"an nxtop cache (.nxdb). The first open imports the profile into a cache\n"
+	"trace (.pftrace), a Chrome trace-event JSON file (.json, .json.gz), a\n"
+	"JAX log folder (its newest run of plugins/profile/, or --run), or an\n"
+	"nxtop cache (.nxdb). The first open imports the profile into a cache\n"
 	"beside it (PROFILE.nxdb); later opens reuse the cache while the\n"
 	"files are unchanged.\n"
 	"\n"
@@ -54,7 +58,7 @@ static const char help_text[] =
 	"                       markers, info or devices\n"
 	"      --range=A:B      (export, analyze) time range from the profile start,\n"
 	"                       e.g. 1.2ms:3.4ms; either side may be empty\n"
-	"      --tracks=ROWS    (export) comma-separated rows or groups\n"
+	"      --tracks=ROWS    (export, --select) comma-separated rows or groups\n"
 	"      --query=QUERY    (export) search query (--what search)\n"
 	"      --depth=N        (export layers) group layer names at depth N\n"
 	"      --sort=COLUMN    (export layers) sort by a column, '-' first for\n"
@@ -65,9 +69,15 @@ static const char help_text[] =
 	"      --rule=IDS       (analyze) only these rules: mfu,spill,...\n"
 	"      --set=R.P=V      (analyze) a rule's threshold: mfu.min_pct=40\n"
 	"      --max-ranges=N   (analyze) ranges listed per finding (5)\n"
+	"      --max-findings=N (analyze) findings listed per rule (10)\n"
 	"      --color=WHEN     (viewer) colours: auto (default; none with\n"
 	"                       NO_COLOR), always or never\n"
 	"      --ascii          (viewer) ASCII characters only\n"
+	"      --at=T           (viewer) open with the cursor at T, as :goto\n"
+	"      --zoom=A:B       (viewer) open showing A to B, as :zoom\n"
+	"      --search=Q       (viewer) open with search Q on\n"
+	"      --select=A:B     (viewer) open with a box over A:B and the rows\n"
+	"                       of --tracks (all without)\n"
 	"      --headless=SCRIPT  (viewer) run without a terminal, typing the\n"
 	"                       keys of SCRIPT (for tests; see nxtop(1))\n"
 	"      --dump=DIR       (viewer) where --headless writes screens\n"
@@ -81,15 +91,25 @@ static const char help_text[] =
 	"      --row=FIELDS     one row per (worker_gid,lnc_idx,thread_id);\n"
 	"                       fields: instance_id, process_id, thread_id,\n"
 	"                       lnc_idx, worker_gid\n"
+	"JAX profile folders:\n"
+	"      --run=NAME       open this run of LOG_DIR/plugins/profile\n"
+	"                       (default: the newest, the last by name)\n"
 	"  -h, --help           show this help\n"
 	"  -V, --version        show the version\n"
 	"\n"
 	"Exit status: 0 success, 1 bad input or failure, 2 usage error.\n"
 	"See nxtop(1).\n";
 
-static void cli_help(void)
+/* The exit status of --help. The text is longer than stdio's buffer: a
+ * write that fails while it is printed must say why at once, as the
+ * stream no longer knows it when it is flushed at the end. */
+static int cli_help(void)
 {
-	fputs(help_text, stdout);
+	if (fputs(help_text, stdout) == EOF) {
+		err_set("standard output: %s", strerror(errno));
+		return cli_fail();
+	}
+	return cli_finish(0);
 }
 
 /* Checks a filter option now, so that a typo is a usage error. */
@@ -131,6 +151,9 @@ int cli_common(struct cli *c, int opt)
 	case CLI_OPT_ROW:
 		parse_fields("--row", optarg, c->group.row, &c->group.nrow);
 		return 1;
+	case CLI_OPT_RUN:
+		c->imp.run = optarg;
+		return 1;
 	case 'f':
 		c->imp.force = 1;
 		return 1;
@@ -138,8 +161,7 @@ int cli_common(struct cli *c, int opt)
 		c->imp.quiet = 1;
 		return 1;
 	case 'h':
-		cli_help();
-		exit(cli_finish(0));
+		exit(cli_help());
 	default:
 		return 0;
 	}

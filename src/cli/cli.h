@@ -18,7 +18,7 @@
 /* Long-only common options; commands number their own from 256. */
 enum {
 	CLI_OPT_FILTER_NC = 1000, CLI_OPT_FILTER_TYPE, CLI_OPT_FILTER_INSTANCE,
-	CLI_OPT_GROUP, CLI_OPT_ROW,
+	CLI_OPT_GROUP, CLI_OPT_ROW, CLI_OPT_RUN,
 };
 
 /* Long options every command accepts; commands append their own. The
@@ -32,7 +32,8 @@ enum {
 	{ "filter-event-type", required_argument, NULL, CLI_OPT_FILTER_TYPE }, \
 	{ "filter-instance", required_argument, NULL, CLI_OPT_FILTER_INSTANCE }, \
 	{ "group", required_argument, NULL, CLI_OPT_GROUP }, \
-	{ "row", required_argument, NULL, CLI_OPT_ROW }
+	{ "row", required_argument, NULL, CLI_OPT_ROW }, \
+	{ "run", required_argument, NULL, CLI_OPT_RUN }
 #define CLI_COMMON_SHORT "fqh"
 
 /* Viewer options, taken by the commands that open the viewer. */
@@ -52,6 +53,8 @@ struct cli {
 	struct tui_opts ui;
 	struct sysgroup group;	/* a system profile's rows */
 	const char *data_path;	/* Neuron Explorer's --data-path */
+	/* where the timeline opens, as given */
+	const char *at, *zoom, *search, *select, *tracks;
 };
 
 /* Handles a common option; 1 if it was one. A bad filter or grouping is
@@ -74,6 +77,13 @@ struct model *cli_open(const char *profile, const struct import_opts *o);
  * [t0, t1); the whole profile when s is NULL. -1 with err_get() set. */
 int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 	      int64_t *t1);
+/* The same for option opt ("--zoom"), named in the errors. */
+int cli_span(const char *opt, const char *s, const struct mprofile *p,
+	     int64_t *t0, int64_t *t1);
+/* --tracks: row or group names to track ids (NULL list: none). -1 with
+ * err_get() set. */
+int cli_tracks(struct model *m, int64_t profile, const char *list,
+	       int64_t **ids, size_t *n);
 
 int cmd_analyze(struct cli *c, int argc, char **argv);
 int cmd_import(struct cli *c, int argc, char **argv);

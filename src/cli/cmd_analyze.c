@@ -14,12 +14,12 @@
 #include "model/userdata.h"
 
 enum { OPT_FORMAT = 256, OPT_RANGE, OPT_BETWEEN, OPT_RULE, OPT_SET,
-       OPT_MAX_RANGES };
+       OPT_MAX_RANGES, OPT_MAX_FINDINGS };
 
 struct analyze_args {
 	enum out_format fmt;
 	const char *range, *between;
-	size_t max_ranges;
+	struct an_limits lim;
 	struct an_opts rules;
 };
 
@@ -80,13 +80,13 @@ static void print(struct model *m, const struct mprofile *p,
 	size_t nt = 0;
 
 	if (a->fmt == OUT_JSON) {
-		report_analyze_json(r, b, p, a->max_ranges, stdout);
+		report_analyze_json(r, b, p, &a->lim, stdout);
 		return;
 	}
 	/* without row names the ranges still print */
 	if (model_tracks(m, p->id, &t, &nt))
 		nt = 0;
-	report_analyze_text(r, b, p, t, nt, a->max_ranges, stdout);
+	report_analyze_text(r, b, p, t, nt, &a->lim, stdout);
 	model_tracks_free(t, nt);
 }
 
@@ -118,10 +118,20 @@ static int run(struct cli *c, const char *profile, struct analyze_args *a)
 	return rc ? cli_fail() : 0;
 }
 
-static int option(struct analyze_args *a, int opt)
+/* A count for --max-ranges and --max-findings. */
+static int count_arg(const char *opt, size_t *out)
 {
 	char *end;
 
+	errno = 0;
+	*out = strtoul(optarg, &end, 10);
+	if (end == optarg || *end || errno || *optarg == '-')
+		return cli_usage_error("%s: '%s' is not a count", opt, optarg);
+	return 0;
+}
+
+static int option(struct analyze_args *a, int opt)
+{
 	switch (opt) {
 	case OPT_FORMAT:
 		if (out_format_parse(optarg, &a->fmt) || a->fmt == OUT_CSV)
@@ -141,12 +151,9 @@ static int option(struct analyze_args *a, int opt)
 		return an_opts_set(&a->rules, optarg) ?
 			cli_usage_error("%s", err_get()) : 0;
 	case OPT_MAX_RANGES:
-		errno = 0;
-		a->max_ranges = strtoul(optarg, &end, 10);
-		if (end == optarg || *end || errno || *optarg == '-')
-			return cli_usage_error("--max-ranges: '%s' is not a"
-					       " count", optarg);
-		return 0;
+		return count_arg("--max-ranges", &a->lim.ranges);
+	case OPT_MAX_FINDINGS:
+		return count_arg("--max-findings", &a->lim.findings);
 	}
 	return -1;
 }
@@ -161,6 +168,7 @@ static int parse(struct cli *c, int argc, char **argv, struct analyze_args *a)
 		{ "rule", required_argument, NULL, OPT_RULE },
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "max-ranges", required_argument, NULL, OPT_MAX_RANGES },
+		{ "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -180,7 +188,8 @@ static int parse(struct cli *c, int argc, char **argv, struct analyze_args *a)
 
 int cmd_analyze(struct cli *c, int argc, char **argv)
 {
-	struct analyze_args a = { .fmt = OUT_TEXT, .max_ranges = 5 };
+	struct analyze_args a = { .fmt = OUT_TEXT,
+				   .lim = { .findings = 10, .ranges = 5 } };
 	const char *profile;
 	int rc;
 

@@ -26,6 +26,7 @@ struct import_opts {
 	int force;		/* rebuild even if the cache is fresh */
 	/* system-profile filters as typed (sysfilter.h); NULL: none */
 	const char *filter_nc, *filter_event_type, *filter_instance;
+	const char *run;	/* JAX run to open, NULL: the newest */
 	struct import_progress progress;
 };
 
@@ -55,6 +56,8 @@ struct import {
 	const struct import_opts *opts;
 	int64_t profile;	/* profile being filled */
 	int64_t parent;		/* owning system profile, or 0 */
+	int64_t group;		/* track the rows go under (a JAX host), or 0 */
+	int64_t sort_base;	/* the rows' first sort key (past other hosts) */
 	uint64_t size;		/* bytes in the file, 0 if unknown */
 	uint64_t offset;	/* bytes read so far */
 	const struct jrec *rec;	/* the record being read, for messages */

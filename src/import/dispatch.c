@@ -170,37 +170,34 @@ int import_file(struct writer *w, const char *path, const char *name,
 			      import_detect(path));
 }
 
-int import_file_as(struct writer *w, const char *path, const char *name,
-		   const struct import_opts *o, int64_t parent,
-		   struct import_result *res, enum input_format f)
+/* Reads im's file as format f; keep: the caller takes im->res. */
+static int run_import(struct import *im, enum input_format f, int keep)
 {
-	struct import_result local;
-	struct import im = {
-		.w = w, .path = path, .name = name, .opts = o, .parent = parent,
-		.res = res ? res : &local,
-	};
+	const char *path = im->path, *name = im->name;
+	const struct import_opts *o = im->opts;
+	struct writer *w = im->w;
 	struct stat before;
 	struct cache_stamp stamp;
 	int rc, have = !stat(path, &before);
 
 	/* what binds the cache to the file, taken before it is read */
 	cache_stamp_of(path, &stamp);
-	memset(im.res, 0, sizeof(*im.res));
+	memset(im->res, 0, sizeof(*im->res));
 	switch (f) {
 	case FMT_NEURON_JSON:
-		rc = import_neuron_json(&im);
+		rc = import_neuron_json(im);
 		break;
 	case FMT_PFTRACE:
-		rc = import_pftrace(&im);
+		rc = import_pftrace(im);
 		break;
 	case FMT_CHROME_JSON:
-		rc = import_chrome_json(&im);
+		rc = import_chrome_json(im);
 		break;
 	case FMT_PARQUET_DEVICE:
-		rc = import_parquet_device(&im);
+		rc = import_parquet_device(im);
 		break;
 	case FMT_PARQUET_SYSTEM:
-		rc = import_parquet_system(&im);
+		rc = import_parquet_system(im);
 		break;
 	case FMT_NEURON_BINARY:
 		rc = -1;
@@ -236,11 +233,11 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		if (!realpath(path, real))
 			snprintf(real, sizeof(real), "%s", path);
 		/* as it was read: a change since makes the cache stale */
-		writer_source_as(w, im.profile, real, im.res->is_system ?
-				 "system" : parent ? "device" : "profile",
+		writer_source_as(w, im->profile, real, im->res->is_system ?
+				 "system" : im->parent ? "device" : "profile",
 				 have && stamp.size >= 0 ? &stamp : NULL);
 	}
-	im.res->profile = im.profile;
+	im->res->profile = im->profile;
 	/* a full disk or a limit, said with the file being read */
 	if (writer_failed(w)) {
 		char *why = xstrdup(err_get());
@@ -249,7 +246,39 @@ int import_file_as(struct writer *w, const char *path, const char *name,
 		free(why);
 		rc = -1;
 	}
-	if (rc || !res)
-		import_result_free(im.res);
+	if (rc || !keep)
+		import_result_free(im->res);
 	return rc;
+}
+
+int import_file_as(struct writer *w, const char *path, const char *name,
+		   const struct import_opts *o, int64_t parent,
+		   struct import_result *res, enum input_format f)
+{
+	struct import_result local;
+	struct import im = {
+		.w = w, .path = path, .name = name, .opts = o, .parent = parent,
+		.res = res ? res : &local,
+	};
+
+	return run_import(&im, f, res != NULL);
+}
+
+int import_file_into(struct writer *w, const char *path, const char *name,
+		     const struct import_opts *o, int64_t profile,
+		     int64_t group, int64_t sort_base)
+{
+	struct import_result local;
+	struct import im = {
+		.w = w, .path = path, .name = name, .opts = o,
+		.profile = profile, .group = group, .sort_base = sort_base,
+		.res = &local,
+	};
+	enum input_format f = import_detect(path);
+
+	if (f != FMT_CHROME_JSON && f != FMT_UNREADABLE) {
+		err_set("%s: not a Chrome trace-event JSON file", name);
+		return -1;
+	}
+	return run_import(&im, f, 0);
 }

@@ -33,5 +33,10 @@ int import_file(struct writer *w, const char *path, const char *name,
 int import_file_as(struct writer *w, const char *path, const char *name,
 		   const struct import_opts *o, int64_t parent,
 		   struct import_result *res, enum input_format f);
+/* One Chrome trace-event JSON file of a JAX run into profile, its rows
+ * under the group track (the file's host), sorted from sort_base on. */
+int import_file_into(struct writer *w, const char *path, const char *name,
+		     const struct import_opts *o, int64_t profile,
+		     int64_t group, int64_t sort_base);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/import/bundle.h"
+#include "src/import/jax.h"
 #include "src/import/parquet/folder.h"
 #include "model/cache/cache.h"
 #include "model/file.h"
@@ -53,6 +54,9 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key)
 		return -1;
 	sysfilter_key(&f, key);
 	sysfilter_free(&f);
+	/* another JAX run is another cache */
+	if (o->run)
+		sb_printf(key, "%srun=%s", key->len ? ";" : "", o->run);
 	return 0;
 }
 
@@ -99,8 +103,8 @@ static int folder_system(const char *dir, char **file, char **pqsys)
 	return rc ? -1 : 0;
 }
 
-/* The profile in input: a file, a Parquet profile folder, or a bundle
- * folder's system profile. */
+/* The profile in input: a file, a JAX profile folder, a Parquet profile
+ * folder, or a bundle folder's system profile. */
 static int import_input(struct writer *w, const char *input,
 			const char *tmp, const struct import_opts *o)
 {
@@ -109,6 +113,13 @@ static int import_input(struct writer *w, const char *input,
 	char *file = NULL, *name = NULL, *dir = NULL, *pqsys = NULL;
 	int rc;
 
+	if (!stat(input, &sb) && S_ISDIR(sb.st_mode) && jax_is_folder(input))
+		return import_jax(w, input, o);
+	if (o->run) {
+		err_set("%s: --run opens a run of a JAX log folder, and this is"
+			" not one", input);
+		return -1;
+	}
 	if (!stat(input, &sb) && S_ISDIR(sb.st_mode)) {
 		if (pqfolder_is_device(input))
 			return import_file_as(w, input, input, o, 0, NULL,

@@ -13,6 +13,7 @@
 
 #include "model/hmap.h"
 #include "src/import/base.h"
+#include "src/import/deps.h"
 #include "src/import/formats.h"
 #include "src/import/system.h"
 #include "src/json/jsonpipe.h"
@@ -210,26 +211,58 @@ static const char *const instr_fields[I_COUNT] = {
 	"subgroup", "timestamp",
 };
 
-static int instruction(struct neuron *n, const cJSON *o)
+/* Integer field k of row, exact from its typed column when the reader
+ * had one; else as import_need_i64(), import_opt_i64(), import_opt_id(). */
+static int has_int(const struct ninstr *row, int k)
 {
-	const cJSON *f[I_COUNT];
+	return row->has_int && row->has_int[k];
+}
+
+static int need_int(struct neuron *n, const struct ninstr *row, int k,
+		    const char *field, int64_t *out)
+{
+	if (!has_int(row, k))
+		return import_need_i64(n->im, row->f[k], field, out);
+	*out = row->ints[k];
+	return 0;
+}
+
+static int opt_int(struct neuron *n, const struct ninstr *row, int k,
+		   const char *field, int64_t *out)
+{
+	if (!has_int(row, k))
+		return import_opt_i64(n->im, row->f[k], field, 0, out);
+	*out = row->ints[k];
+	return 0;
+}
+
+static int opt_id(struct neuron *n, const struct ninstr *row, int k,
+		  const char *field, struct wid *out)
+{
+	if (!has_int(row, k))
+		return import_opt_id(n->im, row->f[k], field, out);
+	wid_from_i64(out, row->ints[k]);
+	return 0;
+}
+
+static int instruction_of(struct neuron *n, const struct ninstr *row)
+{
+	const cJSON *const *f = row->f;
 	struct winstruction in;
 	const char *label, *opcode, *sub;
 	char b1[32], b2[32], b3[32];
 	int64_t ts, dur, layer, track, slice;
 
-	sb_reset(&n->args);
-	jv_fields(o, &n->instr_names, f, &n->args);
 	memset(&in, 0, sizeof(in));
-	if (import_need_i64(n->im, f[I_TIMESTAMP], "timestamp", &ts) ||
-	    import_need_i64(n->im, f[I_DURATION], "duration", &dur) ||
+	if (need_int(n, row, I_TIMESTAMP, "timestamp", &ts) ||
+	    need_int(n, row, I_DURATION, "duration", &dur) ||
 	    import_opt_str(n->im, f[I_LABEL], "label", 0, &label, b1,
 			   sizeof(b1)) ||
 	    import_opt_str(n->im, f[I_SUBGROUP], "subgroup", 0, &sub, b2,
 			   sizeof(b2)) ||
 	    import_opt_str(n->im, f[I_OPCODE], "opcode", 0, &opcode, b3,
 			   sizeof(b3)) ||
-	    import_opt_id(n->im, f[I_ID], "id", &in.id) ||
+	    opt_id(n, row, I_ID, "id", &in.id) ||
 	    import_opt_sid(n->im, f[I_SUBGROUP], "subgroup", &in.subgroup) ||
 	    import_opt_sid(n->im, f[I_HLO_NAME], "hlo_name", &in.hlo_name) ||
 	    import_opt_sid(n->im, f[I_LAYER], "layer", &layer) ||
@@ -241,11 +274,10 @@ static int instruction(struct neuron *n, const cJSON *o)
 			   &in.activation_fn) ||
 	    import_opt_sid(n->im, f[I_COMPILER_OPCODE], "compiler_opcode",
 			   &in.compiler_opcode) ||
-	    import_opt_i64(n->im, f[I_PC], "pc", 0, &in.pc) ||
-	    import_opt_i64(n->im, f[I_COMPILER_PC], "compiler_pc", 0,
-			   &in.compiler_pc) ||
-	    import_opt_i64(n->im, f[I_EVT_WAIT_TIME], "evt_wait_time", 0,
-			   &in.evt_wait_time) ||
+	    opt_int(n, row, I_PC, "pc", &in.pc) ||
+	    opt_int(n, row, I_COMPILER_PC, "compiler_pc", &in.compiler_pc) ||
+	    opt_int(n, row, I_EVT_WAIT_TIME, "evt_wait_time",
+		    &in.evt_wait_time) ||
 	    import_opt_str(n->im, f[I_OPERANDS], "operands", 0, &in.operands,
 			   NULL, 0) ||
 	    import_opt_str(n->im, f[I_COMPILER_OPERANDS], "compiler_operands",
@@ -266,9 +298,21 @@ static int instruction(struct neuron *n, const cJSON *o)
 			  writer_string(n->w, opcode && *opcode ? opcode : "unknown"),
 			  layer);
 	writer_instruction(n->w, slice, &in);
-	if (n->args.len)
-		writer_slice_args(n->w, slice, sb_cstr(&n->args));
-	return 0;
+	if (*row->args)
+		writer_slice_args(n->w, slice, row->args);
+	return deps_instruction(n->im, slice, row->deps, ts, dur, opcode,
+				in.operands);
+}
+
+static int instruction(struct neuron *n, const cJSON *o)
+{
+	const cJSON *f[I_COUNT];
+	struct ninstr row = { .f = f, .deps = o };
+
+	sb_reset(&n->args);
+	jv_fields(o, &n->instr_names, f, &n->args);
+	row.args = sb_cstr(&n->args);
+	return instruction_of(n, &row);
 }
 
 enum {
@@ -356,6 +400,8 @@ static int dma(struct neuron *n, const cJSON *o)
 	}
 	slice = add_slice(n, track, ts, dur, name, d.queue_type);
 	writer_dma(n->w, slice, &d);
+	if (deps_dma(n->im, slice, &d, ts, dur, o))
+		return -1;
 	/* keep the packet's own queue label (engine and queue index) */
 	if (!agg && strcmp(sub, "unknown")) {
 		if (n->args.len) {
@@ -912,6 +958,29 @@ int neuron_instruction(struct neuron *n, const cJSON *o,
 {
 	n->im->rec = where;
 	return instruction(n, o);
+}
+
+const char *const *neuron_instruction_fields(size_t *n)
+{
+	*n = I_COUNT;
+	return instr_fields;
+}
+
+int neuron_instruction_row(struct neuron *n, const struct jrec *r,
+			   const struct ninstr *row)
+{
+	const char *key = r->key ? r->key : "";
+	struct keystat *ks;
+
+	n->im->rec = r;
+	if (n->nkeys >= MAX_KEYS && !strmap_get(&n->keymap, key, strlen(key)))
+		return import_fail(n->im, r, "more than %d different top-level"
+				   " keys", MAX_KEYS);
+	ks = keystat(n, key);
+	ks->n++;
+	ks->known = 1;
+	n->saw_known_key = 1;
+	return instruction_of(n, row);
 }
 
 int neuron_dma(struct neuron *n, const cJSON *o, const struct jrec *where)

@@ -5,6 +5,7 @@
 #define NX_IMPORT_NEURON_H
 
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "src/import/base.h"
@@ -33,6 +34,28 @@ int neuron_finish(struct neuron *n);
 int neuron_instruction(struct neuron *n, const cJSON *o,
 		       const struct jrec *where);
 int neuron_dma(struct neuron *n, const cJSON *o, const struct jrec *where);
+
+/* The member names of an "instruction" record that are its fields (*n
+ * of them), for readers that match their columns once, not per row. */
+const char *const *neuron_instruction_fields(size_t *n);
+/* An instruction record by field, in the order of
+ * neuron_instruction_fields(): f[k] its value (NULL: absent) or, where
+ * has_int[k] (has_int may be NULL), the exact integer ints[k] a reader
+ * took from a typed column; its other members as the JSON text
+ * jv_fields() gives in args ("" when none); deps, an object holding at
+ * least the members its dependencies are read from (deps_instruction():
+ * trigger, dma_trigger_start_ts, predecessors). */
+struct ninstr {
+	const cJSON *const *f;
+	const int64_t *ints;
+	const unsigned char *has_int;
+	const char *args;
+	const cJSON *deps;
+};
+
+/* One instruction record of the key r->key. */
+int neuron_instruction_row(struct neuron *n, const struct jrec *r,
+			   const struct ninstr *row);
 
 /* The counter behind a Neuron Perfetto counter track name ("DMA
  * Throughput", "Pending DMA Count", "Sb Usage", ...), or -1. */

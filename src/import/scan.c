@@ -20,6 +20,7 @@
 #include "model/util.h"
 #include "src/import/bundle.h"
 #include "src/import/dispatch.h"
+#include "src/import/jax.h"
 #include "src/import/parquet/folder.h"
 
 /* Entries of a folder looked at, as in a bundle. */
@@ -82,6 +83,10 @@ static int folder_kind(const char *dir, enum prof_kind *kind)
 
 	if (!parquet_kind(dir, kind))
 		return 0;
+	if (jax_is_folder(dir)) {
+		*kind = PK_JAX;
+		return 0;
+	}
 	/* a bundle: a system profile JSON, or else a folder of profiles
 	 * with one system profile folder */
 	if (bundle_find_system(dir, &sys) && pqfolder_find_system(dir, &sys))
@@ -195,7 +200,10 @@ static void fill(struct prof_entry *e, const char *cache)
 {
 	int64_t when;
 
-	size_when(e->path, &e->size, &when);
+	if (e->kind == PK_JAX)
+		jax_size_when(e->path, &e->size, &when);
+	else
+		size_when(e->path, &e->size, &when);
 	e->when = NX_MAX(e->when, when);
 	e->state = cache_state(e->path, cache);
 }

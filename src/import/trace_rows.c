@@ -36,6 +36,8 @@ struct trow {
 struct trows {
 	struct writer *w;
 	int64_t profile;
+	int64_t parent;		/* group track above all rows, or 0 */
+	int64_t base;		/* first sort key */
 	struct strmap procs;	/* pid -> tproc */
 	struct strmap rows;	/* composite key -> trow */
 	struct tproc top;	/* rows without a process */
@@ -56,6 +58,12 @@ struct trows *trows_new(struct writer *w, int64_t profile)
 	sb_init(&r->key);
 	sb_init(&r->tmp);
 	return r;
+}
+
+void trows_set_parent(struct trows *r, int64_t group, int64_t base)
+{
+	r->parent = group;
+	r->base = base;
 }
 
 size_t trows_count(const struct trows *r)
@@ -223,10 +231,10 @@ static const char *row_name(struct trows *r, const struct trow *t)
 static int64_t group_track(struct trows *r, struct tproc *p)
 {
 	if (p == &r->top)
-		return 0;
+		return r->parent;
 	if (!p->group) {
 		name_with_id(&r->tmp, p->name, "Process", p->pid);
-		p->group = writer_track(r->w, r->profile, 0, TK_GROUP,
+		p->group = writer_track(r->w, r->profile, r->parent, TK_GROUP,
 					sb_cstr(&r->tmp), 0);
 	}
 	return p->group;
@@ -297,7 +305,7 @@ void trows_finish(struct trows *r)
 {
 	int64_t block = 1;
 
-	finish_rows(r, &r->top, 0);
+	finish_rows(r, &r->top, r->base);
 	if (r->nprocs)
 		qsort(r->plist, r->nprocs, sizeof(*r->plist), cmp_proc);
 	for (size_t i = 0; i < r->nprocs; i++) {
@@ -307,8 +315,9 @@ void trows_finish(struct trows *r)
 			continue;
 		name_with_id(&r->tmp, p->name, "Process", p->pid);
 		writer_track_set_name(r->w, p->group, sb_cstr(&r->tmp));
-		writer_track_set_sort(r->w, p->group, block * ROWS_PER_BLOCK);
-		finish_rows(r, p, block * ROWS_PER_BLOCK);
+		writer_track_set_sort(r->w, p->group,
+				      r->base + block * ROWS_PER_BLOCK);
+		finish_rows(r, p, r->base + block * ROWS_PER_BLOCK);
 		block++;
 	}
 	trows_free(r);

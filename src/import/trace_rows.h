@@ -22,6 +22,10 @@ struct tproc;
 struct trow;
 
 struct trows *trows_new(struct writer *w, int64_t profile);
+/* Puts every row and process group under this group track (a host of
+ * a run of several files), before the first row is made; their sort
+ * keys start at base, past the rows of the hosts before. */
+void trows_set_parent(struct trows *r, int64_t group, int64_t base);
 /* Writes final names and order, then frees everything. */
 void trows_finish(struct trows *r);
 /* Frees without writing (after an error). */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model/text.h"
+#include "model/util.h"
 #include "src/json/jsonsplit.h"
 
 static int is_bigint(const cJSON *v)
@@ -135,8 +136,8 @@ static void number_text(const cJSON *v, char *buf, size_t n)
 {
 	double d = v->valuedouble;
 
-	if (d == floor(d) && fabs(d) < 9007199254740992.0)
-		snprintf(buf, n, "%" PRId64, (int64_t)d);
+	if (d == floor(d) && fabs(d) < 9007199254740992.0 && n > 20)
+		fmt_i64(buf, (int64_t)d);
 	else
 		snprintf(buf, n, "%.17g", d);
 }
@@ -325,6 +326,13 @@ void jv_names_free(struct jv_names *fs)
 	strmap_free(&fs->map, NULL);
 }
 
+static void rest_add(struct strbuf *rest, const char *name, const cJSON *v)
+{
+	sb_addc(rest, rest->len ? ',' : '{');
+	jv_key(rest, name);
+	jv_write(rest, v);
+}
+
 void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	       const cJSON **vals, struct strbuf *rest)
 {
@@ -338,13 +346,29 @@ void jv_fields(const cJSON *obj, const struct jv_names *fs,
 			vals[f] = c;
 			continue;
 		}
-		if (!rest)
-			continue;
-		sb_addc(rest, rest->len ? ',' : '{');
-		write_string(rest, c->string ? c->string : "");
-		sb_addc(rest, ':');
-		jv_write(rest, c);
+		if (rest)
+			rest_add(rest, c->string ? c->string : "", c);
 	}
-	if (rest && rest->len)
+	if (rest)
+		jv_rest_end(rest);
+}
+
+void jv_key(struct strbuf *out, const char *name)
+{
+	write_string(out, name);
+	sb_addc(out, ':');
+}
+
+void jv_rest_add_key(struct strbuf *rest, const char *key, size_t n,
+		     const cJSON *v)
+{
+	sb_addc(rest, rest->len ? ',' : '{');
+	sb_add(rest, key, n);
+	jv_write(rest, v);
+}
+
+void jv_rest_end(struct strbuf *rest)
+{
+	if (rest->len)
 		sb_addc(rest, '}');
 }

@@ -49,5 +49,13 @@ void jv_names_free(struct jv_names *fs);
  * members when rest is not NULL. */
 void jv_fields(const cJSON *obj, const struct jv_names *fs,
 	       const cJSON **vals, struct strbuf *rest);
+/* The members of rest one by one, for readers that match fields
+ * themselves and add the same members row after row: each member's
+ * "name": written once by jv_key(); rest starts empty, and
+ * jv_rest_end() closes the object when any member was added. */
+void jv_key(struct strbuf *out, const char *name);
+void jv_rest_add_key(struct strbuf *rest, const char *key, size_t n,
+		     const cJSON *v);
+void jv_rest_end(struct strbuf *rest);
 
 #endif

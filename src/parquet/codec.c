@@ -124,7 +124,7 @@ static int lz4_hadoop(const uint8_t *src, size_t n, uint8_t *out,
 {
 	size_t in = 0, done = 0;
 
-	while (in + 8 <= n && done < out_n) {
+	while (in + 8 <= n) {	/* empty blocks too: an empty page has one */
 		uint32_t raw = be32(src + in), comp = be32(src + in + 4);
 
 		if (raw > out_n - done || comp > n - in - 8 ||

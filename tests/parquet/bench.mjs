@@ -21,7 +21,7 @@ const instruction = (n) => `
          (i * 4) % 1048576 AS pc,
          'bir_' || ((i * 13) % 5000) AS bir_id,
          'hlo.' || ((i * 17) % 2000) || '.fusion' AS hlo_name,
-         'layer_' || ((i / 1000) % 96) AS layer,
+         'layer_' || ((i // 1000) % 96) AS layer,
          CASE WHEN i % 10 = 0 THEN (i * 11) % 5000 END AS evt_wait_time_ns,
          (i * 64) % 65536 AS hbm_read_bytes,
          CASE WHEN i % 3 = 0 THEN '2x' END AS performance_mode

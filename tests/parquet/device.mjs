@@ -2,7 +2,11 @@
 // profile folders (FORMATS.md §1.5 field mapping, §1.5a layout), written
 // by writers that are not nxtop's, into tests/fixtures/parquet-device/:
 //   device_small@latest   from device_small.json, DuckDB, ZSTD
+//   device_deps@latest    from device_deps.json, DuckDB, ZSTD (its
+//     instructions' trigger as dma_trigger_start_ts, predecessors as Flow)
+//   deps_badflow@latest   its instructions, and a Flow row without in_id
 //   device_screen@latest  from device_screen.json, DuckDB, SNAPPY
+//   collectives@latest    device_small@latest with a CcOp table, DuckDB
 //   screen_split@latest   from device_screen.json, hyparquet-writer:
 //     Instruction and DmaPacket split in parts, SbufUsage/PsumUsage and
 //     the hlo_attrs column left out, engine names in lower case and
@@ -215,8 +219,44 @@ function flops(r) {
 rmSync(out, { recursive: true, force: true });
 await duckFolder(join(out, 'device_small@latest'), tables(load('device_small.json')),
   'COMPRESSION zstd');
+// Dependencies: the instruction's trigger as Parquet's column for it.
+const deps = tables(load('device_deps.json'));
+deps.Instruction = deps.Instruction.map((r, i) => {
+  const t = load('device_deps.json').instruction[i].trigger;
+  return t === undefined ? r : { ...r, dma_trigger_start_ts: t };
+});
+await duckFolder(join(out, 'device_deps@latest'), deps, 'COMPRESSION zstd');
+// A Flow row without in_id: the table cannot be read.
+await duckFolder(join(out, 'deps_badflow@latest'), {
+  Instruction: deps.Instruction,
+  Flow: [...deps.Flow, { ...deps.Flow[0], in_id: null }],
+}, 'COMPRESSION zstd');
 const screen = tables(load('device_screen.json'));
 await duckFolder(join(out, 'device_screen@latest'), screen, 'COMPRESSION snappy');
+
+// collectives@latest: device_small's tables and a CcOp table of three
+// groups (operation, replica group): AllReduce in group 0 with one
+// operation 3.1x its median, AllGather in group 0 close to its median,
+// AllReduce in group 1 with one a quarter of its median.
+const ccGroups = [
+  ['AllReduce', 0n, [10000n, 10200n, 9800n, 10100n, 31000n]],
+  ['AllGather', 0n, [5000n, 5100n, 4900n, 5050n]],
+  ['AllReduce', 1n, [8000n, 8000n, 2000n]],
+];
+let ccAt = 100000n;
+let ccId = 0n;
+const ccOp = ccGroups.flatMap(([operation, group, durs]) => durs.map((d) => {
+  const r = {
+    start_ts: ccAt, end_ts: ccAt + d, duration_ns: d, operation, algorithm: 'Ring',
+    num_elements: 4096n, dtype: 'bf16', op_id: ccId, stream_id: 0n, stream_index: ccId,
+    trigger_engine: 'Pool', replica_group_id: group,
+  };
+  ccAt += 50000n;
+  ccId += 1n;
+  return r;
+}));
+await duckFolder(join(out, 'collectives@latest'),
+  { ...tables(load('device_small.json')), CcOp: ccOp }, 'COMPRESSION zstd');
 
 const split = { ...screen };
 delete split.SbufUsage;

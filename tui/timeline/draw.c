@@ -432,6 +432,7 @@ static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)
 			return -1;
 		draw_cells(tl, win, y, x0, i, cells,
 			   k ? NULL : timeline_hl_hits(tl, i));
+		timeline_flowmarks_row(tl, win, y, r, cells);
 	}
 	return 0;
 }
@@ -543,8 +544,10 @@ void timeline_draw(struct view *v, WINDOW *win)
 	}
 	if (failed)
 		tui_error(v->tui, "%s", err_get());
+	timeline_flowmarks_cursor(tl, win);
 	/* the box, then markers, then the cursor on top of both */
 	timeline_box_draw(tl, win);
+	timeline_insights_draw(tl, win);
 	timeline_marks_draw(tl, win);
 	for (int r = -tl->marks_row; r < tl->track_rows && c >= 0 &&
 				     c < tl->ncols; r++) {
@@ -565,9 +568,9 @@ void timeline_draw(struct view *v, WINDOW *win)
 #define FLAG_TEXT "DROPPED EVENTS"
 
 /* After the breadcrumb (in out): what the profile is (kind, NeuronCore,
- * instance) and what is on screen (range, zoom). The range always
- * shows; on a narrow screen the instance, then the NeuronCore, give
- * way. */
+ * instance), how many insights the analysis found, and what is on
+ * screen (range, zoom). The count and range always show; on a narrow
+ * screen the instance, then the NeuronCore, give way. */
 void timeline_header(struct view *v, struct strbuf *out)
 {
 	struct timeline *tl = (struct timeline *)v;
@@ -582,6 +585,7 @@ void timeline_header(struct view *v, struct strbuf *out)
 	/* three or four digits tell zoom levels apart */
 	timefmt_dur(w, sizeof(w), tl->colw, 1, draw_tf());
 	sb_init(&when);
+	timeline_insights_header(tl, &when);
 	sb_printf(&when, "  %s%s .. %s  %s/col",
 		  tl->aligned ? "system time " : "", a, b, w);
 	room = v->width - text_width(sb_cstr(out)) -

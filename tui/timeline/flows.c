@@ -90,11 +90,11 @@ struct flow_list {
 	size_t n;
 };
 
-enum { FC_DIR, FC_NAME, FC_ROW, FC_START, FC_KIND, FC_COUNT };
+enum { FC_DIR, FC_NAME, FC_ROW, FC_START, FC_KIND, FC_LINK, FC_COUNT };
 
 static const struct list_col cols[FC_COUNT] = {
 	{ "", 4, 0, 0 }, { "Name", 30, 0, 0 }, { "Row", 24, 0, 0 },
-	{ "Start", 14, 1, 0 }, { "Kind", 12, 0, 0 },
+	{ "Start", 14, 1, 0 }, { "Kind", 12, 0, 0 }, { "Link", 8, 0, 0 },
 };
 
 static size_t fl_count(struct list *l)
@@ -112,6 +112,7 @@ static void fl_line(struct list *l, size_t i, struct list_line *out)
 
 	sb_adds(&out->cells[FC_DIR], f->out.id == fl->from.id ? "to" : "from");
 	sb_adds(&out->cells[FC_KIND], f->kind);
+	sb_adds(&out->cells[FC_LINK], f->exact ? "exact" : "inferred");
 	if (!o) {
 		sb_adds(&out->cells[FC_NAME], "(unpaired)");
 		out->style = S_DIM;

@@ -180,7 +180,7 @@ static void draw_mark(struct timeline *tl, WINDOW *win, int y, size_t k,
 
 void timeline_marks_draw(struct timeline *tl, WINDOW *win)
 {
-	int x0 = tl->labelw + 1, y = tl->view.top + 1;
+	int x0 = tl->labelw + 1, y = tl->view.top + 1 + tl->ins_row;
 
 	if (!tl->marks_row)
 		return;

@@ -78,6 +78,21 @@ int timeline_lanes_command(struct timeline *tl, int argc, char **argv)
 	return 0;
 }
 
+/* Selects t, found from an event of track index i: a system event's
+ * parent or child may be on another row, whose group then unfolds. */
+static void nest_go(struct timeline *tl, const struct mslice *t, size_t i)
+{
+	size_t k = timeline_track_index(tl, t->track_id);
+
+	if (k == SIZE_MAX) {
+		tui_message(tl->view.tui, "that event is on a row not shown");
+		return;
+	}
+	if (k != i)
+		timeline_goto(tl, t->ts, k);
+	timeline_select(tl, t, k);
+}
+
 int timeline_nest_request(struct timeline *tl, enum request req)
 {
 	size_t i = timeline_cur_track(tl);
@@ -102,6 +117,6 @@ int timeline_nest_request(struct timeline *tl, enum request req)
 			    nest_none[req - REQ_PARENT] :
 			    "no event under the cursor");
 	else
-		timeline_select(tl, &t, i);
+		nest_go(tl, &t, i);
 	return 0;
 }

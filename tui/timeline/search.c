@@ -77,6 +77,7 @@ void timeline_rows_changed(struct timeline *tl, size_t old_n)
 	struct highlight *h = &tl->hl;
 
 	tl->box.on = 0;
+	timeline_flowmarks_forget(tl);
 	if (!h->frames)
 		return;
 	for (size_t i = 0; i < old_n; i++)

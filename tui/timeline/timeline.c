@@ -14,6 +14,7 @@
 #include "tui/draw.h"
 #include "tui/help.h"
 #include "tui/info_view.h"
+#include "tui/insight_view.h"
 #include "tui/layer_view.h"
 #include "tui/marker_view.h"
 #include "model/report/export.h"
@@ -51,7 +52,7 @@ size_t timeline_cur_track(const struct timeline *tl)
 
 int timeline_tracks_y(const struct timeline *tl)
 {
-	return tl->view.top + 1 + tl->marks_row;
+	return tl->view.top + 1 + tl->ins_row + tl->marks_row;
 }
 
 static int label_width(const struct timeline *tl, size_t i)
@@ -91,18 +92,25 @@ void timeline_layout(struct timeline *tl)
 	tl->ncols = NX_MAX(v->width - tl->labelw - 1, 1);
 	tl->details_h = 0;
 	tl->marks_row = tl->nmarks > 0;
+	tl->ins_row = tl->ins.nspans > 0;
 	if (tl->details_open) {
 		/* a third of the height, or all the rows the tracks leave */
-		int spare = v->height - 2 - tl->marks_row - (int)tl->tr.nrows;
+		int spare = v->height - 2 - tl->ins_row - tl->marks_row -
+			    (int)tl->tr.nrows;
 
 		tl->details_h = NX_MAX(NX_MAX(v->height / 3, DETAILS_MIN),
 				       spare);
 		tl->details_h = NX_MIN(tl->details_h, v->height - 5);
 	}
-	/* axis, marker and legend rows, the strip and results line of a
-	 * search */
-	tl->track_rows = NX_MAX(v->height - 2 - tl->marks_row - tl->hl_rows -
-				tl->details_h, 1);
+	/* axis, warnings, marker and legend rows, the strip and results
+	 * line of a search */
+	tl->track_rows = NX_MAX(v->height - 2 - tl->ins_row - tl->marks_row -
+				tl->hl_rows - tl->details_h, 1);
+	/* a taller screen shows the rows scrolled off before blank ones */
+	if (tl->tr.nrows > (size_t)tl->track_rows)
+		tl->top = NX_MIN(tl->top, tl->tr.nrows - (size_t)tl->track_rows);
+	else
+		tl->top = 0;
 	if (tl->row < tl->top)
 		tl->top = tl->row;
 	if (tl->row >= tl->top + (size_t)tl->track_rows)
@@ -585,6 +593,9 @@ static int analysis_request(struct timeline *tl, enum request req)
 	case REQ_PANELS:
 		push(tl, panels_open(tl->m, &tl->prof));
 		return 0;
+	case REQ_INSIGHTS:
+		push(tl, insight_view_open(tl));
+		return 0;
 	default:
 		return 1;
 	}
@@ -647,6 +658,9 @@ static int timeline_request(struct view *v, enum request req)
 		return 0;
 	case REQ_CLOSE_PANE:
 		return close_pane(tl);
+	case REQ_COPY_VIEW:
+		timeline_copy_view(tl);
+		return 0;
 	case REQ_COLOR:
 		tl->color_by = (tl->color_by + 1) % BY_COUNT;
 		tui_message(v->tui, "colour by %s",
@@ -787,6 +801,10 @@ static int timeline_command(struct view *v, int argc, char **argv)
 		return cmd_align(tl, argc, argv);
 	if (!strcmp(argv[0], "lanes"))
 		return timeline_lanes_command(tl, argc, argv);
+	if (!strcmp(argv[0], "flows"))
+		return timeline_flows_command(tl, argc, argv);
+	if (!strcmp(argv[0], "view"))
+		return timeline_view_command(tl, argc, argv);
 	return 1;
 }
 
@@ -818,10 +836,17 @@ static void timeline_close(struct view *v)
 	tracks_free(&tl->tr);
 	free(tl->memo);
 	timeline_jumps_clear(tl);
+	timeline_flowmarks_free(tl);
+	timeline_insights_free(tl);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
 	free(v->title);
 	free(tl);
+}
+
+static int timeline_poll(struct view *v, int wait)
+{
+	return timeline_insights_poll((struct timeline *)v, wait);
 }
 
 static const struct view_cmd timeline_cmds[] = {
@@ -841,6 +866,11 @@ static const struct view_cmd timeline_cmds[] = {
 			       "(no word: toggle)" },
 	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
 			"depth, the last taking the deeper events (default 4)" },
+	{ "flows", "[on|off]", "Show or hide the marks where flows leave and "
+			       "enter events (no word: toggle)" },
+	{ "view", "[save|delete] [NAME]", "Restore the view saved as NAME; "
+	  "save NAME: save what the screen shows (range, cursor, row, folds, "
+	  "colours, search, lanes); delete NAME; no word: list the views" },
 	{ NULL, NULL, NULL },
 };
 
@@ -852,6 +882,7 @@ static const struct view_cmd timeline_cmds[] = {
 	.flag = timeline_flag, \
 	.status = timeline_status, \
 	.request = timeline_request, \
+	.poll = timeline_poll, \
 	.command = timeline_command, \
 	.export_name = timeline_export_name, \
 	.export = timeline_export, \

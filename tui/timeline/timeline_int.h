@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "tui/details.h"
+#include "model/analyze/analyze.h"
 #include "model/drill.h"
 #include "model/model.h"
 #include "model/search.h"
@@ -88,6 +89,21 @@ struct box {
 	size_t track_end;	/* fixed: the other row */
 };
 
+/* A stretch of the warnings lane: findings' ranges merged, ns. */
+struct ins_span {
+	int64_t ts, end;
+	int sev;		/* the worst enum an_severity merged in */
+};
+
+/* The analysis behind the Insights list and the warnings lane. */
+struct insights {
+	struct an_job *job;	/* started after the first frame */
+	int done;
+	const struct an_result *res;	/* NULL until done, or failed */
+	struct ins_span *spans;	/* in time order, disjoint */
+	size_t nspans;
+};
+
 struct timeline {
 	struct view view;
 	struct model *m;
@@ -105,6 +121,7 @@ struct timeline {
 	struct mslice sel;	/* the event jumped to, while the cursor is on it */
 	struct tl_jump *jumps;	/* where flows were followed from (flows.c) */
 	size_t njumps;
+	struct tl_flowmarks *fmarks;	/* flowmarks.c */
 	/* layout of the view's area */
 	int labelw, ncols, track_rows, details_h;
 	struct legend_key legend[LEGEND_MAX];
@@ -119,6 +136,8 @@ struct timeline {
 	size_t nmarks;
 	int marks_loaded;
 	int marks_row;		/* rows the marker line takes: 1 with markers */
+	struct insights ins;
+	int ins_row;		/* rows the warnings lane takes: 1 with ranges */
 	/* a system profile: its rows are grouped at view time */
 	int is_system;
 	int is_trace;		/* not Neuron: Chrome JSON, Perfetto */
@@ -169,6 +188,16 @@ int timeline_lanes_command(struct timeline *tl, int argc, char **argv);
  * jumps to come back along; 0 when handled. */
 int timeline_flow_request(struct timeline *tl, enum request req);
 void timeline_jumps_clear(struct timeline *tl);
+/* flowmarks.c: the flow marks of row r (at line y, showing cells), and
+ * over them all the ends of the flows of the event under the cursor. */
+void timeline_flowmarks_row(struct timeline *tl, WINDOW *win, int y,
+			    size_t r, const struct mcell *cells);
+void timeline_flowmarks_cursor(struct timeline *tl, WINDOW *win);
+/* :flows [on|off]; -1 with err_set(). */
+int timeline_flows_command(struct timeline *tl, int argc, char **argv);
+void timeline_flowmarks_free(struct timeline *tl);
+/* Forgets the marks kept per line (the lines changed). */
+void timeline_flowmarks_forget(struct timeline *tl);
 
 /* Moves the cursor to t on track index i (unfolding its group) and
  * brings it into view. */
@@ -226,6 +255,20 @@ void timeline_marks_draw(struct timeline *tl, WINDOW *win);
 /* The marker in the cursor's column, NULL if none. */
 const struct marker *timeline_mark_at_cursor(struct timeline *tl);
 
+/* insights.c */
+/* Starts the analysis (after the first frame) and looks at it (wait:
+ * until it ends): enum view_poll. */
+int timeline_insights_poll(struct timeline *tl, int wait);
+/* The findings; NULL while the analysis runs, or when it failed. */
+const struct an_result *timeline_insights(const struct timeline *tl);
+void timeline_insights_free(struct timeline *tl);
+/* "  3 insights" once they are known. */
+void timeline_insights_header(const struct timeline *tl, struct strbuf *out);
+/* The warnings lane under the axis: the findings' ranges in amber. */
+void timeline_insights_draw(struct timeline *tl, WINDOW *win);
+/* Zooms to a finding's ranges and boxes their rows. */
+void timeline_insight_show(struct timeline *tl, const struct an_finding *f);
+
 /* drill.c */
 /* Enter on an event already in the details pane: its device profile. */
 void timeline_drill(struct timeline *tl, const struct mslice *s);
@@ -235,6 +278,12 @@ void timeline_back(struct timeline *tl);
 void timeline_devices(struct timeline *tl);
 /* on: 1 aligns, 0 stops, -1 toggles; -1 with err_set(). */
 int timeline_align(struct timeline *tl, int on);
+
+/* views.c: :view, :view save NAME, :view delete NAME, :view NAME; -1
+ * with err_set(). */
+int timeline_view_command(struct timeline *tl, int argc, char **argv);
+/* y: the command line that reopens the view, shown and copied. */
+void timeline_copy_view(struct timeline *tl);
 
 /* group.c */
 /* G: the command line with the grouping filled in. */

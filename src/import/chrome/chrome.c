@@ -25,14 +25,33 @@
 #define EPOCH_MIN_NS 946684800000000000LL
 
 enum {
-	F_ARGS, F_BP, F_CAT, F_DUR, F_ID, F_ID2, F_NAME, F_PH, F_PID, F_S,
-	F_TID, F_TS, F_COUNT
+	F_ARGS, F_BIND_ID, F_BP, F_CAT, F_DUR, F_FLOW_IN, F_FLOW_OUT, F_ID,
+	F_ID2, F_NAME, F_PH, F_PID, F_S, F_TID, F_TS, F_COUNT
 };
 
-static const char *const field_names[F_COUNT] = {
-	"args", "bp", "cat", "dur", "id", "id2", "name", "ph", "pid", "s",
-	"tid", "ts",
+/* Keys of an event that the importer reads: add one here and above. */
+#define FIELD(s) { s, sizeof(s) - 1 }
+static const struct field {
+	const char *name;
+	size_t len;
+} fields[F_COUNT] = {
+	FIELD("args"), FIELD("bind_id"), FIELD("bp"), FIELD("cat"),
+	FIELD("dur"), FIELD("flow_in"), FIELD("flow_out"), FIELD("id"),
+	FIELD("id2"), FIELD("name"), FIELD("ph"), FIELD("pid"), FIELD("s"),
+	FIELD("tid"), FIELD("ts"),
 };
+
+/* The field a raw key names, or -1: by length and first byte before the
+ * whole name, as this runs for every member of every event. */
+static int field_of(const struct jspan *k)
+{
+	for (int i = 0; i < F_COUNT; i++) {
+		if (k->n == fields[i].len && k->p[0] == fields[i].name[0] &&
+		    !memcmp(k->p, fields[i].name, k->n))
+			return i;
+	}
+	return -1;
+}
 
 struct event {
 	struct jspan f[F_COUNT];
@@ -55,7 +74,7 @@ static const char *type_name(const struct jspan *v)
 static int bad(struct chrome *c, int field, const struct jspan *v,
 	       const char *want)
 {
-	return import_bad_field(c->im, field_names[field], type_name(v), want);
+	return import_bad_field(c->im, fields[field].name, type_name(v), want);
 }
 
 static int scan_event(struct chrome *c, const struct jrec *r, struct event *e)
@@ -68,12 +87,11 @@ static int scan_event(struct chrome *c, const struct jrec *r, struct event *e)
 	if (jscan_object(&s, r->text, r->len))
 		return import_fail(c->im, r, "expected an event object");
 	while ((rc = jscan_member(&s, &k, &v)) == 1) {
-		for (int i = 0; i < F_COUNT; i++) {
-			if (jscan_key_is(&k, field_names[i])) {
-				e->f[i] = v;
-				e->have[i] = v.type != JT_NULL;
-				break;
-			}
+		int i = field_of(&k);
+
+		if (i >= 0) {
+			e->f[i] = v;
+			e->have[i] = v.type != JT_NULL;
 		}
 	}
 	if (rc < 0)
@@ -102,7 +120,7 @@ static int time_field(struct chrome *c, struct event *e, int f, int64_t *ns)
 		return e->f[f].type == JT_NUMBER || e->f[f].type == JT_STRING ?
 		       import_fail(c->im, c->im->rec,
 				   "\"%s\" is not a time in µs that fits in"
-				   " 64 bits", field_names[f]) :
+				   " 64 bits", fields[f].name) :
 		       bad(c, f, &e->f[f], "a number of µs");
 	return 0;
 }
@@ -208,11 +226,64 @@ static void slice(struct chrome *c, int64_t track, int64_t ts, int64_t dur,
 		writer_slice_args(c->w, id, sb_cstr(&c->args));
 }
 
+static int paired(struct chrome *c, struct event *e, int64_t key,
+		  const char *sub, size_t sublen, int64_t val, const char *t0,
+		  const char *t1, const char *t2, const char *t3)
+{
+	struct spill_row r = {
+		.key = key, .sub = sub, .sublen = sublen, .ts = e->ts,
+		.seq = c->seq, .tag = e->ph, .val = val,
+		.text = { t0, t1, t2, t3 },
+	};
+
+	if (!c->spill) {
+		c->spill = spill_open();
+		if (!c->spill)
+			return -1;
+	}
+	return spill_add(c->spill, &r);
+}
+
+/* A true or false field; absent is false. */
+static int flag_field(struct chrome *c, struct event *e, int f, int *on)
+{
+	*on = 0;
+	if (!e->have[f])
+		return 0;
+	if (e->f[f].type != JT_BOOL)
+		return bad(c, f, &e->f[f], "true or false");
+	*on = e->f[f].p[0] == 't';
+	return 0;
+}
+
+/* Flow v2 (Perfetto): a slice with "bind_id" starts a flow with
+ * flow_out, ends it with flow_in, is a step with both. Matched with the
+ * s/t/f steps' code, in an id space of their own; each end binds to the
+ * slice enclosing the slice's start on its thread. */
+static int bound_flow(struct chrome *c, struct event *e)
+{
+	struct event step = *e;
+	int in, out;
+
+	if (!e->have[F_BIND_ID])
+		return 0;
+	if (flag_field(c, e, F_FLOW_IN, &in) ||
+	    flag_field(c, e, F_FLOW_OUT, &out) ||
+	    text_field(c, e, F_BIND_ID, &c->id))
+		return -1;
+	if (!in && !out)
+		return 0;
+	step.ph = in && out ? 't' : out ? 's' : 'f';
+	return paired(c, &step, CHROME_KEY_BIND, c->id.buf, c->id.len,
+		      thread_track(c), "e", sb_cstr(&c->id), NULL, NULL);
+}
+
 static int complete(struct chrome *c, struct event *e)
 {
 	int64_t dur = 0;
 
-	if (e->have[F_DUR] && time_field(c, e, F_DUR, &dur))
+	if ((e->have[F_DUR] && time_field(c, e, F_DUR, &dur)) ||
+	    bound_flow(c, e))
 		return -1;
 	args_text(c, e);
 	note_ts(c, e->ts, dur > 0 && e->ts <= INT64_MAX - dur ? e->ts + dur :
@@ -332,24 +403,6 @@ static int metadata(struct chrome *c, struct event *e)
 	return 0;
 }
 
-static int paired(struct chrome *c, struct event *e, int64_t key,
-		  const char *sub, size_t sublen, int64_t val, const char *t0,
-		  const char *t1, const char *t2, const char *t3)
-{
-	struct spill_row r = {
-		.key = key, .sub = sub, .sublen = sublen, .ts = e->ts,
-		.seq = c->seq, .tag = e->ph, .val = val,
-		.text = { t0, t1, t2, t3 },
-	};
-
-	if (!c->spill) {
-		c->spill = spill_open();
-		if (!c->spill)
-			return -1;
-	}
-	return spill_add(c->spill, &r);
-}
-
 static const char *or_null(struct strbuf *s)
 {
 	return s->len ? sb_cstr(s) : NULL;
@@ -436,7 +489,7 @@ static int dispatch(struct chrome *c, struct event *e)
 	case 'B':
 	case 'E':
 		note_ts(c, e->ts, e->ts);
-		return begin_end(c, e);
+		return (e->ph == 'B' && bound_flow(c, e)) ? -1 : begin_end(c, e);
 	case 'i':
 	case 'I':
 	case 'R':
@@ -618,8 +671,11 @@ int import_chrome_json(struct import *im)
 	s = import_open_json(im, &fd);
 	if (!s)
 		return -1;
-	im->profile = writer_profile(im->w, &p);
+	/* a JAX run's host files share one profile */
+	if (!im->profile)
+		im->profile = writer_profile(im->w, &p);
 	c.rows = trows_new(im->w, im->profile);
+	trows_set_parent(c.rows, im->group, im->sort_base);
 	rc = read_events(&c, s);
 	import_close_json(s, fd);
 	if (!rc && c.spill)

@@ -19,6 +19,7 @@
 #define CHROME_KEY_FLOW 0
 #define CHROME_KEY_ASYNC 1
 #define CHROME_KEY_THREAD 2
+#define CHROME_KEY_BIND 3	/* flow v2: bind_id on slices */
 
 struct chrome {
 	struct import *im;

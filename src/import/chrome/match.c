@@ -284,7 +284,7 @@ int chrome_match(struct chrome *c)
 			sb_reset(&sub);
 			sb_add(&sub, r.sub ? r.sub : "", r.sublen);
 		}
-		if (r.key == CHROME_KEY_FLOW)
+		if (r.key == CHROME_KEY_FLOW || r.key == CHROME_KEY_BIND)
 			flow(c, &fs, &r);
 		else if (r.key == CHROME_KEY_ASYNC)
 			async(c, &st, &r);

@@ -18,6 +18,7 @@
 #include "model/bounds.h"
 #include "model/hmap.h"
 #include "model/util.h"
+#include "src/import/deps.h"
 #include "src/import/formats.h"
 #include "src/import/import.h"
 #include "src/import/neuron.h"
@@ -38,7 +39,8 @@
 /* Distinct layers counted at most; a hostile file may name millions. */
 #define MAX_LAYERS 65536
 
-enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA };
+enum table_kind { TBL_ROWS, TBL_PACKET, TBL_XFER, TBL_SBUF, TBL_PSUM, TBL_SCHEMA,
+		  TBL_FLOW };
 
 static const struct pqrename instruction_names[] = {
 	{ "start_ts", "timestamp" }, { "duration_ns", "duration" },
@@ -122,6 +124,11 @@ static const struct pqrename xfer_doc[] = {
 	{ "packet_aggregation_id", 0 }, { NULL, NULL },
 };
 
+static const struct pqrename flow_doc[] = {
+	{ "in_id", 0 }, { "out_id", 0 }, { "in_table", 0 }, { "out_table", 0 },
+	{ "dependency_type", 0 }, { "gap_time", 0 }, { NULL, NULL },
+};
+
 struct spec {
 	const char *table, *section;
 	enum table_kind kind;
@@ -157,6 +164,27 @@ static const struct spec specs[] = {
 	{ "TensorInfo", "neff_node", TBL_ROWS, NULL, NULL, { 0 } },
 	{ "Summary", "summary", TBL_ROWS, NULL, NULL, { 0 } },
 	{ "SchemaFields", "SchemaFields", TBL_SCHEMA, NULL, NULL, { 0 } },
+	{ "Flow", "Flow", TBL_FLOW, NULL, flow_doc, { "in_id", "out_id", NULL } },
+};
+
+/* Instruction rows by field (pqrows_bind): the instruction's fields,
+ * then the members the layers and the dependencies read, which the row
+ * keeps too (F_FLOPS on: names of their own). */
+enum { F_TS, F_DUR, F_SUB, F_LABEL, F_LAYER, F_HLO, F_FLOPS, F_FLOPS_T,
+       F_TRIGGER, F_DMA_TRIGGER, F_PREDS, F_N };
+
+static const char *const ifield_names[F_N] = {
+	"timestamp", "duration", "subgroup", "label", "layer", "hlo_name",
+	"raw_flops", "flops_transpose", "trigger", "dma_trigger_start_ts",
+	"predecessors",
+};
+
+struct ifields {
+	const char **names;
+	size_t n, consumed;
+	int at[F_N];		/* index in names of ifield_names[] */
+	struct pqvals row;
+	cJSON deps;		/* an object of the dependencies' members */
 };
 
 /* A layer's figures as they add up. */
@@ -182,6 +210,8 @@ struct device {
 	size_t nlayers;
 	int layers_full;
 	int layer_from_hlo;		/* no layer column: hlo_name */
+	size_t last_layer;		/* index + 1 of the last layer found */
+	struct ifields in;
 	struct span_window engines[5];	/* instructions per engine, in order */
 	double peak;			/* tensor engine FLOPs per ns; 0: unknown */
 };
@@ -207,11 +237,17 @@ static int eng_index(const char *engine)
 
 static struct layer_acc *layer_of(struct device *d, const char *name)
 {
-	void *v = strmap_get(&d->layer_map, name, strlen(name));
+	void *v;
 	struct layer_acc *a;
 
-	if (v)
+	/* instructions of one layer come in long runs */
+	if (d->last_layer && !strcmp(d->layers[d->last_layer - 1].name, name))
+		return &d->layers[d->last_layer - 1];
+	v = strmap_get(&d->layer_map, name, strlen(name));
+	if (v) {
+		d->last_layer = (uintptr_t)v;
 		return &d->layers[(uintptr_t)v - 1];
+	}
 	if (d->nlayers >= MAX_LAYERS) {
 		d->layers_full = 1;
 		return NULL;
@@ -226,7 +262,48 @@ static struct layer_acc *layer_of(struct device *d, const char *name)
 	a->l.mfu = a->l.hfu = -1;
 	strmap_put(&d->layer_map, name, strlen(name),
 		   (void *)(uintptr_t)d->nlayers);
+	d->last_layer = d->nlayers;
 	return a;
+}
+
+static void ifields_init(struct ifields *in)
+{
+	const char *const *fields = neuron_instruction_fields(&in->consumed);
+
+	in->n = in->consumed + (F_N - F_FLOPS);
+	in->names = xcalloc(in->n, sizeof(*in->names));
+	memcpy(in->names, fields, in->consumed * sizeof(*in->names));
+	for (int k = F_FLOPS; k < F_N; k++)
+		in->names[in->consumed + (size_t)(k - F_FLOPS)] = ifield_names[k];
+	for (int k = 0; k < F_N; k++)
+		for (size_t i = 0; i < in->n; i++)
+			if (!strcmp(in->names[i], ifield_names[k]))
+				in->at[k] = (int)i;
+	in->row.vals = xcalloc(in->n, sizeof(*in->row.vals));
+	in->row.ints = xcalloc(in->n, sizeof(*in->row.ints));
+	in->row.has_int = xcalloc(in->n, sizeof(*in->row.has_int));
+	sb_init(&in->row.rest);
+}
+
+static void ifields_free(struct ifields *in)
+{
+	free(in->names);
+	free(in->row.vals);
+	free(in->row.ints);
+	free(in->row.has_int);
+	sb_free(&in->row.rest);
+}
+
+/* Integer field k (F_*) of the current instruction row. */
+static int row_i64(const struct device *d, int k, int64_t *out)
+{
+	const struct pqvals *row = &d->in.row;
+	int at = d->in.at[k];
+
+	if (!row->has_int[at])
+		return jv_i64(row->vals[at], out);
+	*out = row->ints[at];
+	return JV_OK;
 }
 
 static const char *first_str(const cJSON *o, const char *a, const char *b)
@@ -246,16 +323,14 @@ static int64_t add_sat(int64_t a, int64_t b)
 
 /* Hardware FLOPs are raw_flops; the model's are those less the
  * transposes' (flops_transpose), unknown where that column is absent. */
-static void count_flops(struct layer_acc *a, const cJSON *o)
+static void count_flops(struct layer_acc *a, const cJSON *raw,
+			const cJSON *t)
 {
-	const cJSON *t;
 	int64_t f, tf = 0;
 
-	if (jv_i64(cJSON_GetObjectItemCaseSensitive(o, "raw_flops"), &f) ||
-	    f < 0)
+	if (jv_i64(raw, &f) || f < 0)
 		return;
 	a->l.flops = add_sat(NX_MAX(a->l.flops, 0), f);
-	t = cJSON_GetObjectItemCaseSensitive(o, "flops_transpose");
 	if (!t || jv_i64(t, &tf) || tf < 0) {
 		a->model_unknown = 1;
 		return;
@@ -276,18 +351,20 @@ static void count_active(struct device *d, struct layer_acc *a, int e,
 }
 
 /* Adds an instruction row to its layer's figures. */
-static void count_layer(struct device *d, const cJSON *o)
+static void count_layer(struct device *d)
 {
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o,
-		d->layer_from_hlo ? "hlo_name" : "layer");
-	const char *eng = first_str(o, "subgroup", "label");
+	cJSON *const *v = d->in.row.vals;
+	const int *at = d->in.at;
+	const cJSON *name = v[at[d->layer_from_hlo ? F_HLO : F_LAYER]];
+	const cJSON *sub = v[at[F_SUB]], *label = v[at[F_LABEL]];
+	const char *eng = cJSON_IsString(sub) ? sub->valuestring :
+			  cJSON_IsString(label) ? label->valuestring : NULL;
 	int64_t ts, dur;
 	struct layer_acc *a;
 	int e;
 
 	if (!cJSON_IsString(name) || !*name->valuestring ||
-	    jv_i64(cJSON_GetObjectItemCaseSensitive(o, "timestamp"), &ts) ||
-	    jv_i64(cJSON_GetObjectItemCaseSensitive(o, "duration"), &dur) ||
+	    row_i64(d, F_TS, &ts) || row_i64(d, F_DUR, &dur) ||
 	    !(a = layer_of(d, name->valuestring)))
 		return;
 	dur = NX_MAX(dur, 0);
@@ -299,7 +376,7 @@ static void count_layer(struct device *d, const cJSON *o)
 		a->l.time[e] = add_sat(a->l.time[e], dur);
 		count_active(d, a, e, ts, add_sat(ts, dur));
 	}
-	count_flops(a, o);
+	count_flops(a, v[at[F_FLOPS]], v[at[F_FLOPS_T]]);
 }
 
 /* Active times, and MFU and HFU: FLOPs over what the tensor engine
@@ -369,9 +446,12 @@ static void engine_case(cJSON *v)
 
 	if (!cJSON_IsString(v))
 		return;
-	for (size_t i = 0; i < NX_ARRAY_SIZE(names); i++)
-		if (!strcasecmp(v->valuestring, names[i]))
+	for (size_t i = 0; i < NX_ARRAY_SIZE(names); i++) {
+		if (!strcasecmp(v->valuestring, names[i])) {
 			memcpy(v->valuestring, names[i], strlen(names[i]));
+			return;
+		}
+	}
 }
 
 /* A Parquet row into the JSON record's shape where they differ. */
@@ -380,10 +460,7 @@ static void reshape(struct device *d, const struct spec *sp,
 {
 	cJSON *v;
 
-	if (!strcmp(sp->table, "Instruction")) {
-		engine_case(cJSON_GetObjectItemCaseSensitive(o, "subgroup"));
-		engine_case(cJSON_GetObjectItemCaseSensitive(o, "label"));
-	} else if (sp->kind == TBL_PACKET || sp->kind == TBL_XFER) {
+	if (sp->kind == TBL_PACKET || sp->kind == TBL_XFER) {
 		pqrows_add(r, o, "aggregated", sp->kind == TBL_XFER ? "yes" : "no");
 		/* B/s as a float; the JSON's is an integer */
 		v = cJSON_GetObjectItemCaseSensitive(o, "transfer_rate");
@@ -589,17 +666,72 @@ static int check_columns(struct device *d, const struct spec *sp,
 	return 0;
 }
 
+static int is_instruction(const struct spec *sp)
+{
+	return sp && !strcmp(sp->table, "Instruction");
+}
+
+/* The row's members the dependencies read, as an object of its values
+ * (valid until the next row). */
+static const cJSON *deps_of(struct device *d)
+{
+	cJSON *obj = &d->in.deps, *last = NULL;
+
+	memset(obj, 0, sizeof(*obj));
+	obj->type = cJSON_Object;
+	for (int k = F_TRIGGER; k < F_N; k++) {
+		cJSON *v = d->in.row.vals[d->in.at[k]];
+
+		if (!v)
+			continue;
+		v->string = (char *)ifield_names[k];
+		v->type |= cJSON_StringIsConst;
+		v->next = NULL;
+		v->prev = last;
+		if (last)
+			last->next = v;
+		else
+			obj->child = v;
+		last = v;
+	}
+	return obj;
+}
+
+/* The next row: an instruction's by field, any other as an object. */
+static int next_row(struct device *d, const struct spec *sp,
+		    struct pqrows *r, cJSON **o)
+{
+	if (is_instruction(sp))
+		return pqrows_next_vals(r, &d->in.row);
+	return pqrows_next(r, o);
+}
+
 static int one_row(struct device *d, const struct spec *sp,
 		   struct pqrows *r, cJSON *o, const char *section)
 {
 	struct jrec rec = { .kind = JREC_ITEM, .key = section,
 			    .index = pqrows_index(r), .offset = IMPORT_AT_ROW };
 
+	if (is_instruction(sp)) {
+		struct ninstr row = {
+			.f = (const cJSON *const *)d->in.row.vals,
+			.ints = d->in.row.ints, .has_int = d->in.row.has_int,
+			.args = sb_cstr(&d->in.row.rest), .deps = deps_of(d),
+		};
+
+		engine_case(d->in.row.vals[d->in.at[F_SUB]]);
+		engine_case(d->in.row.vals[d->in.at[F_LABEL]]);
+		count_layer(d);
+		return neuron_instruction_row(d->n, &rec, &row);
+	}
 	if (!sp) {
 		/* kept whole as an info table; size bounded by read_table */
 	} else if (sp->kind == TBL_SCHEMA) {
 		schema_field(d, pqrows_index(r), o);
 		return 0;
+	} else if (sp->kind == TBL_FLOW) {
+		d->im->rec = &rec;
+		return deps_flow_row(d->im, o);
 	} else {
 		reshape(d, sp, r, o);
 	}
@@ -607,8 +739,6 @@ static int one_row(struct device *d, const struct spec *sp,
 		check_schema(d, o);
 		read_peak(d, o);
 	}
-	if (sp && !strcmp(sp->table, "Instruction"))
-		count_layer(d, o);
 	return neuron_record(d->n, &rec, o);
 }
 
@@ -628,17 +758,19 @@ static int read_table(struct device *d, const struct pqtable *t,
 	const char *section = sp ? sp->section : t->name;
 	struct pqrows *r = pqrows_open(t, sp ? sp->names : NULL);
 	const char *open_file = NULL;
-	cJSON *o;
+	cJSON *o = NULL;
 	int rc;
 
 	name_file(d, t->files[0]);
-	while ((rc = pqrows_next(r, &o)) == 1) {
+	if (is_instruction(sp))
+		pqrows_bind(r, d->in.names, d->in.n, d->in.consumed);
+	while ((rc = next_row(d, sp, r, &o)) == 1) {
 		if (pqrows_file(r) != open_file) {
 			open_file = pqrows_file(r);
 			name_file(d, open_file);
 			if (sp && check_columns(d, sp, r))
 				break;
-			if (sp && !strcmp(sp->table, "Instruction"))
+			if (is_instruction(sp))
 				d->layer_from_hlo = !pqrows_has(r, "layer");
 		}
 		if (!sp && (pqrows_index(r) >= MAX_INFO_ROWS ||
@@ -705,6 +837,7 @@ static void device_free(struct device *d)
 	strmap_free(&d->layer_map, NULL);
 	pqfolder_free(&d->folder);
 	sb_free(&d->tmp);
+	ifields_free(&d->in);
 }
 
 int import_parquet_device(struct import *im)
@@ -717,6 +850,7 @@ int import_parquet_device(struct import *im)
 
 	if (pqfolder_scan(im->path, &d.folder))
 		return -1;
+	ifields_init(&d.in);
 	if (!pqfolder_find(&d.folder, "Instruction")) {
 		device_free(&d);
 		return import_fail(im, NULL, "no Instruction.parquet (or"

@@ -25,6 +25,10 @@ struct rcol {
 	struct pq_cursor *cur;
 	struct pq_batch b;
 	int is_bool, is_u64;
+	int field;		/* index in the bound names, -1 if none */
+	int to_rest;		/* written to the rest of a bound row */
+	int exact;		/* a bound field handed as a signed integer */
+	struct strbuf key;	/* "json": for the rest of a bound row */
 };
 
 struct pqrows {
@@ -37,6 +41,9 @@ struct pqrows {
 	size_t row, rows;	/* in the current batch */
 	uint64_t index;		/* row in the current part */
 	struct arena a;
+	/* bound field names (pqrows_bind), or NULL */
+	const char *const *fields;
+	size_t nfields, nconsumed;
 };
 
 struct pqrows *pqrows_open(const struct pqtable *t,
@@ -51,8 +58,10 @@ struct pqrows *pqrows_open(const struct pqtable *t,
 
 static void close_part(struct pqrows *r)
 {
-	for (int i = 0; i < r->ncols; i++)
+	for (int i = 0; i < r->ncols; i++) {
 		pq_cursor_close(r->cols[i].cur);
+		sb_free(&r->cols[i].key);
+	}
 	free(r->cols);
 	r->cols = NULL;
 	r->ncols = 0;
@@ -89,6 +98,19 @@ static void set_reason(const char *msg, const char *file)
 	err_set("%s", msg);
 }
 
+/* The bound field a member fills, matched once per part file. */
+static void bind_column(const struct pqrows *r, struct rcol *rc)
+{
+	rc->field = -1;
+	for (size_t f = 0; f < r->nfields && rc->field < 0; f++)
+		if (!strcmp(r->fields[f], rc->json))
+			rc->field = (int)f;
+	rc->to_rest = rc->field < 0 || (size_t)rc->field >= r->nconsumed;
+	rc->exact = !rc->to_rest && !rc->is_bool && !rc->is_u64;
+	sb_init(&rc->key);
+	jv_key(&rc->key, rc->json);
+}
+
 static int open_part(struct pqrows *r)
 {
 	char err[512];
@@ -119,6 +141,7 @@ static int open_part(struct pqrows *r)
 			set_reason(pq_error(r->f), file);
 			return -1;
 		}
+		bind_column(r, rc);
 		r->ncols++;
 	}
 	r->index = 0;
@@ -255,6 +278,20 @@ static cJSON *list_value(struct pqrows *r, const struct rcol *c, size_t row)
 	return arr;
 }
 
+/* Column c's value in the current row; NULL: a null, an absent field. */
+static cJSON *cell(struct pqrows *r, const struct rcol *c)
+{
+	cJSON *v;
+
+	if (c->b.offsets)
+		return list_value(r, c, r->row);
+	if (!c->b.valid[r->row])
+		return NULL;
+	v = node(r);
+	set_value(r, c, r->row, v);
+	return v;
+}
+
 static cJSON *make_row(struct pqrows *r)
 {
 	cJSON *obj = node(r), *last = NULL;
@@ -262,16 +299,8 @@ static cJSON *make_row(struct pqrows *r)
 	obj->type = cJSON_Object;
 	for (int i = 0; i < r->ncols; i++) {
 		const struct rcol *c = &r->cols[i];
-		cJSON *v;
+		cJSON *v = cell(r, c);
 
-		if (c->b.offsets) {
-			v = list_value(r, c, r->row);
-		} else if (!c->b.valid[r->row]) {
-			continue;	/* a null is an absent field */
-		} else {
-			v = node(r);
-			set_value(r, c, r->row, v);
-		}
 		if (!v)
 			continue;
 		v->string = (char *)c->json;
@@ -281,7 +310,41 @@ static cJSON *make_row(struct pqrows *r)
 	return obj;
 }
 
-int pqrows_next(struct pqrows *r, cJSON **obj)
+/* The current row by bound field, as jv_fields() gives an object's;
+ * signed integers of a field's own column go as they are, in ints. */
+static void make_vals(struct pqrows *r, struct pqvals *out)
+{
+	for (size_t f = 0; f < r->nfields; f++) {
+		out->vals[f] = NULL;
+		out->has_int[f] = 0;
+	}
+	for (int i = 0; i < r->ncols; i++) {
+		const struct rcol *c = &r->cols[i];
+		cJSON *v;
+
+		if (c->exact && c->b.i64 && !c->b.offsets) {
+			if (!c->b.valid[r->row])
+				continue;
+			out->ints[c->field] = c->b.i64[r->row];
+			out->has_int[c->field] = 1;
+			out->vals[c->field] = NULL;
+			continue;
+		}
+		v = cell(r, c);
+		if (!v)
+			continue;
+		if (c->field >= 0) {
+			out->vals[c->field] = v;
+			out->has_int[c->field] = 0;
+		}
+		if (c->to_rest)
+			jv_rest_add_key(&out->rest, c->key.buf, c->key.len, v);
+	}
+	jv_rest_end(&out->rest);
+}
+
+/* Moves to the next row: 1, 0 at the end, -1 on failure. */
+static int advance(struct pqrows *r)
 {
 	int rc;
 
@@ -301,7 +364,37 @@ int pqrows_next(struct pqrows *r, cJSON **obj)
 			return -1;
 	}
 	arena_reset(&r->a);
+	return 1;
+}
+
+int pqrows_next(struct pqrows *r, cJSON **obj)
+{
+	int rc = advance(r);
+
+	if (rc != 1)
+		return rc;
 	*obj = make_row(r);
+	r->row++;
+	r->index++;
+	return 1;
+}
+
+void pqrows_bind(struct pqrows *r, const char *const *names, size_t n,
+		 size_t consumed)
+{
+	r->fields = names;
+	r->nfields = n;
+	r->nconsumed = consumed;
+}
+
+int pqrows_next_vals(struct pqrows *r, struct pqvals *out)
+{
+	int rc = advance(r);
+
+	sb_reset(&out->rest);
+	if (rc != 1)
+		return rc;
+	make_vals(r, out);
 	r->row++;
 	r->index++;
 	return 1;

@@ -26,6 +26,25 @@ struct pqrows *pqrows_open(const struct pqtable *t,
 /* The next row in *obj (valid until the next call): 1, 0 at the end,
  * -1 with err_get() set ("<file>: <what>"; the caller adds the folder). */
 int pqrows_next(struct pqrows *r, cJSON **obj);
+/* Hands rows by field instead (pqrows_next_vals): names[0..n) are
+ * member names after renaming, matched to columns once per part file;
+ * members of names[0..consumed) are the row's fields, the others also
+ * go to the rest. Call before the first row. */
+void pqrows_bind(struct pqrows *r, const char *const *names, size_t n,
+		 size_t consumed);
+/* A row by bound field: vals[i] the value of names[i] (NULL when absent
+ * or null) or, where has_int[i], the signed integer ints[i] of a column
+ * of integers, exact; the members not consumed as the JSON text
+ * jv_fields() would give in rest. Arrays of n entries. */
+struct pqvals {
+	cJSON **vals;
+	int64_t *ints;
+	unsigned char *has_int;
+	struct strbuf rest;
+};
+
+/* The next row into out (rest reset first); returns as pqrows_next(). */
+int pqrows_next_vals(struct pqrows *r, struct pqvals *out);
 /* Adds a string member to the current row. */
 void pqrows_add(struct pqrows *r, cJSON *obj, const char *key,
 		const char *value);

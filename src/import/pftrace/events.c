@@ -24,6 +24,7 @@ void pfev_init(struct pftrace *p)
 	u64map_init(&p->seqs);
 	u64map_init(&p->tracks);
 	u64map_init(&p->flows);
+	u64map_init(&p->legacy_flows);
 	u64map_init(&p->threads);
 	memset(&p->global, 0, sizeof(p->global));
 	p->global.described = 1;
@@ -363,24 +364,35 @@ static int64_t event_cat(struct pftrace *p, const Nxpf__TrackEvent *te,
 	return p->tmp.len ? writer_stringn(p->w, p->tmp.buf, p->tmp.len) : 0;
 }
 
-static void add_flow(struct pf_open *o, uint64_t id, int terminating)
+static void add_flow(struct pf_open *o, uint64_t id, int terminating,
+		     int legacy)
 {
 	o->flows = xgrow(o->flows, &o->capflows, o->nflows + 1,
 			 sizeof(*o->flows));
-	o->flows[o->nflows].id = id;
-	o->flows[o->nflows++].terminating = terminating;
+	o->flows[o->nflows++] = (struct pf_flowref){ id, terminating, legacy };
 }
+
+/* Legacy flow directions (FORMATS.md §1.5 LegacyEvent). */
+enum { LEGACY_FLOW_IN = 1, LEGACY_FLOW_OUT = 2, LEGACY_FLOW_INOUT = 3 };
 
 static void add_flows(struct pf_open *o, const Nxpf__TrackEvent *te)
 {
+	const Nxpf__TrackEvent__LegacyEvent *le = te->legacy_event;
+
 	for (size_t i = 0; i < te->n_flow_ids; i++)
-		add_flow(o, te->flow_ids[i], 0);
+		add_flow(o, te->flow_ids[i], 0, 0);
 	for (size_t i = 0; i < te->n_flow_ids_old; i++)
-		add_flow(o, te->flow_ids_old[i], 0);
+		add_flow(o, te->flow_ids_old[i], 0, 0);
 	for (size_t i = 0; i < te->n_terminating_flow_ids; i++)
-		add_flow(o, te->terminating_flow_ids[i], 1);
+		add_flow(o, te->terminating_flow_ids[i], 1, 0);
 	for (size_t i = 0; i < te->n_terminating_flow_ids_old; i++)
-		add_flow(o, te->terminating_flow_ids_old[i], 1);
+		add_flow(o, te->terminating_flow_ids_old[i], 1, 0);
+	/* in ends a flow, out starts one, both continue it */
+	if (le && le->has_bind_id && le->has_flow_direction &&
+	    le->flow_direction >= LEGACY_FLOW_IN &&
+	    le->flow_direction <= LEGACY_FLOW_INOUT)
+		add_flow(o, le->bind_id,
+			 le->flow_direction == LEGACY_FLOW_IN, 1);
 }
 
 /* Fills an open slice from its first event. */
@@ -420,7 +432,8 @@ struct pf_flowend {
 static void flow_link(struct pftrace *p, const struct pf_flowref *f,
 		      int64_t slice, int64_t ts)
 {
-	struct pf_flowend *e = u64map_get(&p->flows, f->id);
+	struct u64map *map = f->legacy ? &p->legacy_flows : &p->flows;
+	struct pf_flowend *e = u64map_get(map, f->id);
 	struct wid id;
 
 	if (e) {
@@ -431,7 +444,7 @@ static void flow_link(struct pftrace *p, const struct pf_flowref *f,
 			writer_flow(p->w, &id, slice, e->slice, "flow");
 		e->linked = 1;
 		if (f->terminating) {
-			free(u64map_del(&p->flows, f->id));
+			free(u64map_del(map, f->id));
 		} else if (ts >= e->ts) {
 			e->slice = slice;
 			e->ts = ts;
@@ -443,7 +456,7 @@ static void flow_link(struct pftrace *p, const struct pf_flowref *f,
 		writer_flow(p->w, &id, 0, slice, "flow");
 		return;
 	}
-	if (p->flows.n >= PF_MAX_OPEN_FLOWS) {
+	if (p->flows.n + p->legacy_flows.n >= PF_MAX_OPEN_FLOWS) {
 		p->n_flows_dropped++;
 		return;
 	}
@@ -452,7 +465,7 @@ static void flow_link(struct pftrace *p, const struct pf_flowref *f,
 	e->slice = slice;
 	e->ts = ts;
 	e->linked = 0;
-	u64map_put(&p->flows, f->id, e);
+	u64map_put(map, f->id, e);
 }
 
 /* Writes an open slice as it ends. */
@@ -853,6 +866,7 @@ int pfev_finish(struct pftrace *p)
 	u64map_each(&p->threads, close_open, p);
 	close_open(p, &p->global);
 	u64map_each(&p->flows, flow_unpaired, p);
+	u64map_each(&p->legacy_flows, flow_unpaired, p);
 	warnings(p);
 	if (p->have_ts && p->min_ts >= EPOCH_MIN_NS)
 		writer_profile_set(p->w, p->im->profile, "epoch", "1");
@@ -898,6 +912,7 @@ void pfev_free(struct pftrace *p)
 	u64map_free(&p->threads, track_free);
 	track_clear(&p->global);
 	u64map_free(&p->flows, free);
+	u64map_free(&p->legacy_flows, free);
 	u64map_free(&p->seqs, seq_free);
 	open_free(&p->inst);
 	sb_free(&p->tmp);

@@ -39,6 +39,7 @@ enum pfn_kind {
 struct pf_flowref {
 	uint64_t id;
 	int terminating;
+	int legacy;		/* a LegacyEvent's bind_id: ids of their own */
 };
 
 struct pf_open {
@@ -84,6 +85,7 @@ struct pftrace {
 	size_t interned;	/* bytes interned by all sequences */
 	struct u64map tracks;	/* uuid -> pf_track */
 	struct u64map flows;	/* flow id -> pf_flowend */
+	struct u64map legacy_flows;	/* LegacyEvent bind_id -> pf_flowend */
 	struct u64map threads;	/* pid << 32 | tid -> pf_track (legacy) */
 	struct pf_track global;	/* events without a track */
 	struct neuron *neuron;	/* Neuron device rows, once needed */
