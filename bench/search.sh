@@ -25,7 +25,7 @@ one() {
 	step=$(median < "$out/search.step")
 	worst=$(sort -n "$out/search.step" | tail -n 1)
 	printf '  %-34s first %8.1f ms %-11s n/N median %7.1f ms worst %7.1f ms %s\n' \
-		"/$1" "$first" "$(verdict "$first" 300)" "$step" "$worst" \
+		"/$(echo "$1" | sed "s/<lt>/</g")" "$first" "$(verdict "$first" 300)" "$step" "$worst" \
 		"$(verdict "$worst" 50)"
 }
 
