@@ -61,6 +61,7 @@ struct tui {
 	struct model *m;	/* of the views on top, or NULL */
 	const char *profile;	/* of tui_profile() */
 	int osc52;		/* y also sets the terminal's clipboard */
+	struct model *compare;	/* B of nxtop A B, or NULL */
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -800,6 +801,11 @@ static int tui_start(struct tui *t, const struct tui_opts *o)
 	return 0;
 }
 
+struct model *tui_compare_model(struct tui *t)
+{
+	return t->compare;
+}
+
 int tui_run(struct model *m, const struct tui_opts *o)
 {
 	struct tui t;
@@ -811,12 +817,14 @@ int tui_run(struct model *m, const struct tui_opts *o)
 		if (tl) {
 			t.m = m;
 			t.profile = o->profile;
+			t.compare = o->compare;
 			tui_push(&t, tl);
 			if (o->start)
 				timeline_start(tl, o->start);
 			if (o->note)
 				tui_message(&t, "%s", o->note);
-			rc = main_loop(&t);
+			if (!o->compare || !timeline_compare(tl, NULL))
+				rc = main_loop(&t);
 		}
 	}
 	tui_free(&t);

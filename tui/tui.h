@@ -26,6 +26,9 @@ struct tui_opts {
 	/* how a system profile's rows are grouped at the start; NULL: the
 	 * default */
 	const struct sysgroup *group;
+	/* B of nxtop A B: the Compare view opens over A's timeline and
+	 * :compare opens it again; NULL: nothing to compare */
+	struct model *compare;
 	/* said on the status line at the start (which JAX run), or NULL */
 	const char *note;
 	const struct tui_start *start;	/* NULL: the whole profile */

@@ -109,6 +109,8 @@ void tui_ask(struct tui *t, const char *question, const char *keys,
 /* The model the views on top use, checked for damage after each key;
  * NULL: none (the Profile Manager alone). */
 void tui_set_model(struct tui *t, struct model *m);
+/* Profile B of nxtop A B, for the Compare view; NULL: none. */
+struct model *tui_compare_model(struct tui *t);
 /* Hands the terminal back to the shell (an import's progress line) and
  * takes it again; nothing to do when headless. */
 void tui_suspend(struct tui *t);

@@ -14,6 +14,8 @@
 
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2
+/* nxtop diff --fail-if-slower: B's total time grew past the limit */
+#define EXIT_SLOWER 3
 
 /* Long-only common options; commands number their own from 256. */
 enum {
@@ -90,6 +92,7 @@ int cmd_import(struct cli *c, int argc, char **argv);
 int cmd_summary(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);
 int cmd_demo(struct cli *c, int argc, char **argv);
+int cmd_diff(struct cli *c, int argc, char **argv);
 int cmd_view(struct cli *c, int argc, char **argv);
 int cmd_list(struct cli *c, int argc, char **argv);
 /* Handles a viewer option: 1 if it was one, 0 if not, or a usage

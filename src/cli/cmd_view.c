@@ -1,5 +1,6 @@
-/* nxtop PROFILE: the profile's timeline in the terminal; nxtop alone or
- * on a folder of profiles: the Profile Manager. */
+/* nxtop PROFILE: the profile's timeline in the terminal; nxtop A B:
+ * A's timeline and the Compare view of B; nxtop alone or on a folder of
+ * profiles: the Profile Manager. */
 #include "config.h"
 
 #include <stdio.h>
@@ -201,6 +202,28 @@ int cli_view(struct cli *c, const char *profile)
 	return rc;
 }
 
+/* nxtop A B: A's timeline under the Compare view of B. */
+static int view_pair(struct cli *c, const char *a, const char *b)
+{
+	struct model *ma = cli_open(a, &c->imp), *mb = NULL;
+	int rc;
+
+	if (ma)
+		mb = cli_open(b, &c->imp);
+	if (!mb) {
+		if (ma)
+			model_close(ma);
+		return cli_fail();
+	}
+	cli_remember(NULL, a, model_path(ma));
+	c->ui.group = &c->group;
+	c->ui.compare = mb;
+	rc = tui_run(ma, &c->ui) ? cli_fail() : 0;
+	model_close(mb);
+	model_close(ma);
+	return rc;
+}
+
 int cmd_view(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -234,6 +257,8 @@ int cmd_view(struct cli *c, int argc, char **argv)
 	if (optind == argc && (c->ui.headless || (isatty(STDIN_FILENO) &&
 						  isatty(STDOUT_FILENO))))
 		return cli_manager(c, NULL);
+	if (argc - optind == 2)
+		return view_pair(c, argv[optind], argv[optind + 1]);
 	if ((rc = cli_profile_arg(argc, argv, &profile)))
 		return rc;
 	if (cli_has_profiles(profile))

@@ -24,4 +24,10 @@ struct view *timeline_open_device(struct model *m, int64_t device,
  * on the status line. */
 void timeline_start(struct view *v, const struct tui_start *s);
 
+/* Opens the Compare view of profile B (tui_compare_model) over the
+ * timeline: what (NULL: layers, executions for a system profile, the
+ * overall figures for a trace) as nxtop diff --what names it. -1 with
+ * err_set(). */
+int timeline_compare(struct view *v, const char *what);
+
 #endif
