@@ -8,7 +8,9 @@
  *   gen_trace json-be N FILE   N Chrome JSON events, slices as B/E
  *   gen_trace pftrace-flows N FILE   the pftrace events, half their
  *                              slices linked across threads by
- *                              flow_ids / terminating_flow_ids
+ *                              flow_ids / terminating_flow_ids;
+ *                              says on stderr how many flows it
+ *                              started and how many never ended
  *
  * Perfetto packets are encoded by hand (the importer's decoder is the
  * code under test). The JSON is unsorted the way real files are: X
@@ -161,6 +163,17 @@ static void flow_fields(struct thread *t)
 		pending[me][npending[me]] = next_flow++;
 		field_fixed64(&te, 47, pending[me][npending[me]++]);
 	}
+}
+
+/* The flows still pending are those without an end. */
+static void flows_report(void)
+{
+	int open = 0;
+
+	for (int i = 0; i < THREADS; i++)
+		open += npending[i];
+	fprintf(stderr, "gen_trace: %" PRIu64 " flows, %d without an end\n",
+		next_flow - 1, open);
 }
 
 /* The next event of a thread: its kind, name and counter. */
@@ -410,6 +423,8 @@ int main(int argc, char **argv)
 	}
 	if (json)
 		fputs("\n]}\n", out);
+	if (with_flows)
+		flows_report();
 	free(pkt.p);
 	free(te.p);
 	free(sub.p);

@@ -17,7 +17,7 @@
 #include "model/util.h"
 
 /* 2: the recent profiles */
-#define USERDATA_VERSION 2
+#define USERDATA_VERSION 3
 #define NX_STR2(x) #x
 #define NX_STR(x) NX_STR2(x)
 #define HISTORY_MAX 200
@@ -40,7 +40,13 @@ static const char userdata_sql[] =
 	"CREATE UNIQUE INDEX IF NOT EXISTS history_text ON history(kind, text);"
 	"CREATE TABLE IF NOT EXISTS recent(path TEXT PRIMARY KEY,"
 	" kind TEXT NOT NULL, cache TEXT NOT NULL, opened INTEGER NOT NULL,"
-	" seq INTEGER NOT NULL);";
+	" seq INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS saved_view(profile TEXT NOT NULL,"
+	" name TEXT NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,"
+	" cur INTEGER NOT NULL, track INTEGER NOT NULL, folded TEXT NOT NULL,"
+	" lanes_folded TEXT NOT NULL, color INTEGER NOT NULL,"
+	" lanes INTEGER NOT NULL, search TEXT, saved INTEGER NOT NULL,"
+	" PRIMARY KEY(profile, name));";
 
 static int fail(struct userdata *u, const char *what)
 {
@@ -684,4 +690,102 @@ int recent_forget(struct userdata *u, const char *path)
 		return -1;
 	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
 	return run(u, st);
+}
+
+int saved_view_put(struct userdata *u, const char *profile,
+		   const struct saved_view *v)
+{
+	sqlite3_stmt *st;
+
+	if (!v->name || !*v->name) {
+		err_set("a view needs a name");
+		return -1;
+	}
+	st = prep(u, "INSERT OR REPLACE INTO saved_view(profile, name, t0, t1,"
+		  " cur, track, folded, lanes_folded, color, lanes, search,"
+		  " saved) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, v->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, v->t0);
+	sqlite3_bind_int64(st, 4, v->t1);
+	sqlite3_bind_int64(st, 5, v->cur);
+	sqlite3_bind_int64(st, 6, v->track);
+	sqlite3_bind_text(st, 7, v->folded, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, v->lanes_folded, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, v->color);
+	sqlite3_bind_int(st, 10, v->lanes);
+	sqlite3_bind_text(st, 11, v->search, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 12, now_ns());
+	return run(u, st);
+}
+
+static char *column_dup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+int saved_view_list(struct userdata *u, const char *profile,
+		    struct saved_view **out, size_t *n)
+{
+	sqlite3_stmt *st = prep(u, "SELECT name, t0, t1, cur, track, folded,"
+				" lanes_folded, color, lanes, search FROM"
+				" saved_view WHERE profile = ? ORDER BY name");
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct saved_view *v;
+
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		v = &(*out)[(*n)++];
+		v->name = column_dup(st, 0);
+		v->t0 = sqlite3_column_int64(st, 1);
+		v->t1 = sqlite3_column_int64(st, 2);
+		v->cur = sqlite3_column_int64(st, 3);
+		v->track = sqlite3_column_int64(st, 4);
+		v->folded = column_dup(st, 5);
+		v->lanes_folded = column_dup(st, 6);
+		v->color = sqlite3_column_int(st, 7);
+		v->lanes = sqlite3_column_int(st, 8);
+		v->search = column_dup(st, 9);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void saved_view_list_free(struct saved_view *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].folded);
+		free(v[i].lanes_folded);
+		free(v[i].search);
+	}
+	free(v);
+}
+
+int saved_view_delete(struct userdata *u, const char *profile,
+		      const char *name)
+{
+	sqlite3_stmt *st = prep(u, "DELETE FROM saved_view WHERE profile = ?"
+				" AND name = ?");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	if (run(u, st))
+		return -1;
+	if (!sqlite3_changes(u->db)) {
+		err_set("no view named \"%s\"", name);
+		return -1;
+	}
+	return 0;
 }

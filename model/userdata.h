@@ -1,4 +1,4 @@
-/* User data that is not disposable: markers, marker sets, search
+/* User data that is not disposable: markers, marker sets, saved views, search
  * history and the profiles opened recently. It lives in its own SQLite file, apart from every cache, so
  * it survives re-imports and cache rebuilds; every change is its own
  * transaction, so two nxtop processes on one profile keep each other's
@@ -53,6 +53,30 @@ int marker_set_load(struct userdata *u, const char *profile, const char *set);
 int marker_set_delete(struct userdata *u, const char *profile, const char *set);
 int marker_sets(struct userdata *u, const char *profile, char ***names,
 		size_t *n);
+
+/* A named view of a profile's timeline, to come back to. */
+struct saved_view {
+	char *name;
+	int64_t t0, t1;		/* the time on screen, ns on the axis */
+	int64_t cur;		/* the cursor */
+	int64_t track;		/* the cursor row's track id */
+	char *folded;		/* ids of the folded groups: "3,7" */
+	char *lanes_folded;	/* ids of the tracks drawn on one line */
+	int color;		/* what the colours stand for */
+	int lanes;		/* most lanes a nested track takes */
+	char *search;		/* the search, NULL if none */
+};
+
+/* Saves v under its name, replacing a view of that name. */
+int saved_view_put(struct userdata *u, const char *profile,
+		   const struct saved_view *v);
+/* The profile's views, by name. */
+int saved_view_list(struct userdata *u, const char *profile,
+		    struct saved_view **out, size_t *n);
+void saved_view_list_free(struct saved_view *v, size_t n);
+/* -1 with err_set() when there is no such view. */
+int saved_view_delete(struct userdata *u, const char *profile,
+		      const char *name);
 
 /* Search and command history, most recent first. */
 int history_add(struct userdata *u, const char *kind, const char *text);

@@ -13,7 +13,7 @@ cd "${srcdir:-.}" || exit 1
 #  tui/list -> tui/pager: a list shows a line in a pager, itself a list
 #  model/cache/validate -> model/writer/writer: validation checks the writer's
 #    time range
-#  tui/insight_view, tui/layer_view, tui/marker_view ->
+#  tui/compare_view, tui/insight_view, tui/layer_view, tui/marker_view ->
 #    tui/timeline/timeline: these lists move the timeline they were opened
 #    from
 back_edges='model/util model/text
@@ -21,7 +21,8 @@ tui/list tui/pager
 model/cache/validate model/writer/writer
 tui/insight_view tui/timeline/timeline
 tui/layer_view tui/timeline/timeline
-tui/marker_view tui/timeline/timeline'
+tui/marker_view tui/timeline/timeline
+tui/compare_view tui/timeline/timeline'
 
 files=$(find src model tui -name '*.[ch]' | LC_ALL=C sort)
 [ -n "$files" ] || { echo "includes.sh: no sources under $(pwd)" >&2; exit 1; }

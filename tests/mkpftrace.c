@@ -762,6 +762,68 @@ static void fx_flows(void)
 	legacy_flow(5000, 2, "lin", 1);
 }
 
+/* An event carrying flow id (terminating or not); name NULL on ends. */
+static void flow_ev(uint64_t ts, int type, uint64_t track, const char *name,
+		    uint64_t id, int terminating)
+{
+	Nxpf__TracePacket *p;
+	Nxpf__TrackEvent *e = ev(&p, ts, type, track, name);
+	uint64_t *ids = mem(sizeof(uint64_t));
+
+	ids[0] = id;
+	if (terminating) {
+		e->n_terminating_flow_ids = 1;
+		e->terminating_flow_ids = ids;
+	} else {
+		e->n_flow_ids = 1;
+		e->flow_ids = ids;
+	}
+	emit(p);
+}
+
+/* flow_order: flows linked in the order their slices begin, however
+ * the slices end: a terminating slice ending before the starting one
+ * (on another thread, and as its child), a chain of three, an id used
+ * again after it was terminated, a flow ended by an end event, and a
+ * starting slice still open at the end of the trace. tests/trace.sh
+ * lists the pairs by hand. */
+static void fx_flow_order(void)
+{
+	process(1, 700, "Order");
+	thread(2, 1, 700, 701, "A");
+	thread(3, 1, 700, 702, "B");
+	thread(4, 1, 700, 703, "C");
+	flow_ev(1000, BEGIN, 2, "outer", 1, 0);
+	flow_ev(1100, BEGIN, 3, "quick", 1, 1);
+	simple(1200, END, 3, NULL);
+	simple(1500, END, 2, NULL);
+	flow_ev(2000, BEGIN, 2, "c1", 2, 0);
+	flow_ev(2100, BEGIN, 4, "c2", 2, 0);
+	simple(2200, END, 4, NULL);
+	flow_ev(2300, BEGIN, 3, "c3", 2, 1);
+	simple(2400, END, 3, NULL);
+	simple(2500, END, 2, NULL);
+	flow_ev(3000, BEGIN, 2, "r1", 3, 0);
+	simple(3100, END, 2, NULL);
+	flow_ev(3200, BEGIN, 3, "r2", 3, 1);
+	simple(3300, END, 3, NULL);
+	flow_ev(3400, BEGIN, 4, "r3", 3, 0);
+	simple(3500, END, 4, NULL);
+	flow_ev(3600, BEGIN, 2, "r4", 3, 1);
+	simple(3700, END, 2, NULL);
+	flow_ev(4000, BEGIN, 2, "parent", 4, 0);
+	flow_ev(4100, BEGIN, 2, "child", 4, 1);
+	simple(4200, END, 2, NULL);
+	simple(4300, END, 2, NULL);
+	simple(5000, BEGIN, 2, "e1");
+	flow_ev(5050, BEGIN, 3, "e2", 5, 0);
+	simple(5060, END, 3, NULL);
+	flow_ev(5100, END, 2, NULL, 5, 1);
+	flow_ev(6000, BEGIN, 4, "open", 6, 0);
+	flow_ev(6100, BEGIN, 3, "closer", 6, 1);
+	simple(6200, END, 3, NULL);
+}
+
 /* neuron_device: Neuron's own track names and slice args. */
 static void fx_neuron_device(void)
 {
@@ -902,6 +964,7 @@ static const struct {
 	{ "utf8", fx_utf8 },
 	{ "compressed", fx_compressed },
 	{ "flows", fx_flows },
+	{ "flow_order", fx_flow_order },
 	{ "neuron_device", fx_neuron_device },
 	{ "neuron_system", fx_neuron_system },
 	{ "same", fx_same },

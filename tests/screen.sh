@@ -14,7 +14,8 @@
 # NeuronCores, see bundle_ncs in tests/lib.sh; "jaxlog": the JAX log
 # folder of jax_logdir in tests/lib.sh; "datapath": no profile,
 # the Profile Manager on the fake data path of profiles_datapath in
-# tests/lib.sh), extra options ("# args: ...") and environment ("# env:
+# tests/lib.sh), a second profile for nxtop A B ("# compare: FILE" in
+# tests/fixtures), extra options ("# args: ...") and environment ("# env:
 # VAR=value"), may list the files it exports ("# exports:
 # nxtop-layers-1.txt ..."), which must be written, and dumps that must
 # be the same screen ("# same: A B": back where it was). Each script runs in a folder of its own (where e and E write)
@@ -63,6 +64,12 @@ for script in "$screens"/*.keys; do
 	profile=$(sed -n 's/^# profile: //p' "$script")
 	[ "$profile" = demo ] && profile=demo.json
 	args=$(sed -n 's/^# args: //p' "$script")
+	compare=$(sed -n 's/^# compare: //p' "$script")
+	if [ -n "$compare" ] && [ ! -e "$tmp/$compare" ]; then
+		cp "$srcdir/tests/fixtures/$compare" "$tmp/$compare"
+		"$NXTOP" import -q "$tmp/$compare" 2>/dev/null ||
+			fail "$compare: import failed"
+	fi
 	envs=$(sed -n 's/^# env: //p' "$script")
 	if [ ! -e "$tmp/$profile" ]; then
 		case $profile in
@@ -111,7 +118,7 @@ for script in "$screens"/*.keys; do
 	# shellcheck disable=SC2086
 	if ! (cd "$tmp/$name.cwd" && env XDG_DATA_HOME="$tmp/$name.data" $envs \
 		"$NXTOP" -q $args --headless="$script" --dump="$tmp/$name" \
-		"$target") 2>"$tmp/$name.err"; then
+		"$target" ${compare:+"$tmp/$compare"}) 2>"$tmp/$name.err"; then
 		fail "$name: nxtop failed: $(cat "$tmp/$name.err")"
 		continue
 	fi

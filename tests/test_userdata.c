@@ -3,7 +3,7 @@
  * processes adding markers at once keep all of them, sets save and load
  * with their "diff vs" links, history and recent profiles keep the most
  * recent entries first, a store of version 1 gains the recent list and a
- * newer store keeps its version, and a store held by another process is given up on in seconds. */
+ * newer store keeps its version, saved views keep every field, and a store held by another process is given up on in seconds. */
 #include "config.h"
 
 #include <signal.h>
@@ -303,13 +303,66 @@ static void test_recent_versions(void **state)
 	assert_int_equal(n, 0);
 	recent_list_free(r, n);
 	userdata_close(u);
-	assert_int_equal(user_version(), 2);
+	assert_int_equal(user_version(), 3);
 	set_store("PRAGMA user_version = 7");
 	u = userdata_open(db_path);
 	assert_non_null(u);
 	userdata_close(u);
 	assert_int_equal(user_version(), 7);
-	set_store("PRAGMA user_version = 2");
+	set_store("PRAGMA user_version = 3");
+}
+
+/* Saved views: a name replaces its view, each profile has its own, the
+ * list comes by name with every field as saved (64-bit times exact), a
+ * view that is not there cannot be deleted; a store of version 2 (no
+ * table) gains them. */
+static void test_views(void **state)
+{
+	struct saved_view a = { .name = "b", .t0 = -5, .t1 = INT64_C(9007199254740993),
+				.cur = 7, .track = 42, .folded = "3,7,",
+				.lanes_folded = "", .color = 2, .lanes = 3,
+				.search = "name:MATMUL" };
+	struct saved_view b = { .name = "a", .t0 = 1, .t1 = 2, .cur = 1,
+				.track = 1, .folded = "", .lanes_folded = "9,",
+				.color = 0, .lanes = 4, .search = NULL };
+	struct saved_view *v;
+	struct userdata *u;
+	size_t n;
+
+	(void)state;
+	set_store("DROP TABLE IF EXISTS saved_view; PRAGMA user_version = 2");
+	u = userdata_open(db_path);
+	assert_non_null(u);
+	assert_int_equal(saved_view_put(u, "/p.json", &b), 0);
+	b.t1 = 3;
+	assert_int_equal(saved_view_put(u, "/p.json", &b), 0);
+	assert_int_equal(saved_view_put(u, "/p.json", &a), 0);
+	assert_int_equal(saved_view_put(u, "/q.json", &a), 0);
+	assert_int_equal(saved_view_list(u, "/p.json", &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].name, "a");
+	assert_int_equal(v[0].t1, 3);
+	assert_string_equal(v[0].lanes_folded, "9,");
+	assert_null(v[0].search);
+	assert_string_equal(v[1].name, "b");
+	assert_true(v[1].t0 == -5 && v[1].t1 == INT64_C(9007199254740993));
+	assert_true(v[1].cur == 7 && v[1].track == 42);
+	assert_int_equal(v[1].color, 2);
+	assert_int_equal(v[1].lanes, 3);
+	assert_string_equal(v[1].folded, "3,7,");
+	assert_string_equal(v[1].search, "name:MATMUL");
+	saved_view_list_free(v, n);
+	assert_int_equal(saved_view_delete(u, "/p.json", "b"), 0);
+	assert_int_equal(saved_view_delete(u, "/p.json", "b"), -1);
+	assert_string_equal(err_get(), "no view named \"b\"");
+	assert_int_equal(saved_view_list(u, "/p.json", &v, &n), 0);
+	assert_int_equal(n, 1);
+	saved_view_list_free(v, n);
+	assert_int_equal(saved_view_list(u, "/q.json", &v, &n), 0);
+	assert_int_equal(n, 1);
+	saved_view_list_free(v, n);
+	userdata_close(u);
+	assert_int_equal(user_version(), 3);
 }
 
 /* Another process holding the store for long (here a write lock that
@@ -350,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_recent),
 		cmocka_unit_test(test_recent_versions),
+		cmocka_unit_test(test_views),
 		cmocka_unit_test(test_busy),
 	};
 

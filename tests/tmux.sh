@@ -14,8 +14,8 @@
 # siblings; flows: following a flow, choosing among several, coming
 # back with Backspace; flowmarks: the marks where flows leave and
 # enter events, hidden and shown again with :flows; insights: the
-# warnings lane, the Insights list and a finding zoomed to and boxed),
-# and
+# warnings lane, the Insights list and a finding zoomed to and boxed;
+# views: a view saved, restored, listed and deleted), and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -162,9 +162,25 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager nesting flows flowmarks insights; do
+	manager nesting flows flowmarks insights views; do
 	run "$t"
 done
+
+# y after :set osc52 on puts the line it shows into the clipboard: the
+# tmux buffer (OSC 52 decoded)
+tm set-option -s set-clipboard on
+tm delete-buffer 2>/dev/null
+run start
+type_keys ':set osc52 on<Enter>y'
+i=0
+until tm show-buffer 2>/dev/null | grep -q "^nxtop '\{0,1\}$tmp/p.json"; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { fail "osc52: no clipboard: $(tm show-buffer 2>&1)"; break; }
+	sleep 0.05
+done
+tm capture-pane -p -t t | tail -n 1 | grep -qF "$(tm show-buffer 2>/dev/null)" ||
+	fail "osc52: the clipboard is not the status line's: $(tm show-buffer 2>&1)"
+tm set-option -s set-clipboard off
 
 # q quits and the shell's screen comes back
 run start

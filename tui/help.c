@@ -33,6 +33,8 @@ struct help {
 static const struct view_cmd common_cmds[] = {
 	{ "help", "", "Show this help" },
 	{ "quit", "", "Quit (also :q)" },
+	{ "set", "osc52 on|off", "Let y copy to the terminal's clipboard "
+	  "(OSC 52; off by default)" },
 	{ "NAME", "", "Run a request by its name, e.g. :zoom-in" },
 	{ NULL, NULL, NULL },
 };

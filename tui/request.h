@@ -97,6 +97,10 @@ enum keymap {
 	REQ(NEXT_MARKER, "next-marker", "'", "Jump to the next marker") \
 	REQ(PREV_MARKER, "prev-marker", "\"", "Jump to the previous marker") \
 	REQ(MARKERS, "markers", "M", "List the markers") \
+	REQ(COPY_VIEW, "copy-view", "y", \
+	    "Show the command line that reopens this view (profile, --zoom, " \
+	    "--at, --search, --select and --tracks); after :set osc52 on " \
+	    "also copy it to the terminal's clipboard") \
 	REQ(LAYERS, "layers", "L", "Show the layer table") \
 	REQ(PANELS, "panels", "i", \
 	    "Choose an info panel (Summary, NEFF, model, DMA queues, ...)") \

@@ -59,6 +59,9 @@ struct tui {
 	int quit;
 	struct headless *hl;
 	struct model *m;	/* of the views on top, or NULL */
+	const char *profile;	/* of tui_profile() */
+	int osc52;		/* y also sets the terminal's clipboard */
+	struct model *compare;	/* B of nxtop A B, or NULL */
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -127,6 +130,59 @@ void tui_resume(struct tui *t)
 struct userdata *tui_userdata(struct tui *t)
 {
 	return t->ud;
+}
+
+const char *tui_profile(struct tui *t)
+{
+	return t->profile;
+}
+
+static void base64(struct strbuf *out, const unsigned char *s, size_t n)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		"0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)s[i] << 16;
+
+		v |= i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0;
+		v |= i + 2 < n ? s[i + 2] : 0;
+		sb_printf(out, "%c%c%c%c", digits[v >> 18 & 63],
+			  digits[v >> 12 & 63],
+			  i + 1 < n ? digits[v >> 6 & 63] : '=',
+			  i + 2 < n ? digits[v & 63] : '=');
+	}
+}
+
+void tui_copy(struct tui *t, const char *text)
+{
+	struct strbuf sb;
+
+	tui_message(t, "%s", text);
+	if (!t->osc52 || t->hl)
+		return;
+	/* base64: nothing of the text reaches the terminal as it is */
+	sb_init(&sb);
+	sb_adds(&sb, "\033]52;c;");
+	base64(&sb, (const unsigned char *)text, strlen(text));
+	sb_adds(&sb, "\a");
+	fputs(sb_cstr(&sb), stdout);
+	fflush(stdout);
+	sb_free(&sb);
+}
+
+/* :set osc52 on|off */
+static int set_command(struct tui *t, int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "osc52") &&
+	    (!strcmp(argv[2], "on") || !strcmp(argv[2], "off"))) {
+		t->osc52 = !strcmp(argv[2], "on");
+		tui_message(t, "osc52 %s", argv[2]);
+		return 0;
+	}
+	err_set("set: expected osc52 on or osc52 off");
+	return -1;
 }
 
 const char *tui_userdata_error(struct tui *t)
@@ -427,7 +483,10 @@ static int run_command(struct view *v, const char *text)
 		return 0;
 	}
 	req = req_by_name(argv[0]);
-	if (req != REQ_NONE && argc == 1) {
+	if (!strcmp(argv[0], "set")) {
+		if (set_command(t, argc, argv))
+			tui_error(t, "%s", err_get());
+	} else if (req != REQ_NONE && argc == 1) {
 		request(t, req);
 	} else if (req == REQ_NONE || !elsewhere(v, req)) {
 		rc = v->ops->command ? v->ops->command(v, argc, argv) : 1;
@@ -742,6 +801,11 @@ static int tui_start(struct tui *t, const struct tui_opts *o)
 	return 0;
 }
 
+struct model *tui_compare_model(struct tui *t)
+{
+	return t->compare;
+}
+
 int tui_run(struct model *m, const struct tui_opts *o)
 {
 	struct tui t;
@@ -752,10 +816,15 @@ int tui_run(struct model *m, const struct tui_opts *o)
 		tl = timeline_open(m, 0, o->group);
 		if (tl) {
 			t.m = m;
+			t.profile = o->profile;
+			t.compare = o->compare;
 			tui_push(&t, tl);
+			if (o->start)
+				timeline_start(tl, o->start);
 			if (o->note)
 				tui_message(&t, "%s", o->note);
-			rc = main_loop(&t);
+			if (!o->compare || !timeline_compare(tl, NULL))
+				rc = main_loop(&t);
 		}
 	}
 	tui_free(&t);

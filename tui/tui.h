@@ -8,6 +8,16 @@
 
 enum tui_color { TUI_COLOR_AUTO, TUI_COLOR_ALWAYS, TUI_COLOR_NEVER };
 
+/* Where the timeline opens (--at, --zoom, --search, --select with
+ * --tracks), checked against the profile; times in ns from its start. */
+struct tui_start {
+	int has_at, has_zoom, has_select;
+	int64_t at, zoom0, zoom1, sel0, sel1;
+	const char *search;	/* NULL: none */
+	int64_t *tracks;	/* the --select rows' track ids (NULL: all) */
+	size_t ntracks;
+};
+
 struct tui_opts {
 	enum tui_color color;
 	int ascii;		/* ASCII glyphs even in a UTF-8 locale */
@@ -16,8 +26,13 @@ struct tui_opts {
 	/* how a system profile's rows are grouped at the start; NULL: the
 	 * default */
 	const struct sysgroup *group;
+	/* B of nxtop A B: the Compare view opens over A's timeline and
+	 * :compare opens it again; NULL: nothing to compare */
+	struct model *compare;
 	/* said on the status line at the start (which JAX run), or NULL */
 	const char *note;
+	const struct tui_start *start;	/* NULL: the whole profile */
+	const char *profile;	/* as y writes it: absolute */
 };
 
 /* Runs the UI on an open cache until the user quits. 0 on success; -1

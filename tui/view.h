@@ -109,6 +109,8 @@ void tui_ask(struct tui *t, const char *question, const char *keys,
 /* The model the views on top use, checked for damage after each key;
  * NULL: none (the Profile Manager alone). */
 void tui_set_model(struct tui *t, struct model *m);
+/* Profile B of nxtop A B, for the Compare view; NULL: none. */
+struct model *tui_compare_model(struct tui *t);
 /* Hands the terminal back to the shell (an import's progress line) and
  * takes it again; nothing to do when headless. */
 void tui_suspend(struct tui *t);
@@ -117,6 +119,12 @@ void tui_resume(struct tui *t);
 /* Markers and history; NULL when the store cannot be opened (the
  * reason is in tui_userdata_error). */
 struct userdata *tui_userdata(struct tui *t);
+/* The profile the viewer was started on, absolute; NULL if it started
+ * on the Profile Manager. */
+const char *tui_profile(struct tui *t);
+/* Shows text on the status line and, after :set osc52 on, sends it to
+ * the terminal's clipboard (OSC 52). */
+void tui_copy(struct tui *t, const char *text);
 const char *tui_userdata_error(struct tui *t);
 
 #endif

@@ -1,4 +1,5 @@
-/* Loading a system profile's executions, grouped, with their median. */
+/* Loading a system profile's executions (or its events of another name),
+ * grouped, with their median. */
 #include "config.h"
 
 #include "model/analyze/execs.h"
@@ -17,7 +18,7 @@ static const char execs_sql[] =
 	" sl.dur, sl.track_id FROM sys_event se CROSS JOIN slice sl"
 	" ON sl.id = se.slice_id CROSS JOIN track t ON t.id = sl.track_id"
 	" WHERE t.profile_id = ?1 AND sl.ts >= ?2 AND sl.ts < ?3"
-	" AND sl.name IN (SELECT id FROM string WHERE str = 'nrt_execute')"
+	" AND sl.name IN (SELECT id FROM string WHERE str = ?4)"
 	" ORDER BY 1, 2, 3";
 
 static int by_dur(const void *a, const void *b)
@@ -59,14 +60,15 @@ static struct exec_group *group_for(struct an_ctx *c, sqlite3_stmt *st,
 	return last;
 }
 
-static void execs_free(struct exec_group *g, size_t n)
+void execs_free(struct exec_group *g, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(g[i].ex);
 	free(g);
 }
 
-static int execs_load(struct an_ctx *c, struct exec_group **g, size_t *n)
+int execs_load(struct an_ctx *c, const char *event, struct exec_group **g,
+	       size_t *n)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0, ecap = 0;
@@ -81,6 +83,7 @@ static int execs_load(struct an_ctx *c, struct exec_group **g, size_t *n)
 	sqlite3_bind_int64(st, 1, c->profile);
 	sqlite3_bind_int64(st, 2, c->t0);
 	sqlite3_bind_int64(st, 3, c->t1);
+	sqlite3_bind_text(st, 4, event, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct exec_group *e = group_for(c, st, g, n, &cap);
 		int64_t ts = sqlite3_column_int64(st, 2);
@@ -113,7 +116,7 @@ int execs_each(struct an_ctx *c,
 	struct exec_group *g;
 	size_t n;
 
-	if (execs_load(c, &g, &n))
+	if (execs_load(c, "nrt_execute", &g, &n))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		fn(c, &g[i], fired);

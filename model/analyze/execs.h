@@ -1,5 +1,5 @@
 /* A system profile's executions (nrt_execute), grouped by model and
- * NeuronCore, for the warm-up, outlier and idle rules. */
+ * NeuronCore, for the warm-up, outlier and idle rules and nxtop diff. */
 #ifndef NX_ANALYZE_EXECS_H
 #define NX_ANALYZE_EXECS_H
 
@@ -13,6 +13,12 @@ struct exec_group {
 	int64_t median;		/* duration, ns */
 };
 
+/* The events named event (nrt_execute, nc_exec_running) starting in the
+ * range, grouped by model and NeuronCore, each group by start. -1 with
+ * err_get() set. */
+int execs_load(struct an_ctx *c, const char *event, struct exec_group **g,
+	       size_t *n);
+void execs_free(struct exec_group *g, size_t n);
 /* Groups the executions starting in the range and calls fn on each (fn
  * counts what it found in *fired); with no group, notes that the rule
  * could not check. -1 on error, 0 when there was no group, 1 otherwise. */

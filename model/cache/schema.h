@@ -10,7 +10,7 @@
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */
-#define IMPORT_VERSION 5
+#define IMPORT_VERSION 6
 
 /* Level-of-detail bucket width is 4^level ns. */
 #define LOD_MAX_LEVEL 31

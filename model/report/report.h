@@ -90,4 +90,8 @@ void report_bounds_json(const struct bounds *b, struct jout *j);
 /* A figure's value as CSV and JSON write it ("" when not known). */
 const char *report_bound_value(const struct bound_fig *f, char *buf, size_t n);
 
+struct diff;
+/* Two profiles compared (nxtop diff, diff.c): text, JSON or CSV. */
+void report_diff(const struct diff *d, enum out_format fmt, FILE *f);
+
 #endif

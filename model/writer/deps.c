@@ -24,43 +24,60 @@ int deps_create(sqlite3 *db)
 		       " tab2 TEXT, type TEXT)");
 }
 
-/* The slice of the typed row T (alias x) with id K in profile P. */
+/* The slice of the typed row T (alias x) with id K in profile P: the
+ * first by slice id, as the index on id holds them. */
 #define SLICE_BY_ID(T, K, P) \
 	"(SELECT x.slice_id FROM " T " x CROSS JOIN slice xs ON xs.id =" \
 	" x.slice_id CROSS JOIN track xt ON xt.id = xs.track_id WHERE x.id = " K \
 	" AND xt.profile_id = " P " LIMIT 1)"
+/* The same when every track and pending row is of one profile: no
+ * slice and track to read to check it. */
+#define SLICE_BY_ID_ONE(T, K, P) \
+	"(SELECT x.slice_id FROM " T " x WHERE x.id = " K " LIMIT 1)"
 
 /* A Flow table row's end: the table it names, else an instruction. */
-#define ROW_END(TAB, K) \
+#define ROW_END(BY_ID, TAB, K) \
 	"CASE lower(coalesce(" TAB ", '')) WHEN 'dmapacket' THEN " \
-	SLICE_BY_ID("dma_packet", K, "p.profile") \
+	BY_ID("dma_packet", K, "p.profile") \
 	" WHEN 'dmapacketaggregated' THEN " \
-	SLICE_BY_ID("dma_transfer", K, "p.profile") \
-	" ELSE " SLICE_BY_ID("instruction", K, "p.profile") " END"
+	BY_ID("dma_transfer", K, "p.profile") \
+	" ELSE " BY_ID("instruction", K, "p.profile") " END"
 
 /* The link's name: the profile's own ("FLOW_DEPENDENCE" -> "flow
  * dependence"), else a default. */
 #define LINK_NAME(D) "coalesce(lower(replace(p.type, '_', ' ')), '" D "')"
 
-/* Each statement turns the pending rows of one kind into flows (out,
+/* The statements that find the other end by its id, finding the slice
+ * by BY_ID; each turns the pending rows of one kind into flows (out,
  * in, kind, exact), in the order they were read. */
+#define ID_LINKS(BY_ID) { \
+	/* predecessors: kept with one end when the id names nothing */ \
+	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT " \
+	BY_ID("instruction", "p.key", "p.profile") ", p.slice, " \
+	LINK_NAME("dependency") ", 1 FROM temp.dep_pending p WHERE" \
+	" p.kind = %d ORDER BY p.rowid", \
+	/* Flow table rows: the same, unless neither end is found */ \
+	"INSERT INTO flow(flow_id, slice_out, slice_in, kind, exact)" \
+	" SELECT NULL, o, i, k, 1 FROM (SELECT p.rowid AS r, " \
+	ROW_END(BY_ID, "p.tab", "p.key") " AS o, " \
+	ROW_END(BY_ID, "p.tab2", "p.key2") " AS i, " LINK_NAME("dependency") \
+	" AS k FROM temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL" \
+	" OR i IS NOT NULL ORDER BY r", \
+	/* packets of transfers the profile does not list stay unlinked */ \
+	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, s," \
+	" 'dma packet', 1 FROM (SELECT p.rowid AS r, p.slice AS s, " \
+	BY_ID("dma_transfer", "p.key", "p.profile") " AS o FROM" \
+	" temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL" \
+	" ORDER BY r", \
+}
+
+/* [0] for a cache of several profiles, [1] for one */
+static const char *const id_sql[2][3] = {
+	ID_LINKS(SLICE_BY_ID), ID_LINKS(SLICE_BY_ID_ONE),
+};
+
+/* The statements that match by times and semaphore values. */
 static const char *const link_sql[] = {
-	/* predecessors: kept with one end when the id names nothing */
-	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT "
-	SLICE_BY_ID("instruction", "p.key", "p.profile") ", p.slice, "
-	LINK_NAME("dependency") ", 1 FROM temp.dep_pending p WHERE p.kind = %d"
-	" ORDER BY p.rowid",
-	/* Flow table rows: the same, unless neither end is found */
-	"INSERT INTO flow(flow_id, slice_out, slice_in, kind, exact)"
-	" SELECT NULL, o, i, k, 1 FROM (SELECT p.rowid AS r, "
-	ROW_END("p.tab", "p.key") " AS o, " ROW_END("p.tab2", "p.key2") " AS i, "
-	LINK_NAME("dependency") " AS k FROM temp.dep_pending p WHERE p.kind ="
-	" %d) WHERE o IS NOT NULL OR i IS NOT NULL ORDER BY r",
-	/* packets of transfers the profile does not list stay unlinked */
-	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, s,"
-	" 'dma packet', 1 FROM (SELECT p.rowid AS r, p.slice AS s, "
-	SLICE_BY_ID("dma_transfer", "p.key", "p.profile") " AS o FROM"
-	" temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL ORDER BY r",
 	/* triggers: an engine's instruction starting at the trigger time
 	 * (x is p again: an ORDER BY here cannot name p; the joins in
 	 * this order, whatever the planner guesses without statistics);
@@ -91,6 +108,10 @@ static const char *const link_sql[] = {
 	" FROM temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL"
 	" ORDER BY r",
 };
+
+/* The page cache (KB) the matching seeks in: as large as the temporary
+ * database's, which the pending links fill. */
+#define DEPS_CACHE_KB 16384
 
 /* Indexes the matching seeks by, each made only when some pending row
  * needs it, and dropped once the flows are written (the finished cache
@@ -125,6 +146,22 @@ static int exec_fmt(sqlite3 *db, const char *fmt, int a, int b)
 	return rc;
 }
 
+/* The integer the query sql answers into *v; -1 on error. */
+static int int_of(sqlite3 *db, const char *sql, int *v)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			*v = sqlite3_column_int(st, 0);
+			rc = 0;
+		}
+		sqlite3_finalize(st);
+	}
+	return rc;
+}
+
 /* 1 when some pending row is as "when" says (with kinds a and b), 0
  * when none, -1 on error. */
 static int any_pending(sqlite3 *db, const char *when, int a, int b)
@@ -133,17 +170,13 @@ static int any_pending(sqlite3 *db, const char *when, int a, int b)
 	char *sql = cond ? sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM"
 					   " temp.dep_pending WHERE %s)", cond) :
 			   NULL;
-	sqlite3_stmt *st;
-	int rc = -1;
+	int any = -1;
 
-	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			rc = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
+	if (int_of(db, sql, &any))
+		any = -1;
 	sqlite3_free(sql);
 	sqlite3_free(cond);
-	return rc;
+	return any;
 }
 
 static int make_indexes(sqlite3 *db)
@@ -167,17 +200,44 @@ static int make_indexes(sqlite3 *db)
 	return 0;
 }
 
-int deps_resolve(sqlite3 *db)
+/* Whether every track and pending link is of one profile: then an id
+ * names a row of that profile without reading its slice and track. */
+static const char one_profile_sql[] =
+	"SELECT (SELECT count(DISTINCT profile_id) FROM track) = 1 AND NOT"
+	" EXISTS(SELECT 1 FROM temp.dep_pending WHERE profile IS NOT"
+	" (SELECT min(profile_id) FROM track))";
+
+static int link_all(sqlite3 *db)
 {
+	const int id_kinds[] = { WD_PRED, WD_ROW, WD_PACKET };
 	const int kinds[][2] = {
-		{ WD_PRED, 0 }, { WD_ROW, 0 }, { WD_PACKET, 0 },
 		{ WD_TRIGGERED, WD_TRIGGER }, { WD_SIGNAL, WD_WAIT },
 	};
+	int one;
 
-	if (make_indexes(db))
-		return -1;
+	if (int_of(db, one_profile_sql, &one))
+		return db_fail(db, "dependencies");
+	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++)
+		if (exec_fmt(db, id_sql[!!one][i], id_kinds[i], 0))
+			return -1;
 	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
 		if (exec_fmt(db, link_sql[i], kinds[i][0], kinds[i][1]))
 			return -1;
-	return db_exec(db, drop_sql);
+	return 0;
+}
+
+int deps_resolve(sqlite3 *db)
+{
+	int cache;
+
+	/* the seeks by id jump across the typed tables, slices and tracks:
+	 * the finishing pass's small cache sends a third of them to the
+	 * disk; the sorts after this want the small one back */
+	if (int_of(db, "PRAGMA main.cache_size", &cache))
+		return db_fail(db, "dependencies");
+	if (exec_fmt(db, "PRAGMA main.cache_size=%d", -DEPS_CACHE_KB, 0) ||
+	    make_indexes(db) || link_all(db))
+		return -1;
+	return exec_fmt(db, "PRAGMA main.cache_size=%d", cache, 0) ||
+	       db_exec(db, drop_sql);
 }

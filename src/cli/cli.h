@@ -14,6 +14,8 @@
 
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2
+/* nxtop diff --fail-if-slower: B's total time grew past the limit */
+#define EXIT_SLOWER 3
 
 /* Long-only common options; commands number their own from 256. */
 enum {
@@ -53,6 +55,8 @@ struct cli {
 	struct tui_opts ui;
 	struct sysgroup group;	/* a system profile's rows */
 	const char *data_path;	/* Neuron Explorer's --data-path */
+	/* where the timeline opens, as given */
+	const char *at, *zoom, *search, *select, *tracks;
 };
 
 /* Handles a common option; 1 if it was one. A bad filter or grouping is
@@ -75,12 +79,20 @@ struct model *cli_open(const char *profile, const struct import_opts *o);
  * [t0, t1); the whole profile when s is NULL. -1 with err_get() set. */
 int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 	      int64_t *t1);
+/* The same for option opt ("--zoom"), named in the errors. */
+int cli_span(const char *opt, const char *s, const struct mprofile *p,
+	     int64_t *t0, int64_t *t1);
+/* --tracks: row or group names to track ids (NULL list: none). -1 with
+ * err_get() set. */
+int cli_tracks(struct model *m, int64_t profile, const char *list,
+	       int64_t **ids, size_t *n);
 
 int cmd_analyze(struct cli *c, int argc, char **argv);
 int cmd_import(struct cli *c, int argc, char **argv);
 int cmd_summary(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);
 int cmd_demo(struct cli *c, int argc, char **argv);
+int cmd_diff(struct cli *c, int argc, char **argv);
 int cmd_view(struct cli *c, int argc, char **argv);
 int cmd_list(struct cli *c, int argc, char **argv);
 /* Handles a viewer option: 1 if it was one, 0 if not, or a usage

@@ -143,7 +143,13 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 }
 
 int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
-		       int64_t *t1)
+	      int64_t *t1)
+{
+	return cli_span("--range", s, p, t0, t1);
+}
+
+int cli_span(const char *opt, const char *s, const struct mprofile *p,
+	     int64_t *t0, int64_t *t1)
 {
 	const char *colon = s ? strchr(s, ':') : NULL;
 	char a[64], b[64];
@@ -155,35 +161,36 @@ int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 		return 0;
 	if (!colon || (size_t)(colon - s) >= sizeof(a) ||
 	    strlen(colon + 1) >= sizeof(b)) {
-		err_set("--range: expected START:END like 1.2ms:3.4ms, not '%s'", s);
+		err_set("%s: expected START:END like 1.2ms:3.4ms, not '%s'",
+			opt, s);
 		return -1;
 	}
 	snprintf(a, sizeof(a), "%.*s", (int)(colon - s), s);
 	snprintf(b, sizeof(b), "%s", colon + 1);
 	if (*a) {
 		if (timefmt_parse(a, &v)) {
-			err_set("--range: '%s' is not a time like 1.2ms", a);
+			err_set("%s: '%s' is not a time like 1.2ms", opt, a);
 			return -1;
 		}
 		*t0 = p->start + v;
 	}
 	if (*b) {
 		if (timefmt_parse(b, &v)) {
-			err_set("--range: '%s' is not a time like 3.4ms", b);
+			err_set("%s: '%s' is not a time like 3.4ms", opt, b);
 			return -1;
 		}
 		*t1 = p->start + v;
 	}
 	if (*t1 <= *t0) {
-		err_set("--range: the end must come after the start");
+		err_set("%s: the end must come after the start", opt);
 		return -1;
 	}
 	return 0;
 }
 
 /* Row names to track ids; groups by their name too. */
-static int resolve_tracks(struct model *m, int64_t profile, const char *list,
-			  int64_t **ids, size_t *n)
+int cli_tracks(struct model *m, int64_t profile, const char *list,
+	       int64_t **ids, size_t *n)
 {
 	struct mtrack *t;
 	size_t nt;
@@ -260,7 +267,7 @@ static int run_selection(struct model *m, const struct mprofile *p,
 	struct selection s;
 	int rc = -1;
 
-	if (!resolve_tracks(m, p->id, a->tracks, &ids, &nids) &&
+	if (!cli_tracks(m, p->id, a->tracks, &ids, &nids) &&
 	    !selection_compute(m, p->id, t0, t1, ids, nids, &s)) {
 		if (a->what == W_WINDOW)
 			export_window(&s, p, a->fmt, out);
@@ -353,7 +360,7 @@ static int run_events(struct model *m, const struct mprofile *p,
 {
 	int64_t *ids = NULL;
 	size_t nids = 0;
-	int rc = resolve_tracks(m, p->id, a->tracks, &ids, &nids) ||
+	int rc = cli_tracks(m, p->id, a->tracks, &ids, &nids) ||
 		 export_events(m, p, t0, t1, ids, nids, a->fmt, out) ? -1 : 0;
 
 	free(ids);

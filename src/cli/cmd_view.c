@@ -1,5 +1,6 @@
-/* nxtop PROFILE: the profile's timeline in the terminal; nxtop alone or
- * on a folder of profiles: the Profile Manager. */
+/* nxtop PROFILE: the profile's timeline in the terminal; nxtop A B:
+ * A's timeline and the Compare view of B; nxtop alone or on a folder of
+ * profiles: the Profile Manager. */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,9 +9,14 @@
 #include <unistd.h>
 
 #include "src/cli/cli.h"
+#include "model/query.h"
 #include "model/summary.h"
 #include "model/text.h"
+#include "model/timefmt.h"
 #include "tui/tui.h"
+
+/* Where the timeline opens; only nxtop PROFILE takes these. */
+enum { OPT_AT = 700, OPT_ZOOM, OPT_SEARCH, OPT_SELECT, OPT_TRACKS };
 
 static int parse_color(const char *s, enum tui_color *out)
 {
@@ -77,22 +83,144 @@ static char *run_note(struct model *m)
 	return note;
 }
 
+static int start_option(struct cli *c, int opt)
+{
+	const char **slot[] = { &c->at, &c->zoom, &c->search, &c->select,
+				&c->tracks };
+
+	if (opt < OPT_AT || opt > OPT_TRACKS)
+		return 0;
+	*slot[opt - OPT_AT] = optarg;
+	return 1;
+}
+
+/* The error for a time outside the profile of len ns. */
+static int outside(const char *opt, const char *arg, int64_t len)
+{
+	char b[48];
+
+	timefmt_dur(b, sizeof(b), len, 3, 0);
+	return cli_usage_error("%s: '%s' is outside the profile (0 .. %s)",
+			       opt, arg, b);
+}
+
+static int check_search(const char *text)
+{
+	struct query q;
+	char *err;
+
+	if (!query_parse(text, &q, &err)) {
+		query_free(&q);
+		return 0;
+	}
+	cli_usage_error("--search: %s", err);
+	free(err);
+	return EXIT_USAGE;
+}
+
+static int start_times(struct cli *c, const struct mprofile *p,
+		       struct tui_start *s)
+{
+	/* times from the profile's start, as :goto reads them */
+	struct mprofile rel = { .start = 0, .end = p->end - p->start };
+
+	if (c->at) {
+		if (timefmt_parse(c->at, &s->at))
+			return cli_usage_error("--at: '%s' is not a time like "
+					       "1.2ms", c->at);
+		if (s->at < 0 || s->at > rel.end)
+			return outside("--at", c->at, rel.end);
+		s->has_at = 1;
+	}
+	if (c->zoom) {
+		if (cli_span("--zoom", c->zoom, &rel, &s->zoom0, &s->zoom1))
+			return cli_usage_error("%s", err_get());
+		if (s->zoom0 > rel.end)
+			return outside("--zoom", c->zoom, rel.end);
+		s->has_zoom = 1;
+	}
+	if (c->select) {
+		if (cli_span("--select", c->select, &rel, &s->sel0, &s->sel1))
+			return cli_usage_error("%s", err_get());
+		if (s->sel0 > rel.end)
+			return outside("--select", c->select, rel.end);
+		s->has_select = 1;
+	}
+	return 0;
+}
+
+/* The start options checked against the profile m opens on: a bad one
+ * is a usage error (its exit status), before any screen. */
+static int start_check(struct cli *c, struct model *m, struct tui_start *s)
+{
+	struct mprofile p;
+	int rc;
+
+	if (c->tracks && !c->select)
+		return cli_usage_error("--tracks goes with --select");
+	if (c->search && (rc = check_search(c->search)))
+		return rc;
+	s->search = c->search;
+	if (!c->at && !c->zoom && !c->select)
+		return 0;
+	if (model_profile(m, 1, &p))
+		return cli_fail();
+	rc = start_times(c, &p, s);
+	if (!rc && cli_tracks(m, p.id, c->tracks, &s->tracks, &s->ntracks))
+		rc = cli_usage_error("%s", err_get());
+	model_profile_clear(&p);
+	return rc;
+}
+
 int cli_view(struct cli *c, const char *profile)
 {
 	struct model *m = cli_open(profile, &c->imp);
-	char *note;
+	struct tui_start start = { 0 };
+	char *abs, *note = NULL;
 	int rc;
 
 	if (!m)
 		return cli_fail();
-	cli_remember(NULL, profile, model_path(m));
-	c->ui.group = &c->group;
-	note = run_note(m);
-	c->ui.note = note;
-	rc = tui_run(m, &c->ui) ? cli_fail() : 0;
-	c->ui.note = NULL;
+	rc = start_check(c, m, &start);
+	abs = realpath(profile, NULL);
+	if (!rc) {
+		cli_remember(NULL, profile, model_path(m));
+		c->ui.group = &c->group;
+		c->ui.profile = abs ? abs : profile;
+		note = run_note(m);
+		c->ui.note = note;
+		/* without one, the first frame folds rows to fit as always */
+		if (c->at || c->zoom || c->search || c->select)
+			c->ui.start = &start;
+		rc = tui_run(m, &c->ui) ? cli_fail() : 0;
+		c->ui.note = NULL;
+	}
 	free(note);
+	free(start.tracks);
+	free(abs);
 	model_close(m);
+	return rc;
+}
+
+/* nxtop A B: A's timeline under the Compare view of B. */
+static int view_pair(struct cli *c, const char *a, const char *b)
+{
+	struct model *ma = cli_open(a, &c->imp), *mb = NULL;
+	int rc;
+
+	if (ma)
+		mb = cli_open(b, &c->imp);
+	if (!mb) {
+		if (ma)
+			model_close(ma);
+		return cli_fail();
+	}
+	cli_remember(NULL, a, model_path(ma));
+	c->ui.group = &c->group;
+	c->ui.compare = mb;
+	rc = tui_run(ma, &c->ui) ? cli_fail() : 0;
+	model_close(mb);
+	model_close(ma);
 	return rc;
 }
 
@@ -101,13 +229,18 @@ int cmd_view(struct cli *c, int argc, char **argv)
 	static const struct option opts[] = {
 		CLI_COMMON_OPTIONS,
 		CLI_VIEW_OPTIONS,
+		{ "at", required_argument, NULL, OPT_AT },
+		{ "zoom", required_argument, NULL, OPT_ZOOM },
+		{ "search", required_argument, NULL, OPT_SEARCH },
+		{ "select", required_argument, NULL, OPT_SELECT },
+		{ "tracks", required_argument, NULL, OPT_TRACKS },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *profile;
 	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT, opts, NULL)) != -1) {
-		if (cli_common(c, opt))
+		if (cli_common(c, opt) || start_option(c, opt))
 			continue;
 		rc = cli_view_option(c, opt);
 		if (rc > 1)
@@ -115,10 +248,17 @@ int cmd_view(struct cli *c, int argc, char **argv)
 		if (!rc)
 			return cli_bad_option(argv);
 	}
+	if (optind == argc || cli_has_profiles(argv[optind])) {
+		if (c->at || c->zoom || c->search || c->select || c->tracks)
+			return cli_usage_error("--at, --zoom, --search and "
+					       "--select need a PROFILE");
+	}
 	/* a script without a terminal gets the usage error, not a wait */
 	if (optind == argc && (c->ui.headless || (isatty(STDIN_FILENO) &&
 						  isatty(STDOUT_FILENO))))
 		return cli_manager(c, NULL);
+	if (argc - optind == 2)
+		return view_pair(c, argv[optind], argv[optind + 1]);
 	if ((rc = cli_profile_arg(argc, argv, &profile)))
 		return rc;
 	if (cli_has_profiles(profile))

@@ -17,6 +17,7 @@ static const struct {
 	{ "summary", cmd_summary },
 	{ "analyze", cmd_analyze },
 	{ "export", cmd_export },
+	{ "diff", cmd_diff },
 	{ "demo", cmd_demo },
 	{ "list", cmd_list },
 };

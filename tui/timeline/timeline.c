@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/compare_view.h"
 #include "tui/draw.h"
 #include "tui/help.h"
 #include "tui/info_view.h"
@@ -658,6 +659,9 @@ static int timeline_request(struct view *v, enum request req)
 		return 0;
 	case REQ_CLOSE_PANE:
 		return close_pane(tl);
+	case REQ_COPY_VIEW:
+		timeline_copy_view(tl);
+		return 0;
 	case REQ_COLOR:
 		tl->color_by = (tl->color_by + 1) % BY_COUNT;
 		tui_message(v->tui, "colour by %s",
@@ -775,6 +779,28 @@ static int cmd_align(struct timeline *tl, int argc, char **argv)
 	return -1;
 }
 
+int timeline_compare(struct view *v, const char *what)
+{
+	struct timeline *tl = (struct timeline *)v;
+	struct model *b = tui_compare_model(v->tui);
+	const char *kind = tl->prof.kind ? tl->prof.kind : "";
+	enum diff_what w = !strcmp(kind, "system") ? DW_EXECUTIONS :
+			   !strcmp(kind, "trace") ? DW_OVERALL : DW_LAYERS;
+	struct view *cv;
+
+	if (!b) {
+		err_set("compare: open two profiles to compare them: nxtop A B");
+		return -1;
+	}
+	if (what && diff_what_parse(what, &w))
+		return -1;
+	cv = compare_view_open(tl, b, w);
+	if (!cv)
+		return -1;
+	tui_push(v->tui, cv);
+	return 0;
+}
+
 static int timeline_command(struct view *v, int argc, char **argv)
 {
 	struct timeline *tl = (struct timeline *)v;
@@ -798,8 +824,17 @@ static int timeline_command(struct view *v, int argc, char **argv)
 		return cmd_align(tl, argc, argv);
 	if (!strcmp(argv[0], "lanes"))
 		return timeline_lanes_command(tl, argc, argv);
+	if (!strcmp(argv[0], "compare")) {
+		if (argc <= 2)
+			return timeline_compare(v, argc == 2 ? argv[1] : NULL);
+		err_set("compare: expected one of overall, engines, layers,"
+			" opcodes, hlo, dma or executions");
+		return -1;
+	}
 	if (!strcmp(argv[0], "flows"))
 		return timeline_flows_command(tl, argc, argv);
+	if (!strcmp(argv[0], "view"))
+		return timeline_view_command(tl, argc, argv);
 	return 1;
 }
 
@@ -861,8 +896,14 @@ static const struct view_cmd timeline_cmds[] = {
 			       "(no word: toggle)" },
 	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
 			"depth, the last taking the deeper events (default 4)" },
+	{ "compare", "[WHAT]", "Compare profile B of nxtop A B with this one: "
+	  "layers (default), opcodes, engines, hlo, dma, overall or "
+	  "executions" },
 	{ "flows", "[on|off]", "Show or hide the marks where flows leave and "
 			       "enter events (no word: toggle)" },
+	{ "view", "[save|delete] [NAME]", "Restore the view saved as NAME; "
+	  "save NAME: save what the screen shows (range, cursor, row, folds, "
+	  "colours, search, lanes); delete NAME; no word: list the views" },
 	{ NULL, NULL, NULL },
 };
 

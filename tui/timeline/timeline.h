@@ -8,6 +8,8 @@
 #include "model/sysrows.h"
 #include "tui/view.h"
 
+struct tui_start;
+
 /* A timeline of one profile; profile 0 picks the first top-level one.
  * g: how a system profile's rows are grouped (NULL: the default). NULL
  * with err_set(). */
@@ -18,5 +20,14 @@ struct view *timeline_open(struct model *m, int64_t profile,
  * when it cannot be shown (missing from the bundle, failed to import). */
 struct view *timeline_open_device(struct model *m, int64_t device,
 				  int64_t slice);
+/* Opens the view where s says (views.c); a search that fails is said
+ * on the status line. */
+void timeline_start(struct view *v, const struct tui_start *s);
+
+/* Opens the Compare view of profile B (tui_compare_model) over the
+ * timeline: what (NULL: layers, executions for a system profile, the
+ * overall figures for a trace) as nxtop diff --what names it. -1 with
+ * err_set(). */
+int timeline_compare(struct view *v, const char *what);
 
 #endif

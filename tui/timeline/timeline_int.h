@@ -279,6 +279,12 @@ void timeline_devices(struct timeline *tl);
 /* on: 1 aligns, 0 stops, -1 toggles; -1 with err_set(). */
 int timeline_align(struct timeline *tl, int on);
 
+/* views.c: :view, :view save NAME, :view delete NAME, :view NAME; -1
+ * with err_set(). */
+int timeline_view_command(struct timeline *tl, int argc, char **argv);
+/* y: the command line that reopens the view, shown and copied. */
+void timeline_copy_view(struct timeline *tl);
+
 /* group.c */
 /* G: the command line with the grouping filled in. */
 void timeline_group_prompt(struct timeline *tl);

@@ -25,6 +25,11 @@ void pfev_init(struct pftrace *p)
 	u64map_init(&p->tracks);
 	u64map_init(&p->flows);
 	u64map_init(&p->legacy_flows);
+	u64map_init(&p->flow_slices);
+	p->serials = 0;
+	p->links = NULL;
+	p->nlinks = p->caplinks = 0;
+	p->flush_at = PF_LINK_BATCH;
 	u64map_init(&p->threads);
 	memset(&p->global, 0, sizeof(p->global));
 	p->global.described = 1;
@@ -364,34 +369,101 @@ static int64_t event_cat(struct pftrace *p, const Nxpf__TrackEvent *te,
 	return p->tmp.len ? writer_stringn(p->w, p->tmp.buf, p->tmp.len) : 0;
 }
 
-static void add_flow(struct pf_open *o, uint64_t id, int terminating,
-		     int legacy)
+struct pf_flowend {
+	uint64_t id;
+	uint64_t serial;	/* the slice of its latest end */
+	int64_t ts;
+	int linked;		/* a partner came: else an unpaired end */
+};
+
+static void link_add(struct pftrace *p, uint64_t id, uint64_t out,
+		     uint64_t in)
 {
-	o->flows = xgrow(o->flows, &o->capflows, o->nflows + 1,
-			 sizeof(*o->flows));
-	o->flows[o->nflows++] = (struct pf_flowref){ id, terminating, legacy };
+	p->links = xgrow(p->links, &p->caplinks, p->nlinks + 1,
+			 sizeof(*p->links));
+	p->links[p->nlinks++] = (struct pf_link){ id, out, in };
+}
+
+/* Flow ends are linked in the order of the events carrying them, as
+ * Perfetto does (a slice's begin before one that begins later, however
+ * the two end); of two ends the earlier is the source. An end whose
+ * partner never comes is kept as an unpaired end. */
+static void flow_link(struct pftrace *p, const struct pf_flowref *f,
+		      uint64_t serial, int64_t ts)
+{
+	struct u64map *map = f->legacy ? &p->legacy_flows : &p->flows;
+	struct pf_flowend *e = u64map_get(map, f->id);
+
+	if (e) {
+		if (e->ts <= ts)
+			link_add(p, f->id, e->serial, serial);
+		else
+			link_add(p, f->id, serial, e->serial);
+		e->linked = 1;
+		if (f->terminating) {
+			free(u64map_del(map, f->id));
+		} else if (ts >= e->ts) {
+			e->serial = serial;
+			e->ts = ts;
+		}
+		return;
+	}
+	if (f->terminating) {
+		link_add(p, f->id, 0, serial);
+		return;
+	}
+	if (p->flows.n + p->legacy_flows.n >= PF_MAX_OPEN_FLOWS) {
+		p->n_flows_dropped++;
+		return;
+	}
+	e = xmalloc(sizeof(*e));
+	e->id = f->id;
+	e->serial = serial;
+	e->ts = ts;
+	e->linked = 0;
+	u64map_put(map, f->id, e);
+}
+
+static void add_flow(struct pftrace *p, struct pf_open *o, int64_t ts,
+		     uint64_t id, int terminating, int legacy)
+{
+	struct pf_flowref f = { id, terminating, legacy };
+
+	o->flowed = 1;
+	flow_link(p, &f, o->serial, ts);
+}
+
+/* Flows of slices written as slices (not of Neuron device rows). */
+static int track_flows(const struct pf_track *t)
+{
+	return t->row && !t->is_counter && t->nkind != PFN_ENGINE &&
+	       t->nkind != PFN_DMA;
 }
 
 /* Legacy flow directions (FORMATS.md §1.5 LegacyEvent). */
 enum { LEGACY_FLOW_IN = 1, LEGACY_FLOW_OUT = 2, LEGACY_FLOW_INOUT = 3 };
 
-static void add_flows(struct pf_open *o, const Nxpf__TrackEvent *te)
+/* The flow ends an event at ts gives the open slice o. */
+static void add_flows(struct pftrace *p, const struct pf_track *t,
+		      struct pf_open *o, int64_t ts, const Nxpf__TrackEvent *te)
 {
 	const Nxpf__TrackEvent__LegacyEvent *le = te->legacy_event;
 
+	if (!track_flows(t))
+		return;
 	for (size_t i = 0; i < te->n_flow_ids; i++)
-		add_flow(o, te->flow_ids[i], 0, 0);
+		add_flow(p, o, ts, te->flow_ids[i], 0, 0);
 	for (size_t i = 0; i < te->n_flow_ids_old; i++)
-		add_flow(o, te->flow_ids_old[i], 0, 0);
+		add_flow(p, o, ts, te->flow_ids_old[i], 0, 0);
 	for (size_t i = 0; i < te->n_terminating_flow_ids; i++)
-		add_flow(o, te->terminating_flow_ids[i], 1, 0);
+		add_flow(p, o, ts, te->terminating_flow_ids[i], 1, 0);
 	for (size_t i = 0; i < te->n_terminating_flow_ids_old; i++)
-		add_flow(o, te->terminating_flow_ids_old[i], 1, 0);
+		add_flow(p, o, ts, te->terminating_flow_ids_old[i], 1, 0);
 	/* in ends a flow, out starts one, both continue it */
 	if (le && le->has_bind_id && le->has_flow_direction &&
 	    le->flow_direction >= LEGACY_FLOW_IN &&
 	    le->flow_direction <= LEGACY_FLOW_INOUT)
-		add_flow(o, le->bind_id,
+		add_flow(p, o, ts, le->bind_id,
 			 le->flow_direction == LEGACY_FLOW_IN, 1);
 }
 
@@ -406,7 +478,8 @@ static void open_fill(struct pftrace *p, struct pf_track *t, struct pf_open *o,
 	o->name = event_name(p, te, q, &text);
 	o->cat = event_cat(p, te, q);
 	sb_reset(&o->args);
-	o->nflows = 0;
+	o->serial = ++p->serials;
+	o->flowed = 0;
 	cJSON_Delete(o->fields);
 	o->fields = NULL;
 	if (t->nkind != PFN_NONE) {
@@ -418,54 +491,73 @@ static void open_fill(struct pftrace *p, struct pf_track *t, struct pf_open *o,
 		pfargs_json(&o->args, te->debug_annotations,
 			    te->n_debug_annotations, q);
 	}
-	add_flows(o, te);
+	add_flows(p, t, o, ts, te);
 }
 
-struct pf_flowend {
-	uint64_t id;
-	int64_t slice, ts;
-	int linked;		/* a partner came: else an unpaired end */
-};
-
-/* Flow ends in event order; the earlier end is the source. An end
- * whose partner never comes is kept as an unpaired end. */
-static void flow_link(struct pftrace *p, const struct pf_flowref *f,
-		      int64_t slice, int64_t ts)
+static int64_t link_slice(const struct pftrace *p, uint64_t serial)
 {
-	struct u64map *map = f->legacy ? &p->legacy_flows : &p->flows;
-	struct pf_flowend *e = u64map_get(map, f->id);
+	return serial ? (intptr_t)u64map_get(&p->flow_slices, serial) : 0;
+}
+
+/* Writes the links whose slices are written, keeping the others; with
+ * all, every link (a slice left out is a missing end). */
+static void links_write(struct pftrace *p, int all)
+{
+	size_t kept = 0;
 	struct wid id;
 
-	if (e) {
-		wid_from_u64(&id, f->id);
-		if (e->ts <= ts)
-			writer_flow(p->w, &id, e->slice, slice, "flow");
-		else
-			writer_flow(p->w, &id, slice, e->slice, "flow");
-		e->linked = 1;
-		if (f->terminating) {
-			free(u64map_del(map, f->id));
-		} else if (ts >= e->ts) {
-			e->slice = slice;
-			e->ts = ts;
+	for (size_t i = 0; i < p->nlinks; i++) {
+		const struct pf_link *l = &p->links[i];
+		int64_t out = link_slice(p, l->out), in = link_slice(p, l->in);
+
+		if (!all && ((l->out && !out) || (l->in && !in))) {
+			p->links[kept++] = *l;
+			continue;
 		}
-		return;
+		if (!out && !in)
+			continue;
+		wid_from_u64(&id, l->id);
+		writer_flow(p->w, &id, out, in, "flow");
 	}
-	if (f->terminating) {
-		wid_from_u64(&id, f->id);
-		writer_flow(p->w, &id, 0, slice, "flow");
-		return;
+	p->nlinks = kept;
+}
+
+struct keep {
+	const struct u64map *from;
+	struct u64map to;
+};
+
+static void keep_serial(struct keep *k, uint64_t serial)
+{
+	void *v = serial ? u64map_get(k->from, serial) : NULL;
+
+	if (v)
+		u64map_put(&k->to, serial, v);
+}
+
+static void keep_end(void *ctx, void *val)
+{
+	keep_serial(ctx, ((struct pf_flowend *)val)->serial);
+}
+
+/* Links are written in batches as their slices are; the slice ids kept
+ * are those that links still waiting and flows still open name, so the
+ * memory follows what is open rather than the whole trace. */
+static void links_flush(struct pftrace *p)
+{
+	struct keep k = { .from = &p->flow_slices };
+
+	links_write(p, 0);
+	u64map_init(&k.to);
+	for (size_t i = 0; i < p->nlinks; i++) {
+		keep_serial(&k, p->links[i].out);
+		keep_serial(&k, p->links[i].in);
 	}
-	if (p->flows.n + p->legacy_flows.n >= PF_MAX_OPEN_FLOWS) {
-		p->n_flows_dropped++;
-		return;
-	}
-	e = xmalloc(sizeof(*e));
-	e->id = f->id;
-	e->slice = slice;
-	e->ts = ts;
-	e->linked = 0;
-	u64map_put(map, f->id, e);
+	u64map_each(&p->flows, keep_end, &k);
+	u64map_each(&p->legacy_flows, keep_end, &k);
+	u64map_free(&p->flow_slices, NULL);
+	p->flow_slices = k.to;
+	p->flush_at = 2 * p->nlinks + PF_LINK_BATCH;
 }
 
 /* Writes an open slice as it ends. */
@@ -492,8 +584,10 @@ static int open_write(struct pftrace *p, struct pf_track *t, struct pf_open *o,
 		if (o->args.len)
 			writer_slice_args(p->w, slice, sb_cstr(&o->args));
 	}
-	for (size_t i = 0; i < o->nflows; i++)
-		flow_link(p, &o->flows[i], slice, o->ts);
+	if (o->flowed && slice)
+		u64map_put(&p->flow_slices, o->serial, (void *)(intptr_t)slice);
+	if (p->nlinks >= p->flush_at)
+		links_flush(p);
 	return 0;
 }
 
@@ -545,7 +639,7 @@ static int slice_end(struct pftrace *p, struct pf_track *t, int64_t ts,
 	else
 		pfargs_json(&o->args, te->debug_annotations,
 			    te->n_debug_annotations, q);
-	add_flows(o, te);
+	add_flows(p, t, o, ts, te);
 	rc = open_write(p, t, o, ts - o->ts, 0, (int)t->depth - 1);
 	t->depth--;
 	return rc;
@@ -852,12 +946,9 @@ static void flow_unpaired(void *ctx, void *val)
 {
 	struct pftrace *p = ctx;
 	struct pf_flowend *e = val;
-	struct wid id;
 
-	if (e->linked)
-		return;
-	wid_from_u64(&id, e->id);
-	writer_flow(p->w, &id, e->slice, 0, "flow");
+	if (!e->linked)
+		link_add(p, e->id, e->serial, 0);
 }
 
 int pfev_finish(struct pftrace *p)
@@ -867,6 +958,7 @@ int pfev_finish(struct pftrace *p)
 	close_open(p, &p->global);
 	u64map_each(&p->flows, flow_unpaired, p);
 	u64map_each(&p->legacy_flows, flow_unpaired, p);
+	links_write(p, 1);
 	warnings(p);
 	if (p->have_ts && p->min_ts >= EPOCH_MIN_NS)
 		writer_profile_set(p->w, p->im->profile, "epoch", "1");
@@ -881,7 +973,6 @@ static void open_free(struct pf_open *o)
 {
 	sb_free(&o->args);
 	cJSON_Delete(o->fields);
-	free(o->flows);
 }
 
 static void track_clear(struct pf_track *t)
@@ -913,6 +1004,8 @@ void pfev_free(struct pftrace *p)
 	track_clear(&p->global);
 	u64map_free(&p->flows, free);
 	u64map_free(&p->legacy_flows, free);
+	u64map_free(&p->flow_slices, NULL);
+	free(p->links);
 	u64map_free(&p->seqs, seq_free);
 	open_free(&p->inst);
 	sb_free(&p->tmp);

@@ -23,6 +23,8 @@
 #define PF_MAX_SEQUENCES (1u << 20)
 /* Flows waiting for their next end; new ones beyond are dropped. */
 #define PF_MAX_OPEN_FLOWS (1u << 22)
+/* Flow links gathered before those whose slices are written go out. */
+#define PF_LINK_BATCH 65536
 
 /* What a track is in Neuron's own output (see neuron.c). */
 enum pfn_kind {
@@ -46,8 +48,13 @@ struct pf_open {
 	int64_t ts, name, cat;
 	struct strbuf args;	/* JSON object text, or empty */
 	cJSON *fields;		/* Neuron tracks: the annotations */
-	struct pf_flowref *flows;
-	size_t nflows, capflows;
+	uint64_t serial;	/* names the slice in flow links until written */
+	int flowed;		/* carries a flow end */
+};
+
+/* A flow between two slices named by their serials (0: no end). */
+struct pf_link {
+	uint64_t id, out, in;
 };
 
 struct pf_track {
@@ -86,6 +93,10 @@ struct pftrace {
 	struct u64map tracks;	/* uuid -> pf_track */
 	struct u64map flows;	/* flow id -> pf_flowend */
 	struct u64map legacy_flows;	/* LegacyEvent bind_id -> pf_flowend */
+	uint64_t serials;	/* slices begun */
+	struct u64map flow_slices;	/* serial of a slice with flows -> id */
+	struct pf_link *links;	/* written once both their slices are */
+	size_t nlinks, caplinks, flush_at;
 	struct u64map threads;	/* pid << 32 | tid -> pf_track (legacy) */
 	struct pf_track global;	/* events without a track */
 	struct neuron *neuron;	/* Neuron device rows, once needed */

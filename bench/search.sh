@@ -1,0 +1,39 @@
+#!/bin/sh
+# Search benchmark: on the demo cache (bench/lib.sh), headless at 200x50,
+# the frame after Enter (the first frame with the matches) and the frames
+# of n and N, for a search on names (the opcode baseline) and searches
+# comparing dur and size, alone and beside name/engine terms, in the same
+# run. Budgets (issue 16): first frame < 300 ms, n/N < 50 ms.
+set -eu
+. "$(dirname "$0")/lib.sh"
+export XDG_DATA_HOME="$out/data"
+
+verdict() { awk -v v="$1" -v b="$2" 'BEGIN { print (v < b ? "ok" : "OVER BUDGET") }'; }
+
+# one query: median Enter frame over 3 runs, median and worst of n and N
+one() {
+	printf 'size 200x50\nkeys /%s<Enter>nnnnnNNNNN\ntimes search.times\n' "$1" \
+		> "$out/search.keys"
+	: > "$out/search.first"
+	: > "$out/search.step"
+	for i in 1 2 3; do
+		"$NXTOP" -q --headless="$out/search.keys" --dump="$out" "$cache"
+		awk '$1 == "<Enter>" { print $2 }' "$out/search.times" >> "$out/search.first"
+		awk '$1 == "n" || $1 == "N" { print $2 }' "$out/search.times" >> "$out/search.step"
+	done
+	first=$(median < "$out/search.first")
+	step=$(median < "$out/search.step")
+	worst=$(sort -n "$out/search.step" | tail -n 1)
+	printf '  %-34s first %8.1f ms %-11s n/N median %7.1f ms worst %7.1f ms %s\n' \
+		"/$(echo "$1" | sed "s/<lt>/</g")" "$first" "$(verdict "$first" 300)" "$step" "$worst" \
+		"$(verdict "$worst" 50)"
+}
+
+echo "nxtop search: $cache ($n events), 200x50, headless"
+one 'opcode=MATMUL'
+one 'dur>2us'
+one 'dur<lt>100ns'
+one 'size>=65536'
+one 'opcode=MATMUL dur>2us'
+one 'engine=Vector dur>1us'
+one 'queue_type=data size>4096'

@@ -1,0 +1,276 @@
+#include "config.h"
+
+#include "model/diff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/diff_int.h"
+#include "model/hmap.h"
+#include "model/util.h"
+
+const char *const diff_what_names[DW_COUNT] = {
+	"overall", "engines", "layers", "opcodes", "hlo", "dma", "executions",
+};
+
+const char *const diff_unit_names[] = { "count", "ns", "bytes", "" };
+
+#define TIME_COL(k, t) { k, t, DU_NS, 1 }
+#define COUNT_COL { "count", "Count", DU_COUNT, 0 }
+
+static const struct diff_layout layouts[DW_COUNT] = {
+	[DW_OVERALL] = { NULL, NULL, "figure", "Figure",
+		{ { "value", "Value", DU_COUNT, 1 } }, 1, 0 },
+	[DW_ENGINES] = { NULL, NULL, "engine", "Engine",
+		{ COUNT_COL, TIME_COL("time", "Time"),
+		  TIME_COL("busy", "Busy") }, 3, 1 },
+	[DW_LAYERS] = { NULL, NULL, "layer", "Layer",
+		{ COUNT_COL, TIME_COL("time", "Time") }, 2, 1 },
+	[DW_OPCODES] = { "engine", "Engine", "opcode", "Opcode",
+		{ COUNT_COL, TIME_COL("time", "Time") }, 2, 1 },
+	[DW_HLO] = { NULL, NULL, "hlo", "HLO",
+		{ COUNT_COL, TIME_COL("time", "Time") }, 2, 1 },
+	[DW_DMA] = { "queue_type", "Queue type", "queue", "Queue",
+		{ COUNT_COL, { "bytes", "Bytes", DU_BYTES, 1 },
+		  TIME_COL("time", "Time") }, 3, 1 },
+	[DW_EXECUTIONS] = { "event", "Event", "group", "Model and NC",
+		{ COUNT_COL, TIME_COL("median", "Median"),
+		  TIME_COL("p90", "p90"), TIME_COL("max", "Max") }, 4, 1 },
+};
+
+int diff_what_parse(const char *s, enum diff_what *w)
+{
+	for (int i = 0; i < DW_COUNT; i++) {
+		if (!strcmp(s, diff_what_names[i])) {
+			*w = (enum diff_what)i;
+			return 0;
+		}
+	}
+	err_set("unknown --what '%s' (overall, engines, layers, opcodes, hlo,"
+		" dma or executions)", s);
+	return -1;
+}
+
+/* The row of (group, name), new at the end when there is none yet. The
+ * key is both with a NUL between: no name holds one. */
+static struct diff_row *row_for(struct diff_sides *s, const char *group,
+				const char *name)
+{
+	struct diff *d = s->d;
+	size_t glen = group ? strlen(group) : 0, nlen = strlen(name);
+	size_t len = glen + 1 + nlen, i;
+	char *key = xmalloc(len);
+
+	if (glen)
+		memcpy(key, group, glen);
+	key[glen] = '\0';
+	memcpy(key + glen + 1, name, nlen);
+
+	if (!strmap_index(&s->index, key, len, &i)) {
+		i = d->n;
+		d->rows = xgrow(d->rows, &d->cap, d->n + 1, sizeof(*d->rows));
+		memset(&d->rows[i], 0, sizeof(*d->rows));
+		d->rows[i].group = group ? xstrdup(group) : NULL;
+		d->rows[i].name = xstrdup(name);
+		d->n++;
+		strmap_put_index(&s->index, key, len, i);
+	}
+	free(key);
+	return &d->rows[i];
+}
+
+void diff_add(struct diff_sides *s, const char *group, const char *name,
+	      const int64_t *v)
+{
+	struct diff_row *r = row_for(s, group, name);
+
+	r->has[s->side] = 1;
+	for (int c = 0; c < s->d->lay->ncols; c++)
+		r->v[s->side][c] = sat_add(r->v[s->side][c], v[c]);
+}
+
+struct diff_row *diff_figure(struct diff_sides *s, const char *name,
+			     enum diff_unit u, int64_t v)
+{
+	struct diff_row *r = row_for(s, NULL, name);
+
+	r->has[s->side] = 1;
+	r->unit = u;
+	r->v[s->side][0] = sat_add(r->v[s->side][0], v);
+	return r;
+}
+
+void diff_real(struct diff_sides *s, const char *name, double v)
+{
+	struct diff_row *r = row_for(s, NULL, name);
+
+	r->has[s->side] = 1;
+	r->unit = DU_REAL;
+	r->real[s->side] = v;
+	r->both_only = 1;
+}
+
+static void row_free(struct diff_row *r)
+{
+	free(r->group);
+	free(r->name);
+}
+
+/* Figures the profiles report themselves count only when both have them. */
+static void drop_one_sided(struct diff *d)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->rows[i].both_only && !(d->rows[i].has[0] &&
+					      d->rows[i].has[1]))
+			row_free(&d->rows[i]);
+		else
+			d->rows[k++] = d->rows[i];
+	}
+	d->n = k;
+}
+
+static int is_system(const struct mprofile *p)
+{
+	return p->kind && !strcmp(p->kind, "system");
+}
+
+static int check_kinds(const struct diff *d)
+{
+	int sys = is_system(&d->prof[0]);
+
+	if (sys != is_system(&d->prof[1])) {
+		err_set("cannot compare %s (A, a %s profile) with %s (B, a %s"
+			" profile): both must be system profiles or neither",
+			d->prof[0].name, d->prof[0].kind, d->prof[1].name,
+			d->prof[1].kind);
+		return -1;
+	}
+	if (d->what == DW_EXECUTIONS && !sys) {
+		err_set("--what executions compares system profiles; these are"
+			" %s profiles", d->prof[0].kind);
+		return -1;
+	}
+	if (sys && d->what != DW_OVERALL && d->what != DW_EXECUTIONS) {
+		err_set("--what %s compares device profiles; these are system"
+			" profiles (overall or executions)",
+			diff_what_names[d->what]);
+		return -1;
+	}
+	return 0;
+}
+
+static int open_sides(struct model *m[2], struct diff *d)
+{
+	for (int i = 0; i < 2; i++) {
+		if (model_profile(m[i], 1, &d->prof[i])) {
+			err_set("%s: no profile in the cache", model_path(m[i]));
+			return -1;
+		}
+		d->total[i] = d->prof[i].end - d->prof[i].start;
+	}
+	return check_kinds(d);
+}
+
+int diff_compute(struct model *a, struct model *b, enum diff_what w,
+		 struct diff *out)
+{
+	struct model *m[2] = { a, b };
+	struct diff_sides s;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->what = w;
+	out->lay = &layouts[w];
+	if (open_sides(m, out)) {
+		diff_free(out);
+		return -1;
+	}
+	memset(&s, 0, sizeof(s));
+	s.d = out;
+	strmap_init(&s.index);
+	for (s.side = 0; s.side < 2 && !rc; s.side++) {
+		s.m = m[s.side];
+		s.prof = &out->prof[s.side];
+		rc = is_system(s.prof) ? diff_load_system(&s) :
+		     diff_load_device(&s);
+		if (!rc)
+			rc = model_check(s.m);
+	}
+	strmap_free(&s.index, NULL);
+	if (rc) {
+		diff_free(out);
+		return -1;
+	}
+	drop_one_sided(out);
+	return diff_sort(out, NULL);
+}
+
+void diff_free(struct diff *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		row_free(&d->rows[i]);
+	free(d->rows);
+	model_profile_clear(&d->prof[0]);
+	model_profile_clear(&d->prof[1]);
+	memset(d, 0, sizeof(*d));
+}
+
+enum diff_unit diff_unit_of(const struct diff *d, const struct diff_row *r,
+			    int c)
+{
+	return d->what == DW_OVERALL ? r->unit : d->lay->cols[c].unit;
+}
+
+int64_t diff_delta(const struct diff_row *r, int c)
+{
+	return sat_add(r->v[1][c], -r->v[0][c]);
+}
+
+double diff_real_delta(const struct diff_row *r)
+{
+	return r->real[1] - r->real[0];
+}
+
+int diff_pct(const struct diff *d, const struct diff_row *r, int c,
+	     double *pct)
+{
+	if (!r->has[0] || !r->has[1])
+		return -1;
+	if (diff_unit_of(d, r, c) == DU_REAL) {
+		if (r->real[0] == 0)
+			return -1;
+		*pct = diff_real_delta(r) * 100.0 / r->real[0];
+		return 0;
+	}
+	if (!r->v[0][c])
+		return -1;
+	*pct = (double)diff_delta(r, c) * 100.0 / (double)r->v[0][c];
+	return 0;
+}
+
+const char *diff_status(const struct diff_row *r)
+{
+	return r->has[0] && r->has[1] ? "both" : r->has[1] ? "added" :
+	       "removed";
+}
+
+int diff_total_pct(const struct diff *d, double *pct)
+{
+	if (d->total[0] == 0)
+		return -1;
+	*pct = (double)(d->total[1] - d->total[0]) * 100.0 /
+	       (double)d->total[0];
+	return 0;
+}
+
+int diff_slower(const struct diff *d, double pct)
+{
+	double p;
+
+	if (d->total[1] <= d->total[0])
+		return 0;
+	/* from nothing to something is slower by any measure */
+	return diff_total_pct(d, &p) || p > pct;
+}

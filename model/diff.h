@@ -1,0 +1,96 @@
+/* Two profiles compared (nxtop diff): A the base, B the new one. Each
+ * side is read with the queries of the summary, the layer table, the
+ * selection summary and the execution rules; rows are matched by name,
+ * and a row only one side has is added (only in B) or removed (only in
+ * A). */
+#ifndef NX_DIFF_H
+#define NX_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+enum diff_what {
+	DW_OVERALL, DW_ENGINES, DW_LAYERS, DW_OPCODES, DW_HLO, DW_DMA,
+	DW_EXECUTIONS, DW_COUNT
+};
+
+extern const char *const diff_what_names[DW_COUNT];	/* "overall", ... */
+
+/* "layers" -> DW_LAYERS; -1 with err_get() set. */
+int diff_what_parse(const char *s, enum diff_what *w);
+
+enum diff_unit { DU_COUNT, DU_NS, DU_BYTES, DU_REAL };
+
+extern const char *const diff_unit_names[];	/* "count", "ns", ... */
+
+#define DIFF_MAX_COLS 4
+
+/* A compared figure: KEY_a, KEY_b, KEY_delta (B-A) and, with pct,
+ * KEY_pct ((B-A)/A in percent). */
+struct diff_col {
+	const char *key, *title;
+	enum diff_unit unit;	/* overall: each row has its own */
+	int pct;
+};
+
+struct diff_layout {
+	const char *group_key, *group_title;	/* NULL: no group column */
+	const char *name_key, *name_title;
+	struct diff_col cols[DIFF_MAX_COLS];
+	int ncols;
+	int sort_col;		/* the default order: |delta| of this one */
+};
+
+struct diff_row {
+	char *group;		/* engine, event name; NULL without */
+	char *name;
+	int has[2];		/* on side A, on side B */
+	enum diff_unit unit;	/* overall: the figure's unit */
+	int64_t v[2][DIFF_MAX_COLS];	/* 0 on a side that lacks the row */
+	double real[2];		/* a DU_REAL figure */
+	int both_only;		/* dropped unless both sides have it */
+};
+
+struct diff {
+	enum diff_what what;
+	const struct diff_layout *lay;
+	struct mprofile prof[2];
+	int64_t total[2];	/* total time, ns */
+	struct diff_row *rows;
+	size_t n, cap;
+};
+
+/* Compares profile 1 of a and b. Both must be system profiles or
+ * neither; executions need system profiles, the device tables device
+ * profiles (or traces). -1 with err_get() set (out holds nothing). */
+int diff_compute(struct model *a, struct model *b, enum diff_what w,
+		 struct diff *out);
+void diff_free(struct diff *d);
+
+/* The unit of a row's cell in column c. */
+enum diff_unit diff_unit_of(const struct diff *d, const struct diff_row *r,
+			    int c);
+/* B-A of column c; a side without the row counts as 0. */
+int64_t diff_delta(const struct diff_row *r, int c);
+double diff_real_delta(const struct diff_row *r);
+/* (B-A)/A in percent: 0 with *pct set, -1 when A lacks the row or is 0. */
+int diff_pct(const struct diff *d, const struct diff_row *r, int c,
+	     double *pct);
+/* "both", "added" (only B) or "removed" (only A). */
+const char *diff_status(const struct diff_row *r);
+
+/* Orders the rows by a column key (name, status, the group, KEY_a,
+ * KEY_b, KEY_delta, KEY_pct), '-' first for descending; deltas and
+ * percentages by magnitude. NULL: the default order (|delta| of the
+ * layout's column, largest first; overall keeps its figures' order).
+ * -1 with err_get() set for an unknown key. */
+int diff_sort(struct diff *d, const char *spec);
+
+/* 1 when B's total time exceeds A's by more than pct percent. */
+int diff_slower(const struct diff *d, double pct);
+/* (B-A)/A of the total time in percent; -1 when A's is 0. */
+int diff_total_pct(const struct diff *d, double *pct);
+
+#endif

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Searches comparing dur and size, alone and beside name and engine
+# terms: the matches nxtop export --query counts agree with sqlite3
+# counting the same events in the cache, on a fixture and on a demo.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+command -v sqlite3 >/dev/null ||
+	{ echo "SKIP: needs sqlite3 (./install-deps installs it)" >&2; exit 77; }
+command -v jq >/dev/null ||
+	{ echo "SKIP: needs jq (./install-deps installs it)" >&2; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
+
+# sql CACHE WHERE: events of the cache's slices that WHERE keeps, with
+# sz the bytes of its DMA packet or transfer, n its name, t its row
+sql() {
+	sqlite3 "$1" "SELECT count(*) FROM slice s
+		LEFT JOIN (SELECT slice_id, transfer_size AS sz FROM dma_packet
+			UNION ALL SELECT slice_id, transfer_size FROM dma_transfer)
+			d ON d.slice_id = s.id
+		LEFT JOIN string n ON n.id = s.name
+		JOIN track t ON t.id = s.track_id WHERE $2"
+}
+
+# check CACHE QUERY WHERE
+check() {
+	want=$(sql "$1" "$3") || fail "sqlite3 on $1: $3"
+	got=$("$NXTOP" export -q "$1" --query="$2" --format json 2>"$err" |
+		jq -e .matches) || fail "query '$2' on $1: $(cat "$err")"
+	[ "$got" = "$want" ] || fail "'$2' on $1: $got matches, sqlite3 counts $want"
+	[ "$want" -gt 0 ] || fail "'$2' on $1: no events to count"
+}
+
+run() {
+	check "$1" 'dur>200ns' 's.dur > 200'
+	check "$1" 'dur<=1us' 's.dur <= 1000'
+	check "$1" 'dur>=100ns dur<2us' 's.dur >= 100 AND s.dur < 2000'
+	check "$1" 'size>=2048' 'd.sz >= 2048'
+	check "$1" 'size<4096' 'd.sz < 4096'
+	check "$1" 'name=MATMUL dur>100ns' "n.str = 'MATMUL' AND s.dur > 100"
+	check "$1" "engine=$2 dur<500ns" "t.name = '$2' AND s.dur < 500"
+}
+
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/f.json"
+"$NXTOP" import -q -o "$tmp/f.nxdb" "$tmp/f.json" || fail "import of the fixture"
+run "$tmp/f.nxdb" TensorMatrix
+"$NXTOP" demo --events 20000 --seed 3 --write "$tmp/d.json" >/dev/null 2>&1 ||
+	fail "demo failed"
+"$NXTOP" import -q -o "$tmp/d.nxdb" "$tmp/d.json" || fail "import of the demo"
+run "$tmp/d.nxdb" Vector
+pass

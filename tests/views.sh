@@ -1,0 +1,157 @@
+#!/bin/sh
+# Views to come back to: nxtop PROFILE --at, --zoom, --search and
+# --select with --tracks open the timeline where the ':' commands and
+# nxtop export take it; their bad values are usage errors.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+if ! locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
+	echo "no C.UTF-8 locale: skipping the view tests"
+	exit 77
+fi
+export LC_ALL=C.UTF-8
+unset NO_COLOR COLUMNS LINES
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; [ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null' EXIT
+export XDG_DATA_HOME="$tmp/data"
+case $NXTOP in /*) ;; *) NXTOP=$(pwd)/$NXTOP ;; esac
+cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/p.json"
+p="$tmp/p.json"
+"$NXTOP" import -q "$p" || fail "import failed"
+
+# view NAME KEYS [OPTIONS]: the screen after KEYS, in $tmp/NAME.
+view() {
+	name=$1 keys=$2
+	shift 2
+	printf 'keys %s\ndump %s\n' "$keys" "$name" > "$tmp/$name.keys"
+	"$NXTOP" -q --headless="$tmp/$name.keys" --dump="$tmp" "$@" "$p" ||
+		fail "$name: nxtop failed"
+}
+
+# same A B: the two screens are one.
+same() {
+	cmp -s "$tmp/$1" "$tmp/$2" ||
+		fail "$2 is not the screen $1 is: $(diff -u "$tmp/$1" "$tmp/$2")"
+}
+
+# each option lands where its ':' command does
+view at-cmd ':goto 100us<Enter>'
+view at-opt '' --at 100us
+same at-cmd at-opt
+view zoom-cmd ':zoom 50us 150us<Enter>'
+view zoom-opt '' --zoom=50us:150us
+same zoom-cmd zoom-opt
+view search-cmd ':search MATMUL<Enter>'
+view search-opt '' --search MATMUL
+same search-cmd search-opt
+grep -q '/MATMUL  in view' "$tmp/search-opt" || fail "no search: $(cat "$tmp/search-opt")"
+view all-cmd ':search MATMUL<Enter>:zoom 50us 150us<Enter>:goto 100us<Enter>'
+view all-opt '' --zoom 50us:150us --at 100us --search MATMUL
+same all-cmd all-opt
+view fit '' 
+view at-zero '' --at 0
+same fit at-zero
+
+# --select boxes its rows: the Selection Summary exported from the
+# viewer is the one nxtop export gives for that range and those rows
+printf 'keys Ej\n' > "$tmp/sel.keys"
+(cd "$tmp" && "$NXTOP" -q --headless="$tmp/sel.keys" --dump="$tmp" \
+	--select 60us:80us --tracks tensor,Vector "$p") ||
+	fail "--select: nxtop failed"
+"$NXTOP" export -q "$p" --range 60us:80us --tracks Tensor,Vector \
+	--format json > "$tmp/sel-export.json" || fail "export failed"
+cmp -s "$tmp/nxtop-selection-1.json" "$tmp/sel-export.json" ||
+	fail "--select: the box is not the range and rows given: $(diff "$tmp/nxtop-selection-1.json" "$tmp/sel-export.json")"
+
+# A saved view is user data: it survives nxtop killed (SIGKILL) right
+# after saving it and a re-import of the changed source, and brings the
+# screen back as it was saved.
+if have sqlite3; then
+	printf 'keys jjwwwlllc<Space>:search MATMUL<Enter><C-l>\ndump kept\n' \
+		> "$tmp/keep.keys"
+	echo 'keys :view save kept<Enter>' >> "$tmp/keep.keys"
+	i=0
+	while [ $i -lt 200 ]; do
+		echo "keys wwwwwwwwwwssssssssss"
+		i=$((i + 1))
+	done >> "$tmp/keep.keys"
+	"$NXTOP" -q --headless="$tmp/keep.keys" --dump="$tmp" "$p" &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ] && [ "$(sqlite3 "$XDG_DATA_HOME/nxtop/userdata.db" \
+		"select count(*) from saved_view where name = 'kept'" 2>/dev/null)" != 1 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	[ $? -eq 137 ] || echo "note: nxtop ended before the kill" >&2
+	pid=
+	touch "$p"
+	view restored ':view kept<Enter><C-l>'
+	[ -e "$tmp/kept" ] || fail "the view was not dumped before it was saved"
+	same kept restored
+	"$NXTOP" import -q -f "$p" || fail "forced re-import failed"
+	view restored-again ':view kept<Enter><C-l>'
+	same kept restored-again
+else
+	echo "no sqlite3: the kill -9 case is left out" >&2
+fi
+
+# y shows the command line that reopens the view; run again, it gives
+# the same screen, also from a path the shell must quote
+q="$tmp/it's a \$HOME p.json"
+cp "$p" "$q"
+printf 'size 200x30\nkeys %s<C-l>\ndump y-before\nkeys y\ndump y-line\n' \
+	'jjjjwwwwlll:search MATMUL<Enter>vkkllf<C-l>' > "$tmp/y.keys"
+"$NXTOP" -q --headless="$tmp/y.keys" --dump="$tmp" "$q" || fail "y: nxtop failed"
+line=$(tail -n 1 "$tmp/y-line" | sed 's/  .*//')
+case $line in
+"nxtop '$tmp/it'\\''s a \$HOME p.json' --search MATMUL --select="*) ;;
+*) fail "y: not the line wanted: $line" ;;
+esac
+printf 'size 200x30\ndump y-again\n' > "$tmp/again.keys"
+eval "\"\$NXTOP\" -q --headless=\"\$tmp/again.keys\" --dump=\"\$tmp\" ${line#nxtop }" ||
+	fail "y: the line failed: $line"
+same y-before y-again
+# a path with a control character in it is not copied
+nl="$tmp/a
+b.json"
+cp "$p" "$nl"
+printf 'keys y\ndump y-control\n' > "$tmp/yc.keys"
+"$NXTOP" -q --headless="$tmp/yc.keys" --dump="$tmp" "$nl" || fail "y: nxtop failed"
+grep -q '^y: the path, search or a row name holds a control character: not copied' \
+	"$tmp/y-control" || fail "y copied a control character: $(tail -n 1 "$tmp/y-control")"
+printf 'keys :set osc52 on<Enter>\ndump osc52\nkeys :set osc52 maybe<Enter>\ndump osc52-bad\n' \
+	> "$tmp/osc.keys"
+"$NXTOP" -q --headless="$tmp/osc.keys" --dump="$tmp" "$p" || fail "osc52: nxtop failed"
+grep -q '^osc52 on' "$tmp/osc52" || fail ":set osc52 on: $(tail -n 1 "$tmp/osc52")"
+grep -q '^set: expected osc52 on or osc52 off' "$tmp/osc52-bad" ||
+	fail ":set osc52 maybe: $(tail -n 1 "$tmp/osc52-bad")"
+
+# bad values: one line, exit 2, before any screen
+k="$tmp/at-cmd.keys"
+expect 2 "^nxtop: --at: 'soon' is not a time like 1.2ms" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --at soon "$p"
+expect 2 "^nxtop: --at: '1s' is outside the profile \(0 \.\. " \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --at 1s "$p"
+expect 2 "^nxtop: --zoom: expected START:END like 1.2ms:3.4ms, not '1ms'" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --zoom 1ms "$p"
+expect 2 "^nxtop: --zoom: the end must come after the start" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --zoom 2us:1us "$p"
+expect 2 "^nxtop: --select: 'x' is not a time like 3.4ms" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --select 1us:x "$p"
+expect 2 "^nxtop: --select: '1s:2s' is outside the profile" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --select 1s:2s "$p"
+expect 2 "^nxtop: --tracks: no row named 'nosuch' \(rows: Engines, " \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --select 1us:2us --tracks nosuch "$p"
+expect 2 "^nxtop: --tracks goes with --select" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --tracks Tensor "$p"
+expect 2 "^nxtop: --search: " \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --search 'dur>' "$p"
+expect 2 "^nxtop: --at, --zoom, --search and --select need a PROFILE" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --at 1us
+for f in "$err"; do
+	[ "$(wc -l < "$f")" -eq 2 ] || fail "more than one error line: $(cat "$f")"
+done
+pass

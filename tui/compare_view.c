@@ -1,0 +1,266 @@
+#include "config.h"
+
+#include "tui/compare_view.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/draw.h"
+#include "tui/list.h"
+#include "model/layers.h"
+#include "model/report/report.h"
+#include "model/timefmt.h"
+
+struct compare {
+	struct list list;
+	struct timeline *tl;
+	struct model *b;
+	struct diff d;
+	/* column titles: group, name, 4 per figure, status */
+	char names[3 + 4 * DIFF_MAX_COLS][40];
+};
+
+static void add_col(struct compare *cv, struct list_col *c, int *n,
+		    const char *title, const char *suffix, int right)
+{
+	snprintf(cv->names[*n], sizeof(cv->names[*n]), "%s%s", title, suffix);
+	c[*n] = (struct list_col){ cv->names[*n], right ? 11 : 24, right, 0 };
+	(*n)++;
+}
+
+static void set_cols(struct compare *cv)
+{
+	const struct diff_layout *l = cv->d.lay;
+	struct list_col c[3 + 4 * DIFF_MAX_COLS];
+	int n = 0;
+
+	if (l->group_key)
+		add_col(cv, c, &n, l->group_title, "", 0);
+	add_col(cv, c, &n, l->name_title, "", 0);
+	for (int k = 0; k < l->ncols; k++) {
+		add_col(cv, c, &n, l->cols[k].title, " A", 1);
+		add_col(cv, c, &n, l->cols[k].title, " B", 1);
+		add_col(cv, c, &n, l->cols[k].title, " B-A", 1);
+		if (l->cols[k].pct)
+			add_col(cv, c, &n, l->cols[k].title, " %", 1);
+	}
+	add_col(cv, c, &n, "Status", "", 0);
+	list_set_cols(&cv->list, c, n);
+	list_fit_cols(&cv->list);
+}
+
+static int load(struct compare *cv, enum diff_what w)
+{
+	struct diff d;
+
+	if (diff_compute(cv->tl->m, cv->b, w, &d))
+		return -1;
+	diff_free(&cv->d);
+	cv->d = d;
+	set_cols(cv);
+	list_changed(&cv->list);
+	return 0;
+}
+
+static size_t compare_count(struct list *l)
+{
+	return ((struct compare *)l)->d.n;
+}
+
+/* A figure as the views show one: times with units, a sign on deltas. */
+static void figure(struct strbuf *out, double *key, enum diff_unit u,
+		   int64_t v, double real, int delta)
+{
+	char b[48];
+
+	if (u == DU_REAL) {
+		sb_printf(out, delta && real > 0 ? "%+.6g" : "%.6g", real);
+		*key = real;
+		return;
+	}
+	if (delta && v > 0)
+		sb_addc(out, '+');
+	if (u == DU_NS) {
+		timefmt_dur(b, sizeof(b), v, 3, draw_tf());
+		sb_adds(out, b);
+	} else {
+		sb_printf(out, "%" PRId64, v);
+	}
+	*key = (double)v;
+}
+
+static int figure_line(const struct diff *d, const struct diff_row *r,
+		       int k, struct list_line *out, int c)
+{
+	enum diff_unit u = diff_unit_of(d, r, k);
+	char b[40];
+	double pct;
+
+	for (int s = 0; s < 2; s++, c++) {
+		if (r->has[s])
+			figure(&out->cells[c], &out->keys[c], u, r->v[s][k],
+			       r->real[s], 0);
+		else
+			sb_adds(&out->cells[c], "-");
+	}
+	figure(&out->cells[c], &out->keys[c], u, diff_delta(r, k),
+	       diff_real_delta(r), 1);
+	if (u == DU_REAL)
+		out->keys[c] = fabs(out->keys[c]);
+	else
+		out->keys[c] = fabs((double)diff_delta(r, k));
+	c++;
+	if (!d->lay->cols[k].pct)
+		return c;
+	if (diff_pct(d, r, k, &pct)) {
+		sb_adds(&out->cells[c], "n/a");
+	} else {
+		sb_printf(&out->cells[c], "%s%s", pct > 0 ? "+" : "",
+			  report_pct(b, sizeof(b), pct));
+		out->keys[c] = fabs(pct);
+	}
+	return c + 1;
+}
+
+static void compare_line(struct list *l, size_t i, struct list_line *out)
+{
+	struct compare *cv = (struct compare *)l;
+	const struct diff_row *r = &cv->d.rows[i];
+	int c = 0;
+
+	if (cv->d.lay->group_key)
+		sb_adds(&out->cells[c++], r->group ? r->group : "");
+	sb_adds(&out->cells[c++], r->name);
+	for (int k = 0; k < cv->d.lay->ncols; k++)
+		c = figure_line(&cv->d, r, k, out, c);
+	if (!(r->has[0] && r->has[1]))
+		sb_adds(&out->cells[c], diff_status(r));
+}
+
+/* Enter on a layer: the timeline zoomed to it, its instructions
+ * coloured, as in the layer table. */
+static int compare_enter(struct list *l, size_t i)
+{
+	struct compare *cv = (struct compare *)l;
+	struct timeline *tl = cv->tl;
+	struct layer_table t;
+	char *name;
+	int rc = 0;
+
+	if (cv->d.what != DW_LAYERS || !cv->d.rows[i].has[0]) {
+		err_set("Enter zooms to a layer of A (:what layers)");
+		return -1;
+	}
+	if (layers_load(tl->m, tl->prof.id, 0, NULL, &t))
+		return -1;
+	name = xstrdup(cv->d.rows[i].name);
+	for (size_t k = 0; k < t.n; k++) {
+		int64_t t0 = t.rows[k].start;
+		int64_t t1 = NX_MAX(t.rows[k].end, t0 + t.rows[k].dur);
+
+		if (strcmp(t.rows[k].name, name))
+			continue;
+		tui_pop(l->view.tui);
+		timeline_zoom_range(tl, t0, NX_MAX(t1, t0 + 1));
+		tl->cur = t0;
+		timeline_show_cursor(tl);
+		rc = timeline_layer(tl, name);
+		break;
+	}
+	layers_free(&t);
+	free(name);
+	return rc;
+}
+
+static int compare_command(struct list *l, int argc, char **argv)
+{
+	struct compare *cv = (struct compare *)l;
+	enum diff_what w;
+
+	if (strcmp(argv[0], "what"))
+		return 1;
+	if (argc != 2) {
+		err_set("what: expected overall, engines, layers, opcodes, hlo,"
+			" dma or executions");
+		return -1;
+	}
+	if (diff_what_parse(argv[1], &w))
+		return -1;
+	l->sort_col = -1;
+	return load(cv, w);
+}
+
+static const char *compare_export_name(struct list *l)
+{
+	(void)l;
+	return "compare";
+}
+
+static int compare_export(struct list *l, enum out_format fmt, FILE *f)
+{
+	report_diff(&((struct compare *)l)->d, fmt, f);
+	return 0;
+}
+
+static void compare_header(struct list *l, struct strbuf *out)
+{
+	const struct diff *d = &((struct compare *)l)->d;
+	char b[48];
+	double pct;
+
+	sb_printf(out, "%s, B: ", diff_what_names[d->what]);
+	sb_adds(out, d->prof[1].name);
+	timefmt_dur(b, sizeof(b), d->total[1] - d->total[0], 3, draw_tf());
+	sb_printf(out, ", total %s%s", d->total[1] > d->total[0] ? "+" : "", b);
+	if (!diff_total_pct(d, &pct))
+		sb_printf(out, " (%s%.2f%%)", pct > 0 ? "+" : "", pct);
+}
+
+static void compare_free(struct list *l)
+{
+	struct compare *cv = (struct compare *)l;
+
+	diff_free(&cv->d);
+	free(cv);
+}
+
+static const struct list_ops compare_ops = {
+	.count = compare_count,
+	.line = compare_line,
+	.enter = compare_enter,
+	.command = compare_command,
+	.export_name = compare_export_name,
+	.export = compare_export,
+	.header = compare_header,
+	.free = compare_free,
+};
+
+static const struct view_cmd compare_cmds[] = {
+	{ "what", "overall|engines|layers|opcodes|hlo|dma|executions",
+	  "Compare these figures (as nxtop diff --what)" },
+	{ "sort", "COLUMN [asc|desc]", "Sort by a column" },
+	{ "filter", "TEXT", "Keep the lines containing TEXT" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct view_ops compare_vops = LIST_VIEW_OPS("compare", KM_LIST,
+	"? help  Enter zoom to layer  :what engines|opcodes|layers  o/O sort  "
+	"/ filter  e/E export  q back", compare_cmds);
+
+struct view *compare_view_open(struct timeline *tl, struct model *b,
+			       enum diff_what w)
+{
+	struct compare *cv = xcalloc(1, sizeof(*cv));
+
+	cv->tl = tl;
+	cv->b = b;
+	list_init(&cv->list, &compare_vops, &compare_ops, LIST_SMALL,
+		  "compare");
+	if (load(cv, w)) {
+		list_close(&cv->list.view);
+		return NULL;
+	}
+	return &cv->list.view;
+}

@@ -1,0 +1,459 @@
+/* Views to come back to: the timeline opened where the command line
+ * says (--at, --zoom, --search, --select with --tracks), and views saved
+ * by name in the user data (:view save NAME, :view NAME, :view). */
+#include "config.h"
+
+#include "tui/timeline/timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/list.h"
+#include "tui/tui.h"
+#include "tui/timeline/timeline_int.h"
+
+static struct view *views_list_open(struct timeline *tl);
+
+/* The box of --select: over the rows of the tracks given (all rows
+ * without), unfolded, with the cursor on its first row. */
+static void start_select(struct timeline *tl, const struct tui_start *s)
+{
+	size_t first = tl->tr.rows[0], last = tl->tr.rows[tl->tr.nrows - 1];
+	int64_t t0 = tl->origin + s->sel0, t1 = tl->origin + s->sel1;
+
+	for (size_t k = 0; k < s->ntracks; k++) {
+		size_t i = timeline_track_index(tl, s->tracks[k]);
+
+		if (i == SIZE_MAX)
+			continue;
+		first = k ? NX_MIN(first, i) : i;
+		last = k ? NX_MAX(last, i) : i;
+	}
+	timeline_goto(tl, t0, last);
+	timeline_goto(tl, t0, first);
+	tl->box = (struct box){ .on = 1, .fixed = 1, .t0 = t0, .t1 = t1,
+				.track = first, .track_end = last };
+	timeline_zoom_range(tl, t0, t1);
+}
+
+void timeline_start(struct view *v, const struct tui_start *s)
+{
+	struct timeline *tl = (struct timeline *)v;
+
+	timeline_layout(tl);
+	/* the first screen's folding now, so that rows chosen stay shown */
+	tl->first_drawn = 1;
+	tracks_fold_to_fit(&tl->tr, (size_t)tl->track_rows);
+	tl->row = 0;
+	timeline_layout(tl);
+	timeline_zoom_fit(tl);
+	if (s->search && timeline_search(tl, s->search))
+		tui_error(v->tui, "%s", err_get());
+	if (s->has_select)
+		start_select(tl, s);
+	if (s->has_zoom)
+		timeline_zoom_range(tl, tl->origin + s->zoom0,
+				    tl->origin + s->zoom1);
+	if (s->has_at) {
+		tl->cur = tl->origin + s->at;
+		tl->fitted = 0;
+		timeline_show_cursor(tl);
+	}
+}
+
+/* Saved views (:view): what the screen shows, by name, in the user data
+ * beside the markers. */
+
+/* "3,7,": the ids of the tracks whose flag is set. */
+static char *id_list(const struct timeline *tl, int lanes)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (size_t i = 0; i < tl->tr.n; i++) {
+		const struct track_state *st = &tl->tr.st[i];
+
+		if (lanes ? st->lanes_folded : st->is_group && st->folded)
+			sb_printf(&sb, "%lld,", (long long)tl->tr.t[i].id);
+	}
+	return sb_detach(&sb);
+}
+
+static int in_list(const char *list, int64_t id)
+{
+	char *end;
+
+	for (const char *p = list ? list : ""; *p; p = end + (*end == ',')) {
+		if (strtoll(p, &end, 10) == id)
+			return 1;
+		if (end == p)
+			return 0;
+	}
+	return 0;
+}
+
+static void capture(struct timeline *tl, char *name, struct saved_view *sv)
+{
+	*sv = (struct saved_view){
+		.name = name,
+		.t0 = tl->t0,
+		.t1 = timeline_end(tl),
+		.cur = tl->cur,
+		.track = tl->tr.t[timeline_cur_track(tl)].id,
+		.folded = id_list(tl, 0),
+		.lanes_folded = id_list(tl, 1),
+		.color = (int)tl->color_by,
+		.lanes = tl->tr.lanes,
+		.search = tl->hl.kind == HL_SEARCH ? tl->hl.text : NULL,
+	};
+}
+
+static void restore_rows(struct timeline *tl, const struct saved_view *sv)
+{
+	for (size_t i = 0; i < tl->tr.n; i++) {
+		struct track_state *st = &tl->tr.st[i];
+
+		if (st->is_group)
+			st->folded = in_list(sv->folded, tl->tr.t[i].id);
+		st->lanes_folded = in_list(sv->lanes_folded, tl->tr.t[i].id);
+	}
+	if (sv->lanes >= 1)
+		tl->tr.lanes = sv->lanes;
+	tracks_update_rows(&tl->tr);
+}
+
+/* Puts the timeline back as sv saw it; -1 with err_set() when its
+ * search no longer parses. */
+static int restore(struct timeline *tl, const struct saved_view *sv)
+{
+	size_t i = timeline_track_index(tl, sv->track);
+	int rc = 0;
+
+	restore_rows(tl, sv);
+	tl->first_drawn = 1;
+	if (sv->color >= 0 && sv->color < BY_COUNT)
+		tl->color_by = (enum color_by)sv->color;
+	if (sv->search)
+		rc = timeline_search(tl, sv->search);
+	else if (tl->hl.kind == HL_SEARCH)
+		timeline_hl_clear(tl);
+	tl->row = i == SIZE_MAX ? 0 : tracks_row_of(&tl->tr, i);
+	timeline_layout(tl);
+	tl->cur = sv->cur;
+	timeline_zoom_range(tl, sv->t0, sv->t1);
+	return rc;
+}
+
+static struct userdata *views_store(struct timeline *tl)
+{
+	struct userdata *u = tui_userdata(tl->view.tui);
+
+	if (!u)
+		err_set("views: %s", tui_userdata_error(tl->view.tui));
+	return u;
+}
+
+static int view_save(struct timeline *tl, char *name)
+{
+	struct userdata *u = views_store(tl);
+	struct saved_view sv;
+	int rc;
+
+	if (!u)
+		return -1;
+	capture(tl, name, &sv);
+	rc = saved_view_put(u, tl->ud_key, &sv);
+	free(sv.folded);
+	free(sv.lanes_folded);
+	if (!rc)
+		tui_message(tl->view.tui, "saved view \"%s\"", name);
+	return rc;
+}
+
+static int view_load(struct timeline *tl, const char *name)
+{
+	struct userdata *u = views_store(tl);
+	struct saved_view *v;
+	size_t n, k;
+	int rc;
+
+	if (!u || saved_view_list(u, tl->ud_key, &v, &n))
+		return -1;
+	for (k = 0; k < n && strcmp(v[k].name, name); k++)
+		;
+	if (k == n) {
+		err_set("no view named \"%s\" (:view lists them)", name);
+		rc = -1;
+	} else if (!(rc = restore(tl, &v[k]))) {
+		tui_message(tl->view.tui, "view \"%s\"", name);
+	}
+	saved_view_list_free(v, n);
+	return rc;
+}
+
+static int view_delete(struct timeline *tl, const char *name)
+{
+	struct userdata *u = views_store(tl);
+
+	if (!u || saved_view_delete(u, tl->ud_key, name))
+		return -1;
+	tui_message(tl->view.tui, "deleted view \"%s\"", name);
+	return 0;
+}
+
+/* ARGS from argv[from] on, joined by spaces: a name may have some. */
+static char *rest(int argc, char **argv, int from)
+{
+	return tui_command_rest(argc - from + 1, argv + from - 1);
+}
+
+int timeline_view_command(struct timeline *tl, int argc, char **argv)
+{
+	int save = argc > 1 && !strcmp(argv[1], "save");
+	int del = argc > 1 && !strcmp(argv[1], "delete");
+	char *name;
+	int rc;
+
+	if (argc == 1) {
+		struct view *l = views_list_open(tl);
+
+		if (!l)
+			return -1;
+		tui_push(tl->view.tui, l);
+		return 0;
+	}
+	if ((save || del) && argc == 2) {
+		err_set("view %s: expected a NAME", argv[1]);
+		return -1;
+	}
+	name = rest(argc, argv, save || del ? 2 : 1);
+	rc = save ? view_save(tl, name) : del ? view_delete(tl, name) :
+		    view_load(tl, name);
+	free(name);
+	return rc;
+}
+
+/* The list of :view: Enter restores a view, x deletes one (asking). */
+struct views_list {
+	struct list list;
+	struct timeline *tl;
+	struct saved_view *v;
+	size_t n;
+	char *chosen;		/* the view the question is about */
+};
+
+static const struct list_col views_cols[] = {
+	{ "View", 24, 0, 0 }, { "From", 12, 1, 0 }, { "To", 12, 1, 0 },
+	{ "Cursor", 12, 1, 0 }, { "Search", 30, 0, 0 },
+};
+
+static void views_reload(struct views_list *l)
+{
+	struct userdata *u = tui_userdata(l->tl->view.tui);
+
+	saved_view_list_free(l->v, l->n);
+	l->v = NULL;
+	l->n = 0;
+	if (u && saved_view_list(u, l->tl->ud_key, &l->v, &l->n))
+		tui_error(l->tl->view.tui, "%s", err_get());
+	list_changed(&l->list);
+}
+
+static size_t views_count(struct list *l)
+{
+	return ((struct views_list *)l)->n;
+}
+
+static void views_line(struct list *l, size_t i, struct list_line *out)
+{
+	struct views_list *vl = (struct views_list *)l;
+	const struct saved_view *v = &vl->v[i];
+	const int64_t t[3] = { v->t0, v->t1, v->cur };
+	char buf[48];
+
+	sb_adds(&out->cells[0], v->name);
+	for (int k = 0; k < 3; k++) {
+		timeline_fmt_rel(vl->tl, t[k], buf, sizeof(buf));
+		sb_adds(&out->cells[1 + k], buf);
+	}
+	sb_adds(&out->cells[4], v->search ? v->search : "");
+}
+
+static int views_enter(struct list *l, size_t i)
+{
+	struct views_list *vl = (struct views_list *)l;
+	struct timeline *tl = vl->tl;
+	char *name = xstrdup(vl->v[i].name);
+	int rc;
+
+	tui_pop(tl->view.tui);	/* frees vl: back to the timeline */
+	rc = view_load(tl, name);
+	free(name);
+	return rc;
+}
+
+static void delete_answer(struct view *v, int key)
+{
+	struct views_list *vl = (struct views_list *)v;
+
+	(void)key;
+	if (view_delete(vl->tl, vl->chosen))
+		tui_error(v->tui, "%s", err_get());
+	views_reload(vl);
+}
+
+static int views_request(struct list *l, enum request req)
+{
+	struct views_list *vl = (struct views_list *)l;
+	size_t i = list_current(l);
+	char *q;
+
+	if (req != REQ_DELETE)
+		return 1;
+	if (i == SIZE_MAX)
+		return 0;
+	free(vl->chosen);
+	vl->chosen = xstrdup(vl->v[i].name);
+	q = xasprintf("Delete view \"%s\"? y/n", vl->chosen);
+	tui_ask(l->view.tui, q, "y", delete_answer);
+	free(q);
+	return 0;
+}
+
+static void views_free(struct list *l)
+{
+	struct views_list *vl = (struct views_list *)l;
+
+	saved_view_list_free(vl->v, vl->n);
+	free(vl->chosen);
+	free(vl);
+}
+
+static const struct list_ops views_ops = {
+	.count = views_count,
+	.line = views_line,
+	.enter = views_enter,
+	.request = views_request,
+	.free = views_free,
+};
+
+static const struct view_ops views_vops = LIST_VIEW_OPS("views", KM_LIST,
+	"? help  Enter restore  x delete  q back", NULL);
+
+static struct view *views_list_open(struct timeline *tl)
+{
+	struct views_list *vl;
+
+	if (!views_store(tl))
+		return NULL;
+	vl = xcalloc(1, sizeof(*vl));
+	vl->tl = tl;
+	list_init(&vl->list, &views_vops, &views_ops, LIST_SMALL, "views");
+	list_set_cols(&vl->list, views_cols, (int)NX_ARRAY_SIZE(views_cols));
+	views_reload(vl);
+	return &vl->list.view;
+}
+
+/* y: the command line that reopens the view. */
+
+/* s as one shell word: bare when it is safe so, else in single quotes
+ * (a quote inside as '\''). */
+static void shell_word(struct strbuf *sb, const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				   "_./:=,@%+-";
+
+	sb_adds(sb, " ");
+	if (*s && strspn(s, safe) == strlen(s)) {
+		sb_adds(sb, s);
+		return;
+	}
+	sb_adds(sb, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			sb_adds(sb, "'\\''");
+		else
+			sb_printf(sb, "%c", *s);
+	}
+	sb_adds(sb, "'");
+}
+
+/* A control character would reach the terminal raw when the line is
+ * pasted: such a part is not copied. */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+static void option_times(struct strbuf *sb, const struct timeline *tl,
+			 const char *opt, int64_t t0, int64_t t1)
+{
+	char *w = xasprintf("%s=%lldns:%lldns", opt,
+			    (long long)(t0 - tl->origin),
+			    (long long)(t1 - tl->origin));
+
+	shell_word(sb, w);
+	free(w);
+}
+
+/* --select and --tracks of the box, its first and last rows by name. */
+static void option_select(struct strbuf *sb, struct timeline *tl)
+{
+	int64_t t0, t1;
+	size_t r0, r1;
+	char *names;
+
+	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
+		return;
+	option_times(sb, tl, "--select", t0, t1);
+	names = xasprintf("--tracks=%s,%s", tl->tr.t[tl->tr.rows[r0]].name,
+			  tl->tr.t[tl->tr.rows[r1]].name);
+	shell_word(sb, names);
+	free(names);
+}
+
+static int copy_line(struct timeline *tl, const char *profile,
+		     struct strbuf *sb)
+{
+	char at[48];
+
+	sb_adds(sb, "nxtop");
+	shell_word(sb, profile);
+	if (tl->hl.kind == HL_SEARCH) {
+		sb_adds(sb, " --search");
+		shell_word(sb, tl->hl.text);
+	}
+	option_select(sb, tl);
+	if (!tl->fitted)
+		option_times(sb, tl, "--zoom", tl->t0, timeline_end(tl));
+	snprintf(at, sizeof(at), "--at=%lldns", (long long)(tl->cur - tl->origin));
+	shell_word(sb, at);
+	if (has_control(sb_cstr(sb))) {
+		err_set("y: the path, search or a row name holds a control "
+			"character: not copied");
+		return -1;
+	}
+	return 0;
+}
+
+void timeline_copy_view(struct timeline *tl)
+{
+	struct tui *t = tl->view.tui;
+	const char *profile = tui_profile(t);
+	struct strbuf sb;
+
+	if (!profile || tui_below(t, &tl->view)) {
+		tui_error(t, "y: only in the timeline nxtop PROFILE opened");
+		return;
+	}
+	sb_init(&sb);
+	if (copy_line(tl, profile, &sb))
+		tui_error(t, "%s", err_get());
+	else
+		tui_copy(t, sb_cstr(&sb));
+	sb_free(&sb);
+}
