@@ -211,7 +211,8 @@ static void hold_rows(struct agg_builder *a, int f, int level,
 {
 	struct held *h = &a->held[f][level];
 
-	qsort(b->v, b->count, sizeof(*b->v), by_value);
+	if (b->count > 1)
+		qsort(b->v, b->count, sizeof(*b->v), by_value);
 	h->v = xgrow(h->v, &h->cap, h->n + b->count, sizeof(*h->v));
 	for (size_t k = 0; k < b->count; k++)
 		h->v[h->n++] = (struct hrow){ b->id, b->v[k] };

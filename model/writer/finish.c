@@ -603,7 +603,8 @@ static int depths_flush(struct depths *d)
 {
 	int rc = SQLITE_DONE;
 
-	qsort(d->set, d->n, sizeof(*d->set), by_id);
+	if (d->n > 1)	/* set is NULL before the first */
+		qsort(d->set, d->n, sizeof(*d->set), by_id);
 	for (size_t i = 0; i < d->n && rc == SQLITE_DONE; i++) {
 		const struct depth_set *e = &d->set[i];
 		sqlite3_stmt *st = e->depth < 0 ? d->upd_parent : d->upd;

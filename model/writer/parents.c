@@ -87,7 +87,8 @@ static int flush_parents(struct pcursors *c)
 {
 	int rc = SQLITE_DONE;
 
-	qsort(c->batch, c->n, sizeof(*c->batch), cmp_pset);
+	if (c->n > 1)	/* batch is NULL before the first */
+		qsort(c->batch, c->n, sizeof(*c->batch), cmp_pset);
 	for (size_t i = 0; i < c->n && rc == SQLITE_DONE; i++) {
 		sqlite3_bind_int64(c->upd, 1, c->batch[i].parent);
 		sqlite3_bind_int64(c->upd, 2, c->batch[i].id);
