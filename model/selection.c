@@ -30,6 +30,22 @@ static sqlite3_stmt *prep(struct model *m, const char *sql)
 	return st;
 }
 
+/* A statement on one row's events from t0 to t1 (parameters 1-4: track,
+ * depth limit, start, end), prepared and bound; NULL on failure. */
+static sqlite3_stmt *prep_track(struct model *m, const char *sql,
+				const struct mtrack *t, int64_t t0, int64_t t1)
+{
+	sqlite3_stmt *st = prep(m, sql);
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int64(st, 2, t->max_depth);
+	sqlite3_bind_int64(st, 3, t0);
+	sqlite3_bind_int64(st, 4, t1);
+	return st;
+}
+
 /* Values of one field, merged from aggregates and events. */
 struct vtab {
 	struct sel_value *v;
@@ -87,13 +103,9 @@ static int raw_values(struct model *m, const struct mtrack *t, enum agg_field f,
 		 " min(s.dur), max(s.dur) FROM slice s WHERE s.track_id = ? AND"
 		 " s.depth IN " DEPTHS_UPTO("?") " AND s.ts >= ? AND s.ts < ?"
 		 " GROUP BY v", field_expr[f]);
-	st = prep(m, sql);
+	st = prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int64(st, 2, t->max_depth);
-	sqlite3_bind_int64(st, 3, t0);
-	sqlite3_bind_int64(st, 4, t1);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
 			continue;
@@ -188,13 +200,9 @@ static int none_extremes(struct model *m, const struct mtrack *t,
 	snprintf(sql, sizeof(sql), "SELECT min(s.dur), max(s.dur) FROM slice s"
 		 " WHERE s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?")
 		 " AND s.ts >= ? AND s.ts < ? AND %s IS NULL", field_expr[f]);
-	st = prep(m, sql);
+	st = prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int64(st, 2, t->max_depth);
-	sqlite3_bind_int64(st, 3, t0);
-	sqlite3_bind_int64(st, 4, t1);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		none->dmin = sqlite3_column_int64(st, 0);
 		none->dmax = sqlite3_column_int64(st, 1);
@@ -260,13 +268,9 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 	snprintf(sql, sizeof(sql), "SELECT %s AS v, s.dur FROM slice s WHERE"
 		 " s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?") " AND s.ts"
 		 " >= ? AND s.ts < ? ORDER BY v, s.dur", field_expr[sf->agg]);
-	st = prep(m, sql);
+	st = prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int64(st, 2, t->max_depth);
-	sqlite3_bind_int64(st, 3, t0);
-	sqlite3_bind_int64(st, 4, t1);
 	/* an index by key: a row may have as many values as events */
 	idx = xcalloc(sf->nrows ? sf->nrows : 1, sizeof(*idx));
 	for (size_t r = 0; r < sf->nrows; r++)

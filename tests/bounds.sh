@@ -11,9 +11,7 @@ set -u
 . "${srcdir:-.}/tests/lib.sh"
 
 have jq || pass
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data"
+scratch
 fx="$srcdir/tests/fixtures"
 
 # memory binds: 18000 DMA packet bytes at 2 B/ns (the aggregated row of
