@@ -31,7 +31,7 @@ struct model {
 	struct stat file;	/* the cache as opened */
 	int disposable;		/* nxtop made it: removed when damaged */
 	int removed;
-	sqlite3_stmt *q_string, *q_lod, *q_raw, *q_before, *q_clod, *q_craw,
+	sqlite3_stmt *q_string, *q_lod, *q_lane_lod, *q_raw, *q_before, *q_clod, *q_craw,
 		*q_cbefore, *q_step_next, *q_step_prev, *q_slice, *q_max_depth;
 	struct strslot *strs;
 	size_t nstrs;
@@ -183,6 +183,9 @@ static struct model *open_path(const char *path)
 	    prep(m, &m->q_lod, "SELECT bucket, n, busy, top_slice, top_name,"
 		 " top_cat FROM lod WHERE track_id=? AND level=? AND bucket"
 		 " BETWEEN ? AND ?") ||
+	    prep(m, &m->q_lane_lod, "SELECT bucket, n, busy, top_slice,"
+		 " top_name, top_cat FROM lane_lod WHERE track_id=? AND"
+		 " level=? AND bucket BETWEEN ? AND ? AND depth=?") ||
 	    prep(m, &m->q_raw, "SELECT id, ts, dur, name, cat, depth FROM slice"
 		 " WHERE track_id=? AND depth=? AND ts>=? AND ts<?") ||
 	    prep(m, &m->q_before, "SELECT id, ts, dur, name, cat, depth FROM"
@@ -238,7 +241,7 @@ void model_close(struct model *m)
 {
 	if (!m)
 		return;
-	sqlite3_stmt *all[] = { m->q_string, m->q_lod, m->q_raw, m->q_before,
+	sqlite3_stmt *all[] = { m->q_string, m->q_lod, m->q_lane_lod, m->q_raw, m->q_before,
 				m->q_clod, m->q_craw, m->q_cbefore,
 				m->q_step_next, m->q_step_prev, m->q_slice,
 				m->q_max_depth };
@@ -519,10 +522,14 @@ static void frame_add(struct frame *f, int64_t id, int64_t ts, int64_t dur,
 		f->covered = end;
 }
 
-static int frame_lod(struct model *m, const struct mtrack *t, int level,
-		     struct frame *f)
+/* Adds the rows of st (bucket, n, busy, top_slice, top_name, top_cat)
+ * of one level, from events at the given depth (0 for a whole track's
+ * rows); busy time only when with_busy. On a tie the deeper top wins,
+ * as with events. */
+static int frame_lod_rows(struct model *m, sqlite3_stmt *st,
+			  const struct mtrack *t, int level, struct frame *f,
+			  int depth, int with_busy)
 {
-	sqlite3_stmt *st = m->q_lod;
 	int sh = 2 * level;
 	int64_t w = lod_width(level);
 	int rc;
@@ -534,13 +541,12 @@ static int frame_lod(struct model *m, const struct mtrack *t, int level,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t lo = sqlite3_column_int64(st, 0) * w;
 		int64_t hi = sat_add(lo, w);
-		int64_t n = sqlite3_column_int64(st, 1);
-		int64_t busy = sqlite3_column_int64(st, 2);
+		int64_t busy = with_busy ? sqlite3_column_int64(st, 2) : 0;
 		int c0 = NX_MAX(col_of(f, lo), 0);
 		int c1 = NX_MIN(col_of(f, hi - 1), f->ncols - 1);
 
 		if (lo >= f->t0 && c0 < f->ncols)
-			f->cells[c0].n += n;
+			f->cells[c0].n += sqlite3_column_int64(st, 1);
 		for (int c = c0; c <= c1; c++) {
 			struct mcell *cell = &f->cells[c];
 			int64_t clo = f->t0 + (int64_t)c * f->colw;
@@ -550,18 +556,49 @@ static int frame_lod(struct model *m, const struct mtrack *t, int level,
 			/* spread busy time by the share of the bucket */
 			cell->busy += (int64_t)((double)busy * (double)part /
 						(double)w);
-			if (!cell->top_slice || part > cell->top_dur) {
+			if (!cell->top_slice || part > cell->top_dur ||
+			    (part == cell->top_dur && depth > cell->max_depth)) {
 				cell->top_slice = sqlite3_column_int64(st, 3);
 				cell->top_name = sqlite3_column_int64(st, 4);
 				cell->top_cat = sqlite3_column_int64(st, 5);
 				cell->top_dur = part;
 			}
+			cell->max_depth = NX_MAX(cell->max_depth, depth);
 		}
 	}
 	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
+}
+
+static void frame_lod_done(struct frame *f)
+{
 	for (int c = 0; c < f->ncols; c++)
 		f->cells[c].top_dur = 0;
-	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
+}
+
+static int frame_lod(struct model *m, const struct mtrack *t, int level,
+		     struct frame *f)
+{
+	int rc = frame_lod_rows(m, m->q_lod, t, level, f, 0, 1);
+
+	frame_lod_done(f);
+	return rc;
+}
+
+/* A lane from the per-depth rows of its depths: busy time is depth
+ * d0's, whose events hold the deeper ones; counts and tops are of all. */
+static int frame_lane_lod(struct model *m, const struct mtrack *t, int level,
+			  struct frame *f)
+{
+	sqlite3_stmt *st = m->q_lane_lod;
+	int rc = 0;
+
+	for (int d = f->d0; d <= f->d1 && !rc; d++) {
+		sqlite3_bind_int(st, 5, d);
+		rc = frame_lod_rows(m, st, t, level, f, d, d == f->d0);
+	}
+	frame_lod_done(f);
+	return rc;
 }
 
 /* Events of a frame, gathered from every depth, added in start order. */
@@ -734,14 +771,17 @@ static int frame_probe(struct model *m, const struct mtrack *t,
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "frame");
 }
 
-/* The probes in one read transaction: each statement on its own would
- * take and drop the file's lock, which costs more than the probe. */
-static int probe_in_transaction(struct model *m, const struct mtrack *t,
-				struct frame *f)
+/* A zoomed-out lane from the per-depth LOD rows of the level, or
+ * without them (level -1) from probes, in one read transaction: each
+ * statement on its own would take and drop the file's lock, which costs
+ * more than the read. */
+static int lane_in_transaction(struct model *m, const struct mtrack *t,
+			       struct frame *f, int level)
 {
 	int own = sqlite3_get_autocommit(m->db) &&
 		  sqlite3_exec(m->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
-	int rc = frame_probe(m, t, f);
+	int rc = level >= 0 ? frame_lane_lod(m, t, level, f) :
+			      frame_probe(m, t, f);
 
 	if (own)
 		sqlite3_exec(m->db, "COMMIT", NULL, NULL, NULL);
@@ -757,10 +797,10 @@ int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
 	if (!frame_init(&f, t, t0, colw, ncols, out, d0,
 			NX_MIN(d1, t->max_depth)))
 		return 0;
-	if ((double)t->n_events * (double)(f.t1 - f.t0) / span >
+	if ((double)t->n_events * (double)(f.t1 - f.t0) / span <=
 	    (double)ncols * LANE_EVENTS_PER_COL)
-		return probe_in_transaction(m, t, &f);
-	return frame_raw(m, t, &f);
+		return frame_raw(m, t, &f);
+	return lane_in_transaction(m, t, &f, frame_level(t, colw));
 }
 
 static void ccell_add(struct mccell *c, double v, int64_t n)

@@ -101,9 +101,11 @@ int model_frame_events(struct model *m, const struct mtrack *t, int64_t t0,
 		       int64_t colw, int ncols, struct mcell *out);
 /* The cells of one lane of a nested track: its events at depths d0..d1
  * (a track's last lane takes every deeper one). Where the lane would
- * hold more than LANE_EVENTS_PER_COL events a column, it shows per run
- * of columns the depth-d0 event there, read by index, so a frame costs
- * O(columns) whatever the event count. */
+ * hold more than LANE_EVENTS_PER_COL events a column, it reads the
+ * per-depth level-of-detail rows of depths d0..d1 (busy time of depth
+ * d0, counts and top events of all), or where a column is narrower than
+ * the finest level, per run of columns the depth-d0 event there, read
+ * by index; so a frame costs O(columns) whatever the event count. */
 #define LANE_EVENTS_PER_COL 8
 int model_lane_frame(struct model *m, const struct mtrack *t, int d0, int d1,
 		     int64_t t0, int64_t colw, int ncols, struct mcell *out);

@@ -1,9 +1,11 @@
 /* The read side: frames built from level-of-detail rows agree with
- * frames built from the events (and with brute force), nested tracks get
- * their depths, counters hold their value between samples, and event
- * lookup and stepping find the right events. */
+ * frames built from the events (and with brute force), a nested row's
+ * per-lane level of detail and lane frames agree with brute force, nested
+ * tracks get their depths, counters hold their value between samples,
+ * and event lookup and stepping find the right events. */
 #include "config.h"
 
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
@@ -48,6 +50,19 @@ static int64_t late_p1, late_p2, late_c;
  * first is the outer one. */
 static int64_t same_c, same_p;
 
+/* A nested row for the per-lane level of detail: NLROOT roots, each
+ * with one or two children per level in its halves, down to depth 3
+ * (depth 4 under odd roots), so a last lane from depth 3 takes two. */
+#define NLROOT 200
+#define NLEV (NLROOT * 31)
+struct lev {
+	int64_t id, ts, dur;
+	int depth;
+};
+static struct lev lev[NLEV];
+static size_t nlev;
+static int64_t track_lanes;
+
 /* Deterministic pseudo-random numbers. */
 static uint64_t rng = 88172645463325252ull;
 
@@ -57,6 +72,27 @@ static uint64_t next(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return rng;
+}
+
+static void lane_node(struct writer *w, int64_t name, int64_t ts, int64_t dur,
+		      int depth, int maxd)
+{
+	int k = 1 + (int)(next() % 2);
+
+	lev[nlev] = (struct lev){ writer_slice(w, track_lanes, ts, dur, name,
+					       0, depth, 0), ts, dur, depth };
+	nlev++;
+	for (int j = 0; depth < maxd && j < k; j++)
+		lane_node(w, name, ts + j * (dur / k) + 1, dur / k - 2,
+			  depth + 1, maxd);
+}
+
+static void lane_slices(struct writer *w, int64_t prof, int64_t name)
+{
+	track_lanes = writer_track(w, prof, 0, TK_THREAD, "lanes", 8 + NMANY);
+	for (int i = 0; i < NLROOT; i++)
+		lane_node(w, name, 1000 * i + (int64_t)(next() % 100),
+			  600 + (int64_t)(next() % 300), 0, 3 + i % 2);
 }
 
 static void stack_slices(struct writer *w, int64_t prof, int64_t name)
@@ -134,6 +170,7 @@ static int setup(void **state)
 	top = writer_slice(w, track_nested, 0, 1000, name, 0, 0, 0);
 	writer_flow(w, &fid, top, leaf, "flow");
 	stack_slices(w, prof, name);
+	lane_slices(w, prof, name);
 	writer_slice(w, track_nested, 500, 100, name, 0, 0, 0);
 	writer_slice(w, track_nested, 2000, 5, name, 0, 0, 0);
 	for (int i = 0; i < 100; i++)
@@ -215,6 +252,174 @@ static void test_frames_match_brute_force(void **state)
 				assert_true(cells[c].top_slice > 0);
 		}
 	}
+	model_tracks_free(tracks, nt);
+	model_close(m);
+}
+
+/* Brute force over the fixture's events at depth d: in bucket b of
+ * width w, the count starting there, the time covered (a depth's
+ * events do not overlap) and the largest overlap of one event. */
+static void lane_brute(int d, int64_t b, int64_t w, int64_t *n, int64_t *busy,
+		       int64_t *top)
+{
+	int64_t lo = b * w, hi = lo + w;
+
+	*n = *busy = *top = 0;
+	for (size_t i = 0; i < nlev; i++) {
+		int64_t part = NX_MIN(lev[i].ts + lev[i].dur, hi) -
+			       NX_MAX(lev[i].ts, lo);
+
+		if (lev[i].depth != d)
+			continue;
+		*n += lev[i].ts >= lo && lev[i].ts < hi;
+		*busy += NX_MAX(part, 0);
+		*top = NX_MAX(*top, part);
+	}
+}
+
+static const struct lev *lev_find(int64_t id)
+{
+	for (size_t i = 0; i < nlev; i++)
+		if (lev[i].id == id)
+			return &lev[i];
+	return NULL;
+}
+
+/* Buckets of width w that the fixture's events at depth d touch. */
+static int64_t lane_buckets(int d, int64_t w)
+{
+	int64_t count = 0, last = -1;
+
+	for (size_t i = 0; i < nlev; i++) {
+		int64_t b0 = lev[i].ts / w;
+		int64_t b1 = (lev[i].ts + NX_MAX(lev[i].dur, 1) - 1) / w;
+
+		if (lev[i].depth != d)
+			continue;
+		count += b1 - NX_MAX(b0, last + 1) + 1;
+		last = b1;
+	}
+	return count;
+}
+
+/* The top event is the one with the largest overlap at the finest
+ * level; coarser levels keep the largest of their finer buckets', which
+ * is at least an event of the depth in the bucket. */
+static void check_lane_row(sqlite3_stmt *st, int lmin)
+{
+	int d = sqlite3_column_int(st, 0), level = sqlite3_column_int(st, 1);
+	int64_t b = sqlite3_column_int64(st, 2), n, busy, top, part;
+	const struct lev *e = lev_find(sqlite3_column_int64(st, 5));
+	int64_t lo = b * lod_width(level);
+
+	lane_brute(d, b, lod_width(level), &n, &busy, &top);
+	assert_int_equal(sqlite3_column_int64(st, 3), n);
+	assert_int_equal(sqlite3_column_int64(st, 4), busy);
+	assert_non_null(e);
+	assert_int_equal(e->depth, d);
+	part = NX_MIN(e->ts + e->dur, lo + lod_width(level)) - NX_MAX(e->ts, lo);
+	if (level == lmin)
+		assert_int_equal(part, top);
+	assert_true(part > 0);
+}
+
+/* Every per-lane LOD row of the nested fixture row holds what brute
+ * force finds in its bucket at its depth, at every level of the whole
+ * row's LOD, and every bucket an event touches has its row. */
+static void test_lane_lod_rows(void **state)
+{
+	char *sql, *levels;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t rows = 0, want = 0;
+	int lmin;
+
+	(void)state;
+	sql = xasprintf("SELECT lod_level FROM track WHERE id = %lld",
+			(long long)track_lanes);
+	lmin = (int)tu_query_int(cache, sql);
+	free(sql);
+	sql = xasprintf("SELECT depth, level, bucket, n, busy, top_slice"
+			" FROM lane_lod WHERE track_id = %lld",
+			(long long)track_lanes);
+	assert_int_equal(sqlite3_open(cache, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		check_lane_row(st, lmin);
+		rows++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(sql);
+	sql = xasprintf("SELECT group_concat(level) FROM (SELECT DISTINCT level"
+			" FROM lod WHERE track_id = %lld ORDER BY level)",
+			(long long)track_lanes);
+	levels = tu_query_text(cache, sql);
+	assert_non_null(levels);
+	for (char *p = levels; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+		for (int d = 0; d <= 4; d++)
+			want += lane_buckets(d, lod_width(atoi(p)));
+	assert_true(rows > 0);
+	assert_int_equal(rows, want);
+	free(levels);
+	free(sql);
+}
+
+/* Frames of a row's lanes zoomed out, columns on LOD buckets: each
+ * lane counts the events of its depths (the last lane from depth 3 on)
+ * and is busy as its first depth is. */
+static void check_lane_frame(struct model *m, const struct mtrack *t,
+			     int64_t colw, int d0, int d1)
+{
+	enum { NC = 400 };
+	struct mcell cells[NC];
+	int ncols = (int)NX_MIN(t->max_ts / colw + 1, NC);
+
+	assert_int_equal(model_lane_frame(m, t, d0, d1, 0, colw, ncols, cells),
+			 0);
+	for (int c = 0; c < ncols; c++) {
+		int64_t n = 0, busy = 0, nd, bd, top;
+
+		for (int d = d0; d <= NX_MIN(d1, 4); d++) {
+			lane_brute(d, c, colw, &nd, &bd, &top);
+			n += nd;
+			busy += d == d0 ? bd : 0;
+		}
+		if (cells[c].n != n || cells[c].busy != busy)
+			fail_msg("colw %lld lane %d col %d: n %lld/%lld busy"
+				 " %lld/%lld", (long long)colw, d0, c,
+				 (long long)cells[c].n, (long long)n,
+				 (long long)cells[c].busy, (long long)busy);
+		assert_true(!(n || busy) || cells[c].top_slice);
+	}
+}
+
+static void test_lane_frames(void **state)
+{
+	struct model *m = model_open(cache);
+	struct mtrack *tracks, *t;
+	size_t nt;
+	int tested = 0;
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(model_tracks(m, 1, &tracks, &nt), 0);
+	t = find_track(tracks, nt, track_lanes);
+	assert_int_equal(t->max_depth, 4);
+	assert_true(t->lod_level >= 0);
+	for (int level = t->lod_level; level <= 9; level++) {
+		int64_t colw = lod_width(level);
+
+		/* zoomed out: more than LANE_EVENTS_PER_COL events a column */
+		if (t->n_events * colw <= (t->max_ts - t->min_ts) *
+		    LANE_EVENTS_PER_COL)
+			continue;
+		for (int k = 0; k < 3; k++)
+			check_lane_frame(m, t, colw, k, k);
+		check_lane_frame(m, t, colw, 3, INT32_MAX);
+		tested++;
+	}
+	assert_true(tested >= 2);
 	model_tracks_free(tracks, nt);
 	model_close(m);
 }
@@ -423,6 +628,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_match_brute_force),
 		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_lane_lod_rows),
+		cmocka_unit_test(test_lane_frames),
 		cmocka_unit_test(test_slice_at_and_step),
 		cmocka_unit_test(test_edge_near),
 		cmocka_unit_test(test_counter_frame),

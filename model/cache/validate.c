@@ -123,6 +123,12 @@ static const struct rule rules[] = {
 	  " 0 AND 31 OR NOT " BUCKET_OK("bucket") " OR n < 0 OR busy NOT"
 	  " BETWEEN 0 AND (1 << (2 * level)) OR track_id NOT IN (SELECT id"
 	  " FROM track)" },
+	{ VALIDATE_FULL, "depth, level, bucket, count or busy time out of range",
+	  "SELECT 'lane_lod of track ' || l.track_id FROM lane_lod l LEFT JOIN"
+	  " track t ON t.id = l.track_id WHERE t.id IS NULL OR l.depth NOT"
+	  " BETWEEN 0 AND t.max_depth OR l.level NOT BETWEEN 0 AND 31 OR NOT "
+	  BUCKET_OK("l.bucket") " OR l.n < 0 OR l.busy NOT BETWEEN 0 AND"
+	  " (1 << (2 * l.level))" },
 	{ VALIDATE_FULL, "level, bucket, count or values out of range",
 	  "SELECT 'counter_lod of track ' || track_id FROM counter_lod WHERE"
 	  " level NOT BETWEEN 0 AND 31 OR NOT " BUCKET_OK("bucket") " OR n < 0"

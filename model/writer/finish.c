@@ -6,7 +6,10 @@
  * are at least eight mean event gaps wide up to one bucket covering the
  * whole track, so a frame reads at most a few LOD rows per column
  * whatever the event count, and zoomed further in it reads the events
- * themselves. */
+ * themselves.
+ *
+ * Nested tracks also get the same levels per depth (lane_lod), so a
+ * lane drawn zoomed out reads buckets of its depths, not events. */
 #include "config.h"
 
 #include "model/writer/writer_int.h"
@@ -32,10 +35,12 @@ struct acc {
 
 struct lod_state {
 	sqlite3 *db;
-	sqlite3_stmt *ins, *ins_counter;
+	sqlite3_stmt *ins, *ins_counter, *ins_lane;
 	int64_t track;
 	int lmin, lmax;
 	int counter;
+	int depth;		/* of a lane's rows; -1 for the whole track */
+	int64_t covered;	/* a lane's union of slices ends here */
 	/* pending buckets of level lmin, a ring indexed from ring_base */
 	struct acc *ring;
 	size_t cap, head, len;
@@ -73,10 +78,13 @@ static void acc_merge(struct acc *into, const struct acc *a)
 
 static void write_row(struct lod_state *s, int level, const struct acc *a)
 {
-	sqlite3_stmt *st = s->counter ? s->ins_counter : s->ins;
+	sqlite3_stmt *st = s->counter ? s->ins_counter :
+			   s->depth >= 0 ? s->ins_lane : s->ins;
 
 	if (s->failed || (!a->n && !a->busy))
 		return;
+	if (s->depth >= 0)
+		sqlite3_bind_int(st, 9, s->depth);
 	sqlite3_bind_int64(st, 1, s->track);
 	sqlite3_bind_int(st, 2, level);
 	sqlite3_bind_int64(st, 3, a->bucket);
@@ -288,6 +296,65 @@ static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 	agg_add(s->agg, ts, dur, vals, has);
 }
 
+/* Per-depth levels of a nested track: one state per depth, with the
+ * whole track's levels, each its own ring and open buckets. */
+struct lanes {
+	struct lod_state *v;
+	int n;
+};
+
+static void lanes_begin(struct lanes *ls, const struct lod_state *s,
+			const struct wtrack *t)
+{
+	ls->v = NULL;
+	ls->n = 0;
+	if (s->lmin < 0 || s->counter || t->max_depth <= 0)
+		return;
+	ls->n = (int)t->max_depth + 1;
+	ls->v = xcalloc((size_t)ls->n, sizeof(*ls->v));
+	for (int d = 0; d < ls->n; d++) {
+		struct lod_state *l = &ls->v[d];
+
+		*l = *s;
+		l->depth = d;
+		l->covered = INT64_MIN;
+		l->cap = 64;
+		l->ring = xcalloc(l->cap, sizeof(*l->ring));
+		l->len = 0;
+		l->head = 0;
+		l->agg = NULL;
+	}
+}
+
+static void lanes_add(struct lanes *ls, int d, int64_t id, int64_t ts,
+		      int64_t end, int64_t name, int64_t cat)
+{
+	struct lod_state *l;
+
+	if (d < 0 || d >= ls->n)
+		return;
+	l = &ls->v[d];
+	add_slice(l, id, ts, end, name, cat, l->covered);
+	if (end > l->covered)
+		l->covered = end;
+}
+
+/* Writes the lanes' last buckets; -1 if any write failed. */
+static int lanes_end(struct lanes *ls)
+{
+	int failed = 0;
+
+	for (int d = 0; d < ls->n; d++) {
+		finish_levels(&ls->v[d]);
+		failed |= ls->v[d].failed;
+		free(ls->v[d].ring);
+	}
+	free(ls->v);
+	ls->v = NULL;
+	ls->n = 0;
+	return failed ? -1 : 0;
+}
+
 /* A track's slices in start order. The index is ordered by depth, then
  * time, so each depth is read in order and the depths are merged; very
  * deep tracks are sorted by SQLite instead. Ties go to the shallower
@@ -330,7 +397,7 @@ static sqlite3_stmt *rows_next(struct rows *r, int *err)
 }
 
 static int scan_slices(struct lod_state *s, struct rows *r,
-		       struct track_stats *ts_out)
+		       struct lanes *ls, struct track_stats *ts_out)
 {
 	int64_t covered = INT64_MIN;
 	sqlite3_stmt *sel;
@@ -353,6 +420,9 @@ static int scan_slices(struct lod_state *s, struct rows *r,
 			add_slice(s, id, ts, end, sqlite3_column_int64(sel, 3),
 				  sqlite3_column_int64(sel, 4), covered);
 			add_agg(s, sel, ts, end - ts);
+			lanes_add(ls, d, id, ts, end,
+				  sqlite3_column_int64(sel, 3),
+				  sqlite3_column_int64(sel, 4));
 		}
 		if (end > covered) {
 			ts_out->busy += end - NX_MAX(ts, covered);
@@ -428,7 +498,7 @@ static char *select_sql(unsigned typed, const char *where)
 			 " dt.slice_id = s.id" : "", where);
 }
 
-enum { Q_SEL_COUNTER, Q_TRACK, Q_LOD, Q_CLOD, Q_AGG, Q_N };
+enum { Q_SEL_COUNTER, Q_TRACK, Q_LOD, Q_CLOD, Q_LANE, Q_AGG, Q_N };
 
 static const char *const lod_sql[Q_N] = {
 	[Q_SEL_COUNTER] = "SELECT ts, value FROM counter WHERE track_id=?"
@@ -440,6 +510,9 @@ static const char *const lod_sql[Q_N] = {
 		  " top_name, top_cat) VALUES(?,?,?,?,?,?,?,?)",
 	[Q_CLOD] = "INSERT INTO counter_lod(track_id, level, bucket, n, vmin,"
 		   " vmax, vsum, vlast) VALUES(?,?,?,?,?,?,?,?)",
+	[Q_LANE] = "INSERT INTO lane_lod(track_id, level, bucket, n, busy,"
+		   " top_slice, top_name, top_cat, depth)"
+		   " VALUES(?,?,?,?,?,?,?,?,?)",
 	[Q_AGG] = "INSERT INTO agg(track_id, field, level, bucket, value, n,"
 		  " dur, dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?)",
 };
@@ -507,10 +580,12 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 {
 	struct track_stats st = { 0, 0, 0, -1 };
 	int lod = t->n >= LOD_MIN_EVENTS;
+	struct lanes ls;
 	struct rows r;
 	int rc;
 
 	s->counter = t->is_counter;
+	s->depth = -1;
 	s->failed = 0;
 	s->len = 0;
 	s->head = 0;
@@ -529,8 +604,10 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	if (t->is_counter) {
 		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
 	} else {
+		lanes_begin(&ls, s, t);
 		rc = rows_for(&r, s->db, src, s->track, t) ||
-		     scan_slices(s, &r, &st);
+		     scan_slices(s, &r, &ls, &st);
+		rc = lanes_end(&ls) || rc;
 	}
 	if (rc)
 		return -1;
@@ -722,6 +799,7 @@ int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 	}
 	s.ins = q[Q_LOD];
 	s.ins_counter = q[Q_CLOD];
+	s.ins_lane = q[Q_LANE];
 	s.agg = agg_new(db, q[Q_AGG]);
 	for (int64_t id = 1; id <= ntracks; id++) {
 		s.track = base + id;	/* tracks[] counts from 1 */
