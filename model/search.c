@@ -48,6 +48,12 @@ struct search {
 	size_t ntracks;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
+	/* n/N: kept across presses, the statements per direction (0 back,
+	 * 1 forward) and the profile's tracks, loaded on the first press */
+	sqlite3_stmt *step_ev[2], *step_bucket[2];
+	struct mtrack *step_tracks;
+	size_t step_nt;
+	int step_loaded;
 };
 
 static void add_param_int(struct search *s, int64_t v)
@@ -629,6 +635,11 @@ void search_free(struct search *s)
 		return;
 	sqlite3_finalize(s->st_range);
 	sqlite3_finalize(s->st_one);
+	for (int i = 0; i < 2; i++) {
+		sqlite3_finalize(s->step_ev[i]);
+		sqlite3_finalize(s->step_bucket[i]);
+	}
+	model_tracks_free(s->step_tracks, s->step_nt);
 	for (int i = 0; i < s->ntemp; i++) {
 		char sql[64];
 
@@ -1037,42 +1048,55 @@ static int step_track(struct stepper *p, const struct mtrack *t,
 
 /* The statements of a stepper: events after (ts, id) on one track and
  * depth within a range, up to a limit, and the next aggregate bucket
- * holding a matching name. */
+ * holding a matching name; prepared once per direction. */
 static int stepper_prepare(struct stepper *p)
 {
 	struct search *s = p->s;
-	int dir = p->dir;
+	int dir = p->dir, k = dir > 0;
 
-	p->ev = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
-			" s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
-			" s.depth = ? AND s.ts >= ? AND s.ts < ? AND %s"
-			" ORDER BY %s LIMIT ?", sb_cstr(&s->from),
+	if (!s->step_ev[k])
+		s->step_ev[k] = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur,"
+			" s.name, s.cat, s.depth, s.flags FROM %s WHERE %s AND"
+			" s.track_id = ? AND s.depth = ? AND s.ts >= ? AND"
+			" s.ts < ? AND %s ORDER BY %s LIMIT ?", sb_cstr(&s->from),
 			sb_cstr(&s->where),
 			dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
 				  "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
 			dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
-	p->bucket = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			    " field = 0 AND level = ? AND bucket %s ? AND value IN"
-			    " %s ORDER BY bucket %s LIMIT 1", dir > 0 ? ">=" : "<=",
-			    s->names_only && !s->any_name ? s->nameset : "(0)",
-			    dir > 0 ? "" : "DESC");
+	if (!s->step_bucket[k])
+		s->step_bucket[k] = prepare(s, "SELECT bucket FROM agg WHERE"
+			" track_id = ? AND field = 0 AND level = ? AND bucket %s ?"
+			" AND value IN %s ORDER BY bucket %s LIMIT 1",
+			dir > 0 ? ">=" : "<=",
+			s->names_only && !s->any_name ? s->nameset : "(0)",
+			dir > 0 ? "" : "DESC");
+	p->ev = s->step_ev[k];
+	p->bucket = s->step_bucket[k];
 	return p->ev && p->bucket ? 0 : -1;
+}
+
+/* The profile's tracks, read on the first press only. */
+static int stepper_tracks(struct search *s)
+{
+	if (s->step_loaded)
+		return 0;
+	if (model_tracks(s->m, s->profile, &s->step_tracks, &s->step_nt))
+		return -1;
+	s->step_loaded = 1;
+	return 0;
 }
 
 int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 		struct mslice *out)
 {
 	struct stepper p = { s, NULL, NULL, dir, ts, id };
-	struct mtrack *tracks = NULL;
 	struct mslice cur;
-	size_t nt = 0;
 	int found = 0, rc = 0;
 
-	if (stepper_prepare(&p) ||
-	    model_tracks(s->m, s->profile, &tracks, &nt))
-		rc = -1;
-	for (size_t i = 0; i < nt && !rc; i++) {
-		const struct mtrack *t = &tracks[i];
+	if (stepper_prepare(&p) || stepper_tracks(s))
+		return -1;
+	for (size_t i = 0; i < s->step_nt && !rc; i++) {
+		const struct mtrack *t = &s->step_tracks[i];
 
 		if (t->is_counter || !t->n_events || !track_allowed(s, t->id))
 			continue;
@@ -1084,9 +1108,6 @@ int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 		}
 		rc = rc < 0 ? -1 : 0;
 	}
-	model_tracks_free(tracks, nt);
-	sqlite3_finalize(p.ev);
-	sqlite3_finalize(p.bucket);
 	if (rc)
 		return -1;
 	return found ? 0 : 1;
@@ -1208,27 +1229,21 @@ int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
 		void (*fn)(void *, const struct mslice *), void *ctx)
 {
 	struct stepper p = { s, NULL, NULL, dir, ts, id };
-	struct mtrack *tracks = NULL;
 	struct rows r = { NULL, 0, 0 };
-	size_t nt = 0;
 	int rc = 0;
 
 	if (limit <= 0 || t1 <= t0)
 		return 0;
-	if (stepper_prepare(&p) ||
-	    model_tracks(s->m, s->profile, &tracks, &nt))
-		rc = -1;
+	if (stepper_prepare(&p) || stepper_tracks(s))
+		return -1;
 	/* the first limit of every track hold the first limit of all */
-	for (size_t i = 0; i < nt && !rc; i++) {
-		const struct mtrack *t = &tracks[i];
+	for (size_t i = 0; i < s->step_nt && !rc; i++) {
+		const struct mtrack *t = &s->step_tracks[i];
 
 		if (t->is_counter || !t->n_events || !track_allowed(s, t->id))
 			continue;
 		rc = page_track(&p, t, t0, t1, limit, &r);
 	}
-	model_tracks_free(tracks, nt);
-	sqlite3_finalize(p.ev);
-	sqlite3_finalize(p.bucket);
 	if (!rc && r.n)
 		qsort(r.v, r.n, sizeof(*r.v), cmp_time);
 	for (size_t i = 0; !rc && i < r.n && (int64_t)i < limit; i++)
