@@ -25,6 +25,15 @@ struct param {
 	char *s;
 };
 
+/* The answer of one press on one track and depth: from (ts, id) the
+ * nearest match is hit (or none); it stays the answer of every later
+ * press from between the two, as the events between do not match. */
+struct memo {
+	int valid, has;
+	int64_t from_ts, from_id;
+	struct mslice hit;
+};
+
 /* Temporary table numbers stay unique while several searches are open. */
 static _Thread_local int temp_seq;
 
@@ -54,6 +63,9 @@ struct search {
 	struct mtrack *step_tracks;
 	size_t step_nt;
 	int step_loaded;
+	/* per direction, track and depth: the last press's answer */
+	struct memo *memo[2];
+	size_t *memo_off;	/* a track's first depth in memo[] */
 };
 
 static void add_param_int(struct search *s, int64_t v)
@@ -640,6 +652,9 @@ void search_free(struct search *s)
 		sqlite3_finalize(s->step_bucket[i]);
 	}
 	model_tracks_free(s->step_tracks, s->step_nt);
+	free(s->memo[0]);
+	free(s->memo[1]);
+	free(s->memo_off);
 	for (int i = 0; i < s->ntemp; i++) {
 		char sql[64];
 
@@ -999,6 +1014,43 @@ static int step_at(struct stepper *p, int64_t track, int64_t depth, int64_t lo,
 	return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
 }
 
+/* Whether a memo answers a press from (ts, id): the press starts at or
+ * past where the memo's did, and before its hit. */
+static int memo_covers(const struct memo *e, int dir, int64_t ts, int64_t id)
+{
+	struct mslice from = { .ts = e->from_ts, .id = e->from_id };
+	struct mslice at = { .ts = ts, .id = id };
+
+	if (!e->valid)
+		return 0;
+	if (dir > 0 ? before(&at, &from) : before(&from, &at))
+		return 0;
+	return !e->has || (dir > 0 ? before(&at, &e->hit) : before(&e->hit, &at));
+}
+
+/* step_at over a whole track, answered from the memo when it covers the
+ * press: a press then costs a seek on the rows whose match it passed. */
+static int step_memo(struct stepper *p, const struct mtrack *t, int64_t depth,
+		     struct mslice *out)
+{
+	struct search *s = p->s;
+	struct memo *e = &s->memo[p->dir > 0][s->memo_off[t - s->step_tracks] +
+					      (size_t)depth];
+	int rc;
+
+	if (memo_covers(e, p->dir, p->ts, p->id)) {
+		if (e->has)
+			*out = e->hit;
+		return e->has ? 0 : 1;
+	}
+	rc = step_at(p, t->id, depth, INT64_MIN, INT64_MAX, out);
+	if (rc < 0)
+		return rc;
+	*e = (struct memo){ 1, rc == 0, p->ts, p->id, rc == 0 ? *out :
+			    (struct mslice){ 0 } };
+	return rc;
+}
+
 static int step_range(struct stepper *p, const struct mtrack *t, int64_t lo,
 		      int64_t hi, struct mslice *best)
 {
@@ -1006,7 +1058,9 @@ static int step_range(struct stepper *p, const struct mtrack *t, int64_t lo,
 	int found = 0;
 
 	for (int64_t d = 0; d <= t->max_depth; d++) {
-		int rc = step_at(p, t->id, d, lo, hi, &cur);
+		int rc = lo == INT64_MIN && hi == INT64_MAX ?
+			 step_memo(p, t, d, &cur) :
+			 step_at(p, t->id, d, lo, hi, &cur);
 
 		if (rc < 0)
 			return -1;
@@ -1075,13 +1129,23 @@ static int stepper_prepare(struct stepper *p)
 	return p->ev && p->bucket ? 0 : -1;
 }
 
-/* The profile's tracks, read on the first press only. */
+/* The profile's tracks, read on the first press only, and room for an
+ * answer per direction, track and depth. */
 static int stepper_tracks(struct search *s)
 {
+	size_t n = 0;
+
 	if (s->step_loaded)
 		return 0;
 	if (model_tracks(s->m, s->profile, &s->step_tracks, &s->step_nt))
 		return -1;
+	s->memo_off = xcalloc(s->step_nt + 1, sizeof(*s->memo_off));
+	for (size_t i = 0; i < s->step_nt; i++) {
+		s->memo_off[i] = n;
+		n += (size_t)s->step_tracks[i].max_depth + 1;
+	}
+	s->memo[0] = xcalloc(n + 1, sizeof(*s->memo[0]));
+	s->memo[1] = xcalloc(n + 1, sizeof(*s->memo[1]));
 	s->step_loaded = 1;
 	return 0;
 }
