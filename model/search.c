@@ -228,6 +228,7 @@ static const char *const slice_targets[F_COUNT] = {
 	[F_OPCODE] = "s.name",
 	[F_CATEGORY] = "s.cat",
 	[F_DUR] = "s.dur",
+	[F_TRANSFER_SIZE] = "s.size",	/* the DMA row's, kept in the slice */
 	[F_START] = "(s.ts - ?)",
 	[F_END] = "(s.ts + s.dur - ?)",
 };

@@ -68,6 +68,10 @@ run() {
 	check "$1" 'size<4096' 'd.sz < 4096'
 	check "$1" 'name=MATMUL dur>100ns' "n.str = 'MATMUL' AND s.dur > 100"
 	check "$1" "engine=$2 dur<500ns" "t.name = '$2' AND s.dur < 500"
+	# searches on size read the slice's copy of its DMA row's size
+	[ "$(sql "$1" 's.size IS NOT d.sz')" = 0 ] ||
+		fail "$1: slice sizes differ from their DMA rows'"
+	[ "$(sql "$1" 's.size IS NOT NULL')" -gt 0 ] || fail "$1: no slice sizes"
 	steps "$1" 'dur>200ns' 's.dur > 200'
 	steps "$1" 'dur>2us' 's.dur > 2000'
 }
