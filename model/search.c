@@ -686,12 +686,29 @@ const struct query *search_query(const struct search *s)
 	return &s->q;
 }
 
-static int track_allowed(const struct search *s, int64_t track)
+/* Whether a term rules the whole track out: a duration above the
+ * track's longest, an opcode off the engine rows. */
+static int term_excludes(const struct qterm *q, const struct mtrack *t)
 {
+	if (q->negate)
+		return 0;
+	if (q->field == F_DUR)
+		return (q->op == Q_GT && t->max_dur <= q->num) ||
+		       (q->op == Q_GE && t->max_dur < q->num);
+	return q->field == F_OPCODE && (!t->kind || strcmp(t->kind, "engine"));
+}
+
+static int track_allowed(const struct search *s, const struct mtrack *t)
+{
+	size_t i;
+
+	for (i = 0; i < s->q.n; i++)
+		if (term_excludes(&s->q.terms[i], t))
+			return 0;
 	if (s->any_track)
 		return 1;
-	for (size_t i = 0; i < s->ntracks; i++)
-		if (s->tracks[i] == track)
+	for (i = 0; i < s->ntracks; i++)
+		if (s->tracks[i] == t->id)
 			return 1;
 	return 0;
 }
@@ -814,7 +831,7 @@ int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 	int nl, fl, lmax;
 
 	memset(hits, 0, (size_t)ncols * sizeof(*hits));
-	if (t->is_counter || !t->n_events || !track_allowed(s, t->id) ||
+	if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
 	    colw <= 0 || ncols <= 0)
 		return 0;
 	if (t0 + colw * ncols <= t->min_ts || t0 > t->max_ts)
@@ -929,7 +946,7 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 		const struct mtrack *t = &tracks[i];
 		int nl, fl, lmax, rc;
 
-		if (t->is_counter || !t->n_events || !track_allowed(s, t->id) ||
+		if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
 		    t1 <= t->min_ts || t0 > t->max_ts)
 			continue;
 		if (s->names_only && !s->any_name &&
@@ -1163,7 +1180,7 @@ int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 	for (size_t i = 0; i < s->step_nt && !rc; i++) {
 		const struct mtrack *t = &s->step_tracks[i];
 
-		if (t->is_counter || !t->n_events || !track_allowed(s, t->id))
+		if (t->is_counter || !t->n_events || !track_allowed(s, t))
 			continue;
 		rc = step_track(&p, t, &cur);
 		if (rc == 0 && (!found || (dir > 0 ? before(&cur, out) :
@@ -1305,7 +1322,7 @@ int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
 	for (size_t i = 0; i < s->step_nt && !rc; i++) {
 		const struct mtrack *t = &s->step_tracks[i];
 
-		if (t->is_counter || !t->n_events || !track_allowed(s, t->id))
+		if (t->is_counter || !t->n_events || !track_allowed(s, t))
 			continue;
 		rc = page_track(&p, t, t0, t1, limit, &r);
 	}

@@ -68,6 +68,16 @@ run() {
 	check "$1" 'size<4096' 'd.sz < 4096'
 	check "$1" 'name=MATMUL dur>100ns' "n.str = 'MATMUL' AND s.dur > 100"
 	check "$1" "engine=$2 dur<500ns" "t.name = '$2' AND s.dur < 500"
+	# the longest event, and the longest MATMUL, at the edge of the
+	# rows' longest durations
+	max=$(sqlite3 "$1" 'SELECT max(dur) FROM slice')
+	check "$1" "dur>=${max}ns" "s.dur >= $max"
+	check "$1" "dur>$((max - 1))ns" "s.dur > $max - 1"
+	mm=$(sqlite3 "$1" "SELECT max(s.dur) FROM slice s JOIN track t ON
+		t.id = s.track_id JOIN string n ON n.id = s.name
+		WHERE n.str = 'MATMUL' AND t.kind = 'engine'")
+	check "$1" "opcode=MATMUL dur>=${mm}ns" \
+		"n.str = 'MATMUL' AND t.kind = 'engine' AND s.dur >= $mm"
 	# searches on size read the slice's copy of its DMA row's size
 	[ "$(sql "$1" 's.size IS NOT d.sz')" = 0 ] ||
 		fail "$1: slice sizes differ from their DMA rows'"

@@ -191,6 +191,8 @@ int64_t writer_slice_sized(struct writer *w, int64_t track, int64_t ts,
 void writer_slice_args(struct writer *w, int64_t slice, const char *json);
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *in);
+/* The row of a DMA slice, written by writer_slice_sized with the same
+ * transfer_size (searches read the slice's copy). */
 void writer_dma(struct writer *w, int64_t slice, const struct wdma *d);
 void writer_sys_event(struct writer *w, int64_t slice,
 		      const struct wsys_event *e);
