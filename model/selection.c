@@ -30,6 +30,22 @@ static sqlite3_stmt *prep(struct model *m, const char *sql)
 	return st;
 }
 
+/* A statement on one row's events from t0 to t1 (parameters 1-4: track,
+ * depth limit, start, end), prepared and bound; NULL on failure. */
+static sqlite3_stmt *prep_track(struct model *m, const char *sql,
+				const struct mtrack *t, int64_t t0, int64_t t1)
+{
+	sqlite3_stmt *st = prep(m, sql);
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int64(st, 2, t->max_depth);
+	sqlite3_bind_int64(st, 3, t0);
+	sqlite3_bind_int64(st, 4, t1);
+	return st;
+}
+
 /* Values of one field, merged from aggregates and events. */
 struct vtab {
 	struct sel_value *v;
@@ -87,13 +103,9 @@ static int raw_values(struct model *m, const struct mtrack *t, enum agg_field f,
 		 " min(s.dur), max(s.dur) FROM slice s WHERE s.track_id = ? AND"
 		 " s.depth IN " DEPTHS_UPTO("?") " AND s.ts >= ? AND s.ts < ?"
 		 " GROUP BY v", field_expr[f]);
-	st = prep(m, sql);
+	st = prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int64(st, 2, t->max_depth);
-	sqlite3_bind_int64(st, 3, t0);
-	sqlite3_bind_int64(st, 4, t1);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
 			continue;
@@ -166,6 +178,7 @@ static void finish_field(struct model *m, struct sel_field *sf,
 	sf->rows = vt->v;
 	sf->nrows = vt->n;
 	for (size_t i = 0; i < vt->n; i++) {
+		sf->rows[i].key = vt->key[i];
 		if (f == AGG_SIZE)
 			sf->rows[i].value = xasprintf("%" PRId64, vt->key[i]);
 		else
@@ -187,13 +200,9 @@ static int none_extremes(struct model *m, const struct mtrack *t,
 	snprintf(sql, sizeof(sql), "SELECT min(s.dur), max(s.dur) FROM slice s"
 		 " WHERE s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?")
 		 " AND s.ts >= ? AND s.ts < ? AND %s IS NULL", field_expr[f]);
-	st = prep(m, sql);
+	st = prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int64(st, 2, t->max_depth);
-	sqlite3_bind_int64(st, 3, t0);
-	sqlite3_bind_int64(st, 4, t1);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		none->dmin = sqlite3_column_int64(st, 0);
 		none->dmax = sqlite3_column_int64(st, 1);
@@ -222,7 +231,79 @@ static void add_none(const struct sel_group *g, struct sel_field *sf)
 	qsort(sf->rows, sf->nrows, sizeof(*sf->rows), cmp_value);
 }
 
-/* Every "(none)" line's shortest and longest, read from the events. */
+/* Values by key, "(none)" first: SQL's order of NULL and integers. */
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sel_value *x = *(struct sel_value *const *)a;
+	const struct sel_value *y = *(struct sel_value *const *)b;
+
+	if (x->none != y->none)
+		return x->none ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The value of (none, key) among the n values of idx, sorted by cmp_key. */
+static struct sel_value *row_of(struct sel_value **idx, size_t n, int none,
+				int64_t key)
+{
+	struct sel_value probe = { .none = none, .key = none ? 0 : key };
+	struct sel_value *p = &probe, **hit;
+
+	hit = bsearch(&p, idx, n, sizeof(*idx), cmp_key);
+	return hit ? *hit : NULL;
+}
+
+/* Every value's distribution of a row's field: one pass over its events
+ * ordered by value, then duration. */
+static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
+		       int64_t t1, struct sel_field *sf)
+{
+	char sql[512];
+	sqlite3_stmt *st;
+	int64_t *durs = NULL, key = 0;
+	size_t n = 0, cap = 0;
+	int none = 0, rc;
+	struct sel_value **idx;
+
+	snprintf(sql, sizeof(sql), "SELECT %s AS v, s.dur FROM slice s WHERE"
+		 " s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?") " AND s.ts"
+		 " >= ? AND s.ts < ? ORDER BY v, s.dur", field_expr[sf->agg]);
+	st = prep_track(m, sql, t, t0, t1);
+	if (!st)
+		return -1;
+	/* an index by key: a row may have as many values as events */
+	idx = xcalloc(sf->nrows ? sf->nrows : 1, sizeof(*idx));
+	for (size_t r = 0; r < sf->nrows; r++)
+		idx[r] = &sf->rows[r];
+	qsort(idx, sf->nrows, sizeof(*idx), cmp_key);
+	do {
+		int null, more = (rc = sqlite3_step(st)) == SQLITE_ROW;
+		int64_t k;
+
+		null = more && sqlite3_column_type(st, 0) == SQLITE_NULL;
+		k = more ? sqlite3_column_int64(st, 0) : 0;
+		if (n && (!more || null != none || k != key)) {
+			struct sel_value *v = row_of(idx, sf->nrows, none, key);
+
+			if (v)
+				dist_from_sorted(durs, n, &v->dist);
+			n = 0;
+		}
+		if (!more)
+			break;
+		none = null;
+		key = k;
+		durs = xgrow(durs, &cap, n + 1, sizeof(*durs));
+		durs[n++] = sqlite3_column_int64(st, 1);
+	} while (1);
+	sqlite3_finalize(st);
+	free(durs);
+	free(idx);
+	return rc == SQLITE_DONE ? 0 : model_fail(m, "selection");
+}
+
+/* Every "(none)" line's shortest and longest and every line's
+ * distribution, read from the events. */
 static int measure_none(struct model *m, const struct mtrack *all, size_t nall,
 			struct selection *s)
 {
@@ -240,6 +321,8 @@ static int measure_none(struct model *m, const struct mtrack *all, size_t nall,
 				    none_extremes(m, t, (enum agg_field)sf->agg,
 						  s->t0, s->t1, &sf->rows[r]))
 					return -1;
+			if (field_dists(m, t, s->t0, s->t1, sf))
+				return -1;
 		}
 	}
 	return 0;

@@ -15,10 +15,12 @@
 #include <stdint.h>
 
 #include "model/bounds.h"
+#include "model/dist.h"
 #include "model/model.h"
 
-/* The "(none)" lines' shortest and longest are read from the events when
- * the selection holds at most this many. */
+/* The "(none)" lines' shortest and longest, and every line's
+ * distribution, are read from the events when the selection holds at
+ * most this many. */
 #define SEL_NONE_EXACT_MAX 100000
 
 struct sel_value {
@@ -26,6 +28,8 @@ struct sel_value {
 	int64_t n, dur;
 	int64_t dmin, dmax;	/* -1: not measured (a "(none)" line) */
 	int none;		/* the events without a value: "(none)" */
+	int64_t key;		/* the value's string id or number */
+	struct dist dist;	/* its durations; measured: small selections */
 };
 
 struct sel_field {

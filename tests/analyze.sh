@@ -5,9 +5,7 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data"
+scratch
 fx="$srcdir/tests/fixtures"
 small="$fx/device_small.json"
 cp "$small" "$tmp/plain.json"

@@ -12,14 +12,9 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data"
+scratch
 
-if ! command -v jq >/dev/null; then
-	echo "skipping: needs jq" >&2
-	exit 77
-fi
+need jq
 
 # jq reads numbers as doubles: ids are quoted first to compare exactly
 cat >"$tmp/deps.jq" <<'JQ'

@@ -12,9 +12,7 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data"
+scratch
 
 if ! have jq; then
 	pass

@@ -9,14 +9,9 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data"
+scratch
 
-if ! command -v jq >/dev/null; then
-	echo "skipping: needs jq" >&2
-	exit 77
-fi
+need jq
 
 cat >"$tmp/flows.jq" <<'JQ'
 def ns: . * 1000 | round;

@@ -11,9 +11,7 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data"
+scratch
 slow=${NXTOP_SLOW_TESTS:-0}
 
 # rss_below MB CMD...: runs CMD (any status) and fails if its peak

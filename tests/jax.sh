@@ -8,15 +8,10 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data"
+scratch
 export LC_ALL=C
 
-if ! command -v jq >/dev/null; then
-	echo "skipping: needs jq" >&2
-	exit 77
-fi
+need jq
 
 log=$tmp/log
 jax_logdir "$log" || fail "jax_logdir failed"

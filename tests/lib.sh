@@ -96,6 +96,22 @@ have() {
 	return 1
 }
 
+# need TOOL: for a test none of whose checks can run without TOOL: ends
+# it as skipped (77), naming TOOL.
+need() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "skipping: needs $1" >&2
+	exit 77
+}
+
+# scratch: a temporary folder $tmp, removed on exit, holding the user
+# data (markers, recent profiles) so a test never touches the real one.
+scratch() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	export XDG_DATA_HOME="$tmp/data"
+}
+
 pass() {
 	rm -f "$out" "$err"
 	[ "$failures" -eq 0 ] || exit 1

@@ -12,14 +12,9 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data"
+scratch
 
-if ! command -v jq >/dev/null; then
-	echo "skipping: needs jq" >&2
-	exit 77
-fi
+need jq
 
 # name|row|ts|dur|depth|parent name|parent ts per slice, times in ns
 # relative to the first compared slice.

@@ -338,10 +338,44 @@ static void test_none_long_row(void **state)
 	free(path);
 }
 
+/* Bucket bounds at the powers of two, the last bucket up to INT64_MAX,
+ * and nearest-rank percentiles counted by hand. */
+static void test_dist(void **state)
+{
+	/* ranks ceil(p/100 x 10): 5, 9, 10 */
+	const int64_t d[10] = { 0, 1, 2, 3, 4, 7, 8, 1023, 1024, INT64_MAX };
+	struct dist x;
+
+	(void)state;
+	assert_int_equal(dist_bucket(0), 0);
+	assert_int_equal(dist_bucket(1), 0);
+	assert_int_equal(dist_bucket(2), 1);
+	assert_int_equal(dist_bucket(1023), 9);
+	assert_int_equal(dist_bucket(1024), 10);
+	assert_int_equal(dist_bucket(INT64_MAX), 62);
+	assert_int_equal(dist_lo(0), 0);
+	assert_int_equal(dist_hi(0), 1);
+	assert_int_equal(dist_lo(10), 1024);
+	assert_int_equal(dist_hi(10), 2047);
+	assert_int_equal(dist_hi(62), INT64_MAX);
+	dist_from_sorted(d, 10, &x);
+	assert_int_equal(x.p50, 4);
+	assert_int_equal(x.p90, 1024);
+	assert_int_equal(x.p99, INT64_MAX);
+	assert_int_equal(x.hist[0], 2);
+	assert_int_equal(x.hist[1], 2);
+	assert_int_equal(x.hist[2], 2);
+	assert_int_equal(x.hist[3], 1);
+	assert_int_equal(x.hist[9], 1);
+	assert_int_equal(x.hist[10], 1);
+	assert_int_equal(x.hist[62], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_dist),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_none_long_row),
 	};

@@ -14,6 +14,7 @@
 
 #include "tui/draw.h"
 #include "tui/list.h"
+#include "model/dist.h"
 #include "model/query.h"
 #include "model/report/export.h"
 #include "model/timefmt.h"
@@ -39,7 +40,9 @@ struct sumview {
 static const struct list_col cols[] = {
 	{ "Value", 36, 0, 0 }, { "Count", 8, 1, 0 }, { "Count %", 8, 1, 0 },
 	{ "Dur Sum", 11, 1, 0 }, { "Dur %", 8, 1, 0 }, { "Dur Avg", 11, 1, 0 },
-	{ "Min", 11, 1, 0 }, { "Max", 11, 1, 0 },
+	{ "Min", 11, 1, 0 }, { "Max", 11, 1, 0 }, { "P50", 11, 1, 0 },
+	{ "P90", 11, 1, 0 }, { "P99", 11, 1, 0 },
+	{ "Histogram", DIST_COLS, 0, 0 },
 };
 
 static double pct(int64_t part, int64_t whole)
@@ -199,12 +202,20 @@ static void extreme(struct strbuf *out, int64_t ns)
 	sb_adds(out, b);
 }
 
+/* A value's p-th percentile; -1 when its distribution was not measured. */
+static int64_t pctile(const struct sel_value *v, int p)
+{
+	if (!v->dist.measured)
+		return -1;
+	return p == 50 ? v->dist.p50 : p == 90 ? v->dist.p90 : v->dist.p99;
+}
+
 static void value_line(struct sumview *s, const struct sline *ln,
 		       struct list_line *out)
 {
 	const struct sel_group *g = &s->sel->groups[ln->g];
 	const struct sel_value *v = &g->fields[ln->f].rows[ln->r];
-	char b[48];
+	char b[48], h[DIST_GLYPHS_SIZE];
 
 	sb_printf(&out->cells[0], "  %s", v->value);
 	sb_printf(&out->cells[1], "%" PRId64, v->n);
@@ -216,6 +227,10 @@ static void value_line(struct sumview *s, const struct sline *ln,
 	sb_adds(&out->cells[5], b);
 	extreme(&out->cells[6], v->dmin);
 	extreme(&out->cells[7], v->dmax);
+	extreme(&out->cells[8], pctile(v, 50));
+	extreme(&out->cells[9], pctile(v, 90));
+	extreme(&out->cells[10], pctile(v, 99));
+	sb_adds(&out->cells[11], dist_glyphs(&v->dist, draw_ascii(), h));
 }
 
 static void summary_line(struct list *l, size_t i, struct list_line *out)
@@ -253,7 +268,11 @@ static int64_t num(const struct sel_value *v, int col)
 	case 3: case 4: return v->dur;
 	case 5: return v->n ? v->dur / v->n : 0;
 	case 6: return v->dmin;
-	default: return v->dmax;
+	case 7: return v->dmax;
+	case 8: return pctile(v, 50);
+	case 9: return pctile(v, 90);
+	/* the histogram sorts as its p99: where its tail ends */
+	default: return pctile(v, 99);
 	}
 }
 

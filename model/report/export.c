@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/dist.h"
 #include "model/report/jout.h"
 #include "model/table.h"
 #include "model/text.h"
@@ -84,8 +85,14 @@ static void range_line(FILE *f, const struct mprofile *p, int64_t t0, int64_t t1
 	fprintf(f, "Range    %s .. %s (duration %s)\n", a, b, c);
 }
 
+/* A percentile; "-" when the distribution was not measured. */
+static void cell_pctile(struct table *t, const struct dist *d, int64_t ns)
+{
+	cell_extreme(t, d->measured ? ns : -1);
+}
+
 /* The per-value table of one field: Value, Count, Count %, Dur Sum,
- * Dur %, Dur Avg, Min, Max. */
+ * Dur %, Dur Avg, Min, Max, P50, P90, P99 and the histogram. */
 static struct table *field_table(const struct sel_group *g,
 				 const struct sel_field *fl)
 {
@@ -99,8 +106,13 @@ static struct table *field_table(const struct sel_group *g,
 	table_col(t, "Dur Avg", 1);
 	table_col(t, "Min", 1);
 	table_col(t, "Max", 1);
+	table_col(t, "P50", 1);
+	table_col(t, "P90", 1);
+	table_col(t, "P99", 1);
+	table_col(t, "Histogram", 0);
 	for (size_t r = 0; r < fl->nrows; r++) {
 		const struct sel_value *v = &fl->rows[r];
+		char h[DIST_GLYPHS_SIZE];
 
 		table_row(t);
 		table_text(t, v->value);
@@ -111,6 +123,10 @@ static struct table *field_table(const struct sel_group *g,
 		cell_dur(t, v->n ? v->dur / v->n : 0);
 		cell_extreme(t, v->dmin);
 		cell_extreme(t, v->dmax);
+		cell_pctile(t, &v->dist, v->dist.p50);
+		cell_pctile(t, &v->dist, v->dist.p90);
+		cell_pctile(t, &v->dist, v->dist.p99);
+		table_text(t, dist_glyphs(&v->dist, 0, h));
 	}
 	return t;
 }
@@ -168,6 +184,30 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 		}
 	}
 	sb_free(&sb);
+}
+
+/* Percentiles and the non-empty buckets; null when not measured. */
+static void dist_json(struct jout *j, const struct dist *d)
+{
+	jout_kopt(j, "p50_ns", d->measured ? d->p50 : -1);
+	jout_kopt(j, "p90_ns", d->measured ? d->p90 : -1);
+	jout_kopt(j, "p99_ns", d->measured ? d->p99 : -1);
+	jout_key(j, "buckets");
+	if (!d->measured) {
+		jout_null(j);
+		return;
+	}
+	jout_arr(j);
+	for (int b = 0; b < DIST_BUCKETS; b++) {
+		if (!d->hist[b])
+			continue;
+		jout_obj(j);
+		jout_kint(j, "lo_ns", dist_lo(b));
+		jout_kint(j, "hi_ns", dist_hi(b));
+		jout_kint(j, "count", d->hist[b]);
+		jout_end(j);
+	}
+	jout_end(j);
 }
 
 static void selection_json(const struct selection *s, const struct mprofile *p,
@@ -228,6 +268,7 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 				jout_kint(&j, "dur_avg_ns", v->n ? v->dur / v->n : 0);
 				jout_kopt(&j, "min_ns", v->dmin);
 				jout_kopt(&j, "max_ns", v->dmax);
+				dist_json(&j, &v->dist);
 				jout_end(&j);
 			}
 			jout_end(&j);
@@ -247,6 +288,24 @@ static void csv_opt(struct table *t, int64_t v)
 		table_text(t, "");
 	else
 		table_int(t, v);
+}
+
+/* Percentiles, then the non-empty buckets as "lo-hi:count" pairs. */
+static void dist_csv(struct table *t, const struct dist *d)
+{
+	struct strbuf sb;
+
+	csv_opt(t, d->measured ? d->p50 : -1);
+	csv_opt(t, d->measured ? d->p90 : -1);
+	csv_opt(t, d->measured ? d->p99 : -1);
+	sb_init(&sb);
+	for (int b = 0; b < DIST_BUCKETS; b++)
+		if (d->hist[b])
+			sb_printf(&sb, "%s%" PRId64 "-%" PRId64 ":%" PRId64,
+				  sb.len ? " " : "", dist_lo(b), dist_hi(b),
+				  d->hist[b]);
+	table_text(t, sb_cstr(&sb));
+	sb_free(&sb);
 }
 
 static void bounds_row(struct table *t, const char *key, const char *value)
@@ -291,6 +350,10 @@ static void selection_csv(const struct selection *s, FILE *f)
 	table_col(t, "dur_avg_ns", 1);
 	table_col(t, "min_ns", 1);
 	table_col(t, "max_ns", 1);
+	table_col(t, "p50_ns", 1);
+	table_col(t, "p90_ns", 1);
+	table_col(t, "p99_ns", 1);
+	table_col(t, "buckets", 0);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
 
@@ -310,6 +373,7 @@ static void selection_csv(const struct selection *s, FILE *f)
 				table_int(t, v->n ? v->dur / v->n : 0);
 				csv_opt(t, v->dmin);
 				csv_opt(t, v->dmax);
+				dist_csv(t, &v->dist);
 			}
 		}
 	}

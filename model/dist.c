@@ -1,0 +1,95 @@
+#include "config.h"
+
+#include "model/dist.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int dist_bucket(int64_t ns)
+{
+	int b = 0;
+
+	while (b + 1 < DIST_BUCKETS && ns >> (b + 1))
+		b++;
+	return b;
+}
+
+int64_t dist_lo(int b)
+{
+	return b ? (int64_t)1 << b : 0;
+}
+
+int64_t dist_hi(int b)
+{
+	/* unsigned: bucket 62 ends at INT64_MAX */
+	return (int64_t)(((uint64_t)1 << (b + 1)) - 1);
+}
+
+/* Nearest rank of percentile p among n: ceil(p/100 x n), 1-based. */
+static int64_t rank_of(const int64_t *durs, size_t n, int p)
+{
+	return durs[((size_t)p * n + 99) / 100 - 1];
+}
+
+void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->measured = 1;
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		out->hist[dist_bucket(durs[i])]++;
+	out->p50 = rank_of(durs, n, 50);
+	out->p90 = rank_of(durs, n, 90);
+	out->p99 = rank_of(durs, n, 99);
+}
+
+/* The lowest and highest non-empty buckets; -1 when empty. */
+static int dist_span(const struct dist *d, int *lo, int *hi)
+{
+	*lo = *hi = -1;
+	for (int b = 0; b < DIST_BUCKETS; b++) {
+		if (!d->hist[b])
+			continue;
+		if (*lo < 0)
+			*lo = b;
+		*hi = b;
+	}
+	return *lo < 0 ? -1 : 0;
+}
+
+char *dist_glyphs(const struct dist *d, int ascii, char *buf)
+{
+	static const char *const block[8] = {
+		"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",	/* ▁▂▃ */
+		"\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",	/* ▄▅▆ */
+		"\xe2\x96\x87", "\xe2\x96\x88",			/* ▇█ */
+	};
+	int64_t col[DIST_BUCKETS] = { 0 }, top = 0;
+	int lo, hi, per = 1, ncol;
+	char *p = buf;
+
+	*buf = 0;
+	if (!d->measured || dist_span(d, &lo, &hi))
+		return buf;
+	while ((hi - lo) / per + 1 > DIST_COLS)
+		per *= 2;
+	ncol = (hi - lo) / per + 1;
+	for (int b = lo; b <= hi; b++)
+		col[(b - lo) / per] += d->hist[b];
+	for (int c = 0; c < ncol; c++)
+		top = col[c] > top ? col[c] : top;
+	for (int c = 0; c < ncol; c++) {
+		/* ceil(8 c / top): any non-empty column shows */
+		int h = (int)((col[c] * 8 + top - 1) / top);
+
+		if (!h)
+			*p++ = ' ';
+		else if (ascii)
+			*p++ = ".:-=+*#@"[h - 1];
+		else
+			p += sprintf(p, "%s", block[h - 1]);
+	}
+	*p = 0;
+	return buf;
+}

@@ -1,0 +1,36 @@
+/* The distribution of a set of durations: counts in fixed power-of-two
+ * buckets of nanoseconds, the same bounds for every profile so that
+ * exports compare, and exact nearest-rank percentiles.
+ *
+ * Bucket 0 holds [0, 2) ns, bucket k >= 1 holds [2^k, 2^(k+1)) ns. The
+ * p-th percentile is the duration of rank ceil(p/100 x n) in ascending
+ * order (nearest rank): always one of the durations. */
+#ifndef NX_DIST_H
+#define NX_DIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DIST_BUCKETS 63
+
+struct dist {
+	int measured;			/* 0: not measured, the rest unset */
+	int64_t hist[DIST_BUCKETS];
+	int64_t p50, p90, p99;
+};
+
+int dist_bucket(int64_t ns);
+int64_t dist_lo(int b);		/* a bucket's lowest duration, ns */
+int64_t dist_hi(int b);		/* its highest, ns */
+/* durs: n durations in ascending order. */
+void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out);
+
+/* The histogram as one glyph per column, from the shortest's bucket to
+ * the longest's, heights ▁..█ (ASCII ".:-=+*#@") relative to the fullest
+ * column, an empty bucket a space. Wider than DIST_COLS, each column
+ * covers 2, 4, ... buckets. "" when not measured or empty. */
+#define DIST_COLS 16
+#define DIST_GLYPHS_SIZE (DIST_COLS * 3 + 1)
+char *dist_glyphs(const struct dist *d, int ascii, char *buf);
+
+#endif

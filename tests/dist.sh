@@ -1,0 +1,78 @@
+#!/bin/sh
+# Distributions in the selection summary: each value's power-of-two
+# buckets and nearest-rank p50/p90/p99 against the same figures computed
+# by awk from the cache's events, and the same numbers in text, JSON and
+# CSV.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
+p="$tmp/p.json"
+"$NXTOP" demo --events 3000 --seed 7 --write "$p" >/dev/null 2>&1 || fail "demo"
+expect 0 "" "$NXTOP" export -q "$p" --format csv
+cp "$out" "$tmp/s.csv"
+
+# engine rows' opcode and layer tables: row,field,value,p50,p90,p99,buckets
+tr -d '\r' <"$tmp/s.csv" | awk -F, '$2 == "engine" && ($3 == "opcode" || $3 == "layer") {
+	print $1 "," $3 "," $4 "," $12 "," $13 "," $14 "," $15 }' |
+	sort >"$tmp/got"
+have sqlite3 || pass
+sqlite3 -separator , "$p.nxdb" "
+	SELECT t.name, 'opcode', n.str, s.dur FROM slice s
+	JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name
+	WHERE t.kind = 'engine'
+	UNION ALL
+	SELECT t.name, 'layer', coalesce(c.str, '(none)'), s.dur FROM slice s
+	JOIN track t ON t.id = s.track_id LEFT JOIN string c ON c.id = s.cat
+	WHERE t.kind = 'engine'" | sort -t, -k1,1 -k2,2 -k3,3 -k4,4n | awk -F, '
+function flush(   i, r, b, lo, hi, out, k) {
+	if (!n) return
+	out = key
+	for (i = 0; i < 3; i++) {
+		r = int((pc[i] * n + 99) / 100)
+		out = out "," d[r]
+	}
+	for (b = 0; b < 63; b++) h[b] = 0
+	for (k = 1; k <= n; k++) {
+		b = 0
+		while (d[k] >= 2 ^ (b + 1)) b++
+		h[b]++
+	}
+	sep = ","
+	for (b = 0; b < 63; b++) {
+		if (!h[b]) continue
+		lo = b ? 2 ^ b : 0
+		hi = 2 ^ (b + 1) - 1
+		out = out sep sprintf("%d-%d:%d", lo, hi, h[b])
+		sep = " "
+	}
+	print out
+	n = 0
+}
+BEGIN { pc[0] = 50; pc[1] = 90; pc[2] = 99 }
+{ k = $1 "," $2 "," $3; if (k != key) flush(); key = k; d[++n] = $4 }
+END { flush() }' | sort >"$tmp/want"
+[ -s "$tmp/want" ] || fail "no engine events in the cache"
+cmp -s "$tmp/got" "$tmp/want" ||
+	fail "CSV distributions differ from the events: $(diff "$tmp/want" "$tmp/got" | head)"
+
+# JSON: the same figures
+if have jq; then
+	expect 0 "" "$NXTOP" export -q "$p" --format json
+	jq -r '.rows[] | select(.kind == "engine") | .row as $r | .fields |
+		to_entries[] | select(.key == "opcode" or .key == "layer") |
+		.key as $f | .value[] | [$r, $f, (.value // "(none)"),
+		.p50_ns, .p90_ns, .p99_ns, ([.buckets[] |
+		"\(.lo_ns)-\(.hi_ns):\(.count)"] | join(" "))] | join(",")' \
+		"$out" | sort >"$tmp/json"
+	cmp -s "$tmp/json" "$tmp/want" ||
+		fail "JSON distributions differ: $(diff "$tmp/want" "$tmp/json" | head)"
+fi
+
+# text: the MATMUL line's percentiles (all under a microsecond)
+set -- $(grep '^TensorMatrix,opcode,MATMUL,' "$tmp/want" | cut -d, -f4-6 | tr , ' ')
+[ $# -eq 3 ] || fail "no MATMUL line"
+expect 0 "^  MATMUL .* $1 ns +$2 ns +$3 ns  [▁▂▃▄▅▆▇█ ]+$" "$NXTOP" export -q "$p" --tracks TensorMatrix
+pass
