@@ -25,6 +25,15 @@ struct param {
 	char *s;
 };
 
+/* The answer of one press on one track and depth: from (ts, id) the
+ * nearest match is hit (or none); it stays the answer of every later
+ * press from between the two, as the events between do not match. */
+struct memo {
+	int valid, has;
+	int64_t from_ts, from_id;
+	struct mslice hit;
+};
+
 /* Temporary table numbers stay unique while several searches are open. */
 static _Thread_local int temp_seq;
 
@@ -48,6 +57,15 @@ struct search {
 	size_t ntracks;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
+	/* n/N: kept across presses, the statements per direction (0 back,
+	 * 1 forward) and the profile's tracks, loaded on the first press */
+	sqlite3_stmt *step_ev[2], *step_bucket[2];
+	struct mtrack *step_tracks;
+	size_t step_nt;
+	int step_loaded;
+	/* per direction, track and depth: the last press's answer */
+	struct memo *memo[2];
+	size_t *memo_off;	/* a track's first depth in memo[] */
 };
 
 static void add_param_int(struct search *s, int64_t v)
@@ -210,6 +228,7 @@ static const char *const slice_targets[F_COUNT] = {
 	[F_OPCODE] = "s.name",
 	[F_CATEGORY] = "s.cat",
 	[F_DUR] = "s.dur",
+	[F_TRANSFER_SIZE] = "s.size",	/* the DMA row's, kept in the slice */
 	[F_START] = "(s.ts - ?)",
 	[F_END] = "(s.ts + s.dur - ?)",
 };
@@ -629,6 +648,14 @@ void search_free(struct search *s)
 		return;
 	sqlite3_finalize(s->st_range);
 	sqlite3_finalize(s->st_one);
+	for (int i = 0; i < 2; i++) {
+		sqlite3_finalize(s->step_ev[i]);
+		sqlite3_finalize(s->step_bucket[i]);
+	}
+	model_tracks_free(s->step_tracks, s->step_nt);
+	free(s->memo[0]);
+	free(s->memo[1]);
+	free(s->memo_off);
 	for (int i = 0; i < s->ntemp; i++) {
 		char sql[64];
 
@@ -659,12 +686,29 @@ const struct query *search_query(const struct search *s)
 	return &s->q;
 }
 
-static int track_allowed(const struct search *s, int64_t track)
+/* Whether a term rules the whole track out: a duration above the
+ * track's longest, an opcode off the engine rows. */
+static int term_excludes(const struct qterm *q, const struct mtrack *t)
 {
+	if (q->negate)
+		return 0;
+	if (q->field == F_DUR)
+		return (q->op == Q_GT && t->max_dur <= q->num) ||
+		       (q->op == Q_GE && t->max_dur < q->num);
+	return q->field == F_OPCODE && (!t->kind || strcmp(t->kind, "engine"));
+}
+
+static int track_allowed(const struct search *s, const struct mtrack *t)
+{
+	size_t i;
+
+	for (i = 0; i < s->q.n; i++)
+		if (term_excludes(&s->q.terms[i], t))
+			return 0;
 	if (s->any_track)
 		return 1;
-	for (size_t i = 0; i < s->ntracks; i++)
-		if (s->tracks[i] == track)
+	for (i = 0; i < s->ntracks; i++)
+		if (s->tracks[i] == t->id)
 			return 1;
 	return 0;
 }
@@ -787,7 +831,7 @@ int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 	int nl, fl, lmax;
 
 	memset(hits, 0, (size_t)ncols * sizeof(*hits));
-	if (t->is_counter || !t->n_events || !track_allowed(s, t->id) ||
+	if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
 	    colw <= 0 || ncols <= 0)
 		return 0;
 	if (t0 + colw * ncols <= t->min_ts || t0 > t->max_ts)
@@ -902,7 +946,7 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 		const struct mtrack *t = &tracks[i];
 		int nl, fl, lmax, rc;
 
-		if (t->is_counter || !t->n_events || !track_allowed(s, t->id) ||
+		if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
 		    t1 <= t->min_ts || t0 > t->max_ts)
 			continue;
 		if (s->names_only && !s->any_name &&
@@ -988,6 +1032,43 @@ static int step_at(struct stepper *p, int64_t track, int64_t depth, int64_t lo,
 	return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
 }
 
+/* Whether a memo answers a press from (ts, id): the press starts at or
+ * past where the memo's did, and before its hit. */
+static int memo_covers(const struct memo *e, int dir, int64_t ts, int64_t id)
+{
+	struct mslice from = { .ts = e->from_ts, .id = e->from_id };
+	struct mslice at = { .ts = ts, .id = id };
+
+	if (!e->valid)
+		return 0;
+	if (dir > 0 ? before(&at, &from) : before(&from, &at))
+		return 0;
+	return !e->has || (dir > 0 ? before(&at, &e->hit) : before(&e->hit, &at));
+}
+
+/* step_at over a whole track, answered from the memo when it covers the
+ * press: a press then costs a seek on the rows whose match it passed. */
+static int step_memo(struct stepper *p, const struct mtrack *t, int64_t depth,
+		     struct mslice *out)
+{
+	struct search *s = p->s;
+	struct memo *e = &s->memo[p->dir > 0][s->memo_off[t - s->step_tracks] +
+					      (size_t)depth];
+	int rc;
+
+	if (memo_covers(e, p->dir, p->ts, p->id)) {
+		if (e->has)
+			*out = e->hit;
+		return e->has ? 0 : 1;
+	}
+	rc = step_at(p, t->id, depth, INT64_MIN, INT64_MAX, out);
+	if (rc < 0)
+		return rc;
+	*e = (struct memo){ 1, rc == 0, p->ts, p->id, rc == 0 ? *out :
+			    (struct mslice){ 0 } };
+	return rc;
+}
+
 static int step_range(struct stepper *p, const struct mtrack *t, int64_t lo,
 		      int64_t hi, struct mslice *best)
 {
@@ -995,7 +1076,9 @@ static int step_range(struct stepper *p, const struct mtrack *t, int64_t lo,
 	int found = 0;
 
 	for (int64_t d = 0; d <= t->max_depth; d++) {
-		int rc = step_at(p, t->id, d, lo, hi, &cur);
+		int rc = lo == INT64_MIN && hi == INT64_MAX ?
+			 step_memo(p, t, d, &cur) :
+			 step_at(p, t->id, d, lo, hi, &cur);
 
 		if (rc < 0)
 			return -1;
@@ -1037,44 +1120,67 @@ static int step_track(struct stepper *p, const struct mtrack *t,
 
 /* The statements of a stepper: events after (ts, id) on one track and
  * depth within a range, up to a limit, and the next aggregate bucket
- * holding a matching name. */
+ * holding a matching name; prepared once per direction. */
 static int stepper_prepare(struct stepper *p)
 {
 	struct search *s = p->s;
-	int dir = p->dir;
+	int dir = p->dir, k = dir > 0;
 
-	p->ev = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.cat,"
-			" s.depth, s.flags FROM %s WHERE %s AND s.track_id = ? AND"
-			" s.depth = ? AND s.ts >= ? AND s.ts < ? AND %s"
-			" ORDER BY %s LIMIT ?", sb_cstr(&s->from),
+	if (!s->step_ev[k])
+		s->step_ev[k] = prepare(s, "SELECT s.id, s.track_id, s.ts, s.dur,"
+			" s.name, s.cat, s.depth, s.flags FROM %s WHERE %s AND"
+			" s.track_id = ? AND s.depth = ? AND s.ts >= ? AND"
+			" s.ts < ? AND %s ORDER BY %s LIMIT ?", sb_cstr(&s->from),
 			sb_cstr(&s->where),
 			dir > 0 ? "(s.ts > ? OR (s.ts = ? AND s.id > ?))" :
 				  "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
 			dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
-	p->bucket = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			    " field = 0 AND level = ? AND bucket %s ? AND value IN"
-			    " %s ORDER BY bucket %s LIMIT 1", dir > 0 ? ">=" : "<=",
-			    s->names_only && !s->any_name ? s->nameset : "(0)",
-			    dir > 0 ? "" : "DESC");
+	if (!s->step_bucket[k])
+		s->step_bucket[k] = prepare(s, "SELECT bucket FROM agg WHERE"
+			" track_id = ? AND field = 0 AND level = ? AND bucket %s ?"
+			" AND value IN %s ORDER BY bucket %s LIMIT 1",
+			dir > 0 ? ">=" : "<=",
+			s->names_only && !s->any_name ? s->nameset : "(0)",
+			dir > 0 ? "" : "DESC");
+	p->ev = s->step_ev[k];
+	p->bucket = s->step_bucket[k];
 	return p->ev && p->bucket ? 0 : -1;
+}
+
+/* The profile's tracks, read on the first press only, and room for an
+ * answer per direction, track and depth. */
+static int stepper_tracks(struct search *s)
+{
+	size_t n = 0;
+
+	if (s->step_loaded)
+		return 0;
+	if (model_tracks(s->m, s->profile, &s->step_tracks, &s->step_nt))
+		return -1;
+	s->memo_off = xcalloc(s->step_nt + 1, sizeof(*s->memo_off));
+	for (size_t i = 0; i < s->step_nt; i++) {
+		s->memo_off[i] = n;
+		n += (size_t)s->step_tracks[i].max_depth + 1;
+	}
+	s->memo[0] = xcalloc(n + 1, sizeof(*s->memo[0]));
+	s->memo[1] = xcalloc(n + 1, sizeof(*s->memo[1]));
+	s->step_loaded = 1;
+	return 0;
 }
 
 int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 		struct mslice *out)
 {
 	struct stepper p = { s, NULL, NULL, dir, ts, id };
-	struct mtrack *tracks = NULL;
 	struct mslice cur;
-	size_t nt = 0;
 	int found = 0, rc = 0;
 
-	if (stepper_prepare(&p) ||
-	    model_tracks(s->m, s->profile, &tracks, &nt))
-		rc = -1;
-	for (size_t i = 0; i < nt && !rc; i++) {
-		const struct mtrack *t = &tracks[i];
+	if (stepper_prepare(&p) || stepper_tracks(s))
+		return -1;
+	for (size_t i = 0; i < s->step_nt && !rc; i++) {
+		const struct mtrack *t = &s->step_tracks[i];
 
-		if (t->is_counter || !t->n_events || !track_allowed(s, t->id))
+		if (t->is_counter || !t->n_events || !track_allowed(s, t))
 			continue;
 		rc = step_track(&p, t, &cur);
 		if (rc == 0 && (!found || (dir > 0 ? before(&cur, out) :
@@ -1084,9 +1190,6 @@ int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 		}
 		rc = rc < 0 ? -1 : 0;
 	}
-	model_tracks_free(tracks, nt);
-	sqlite3_finalize(p.ev);
-	sqlite3_finalize(p.bucket);
 	if (rc)
 		return -1;
 	return found ? 0 : 1;
@@ -1208,27 +1311,21 @@ int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
 		void (*fn)(void *, const struct mslice *), void *ctx)
 {
 	struct stepper p = { s, NULL, NULL, dir, ts, id };
-	struct mtrack *tracks = NULL;
 	struct rows r = { NULL, 0, 0 };
-	size_t nt = 0;
 	int rc = 0;
 
 	if (limit <= 0 || t1 <= t0)
 		return 0;
-	if (stepper_prepare(&p) ||
-	    model_tracks(s->m, s->profile, &tracks, &nt))
-		rc = -1;
+	if (stepper_prepare(&p) || stepper_tracks(s))
+		return -1;
 	/* the first limit of every track hold the first limit of all */
-	for (size_t i = 0; i < nt && !rc; i++) {
-		const struct mtrack *t = &tracks[i];
+	for (size_t i = 0; i < s->step_nt && !rc; i++) {
+		const struct mtrack *t = &s->step_tracks[i];
 
-		if (t->is_counter || !t->n_events || !track_allowed(s, t->id))
+		if (t->is_counter || !t->n_events || !track_allowed(s, t))
 			continue;
 		rc = page_track(&p, t, t0, t1, limit, &r);
 	}
-	model_tracks_free(tracks, nt);
-	sqlite3_finalize(p.ev);
-	sqlite3_finalize(p.bucket);
 	if (!rc && r.n)
 		qsort(r.v, r.n, sizeof(*r.v), cmp_time);
 	for (size_t i = 0; !rc && i < r.n && (int64_t)i < limit; i++)

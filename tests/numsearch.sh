@@ -24,6 +24,33 @@ sql() {
 		JOIN track t ON t.id = s.track_id WHERE $2"
 }
 
+# steps CACHE QUERY WHERE: the events n selects, pressed 5 times after
+# the search, then N 4 times, are sqlite3's first 5 matches in time
+# order (ts, then id) and back; each is named on the status line as
+# "NAME on ROW at TIME"
+steps() {
+	{
+		printf 'size 200x50\nkeys /%s<Enter>\n' "$2"
+		for k in n n n n n N N N N; do
+			printf 'keys %s\ndump %s\n' "$k" "$k$((i = ${i:-0} + 1))"
+		done
+	} > "$tmp/steps.keys"
+	rm -rf "$tmp/steps"
+	mkdir "$tmp/steps"
+	"$NXTOP" -q --headless="$tmp/steps.keys" --dump="$tmp/steps" "$1" \
+		2>"$err" || fail "n/N after '$2' on $1: $(cat "$err")"
+	got=$(for f in $(ls "$tmp/steps" | sort -k1.2n); do
+		tail -n 1 "$tmp/steps/$f" | sed 's/ at [0-9].*//'
+	done)
+	first=$(sqlite3 -separator ' on ' "$1" "SELECT n.str, t.name FROM slice s
+		JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name
+		WHERE $3 ORDER BY s.ts, s.id LIMIT 5") || fail "sqlite3 on $1: $3"
+	want=$(printf '%s\n' "$first"; printf '%s\n' "$first" | sed '$d' | tac)
+	[ "$got" = "$want" ] ||
+		fail "n/N after '$2' on $1: $(echo $got) but sqlite3: $(echo $want)"
+	unset i
+}
+
 # check CACHE QUERY WHERE
 check() {
 	want=$(sql "$1" "$3") || fail "sqlite3 on $1: $3"
@@ -41,6 +68,22 @@ run() {
 	check "$1" 'size<4096' 'd.sz < 4096'
 	check "$1" 'name=MATMUL dur>100ns' "n.str = 'MATMUL' AND s.dur > 100"
 	check "$1" "engine=$2 dur<500ns" "t.name = '$2' AND s.dur < 500"
+	# the longest event, and the longest MATMUL, at the edge of the
+	# rows' longest durations
+	max=$(sqlite3 "$1" 'SELECT max(dur) FROM slice')
+	check "$1" "dur>=${max}ns" "s.dur >= $max"
+	check "$1" "dur>$((max - 1))ns" "s.dur > $max - 1"
+	mm=$(sqlite3 "$1" "SELECT max(s.dur) FROM slice s JOIN track t ON
+		t.id = s.track_id JOIN string n ON n.id = s.name
+		WHERE n.str = 'MATMUL' AND t.kind = 'engine'")
+	check "$1" "opcode=MATMUL dur>=${mm}ns" \
+		"n.str = 'MATMUL' AND t.kind = 'engine' AND s.dur >= $mm"
+	# searches on size read the slice's copy of its DMA row's size
+	[ "$(sql "$1" 's.size IS NOT d.sz')" = 0 ] ||
+		fail "$1: slice sizes differ from their DMA rows'"
+	[ "$(sql "$1" 's.size IS NOT NULL')" -gt 0 ] || fail "$1: no slice sizes"
+	steps "$1" 'dur>200ns' 's.dur > 200'
+	steps "$1" 'dur>2us' 's.dur > 2000'
 }
 
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/f.json"

@@ -87,8 +87,9 @@ static int setup(void **state)
 			d.transfer_rate = d.dma_engine = d.dma_queue = -1;
 			d.block_id = d.trigger_ts = -1;
 			d.transfer_size = e->size == NONE ? -1 : sizes[e->size];
-			slice = writer_slice(w, tr[2], e->ts, e->dur,
-					     writer_string(w, names[e->name]), 0, 0, 0);
+			slice = writer_slice_sized(w, tr[2], e->ts, e->dur,
+						   writer_string(w, names[e->name]),
+						   0, d.transfer_size);
 			writer_dma(w, slice, &d);
 		}
 	}

@@ -38,7 +38,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_TRACK] = "INSERT INTO track(id, profile_id, parent_id, kind, name,"
 		    " sort_key) VALUES(?,?,?,?,?,?)",
 	[S_SLICE] = "INSERT INTO slice(id, track_id, ts, dur, name, cat,"
-		    " depth, flags, parent_id) VALUES(?,?,?,?,?,?,?,?,?)",
+		    " depth, flags, parent_id, size) VALUES(?,?,?,?,?,?,?,?,?,?)",
 	[S_ARG] = "INSERT OR REPLACE INTO arg(slice_id, args) VALUES(?,?)",
 	[S_COUNTER] = "INSERT INTO counter(track_id, ts, value) VALUES(?,?,?)",
 	[S_INSTR] = TYPED_TABLE_INSERT(instruction, INSTRUCTION_COLUMNS),
@@ -645,6 +645,8 @@ static void emit_slice(struct writer *w, const struct wpending *p,
 	wq_int(w->q, 7, p->depth);
 	wq_int(w->q, 8, (int)p->flags);
 	bind_sid(w, 9, parent);
+	if (p->sized)
+		wq_int(w->q, 10, p->size);
 	q_step(w);
 }
 
@@ -668,7 +670,7 @@ static void held_release(struct writer *w, struct wtrack *t)
  * their parent. Slices that come otherwise (by start, or not nested as
  * a stack) leave the track to the parents pass. */
 #define HELD_MAX 4096
-#define HELD_ALL_MAX (1 << 18)	/* 14 MB, however many rows wait */
+#define HELD_ALL_MAX (1 << 18)	/* 19 MB, however many rows wait */
 
 static void slice_place(struct writer *w, struct wtrack *t,
 			const struct wpending *h)
@@ -746,10 +748,12 @@ static void window_add(struct writer *w, struct wtrack *t,
 		place_first(w);
 }
 
-int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
-		     int64_t name, int64_t cat, int depth, unsigned flags)
+/* Adds slice p (its id given here) to its track. */
+static int64_t slice_add(struct writer *w, struct wpending p)
 {
-	struct wpending p;
+	int64_t track = p.track, ts = p.ts, dur = p.dur;
+	int depth = p.depth;
+	unsigned flags = p.flags;
 	struct wtrack *t;
 
 	if (track <= w->base || track > w->base + w->ntracks)
@@ -771,15 +775,31 @@ int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 	depth = NX_MAX(0, NX_MIN(depth, WRITER_MAX_DEPTH));
 	t->max_given = NX_MAX(t->max_given, depth);
 	t->max_depth = NX_MAX(t->max_depth, depth);
-	t->names |= 1ull << (((uint64_t)name * 0x9e3779b97f4a7c15ull) >> 58);
+	t->names |= 1ull << (((uint64_t)p.name * 0x9e3779b97f4a7c15ull) >> 58);
 	w->last_track = track - w->base;
-	p = (struct wpending){ ++w->next_slice, track, ts, dur, name, cat,
-			       depth, flags };
+	p.id = ++w->next_slice;
+	p.dur = dur;
+	p.depth = depth;
+	p.flags = flags;
 	if (nests_by_time(t))
 		window_add(w, t, &p);
 	else
 		slice_place(w, t, &p);
 	return p.id;
+}
+
+int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
+		     int64_t name, int64_t cat, int depth, unsigned flags)
+{
+	return slice_add(w, (struct wpending){ 0, track, ts, dur, name, cat,
+					       depth, flags, 0, 0 });
+}
+
+int64_t writer_slice_sized(struct writer *w, int64_t track, int64_t ts,
+			   int64_t dur, int64_t name, int64_t cat, int64_t size)
+{
+	return slice_add(w, (struct wpending){ 0, track, ts, dur, name, cat,
+					       0, 0, size >= 0, size });
 }
 
 void writer_slice_args(struct writer *w, int64_t slice, const char *json)

@@ -23,6 +23,8 @@ struct wpending {
 	int64_t id, track, ts, dur, name, cat;
 	int depth;
 	unsigned flags;
+	int sized;	/* a DMA slice: size is its transfer size */
+	int64_t size;
 };
 
 /* Typed tables, as bits of struct wtrack's typed. */

@@ -398,7 +398,10 @@ static int dma(struct neuron *n, const cJSON *o)
 		jv_flatten(&n->tmp2, f[D_DEST]);
 		d.dest = sb_cstr(&n->tmp2);
 	}
-	slice = add_slice(n, track, ts, dur, name, d.queue_type);
+	if (dur < 0)
+		n->clipped++;
+	slice = writer_slice_sized(n->w, track, ts, dur, name, d.queue_type,
+				   d.transfer_size);
 	writer_dma(n->w, slice, &d);
 	if (deps_dma(n->im, slice, &d, ts, dur, o))
 		return -1;
