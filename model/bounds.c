@@ -127,14 +127,17 @@ static int range_query(struct model *m, const struct bounds *b,
 		       const char *cols, const char *filter, int64_t depth,
 		       double *out, int nout)
 {
+	char *on = join ? xasprintf(" JOIN %s x ON x.slice_id = s.id", join) :
+			  xstrdup("");
 	char *sql = xasprintf("SELECT %s FROM track t JOIN slice s ON"
-			      " s.track_id = t.id JOIN %s x ON x.slice_id ="
-			      " s.id WHERE t.profile_id = ?1 AND t.kind = '%s'"
-			      " AND s.depth IN " DEPTHS_UPTO("%" PRId64)
-			      " AND s.ts >= ?2 AND s.ts < ?3 AND %s", cols,
-			      join, kind, depth, filter);
+			      " s.track_id = t.id%s WHERE t.profile_id = ?1 AND"
+			      " t.kind = '%s' AND s.depth IN "
+			      DEPTHS_UPTO("%" PRId64) " AND s.ts >= ?2 AND"
+			      " s.ts < ?3 AND %s", cols, on, kind, depth,
+			      filter);
 	sqlite3_stmt *st = prep(m, sql, profile);
 
+	free(on);
 	free(sql);
 	if (!st)
 		return -1;
@@ -239,9 +242,10 @@ static int dma_bytes(struct model *m, int64_t profile, int64_t depth,
 	int packets = has_rows(m, profile, "dma");
 	double v[1];
 
+	/* a DMA slice carries its transfer size: the slice index covers
+	 * the sum, with no join to the packet or transfer table */
 	if (packets < 0 || range_query(m, b, profile, packets ? "dma" :
-				       "dma_xfer", packets ? "dma_packet" :
-				       "dma_transfer", "total(x.transfer_size)",
+				       "dma_xfer", NULL, "total(s.size)",
 				       "1", depth, v, 1))
 		return -1;
 	b->dma_bytes = packets || has_rows(m, profile, "dma_xfer") > 0 ?
