@@ -101,11 +101,19 @@ static int walk_children(struct walk *w, int n, const struct level *lv,
 
 static int walk_field(struct walk *w, const struct level *up, int depth)
 {
-	struct pq_schema_el *e = &w->el[w->next++];
+	struct pq_schema_el *e;
 	struct level lv = *up;
 	char *path;
 	int rc;
 
+	/* a group's count was checked against what is left, but its
+	 * earlier children's own children use elements up too */
+	if (w->next >= w->n) {
+		pq_fail(w->f, "schema: a group has more children than elements"
+			" are left");
+		return -1;
+	}
+	e = &w->el[w->next++];
 	if (e->repetition < 0 || e->repetition > 2) {
 		pq_fail(w->f, "schema: unknown repetition %d", e->repetition);
 		return -1;
