@@ -35,16 +35,22 @@ def ns: . * 1000 | round;
 JQ
 
 f="$srcdir/tests/fixtures/chrome_flows.json"
+# got FILE: the paired flows nxtop exports (from|ts|to|ts, sorted) and
+# its count of unpaired ends, in $tmp/got, the form of the jq listings
+got() {
+	expect 0 "" "$NXTOP" export -q "$1" --what flows --format csv
+	tail -n +2 "$out" | tr -d '\r' |
+		awk -F, '$4 != "" && $8 != "" { print $7 "|" $6 "|" $11 "|" $10 }' |
+		sort >"$tmp/got"
+	awk -F, 'NR > 1 && ($4 == "" || $8 == "")' "$out" | wc -l |
+		awk '{ print "unpaired " $1 }' >>"$tmp/got"
+}
+
 cp "$f" "$tmp/flows.json"
 f="$tmp/flows.json"
 jq -r -f "$tmp/flows.jq" "$f" >"$tmp/want" || fail "jq failed"
 
-expect 0 "" "$NXTOP" export -q "$f" --what flows --format csv
-tail -n +2 "$out" | tr -d '\r' |
-	awk -F, '$4 != "" && $8 != "" { print $7 "|" $6 "|" $11 "|" $10 }' |
-	sort >"$tmp/got"
-awk -F, 'NR > 1 && ($4 == "" || $8 == "")' "$out" | wc -l |
-	awk '{ print "unpaired " $1 }' >>"$tmp/got"
+got "$f"
 cmp -s "$tmp/want" "$tmp/got" ||
 	fail "CSV flows differ from jq: $(diff "$tmp/want" "$tmp/got")"
 
@@ -91,12 +97,7 @@ jq -r -f "$tmp/flows.jq" "$f" | sed -n 's/^unpaired //p' >"$tmp/n1"
 jq -r -f "$tmp/bind.jq" "$f" | sed -n 's/^unpaired //p' >"$tmp/n2"
 echo "unpaired $(($(cat "$tmp/n1") + $(cat "$tmp/n2")))" >>"$tmp/want"
 [ "$(grep -c '|' "$tmp/want")" -eq 4 ] || fail "jq bind flows: $(cat "$tmp/want")"
-expect 0 "" "$NXTOP" export -q "$f" --what flows --format csv
-tail -n +2 "$out" | tr -d '\r' |
-	awk -F, '$4 != "" && $8 != "" { print $7 "|" $6 "|" $11 "|" $10 }' |
-	sort >"$tmp/got"
-awk -F, 'NR > 1 && ($4 == "" || $8 == "")' "$out" | wc -l |
-	awk '{ print "unpaired " $1 }' >>"$tmp/got"
+got "$f"
 cmp -s "$tmp/want" "$tmp/got" ||
 	fail "bind_id flows differ from jq: $(diff "$tmp/want" "$tmp/got")"
 grep -q '^18446744073709551615,' "$out" || fail "bind_id 2^64-1: $(cat "$out")"
