@@ -35,6 +35,7 @@ struct model {
 		*q_cbefore, *q_step_next, *q_step_prev, *q_slice, *q_max_depth;
 	struct strslot *strs;
 	size_t nstrs;
+	struct devqueue *devq;	/* device profiles still being imported */
 };
 
 /* A damaged cache (a disk error, a stray write) is found by the query
@@ -253,6 +254,27 @@ void model_close(struct model *m)
 	sqlite3_close(m->db);
 	free(m->path);
 	free(m);
+}
+
+void model_set_devqueue(struct model *m, struct devqueue *q)
+{
+	m->devq = q;
+}
+
+struct devqueue *model_devqueue(struct model *m)
+{
+	return m->devq;
+}
+
+void model_refresh(struct model *m)
+{
+	sqlite3_stmt *st = NULL;
+
+	/* a statement left mid-way holds the read transaction open, and
+	 * with it the cache as it was then */
+	while ((st = sqlite3_next_stmt(m->db, st)))
+		if (sqlite3_stmt_busy(st))
+			sqlite3_reset(st);
 }
 
 sqlite3 *model_db(struct model *m)

@@ -58,6 +58,15 @@ struct mccell {
 
 /* Sets SQLite up for nxtop; call once, before anything else uses it. */
 void model_init(void);
+/* The device profiles of the cache being imported while it is read
+ * (model/devqueue.h), or NULL: the cache is whole. The model does not
+ * own it. */
+struct devqueue;
+void model_set_devqueue(struct model *m, struct devqueue *q);
+struct devqueue *model_devqueue(struct model *m);
+/* Lets the next query see what was merged into the cache since. */
+void model_refresh(struct model *m);
+
 struct model *model_open(const char *path);
 /* Another connection to m's cache, for another thread (a connection
  * serves one thread); damage already seen stays seen. */

@@ -15,6 +15,7 @@
 
 #include "tui/draw.h"
 #include "tui/list.h"
+#include "model/devqueue.h"
 #include "model/report/report.h"
 #include "model/timefmt.h"
 #include "tui/timeline/timeline.h"
@@ -25,7 +26,7 @@ enum { DC_NC, DC_FILE, DC_STATE, DC_MODEL, DC_MODEL_ID, DC_INSTANCE,
 static const struct list_col cols[DC_COUNT] = {
 	[DC_NC] = { "NC", 3, 1, 0 },
 	[DC_FILE] = { "File", 40, 0, 1 },
-	[DC_STATE] = { "State", 7, 0, 0 },
+	[DC_STATE] = { "State", 13, 0, 0 },
 	[DC_MODEL] = { "Model", 16, 0, 0 },
 	[DC_MODEL_ID] = { "Model id", 16, 0, 0 },
 	[DC_INSTANCE] = { "Instance", 19, 0, 0 },
@@ -40,6 +41,7 @@ struct devices {
 	struct mprofile sys;
 	struct mdevice *d;
 	size_t n;
+	uint64_t seen;		/* the import queue's changes read */
 };
 
 /* File names of NEFFs that say nothing about the model. */
@@ -106,6 +108,41 @@ static const char *model_cell(const struct mdevice *d, const char *neff)
 	return d->name;
 }
 
+/* Its state as the list shows it: "ready", "queued", "importing 43%",
+ * "missing", "failed". */
+static void device_state(struct model *m, const struct mdevice *d,
+			 struct strbuf *out)
+{
+	struct devqueue *q = model_devqueue(m);
+	int pct = 0;
+	int st = q && d->state && !strcmp(d->state, "queued") ?
+		 devq_state(q, d->profile, &pct) : -1;
+
+	if (st == DQ_IMPORTING)
+		sb_printf(out, "importing %d%%", pct);
+	else
+		sb_adds(out, d->state ? d->state : "");
+}
+
+/* A device profile imported meanwhile: the list reads its row again. */
+static void devices_reload(struct list *l)
+{
+	struct devices *ds = (struct devices *)l;
+	struct devqueue *q = model_devqueue(ds->m);
+	struct mdevice *d;
+	size_t n;
+
+	if (!q || devq_changes(q) == ds->seen)
+		return;
+	ds->seen = devq_changes(q);
+	if (model_devices(ds->m, ds->sys.id, &d, &n))
+		return;
+	model_devices_free(ds->d, ds->n);
+	ds->d = d;
+	ds->n = n;
+	list_changed(l);
+}
+
 static size_t devices_count(struct list *l)
 {
 	return ((struct devices *)l)->n;
@@ -113,7 +150,8 @@ static size_t devices_count(struct list *l)
 
 static void devices_line(struct list *l, size_t i, struct list_line *out)
 {
-	const struct mdevice *d = &((struct devices *)l)->d[i];
+	struct devices *ds = (struct devices *)l;
+	const struct mdevice *d = &ds->d[i];
 	char *name = d->neff ? neff_name(d->neff) : NULL;
 	char b[48];
 
@@ -129,7 +167,7 @@ static void devices_line(struct list *l, size_t i, struct list_line *out)
 	timefmt_dur(b, sizeof(b), d->duration, 3, draw_tf());
 	sb_adds(&out->cells[DC_DURATION], b);
 	out->keys[DC_DURATION] = (double)d->duration;
-	sb_adds(&out->cells[DC_STATE], d->state ? d->state : "");
+	device_state(ds->m, d, &out->cells[DC_STATE]);
 	sb_adds(&out->cells[DC_FILE], d->path ? d->path : "");
 	if (d->state && strcmp(d->state, "ready"))
 		out->style = S_DIM;
@@ -163,7 +201,8 @@ static int devices_export(struct list *l, enum out_format fmt, FILE *f)
 
 static void devices_header(struct list *l, struct strbuf *out)
 {
-	static const char *const states[] = { "ready", "missing", "failed" };
+	static const char *const states[] = { "ready", "queued", "missing",
+					      "failed" };
 	struct devices *ds = (struct devices *)l;
 	const char *sep = ": ";
 
@@ -196,6 +235,7 @@ static const struct list_ops devices_ops = {
 	.export_name = devices_export_name,
 	.export = devices_export,
 	.header = devices_header,
+	.reload = devices_reload,
 	.free = devices_free,
 };
 

@@ -34,6 +34,8 @@ struct headless {
 	size_t ntimes, cap;
 	void (*settle)(void *arg);	/* headless_on_settle() */
 	void *settle_arg;
+	void (*wait)(void *arg, int n);	/* headless_on_wait() */
+	void *wait_arg;
 };
 
 static double ms_since(const struct timespec *t)
@@ -302,6 +304,21 @@ static int parse_size(struct headless *h, const char *arg)
 	return 0;
 }
 
+static int run_wait(struct headless *h, const char *arg)
+{
+	int n = -1;
+	char tail;
+
+	if (*arg && (sscanf(arg, "%d%c", &n, &tail) != 1 || n < 1)) {
+		err_set("%s:%d: expected wait or wait N (N > 0)", h->path,
+			h->lineno);
+		return -2;
+	}
+	if (h->wait)
+		h->wait(h->wait_arg, n);
+	return 0;
+}
+
 /* Runs lines up to the next key; 1 when a key is ready in *key. */
 static int run_line(struct headless *h, int *key)
 {
@@ -330,6 +347,8 @@ static int run_line(struct headless *h, int *key)
 		return dump_attrs(h, arg) ? -2 : 0;
 	if (!strcmp(line, "times"))
 		return write_times(h, arg) ? -2 : 0;
+	if (!strcmp(line, "wait"))
+		return run_wait(h, arg);
 	if (!strcmp(line, "size")) {
 		if (parse_size(h, arg))
 			return -2;
@@ -338,7 +357,7 @@ static int run_line(struct headless *h, int *key)
 		return 1;
 	}
 	err_set("%s:%d: unknown script command '%s' (keys, dump, attrs, size,"
-		" times)",
+		" times, wait)",
 		h->path, h->lineno, line);
 	return -2;
 }
@@ -377,6 +396,13 @@ void headless_on_settle(struct headless *h, void (*fn)(void *arg),
 {
 	h->settle = fn;
 	h->settle_arg = arg;
+}
+
+void headless_on_wait(struct headless *h, void (*fn)(void *arg, int n),
+		      void *arg)
+{
+	h->wait = fn;
+	h->wait_arg = arg;
 }
 
 void headless_frame_done(struct headless *h)

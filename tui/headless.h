@@ -11,6 +11,10 @@
  *                    a reversed cell without colour
  *   times NAME       write each key's frame time so far to DIR/NAME,
  *                    "KEY MS" per line, then "#rss_kb N" (peak RSS)
+ *   wait [N]         let N more of a bundle's device profiles import in
+ *                    the background (all of them without N) and wait
+ *                    until they are done; until then none does, so
+ *                    that a run shows the same screens every time
  * The UI ends after the last line. */
 #ifndef NX_TUI_HEADLESS_H
 #define NX_TUI_HEADLESS_H
@@ -31,6 +35,9 @@ int headless_key(struct headless *h);
  * same screens. The key's frame time starts after it. */
 void headless_on_settle(struct headless *h, void (*fn)(void *arg),
 			void *arg);
+/* fn(arg, n) runs on a "wait" line: n imports, -1 for all. */
+void headless_on_wait(struct headless *h, void (*fn)(void *arg, int n),
+		      void *arg);
 /* The frame after the last key (or the first frame) is complete. */
 void headless_frame_done(struct headless *h);
 

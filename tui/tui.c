@@ -18,6 +18,7 @@
 #include "tui/draw.h"
 #include "tui/exportfile.h"
 #include "tui/headless.h"
+#include "model/devqueue.h"
 #include "tui/help.h"
 #include "tui/keys.h"
 #include "tui/manager_view.h"
@@ -62,6 +63,8 @@ struct tui {
 	const char *profile;	/* of tui_profile() */
 	int osc52;		/* y also sets the terminal's clipboard */
 	struct model *compare;	/* B of nxtop A B, or NULL */
+	struct devqueue *devq;	/* device profiles imported meanwhile */
+	uint64_t devq_seen;	/* its changes drawn so far */
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -602,19 +605,50 @@ static int read_key(int busy)
 	}
 }
 
+/* The device profiles imported in the background: VIEW_DONE when one
+ * moved on since the last frame, else VIEW_BUSY while some are left. A
+ * headless run never waits for them here: its script says when. */
+static int imports_poll(struct tui *t)
+{
+	uint64_t c;
+
+	if (!t->devq)
+		return VIEW_IDLE;
+	c = devq_changes(t->devq);
+	if (c != t->devq_seen) {
+		t->devq_seen = c;
+		model_refresh(t->m);
+		return VIEW_DONE;
+	}
+	return devq_pending(t->devq) && !t->hl ? VIEW_BUSY : VIEW_IDLE;
+}
+
+/* Headless "wait N": lets N more device imports run (all: N < 0) and
+ * waits for them. */
+static void imports_wait(void *arg, int n)
+{
+	struct tui *t = arg;
+
+	if (!t->devq)
+		return;
+	devq_allow(t->devq, n);
+	devq_wait(t->devq);
+}
+
 /* The background work of every view on the stack: VIEW_BUSY while some
  * runs (wait: until all of it ends), else VIEW_DONE if some ended. */
 static int views_poll(struct tui *t, int wait)
 {
-	int r = VIEW_IDLE;
+	int r = VIEW_IDLE, vr;
 
 	for (int i = 0; i < t->nviews; i++) {
 		struct view *v = t->views[i];
-		int vr = v->ops->poll ? v->ops->poll(v, wait) : VIEW_IDLE;
 
+		vr = v->ops->poll ? v->ops->poll(v, wait) : VIEW_IDLE;
 		r = NX_MAX(r, vr);
 	}
-	return r;
+	vr = imports_poll(t);
+	return NX_MAX(r, vr);
 }
 
 /* Headless, before a dump or a key: the views' background work done
@@ -671,6 +705,7 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 		if (!t->hl)
 			return -1;
 		headless_on_settle(t->hl, settle, t);
+		headless_on_wait(t->hl, imports_wait, t);
 		t->null_out = fopen("/dev/null", "w");
 		t->null_in = fopen("/dev/null", "r");
 		if (!t->null_out || !t->null_in) {
@@ -816,6 +851,7 @@ int tui_run(struct model *m, const struct tui_opts *o)
 		tl = timeline_open(m, 0, o->group);
 		if (tl) {
 			t.m = m;
+			t.devq = model_devqueue(m);
 			t.profile = o->profile;
 			t.compare = o->compare;
 			tui_push(&t, tl);

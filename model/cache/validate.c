@@ -47,7 +47,7 @@ static const struct rule rules[] = {
 	  " NOT BETWEEN 1 AND 65537" },
 	{ VALIDATE_QUICK, "kind, state or epoch unknown",
 	  "SELECT 'profile ' || id FROM profile WHERE id < 1 OR kind NOT IN"
-	  " ('device', 'system', 'trace') OR state NOT IN ('ready', 'pending',"
+	  " ('device', 'system', 'trace') OR state NOT IN ('ready', 'queued',"
 	  " 'missing', 'failed') OR epoch NOT IN (0, 1)" },
 	{ VALIDATE_QUICK, "start or end out of range",
 	  "SELECT 'profile ' || id FROM profile WHERE (start_ns IS NULL) !="

@@ -108,6 +108,7 @@ struct writer {
 
 	void (*progress)(void *, const char *, int);
 	void *progress_ctx;
+	const int *stop;	/* writer_set_stop() */
 };
 
 void wid_from_i64(struct wid *id, int64_t v)
@@ -242,45 +243,8 @@ void writer_merge(struct writer *w, const char *path)
 	w->parts[w->nparts++] = xstrdup(path);
 }
 
-/* Tables whose ids no other table refers to: merged rows get new ids. */
-static const char *const renumbered[] = { "flow", "layer", "source",
-					  "warning" };
-
-static int merge_table(struct writer *w, const char *table)
-{
-	struct strbuf cols, sql;
-	sqlite3_stmt *st;
-	int renumber = 0, rc;
-
-	for (size_t i = 0; i < NX_ARRAY_SIZE(renumbered); i++)
-		renumber |= !strcmp(table, renumbered[i]);
-	sb_init(&cols);
-	sb_init(&sql);
-	sb_printf(&sql, "PRAGMA part.table_info(\"%s\")", table);
-	if (sqlite3_prepare_v2(w->db, sb_cstr(&sql), -1, &st, NULL) != SQLITE_OK) {
-		sb_free(&sql);
-		return db_fail(w->db, "merge");
-	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *c = (const char *)sqlite3_column_text(st, 1);
-
-		if (!c || (renumber && !strcmp(c, "id")))
-			continue;
-		sb_printf(&cols, "%s\"%s\"", cols.len ? "," : "", c);
-	}
-	sqlite3_finalize(st);
-	sb_reset(&sql);
-	sb_printf(&sql, "INSERT INTO main.\"%s\"(%s) SELECT %s FROM part.\"%s\"",
-		  table, sb_cstr(&cols), sb_cstr(&cols), table);
-	rc = db_exec(w->db, sb_cstr(&sql));
-	sb_free(&cols);
-	sb_free(&sql);
-	return rc;
-}
-
 static int merge_part(struct writer *w, const char *path)
 {
-	sqlite3_stmt *st;
 	char *sql, *real = file_real_dir(path);
 	int rc;
 
@@ -292,19 +256,7 @@ static int merge_part(struct writer *w, const char *path)
 	free(real);
 	if (rc)
 		return -1;
-	if (sqlite3_prepare_v2(w->db, "SELECT name FROM part.sqlite_master"
-			       " WHERE type='table' AND name NOT LIKE 'sqlite_%'"
-			       " AND name<>'meta'", -1, &st, NULL) != SQLITE_OK) {
-		rc = db_fail(w->db, "merge");
-	} else {
-		while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-			char *t = xstrdup((const char *)sqlite3_column_text(st, 0));
-
-			rc = merge_table(w, t);
-			free(t);
-		}
-		sqlite3_finalize(st);
-	}
+	rc = writer_merge_tables(w->db);
 	if (db_exec(w->db, "COMMIT; DETACH part; BEGIN"))
 		rc = -1;
 	return rc;
@@ -329,8 +281,17 @@ uint64_t writer_rows(const struct writer *w)
 	return w->rows;
 }
 
+void writer_set_stop(struct writer *w, const int *stop)
+{
+	w->stop = stop;
+}
+
 int writer_failed(const struct writer *w)
 {
+	if (w->stop && __atomic_load_n(w->stop, __ATOMIC_RELAXED)) {
+		err_set("stopped");
+		return 1;
+	}
 	if (w->too_many_tracks) {
 		err_set("more than %d rows in one profile (nxtop's limit)",
 			WRITER_MAX_TRACKS);
@@ -450,9 +411,14 @@ int64_t writer_source_as(struct writer *w, int64_t profile, const char *path,
 	return id;
 }
 
+int64_t writer_profile_id(int64_t base)
+{
+	return base + 1;
+}
+
 int64_t writer_profile(struct writer *w, const struct wprofile *p)
 {
-	int64_t id = ++w->next_profile;
+	int64_t id = p->id ? p->id : ++w->next_profile;
 
 	q_begin(w, S_PROFILE);
 	wq_int(w->q, 1, id);

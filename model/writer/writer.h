@@ -66,6 +66,7 @@ void wid_from_i64(struct wid *id, int64_t v);
 void wid_from_u64(struct wid *id, uint64_t v);
 
 struct wprofile {
+	int64_t id;		/* 0: the next id (see writer_profile_id) */
 	const char *kind;	/* device | system | trace */
 	const char *format;	/* neuron-json | neuron-system-json | pftrace | chrome-json */
 	const char *name;
@@ -74,7 +75,7 @@ struct wprofile {
 	int epoch;		/* times are Unix-epoch ns */
 	int64_t nc_idx;		/* -1: unknown */
 	const char *instance_id, *instance_type, *process_id, *model;
-	const char *state;	/* NULL: ready */
+	const char *state;	/* NULL: ready; "queued": imported later */
 };
 
 struct winstruction {
@@ -143,6 +144,45 @@ void writer_set_id_base(struct writer *w, int64_t base);
  * one's when it finishes (its tracks keep their level of detail). The
  * writer then removes the file, also when abandoned. */
 void writer_merge(struct writer *w, const char *path);
+
+/* The first profile id of a writer whose id base is base: a profile
+ * written elsewhere ahead of its rows (state "queued") takes the id the
+ * part importing it later gives it. */
+int64_t writer_profile_id(int64_t base);
+
+/* Merges the finished part cache at part into the finished cache at
+ * cache, in one transaction: the rows of profile (a "queued" row of the
+ * cache, with its sources and warnings) give way to the part's. The
+ * cache may be read meanwhile (it is in WAL mode). 0 on success, -1
+ * with err_get() set. */
+int writer_merge_finished(const char *cache, const char *part,
+			  int64_t profile);
+/* A device profile of a finished cache left for later (state
+ * "queued"), with what its import needs. */
+struct wqueued {
+	int64_t profile, parent, nc_idx;
+	char *file;		/* the name in the bundle folder */
+	char *path;		/* its real path (the cache's source) */
+	char *instance_id, *process_id, *model;	/* or NULL */
+	int folders;		/* a Parquet folder, not a JSON file */
+};
+
+/* The queued profiles of the cache at path, by id. 0, or -1 with
+ * err_get() set. */
+int writer_queued(const char *path, struct wqueued **out, size_t *n);
+void writer_queued_free(struct wqueued *v, size_t n);
+
+/* Marks the queued profile of the finished cache "failed", with a
+ * warning of its system profile saying message. */
+int writer_fail_queued(const char *cache, int64_t profile,
+		       const char *message);
+/* After finishing, the cache is kept in WAL mode, so that parts can be
+ * merged into it while it is read. */
+int writer_wal(const char *path);
+
+/* With *stop set (by another thread), writer_failed() says the import
+ * was stopped: importers give up at their next check. */
+void writer_set_stop(struct writer *w, const int *stop);
 
 /* Reports progress of the final build step, in percent. */
 void writer_set_progress(struct writer *w, void (*fn)(void *, const char *, int),

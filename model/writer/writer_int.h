@@ -52,6 +52,10 @@ struct wtrack {
 	int parents_pass;	/* left to the parents pass (parents.c) */
 };
 
+/* Copies the rows of every table of the cache attached as "part" into
+ * main's (merge.c). */
+int writer_merge_tables(sqlite3 *db);
+
 /* Slices whose depths and parents come from time containment. */
 static inline int nests_by_time(const struct wtrack *t)
 {

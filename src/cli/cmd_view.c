@@ -13,6 +13,7 @@
 #include "model/summary.h"
 #include "model/text.h"
 #include "model/timefmt.h"
+#include "src/import/background.h"
 #include "tui/tui.h"
 
 /* Where the timeline opens; only nxtop PROFILE takes these. */
@@ -174,13 +175,26 @@ static int start_check(struct cli *c, struct model *m, struct tui_start *s)
 
 int cli_view(struct cli *c, const char *profile)
 {
-	struct model *m = cli_open(profile, &c->imp);
+	struct model *m;
 	struct tui_start start = { 0 };
+	struct devqueue *q = devq_new();
+	struct background *bg;
 	char *abs, *note = NULL;
 	int rc;
 
-	if (!m)
+	/* a bundle's system profile first, its device profiles meanwhile */
+	c->imp.defer_devices = 1;
+	m = cli_open(profile, &c->imp);
+	if (!m) {
+		devq_free(q);
 		return cli_fail();
+	}
+	/* a headless script says when they import (its wait lines) */
+	if (c->ui.headless)
+		devq_limit(q, 0);
+	bg = background_start(model_path(m), &c->imp, q);
+	if (bg)
+		model_set_devqueue(m, q);
 	rc = start_check(c, m, &start);
 	abs = realpath(profile, NULL);
 	if (!rc) {
@@ -198,6 +212,8 @@ int cli_view(struct cli *c, const char *profile)
 	free(note);
 	free(start.tracks);
 	free(abs);
+	background_stop(bg);
+	devq_free(q);
 	model_close(m);
 	return rc;
 }

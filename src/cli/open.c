@@ -15,6 +15,7 @@
 #include "model/text.h"
 #include "model/util.h"
 #include "src/cli/progress.h"
+#include "src/import/background.h"
 
 static int check_input(const char *input, struct stat *sb)
 {
@@ -189,6 +190,22 @@ static int build(const char *input, const char *cache_path,
 	return rc;
 }
 
+/* Device profiles a viewer left queued are imported now, unless this is
+ * a viewer too (it imports them in the background). */
+static int finish_devices(const char *path, const struct import_opts *o)
+{
+	struct import_opts shown = *o;
+	int rc;
+
+	if (o->defer_devices)
+		return 0;
+	shown.progress.ctx = progress_new(!o->quiet);
+	shown.progress.fn = show_progress;
+	rc = background_finish(path, &shown);
+	progress_free(shown.progress.ctx);
+	return rc;
+}
+
 int open_profile(const char *input, const struct import_opts *o, char **cache)
 {
 	struct stat sb;
@@ -233,7 +250,7 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		/* what a killed import left beside it */
 		import_remove_stale(path);
 		*cache = path;
-		return 0;
+		return finish_devices(path, o);
 	}
 	if (!o->quiet && st != CACHE_MISSING && !o->force)
 		err_note("rebuilding %s (%s)", path, why ? why : "outdated");
@@ -246,7 +263,7 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		return -1;
 	}
 	*cache = path;
-	return 0;
+	return finish_devices(path, o);
 }
 
 int open_import_to(const char *input, const char *cache_out,

@@ -27,6 +27,9 @@ struct import_opts {
 	/* system-profile filters as typed (sysfilter.h); NULL: none */
 	const char *filter_nc, *filter_event_type, *filter_instance;
 	const char *run;	/* JAX run to open, NULL: the newest */
+	/* a bundle's device profiles are left "queued" for the viewer to
+	 * import in the background (bundle_import_queued) */
+	int defer_devices;
 	struct import_progress progress;
 };
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/cache/cache.h"
 #include "model/file.h"
 #include "model/text.h"
 #include "model/util.h"
@@ -342,28 +343,19 @@ static struct writer *part_open(const char *tmp, char **part)
 	return writer_open(*part);
 }
 
-/* Imports one device file into its own part cache. */
-static void run_job(struct pool *pl, size_t idx)
+/* Imports device file j into w, a part cache with id base from idx,
+ * and finishes it; j->rc and j->error say how it went. */
+static void import_part(struct writer *w, struct devjob *j, size_t idx,
+			const struct import_opts *o, int64_t parent,
+			int folders)
 {
-	struct devjob *j = &pl->jobs[idx];	/* its index makes its id base */
-	struct import_opts o = *pl->o;
 	struct import_result res;
-	struct writer *w;
-	struct stat before;
-	int have = !stat(j->path, &before);
 
-	o.quiet = 1;	/* one progress line, the bundle's */
-	w = part_open(pl->tmp, &j->part);
-	if (!w) {
-		j->rc = -1;
-		j->error = xstrdup(err_get());
-		return;
-	}
 	writer_set_id_base(w, (int64_t)(idx + 1) << PART_SHIFT);
-	j->rc = pl->folders ?
-		import_file_as(w, j->path, j->file, &o, pl->parent, &res,
+	j->rc = folders ?
+		import_file_as(w, j->path, j->file, o, parent, &res,
 			       FMT_PARQUET_DEVICE) :
-		import_file(w, j->path, j->file, &o, pl->parent, &res);
+		import_file(w, j->path, j->file, o, parent, &res);
 	if (!j->rc) {
 		char buf[32];
 
@@ -385,16 +377,34 @@ static void run_job(struct pool *pl, size_t idx)
 		}
 		import_result_free(&res);
 	}
-	if (!j->rc) {
+	if (!j->rc)
 		j->rc = writer_finish(w);
-	} else {
+	else
 		writer_abort(w);
-	}
-	j->changed = have && import_changed(j->path, &before);
-	if (j->rc) {
+	if (j->rc)
 		j->error = xstrdup(err_get());
-		unlink(j->part);
+}
+
+/* Imports one device file into its own part cache. */
+static void run_job(struct pool *pl, size_t idx)
+{
+	struct devjob *j = &pl->jobs[idx];	/* its index makes its id base */
+	struct import_opts o = *pl->o;
+	struct writer *w;
+	struct stat before;
+	int have = !stat(j->path, &before);
+
+	o.quiet = 1;	/* one progress line, the bundle's */
+	w = part_open(pl->tmp, &j->part);
+	if (!w) {
+		j->rc = -1;
+		j->error = xstrdup(err_get());
+		return;
 	}
+	import_part(w, j, idx, &o, pl->parent, pl->folders);
+	j->changed = have && import_changed(j->path, &before);
+	if (j->rc)
+		unlink(j->part);
 }
 
 static void *worker(void *arg)
@@ -590,11 +600,11 @@ static void plan_jobs(struct writer *w, int dirfd, const char *dir_real,
 }
 
 static void missing_row(struct writer *w, const struct import_result *sys,
-			const struct devjob *j, const char *state)
+			const struct devjob *j, const char *state, int64_t id)
 {
 	char *name = stem(j->file);
 	struct wprofile p = {
-		.kind = "device", .name = name,
+		.id = id, .kind = "device", .name = name,
 		.format = has_suffix(j->file, "@latest") ? "neuron-parquet" :
 							  "neuron-json",
 		.path = j->file, .parent_id = sys->profile,
@@ -649,7 +659,7 @@ static void missing(struct writer *w, const struct import_result *sys,
 
 	writer_warning(w, sys->profile, "bundle", "Missing device profile", msg);
 	writer_source(w, sys->profile, where, "device");
-	missing_row(w, sys, j, "missing");
+	missing_row(w, sys, j, "missing", 0);
 	free(where);
 	free(msg);
 }
@@ -673,7 +683,7 @@ static void merge_parts(struct writer *w, const struct import_result *sys,
 				       msg);
 			/* fixing the file makes the cache stale */
 			writer_source(w, sys->profile, j->path, "device");
-			missing_row(w, sys, j, "failed");
+			missing_row(w, sys, j, "failed", 0);
 			free(msg);
 			continue;
 		}
@@ -730,6 +740,23 @@ static int plan_bundle(struct writer *w, const char *dir, char *dir_real,
 	return 0;
 }
 
+/* The viewer imports the device profiles later (bundle_import_queued):
+ * each gets its row now, in state "queued", under the id its part will
+ * give it, and its file as a source of the cache. */
+static void queue_jobs(struct writer *w, const struct import_result *sys,
+		       const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct devjob *j = &pl->jobs[i];
+		int64_t id = writer_profile_id((int64_t)(i + 1) << PART_SHIFT);
+
+		if (!j->path)
+			continue;
+		missing_row(w, sys, j, "queued", id);
+		writer_source(w, id, j->path, "device");
+	}
+}
+
 int bundle_import_devices(struct writer *w, const char *dir,
 			  const struct import_result *sys,
 			  const struct import_opts *o, const char *tmp,
@@ -762,7 +789,9 @@ int bundle_import_devices(struct writer *w, const char *dir,
 		}
 		pool.todo[pool.njobs++] = i;
 	}
-	if (pool.njobs)
+	if (o->defer_devices)
+		queue_jobs(w, sys, &pl);
+	else if (pool.njobs)
 		run_pool(&pool);
 	import_show(o, NULL, -1, 0);
 	/* a torn read is never kept: the whole import fails */
@@ -774,7 +803,7 @@ int bundle_import_devices(struct writer *w, const char *dir,
 			rc = -1;
 		}
 	}
-	if (!rc) {
+	if (!rc && !o->defer_devices) {
 		merge_parts(w, sys, &pl);
 		if (!o->quiet)
 			report(dir, &pl);
@@ -783,5 +812,94 @@ int bundle_import_devices(struct writer *w, const char *dir,
 	free(pool.todo);
 	pthread_mutex_destroy(&pool.mu);
 	pthread_cond_destroy(&pool.cv);
+	return rc;
+}
+
+/* A queued device profile as a job: its file, and what the bundle said
+ * of it. */
+static void job_of(const struct wqueued *q, struct devjob *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->file = xstrdup(q->file);
+	j->path = xstrdup(q->path);
+	j->dn.nc_idx = q->nc_idx;
+	j->dn.instance_id = q->instance_id ? xstrdup(q->instance_id) : NULL;
+	j->dn.process_id = q->process_id ? xstrdup(q->process_id) : NULL;
+	j->dn.model_id = q->model ? xstrdup(q->model) : NULL;
+}
+
+static void job_free(struct devjob *j)
+{
+	free(j->file);
+	free(j->path);
+	free(j->error);
+	devname_free(&j->dn);
+}
+
+/* Imports j into a new part beside cache and merges it in; 0 or -1
+ * with j->error. */
+static int import_queued(const char *cache, const struct wqueued *q,
+			 struct devjob *j, const struct import_opts *o,
+			 const int *stop)
+{
+	struct stat before;
+	struct writer *w;
+	char *part = NULL;
+	int fd = cache_temp_create(cache, &part);
+	size_t idx = (size_t)(q->profile >> PART_SHIFT) - 1;
+
+	if (fd < 0 || !(w = writer_open(part))) {
+		j->rc = -1;
+		j->error = xstrdup(err_get());
+	} else {
+		int have = !stat(j->path, &before);
+
+		writer_set_stop(w, stop);
+		import_part(w, j, idx, o, q->parent, q->folders);
+		if (!j->rc && have && import_changed(j->path, &before)) {
+			j->rc = -1;
+			j->error = xasprintf("%s: the file changed while it was"
+					     " read (is it still being"
+					     " written?)", j->file);
+		}
+		if (!j->rc && writer_merge_finished(cache, part, q->profile)) {
+			j->rc = -1;
+			j->error = xstrdup(err_get());
+		}
+	}
+	if (part)
+		unlink(part);
+	free(part);
+	if (fd >= 0)
+		close(fd);
+	return j->rc;
+}
+
+int bundle_import_queued(const char *cache, const struct wqueued *q,
+			 const struct import_opts *o, const int *stop)
+{
+	struct devjob j;
+	int rc;
+
+	if (q->profile >> PART_SHIFT < 1 ||
+	    writer_profile_id(q->profile & ~((INT64_C(1) << PART_SHIFT) - 1)) !=
+	    q->profile) {
+		err_set("%s: device profile %s has an id no import gives",
+			cache, q->file);
+		return -1;
+	}
+	job_of(q, &j);
+	rc = import_queued(cache, q, &j, o, stop);
+	if (rc && stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
+		rc = 1;
+	} else if (rc) {
+		char *msg = xasprintf("device profile %s was not imported: %s",
+				      j.file, j.error);
+
+		err_set("%s", j.error);
+		writer_fail_queued(cache, q->profile, msg);
+		free(msg);
+	}
+	job_free(&j);
 	return rc;
 }

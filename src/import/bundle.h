@@ -32,4 +32,12 @@ int bundle_import_devices(struct writer *w, const char *dir,
 			  const struct import_opts *o, const char *tmp,
 			  int folders);
 
+/* Imports a device profile the viewer queued (import_opts.defer_devices
+ * left it in state "queued") into a part beside cache and merges it in
+ * one commit; one that fails becomes state "failed" with its warning.
+ * With *stop set meanwhile it gives up and stays queued. 0 on success,
+ * 1 stopped, -1 failed (err_get() says why). */
+int bundle_import_queued(const char *cache, const struct wqueued *q,
+			 const struct import_opts *o, const int *stop);
+
 #endif

@@ -156,6 +156,21 @@ static int import_input(struct writer *w, const char *input,
 	return rc;
 }
 
+/* A cache whose device profiles are imported later is read while they
+ * are merged into it: it goes in WAL mode. */
+static int wal_if_queued(const char *tmp)
+{
+	struct wqueued *v;
+	size_t n;
+	int rc;
+
+	if (writer_queued(tmp, &v, &n))
+		return -1;
+	rc = n ? writer_wal(tmp) : 0;
+	writer_queued_free(v, n);
+	return rc;
+}
+
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o)
 {
@@ -187,6 +202,8 @@ int import_build(const char *input, const char *cache_path,
 	writer_set_progress(w, finish_progress, (void *)o);
 	rc = writer_finish(w);
 	import_show(o, NULL, -1, 0);
+	if (!rc && o->defer_devices)
+		rc = wal_if_queued(tmp);
 	if (!rc)
 		rc = cache_commit(tmp, fd, cache_path);
 out:

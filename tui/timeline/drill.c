@@ -13,10 +13,12 @@
 #include <string.h>
 
 #include "tui/device_view.h"
+#include "model/devqueue.h"
 #include "model/timefmt.h"
 #include "tui/draw.h"
 #include "tui/timeline/timeline.h"
 #include "tui/timeline/timeline_int.h"
+#include "tui/wait_view.h"
 
 /* "bert-large nc3 (FILE)", from the system profile's device list. */
 static char *label_of(struct model *m, const struct mprofile *p)
@@ -45,6 +47,11 @@ static int unusable(struct model *m, const struct mprofile *p)
 
 	if (!p->state || !strcmp(p->state, "ready"))
 		return 0;
+	if (!strcmp(p->state, "queued")) {
+		err_set("%s is not imported yet: open the bundle itself to"
+			" import it", file);
+		return -1;
+	}
 	if (!strcmp(p->state, "missing")) {
 		err_set("%s is missing from the bundle folder", file);
 		return -1;
@@ -63,6 +70,16 @@ static int unusable(struct model *m, const struct mprofile *p)
 	return -1;
 }
 
+/* Queued, or being imported in the background right now. */
+static int still_importing(struct model *m, const struct mprofile *p)
+{
+	struct devqueue *q = model_devqueue(m);
+	int st = q && p->state && !strcmp(p->state, "queued") ?
+		 devq_state(q, p->id, NULL) : -1;
+
+	return st == DQ_QUEUED || st == DQ_IMPORTING;
+}
+
 struct view *timeline_open_device(struct model *m, int64_t device,
 				  int64_t slice)
 {
@@ -77,6 +94,12 @@ struct view *timeline_open_device(struct model *m, int64_t device,
 		return NULL;
 	}
 	label = label_of(m, &p);
+	if (still_importing(m, &p)) {
+		v = wait_view_open(m, device, slice, label);
+		free(label);
+		model_profile_clear(&p);
+		return v;
+	}
 	if (!unusable(m, &p))
 		v = timeline_open(m, device, NULL);
 	if (v) {
