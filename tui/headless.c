@@ -34,7 +34,7 @@ struct headless {
 	size_t ntimes, cap;
 	void (*settle)(void *arg);	/* headless_on_settle() */
 	void *settle_arg;
-	void (*wait)(void *arg, int n);	/* headless_on_wait() */
+	void (*wait)(void *arg, int n, int wait);	/* headless_on_wait() */
 	void *wait_arg;
 };
 
@@ -304,18 +304,19 @@ static int parse_size(struct headless *h, const char *arg)
 	return 0;
 }
 
-static int run_wait(struct headless *h, const char *arg)
+/* "wait [N]" and "start [N]". */
+static int run_wait(struct headless *h, const char *cmd, const char *arg)
 {
 	int n = -1;
 	char tail;
 
 	if (*arg && (sscanf(arg, "%d%c", &n, &tail) != 1 || n < 1)) {
-		err_set("%s:%d: expected wait or wait N (N > 0)", h->path,
-			h->lineno);
+		err_set("%s:%d: expected %s or %s N (N > 0)", h->path,
+			h->lineno, cmd, cmd);
 		return -2;
 	}
 	if (h->wait)
-		h->wait(h->wait_arg, n);
+		h->wait(h->wait_arg, n, !strcmp(cmd, "wait"));
 	return 0;
 }
 
@@ -347,8 +348,8 @@ static int run_line(struct headless *h, int *key)
 		return dump_attrs(h, arg) ? -2 : 0;
 	if (!strcmp(line, "times"))
 		return write_times(h, arg) ? -2 : 0;
-	if (!strcmp(line, "wait"))
-		return run_wait(h, arg);
+	if (!strcmp(line, "wait") || !strcmp(line, "start"))
+		return run_wait(h, line, arg);
 	if (!strcmp(line, "size")) {
 		if (parse_size(h, arg))
 			return -2;
@@ -357,7 +358,7 @@ static int run_line(struct headless *h, int *key)
 		return 1;
 	}
 	err_set("%s:%d: unknown script command '%s' (keys, dump, attrs, size,"
-		" times, wait)",
+		" times, wait, start)",
 		h->path, h->lineno, line);
 	return -2;
 }
@@ -398,8 +399,8 @@ void headless_on_settle(struct headless *h, void (*fn)(void *arg),
 	h->settle_arg = arg;
 }
 
-void headless_on_wait(struct headless *h, void (*fn)(void *arg, int n),
-		      void *arg)
+void headless_on_wait(struct headless *h,
+		      void (*fn)(void *arg, int n, int wait), void *arg)
 {
 	h->wait = fn;
 	h->wait_arg = arg;

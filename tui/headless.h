@@ -15,6 +15,7 @@
  *                    the background (all of them without N) and wait
  *                    until they are done; until then none does, so
  *                    that a run shows the same screens every time
+ *   start [N]        the same without waiting
  * The UI ends after the last line. */
 #ifndef NX_TUI_HEADLESS_H
 #define NX_TUI_HEADLESS_H
@@ -35,9 +36,10 @@ int headless_key(struct headless *h);
  * same screens. The key's frame time starts after it. */
 void headless_on_settle(struct headless *h, void (*fn)(void *arg),
 			void *arg);
-/* fn(arg, n) runs on a "wait" line: n imports, -1 for all. */
-void headless_on_wait(struct headless *h, void (*fn)(void *arg, int n),
-		      void *arg);
+/* fn(arg, n, wait) runs on a "wait" line (wait 1) or a "start" line
+ * (wait 0): n imports, -1 for all. */
+void headless_on_wait(struct headless *h,
+		      void (*fn)(void *arg, int n, int wait), void *arg);
 /* The frame after the last key (or the first frame) is complete. */
 void headless_frame_done(struct headless *h);
 

@@ -623,16 +623,17 @@ static int imports_poll(struct tui *t)
 	return devq_pending(t->devq) && !t->hl ? VIEW_BUSY : VIEW_IDLE;
 }
 
-/* Headless "wait N": lets N more device imports run (all: N < 0) and
- * waits for them. */
-static void imports_wait(void *arg, int n)
+/* Headless "wait N" and "start N": lets N more device imports run
+ * (all: N < 0), and waits for them if wait. */
+static void imports_wait(void *arg, int n, int wait)
 {
 	struct tui *t = arg;
 
 	if (!t->devq)
 		return;
 	devq_allow(t->devq, n);
-	devq_wait(t->devq);
+	if (wait)
+		devq_wait(t->devq);
 }
 
 /* The background work of every view on the stack: VIEW_BUSY while some

@@ -1,0 +1,108 @@
+#!/bin/sh
+# A bundle opened in the viewer: the system profile first, its device
+# profiles imported in the background (src/import/background.c,
+# model/devqueue.c, the merge of model/writer/merge.c). Interrupted by
+# quitting, by kill -9 and by drilling into a profile still queued, a
+# cache never holds part of a device profile, what is left is imported
+# by the next open, and the end result has the same rows as `nxtop
+# import` of the same bundle (counted by sqlite3).
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+need sqlite3
+scratch
+b="$tmp/b"
+"$NXTOP" demo --events 20000 --system-events 2000 --seed 3 --write "$b" \
+	>/dev/null 2>&1 || fail "demo failed"
+cp -R "$b" "$tmp/ref"
+"$NXTOP" import -q "$tmp/ref" || fail "import of the reference failed"
+
+q() {
+	sqlite3 "$1.nxdb" "$2"
+}
+
+# rows of every device profile, by file: the reference to match
+rows() {
+	q "$1" "SELECT p.path, p.state, p.n_events,
+		(SELECT count(*) FROM track t WHERE t.profile_id = p.id),
+		(SELECT count(*) FROM slice s JOIN track t ON t.id = s.track_id
+		 WHERE t.profile_id = p.id),
+		(SELECT count(*) FROM lod l JOIN track t ON t.id = l.track_id
+		 WHERE t.profile_id = p.id)
+		FROM profile p WHERE p.kind = 'device' ORDER BY p.path"
+}
+
+# no half profile: a device profile not ready owns no track, and the
+# cache reads back whole
+whole() {
+	n=$(q "$1" "SELECT count(*) FROM track t JOIN profile p ON
+		p.id = t.profile_id WHERE p.state <> 'ready'")
+	[ "$n" = 0 ] || fail "$2: $n tracks of device profiles not ready"
+	[ "$(q "$1" 'PRAGMA quick_check')" = ok ] ||
+		fail "$2: the cache does not read back"
+}
+
+rows "$tmp/ref" > "$tmp/ref.rows"
+[ "$(grep -c '|ready|' "$tmp/ref.rows")" = 2 ] ||
+	fail "reference: not 2 device profiles ready: $(cat "$tmp/ref.rows")"
+
+# Quit before any import ran: both queued, the system profile whole.
+printf 'keys D\ndump list\nkeys Q\n' > "$tmp/none.keys"
+"$NXTOP" -q --headless="$tmp/none.keys" --dump="$tmp" "$b" ||
+	fail "viewer on the bundle failed"
+[ "$(q "$b" "SELECT count(*) FROM profile WHERE state = 'queued'")" = 2 ] ||
+	fail "not 2 profiles queued: $(rows "$b")"
+grep -q 'queued' "$tmp/list" || fail "the D list shows no queued profile"
+whole "$b" "quit before the imports"
+
+# Drill into the second one while queued: it goes first, and opens.
+printf 'keys D<Down><Enter>\ndump waiting\nwait 1\ndump opened\nkeys q\ndump list1\nkeys Q\n' \
+	> "$tmp/drill.keys"
+"$NXTOP" -q --headless="$tmp/drill.keys" --dump="$tmp" "$b" ||
+	fail "drilling into a queued profile failed"
+grep -q 'queued' "$tmp/waiting" || fail "no progress shown: $(cat "$tmp/waiting")"
+second=$(sed -n 2p "$tmp/ref.rows" | cut -d'|' -f1)
+first=$(sed -n 1p "$tmp/ref.rows" | cut -d'|' -f1)
+[ "$(q "$b" "SELECT state FROM profile WHERE path = '$second'")" = ready ] ||
+	fail "the profile drilled into is not the one imported: $(rows "$b")"
+[ "$(q "$b" "SELECT state FROM profile WHERE path = '$first'")" = queued ] ||
+	fail "the other one did not wait: $(rows "$b")"
+grep -q 'Engines' "$tmp/opened" || fail "the device timeline did not open: $(cat "$tmp/opened")"
+grep -q '1 ready, 1 queued' "$tmp/list1" || fail "D list: $(cat "$tmp/list1")"
+whole "$b" "drill into a queued profile"
+
+# Quit while the last one imports: it stays queued, nothing of it is kept.
+printf 'start\nkeys Q\n' > "$tmp/quit.keys"
+"$NXTOP" -q --headless="$tmp/quit.keys" --dump="$tmp" "$b" ||
+	fail "quitting mid-import failed"
+whole "$b" "quit mid-import"
+no_temps "$tmp" "quit mid-import"
+
+# kill -9 while importing: from scratch, killed once a profile is in
+rm -f "$b.nxdb"
+printf 'wait\nkeys Q\n' > "$tmp/all.keys"
+"$NXTOP" -q --headless="$tmp/all.keys" --dump="$tmp" "$b" &
+pid=$!
+i=0
+while [ "$i" -lt 600 ] &&
+	[ "$(q "$b" "SELECT count(*) FROM profile WHERE state = 'ready' AND kind = 'device'" 2>/dev/null)" != 1 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+whole "$b" "kill -9"
+
+# the next command that needs everything imports what is left
+"$NXTOP" summary -q "$b" > /dev/null || fail "summary after kill -9 failed"
+no_temps "$tmp" "summary after kill -9"
+whole "$b" "summary after kill -9"
+rows "$b" > "$tmp/b.rows"
+cmp -s "$tmp/ref.rows" "$tmp/b.rows" ||
+	fail "rows differ from nxtop import: $(diff "$tmp/ref.rows" "$tmp/b.rows")"
+"$NXTOP" export -q --what devices "$tmp/ref" > "$tmp/ref.devices" &&
+	"$NXTOP" export -q --what devices "$b" > "$tmp/b.devices" ||
+	fail "export of the devices failed"
+cmp -s "$tmp/ref.devices" "$tmp/b.devices" ||
+	fail "devices differ: $(diff "$tmp/ref.devices" "$tmp/b.devices")"
+pass
