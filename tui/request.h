@@ -109,7 +109,8 @@ enum keymap {
 	    "zooms to one and selects its rows") \
 	GROUP("System and device profiles (timeline)", KM_TIMELINE) \
 	REQ(DEVICES, "devices", "D", \
-	    "List the device profiles of the system profile; Enter opens one") \
+	    "List the device profiles of the system profile and their " \
+	    "state (queued, importing, ready); Enter opens one") \
 	REQ(BACK, "back", "<Backspace>", \
 	    "Come back from a flow followed, to the event it was followed " \
 	    "from; else go back to the view this one was opened from (from " \
