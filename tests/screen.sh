@@ -5,7 +5,8 @@
 # character. A script's header names its profile ("# profile: FILE" in
 # tests/fixtures, a file or a folder; "demo": nxtop demo --events 20000; "bundle": the demo
 # bundle, a system profile of 2 instances x 4 NeuronCores and 2 device
-# profiles; "bundle-small": tests/fixtures/system_small.json with
+# profiles; "bundle-queued": the same, not imported before the script (the
+# viewer imports its device profiles in the background); "bundle-small": tests/fixtures/system_small.json with
 # device_small.json as its one device file present, another one
 # missing; "bundle-broken": the same with the device file cut short, so
 # that it fails to import; "bundle-parquet": a folder holding the
@@ -77,7 +78,7 @@ for script in "$screens"/*.keys; do
 			# the demo generator is deterministic
 			"$NXTOP" demo --events 20000 --seed 1 --write "$tmp/$profile" ||
 				fail "demo failed" ;;
-		bundle)
+		bundle | bundle-queued)
 			"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
 				--write "$tmp/$profile" || fail "demo bundle failed" ;;
 		bundle-ncs)
@@ -106,7 +107,7 @@ for script in "$screens"/*.keys; do
 			mkdir -p "$(dirname "$tmp/$profile")"
 			cp -R "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
 		esac
-		[ "$profile" = datapath ] ||
+		[ "$profile" = datapath ] || [ "$profile" = bundle-queued ] ||
 			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
 			fail "$profile: import failed"
 	fi

@@ -141,6 +141,7 @@ static void devices_reload(struct list *l)
 	ds->d = d;
 	ds->n = n;
 	list_changed(l);
+	list_fit_cols(l);
 }
 
 static size_t devices_count(struct list *l)

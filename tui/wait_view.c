@@ -24,23 +24,24 @@ static void wait_draw(struct view *v, WINDOW *win)
 	struct waiting *w = (struct waiting *)v;
 	struct devqueue *q = model_devqueue(w->m);
 	int pct = 0, st = q ? devq_state(q, w->device, &pct) : -1;
-	int y = v->top + NX_MAX(v->height / 2 - 2, 0);
+	int y = v->top + NX_MAX(v->height / 2 - 2, 0), x = 2;
 	char line[96];
 
 	for (int i = 0; i < v->height; i++)
 		draw_fill(win, v->top + i, 0, v->width, A_NORMAL);
-	draw_text(win, y, 2, v->width - 4, w->label, A_BOLD, 0);
-	if (w->failed)
-		draw_text(win, y + 1, 2, v->width - 4, w->failed,
+	if (w->failed) {
+		draw_text(win, y, x, v->width - 4, w->failed,
 			  draw_style(S_ERROR), 0);
-	else if (st == DQ_IMPORTING)
-		snprintf(line, sizeof(line), "importing: %d%%", pct);
-	else
-		snprintf(line, sizeof(line), "queued: it is imported next");
-	if (!w->failed)
-		draw_str(win, y + 1, 2, v->width - 4, line, A_NORMAL);
-	draw_str(win, y + 3, 2, v->width - 4, w->failed ?
-		 "q goes back" : "It opens here when it is ready; q goes back.",
+	} else {
+		if (st == DQ_IMPORTING)
+			snprintf(line, sizeof(line), "Importing: %d%%", pct);
+		else
+			snprintf(line, sizeof(line), "Queued: it is imported next");
+		draw_str(win, y, x, v->width - 4, line, A_BOLD);
+	}
+	draw_text(win, y + 1, x, v->width - 4, w->label, A_NORMAL, 0);
+	draw_str(win, y + 3, x, v->width - 4, w->failed ? "q goes back." :
+		 "It opens here when it is ready; q goes back.",
 		 draw_style(S_DIM));
 }
 
@@ -112,7 +113,7 @@ struct view *wait_view_open(struct model *m, int64_t device, int64_t slice,
 	w->m = m;
 	w->device = device;
 	w->slice = slice;
-	w->label = xasprintf("%s is being imported", label);
+	w->label = xstrdup(label);
 	devq_prefer(model_devqueue(m), device);
 	return &w->view;
 }
