@@ -60,7 +60,7 @@ printf 'keys D<Down><Enter>\ndump waiting\nwait 1\ndump opened\nkeys q\ndump lis
 	> "$tmp/drill.keys"
 "$NXTOP" -q --headless="$tmp/drill.keys" --dump="$tmp" "$b" ||
 	fail "drilling into a queued profile failed"
-grep -q 'queued' "$tmp/waiting" || fail "no progress shown: $(cat "$tmp/waiting")"
+grep -q 'Queued' "$tmp/waiting" || fail "no progress shown: $(cat "$tmp/waiting")"
 second=$(sed -n 2p "$tmp/ref.rows" | cut -d'|' -f1)
 first=$(sed -n 1p "$tmp/ref.rows" | cut -d'|' -f1)
 [ "$(q "$b" "SELECT state FROM profile WHERE path = '$second'")" = ready ] ||
