@@ -65,6 +65,7 @@ struct tui {
 	struct model *compare;	/* B of nxtop A B, or NULL */
 	struct devqueue *devq;	/* device profiles imported meanwhile */
 	uint64_t devq_seen;	/* its changes drawn so far */
+	size_t devq_left;	/* of its imports, when last looked at */
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -611,16 +612,21 @@ static int read_key(int busy)
 static int imports_poll(struct tui *t)
 {
 	uint64_t c;
+	size_t n;
 
 	if (!t->devq)
 		return VIEW_IDLE;
 	c = devq_changes(t->devq);
+	n = devq_pending(t->devq);
+	/* one landed: the views' next queries see it */
+	if (n != t->devq_left)
+		model_refresh(t->m);
+	t->devq_left = n;
 	if (c != t->devq_seen) {
 		t->devq_seen = c;
-		model_refresh(t->m);
 		return VIEW_DONE;
 	}
-	return devq_pending(t->devq) && !t->hl ? VIEW_BUSY : VIEW_IDLE;
+	return n && !t->hl ? VIEW_BUSY : VIEW_IDLE;
 }
 
 /* Headless "wait N" and "start N": lets N more device imports run
