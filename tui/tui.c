@@ -606,10 +606,10 @@ static int read_key(int busy)
 	}
 }
 
-/* The device profiles imported in the background: VIEW_DONE when one
- * moved on since the last frame, else VIEW_BUSY while some are left. A
- * headless run never waits for them here: its script says when. */
-static int imports_poll(struct tui *t)
+/* The device profiles imported in the background: VIEW_BUSY while some
+ * are left (a headless run never waits for them here: its script says
+ * when), else VIEW_DONE when one moved on since the last frame. */
+static int imports_poll(struct tui *t, int *done)
 {
 	uint64_t c;
 	size_t n;
@@ -622,11 +622,11 @@ static int imports_poll(struct tui *t)
 	if (n != t->devq_left)
 		model_refresh(t->m);
 	t->devq_left = n;
-	if (c != t->devq_seen) {
-		t->devq_seen = c;
-		return VIEW_DONE;
-	}
-	return n && !t->hl ? VIEW_BUSY : VIEW_IDLE;
+	*done |= c != t->devq_seen;
+	t->devq_seen = c;
+	if (n && !t->hl)
+		return VIEW_BUSY;
+	return *done ? VIEW_DONE : VIEW_IDLE;
 }
 
 /* Headless "wait N" and "start N": lets N more device imports run
@@ -643,18 +643,21 @@ static void imports_wait(void *arg, int n, int wait)
 }
 
 /* The background work of every view on the stack: VIEW_BUSY while some
- * runs (wait: until all of it ends), else VIEW_DONE if some ended. */
-static int views_poll(struct tui *t, int wait)
+ * runs (wait: until all of it ends), else VIEW_DONE if some ended;
+ * *done: some ended, busy or not. */
+static int views_poll(struct tui *t, int wait, int *done)
 {
 	int r = VIEW_IDLE, vr;
 
+	*done = 0;
 	for (int i = 0; i < t->nviews; i++) {
 		struct view *v = t->views[i];
 
 		vr = v->ops->poll ? v->ops->poll(v, wait) : VIEW_IDLE;
+		*done |= vr == VIEW_DONE;
 		r = NX_MAX(r, vr);
 	}
-	vr = imports_poll(t);
+	vr = imports_poll(t, done);
 	return NX_MAX(r, vr);
 }
 
@@ -663,8 +666,10 @@ static int views_poll(struct tui *t, int wait)
 static void settle(void *arg)
 {
 	struct tui *t = arg;
+	int done;
 
-	if (views_poll(t, 1) == VIEW_DONE)
+	views_poll(t, 1, &done);
+	if (done)
 		draw_frame(t);
 }
 
@@ -672,12 +677,13 @@ static void settle(void *arg)
  * found as soon as it is done. */
 static int next_key(struct tui *t)
 {
-	int r;
+	int r, done;
 
 	if (t->hl)
 		return headless_key(t->hl);
-	r = views_poll(t, 0);
-	if (r == VIEW_DONE)
+	r = views_poll(t, 0, &done);
+	/* what one view found shows while others still work */
+	if (done)
 		draw_frame(t);
 	return read_key(r == VIEW_BUSY);
 }

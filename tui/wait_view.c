@@ -16,7 +16,6 @@ struct waiting {
 	int64_t device, slice;
 	char *label;
 	char *failed;		/* why it cannot be opened, once known */
-	uint64_t seen;		/* the queue's changes drawn */
 };
 
 static void wait_draw(struct view *v, WINDOW *win)
@@ -67,10 +66,7 @@ static int wait_poll(struct view *v, int wait)
 		tui_push(t, tl);
 		return VIEW_DONE;
 	}
-	if (devq_changes(q) != w->seen) {
-		w->seen = devq_changes(q);
-		return VIEW_DONE;
-	}
+	/* the frames of its progress come with the queue's changes */
 	return VIEW_BUSY;
 }
 
