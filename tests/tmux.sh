@@ -15,7 +15,9 @@
 # back with Backspace; flowmarks: the marks where flows leave and
 # enter events, hidden and shown again with :flows; insights: the
 # warnings lane, the Insights list and a finding zoomed to and boxed;
-# views: a view saved, restored, listed and deleted), and
+# views: a view saved, restored, listed and deleted; and a bundle whose
+# device profiles import in the background, one drilled into opening
+# when ready), and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -165,6 +167,32 @@ for t in start details help tracks zoom search box box-small trace drill \
 	manager nesting flows flowmarks insights views; do
 	run "$t"
 done
+
+# A bundle not imported yet: its device profiles import in the
+# background while the system view shows (no headless script holds them
+# back here); the one drilled into from D opens by itself once ready.
+"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
+	--write "$tmp/bundle-queued" >/dev/null 2>&1 || fail "demo bundle failed"
+tm kill-session -t t 2>/dev/null
+tm new-session -d -s t -x 80 -y 24 \
+	"env LC_ALL=C.UTF-8 TERM=xterm-256color '$NXTOP' -q '$tmp/bundle-queued'; echo nxtop-exited; sleep 30"
+i=0
+until tm capture-pane -p -t t | grep -q "^nxtop "; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || { fail "background: nxtop did not start"; break; }
+	sleep 0.05
+done
+type_keys 'D<Down><Enter>'
+i=0
+until tm capture-pane -p -t t | head -n 1 | grep -q "› llama-3-8b nc2"; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || { fail "background: the device profile did not open:
+$(tm capture-pane -p -t t)"; break; }
+	sleep 0.05
+done
+tm capture-pane -p -t t | grep -q "Engines" ||
+	fail "background: no device timeline: $(tm capture-pane -p -t t)"
+tm send-keys -t t Q
 
 # y after :set osc52 on puts the line it shows into the clipboard: the
 # tmux buffer (OSC 52 decoded)
