@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/util.h"
 #include "model/writer/writer.h"
@@ -27,6 +28,8 @@ static void to_queue(void *ctx, const char *what, int pct, uint64_t events)
 	(void)events;
 	if (!what || pct < 0)
 		return;
+	/* reading the file is most of it; indexing and summaries end it */
+	pct = strncmp(what, "importing", 9) ? 80 + pct / 5 : pct * 4 / 5;
 	/* the one importing is the one that says so */
 	for (size_t i = 0; i < bg->n; i++) {
 		profile = bg->jobs[i].profile;

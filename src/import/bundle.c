@@ -836,6 +836,13 @@ static void job_free(struct devjob *j)
 	devname_free(&j->dn);
 }
 
+/* The part's finishing pass (indexes, level of detail) on o's progress;
+ * ctx is o, only read. */
+static void finishing(void *ctx, const char *what, int pct)
+{
+	import_show(ctx, what, pct, 0);
+}
+
 /* Imports j into a new part beside cache and merges it in; 0 or -1
  * with j->error. */
 static int import_queued(const char *cache, const struct wqueued *q,
@@ -855,6 +862,7 @@ static int import_queued(const char *cache, const struct wqueued *q,
 		int have = !stat(j->path, &before);
 
 		writer_set_stop(w, stop);
+		writer_set_progress(w, finishing, (void *)o);
 		import_part(w, j, idx, o, q->parent, q->folders);
 		if (!j->rc && have && import_changed(j->path, &before)) {
 			j->rc = -1;
