@@ -5,7 +5,8 @@
 # quitting, by kill -9 and by drilling into a profile still queued, a
 # cache never holds part of a device profile, what is left is imported
 # by the next open, and the end result has the same rows as `nxtop
-# import` of the same bundle (counted by sqlite3).
+# import` of the same bundle (counted by sqlite3, and in its summary);
+# a Parquet bundle too.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -105,4 +106,30 @@ cmp -s "$tmp/ref.rows" "$tmp/b.rows" ||
 	fail "export of the devices failed"
 cmp -s "$tmp/ref.devices" "$tmp/b.devices" ||
 	fail "devices differ: $(diff "$tmp/ref.devices" "$tmp/b.devices")"
+"$NXTOP" summary -q "$tmp/ref" | sed "s|$tmp/ref|BUNDLE|g" > "$tmp/ref.summary" &&
+	"$NXTOP" summary -q "$b" | sed "s|$b|BUNDLE|g" > "$tmp/b.summary" ||
+	fail "summaries failed"
+cmp -s "$tmp/ref.summary" "$tmp/b.summary" ||
+	fail "summaries differ: $(diff "$tmp/ref.summary" "$tmp/b.summary")"
+
+# a Parquet bundle (system and device folders) the same way
+for d in pq pqref; do
+	mkdir "$tmp/$d" &&
+	cp -R "$srcdir/tests/fixtures/parquet-system/system_small@latest" "$tmp/$d/" &&
+	cp -R "$srcdir/tests/fixtures/parquet-device/device_small@latest" \
+		"$tmp/$d/device_profile_model_1578576049@latest" &&
+	chmod -R u+w "$tmp/$d" || fail "parquet bundle not made"
+done
+"$NXTOP" import -q "$tmp/pqref" 2>/dev/null || fail "parquet reference import failed"
+printf 'keys D\ndump pqlist\nwait\nkeys Q\n' > "$tmp/pq.keys"
+"$NXTOP" -q --headless="$tmp/pq.keys" --dump="$tmp" "$tmp/pq" 2>/dev/null ||
+	fail "viewer on the parquet bundle failed"
+grep -q 'device_profile_model_1578576049@latest *queued' "$tmp/pqlist" ||
+	fail "parquet: not queued first: $(cat "$tmp/pqlist")"
+"$NXTOP" summary -q "$tmp/pqref" | sed "s|$tmp/pqref|BUNDLE|g" > "$tmp/pqref.summary"
+"$NXTOP" summary -q "$tmp/pq" | sed "s|$tmp/pq|BUNDLE|g" > "$tmp/pq.summary"
+cmp -s "$tmp/pqref.summary" "$tmp/pq.summary" ||
+	fail "parquet summaries differ: $(diff "$tmp/pqref.summary" "$tmp/pq.summary")"
+grep -q 'device_profile_model_1578576049@latest .* ready' "$tmp/pq.summary" ||
+	fail "parquet: the device profile is not in the summary"
 pass
