@@ -281,9 +281,17 @@ uint64_t writer_rows(const struct writer *w)
 	return w->rows;
 }
 
+/* SQLite's progress handler: a long finishing pass ends early. */
+static int stop_check(void *arg)
+{
+	return __atomic_load_n((const int *)arg, __ATOMIC_RELAXED);
+}
+
 void writer_set_stop(struct writer *w, const int *stop)
 {
 	w->stop = stop;
+	sqlite3_progress_handler(w->db, stop ? 100000 : 0, stop ? stop_check :
+				 NULL, (void *)stop);
 }
 
 int writer_failed(const struct writer *w)

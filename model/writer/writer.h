@@ -181,7 +181,8 @@ int writer_fail_queued(const char *cache, int64_t profile,
 int writer_wal(const char *path);
 
 /* With *stop set (by another thread), writer_failed() says the import
- * was stopped: importers give up at their next check. */
+ * was stopped: importers give up at their next check, and
+ * writer_finish() in its next pass. */
 void writer_set_stop(struct writer *w, const int *stop);
 
 /* Reports progress of the final build step, in percent. */
