@@ -85,10 +85,19 @@ static void range_line(FILE *f, const struct mprofile *p, int64_t t0, int64_t t1
 	fprintf(f, "Range    %s .. %s (duration %s)\n", a, b, c);
 }
 
-/* A percentile; "-" when the distribution was not measured. */
+/* A percentile; "-" when the distribution was not measured, "~" before
+ * an estimate (its bucket's bound). */
 static void cell_pctile(struct table *t, const struct dist *d, int64_t ns)
 {
-	cell_extreme(t, d->measured ? ns : -1);
+	char buf[48];
+
+	if (!d->measured || !d->estimated) {
+		cell_extreme(t, d->measured ? ns : -1);
+		return;
+	}
+	buf[0] = '~';
+	report_dur(buf + 1, sizeof(buf) - 1, ns);
+	table_num(t, (double)ns, buf);
 }
 
 /* The per-value table of one field: Value, Count, Count %, Dur Sum,
@@ -192,6 +201,11 @@ static void dist_json(struct jout *j, const struct dist *d)
 	jout_kopt(j, "p50_ns", d->measured ? d->p50 : -1);
 	jout_kopt(j, "p90_ns", d->measured ? d->p90 : -1);
 	jout_kopt(j, "p99_ns", d->measured ? d->p99 : -1);
+	jout_key(j, "percentiles_estimated");
+	if (d->measured)
+		jout_bool(j, d->estimated);
+	else
+		jout_null(j);
 	jout_key(j, "buckets");
 	if (!d->measured) {
 		jout_null(j);
@@ -306,6 +320,17 @@ static void dist_csv(struct table *t, const struct dist *d)
 				  d->hist[b]);
 	table_text(t, sb_cstr(&sb));
 	sb_free(&sb);
+	csv_opt(t, d->measured ? d->estimated : -1);
+}
+
+/* The columns dist_csv fills. */
+static void dist_csv_cols(struct table *t)
+{
+	table_col(t, "p50_ns", 1);
+	table_col(t, "p90_ns", 1);
+	table_col(t, "p99_ns", 1);
+	table_col(t, "buckets", 0);
+	table_col(t, "percentiles_estimated", 1);
 }
 
 static void bounds_row(struct table *t, const char *key, const char *value)
@@ -350,10 +375,7 @@ static void selection_csv(const struct selection *s, FILE *f)
 	table_col(t, "dur_avg_ns", 1);
 	table_col(t, "min_ns", 1);
 	table_col(t, "max_ns", 1);
-	table_col(t, "p50_ns", 1);
-	table_col(t, "p90_ns", 1);
-	table_col(t, "p99_ns", 1);
-	table_col(t, "buckets", 0);
+	dist_csv_cols(t);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
 
