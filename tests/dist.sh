@@ -27,14 +27,14 @@ engine_lines() {
 # ranks ($2 = 0), or ($2 = 1) the rank's power-of-two bucket's highest
 # duration, no more than the longest.
 awk_lines() {
-	sqlite3 -separator , "$1" "
+	sqlite3 -separator , "$1" "${3:-
 	SELECT t.name, 'opcode', n.str, s.dur FROM slice s
 	JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name
 	WHERE t.kind = 'engine'
 	UNION ALL
 	SELECT t.name, 'layer', coalesce(c.str, '(none)'), s.dur FROM slice s
 	JOIN track t ON t.id = s.track_id LEFT JOIN string c ON c.id = s.cat
-	WHERE t.kind = 'engine'" | sort -t, -k1,1 -k2,2 -k3,3 -k4,4n | awk -F, -v est="$2" '
+	WHERE t.kind = 'engine'}" | sort -t, -k1,1 -k2,2 -k3,3 -k4,4n | awk -F, -v est="$2" '
 function flush(   i, r, b, lo, hi, out, k, seen) {
 	if (!n) return
 	out = key
@@ -95,6 +95,37 @@ fi
 set -- $(grep '^TensorMatrix,opcode,MATMUL,' "$tmp/want" | cut -d, -f4-6 | tr , ' ')
 [ $# -eq 3 ] || fail "no MATMUL line"
 expect 0 "^  MATMUL .* $1 ns +$2 ns +$3 ns  [▁▂▃▄▅▆▇█ ]+$" "$NXTOP" export -q "$p" --tracks TensorMatrix
+
+# The layer table: each layer's instructions are those whose layer is
+# its name, a path ending of it ("/sg00/a/b" holds "a/b") or of a layer
+# under it, or lies under it
+layer_sql="WITH names AS (SELECT DISTINCT name FROM layer),
+	cats AS (SELECT DISTINCT c.id, c.str FROM slice s JOIN track t ON
+		t.id = s.track_id AND t.kind = 'engine' JOIN string c ON c.id = s.cat),
+	own AS (SELECT cats.id AS cat, names.name AS o FROM cats JOIN names ON
+		names.name = cats.str OR
+		substr(names.name, -length(cats.str) - 1) = '/' || cats.str),
+	hold AS (SELECT r.name AS row, own.cat FROM names r JOIN own ON
+		own.o = r.name OR substr(own.o, 1, length(r.name) + 1) = r.name || '/'
+		UNION SELECT r.name, cats.id FROM names r JOIN cats ON
+		substr(cats.str, 1, length(r.name) + 1) = r.name || '/')
+	SELECT hold.row, 'layers', '-', s.dur FROM hold JOIN slice s ON
+	s.cat = hold.cat JOIN track t ON t.id = s.track_id AND t.kind = 'engine'"
+awk_lines "$p.nxdb" 0 "$layer_sql" | cut -d, -f1,4- | sed 's/,0$//' >"$tmp/want"
+[ "$(wc -l <"$tmp/want")" -gt 10 ] || fail "too few layers with instructions"
+expect 0 "" "$NXTOP" export -q "$p" --what layers --format csv
+tr -d '\r' <"$out" | awk -F, 'NR > 1 && $16 != "" { print $1 "," $16 "," $17 "," $18 "," $19 }' |
+	sort >"$tmp/got"
+cmp -s "$tmp/got" "$tmp/want" ||
+	fail "layer distributions differ: $(diff "$tmp/want" "$tmp/got" | head)"
+if have jq; then
+	expect 0 "" "$NXTOP" export -q "$p" --what layers --format json
+	jq -r '.layers[] | select(.p50_ns != null) | [.layer, .p50_ns, .p90_ns,
+		.p99_ns, ([.buckets[] | "\(.lo_ns)-\(.hi_ns):\(.count)"] |
+		join(" "))] | join(",")' "$out" | sort >"$tmp/json"
+	cmp -s "$tmp/json" "$tmp/want" ||
+		fail "layer JSON distributions differ: $(diff "$tmp/want" "$tmp/json" | head)"
+fi
 
 # Above 100000 events: exact bucket counts from one pass over the
 # events, percentiles estimated as their bucket's bound (~ in text)

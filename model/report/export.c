@@ -305,7 +305,7 @@ static void csv_opt(struct table *t, int64_t v)
 }
 
 /* Percentiles, then the non-empty buckets as "lo-hi:count" pairs. */
-static void dist_csv(struct table *t, const struct dist *d)
+static void dist_csv_figures(struct table *t, const struct dist *d)
 {
 	struct strbuf sb;
 
@@ -320,6 +320,12 @@ static void dist_csv(struct table *t, const struct dist *d)
 				  d->hist[b]);
 	table_text(t, sb_cstr(&sb));
 	sb_free(&sb);
+}
+
+/* The figures and whether the percentiles are estimates. */
+static void dist_csv(struct table *t, const struct dist *d)
+{
+	dist_csv_figures(t, d);
 	csv_opt(t, d->measured ? d->estimated : -1);
 }
 
@@ -427,63 +433,117 @@ void export_window(const struct selection *s, const struct mprofile *p,
 	summary(s, p, "window summary", fmt, f);
 }
 
+/* A layer's name, column c's export name. */
+static const char *layer_key(int c)
+{
+	static const char *const keys[LC_COUNT] = {
+		[LC_NAME] = "layer", [LC_START] = "start_ns",
+		[LC_DUR] = "duration_ns", [LC_FLOPS] = "flops", [LC_MFU] = "mfu",
+		[LC_P50] = "p50_ns", [LC_P90] = "p90_ns", [LC_P99] = "p99_ns",
+		[LC_HIST] = "buckets",
+	};
+
+	return keys[c] ? keys[c] : layer_col_names[c];
+}
+
+static void layer_cells(struct table *t, const struct layer_row *r,
+			const struct mprofile *p, enum out_format fmt)
+{
+	int text = fmt == OUT_TEXT;
+
+	table_text(t, r->name);
+	if (text) {
+		cell_time(t, r->start - p->start);
+		cell_dur(t, r->dur);
+	} else {
+		table_int(t, r->start - p->start);
+		table_int(t, r->dur);
+	}
+	for (int e = 0; e < ENG_COUNT; e++)
+		table_int(t, r->count[e]);
+	for (int e = 0; e < ENG_COUNT; e++) {
+		if (r->active[e] < 0)
+			table_text(t, "");
+		else if (text)
+			cell_dur(t, r->active[e]);
+		else
+			table_int(t, r->active[e]);
+	}
+	if (r->flops >= 0)
+		table_int(t, r->flops);
+	else
+		table_text(t, "");
+	if (r->mfu < 0) {
+		table_text(t, "");
+	} else if (text) {
+		cell_pct(t, r->mfu * 100);
+	} else {
+		char buf[32];
+
+		/* a fraction, as JSON has it */
+		snprintf(buf, sizeof(buf), "%.17g", r->mfu);
+		table_num(t, r->mfu, buf);
+	}
+}
+
+/* JSON: the table's members, then each layer's distribution as the
+ * summaries write it. */
+static void layers_json(const struct layer_table *lt, const struct table *t,
+			const struct mprofile *p, FILE *f)
+{
+	struct jout j;
+
+	jout_init(&j, f, 1);
+	jout_obj(&j);
+	jout_kstr(&j, "profile", p->name);
+	jout_kint(&j, "depth", lt->depth);
+	jout_key(&j, "layers");
+	jout_arr(&j);
+	for (size_t i = 0; i < lt->n; i++) {
+		jout_obj(&j);
+		table_json_fields(t, i, &j);
+		dist_json(&j, &lt->rows[i].dist);
+		jout_end(&j);
+	}
+	jout_end(&j);
+	jout_end(&j);
+	jout_done(&j);
+}
+
 void export_layers(const struct layer_table *lt, const struct mprofile *p,
 		   enum out_format fmt, FILE *f)
 {
 	struct table *t = table_new();
 	int text = fmt == OUT_TEXT;
+	/* JSON writes the distributions itself */
+	int ncols = fmt == OUT_JSON ? LC_P50 : LC_COUNT;
+	char line[64];
 
-	for (int c = 0; c < LC_COUNT; c++)
-		table_col(t, text ? layer_col_names[c] :
-			  c == LC_NAME ? "layer" : c == LC_START ? "start_ns" :
-			  c == LC_DUR ? "duration_ns" : c == LC_FLOPS ? "flops" :
-			  c == LC_MFU ? "mfu" : layer_col_names[c], c != LC_NAME);
+	for (int c = 0; c < ncols; c++)
+		table_col(t, text ? layer_col_names[c] : layer_key(c),
+			  c != LC_NAME && c != LC_HIST);
 	for (size_t i = 0; i < lt->n; i++) {
 		const struct layer_row *r = &lt->rows[i];
+		char h[DIST_GLYPHS_SIZE];
 
 		table_row(t);
-		table_text(t, r->name);
-		if (text) {
-			cell_time(t, r->start - p->start);
-			cell_dur(t, r->dur);
-		} else {
-			table_int(t, r->start - p->start);
-			table_int(t, r->dur);
-		}
-		for (int e = 0; e < ENG_COUNT; e++)
-			table_int(t, r->count[e]);
-		for (int e = 0; e < ENG_COUNT; e++) {
-			if (r->active[e] < 0)
-				table_text(t, "");
-			else if (text)
-				cell_dur(t, r->active[e]);
-			else
-				table_int(t, r->active[e]);
-		}
-		if (r->flops >= 0)
-			table_int(t, r->flops);
-		else
-			table_text(t, "");
-		if (r->mfu < 0) {
-			table_text(t, "");
+		layer_cells(t, r, p, fmt);
+		if (fmt == OUT_CSV) {
+			dist_csv_figures(t, &r->dist);
 		} else if (text) {
-			cell_pct(t, r->mfu * 100);
-		} else {
-			char buf[32];
-
-			/* a fraction, as JSON has it */
-			snprintf(buf, sizeof(buf), "%.17g", r->mfu);
-			table_num(t, r->mfu, buf);
+			cell_pctile(t, &r->dist, r->dist.p50);
+			cell_pctile(t, &r->dist, r->dist.p90);
+			cell_pctile(t, &r->dist, r->dist.p99);
+			table_text(t, dist_glyphs(&r->dist, 0, h));
 		}
 	}
-	{
-		char line[64];
-
-		snprintf(line, sizeof(line), "Layers   %zu%s", lt->n,
-			 lt->depth ? " (grouped)" : "");
+	snprintf(line, sizeof(line), "Layers   %zu%s", lt->n,
+		 lt->depth ? " (grouped)" : "");
+	if (fmt == OUT_JSON)
+		layers_json(lt, t, p, f);
+	else
 		report_table(t, p, fmt, f, "layer summary", "layers", "depth",
 			     lt->depth, line);
-	}
 	table_free(t);
 }
 
