@@ -3,6 +3,7 @@
 #include "model/dist.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/util.h"
@@ -44,6 +45,20 @@ void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out)
 	out->p50 = rank_of(durs, n, 50);
 	out->p90 = rank_of(durs, n, 90);
 	out->p99 = rank_of(durs, n, 99);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void dist_from_durations(int64_t *durs, size_t n, struct dist *out)
+{
+	if (n > 1)
+		qsort(durs, n, sizeof(*durs), cmp_i64);
+	dist_from_sorted(durs, n, out);
 }
 
 void dist_add(struct dist *d, int64_t ns)

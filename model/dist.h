@@ -27,6 +27,8 @@ int64_t dist_lo(int b);		/* a bucket's lowest duration, ns */
 int64_t dist_hi(int b);		/* its highest, ns */
 /* durs: n durations in ascending order. */
 void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out);
+/* The same for durations in any order, which it sorts. */
+void dist_from_durations(int64_t *durs, size_t n, struct dist *out);
 /* Counting without keeping the durations: dist_add each one, then
  * dist_estimate for the percentiles (estimated), none above max (the
  * longest duration when known; -1: unknown). */

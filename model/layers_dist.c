@@ -23,13 +23,6 @@ static int cmp_cat_dur(const void *a, const void *b)
 	return x->dur < y->dur ? -1 : x->dur > y->dur;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The engine rows' instructions with a layer, by layer then duration;
  * none when there are more than LAYERS_DIST_MAX instructions. */
 static int read_instructions(struct model *m, int64_t profile,
@@ -147,11 +140,9 @@ static void row_dist(struct layer_row *r, const struct cat_dur *cd,
 		for (size_t i = 0; i < runs[k].n; i++)
 			durs[n++] = cd[runs[k].at + i].dur;
 	}
-	if (n > 1)
-		qsort(durs, n, sizeof(*durs), cmp_i64);
 	/* a layer without instructions has no distribution */
 	if (n)
-		dist_from_sorted(durs, n, &r->dist);
+		dist_from_durations(durs, n, &r->dist);
 	free(durs);
 }
 

@@ -3,7 +3,7 @@
 # buckets and nearest-rank p50/p90/p99 against the same figures computed
 # by awk from the cache's events, and the same numbers in text, JSON and
 # CSV; above 100000 events, the counted buckets and the percentiles
-# estimated from them.
+# estimated from them; the layer table's and a search's distributions.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -125,6 +125,26 @@ if have jq; then
 		join(" "))] | join(",")' "$out" | sort >"$tmp/json"
 	cmp -s "$tmp/json" "$tmp/want" ||
 		fail "layer JSON distributions differ: $(diff "$tmp/want" "$tmp/json" | head)"
+fi
+
+# Search statistics: the matches' shortest, longest, percentiles and
+# buckets, against the MATMUL events in the cache
+if have jq; then
+	awk_lines "$p.nxdb" 0 "SELECT 'q', 'x', 'x', s.dur FROM slice s JOIN string n
+		ON n.id = s.name WHERE n.str = 'MATMUL'" >"$tmp/want"
+	set -- $(sqlite3 -separator ' ' "$p.nxdb" "SELECT min(dur), max(dur), sum(dur) /
+		count(*) FROM slice s JOIN string n ON n.id = s.name WHERE n.str = 'MATMUL'")
+	[ -s "$tmp/want" ] || fail "no MATMUL events"
+	expect 0 "" "$NXTOP" export -q "$p" --query opcode=MATMUL --format json
+	jq -r '["q", "x", "x", .p50_ns, .p90_ns, .p99_ns, ([.buckets[] |
+		"\(.lo_ns)-\(.hi_ns):\(.count)"] | join(" ")),
+		(if .percentiles_estimated then 1 else 0 end)] | join(",")' \
+		"$out" >"$tmp/json"
+	cmp -s "$tmp/json" "$tmp/want" ||
+		fail "search distribution differs: $(diff "$tmp/want" "$tmp/json" | head)"
+	[ "$(jq -r '"\(.min_ns) \(.max_ns) \(.avg_ns)"' "$out")" = "$1 $2 $3" ] ||
+		fail "search min/max/avg differ from $1 $2 $3: $(head -12 "$out")"
+	expect 0 "^Durations min $1 ns, avg $3 ns, max $2 ns; p50 " "$NXTOP" export -q "$p" --query opcode=MATMUL
 fi
 
 # Above 100000 events: exact bucket counts from one pass over the

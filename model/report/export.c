@@ -587,9 +587,45 @@ static void add_match(void *ctx, const struct mslice *ms)
 		table_int(c->t, ms->id);
 }
 
+/* The matches' durations in JSON: shortest, average, longest and their
+ * distribution; null when not measured. */
+static void search_dist_json(struct jout *j, const struct search_stats *st,
+			     const struct search_dist *sd)
+{
+	jout_kopt(j, "min_ns", sd->dmin);
+	jout_kint(j, "avg_ns", st->count ? st->dur / st->count : 0);
+	jout_kopt(j, "max_ns", sd->dmax);
+	dist_json(j, &sd->dist);
+}
+
+/* "Durations min 1 ns, avg 2 ns, max 3 ns; p50 ..., p90 ..., p99 ...  ▁█" */
+static void search_dist_text(FILE *f, const struct search_stats *st,
+			     const struct search_dist *sd)
+{
+	char a[48], b[48], c[48], h[DIST_GLYPHS_SIZE];
+
+	if (!st->count)
+		return;
+	report_dur(b, sizeof(b), st->dur / st->count);
+	if (!sd->dist.measured) {
+		fprintf(f, "Durations avg %s (min, max and percentiles are read"
+			" up to %d matches)\n", b, SEARCH_DIST_MAX);
+		return;
+	}
+	report_dur(a, sizeof(a), sd->dmin);
+	report_dur(c, sizeof(c), sd->dmax);
+	fprintf(f, "Durations min %s, avg %s, max %s; ", a, b, c);
+	report_dur(a, sizeof(a), sd->dist.p50);
+	report_dur(b, sizeof(b), sd->dist.p90);
+	report_dur(c, sizeof(c), sd->dist.p99);
+	fprintf(f, "p50 %s, p90 %s, p99 %s  %s\n", a, b, c,
+		dist_glyphs(&sd->dist, 0, h));
+}
+
 int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f)
 {
+	struct search_dist sd;
 	struct match_ctx c = { m, table_new(), p->start, fmt == OUT_TEXT, NULL,
 			       { NULL, 0, 0 } };
 	struct search_stats st;
@@ -601,6 +637,10 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		goto out;
 	if (search_stats(s, tracks, nt, t0, t1, &st))
 		goto out_tracks;
+	if (search_dist(s, t0, t1, st.count, &sd)) {
+		search_stats_free(&st);
+		goto out_tracks;
+	}
 	sqlite3_prepare_v2(model_db(m), "SELECT name FROM track WHERE id = ?", -1,
 			   &c.track_name, NULL);
 	table_col(c.t, c.text ? "Start" : "start_ns", 1);
@@ -621,6 +661,7 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		jout_kint(&j, "end_ns", t1 - p->start);
 		jout_kint(&j, "matches", st.count);
 		jout_kint(&j, "duration_sum_ns", st.dur);
+		search_dist_json(&j, &st, &sd);
 		jout_key(&j, "rows");
 		jout_obj(&j);
 		for (size_t i = 0; i < st.nrows; i++) {
@@ -645,6 +686,7 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		range_line(f, p, t0, t1);
 		report_dur(a, sizeof(a), st.dur);
 		fprintf(f, "Matches  %" PRId64 " (duration sum %s)\n", st.count, a);
+		search_dist_text(f, &st, &sd);
 		for (size_t i = 0; i < st.nrows; i++) {
 			struct strbuf n;
 
