@@ -814,6 +814,10 @@ int tui_run(struct model *m, const struct tui_opts *o)
 
 	if (!tui_start(&t, o)) {
 		tl = timeline_open(m, 0, o->group);
+		if (tl && o->compare && timeline_stack(tl, o->compare)) {
+			tui_push(&t, tl);	/* closed with the others */
+			tl = NULL;
+		}
 		if (tl) {
 			t.m = m;
 			t.profile = o->profile;

@@ -59,8 +59,10 @@ void timeline_hl_clear(struct timeline *tl)
 	struct highlight *h = &tl->hl;
 
 	search_free(h->search);
+	search_free(h->search_b);
 	free(h->text);
 	free(h->ids);
+	free(h->ids_b);
 	for (size_t i = 0; h->frames && i < tl->tr.n; i++)
 		free(h->frames[i].hits);
 	free(h->frames);
@@ -106,6 +108,13 @@ static int search_start(struct timeline *tl, struct search *s, char *err)
 	}
 	hl_start(tl, HL_SEARCH, search_text(s));
 	tl->hl.search = s;
+	if (tl->tr.mb) {
+		/* B highlights what the same text finds in B, if it can */
+		err = NULL;
+		tl->hl.search_b = search_new(tl->tr.mb, tl->prof_b.id,
+					     search_text(s), &err);
+		free(err);
+	}
 	return 0;
 }
 
@@ -141,16 +150,32 @@ int timeline_layer(struct timeline *tl, const char *row)
 	hl_start(tl, HL_LAYER, row);
 	tl->hl.ids = ids;
 	tl->hl.nids = n;
+	if (tl->tr.mb && layers_row_ids(tl->tr.mb, tl->prof_b.id, row,
+					&tl->hl.ids_b, &tl->hl.nids_b))
+		return -1;
 	return 0;
 }
 
-static int one_track_hits(struct timeline *tl, const struct mtrack *t,
-			  int64_t t0, int64_t colw, int ncols, int64_t *hits)
+static int one_track_hits(struct timeline *tl, int side,
+			  const struct mtrack *t, int64_t t0, int64_t colw,
+			  int ncols, int64_t *hits)
 {
-	if (tl->hl.kind == HL_SEARCH)
-		return search_frame(tl->hl.search, t, t0, colw, ncols, hits);
-	return layers_frame(tl->m, t, tl->hl.ids, tl->hl.nids, t0, colw,
-			    ncols, hits);
+	struct highlight *h = &tl->hl;
+
+	if (side) {
+		t0 -= tl->tr.shift;
+		if (h->kind == HL_LAYER)
+			return layers_frame(tl->tr.mb, t, h->ids_b, h->nids_b,
+					    t0, colw, ncols, hits);
+		if (h->search_b)
+			return search_frame(h->search_b, t, t0, colw, ncols,
+					    hits);
+		memset(hits, 0, (size_t)ncols * sizeof(*hits));
+		return 0;
+	}
+	if (h->kind == HL_SEARCH)
+		return search_frame(h->search, t, t0, colw, ncols, hits);
+	return layers_frame(tl->m, t, h->ids, h->nids, t0, colw, ncols, hits);
 }
 
 /* Hits of the tracks line i draws, added up. */
@@ -161,12 +186,14 @@ static int track_hits(struct timeline *tl, size_t i, int64_t t0,
 	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
 	int64_t *one;
 
+	int side = tl->tr.st[i].side;
+
 	if (n == 1)
-		return one_track_hits(tl, t, t0, colw, ncols, hits);
+		return one_track_hits(tl, side, t, t0, colw, ncols, hits);
 	memset(hits, 0, (size_t)ncols * sizeof(*hits));
 	one = xcalloc((size_t)ncols, sizeof(*one));
 	for (size_t j = 0; j < n; j++) {
-		if (one_track_hits(tl, &t[j], t0, colw, ncols, one)) {
+		if (one_track_hits(tl, side, &t[j], t0, colw, ncols, one)) {
 			free(one);
 			return -1;
 		}
@@ -228,12 +255,35 @@ const int64_t *timeline_hl_hits(struct timeline *tl, size_t i)
 	return frame_of(tl, i);
 }
 
-int timeline_hl_event(struct timeline *tl, const struct mcell *c)
+/* On one of profile B's rows: B's layer ids, B's search (not
+ * remembered: the ids are B's). */
+static int hl_event_b(struct timeline *tl, const struct mcell *c)
+{
+	struct highlight *h = &tl->hl;
+	int m;
+
+	if (h->kind == HL_LAYER) {
+		for (size_t k = 0; k < h->nids_b; k++)
+			if (h->ids_b[k] == c->top_cat)
+				return 1;
+		return 0;
+	}
+	if (h->kind != HL_SEARCH || !h->search_b || !c->top_slice)
+		return 0;
+	m = search_match(h->search_b, c->top_slice);
+	if (m < 0)
+		hl_fail(tl);
+	return m > 0;
+}
+
+int timeline_hl_event(struct timeline *tl, size_t i, const struct mcell *c)
 {
 	struct highlight *h = &tl->hl;
 	struct hl_seen *slot;
 	int m;
 
+	if (tl->tr.st[i].side)
+		return hl_event_b(tl, c);
 	if (h->kind == HL_LAYER) {
 		for (size_t k = 0; k < h->nids; k++)
 			if (h->ids[k] == c->top_cat)
@@ -277,8 +327,8 @@ static const int64_t *density(struct timeline *tl, int64_t *colw)
 
 		memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
 		for (size_t i = 0; i < tl->tr.nall; i++) {
-			if (one_track_hits(tl, &tl->tr.all[i], tl->start, *colw,
-					   tl->ncols, one)) {
+			if (one_track_hits(tl, 0, &tl->tr.all[i], tl->start,
+					   *colw, tl->ncols, one)) {
 				free(one);
 				hl_fail(tl);
 				return NULL;
