@@ -150,6 +150,28 @@ static int overall_device(struct diff_sides *s, const struct selection *sel)
 	return reported_figures(s);
 }
 
+void diff_load_selection(struct diff_sides *s, const struct selection *sel)
+{
+	diff_figure(s, "Range", DU_NS, sel->t1 - sel->t0);
+	diff_figure(s, "Events", DU_COUNT, sel->n);
+	diff_figure(s, "Event time", DU_NS, sel->dur);
+	diff_figure(s, "Active time", DU_NS, sel->active);
+	for (size_t i = 0; i < sel->ngroups; i++)
+		if (is_engine(&sel->groups[i]))
+			engine_figures(s, &sel->groups[i]);
+	for (size_t i = 0; i < sel->ngroups; i++)
+		if (is_dma(&sel->groups[i]))
+			dma_figures(s, &sel->groups[i]);
+	for (size_t i = 0; i < sel->ngroups; i++) {
+		const struct sel_group *g = &sel->groups[i];
+
+		if (is_engine(g) || is_dma(g) || !g->n)
+			continue;
+		figure(s, DU_COUNT, g->n, "%s events", g->name);
+		figure(s, DU_NS, g->dur, "%s time", g->name);
+	}
+}
+
 static void engine_row(struct diff_sides *s, const struct sel_group *g)
 {
 	int64_t v[DIFF_MAX_COLS] = { g->n, g->dur, g->active };
