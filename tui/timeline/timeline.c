@@ -907,8 +907,10 @@ static const struct view_cmd timeline_cmds[] = {
 	  "the options do (fields instance_id, process_id, thread_id, "
 	  "lnc_idx, worker_gid; --group= for none; default: as at the "
 	  "start)" },
-	{ "align", "[on|off]", "Read a device profile's times in system time "
-			       "(no word: toggle)" },
+	{ "align", "[on|off|start]", "Read a device profile's times in "
+	  "system time (no word: toggle); with nxtop A B, mark the event or "
+	  "marker under the cursor on one profile's rows, then on the "
+	  "other's: B moves so both line up (start: B's start on A's)" },
 	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
 			"depth, the last taking the deeper events (default 4)" },
 	{ "compare", "[WHAT]", "Compare profile B of nxtop A B with this one: "
