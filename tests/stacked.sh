@@ -23,14 +23,14 @@ expect 0 "" "$NXTOP" import -q "$a"
 expect 0 "" "$NXTOP" import -q "$b"
 
 # Rows from the top: A's heading, Engines, TensorMatrix, Tensor, Vector
-# (4 down); B's Vector is 19 rows further. A's Vector event covering
+# (4 down); B's Vector is 20 rows further. A's Vector event covering
 # 5.01 us is marked, then B's covering 6.01 us; then the start again.
 # 0 W: the window over everything; then both headings folded and boxed
 # from 0 to the end.
 cat >"$tmp/ui.keys" <<'KEYS'
-size 120x44
+size 120x50
 keys q:zoom 4us 8us<Enter>jjjj:goto 5.01us<Enter>:align<Enter>
-keys jjjjjjjjjjjjjjjjjjj:goto 6.01us<Enter>:align<Enter>
+keys jjjjjjjjjjjjjjjjjjjj:goto 6.01us<Enter>:align<Enter>
 dump aligned
 keys :align start<Enter>
 dump start
