@@ -39,6 +39,11 @@ static const struct diff_layout layouts[DW_COUNT] = {
 		  TIME_COL("p90", "p90"), TIME_COL("max", "Max") }, 4, 1 },
 };
 
+const struct diff_layout *diff_layout_of(enum diff_what w)
+{
+	return &layouts[w];
+}
+
 int diff_what_parse(const char *s, enum diff_what *w)
 {
 	for (int i = 0; i < DW_COUNT; i++) {

@@ -99,6 +99,11 @@ const char *diff_status(const struct diff_row *r);
  * layout's column, largest first; overall keeps its figures' order).
  * -1 with err_get() set for an unknown key. */
 int diff_sort(struct diff *d, const char *spec);
+/* Whether spec names a column of table w, before any profile is read;
+ * -1 with err_get() set as diff_sort() sets it. */
+int diff_sort_check(enum diff_what w, const char *spec);
+/* The columns of table w. */
+const struct diff_layout *diff_layout_of(enum diff_what w);
 
 /* 1 when B's total time exceeds A's by more than pct percent. */
 int diff_slower(const struct diff *d, double pct);
