@@ -90,6 +90,25 @@ grep -q '^Tensor instruction time,ns,82,164,82,100,both' "$win" ||
 # a box over both headings, from 0 to past the last start: the window
 cmp -s "$win" "$box" || fail "box over both is not the window: $(diff "$win" "$box")"
 
+# :compare B from A's timeline stacks B as nxtop A B does; a second
+# :compare with a path is no table's name
+cat >"$tmp/cmp.keys" <<KEYS
+size 120x50
+keys :compare $b<Enter>
+dump cmp-view
+keys q
+dump cmp-stacked
+keys :compare $tmp/missing.json<Enter>
+dump cmp-again
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/cmp.keys" --dump="$tmp" "$a"
+head -1 "$tmp/cmp-view" | grep -q ' › compare  layers, B: ' ||
+	fail ":compare B: no Compare view: $(head -1 "$tmp/cmp-view")"
+grep -q '^▾ B: graph.neff' "$tmp/cmp-stacked" ||
+	fail ":compare B: not stacked: $(cat "$tmp/cmp-stacked")"
+tail -1 "$tmp/cmp-again" | grep -q "compare: B is open; '.*missing.json' is not overall" ||
+	fail ":compare again: $(tail -1 "$tmp/cmp-again")"
+
 # two system profiles: the Compare view, rows not stacked
 cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sa.json"
 cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sb.json"

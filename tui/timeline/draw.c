@@ -402,7 +402,8 @@ static const char *counter_label(struct timeline *tl, size_t i,
 	struct strbuf sb;
 
 	for (size_t k = 0; k < tl->nmemo && !mo; k++)
-		if (tl->memo[k].track == tl->tr.t[i].id)
+		if (tl->memo[k].track == tl->tr.t[i].id &&
+		    tl->memo[k].side == tl->tr.st[i].side)
 			mo = &tl->memo[k];
 	if (!mo) {
 		tl->memo = xreallocarray(tl->memo, tl->nmemo + 1,
@@ -410,6 +411,7 @@ static const char *counter_label(struct timeline *tl, size_t i,
 		mo = &tl->memo[tl->nmemo++];
 		memset(mo, 0, sizeof(*mo));
 		mo->track = tl->tr.t[i].id;
+		mo->side = tl->tr.st[i].side;
 	} else if (mo->t0 == tl->t0 && mo->colw == tl->colw &&
 		   mo->ncols == tl->ncols) {
 		return mo->text;

@@ -108,14 +108,7 @@ static int search_start(struct timeline *tl, struct search *s, char *err)
 	}
 	hl_start(tl, HL_SEARCH, search_text(s));
 	tl->hl.search = s;
-	if (tl->tr.mb) {
-		/* B highlights what the same text finds in B, if it can */
-		err = NULL;
-		tl->hl.search_b = search_new(tl->tr.mb, tl->prof_b.id,
-					     search_text(s), &err);
-		free(err);
-	}
-	return 0;
+	return timeline_hl_side_b(tl);
 }
 
 int timeline_search(struct timeline *tl, const char *text)
@@ -150,9 +143,25 @@ int timeline_layer(struct timeline *tl, const char *row)
 	hl_start(tl, HL_LAYER, row);
 	tl->hl.ids = ids;
 	tl->hl.nids = n;
-	if (tl->tr.mb && layers_row_ids(tl->tr.mb, tl->prof_b.id, row,
-					&tl->hl.ids_b, &tl->hl.nids_b))
-		return -1;
+	return timeline_hl_side_b(tl);
+}
+
+int timeline_hl_side_b(struct timeline *tl)
+{
+	struct highlight *h = &tl->hl;
+	char *err = NULL;
+
+	if (!tl->tr.mb || h->search_b || h->ids_b)
+		return 0;
+	if (h->kind == HL_LAYER)
+		return layers_row_ids(tl->tr.mb, tl->prof_b.id, h->text,
+				      &h->ids_b, &h->nids_b);
+	if (h->kind != HL_SEARCH)
+		return 0;
+	/* B highlights what the same text finds in B, if it can */
+	h->search_b = search_new(tl->tr.mb, tl->prof_b.id,
+				 search_text(h->search), &err);
+	free(err);
 	return 0;
 }
 

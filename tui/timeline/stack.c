@@ -49,6 +49,7 @@ int timeline_stack(struct view *v, struct model *mb)
 	struct tracks b;
 	char *na, *nb;
 	int64_t id;
+	size_t old_n = tl->tr.n, cur = timeline_cur_track(tl);
 
 	if (tl->is_system)
 		return 0;	/* system rows: the Compare view alone */
@@ -64,9 +65,13 @@ int timeline_stack(struct view *v, struct model *mb)
 	tracks_stack(&tl->tr, &b, mb, na, nb);
 	free(na);
 	free(nb);
+	/* A's track i is line i + 1 now, under its heading */
+	timeline_rows_changed(tl, old_n);
+	tl->row = tracks_row_of(&tl->tr, cur + 1);
+	tl->sel.id = 0;
 	set_shift(tl, start_shift(tl));
 	tl->first_drawn = 0;
-	return 0;
+	return timeline_hl_side_b(tl);
 }
 
 /* The time :align takes on the cursor's row: the event under the

@@ -802,12 +802,22 @@ int timeline_compare(struct view *v, const char *what)
 			   !strcmp(kind, "trace") ? DW_OVERALL : DW_LAYERS;
 	struct view *cv;
 
+	if (what && diff_what_parse(what, &w)) {
+		if (b) {	/* B is open: a table's name */
+			err_set("compare: B is open; '%s' is not overall, "
+				"engines, layers, opcodes, hlo, dma or "
+				"executions", what);
+			return -1;
+		}
+		/* no B yet: what is its path */
+		if (!(b = tui_open_compare(v->tui, what)) || timeline_stack(v, b))
+			return -1;
+	}
 	if (!b) {
-		err_set("compare: open two profiles to compare them: nxtop A B");
+		err_set("compare: open two profiles to compare them: nxtop A B,"
+			" or :compare B");
 		return -1;
 	}
-	if (what && diff_what_parse(what, &w))
-		return -1;
 	cv = compare_view_open(tl, b, w);
 	if (!cv)
 		return -1;
@@ -841,8 +851,8 @@ static int timeline_command(struct view *v, int argc, char **argv)
 	if (!strcmp(argv[0], "compare")) {
 		if (argc <= 2)
 			return timeline_compare(v, argc == 2 ? argv[1] : NULL);
-		err_set("compare: expected one of overall, engines, layers,"
-			" opcodes, hlo, dma or executions");
+		err_set("compare: expected a profile, or one of overall, "
+			"engines, layers, opcodes, hlo, dma or executions");
 		return -1;
 	}
 	if (!strcmp(argv[0], "flows"))
@@ -913,8 +923,9 @@ static const struct view_cmd timeline_cmds[] = {
 	  "other's: B moves so both line up (start: B's start on A's)" },
 	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
 			"depth, the last taking the deeper events (default 4)" },
-	{ "compare", "[WHAT]", "Compare profile B of nxtop A B with this one: "
-	  "layers (default), opcodes, engines, hlo, dma, overall or "
+	{ "compare", "[B|WHAT]", "Compare profile B (of nxtop A B, or opened "
+	  "here by its path, once) with this one, stacking its rows under "
+	  "these: layers (default), opcodes, engines, hlo, dma, overall or "
 	  "executions" },
 	{ "flows", "[on|off]", "Show or hide the marks where flows leave and "
 			       "enter events (no word: toggle)" },

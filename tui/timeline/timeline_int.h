@@ -34,6 +34,7 @@ enum color_by { BY_OPCODE, BY_LAYER, BY_ENGINE, BY_COUNT };
  * stays, so moving between rows and events does not compute it again. */
 struct scale_memo {
 	int64_t track, t0, colw;	/* track id and the grid */
+	int side;			/* stacked: the track's profile */
 	int ncols;
 	char text[64];
 };
@@ -235,6 +236,8 @@ int timeline_search_query(struct timeline *tl, struct query *q);
 /* Colours the instructions of a layer table row. */
 int timeline_layer(struct timeline *tl, const char *row);
 void timeline_hl_clear(struct timeline *tl);
+/* The highlight over profile B's rows too (stacked); -1 with err_set(). */
+int timeline_hl_side_b(struct timeline *tl);
 /* Hits per column of the row of track index i; NULL without a
  * highlight or on error. */
 const int64_t *timeline_hl_hits(struct timeline *tl, size_t i);
