@@ -72,7 +72,7 @@ void diff_free(struct diff *d);
 
 struct selection;
 /* The overall figures of two selections (profile prof[i] of m[i]): the
- * range, events, event and active time, per engine and DMA queue as
+ * range, active time, events and event time, per engine and DMA queue as
  * the overall table has them, other rows' events and time; total[] is
  * each side's active time. scope names them ("selection"). A side
  * without rows (sel[i] NULL) has none of the figures. -1 with err_get()

@@ -136,9 +136,10 @@ static void dma_figures(struct diff_sides *s, const struct sel_group *g)
 	free(types);
 }
 
-static int overall_device(struct diff_sides *s, const struct selection *sel)
+/* Events and their time, then per engine row and per DMA row. */
+static void selection_figures(struct diff_sides *s,
+			      const struct selection *sel)
 {
-	diff_figure(s, "Total time", DU_NS, s->d->total[s->side]);
 	diff_figure(s, "Events", DU_COUNT, sel->n);
 	diff_figure(s, "Event time", DU_NS, sel->dur);
 	for (size_t i = 0; i < sel->ngroups; i++)
@@ -147,21 +148,20 @@ static int overall_device(struct diff_sides *s, const struct selection *sel)
 	for (size_t i = 0; i < sel->ngroups; i++)
 		if (is_dma(&sel->groups[i]))
 			dma_figures(s, &sel->groups[i]);
+}
+
+static int overall_device(struct diff_sides *s, const struct selection *sel)
+{
+	diff_figure(s, "Total time", DU_NS, s->d->total[s->side]);
+	selection_figures(s, sel);
 	return reported_figures(s);
 }
 
 void diff_load_selection(struct diff_sides *s, const struct selection *sel)
 {
 	diff_figure(s, "Range", DU_NS, sel->t1 - sel->t0);
-	diff_figure(s, "Events", DU_COUNT, sel->n);
-	diff_figure(s, "Event time", DU_NS, sel->dur);
 	diff_figure(s, "Active time", DU_NS, sel->active);
-	for (size_t i = 0; i < sel->ngroups; i++)
-		if (is_engine(&sel->groups[i]))
-			engine_figures(s, &sel->groups[i]);
-	for (size_t i = 0; i < sel->ngroups; i++)
-		if (is_dma(&sel->groups[i]))
-			dma_figures(s, &sel->groups[i]);
+	selection_figures(s, sel);
 	for (size_t i = 0; i < sel->ngroups; i++) {
 		const struct sel_group *g = &sel->groups[i];
 
