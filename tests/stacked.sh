@@ -6,8 +6,9 @@
 # a box's figures over both profiles hold each engine's instruction
 # count and time on both sides as jq sums them, with B-A and % as awk
 # computes them, and a box over both sides' rows whole equals the
-# window; two system profiles stay unstacked; a system profile against
-# a device profile stays bad input.
+# window; n walks both sides' matches in time order; :compare B opens B
+# from a timeline opened alone; two system profiles stay unstacked; a
+# system profile against a device profile stays bad input.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -89,6 +90,38 @@ grep -q '^Tensor instruction time,ns,82,164,82,100,both' "$win" ||
 	fail "the doubled duration: $(cat "$win")"
 # a box over both headings, from 0 to past the last start: the window
 cmp -s "$win" "$box" || fail "box over both is not the window: $(diff "$win" "$box")"
+
+# n walks the matches of both sides in time order, A's before B's at
+# one time, and wraps: against jq's ACTIVATE instructions of each
+cat >"$tmp/n.keys" <<'KEYS'
+size 120x50
+keys q/opcode=ACTIVATE<Enter>
+keys n
+dump n1
+keys n
+dump n2
+keys n
+dump n3
+keys n
+dump n4
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/n.keys" --dump="$tmp" "$a" "$b"
+for s in A B; do
+	f=$a
+	[ $s = B ] && f=$b
+	jq -r --arg s "$s" '.instruction[] | select(.opcode == "ACTIVATE") |
+	    [(.timestamp | tonumber), $s, .label] | @tsv' "$f"
+done | sort -k1,1n -k2,2 | awk -F'\t' '{ print "ACTIVATE on " $3 " (" $2 ")" }' \
+	>"$tmp/n-want"
+[ "$(wc -l <"$tmp/n-want")" -eq 3 ] || fail "jq: not 3 matches: $(cat "$tmp/n-want")"
+head -n 1 "$tmp/n-want" >>"$tmp/n-want"	# wrapped to the first
+for k in 1 2 3 4; do
+	tail -n 1 "$tmp/n$k" | sed 's/ at .*//'
+done >"$tmp/n-got"
+cmp -s "$tmp/n-want" "$tmp/n-got" ||
+	fail "n over both sides: $(diff "$tmp/n-want" "$tmp/n-got")"
+tail -n 1 "$tmp/n4" | grep -q 'wrapped to the first' ||
+	fail "n did not wrap: $(tail -n 1 "$tmp/n4")"
 
 # :compare B from A's timeline stacks B as nxtop A B does; a second
 # :compare with a path is no table's name

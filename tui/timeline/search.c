@@ -475,24 +475,70 @@ void timeline_hl_draw(struct timeline *tl, WINDOW *win, int y)
 	sb_free(&sb);
 }
 
+/* The next match of one side after (ts, id) on the axis; 0 found. */
+static int step_side(struct timeline *tl, int side, int64_t ts, int64_t id,
+		     int dir, struct mslice *s)
+{
+	struct search *q = side ? tl->hl.search_b : tl->hl.search;
+	int64_t sh = side ? tl->tr.shift : 0;
+	int rc;
+
+	if (!q)
+		return 1;
+	if (ts != INT64_MIN && ts != INT64_MAX)
+		ts -= sh;
+	rc = search_step(q, ts, id, dir, s);
+	if (!rc)
+		s->ts += sh;
+	return rc;
+}
+
+/* The next match on either side, in (time, side, id) order: at one
+ * time A's come before B's. from_sel: from the event jumped to. 0
+ * found, with its side. */
+static int step_both(struct timeline *tl, int64_t ts, int from_sel, int dir,
+		     struct mslice *s, int *side)
+{
+	int found = 0;
+
+	for (int k = 0; k < (tl->tr.mb ? 2 : 1); k++) {
+		struct mslice x;
+		int64_t id = 0;
+		int rc;
+
+		if (from_sel)
+			id = k == tl->sel_side ? tl->sel.id :
+			     k < tl->sel_side ? INT64_MAX : 0;
+		rc = step_side(tl, k, ts, id, dir, &x);
+		if (rc < 0)
+			return -1;
+		if (rc || (found && (dir > 0 ? x.ts >= s->ts : x.ts < s->ts)))
+			continue;
+		*s = x;
+		*side = k;
+		found = 1;
+	}
+	return !found;
+}
+
 void timeline_hl_step(struct timeline *tl, int dir)
 {
 	struct mslice s;
-	int64_t id = tl->sel.id && tl->sel.ts == tl->cur ? tl->sel.id : 0;
+	int from_sel = tl->sel.id && tl->sel.ts == tl->cur;
 	const char *wrapped = NULL;
 	char when[48];
 	size_t i;
-	int rc;
+	int rc, side = 0;
 
 	if (tl->hl.kind != HL_SEARCH) {
 		tui_message(tl->view.tui, "no search: / starts one");
 		return;
 	}
-	rc = search_step(tl->hl.search, tl->cur, id, dir, &s);
+	rc = step_both(tl, tl->cur, from_sel, dir, &s, &side);
 	if (rc == 1) {
 		/* wrap around, like vi */
-		rc = search_step(tl->hl.search, dir > 0 ? INT64_MIN : INT64_MAX,
-				 0, dir, &s);
+		rc = step_both(tl, dir > 0 ? INT64_MIN : INT64_MAX, 0, dir, &s,
+			       &side);
 		wrapped = dir > 0 ? "; wrapped to the first" :
 				    "; wrapped to the last";
 	}
@@ -504,14 +550,17 @@ void timeline_hl_step(struct timeline *tl, int dir)
 		tui_message(tl->view.tui, "/%s: no match", tl->hl.text);
 		return;
 	}
-	i = timeline_track_index(tl, s.track_id);
+	i = tracks_find_side(&tl->tr, side, s.track_id);
 	if (i == SIZE_MAX)
 		return;
 	timeline_goto(tl, s.ts, i);
 	tl->sel = s;
+	tl->sel_side = side;
 	timeline_fmt_rel(tl, s.ts, when, sizeof(when));
-	tui_message(tl->view.tui, "%s on %s at %s%s", model_string(tl->m, s.name),
-		    tl->tr.t[i].name, when, wrapped ? wrapped : "");
+	tui_message(tl->view.tui, "%s on %s%s at %s%s",
+		    model_string(tracks_model(&tl->tr, i), s.name),
+		    tl->tr.t[i].name, !tl->tr.mb ? "" : side ? " (B)" : " (A)",
+		    when, wrapped ? wrapped : "");
 }
 
 void timeline_matches(struct timeline *tl)
