@@ -131,6 +131,8 @@ keys :compare $b<Enter>
 dump cmp-view
 keys q
 dump cmp-stacked
+keys y
+dump cmp-copy
 keys :compare $tmp/missing.json<Enter>
 dump cmp-again
 KEYS
@@ -139,6 +141,8 @@ head -1 "$tmp/cmp-view" | grep -q ' › compare  layers, B: ' ||
 	fail ":compare B: no Compare view: $(head -1 "$tmp/cmp-view")"
 grep -q '^▾ B: graph.neff' "$tmp/cmp-stacked" ||
 	fail ":compare B: not stacked: $(cat "$tmp/cmp-stacked")"
+tail -1 "$tmp/cmp-copy" | grep -q "y: only in the timeline nxtop PROFILE opened, alone" ||
+	fail "y stacked: $(tail -1 "$tmp/cmp-copy")"
 tail -1 "$tmp/cmp-again" | grep -q "compare: B is open; '.*missing.json' is not overall" ||
 	fail ":compare again: $(tail -1 "$tmp/cmp-again")"
 
