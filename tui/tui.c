@@ -645,6 +645,7 @@ static void handle_mouse(struct tui *t)
 	t->nmev = 0;
 	if (!t->mouse_on || t->prompting || t->ask.len)
 		return;
+	sb_reset(&t->msg);
 	for (int i = 0; i < n && t->nviews && !t->quit; i++)
 		mouse_event(t, &t->mev[i]);
 }
@@ -656,11 +657,11 @@ static void handle_key(struct tui *t, int key)
 
 	if (key == KEY_RESIZE)
 		return;
-	sb_reset(&t->msg);
 	if (key == KEY_MOUSE) {
 		handle_mouse(t);
 		return;
 	}
+	sb_reset(&t->msg);
 	if (t->prompting) {
 		prompt_input(t, key);
 		return;

@@ -142,9 +142,12 @@ static int wheel(struct timeline *tl, const struct mouse_event *ev)
 	struct spot s;
 	int up = ev->kind == MOUSE_WHEEL_UP;
 
-	if (locate(tl, ev->x, ev->y, &s) == A_DETAILS && !ev->zoom)
-		return details_request(tl->details, tl->view.tui,
-				       up ? REQ_MOVE_UP : REQ_MOVE_DOWN);
+	if (locate(tl, ev->x, ev->y, &s) == A_DETAILS && !ev->zoom) {
+		for (int k = 0; k < MOUSE_WHEEL_LINES; k++)
+			details_request(tl->details, tl->view.tui,
+					up ? REQ_MOVE_UP : REQ_MOVE_DOWN);
+		return 0;
+	}
 	if (!ev->zoom) {
 		scroll_rows(tl, up ? -1 : 1);
 		return 0;
