@@ -698,19 +698,26 @@ static int mouse_raw(struct tui *t, const struct mouse_raw *r)
 	return 1;
 }
 
-/* The terminal's mouse report; 1 when it completed an event (a press
- * alone waits for its release, and draws nothing). */
+/* The terminal's mouse reports; 1 when they completed an event (a press
+ * alone waits for its release, and draws nothing). Reports that came
+ * in one read (a quick drag or double-click over a slow link) are all
+ * queued behind one KEY_MOUSE, and getmouse() hands out the newest
+ * first. */
 static int read_mouse(struct tui *t)
 {
-	MEVENT me;
+	MEVENT me[TUI_MAX_MOUSE * 2];
 	struct mouse_raw r[2];
-	int n, got = 0;
+	int n = 0, got = 0;
+	double ms = now_ms();
 
-	if (getmouse(&me) != OK)
-		return 0;
-	n = mouse_from_curses(&me, now_ms(), r);
-	for (int i = 0; i < n; i++)
-		got |= mouse_raw(t, &r[i]);
+	while (n < (int)NX_ARRAY_SIZE(me) && getmouse(&me[n]) == OK)
+		n++;
+	while (n-- > 0) {
+		int k = mouse_from_curses(&me[n], ms, r);
+
+		for (int i = 0; i < k; i++)
+			got |= mouse_raw(t, &r[i]);
+	}
 	return got;
 }
 
