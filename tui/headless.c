@@ -36,6 +36,7 @@ struct headless {
 	 * on by a second, so double-clicks are the script's to say */
 	struct mouse_raw mouse[4];
 	int nmouse, imouse;
+	char mouse_word[8];	/* click, wheel, ...: for the key times */
 	double ms;
 	void (*settle)(void *arg);	/* headless_on_settle() */
 	void *settle_arg;
@@ -354,6 +355,7 @@ static int parse_mouse(struct headless *h, char *arg)
 	if (!n)
 		return mouse_error(h);
 	wheel = !strcmp(w[0], "wheel");
+	snprintf(h->mouse_word, sizeof(h->mouse_word), "%s", w[0]);
 	if (wheel && (n == 4 || (n == 5 && !strcmp(w[4], "zoom"))) &&
 	    (!strcmp(w[1], "up") || !strcmp(w[1], "down")) &&
 	    !numbers(w, 2, 4, v))
@@ -457,7 +459,8 @@ int headless_key(struct headless *h)
 	if (key == KEY_RESIZE)
 		snprintf(h->last_key, sizeof(h->last_key), "size");
 	else if (key == KEY_MOUSE)
-		snprintf(h->last_key, sizeof(h->last_key), "mouse");
+		snprintf(h->last_key, sizeof(h->last_key), "mouse-%s",
+			 h->mouse_word);
 	else
 		keys_name(key, h->last_key, sizeof(h->last_key));
 	if (key != KEY_MOUSE)

@@ -132,6 +132,8 @@ void tui_resume(struct tui *t)
 		return;
 	reset_prog_mode();
 	clearok(curscr, TRUE);
+	if (t->mouse_on)
+		mouse_enable(1);	/* endwin() turned the reports off */
 }
 
 struct userdata *tui_userdata(struct tui *t)
