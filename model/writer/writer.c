@@ -103,6 +103,7 @@ struct writer {
 	int flows_pending;	/* flows to resolve at finish */
 	size_t held;		/* slices waiting for their parent, all rows */
 	int deps_pending;	/* dependencies to link at finish */
+	int sys_events;		/* system events written (their parents) */
 	int too_many_tracks;
 	struct wdropped *dropped;	/* events out of the time range */
 	size_t ndropped;
@@ -899,6 +900,7 @@ void writer_sys_event(struct writer *w, int64_t slice,
 
 	if (!slice)
 		return;
+	w->sys_events = 1;
 	q_begin(w, S_SYS);
 	wq_int(w->q, i++, slice);
 	SYS_EVENT_COLUMNS(BIND_COL)
@@ -1242,7 +1244,9 @@ int writer_finish(struct writer *w)
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
-	    sys_parents(w) || (w->deps_pending && deps_resolve(w->db)) ||
+	    /* parts merged in may hold system events */
+	    ((w->sys_events || w->nparts) && sys_parents(w)) ||
+	    (w->deps_pending && deps_resolve(w->db)) ||
 	    schema_create_indexes(w->db))
 		goto out;
 	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks,
