@@ -177,7 +177,7 @@ struct writer *writer_open(const char *path)
 	}
 	/* A crash mid-build leaves only a temporary file that is never
 	 * renamed into place, so no journal is needed. */
-	if (db_exec(w->db, "PRAGMA page_size=8192; PRAGMA journal_mode=OFF;"
+	if (db_exec(w->db, "PRAGMA page_size=32768; PRAGMA journal_mode=OFF;"
 			   " PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
 			   " PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;"
 			   " PRAGMA threads=2;") ||
