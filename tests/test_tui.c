@@ -3,7 +3,9 @@
  * command line editor and its history, the frame cache (a shifted
  * frame equals a fresh one) and a system profile's rows regrouped at
  * view time; and, drawn into a curses screen on /dev/null, the details
- * pane's layout of a value of megabytes and the pager's wrapping.
+ * pane's layout of a value of megabytes and the pager's wrapping; and
+ * the mouse's clicks, double-clicks and drags told apart by time and
+ * place.
  * With --print-man-keys it prints the KEYS section for man/nxtop.1. */
 #include "config.h"
 
@@ -21,6 +23,7 @@
 #include "tui/details.h"
 #include "tui/draw.h"
 #include "tui/keys.h"
+#include "tui/mouse.h"
 #include "tui/pager.h"
 #include "tui/prompt.h"
 #include "tui/tracks.h"
@@ -662,6 +665,74 @@ static void test_pager_wrap(void **state)
 	screen_stop(scr, out, in);
 }
 
+/* One report; the kind of event it completes, -1 for none. */
+static int feed(struct mouse *m, enum mouse_raw_kind kind, int x, int y,
+		double ms, struct mouse_event *ev)
+{
+	struct mouse_raw r = { kind, x, y, 0, ms };
+
+	return mouse_feed(m, &r, ev) ? (int)ev->kind : -1;
+}
+
+/* A press at ms and its release 20 ms later (the double-click time
+ * counts from the releases). */
+static int click_at(struct mouse *m, int x, int y, double ms,
+		    struct mouse_event *ev)
+{
+	assert_int_equal(feed(m, MR_PRESS, x, y, ms, ev), -1);
+	return feed(m, MR_RELEASE, x, y, ms + 20, ev);
+}
+
+static void test_mouse(void **state)
+{
+	struct mouse m = { 0 };
+	struct mouse_event ev;
+	struct mouse_raw r[2];
+	MEVENT me = { 0, 7, 3, 0, BUTTON1_CLICKED };
+
+	(void)state;
+	/* a release with no press (the mouse turned on in between) */
+	assert_int_equal(feed(&m, MR_RELEASE, 1, 1, 0, &ev), -1);
+	assert_int_equal(click_at(&m, 5, 6, 1000, &ev), MOUSE_CLICK);
+	assert_int_equal(ev.x, 5);
+	assert_int_equal(ev.y, 6);
+	/* 300 ms from the first release: still a double-click */
+	assert_int_equal(click_at(&m, 5, 6, 1300, &ev), MOUSE_DOUBLE);
+	/* a third click is a click, then a late one is a click again */
+	assert_int_equal(click_at(&m, 5, 6, 1400, &ev), MOUSE_CLICK);
+	assert_int_equal(click_at(&m, 5, 6, 1801, &ev), MOUSE_CLICK);
+	/* quick, but on another cell */
+	assert_int_equal(click_at(&m, 6, 6, 1850, &ev), MOUSE_CLICK);
+	/* a drag from the press to the release, and no double after it */
+	assert_int_equal(feed(&m, MR_PRESS, 6, 6, 1900, &ev), -1);
+	assert_int_equal(feed(&m, MR_RELEASE, 20, 9, 2000, &ev), MOUSE_DRAG);
+	assert_int_equal(ev.x0, 6);
+	assert_int_equal(ev.y0, 6);
+	assert_int_equal(ev.x, 20);
+	assert_int_equal(ev.y, 9);
+	assert_int_equal(click_at(&m, 20, 9, 2050, &ev), MOUSE_CLICK);
+	assert_int_equal(feed(&m, MR_WHEEL_DOWN, 3, 4, 2100, &ev),
+			 MOUSE_WHEEL_DOWN);
+
+	/* what curses reports: a whole click is a press and a release; the
+	 * wheel with Ctrl or Shift zooms; other buttons are not ours */
+	assert_int_equal(mouse_from_curses(&me, 5, r), 2);
+	assert_int_equal(r[0].kind, MR_PRESS);
+	assert_int_equal(r[1].kind, MR_RELEASE);
+	assert_int_equal(r[1].x, 7);
+	assert_int_equal(r[1].y, 3);
+	me.bstate = BUTTON4_PRESSED | BUTTON_CTRL;
+	assert_int_equal(mouse_from_curses(&me, 5, r), 1);
+	assert_int_equal(r[0].kind, MR_WHEEL_UP);
+	assert_int_equal(r[0].zoom, 1);
+	me.bstate = BUTTON5_PRESSED;
+	assert_int_equal(mouse_from_curses(&me, 5, r), 1);
+	assert_int_equal(r[0].kind, MR_WHEEL_DOWN);
+	assert_int_equal(r[0].zoom, 0);
+	me.bstate = BUTTON3_PRESSED;
+	assert_int_equal(mouse_from_curses(&me, 5, r), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -677,6 +748,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_details_long_value),
 		cmocka_unit_test(test_pager_wrap),
 		cmocka_unit_test(test_home_end),
+		cmocka_unit_test(test_mouse),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--print-man-keys")) {

@@ -17,7 +17,10 @@
 # warnings lane, the Insights list and a finding zoomed to and boxed;
 # views: a view saved, restored, listed and deleted; stacked: nxtop A B,
 # the two timelines stacked, aligned on an event of each, the Compare
-# view's Enter zooming both and the two-sided Selection Summary), and
+# view's Enter zooming both and the two-sided Selection Summary; mouse,
+# mouse-lists: clicks, double-clicks, drags and wheel steps sent as the
+# SGR mouse reports of xterm, which curses decodes for
+# TERM=xterm-256color), and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -85,6 +88,31 @@ type_keys() {
 		esac
 	done
 }
+
+# Sends a script's mouse line as the SGR reports (xterm 1006) a terminal
+# sends: ESC [ < button ; column ; row, M for a press or a wheel step,
+# m for a release, in cells from 1 1; button 0 is the first, 64 and 65
+# the wheel up and down, 16 more with Ctrl.
+send_mouse() {
+	set -- $1
+	what=$1
+	shift
+	case $what in
+	click) seq=$(sgr 0 "$1" "$2" M)$(sgr 0 "$1" "$2" m) ;;
+	double) seq=$(sgr 0 "$1" "$2" M)$(sgr 0 "$1" "$2" m)
+		seq=$seq$seq ;;
+	press) seq=$(sgr 0 "$1" "$2" M) ;;
+	release) seq=$(sgr 0 "$1" "$2" m) ;;
+	drag) seq=$(sgr 0 "$1" "$2" M)$(sgr 0 "$3" "$4" m) ;;
+	wheel)
+		b=64
+		[ "$1" = down ] && b=65
+		[ "${4:-}" = zoom ] && b=$((b + 16))
+		seq=$(sgr "$b" "$2" "$3" M) ;;
+	esac
+	tm send-keys -t t -l "$seq"
+}
+sgr() { printf '\033[<%d;%d;%d%s' "$1" $(($2 + 1)) $(($3 + 1)) "$4"; }
 
 run() {
 	name=$1 script="$screens/$1.keys" size=80x24
@@ -161,6 +189,7 @@ run() {
 			s=${line#size }
 			tm resize-window -t t -x "${s%x*}" -y "${s#*x}" ;;
 		keys\ *) type_keys "${line#keys }" ;;
+		mouse\ *) send_mouse "${line#mouse }" ;;
 		dump\ *)
 			dump=${line#dump }
 			[ -f "$screens/$name/$dump" ] || continue
@@ -171,7 +200,8 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager nesting flows flowmarks insights views stacked; do
+	manager nesting flows flowmarks insights views stacked mouse \
+	mouse-lists; do
 	run "$t"
 done
 

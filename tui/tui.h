@@ -21,6 +21,7 @@ struct tui_start {
 struct tui_opts {
 	enum tui_color color;
 	int ascii;		/* ASCII glyphs even in a UTF-8 locale */
+	int no_mouse;		/* leave the mouse to the terminal */
 	const char *headless;	/* key script: run without a terminal */
 	const char *dump_dir;	/* where headless dumps go ("." if NULL) */
 	/* how a system profile's rows are grouped at the start; NULL: the

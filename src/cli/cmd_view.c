@@ -45,6 +45,9 @@ int cli_view_option(struct cli *c, int opt)
 	case CLI_OPT_ASCII:
 		c->ui.ascii = 1;
 		return 1;
+	case CLI_OPT_NO_MOUSE:
+		c->ui.no_mouse = 1;
+		return 1;
 	case CLI_OPT_HEADLESS:
 		c->ui.headless = optarg;
 		return 1;

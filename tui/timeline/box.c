@@ -29,6 +29,20 @@ void timeline_box_start(struct timeline *tl)
 		    "f zooms, Esc clears");
 }
 
+void timeline_box_set(struct timeline *tl, int64_t t0, int64_t t1, size_t a,
+		      size_t b)
+{
+	struct box *bx = &tl->box;
+
+	bx->on = bx->fixed = 1;
+	bx->t0 = t0;
+	bx->t1 = t1;
+	bx->track = a;
+	bx->track_end = b;
+	tui_message(tl->view.tui, "box: Enter summarises, f zooms, Esc "
+		    "clears");
+}
+
 static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;

@@ -396,6 +396,16 @@ static int open_details(struct timeline *tl, const struct mslice *s,
 	return 0;
 }
 
+void timeline_follow(struct timeline *tl)
+{
+	size_t i = timeline_cur_track(tl);
+	struct mslice s;
+
+	if (tl->details_open && !timeline_event_at(tl, i, &s) &&
+	    details_slice(tl->details) != s.id)
+		open_details(tl, &s, i);
+}
+
 static void req_enter(struct timeline *tl)
 {
 	size_t i = timeline_cur_track(tl);
@@ -943,6 +953,7 @@ static const struct view_cmd timeline_cmds[] = {
 	.flag = timeline_flag, \
 	.status = timeline_status, \
 	.request = timeline_request, \
+	.mouse = timeline_mouse, \
 	.poll = timeline_poll, \
 	.command = timeline_command, \
 	.export_name = timeline_export_name, \

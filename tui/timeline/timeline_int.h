@@ -188,6 +188,11 @@ void timeline_fmt_rel(const struct timeline *tl, int64_t t, char *buf,
 /* The event under the cursor on track i; 0 found, 1 none, -1 error. */
 int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s);
 
+/* With the details pane open, shows the event under the cursor in it. */
+void timeline_follow(struct timeline *tl);
+/* mouse.c: the view's mouse op. */
+int timeline_mouse(struct view *v, const struct mouse_event *ev);
+
 /* Puts the cursor on event s of track index i (zooming out to show it
  * whole when it is wider than the screen); the details pane follows. */
 void timeline_select(struct timeline *tl, const struct mslice *s, size_t i);
@@ -251,6 +256,9 @@ int timeline_search_export(struct timeline *tl, enum out_format fmt,
 
 /* box.c */
 void timeline_box_start(struct timeline *tl);
+/* A fixed box over [t0, t1) from track index a's row to b's. */
+void timeline_box_set(struct timeline *tl, int64_t t0, int64_t t1, size_t a,
+		      size_t b);
 int timeline_box_range(const struct timeline *tl, int64_t *t0, int64_t *t1,
 		       size_t *r0, size_t *r1);
 void timeline_box_zoom(struct timeline *tl);
