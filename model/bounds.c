@@ -364,11 +364,21 @@ struct engine_times {
 	struct strmap index;	/* pcore's 8 bytes and the name: e[i] */
 };
 
+/* A profile has a handful of engines: they are found by name before
+ * a key is built and hashed (millions of rows, one lookup each). */
+#define ENGINES_SCANNED 16
+
 static struct engine_time *engine_of(struct engine_times *et,
 				     const char *name, int64_t pcore)
 {
-	size_t len = strlen(name), i;
-	char *key = xmalloc(len + sizeof(pcore));
+	size_t len, i;
+	char *key;
+
+	for (i = 0; i < et->n && i < ENGINES_SCANNED; i++)
+		if (et->e[i].pcore == pcore && !strcmp(et->e[i].name, name))
+			return &et->e[i];
+	len = strlen(name);
+	key = xmalloc(len + sizeof(pcore));
 
 	memcpy(key, &pcore, sizeof(pcore));
 	memcpy(key + sizeof(pcore), name, len);
@@ -386,11 +396,11 @@ static struct engine_time *engine_of(struct engine_times *et,
  * intervals) intersected with the range; summed in one pass, unsorted. */
 static int active_rows(struct model *m, int64_t profile, struct bounds *b)
 {
-	sqlite3_stmt *st = prep(m, "SELECT coalesce(engine, ''),"
-				" coalesce(pcore_idx, 0), max(start_ns, ?2),"
-				" min(end_ns, ?3) FROM active_time WHERE"
-				" profile_id = ?1 AND end_ns > ?2 AND"
-				" start_ns < ?3", profile);
+	/* clipped and defaulted here, not by SQL functions: millions of
+	 * rows */
+	sqlite3_stmt *st = prep(m, "SELECT engine, pcore_idx, start_ns, end_ns"
+				" FROM active_time WHERE profile_id = ?1 AND"
+				" end_ns > ?2 AND start_ns < ?3", profile);
 	struct engine_times et = { 0 };
 
 	if (!st)
@@ -399,11 +409,12 @@ static int active_rows(struct model *m, int64_t profile, struct bounds *b)
 	sqlite3_bind_int64(st, 2, b->t0);
 	sqlite3_bind_int64(st, 3, b->t1);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t s = sqlite3_column_int64(st, 2);
-		int64_t z = sqlite3_column_int64(st, 3);
-		struct engine_time *t = engine_of(&et,
-			(const char *)sqlite3_column_text(st, 0),
-			sqlite3_column_int64(st, 1));
+		int64_t s = NX_MAX(sqlite3_column_int64(st, 2), b->t0);
+		int64_t z = NX_MIN(sqlite3_column_int64(st, 3), b->t1);
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		/* a NULL pcore_idx reads as 0 */
+		struct engine_time *t = engine_of(&et, name ? name : "",
+						  sqlite3_column_int64(st, 1));
 
 		if (z > s)
 			t->ns = sat_add(t->ns, z - s);

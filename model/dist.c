@@ -3,7 +3,10 @@
 #include "model/dist.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "model/util.h"
 
 int dist_bucket(int64_t ns)
 {
@@ -42,6 +45,59 @@ void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out)
 	out->p50 = rank_of(durs, n, 50);
 	out->p90 = rank_of(durs, n, 90);
 	out->p99 = rank_of(durs, n, 99);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void dist_from_durations(int64_t *durs, size_t n, struct dist *out)
+{
+	if (n > 1)
+		qsort(durs, n, sizeof(*durs), cmp_i64);
+	dist_from_sorted(durs, n, out);
+}
+
+void dist_add(struct dist *d, int64_t ns)
+{
+	d->measured = 1;
+	d->hist[dist_bucket(ns)]++;
+}
+
+/* The highest duration of the bucket holding rank r (1-based). */
+static int64_t rank_bucket(const struct dist *d, int64_t r)
+{
+	int64_t seen = 0;
+
+	for (int b = 0; b < DIST_BUCKETS; b++) {
+		seen += d->hist[b];
+		if (seen >= r)
+			return dist_hi(b);
+	}
+	return 0;
+}
+
+void dist_estimate(struct dist *d, int64_t max)
+{
+	int64_t n = 0;
+
+	for (int b = 0; b < DIST_BUCKETS; b++)
+		n += d->hist[b];
+	d->measured = 1;
+	d->estimated = 1;
+	if (!n)
+		return;
+	d->p50 = rank_bucket(d, (50 * n + 99) / 100);
+	d->p90 = rank_bucket(d, (90 * n + 99) / 100);
+	d->p99 = rank_bucket(d, (99 * n + 99) / 100);
+	if (max >= 0) {
+		d->p50 = NX_MIN(d->p50, max);
+		d->p90 = NX_MIN(d->p90, max);
+		d->p99 = NX_MIN(d->p99, max);
+	}
 }
 
 /* The lowest and highest non-empty buckets; -1 when empty. */

@@ -4,7 +4,9 @@
  *
  * Bucket 0 holds [0, 2) ns, bucket k >= 1 holds [2^k, 2^(k+1)) ns. The
  * p-th percentile is the duration of rank ceil(p/100 x n) in ascending
- * order (nearest rank): always one of the durations. */
+ * order (nearest rank): always one of the durations. When only the
+ * bucket counts are known (dist_add), the rank's bucket is known exactly
+ * and the percentile is estimated as that bucket's highest duration. */
 #ifndef NX_DIST_H
 #define NX_DIST_H
 
@@ -15,6 +17,7 @@
 
 struct dist {
 	int measured;			/* 0: not measured, the rest unset */
+	int estimated;			/* 1: p50..p99 are bucket bounds */
 	int64_t hist[DIST_BUCKETS];
 	int64_t p50, p90, p99;
 };
@@ -24,6 +27,13 @@ int64_t dist_lo(int b);		/* a bucket's lowest duration, ns */
 int64_t dist_hi(int b);		/* its highest, ns */
 /* durs: n durations in ascending order. */
 void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out);
+/* The same for durations in any order, which it sorts. */
+void dist_from_durations(int64_t *durs, size_t n, struct dist *out);
+/* Counting without keeping the durations: dist_add each one, then
+ * dist_estimate for the percentiles (estimated), none above max (the
+ * longest duration when known; -1: unknown). */
+void dist_add(struct dist *d, int64_t ns);
+void dist_estimate(struct dist *d, int64_t max);
 
 /* The histogram as one glyph per column, from the shortest's bucket to
  * the longest's, heights ▁..█ (ASCII ".:-=+*#@") relative to the fullest

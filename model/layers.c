@@ -16,7 +16,8 @@
 const char *const layer_col_names[LC_COUNT] = {
 	"Layer", "Start", "Duration", "Tensor", "Vector", "Scalar", "GpSimd",
 	"Sync", "Tensor active", "Vector active", "Scalar active",
-	"GpSimd active", "Sync active", "FLOPs", "MFU",
+	"GpSimd active", "Sync active", "FLOPs", "MFU", "P50", "P90", "P99",
+	"Histogram",
 };
 
 /* Path components, ignoring empty ones ("/sg00/_dot.3" has two). */
@@ -192,6 +193,9 @@ static int64_t num_of(const struct layer_row *r, enum layer_col c)
 	case LC_START: return r->start;
 	case LC_DUR: return r->dur;
 	case LC_FLOPS: return r->flops;
+	case LC_P50: case LC_HIST: return r->dist.measured ? r->dist.p50 : -1;
+	case LC_P90: return r->dist.measured ? r->dist.p90 : -1;
+	case LC_P99: return r->dist.measured ? r->dist.p99 : -1;
 	default:
 		if (c >= LC_TENSOR && c <= LC_SYNC)
 			return r->count[c - LC_TENSOR];

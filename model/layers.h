@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/dist.h"
 #include "model/model.h"
 #include "model/summary.h"
 
@@ -15,7 +16,9 @@ enum layer_col {
 	LC_TENSOR, LC_VECTOR, LC_SCALAR, LC_GPSIMD, LC_SYNC,	/* counts */
 	LC_TENSOR_ACT, LC_VECTOR_ACT, LC_SCALAR_ACT, LC_GPSIMD_ACT,
 	LC_SYNC_ACT,						/* active ns */
-	LC_FLOPS, LC_MFU, LC_COUNT
+	LC_FLOPS, LC_MFU,
+	LC_P50, LC_P90, LC_P99, LC_HIST,	/* instruction durations */
+	LC_COUNT
 };
 
 extern const char *const layer_col_names[LC_COUNT];
@@ -29,6 +32,8 @@ struct layer_row {
 	int merged;				/* layer_summary rows merged
 						   into it; 0: the profile's
 						   own row */
+	struct dist dist;			/* its instructions' durations
+						   (layers_dists) */
 };
 
 struct layer_table {
@@ -44,6 +49,12 @@ int layers_load(struct model *m, int64_t profile, int depth,
 		const char *filter, struct layer_table *out);
 void layers_sort(struct layer_table *t, enum layer_col col, int descending);
 void layers_free(struct layer_table *t);
+/* Every row's distribution of the durations of the instructions it holds
+ * (layers_match on their layer): one pass over the engine rows' events,
+ * exact percentiles. Left unmeasured when the profile has more than
+ * LAYERS_DIST_MAX instructions, and for a row without any. */
+#define LAYERS_DIST_MAX 2000000
+int layers_dists(struct model *m, int64_t profile, struct layer_table *t);
 /* The name cut to depth components ("a/b/c", 2 -> "a/b"). */
 char *layers_group_name(const char *name, int depth);
 /* 1 if an instruction's layer belongs to the row (the row's name is the

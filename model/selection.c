@@ -253,6 +253,19 @@ static struct sel_value *row_of(struct sel_value **idx, size_t n, int none,
 	return hit ? *hit : NULL;
 }
 
+/* The values of a field sorted by key, for row_of. */
+static struct sel_value **key_index(struct sel_field *sf)
+{
+	struct sel_value **idx = xcalloc(sf->nrows ? sf->nrows : 1,
+					 sizeof(*idx));
+
+	for (size_t r = 0; r < sf->nrows; r++)
+		idx[r] = &sf->rows[r];
+	if (sf->nrows > 1)
+		qsort(idx, sf->nrows, sizeof(*idx), cmp_key);
+	return idx;
+}
+
 /* Every value's distribution of a row's field: one pass over its events
  * ordered by value, then duration. */
 static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
@@ -272,10 +285,7 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 	if (!st)
 		return -1;
 	/* an index by key: a row may have as many values as events */
-	idx = xcalloc(sf->nrows ? sf->nrows : 1, sizeof(*idx));
-	for (size_t r = 0; r < sf->nrows; r++)
-		idx[r] = &sf->rows[r];
-	qsort(idx, sf->nrows, sizeof(*idx), cmp_key);
+	idx = key_index(sf);
 	do {
 		int null, more = (rc = sqlite3_step(st)) == SQLITE_ROW;
 		int64_t k;
@@ -302,17 +312,98 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "selection");
 }
 
+/* The column of the counting pass that holds field f; -1: none. */
+static int count_col(int f)
+{
+	return f == AGG_NAME ? 0 : f == AGG_CAT ? 1 : f == AGG_SIZE ? 2 : -1;
+}
+
+/* One event of the counting pass into its value of a field. */
+static void count_event(sqlite3_stmt *st, struct sel_field *sf,
+			struct sel_value **idx, int64_t dur)
+{
+	int c = count_col(sf->agg);
+	int null = sqlite3_column_type(st, c) == SQLITE_NULL;
+	struct sel_value *v = row_of(idx, sf->nrows, null,
+				     sqlite3_column_int64(st, c));
+
+	if (!v)
+		return;
+	dist_add(&v->dist, dur);
+	if (v->none) {
+		v->dmin = v->dmin < 0 ? dur : NX_MIN(v->dmin, dur);
+		v->dmax = NX_MAX(v->dmax, dur);
+	}
+}
+
+/* The distributions of a row's name, category and size values: one
+ * pass over its events in the index, counting. */
+static int group_counts(struct model *m, const struct mtrack *t, int64_t t0,
+			int64_t t1, struct sel_group *g)
+{
+	struct sel_value **idx[NX_ARRAY_SIZE(g->fields)] = { NULL };
+	sqlite3_stmt *st;
+	int rc;
+
+	st = prep_track(m, "SELECT name, cat, size, dur FROM slice WHERE"
+			" track_id = ? AND depth IN " DEPTHS_UPTO("?") " AND ts"
+			" >= ? AND ts < ?", t, t0, t1);
+	if (!st)
+		return -1;
+	for (size_t k = 0; k < g->nfields; k++)
+		if (count_col(g->fields[k].agg) >= 0)
+			idx[k] = key_index(&g->fields[k]);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t dur = sqlite3_column_int64(st, 3);
+
+		for (size_t k = 0; k < g->nfields; k++)
+			if (idx[k])
+				count_event(st, &g->fields[k], idx[k], dur);
+	}
+	sqlite3_finalize(st);
+	for (size_t k = 0; k < g->nfields; k++) {
+		for (size_t r = 0; idx[k] && r < g->fields[k].nrows; r++) {
+			struct sel_value *v = &g->fields[k].rows[r];
+
+			if (v->dist.measured)
+				dist_estimate(&v->dist, v->dmax);
+		}
+		free(idx[k]);
+	}
+	return rc == SQLITE_DONE ? 0 : model_fail(m, "selection");
+}
+
+/* The rows' tracks, for the passes over their events. */
+static const struct mtrack *track_of(const struct mtrack *all, size_t nall,
+				     int64_t id)
+{
+	for (size_t i = 0; i < nall; i++)
+		if (all[i].id == id)
+			return &all[i];
+	return NULL;
+}
+
+static int count_dists(struct model *m, const struct mtrack *all, size_t nall,
+		       struct selection *s)
+{
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct mtrack *t = track_of(all, nall, s->groups[g].track);
+
+		if (t && !t->is_counter && s->groups[g].n &&
+		    group_counts(m, t, s->t0, s->t1, &s->groups[g]))
+			return -1;
+	}
+	return 0;
+}
+
 /* Every "(none)" line's shortest and longest and every line's
  * distribution, read from the events. */
 static int measure_none(struct model *m, const struct mtrack *all, size_t nall,
 			struct selection *s)
 {
 	for (size_t g = 0; g < s->ngroups; g++) {
-		const struct mtrack *t = NULL;
+		const struct mtrack *t = track_of(all, nall, s->groups[g].track);
 
-		for (size_t i = 0; i < nall; i++)
-			if (all[i].id == s->groups[g].track)
-				t = &all[i];
 		for (size_t k = 0; t && k < s->groups[g].nfields; k++) {
 			struct sel_field *sf = &s->groups[g].fields[k];
 
@@ -543,6 +634,8 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		rc = union_active(m, all, nall, out);
 	if (!rc && out->n <= SEL_NONE_EXACT_MAX)
 		rc = measure_none(m, all, nall, out);
+	else if (!rc && out->n <= SEL_DIST_COUNT_MAX)
+		rc = count_dists(m, all, nall, out);
 	if (!rc)
 		rc = bounds_compute(m, profile, t0, t1, &out->bounds);
 	model_tracks_free(all, nall);

@@ -22,6 +22,12 @@
  * distribution, are read from the events when the selection holds at
  * most this many. */
 #define SEL_NONE_EXACT_MAX 100000
+/* Above that and up to this many, the values of the fields the event
+ * index holds (name, category, transfer size) get their distributions
+ * counted in one pass over the index: exact bucket counts, percentiles
+ * estimated as their bucket's bound; their "(none)" lines' shortest and
+ * longest are exact. Above it, none are measured. */
+#define SEL_DIST_COUNT_MAX 2000000
 
 struct sel_value {
 	char *value;		/* display text of the value */
@@ -29,7 +35,7 @@ struct sel_value {
 	int64_t dmin, dmax;	/* -1: not measured (a "(none)" line) */
 	int none;		/* the events without a value: "(none)" */
 	int64_t key;		/* the value's string id or number */
-	struct dist dist;	/* its durations; measured: small selections */
+	struct dist dist;	/* its durations; measured: see above */
 };
 
 struct sel_field {

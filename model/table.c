@@ -226,20 +226,25 @@ void table_write_csv(const struct table *t, FILE *f)
 	}
 }
 
+void table_json_fields(const struct table *t, size_t r, struct jout *j)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct cell *cl = &t->cells[r * t->ncols + c];
+
+		jout_key(j, t->names[c]);
+		if (cl->is_num)
+			jout_real(j, cl->num);
+		else
+			jout_str(j, cl->text ? cl->text : "");
+	}
+}
+
 void table_write_json(const struct table *t, struct jout *j)
 {
 	jout_arr(j);
 	for (size_t r = 0; r < t->nrows; r++) {
 		jout_obj(j);
-		for (size_t c = 0; c < t->ncols; c++) {
-			const struct cell *cl = &t->cells[r * t->ncols + c];
-
-			jout_key(j, t->names[c]);
-			if (cl->is_num)
-				jout_real(j, cl->num);
-			else
-				jout_str(j, cl->text ? cl->text : "");
-		}
+		table_json_fields(t, r, j);
 		jout_end(j);
 	}
 	jout_end(j);

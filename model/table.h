@@ -35,5 +35,8 @@ void table_write_csv(const struct table *t, FILE *f);
 void table_csv_field(FILE *f, const char *s, int is_num);
 /* An array of objects keyed by column name. */
 void table_write_json(const struct table *t, struct jout *j);
+/* Row r's members ("column": value), inside an object the caller opens
+ * and may add to. */
+void table_json_fields(const struct table *t, size_t r, struct jout *j);
 
 #endif

@@ -180,7 +180,7 @@ expect 0 "^  binding +memory: 9 µs of 10 µs, speed-up left ${speedup}x$" \
 
 # CSV rows of kind "bounds" hold the JSON's figures under its keys
 csv_figures() {
-	tr -d '\r' | sed -n 's/^,bounds,\([^,]*\),\(.*\),\{11\}$/\1=\2/p' | sed 's/="\(.*\)"$/=\1/'
+	tr -d '\r' | sed -n 's/^,bounds,\([^,]*\),\(.*\),\{12\}$/\1=\2/p' | sed 's/="\(.*\)"$/=\1/'
 }
 for name in memory-range compute pipeline; do
 	case $name in

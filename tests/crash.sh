@@ -71,9 +71,10 @@ complete "$c" || fail "bad header: not rebuilt"
 # not read them (that would be slow on large caches); the first query
 # that does fails, says so and removes the cache; the next open rebuilds.
 pages=$(sqlite3 "$c" "SELECT pageno FROM dbstat WHERE name IN ('slice', 'slice_track') AND pageno % 3 = 0")
+ps=$(sqlite3 "$c" "PRAGMA page_size")
 [ -n "$pages" ] || fail "no pages found to damage"
 for pg in $pages; do
-	head -c 8192 /dev/urandom | dd of="$c" bs=8192 seek=$((pg - 1)) conv=notrunc 2>/dev/null
+	head -c "$ps" /dev/urandom | dd of="$c" bs="$ps" seek=$((pg - 1)) conv=notrunc 2>/dev/null
 done
 expect 1 "^nxtop: $c is damaged \(database disk image is malformed\): it was removed; open the profile again to rebuild it$" \
 	"$NXTOP" export -q "$p" --query 'dur>0'
@@ -82,7 +83,7 @@ expect 0 "Matches  [0-9]+ " "$NXTOP" export -q "$p" --query 'dur>0'
 complete "$c" || fail "damaged pages: not rebuilt"
 # the viewer stops on the damage the same way
 for pg in $pages; do
-	head -c 8192 /dev/urandom | dd of="$c" bs=8192 seek=$((pg - 1)) conv=notrunc 2>/dev/null
+	head -c "$ps" /dev/urandom | dd of="$c" bs="$ps" seek=$((pg - 1)) conv=notrunc 2>/dev/null
 done
 printf 'keys wwwwwwww/dur>0<Enter>\n' > "$tmp/v.keys"
 expect 1 "^nxtop: $c is damaged \(database disk image is malformed\): it was removed" \
@@ -91,7 +92,7 @@ no_file "$c"
 # a cache named on the command line is the user's: said, not removed
 "$NXTOP" import -q "$p" -o "$tmp/mine.nxdb" || fail "import -o failed"
 for pg in $(sqlite3 "$tmp/mine.nxdb" "SELECT pageno FROM dbstat WHERE name IN ('slice', 'slice_track') AND pageno % 3 = 0"); do
-	head -c 8192 /dev/urandom | dd of="$tmp/mine.nxdb" bs=8192 seek=$((pg - 1)) conv=notrunc 2>/dev/null
+	head -c "$ps" /dev/urandom | dd of="$tmp/mine.nxdb" bs="$ps" seek=$((pg - 1)) conv=notrunc 2>/dev/null
 done
 expect 1 "mine.nxdb is damaged \(database disk image is malformed\): delete it, then open the profile again" \
 	"$NXTOP" export -q "$tmp/mine.nxdb" --query 'dur>0'

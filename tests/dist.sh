@@ -2,7 +2,8 @@
 # Distributions in the selection summary: each value's power-of-two
 # buckets and nearest-rank p50/p90/p99 against the same figures computed
 # by awk from the cache's events, and the same numbers in text, JSON and
-# CSV.
+# CSV; above 100000 events, the counted buckets and the percentiles
+# estimated from them; the layer table's and a search's distributions.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -13,32 +14,46 @@ p="$tmp/p.json"
 "$NXTOP" demo --events 3000 --seed 7 --write "$p" >/dev/null 2>&1 || fail "demo"
 expect 0 "" "$NXTOP" export -q "$p" --format csv
 cp "$out" "$tmp/s.csv"
-
-# engine rows' opcode and layer tables: row,field,value,p50,p90,p99,buckets
-tr -d '\r' <"$tmp/s.csv" | awk -F, '$2 == "engine" && ($3 == "opcode" || $3 == "layer") {
-	print $1 "," $3 "," $4 "," $12 "," $13 "," $14 "," $15 }' |
-	sort >"$tmp/got"
 have sqlite3 || pass
-sqlite3 -separator , "$p.nxdb" "
+
+# The engine rows' opcode and layer lines of a summary's CSV:
+# row,field,value,p50,p90,p99,buckets,estimated
+engine_lines() {
+	tr -d '\r' <"$1" | awk -F, '$2 == "engine" && ($3 == "opcode" || $3 == "layer") {
+		print $1 "," $3 "," $4 "," $12 "," $13 "," $14 "," $15 "," $16 }' | sort
+}
+
+# The same lines computed by awk from the cache's events: exact nearest
+# ranks ($2 = 0), or ($2 = 1) the rank's power-of-two bucket's highest
+# duration, no more than the longest.
+awk_lines() {
+	sqlite3 -separator , "$1" "${3:-
 	SELECT t.name, 'opcode', n.str, s.dur FROM slice s
 	JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name
 	WHERE t.kind = 'engine'
 	UNION ALL
 	SELECT t.name, 'layer', coalesce(c.str, '(none)'), s.dur FROM slice s
 	JOIN track t ON t.id = s.track_id LEFT JOIN string c ON c.id = s.cat
-	WHERE t.kind = 'engine'" | sort -t, -k1,1 -k2,2 -k3,3 -k4,4n | awk -F, '
-function flush(   i, r, b, lo, hi, out, k) {
+	WHERE t.kind = 'engine'}" | sort -t, -k1,1 -k2,2 -k3,3 -k4,4n | awk -F, -v est="$2" '
+function flush(   i, r, b, lo, hi, out, k, seen) {
 	if (!n) return
 	out = key
-	for (i = 0; i < 3; i++) {
-		r = int((pc[i] * n + 99) / 100)
-		out = out "," d[r]
-	}
 	for (b = 0; b < 63; b++) h[b] = 0
 	for (k = 1; k <= n; k++) {
 		b = 0
 		while (d[k] >= 2 ^ (b + 1)) b++
 		h[b]++
+	}
+	for (i = 0; i < 3; i++) {
+		r = int((pc[i] * n + 99) / 100)
+		if (!est) {
+			out = out "," d[r]
+			continue
+		}
+		seen = 0
+		for (b = 0; seen + h[b] < r; b++) seen += h[b]
+		hi = 2 ^ (b + 1) - 1
+		out = out "," (hi < d[n] ? hi : d[n])
 	}
 	sep = ","
 	for (b = 0; b < 63; b++) {
@@ -48,12 +63,16 @@ function flush(   i, r, b, lo, hi, out, k) {
 		out = out sep sprintf("%d-%d:%d", lo, hi, h[b])
 		sep = " "
 	}
-	print out
+	print out "," est
 	n = 0
 }
 BEGIN { pc[0] = 50; pc[1] = 90; pc[2] = 99 }
 { k = $1 "," $2 "," $3; if (k != key) flush(); key = k; d[++n] = $4 }
-END { flush() }' | sort >"$tmp/want"
+END { flush() }' | sort
+}
+
+engine_lines "$tmp/s.csv" >"$tmp/got"
+awk_lines "$p.nxdb" 0 >"$tmp/want"
 [ -s "$tmp/want" ] || fail "no engine events in the cache"
 cmp -s "$tmp/got" "$tmp/want" ||
 	fail "CSV distributions differ from the events: $(diff "$tmp/want" "$tmp/got" | head)"
@@ -65,7 +84,8 @@ if have jq; then
 		to_entries[] | select(.key == "opcode" or .key == "layer") |
 		.key as $f | .value[] | [$r, $f, (.value // "(none)"),
 		.p50_ns, .p90_ns, .p99_ns, ([.buckets[] |
-		"\(.lo_ns)-\(.hi_ns):\(.count)"] | join(" "))] | join(",")' \
+		"\(.lo_ns)-\(.hi_ns):\(.count)"] | join(" ")),
+		(if .percentiles_estimated then 1 else 0 end)] | join(",")' \
 		"$out" | sort >"$tmp/json"
 	cmp -s "$tmp/json" "$tmp/want" ||
 		fail "JSON distributions differ: $(diff "$tmp/want" "$tmp/json" | head)"
@@ -75,4 +95,69 @@ fi
 set -- $(grep '^TensorMatrix,opcode,MATMUL,' "$tmp/want" | cut -d, -f4-6 | tr , ' ')
 [ $# -eq 3 ] || fail "no MATMUL line"
 expect 0 "^  MATMUL .* $1 ns +$2 ns +$3 ns  [▁▂▃▄▅▆▇█ ]+$" "$NXTOP" export -q "$p" --tracks TensorMatrix
+
+# The layer table: each layer's instructions are those whose layer is
+# its name, a path ending of it ("/sg00/a/b" holds "a/b") or of a layer
+# under it, or lies under it
+layer_sql="WITH names AS (SELECT DISTINCT name FROM layer),
+	cats AS (SELECT DISTINCT c.id, c.str FROM slice s JOIN track t ON
+		t.id = s.track_id AND t.kind = 'engine' JOIN string c ON c.id = s.cat),
+	own AS (SELECT cats.id AS cat, names.name AS o FROM cats JOIN names ON
+		names.name = cats.str OR
+		substr(names.name, -length(cats.str) - 1) = '/' || cats.str),
+	hold AS (SELECT r.name AS row, own.cat FROM names r JOIN own ON
+		own.o = r.name OR substr(own.o, 1, length(r.name) + 1) = r.name || '/'
+		UNION SELECT r.name, cats.id FROM names r JOIN cats ON
+		substr(cats.str, 1, length(r.name) + 1) = r.name || '/')
+	SELECT hold.row, 'layers', '-', s.dur FROM hold JOIN slice s ON
+	s.cat = hold.cat JOIN track t ON t.id = s.track_id AND t.kind = 'engine'"
+awk_lines "$p.nxdb" 0 "$layer_sql" | cut -d, -f1,4- | sed 's/,0$//' >"$tmp/want"
+[ "$(wc -l <"$tmp/want")" -gt 10 ] || fail "too few layers with instructions"
+expect 0 "" "$NXTOP" export -q "$p" --what layers --format csv
+tr -d '\r' <"$out" | awk -F, 'NR > 1 && $16 != "" { print $1 "," $16 "," $17 "," $18 "," $19 }' |
+	sort >"$tmp/got"
+cmp -s "$tmp/got" "$tmp/want" ||
+	fail "layer distributions differ: $(diff "$tmp/want" "$tmp/got" | head)"
+if have jq; then
+	expect 0 "" "$NXTOP" export -q "$p" --what layers --format json
+	jq -r '.layers[] | select(.p50_ns != null) | [.layer, .p50_ns, .p90_ns,
+		.p99_ns, ([.buckets[] | "\(.lo_ns)-\(.hi_ns):\(.count)"] |
+		join(" "))] | join(",")' "$out" | sort >"$tmp/json"
+	cmp -s "$tmp/json" "$tmp/want" ||
+		fail "layer JSON distributions differ: $(diff "$tmp/want" "$tmp/json" | head)"
+fi
+
+# Search statistics: the matches' shortest, longest, percentiles and
+# buckets, against the MATMUL events in the cache
+if have jq; then
+	awk_lines "$p.nxdb" 0 "SELECT 'q', 'x', 'x', s.dur FROM slice s JOIN string n
+		ON n.id = s.name WHERE n.str = 'MATMUL'" >"$tmp/want"
+	set -- $(sqlite3 -separator ' ' "$p.nxdb" "SELECT min(dur), max(dur), sum(dur) /
+		count(*) FROM slice s JOIN string n ON n.id = s.name WHERE n.str = 'MATMUL'")
+	[ -s "$tmp/want" ] || fail "no MATMUL events"
+	expect 0 "" "$NXTOP" export -q "$p" --query opcode=MATMUL --format json
+	jq -r '["q", "x", "x", .p50_ns, .p90_ns, .p99_ns, ([.buckets[] |
+		"\(.lo_ns)-\(.hi_ns):\(.count)"] | join(" ")),
+		(if .percentiles_estimated then 1 else 0 end)] | join(",")' \
+		"$out" >"$tmp/json"
+	cmp -s "$tmp/json" "$tmp/want" ||
+		fail "search distribution differs: $(diff "$tmp/want" "$tmp/json" | head)"
+	[ "$(jq -r '"\(.min_ns) \(.max_ns) \(.avg_ns)"' "$out")" = "$1 $2 $3" ] ||
+		fail "search min/max/avg differ from $1 $2 $3: $(head -12 "$out")"
+	expect 0 "^Durations min $1 ns, avg $3 ns, max $2 ns; p50 " "$NXTOP" export -q "$p" --query opcode=MATMUL
+fi
+
+# Above 100000 events: exact bucket counts from one pass over the
+# events, percentiles estimated as their bucket's bound (~ in text)
+big="$tmp/big.json"
+"$NXTOP" demo --events 120000 --seed 7 --write "$big" >/dev/null 2>&1 || fail "demo"
+expect 0 "" "$NXTOP" export -q "$big" --format csv
+engine_lines "$out" >"$tmp/got"
+awk_lines "$big.nxdb" 1 >"$tmp/want"
+n=$(sqlite3 "$big.nxdb" 'select count(*) from slice')
+[ "$n" -gt 100000 ] || fail "the big demo has only $n events"
+cmp -s "$tmp/got" "$tmp/want" ||
+	fail "estimated distributions differ: $(diff "$tmp/want" "$tmp/got" | head)"
+set -- $(grep '^TensorMatrix,opcode,MATMUL,' "$tmp/want" | cut -d, -f4-6 | tr , ' ')
+expect 0 "^  MATMUL .* ~$1 ns +~$2 ns +~$3 ns  [▁▂▃▄▅▆▇█ ]+$" "$NXTOP" export -q "$big"
 pass

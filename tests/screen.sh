@@ -56,6 +56,12 @@ expect 1 "bad.keys:1: expected a size like 80x24" \
 printf 'keys <Bogus>\n' > "$tmp/bad.keys"
 expect 1 "bad.keys:1: unknown key name at '<Bogus>'" \
 	"$NXTOP" -q --headless="$tmp/bad.keys" --dump="$tmp" "$tmp/small.json"
+for line in 'mouse click 80 3' 'mouse wheel left 3 3' 'mouse drag 1 2 3' \
+	'mouse click -1 2' 'mouse tap 1 1'; do
+	printf 'keys w\n%s\n' "$line" > "$tmp/bad.keys"
+	expect 1 "bad.keys:2: expected mouse click|double|press|release COL ROW" \
+		"$NXTOP" -q --headless="$tmp/bad.keys" --dump="$tmp" "$tmp/small.json"
+done
 printf 'dump ../x\n' > "$tmp/bad.keys"
 expect 1 "bad.keys:1: expected a file name without '/'" \
 	"$NXTOP" -q --headless="$tmp/bad.keys" --dump="$tmp" "$tmp/small.json"

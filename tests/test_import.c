@@ -2,7 +2,8 @@
  * exact above 2^53 and 2^63, numbers may be strings, key order does not
  * matter, and bad input gives one clear error with nothing left behind;
  * the writer keeps to its time range and row limit; the tables of a
- * Parquet profile folder are found by their file names. */
+ * Parquet profile folder are found by their file names; a stream read
+ * ahead in a thread gives every byte in order, then its end or error. */
 #include "config.h"
 
 #include <cjson/cJSON.h>
@@ -17,6 +18,7 @@
 #include "model/writer/writer.h"
 #include "src/import/import.h"
 #include "src/import/parquet/folder.h"
+#include "src/import/readahead.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 #include "tests/testutil.h"
@@ -453,6 +455,70 @@ static void test_parquet_folder(void **state)
 	free(link);
 }
 
+/* A source of total bytes, byte i being i * 7 mod 251, in reads of
+ * uneven sizes; then an error or the end. */
+struct source {
+	size_t total, pos, reads;
+	int fail;
+};
+
+static long source_read(void *ctx, void *buf, size_t len)
+{
+	struct source *s = ctx;
+	size_t n = NX_MIN(len, s->total - s->pos);
+
+	n = NX_MIN(n, 1 + (s->reads++ * 7919) % 300000);
+	if (!n && s->fail) {
+		err_set("source failed at %zu", s->pos);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		((unsigned char *)buf)[i] = (unsigned char)((s->pos + i) * 7 % 251);
+	s->pos += n;
+	return (long)n;
+}
+
+/* Reads the stream in pieces of uneven sizes; returns the last result. */
+static long drain(struct readahead *ra, size_t total)
+{
+	unsigned char buf[5000];
+	size_t got = 0, k = 0;
+	long n;
+
+	while ((n = readahead_read(ra, buf, 1 + (k++ * 131) % sizeof(buf))) > 0) {
+		for (long i = 0; i < n; i++)
+			assert_int_equal(buf[i], (got + (size_t)i) * 7 % 251);
+		got += (size_t)n;
+	}
+	assert_int_equal(got, total);
+	/* the end or the error stays */
+	assert_int_equal(readahead_read(ra, buf, sizeof(buf)), n);
+	return n;
+}
+
+static void test_readahead(void **state)
+{
+	struct source ok = { .total = 9u << 20 }, bad = { .total = 3333333,
+							  .fail = 1 };
+	struct source early = { .total = 50u << 20 };
+	struct readahead *ra;
+	char one;
+
+	(void)state;
+	ra = readahead_start(source_read, &ok);
+	assert_int_equal(drain(ra, ok.total), 0);
+	assert_ptr_equal(readahead_stop(ra), &ok);
+	ra = readahead_start(source_read, &bad);
+	assert_int_equal(drain(ra, bad.total), -1);
+	assert_string_equal(err_get(), "source failed at 3333333");
+	readahead_stop(ra);
+	/* stopped before the end: the thread does not wait on the reader */
+	ra = readahead_start(source_read, &early);
+	assert_int_equal(readahead_read(ra, &one, 1), 1);
+	readahead_stop(ra);
+	assert_true(early.pos < early.total);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_neuron_binary),
 		cmocka_unit_test(test_writer_limits),
 		cmocka_unit_test(test_parquet_folder),
+		cmocka_unit_test(test_readahead),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -282,16 +282,17 @@ static void test_rows(void **state)
 }
 
 /* In a selection of more than SEL_NONE_EXACT_MAX events the "(none)"
- * line keeps its count and time but leaves its shortest and longest
- * unmeasured (-1); in a shorter one they are measured. Every third event
- * has no layer: 3, 6, 9, ... ns long. */
+ * line keeps its count and time and its shortest and longest come from
+ * the counting pass, with estimated percentiles; in a shorter one they
+ * are read value by value. Every third event has no layer: 3, 6, 9, ...
+ * ns long. */
 static void test_none_long_row(void **state)
 {
 	struct wprofile p = { .kind = "device", .format = "test", .name = "l",
 			      .nc_idx = -1 };
 	char *path = xasprintf("%s/long.nxdb", tu_dir());
 	const int64_t n = SEL_NONE_EXACT_MAX + 2;
-	int64_t none_n = 0, none_dur = 0, track;
+	int64_t none_n = 0, none_dur = 0, none_min = 0, none_max = 0, track;
 	struct writer *w;
 	struct model *m;
 	struct selection s;
@@ -315,6 +316,8 @@ static void test_none_long_row(void **state)
 		if (!layer) {
 			none_n++;
 			none_dur += i;
+			none_min = none_min ? none_min : i;
+			none_max = i;
 		}
 	}
 	assert_int_equal(writer_finish(w), 0);
@@ -324,8 +327,11 @@ static void test_none_long_row(void **state)
 	assert_non_null(v);
 	assert_int_equal(v->n, none_n);
 	assert_int_equal(v->dur, none_dur);
-	assert_int_equal(v->dmin, -1);
-	assert_int_equal(v->dmax, -1);
+	/* counted in one pass: exact extremes, estimated percentiles */
+	assert_int_equal(v->dmin, none_min);
+	assert_int_equal(v->dmax, none_max);
+	assert_int_equal(v->dist.measured, 1);
+	assert_int_equal(v->dist.estimated, 1);
 	selection_free(&s);
 	/* events 1..100: the (none) ones are 3 .. 99 ns long */
 	assert_int_equal(selection_compute(m, 1, 0, 1001, NULL, 0, &s), 0);
@@ -370,6 +376,29 @@ static void test_dist(void **state)
 	assert_int_equal(x.hist[9], 1);
 	assert_int_equal(x.hist[10], 1);
 	assert_int_equal(x.hist[62], 1);
+	assert_int_equal(x.estimated, 0);
+}
+
+/* Counted, not kept: the percentiles are the bounds of the buckets
+ * holding ranks 5, 9 and 10, no more than the longest. */
+static void test_dist_estimate(void **state)
+{
+	const int64_t d[10] = { 0, 1, 2, 3, 4, 7, 8, 1023, 1024, 1500 };
+	struct dist x;
+
+	(void)state;
+	memset(&x, 0, sizeof(x));
+	for (int i = 9; i >= 0; i--)
+		dist_add(&x, d[i]);
+	dist_estimate(&x, 1500);
+	assert_int_equal(x.estimated, 1);
+	assert_int_equal(x.hist[2], 2);
+	assert_int_equal(x.hist[10], 2);
+	assert_int_equal(x.p50, 7);		/* rank 5, 4 in [4, 7] */
+	assert_int_equal(x.p90, 1500);		/* rank 9, 1024 in [1024, 2047] */
+	assert_int_equal(x.p99, 1500);
+	dist_estimate(&x, -1);
+	assert_int_equal(x.p90, 2047);
 }
 
 int main(void)
@@ -377,6 +406,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_dist),
+		cmocka_unit_test(test_dist_estimate),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_none_long_row),
 	};

@@ -3,7 +3,9 @@
  * command line editor and its history, the frame cache (a shifted
  * frame equals a fresh one) and a system profile's rows regrouped at
  * view time; and, drawn into a curses screen on /dev/null, the details
- * pane's layout of a value of megabytes and the pager's wrapping.
+ * pane's layout of a value of megabytes and the pager's wrapping; and
+ * the mouse's clicks, double-clicks and drags told apart by time and
+ * place.
  * With --print-man-keys it prints the KEYS section for man/nxtop.1. */
 #include "config.h"
 
@@ -21,6 +23,7 @@
 #include "tui/details.h"
 #include "tui/draw.h"
 #include "tui/keys.h"
+#include "tui/mouse.h"
 #include "tui/pager.h"
 #include "tui/prompt.h"
 #include "tui/tracks.h"
@@ -325,6 +328,81 @@ static void test_frame_cache(void **state)
 	free(fx);
 }
 
+/* B's tracks under A's: two headings, each side's tree one level down,
+ * ids found per side; a B frame at t0 is B's own frame at t0 - shift
+ * with its top events moved by shift, panned or not. */
+static void test_stacked(void **state)
+{
+	char *fa = tu_fixture("device_small.json");
+	char *fb = tu_fixture("device_screen.json");
+	char *ca = tu_import(fa), *cb = tu_import(fb);
+	struct model *ma, *mb;
+	struct tracks tr, b, ref;
+	static const int64_t shift = -12345;
+	size_t na, nb;
+
+	(void)state;
+	assert_non_null(ca);
+	assert_non_null(cb);
+	ma = model_open(ca);
+	mb = model_open(cb);
+	assert_non_null(ma);
+	assert_non_null(mb);
+	assert_int_equal(tracks_load(&tr, ma, 1), 0);
+	assert_int_equal(tracks_load(&b, mb, 1), 0);
+	assert_int_equal(tracks_load(&ref, mb, 1), 0);
+	na = tr.n;
+	nb = b.n;
+	tracks_stack(&tr, &b, mb, "A: a", "B: b");
+	assert_int_equal(b.n, 0);
+	assert_int_equal(tr.n, na + nb + 2);
+	assert_string_equal(tr.t[0].name, "A: a");
+	assert_string_equal(tr.t[na + 1].name, "B: b");
+	assert_int_equal(tr.st[na + 1].side, 1);
+	assert_int_equal(tr.st[na + 1].parent, SIZE_MAX);
+	for (size_t j = 0; j < nb; j++) {
+		size_t i = na + 2 + j;
+
+		assert_int_equal(tr.st[i].side, 1);
+		assert_int_equal(tr.st[i].depth, ref.st[j].depth + 1);
+		assert_int_equal(tr.st[i].parent, ref.st[j].parent == SIZE_MAX ?
+				 na + 1 : ref.st[j].parent + na + 2);
+		assert_int_equal(tracks_find_side(&tr, 1, ref.t[j].id) ==
+				 SIZE_MAX, ref.st[j].is_group && !ref.t[j].id);
+		assert_true(tracks_model(&tr, i) == mb);
+	}
+	for (size_t j = 0; j < na; j++)
+		assert_true(tracks_model(&tr, j + 1) == ma);
+	tracks_set_shift(&tr, shift);
+	for (size_t j = 0; j < nb; j++) {
+		size_t i = na + 2 + j;
+		int64_t t0 = 20000;
+
+		if (ref.st[j].is_group || ref.t[j].is_counter)
+			continue;
+		for (int k = 0; k < 3; k++, t0 += 7 * 150) {
+			struct mcell want[80];
+			const struct mcell *got = tracks_frame(&tr, i, t0, 150, 80);
+
+			assert_non_null(got);
+			assert_int_equal(model_frame(mb, &ref.t[j], t0 - shift,
+						     150, 80, want), 0);
+			for (int c = 0; c < 80; c++)
+				if (want[c].top_slice)
+					want[c].top_ts += shift;
+			assert_memory_equal(got, want, sizeof(want));
+		}
+	}
+	tracks_free(&ref);
+	tracks_free(&tr);
+	model_close(mb);
+	model_close(ma);
+	free(ca);
+	free(cb);
+	free(fa);
+	free(fb);
+}
+
 /* A system profile regrouped at view time: one line per row, a row
  * merging the tracks that share its keys, every track in exactly one
  * row; merged frames and panned frames equal frames read from scratch;
@@ -587,6 +665,74 @@ static void test_pager_wrap(void **state)
 	screen_stop(scr, out, in);
 }
 
+/* One report; the kind of event it completes, -1 for none. */
+static int feed(struct mouse *m, enum mouse_raw_kind kind, int x, int y,
+		double ms, struct mouse_event *ev)
+{
+	struct mouse_raw r = { kind, x, y, 0, ms };
+
+	return mouse_feed(m, &r, ev) ? (int)ev->kind : -1;
+}
+
+/* A press at ms and its release 20 ms later (the double-click time
+ * counts from the releases). */
+static int click_at(struct mouse *m, int x, int y, double ms,
+		    struct mouse_event *ev)
+{
+	assert_int_equal(feed(m, MR_PRESS, x, y, ms, ev), -1);
+	return feed(m, MR_RELEASE, x, y, ms + 20, ev);
+}
+
+static void test_mouse(void **state)
+{
+	struct mouse m = { 0 };
+	struct mouse_event ev;
+	struct mouse_raw r[2];
+	MEVENT me = { 0, 7, 3, 0, BUTTON1_CLICKED };
+
+	(void)state;
+	/* a release with no press (the mouse turned on in between) */
+	assert_int_equal(feed(&m, MR_RELEASE, 1, 1, 0, &ev), -1);
+	assert_int_equal(click_at(&m, 5, 6, 1000, &ev), MOUSE_CLICK);
+	assert_int_equal(ev.x, 5);
+	assert_int_equal(ev.y, 6);
+	/* 300 ms from the first release: still a double-click */
+	assert_int_equal(click_at(&m, 5, 6, 1300, &ev), MOUSE_DOUBLE);
+	/* a third click is a click, then a late one is a click again */
+	assert_int_equal(click_at(&m, 5, 6, 1400, &ev), MOUSE_CLICK);
+	assert_int_equal(click_at(&m, 5, 6, 1801, &ev), MOUSE_CLICK);
+	/* quick, but on another cell */
+	assert_int_equal(click_at(&m, 6, 6, 1850, &ev), MOUSE_CLICK);
+	/* a drag from the press to the release, and no double after it */
+	assert_int_equal(feed(&m, MR_PRESS, 6, 6, 1900, &ev), -1);
+	assert_int_equal(feed(&m, MR_RELEASE, 20, 9, 2000, &ev), MOUSE_DRAG);
+	assert_int_equal(ev.x0, 6);
+	assert_int_equal(ev.y0, 6);
+	assert_int_equal(ev.x, 20);
+	assert_int_equal(ev.y, 9);
+	assert_int_equal(click_at(&m, 20, 9, 2050, &ev), MOUSE_CLICK);
+	assert_int_equal(feed(&m, MR_WHEEL_DOWN, 3, 4, 2100, &ev),
+			 MOUSE_WHEEL_DOWN);
+
+	/* what curses reports: a whole click is a press and a release; the
+	 * wheel with Ctrl or Shift zooms; other buttons are not ours */
+	assert_int_equal(mouse_from_curses(&me, 5, r), 2);
+	assert_int_equal(r[0].kind, MR_PRESS);
+	assert_int_equal(r[1].kind, MR_RELEASE);
+	assert_int_equal(r[1].x, 7);
+	assert_int_equal(r[1].y, 3);
+	me.bstate = BUTTON4_PRESSED | BUTTON_CTRL;
+	assert_int_equal(mouse_from_curses(&me, 5, r), 1);
+	assert_int_equal(r[0].kind, MR_WHEEL_UP);
+	assert_int_equal(r[0].zoom, 1);
+	me.bstate = BUTTON5_PRESSED;
+	assert_int_equal(mouse_from_curses(&me, 5, r), 1);
+	assert_int_equal(r[0].kind, MR_WHEEL_DOWN);
+	assert_int_equal(r[0].zoom, 0);
+	me.bstate = BUTTON3_PRESSED;
+	assert_int_equal(mouse_from_curses(&me, 5, r), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,9 +744,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_prompt_history),
 		cmocka_unit_test(test_frame_cache),
 		cmocka_unit_test(test_system_rows),
+		cmocka_unit_test(test_stacked),
 		cmocka_unit_test(test_details_long_value),
 		cmocka_unit_test(test_pager_wrap),
 		cmocka_unit_test(test_home_end),
+		cmocka_unit_test(test_mouse),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--print-man-keys")) {

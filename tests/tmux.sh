@@ -15,9 +15,14 @@
 # back with Backspace; flowmarks: the marks where flows leave and
 # enter events, hidden and shown again with :flows; insights: the
 # warnings lane, the Insights list and a finding zoomed to and boxed;
-# views: a view saved, restored, listed and deleted; and a bundle whose
+# views: a view saved, restored, listed and deleted; a bundle whose
 # device profiles import in the background, one drilled into opening
-# when ready), and
+# when ready; stacked: nxtop A B,
+# the two timelines stacked, aligned on an event of each, the Compare
+# view's Enter zooming both and the two-sided Selection Summary; mouse,
+# mouse-lists: clicks, double-clicks, drags and wheel steps sent as the
+# SGR mouse reports of xterm, which curses decodes for
+# TERM=xterm-256color), and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -86,6 +91,31 @@ type_keys() {
 	done
 }
 
+# Sends a script's mouse line as the SGR reports (xterm 1006) a terminal
+# sends: ESC [ < button ; column ; row, M for a press or a wheel step,
+# m for a release, in cells from 1 1; button 0 is the first, 64 and 65
+# the wheel up and down, 16 more with Ctrl.
+send_mouse() {
+	set -- $1
+	what=$1
+	shift
+	case $what in
+	click) seq=$(sgr 0 "$1" "$2" M)$(sgr 0 "$1" "$2" m) ;;
+	double) seq=$(sgr 0 "$1" "$2" M)$(sgr 0 "$1" "$2" m)
+		seq=$seq$seq ;;
+	press) seq=$(sgr 0 "$1" "$2" M) ;;
+	release) seq=$(sgr 0 "$1" "$2" m) ;;
+	drag) seq=$(sgr 0 "$1" "$2" M)$(sgr 0 "$3" "$4" m) ;;
+	wheel)
+		b=64
+		[ "$1" = down ] && b=65
+		[ "${4:-}" = zoom ] && b=$((b + 16))
+		seq=$(sgr "$b" "$2" "$3" M) ;;
+	esac
+	tm send-keys -t t -l "$seq"
+}
+sgr() { printf '\033[<%d;%d;%d%s' "$1" $(($2 + 1)) $(($3 + 1)) "$4"; }
+
 run() {
 	name=$1 script="$screens/$1.keys" size=80x24
 	profile=$(sed -n 's/^# profile: //p' "$script")
@@ -126,11 +156,18 @@ run() {
 		fi
 		profile=$tmp/$profile ;;
 	esac
+	# a second profile for nxtop A B, as in screen.sh
+	compare=$(sed -n 's/^# compare: //p' "$script")
+	if [ -n "$compare" ] && [ ! -e "$tmp/$compare" ]; then
+		cp "$srcdir/tests/fixtures/$compare" "$tmp/$compare" &&
+			"$NXTOP" import -q "$tmp/$compare" ||
+			{ fail "$name: $compare: import failed"; return; }
+	fi
 	first=$(grep -v '^#' "$script" | head -n 1)
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' $envs '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
+		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' $envs '$NXTOP' -q '$profile' ${compare:+'$tmp/$compare'}; echo nxtop-exited; sleep 30"
 	# keys typed before curses is up would arrive in the wrong mode
 	i=0
 	until tm capture-pane -p -t t | grep -q "^nxtop "; do
@@ -139,8 +176,8 @@ run() {
 		sleep 0.05
 	done
 	# and the insights counted (the headless run waits for them too),
-	# unless the first view is the Profile Manager
-	case $profile in --data-path=*) ;; *)
+	# unless the first view is the Profile Manager or the Compare view
+	case $profile${compare:+-compare} in --data-path=* | *-compare) ;; *)
 		until tm capture-pane -p -t t | head -n 1 | grep -q " insights\{0,1\} "; do
 			i=$((i + 1))
 			[ $i -lt 200 ] || { fail "$name: no insights counted"; return; }
@@ -154,6 +191,7 @@ run() {
 			s=${line#size }
 			tm resize-window -t t -x "${s%x*}" -y "${s#*x}" ;;
 		keys\ *) type_keys "${line#keys }" ;;
+		mouse\ *) send_mouse "${line#mouse }" ;;
 		dump\ *)
 			dump=${line#dump }
 			[ -f "$screens/$name/$dump" ] || continue
@@ -164,7 +202,8 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager nesting flows flowmarks insights views; do
+	manager nesting flows flowmarks insights views stacked mouse \
+	mouse-lists; do
 	run "$t"
 done
 

@@ -32,6 +32,12 @@ struct headless {
 	char last_key[16];
 	struct ktime *times;
 	size_t ntimes, cap;
+	/* the reports of the last mouse line, and a clock that keys move
+	 * on by a second, so double-clicks are the script's to say */
+	struct mouse_raw mouse[4];
+	int nmouse, imouse;
+	char mouse_word[8];	/* click, wheel, ...: for the key times */
+	double ms;
 	void (*settle)(void *arg);	/* headless_on_settle() */
 	void *settle_arg;
 	void (*wait)(void *arg, int n, int wait);	/* headless_on_wait() */
@@ -320,6 +326,87 @@ static int run_wait(struct headless *h, const char *cmd, const char *arg)
 	return 0;
 }
 
+static void mouse_add(struct headless *h, enum mouse_raw_kind kind, int x,
+		      int y, int zoom)
+{
+	struct mouse_raw *r = &h->mouse[h->nmouse++];
+
+	r->kind = kind;
+	r->x = x;
+	r->y = y;
+	r->zoom = zoom;
+	r->ms = h->ms;
+}
+
+static int mouse_error(struct headless *h)
+{
+	err_set("%s:%d: expected mouse click|double|press|release COL ROW, "
+		"mouse drag COL ROW COL2 ROW2 or mouse wheel up|down COL ROW "
+		"[zoom], inside the screen", h->path, h->lineno);
+	return -1;
+}
+
+/* The numbers of words w[from..n) into v; 0 if all are numbers. */
+static int numbers(char **w, int from, int n, int *v)
+{
+	for (int i = from; i < n; i++) {
+		char *end;
+		long x = strtol(w[i], &end, 10);
+
+		if (*end || end == w[i] || x < 0 || x > 1000)
+			return -1;
+		v[i - from] = (int)x;
+	}
+	return 0;
+}
+
+/* A mouse line into the reports a terminal would send. */
+static int parse_mouse(struct headless *h, char *arg)
+{
+	char *w[7];
+	int n = 0, v[4], wheel;
+
+	for (char *tok = strtok(arg, " \t"); tok && n < 7;
+	     tok = strtok(NULL, " \t"))
+		w[n++] = tok;
+	h->nmouse = h->imouse = 0;
+	if (!n)
+		return mouse_error(h);
+	wheel = !strcmp(w[0], "wheel");
+	snprintf(h->mouse_word, sizeof(h->mouse_word), "%s", w[0]);
+	if (wheel && (n == 4 || (n == 5 && !strcmp(w[4], "zoom"))) &&
+	    (!strcmp(w[1], "up") || !strcmp(w[1], "down")) &&
+	    !numbers(w, 2, 4, v))
+		mouse_add(h, *w[1] == 'u' ? MR_WHEEL_UP : MR_WHEEL_DOWN, v[0],
+			  v[1], n == 5);
+	else if (!strcmp(w[0], "drag") && n == 5 && !numbers(w, 1, 5, v)) {
+		mouse_add(h, MR_PRESS, v[0], v[1], 0);
+		mouse_add(h, MR_RELEASE, v[2], v[3], 0);
+	} else if (n == 3 && !wheel && !numbers(w, 1, 3, v)) {
+		int twice = !strcmp(w[0], "double");
+		int click = twice || !strcmp(w[0], "click");
+
+		for (int i = 0; i <= twice; i++) {
+			if (click || !strcmp(w[0], "press"))
+				mouse_add(h, MR_PRESS, v[0], v[1], 0);
+			if (click || !strcmp(w[0], "release"))
+				mouse_add(h, MR_RELEASE, v[0], v[1], 0);
+		}
+	}
+	for (int i = 0; i < h->nmouse; i++)
+		if (h->mouse[i].x >= h->cols || h->mouse[i].y >= h->rows)
+			h->nmouse = 0;
+	return h->nmouse ? 0 : mouse_error(h);
+}
+
+int headless_mouse(struct headless *h, struct mouse_raw *r)
+{
+	if (h->imouse >= h->nmouse)
+		return 0;
+	*r = h->mouse[h->imouse++];
+	return 1;
+}
+
 /* Runs lines up to the next key; 1 when a key is ready in *key. */
 static int run_line(struct headless *h, int *key)
 {
@@ -350,6 +437,12 @@ static int run_line(struct headless *h, int *key)
 		return write_times(h, arg) ? -2 : 0;
 	if (!strcmp(line, "wait") || !strcmp(line, "start"))
 		return run_wait(h, line, arg);
+	if (!strcmp(line, "mouse")) {
+		if (parse_mouse(h, arg))
+			return -2;
+		*key = KEY_MOUSE;
+		return 1;
+	}
 	if (!strcmp(line, "size")) {
 		if (parse_size(h, arg))
 			return -2;
@@ -385,8 +478,13 @@ int headless_key(struct headless *h)
 	}
 	if (key == KEY_RESIZE)
 		snprintf(h->last_key, sizeof(h->last_key), "size");
+	else if (key == KEY_MOUSE)
+		snprintf(h->last_key, sizeof(h->last_key), "mouse-%s",
+			 h->mouse_word);
 	else
 		keys_name(key, h->last_key, sizeof(h->last_key));
+	if (key != KEY_MOUSE)
+		h->ms += 1000;
 	settle(h);
 	clock_gettime(CLOCK_MONOTONIC, &h->t_key);
 	return key;

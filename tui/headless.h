@@ -16,9 +16,18 @@
  *                    until they are done; until then none does, so
  *                    that a run shows the same screens every time
  *   start [N]        the same without waiting
+ *   mouse click COL ROW, mouse double COL ROW,
+ *   mouse drag COL ROW COL2 ROW2, mouse wheel up|down COL ROW [zoom],
+ *   mouse press COL ROW, mouse release COL ROW
+ *                    what a terminal reports of button 1 and the wheel,
+ *                    in cells from 0 0 at the top left (zoom: with
+ *                    Ctrl); a second click on a cell with no key between
+ *                    is a double-click
  * The UI ends after the last line. */
 #ifndef NX_TUI_HEADLESS_H
 #define NX_TUI_HEADLESS_H
+
+#include "tui/mouse.h"
 
 struct headless;
 
@@ -31,6 +40,9 @@ void headless_size(const struct headless *h, int *cols, int *rows);
  * a curses key code, KEY_RESIZE after a size line, -1 at the end of the
  * script, -2 on an error (err_set()). */
 int headless_key(struct headless *h);
+/* After KEY_MOUSE: the reports of the mouse line one by one, 1 while
+ * there is one. */
+int headless_mouse(struct headless *h, struct mouse_raw *r);
 /* fn(arg) runs before each dump and key: it waits for the UI's
  * background work and draws what it found, so that every run shows the
  * same screens. The key's frame time starts after it. */

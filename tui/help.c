@@ -35,6 +35,8 @@ static const struct view_cmd common_cmds[] = {
 	{ "quit", "", "Quit (also :q)" },
 	{ "set", "osc52 on|off", "Let y copy to the terminal's clipboard "
 	  "(OSC 52; off by default)" },
+	{ "set", "mouse on|off", "Take clicks and the wheel (on by default), "
+	  "or leave them to the terminal's own text selection" },
 	{ "NAME", "", "Run a request by its name, e.g. :zoom-in" },
 	{ NULL, NULL, NULL },
 };
@@ -179,6 +181,24 @@ static struct help *help_new(const char *title, const char *header)
 	return h;
 }
 
+/* What the mouse does, where the terminal reports it. */
+static void add_mouse(struct help *h)
+{
+	add(h, H_BLANK, NULL, NULL);
+	add(h, H_TITLE, NULL, "With the mouse (--no-mouse or :set mouse off: "
+	    "the terminal's own text selection)");
+	add(h, H_ENTRY, xstrdup("click"), "On a track: the cursor to that "
+	    "time and row; on a group's name: fold or unfold it; on the "
+	    "axis: the cursor to that time; in a list: choose the line; on "
+	    "the breadcrumb: back to that view");
+	add(h, H_ENTRY, xstrdup("double-click"), "Enter: the event's "
+	    "details, or open the line");
+	add(h, H_ENTRY, xstrdup("drag"), "Over the tracks: box the time and "
+	    "rows; along the axis: zoom to that time");
+	add(h, H_ENTRY, xstrdup("wheel"), "Scroll the rows or lines; with Ctrl "
+	    "or Shift, zoom around the pointer");
+}
+
 struct view *help_open(enum keymap km, const struct view_cmd *commands)
 {
 	struct help *h = help_new("help", "keys and commands");
@@ -199,6 +219,7 @@ struct view *help_open(enum keymap km, const struct view_cmd *commands)
 			add(h, H_ENTRY, key_list(r[i].keys), r[i].help);
 		}
 	}
+	add_mouse(h);
 	add(h, H_BLANK, NULL, NULL);
 	add(h, H_TITLE, NULL, "Commands (type : then a command and Enter)");
 	add_commands(h, commands);

@@ -9,6 +9,7 @@
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "model/report/export.h"
+#include "model/dist.h"
 #include "model/layers.h"
 #include "model/timefmt.h"
 
@@ -29,6 +30,8 @@ static int col_width(int c)
 		return 14;
 	if (c == LC_MFU)
 		return 7;
+	if (c == LC_HIST)
+		return DIST_COLS;
 	return 12;
 }
 
@@ -38,7 +41,8 @@ static void set_cols(struct layers *ly)
 
 	for (int k = 0; k < LC_COUNT; k++)
 		c[k] = (struct list_col){ layer_col_names[k], col_width(k),
-					  k != LC_NAME, k == LC_NAME };
+					  k != LC_NAME && k != LC_HIST,
+					  k == LC_NAME };
 	list_set_cols(&ly->list, c, LC_COUNT);
 }
 
@@ -49,6 +53,10 @@ static int load(struct layers *ly)
 	if (layers_load(ly->tl->m, ly->tl->prof.id, ly->depth, ly->list.filter,
 			&t))
 		return -1;
+	if (layers_dists(ly->tl->m, ly->tl->prof.id, &t)) {
+		layers_free(&t);
+		return -1;
+	}
 	layers_free(&ly->t);
 	ly->t = t;
 	if (ly->list.sort_col >= 0)
@@ -75,7 +83,7 @@ static void layers_line(struct list *l, size_t i, struct list_line *out)
 {
 	struct layers *ly = (struct layers *)l;
 	const struct layer_row *r = &ly->t.rows[i];
-	char b[32];
+	char b[32], h[DIST_GLYPHS_SIZE];
 
 	sb_adds(&out->cells[LC_NAME], r->name);
 	dur(&out->cells[LC_START], r->start - ly->tl->origin, 6);
@@ -90,6 +98,16 @@ static void layers_line(struct list *l, size_t i, struct list_line *out)
 	if (r->mfu >= 0)
 		sb_adds(&out->cells[LC_MFU], report_pct(b, sizeof(b),
 							r->mfu * 100));
+	if (r->dist.measured) {
+		dur(&out->cells[LC_P50], r->dist.p50, 3);
+		dur(&out->cells[LC_P90], r->dist.p90, 3);
+		dur(&out->cells[LC_P99], r->dist.p99, 3);
+		sb_adds(&out->cells[LC_HIST], dist_glyphs(&r->dist, draw_ascii(),
+							  h));
+	} else {
+		for (int c = LC_P50; c <= LC_P99; c++)
+			sb_adds(&out->cells[c], "-");
+	}
 	if (r->merged)
 		out->style = S_GROUP;
 }

@@ -602,6 +602,39 @@ int list_request(struct view *v, enum request req)
 	}
 }
 
+/* A click selects the line under the pointer, a double-click is Enter
+ * on it, the wheel scrolls the lines (the cursor with them). */
+int list_mouse(struct view *v, const struct mouse_event *ev)
+{
+	struct list *l = (struct list *)v;
+	size_t n = list_count(l), step = MOUSE_WHEEL_LINES, rows;
+	size_t line = l->top + (size_t)NX_MAX(ev->y - v->top - 1, 0);
+	int on_line = ev->y > v->top && line < n;
+
+	switch (ev->kind) {
+	case MOUSE_CLICK:
+		if (on_line)
+			l->cur = line;
+		return 0;
+	case MOUSE_DOUBLE:
+		return on_line;
+	case MOUSE_WHEEL_UP:
+		step = NX_MIN(step, l->top);
+		l->top -= step;
+		l->cur -= NX_MIN(step, l->cur);
+		return 0;
+	case MOUSE_WHEEL_DOWN:
+		rows = (size_t)NX_MAX(v->height - 1, 0);
+		step = n > rows + l->top ? NX_MIN(step, n - rows - l->top) : 0;
+		l->top += step;
+		l->cur = n ? NX_MIN(l->cur + step, n - 1) : 0;
+		return 0;
+	case MOUSE_DRAG:
+		return 0;
+	}
+	return 0;
+}
+
 /* ":sort COLUMN [desc]" and ":filter TEXT" work in every list. */
 static int cmd_sort(struct list *l, int argc, char **argv)
 {

@@ -93,7 +93,8 @@ struct list {
 #define LIST_VIEW_OPS(NAME, KEYMAP, HINTS, CMDS) { \
 	.name = NAME, .keymap = KEYMAP, .draw = list_draw, \
 	.header = list_header, .status = list_status, \
-	.request = list_request, .command = list_command, \
+	.request = list_request, .mouse = list_mouse, \
+	.command = list_command, \
 	.export_name = list_export_name, .export = list_export, \
 	.hints = HINTS, .commands = CMDS, .close = list_close }
 
@@ -101,6 +102,7 @@ void list_draw(struct view *v, WINDOW *win);
 void list_header(struct view *v, struct strbuf *out);
 void list_status(struct view *v, struct strbuf *out);
 int list_request(struct view *v, enum request req);
+int list_mouse(struct view *v, const struct mouse_event *ev);
 int list_command(struct view *v, int argc, char **argv);
 const char *list_export_name(struct view *v);
 int list_export(struct view *v, enum out_format fmt, FILE *f);

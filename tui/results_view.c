@@ -11,8 +11,10 @@
 
 #include "tui/draw.h"
 #include "tui/list.h"
+#include "model/dist.h"
 #include "model/query.h"
 #include "model/report/export.h"
+#include "model/searchdist.h"
 #include "model/timefmt.h"
 
 #define PAGE 128		/* matches read at a time */
@@ -25,7 +27,8 @@ struct results {
 	struct search *s;	/* the timeline's search */
 	struct search *own;	/* refined by the filter, ours */
 	int64_t t0, t1;
-	int64_t count;		/* matches in [t0, t1) */
+	int64_t count, dur;	/* matches in [t0, t1), their duration sum */
+	struct search_dist sd;	/* their durations */
 	struct mslice *rows;	/* lines base .. base + n - 1 */
 	size_t base, n;
 	int failed;
@@ -171,14 +174,16 @@ static int count(struct results *r)
 
 	if (!r->own && h->svalid && h->s_t0 == r->t0 && h->s_t1 == r->t1) {
 		r->count = h->stats.count;
-		return 0;
+		r->dur = h->stats.dur;
+	} else {
+		if (search_stats(cur_search(r), r->tl->tr.t, r->tl->tr.n, r->t0,
+				 r->t1, &st))
+			return -1;
+		r->count = st.count;
+		r->dur = st.dur;
+		search_stats_free(&st);
 	}
-	if (search_stats(cur_search(r), r->tl->tr.t, r->tl->tr.n, r->t0, r->t1,
-			 &st))
-		return -1;
-	r->count = st.count;
-	search_stats_free(&st);
-	return 0;
+	return search_dist(cur_search(r), r->t0, r->t1, r->count, &r->sd);
 }
 
 /* The filter refines the query: its words are more terms, added to the
@@ -280,6 +285,31 @@ static int results_export(struct list *l, enum out_format fmt, FILE *f)
 	return export_search(r->tl->m, cur_search(r), &p, r->t0, r->t1, fmt, f);
 }
 
+/* The matches' shortest, average and longest, percentiles and histogram;
+ * "-" where they were not read. */
+static void durations(const struct results *r, struct strbuf *out)
+{
+	const struct search_dist *sd = &r->sd;
+	const int64_t ns[6] = { sd->dmin, r->dur / r->count, sd->dmax,
+				sd->dist.measured ? sd->dist.p50 : -1,
+				sd->dist.measured ? sd->dist.p90 : -1,
+				sd->dist.measured ? sd->dist.p99 : -1 };
+	static const char *const label[6] = { "min", "avg", "max", "p50",
+					      "p90", "p99" };
+	char b[48], h[DIST_GLYPHS_SIZE];
+
+	for (int i = 0; i < 6; i++) {
+		if (ns[i] < 0)
+			snprintf(b, sizeof(b), "-");
+		else
+			timefmt_dur(b, sizeof(b), ns[i], 3, draw_tf());
+		sb_printf(out, "%s%s %s", i == 0 || i == 3 ? "  " : " ",
+			  label[i], b);
+	}
+	if (sd->dist.measured)
+		sb_printf(out, "  %s", dist_glyphs(&sd->dist, draw_ascii(), h));
+}
+
 static void results_header(struct list *l, struct strbuf *out)
 {
 	struct results *r = (struct results *)l;
@@ -289,6 +319,8 @@ static void results_header(struct list *l, struct strbuf *out)
 	timefmt_dur(b, sizeof(b), r->t1 - r->tl->origin, 3, draw_tf());
 	sb_printf(out, "/%s  %" PRId64 " match%s in %s .. %s", search_text(r->s),
 		  r->count, r->count == 1 ? "" : "es", a, b);
+	if (r->count)
+		durations(r, out);
 }
 
 static void results_free(struct list *l)

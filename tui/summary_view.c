@@ -227,9 +227,12 @@ static void value_line(struct sumview *s, const struct sline *ln,
 	sb_adds(&out->cells[5], b);
 	extreme(&out->cells[6], v->dmin);
 	extreme(&out->cells[7], v->dmax);
-	extreme(&out->cells[8], pctile(v, 50));
-	extreme(&out->cells[9], pctile(v, 90));
-	extreme(&out->cells[10], pctile(v, 99));
+	for (int k = 0; k < 3; k++) {
+		/* an estimate is its bucket's bound */
+		if (v->dist.estimated)
+			sb_addc(&out->cells[8 + k], '~');
+		extreme(&out->cells[8 + k], pctile(v, k ? 80 + 10 * k : 50));
+	}
 	sb_adds(&out->cells[11], dist_glyphs(&v->dist, draw_ascii(), h));
 }
 

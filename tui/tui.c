@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tui/draw.h"
@@ -22,6 +23,7 @@
 #include "tui/help.h"
 #include "tui/keys.h"
 #include "tui/manager_view.h"
+#include "tui/mouse.h"
 #include "model/model.h"
 #include "model/text.h"
 #include "model/timefmt.h"
@@ -38,6 +40,7 @@
 #define TUI_HISTORY 100		/* lines of history a prompt recalls */
 #define TUI_POLL_MS 200		/* looks at background work while idle */
 #define TUI_TICK (-3)		/* no key came while background work ran */
+#define TUI_MAX_MOUSE 4		/* events one report can complete */
 
 struct tui {
 	struct view *views[TUI_MAX_VIEWS];
@@ -62,10 +65,17 @@ struct tui {
 	struct model *m;	/* of the views on top, or NULL */
 	const char *profile;	/* of tui_profile() */
 	int osc52;		/* y also sets the terminal's clipboard */
+	int mouse_on;		/* clicks and the wheel reach the views */
+	struct mouse mouse;
+	struct mouse_event mev[TUI_MAX_MOUSE];	/* of the last KEY_MOUSE */
+	int nmev;
 	struct model *compare;	/* B of nxtop A B, or NULL */
 	struct devqueue *devq;	/* device profiles imported meanwhile */
 	uint64_t devq_seen;	/* its changes drawn so far */
 	size_t devq_left;	/* of its imports, when last looked at */
+	int compare_owned;	/* opened by :compare PATH: closed here */
+	struct model *(*open_compare)(void *ctx, const char *path);
+	void *open_ctx;
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -129,6 +139,8 @@ void tui_resume(struct tui *t)
 		return;
 	reset_prog_mode();
 	clearok(curscr, TRUE);
+	if (t->mouse_on)
+		mouse_enable(1);	/* endwin() turned the reports off */
 }
 
 struct userdata *tui_userdata(struct tui *t)
@@ -176,17 +188,34 @@ void tui_copy(struct tui *t, const char *text)
 	sb_free(&sb);
 }
 
-/* :set osc52 on|off */
+/* Off, the terminal's own text selection works again. */
+static int set_mouse(struct tui *t, int on)
+{
+	if (mouse_enable(on)) {
+		err_set("set: this terminal reports no mouse");
+		return -1;
+	}
+	t->mouse_on = on;
+	memset(&t->mouse, 0, sizeof(t->mouse));
+	return 0;
+}
+
+/* :set osc52 on|off, :set mouse on|off */
 static int set_command(struct tui *t, int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "osc52") &&
-	    (!strcmp(argv[2], "on") || !strcmp(argv[2], "off"))) {
-		t->osc52 = !strcmp(argv[2], "on");
-		tui_message(t, "osc52 %s", argv[2]);
-		return 0;
+	int on = argc == 3 && !strcmp(argv[2], "on");
+
+	if (argc != 3 || (!on && strcmp(argv[2], "off")) ||
+	    (strcmp(argv[1], "osc52") && strcmp(argv[1], "mouse"))) {
+		err_set("set: expected osc52 on|off or mouse on|off");
+		return -1;
 	}
-	err_set("set: expected osc52 on or osc52 off");
-	return -1;
+	if (!strcmp(argv[1], "osc52"))
+		t->osc52 = on;
+	else if (set_mouse(t, on))
+		return -1;
+	tui_message(t, "%s %s", argv[1], argv[2]);
+	return 0;
 }
 
 const char *tui_userdata_error(struct tui *t)
@@ -561,6 +590,75 @@ static void answer(struct tui *t, int key)
 		tui_message(t, "cancelled");
 }
 
+/* The view whose breadcrumb entry is at column x of the header, -1 if
+ * none: the entries as draw_header lays them out. */
+static int crumb_at(struct tui *t, int x)
+{
+	int pos = text_width("nxtop");
+	int sep = 2 + text_width(draw_glyph(G_CRUMB));
+
+	for (int i = 0; i < t->nviews; i++) {
+		struct strbuf sb;
+		int start = pos;
+
+		sb_init(&sb);
+		text_sanitize(&sb, t->views[i]->title, draw_ascii());
+		pos += sep + text_width(sb_cstr(&sb));
+		sb_free(&sb);
+		if (x >= start && x < pos)
+			return i;
+	}
+	return -1;
+}
+
+/* A click on the breadcrumb goes back to that view. */
+static void click_header(struct tui *t, int x)
+{
+	int i = crumb_at(t, x);
+
+	if (i < 0 || i == t->nviews - 1)
+		return;
+	while (t->nviews > i + 1)
+		tui_pop(t);
+}
+
+static void mouse_event(struct tui *t, const struct mouse_event *ev)
+{
+	struct view *v = top_view(t);
+
+	if (ev->y == 0) {
+		if (ev->kind == MOUSE_CLICK)
+			click_header(t, ev->x);
+		return;
+	}
+	if (ev->y >= LINES - 1 || (ev->kind == MOUSE_DRAG && ev->y0 == 0))
+		return;	/* the status line */
+	set_area(v);
+	if (v->ops->mouse && !v->ops->mouse(v, ev))
+		return;
+	if (ev->kind == MOUSE_DOUBLE) {
+		request(t, REQ_ENTER);
+	} else if (ev->kind == MOUSE_WHEEL_UP || ev->kind == MOUSE_WHEEL_DOWN) {
+		for (int k = 0; k < MOUSE_WHEEL_LINES; k++)
+			request(t, ev->kind == MOUSE_WHEEL_UP ? REQ_MOVE_UP :
+								REQ_MOVE_DOWN);
+	}
+}
+
+/* The events of the last KEY_MOUSE, while the mouse is on; a line
+ * being typed or a question asked takes none. */
+static void handle_mouse(struct tui *t)
+{
+	int n = t->nmev;
+
+	t->nmev = 0;
+	if (!t->mouse_on || t->prompting || t->ask.len)
+		return;
+	sb_reset(&t->msg);
+	for (int i = 0; i < n && t->nviews && !t->quit; i++)
+		mouse_event(t, &t->mev[i]);
+}
+
 static void handle_key(struct tui *t, int key)
 {
 	enum request req;
@@ -568,6 +666,10 @@ static void handle_key(struct tui *t, int key)
 
 	if (key == KEY_RESIZE)
 		return;
+	if (key == KEY_MOUSE) {
+		handle_mouse(t);
+		return;
+	}
 	sb_reset(&t->msg);
 	if (t->prompting) {
 		prompt_input(t, key);
@@ -586,8 +688,50 @@ static void handle_key(struct tui *t, int key)
 	request(t, req);
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Feeds one report; 1 when it completed an event. */
+static int mouse_raw(struct tui *t, const struct mouse_raw *r)
+{
+	struct mouse_event ev;
+
+	if (!mouse_feed(&t->mouse, r, &ev) || t->nmev == TUI_MAX_MOUSE)
+		return 0;
+	t->mev[t->nmev++] = ev;
+	return 1;
+}
+
+/* The terminal's mouse reports; 1 when they completed an event (a press
+ * alone waits for its release, and draws nothing). Reports that came
+ * in one read (a quick drag or double-click over a slow link) are all
+ * queued behind one KEY_MOUSE, and getmouse() hands out the newest
+ * first. */
+static int read_mouse(struct tui *t)
+{
+	MEVENT me[TUI_MAX_MOUSE * 2];
+	struct mouse_raw r[2];
+	int n = 0, got = 0;
+	double ms = now_ms();
+
+	while (n < (int)NX_ARRAY_SIZE(me) && getmouse(&me[n]) == OK)
+		n++;
+	while (n-- > 0) {
+		int k = mouse_from_curses(&me[n], ms, r);
+
+		for (int i = 0; i < k; i++)
+			got |= mouse_raw(t, &r[i]);
+	}
+	return got;
+}
+
 /* A key; while busy, TUI_TICK after TUI_POLL_MS without one. */
-static int read_key(int busy)
+static int read_key(struct tui *t, int busy)
 {
 	wint_t wc;
 
@@ -595,6 +739,8 @@ static int read_key(int busy)
 	for (;;) {
 		switch (wget_wch(stdscr, &wc)) {
 		case KEY_CODE_YES:
+			if (wc == KEY_MOUSE && !read_mouse(t))
+				break;
 			return (int)wc;
 		case OK:
 			return wc < 128 ? (int)wc : KEY_UNICODE((unsigned)wc);
@@ -679,13 +825,19 @@ static int next_key(struct tui *t)
 {
 	int r, done;
 
-	if (t->hl)
-		return headless_key(t->hl);
+	if (t->hl) {
+		struct mouse_raw mr;
+		int key = headless_key(t->hl);
+
+		while (key == KEY_MOUSE && headless_mouse(t->hl, &mr))
+			mouse_raw(t, &mr);
+		return key;
+	}
 	r = views_poll(t, 0, &done);
 	/* what one view found shows while others still work */
 	if (done)
 		draw_frame(t);
-	return read_key(r == VIEW_BUSY);
+	return read_key(t, r == VIEW_BUSY);
 }
 
 static int utf8_locale(void)
@@ -756,6 +908,8 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 	keypad(stdscr, TRUE);
 	keys_define_terminal();
 	curs_set(0);
+	/* headless, the script's clicks stand for the terminal's */
+	t->mouse_on = !o->no_mouse && (!mouse_enable(1) || t->hl);
 	return 0;
 }
 
@@ -826,6 +980,8 @@ static void tui_free(struct tui *t)
 {
 	while (t->nviews)
 		tui_pop(t);
+	if (t->compare_owned)
+		model_close(t->compare);
 	stop_curses(t);
 	prompt_free(&t->prompt);
 	userdata_close(t->ud);
@@ -854,6 +1010,24 @@ struct model *tui_compare_model(struct tui *t)
 	return t->compare;
 }
 
+struct model *tui_open_compare(struct tui *t, const char *path)
+{
+	struct model *m;
+
+	if (!t->open_compare) {
+		err_set("compare: open two profiles to compare them: nxtop A B");
+		return NULL;
+	}
+	tui_suspend(t);
+	m = t->open_compare(t->open_ctx, path);
+	tui_resume(t);
+	if (m) {
+		t->compare = m;
+		t->compare_owned = 1;
+	}
+	return m;
+}
+
 int tui_run(struct model *m, const struct tui_opts *o)
 {
 	struct tui t;
@@ -862,11 +1036,17 @@ int tui_run(struct model *m, const struct tui_opts *o)
 
 	if (!tui_start(&t, o)) {
 		tl = timeline_open(m, 0, o->group);
+		if (tl && o->compare && timeline_stack(tl, o->compare)) {
+			tui_push(&t, tl);	/* closed with the others */
+			tl = NULL;
+		}
 		if (tl) {
 			t.m = m;
 			t.devq = model_devqueue(m);
 			t.profile = o->profile;
 			t.compare = o->compare;
+			t.open_compare = o->open_compare;
+			t.open_ctx = o->open_ctx;
 			tui_push(&t, tl);
 			if (o->start)
 				timeline_start(tl, o->start);

@@ -21,6 +21,7 @@ struct tui_start {
 struct tui_opts {
 	enum tui_color color;
 	int ascii;		/* ASCII glyphs even in a UTF-8 locale */
+	int no_mouse;		/* leave the mouse to the terminal */
 	const char *headless;	/* key script: run without a terminal */
 	const char *dump_dir;	/* where headless dumps go ("." if NULL) */
 	/* how a system profile's rows are grouped at the start; NULL: the
@@ -29,6 +30,11 @@ struct tui_opts {
 	/* B of nxtop A B: the Compare view opens over A's timeline and
 	 * :compare opens it again; NULL: nothing to compare */
 	struct model *compare;
+	/* :compare PATH opens B as `nxtop PATH` would (the terminal is the
+	 * caller's meanwhile); NULL: :compare takes no profile. NULL with
+	 * err_set(). */
+	struct model *(*open_compare)(void *ctx, const char *path);
+	void *open_ctx;
 	/* said on the status line at the start (which JAX run), or NULL */
 	const char *note;
 	const struct tui_start *start;	/* NULL: the whole profile */

@@ -11,6 +11,7 @@
 
 #include "model/report/report.h"
 #include "model/util.h"
+#include "tui/mouse.h"
 #include "tui/request.h"
 
 struct tui;
@@ -45,6 +46,11 @@ struct view_ops {
 	/* 0 when the view handled the request, 1 to let the loop do its
 	 * default (help, prompt, close, quit, export). */
 	int (*request)(struct view *v, enum request req);
+	/* A click, double-click, drag or wheel step on the view's rows
+	 * (screen cells): 0 handled, 1 to let the loop do its default (a
+	 * wheel step moves the cursor, a double-click is Enter). NULL:
+	 * always the default. */
+	int (*mouse)(struct view *v, const struct mouse_event *ev);
 	/* Work the view does in the background (wait: until it ends):
 	 * enum view_poll; the frame after VIEW_DONE shows what it found.
 	 * NULL: none. */
@@ -111,6 +117,9 @@ void tui_ask(struct tui *t, const char *question, const char *keys,
 void tui_set_model(struct tui *t, struct model *m);
 /* Profile B of nxtop A B, for the Compare view; NULL: none. */
 struct model *tui_compare_model(struct tui *t);
+/* Opens profile B for :compare PATH (once: it stays B); NULL with
+ * err_set(). */
+struct model *tui_open_compare(struct tui *t, const char *path);
 /* Hands the terminal back to the shell (an import's progress line) and
  * takes it again; nothing to do when headless. */
 void tui_suspend(struct tui *t);

@@ -85,10 +85,19 @@ static void range_line(FILE *f, const struct mprofile *p, int64_t t0, int64_t t1
 	fprintf(f, "Range    %s .. %s (duration %s)\n", a, b, c);
 }
 
-/* A percentile; "-" when the distribution was not measured. */
+/* A percentile; "-" when the distribution was not measured, "~" before
+ * an estimate (its bucket's bound). */
 static void cell_pctile(struct table *t, const struct dist *d, int64_t ns)
 {
-	cell_extreme(t, d->measured ? ns : -1);
+	char buf[48];
+
+	if (!d->measured || !d->estimated) {
+		cell_extreme(t, d->measured ? ns : -1);
+		return;
+	}
+	buf[0] = '~';
+	report_dur(buf + 1, sizeof(buf) - 1, ns);
+	table_num(t, (double)ns, buf);
 }
 
 /* The per-value table of one field: Value, Count, Count %, Dur Sum,
@@ -192,6 +201,11 @@ static void dist_json(struct jout *j, const struct dist *d)
 	jout_kopt(j, "p50_ns", d->measured ? d->p50 : -1);
 	jout_kopt(j, "p90_ns", d->measured ? d->p90 : -1);
 	jout_kopt(j, "p99_ns", d->measured ? d->p99 : -1);
+	jout_key(j, "percentiles_estimated");
+	if (d->measured)
+		jout_bool(j, d->estimated);
+	else
+		jout_null(j);
 	jout_key(j, "buckets");
 	if (!d->measured) {
 		jout_null(j);
@@ -291,7 +305,7 @@ static void csv_opt(struct table *t, int64_t v)
 }
 
 /* Percentiles, then the non-empty buckets as "lo-hi:count" pairs. */
-static void dist_csv(struct table *t, const struct dist *d)
+static void dist_csv_figures(struct table *t, const struct dist *d)
 {
 	struct strbuf sb;
 
@@ -306,6 +320,23 @@ static void dist_csv(struct table *t, const struct dist *d)
 				  d->hist[b]);
 	table_text(t, sb_cstr(&sb));
 	sb_free(&sb);
+}
+
+/* The figures and whether the percentiles are estimates. */
+static void dist_csv(struct table *t, const struct dist *d)
+{
+	dist_csv_figures(t, d);
+	csv_opt(t, d->measured ? d->estimated : -1);
+}
+
+/* The columns dist_csv fills. */
+static void dist_csv_cols(struct table *t)
+{
+	table_col(t, "p50_ns", 1);
+	table_col(t, "p90_ns", 1);
+	table_col(t, "p99_ns", 1);
+	table_col(t, "buckets", 0);
+	table_col(t, "percentiles_estimated", 1);
 }
 
 static void bounds_row(struct table *t, const char *key, const char *value)
@@ -350,10 +381,7 @@ static void selection_csv(const struct selection *s, FILE *f)
 	table_col(t, "dur_avg_ns", 1);
 	table_col(t, "min_ns", 1);
 	table_col(t, "max_ns", 1);
-	table_col(t, "p50_ns", 1);
-	table_col(t, "p90_ns", 1);
-	table_col(t, "p99_ns", 1);
-	table_col(t, "buckets", 0);
+	dist_csv_cols(t);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
 
@@ -405,63 +433,117 @@ void export_window(const struct selection *s, const struct mprofile *p,
 	summary(s, p, "window summary", fmt, f);
 }
 
+/* A layer's name, column c's export name. */
+static const char *layer_key(int c)
+{
+	static const char *const keys[LC_COUNT] = {
+		[LC_NAME] = "layer", [LC_START] = "start_ns",
+		[LC_DUR] = "duration_ns", [LC_FLOPS] = "flops", [LC_MFU] = "mfu",
+		[LC_P50] = "p50_ns", [LC_P90] = "p90_ns", [LC_P99] = "p99_ns",
+		[LC_HIST] = "buckets",
+	};
+
+	return keys[c] ? keys[c] : layer_col_names[c];
+}
+
+static void layer_cells(struct table *t, const struct layer_row *r,
+			const struct mprofile *p, enum out_format fmt)
+{
+	int text = fmt == OUT_TEXT;
+
+	table_text(t, r->name);
+	if (text) {
+		cell_time(t, r->start - p->start);
+		cell_dur(t, r->dur);
+	} else {
+		table_int(t, r->start - p->start);
+		table_int(t, r->dur);
+	}
+	for (int e = 0; e < ENG_COUNT; e++)
+		table_int(t, r->count[e]);
+	for (int e = 0; e < ENG_COUNT; e++) {
+		if (r->active[e] < 0)
+			table_text(t, "");
+		else if (text)
+			cell_dur(t, r->active[e]);
+		else
+			table_int(t, r->active[e]);
+	}
+	if (r->flops >= 0)
+		table_int(t, r->flops);
+	else
+		table_text(t, "");
+	if (r->mfu < 0) {
+		table_text(t, "");
+	} else if (text) {
+		cell_pct(t, r->mfu * 100);
+	} else {
+		char buf[32];
+
+		/* a fraction, as JSON has it */
+		snprintf(buf, sizeof(buf), "%.17g", r->mfu);
+		table_num(t, r->mfu, buf);
+	}
+}
+
+/* JSON: the table's members, then each layer's distribution as the
+ * summaries write it. */
+static void layers_json(const struct layer_table *lt, const struct table *t,
+			const struct mprofile *p, FILE *f)
+{
+	struct jout j;
+
+	jout_init(&j, f, 1);
+	jout_obj(&j);
+	jout_kstr(&j, "profile", p->name);
+	jout_kint(&j, "depth", lt->depth);
+	jout_key(&j, "layers");
+	jout_arr(&j);
+	for (size_t i = 0; i < lt->n; i++) {
+		jout_obj(&j);
+		table_json_fields(t, i, &j);
+		dist_json(&j, &lt->rows[i].dist);
+		jout_end(&j);
+	}
+	jout_end(&j);
+	jout_end(&j);
+	jout_done(&j);
+}
+
 void export_layers(const struct layer_table *lt, const struct mprofile *p,
 		   enum out_format fmt, FILE *f)
 {
 	struct table *t = table_new();
 	int text = fmt == OUT_TEXT;
+	/* JSON writes the distributions itself */
+	int ncols = fmt == OUT_JSON ? LC_P50 : LC_COUNT;
+	char line[64];
 
-	for (int c = 0; c < LC_COUNT; c++)
-		table_col(t, text ? layer_col_names[c] :
-			  c == LC_NAME ? "layer" : c == LC_START ? "start_ns" :
-			  c == LC_DUR ? "duration_ns" : c == LC_FLOPS ? "flops" :
-			  c == LC_MFU ? "mfu" : layer_col_names[c], c != LC_NAME);
+	for (int c = 0; c < ncols; c++)
+		table_col(t, text ? layer_col_names[c] : layer_key(c),
+			  c != LC_NAME && c != LC_HIST);
 	for (size_t i = 0; i < lt->n; i++) {
 		const struct layer_row *r = &lt->rows[i];
+		char h[DIST_GLYPHS_SIZE];
 
 		table_row(t);
-		table_text(t, r->name);
-		if (text) {
-			cell_time(t, r->start - p->start);
-			cell_dur(t, r->dur);
-		} else {
-			table_int(t, r->start - p->start);
-			table_int(t, r->dur);
-		}
-		for (int e = 0; e < ENG_COUNT; e++)
-			table_int(t, r->count[e]);
-		for (int e = 0; e < ENG_COUNT; e++) {
-			if (r->active[e] < 0)
-				table_text(t, "");
-			else if (text)
-				cell_dur(t, r->active[e]);
-			else
-				table_int(t, r->active[e]);
-		}
-		if (r->flops >= 0)
-			table_int(t, r->flops);
-		else
-			table_text(t, "");
-		if (r->mfu < 0) {
-			table_text(t, "");
+		layer_cells(t, r, p, fmt);
+		if (fmt == OUT_CSV) {
+			dist_csv_figures(t, &r->dist);
 		} else if (text) {
-			cell_pct(t, r->mfu * 100);
-		} else {
-			char buf[32];
-
-			/* a fraction, as JSON has it */
-			snprintf(buf, sizeof(buf), "%.17g", r->mfu);
-			table_num(t, r->mfu, buf);
+			cell_pctile(t, &r->dist, r->dist.p50);
+			cell_pctile(t, &r->dist, r->dist.p90);
+			cell_pctile(t, &r->dist, r->dist.p99);
+			table_text(t, dist_glyphs(&r->dist, 0, h));
 		}
 	}
-	{
-		char line[64];
-
-		snprintf(line, sizeof(line), "Layers   %zu%s", lt->n,
-			 lt->depth ? " (grouped)" : "");
+	snprintf(line, sizeof(line), "Layers   %zu%s", lt->n,
+		 lt->depth ? " (grouped)" : "");
+	if (fmt == OUT_JSON)
+		layers_json(lt, t, p, f);
+	else
 		report_table(t, p, fmt, f, "layer summary", "layers", "depth",
 			     lt->depth, line);
-	}
 	table_free(t);
 }
 
@@ -505,9 +587,45 @@ static void add_match(void *ctx, const struct mslice *ms)
 		table_int(c->t, ms->id);
 }
 
+/* The matches' durations in JSON: shortest, average, longest and their
+ * distribution; null when not measured. */
+static void search_dist_json(struct jout *j, const struct search_stats *st,
+			     const struct search_dist *sd)
+{
+	jout_kopt(j, "min_ns", sd->dmin);
+	jout_kint(j, "avg_ns", st->count ? st->dur / st->count : 0);
+	jout_kopt(j, "max_ns", sd->dmax);
+	dist_json(j, &sd->dist);
+}
+
+/* "Durations min 1 ns, avg 2 ns, max 3 ns; p50 ..., p90 ..., p99 ...  ▁█" */
+static void search_dist_text(FILE *f, const struct search_stats *st,
+			     const struct search_dist *sd)
+{
+	char a[48], b[48], c[48], h[DIST_GLYPHS_SIZE];
+
+	if (!st->count)
+		return;
+	report_dur(b, sizeof(b), st->dur / st->count);
+	if (!sd->dist.measured) {
+		fprintf(f, "Durations avg %s (min, max and percentiles are read"
+			" up to %d matches)\n", b, SEARCH_DIST_MAX);
+		return;
+	}
+	report_dur(a, sizeof(a), sd->dmin);
+	report_dur(c, sizeof(c), sd->dmax);
+	fprintf(f, "Durations min %s, avg %s, max %s; ", a, b, c);
+	report_dur(a, sizeof(a), sd->dist.p50);
+	report_dur(b, sizeof(b), sd->dist.p90);
+	report_dur(c, sizeof(c), sd->dist.p99);
+	fprintf(f, "p50 %s, p90 %s, p99 %s  %s\n", a, b, c,
+		dist_glyphs(&sd->dist, 0, h));
+}
+
 int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f)
 {
+	struct search_dist sd;
 	struct match_ctx c = { m, table_new(), p->start, fmt == OUT_TEXT, NULL,
 			       { NULL, 0, 0 } };
 	struct search_stats st;
@@ -519,6 +637,10 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		goto out;
 	if (search_stats(s, tracks, nt, t0, t1, &st))
 		goto out_tracks;
+	if (search_dist(s, t0, t1, st.count, &sd)) {
+		search_stats_free(&st);
+		goto out_tracks;
+	}
 	sqlite3_prepare_v2(model_db(m), "SELECT name FROM track WHERE id = ?", -1,
 			   &c.track_name, NULL);
 	table_col(c.t, c.text ? "Start" : "start_ns", 1);
@@ -539,6 +661,7 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		jout_kint(&j, "end_ns", t1 - p->start);
 		jout_kint(&j, "matches", st.count);
 		jout_kint(&j, "duration_sum_ns", st.dur);
+		search_dist_json(&j, &st, &sd);
 		jout_key(&j, "rows");
 		jout_obj(&j);
 		for (size_t i = 0; i < st.nrows; i++) {
@@ -563,6 +686,7 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		range_line(f, p, t0, t1);
 		report_dur(a, sizeof(a), st.dur);
 		fprintf(f, "Matches  %" PRId64 " (duration sum %s)\n", st.count, a);
+		search_dist_text(f, &st, &sd);
 		for (size_t i = 0; i < st.nrows; i++) {
 			struct strbuf n;
 

@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "model/report/report.h"
 #include "model/search.h"
+#include "model/searchdist.h"
 #include "model/selection.h"
 #include "model/userdata.h"
 
@@ -23,8 +24,9 @@ void export_window(const struct selection *s, const struct mprofile *p,
 		   enum out_format fmt, FILE *f);
 void export_layers(const struct layer_table *t, const struct mprofile *p,
 		   enum out_format fmt, FILE *f);
-/* The matches of a search starting in [t0, t1): totals, per-row counts
- * and every match in time order. */
+/* The matches of a search starting in [t0, t1): totals, the durations'
+ * shortest, average, longest and distribution (text and JSON), per-row
+ * counts and every match in time order. */
 int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f);
 /* Every event of the profile's rows (or of ids[0..nids) when nids > 0)

@@ -122,7 +122,7 @@ void jout_real(struct jout *j, double v)
 		fputs("null", j->f);
 }
 
-static void jout_bool(struct jout *j, int v)
+void jout_bool(struct jout *j, int v)
 {
 	value_start(j);
 	fputs(v ? "true" : "false", j->f);

@@ -23,6 +23,7 @@ void jout_key(struct jout *j, const char *key);
 void jout_str(struct jout *j, const char *s);
 void jout_real(struct jout *j, double v);
 void jout_null(struct jout *j);
+void jout_bool(struct jout *j, int v);
 /* A key and its value in one call: "key": value. */
 void jout_kstr(struct jout *j, const char *key, const char *s);
 void jout_kint(struct jout *j, const char *key, int64_t v);

@@ -48,6 +48,11 @@ struct lod_state {
 	/* the open bucket of each coarser level */
 	struct acc up[LOD_MAX_LEVEL + 1];
 	struct agg_builder *agg;
+	/* HLO names by slice (NULL: read from the instruction table), and
+	 * the id base of slices and strings */
+	const struct slice_hlo *hlo;
+	int64_t base;
+	int instr;		/* the track has instruction rows */
 	int failed;
 };
 
@@ -278,6 +283,15 @@ static int name_level_for(const struct wtrack *t, int lmin, int lmax)
 	return lmax;
 }
 
+/* The HLO name of slice id, as the instruction table holds it: 0 for
+ * none. */
+static int64_t hlo_of(const struct lod_state *s, int64_t id)
+{
+	uint64_t k = (uint64_t)(id - s->base - 1);
+
+	return k < s->hlo->n && s->hlo->v[k] ? s->hlo->v[k] + s->base : 0;
+}
+
 /* Feeds one event's field values to the aggregates. */
 static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 		    int64_t dur)
@@ -289,8 +303,13 @@ static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 	has[AGG_NAME] = 1;
 	vals[AGG_CAT] = sqlite3_column_int64(sel, 4);
 	has[AGG_CAT] = sqlite3_column_type(sel, 4) != SQLITE_NULL;
-	has[AGG_HLO] = sqlite3_column_type(sel, 6) != SQLITE_NULL;
-	vals[AGG_HLO] = has[AGG_HLO] ? sqlite3_column_int64(sel, 6) : 0;
+	if (s->instr && s->hlo) {
+		vals[AGG_HLO] = hlo_of(s, sqlite3_column_int64(sel, 0));
+		has[AGG_HLO] = vals[AGG_HLO] != 0;
+	} else {
+		has[AGG_HLO] = sqlite3_column_type(sel, 6) != SQLITE_NULL;
+		vals[AGG_HLO] = has[AGG_HLO] ? sqlite3_column_int64(sel, 6) : 0;
+	}
 	has[AGG_SIZE] = sqlite3_column_type(sel, 7) != SQLITE_NULL;
 	vals[AGG_SIZE] = has[AGG_SIZE] ? sqlite3_column_int64(sel, 7) : 0;
 	agg_add(s->agg, ts, dur, vals, has);
@@ -477,25 +496,20 @@ static int update_track(sqlite3_stmt *upd, int64_t id, const struct wtrack *t,
 }
 
 /* Columns read per slice: id, ts, dur, name, cat, depth, the HLO name
- * and the transfer size, joined from only the typed tables (WT_*) that
- * hold rows of the track's slices. */
-static char *select_sql(unsigned typed, const char *where)
+ * (joined from the instruction table when the track has rows there and
+ * join is set) and the transfer size of DMA slices, which the slice
+ * holds too (writer_slice_sized): all in the slice index, whose walk
+ * then needs no seek per slice. */
+static char *select_sql(unsigned typed, int join, const char *where)
 {
-	static const char *const size[4] = {
-		"NULL", "dp.transfer_size", "dt.transfer_size",
-		"coalesce(dp.transfer_size, dt.transfer_size)",
-	};
+	int hlo = join && (typed & WT_INSTR);
 
 	return xasprintf("SELECT s.id, s.ts, s.dur, s.name, s.cat, s.depth,"
-			 " %s, %s FROM slice s%s%s%s %s",
-			 typed & WT_INSTR ? "i.hlo_name" : "NULL",
-			 size[(typed & (WT_PACKET | WT_XFER)) >> 1],
-			 typed & WT_INSTR ? " LEFT JOIN instruction i ON"
-			 " i.slice_id = s.id" : "",
-			 typed & WT_PACKET ? " LEFT JOIN dma_packet dp ON"
-			 " dp.slice_id = s.id" : "",
-			 typed & WT_XFER ? " LEFT JOIN dma_transfer dt ON"
-			 " dt.slice_id = s.id" : "", where);
+			 " %s, %s FROM slice s%s %s",
+			 hlo ? "i.hlo_name" : "NULL",
+			 typed & (WT_PACKET | WT_XFER) ? "s.size" : "NULL",
+			 hlo ? " LEFT JOIN instruction i ON i.slice_id = s.id" :
+			 "", where);
 }
 
 enum { Q_SEL_COUNTER, Q_TRACK, Q_LOD, Q_CLOD, Q_LANE, Q_AGG, Q_N };
@@ -524,11 +538,12 @@ struct sources {
 	sqlite3_stmt *sorted[WT_ALL + 1];
 };
 
-static int sources_prepare(sqlite3 *db, struct sources *src, unsigned typed)
+static int sources_prepare(sqlite3 *db, struct sources *src, unsigned typed,
+			   int join)
 {
-	char *sql = select_sql(typed, "WHERE s.track_id=?1 AND s.depth=?2"
+	char *sql = select_sql(typed, join, "WHERE s.track_id=?1 AND s.depth=?2"
 			       " ORDER BY s.ts");
-	char *all = select_sql(typed, "WHERE s.track_id=?1 ORDER BY s.ts,"
+	char *all = select_sql(typed, join, "WHERE s.track_id=?1 ORDER BY s.ts,"
 			       " s.depth");
 	int rc = 0;
 
@@ -552,13 +567,15 @@ static void sources_close(struct sources *src)
 	}
 }
 
-static int rows_for(struct rows *r, sqlite3 *db, struct sources *src,
-		    int64_t track, const struct wtrack *t)
+static int rows_for(struct rows *r, const struct lod_state *s,
+		    struct sources *src, const struct wtrack *t)
 {
 	unsigned typed = t->typed & WT_ALL;
+	int64_t track = s->track;
 
 	memset(r, 0, sizeof(*r));
-	if (!src->sorted[typed] && sources_prepare(db, src, typed))
+	if (!src->sorted[typed] &&
+	    sources_prepare(s->db, src, typed, !s->hlo))
 		return -1;
 	if (t->max_depth > MERGE_DEPTHS) {
 		r->cur[0] = src->sorted[typed];
@@ -585,6 +602,7 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	int rc;
 
 	s->counter = t->is_counter;
+	s->instr = (t->typed & WT_INSTR) != 0;
 	s->depth = -1;
 	s->failed = 0;
 	s->len = 0;
@@ -605,7 +623,7 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
 	} else {
 		lanes_begin(&ls, s, t);
-		rc = rows_for(&r, s->db, src, s->track, t) ||
+		rc = rows_for(&r, s, src, t) ||
 		     scan_slices(s, &r, &ls, &st);
 		rc = lanes_end(&ls) || rc;
 	}
@@ -778,7 +796,7 @@ int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 }
 
 int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
-		  int64_t ntracks,
+		  int64_t ntracks, const struct slice_hlo *hlo,
 		  void (*progress)(void *, const char *, int), void *ctx)
 {
 	sqlite3_stmt *q[Q_N] = { 0 };
@@ -789,6 +807,8 @@ int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 	memset(&s, 0, sizeof(s));
 	memset(&src, 0, sizeof(src));
 	s.db = db;
+	s.hlo = hlo;
+	s.base = base;
 	s.cap = 64;
 	s.ring = xcalloc(s.cap, sizeof(*s.ring));
 	for (int i = 0; i < Q_N; i++) {

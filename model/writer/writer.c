@@ -92,6 +92,7 @@ struct writer {
 	int64_t *string_ids;
 	size_t nstrings, cap_strings, string_bytes;
 
+	struct slice_hlo hlo;	/* of the instruction slices */
 	struct wtrack *tracks;	/* index = track id */
 	struct window win;	/* slices of rows that nest by time */
 	int64_t ntracks, cap_tracks;	/* tracks[i] is track id base + i */
@@ -102,6 +103,7 @@ struct writer {
 	int flows_pending;	/* flows to resolve at finish */
 	size_t held;		/* slices waiting for their parent, all rows */
 	int deps_pending;	/* dependencies to link at finish */
+	int sys_events;		/* system events written (their parents) */
 	int too_many_tracks;
 	struct wdropped *dropped;	/* events out of the time range */
 	size_t ndropped;
@@ -143,6 +145,7 @@ static void writer_free(struct writer *w)
 	sqlite3_close(w->db);
 	strmap_free(&w->strings, NULL);
 	free(w->string_ids);
+	free(w->hlo.v);
 	for (int64_t i = 0; w->tracks && i <= w->ntracks; i++)
 	{
 		free(w->tracks[i].held);
@@ -175,7 +178,7 @@ struct writer *writer_open(const char *path)
 	}
 	/* A crash mid-build leaves only a temporary file that is never
 	 * renamed into place, so no journal is needed. */
-	if (db_exec(w->db, "PRAGMA page_size=8192; PRAGMA journal_mode=OFF;"
+	if (db_exec(w->db, "PRAGMA page_size=32768; PRAGMA journal_mode=OFF;"
 			   " PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
 			   " PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;"
 			   " PRAGMA threads=2;") ||
@@ -810,6 +813,28 @@ static void note_typed(struct writer *w, int64_t slice, unsigned table)
 		w->tracks[i].typed |= table;
 }
 
+/* Keeps the HLO name of an instruction slice for the finishing pass. */
+static void keep_hlo(struct writer *w, int64_t slice, int64_t hlo)
+{
+	struct slice_hlo *h = &w->hlo;
+	size_t k = (size_t)(slice - w->base - 1);
+
+	if (h->dropped)
+		return;
+	if (k >= SLICE_HLO_MAX || (hlo && (uint64_t)(hlo - w->base) > UINT32_MAX)) {
+		free(h->v);
+		memset(h, 0, sizeof(*h));
+		h->dropped = 1;
+		return;
+	}
+	if (k >= h->n) {
+		h->v = xgrow(h->v, &h->cap, k + 1, sizeof(*h->v));
+		memset(h->v + h->n, 0, (k + 1 - h->n) * sizeof(*h->v));
+		h->n = k + 1;
+	}
+	h->v[k] = hlo > 0 ? (uint32_t)(hlo - w->base) : 0;
+}
+
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *src)
 {
@@ -818,6 +843,7 @@ void writer_instruction(struct writer *w, int64_t slice,
 	if (!slice)
 		return;
 	note_typed(w, slice, WT_INSTR);
+	keep_hlo(w, slice, src->hlo_name);
 	q_begin(w, S_INSTR);
 	wq_int(w->q, i++, slice);
 	INSTRUCTION_COLUMNS(BIND_COL)
@@ -848,6 +874,7 @@ void writer_sys_event(struct writer *w, int64_t slice,
 
 	if (!slice)
 		return;
+	w->sys_events = 1;
 	q_begin(w, S_SYS);
 	wq_int(w->q, i++, slice);
 	SYS_EVENT_COLUMNS(BIND_COL)
@@ -1191,10 +1218,13 @@ int writer_finish(struct writer *w)
 	if (db_exec(w->db, "PRAGMA cache_size=-4096; PRAGMA threads=0") ||
 	    finish_depths(w->db, w->tracks, w->base, w->ntracks) ||
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
-	    sys_parents(w) || (w->deps_pending && deps_resolve(w->db)) ||
+	    /* parts merged in may hold system events */
+	    ((w->sys_events || w->nparts) && sys_parents(w)) ||
+	    (w->deps_pending && deps_resolve(w->db)) ||
 	    schema_create_indexes(w->db))
 		goto out;
-	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks, w->progress,
+	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks,
+			  w->hlo.dropped ? NULL : &w->hlo, w->progress,
 			  w->progress_ctx) || resolve_flows(w) ||
 	    fill_flow_marks(w))
 		goto out;

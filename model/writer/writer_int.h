@@ -93,10 +93,24 @@ int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
  * (parents.c). */
 int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 		   int64_t ntracks);
+/* The HLO names of instruction slices, kept as they are written so that
+ * the level-of-detail pass reads them without a join to the instruction
+ * table (a seek per slice): v[slice id - base - 1] is the string id -
+ * base, 0 for none. Past SLICE_HLO_MAX slices (memory stays bounded)
+ * it is dropped and the pass joins. */
+#define SLICE_HLO_MAX ((size_t)1 << 24)
+
+struct slice_hlo {
+	uint32_t *v;
+	size_t n, cap;
+	int dropped;
+};
+
 /* Finishing passes (finish.c): nesting depth, busy time and
- * level-of-detail rows for every track. */
+ * level-of-detail rows for every track. hlo: NULL to read the HLO
+ * names from the instruction table. */
 int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
-		  int64_t ntracks,
+		  int64_t ntracks, const struct slice_hlo *hlo,
 		  void (*progress)(void *, const char *, int), void *ctx);
 
 /* The table of pending dependencies (deps.c), made with the cache, and

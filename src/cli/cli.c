@@ -81,6 +81,8 @@ static const char help_text[] =
 	"      --color=WHEN     (viewer) colours: auto (default; none with\n"
 	"                       NO_COLOR), always or never\n"
 	"      --ascii          (viewer) ASCII characters only\n"
+	"      --no-mouse       (viewer) leave the mouse to the terminal\n"
+	"                       (its own text selection)\n"
 	"      --at=T           (viewer) open with the cursor at T, as :goto\n"
 	"      --zoom=A:B       (viewer) open showing A to B, as :zoom\n"
 	"      --search=Q       (viewer) open with search Q on\n"

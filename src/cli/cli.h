@@ -40,11 +40,12 @@ enum {
 
 /* Viewer options, taken by the commands that open the viewer. */
 enum { CLI_OPT_COLOR = 512, CLI_OPT_ASCII, CLI_OPT_HEADLESS, CLI_OPT_DUMP,
-       CLI_OPT_DATA_PATH };
+       CLI_OPT_DATA_PATH, CLI_OPT_NO_MOUSE };
 #define CLI_VIEW_OPTIONS \
 	{ "color", required_argument, NULL, CLI_OPT_COLOR }, \
 	{ "colour", required_argument, NULL, CLI_OPT_COLOR }, \
 	{ "ascii", no_argument, NULL, CLI_OPT_ASCII }, \
+	{ "no-mouse", no_argument, NULL, CLI_OPT_NO_MOUSE }, \
 	{ "headless", required_argument, NULL, CLI_OPT_HEADLESS }, \
 	{ "dump", required_argument, NULL, CLI_OPT_DUMP }, \
 	{ "data-path", required_argument, NULL, CLI_OPT_DATA_PATH }

@@ -293,6 +293,10 @@ static int run_layers(struct model *m, const struct mprofile *p,
 	}
 	if (layers_load(m, p->id, a->depth, NULL, &lt))
 		return -1;
+	if (layers_dists(m, p->id, &lt)) {
+		layers_free(&lt);
+		return -1;
+	}
 	layers_sort(&lt, col, desc);
 	export_layers(&lt, p, a->fmt, out);
 	layers_free(&lt);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "src/import/readahead.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 #include "model/cache/cache.h"
@@ -245,7 +246,9 @@ struct jsplit *import_open_json(struct import *im, int *fd)
 		im->size = 0;
 		g = xcalloc(1, sizeof(*g));
 		g->gz = gz;
-		return jsplit_open_reader(gz_read, g, im->name);
+		/* inflating overlaps with splitting */
+		return jsplit_open_reader(readahead_read,
+					  readahead_start(gz_read, g), im->name);
 	}
 	return jsplit_open(*fd, im->name);
 }
@@ -254,7 +257,7 @@ void import_close_json(struct jsplit *s, int fd)
 {
 	/* gzip input: the stream owns the file */
 	if (s && fd < 0) {
-		struct gzin *g = jsplit_reader_ctx(s);
+		struct gzin *g = readahead_stop(jsplit_reader_ctx(s));
 
 		gzclose(g->gz);
 		free(g);

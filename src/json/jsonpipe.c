@@ -35,6 +35,7 @@ struct batch {
 struct jpipe {
 	struct jsplit *s;
 	jpipe_prep_fn prep;
+	jpipe_scan_fn scan;	/* raw records: no cJSON */
 	int threaded;
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -110,14 +111,19 @@ static void fill_batch(struct jpipe *p, struct batch *b)
 		pr = &b->rec[b->n++];
 		pr->r = r;
 		/* the splitter reuses its buffers: keep copies */
-		pr->v = r.kind == JREC_ARRAY_END ? NULL :
-			parse(&b->arena, r.text, r.len);
-		pr->prepared = p->prep && pr->v ?
-			p->prep(&r, pr->v, &b->arena) : NULL;
 		text = arena_copy(&b->arena, r.text, r.len);
 		pr->r.text = text;
 		if (r.key)
 			pr->r.key = arena_copy(&b->arena, r.key, strlen(r.key));
+		if (p->scan) {
+			pr->v = NULL;
+			pr->prepared = p->scan(&pr->r, &b->arena);
+		} else {
+			pr->v = r.kind == JREC_ARRAY_END ? NULL :
+				parse(&b->arena, r.text, r.len);
+			pr->prepared = p->prep && pr->v ?
+				p->prep(&r, pr->v, &b->arena) : NULL;
+		}
 		bytes += r.len;
 	}
 	b->root_array = jsplit_root_is_array(p->s);
@@ -155,12 +161,14 @@ static void *reader(void *arg)
 	}
 }
 
-struct jpipe *jpipe_open(struct jsplit *s, int threads, jpipe_prep_fn prep)
+static struct jpipe *pipe_start(struct jsplit *s, int threads,
+				 jpipe_prep_fn prep, jpipe_scan_fn scan)
 {
 	struct jpipe *p = xcalloc(1, sizeof(*p));
 
 	p->s = s;
 	p->prep = prep;
+	p->scan = scan;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	for (int i = 0; i < NBATCHES; i++) {
@@ -170,6 +178,17 @@ struct jpipe *jpipe_open(struct jsplit *s, int threads, jpipe_prep_fn prep)
 	if (threads > 0 && !pthread_create(&p->thread, NULL, reader, p))
 		p->threaded = 1;
 	return p;
+}
+
+struct jpipe *jpipe_open(struct jsplit *s, int threads, jpipe_prep_fn prep)
+{
+	return pipe_start(s, threads, prep, NULL);
+}
+
+struct jpipe *jpipe_open_raw(struct jsplit *s, int threads,
+			     jpipe_scan_fn scan)
+{
+	return pipe_start(s, threads, NULL, scan);
 }
 
 /* The next full batch, read here when there is no reader thread. */

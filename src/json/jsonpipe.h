@@ -20,10 +20,20 @@ struct arena;
 typedef void *(*jpipe_prep_fn)(const struct jrec *r, const cJSON *v,
 			       struct arena *a);
 
+/* Work on a record's text done in the reader thread, for importers that
+ * scan records without building trees (jscan.h): r->text is the pipe's
+ * copy, valid as long as what scan returns (allocated in a). It must not
+ * touch the importer's state. */
+typedef void *(*jpipe_scan_fn)(const struct jrec *r, struct arena *a);
+
 /* Starts reading s (which must outlive the pipe). With threads == 0 the
  * records are read in the caller's thread (same results). prep may be
  * NULL. */
 struct jpipe *jpipe_open(struct jsplit *s, int threads, jpipe_prep_fn prep);
+/* The same without cJSON: records come with no value (*v is NULL) and
+ * with what scan made of their text. */
+struct jpipe *jpipe_open_raw(struct jsplit *s, int threads,
+			     jpipe_scan_fn scan);
 /* 1: a record in *r, its value in *v (NULL for invalid JSON; the
  * importer says what it expected) and what prep made of it in *prepared,
  * all valid until the next call; 0: end of input; -1: error in

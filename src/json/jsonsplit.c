@@ -105,7 +105,8 @@ void jsplit_close(struct jsplit *s)
 	free(s);
 }
 
-uint64_t jsplit_offset(const struct jsplit *s)
+/* Bytes consumed so far. */
+static uint64_t jsplit_offset(const struct jsplit *s)
 {
 	return s->base + s->pos;
 }

@@ -50,8 +50,6 @@ void jsplit_close(struct jsplit *s);
  * -1: error, message in err_get() naming the file and byte offset. */
 int jsplit_next(struct jsplit *s, struct jrec *r);
 
-/* Bytes consumed so far, for progress reports. */
-uint64_t jsplit_offset(const struct jsplit *s);
 /* 1 if the root is a bare array. Valid after the first jsplit_next(). */
 int jsplit_root_is_array(const struct jsplit *s);
 /* A reader for bytes that come from elsewhere (a gzip stream). Returns

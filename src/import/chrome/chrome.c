@@ -17,7 +17,9 @@
 
 #include "src/import/chrome/chrome.h"
 #include "src/import/formats.h"
+#include "model/arena.h"
 #include "src/json/jscan.h"
+#include "src/json/jsonpipe.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 
@@ -53,12 +55,19 @@ static int field_of(const struct jspan *k)
 	return -1;
 }
 
+/* An event as the reader thread scanned it: its members' raw spans,
+ * with the times converted there too (the importer reports their
+ * errors in file order). */
 struct event {
 	struct jspan f[F_COUNT];
 	int have[F_COUNT];
+	int scan_rc;		/* SCAN_* */
+	int ts_rc, dur_rc;	/* jscan_scaled() of ts and dur */
 	char ph;
-	int64_t ts;
+	int64_t ts, dur;
 };
+
+enum { SCAN_OK, SCAN_NOT_OBJECT, SCAN_MALFORMED };
 
 static const char *type_name(const struct jspan *v)
 {
@@ -77,15 +86,18 @@ static int bad(struct chrome *c, int field, const struct jspan *v,
 	return import_bad_field(c->im, fields[field].name, type_name(v), want);
 }
 
-static int scan_event(struct chrome *c, const struct jrec *r, struct event *e)
+static void scan_members(const struct jrec *r, struct event *e)
 {
 	struct jscan s;
 	struct jspan k, v;
 	int rc;
 
 	memset(e->have, 0, sizeof(e->have));
-	if (jscan_object(&s, r->text, r->len))
-		return import_fail(c->im, r, "expected an event object");
+	e->scan_rc = SCAN_OK;
+	if (jscan_object(&s, r->text, r->len)) {
+		e->scan_rc = SCAN_NOT_OBJECT;
+		return;
+	}
 	while ((rc = jscan_member(&s, &k, &v)) == 1) {
 		int i = field_of(&k);
 
@@ -95,8 +107,28 @@ static int scan_event(struct chrome *c, const struct jrec *r, struct event *e)
 		}
 	}
 	if (rc < 0)
-		return import_fail(c->im, r, "malformed event object");
-	return 0;
+		e->scan_rc = SCAN_MALFORMED;
+}
+
+/* Runs in the reader thread (src/json/jsonpipe.h) on each record: trace
+ * events are scanned there, other records are left to the importer. */
+static void *scan_event(const struct jrec *r, struct arena *a)
+{
+	struct event *e;
+
+	if (r->kind != JREC_ITEM || (r->key && strcmp(r->key, "traceEvents")))
+		return NULL;
+	e = arena_alloc(a, sizeof(*e));
+	scan_members(r, e);
+	if (e->scan_rc != SCAN_OK)
+		return e;
+	e->ph = e->have[F_PH] && e->f[F_PH].type == JT_STRING &&
+		e->f[F_PH].n == 1 ? e->f[F_PH].p[0] : '?';
+	e->ts = e->dur = 0;
+	e->ts_rc = e->have[F_TS] ? jscan_scaled(&e->f[F_TS], 3, &e->ts) : 0;
+	e->dur_rc = e->have[F_DUR] ?
+		    jscan_scaled(&e->f[F_DUR], 3, &e->dur) : 0;
+	return e;
 }
 
 /* Text of a string, number or boolean field; "" when absent. */
@@ -114,9 +146,10 @@ static int text_field(struct chrome *c, struct event *e, int f,
 	return 0;
 }
 
-static int time_field(struct chrome *c, struct event *e, int f, int64_t *ns)
+/* The error of a time field whose conversion (rc) failed. */
+static int time_error(struct chrome *c, struct event *e, int f, int rc)
 {
-	if (jscan_scaled(&e->f[f], 3, ns))
+	if (rc)
 		return e->f[f].type == JT_NUMBER || e->f[f].type == JT_STRING ?
 		       import_fail(c->im, c->im->rec,
 				   "\"%s\" is not a time in µs that fits in"
@@ -282,9 +315,10 @@ static int complete(struct chrome *c, struct event *e)
 {
 	int64_t dur = 0;
 
-	if ((e->have[F_DUR] && time_field(c, e, F_DUR, &dur)) ||
+	if ((e->have[F_DUR] && time_error(c, e, F_DUR, e->dur_rc)) ||
 	    bound_flow(c, e))
 		return -1;
+	dur = e->dur;
 	args_text(c, e);
 	note_ts(c, e->ts, dur > 0 && e->ts <= INT64_MAX - dur ? e->ts + dur :
 		e->ts);
@@ -518,32 +552,31 @@ static int dispatch(struct chrome *c, struct event *e)
 	}
 }
 
-static int event(struct chrome *c, const struct jrec *r)
+static int event(struct chrome *c, const struct jrec *r, struct event *e)
 {
-	struct event e;
-
 	c->im->rec = r;
 	c->seq++;
-	if (scan_event(c, r, &e))
-		return -1;
-	if (!e.have[F_PH])
+	if (e->scan_rc != SCAN_OK)
+		return import_fail(c->im, r, e->scan_rc == SCAN_NOT_OBJECT ?
+				   "expected an event object" :
+				   "malformed event object");
+	if (!e->have[F_PH])
 		return import_fail(c->im, r, "missing \"ph\"");
-	if (e.f[F_PH].type != JT_STRING)
-		return bad(c, F_PH, &e.f[F_PH], "a phase letter");
-	e.ph = e.f[F_PH].n == 1 ? e.f[F_PH].p[0] : '?';
-	if (text_field(c, &e, F_PID, &c->pid) ||
-	    text_field(c, &e, F_TID, &c->tid) ||
-	    text_field(c, &e, F_NAME, &c->name) ||
-	    text_field(c, &e, F_CAT, &c->cat))
+	if (e->f[F_PH].type != JT_STRING)
+		return bad(c, F_PH, &e->f[F_PH], "a phase letter");
+	if (text_field(c, e, F_PID, &c->pid) ||
+	    text_field(c, e, F_TID, &c->tid) ||
+	    text_field(c, e, F_NAME, &c->name) ||
+	    text_field(c, e, F_CAT, &c->cat))
 		return -1;
-	if (e.ph == 'M')
-		return metadata(c, &e);
-	if (!e.have[F_TS]) {
-		if (!strchr("XBEiIRCbenSFTpstf", e.ph))
-			return dispatch(c, &e);
+	if (e->ph == 'M')
+		return metadata(c, e);
+	if (!e->have[F_TS]) {
+		if (!strchr("XBEiIRCbenSFTpstf", e->ph))
+			return dispatch(c, e);
 		return import_fail(c->im, r, "missing \"ts\"");
 	}
-	if (time_field(c, &e, F_TS, &e.ts) || dispatch(c, &e))
+	if (time_error(c, e, F_TS, e->ts_rc) || dispatch(c, e))
 		return -1;
 	if (trows_count(c->rows) > TROWS_MAX)
 		return import_fail(c->im, r, "more than %zu processes, threads and"
@@ -633,26 +666,28 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* Splitting and scanning run a batch ahead in a thread of their own. */
 static int read_events(struct chrome *c, struct jsplit *s)
 {
+	struct jpipe *pipe = jpipe_open_raw(s, 1, scan_event);
 	struct jrec r;
+	const cJSON *none;
+	void *e;
 	uint64_t count = 0;
 	int rc;
 
-	while ((rc = jsplit_next(s, &r)) == 1) {
+	while ((rc = jpipe_next(pipe, &r, &none, &e)) == 1) {
 		if (r.kind == JREC_ARRAY_END)
 			continue;
-		if (jsplit_root_is_array(s) ||
-		    (r.key && !strcmp(r.key, "traceEvents") &&
-		     r.kind == JREC_ITEM))
-			rc = event(c, &r);
-		else
-			rc = other(c, &r);
-		if (rc || writer_failed(c->w))
-			return -1;
+		rc = e ? event(c, &r, e) : other(c, &r);
+		if (rc || writer_failed(c->w)) {
+			rc = -1;
+			break;
+		}
 		if (++count % 4096 == 0)
-			import_progress(c->im, jsplit_offset(s));
+			import_progress(c->im, jpipe_offset(pipe));
 	}
+	jpipe_close(pipe);
 	return rc;
 }
 
