@@ -3,9 +3,9 @@
  * bucket, their total, shortest and longest duration. Searches for a
  * name and summaries of a selection read these instead of every event.
  *
- * Names are kept from the track's second LOD level up; the other fields
- * only from the level with at most AGG_MAX_BUCKETS buckets over the
- * track, which is all a selection summary needs (its two edge buckets are
+ * Names are kept from the track's second LOD level up; names by
+ * duration bin from there up to the level with at most AGG_MAX_BUCKETS
+ * buckets over the track; the other fields only from that level up, which is all a selection summary needs (its two edge buckets are
  * read from the events). */
 #ifndef NX_AGG_H
 #define NX_AGG_H
@@ -18,10 +18,20 @@ enum agg_field {
 	AGG_CAT,	/* slice.cat: layer, DMA queue type, trace category */
 	AGG_HLO,	/* instruction.hlo_name */
 	AGG_SIZE,	/* DMA transfer_size (bytes, not a string id) */
+	AGG_DUR,	/* name and duration bin: agg_dur_value() */
 	AGG_NFIELDS
 };
 
 #define AGG_MAX_BUCKETS 1024
+
+/* Durations are binned by power of two, each octave in 8 bins: a bin is
+ * the duration's bit length and its 3 bits below the top one. A value of
+ * the AGG_DUR field is name << AGG_DUR_SHIFT | bin; with the bin's count,
+ * shortest and longest duration, a comparison counts whole bins and
+ * reads the events of the few buckets whose bin straddles its bound. */
+#define AGG_DUR_SHIFT 9
+
+int64_t agg_dur_value(int64_t name, int64_t dur);
 /* A field with more distinct values in one bucket is dropped for that
  * track (its bit is cleared in track.agg_fields). */
 #define AGG_MAX_VALUES 2048

@@ -293,6 +293,8 @@ static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 	vals[AGG_HLO] = has[AGG_HLO] ? sqlite3_column_int64(sel, 6) : 0;
 	has[AGG_SIZE] = sqlite3_column_type(sel, 7) != SQLITE_NULL;
 	vals[AGG_SIZE] = has[AGG_SIZE] ? sqlite3_column_int64(sel, 7) : 0;
+	vals[AGG_DUR] = agg_dur_value(vals[AGG_NAME], dur);
+	has[AGG_DUR] = 1;
 	agg_add(s->agg, ts, dur, vals, has);
 }
 
