@@ -796,19 +796,21 @@ static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
 	return st;
 }
 
-/* The levels a comparison's aggregates hold for a track, [*lo, *hi];
- * -1 when the track has none. */
+/* The levels a comparison's aggregates hold for a track, [*lo, *hi],
+ * and the one whose buckets count a range; -1 when the track has none,
+ * or its durations are not by name and the query names some. */
 static int num_levels(const struct search *s, const struct mtrack *t,
-		      int *lo, int *hi)
+		      int *lo, int *hi, int *whole)
 {
-	int nl, fl, lmax;
+	int nl, fl, lmax, named;
 
 	if (s->num.field < 0 || agg_levels(t, &nl, &fl, &lmax) ||
 	    !(t->agg_fields & (1u << s->num.field)))
 		return -1;
-	*lo = s->num.field == AGG_DUR ? nl : fl;
-	*hi = s->num.field == AGG_DUR ? NX_MIN(fl, lmax) : lmax;
-	return *lo <= *hi ? 0 : -1;
+	agg_num_levels(s->num.field, NX_MAX(t->max_ts - t->min_ts, 1), nl,
+		       lmax, lo, hi, &named);
+	*whole = named ? *hi : *lo;
+	return s->num.field == AGG_DUR && !named && !s->any_name ? -1 : 0;
 }
 
 static int num_holds(const struct numterm *n, int64_t v)
@@ -1076,7 +1078,7 @@ int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 			l++;
 		return frame_agg(s, t, l, t0, colw, ncols, hits);
 	}
-	if (!num_levels(s, t, &nl, &lmax) && colw >= lod_width(nl)) {
+	if (!num_levels(s, t, &nl, &lmax, &fl) && colw >= lod_width(nl)) {
 		int l = nl;
 
 		while (l < lmax && lod_width(l + 1) <= colw)
@@ -1232,9 +1234,8 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 		if (s->names_only && !s->any_name &&
 		    !agg_levels(t, &nl, &fl, &lmax))
 			rc = stats_agg(s, t, fl, t0, t1, out);
-		else if (!num_levels(s, t, &nl, &lmax))
-			rc = stats_num(s, t, nl, s->num.field == AGG_DUR ? lmax : nl,
-				       t0, t1, out);
+		else if (!num_levels(s, t, &nl, &lmax, &fl))
+			rc = stats_num(s, t, nl, fl, t0, t1, out);
 		else
 			rc = stats_raw(s, t, t0, t1, out);
 		if (rc)
@@ -1422,7 +1423,7 @@ static int step_level(const struct search *s, const struct mtrack *t)
 
 	if (s->names_only && !s->any_name && !agg_levels(t, &nl, &fl, &lmax))
 		return nl;
-	if (!num_levels(s, t, &nl, &lmax))
+	if (!num_levels(s, t, &nl, &lmax, &fl))
 		return nl;
 	return -1;
 }
