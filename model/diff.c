@@ -7,6 +7,7 @@
 
 #include "model/diff_int.h"
 #include "model/hmap.h"
+#include "model/selection.h"
 #include "model/util.h"
 
 const char *const diff_what_names[DW_COUNT] = {
@@ -37,6 +38,11 @@ static const struct diff_layout layouts[DW_COUNT] = {
 		{ COUNT_COL, TIME_COL("median", "Median"),
 		  TIME_COL("p90", "p90"), TIME_COL("max", "Max") }, 4, 1 },
 };
+
+const struct diff_layout *diff_layout_of(enum diff_what w)
+{
+	return &layouts[w];
+}
 
 int diff_what_parse(const char *s, enum diff_what *w)
 {
@@ -205,6 +211,36 @@ int diff_compute(struct model *a, struct model *b, enum diff_what w,
 	}
 	drop_one_sided(out);
 	return diff_sort(out, NULL);
+}
+
+int diff_selections(struct model *m[2], const int64_t prof[2],
+		    const struct selection *sel[2], const char *scope,
+		    struct diff *out)
+{
+	struct diff_sides s;
+
+	memset(out, 0, sizeof(*out));
+	out->what = DW_OVERALL;
+	out->lay = &layouts[DW_OVERALL];
+	out->scope = scope;
+	memset(&s, 0, sizeof(s));
+	s.d = out;
+	strmap_init(&s.index);
+	for (s.side = 0; s.side < 2; s.side++) {
+		if (model_profile(m[s.side], prof[s.side], &out->prof[s.side])) {
+			strmap_free(&s.index, NULL);
+			diff_free(out);
+			return -1;
+		}
+		if (!sel[s.side])
+			continue;
+		out->total[s.side] = sel[s.side]->active;
+		s.m = m[s.side];
+		s.prof = &out->prof[s.side];
+		diff_load_selection(&s, sel[s.side]);
+	}
+	strmap_free(&s.index, NULL);
+	return 0;
 }
 
 void diff_free(struct diff *d)

@@ -55,6 +55,7 @@ struct diff_row {
 
 struct diff {
 	enum diff_what what;
+	const char *scope;	/* NULL: whole profiles; "selection", "window" */
 	const struct diff_layout *lay;
 	struct mprofile prof[2];
 	int64_t total[2];	/* total time, ns */
@@ -68,6 +69,17 @@ struct diff {
 int diff_compute(struct model *a, struct model *b, enum diff_what w,
 		 struct diff *out);
 void diff_free(struct diff *d);
+
+struct selection;
+/* The overall figures of two selections (profile prof[i] of m[i]): the
+ * range, active time, events and event time, per engine and DMA queue as
+ * the overall table has them, other rows' events and time; total[] is
+ * each side's active time. scope names them ("selection"). A side
+ * without rows (sel[i] NULL) has none of the figures. -1 with err_get()
+ * set. */
+int diff_selections(struct model *m[2], const int64_t prof[2],
+		    const struct selection *sel[2], const char *scope,
+		    struct diff *out);
 
 /* The unit of a row's cell in column c. */
 enum diff_unit diff_unit_of(const struct diff *d, const struct diff_row *r,
@@ -87,6 +99,11 @@ const char *diff_status(const struct diff_row *r);
  * layout's column, largest first; overall keeps its figures' order).
  * -1 with err_get() set for an unknown key. */
 int diff_sort(struct diff *d, const char *spec);
+/* Whether spec names a column of table w, before any profile is read;
+ * -1 with err_get() set as diff_sort() sets it. */
+int diff_sort_check(enum diff_what w, const char *spec);
+/* The columns of table w. */
+const struct diff_layout *diff_layout_of(enum diff_what w);
 
 /* 1 when B's total time exceeds A's by more than pct percent. */
 int diff_slower(const struct diff *d, double pct);

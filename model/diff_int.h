@@ -26,5 +26,8 @@ void diff_real(struct diff_sides *s, const char *name, double v);
 /* One side's rows of s->d->what; -1 with err_get() set. */
 int diff_load_device(struct diff_sides *s);
 int diff_load_system(struct diff_sides *s);
+struct selection;
+/* One side's figures of a selection (diff_selections). */
+void diff_load_selection(struct diff_sides *s, const struct selection *sel);
 
 #endif

@@ -136,9 +136,10 @@ static void dma_figures(struct diff_sides *s, const struct sel_group *g)
 	free(types);
 }
 
-static int overall_device(struct diff_sides *s, const struct selection *sel)
+/* Events and their time, then per engine row and per DMA row. */
+static void selection_figures(struct diff_sides *s,
+			      const struct selection *sel)
 {
-	diff_figure(s, "Total time", DU_NS, s->d->total[s->side]);
 	diff_figure(s, "Events", DU_COUNT, sel->n);
 	diff_figure(s, "Event time", DU_NS, sel->dur);
 	for (size_t i = 0; i < sel->ngroups; i++)
@@ -147,7 +148,28 @@ static int overall_device(struct diff_sides *s, const struct selection *sel)
 	for (size_t i = 0; i < sel->ngroups; i++)
 		if (is_dma(&sel->groups[i]))
 			dma_figures(s, &sel->groups[i]);
+}
+
+static int overall_device(struct diff_sides *s, const struct selection *sel)
+{
+	diff_figure(s, "Total time", DU_NS, s->d->total[s->side]);
+	selection_figures(s, sel);
 	return reported_figures(s);
+}
+
+void diff_load_selection(struct diff_sides *s, const struct selection *sel)
+{
+	diff_figure(s, "Range", DU_NS, sel->t1 - sel->t0);
+	diff_figure(s, "Active time", DU_NS, sel->active);
+	selection_figures(s, sel);
+	for (size_t i = 0; i < sel->ngroups; i++) {
+		const struct sel_group *g = &sel->groups[i];
+
+		if (is_engine(g) || is_dma(g) || !g->n)
+			continue;
+		figure(s, DU_COUNT, g->n, "%s events", g->name);
+		figure(s, DU_NS, g->dur, "%s time", g->name);
+	}
 }
 
 static void engine_row(struct diff_sides *s, const struct sel_group *g)

@@ -129,6 +129,14 @@ static int by_key(const void *pa, const void *pb)
 	return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
+int diff_sort_check(enum diff_what w, const char *spec)
+{
+	struct diff d = { .what = w, .lay = diff_layout_of(w) };
+	struct key k;
+
+	return parse_key(&d, spec, &k);
+}
+
 int diff_sort(struct diff *d, const char *spec)
 {
 	struct key k = { P_DELTA, d->lay->sort_col, 1 };

@@ -340,6 +340,12 @@ expect 2 "unknown format" "$NXTOP" diff -q "$a" "$b" --format xml
 expect 2 "expected a percentage" "$NXTOP" diff -q "$a" "$b" --fail-if-slower -1
 expect 2 "expected a percentage" "$NXTOP" diff -q "$a" "$b" --fail-if-slower 5x
 expect 2 "unknown column 'bogus'" "$NXTOP" diff -q "$a" "$b" --what layers --sort bogus
+# checked before the profiles load: missing ones are not reached, and a
+# column of another table is unknown to this one
+expect 2 "^nxtop: --sort: unknown column 'bytes_a'" \
+	"$NXTOP" diff -q "$tmp/missing-a.json" "$tmp/missing-b.json" --what layers --sort bytes_a
+grep -q missing "$err" && fail "--sort BADCOL: a profile was opened: $(cat "$err")"
+expect 0 "" "$NXTOP" diff -q "$a" "$b" --what dma --sort bytes_a
 expect 1 "" "$NXTOP" diff -q "$a" "$tmp/missing.json"
 [ "$(wc -l <"$err")" -eq 1 ] || fail "missing B: not one line: $(cat "$err")"
 

@@ -325,6 +325,81 @@ static void test_frame_cache(void **state)
 	free(fx);
 }
 
+/* B's tracks under A's: two headings, each side's tree one level down,
+ * ids found per side; a B frame at t0 is B's own frame at t0 - shift
+ * with its top events moved by shift, panned or not. */
+static void test_stacked(void **state)
+{
+	char *fa = tu_fixture("device_small.json");
+	char *fb = tu_fixture("device_screen.json");
+	char *ca = tu_import(fa), *cb = tu_import(fb);
+	struct model *ma, *mb;
+	struct tracks tr, b, ref;
+	static const int64_t shift = -12345;
+	size_t na, nb;
+
+	(void)state;
+	assert_non_null(ca);
+	assert_non_null(cb);
+	ma = model_open(ca);
+	mb = model_open(cb);
+	assert_non_null(ma);
+	assert_non_null(mb);
+	assert_int_equal(tracks_load(&tr, ma, 1), 0);
+	assert_int_equal(tracks_load(&b, mb, 1), 0);
+	assert_int_equal(tracks_load(&ref, mb, 1), 0);
+	na = tr.n;
+	nb = b.n;
+	tracks_stack(&tr, &b, mb, "A: a", "B: b");
+	assert_int_equal(b.n, 0);
+	assert_int_equal(tr.n, na + nb + 2);
+	assert_string_equal(tr.t[0].name, "A: a");
+	assert_string_equal(tr.t[na + 1].name, "B: b");
+	assert_int_equal(tr.st[na + 1].side, 1);
+	assert_int_equal(tr.st[na + 1].parent, SIZE_MAX);
+	for (size_t j = 0; j < nb; j++) {
+		size_t i = na + 2 + j;
+
+		assert_int_equal(tr.st[i].side, 1);
+		assert_int_equal(tr.st[i].depth, ref.st[j].depth + 1);
+		assert_int_equal(tr.st[i].parent, ref.st[j].parent == SIZE_MAX ?
+				 na + 1 : ref.st[j].parent + na + 2);
+		assert_int_equal(tracks_find_side(&tr, 1, ref.t[j].id) ==
+				 SIZE_MAX, ref.st[j].is_group && !ref.t[j].id);
+		assert_true(tracks_model(&tr, i) == mb);
+	}
+	for (size_t j = 0; j < na; j++)
+		assert_true(tracks_model(&tr, j + 1) == ma);
+	tracks_set_shift(&tr, shift);
+	for (size_t j = 0; j < nb; j++) {
+		size_t i = na + 2 + j;
+		int64_t t0 = 20000;
+
+		if (ref.st[j].is_group || ref.t[j].is_counter)
+			continue;
+		for (int k = 0; k < 3; k++, t0 += 7 * 150) {
+			struct mcell want[80];
+			const struct mcell *got = tracks_frame(&tr, i, t0, 150, 80);
+
+			assert_non_null(got);
+			assert_int_equal(model_frame(mb, &ref.t[j], t0 - shift,
+						     150, 80, want), 0);
+			for (int c = 0; c < 80; c++)
+				if (want[c].top_slice)
+					want[c].top_ts += shift;
+			assert_memory_equal(got, want, sizeof(want));
+		}
+	}
+	tracks_free(&ref);
+	tracks_free(&tr);
+	model_close(mb);
+	model_close(ma);
+	free(ca);
+	free(cb);
+	free(fa);
+	free(fb);
+}
+
 /* A system profile regrouped at view time: one line per row, a row
  * merging the tracks that share its keys, every track in exactly one
  * row; merged frames and panned frames equal frames read from scratch;
@@ -598,6 +673,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_prompt_history),
 		cmocka_unit_test(test_frame_cache),
 		cmocka_unit_test(test_system_rows),
+		cmocka_unit_test(test_stacked),
 		cmocka_unit_test(test_details_long_value),
 		cmocka_unit_test(test_pager_wrap),
 		cmocka_unit_test(test_home_end),

@@ -15,7 +15,9 @@
 # back with Backspace; flowmarks: the marks where flows leave and
 # enter events, hidden and shown again with :flows; insights: the
 # warnings lane, the Insights list and a finding zoomed to and boxed;
-# views: a view saved, restored, listed and deleted), and
+# views: a view saved, restored, listed and deleted; stacked: nxtop A B,
+# the two timelines stacked, aligned on an event of each, the Compare
+# view's Enter zooming both and the two-sided Selection Summary), and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -124,11 +126,18 @@ run() {
 		fi
 		profile=$tmp/$profile ;;
 	esac
+	# a second profile for nxtop A B, as in screen.sh
+	compare=$(sed -n 's/^# compare: //p' "$script")
+	if [ -n "$compare" ] && [ ! -e "$tmp/$compare" ]; then
+		cp "$srcdir/tests/fixtures/$compare" "$tmp/$compare" &&
+			"$NXTOP" import -q "$tmp/$compare" ||
+			{ fail "$name: $compare: import failed"; return; }
+	fi
 	first=$(grep -v '^#' "$script" | head -n 1)
 	case "$first" in size\ *) size=${first#size } ;; esac
 	tm kill-session -t t 2>/dev/null
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' $envs '$NXTOP' -q '$profile'; echo nxtop-exited; sleep 30"
+		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' $envs '$NXTOP' -q '$profile' ${compare:+'$tmp/$compare'}; echo nxtop-exited; sleep 30"
 	# keys typed before curses is up would arrive in the wrong mode
 	i=0
 	until tm capture-pane -p -t t | grep -q "^nxtop "; do
@@ -137,8 +146,8 @@ run() {
 		sleep 0.05
 	done
 	# and the insights counted (the headless run waits for them too),
-	# unless the first view is the Profile Manager
-	case $profile in --data-path=*) ;; *)
+	# unless the first view is the Profile Manager or the Compare view
+	case $profile${compare:+-compare} in --data-path=* | *-compare) ;; *)
 		until tm capture-pane -p -t t | head -n 1 | grep -q " insights\{0,1\} "; do
 			i=$((i + 1))
 			[ $i -lt 200 ] || { fail "$name: no insights counted"; return; }
@@ -162,7 +171,7 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager nesting flows flowmarks insights views; do
+	manager nesting flows flowmarks insights views stacked; do
 	run "$t"
 done
 

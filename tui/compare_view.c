@@ -139,39 +139,69 @@ static void compare_line(struct list *l, size_t i, struct list_line *out)
 		sb_adds(&out->cells[c], diff_status(r));
 }
 
+/* Where layer name runs in profile prof of m: 0 found, 1 not, -1
+ * error. */
+static int layer_range(struct model *m, int64_t prof, const char *name,
+		       int64_t *t0, int64_t *t1)
+{
+	struct layer_table t;
+	int rc = 1;
+
+	if (layers_load(m, prof, 0, NULL, &t))
+		return -1;
+	for (size_t k = 0; k < t.n && rc; k++) {
+		if (strcmp(t.rows[k].name, name))
+			continue;
+		*t0 = t.rows[k].start;
+		*t1 = NX_MAX(t.rows[k].end, *t0 + t.rows[k].dur);
+		rc = 0;
+	}
+	layers_free(&t);
+	return rc;
+}
+
 /* Enter on a layer: the timeline zoomed to it, its instructions
- * coloured, as in the layer table. */
+ * coloured, as in the layer table; stacked, to its runs in A and in B
+ * (shifted) both. */
 static int compare_enter(struct list *l, size_t i)
 {
 	struct compare *cv = (struct compare *)l;
 	struct timeline *tl = cv->tl;
-	struct layer_table t;
+	const struct diff_row *r = &cv->d.rows[i];
+	int64_t a0 = 0, a1 = 0, b0, b1, t0, t1;
+	int stacked = tl->tr.mb != NULL, rc;
 	char *name;
-	int rc = 0;
 
-	if (cv->d.what != DW_LAYERS || !cv->d.rows[i].has[0]) {
+	if (cv->d.what != DW_LAYERS || !(r->has[0] || (stacked && r->has[1]))) {
 		err_set("Enter zooms to a layer of A (:what layers)");
 		return -1;
 	}
-	if (layers_load(tl->m, tl->prof.id, 0, NULL, &t))
-		return -1;
-	name = xstrdup(cv->d.rows[i].name);
-	for (size_t k = 0; k < t.n; k++) {
-		int64_t t0 = t.rows[k].start;
-		int64_t t1 = NX_MAX(t.rows[k].end, t0 + t.rows[k].dur);
+	name = xstrdup(r->name);
+	rc = layer_range(tl->m, tl->prof.id, name, &a0, &a1);
+	if (rc >= 0 && stacked) {
+		int rb = layer_range(tl->tr.mb, tl->prof_b.id, name, &b0, &b1);
 
-		if (strcmp(t.rows[k].name, name))
-			continue;
+		if (rb < 0)
+			rc = -1;
+		else if (!rb) {
+			b0 += tl->tr.shift;
+			b1 += tl->tr.shift;
+			a0 = rc ? b0 : NX_MIN(a0, b0);
+			a1 = rc ? b1 : NX_MAX(a1, b1);
+			rc = 0;
+		}
+	}
+	if (!rc) {
+		t0 = a0;
+		t1 = NX_MAX(a1, a0 + 1);
 		tui_pop(l->view.tui);
-		timeline_zoom_range(tl, t0, NX_MAX(t1, t0 + 1));
+		timeline_zoom_range(tl, t0, t1);
 		tl->cur = t0;
 		timeline_show_cursor(tl);
 		rc = timeline_layer(tl, name);
-		break;
 	}
-	layers_free(&t);
 	free(name);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 static int compare_command(struct list *l, int argc, char **argv)
@@ -181,6 +211,10 @@ static int compare_command(struct list *l, int argc, char **argv)
 
 	if (strcmp(argv[0], "what"))
 		return 1;
+	if (!cv->b) {
+		err_set("what: these are the %s's figures", cv->d.scope);
+		return -1;
+	}
 	if (argc != 2) {
 		err_set("what: expected overall, engines, layers, opcodes, hlo,"
 			" dma or executions");
@@ -194,8 +228,9 @@ static int compare_command(struct list *l, int argc, char **argv)
 
 static const char *compare_export_name(struct list *l)
 {
-	(void)l;
-	return "compare";
+	const struct diff *d = &((struct compare *)l)->d;
+
+	return d->scope ? d->scope : "compare";
 }
 
 static int compare_export(struct list *l, enum out_format fmt, FILE *f)
@@ -210,10 +245,11 @@ static void compare_header(struct list *l, struct strbuf *out)
 	char b[48];
 	double pct;
 
-	sb_printf(out, "%s, B: ", diff_what_names[d->what]);
+	sb_printf(out, "%s, B: ", d->scope ? d->scope : diff_what_names[d->what]);
 	sb_adds(out, d->prof[1].name);
 	timefmt_dur(b, sizeof(b), d->total[1] - d->total[0], 3, draw_tf());
-	sb_printf(out, ", total %s%s", d->total[1] > d->total[0] ? "+" : "", b);
+	sb_printf(out, ", %s %s%s", d->scope ? "active" : "total",
+		  d->total[1] > d->total[0] ? "+" : "", b);
 	if (!diff_total_pct(d, &pct))
 		sb_printf(out, " (%s%.2f%%)", pct > 0 ? "+" : "", pct);
 }
@@ -249,6 +285,16 @@ static const struct view_ops compare_vops = LIST_VIEW_OPS("compare", KM_LIST,
 	"? help  Enter zoom to layer  :what engines|opcodes|layers  o/O sort  "
 	"/ filter  e/E export  q back", compare_cmds);
 
+static const struct view_cmd pair_cmds[] = {
+	{ "sort", "COLUMN [asc|desc]", "Sort by a column" },
+	{ "filter", "TEXT", "Keep the lines containing TEXT" },
+	{ NULL, NULL, NULL },
+};
+
+/* A box's or the window's figures over the stacked timeline. */
+static const struct view_ops pair_vops = LIST_VIEW_OPS("compare", KM_LIST,
+	"? help  o/O sort  / filter  e/E export  q back", pair_cmds);
+
 struct view *compare_view_open(struct timeline *tl, struct model *b,
 			       enum diff_what w)
 {
@@ -262,5 +308,19 @@ struct view *compare_view_open(struct timeline *tl, struct model *b,
 		list_close(&cv->list.view);
 		return NULL;
 	}
+	return &cv->list.view;
+}
+
+struct view *compare_view_open_diff(struct timeline *tl, struct diff *d)
+{
+	struct compare *cv = xcalloc(1, sizeof(*cv));
+
+	cv->tl = tl;
+	cv->d = *d;
+	memset(d, 0, sizeof(*d));
+	list_init(&cv->list, &pair_vops, &compare_ops, LIST_SMALL,
+		  cv->d.scope);
+	set_cols(cv);
+	list_changed(&cv->list);
 	return &cv->list.view;
 }

@@ -12,5 +12,8 @@
 /* NULL with err_set(). */
 struct view *compare_view_open(struct timeline *tl, struct model *b,
 			       enum diff_what w);
+/* The same view of figures already compared (a box over both sides of
+ * the stacked timeline: diff_selections); d is taken. */
+struct view *compare_view_open_diff(struct timeline *tl, struct diff *d);
 
 #endif

@@ -119,7 +119,9 @@ enum keymap {
 	    "(asks)") \
 	REQ(ALIGN, "align", "A", \
 	    "Read the device profile's times in system time, from its " \
-	    "execution (again: its own time)") \
+	    "execution (again: its own time); with nxtop A B, mark the " \
+	    "event or marker under the cursor, then one on the other " \
+	    "profile's rows: B moves so they line up (:align)") \
 	GROUP("Every view", KM_GENERIC) \
 	REQ(ENTER, "enter", "<Enter>", \
 	    "Show the event under the cursor, summarise the box; Enter " \

@@ -211,6 +211,88 @@ void tracks_free(struct tracks *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
+/* A heading over one side's tracks: a group of its own, no id. */
+static void heading(struct tracks *tr, size_t k, const char *name, int side)
+{
+	memset(&tr->t[k], 0, sizeof(tr->t[k]));
+	memset(&tr->st[k], 0, sizeof(tr->st[k]));
+	tr->t[k].name = xstrdup(name);
+	tr->t[k].kind = xstrdup("group");
+	tr->t[k].lod_level = tr->t[k].agg_level = -1;
+	tr->st[k].parent = SIZE_MAX;
+	tr->st[k].is_group = 1;
+	tr->st[k].side = side;
+	tr->st[k].frame = xcalloc(1, sizeof(*tr->st[k].frame));
+}
+
+/* Copies n tracks of from to tr at k, one level under heading h. */
+static void move_under(struct tracks *tr, size_t k, const struct tracks *from,
+		       size_t h, int side)
+{
+	for (size_t j = 0; j < from->n; j++) {
+		struct track_state *s = &tr->st[k + j];
+
+		tr->t[k + j] = from->t[j];
+		*s = from->st[j];
+		s->parent = s->parent == SIZE_MAX ? h : s->parent + k;
+		s->depth++;
+		s->side = side;
+		if (s->parent == h)
+			tr->st[h].nchildren++;
+	}
+}
+
+void tracks_stack(struct tracks *tr, struct tracks *b, struct model *mb,
+		  const char *name_a, const char *name_b)
+{
+	size_t na = tr->n, n = na + b->n + 2;
+	struct mtrack *t = tr->t;
+	struct track_state *st = tr->st;
+	struct tracks a = *tr;
+
+	tr->t = xcalloc(n + 1, sizeof(*tr->t));
+	tr->st = xcalloc(n + 1, sizeof(*tr->st));
+	heading(tr, 0, name_a, 0);
+	move_under(tr, 1, &a, 0, 0);
+	heading(tr, na + 1, name_b, 1);
+	move_under(tr, na + 2, b, na + 1, 1);
+	tr->n = n;
+	tr->mb = mb;
+	tr->all = tr->t + 1;	/* A's: what searches and insights read */
+	free(t);
+	free(st);
+	free(b->t);
+	free(b->st);
+	free(b->rows);
+	free(b->lane);
+	free(b->lane_cells);
+	free(b->zero);
+	memset(b, 0, sizeof(*b));
+	free(tr->rows);
+	free(tr->lane);
+	tr->rows = xcalloc((n + 1) * LANES_MAX, sizeof(*tr->rows));
+	tr->lane = xcalloc((n + 1) * LANES_MAX, sizeof(*tr->lane));
+	tracks_update_rows(tr);
+}
+
+struct model *tracks_model(const struct tracks *tr, size_t i)
+{
+	return tr->st[i].side ? tr->mb : tr->m;
+}
+
+int64_t tracks_shift(const struct tracks *tr, size_t i)
+{
+	return tr->st[i].side ? tr->shift : 0;
+}
+
+void tracks_set_shift(struct tracks *tr, int64_t shift)
+{
+	tr->shift = shift;
+	for (size_t i = 0; i < tr->n; i++)
+		if (tr->st[i].side)
+			tr->st[i].frame->valid = 0;
+}
+
 const struct mtrack *tracks_members(const struct tracks *tr, size_t i,
 				    size_t *n)
 {
@@ -226,13 +308,19 @@ const struct mtrack *tracks_members(const struct tracks *tr, size_t i,
 
 size_t tracks_find(const struct tracks *tr, int64_t id)
 {
+	return tracks_find_side(tr, 0, id);
+}
+
+size_t tracks_find_side(const struct tracks *tr, int side, int64_t id)
+{
 	if (!id)
 		return SIZE_MAX;	/* a heading's */
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct mtrack *t;
 		size_t n;
 
-		if (tr->st[i].is_group && tr->st[i].row)
+		if ((tr->st[i].is_group && tr->st[i].row) ||
+		    tr->st[i].side != side)
 			continue;
 		t = tracks_members(tr, i, &n);
 		for (size_t j = 0; j < n; j++)
@@ -291,6 +379,14 @@ int tracks_lanes(const struct tracks *tr, size_t i)
 	return (int)NX_MIN(tr->t[i].max_depth + 1, (int64_t)NX_MAX(tr->lanes, 1));
 }
 
+/* Cells read from B's model, their top events put on the axis. */
+static void shift_cells(struct mcell *c, int ncols, int64_t shift)
+{
+	for (int k = 0; shift && k < ncols; k++)
+		if (c[k].top_slice)
+			c[k].top_ts += shift;
+}
+
 const struct mcell *tracks_lane_frame(struct tracks *tr, size_t i, int k,
 				      int64_t t0, int64_t colw, int ncols)
 {
@@ -303,9 +399,12 @@ const struct mcell *tracks_lane_frame(struct tracks *tr, size_t i, int k,
 		tr->lane_cap = ncols;
 		tr->lane_cells = xcalloc((size_t)ncols, sizeof(*tr->lane_cells));
 	}
-	if (model_lane_frame(tr->m, &tr->t[i], k, k == n - 1 ? INT32_MAX : k,
-			     t0, colw, ncols, tr->lane_cells))
+	if (model_lane_frame(tracks_model(tr, i), &tr->t[i], k,
+			     k == n - 1 ? INT32_MAX : k,
+			     t0 - tracks_shift(tr, i), colw, ncols,
+			     tr->lane_cells))
 		return NULL;
+	shift_cells(tr->lane_cells, ncols, tracks_shift(tr, i));
 	return tr->lane_cells;
 }
 
@@ -395,16 +494,22 @@ static int fill_events(struct tracks *tr, size_t i, int64_t t0,
 		       int64_t colw, int ncols, void *out)
 {
 	const struct mrow *r = tr->st[i].row;
+	int64_t sh = tracks_shift(tr, i);
 
 	if (r && r->ntracks > 1)
 		return model_row_frame(tr->m, r, t0, colw, ncols, out);
-	return model_frame(tr->m, &tr->t[i], t0, colw, ncols, out);
+	if (model_frame(tracks_model(tr, i), &tr->t[i], t0 - sh, colw, ncols,
+			out))
+		return -1;
+	shift_cells(out, ncols, sh);
+	return 0;
 }
 
 static int fill_counter(struct tracks *tr, size_t i, int64_t t0,
 			int64_t colw, int ncols, void *out)
 {
-	return model_counter_frame(tr->m, &tr->t[i], t0, colw, ncols, out);
+	return model_counter_frame(tracks_model(tr, i), &tr->t[i],
+				   t0 - tracks_shift(tr, i), colw, ncols, out);
 }
 
 /* The frame of track i from the cache, shifted and topped up when the
@@ -530,8 +635,8 @@ int tracks_counter_range(struct tracks *tr, size_t i, double *vmin,
 	struct track_state *s = &tr->st[i];
 
 	if (!s->have_range) {
-		if (model_counter_range(tr->m, tr->t[i].id, &s->vmin,
-					&s->vmax))
+		if (model_counter_range(tracks_model(tr, i), tr->t[i].id,
+					&s->vmin, &s->vmax))
 			return -1;
 		s->have_range = 1;
 	}

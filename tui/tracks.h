@@ -24,10 +24,15 @@ struct track_state {
 	double vmin, vmax;
 	struct track_frame *frame;
 	const struct mrow *row;	/* a system profile's row, else NULL */
+	int side;		/* stacked: 0 profile A's, 1 profile B's */
 };
 
 struct tracks {
 	struct model *m;
+	/* Stacked (nxtop A B): B's rows under A's, read from B's model with
+	 * B's times shifted by shift ns onto A's axis. */
+	struct model *mb;
+	int64_t shift;
 	struct mtrack *t;	/* in tree order: a group, then its tree */
 	struct track_state *st;
 	size_t n;
@@ -53,6 +58,16 @@ int tracks_load(struct tracks *tr, struct model *m, int64_t profile);
 int tracks_load_rows(struct tracks *tr, struct model *m, int64_t profile,
 		     const struct sysgroup *g);
 void tracks_free(struct tracks *tr);
+/* Stacks b's tracks (of model mb, taken: b is left empty) under tr's:
+ * each side under a heading of its own, "A: name" and "B: name". */
+void tracks_stack(struct tracks *tr, struct tracks *b, struct model *mb,
+		  const char *name_a, const char *name_b);
+/* The model track i is read from, and what its times add to be on the
+ * axis (0 for A's, shift for B's). */
+struct model *tracks_model(const struct tracks *tr, size_t i);
+int64_t tracks_shift(const struct tracks *tr, size_t i);
+/* Moves B's rows to shift ns on the axis. */
+void tracks_set_shift(struct tracks *tr, int64_t shift);
 /* Lanes of a nested track: one per depth, LANES_DEFAULT at most unless
  * set, the last one taking the deeper events too. */
 #define LANES_DEFAULT 4
@@ -75,9 +90,10 @@ size_t tracks_row_of(const struct tracks *tr, size_t i);
  * system row merges several. */
 const struct mtrack *tracks_members(const struct tracks *tr, size_t i,
 				    size_t *n);
-/* The line drawing track id (a track of a merged row included);
- * SIZE_MAX if none. */
+/* The line drawing track id (a track of a merged row included) among
+ * A's rows, or of one side's when stacked; SIZE_MAX if none. */
 size_t tracks_find(const struct tracks *tr, int64_t id);
+size_t tracks_find_side(const struct tracks *tr, int side, int64_t id);
 /* Appends to ids the tracks a selection over line i covers: its own id
  * (a group stands for its tree), or a system row's tracks (a heading:
  * those of its rows). */

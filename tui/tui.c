@@ -62,6 +62,9 @@ struct tui {
 	const char *profile;	/* of tui_profile() */
 	int osc52;		/* y also sets the terminal's clipboard */
 	struct model *compare;	/* B of nxtop A B, or NULL */
+	int compare_owned;	/* opened by :compare PATH: closed here */
+	struct model *(*open_compare)(void *ctx, const char *path);
+	void *open_ctx;
 	SCREEN *screen;
 	FILE *null_out, *null_in;
 };
@@ -778,6 +781,8 @@ static void tui_free(struct tui *t)
 {
 	while (t->nviews)
 		tui_pop(t);
+	if (t->compare_owned)
+		model_close(t->compare);
 	stop_curses(t);
 	prompt_free(&t->prompt);
 	userdata_close(t->ud);
@@ -806,6 +811,24 @@ struct model *tui_compare_model(struct tui *t)
 	return t->compare;
 }
 
+struct model *tui_open_compare(struct tui *t, const char *path)
+{
+	struct model *m;
+
+	if (!t->open_compare) {
+		err_set("compare: open two profiles to compare them: nxtop A B");
+		return NULL;
+	}
+	tui_suspend(t);
+	m = t->open_compare(t->open_ctx, path);
+	tui_resume(t);
+	if (m) {
+		t->compare = m;
+		t->compare_owned = 1;
+	}
+	return m;
+}
+
 int tui_run(struct model *m, const struct tui_opts *o)
 {
 	struct tui t;
@@ -814,10 +837,16 @@ int tui_run(struct model *m, const struct tui_opts *o)
 
 	if (!tui_start(&t, o)) {
 		tl = timeline_open(m, 0, o->group);
+		if (tl && o->compare && timeline_stack(tl, o->compare)) {
+			tui_push(&t, tl);	/* closed with the others */
+			tl = NULL;
+		}
 		if (tl) {
 			t.m = m;
 			t.profile = o->profile;
 			t.compare = o->compare;
+			t.open_compare = o->open_compare;
+			t.open_ctx = o->open_ctx;
 			tui_push(&t, tl);
 			if (o->start)
 				timeline_start(tl, o->start);

@@ -29,6 +29,11 @@ struct tui_opts {
 	/* B of nxtop A B: the Compare view opens over A's timeline and
 	 * :compare opens it again; NULL: nothing to compare */
 	struct model *compare;
+	/* :compare PATH opens B as `nxtop PATH` would (the terminal is the
+	 * caller's meanwhile); NULL: :compare takes no profile. NULL with
+	 * err_set(). */
+	struct model *(*open_compare)(void *ctx, const char *path);
+	void *open_ctx;
 	/* said on the status line at the start (which JAX run), or NULL */
 	const char *note;
 	const struct tui_start *start;	/* NULL: the whole profile */

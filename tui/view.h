@@ -111,6 +111,9 @@ void tui_ask(struct tui *t, const char *question, const char *keys,
 void tui_set_model(struct tui *t, struct model *m);
 /* Profile B of nxtop A B, for the Compare view; NULL: none. */
 struct model *tui_compare_model(struct tui *t);
+/* Opens profile B for :compare PATH (once: it stays B); NULL with
+ * err_set(). */
+struct model *tui_open_compare(struct tui *t, const char *path);
 /* Hands the terminal back to the shell (an import's progress line) and
  * takes it again; nothing to do when headless. */
 void tui_suspend(struct tui *t);

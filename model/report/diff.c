@@ -204,6 +204,8 @@ static void diff_json(const struct diff *d, FILE *f)
 	s.j = &j;
 	jout_obj(&j);
 	jout_kstr(&j, "what", diff_what_names[d->what]);
+	if (d->scope)
+		jout_kstr(&j, "scope", d->scope);
 	side_json(&j, "a", d, 0);
 	side_json(&j, "b", d, 1);
 	jout_kint(&j, "total_delta_ns", d->total[1] - d->total[0]);
@@ -226,7 +228,8 @@ static void header_text(const struct diff *d, FILE *f)
 	size_t n[3] = { 0, 0, 0 };
 	double pct;
 
-	fprintf(f, "# nxtop diff %s\n", diff_what_names[d->what]);
+	fprintf(f, "# nxtop diff %s%s%s\n", diff_what_names[d->what],
+		d->scope ? " of the " : "", d->scope ? d->scope : "");
 	for (int i = 0; i < 2; i++) {
 		struct strbuf sb;
 

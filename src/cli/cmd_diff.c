@@ -80,6 +80,9 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	if (argc - optind > 2)
 		return cli_usage_error("unexpected argument '%s'",
 				       argv[optind + 2]);
+	/* a column the table lacks fails before the profiles load */
+	if (a->sort && diff_sort_check(a->what, a->sort))
+		return cli_usage_error("%s", err_get());
 	a->a = argv[optind];
 	a->b = argv[optind + 1];
 	return 0;

@@ -172,6 +172,14 @@ static int start_check(struct cli *c, struct model *m, struct tui_start *s)
 	return rc;
 }
 
+/* :compare PATH in the viewer: B opened as nxtop PATH would. */
+static struct model *open_compare(void *ctx, const char *path)
+{
+	struct cli *c = ctx;
+
+	return cli_open(path, &c->imp);
+}
+
 int cli_view(struct cli *c, const char *profile)
 {
 	struct model *m = cli_open(profile, &c->imp);
@@ -187,6 +195,8 @@ int cli_view(struct cli *c, const char *profile)
 		cli_remember(NULL, profile, model_path(m));
 		c->ui.group = &c->group;
 		c->ui.profile = abs ? abs : profile;
+		c->ui.open_compare = open_compare;
+		c->ui.open_ctx = c;
 		note = run_note(m);
 		c->ui.note = note;
 		/* without one, the first frame folds rows to fit as always */

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/compare_view.h"
 #include "tui/draw.h"
+#include "model/report/report.h"
 #include "model/report/export.h"
 #include "model/selection.h"
 #include "model/timefmt.h"
@@ -59,10 +61,25 @@ int timeline_box_range(const struct timeline *tl, int64_t *t0, int64_t *t1,
 	return 0;
 }
 
-/* Track ids of rows r0..r1: a folded group stands for its tracks, an
- * open one is left to its own rows unless it is all there is. */
+/* The ids line i stands for; a stacked side's heading has none of its
+ * own: the tracks under it. */
+static void line_ids(const struct tracks *tr, size_t i, int64_t **ids,
+		     size_t *n)
+{
+	if (tr->mb && tr->st[i].parent == SIZE_MAX && tr->st[i].is_group) {
+		for (size_t k = i + 1; k < tr->n && tr->st[k].depth > 0; k++)
+			if (tr->st[k].parent == i)
+				tracks_ids(tr, k, ids, n);
+		return;
+	}
+	tracks_ids(tr, i, ids, n);
+}
+
+/* Track ids of rows r0..r1 of one side: a folded group stands for its
+ * tracks, an open one is left to its own rows unless it is all there
+ * is. */
 static int64_t *box_tracks(const struct timeline *tl, size_t r0, size_t r1,
-			   size_t *n)
+			   int side, size_t *n)
 {
 	int64_t *ids = NULL;
 
@@ -73,9 +90,10 @@ static int64_t *box_tracks(const struct timeline *tl, size_t r0, size_t r1,
 			const struct track_state *s = &tl->tr.st[i];
 
 			if ((s->is_group && !s->folded && !pass) ||
-			    (r > r0 && tl->tr.rows[r - 1] == i))
+			    (r > r0 && tl->tr.rows[r - 1] == i) ||
+			    s->side != side)
 				continue;	/* a track's other lanes: once */
-			tracks_ids(&tl->tr, i, &ids, n);
+			line_ids(&tl->tr, i, &ids, n);
 		}
 	}
 	return ids;
@@ -120,6 +138,66 @@ static void push_summary(struct timeline *tl, const char *title,
 	tui_push(tl->view.tui, summary_open(tl, title, sel, box));
 }
 
+/* Stacked: the figures of [t0, t1) over rows r0..r1 (SIZE_MAX: every
+ * row) in A and in B (its own times), compared. */
+static int pair_diff(struct timeline *tl, const char *scope, int64_t t0,
+		     int64_t t1, size_t r0, size_t r1, struct diff *d)
+{
+	struct model *m[2] = { tl->m, tl->tr.mb };
+	int64_t prof[2] = { tl->prof.id, tl->prof_b.id };
+	struct selection sel[2];
+	const struct selection *of[2] = { NULL, NULL };
+	int rc = 0;
+
+	for (int side = 0; side < 2 && !rc; side++) {
+		size_t n = 0;
+		int64_t *ids = r1 == SIZE_MAX ? NULL :
+			       box_tracks(tl, r0, r1, side, &n);
+		int64_t sh = side ? tl->tr.shift : 0;
+
+		if (r1 != SIZE_MAX && !n)
+			continue;	/* the box holds none of its rows */
+		rc = selection_compute(m[side], prof[side], t0 - sh, t1 - sh,
+				       ids, n, &sel[side]);
+		free(ids);
+		if (!rc)
+			of[side] = &sel[side];
+	}
+	if (!rc)
+		rc = diff_selections(m, prof, of, scope, d);
+	for (int side = 0; side < 2; side++)
+		if (of[side])
+			selection_free(&sel[side]);
+	return rc;
+}
+
+static void push_pair(struct timeline *tl, const char *scope, int64_t t0,
+		      int64_t t1, size_t r0, size_t r1)
+{
+	struct diff d;
+	struct view *v;
+
+	if (pair_diff(tl, scope, t0, t1, r0, r1, &d)) {
+		tui_error(tl->view.tui, "%s", err_get());
+		return;
+	}
+	v = compare_view_open_diff(tl, &d);
+	tui_push(tl->view.tui, v);
+}
+
+static int pair_export(struct timeline *tl, const char *scope, int64_t t0,
+		       int64_t t1, size_t r0, size_t r1, enum out_format fmt,
+		       FILE *f)
+{
+	struct diff d;
+
+	if (pair_diff(tl, scope, t0, t1, r0, r1, &d))
+		return -1;
+	report_diff(&d, fmt, f);
+	diff_free(&d);
+	return 0;
+}
+
 void timeline_box_summary(struct timeline *tl)
 {
 	int64_t t0, t1, *ids;
@@ -127,7 +205,11 @@ void timeline_box_summary(struct timeline *tl)
 
 	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
 		return;
-	ids = box_tracks(tl, r0, r1, &n);
+	if (tl->tr.mb) {
+		push_pair(tl, "selection", t0, t1, r0, r1);
+		return;
+	}
+	ids = box_tracks(tl, r0, r1, 0, &n);
 	push_summary(tl, "selection", t0, t1, ids, n, 1);
 	free(ids);
 }
@@ -143,7 +225,10 @@ void timeline_window_summary(struct timeline *tl)
 	int64_t t0, t1;
 
 	window_range(tl, &t0, &t1);
-	push_summary(tl, "window", t0, t1, NULL, 0, 0);
+	if (tl->tr.mb)
+		push_pair(tl, "window", t0, t1, 0, SIZE_MAX);
+	else
+		push_summary(tl, "window", t0, t1, NULL, 0, 0);
 }
 
 /* e/E in the timeline without a search: the box, else the window. */
@@ -155,10 +240,16 @@ int timeline_box_export(struct timeline *tl, enum out_format fmt, FILE *f)
 	size_t r0, r1, n = 0;
 	int rc, box = !timeline_box_range(tl, &t0, &t1, &r0, &r1);
 
-	if (box)
-		ids = box_tracks(tl, r0, r1, &n);
-	else
+	if (!box) {
 		window_range(tl, &t0, &t1);
+		r0 = 0;
+		r1 = SIZE_MAX;
+	}
+	if (tl->tr.mb)
+		return pair_export(tl, box ? "selection" : "window", t0, t1,
+				   r0, r1, fmt, f);
+	if (box)
+		ids = box_tracks(tl, r0, r1, 0, &n);
 	rc = compute(tl, t0, t1, ids, n, &sel);
 	free(ids);
 	if (rc)

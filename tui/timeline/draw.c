@@ -16,17 +16,23 @@
 #include "tui/timeline/timeline_int.h"
 
 
+/* A string id of profile B's is kept as -1 - id: B's ids are not A's. */
 static int64_t color_key(const struct timeline *tl, size_t i,
 			 const struct mcell *c)
 {
+	int64_t k;
+
 	switch (tl->color_by) {
 	case BY_OPCODE:
-		return c->top_name;
+		k = c->top_name;
+		break;
 	case BY_LAYER:
-		return c->top_cat;
+		k = c->top_cat;
+		break;
 	default:
 		return (int64_t)i;
 	}
+	return tl->tr.st[i].side ? -1 - k : k;
 }
 
 static const char *key_text(struct timeline *tl, int64_t key)
@@ -35,14 +41,26 @@ static const char *key_text(struct timeline *tl, int64_t key)
 
 	if (tl->color_by == BY_ENGINE)
 		return tl->tr.t[key].name;
-	s = model_string(tl->m, key);
+	s = key < 0 ? model_string(tl->tr.mb, -1 - key) :
+		      model_string(tl->m, key);
 	return *s ? s : "(none)";
+}
+
+/* Whether two colour keys name the same thing: stacked, A's and B's
+ * ids of one name do. */
+static int same_key(struct timeline *tl, int64_t a, int64_t b)
+{
+	if (a == b)
+		return 1;
+	if (!tl->tr.mb || tl->color_by == BY_ENGINE || (a < 0) == (b < 0))
+		return 0;
+	return !strcmp(key_text(tl, a), key_text(tl, b));
 }
 
 static void tally(struct timeline *tl, int64_t key, int cells)
 {
 	for (int k = 0; k < tl->nlegend; k++) {
-		if (tl->legend[k].key == key) {
+		if (same_key(tl, tl->legend[k].key, key)) {
 			tl->legend[k].cells += cells;
 			return;
 		}
@@ -84,13 +102,13 @@ static int bar_cell(const struct mcell *c, int64_t colw)
 /* With a highlight, a cell is a hit (1) or not (0); -1 without one. A
  * cell that is mostly one event is a hit when that event is one; a
  * busier cell when a hit starts in it. */
-static int hit(struct timeline *tl, const struct mcell *cells,
+static int hit(struct timeline *tl, size_t i, const struct mcell *cells,
 	       const int64_t *hits, int c)
 {
 	if (!hits)
 		return -1;
 	if (bar_cell(&cells[c], tl->colw))
-		return timeline_hl_event(tl, &cells[c]);
+		return timeline_hl_event(tl, i, &cells[c]);
 	return hits[c] > 0;
 }
 
@@ -122,7 +140,7 @@ static void draw_cells(struct timeline *tl, WINDOW *win, int y, int x0,
 	for (int c = 0; c < n;) {
 		const struct mcell *cell = &cells[c];
 		int64_t key;
-		int slot, e = c + 1, h = hit(tl, cells, hits, c);
+		int slot, e = c + 1, h = hit(tl, i, cells, hits, c);
 		attr_t bar, fg;
 
 		if (is_empty(cell)) {
@@ -134,13 +152,14 @@ static void draw_cells(struct timeline *tl, WINDOW *win, int y, int x0,
 		if (bar_cell(cell, tl->colw))
 			while (e < n && cells[e].top_slice == cell->top_slice &&
 			       bar_cell(&cells[e], tl->colw) &&
-			       hit(tl, cells, hits, e) == h)
+			       hit(tl, i, cells, hits, e) == h)
 				e++;
 		tally(tl, key, e - c);
 		run_attrs(tl, slot, h, &bar, &fg);
 		if (e - c >= BAR_MIN) {
 			draw_text(win, y, x0 + c, e - c,
-				  model_string(tl->m, cell->top_name), bar, 1);
+				  model_string(tracks_model(&tl->tr, i),
+					       cell->top_name), bar, 1);
 		} else {
 			for (int k = c; k < e; k++)
 				draw_str(win, y, x0 + k, 1,
@@ -383,7 +402,8 @@ static const char *counter_label(struct timeline *tl, size_t i,
 	struct strbuf sb;
 
 	for (size_t k = 0; k < tl->nmemo && !mo; k++)
-		if (tl->memo[k].track == tl->tr.t[i].id)
+		if (tl->memo[k].track == tl->tr.t[i].id &&
+		    tl->memo[k].side == tl->tr.st[i].side)
 			mo = &tl->memo[k];
 	if (!mo) {
 		tl->memo = xreallocarray(tl->memo, tl->nmemo + 1,
@@ -391,6 +411,7 @@ static const char *counter_label(struct timeline *tl, size_t i,
 		mo = &tl->memo[tl->nmemo++];
 		memset(mo, 0, sizeof(*mo));
 		mo->track = tl->tr.t[i].id;
+		mo->side = tl->tr.st[i].side;
 	} else if (mo->t0 == tl->t0 && mo->colw == tl->colw &&
 		   mo->ncols == tl->ncols) {
 		return mo->text;
@@ -588,6 +609,7 @@ void timeline_header(struct view *v, struct strbuf *out)
 	timeline_insights_header(tl, &when);
 	sb_printf(&when, "  %s%s .. %s  %s/col",
 		  tl->aligned ? "system time " : "", a, b, w);
+	timeline_stack_header(tl, &when);
 	room = v->width - text_width(sb_cstr(out)) -
 	       text_width(sb_cstr(&when)) -
 	       (tl->dropped > 0 ? (int)strlen(FLAG_TEXT) + 2 : 0);
@@ -649,7 +671,8 @@ void timeline_status(struct view *v, struct strbuf *out)
 				  cc[c].vlast,
 				  tl->tr.t[i].unit ? tl->tr.t[i].unit : "");
 	} else if (!timeline_event_at(tl, i, &s)) {
-		const char *name = model_string(tl->m, s.name);
+		const char *name = model_string(tracks_model(&tl->tr, i),
+						s.name);
 
 		timefmt_dur(d, sizeof(d), s.dur, 3, draw_tf());
 		/* the status line shows half the screen at most */

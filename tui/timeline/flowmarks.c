@@ -198,7 +198,9 @@ void timeline_flowmarks_row(struct timeline *tl, WINDOW *win, int y,
 	if (s->off || r < tl->top || tl->ncols <= 0)
 		return;
 	row_record(tl, s, (int)(r - tl->top), &bits, &at);
-	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
+	/* flows are read from profile A's cache */
+	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter ||
+	    tl->tr.st[i].side)
 		return;
 	if (!(lane = lane_marks(tl, s, i, tl->tr.lane[r]))) {
 		fail(tl, s);
@@ -221,8 +223,8 @@ static int cursor_flows(struct timeline *tl, struct tl_flowmarks *s)
 	size_t i = timeline_cur_track(tl);
 	struct mslice ev;
 
-	if (timeline_event_at(tl, i, &ev))
-		ev.id = 0;
+	if (tl->tr.st[i].side || timeline_event_at(tl, i, &ev))
+		ev.id = 0;	/* flows are read from profile A's cache */
 	if (ev.id != s->sel) {
 		flow_free(s->flows, s->nflows);
 		s->flows = NULL;

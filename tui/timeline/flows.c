@@ -193,6 +193,11 @@ static void follow(struct timeline *tl)
 	size_t n;
 	int rc = timeline_event_at(tl, timeline_cur_track(tl), &s);
 
+	if (tl->tr.st[timeline_cur_track(tl)].side) {
+		tui_message(tl->view.tui, "flows are followed on profile A's "
+			    "rows");
+		return;
+	}
 	if (rc == 0)
 		rc = flow_of_slice(tl->m, s.id, &f, &n);
 	if (rc) {

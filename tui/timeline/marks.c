@@ -46,7 +46,7 @@ static int64_t dist(int64_t a, int64_t b)
 static int64_t snap(struct timeline *tl, const char **what)
 {
 	size_t i = timeline_cur_track(tl), n;
-	int64_t target = tl->cur, edge = tl->cur;
+	int64_t target = tl->cur, edge = tl->cur, sh;
 	const struct mtrack *t;
 	int found = 0;
 
@@ -57,15 +57,18 @@ static int64_t snap(struct timeline *tl, const char **what)
 	if (!(tl->sel.id && tl->sel.ts == tl->cur))
 		target = tl->cur + tl->colw / 2;
 	t = tracks_members(&tl->tr, i, &n);
+	sh = tracks_shift(&tl->tr, i);
 	for (size_t j = 0; j < n; j++) {
 		int64_t e;
-		int rc = model_edge_near(tl->m, &t[j], target,
+		int rc = model_edge_near(tracks_model(&tl->tr, i), &t[j],
+					 target - sh,
 					 NX_MAX(tl->colw * SNAP_COLS, 1), &e);
 
 		if (rc < 0) {
 			tui_error(tl->view.tui, "%s", err_get());
 			return tl->cur;
 		}
+		e += sh;
 		if (!rc && (!found || dist(e, target) < dist(edge, target))) {
 			edge = e;
 			found = 1;

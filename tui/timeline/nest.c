@@ -13,16 +13,17 @@
 #include "model/util.h"
 #include "tui/tui.h"
 
-static int nest_target(struct timeline *tl, enum request req,
+/* s on the model m's own axis. */
+static int nest_target(struct model *m, enum request req,
 		       const struct mslice *s, struct mslice *out)
 {
 	switch (req) {
 	case REQ_PARENT:
-		return s->parent ? model_slice(tl->m, s->parent, out) : 1;
+		return s->parent ? model_slice(m, s->parent, out) : 1;
 	case REQ_FIRST_CHILD:
-		return nest_first_child(tl->m, s, out);
+		return nest_first_child(m, s, out);
 	default:
-		return nest_sibling(tl->m, s, req == REQ_NEXT_SIBLING ? 1 : -1,
+		return nest_sibling(m, s, req == REQ_NEXT_SIBLING ? 1 : -1,
 				    out);
 	}
 }
@@ -82,7 +83,7 @@ int timeline_lanes_command(struct timeline *tl, int argc, char **argv)
  * parent or child may be on another row, whose group then unfolds. */
 static void nest_go(struct timeline *tl, const struct mslice *t, size_t i)
 {
-	size_t k = timeline_track_index(tl, t->track_id);
+	size_t k = tracks_find_side(&tl->tr, tl->tr.st[i].side, t->track_id);
 
 	if (k == SIZE_MAX) {
 		tui_message(tl->view.tui, "that event is on a row not shown");
@@ -96,6 +97,8 @@ static void nest_go(struct timeline *tl, const struct mslice *t, size_t i)
 int timeline_nest_request(struct timeline *tl, enum request req)
 {
 	size_t i = timeline_cur_track(tl);
+	struct model *m = tracks_model(&tl->tr, i);
+	int64_t sh = tracks_shift(&tl->tr, i);
 	struct mslice s = { 0 }, t;
 	int rc;
 
@@ -107,9 +110,10 @@ int timeline_nest_request(struct timeline *tl, enum request req)
 		return 1;
 	rc = timeline_event_at(tl, i, &s);
 	if (rc == 0)
-		rc = model_slice(tl->m, s.id, &s);	/* with its parent */
+		rc = model_slice(m, s.id, &s);	/* with its parent */
 	if (rc == 0)
-		rc = nest_target(tl, req, &s, &t);
+		rc = nest_target(m, req, &s, &t);
+	t.ts += sh;
 	if (rc < 0)
 		tui_error(tl->view.tui, "%s", err_get());
 	else if (rc > 0)

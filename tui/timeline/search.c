@@ -59,8 +59,10 @@ void timeline_hl_clear(struct timeline *tl)
 	struct highlight *h = &tl->hl;
 
 	search_free(h->search);
+	search_free(h->search_b);
 	free(h->text);
 	free(h->ids);
+	free(h->ids_b);
 	for (size_t i = 0; h->frames && i < tl->tr.n; i++)
 		free(h->frames[i].hits);
 	free(h->frames);
@@ -106,7 +108,7 @@ static int search_start(struct timeline *tl, struct search *s, char *err)
 	}
 	hl_start(tl, HL_SEARCH, search_text(s));
 	tl->hl.search = s;
-	return 0;
+	return timeline_hl_side_b(tl);
 }
 
 int timeline_search(struct timeline *tl, const char *text)
@@ -141,16 +143,48 @@ int timeline_layer(struct timeline *tl, const char *row)
 	hl_start(tl, HL_LAYER, row);
 	tl->hl.ids = ids;
 	tl->hl.nids = n;
+	return timeline_hl_side_b(tl);
+}
+
+int timeline_hl_side_b(struct timeline *tl)
+{
+	struct highlight *h = &tl->hl;
+	char *err = NULL;
+
+	if (!tl->tr.mb || h->search_b || h->ids_b)
+		return 0;
+	if (h->kind == HL_LAYER)
+		return layers_row_ids(tl->tr.mb, tl->prof_b.id, h->text,
+				      &h->ids_b, &h->nids_b);
+	if (h->kind != HL_SEARCH)
+		return 0;
+	/* B highlights what the same text finds in B, if it can */
+	h->search_b = search_new(tl->tr.mb, tl->prof_b.id,
+				 search_text(h->search), &err);
+	free(err);
 	return 0;
 }
 
-static int one_track_hits(struct timeline *tl, const struct mtrack *t,
-			  int64_t t0, int64_t colw, int ncols, int64_t *hits)
+static int one_track_hits(struct timeline *tl, int side,
+			  const struct mtrack *t, int64_t t0, int64_t colw,
+			  int ncols, int64_t *hits)
 {
-	if (tl->hl.kind == HL_SEARCH)
-		return search_frame(tl->hl.search, t, t0, colw, ncols, hits);
-	return layers_frame(tl->m, t, tl->hl.ids, tl->hl.nids, t0, colw,
-			    ncols, hits);
+	struct highlight *h = &tl->hl;
+
+	if (side) {
+		t0 -= tl->tr.shift;
+		if (h->kind == HL_LAYER)
+			return layers_frame(tl->tr.mb, t, h->ids_b, h->nids_b,
+					    t0, colw, ncols, hits);
+		if (h->search_b)
+			return search_frame(h->search_b, t, t0, colw, ncols,
+					    hits);
+		memset(hits, 0, (size_t)ncols * sizeof(*hits));
+		return 0;
+	}
+	if (h->kind == HL_SEARCH)
+		return search_frame(h->search, t, t0, colw, ncols, hits);
+	return layers_frame(tl->m, t, h->ids, h->nids, t0, colw, ncols, hits);
 }
 
 /* Hits of the tracks line i draws, added up. */
@@ -161,12 +195,14 @@ static int track_hits(struct timeline *tl, size_t i, int64_t t0,
 	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
 	int64_t *one;
 
+	int side = tl->tr.st[i].side;
+
 	if (n == 1)
-		return one_track_hits(tl, t, t0, colw, ncols, hits);
+		return one_track_hits(tl, side, t, t0, colw, ncols, hits);
 	memset(hits, 0, (size_t)ncols * sizeof(*hits));
 	one = xcalloc((size_t)ncols, sizeof(*one));
 	for (size_t j = 0; j < n; j++) {
-		if (one_track_hits(tl, &t[j], t0, colw, ncols, one)) {
+		if (one_track_hits(tl, side, &t[j], t0, colw, ncols, one)) {
 			free(one);
 			return -1;
 		}
@@ -228,12 +264,35 @@ const int64_t *timeline_hl_hits(struct timeline *tl, size_t i)
 	return frame_of(tl, i);
 }
 
-int timeline_hl_event(struct timeline *tl, const struct mcell *c)
+/* On one of profile B's rows: B's layer ids, B's search (not
+ * remembered: the ids are B's). */
+static int hl_event_b(struct timeline *tl, const struct mcell *c)
+{
+	struct highlight *h = &tl->hl;
+	int m;
+
+	if (h->kind == HL_LAYER) {
+		for (size_t k = 0; k < h->nids_b; k++)
+			if (h->ids_b[k] == c->top_cat)
+				return 1;
+		return 0;
+	}
+	if (h->kind != HL_SEARCH || !h->search_b || !c->top_slice)
+		return 0;
+	m = search_match(h->search_b, c->top_slice);
+	if (m < 0)
+		hl_fail(tl);
+	return m > 0;
+}
+
+int timeline_hl_event(struct timeline *tl, size_t i, const struct mcell *c)
 {
 	struct highlight *h = &tl->hl;
 	struct hl_seen *slot;
 	int m;
 
+	if (tl->tr.st[i].side)
+		return hl_event_b(tl, c);
 	if (h->kind == HL_LAYER) {
 		for (size_t k = 0; k < h->nids; k++)
 			if (h->ids[k] == c->top_cat)
@@ -277,8 +336,8 @@ static const int64_t *density(struct timeline *tl, int64_t *colw)
 
 		memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
 		for (size_t i = 0; i < tl->tr.nall; i++) {
-			if (one_track_hits(tl, &tl->tr.all[i], tl->start, *colw,
-					   tl->ncols, one)) {
+			if (one_track_hits(tl, 0, &tl->tr.all[i], tl->start,
+					   *colw, tl->ncols, one)) {
 				free(one);
 				hl_fail(tl);
 				return NULL;
@@ -416,24 +475,70 @@ void timeline_hl_draw(struct timeline *tl, WINDOW *win, int y)
 	sb_free(&sb);
 }
 
+/* The next match of one side after (ts, id) on the axis; 0 found. */
+static int step_side(struct timeline *tl, int side, int64_t ts, int64_t id,
+		     int dir, struct mslice *s)
+{
+	struct search *q = side ? tl->hl.search_b : tl->hl.search;
+	int64_t sh = side ? tl->tr.shift : 0;
+	int rc;
+
+	if (!q)
+		return 1;
+	if (ts != INT64_MIN && ts != INT64_MAX)
+		ts -= sh;
+	rc = search_step(q, ts, id, dir, s);
+	if (!rc)
+		s->ts += sh;
+	return rc;
+}
+
+/* The next match on either side, in (time, side, id) order: at one
+ * time A's come before B's. from_sel: from the event jumped to. 0
+ * found, with its side. */
+static int step_both(struct timeline *tl, int64_t ts, int from_sel, int dir,
+		     struct mslice *s, int *side)
+{
+	int found = 0;
+
+	for (int k = 0; k < (tl->tr.mb ? 2 : 1); k++) {
+		struct mslice x;
+		int64_t id = 0;
+		int rc;
+
+		if (from_sel)
+			id = k == tl->sel_side ? tl->sel.id :
+			     k < tl->sel_side ? INT64_MAX : 0;
+		rc = step_side(tl, k, ts, id, dir, &x);
+		if (rc < 0)
+			return -1;
+		if (rc || (found && (dir > 0 ? x.ts >= s->ts : x.ts < s->ts)))
+			continue;
+		*s = x;
+		*side = k;
+		found = 1;
+	}
+	return !found;
+}
+
 void timeline_hl_step(struct timeline *tl, int dir)
 {
 	struct mslice s;
-	int64_t id = tl->sel.id && tl->sel.ts == tl->cur ? tl->sel.id : 0;
+	int from_sel = tl->sel.id && tl->sel.ts == tl->cur;
 	const char *wrapped = NULL;
 	char when[48];
 	size_t i;
-	int rc;
+	int rc, side = 0;
 
 	if (tl->hl.kind != HL_SEARCH) {
 		tui_message(tl->view.tui, "no search: / starts one");
 		return;
 	}
-	rc = search_step(tl->hl.search, tl->cur, id, dir, &s);
+	rc = step_both(tl, tl->cur, from_sel, dir, &s, &side);
 	if (rc == 1) {
 		/* wrap around, like vi */
-		rc = search_step(tl->hl.search, dir > 0 ? INT64_MIN : INT64_MAX,
-				 0, dir, &s);
+		rc = step_both(tl, dir > 0 ? INT64_MIN : INT64_MAX, 0, dir, &s,
+			       &side);
 		wrapped = dir > 0 ? "; wrapped to the first" :
 				    "; wrapped to the last";
 	}
@@ -445,14 +550,17 @@ void timeline_hl_step(struct timeline *tl, int dir)
 		tui_message(tl->view.tui, "/%s: no match", tl->hl.text);
 		return;
 	}
-	i = timeline_track_index(tl, s.track_id);
+	i = tracks_find_side(&tl->tr, side, s.track_id);
 	if (i == SIZE_MAX)
 		return;
 	timeline_goto(tl, s.ts, i);
 	tl->sel = s;
+	tl->sel_side = side;
 	timeline_fmt_rel(tl, s.ts, when, sizeof(when));
-	tui_message(tl->view.tui, "%s on %s at %s%s", model_string(tl->m, s.name),
-		    tl->tr.t[i].name, when, wrapped ? wrapped : "");
+	tui_message(tl->view.tui, "%s on %s%s at %s%s",
+		    model_string(tracks_model(&tl->tr, i), s.name),
+		    tl->tr.t[i].name, !tl->tr.mb ? "" : side ? " (B)" : " (A)",
+		    when, wrapped ? wrapped : "");
 }
 
 void timeline_matches(struct timeline *tl)

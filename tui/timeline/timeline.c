@@ -314,15 +314,19 @@ static int slice_find(struct timeline *tl, size_t i, int64_t ts, int dir,
 {
 	size_t n;
 	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
+	struct model *m = tracks_model(&tl->tr, i);
+	int64_t sh = tracks_shift(&tl->tr, i);
 	int found = 1;
 
+	ts = sat_add(ts, -sh);
 	for (size_t j = 0; j < n; j++) {
 		struct mslice x;
-		int rc = dir ? model_slice_step(tl->m, t[j].id, ts, dir, &x) :
-			       model_slice_at(tl->m, &t[j], ts, &x);
+		int rc = dir ? model_slice_step(m, t[j].id, ts, dir, &x) :
+			       model_slice_at(m, &t[j], ts, &x);
 
 		if (rc < 0)
 			return -1;
+		x.ts += sh;
 		if (!rc && (found || nearer(&x, s, dir))) {
 			*s = x;
 			found = 0;
@@ -337,22 +341,26 @@ static int slice_find(struct timeline *tl, size_t i, int64_t ts, int dir,
 int timeline_event_at(struct timeline *tl, size_t i, struct mslice *s)
 {
 	const struct mcell *cells;
-	int c = timeline_cursor_col(tl);
+	int c = timeline_cursor_col(tl), rc;
 
 	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
 		return 1;
 	int lane = i == timeline_cur_track(tl) ? tl->tr.lane[tl->row] : 0;
 
 	if (tl->sel.id && tl->sel.ts == tl->cur &&
-	    tracks_find(&tl->tr, tl->sel.track_id) == i &&
+	    tracks_find_side(&tl->tr, tl->sel_side, tl->sel.track_id) == i &&
 	    NX_MIN(tl->sel.depth, tracks_lanes(&tl->tr, i) - 1) == lane) {
 		*s = tl->sel;
 		return 0;
 	}
 	cells = tracks_lane_frame(&tl->tr, i, lane, tl->t0, tl->colw,
 				  tl->ncols);
-	if (cells && c >= 0 && c < tl->ncols && cells[c].top_slice)
-		return model_slice(tl->m, cells[c].top_slice, s);
+	if (cells && c >= 0 && c < tl->ncols && cells[c].top_slice) {
+		rc = model_slice(tracks_model(&tl->tr, i), cells[c].top_slice, s);
+		if (!rc)
+			s->ts += tracks_shift(&tl->tr, i);
+		return rc;
+	}
 	if (tracks_lanes(&tl->tr, i) > 1)
 		return 1;	/* a lane shows only its own depths */
 	return slice_find(tl, i, tl->cur, 0, s);
@@ -366,9 +374,11 @@ static int open_details(struct timeline *tl, const struct mslice *s,
 
 	timeline_fmt_rel(tl, s->ts, when, sizeof(when));
 	timefmt_dur(dur, sizeof(dur), s->dur, 3, draw_tf());
-	title = xasprintf("%s on %s at %s, %s", model_string(tl->m, s->name),
+	struct model *m = tracks_model(&tl->tr, i);
+
+	title = xasprintf("%s on %s at %s, %s", model_string(m, s->name),
 			  tl->tr.t[i].name, when, dur);
-	rc = details_load(tl->details, tl->m, s->id, title);
+	rc = details_load(tl->details, m, s->id, title);
 	free(title);
 	if (rc < 0) {
 		tui_error(tl->view.tui, "%s", err_get());
@@ -453,6 +463,7 @@ void timeline_select(struct timeline *tl, const struct mslice *s, size_t i)
 		tl->row = r + (size_t)NX_MIN(s->depth, tracks_lanes(&tl->tr, i) - 1);
 	tl->cur = s->ts;
 	tl->sel = *s;
+	tl->sel_side = tl->tr.st[i].side;
 	timeline_show_cursor(tl);
 	if (tl->details_open)
 		open_details(tl, s, i);
@@ -616,7 +627,8 @@ static int drill_request(struct timeline *tl, enum request req)
 		timeline_group_prompt(tl);
 		return 0;
 	case REQ_ALIGN:
-		if (timeline_align(tl, -1))
+		if (tl->tr.mb ? timeline_stack_align(tl, 1, NULL) :
+				timeline_align(tl, -1))
 			tui_error(tl->view.tui, "%s", err_get());
 		return 0;
 	default:
@@ -773,6 +785,8 @@ static int cmd_text(struct timeline *tl, int argc, char **argv)
 
 static int cmd_align(struct timeline *tl, int argc, char **argv)
 {
+	if (tl->tr.mb)
+		return timeline_stack_align(tl, argc, argv);
 	if (argc == 2 && (!strcmp(argv[1], "on") || !strcmp(argv[1], "off")))
 		return timeline_align(tl, !strcmp(argv[1], "on"));
 	err_set("align: expected on or off (no word: toggle)");
@@ -788,12 +802,22 @@ int timeline_compare(struct view *v, const char *what)
 			   !strcmp(kind, "trace") ? DW_OVERALL : DW_LAYERS;
 	struct view *cv;
 
+	if (what && diff_what_parse(what, &w)) {
+		if (b) {	/* B is open: a table's name */
+			err_set("compare: B is open; '%s' is not overall, "
+				"engines, layers, opcodes, hlo, dma or "
+				"executions", what);
+			return -1;
+		}
+		/* no B yet: what is its path */
+		if (!(b = tui_open_compare(v->tui, what)) || timeline_stack(v, b))
+			return -1;
+	}
 	if (!b) {
-		err_set("compare: open two profiles to compare them: nxtop A B");
+		err_set("compare: open two profiles to compare them: nxtop A B,"
+			" or :compare B");
 		return -1;
 	}
-	if (what && diff_what_parse(what, &w))
-		return -1;
 	cv = compare_view_open(tl, b, w);
 	if (!cv)
 		return -1;
@@ -827,8 +851,8 @@ static int timeline_command(struct view *v, int argc, char **argv)
 	if (!strcmp(argv[0], "compare")) {
 		if (argc <= 2)
 			return timeline_compare(v, argc == 2 ? argv[1] : NULL);
-		err_set("compare: expected one of overall, engines, layers,"
-			" opcodes, hlo, dma or executions");
+		err_set("compare: expected a profile, or one of overall, "
+			"engines, layers, opcodes, hlo, dma or executions");
 		return -1;
 	}
 	if (!strcmp(argv[0], "flows"))
@@ -870,6 +894,7 @@ static void timeline_close(struct view *v)
 	timeline_insights_free(tl);
 	details_free(tl->details);
 	model_profile_clear(&tl->prof);
+	model_profile_clear(&tl->prof_b);
 	free(v->title);
 	free(tl);
 }
@@ -892,12 +917,15 @@ static const struct view_cmd timeline_cmds[] = {
 	  "the options do (fields instance_id, process_id, thread_id, "
 	  "lnc_idx, worker_gid; --group= for none; default: as at the "
 	  "start)" },
-	{ "align", "[on|off]", "Read a device profile's times in system time "
-			       "(no word: toggle)" },
+	{ "align", "[on|off|start]", "Read a device profile's times in "
+	  "system time (no word: toggle); with nxtop A B, mark the event or "
+	  "marker under the cursor on one profile's rows, then on the "
+	  "other's: B moves so both line up (start: B's start on A's)" },
 	{ "lanes", "N", "Draw a nested track on at most N lanes, one per "
 			"depth, the last taking the deeper events (default 4)" },
-	{ "compare", "[WHAT]", "Compare profile B of nxtop A B with this one: "
-	  "layers (default), opcodes, engines, hlo, dma, overall or "
+	{ "compare", "[B|WHAT]", "Compare profile B (of nxtop A B, or opened "
+	  "here by its path, once) with this one, stacking its rows under "
+	  "these: layers (default), opcodes, engines, hlo, dma, overall or "
 	  "executions" },
 	{ "flows", "[on|off]", "Show or hide the marks where flows leave and "
 			       "enter events (no word: toggle)" },
@@ -932,7 +960,7 @@ static const struct view_ops system_ops = TIMELINE_OPS(
 	"? help  w/s zoom  a/d pan  / search  Enter details, again: device "
 	"profile  D devices  G group  q quit");
 
-static int first_profile(struct model *m, int64_t *id)
+int timeline_first_profile(struct model *m, int64_t *id)
 {
 	struct mprofile *p;
 	size_t n;
@@ -953,17 +981,22 @@ static int first_profile(struct model *m, int64_t *id)
 	return 0;
 }
 
-static void extent(struct timeline *tl)
+void timeline_extent(struct timeline *tl)
 {
 	tl->start = tl->prof.start;
 	tl->end = tl->prof.end;
+	if (tl->tr.mb) {
+		tl->start = NX_MIN(tl->start, tl->prof_b.start + tl->tr.shift);
+		tl->end = NX_MAX(tl->end, tl->prof_b.end + tl->tr.shift);
+	}
 	for (size_t i = 0; i < tl->tr.n; i++) {
 		const struct mtrack *t = &tl->tr.t[i];
+		int64_t sh = tracks_shift(&tl->tr, i);
 
 		if (!t->n_events)
 			continue;
-		tl->start = NX_MIN(tl->start, t->min_ts);
-		tl->end = NX_MAX(tl->end, t->max_ts);
+		tl->start = NX_MIN(tl->start, t->min_ts + sh);
+		tl->end = NX_MAX(tl->end, t->max_ts + sh);
 	}
 	if (tl->end <= tl->start)
 		tl->end = tl->start + 1;
@@ -1007,7 +1040,7 @@ struct view *timeline_open(struct model *m, int64_t profile,
 {
 	struct timeline *tl = xcalloc(1, sizeof(*tl));
 
-	if ((!profile && first_profile(m, &profile)) ||
+	if ((!profile && timeline_first_profile(m, &profile)) ||
 	    load_tracks(tl, m, profile, g)) {
 		if (!*err_get())
 			err_set("%s: no profile %lld", model_path(m),
@@ -1029,7 +1062,7 @@ struct view *timeline_open(struct model *m, int64_t profile,
 	tl->details = details_new();
 	tl->ud_key = userdata_profile_key(m, profile);
 	tl->dropped = model_dropped_warnings(m, profile);
-	extent(tl);
+	timeline_extent(tl);
 	tl->origin = tl->start;
 	tl->cur = tl->start;
 	tl->fitted = 1;

@@ -29,5 +29,8 @@ void timeline_start(struct view *v, const struct tui_start *s);
  * overall figures for a trace) as nxtop diff --what names it. -1 with
  * err_set(). */
 int timeline_compare(struct view *v, const char *what);
+/* Stacks profile B's rows (of mb) under the timeline's, B's start on
+ * A's; a system profile stays alone. -1 with err_set(). */
+int timeline_stack(struct view *v, struct model *mb);
 
 #endif

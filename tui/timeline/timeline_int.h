@@ -34,6 +34,7 @@ enum color_by { BY_OPCODE, BY_LAYER, BY_ENGINE, BY_COUNT };
  * stays, so moving between rows and events does not compute it again. */
 struct scale_memo {
 	int64_t track, t0, colw;	/* track id and the grid */
+	int side;			/* stacked: the track's profile */
 	int ncols;
 	char text[64];
 };
@@ -67,6 +68,11 @@ struct highlight {
 	struct search *search;
 	int64_t *ids;		/* HL_LAYER: string ids of its layers */
 	size_t nids;
+	/* the same over profile B's rows (stacked); NULL when B cannot
+	 * run the query */
+	struct search *search_b;
+	int64_t *ids_b;
+	size_t nids_b;
 	struct hl_frame *frames;	/* per track */
 	/* the density strip over the whole profile */
 	int64_t *density;
@@ -151,6 +157,12 @@ struct timeline {
 	int64_t drill_slice;
 	struct malign align;
 	int aligned;
+	/* stacked (nxtop A B): profile B's rows under A's (tr.mb, tr.shift)
+	 * and the times :align marked on each side, on the axis */
+	struct mprofile prof_b;
+	int64_t mark_at[2];
+	int marked[2];
+	int sel_side;		/* the side of sel */
 };
 
 /* What the colour keys are called: a Neuron profile's opcode, layer
@@ -224,11 +236,13 @@ int timeline_search_query(struct timeline *tl, struct query *q);
 /* Colours the instructions of a layer table row. */
 int timeline_layer(struct timeline *tl, const char *row);
 void timeline_hl_clear(struct timeline *tl);
+/* The highlight over profile B's rows too (stacked); -1 with err_set(). */
+int timeline_hl_side_b(struct timeline *tl);
 /* Hits per column of the row of track index i; NULL without a
  * highlight or on error. */
 const int64_t *timeline_hl_hits(struct timeline *tl, size_t i);
 /* 1 if the event a cell shows (its top event) is highlighted. */
-int timeline_hl_event(struct timeline *tl, const struct mcell *c);
+int timeline_hl_event(struct timeline *tl, size_t i, const struct mcell *c);
 void timeline_hl_step(struct timeline *tl, int dir);
 void timeline_hl_draw(struct timeline *tl, WINDOW *win, int y);
 void timeline_matches(struct timeline *tl);
@@ -278,6 +292,16 @@ void timeline_back(struct timeline *tl);
 void timeline_devices(struct timeline *tl);
 /* on: 1 aligns, 0 stops, -1 toggles; -1 with err_set(). */
 int timeline_align(struct timeline *tl, int on);
+
+/* stack.c: :align with profile B stacked (start, or no word: the
+ * event or marker under the cursor on each side); -1 with err_set(). */
+int timeline_stack_align(struct timeline *tl, int argc, char **argv);
+/* "  B +1.2ms": how far B was moved from its start on A's. */
+void timeline_stack_header(const struct timeline *tl, struct strbuf *out);
+/* The profile's extent (and B's, shifted), into start and end. */
+void timeline_extent(struct timeline *tl);
+/* The first top-level profile of m; -1 with err_set(). */
+int timeline_first_profile(struct model *m, int64_t *id);
 
 /* views.c: :view, :view save NAME, :view delete NAME, :view NAME; -1
  * with err_set(). */

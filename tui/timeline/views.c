@@ -446,8 +446,10 @@ void timeline_copy_view(struct timeline *tl)
 	const char *profile = tui_profile(t);
 	struct strbuf sb;
 
-	if (!profile || tui_below(t, &tl->view)) {
-		tui_error(t, "y: only in the timeline nxtop PROFILE opened");
+	if (!profile || tui_below(t, &tl->view) || tl->tr.mb) {
+		/* nxtop A B takes no view options */
+		tui_error(t, "y: only in the timeline nxtop PROFILE opened, "
+			  "alone");
 		return;
 	}
 	sb_init(&sb);

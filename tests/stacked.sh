@@ -1,0 +1,160 @@
+#!/bin/sh
+# The stacked timeline of nxtop A B, on device_small.json and its copy
+# device_small_b.json (an opcode renamed, one moved to another opcode, a
+# duration doubled, a layer renamed): :align on an event of each side
+# moves B by the difference of their starts (from jq); the window's and
+# a box's figures over both profiles hold each engine's instruction
+# count and time on both sides as jq sums them, with B-A and % as awk
+# computes them, and a box over both sides' rows whole equals the
+# window; n walks both sides' matches in time order; :compare B opens B
+# from a timeline opened alone; two system profiles stay unstacked; a
+# system profile against a device profile stays bad input.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+need jq
+scratch
+export NXTOP_EXPORT_DIR="$tmp/out"
+mkdir "$tmp/out"
+a="$tmp/a.json"
+b="$tmp/b.json"
+cp "$srcdir/tests/fixtures/device_small.json" "$a"
+cp "$srcdir/tests/fixtures/device_small_b.json" "$b"
+expect 0 "" "$NXTOP" import -q "$a"
+expect 0 "" "$NXTOP" import -q "$b"
+
+# Rows from the top: A's heading, Engines, TensorMatrix, Tensor, Vector
+# (4 down); B's Vector is 20 rows further. A's Vector event covering
+# 5.01 us is marked, then B's covering 6.01 us; then the start again.
+# 0 W: the window over everything; then both headings folded and boxed
+# from 0 to the end.
+cat >"$tmp/ui.keys" <<'KEYS'
+size 120x50
+keys q:zoom 4us 8us<Enter>jjjj:goto 5.01us<Enter>:align<Enter>
+keys jjjjjjjjjjjjjjjjjjjj:goto 6.01us<Enter>:align<Enter>
+dump aligned
+keys :align start<Enter>
+dump start
+keys 0WEcq
+keys kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk<Space>j<Space>
+keys :goto 0<Enter>vk:goto 1.869ms<Enter><Enter>Ecq
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/ui.keys" --dump="$tmp" "$a" "$b"
+
+# the event covering T on engine E
+ts_at() {
+	jq --arg e "$2" --argjson t "$3" '[.instruction[] |
+	    (.timestamp | tonumber) as $s | select(.label == $e and $s <= $t
+	    and $s + (.duration | tonumber) > $t) | $s] | first' "$1"
+}
+ta=$(ts_at "$a" Vector 5010)
+tb=$(ts_at "$b" Vector 6010)
+sa=$(jq '[.instruction[].timestamp | tonumber] | min' "$a")
+sb=$(jq '[.instruction[].timestamp | tonumber] | min' "$b")
+# B moved from its start on A's by the marks' difference, in µs
+want=$(awk -v d=$((ta - tb - (sa - sb))) 'BEGIN {
+	printf "B %s%g µs", d < 0 ? "-" : "+", (d < 0 ? -d : d) / 1000 }')
+head -1 "$tmp/aligned" | grep -q "  $want\$" ||
+	fail "aligned: no '$want' in: $(head -1 "$tmp/aligned")"
+head -1 "$tmp/start" | grep -q '  B at start$' ||
+	fail "align start: $(head -1 "$tmp/start")"
+
+# per engine: "E instructions,count,a,b" and "E instruction time,ns,a,b"
+sums() {
+	jq -r '.instruction | group_by(.label)[] |
+	    [.[0].label, length, (map(.duration | tonumber) | add)] | @tsv' \
+	    "$1" | sort
+}
+sums "$a" >"$tmp/sa"
+sums "$b" >"$tmp/sb"
+join -t "$(printf '\t')" "$tmp/sa" "$tmp/sb" | awk -F'\t' '{
+	printf "%s instructions,count,%d,%d,%d\n", $1, $2, $4, $4 - $2
+	printf "%s instruction time,ns,%d,%d,%d\n", $1, $3, $5, $5 - $3 }' |
+	sort >"$tmp/want"
+[ "$(wc -l <"$tmp/want")" -eq 12 ] || fail "jq: not 6 engines: $(cat "$tmp/want")"
+win="$tmp/out/nxtop-window-1.csv"
+box="$tmp/out/nxtop-selection-1.csv"
+for f in "$win" "$box"; do
+	[ -f "$f" ] || { fail "no $f"; continue; }
+	tr -d '\r' <"$f" | grep ' instruction' | cut -d, -f1-5 | sort >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" ||
+		fail "$f: engines differ from jq: $(diff "$tmp/want" "$tmp/got")"
+	# every percentage is (B-A)/A, empty without a base
+	tr -d '\r' <"$f" | awk -F, 'NR > 1 && $2 != "" {
+		want = $3 == 0 ? "" : sprintf("%.6f", ($4 - $3) * 100 / $3)
+		got = $6 == "" ? "" : sprintf("%.6f", $6)
+		if (want != got || $5 != $4 - $3) print }' >"$tmp/bad"
+	[ -s "$tmp/bad" ] && fail "$f: deltas: $(cat "$tmp/bad")"
+done
+grep -q '^Tensor instruction time,ns,82,164,82,100,both' "$win" ||
+	fail "the doubled duration: $(cat "$win")"
+# a box over both headings, from 0 to past the last start: the window
+cmp -s "$win" "$box" || fail "box over both is not the window: $(diff "$win" "$box")"
+
+# n walks the matches of both sides in time order, A's before B's at
+# one time, and wraps: against jq's ACTIVATE instructions of each
+cat >"$tmp/n.keys" <<'KEYS'
+size 120x50
+keys q/opcode=ACTIVATE<Enter>
+keys n
+dump n1
+keys n
+dump n2
+keys n
+dump n3
+keys n
+dump n4
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/n.keys" --dump="$tmp" "$a" "$b"
+for s in A B; do
+	f=$a
+	[ $s = B ] && f=$b
+	jq -r --arg s "$s" '.instruction[] | select(.opcode == "ACTIVATE") |
+	    [(.timestamp | tonumber), $s, .label] | @tsv' "$f"
+done | sort -k1,1n -k2,2 | awk -F'\t' '{ print "ACTIVATE on " $3 " (" $2 ")" }' \
+	>"$tmp/n-want"
+[ "$(wc -l <"$tmp/n-want")" -eq 3 ] || fail "jq: not 3 matches: $(cat "$tmp/n-want")"
+head -n 1 "$tmp/n-want" >>"$tmp/n-want"	# wrapped to the first
+for k in 1 2 3 4; do
+	tail -n 1 "$tmp/n$k" | sed 's/ at .*//'
+done >"$tmp/n-got"
+cmp -s "$tmp/n-want" "$tmp/n-got" ||
+	fail "n over both sides: $(diff "$tmp/n-want" "$tmp/n-got")"
+tail -n 1 "$tmp/n4" | grep -q 'wrapped to the first' ||
+	fail "n did not wrap: $(tail -n 1 "$tmp/n4")"
+
+# :compare B from A's timeline stacks B as nxtop A B does; a second
+# :compare with a path is no table's name
+cat >"$tmp/cmp.keys" <<KEYS
+size 120x50
+keys :compare $b<Enter>
+dump cmp-view
+keys q
+dump cmp-stacked
+keys y
+dump cmp-copy
+keys :compare $tmp/missing.json<Enter>
+dump cmp-again
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/cmp.keys" --dump="$tmp" "$a"
+head -1 "$tmp/cmp-view" | grep -q ' › compare  layers, B: ' ||
+	fail ":compare B: no Compare view: $(head -1 "$tmp/cmp-view")"
+grep -q '^▾ B: graph.neff' "$tmp/cmp-stacked" ||
+	fail ":compare B: not stacked: $(cat "$tmp/cmp-stacked")"
+tail -1 "$tmp/cmp-copy" | grep -q "y: only in the timeline nxtop PROFILE opened, alone" ||
+	fail "y stacked: $(tail -1 "$tmp/cmp-copy")"
+tail -1 "$tmp/cmp-again" | grep -q "compare: B is open; '.*missing.json' is not overall" ||
+	fail ":compare again: $(tail -1 "$tmp/cmp-again")"
+
+# two system profiles: the Compare view, rows not stacked
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sa.json"
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sb.json"
+printf 'size 120x30\nkeys q\ndump sys\n' >"$tmp/sys.keys"
+expect 0 "" "$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" \
+	"$tmp/sa.json" "$tmp/sb.json"
+grep -q '^▾ A: \|^▾ B: ' "$tmp/sys" && fail "system profiles stacked: $(cat "$tmp/sys")"
+# a system profile against a device profile: one line, exit 1
+expect 1 'both must be system profiles or neither' \
+	"$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" "$tmp/sa.json" "$a"
+[ "$(wc -l <"$err")" -eq 1 ] || fail "mixed kinds: not one line: $(cat "$err")"
+pass
