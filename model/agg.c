@@ -51,7 +51,8 @@ struct agg_builder {
 	int64_t rows[AGG_BATCH][AGG_COLS];	/* not written yet */
 	int nrows;
 	int64_t track;
-	int lo[AGG_NFIELDS], lmax;
+	int lo[AGG_NFIELDS], hi[AGG_NFIELDS];
+	int dur_named;		/* AGG_DUR values hold names */
 	unsigned ok;		/* fields still complete */
 	int failed;
 	struct bucket b[AGG_NFIELDS][LOD_MAX_LEVEL + 1];
@@ -84,6 +85,29 @@ void agg_free(struct agg_builder *a)
 	free(a);
 }
 
+static int64_t dur_value(int64_t name, int64_t dur)
+{
+	int bits, bin;
+
+	if (dur < 32) {
+		bin = dur < 0 ? 0 : (int)dur;
+	} else {
+		bits = 64 - __builtin_clzll((unsigned long long)dur);
+		bin = bits << 5 | (int)((dur >> (bits - 6)) & 31);
+	}
+	return (int64_t)((uint64_t)name << AGG_DUR_SHIFT) | bin;
+}
+
+void agg_num_levels(enum agg_field f, int64_t span, int name_level, int lmax,
+		    int *lo, int *hi, int *named)
+{
+	int sl = NX_MIN(lod_level_for(span / AGG_MAX_BUCKETS + 1), lmax);
+
+	*named = f == AGG_DUR && name_level <= sl;
+	*lo = *named ? name_level : sl;
+	*hi = *named ? sl : lmax;
+}
+
 int agg_field_level(int64_t span, int name_level)
 {
 	int l = lod_level_for(span / AGG_MAX_BUCKETS + 1);
@@ -92,16 +116,22 @@ int agg_field_level(int64_t span, int name_level)
 }
 
 void agg_begin(struct agg_builder *a, int64_t track, int name_level,
-	       int field_level, int lmax)
+	       int64_t span, int lmax)
 {
+	int field_level = agg_field_level(span, name_level), named;
+
 	a->track = track;
-	a->lmax = lmax;
 	a->ok = (1u << AGG_NFIELDS) - 1;
 	a->failed = 0;
 	a->nrows = 0;
 	a->nheld = 0;
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		a->lo[f] = f == AGG_NAME ? name_level : field_level;
+		a->hi[f] = lmax;
+		if (f == AGG_DUR || f == AGG_SIZE)
+			agg_num_levels(f, span, name_level, lmax, &a->lo[f],
+				       &a->hi[f], f == AGG_DUR ? &a->dur_named :
+				       &named);
 		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
 			a->b[f][l].open = 0;
 			a->held[f][l].n = 0;
@@ -232,7 +262,7 @@ static void flush(struct agg_builder *a, int f, int level)
 	if (!b->open)
 		return;
 	hold_rows(a, f, level, b);
-	if (level < a->lmax) {
+	if (level < a->hi[f]) {
 		int64_t up = lod_floor_shift(b->id, 2);
 
 		for (size_t k = 0; k < b->count; k++)
@@ -265,9 +295,14 @@ void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		struct entry e = { 0, 1, dur, dur, dur };
 
-		if (!has[f] || a->lo[f] > a->lmax)
+		if (f == AGG_DUR)
+			e.value = dur_value(a->dur_named ? vals[AGG_NAME] : 0, dur);
+		else if (has[f])
+			e.value = vals[f];
+		else
 			continue;
-		e.value = vals[f];
+		if (a->lo[f] > a->hi[f])
+			continue;
 		add_at(a, f, a->lo[f], lod_floor_shift(ts, 2 * a->lo[f]), &e);
 	}
 }
@@ -275,7 +310,7 @@ void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
 int agg_end(struct agg_builder *a, unsigned *fields)
 {
 	for (int f = 0; f < AGG_NFIELDS; f++) {
-		for (int l = a->lo[f]; l <= a->lmax; l++) {
+		for (int l = a->lo[f]; l <= a->hi[f]; l++) {
 			if (a->ok & (1u << f))
 				flush(a, f, l);
 			else

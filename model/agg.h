@@ -3,9 +3,9 @@
  * bucket, their total, shortest and longest duration. Searches for a
  * name and summaries of a selection read these instead of every event.
  *
- * Names are kept from the track's second LOD level up; the other fields
- * only from the level with at most AGG_MAX_BUCKETS buckets over the
- * track, which is all a selection summary needs (its two edge buckets are
+ * Names are kept from the track's second LOD level up; names by
+ * duration bin from there up to the level with at most AGG_MAX_BUCKETS
+ * buckets over the track; the other fields only from that level up, which is all a selection summary needs (its two edge buckets are
  * read from the events). */
 #ifndef NX_AGG_H
 #define NX_AGG_H
@@ -18,10 +18,27 @@ enum agg_field {
 	AGG_CAT,	/* slice.cat: layer, DMA queue type, trace category */
 	AGG_HLO,	/* instruction.hlo_name */
 	AGG_SIZE,	/* DMA transfer_size (bytes, not a string id) */
+	AGG_DUR,	/* name and duration bin (AGG_DUR_SHIFT) */
 	AGG_NFIELDS
 };
 
 #define AGG_MAX_BUCKETS 1024
+
+/* Durations are binned by power of two, each octave in 32 bins: a bin
+ * is the duration itself below 32 ns, else its bit length and its 5 bits
+ * below the top one. A value of the AGG_DUR field is name <<
+ * AGG_DUR_SHIFT | bin (name 0 on tracks whose names are too varied);
+ * with the bin's count, shortest and longest duration, a comparison
+ * counts whole bins and reads the events of the few buckets whose bin
+ * straddles its bound. */
+#define AGG_DUR_SHIFT 11
+
+/* The levels [*lo, *hi] of a track's AGG_DUR or AGG_SIZE rows, and
+ * whether its AGG_DUR values hold names: durations by name from the name
+ * level up to the level with at most AGG_MAX_BUCKETS buckets, or, when
+ * names start coarser, durations alone and sizes from that level up. */
+void agg_num_levels(enum agg_field f, int64_t span, int name_level, int lmax,
+		    int *lo, int *hi, int *named);
 /* A field with more distinct values in one bucket is dropped for that
  * track (its bit is cleared in track.agg_fields). */
 #define AGG_MAX_VALUES 2048
@@ -33,11 +50,13 @@ struct agg_builder;
 struct agg_builder *agg_new(sqlite3 *db, sqlite3_stmt *ins);
 void agg_free(struct agg_builder *a);
 
-/* Levels: names from name_level, other fields from field_level, both up
- * to lmax. */
+/* Levels: names from name_level, durations and sizes as
+ * agg_num_levels says, other fields from agg_field_level, all up to lmax;
+ * span is the track's, in ns. */
 void agg_begin(struct agg_builder *a, int64_t track, int name_level,
-	       int field_level, int lmax);
-/* One event, in start order. has[f] says whether vals[f] is present. */
+	       int64_t span, int lmax);
+/* One event, in start order. has[f] says whether vals[f] is present;
+ * AGG_DUR's value comes from the name and dur. */
 void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
 	     const int64_t *vals, const int *has);
 /* Flushes the track; *fields gets the bitmask of complete fields.

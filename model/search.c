@@ -34,6 +34,16 @@ struct memo {
 	struct mslice hit;
 };
 
+/* A query the aggregates answer: name, opcode, engine and row terms
+ * beside one dur comparison (field AGG_DUR: counts by name and duration
+ * bin), or engine and row terms beside one transfer_size comparison
+ * (AGG_SIZE: counts by size); field is -1 for any other query. */
+struct numterm {
+	int field;
+	enum qop op;
+	int64_t x;
+};
+
 /* Temporary table numbers stay unique while several searches are open. */
 static _Thread_local int temp_seq;
 
@@ -55,7 +65,9 @@ struct search {
 	size_t nnames;
 	int64_t *tracks;
 	size_t ntracks;
+	struct numterm num;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
+	sqlite3_stmt *st_num;	/* a comparison's aggregates in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
 	/* n/N: kept across presses, the statements per direction (0 back,
 	 * 1 forward) and the profile's tracks, loaded on the first press */
@@ -564,6 +576,38 @@ static int names_only_setup(struct search *s)
 	return rc;
 }
 
+/* Whether a term is one names_only_setup turns into names and tracks. */
+static int name_term(const struct qterm *t)
+{
+	return !t->negate && t->op != Q_NE && t->op != Q_HASNOT &&
+	       t->op != Q_NRE && (t->field == F_NAME || t->field == F_OPCODE ||
+				  t->field == F_ENGINE || t->field == F_ROW);
+}
+
+static struct numterm num_term(const struct query *q)
+{
+	struct numterm n = { -1, Q_EQ, 0 };
+	int names = 0, nums = 0;
+
+	for (size_t i = 0; i < q->n; i++) {
+		const struct qterm *t = &q->terms[i];
+
+		if (name_term(t)) {
+			names |= t->field == F_NAME || t->field == F_OPCODE;
+			continue;
+		}
+		if (t->negate || (t->field != F_DUR && t->field != F_TRANSFER_SIZE) ||
+		    t->op == Q_HAS || t->op == Q_HASNOT || t->op == Q_RE ||
+		    t->op == Q_NRE || nums++)
+			return (struct numterm){ -1, Q_EQ, 0 };
+		n = (struct numterm){ t->field == F_DUR ? AGG_DUR : AGG_SIZE,
+				      t->op, t->num };
+	}
+	if (n.field == AGG_SIZE && names)
+		n.field = -1;
+	return n;
+}
+
 static int profile_start(struct search *s)
 {
 	struct mprofile p;
@@ -633,7 +677,8 @@ struct search *search_new_query(struct model *m, int64_t profile,
 	if (j.a)
 		sb_adds(&s->from, " LEFT JOIN arg a ON a.slice_id = s.id");
 	s->names_only = query_names_only(&s->q);
-	if (s->names_only && names_only_setup(s))
+	s->num = num_term(&s->q);
+	if ((s->names_only || s->num.field >= 0) && names_only_setup(s))
 		goto fail;
 	return s;
 fail:
@@ -647,6 +692,7 @@ void search_free(struct search *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->st_range);
+	sqlite3_finalize(s->st_num);
 	sqlite3_finalize(s->st_one);
 	for (int i = 0; i < 2; i++) {
 		sqlite3_finalize(s->step_ev[i]);
@@ -750,6 +796,154 @@ static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
 	return st;
 }
 
+/* The levels a comparison's aggregates hold for a track, [*lo, *hi],
+ * and the one whose buckets count a range; -1 when the track has none,
+ * or its durations are not by name and the query names some. */
+static int num_levels(const struct search *s, const struct mtrack *t,
+		      int *lo, int *hi, int *whole)
+{
+	int nl, fl, lmax, named;
+
+	if (s->num.field < 0 || agg_levels(t, &nl, &fl, &lmax) ||
+	    !(t->agg_fields & (1u << s->num.field)))
+		return -1;
+	agg_num_levels(s->num.field, NX_MAX(t->max_ts - t->min_ts, 1), nl,
+		       lmax, lo, hi, &named);
+	*whole = named ? *hi : *lo;
+	return s->num.field == AGG_DUR && !named && !s->any_name ? -1 : 0;
+}
+
+static int num_holds(const struct numterm *n, int64_t v)
+{
+	switch (n->op) {
+	case Q_GT: return v > n->x;
+	case Q_GE: return v >= n->x;
+	case Q_LT: return v < n->x;
+	case Q_LE: return v <= n->x;
+	case Q_NE: return v != n->x;
+	default: return v == n->x;
+	}
+}
+
+/* Of events whose values lie in [lo, hi]: 1 if all match the
+ * comparison, 0 if none, -1 if it cannot tell. */
+static int num_class(const struct numterm *n, int64_t lo, int64_t hi)
+{
+	int a = num_holds(n, lo), b = num_holds(n, hi);
+
+	if (n->op == Q_EQ || n->op == Q_NE) {
+		if (lo == hi)
+			return a;
+		if (n->x < lo || n->x > hi)
+			return n->op == Q_NE;
+		return -1;
+	}
+	return a && b ? 1 : !a && !b ? 0 : -1;
+}
+
+static int name_in(const struct search *s, int64_t name)
+{
+	size_t lo = 0, hi = s->nnames;
+
+	if (s->any_name)
+		return 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->names[mid] == name)
+			return 1;
+		if (s->names[mid] < name)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* One bucket of a comparison's aggregates: the matches it counts
+ * exactly, or straddle when some of its events must be read. */
+struct num_bucket {
+	int64_t b, n, dur;
+	int straddle;
+};
+
+typedef int (*num_fn)(struct search *, const struct mtrack *, int,
+		      const struct num_bucket *, void *);
+
+/* The buckets [b0, b1) of a level holding events of the track. */
+static int num_read(struct search *s, const struct mtrack *t, int level,
+		    int64_t b0, int64_t b1, struct num_bucket **v, size_t *n)
+{
+	sqlite3_stmt *st = s->st_num;
+	size_t cap = 0;
+	int rc;
+
+	*v = NULL;
+	*n = 0;
+	if (!st)
+		st = s->st_num = prepare(s, "SELECT bucket, value, n, dur, dmin,"
+					 " dmax FROM agg WHERE track_id = ? AND"
+					 " field = ? AND level = ? AND bucket >= ?"
+					 " AND bucket < ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, s->num.field);
+	sqlite3_bind_int(st, 3, level);
+	sqlite3_bind_int64(st, 4, b0);
+	sqlite3_bind_int64(st, 5, b1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t b = sqlite3_column_int64(st, 0);
+		int64_t val = sqlite3_column_int64(st, 1);
+		int dur = s->num.field == AGG_DUR, c;
+		struct num_bucket *cur;
+
+		if (!*n || (*v)[*n - 1].b != b) {
+			*v = xgrow(*v, &cap, *n + 1, sizeof(**v));
+			(*v)[(*n)++] = (struct num_bucket){ b, 0, 0, 0 };
+		}
+		cur = &(*v)[*n - 1];
+		if (dur && !name_in(s, val >> AGG_DUR_SHIFT))
+			continue;
+		c = num_class(&s->num, dur ? sqlite3_column_int64(st, 4) : val,
+			      dur ? sqlite3_column_int64(st, 5) : val);
+		cur->straddle |= c < 0;
+		if (c > 0) {
+			cur->n += sqlite3_column_int64(st, 2);
+			cur->dur = sat_add(cur->dur, sqlite3_column_int64(st, 3));
+		}
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	free(*v);
+	*v = NULL;
+	return model_fail(s->m, "search");
+}
+
+/* Calls fn for each bucket [b0, b1) of a level holding events of the
+ * track; a bucket that cannot tell is looked at through its quarters
+ * one level down, and reaches fn with straddle set only at level lo. */
+static int num_buckets(struct search *s, const struct mtrack *t, int lo,
+		       int level, int64_t b0, int64_t b1, num_fn fn, void *ctx)
+{
+	struct num_bucket *v;
+	size_t n;
+	int rc = 0;
+
+	if (num_read(s, t, level, b0, b1, &v, &n))
+		return -1;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (v[i].straddle && level > lo)
+			rc = num_buckets(s, t, lo, level - 1, v[i].b * 4,
+					 v[i].b * 4 + 4, fn, ctx);
+		else if (v[i].n || v[i].straddle)
+			rc = fn(s, t, level, &v[i], ctx);
+	}
+	free(v);
+	return rc;
+}
+
 int search_match(struct search *s, int64_t id)
 {
 	int k, rc;
@@ -796,10 +990,11 @@ static int frame_agg(struct search *s, const struct mtrack *t, int level,
 	return 0;
 }
 
-static int frame_raw(struct search *s, const struct mtrack *t, int64_t t0,
-		     int64_t colw, int ncols, int64_t *hits)
+/* Matches starting in [lo, hi) into the columns from t0. */
+static int frame_raw_in(struct search *s, const struct mtrack *t, int64_t lo,
+			int64_t hi, int64_t t0, int64_t colw, int ncols,
+			int64_t *hits)
 {
-	int64_t t1 = t0 + colw * ncols;
 	int k;
 
 	if (!s->st_range) {
@@ -813,8 +1008,8 @@ static int frame_raw(struct search *s, const struct mtrack *t, int64_t t0,
 	k = bind_params(s, s->st_range);
 	sqlite3_bind_int64(s->st_range, k + 1, t->id);
 	sqlite3_bind_int64(s->st_range, k + 2, t->max_depth);
-	sqlite3_bind_int64(s->st_range, k + 3, t0);
-	sqlite3_bind_int64(s->st_range, k + 4, t1);
+	sqlite3_bind_int64(s->st_range, k + 3, lo);
+	sqlite3_bind_int64(s->st_range, k + 4, hi);
 	while (sqlite3_step(s->st_range) == SQLITE_ROW) {
 		int64_t c = (sqlite3_column_int64(s->st_range, 0) - t0) / colw;
 
@@ -823,6 +1018,45 @@ static int frame_raw(struct search *s, const struct mtrack *t, int64_t t0,
 	}
 	sqlite3_reset(s->st_range);
 	return 0;
+}
+
+static int frame_raw(struct search *s, const struct mtrack *t, int64_t t0,
+		     int64_t colw, int ncols, int64_t *hits)
+{
+	return frame_raw_in(s, t, t0, t0 + colw * ncols, t0, colw, ncols, hits);
+}
+
+struct num_frame {
+	int64_t t0, colw, *hits;
+	int ncols;
+};
+
+/* A bucket's matches in the column where it starts; a bucket that
+ * cannot tell, or reaches out of the frame, from its events. */
+static int frame_num_bucket(struct search *s, const struct mtrack *t,
+			    int level, const struct num_bucket *b, void *ctx)
+{
+	struct num_frame *f = ctx;
+	int64_t w = lod_width(level), lo = b->b * w, hi = sat_add(lo, w);
+	int64_t t1 = f->t0 + f->colw * f->ncols;
+
+	if (b->straddle || lo < f->t0 || hi > t1)
+		return frame_raw_in(s, t, NX_MAX(lo, f->t0), NX_MIN(hi, t1),
+				    f->t0, f->colw, f->ncols, f->hits);
+	f->hits[(lo - f->t0) / f->colw] += b->n;
+	return 0;
+}
+
+/* A comparison from its aggregates at levels lo..level. */
+static int frame_num(struct search *s, const struct mtrack *t, int lo,
+		     int level, int64_t t0, int64_t colw, int ncols,
+		     int64_t *hits)
+{
+	struct num_frame f = { t0, colw, hits, ncols };
+
+	return num_buckets(s, t, lo, level, lod_floor_shift(t0, 2 * level),
+			   lod_floor_shift(t0 + colw * ncols - 1, 2 * level) + 1,
+			   frame_num_bucket, &f);
 }
 
 int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
@@ -843,6 +1077,13 @@ int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 		while (l < lmax && lod_width(l + 1) <= colw)
 			l++;
 		return frame_agg(s, t, l, t0, colw, ncols, hits);
+	}
+	if (!num_levels(s, t, &nl, &lmax, &fl) && colw >= lod_width(nl)) {
+		int l = nl;
+
+		while (l < lmax && lod_width(l + 1) <= colw)
+			l++;
+		return frame_num(s, t, nl, l, t0, colw, ncols, hits);
 	}
 	return frame_raw(s, t, t0, colw, ncols, hits);
 }
@@ -937,6 +1178,47 @@ static int stats_agg(struct search *s, const struct mtrack *t, int level,
 	       stats_raw(s, t, b1 * w, t1, out) ? -1 : 0;
 }
 
+struct num_stats {
+	struct search_stats *out;
+	int64_t n, dur;
+};
+
+static int stats_num_bucket(struct search *s, const struct mtrack *t,
+			    int level, const struct num_bucket *b, void *ctx)
+{
+	struct num_stats *ns = ctx;
+	int64_t w = lod_width(level);
+
+	if (b->straddle)
+		return stats_raw(s, t, b->b * w, sat_add(b->b * w, w), ns->out);
+	ns->n += b->n;
+	ns->dur = sat_add(ns->dur, b->dur);
+	return 0;
+}
+
+/* Whole buckets of [t0, t1) from a comparison's aggregates at levels
+ * lo..level, the edges from events. */
+static int stats_num(struct search *s, const struct mtrack *t, int lo,
+		     int level, int64_t t0, int64_t t1, struct search_stats *out)
+{
+	struct num_stats ns = { out, 0, 0 };
+	int64_t w = lod_width(level), b0, b1;
+
+	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
+	if (b1 <= b0)
+		return stats_raw(s, t, t0, t1, out);
+	if (num_buckets(s, t, lo, level, b0, b1, stats_num_bucket, &ns))
+		return -1;
+	if (ns.n) {
+		struct search_row *r = stats_row(out, t->id);
+
+		r->n += ns.n;
+		r->dur = sat_add(r->dur, ns.dur);
+	}
+	return stats_raw(s, t, t0, b0 * w, out) ||
+	       stats_raw(s, t, b1 * w, t1, out) ? -1 : 0;
+}
+
 int search_stats(struct search *s, const struct mtrack *tracks,
 		 size_t ntracks, int64_t t0, int64_t t1,
 		 struct search_stats *out)
@@ -952,6 +1234,8 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 		if (s->names_only && !s->any_name &&
 		    !agg_levels(t, &nl, &fl, &lmax))
 			rc = stats_agg(s, t, fl, t0, t1, out);
+		else if (!num_levels(s, t, &nl, &lmax, &fl))
+			rc = stats_num(s, t, nl, fl, t0, t1, out);
 		else
 			rc = stats_raw(s, t, t0, t1, out);
 		if (rc)
@@ -1091,20 +1375,82 @@ static int step_range(struct stepper *p, const struct mtrack *t, int64_t lo,
 	return found ? 0 : 1;
 }
 
+/* A comparison's candidates among aggregate rows: those whose values
+ * may hold a match (?4 is the bound). */
+static const char *const num_cand[2][Q_NRE + 1] = {
+	[0] = {
+		[Q_GT] = "dmax > ?4", [Q_GE] = "dmax >= ?4",
+		[Q_LT] = "dmin < ?4", [Q_LE] = "dmin <= ?4",
+		[Q_EQ] = "dmin <= ?4 AND dmax >= ?4",
+		[Q_NE] = "NOT (dmin = ?4 AND dmax = ?4)",
+	},
+	[1] = {
+		[Q_GT] = "value > ?4", [Q_GE] = "value >= ?4",
+		[Q_LT] = "value < ?4", [Q_LE] = "value <= ?4",
+		[Q_EQ] = "value = ?4", [Q_NE] = "value != ?4",
+	},
+};
+
+/* The next (dir > 0) or previous aggregate bucket from ?3 holding a
+ * matching name, or a candidate of a comparison. */
+static sqlite3_stmt *bucket_stmt(struct search *s, int dir)
+{
+	const char *order = dir > 0 ? "" : "DESC", *cmp = dir > 0 ? ">=" : "<=";
+
+	if (s->num.field < 0)
+		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			       " field = 0 AND level = ? AND bucket %s ? AND"
+			       " value IN %s ORDER BY bucket %s LIMIT 1", cmp,
+			       s->names_only && !s->any_name ? s->nameset : "(0)",
+			       order);
+	if (s->any_name)
+		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			       " field = %d AND level = ? AND bucket %s ? AND %s"
+			       " ORDER BY bucket %s LIMIT 1", s->num.field, cmp,
+			       num_cand[s->num.field == AGG_SIZE][s->num.op], order);
+	return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+		       " field = %d AND level = ? AND bucket %s ? AND %s AND"
+		       " (value >> %d) IN %s ORDER BY bucket %s LIMIT 1",
+		       s->num.field, cmp, num_cand[0][s->num.op], AGG_DUR_SHIFT,
+		       s->nameset, order);
+}
+
+/* The level n and N skip from aggregate bucket to bucket at; -1 when
+ * they read the track's events. */
+static int step_level(const struct search *s, const struct mtrack *t)
+{
+	int nl, fl, lmax;
+
+	if (s->names_only && !s->any_name && !agg_levels(t, &nl, &fl, &lmax))
+		return nl;
+	if (!num_levels(s, t, &nl, &lmax, &fl))
+		return nl;
+	return -1;
+}
+
+/* Binds the bucket statement for a track at a level from bucket b. */
+static void bucket_bind(struct stepper *p, const struct mtrack *t, int level,
+			int64_t b)
+{
+	sqlite3_bind_int64(p->bucket, 1, t->id);
+	sqlite3_bind_int(p->bucket, 2, level);
+	sqlite3_bind_int64(p->bucket, 3, b);
+	if (p->s->num.field >= 0)
+		sqlite3_bind_int64(p->bucket, 4, p->s->num.x);
+}
+
 static int step_track(struct stepper *p, const struct mtrack *t,
 		      struct mslice *out)
 {
-	int nl, fl, lmax, rc;
+	int nl = step_level(p->s, t), rc;
 	int64_t w, b;
 
-	if (!p->s->names_only || p->s->any_name || agg_levels(t, &nl, &fl, &lmax))
+	if (nl < 0)
 		return step_range(p, t, INT64_MIN, INT64_MAX, out);
 	w = lod_width(nl);
 	b = lod_floor_shift(p->ts, 2 * nl);
 	for (;;) {
-		sqlite3_bind_int64(p->bucket, 1, t->id);
-		sqlite3_bind_int(p->bucket, 2, nl);
-		sqlite3_bind_int64(p->bucket, 3, b);
+		bucket_bind(p, t, nl, b);
 		rc = sqlite3_step(p->bucket);
 		if (rc == SQLITE_ROW)
 			b = sqlite3_column_int64(p->bucket, 0);
@@ -1136,12 +1482,7 @@ static int stepper_prepare(struct stepper *p)
 				  "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
 			dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
 	if (!s->step_bucket[k])
-		s->step_bucket[k] = prepare(s, "SELECT bucket FROM agg WHERE"
-			" track_id = ? AND field = 0 AND level = ? AND bucket %s ?"
-			" AND value IN %s ORDER BY bucket %s LIMIT 1",
-			dir > 0 ? ">=" : "<=",
-			s->names_only && !s->any_name ? s->nameset : "(0)",
-			dir > 0 ? "" : "DESC");
+		s->step_bucket[k] = bucket_stmt(s, dir);
 	p->ev = s->step_ev[k];
 	p->bucket = s->step_bucket[k];
 	return p->ev && p->bucket ? 0 : -1;
@@ -1265,10 +1606,10 @@ static int64_t page_range(struct stepper *p, const struct mtrack *t,
 static int page_track(struct stepper *p, const struct mtrack *t, int64_t t0,
 		      int64_t t1, int64_t limit, struct rows *r)
 {
-	int nl, fl, lmax, rc;
+	int nl = step_level(p->s, t), rc;
 	int64_t w, b, got = 0;
 
-	if (!p->s->names_only || p->s->any_name || agg_levels(t, &nl, &fl, &lmax))
+	if (nl < 0)
 		return page_range(p, t, t0, t1, limit, r) < 0 ? -1 : 0;
 	w = lod_width(nl);
 	b = lod_floor_shift(p->dir > 0 ? NX_MAX(p->ts, t0) : NX_MIN(p->ts, t1 - 1),
@@ -1278,9 +1619,7 @@ static int page_track(struct stepper *p, const struct mtrack *t, int64_t t0,
 	while (got < limit) {
 		int64_t n;
 
-		sqlite3_bind_int64(p->bucket, 1, t->id);
-		sqlite3_bind_int(p->bucket, 2, nl);
-		sqlite3_bind_int64(p->bucket, 3, b);
+		bucket_bind(p, t, nl, b);
 		rc = sqlite3_step(p->bucket);
 		if (rc == SQLITE_ROW)
 			b = sqlite3_column_int64(p->bucket, 0);

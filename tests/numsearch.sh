@@ -1,7 +1,8 @@
 #!/bin/sh
 # Searches comparing dur and size, alone and beside name and engine
 # terms: the matches nxtop export --query counts agree with sqlite3
-# counting the same events in the cache, on a fixture and on a demo.
+# counting the same events in the cache, on a fixture and on a demo,
+# also on the edges of the aggregates' duration bins.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -84,6 +85,42 @@ run() {
 	[ "$(sql "$1" 's.size IS NOT NULL')" -gt 0 ] || fail "$1: no slice sizes"
 	steps "$1" 'dur>200ns' 's.dur > 200'
 	steps "$1" 'dur>2us' 's.dur > 2000'
+	edges "$1" "$2"
+}
+
+# The aggregates count durations by power of two, 8 bins an octave:
+# bounds at a power of two held by events, on a bin's edge and inside
+# a bin, every comparison, alone and beside a name or row term; sizes
+# held by events and between them.
+edges() {
+	p=$(sqlite3 "$1" "SELECT dur FROM slice WHERE dur >= 16 AND
+		(dur & (dur - 1)) = 0 GROUP BY dur ORDER BY count(*) DESC LIMIT 1")
+	[ -n "$p" ] || fail "$1: no event lasts a power of two"
+	for b in "$p" $((p + p / 8)) $((p + 3)) $((p - 1)); do
+		for op in '>' '>=' '<' '<=' '=' '!='; do
+			check "$1" "dur$op${b}ns" "s.dur $op $b"
+		done
+		check "$1" "engine=$2 dur<=${b}ns" "t.name = '$2' AND s.dur <= $b"
+		check "$1" "row=$2 dur>${b}ns" "t.name = '$2' AND s.dur > $b"
+	done
+	check "$1" "opcode=MATMUL dur<${p}ns" \
+		"n.str = 'MATMUL' AND t.kind = 'engine' AND s.dur < $p"
+	mp=$(sqlite3 "$1" "SELECT s.dur FROM slice s JOIN string n ON
+		n.id = s.name WHERE n.str = 'MATMUL' GROUP BY s.dur
+		ORDER BY count(*) DESC LIMIT 1")
+	check "$1" "opcode=MATMUL dur=${mp}ns" \
+		"n.str = 'MATMUL' AND t.kind = 'engine' AND s.dur = $mp"
+	sz=$(sqlite3 "$1" 'SELECT size FROM slice WHERE size IS NOT NULL
+		GROUP BY size ORDER BY count(*) DESC LIMIT 1')
+	for b in "$sz" $((sz + 1)); do
+		for op in '>' '>=' '<' '<=' '=' '!='; do
+			[ "$(sql "$1" "d.sz $op $b")" = 0 ] ||
+				check "$1" "size$op$b" "d.sz $op $b"
+		done
+	done
+	steps "$1" "dur<lt>${p}ns" "s.dur < $p"
+	steps "$1" "dur>=${p}ns" "s.dur >= $p"
+	steps "$1" "size>=$sz" "s.size >= $sz"
 }
 
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/f.json"

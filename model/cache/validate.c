@@ -90,7 +90,7 @@ static const struct rule rules[] = {
 	{ VALIDATE_QUICK, "lod_level, agg_level or agg_fields out of range",
 	  "SELECT 'track ' || id FROM track WHERE lod_level NOT BETWEEN 0 AND"
 	  " 31 OR agg_level NOT BETWEEN 0 AND 31 OR agg_fields NOT BETWEEN 0"
-	  " AND 15" },
+	  " AND 31" },
 	{ VALIDATE_FULL, "its events disagree with it (count, types, depth,"
 	  " duration or times)",
 	  "SELECT 'track ' || s.track_id FROM (SELECT track_id, count(*) n,"

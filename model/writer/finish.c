@@ -312,6 +312,7 @@ static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
 	}
 	has[AGG_SIZE] = sqlite3_column_type(sel, 7) != SQLITE_NULL;
 	vals[AGG_SIZE] = has[AGG_SIZE] ? sqlite3_column_int64(sel, 7) : 0;
+	has[AGG_DUR] = 0;	/* agg_add bins dur itself */
 	agg_add(s->agg, ts, dur, vals, has);
 }
 
@@ -616,8 +617,7 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 		name_level = name_level_for(t, s->lmin, s->lmax);
 		st.agg_level = name_level;
 		agg_begin(s->agg, s->track, name_level,
-			  agg_field_level(t->max_end - t->min_ts, name_level),
-			  s->lmax);
+			  t->max_end - t->min_ts, s->lmax);
 	}
 	if (t->is_counter) {
 		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
