@@ -52,15 +52,26 @@ cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/p.json"
 # a session that keeps the server up while test sessions come and go
 tm new-session -d -s keep "sleep 600" || fail "tmux cannot start"
 
+# await TRIES CMD...: runs CMD every 50 ms until it succeeds; false
+# after TRIES tries.
+await() {
+	n=$1
+	shift
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -lt "$n" ] || return 1
+		sleep 0.05
+	done
+}
+# pane_has RE / top_has RE: the pane, or its first line, matches RE
+pane_has() { tm capture-pane -p -t t | grep -q "$1"; }
+top_has() { tm capture-pane -p -t t | head -n 1 | grep -q "$1"; }
+shows() { tm capture-pane -p -t t > "$tmp/cap" && cmp -s "$1" "$tmp/cap"; }
+
 # Polls the pane until it shows file $1 (up to 10 s; a frame takes ms).
 wait_screen() {
-	i=0
-	while [ $i -lt 200 ]; do
-		tm capture-pane -p -t t > "$tmp/cap"
-		cmp -s "$1" "$tmp/cap" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
+	await 200 shows "$1" && return 0
 	fail "$2: tmux shows something else:
 $(diff -u "$1" "$tmp/cap")"
 	return 1
@@ -169,20 +180,12 @@ run() {
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
 		"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-$name' $envs '$NXTOP' -q '$profile' ${compare:+'$tmp/$compare'}; echo nxtop-exited; sleep 30"
 	# keys typed before curses is up would arrive in the wrong mode
-	i=0
-	until tm capture-pane -p -t t | grep -q "^nxtop "; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || { fail "$name: nxtop did not start"; return; }
-		sleep 0.05
-	done
+	await 200 pane_has "^nxtop " || { fail "$name: nxtop did not start"; return; }
 	# and the insights counted (the headless run waits for them too),
 	# unless the first view is the Profile Manager or the Compare view
 	case $profile${compare:+-compare} in --data-path=* | *-compare) ;; *)
-		until tm capture-pane -p -t t | head -n 1 | grep -q " insights\{0,1\} "; do
-			i=$((i + 1))
-			[ $i -lt 200 ] || { fail "$name: no insights counted"; return; }
-			sleep 0.05
-		done ;;
+		await 200 top_has " insights\{0,1\} " ||
+			{ fail "$name: no insights counted"; return; } ;;
 	esac
 	while IFS= read -r line; do
 		case "$line" in
@@ -215,20 +218,11 @@ done
 tm kill-session -t t 2>/dev/null
 tm new-session -d -s t -x 80 -y 24 \
 	"env LC_ALL=C.UTF-8 TERM=xterm-256color '$NXTOP' -q '$tmp/bundle-queued'; echo nxtop-exited; sleep 30"
-i=0
-until tm capture-pane -p -t t | grep -q "^nxtop "; do
-	i=$((i + 1))
-	[ $i -lt 600 ] || { fail "background: nxtop did not start"; break; }
-	sleep 0.05
-done
+await 600 pane_has "^nxtop " || fail "background: nxtop did not start"
 type_keys 'D<Down><Enter>'
-i=0
-until tm capture-pane -p -t t | head -n 1 | grep -q "› llama-3-8b nc2"; do
-	i=$((i + 1))
-	[ $i -lt 600 ] || { fail "background: the device profile did not open:
-$(tm capture-pane -p -t t)"; break; }
-	sleep 0.05
-done
+await 600 top_has "› llama-3-8b nc2" ||
+	fail "background: the device profile did not open:
+$(tm capture-pane -p -t t)"
 tm capture-pane -p -t t | grep -q "Engines" ||
 	fail "background: no device timeline: $(tm capture-pane -p -t t)"
 tm send-keys -t t Q
@@ -239,12 +233,9 @@ tm set-option -s set-clipboard on
 tm delete-buffer 2>/dev/null
 run start
 type_keys ':set osc52 on<Enter>y'
-i=0
-until tm show-buffer 2>/dev/null | grep -q "^nxtop '\{0,1\}$tmp/p.json"; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { fail "osc52: no clipboard: $(tm show-buffer 2>&1)"; break; }
-	sleep 0.05
-done
+clip_has() { tm show-buffer 2>/dev/null | grep -q "$1"; }
+await 100 clip_has "^nxtop '\{0,1\}$tmp/p.json" ||
+	fail "osc52: no clipboard: $(tm show-buffer 2>&1)"
 tm capture-pane -p -t t | tail -n 1 | grep -qF "$(tm show-buffer 2>/dev/null)" ||
 	fail "osc52: the clipboard is not the status line's: $(tm show-buffer 2>&1)"
 tm set-option -s set-clipboard off
@@ -252,11 +243,6 @@ tm set-option -s set-clipboard off
 # q quits and the shell's screen comes back
 run start
 tm send-keys -t t q
-i=0
-until tm capture-pane -p -t t | grep -q nxtop-exited; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || { fail "q did not quit"; break; }
-	sleep 0.05
-done
+await 200 pane_has nxtop-exited || fail "q did not quit"
 tm capture-pane -p -t t | grep -q "Engines" && fail "the screen was not restored"
 pass
