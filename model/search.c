@@ -354,6 +354,22 @@ static int field_cond(struct search *s, const struct qterm *t,
 	return 0;
 }
 
+/* DMA rows are the only slices of DMA tracks, and the importer gives each
+ * the packet's or transfer's queue type as its category: the term reads
+ * s.cat there, with no join, and is false on every other track. */
+static int queue_type_cond(struct search *s, const struct qterm *t)
+{
+	enum qop base = t->op == Q_NE ? Q_EQ : t->op == Q_HASNOT ? Q_HAS :
+			t->op == Q_NRE ? Q_RE : t->op;
+	char set[32];
+
+	if (string_set(s, base, t->value, set, sizeof(set)))
+		return -1;
+	sb_printf(&s->where, "%s(s.cat IN %s AND t.kind IN ('dma', 'dma_xfer'))",
+		  neg(t) ? "NOT " : "", set);
+	return 0;
+}
+
 /* The condition of a term as written, without its leading '-'; it may
  * be NULL where a joined table has no row (term_sql makes that false). */
 static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
@@ -418,6 +434,8 @@ static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 		free(tmp);
 		return 0;
 	}
+	if (t->field == F_QUEUE_TYPE)
+		return queue_type_cond(s, t);
 	sb_init(&expr);
 	target(t->field, j, &expr);
 	rc = field_cond(s, t, sb_cstr(&expr));
@@ -732,8 +750,15 @@ const struct query *search_query(const struct search *s)
 	return &s->q;
 }
 
+static int dma_track(const struct mtrack *t)
+{
+	return t->kind && (!strcmp(t->kind, "dma") ||
+			   !strcmp(t->kind, "dma_xfer"));
+}
+
 /* Whether a term rules the whole track out: a duration above the
- * track's longest, an opcode off the engine rows. */
+ * track's longest, an opcode off the engine rows, a queue type off the
+ * DMA rows. */
 static int term_excludes(const struct qterm *q, const struct mtrack *t)
 {
 	if (q->negate)
@@ -741,6 +766,8 @@ static int term_excludes(const struct qterm *q, const struct mtrack *t)
 	if (q->field == F_DUR)
 		return (q->op == Q_GT && t->max_dur <= q->num) ||
 		       (q->op == Q_GE && t->max_dur < q->num);
+	if (q->field == F_QUEUE_TYPE)
+		return !neg(q) && !dma_track(t);
 	return q->field == F_OPCODE && (!t->kind || strcmp(t->kind, "engine"));
 }
 

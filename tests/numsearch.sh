@@ -15,12 +15,14 @@ trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
 
 # sql CACHE WHERE: events of the cache's slices that WHERE keeps, with
-# sz the bytes of its DMA packet or transfer, n its name, t its row
+# sz the bytes and q.str the queue type of its DMA packet or transfer,
+# n its name, t its row
 sql() {
 	sqlite3 "$1" "SELECT count(*) FROM slice s
-		LEFT JOIN (SELECT slice_id, transfer_size AS sz FROM dma_packet
-			UNION ALL SELECT slice_id, transfer_size FROM dma_transfer)
-			d ON d.slice_id = s.id
+		LEFT JOIN (SELECT slice_id, transfer_size AS sz, queue_type AS qt
+			FROM dma_packet UNION ALL SELECT slice_id, transfer_size,
+			queue_type FROM dma_transfer) d ON d.slice_id = s.id
+		LEFT JOIN string q ON q.id = d.qt
 		LEFT JOIN string n ON n.id = s.name
 		JOIN track t ON t.id = s.track_id WHERE $2"
 }
@@ -85,7 +87,35 @@ run() {
 	[ "$(sql "$1" 's.size IS NOT NULL')" -gt 0 ] || fail "$1: no slice sizes"
 	steps "$1" 'dur>200ns' 's.dur > 200'
 	steps "$1" 'dur>2us' 's.dur > 2000'
+	queues "$1"
 	edges "$1" "$2"
+}
+
+# Searches on queue_type read the slice's category on DMA rows: their
+# matches are those of the queue type of the packets and transfers.
+queues() {
+	# the queue type of the most packet sizes, and its largest size
+	qt=$(sqlite3 -separator ' ' "$1" "SELECT s.str, max(transfer_size)
+		FROM dma_packet d JOIN string s ON s.id = d.queue_type
+		GROUP BY s.str HAVING count(DISTINCT transfer_size) > 1
+		ORDER BY count(DISTINCT transfer_size) DESC, count(*) DESC LIMIT 1")
+	[ -n "$qt" ] || fail "$1: no DMA queue type with several sizes"
+	sz=${qt#* } qt=${qt% *}
+	is="q.str = '$qt' COLLATE NOCASE"
+	check "$1" "queue_type=$qt" "$is"
+	check "$1" "queue_type=$qt size>=$sz" "$is AND d.sz >= $sz"
+	check "$1" "queue_type=$qt size<$sz" "$is AND d.sz < $sz"
+	check "$1" "queue_type!=$qt" "NOT coalesce($is, 0)"
+	check "$1" "-queue_type=$qt size>=$sz" \
+		"NOT coalesce($is, 0) AND d.sz >= $sz"
+	check "$1" "queue_type~a" "q.str LIKE '%a%'"
+	check "$1" "queue_type!~a dur<1us" \
+		"NOT coalesce(q.str LIKE '%a%', 0) AND s.dur < 1000"
+	steps "$1" "queue_type=$qt size>=$sz" "s.id IN (SELECT slice_id FROM
+		(SELECT slice_id, transfer_size AS sz, queue_type AS qt FROM
+		dma_packet UNION ALL SELECT slice_id, transfer_size, queue_type
+		FROM dma_transfer) d JOIN string q ON q.id = d.qt
+		WHERE $is AND d.sz >= $sz)"
 }
 
 # The aggregates count durations by power of two, 8 bins an octave:
