@@ -65,6 +65,10 @@ struct search {
 	size_t nnames;
 	int64_t *tracks;
 	size_t ntracks;
+	/* queue_type terms that whole DMA rows answer: the rows matching */
+	int queue_rows;
+	int64_t *qtracks;
+	size_t nqtracks;
 	struct numterm num;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
 	sqlite3_stmt *st_num;	/* a comparison's aggregates in a range */
@@ -115,6 +119,28 @@ static int exec(struct search *s, const char *sql)
 		return -1;
 	}
 	return 0;
+}
+
+static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
+	NX_PRINTF(2, 3);
+
+static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
+{
+	struct strbuf sb;
+	sqlite3_stmt *st = NULL;
+	va_list ap;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	if (sqlite3_prepare_v2(model_db(s->m), sb_cstr(&sb), -1, &st, NULL) !=
+	    SQLITE_OK) {
+		model_fail(s->m, "search");
+		st = NULL;
+	}
+	sb_free(&sb);
+	return st;
 }
 
 /* LIKE pattern for a substring, with LIKE's own characters escaped. */
@@ -482,6 +508,13 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 	int rc = 0;
 
 	sb_init(&tl);
+	if (s->queue_rows) {
+		int64_t *ids = xreallocarray(NULL, s->nqtracks + 1, sizeof(*ids));
+
+		if (s->nqtracks)
+			memcpy(ids, s->qtracks, s->nqtracks * sizeof(*ids));
+		tracks_narrow(s, ids, s->nqtracks);
+	}
 	for (size_t i = 0; i < s->q.n && !rc; i++) {
 		const struct qterm *t = &s->q.terms[i];
 		int64_t *ids = NULL;
@@ -602,14 +635,109 @@ static int name_term(const struct qterm *t)
 				  t->field == F_ENGINE || t->field == F_ROW);
 }
 
-static struct numterm num_term(const struct query *q)
+/* A queue_type term that may stand for the DMA rows it matches whole. */
+static int queue_term(const struct qterm *t)
 {
+	return t->field == F_QUEUE_TYPE && !t->negate && !neg(t);
+}
+
+/* The DMA rows of the profile all of whose events a queue_type term
+ * matches, into ids, as the coarsest category aggregates count them,
+ * and the rows without aggregates of numbers (their events are read and
+ * the term tested on each): 1 when every other DMA row has no match, 0
+ * when a row mixes matches and others (or its aggregates cannot tell),
+ * -1 on error. */
+static int queue_rows(struct search *s, const struct qterm *t, int64_t **ids,
+		      size_t *n)
+{
+	char set[32];
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE, clean = 1;
+
+	if (string_set(s, t->op, t->value, set, sizeof(set)))
+		return -1;
+	st = prepare(s, "SELECT t.id, t.n_events, t.agg_fields,"
+		     " coalesce(sum(a.n), 0), coalesce(sum(CASE WHEN a.value IN"
+		     " %s THEN a.n END), 0) FROM track t LEFT JOIN agg a ON"
+		     " a.track_id = t.id AND a.field = %d AND a.level = (SELECT"
+		     " max(level) FROM agg WHERE track_id = t.id AND field = %d)"
+		     " WHERE t.profile_id = ? AND t.kind IN ('dma', 'dma_xfer')"
+		     " AND t.n_events > 0 GROUP BY t.id", set, AGG_CAT, AGG_CAT);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, s->profile);
+	while (clean && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t events = sqlite3_column_int64(st, 1);
+		int64_t all = sqlite3_column_int64(st, 3);
+		int64_t in = sqlite3_column_int64(st, 4);
+
+		unsigned fields = (unsigned)sqlite3_column_int(st, 2);
+
+		/* a row without aggregates of numbers has its events read */
+		if (!(fields & (1u << AGG_DUR | 1u << AGG_SIZE)))
+			in = all = events;
+		else if (!(fields & 1u << AGG_CAT) || all != events)
+			clean = 0;
+		clean = clean && (in == 0 || in == all);
+		if (clean && in) {
+			*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
+			(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+		}
+	}
+	if (clean && rc != SQLITE_DONE)
+		clean = model_fail(s->m, "search");
+	sqlite3_finalize(st);
+	return clean;
+}
+
+/* Whether the queue_type terms name whole DMA rows (their intersection
+ * into s->qtracks), so that comparisons beside them read aggregates. */
+static int queue_rows_setup(struct search *s)
+{
+	for (size_t i = 0; i < s->q.n; i++) {
+		const struct qterm *t = &s->q.terms[i];
+		int64_t *ids = NULL;
+		size_t n = 0, k = 0;
+		int rc;
+
+		if (t->field != F_QUEUE_TYPE)
+			continue;
+		rc = queue_term(t) ? queue_rows(s, t, &ids, &n) : 0;
+		if (rc <= 0) {
+			free(ids);
+			free(s->qtracks);
+			s->qtracks = NULL;
+			s->nqtracks = 0;
+			s->queue_rows = 0;
+			return rc;
+		}
+		for (size_t a = 0; s->queue_rows && a < s->nqtracks; a++)
+			for (size_t b = 0; b < n; b++)
+				if (s->qtracks[a] == ids[b])
+					s->qtracks[k++] = s->qtracks[a];
+		if (s->queue_rows) {
+			free(ids);
+			s->nqtracks = k;
+		} else {
+			s->qtracks = ids;
+			s->nqtracks = n;
+			s->queue_rows = 1;
+		}
+	}
+	return 0;
+}
+
+static struct numterm num_term(const struct search *s)
+{
+	const struct query *q = &s->q;
 	struct numterm n = { -1, Q_EQ, 0 };
 	int names = 0, nums = 0;
 
 	for (size_t i = 0; i < q->n; i++) {
 		const struct qterm *t = &q->terms[i];
 
+		if (s->queue_rows && queue_term(t))
+			continue;
 		if (name_term(t)) {
 			names |= t->field == F_NAME || t->field == F_OPCODE;
 			continue;
@@ -695,7 +823,9 @@ struct search *search_new_query(struct model *m, int64_t profile,
 	if (j.a)
 		sb_adds(&s->from, " LEFT JOIN arg a ON a.slice_id = s.id");
 	s->names_only = query_names_only(&s->q);
-	s->num = num_term(&s->q);
+	if (queue_rows_setup(s))
+		goto fail;
+	s->num = num_term(s);
 	if ((s->names_only || s->num.field >= 0) && names_only_setup(s))
 		goto fail;
 	return s;
@@ -736,6 +866,7 @@ void search_free(struct search *s)
 	sb_free(&s->where);
 	free(s->names);
 	free(s->tracks);
+	free(s->qtracks);
 	free(s->text);
 	free(s);
 }
@@ -799,28 +930,6 @@ static int agg_levels(const struct mtrack *t, int *name_level,
 	*name_level = t->agg_level;
 	*field_level = agg_field_level(span, *name_level);
 	return 0;
-}
-
-static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
-	NX_PRINTF(2, 3);
-
-static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
-{
-	struct strbuf sb;
-	sqlite3_stmt *st = NULL;
-	va_list ap;
-
-	sb_init(&sb);
-	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
-	va_end(ap);
-	if (sqlite3_prepare_v2(model_db(s->m), sb_cstr(&sb), -1, &st, NULL) !=
-	    SQLITE_OK) {
-		model_fail(s->m, "search");
-		st = NULL;
-	}
-	sb_free(&sb);
-	return st;
 }
 
 /* The levels a comparison's aggregates hold for a track, [*lo, *hi],

@@ -63,6 +63,21 @@ check() {
 	[ "$want" -gt 0 ] || fail "'$2' on $1: no events to count"
 }
 
+# counted CACHE QUERY WHERE: the matches the status line counts in view
+# after the search (the whole profile: from the aggregates where they
+# tell) are sqlite3's
+counted() {
+	printf 'size 200x50\nkeys /%s<Enter>\ndump s\n' "$2" > "$tmp/c.keys"
+	rm -rf "$tmp/c"
+	mkdir "$tmp/c"
+	"$NXTOP" -q --headless="$tmp/c.keys" --dump="$tmp/c" "$1" 2>"$err" ||
+		fail "search '$2' on $1: $(cat "$err")"
+	got=$(sed -n 's/.* in view: \([0-9]*\) match.*/\1/p' "$tmp/c/s")
+	want=$(sql "$1" "$3") || fail "sqlite3 on $1: $3"
+	[ "$got" = "$want" ] ||
+		fail "'$2' on $1: ${got:-no} matches in view, sqlite3 counts $want"
+}
+
 run() {
 	check "$1" 'dur>200ns' 's.dur > 200'
 	check "$1" 'dur<=1us' 's.dur <= 1000'
@@ -93,11 +108,13 @@ run() {
 
 # Searches on queue_type read the slice's category on DMA rows: their
 # matches are those of the queue type of the packets and transfers.
+# queues CACHE [QUEUE_TYPE]
 queues() {
-	# the queue type of the most packet sizes, and its largest size
+	# the queue type of the most packet sizes (or the one named), and its
+	# largest size
 	qt=$(sqlite3 -separator ' ' "$1" "SELECT s.str, max(transfer_size)
 		FROM dma_packet d JOIN string s ON s.id = d.queue_type
-		GROUP BY s.str HAVING count(DISTINCT transfer_size) > 1
+		WHERE s.str LIKE '${2:-%}' GROUP BY s.str HAVING count(DISTINCT transfer_size) > 1
 		ORDER BY count(DISTINCT transfer_size) DESC, count(*) DESC LIMIT 1")
 	[ -n "$qt" ] || fail "$1: no DMA queue type with several sizes"
 	sz=${qt#* } qt=${qt% *}
@@ -105,6 +122,9 @@ queues() {
 	check "$1" "queue_type=$qt" "$is"
 	check "$1" "queue_type=$qt size>=$sz" "$is AND d.sz >= $sz"
 	check "$1" "queue_type=$qt size<$sz" "$is AND d.sz < $sz"
+	counted "$1" "queue_type=$qt size>=$sz" "$is AND d.sz >= $sz"
+	counted "$1" "queue_type=$qt size<lt>$sz" "$is AND d.sz < $sz"
+	counted "$1" "queue_type=$qt dur>=1us" "$is AND s.dur >= 1000"
 	check "$1" "queue_type!=$qt" "NOT coalesce($is, 0)"
 	check "$1" "-queue_type=$qt size>=$sz" \
 		"NOT coalesce($is, 0) AND d.sz >= $sz"
@@ -160,4 +180,20 @@ run "$tmp/f.nxdb" TensorMatrix
 	fail "demo failed"
 "$NXTOP" import -q -o "$tmp/d.nxdb" "$tmp/d.json" || fail "import of the demo"
 run "$tmp/d.nxdb" Vector
+# every fifth data packet of the demo typed otherwise: rows with
+# aggregates then mix queue types, and each event is tested
+awk -v d='"queue_type":"data"' -v o='"queue_type":"software_dynamic"' '{
+	out = ""
+	while ((i = index($0, d)) > 0) {
+		out = out substr($0, 1, i - 1) (++n % 5 ? d : o)
+		$0 = substr($0, i + length(d))
+	}
+	print out $0
+}' "$tmp/d.json" > "$tmp/m.json"
+"$NXTOP" import -q -o "$tmp/m.nxdb" "$tmp/m.json" || fail "import of the mixed demo"
+[ "$(sqlite3 "$tmp/m.nxdb" "SELECT count(*) FROM track t WHERE
+	agg_fields & 2 AND (SELECT count(DISTINCT cat) FROM slice
+	WHERE track_id = t.id) > 1 AND kind = 'dma'")" -gt 0 ] ||
+	fail "mixed demo: no DMA row with aggregates mixes queue types"
+queues "$tmp/m.nxdb" software_dynamic
 pass
