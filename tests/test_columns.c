@@ -240,10 +240,10 @@ static int setup(void **state)
 	ts = writer_track(w, prof, 0, TK_NRT, "N", 4);
 	write_instruction(w, writer_slice(w, te, 10, 5, writer_string(w, "MATMUL"),
 					  0, 0, 0));
-	write_dma(w, writer_slice_sized(w, td, 20, 5, writer_string(w, "pk"), 0,
-					4096),
-		  writer_slice_sized(w, tx, 30, 5, writer_string(w, "xf"), 0,
-				     8192));
+	write_dma(w, writer_slice_sized(w, td, 20, 5, writer_string(w, "pk"),
+					writer_string(w, "data"), 4096),
+		  writer_slice_sized(w, tx, 30, 5, writer_string(w, "xf"),
+				     writer_string(w, "data"), 8192));
 	write_sys(w, writer_slice(w, ts, 40, 5, writer_string(w, "nrt_a"), 0, 0, 0),
 		  writer_slice(w, ts, 50, 5, writer_string(w, "nrt_b"), 0, 0, 0));
 	writer_profile_extent(w, prof, 0, 100);

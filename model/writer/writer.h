@@ -225,15 +225,16 @@ void writer_track_set_sort(struct writer *w, int64_t track, int64_t sort_key);
  * range); the typed-row and args functions ignore slice 0. */
 int64_t writer_slice(struct writer *w, int64_t track, int64_t ts, int64_t dur,
 		     int64_t name, int64_t cat, int depth, unsigned flags);
-/* A DMA slice (depth 0, no flags) with its transfer size (-1: absent),
- * which searches on size read from the slice. */
+/* A DMA slice (depth 0, no flags) with its queue type as category and
+ * its transfer size (-1: absent): searches on queue_type and size read
+ * them from the slice. */
 int64_t writer_slice_sized(struct writer *w, int64_t track, int64_t ts,
 			   int64_t dur, int64_t name, int64_t cat, int64_t size);
 void writer_slice_args(struct writer *w, int64_t slice, const char *json);
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *in);
 /* The row of a DMA slice, written by writer_slice_sized with the same
- * transfer_size (searches read the slice's copy). */
+ * queue_type and transfer_size (searches read the slice's copies). */
 void writer_dma(struct writer *w, int64_t slice, const struct wdma *d);
 void writer_sys_event(struct writer *w, int64_t slice,
 		      const struct wsys_event *e);
