@@ -36,7 +36,7 @@ norm_json() {
 }
 
 for n in small screen; do
-	json="$fx/device_$n.json"
+	json="$tmp/json/device_$n.json"
 	eval "pq=\$$n"
 	"$NXTOP" summary -q "$json" | norm_text >"$tmp/j.txt"
 	"$NXTOP" summary -q "$pq" | norm_text >"$tmp/p.txt"
