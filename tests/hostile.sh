@@ -581,6 +581,21 @@ crafted count2 "UPDATE track SET n_events = n_events + 1 WHERE id = 2;
 crafted blob_name "UPDATE track SET name = x'00' WHERE id = 3" \
 	'track\.name: NULL or a value of the wrong type'
 crafted view "CREATE VIEW v AS SELECT 1" "its tables are not this nxtop's"
+# and untouched, every kind of row passes the full check: a nested trace
+# with flows, a system profile, and a demo device profile big enough for
+# every level of detail and aggregate (names, layers, HLO, sizes,
+# duration bins)
+"$NXTOP" demo --events 20000 --seed 3 --write "$tmp/whole-demo" >/dev/null 2>&1 ||
+	fail "demo failed"
+cp "$srcdir/tests/fixtures/chrome_nesting.json" "$srcdir/tests/fixtures/chrome_flows.json" \
+	"$srcdir/tests/fixtures/system_small.json" "$tmp/whole-demo/"
+for f in "$tmp"/whole-demo/*.json; do
+	"$NXTOP" import -q "$f" -o "$f.nxdb" || fail "$f: import"
+	rm "$f"
+	expect 0 "" "$NXTOP" summary -q "$f.nxdb"
+done
+[ "$(sqlite3 "$tmp"/whole-demo/*nc_0*.nxdb "SELECT count(DISTINCT field) FROM agg")" = 5 ] ||
+	fail "the demo device profile does not hold every aggregate"
 # a rebuild note quoting a crafted source path says it cleaned
 cp "$srcdir/tests/fixtures/device_small.json" "$tmp/planted/e.json"
 "$NXTOP" import -q "$tmp/planted/e.json" || fail "import e.json"

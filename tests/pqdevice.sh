@@ -15,6 +15,10 @@ trap 'rm -rf "$tmp"' EXIT
 fx="$srcdir/tests/fixtures"
 cp -R "$fx/parquet-device/." "$tmp/"
 chmod -R u+w "$tmp"
+# the JSON twins, copied so that their caches are made in the scratch
+# folder, not beside the sources
+mkdir "$tmp/json"
+cp "$fx/device_small.json" "$fx/device_screen.json" "$tmp/json/"
 small="$tmp/device_small@latest"
 screen="$tmp/device_screen@latest"
 split="$tmp/screen_split@latest"
@@ -32,7 +36,7 @@ norm_json() {
 }
 
 for n in small screen; do
-	json="$fx/device_$n.json"
+	json="$tmp/json/device_$n.json"
 	eval "pq=\$$n"
 	"$NXTOP" summary -q "$json" | norm_text >"$tmp/j.txt"
 	"$NXTOP" summary -q "$pq" | norm_text >"$tmp/p.txt"
@@ -59,7 +63,7 @@ no_ids() {
 }
 same_export() {
 	shift
-	"$NXTOP" export -q "$fx/device_screen.json" "$@" 2>&1 | no_ids "$@" >"$tmp/j.txt"
+	"$NXTOP" export -q "$tmp/json/device_screen.json" "$@" 2>&1 | no_ids "$@" >"$tmp/j.txt"
 	"$NXTOP" export -q "$screen" "$@" 2>&1 | no_ids "$@" >"$tmp/p.txt"
 	cmp -s "$tmp/j.txt" "$tmp/p.txt" ||
 		fail "export $*: differs: $(diff "$tmp/j.txt" "$tmp/p.txt" | head -5)"
@@ -72,7 +76,7 @@ same_export "$screen" --range 20us:80us
 same_export "$screen" --what selection --format json --range 10us:30us --tracks Tensor,qSyncIO0
 grep -q '"count": *[1-9]' "$tmp/p.txt" || fail "the selection export selected nothing"
 for q in id=18446744073709551000 id=9223229769545287789; do
-	"$NXTOP" export -q "$fx/device_small.json" --what search --query "$q" >"$tmp/j.txt"
+	"$NXTOP" export -q "$tmp/json/device_small.json" --what search --query "$q" >"$tmp/j.txt"
 	"$NXTOP" export -q "$small" --what search --query "$q" >"$tmp/p.txt"
 	grep -q '^Matches  1 ' "$tmp/p.txt" || fail "search $q: $(cat "$tmp/p.txt")"
 	cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "search $q differs from the JSON's"
@@ -126,7 +130,7 @@ cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
 # Where the JSON's layer_summary defines them the same way (its _dot.3
 # row: span, tensor instructions and active time), the export agrees.
 pick='.layers[] | select(.layer | test("(^|/)_dot\\.3$")) | [.start_ns, .duration_ns, .Tensor, ."Tensor active"] | @csv'
-j=$("$NXTOP" export -q "$fx/device_small.json" --what layers --format json | jq -r "$pick")
+j=$("$NXTOP" export -q "$tmp/json/device_small.json" --what layers --format json | jq -r "$pick")
 p=$("$NXTOP" export -q "$small" --what layers --format json | jq -r "$pick")
 [ "$j" = "3332,1866063,2,207" ] && [ "$p" = "$j" ] ||
 	fail "_dot.3: JSON's layer_summary gives '$j', Parquet '$p'"
@@ -135,7 +139,7 @@ p=$("$NXTOP" export -q "$small" --what layers --format json | jq -r "$pick")
 # none; nor has a layer counted from rows too far out of order).
 jq -e '.layer_summary[] | select(.name == "/sg00") | has("tensor_engine_active_time") | not' \
 	"$fx/device_small.json" >/dev/null || fail "/sg00 of device_small.json has an active time"
-"$NXTOP" export -q "$fx/device_small.json" --what layers --format json |
+"$NXTOP" export -q "$tmp/json/device_small.json" --what layers --format json |
 	jq -e '.layers[] | select(.layer == "/sg00") | ."Tensor active" == ""' >/dev/null ||
 	fail "an absent active time is not empty"
 
@@ -221,13 +225,13 @@ n=$(sqlite3 "$split.nxdb" "SELECT count(*), max(idx) FROM info WHERE section = '
 n=$(sqlite3 "$split.nxdb" "SELECT count(*) FROM arg WHERE args LIKE '%\"future_field\":\"f%'")
 [ "$n" -eq 600 ] || fail "future_field kept with $n rows, not 600"
 # The same instructions as the JSON twin's, over the parts.
-"$NXTOP" export -q "$fx/device_screen.json" --what search --query 'engine=Sync' >"$tmp/j.txt"
+"$NXTOP" export -q "$tmp/json/device_screen.json" --what search --query 'engine=Sync' >"$tmp/j.txt"
 "$NXTOP" export -q "$split" --what search --query 'engine=Sync' >"$tmp/p.txt"
 cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "split: Sync instructions differ from the JSON's"
 # The schema version is in the summary and the profile's info.
 expect 0 '^Schema       13\.0\.0$' "$NXTOP" summary -q "$split"
 expect 0 '"schema_version": "12\.0\.1"' "$NXTOP" summary -q --format json "$small"
-expect 0 '' "$NXTOP" summary -q "$fx/device_small.json"
+expect 0 '' "$NXTOP" summary -q "$tmp/json/device_small.json"
 grep -q '^Schema' "$out" && fail "a JSON profile has a schema line"
 expect 0 'profile_schema_version +13\.0\.0' "$NXTOP" export -q "$split" --what info --section metadata
 

@@ -89,7 +89,8 @@ nxtop_rows() { # CACHE ARGS...: the same from nxtop's summary
 		jq -r '.rows[] | "\(.group)|\(.name)|\(.events)|\(.event_time_ns)"' | sort
 }
 if command -v jq >/dev/null; then
-	th="$fx/system_threads.json"
+	th="$tmp/system_threads.json"
+	cp "$fx/system_threads.json" "$th"
 	jq '.trace_event |= reverse' "$th" > "$tmp/threads_reversed.json"
 	for f in "$th" "$tmp/threads_reversed.json"; do
 		threads_rows "$th" process row > "$tmp/want"

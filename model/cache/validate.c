@@ -6,9 +6,13 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "model/agg.h"
 #include "model/cache/schema.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
+
+/* the agg check below names the last field, AGG_DUR */
+_Static_assert(AGG_NFIELDS == 5, "agg fields: the full check's range");
 
 /* Tables checked on every open; the others only by VALIDATE_FULL. The
  * event and counter tables are checked by the rules below, in one pass
@@ -135,7 +139,7 @@ static const struct rule rules[] = {
 	  " OR vmin > vmax OR track_id NOT IN (SELECT id FROM track)" },
 	{ VALIDATE_FULL, "field, level, bucket, count or durations out of range",
 	  "SELECT 'agg of track ' || track_id FROM agg WHERE field NOT BETWEEN"
-	  " 0 AND 3 OR level NOT BETWEEN 0 AND 31 OR NOT " BUCKET_OK("bucket")
+	  " 0 AND 4 OR level NOT BETWEEN 0 AND 31 OR NOT " BUCKET_OK("bucket")
 	  " OR n < 0 OR dur NOT BETWEEN 0 AND :span OR dmin < 0 OR dmax <"
 	  " dmin OR dmax > :span OR track_id NOT IN (SELECT id FROM track)" },
 };
