@@ -164,8 +164,9 @@ jq -e '.bounds.compute_missing | test("pe_num_cols")' "$tmp/pipeline.full" \
 	>/dev/null || fail "pipeline.json: no word of the missing pe_num_cols"
 expect 0 "^  compute +not known: no pe_num_rows, pe_num_cols, pe_clock_freq in metadata$" \
 	"$NXTOP" export -q "$tmp/pipeline.json" --what window
+cp "$fx/device_small.json" "$tmp/nobandwidth.json"
 expect 0 "^  memory +not known: no dma_ddr_bandwidth or hbm_ddr_bandwidth in metadata$" \
-	"$NXTOP" export -q "$fx/device_small.json" --what window
+	"$NXTOP" export -q "$tmp/nobandwidth.json" --what window
 
 # text: each bound with its numbers, the binding one and the speed-up
 speedup=$(awk 'BEGIN { printf "%.2f", 10000 / 9000 }')
