@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cache/db.h"
 #include "model/timefmt.h"
 #include "model/util.h"
 
@@ -24,13 +25,6 @@
 	" LEFT JOIN track it ON it.id = i.track_id"
 #define END_NCOLS 10
 
-static char *col_dup(sqlite3_stmt *st, int c)
-{
-	const unsigned char *s = sqlite3_column_text(st, c);
-
-	return xstrdup(s ? (const char *)s : "");
-}
-
 static void end_read(sqlite3_stmt *st, int c, struct mslice *s, char **row)
 {
 	s->id = sqlite3_column_int64(st, c);
@@ -42,14 +36,14 @@ static void end_read(sqlite3_stmt *st, int c, struct mslice *s, char **row)
 	s->depth = sqlite3_column_int(st, c + 6);
 	s->flags = (unsigned)sqlite3_column_int(st, c + 7);
 	s->parent = sqlite3_column_int64(st, c + 8);
-	*row = col_dup(st, c + 9);
+	*row = db_col_str(st, c + 9);
 }
 
 static void flow_read(sqlite3_stmt *st, struct mflow *f)
 {
 	f->id = sqlite3_column_int64(st, 0);
-	f->flow_id = col_dup(st, 1);
-	f->kind = col_dup(st, 2);
+	f->flow_id = db_col_str(st, 1);
+	f->kind = db_col_str(st, 2);
 	f->exact = sqlite3_column_int(st, 3);
 	end_read(st, 4, &f->out, &f->out_row);
 	end_read(st, 4 + END_NCOLS, &f->in, &f->in_row);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/cache/db.h"
 #include "model/lod.h"
 #include "model/query.h"
 #include "model/cache/schema.h"
@@ -326,13 +327,6 @@ int model_string_ids(struct model *m, const char *s, int64_t **ids, size_t *n)
 	return 0;
 }
 
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
 static int64_t col_opt(sqlite3_stmt *st, int i, int64_t dflt)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ?
@@ -348,19 +342,19 @@ static void read_profile(sqlite3_stmt *st, struct mprofile *p)
 {
 	p->id = sqlite3_column_int64(st, 0);
 	p->parent_id = sqlite3_column_int64(st, 1);
-	p->kind = col_text(st, 2);
-	p->format = col_text(st, 3);
-	p->name = col_text(st, 4);
-	p->path = col_text(st, 5);
-	p->state = col_text(st, 6);
+	p->kind = db_col_dup(st, 2);
+	p->format = db_col_dup(st, 3);
+	p->name = db_col_dup(st, 4);
+	p->path = db_col_dup(st, 5);
+	p->state = db_col_dup(st, 6);
 	p->start = col_opt(st, 7, 0);
 	p->end = col_opt(st, 8, 0);
 	p->epoch = sqlite3_column_int(st, 9);
 	p->nc_idx = col_opt(st, 10, -1);
-	p->instance_id = col_text(st, 11);
-	p->instance_type = col_text(st, 12);
-	p->process_id = col_text(st, 13);
-	p->model = col_text(st, 14);
+	p->instance_id = db_col_dup(st, 11);
+	p->instance_type = db_col_dup(st, 12);
+	p->process_id = db_col_dup(st, 13);
+	p->model = db_col_dup(st, 14);
 	p->n_events = sqlite3_column_int64(st, 15);
 }
 
@@ -442,9 +436,9 @@ int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 		t->id = sqlite3_column_int64(st, 0);
 		t->profile_id = sqlite3_column_int64(st, 1);
 		t->parent_id = sqlite3_column_int64(st, 2);
-		t->kind = col_text(st, 3);
-		t->name = col_text(st, 4);
-		t->unit = col_text(st, 5);
+		t->kind = db_col_dup(st, 3);
+		t->name = db_col_dup(st, 4);
+		t->unit = db_col_dup(st, 5);
 		t->sort_key = sqlite3_column_int64(st, 6);
 		t->n_events = sqlite3_column_int64(st, 7);
 		t->max_dur = sqlite3_column_int64(st, 8);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cache/db.h"
 #include "model/util.h"
 
 const char *const summary_engine_names[ENG_COUNT] = {
@@ -38,13 +39,6 @@ static sqlite3_stmt *prep(struct model *m, const char *sql, int64_t profile)
 	}
 	sqlite3_bind_int64(st, 1, profile);
 	return st;
-}
-
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s ? (const char *)s : "");
 }
 
 /* Instructions per engine, by the instruction's subgroup (or its track
@@ -101,8 +95,8 @@ static int tracks(struct model *m, int64_t p, struct summary *s)
 
 		s->tracks = xgrow(s->tracks, &cap, s->ntracks + 1, sizeof(*t));
 		t = &s->tracks[s->ntracks++];
-		t->name = dup_col(st, 0);
-		t->kind = dup_col(st, 1);
+		t->name = db_col_str(st, 0);
+		t->kind = db_col_str(st, 1);
 		t->n = sqlite3_column_int64(st, 2);
 		t->busy_ns = sqlite3_column_int64(st, 3);
 		t->dur_sum = sqlite3_column_int64(st, 4);
@@ -182,7 +176,7 @@ static int layers(struct model *m, int64_t p, struct summary *s)
 
 		s->layers = xgrow(s->layers, &cap, s->nlayers + 1, sizeof(*l));
 		l = &s->layers[s->nlayers++];
-		l->name = dup_col(st, 0);
+		l->name = db_col_str(st, 0);
 		l->start = sqlite3_column_int64(st, 1);
 		l->dur = sqlite3_column_int64(st, 2);
 		for (int e = 0; e < ENG_COUNT; e++)
@@ -209,9 +203,9 @@ static int warnings(struct model *m, int64_t p, struct summary *s)
 		s->warnings = xgrow(s->warnings, &cap, s->nwarnings + 1,
 				    sizeof(*w));
 		w = &s->warnings[s->nwarnings++];
-		w->origin = dup_col(st, 0);
-		w->category = dup_col(st, 1);
-		w->message = dup_col(st, 2);
+		w->origin = db_col_str(st, 0);
+		w->category = db_col_str(st, 1);
+		w->message = db_col_str(st, 2);
 	}
 	sqlite3_finalize(st);
 	return 0;

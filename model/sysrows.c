@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cache/db.h"
+
 static const struct {
 	const char *name;	/* as neuron-explorer names it */
 	const char *alias[3];
@@ -97,13 +99,6 @@ static void tkeys_free(struct tkeys *k)
 	free(k->source);
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
 static int read_keys(struct model *m, int64_t profile, struct tkeys **out,
 		     size_t *n)
 {
@@ -136,9 +131,9 @@ static int read_keys(struct model *m, int64_t profile, struct tkeys **out,
 		k = &(*out)[(*n)++];
 		memset(k, 0, sizeof(*k));
 		k->id = sqlite3_column_int64(st, 0);
-		k->source = col_dup(st, 1);
+		k->source = db_col_dup(st, 1);
 		for (int f = 0; f < SYSF_COUNT; f++)
-			k->v[f] = col_dup(st, col[f]);
+			k->v[f] = db_col_dup(st, col[f]);
 		k->src = 3;
 		for (int s = 0; s < 3; s++)
 			if (k->source && !strcmp(k->source, sources[s]))

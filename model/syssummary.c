@@ -6,15 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cache/db.h"
 #include "model/selection.h"
 #include "model/util.h"
-
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s ? (const char *)s : "");
-}
 
 int64_t model_dropped_warnings(struct model *m, int64_t profile)
 {
@@ -169,9 +163,9 @@ static int warnings(struct model *m, int64_t p, struct syssummary *s)
 		s->warnings = xreallocarray(s->warnings, s->nwarnings + 1,
 					    sizeof(*w));
 		w = &s->warnings[s->nwarnings++];
-		w->origin = dup_col(st, 0);
-		w->category = dup_col(st, 1);
-		w->message = dup_col(st, 2);
+		w->origin = db_col_str(st, 0);
+		w->category = db_col_str(st, 1);
+		w->message = db_col_str(st, 2);
 		if (!strcmp(w->category, "Dropped events"))
 			s->dropped++;
 	}
@@ -199,8 +193,8 @@ static int sources(struct model *m, int64_t p, struct syssummary *s)
 		s->sources = xreallocarray(s->sources, s->nsources + 1,
 					   sizeof(*f));
 		f = &s->sources[s->nsources++];
-		f->path = dup_col(st, 0);
-		f->role = dup_col(st, 1);
+		f->path = db_col_str(st, 0);
+		f->role = db_col_str(st, 1);
 		f->missing = sqlite3_column_int64(st, 2) == -1;
 	}
 	sqlite3_finalize(st);

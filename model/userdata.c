@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/cache/db.h"
 #include "model/file.h"
 #include "model/util.h"
 
@@ -721,13 +722,6 @@ int saved_view_put(struct userdata *u, const char *profile,
 	return run(u, st);
 }
 
-static char *column_dup(sqlite3_stmt *st, int col)
-{
-	const unsigned char *s = sqlite3_column_text(st, col);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
 int saved_view_list(struct userdata *u, const char *profile,
 		    struct saved_view **out, size_t *n)
 {
@@ -745,16 +739,16 @@ int saved_view_list(struct userdata *u, const char *profile,
 
 		*out = xreallocarray(*out, *n + 1, sizeof(**out));
 		v = &(*out)[(*n)++];
-		v->name = column_dup(st, 0);
+		v->name = db_col_dup(st, 0);
 		v->t0 = sqlite3_column_int64(st, 1);
 		v->t1 = sqlite3_column_int64(st, 2);
 		v->cur = sqlite3_column_int64(st, 3);
 		v->track = sqlite3_column_int64(st, 4);
-		v->folded = column_dup(st, 5);
-		v->lanes_folded = column_dup(st, 6);
+		v->folded = db_col_dup(st, 5);
+		v->lanes_folded = db_col_dup(st, 6);
 		v->color = sqlite3_column_int(st, 7);
 		v->lanes = sqlite3_column_int(st, 8);
-		v->search = column_dup(st, 9);
+		v->search = db_col_dup(st, 9);
 	}
 	sqlite3_finalize(st);
 	return 0;

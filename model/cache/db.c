@@ -59,3 +59,17 @@ sqlite3_stmt *db_prepare_rows(sqlite3 *db, const char *sql, int rows)
 	sb_free(&sb);
 	return st;
 }
+
+char *db_col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+char *db_col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s ? (const char *)s : "");
+}

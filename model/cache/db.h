@@ -15,5 +15,9 @@ void db_describe(sqlite3 *db, const char *what, char *buf, size_t n);
  * one run of it costs far less than rows runs of the one-row form.
  * NULL when sql has no such form or SQLite refuses it. */
 sqlite3_stmt *db_prepare_rows(sqlite3 *db, const char *sql, int rows);
+/* Column i's text as a new string: NULL for an SQL NULL (db_col_dup), or
+ * "" (db_col_str). */
+char *db_col_dup(sqlite3_stmt *st, int i);
+char *db_col_str(sqlite3_stmt *st, int i);
 
 #endif

@@ -199,13 +199,6 @@ int writer_fail_queued(const char *cache, int64_t profile,
 	return rc;
 }
 
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const char *v = (const char *)sqlite3_column_text(st, i);
-
-	return v ? xstrdup(v) : NULL;
-}
-
 int writer_queued(const char *path, struct wqueued **out, size_t *n)
 {
 	char *real = file_real_dir(path);
@@ -237,11 +230,11 @@ int writer_queued(const char *path, struct wqueued **out, size_t *n)
 		q->profile = sqlite3_column_int64(st, 0);
 		q->parent = sqlite3_column_int64(st, 1);
 		q->nc_idx = sqlite3_column_int64(st, 2);
-		q->file = dup_col(st, 3);
-		q->path = dup_col(st, 4);
-		q->instance_id = dup_col(st, 5);
-		q->process_id = dup_col(st, 6);
-		q->model = dup_col(st, 7);
+		q->file = db_col_dup(st, 3);
+		q->path = db_col_dup(st, 4);
+		q->instance_id = db_col_dup(st, 5);
+		q->process_id = db_col_dup(st, 6);
+		q->model = db_col_dup(st, 7);
 		q->folders = sqlite3_column_int(st, 8);
 	}
 	sqlite3_finalize(st);
