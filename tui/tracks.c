@@ -188,6 +188,18 @@ int tracks_load_rows(struct tracks *tr, struct model *m, int64_t profile,
 	return 0;
 }
 
+/* Frees tr's arrays, not what its tracks point to. */
+static void drop_arrays(struct tracks *tr)
+{
+	free(tr->t);
+	free(tr->st);
+	free(tr->rows);
+	free(tr->lane);
+	free(tr->lane_cells);
+	free(tr->zero);
+	memset(tr, 0, sizeof(*tr));
+}
+
 void tracks_free(struct tracks *tr)
 {
 	for (size_t i = 0; i < tr->n; i++) {
@@ -202,13 +214,7 @@ void tracks_free(struct tracks *tr)
 		free(tr->all);
 		model_sysrows_free(tr->srows, tr->nsrows);
 	}
-	free(tr->t);
-	free(tr->st);
-	free(tr->rows);
-	free(tr->lane);
-	free(tr->lane_cells);
-	free(tr->zero);
-	memset(tr, 0, sizeof(*tr));
+	drop_arrays(tr);
 }
 
 /* A heading over one side's tracks: a group of its own, no id. */
@@ -261,13 +267,7 @@ void tracks_stack(struct tracks *tr, struct tracks *b, struct model *mb,
 	tr->all = tr->t + 1;	/* A's: what searches and insights read */
 	free(t);
 	free(st);
-	free(b->t);
-	free(b->st);
-	free(b->rows);
-	free(b->lane);
-	free(b->lane_cells);
-	free(b->zero);
-	memset(b, 0, sizeof(*b));
+	drop_arrays(b);	/* its tracks are tr's now */
 	free(tr->rows);
 	free(tr->lane);
 	tr->rows = xcalloc((n + 1) * LANES_MAX, sizeof(*tr->rows));
