@@ -2,8 +2,9 @@
 # Search benchmark: on the demo cache (bench/lib.sh), headless at 200x50,
 # the frame after Enter (the first frame with the matches) and the frames
 # of n and N, for a search on names (the opcode baseline) and searches
-# comparing dur and size, alone and beside name/engine terms, in the same
-# run. Budgets (issue 16): first frame < 300 ms, n/N < 50 ms.
+# comparing dur and size, alone, two at once, beside name/engine/queue_type
+# terms and beside a name pattern, in the same run. Budgets (issue 16):
+# first frame < 300 ms, n/N < 50 ms.
 set -eu
 . "$(dirname "$0")/lib.sh"
 export XDG_DATA_HOME="$out/data"
@@ -37,3 +38,7 @@ one 'size>=65536'
 one 'opcode=MATMUL dur>2us'
 one 'engine=Vector dur>1us'
 one 'queue_type=data size>4096'
+one 'queue_type=data'
+one 'dur>1us dur<lt>10us'
+one 'dur>1us size>4096'
+one 'name~gather dur>1us'
