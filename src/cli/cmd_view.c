@@ -13,6 +13,8 @@
 #include "model/summary.h"
 #include "model/text.h"
 #include "model/timefmt.h"
+#include "model/util.h"
+#include "model/writer/writer.h"
 #include "src/import/background.h"
 #include "tui/tui.h"
 
@@ -190,7 +192,7 @@ int cli_view(struct cli *c, const char *profile)
 	struct tui_start start = { 0 };
 	struct devqueue *q = devq_new();
 	struct background *bg;
-	char *abs, *note = NULL;
+	char *abs, *path, *note = NULL;
 	int rc;
 
 	/* a bundle's system profile first, its device profiles meanwhile */
@@ -227,7 +229,11 @@ int cli_view(struct cli *c, const char *profile)
 	free(abs);
 	background_stop(bg);
 	devq_free(q);
+	path = xstrdup(model_path(m));
 	model_close(m);
+	/* the last reader gone, the cache leaves WAL mode once finished */
+	writer_settle(path);
+	free(path);
 	return rc;
 }
 
