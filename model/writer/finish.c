@@ -283,6 +283,18 @@ static int name_level_for(const struct wtrack *t, int lmin, int lmax)
 	return lmax;
 }
 
+size_t slice_hlo_max(void)
+{
+	const char *cap = getenv("NXTOP_TEST_HLO_CAP");
+	char *end;
+	unsigned long long n;
+
+	if (!cap || !*cap)
+		return SLICE_HLO_MAX;
+	n = strtoull(cap, &end, 10);
+	return *end || !n || n > SLICE_HLO_MAX ? SLICE_HLO_MAX : (size_t)n;
+}
+
 /* The HLO name of slice id, as the instruction table holds it: 0 for
  * none. */
 static int64_t hlo_of(const struct lod_state *s, int64_t id)
