@@ -116,7 +116,7 @@ static char *cache_pick(const char *input, const char *filter,
 	*st = check_filter(path, cache_check(path, input, why), filter, why);
 	if ((*st == CACHE_FRESH && !o->force) || db_dir_writable(path))
 		return path;
-	if (!o->quiet && *st != CACHE_MISSING)
+	if (!o->quiet && *st != CACHE_MISSING && *st != CACHE_FRESH)
 		err_note("%s is not used (%s): building one in your own"
 			 " cache folder", path, *why ? *why : "outdated");
 	free(path);
