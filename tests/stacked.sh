@@ -7,8 +7,9 @@
 # count and time on both sides as jq sums them, with B-A and % as awk
 # computes them, and a box over both sides' rows whole equals the
 # window; n walks both sides' matches in time order; :compare B opens B
-# from a timeline opened alone; two system profiles stay unstacked; a
-# system profile against a device profile stays bad input.
+# from a timeline opened alone; two system profiles stack too, and Enter
+# opens B's device profiles; a system profile against a device profile
+# stays bad input.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -146,14 +147,65 @@ tail -1 "$tmp/cmp-copy" | grep -q "y: only in the timeline nxtop PROFILE opened,
 tail -1 "$tmp/cmp-again" | grep -q "compare: B is open; '.*missing.json' is not overall" ||
 	fail ":compare again: $(tail -1 "$tmp/cmp-again")"
 
-# two system profiles: the Compare view, rows not stacked
-cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sa.json"
-cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sb.json"
-printf 'size 120x30\nkeys q\ndump sys\n' >"$tmp/sys.keys"
+# two system profiles stack as device profiles do. Bundle A: the small
+# system profile and device_small.json; bundle B, not imported before
+# (nxtop A B imports its device profiles first): nrt_execute 10 lasts
+# longer (jq) and its device profile is device_small_b.json. :align on
+# A's nrt_execute on NeuronCore 0, then on B's on NeuronCore 2, moves B
+# by the difference of their starts (jq); Enter twice on B's
+# nrt_execute on NeuronCore 0 shows B's duration, then opens B's device
+# profile: the breadcrumb and status line say B, and B's own opcode is
+# found there as often as jq counts it.
+mkdir "$tmp/sysa" "$tmp/sysb"
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sysa/system_profile.json"
+cp "$a" "$tmp/sysa/device_profile_model_1578576049.json"
+jq '(.trace_event[] | select(.id == 10) | .duration) = "750000"' \
+	"$srcdir/tests/fixtures/system_small.json" >"$tmp/sysb/system_profile.json"
+cp "$b" "$tmp/sysb/device_profile_model_1578576049.json"
+cp "$tmp/sysa/system_profile.json" "$tmp/sa.json"
+cat >"$tmp/sys.keys" <<'KEYS'
+size 120x50
+keys q
+dump sys
+keys /name=nrt_execute nc=0<Enter>n:align<Enter>/name=nrt_execute nc=2<Enter>nn:align<Enter>
+dump sys-aligned
+keys :align start<Enter>/name=nrt_execute nc=0<Enter>nn<Enter>
+dump sys-details
+keys <Enter>
+dump sys-drilled
+keys /opcode=TENSOR_REDUCE_V2<Enter>
+dump sys-found
+KEYS
 expect 0 "" "$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" \
-	"$tmp/sa.json" "$tmp/sb.json"
-grep -q '^▾ A: \|^▾ B: ' "$tmp/sys" && fail "system profiles stacked: $(cat "$tmp/sys")"
+	"$tmp/sysa" "$tmp/sysb"
+grep -q '^▾ A: system_profile.json' "$tmp/sys" &&
+	grep -q '^▾ B: system_profile.json' "$tmp/sys" ||
+	fail "system profiles not stacked: $(cat "$tmp/sys")"
+[ "$(grep -c 'gid32-nc0-tid1627711-neuron_rt' "$tmp/sys")" -eq 2 ] ||
+	fail "not each side's NeuronCore rows: $(cat "$tmp/sys")"
+exec_ts() {
+	jq -r --argjson nc "$2" '.trace_event[] | select(.name ==
+	    "nrt_execute" and .nc_idx == $nc) | .timestamp' "$1"
+}
+d=$(($(exec_ts "$tmp/sysa/system_profile.json" 0) - $(exec_ts "$tmp/sysb/system_profile.json" 2)))
+want=$(awk -v d=$d 'BEGIN { printf "B %s%g ms", d < 0 ? "-" : "+", (d < 0 ? -d : d) / 1e6 }')
+head -1 "$tmp/sys-aligned" | grep -q "  $want " ||
+	fail "system :align: no '$want' in: $(head -1 "$tmp/sys-aligned")"
+dur=$(jq -r '.trace_event[] | select(.id == 10) | .duration' "$tmp/sysb/system_profile.json")
+grep -q "duration  *[0-9.]* µs ($dur ns)" "$tmp/sys-details" ||
+	fail "B's nrt_execute: not $dur ns: $(cat "$tmp/sys-details")"
+tail -1 "$tmp/sys-details" | grep -q 'the device profile of this nrt_execute of B$' ||
+	fail "drill hint: $(tail -1 "$tmp/sys-details")"
+head -1 "$tmp/sys-drilled" | grep -q ' › B: neuron_matmul nc0 ' ||
+	fail "B's device profile: $(head -1 "$tmp/sys-drilled")"
+tail -1 "$tmp/sys-drilled" | grep -q 'this nrt_execute of B; Backspace' ||
+	fail "drilled: $(tail -1 "$tmp/sys-drilled")"
+k=$(jq '[.instruction[] | select(.opcode == "TENSOR_REDUCE_V2")] | length' "$b")
+[ "$k" -gt 0 ] || fail "jq: B has no TENSOR_REDUCE_V2"
+grep -q "in view: $k match" "$tmp/sys-found" ||
+	fail "not B's device profile: $(cat "$tmp/sys-found")"
 # a system profile against a device profile: one line, exit 1
+printf 'size 120x30\nkeys q\n' >"$tmp/sys.keys"
 expect 1 'both must be system profiles or neither' \
 	"$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" "$tmp/sa.json" "$a"
 [ "$(wc -l <"$err")" -eq 1 ] || fail "mixed kinds: not one line: $(cat "$err")"

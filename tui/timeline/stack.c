@@ -151,6 +151,17 @@ int timeline_stack_align(struct timeline *tl, int argc, char **argv)
 	return 0;
 }
 
+int64_t timeline_stack_offset(const struct timeline *tl)
+{
+	return tl->tr.mb ? tl->tr.shift - start_shift(tl) : 0;
+}
+
+void timeline_stack_move(struct timeline *tl, int64_t offset)
+{
+	if (tl->tr.mb)
+		set_shift(tl, sat_add(start_shift(tl), offset));
+}
+
 void timeline_stack_header(const struct timeline *tl, struct strbuf *out)
 {
 	char b[48];
@@ -158,7 +169,7 @@ void timeline_stack_header(const struct timeline *tl, struct strbuf *out)
 
 	if (!tl->tr.mb)
 		return;
-	d = tl->tr.shift - start_shift(tl);
+	d = timeline_stack_offset(tl);
 	if (!d) {
 		sb_adds(out, "  B at start");
 		return;

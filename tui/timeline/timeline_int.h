@@ -312,6 +312,10 @@ int timeline_stack_align(struct timeline *tl, int argc, char **argv);
  * err_set(), on an error. */
 int timeline_stack_tracks(struct timeline *tl, struct tracks *a,
 			  struct model *mb, const struct sysgroup *g);
+/* How far B was moved from its start on A's, ns (0 unstacked); and
+ * B moved so (--align, :view). */
+int64_t timeline_stack_offset(const struct timeline *tl);
+void timeline_stack_move(struct timeline *tl, int64_t offset);
 /* "  B +1.2ms": how far B was moved from its start on A's. */
 void timeline_stack_header(const struct timeline *tl, struct strbuf *out);
 /* The profile's extent (and B's, shifted), into start and end. */

@@ -46,6 +46,8 @@ void timeline_start(struct view *v, const struct tui_start *s)
 	tracks_fold_to_fit(&tl->tr, (size_t)tl->track_rows);
 	tl->row = 0;
 	timeline_layout(tl);
+	if (s->has_align)
+		timeline_stack_move(tl, s->align);
 	timeline_zoom_fit(tl);
 	if (s->search && timeline_search(tl, s->search))
 		tui_error(v->tui, "%s", err_get());
