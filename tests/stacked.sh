@@ -132,8 +132,6 @@ keys :compare $b<Enter>
 dump cmp-view
 keys q
 dump cmp-stacked
-keys y
-dump cmp-copy
 keys :compare $tmp/missing.json<Enter>
 dump cmp-again
 KEYS
@@ -142,10 +140,34 @@ head -1 "$tmp/cmp-view" | grep -q ' › compare  layers, B: ' ||
 	fail ":compare B: no Compare view: $(head -1 "$tmp/cmp-view")"
 grep -q '^▾ B: graph.neff' "$tmp/cmp-stacked" ||
 	fail ":compare B: not stacked: $(cat "$tmp/cmp-stacked")"
-tail -1 "$tmp/cmp-copy" | grep -q "y: only in the timeline nxtop PROFILE opened, alone" ||
-	fail "y stacked: $(tail -1 "$tmp/cmp-copy")"
 tail -1 "$tmp/cmp-again" | grep -q "compare: B is open; '.*missing.json' is not overall" ||
 	fail ":compare again: $(tail -1 "$tmp/cmp-again")"
+
+# y while stacked: the line reopens the stacked timeline as it was, B
+# moved by :align (--align), the search and the zoom; run again, it
+# gives the same screen
+k24=kkkkkkkkkkkkkkkkkkkkkkkk
+cat >"$tmp/y.keys" <<KEYS
+size 200x50
+keys q:zoom 4us 8us<Enter>jjjj:goto 5.01us<Enter>:align<Enter>
+keys jjjjjjjjjjjjjjjjjjjj:goto 6.01us<Enter>:align<Enter>$k24
+keys /opcode=ACTIVATE<Enter><C-l>
+dump y-before
+keys y
+dump y-line
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/y.keys" --dump="$tmp" "$a" "$b"
+line=$(tail -n 1 "$tmp/y-line" | sed 's/  .*//')
+case $line in
+"nxtop $a $b --align=$(((ta - tb) - (sa - sb)))ns --search opcode=ACTIVATE --zoom="*) ;;
+*) fail "y stacked: not the line wanted: $line" ;;
+esac
+printf 'size 200x50\ndump y-again\n' >"$tmp/again.keys"
+eval "\"\$NXTOP\" -q --headless=\"\$tmp/again.keys\" --dump=\"\$tmp\" ${line#nxtop }" ||
+	fail "y stacked: the line failed: $line"
+cmp -s "$tmp/y-before" "$tmp/y-again" ||
+	fail "y stacked: not the same screen: $(diff "$tmp/y-before" "$tmp/y-again")"
+expect 2 "^nxtop: --align goes with two profiles" "$NXTOP" --align=1us "$a"
 
 # two system profiles stack as device profiles do. Bundle A: the small
 # system profile and device_small.json; bundle B, not imported before

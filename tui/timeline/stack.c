@@ -30,6 +30,7 @@ static void set_shift(struct timeline *tl, int64_t shift)
 	tracks_set_shift(&tl->tr, shift);
 	timeline_extent(tl);
 	tl->marked[0] = tl->marked[1] = 0;
+	tl->nmemo = 0;		/* B's counter labels read B's samples again */
 	if (tl->hl.kind != HL_NONE)
 		for (size_t i = 0; i < tl->tr.n; i++)
 			tl->hl.frames[i].valid = 0;

@@ -402,7 +402,16 @@ static void option_times(struct strbuf *sb, const struct timeline *tl,
 	free(w);
 }
 
-/* --select and --tracks of the box, its first and last rows by name. */
+/* A row --tracks names: A's own (--tracks reads profile A's rows). */
+static int named_row(const struct timeline *tl, size_t r)
+{
+	size_t i = tl->tr.rows[r];
+
+	return !tl->tr.st[i].side && (!tl->tr.mb || i > 0);
+}
+
+/* --select and --tracks of the box, its first and last rows by name;
+ * stacked, a box reaching B's rows or a heading is over every row. */
 static void option_select(struct strbuf *sb, struct timeline *tl)
 {
 	int64_t t0, t1;
@@ -412,6 +421,8 @@ static void option_select(struct strbuf *sb, struct timeline *tl)
 	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
 		return;
 	option_times(sb, tl, "--select", t0, t1);
+	if (!named_row(tl, r0) || !named_row(tl, r1))
+		return;
 	names = xasprintf("--tracks=%s,%s", tl->tr.t[tl->tr.rows[r0]].name,
 			  tl->tr.t[tl->tr.rows[r1]].name);
 	shell_word(sb, names);
@@ -425,6 +436,18 @@ static int copy_line(struct timeline *tl, const char *profile,
 
 	sb_adds(sb, "nxtop");
 	shell_word(sb, profile);
+	if (tl->tr.mb) {
+		const char *b = tui_compare_path(tl->view.tui);
+
+		if (!b) {
+			err_set("y: profile B's path is not known");
+			return -1;
+		}
+		shell_word(sb, b);
+		snprintf(at, sizeof(at), "--align=%lldns",
+			 (long long)timeline_stack_offset(tl));
+		shell_word(sb, at);
+	}
 	if (tl->hl.kind == HL_SEARCH) {
 		sb_adds(sb, " --search");
 		shell_word(sb, tl->hl.text);
@@ -448,10 +471,9 @@ void timeline_copy_view(struct timeline *tl)
 	const char *profile = tui_profile(t);
 	struct strbuf sb;
 
-	if (!profile || tui_below(t, &tl->view) || tl->tr.mb) {
-		/* nxtop A B takes no view options */
-		tui_error(t, "y: only in the timeline nxtop PROFILE opened, "
-			  "alone");
+	if (!profile || tui_below(t, &tl->view)) {
+		tui_error(t, "y: only in the timeline nxtop PROFILE (or "
+			  "nxtop A B) opened");
 		return;
 	}
 	sb_init(&sb);
