@@ -18,7 +18,7 @@
 #include "model/util.h"
 
 /* 2: the recent profiles; 3: saved views; 4: a saved view's profile B,
- * how far B was moved and the side of the cursor's row */
+ * how far B was moved and the key of the cursor's row */
 #define USERDATA_VERSION 4
 #define NX_STR2(x) #x
 #define NX_STR(x) NX_STR2(x)
@@ -55,7 +55,7 @@ static const char userdata_sql[] =
 static const char *const view_columns[] = {
 	"compare TEXT",
 	"compare_offset INTEGER NOT NULL DEFAULT 0",
-	"track_side INTEGER NOT NULL DEFAULT 0",
+	"track_key TEXT",
 };
 
 static int fail(struct userdata *u, const char *what)
@@ -759,7 +759,7 @@ int saved_view_put(struct userdata *u, const char *profile,
 	}
 	st = prep(u, "INSERT OR REPLACE INTO saved_view(profile, name, t0, t1,"
 		  " cur, track, folded, lanes_folded, color, lanes, search,"
-		  " saved, compare, compare_offset, track_side)"
+		  " saved, compare, compare_offset, track_key)"
 		  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
@@ -777,7 +777,7 @@ int saved_view_put(struct userdata *u, const char *profile,
 	sqlite3_bind_int64(st, 12, now_ns());
 	sqlite3_bind_text(st, 13, v->compare, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 14, v->compare_offset);
-	sqlite3_bind_int(st, 15, v->track_side);
+	sqlite3_bind_text(st, 15, v->track_key, -1, SQLITE_STATIC);
 	return run(u, st);
 }
 
@@ -786,7 +786,7 @@ int saved_view_list(struct userdata *u, const char *profile,
 {
 	sqlite3_stmt *st = prep(u, "SELECT name, t0, t1, cur, track, folded,"
 				" lanes_folded, color, lanes, search,"
-				" compare, compare_offset, track_side FROM"
+				" compare, compare_offset, track_key FROM"
 				" saved_view WHERE profile = ? ORDER BY name");
 
 	*out = NULL;
@@ -811,7 +811,7 @@ int saved_view_list(struct userdata *u, const char *profile,
 		v->search = db_col_dup(st, 9);
 		v->compare = db_col_dup(st, 10);
 		v->compare_offset = sqlite3_column_int64(st, 11);
-		v->track_side = sqlite3_column_int(st, 12);
+		v->track_key = db_col_dup(st, 12);
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -825,6 +825,7 @@ void saved_view_list_free(struct saved_view *v, size_t n)
 		free(v[i].lanes_folded);
 		free(v[i].search);
 		free(v[i].compare);
+		free(v[i].track_key);
 	}
 	free(v);
 }

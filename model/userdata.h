@@ -71,7 +71,7 @@ struct saved_view {
 	 * from its start on A's, ns */
 	char *compare;
 	int64_t compare_offset;
-	int track_side;		/* the cursor's row: 1 on B's side */
+	char *track_key;	/* the cursor's row, keyed as folded is */
 };
 
 /* Saves v under its name, replacing a view of that name. */

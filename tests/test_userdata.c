@@ -366,7 +366,7 @@ static void test_views(void **state)
 }
 
 /* A store of version 3 (saved views without profile B) gains B's
- * path, its offset and the cursor's side, its views kept; a stacked
+ * path, its offset and the cursor row's key, its views kept; a stacked
  * view comes back with them. */
 static void test_views_b(void **state)
 {
@@ -375,7 +375,7 @@ static void test_views_b(void **state)
 				.lanes_folded = "", .color = 0, .lanes = 4,
 				.compare = "/b dir/b.json",
 				.compare_offset = -INT64_C(9007199254740993),
-				.track_side = 1 };
+				.track_key = "bh12" };
 	struct saved_view *v;
 	struct userdata *u;
 	size_t n;
@@ -397,10 +397,10 @@ static void test_views_b(void **state)
 	assert_int_equal(n, 2);
 	assert_string_equal(v[0].name, "old");
 	assert_null(v[0].compare);
-	assert_true(v[0].compare_offset == 0 && v[0].track_side == 0);
+	assert_true(v[0].compare_offset == 0 && !v[0].track_key);
 	assert_string_equal(v[1].compare, "/b dir/b.json");
 	assert_true(v[1].compare_offset == -INT64_C(9007199254740993));
-	assert_int_equal(v[1].track_side, 1);
+	assert_string_equal(v[1].track_key, "bh12");
 	assert_string_equal(v[1].folded, "0,b0,bh12,");
 	saved_view_list_free(v, n);
 	userdata_close(u);
