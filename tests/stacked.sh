@@ -169,6 +169,32 @@ cmp -s "$tmp/y-before" "$tmp/y-again" ||
 	fail "y stacked: not the same screen: $(diff "$tmp/y-before" "$tmp/y-again")"
 expect 2 "^nxtop: --align goes with two profiles" "$NXTOP" --align=1us "$a"
 
+# flows on B's rows: B aligned so that its event A starts where A's
+# event B does; F on B's B follows its flow to B's C, at C's start in B
+# moved as B is (jq), and Backspace comes back to B's B
+fa="$tmp/fa.json"
+fb="$tmp/fb.json"
+cp "$srcdir/tests/fixtures/chrome_flows.json" "$fa"
+cp "$srcdir/tests/fixtures/chrome_flows_b.json" "$fb"
+x_ts() { jq --arg n "$2" '[.traceEvents[] | select(.ph == "X" and .name == $n) | .ts] | first' "$1"; }
+ab=$(x_ts "$fa" B)
+ba=$(x_ts "$fb" A)
+bb=$(x_ts "$fb" B)
+bc=$(x_ts "$fb" C)
+cat >"$tmp/f.keys" <<KEYS
+size 100x30
+keys qjjjj:goto ${ab}us<Enter>:align<Enter>jjjjj:goto ${ba}us<Enter>:align<Enter>
+keys jj:goto $((bb + ab - ba))us<Enter>F<Enter>
+dump f-followed
+keys <Backspace>
+dump f-back
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/f.keys" --dump="$tmp" "$fa" "$fb"
+sed -n 2p "$tmp/f-followed" | grep -q "^$((bc + ab - ba)) µs " ||
+	fail "F on B: not at $((bc + ab - ba)) µs: $(sed -n 2p "$tmp/f-followed")"
+sed -n 2p "$tmp/f-back" | grep -q "^$((bb + ab - ba)) µs " ||
+	fail "Backspace on B: $(sed -n 2p "$tmp/f-back")"
+
 # two system profiles stack as device profiles do. Bundle A: the small
 # system profile and device_small.json; bundle B, not imported before
 # (nxtop A B imports its device profiles first): nrt_execute 10 lasts
