@@ -85,14 +85,7 @@ make_profile() {
 		bundle_device "$1" \
 			> "$tmp/$1/device_profile_model_1578576049.json" ;;
 	bundle-small-b)
-		# bundle-small's B: nrt_execute 10 lasts 750 us, its device
-		# profile device_small_b.json
-		mkdir "$tmp/$1"
-		sed 's/"duration": "500000"/"duration": "750000"/' \
-			"$srcdir/tests/fixtures/system_small.json" \
-			> "$tmp/$1/system_profile.json"
-		cp "$srcdir/tests/fixtures/device_small_b.json" \
-			"$tmp/$1/device_profile_model_1578576049.json" ;;
+		bundle_small_b "$tmp/$1" || fail "bundle_small_b failed" ;;
 	bundle-parquet)
 		# Neuron Explorer's folder of profiles: the Parquet
 		# twin of bundle-small (tests/pqsystem.sh)
