@@ -944,7 +944,8 @@ static const struct view_cmd timeline_cmds[] = {
 			       "enter events (no word: toggle)" },
 	{ "view", "[save|delete] [NAME]", "Restore the view saved as NAME; "
 	  "save NAME: save what the screen shows (range, cursor, row, folds, "
-	  "colours, search, lanes); delete NAME; no word: list the views" },
+	  "colours, search, lanes; stacked, B's path, move and folds); "
+	  "delete NAME; no word: list the views" },
 	{ NULL, NULL, NULL },
 };
 
