@@ -203,7 +203,8 @@ sed -n 2p "$tmp/f-back" | grep -q "^$((bb + ab - ba)) µs " ||
 # by the difference of their starts (jq); Enter twice on B's
 # nrt_execute on NeuronCore 0 shows B's duration, then opens B's device
 # profile: the breadcrumb and status line say B, and B's own opcode is
-# found there as often as jq counts it.
+# found there as often as jq counts it; A's device profile, imported in
+# the background meanwhile, opens from A's nrt_execute.
 mkdir "$tmp/sysa" "$tmp/sysb"
 cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sysa/system_profile.json"
 cp "$a" "$tmp/sysa/device_profile_model_1578576049.json"
@@ -223,6 +224,9 @@ keys <Enter>
 dump sys-drilled
 keys /opcode=TENSOR_REDUCE_V2<Enter>
 dump sys-found
+keys <Backspace>/name=nrt_execute nc=0<Enter>n<Enter><Enter>
+wait 1
+dump sys-drilled-a
 KEYS
 expect 0 "" "$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" \
 	"$tmp/sysa" "$tmp/sysb"
@@ -252,6 +256,10 @@ k=$(jq '[.instruction[] | select(.opcode == "TENSOR_REDUCE_V2")] | length' "$b")
 [ "$k" -gt 0 ] || fail "jq: B has no TENSOR_REDUCE_V2"
 grep -q "in view: $k match" "$tmp/sys-found" ||
 	fail "not B's device profile: $(cat "$tmp/sys-found")"
+# A's bundle imports its device profiles in the background (the script
+# lets one import run): A's opens once ready, named as A's
+head -1 "$tmp/sys-drilled-a" | grep -q ' › A: neuron_matmul nc0 .* device ' ||
+	fail "A's device profile: $(head -1 "$tmp/sys-drilled-a")"
 # a system profile against a device profile: one line, exit 1
 printf 'size 120x30\nkeys q\n' >"$tmp/sys.keys"
 expect 1 'both must be system profiles or neither' \
