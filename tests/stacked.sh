@@ -204,7 +204,8 @@ sed -n 2p "$tmp/f-back" | grep -q "^$((bb + ab - ba)) µs " ||
 # nrt_execute on NeuronCore 0 shows B's duration, then opens B's device
 # profile: the breadcrumb and status line say B, and B's own opcode is
 # found there as often as jq counts it; A's device profile, imported in
-# the background meanwhile, opens from A's nrt_execute.
+# the background meanwhile, opens from A's nrt_execute; :group regroups
+# both sides.
 mkdir "$tmp/sysa" "$tmp/sysb"
 cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sysa/system_profile.json"
 cp "$a" "$tmp/sysa/device_profile_model_1578576049.json"
@@ -227,6 +228,8 @@ dump sys-found
 keys <Backspace>/name=nrt_execute nc=0<Enter>n<Enter><Enter>
 wait 1
 dump sys-drilled-a
+keys <Backspace>:group --group=<Enter>
+dump sys-regrouped
 KEYS
 expect 0 "" "$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" \
 	"$tmp/sysa" "$tmp/sysb"
@@ -260,6 +263,9 @@ grep -q "in view: $k match" "$tmp/sys-found" ||
 # lets one import run): A's opens once ready, named as A's
 head -1 "$tmp/sys-drilled-a" | grep -q ' › A: neuron_matmul nc0 .* device ' ||
 	fail "A's device profile: $(head -1 "$tmp/sys-drilled-a")"
+# :group regroups both sides: each side's rows right under its heading
+[ "$(grep -c '^  gid32-nc0-tid1627711-neuron_rt' "$tmp/sys-regrouped")" -eq 2 ] ||
+	fail ":group stacked: $(cat "$tmp/sys-regrouped")"
 # a system profile against a device profile: one line, exit 1
 printf 'size 120x30\nkeys q\n' >"$tmp/sys.keys"
 expect 1 'both must be system profiles or neither' \
