@@ -168,6 +168,8 @@ eval "\"\$NXTOP\" -q --headless=\"\$tmp/again.keys\" --dump=\"\$tmp\" ${line#nxt
 cmp -s "$tmp/y-before" "$tmp/y-again" ||
 	fail "y stacked: not the same screen: $(diff "$tmp/y-before" "$tmp/y-again")"
 expect 2 "^nxtop: --align goes with two profiles" "$NXTOP" --align=1us "$a"
+expect 2 "^nxtop: --align: '1 parsec' is not a time like -1.2ms" \
+	"$NXTOP" -q --headless="$tmp/again.keys" --dump="$tmp" --align='1 parsec' "$a" "$b"
 
 # flows on B's rows: B aligned so that its event A starts where A's
 # event B does; F on B's B follows its flow to B's C, at C's start in B

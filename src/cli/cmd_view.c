@@ -1,6 +1,6 @@
 /* nxtop PROFILE: the profile's timeline in the terminal; nxtop A B:
- * B's timeline stacked under A's, and the Compare view of B; nxtop alone or on a folder of
- * profiles: the Profile Manager. */
+ * B's timeline stacked under A's, and the Compare view of B; nxtop
+ * alone or on a folder of profiles: the Profile Manager. */
 #include "config.h"
 
 #include <stdio.h>
@@ -177,7 +177,8 @@ static void pair_extent(struct model *mb, const struct tui_start *s,
 
 	if (!mb || model_profile(mb, 1, &b))
 		return;
-	p->end = NX_MAX(p->end, p->start + (b.end - b.start) + NX_MAX(s->align, 0));
+	p->end = NX_MAX(p->end, sat_add(p->start + (b.end - b.start),
+					NX_MAX(s->align, 0)));
 	model_profile_clear(&b);
 }
 
