@@ -232,6 +232,8 @@ wait 1
 dump sys-drilled-a
 keys <Backspace>:group --group=<Enter>
 dump sys-regrouped
+keys 0W
+dump sys-window
 KEYS
 expect 0 "" "$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" \
 	"$tmp/sysa" "$tmp/sysb"
@@ -268,6 +270,12 @@ head -1 "$tmp/sys-drilled-a" | grep -q ' › A: neuron_matmul nc0 .* device ' ||
 # :group regroups both sides: each side's rows right under its heading
 [ "$(grep -c '^  gid32-nc0-tid1627711-neuron_rt' "$tmp/sys-regrouped")" -eq 2 ] ||
 	fail ":group stacked: $(cat "$tmp/sys-regrouped")"
+# the window over both: B's event time exceeds A's by what jq says
+# nrt_execute 10 gained
+d=$(( $(jq -r '.trace_event[] | select(.id == 10) | .duration' "$tmp/sysb/system_profile.json") -
+	$(jq -r '.trace_event[] | select(.id == 10) | .duration' "$tmp/sysa/system_profile.json") ))
+grep -q "^Event time .* +$((d / 1000)) µs " "$tmp/sys-window" ||
+	fail "system window: not +$((d / 1000)) µs: $(cat "$tmp/sys-window")"
 # a system profile against a device profile: one line, exit 1
 printf 'size 120x30\nkeys q\n' >"$tmp/sys.keys"
 expect 1 'both must be system profiles or neither' \
