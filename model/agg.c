@@ -85,7 +85,7 @@ void agg_free(struct agg_builder *a)
 	free(a);
 }
 
-static int64_t dur_value(int64_t name, int64_t dur)
+int64_t agg_dur_value(int64_t name, int64_t dur)
 {
 	int bits, bin;
 
@@ -296,7 +296,7 @@ void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
 		struct entry e = { 0, 1, dur, dur, dur };
 
 		if (f == AGG_DUR)
-			e.value = dur_value(a->dur_named ? vals[AGG_NAME] : 0, dur);
+			e.value = agg_dur_value(a->dur_named ? vals[AGG_NAME] : 0, dur);
 		else if (has[f])
 			e.value = vals[f];
 		else

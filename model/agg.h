@@ -33,6 +33,9 @@ enum agg_field {
  * straddles its bound. */
 #define AGG_DUR_SHIFT 11
 
+/* The AGG_DUR value of an event: name << AGG_DUR_SHIFT | its bin. */
+int64_t agg_dur_value(int64_t name, int64_t dur);
+
 /* The levels [*lo, *hi] of a track's AGG_DUR or AGG_SIZE rows, and
  * whether its AGG_DUR values hold names: durations by name from the name
  * level up to the level with at most AGG_MAX_BUCKETS buckets, or, when

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/agg.h"
+#include "model/aggdist.h"
 #include "model/busy.h"
 #include "model/lod.h"
 #include "model/cache/schema.h"
@@ -419,6 +420,41 @@ static int measure_none(struct model *m, const struct mtrack *all, size_t nall,
 	return 0;
 }
 
+/* Above SEL_DIST_COUNT_MAX events: the name lines' distributions from
+ * the duration aggregates. */
+static int agg_dists(struct model *m, const struct mtrack *all, size_t nall,
+		     struct selection *s)
+{
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct mtrack *t = track_of(all, nall, s->groups[g].track);
+
+		for (size_t k = 0; t && k < s->groups[g].nfields; k++)
+			if (s->groups[g].fields[k].agg == AGG_NAME &&
+			    aggdist_names(m, t, s->t0, s->t1,
+					  &s->groups[g].fields[k]))
+				return -1;
+	}
+	return 0;
+}
+
+/* The thresholds of the ways distributions are measured: SEL_*_MAX, or
+ * 0 (every selection read from the aggregates) when the tests set
+ * NXTOP_TEST_DIST_AGGREGATES, to take that path with few events. */
+static int64_t dist_limit(int64_t max)
+{
+	return getenv("NXTOP_TEST_DIST_AGGREGATES") ? 0 : max;
+}
+
+static int measure_dists(struct model *m, const struct mtrack *all,
+			 size_t nall, struct selection *s)
+{
+	if (s->n <= dist_limit(SEL_NONE_EXACT_MAX))
+		return measure_none(m, all, nall, s);
+	if (s->n <= dist_limit(SEL_DIST_COUNT_MAX))
+		return count_dists(m, all, nall, s);
+	return agg_dists(m, all, nall, s);
+}
+
 struct fieldspec {
 	const char *name;
 	enum agg_field f;
@@ -632,10 +668,8 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 	}
 	if (!rc)
 		rc = union_active(m, all, nall, out);
-	if (!rc && out->n <= SEL_NONE_EXACT_MAX)
-		rc = measure_none(m, all, nall, out);
-	else if (!rc && out->n <= SEL_DIST_COUNT_MAX)
-		rc = count_dists(m, all, nall, out);
+	if (!rc)
+		rc = measure_dists(m, all, nall, out);
 	if (!rc)
 		rc = bounds_compute(m, profile, t0, t1, &out->bounds);
 	model_tracks_free(all, nall);

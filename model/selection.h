@@ -26,7 +26,8 @@
  * index holds (name, category, transfer size) get their distributions
  * counted in one pass over the index: exact bucket counts, percentiles
  * estimated as their bucket's bound; their "(none)" lines' shortest and
- * longest are exact. Above it, none are measured. */
+ * longest are exact. Above it, only the name lines get theirs, from the
+ * duration aggregates (model/aggdist.h). */
 #define SEL_DIST_COUNT_MAX 2000000
 
 struct sel_value {
