@@ -146,6 +146,7 @@ static void bins_dist(const struct bin *v, size_t n, int64_t longest,
 	int i = 0;
 
 	d->measured = d->estimated = 1;
+	d->max_error = DIST_ERR_BIN;
 	for (size_t k = 0; k < n; k++) {
 		d->hist[dist_bucket(v[k].dmax)] += v[k].n;
 		total += v[k].n;

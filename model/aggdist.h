@@ -6,8 +6,8 @@
  * A bin is a 32nd of an octave and lies inside one power-of-two bucket
  * of model/dist.h, so the bucket counts are exact. A percentile is the
  * longest duration of the bin holding its rank (never above the value's
- * longest): at most one bin, a factor 2^(1/32) (about 2.2 %), above the
- * exact nearest rank, and marked estimated. A row whose aggregates keep
+ * longest): at most one bin above the exact nearest rank, a bin being
+ * 1/32 of its lowest duration or less (3.1 %), and marked estimated. A row whose aggregates keep
  * durations without names (too coarse for its span) gets them only when
  * it has one name. */
 #ifndef NX_AGGDIST_H

@@ -221,5 +221,11 @@ END { flush() }' | sort >"$tmp/want"
 	cmp -s "$tmp/got" "$tmp/want" ||
 		fail "$range: aggregate distributions differ: $(diff "$tmp/want" "$tmp/got" | head)"
 done
+if have jq; then
+	expect 0 "" "$NXTOP" export -q "$ch" --format json
+	[ "$(jq -c '[.rows[].fields.name[] | [.percentiles_estimated,
+		.percentiles_max_error]] | unique' "$out")" = '[[true,0.03125]]' ] ||
+		fail "aggregate percentiles not marked as within a 32nd: $(head -c 600 "$out")"
+fi
 unset NXTOP_TEST_DIST_AGGREGATES
 pass

@@ -206,6 +206,11 @@ static void dist_json(struct jout *j, const struct dist *d)
 		jout_bool(j, d->estimated);
 	else
 		jout_null(j);
+	jout_key(j, "percentiles_max_error");
+	if (d->measured)
+		jout_real(j, d->max_error);
+	else
+		jout_null(j);
 	jout_key(j, "buckets");
 	if (!d->measured) {
 		jout_null(j);
