@@ -146,6 +146,17 @@ if have jq; then
 	[ "$(jq -r '"\(.min_ns) \(.max_ns) \(.avg_ns)"' "$out")" = "$1 $2 $3" ] ||
 		fail "search min/max/avg differ from $1 $2 $3: $(head -12 "$out")"
 	expect 0 "^Durations min $1 ns, avg $3 ns, max $2 ns; p50 " "$NXTOP" export -q "$p" --query opcode=MATMUL
+	# CSV: the statistics line first, in the summaries' columns
+	n=$(sqlite3 "$p.nxdb" "SELECT count(*) || ',' || sum(dur) FROM slice s JOIN
+		string n ON n.id = s.name WHERE n.str = 'MATMUL'")
+	expect 0 "" "$NXTOP" export -q "$p" --query opcode=MATMUL --format csv
+	[ "$(tr -d '\r' <"$out" | sed -n 1p | cut -d, -f6-)" = \
+		"count,dur_sum_ns,dur_avg_ns,min_ns,max_ns,p50_ns,p90_ns,p99_ns,buckets,percentiles_estimated" ] ||
+		fail "search CSV columns: $(head -1 "$out")"
+	[ "$(tr -d '\r' <"$out" | sed -n 2p)" = ",,,,,$n,$3,$1,$2,$(cut -d, -f4- "$tmp/want")" ] ||
+		fail "search CSV statistics: $(sed -n 2p "$out") want $n,$3,$1,$2,$(cat "$tmp/want")"
+	[ "$(tr -d '\r' <"$out" | awk -F, 'NR > 2 && $1 != "" && $6 == ""' | wc -l)" -eq "${n%,*}" ] ||
+		fail "search CSV: not one line per match"
 fi
 
 # Above 100000 events: exact bucket counts from one pass over the
