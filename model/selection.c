@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "model/agg.h"
-#include "model/aggdist.h"
 #include "model/busy.h"
 #include "model/lod.h"
 #include "model/cache/schema.h"
@@ -430,8 +429,8 @@ static int agg_dists(struct model *m, const struct mtrack *all, size_t nall,
 
 		for (size_t k = 0; t && k < s->groups[g].nfields; k++)
 			if (s->groups[g].fields[k].agg == AGG_NAME &&
-			    aggdist_names(m, t, s->t0, s->t1,
-					  &s->groups[g].fields[k]))
+			    selection_agg_names(m, t, s->t0, s->t1,
+						&s->groups[g].fields[k]))
 				return -1;
 	}
 	return 0;

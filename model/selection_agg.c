@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "model/aggdist.h"
+#include "model/selection.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -171,8 +171,8 @@ static struct sel_value *line_of(struct sel_field *sf, int named,
 	return NULL;
 }
 
-int aggdist_names(struct model *m, const struct mtrack *t, int64_t t0,
-		  int64_t t1, struct sel_field *sf)
+int selection_agg_names(struct model *m, const struct mtrack *t, int64_t t0,
+			int64_t t1, struct sel_field *sf)
 {
 	struct bins b = { 0 };
 	int rc, named = 0;
