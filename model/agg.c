@@ -115,6 +115,19 @@ int agg_field_level(int64_t span, int name_level)
 	return l > name_level ? l : name_level;
 }
 
+int agg_range_level(int lo, int hi, int64_t min_ts, int64_t max_ts,
+		    int64_t t0, int64_t t1, int64_t *b0, int64_t *b1)
+{
+	/* unsigned: a hostile profile's times span all of int64 */
+	uint64_t len = t1 > t0 ? (uint64_t)t1 - (uint64_t)t0 : 0;
+	int level = lo;
+
+	while (level < hi && (uint64_t)lod_width(level + 1) <= len / 16)
+		level++;
+	lod_whole_buckets(level, min_ts, max_ts, t0, t1, b0, b1);
+	return level;
+}
+
 void agg_begin(struct agg_builder *a, int64_t track, int name_level,
 	       int64_t span, int lmax)
 {

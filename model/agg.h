@@ -69,4 +69,11 @@ int agg_end(struct agg_builder *a, unsigned *fields);
 /* The level a track's field aggregates start at, from its span. */
 int agg_field_level(int64_t span, int name_level);
 
+/* The level of [lo, hi] to read a range [t0, t1) of a track whose
+ * events start in [min_ts, max_ts] at: the coarsest whose buckets are
+ * at most a 16th of the range, so that few rows are read; [*b0, *b1) its
+ * buckets whole inside the range (lod_whole_buckets). */
+int agg_range_level(int lo, int hi, int64_t min_ts, int64_t max_ts,
+		    int64_t t0, int64_t t1, int64_t *b0, int64_t *b1);
+
 #endif

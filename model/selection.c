@@ -124,7 +124,6 @@ static int field_values(struct model *m, const struct mtrack *t,
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
 	int lmax, nl, level;
 	int64_t w, b0, b1;
-	uint64_t len;
 	sqlite3_stmt *st;
 
 	if (t->lod_level < 0 || t->agg_level < 0 ||
@@ -132,14 +131,9 @@ static int field_values(struct model *m, const struct mtrack *t,
 		return raw_values(m, t, f, t0, t1, out);
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
 	nl = t->agg_level;
-	level = f == AGG_NAME ? nl : agg_field_level(span, nl);
-	/* coarser levels read fewer rows when the range is long (in
-	 * unsigned arithmetic: a hostile profile's times span all of int64) */
-	len = t1 > t0 ? (uint64_t)t1 - (uint64_t)t0 : 0;
-	while (level < lmax && (uint64_t)lod_width(level + 1) <= len / 16)
-		level++;
+	level = agg_range_level(f == AGG_NAME ? nl : agg_field_level(span, nl),
+				lmax, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	w = lod_width(level);
-	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	if (b1 <= b0)
 		return raw_values(m, t, f, t0, t1, out);
 	st = prep(m, "SELECT value, sum(n), sum(dur), min(dmin), max(dmax)"

@@ -108,18 +108,14 @@ static int range_bins(struct model *m, const struct mtrack *t, int64_t t0,
 {
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1), w, b0, b1;
 	int lmax, lo, hi, level;
-	uint64_t len = (uint64_t)t1 - (uint64_t)t0;
 
 	if (t->lod_level < 0 || t->agg_level < 0 ||
 	    !(t->agg_fields & (1u << AGG_DUR)))
 		return 1;
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
 	agg_num_levels(AGG_DUR, span, t->agg_level, lmax, &lo, &hi, named);
-	level = lo;
-	while (level < hi && (uint64_t)lod_width(level + 1) <= len / 16)
-		level++;
+	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	w = lod_width(level);
-	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	if (b1 <= b0)
 		return edge_bins(m, t, t0, t1, b);
 	if (whole_bins(m, t, level, b0, b1, b) ||
