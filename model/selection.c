@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "model/selection.h"
+#include "model/selection_int.h"
 
 #include <inttypes.h>
 #include <sqlite3.h>
@@ -19,7 +20,7 @@
 #define EXACT_UNION_MAX 1000000
 #define UNION_COLS 4096
 
-static sqlite3_stmt *prep(struct model *m, const char *sql)
+sqlite3_stmt *selection_prep(struct model *m, const char *sql)
 {
 	sqlite3_stmt *st;
 
@@ -30,12 +31,11 @@ static sqlite3_stmt *prep(struct model *m, const char *sql)
 	return st;
 }
 
-/* A statement on one row's events from t0 to t1 (parameters 1-4: track,
- * depth limit, start, end), prepared and bound; NULL on failure. */
-static sqlite3_stmt *prep_track(struct model *m, const char *sql,
-				const struct mtrack *t, int64_t t0, int64_t t1)
+sqlite3_stmt *selection_prep_track(struct model *m, const char *sql,
+				   const struct mtrack *t, int64_t t0,
+				   int64_t t1)
 {
-	sqlite3_stmt *st = prep(m, sql);
+	sqlite3_stmt *st = selection_prep(m, sql);
 
 	if (!st)
 		return NULL;
@@ -103,7 +103,7 @@ static int raw_values(struct model *m, const struct mtrack *t, enum agg_field f,
 		 " min(s.dur), max(s.dur) FROM slice s WHERE s.track_id = ? AND"
 		 " s.depth IN " DEPTHS_UPTO("?") " AND s.ts >= ? AND s.ts < ?"
 		 " GROUP BY v", field_expr[f]);
-	st = prep_track(m, sql, t, t0, t1);
+	st = selection_prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -136,9 +136,10 @@ static int field_values(struct model *m, const struct mtrack *t,
 	w = lod_width(level);
 	if (b1 <= b0)
 		return raw_values(m, t, f, t0, t1, out);
-	st = prep(m, "SELECT value, sum(n), sum(dur), min(dmin), max(dmax)"
-		  " FROM agg WHERE track_id = ? AND field = ? AND level = ? AND"
-		  " bucket >= ? AND bucket < ? GROUP BY value");
+	st = selection_prep(m, "SELECT value, sum(n), sum(dur), min(dmin),"
+			    " max(dmax) FROM agg WHERE track_id = ? AND"
+			    " field = ? AND level = ? AND bucket >= ? AND"
+			    " bucket < ? GROUP BY value");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
@@ -194,7 +195,7 @@ static int none_extremes(struct model *m, const struct mtrack *t,
 	snprintf(sql, sizeof(sql), "SELECT min(s.dur), max(s.dur) FROM slice s"
 		 " WHERE s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?")
 		 " AND s.ts >= ? AND s.ts < ? AND %s IS NULL", field_expr[f]);
-	st = prep_track(m, sql, t, t0, t1);
+	st = selection_prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -275,7 +276,7 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 	snprintf(sql, sizeof(sql), "SELECT %s AS v, s.dur FROM slice s WHERE"
 		 " s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?") " AND s.ts"
 		 " >= ? AND s.ts < ? ORDER BY v, s.dur", field_expr[sf->agg]);
-	st = prep_track(m, sql, t, t0, t1);
+	st = selection_prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
 	/* an index by key: a row may have as many values as events */
@@ -339,9 +340,10 @@ static int group_counts(struct model *m, const struct mtrack *t, int64_t t0,
 	sqlite3_stmt *st;
 	int rc;
 
-	st = prep_track(m, "SELECT name, cat, size, dur FROM slice WHERE"
-			" track_id = ? AND depth IN " DEPTHS_UPTO("?") " AND ts"
-			" >= ? AND ts < ?", t, t0, t1);
+	st = selection_prep_track(m, "SELECT name, cat, size, dur FROM slice"
+				  " WHERE track_id = ? AND depth IN "
+				  DEPTHS_UPTO("?") " AND ts >= ? AND ts < ?",
+				  t, t0, t1);
 	if (!st)
 		return -1;
 	for (size_t k = 0; k < g->nfields; k++)
@@ -467,9 +469,10 @@ static const struct fieldspec other_fields[] = {
 static int counter_stats(struct model *m, const struct mtrack *t, int64_t t0,
 			 int64_t t1, struct sel_counter *c)
 {
-	sqlite3_stmt *st = prep(m, "SELECT count(*), min(value), max(value),"
-				" avg(value) FROM counter WHERE track_id = ? AND"
-				" ts >= ? AND ts < ?");
+	sqlite3_stmt *st = selection_prep(m, "SELECT count(*), min(value),"
+					  " max(value), avg(value) FROM counter"
+					  " WHERE track_id = ? AND ts >= ? AND"
+					  " ts < ?");
 
 	if (!st)
 		return -1;
@@ -584,7 +587,7 @@ static int union_active(struct model *m, const struct mtrack *all,
 		for (size_t i = 0; i < s->ngroups; i++)
 			sb_printf(&sql, "%s%" PRId64, i ? "," : "", s->groups[i].track);
 		sb_adds(&sql, ") ORDER BY ts");
-		st = prep(m, sb_cstr(&sql));
+		st = selection_prep(m, sb_cstr(&sql));
 		sb_free(&sql);
 		if (!st)
 			return -1;

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "model/selection.h"
+#include "model/selection_int.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -38,17 +39,6 @@ static void bins_add(struct bins *b, int64_t value, int64_t n, int64_t dmax)
 	u64map_put(&b->at, (uint64_t)value, (void *)(uintptr_t)++b->n);
 }
 
-static sqlite3_stmt *prep(struct model *m, const char *sql)
-{
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(model_db(m), sql, -1, &st, NULL) != SQLITE_OK) {
-		model_fail(m, "selection");
-		return NULL;
-	}
-	return st;
-}
-
 /* The events starting in [t0, t1), binned as the aggregates are. */
 static int edge_bins(struct model *m, const struct mtrack *t, int64_t t0,
 		     int64_t t1, struct bins *b)
@@ -58,14 +48,11 @@ static int edge_bins(struct model *m, const struct mtrack *t, int64_t t0,
 
 	if (t1 <= t0)
 		return 0;
-	st = prep(m, "SELECT name, dur FROM slice WHERE track_id = ? AND"
-		  " depth IN " DEPTHS_UPTO("?") " AND ts >= ? AND ts < ?");
+	st = selection_prep_track(m, "SELECT name, dur FROM slice WHERE"
+				  " track_id = ? AND depth IN " DEPTHS_UPTO("?")
+				  " AND ts >= ? AND ts < ?", t, t0, t1);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int64(st, 2, t->max_depth);
-	sqlite3_bind_int64(st, 3, t0);
-	sqlite3_bind_int64(st, 4, t1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t dur = sqlite3_column_int64(st, 1);
 
@@ -83,7 +70,7 @@ static int whole_bins(struct model *m, const struct mtrack *t, int level,
 	sqlite3_stmt *st;
 	int rc;
 
-	st = prep(m, "SELECT value, n, dmax FROM agg WHERE track_id = ? AND"
+	st = selection_prep(m, "SELECT value, n, dmax FROM agg WHERE track_id = ? AND"
 		  " field = ? AND level = ? AND bucket >= ? AND bucket < ?");
 	if (!st)
 		return -1;
