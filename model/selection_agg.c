@@ -39,9 +39,10 @@ static void bins_add(struct bins *b, int64_t value, int64_t n, int64_t dmax)
 	u64map_put(&b->at, (uint64_t)value, (void *)(uintptr_t)++b->n);
 }
 
-/* The events starting in [t0, t1), binned as the aggregates are. */
+/* The events starting in [t0, t1), binned as the aggregates are (by
+ * name when named). */
 static int edge_bins(struct model *m, const struct mtrack *t, int64_t t0,
-		     int64_t t1, struct bins *b)
+		     int64_t t1, int named, struct bins *b)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -56,8 +57,8 @@ static int edge_bins(struct model *m, const struct mtrack *t, int64_t t0,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t dur = sqlite3_column_int64(st, 1);
 
-		bins_add(b, agg_dur_value(sqlite3_column_int64(st, 0), dur), 1,
-			 dur);
+		bins_add(b, agg_dur_value(named ? sqlite3_column_int64(st, 0) :
+					  0, dur), 1, dur);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : model_fail(m, "selection");
@@ -104,9 +105,10 @@ static int range_bins(struct model *m, const struct mtrack *t, int64_t t0,
 	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	w = lod_width(level);
 	if (b1 <= b0)
-		return edge_bins(m, t, t0, t1, b);
+		return edge_bins(m, t, t0, t1, *named, b);
 	if (whole_bins(m, t, level, b0, b1, b) ||
-	    edge_bins(m, t, t0, b0 * w, b) || edge_bins(m, t, b1 * w, t1, b))
+	    edge_bins(m, t, t0, b0 * w, *named, b) ||
+	    edge_bins(m, t, b1 * w, t1, *named, b))
 		return -1;
 	return 0;
 }

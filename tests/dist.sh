@@ -178,8 +178,9 @@ expect 0 "^  MATMUL .* ~$1 ns +~$2 ns +~$3 ns  [▁▂▃▄▅▆▇█ ]+$" "$
 # (for tests only) takes that path at any size. The expected figures,
 # from the cache's events: exact power-of-two bucket counts, and each
 # percentile the longest duration of the bin holding its nearest rank.
-# The trace: one thread, three names, dense enough to keep durations by
-# name; the range cuts buckets at both ends.
+# The trace: one thread with three names, dense enough to keep durations
+# by name, and one too sparse for that with one name (its durations
+# without names are that name's); the range cuts buckets at both ends.
 ch="$tmp/ch.json"
 awk 'BEGIN { srand(3); printf "{\"traceEvents\":["
 	for (i = 0; i < 30000; i++) {
@@ -187,6 +188,9 @@ awk 'BEGIN { srand(3); printf "{\"traceEvents\":["
 		printf "%s{\"name\":\"op%d\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%.3f,\"dur\":%.3f}",
 			(i ? "," : ""), n, i * 0.5, d / 1000
 	}
+	for (i = 0; i < 300; i++)
+		printf ",{\"name\":\"lone\",\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":%.3f,\"dur\":%.3f}",
+			i * 50.25, int(100 + 900 * rand()) / 1000
 	print "]}" }' >"$ch"
 export NXTOP_TEST_DIST_AGGREGATES=1
 for range in 0ns:15ms 1234567ns:9876543ns; do
@@ -228,7 +232,10 @@ function flush(   i, r, b, k, out, sep) {
 BEGIN { pc[0] = 50; pc[1] = 90; pc[2] = 99 }
 { if ($1 != key) flush(); key = $1; d[++n] = $2 }
 END { flush() }' | sort >"$tmp/want"
-	[ "$(wc -l <"$tmp/want")" -eq 3 ] || fail "$range: not three names in the trace"
+	[ "$(wc -l <"$tmp/want")" -eq 4 ] || fail "$range: not four names in the trace"
+	[ "$(sqlite3 "$ch.nxdb" "SELECT group_concat(agg_level <= 7, '') FROM
+		(SELECT agg_level FROM track WHERE n_events > 0 ORDER BY id)")" = 10 ] ||
+		fail "the trace's threads do not keep durations by name and without"
 	cmp -s "$tmp/got" "$tmp/want" ||
 		fail "$range: aggregate distributions differ: $(diff "$tmp/want" "$tmp/got" | head)"
 done
