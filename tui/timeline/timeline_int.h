@@ -15,6 +15,7 @@
 #include "model/drill.h"
 #include "model/model.h"
 #include "model/search.h"
+#include "model/searchdist.h"
 #include "model/sysrows.h"
 #include "model/userdata.h"
 #include "tui/tracks.h"
@@ -79,6 +80,7 @@ struct highlight {
 	int dcols, dvalid;
 	/* matches in the view */
 	struct search_stats stats;
+	struct search_dist sd;	/* their durations, up to HL_DIST_MAX */
 	int64_t s_t0, s_t1;
 	int svalid;
 	int failed;		/* an error was shown; do not repeat it */
