@@ -85,7 +85,7 @@ void agg_free(struct agg_builder *a)
 	free(a);
 }
 
-static int64_t dur_value(int64_t name, int64_t dur)
+int64_t agg_dur_value(int64_t name, int64_t dur)
 {
 	int bits, bin;
 
@@ -113,6 +113,19 @@ int agg_field_level(int64_t span, int name_level)
 	int l = lod_level_for(span / AGG_MAX_BUCKETS + 1);
 
 	return l > name_level ? l : name_level;
+}
+
+int agg_range_level(int lo, int hi, int64_t min_ts, int64_t max_ts,
+		    int64_t t0, int64_t t1, int64_t *b0, int64_t *b1)
+{
+	/* unsigned: a hostile profile's times span all of int64 */
+	uint64_t len = t1 > t0 ? (uint64_t)t1 - (uint64_t)t0 : 0;
+	int level = lo;
+
+	while (level < hi && (uint64_t)lod_width(level + 1) <= len / 16)
+		level++;
+	lod_whole_buckets(level, min_ts, max_ts, t0, t1, b0, b1);
+	return level;
 }
 
 void agg_begin(struct agg_builder *a, int64_t track, int name_level,
@@ -296,7 +309,7 @@ void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
 		struct entry e = { 0, 1, dur, dur, dur };
 
 		if (f == AGG_DUR)
-			e.value = dur_value(a->dur_named ? vals[AGG_NAME] : 0, dur);
+			e.value = agg_dur_value(a->dur_named ? vals[AGG_NAME] : 0, dur);
 		else if (has[f])
 			e.value = vals[f];
 		else

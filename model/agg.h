@@ -33,6 +33,9 @@ enum agg_field {
  * straddles its bound. */
 #define AGG_DUR_SHIFT 11
 
+/* The AGG_DUR value of an event: name << AGG_DUR_SHIFT | its bin. */
+int64_t agg_dur_value(int64_t name, int64_t dur);
+
 /* The levels [*lo, *hi] of a track's AGG_DUR or AGG_SIZE rows, and
  * whether its AGG_DUR values hold names: durations by name from the name
  * level up to the level with at most AGG_MAX_BUCKETS buckets, or, when
@@ -65,5 +68,12 @@ int agg_end(struct agg_builder *a, unsigned *fields);
 
 /* The level a track's field aggregates start at, from its span. */
 int agg_field_level(int64_t span, int name_level);
+
+/* The level of [lo, hi] to read a range [t0, t1) of a track whose
+ * events start in [min_ts, max_ts] at: the coarsest whose buckets are
+ * at most a 16th of the range, so that few rows are read; [*b0, *b1) its
+ * buckets whole inside the range (lod_whole_buckets). */
+int agg_range_level(int lo, int hi, int64_t min_ts, int64_t max_ts,
+		    int64_t t0, int64_t t1, int64_t *b0, int64_t *b1);
 
 #endif

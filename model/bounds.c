@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/agg.h"
 #include "model/busy.h"
 #include "model/hmap.h"
 #include "model/infoval.h"
+#include "model/lod.h"
 #include "model/cache/schema.h"
 #include "model/util.h"
 
@@ -215,7 +217,7 @@ static int summary_hbm(struct model *m, int64_t profile, struct bounds *b)
 static int hbm_bytes(struct model *m, int64_t profile, int64_t depth,
 		     struct bounds *b)
 {
-	double v[2];
+	double v[2] = { 0, 0 };
 	int rc;
 
 	b->hbm_bytes = -1;
@@ -233,23 +235,84 @@ static int hbm_bytes(struct model *m, int64_t profile, int64_t depth,
 	return rc < 0 ? -1 : 0;
 }
 
+/* The sum of one row's sizes (DMA transfer bytes) over the events
+ * starting in [t0, t1): from the size aggregates of a level, each size
+ * times its count (its buckets whole in the range), or from the events
+ * (level -1). */
+static int sum_sizes(struct model *m, const struct mtrack *t, int64_t t0,
+		     int64_t t1, int level, double *out)
+{
+	int agg = level >= 0;
+	sqlite3_stmt *st;
+
+	if (t1 <= t0)
+		return 0;
+	st = prep(m, agg ? "SELECT total(value * n) FROM agg WHERE"
+		  " track_id = ?1 AND field = ?2 AND level = ?3 AND"
+		  " bucket >= ?4 AND bucket < ?5" :
+		  "SELECT total(size) FROM slice WHERE track_id = ?1 AND"
+		  " depth IN " DEPTHS_UPTO("?2") " AND ts >= ?4 AND ts < ?5",
+		  t->id);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 2, agg ? AGG_SIZE : t->max_depth);
+	sqlite3_bind_int(st, 3, level);
+	sqlite3_bind_int64(st, 4, t0);
+	sqlite3_bind_int64(st, 5, t1);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return model_fail(m, "bounds");
+	}
+	*out += sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* A row's transfer bytes in the range: the buckets whole inside it from
+ * the size aggregates, the edges (or all, without them) from the events. */
+static int track_bytes(struct model *m, const struct mtrack *t,
+		       const struct bounds *b, double *out)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1), b0, b1, w;
+	int lmax, lo, hi, named, level;
+
+	if (t->lod_level < 0 || t->agg_level < 0 ||
+	    !(t->agg_fields & (1u << AGG_SIZE)))
+		return sum_sizes(m, t, b->t0, b->t1, -1, out);
+	lmax = NX_MAX(lod_level_for(span), t->lod_level);
+	agg_num_levels(AGG_SIZE, span, t->agg_level, lmax, &lo, &hi, &named);
+	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, b->t0, b->t1,
+				&b0, &b1);
+	if (b1 <= b0)
+		return sum_sizes(m, t, b->t0, b->t1, -1, out);
+	w = lod_width(level);
+	return sum_sizes(m, t, b0, b1, level, out) ||
+	       sum_sizes(m, t, b->t0, b0 * w, -1, out) ||
+	       sum_sizes(m, t, b1 * w, b->t1, -1, out) ? -1 : 0;
+}
+
 /* DMA packet bytes of the packets starting in the range (aggregated
  * transfers when the profile has no packets: summing both counts every
- * byte twice). */
-static int dma_bytes(struct model *m, int64_t profile, int64_t depth,
-		     struct bounds *b)
+ * byte twice). A DMA slice carries its transfer size, which the size
+ * aggregates count per bucket: a long range reads few rows. */
+static int dma_bytes(struct model *m, int64_t profile, struct bounds *b)
 {
-	int packets = has_rows(m, profile, "dma");
-	double v[1];
+	int packets = has_rows(m, profile, "dma"), rc = 0;
+	const char *kind = packets ? "dma" : "dma_xfer";
+	double sum = 0;
+	struct mtrack *t;
+	size_t n;
 
-	/* a DMA slice carries its transfer size: the slice index covers
-	 * the sum, with no join to the packet or transfer table */
-	if (packets < 0 || range_query(m, b, profile, packets ? "dma" :
-				       "dma_xfer", NULL, "total(s.size)",
-				       "1", depth, v, 1))
+	if (packets < 0 || model_tracks(m, profile, &t, &n))
+		return -1;
+	for (size_t i = 0; i < n && !rc; i++)
+		if (!strcmp(t[i].kind, kind) && t[i].n_events)
+			rc = track_bytes(m, &t[i], b, &sum);
+	model_tracks_free(t, n);
+	if (rc)
 		return -1;
 	b->dma_bytes = packets || has_rows(m, profile, "dma_xfer") > 0 ?
-		       to_int(v[0]) : -1;
+		       to_int(sum) : -1;
 	return 0;
 }
 
@@ -539,7 +602,7 @@ int bounds_compute(struct model *m, int64_t profile, int64_t t0, int64_t t1,
 		return rc;
 	b->available = 1;
 	if (read_metadata(m, profile, b) || max_depth(m, profile, &depth) ||
-	    dma_bytes(m, profile, depth, b) || hbm_bytes(m, profile, depth, b) ||
+	    dma_bytes(m, profile, b) || hbm_bytes(m, profile, depth, b) ||
 	    flops(m, profile, b) ||
 	    busiest_engine(m, profile, b))
 		return -1;

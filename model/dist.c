@@ -88,6 +88,7 @@ void dist_estimate(struct dist *d, int64_t max)
 		n += d->hist[b];
 	d->measured = 1;
 	d->estimated = 1;
+	d->max_error = DIST_ERR_BUCKET;
 	if (!n)
 		return;
 	d->p50 = rank_bucket(d, (50 * n + 99) / 100);

@@ -14,10 +14,17 @@
 #include <stdint.h>
 
 #define DIST_BUCKETS 63
+/* A bucket's highest duration is less than twice its lowest; a 32nd
+ * of an octave (model/agg.h) at most 33/32 of its lowest. */
+#define DIST_ERR_BUCKET 1.0
+#define DIST_ERR_BIN (1.0 / 32)
 
 struct dist {
 	int measured;			/* 0: not measured, the rest unset */
 	int estimated;			/* 1: p50..p99 are bucket bounds */
+	/* how far above the exact percentile an estimate may be, as a
+	 * fraction of it: DIST_ERR_BUCKET or DIST_ERR_BIN; 0 exact */
+	double max_error;
 	int64_t hist[DIST_BUCKETS];
 	int64_t p50, p90, p99;
 };

@@ -166,9 +166,8 @@ static struct model *open_path(const char *path)
 	if (stat(path, &m->file))
 		memset(&m->file, 0, sizeof(m->file));
 	/* one connection per thread: no need for SQLite's locking */
-	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
-		model_fail(m, "open");
+	if (db_open_read(path, SQLITE_OPEN_NOMUTEX, &m->db)) {
+		err_set("%s: %s", path, err_get());
 		model_close(m);
 		return NULL;
 	}

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "model/selection.h"
+#include "model/selection_int.h"
 
 #include <inttypes.h>
 #include <sqlite3.h>
@@ -19,7 +20,7 @@
 #define EXACT_UNION_MAX 1000000
 #define UNION_COLS 4096
 
-static sqlite3_stmt *prep(struct model *m, const char *sql)
+sqlite3_stmt *selection_prep(struct model *m, const char *sql)
 {
 	sqlite3_stmt *st;
 
@@ -30,12 +31,11 @@ static sqlite3_stmt *prep(struct model *m, const char *sql)
 	return st;
 }
 
-/* A statement on one row's events from t0 to t1 (parameters 1-4: track,
- * depth limit, start, end), prepared and bound; NULL on failure. */
-static sqlite3_stmt *prep_track(struct model *m, const char *sql,
-				const struct mtrack *t, int64_t t0, int64_t t1)
+sqlite3_stmt *selection_prep_track(struct model *m, const char *sql,
+				   const struct mtrack *t, int64_t t0,
+				   int64_t t1)
 {
-	sqlite3_stmt *st = prep(m, sql);
+	sqlite3_stmt *st = selection_prep(m, sql);
 
 	if (!st)
 		return NULL;
@@ -103,7 +103,7 @@ static int raw_values(struct model *m, const struct mtrack *t, enum agg_field f,
 		 " min(s.dur), max(s.dur) FROM slice s WHERE s.track_id = ? AND"
 		 " s.depth IN " DEPTHS_UPTO("?") " AND s.ts >= ? AND s.ts < ?"
 		 " GROUP BY v", field_expr[f]);
-	st = prep_track(m, sql, t, t0, t1);
+	st = selection_prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -124,7 +124,6 @@ static int field_values(struct model *m, const struct mtrack *t,
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
 	int lmax, nl, level;
 	int64_t w, b0, b1;
-	uint64_t len;
 	sqlite3_stmt *st;
 
 	if (t->lod_level < 0 || t->agg_level < 0 ||
@@ -132,19 +131,15 @@ static int field_values(struct model *m, const struct mtrack *t,
 		return raw_values(m, t, f, t0, t1, out);
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
 	nl = t->agg_level;
-	level = f == AGG_NAME ? nl : agg_field_level(span, nl);
-	/* coarser levels read fewer rows when the range is long (in
-	 * unsigned arithmetic: a hostile profile's times span all of int64) */
-	len = t1 > t0 ? (uint64_t)t1 - (uint64_t)t0 : 0;
-	while (level < lmax && (uint64_t)lod_width(level + 1) <= len / 16)
-		level++;
+	level = agg_range_level(f == AGG_NAME ? nl : agg_field_level(span, nl),
+				lmax, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	w = lod_width(level);
-	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	if (b1 <= b0)
 		return raw_values(m, t, f, t0, t1, out);
-	st = prep(m, "SELECT value, sum(n), sum(dur), min(dmin), max(dmax)"
-		  " FROM agg WHERE track_id = ? AND field = ? AND level = ? AND"
-		  " bucket >= ? AND bucket < ? GROUP BY value");
+	st = selection_prep(m, "SELECT value, sum(n), sum(dur), min(dmin),"
+			    " max(dmax) FROM agg WHERE track_id = ? AND"
+			    " field = ? AND level = ? AND bucket >= ? AND"
+			    " bucket < ? GROUP BY value");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
@@ -200,7 +195,7 @@ static int none_extremes(struct model *m, const struct mtrack *t,
 	snprintf(sql, sizeof(sql), "SELECT min(s.dur), max(s.dur) FROM slice s"
 		 " WHERE s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?")
 		 " AND s.ts >= ? AND s.ts < ? AND %s IS NULL", field_expr[f]);
-	st = prep_track(m, sql, t, t0, t1);
+	st = selection_prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -281,7 +276,7 @@ static int field_dists(struct model *m, const struct mtrack *t, int64_t t0,
 	snprintf(sql, sizeof(sql), "SELECT %s AS v, s.dur FROM slice s WHERE"
 		 " s.track_id = ? AND s.depth IN " DEPTHS_UPTO("?") " AND s.ts"
 		 " >= ? AND s.ts < ? ORDER BY v, s.dur", field_expr[sf->agg]);
-	st = prep_track(m, sql, t, t0, t1);
+	st = selection_prep_track(m, sql, t, t0, t1);
 	if (!st)
 		return -1;
 	/* an index by key: a row may have as many values as events */
@@ -345,9 +340,10 @@ static int group_counts(struct model *m, const struct mtrack *t, int64_t t0,
 	sqlite3_stmt *st;
 	int rc;
 
-	st = prep_track(m, "SELECT name, cat, size, dur FROM slice WHERE"
-			" track_id = ? AND depth IN " DEPTHS_UPTO("?") " AND ts"
-			" >= ? AND ts < ?", t, t0, t1);
+	st = selection_prep_track(m, "SELECT name, cat, size, dur FROM slice"
+				  " WHERE track_id = ? AND depth IN "
+				  DEPTHS_UPTO("?") " AND ts >= ? AND ts < ?",
+				  t, t0, t1);
 	if (!st)
 		return -1;
 	for (size_t k = 0; k < g->nfields; k++)
@@ -419,6 +415,41 @@ static int measure_none(struct model *m, const struct mtrack *all, size_t nall,
 	return 0;
 }
 
+/* Above SEL_DIST_COUNT_MAX events: the name lines' distributions from
+ * the duration aggregates. */
+static int agg_dists(struct model *m, const struct mtrack *all, size_t nall,
+		     struct selection *s)
+{
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct mtrack *t = track_of(all, nall, s->groups[g].track);
+
+		for (size_t k = 0; t && k < s->groups[g].nfields; k++)
+			if (s->groups[g].fields[k].agg == AGG_NAME &&
+			    selection_agg_names(m, t, s->t0, s->t1,
+						&s->groups[g].fields[k]))
+				return -1;
+	}
+	return 0;
+}
+
+/* The thresholds of the ways distributions are measured: SEL_*_MAX, or
+ * 0 (every selection read from the aggregates) when the tests set
+ * NXTOP_TEST_DIST_AGGREGATES, to take that path with few events. */
+static int64_t dist_limit(int64_t max)
+{
+	return getenv("NXTOP_TEST_DIST_AGGREGATES") ? 0 : max;
+}
+
+static int measure_dists(struct model *m, const struct mtrack *all,
+			 size_t nall, struct selection *s)
+{
+	if (s->n <= dist_limit(SEL_NONE_EXACT_MAX))
+		return measure_none(m, all, nall, s);
+	if (s->n <= dist_limit(SEL_DIST_COUNT_MAX))
+		return count_dists(m, all, nall, s);
+	return agg_dists(m, all, nall, s);
+}
+
 struct fieldspec {
 	const char *name;
 	enum agg_field f;
@@ -438,9 +469,10 @@ static const struct fieldspec other_fields[] = {
 static int counter_stats(struct model *m, const struct mtrack *t, int64_t t0,
 			 int64_t t1, struct sel_counter *c)
 {
-	sqlite3_stmt *st = prep(m, "SELECT count(*), min(value), max(value),"
-				" avg(value) FROM counter WHERE track_id = ? AND"
-				" ts >= ? AND ts < ?");
+	sqlite3_stmt *st = selection_prep(m, "SELECT count(*), min(value),"
+					  " max(value), avg(value) FROM counter"
+					  " WHERE track_id = ? AND ts >= ? AND"
+					  " ts < ?");
 
 	if (!st)
 		return -1;
@@ -555,7 +587,7 @@ static int union_active(struct model *m, const struct mtrack *all,
 		for (size_t i = 0; i < s->ngroups; i++)
 			sb_printf(&sql, "%s%" PRId64, i ? "," : "", s->groups[i].track);
 		sb_adds(&sql, ") ORDER BY ts");
-		st = prep(m, sb_cstr(&sql));
+		st = selection_prep(m, sb_cstr(&sql));
 		sb_free(&sql);
 		if (!st)
 			return -1;
@@ -632,10 +664,8 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 	}
 	if (!rc)
 		rc = union_active(m, all, nall, out);
-	if (!rc && out->n <= SEL_NONE_EXACT_MAX)
-		rc = measure_none(m, all, nall, out);
-	else if (!rc && out->n <= SEL_DIST_COUNT_MAX)
-		rc = count_dists(m, all, nall, out);
+	if (!rc)
+		rc = measure_dists(m, all, nall, out);
 	if (!rc)
 		rc = bounds_compute(m, profile, t0, t1, &out->bounds);
 	model_tracks_free(all, nall);

@@ -26,7 +26,8 @@
  * index holds (name, category, transfer size) get their distributions
  * counted in one pass over the index: exact bucket counts, percentiles
  * estimated as their bucket's bound; their "(none)" lines' shortest and
- * longest are exact. Above it, none are measured. */
+ * longest are exact. Above it, only the name lines get theirs, from the
+ * duration aggregates (model/selection_agg.c). */
 #define SEL_DIST_COUNT_MAX 2000000
 
 struct sel_value {
@@ -75,6 +76,20 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		      int64_t t1, const int64_t *tracks, size_t ntracks,
 		      struct selection *out);
 void selection_free(struct selection *s);
+
+/* Above SEL_DIST_COUNT_MAX (model/selection_agg.c): the distributions
+ * of a row's names from the duration aggregates (model/agg.h, field
+ * AGG_DUR), whole buckets inside the range from the aggregates' bins,
+ * the two edge buckets from the events. A bin is a 32nd of an octave
+ * and lies inside one power-of-two bucket of model/dist.h, so the
+ * bucket counts are exact. A percentile is the longest duration of the
+ * bin holding its rank (never above the value's longest): at most one
+ * bin above the exact nearest rank, a bin being at most 1/32 (3.1 %)
+ * of its lowest duration, and marked estimated. A row whose aggregates
+ * keep durations without names (too sparse for names) gets them only
+ * when it has one name. sf: the row's name field (AGG_NAME). */
+int selection_agg_names(struct model *m, const struct mtrack *t, int64_t t0,
+			int64_t t1, struct sel_field *sf);
 
 
 #endif

@@ -17,8 +17,9 @@
 #include "model/file.h"
 #include "model/util.h"
 
-/* 2: the recent profiles */
-#define USERDATA_VERSION 3
+/* 2: the recent profiles; 3: saved views; 4: a saved view's profile B,
+ * how far B was moved and the key of the cursor's row */
+#define USERDATA_VERSION 4
 #define NX_STR2(x) #x
 #define NX_STR(x) NX_STR2(x)
 #define HISTORY_MAX 200
@@ -48,6 +49,14 @@ static const char userdata_sql[] =
 	" lanes_folded TEXT NOT NULL, color INTEGER NOT NULL,"
 	" lanes INTEGER NOT NULL, search TEXT, saved INTEGER NOT NULL,"
 	" PRIMARY KEY(profile, name));";
+
+/* Columns version 4 added to saved_view, for a store an older nxtop
+ * made. */
+static const char *const view_columns[] = {
+	"compare TEXT",
+	"compare_offset INTEGER NOT NULL DEFAULT 0",
+	"track_key TEXT",
+};
 
 static int fail(struct userdata *u, const char *what)
 {
@@ -121,6 +130,50 @@ static int set_version(struct userdata *u)
 			    NX_STR(USERDATA_VERSION), NULL, NULL, NULL);
 }
 
+/* 1 if saved_view has column name, 0 if not, -1 (an SQLite code in
+ * *rc) on an error. */
+static int has_column(struct userdata *u, const char *name, int *rc)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	*rc = sqlite3_prepare_v2(u->db, "PRAGMA table_info(saved_view)", -1,
+				 &st, NULL);
+	if (*rc != SQLITE_OK)
+		return -1;
+	while ((*rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!strcmp((const char *)sqlite3_column_text(st, 1), name))
+			found = 1;
+	*rc = sqlite3_finalize(st);
+	return *rc == SQLITE_OK ? found : -1;
+}
+
+/* Adds the columns saved_view lacks; an SQLite code. */
+static int add_columns(struct userdata *u)
+{
+	int rc = SQLITE_OK;
+
+	for (size_t k = 0; k < NX_ARRAY_SIZE(view_columns); k++) {
+		size_t n = strcspn(view_columns[k], " ");
+		char name[32], *sql;
+		int have;
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, view_columns[k]);
+		have = has_column(u, name, &rc);
+		if (have < 0)
+			return rc;
+		if (have)
+			continue;
+		sql = xasprintf("ALTER TABLE saved_view ADD COLUMN %s",
+				view_columns[k]);
+		rc = sqlite3_exec(u->db, sql, NULL, NULL, NULL);
+		free(sql);
+		if (rc != SQLITE_OK)
+			return rc;
+	}
+	return rc;
+}
+
 /* Switching to WAL and creating the tables need locks the busy handler
  * does not wait for when another nxtop is creating the same file at that
  * moment: try again, for a while. */
@@ -136,6 +189,8 @@ static int setup(struct userdata *u)
 		rc = sqlite3_exec(u->db, sql, NULL, NULL, NULL);
 		if (rc == SQLITE_OK)
 			rc = sqlite3_exec(u->db, userdata_sql, NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			rc = add_columns(u);
 		if (rc == SQLITE_OK)
 			rc = set_version(u);
 		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
@@ -704,7 +759,8 @@ int saved_view_put(struct userdata *u, const char *profile,
 	}
 	st = prep(u, "INSERT OR REPLACE INTO saved_view(profile, name, t0, t1,"
 		  " cur, track, folded, lanes_folded, color, lanes, search,"
-		  " saved) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+		  " saved, compare, compare_offset, track_key)"
+		  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
@@ -719,6 +775,9 @@ int saved_view_put(struct userdata *u, const char *profile,
 	sqlite3_bind_int(st, 10, v->lanes);
 	sqlite3_bind_text(st, 11, v->search, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 12, now_ns());
+	sqlite3_bind_text(st, 13, v->compare, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 14, v->compare_offset);
+	sqlite3_bind_text(st, 15, v->track_key, -1, SQLITE_STATIC);
 	return run(u, st);
 }
 
@@ -726,7 +785,8 @@ int saved_view_list(struct userdata *u, const char *profile,
 		    struct saved_view **out, size_t *n)
 {
 	sqlite3_stmt *st = prep(u, "SELECT name, t0, t1, cur, track, folded,"
-				" lanes_folded, color, lanes, search FROM"
+				" lanes_folded, color, lanes, search,"
+				" compare, compare_offset, track_key FROM"
 				" saved_view WHERE profile = ? ORDER BY name");
 
 	*out = NULL;
@@ -749,6 +809,9 @@ int saved_view_list(struct userdata *u, const char *profile,
 		v->color = sqlite3_column_int(st, 7);
 		v->lanes = sqlite3_column_int(st, 8);
 		v->search = db_col_dup(st, 9);
+		v->compare = db_col_dup(st, 10);
+		v->compare_offset = sqlite3_column_int64(st, 11);
+		v->track_key = db_col_dup(st, 12);
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -761,6 +824,8 @@ void saved_view_list_free(struct saved_view *v, size_t n)
 		free(v[i].folded);
 		free(v[i].lanes_folded);
 		free(v[i].search);
+		free(v[i].compare);
+		free(v[i].track_key);
 	}
 	free(v);
 }

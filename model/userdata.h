@@ -60,11 +60,18 @@ struct saved_view {
 	int64_t t0, t1;		/* the time on screen, ns on the axis */
 	int64_t cur;		/* the cursor */
 	int64_t track;		/* the cursor row's track id */
-	char *folded;		/* ids of the folded groups: "3,7" */
-	char *lanes_folded;	/* ids of the tracks drawn on one line */
+	/* keys of the folded groups ("3,7"; B's "b3"; a heading "h" and
+	 * its first row's key) */
+	char *folded;
+	char *lanes_folded;	/* keys of the tracks drawn on one line */
 	int color;		/* what the colours stand for */
 	int lanes;		/* most lanes a nested track takes */
 	char *search;		/* the search, NULL if none */
+	/* stacked: profile B's path (NULL: none) and how far B was moved
+	 * from its start on A's, ns */
+	char *compare;
+	int64_t compare_offset;
+	char *track_key;	/* the cursor's row, keyed as folded is */
 };
 
 /* Saves v under its name, replacing a view of that name. */

@@ -241,4 +241,27 @@ for f in system_small.json chrome_flows.json device_inject.json; do
 		fail "$f: JSON bounds not marked unavailable"
 done
 
+# DMA bytes of a profile whose DMA rows have size aggregates (read for
+# the buckets whole inside a range, the edges from the events): the same
+# as sqlite3 summing the DMA slices' sizes, whole and cut ranges
+if have sqlite3; then
+	"$NXTOP" demo --events 3000 --seed 3 --write "$tmp/agg.json" >/dev/null 2>&1 ||
+		fail "demo"
+	"$NXTOP" import -q "$tmp/agg.json" || fail "import the demo"
+	[ "$(sqlite3 "$tmp/agg.json.nxdb" "SELECT count(*) FROM track WHERE
+		kind = 'dma' AND agg_fields & 8 AND n_events > 100")" -gt 0 ] ||
+		fail "the demo's DMA rows have no size aggregates"
+	for r in "" 1234ns:151515ns 50us:60us; do
+		"$NXTOP" export -q "$tmp/agg.json" --what window ${r:+--range "$r"} \
+			--format json > "$tmp/agg.out" || fail "export $r"
+		t0=$(jq .start_ns "$tmp/agg.out"); t1=$(jq .end_ns "$tmp/agg.out")
+		want=$(sqlite3 "$tmp/agg.json.nxdb" "SELECT CAST(total(s.size) AS INTEGER)
+			FROM slice s JOIN track t ON t.id = s.track_id JOIN profile p ON
+			p.id = t.profile_id WHERE t.kind = 'dma' AND
+			s.ts >= p.start_ns + $t0 AND s.ts < p.start_ns + $t1")
+		[ "$(jq .bounds.dma_bytes "$tmp/agg.out")" = "$want" ] ||
+			fail "DMA bytes of ${r:-the whole profile}: $(jq .bounds.dma_bytes "$tmp/agg.out"), sqlite3 $want"
+	done
+fi
+
 pass

@@ -3,7 +3,8 @@
 # buckets and nearest-rank p50/p90/p99 against the same figures computed
 # by awk from the cache's events, and the same numbers in text, JSON and
 # CSV; above 100000 events, the counted buckets and the percentiles
-# estimated from them; the layer table's and a search's distributions.
+# estimated from them; from the duration aggregates at any size; the
+# layer table's and a search's distributions.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -145,6 +146,17 @@ if have jq; then
 	[ "$(jq -r '"\(.min_ns) \(.max_ns) \(.avg_ns)"' "$out")" = "$1 $2 $3" ] ||
 		fail "search min/max/avg differ from $1 $2 $3: $(head -12 "$out")"
 	expect 0 "^Durations min $1 ns, avg $3 ns, max $2 ns; p50 " "$NXTOP" export -q "$p" --query opcode=MATMUL
+	# CSV: the statistics line first, in the summaries' columns
+	n=$(sqlite3 "$p.nxdb" "SELECT count(*) || ',' || sum(dur) FROM slice s JOIN
+		string n ON n.id = s.name WHERE n.str = 'MATMUL'")
+	expect 0 "" "$NXTOP" export -q "$p" --query opcode=MATMUL --format csv
+	[ "$(tr -d '\r' <"$out" | sed -n 1p | cut -d, -f6-)" = \
+		"count,dur_sum_ns,dur_avg_ns,min_ns,max_ns,p50_ns,p90_ns,p99_ns,buckets,percentiles_estimated" ] ||
+		fail "search CSV columns: $(head -1 "$out")"
+	[ "$(tr -d '\r' <"$out" | sed -n 2p)" = ",,,,,$n,$3,$1,$2,$(cut -d, -f4- "$tmp/want")" ] ||
+		fail "search CSV statistics: $(sed -n 2p "$out") want $n,$3,$1,$2,$(cat "$tmp/want")"
+	[ "$(tr -d '\r' <"$out" | awk -F, 'NR > 2 && $1 != "" && $6 == ""' | wc -l)" -eq "${n%,*}" ] ||
+		fail "search CSV: not one line per match"
 fi
 
 # Above 100000 events: exact bucket counts from one pass over the
@@ -160,4 +172,78 @@ cmp -s "$tmp/got" "$tmp/want" ||
 	fail "estimated distributions differ: $(diff "$tmp/want" "$tmp/got" | head)"
 set -- $(grep '^TensorMatrix,opcode,MATMUL,' "$tmp/want" | cut -d, -f4-6 | tr , ' ')
 expect 0 "^  MATMUL .* ~$1 ns +~$2 ns +~$3 ns  [▁▂▃▄▅▆▇█ ]+$" "$NXTOP" export -q "$big"
+# Above 2000000 events the name lines' distributions come from the
+# duration aggregates: whole LOD buckets from their bins (32 to an
+# octave), the edge buckets from the events. NXTOP_TEST_DIST_AGGREGATES
+# (for tests only) takes that path at any size. The expected figures,
+# from the cache's events: exact power-of-two bucket counts, and each
+# percentile the longest duration of the bin holding its nearest rank.
+# The trace: one thread with three names, dense enough to keep durations
+# by name, and one too sparse for that with one name (its durations
+# without names are that name's); the range cuts buckets at both ends.
+ch="$tmp/ch.json"
+awk 'BEGIN { srand(3); printf "{\"traceEvents\":["
+	for (i = 0; i < 30000; i++) {
+		n = i % 3; d = int(50 + (n + 1) * 300 * rand() * rand())
+		printf "%s{\"name\":\"op%d\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%.3f,\"dur\":%.3f}",
+			(i ? "," : ""), n, i * 0.5, d / 1000
+	}
+	for (i = 0; i < 300; i++)
+		printf ",{\"name\":\"lone\",\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":%.3f,\"dur\":%.3f}",
+			i * 50.25, int(100 + 900 * rand()) / 1000
+	print "]}" }' >"$ch"
+export NXTOP_TEST_DIST_AGGREGATES=1
+for range in 0ns:15ms 1234567ns:9876543ns; do
+	t0=${range%%ns:*}; t1=${range#*:}
+	case $t1 in *ms) t1=$((${t1%ms} * 1000000)) ;; *) t1=${t1%ns} ;; esac
+	expect 0 "" "$NXTOP" export -q "$ch" --range "$range" --format csv
+	tr -d '\r' <"$out" | awk -F, '$3 == "name" { print $4 "," $12 "," $13 "," $14 "," $15 "," $16 }' |
+		sort >"$tmp/got"
+	sqlite3 -separator , "$ch.nxdb" "SELECT n.str, s.dur FROM slice s JOIN string n
+		ON n.id = s.name WHERE s.ts >= $t0 AND s.ts < $t1" |
+		sort -t, -k1,1 -k2,2n | awk -F, '
+function bin(x,   b) {
+	if (x < 32) return x
+	for (b = 0; 2 ^ b <= x; b++) ;
+	return b * 32 + int(x / 2 ^ (b - 6)) % 32
+}
+function flush(   i, r, b, k, out, sep) {
+	if (!n) return
+	out = key
+	for (b = 0; b < 63; b++) h[b] = 0
+	for (k = 1; k <= n; k++) {
+		for (b = 0; d[k] >= 2 ^ (b + 1); b++) ;
+		h[b]++
+	}
+	for (i = 0; i < 3; i++) {
+		r = int((pc[i] * n + 99) / 100)
+		while (r < n && bin(d[r + 1]) == bin(d[r])) r++
+		out = out "," d[r]
+	}
+	sep = ","
+	for (b = 0; b < 63; b++) {
+		if (!h[b]) continue
+		out = out sep sprintf("%d-%d:%d", b ? 2 ^ b : 0, 2 ^ (b + 1) - 1, h[b])
+		sep = " "
+	}
+	print out ",1"
+	n = 0
+}
+BEGIN { pc[0] = 50; pc[1] = 90; pc[2] = 99 }
+{ if ($1 != key) flush(); key = $1; d[++n] = $2 }
+END { flush() }' | sort >"$tmp/want"
+	[ "$(wc -l <"$tmp/want")" -eq 4 ] || fail "$range: not four names in the trace"
+	[ "$(sqlite3 "$ch.nxdb" "SELECT group_concat(agg_level <= 7, '') FROM
+		(SELECT agg_level FROM track WHERE n_events > 0 ORDER BY id)")" = 10 ] ||
+		fail "the trace's threads do not keep durations by name and without"
+	cmp -s "$tmp/got" "$tmp/want" ||
+		fail "$range: aggregate distributions differ: $(diff "$tmp/want" "$tmp/got" | head)"
+done
+if have jq; then
+	expect 0 "" "$NXTOP" export -q "$ch" --format json
+	[ "$(jq -c '[.rows[].fields.name[] | [.percentiles_estimated,
+		.percentiles_max_error]] | unique' "$out")" = '[[true,0.03125]]' ] ||
+		fail "aggregate percentiles not marked as within a 32nd: $(head -c 600 "$out")"
+fi
+unset NXTOP_TEST_DIST_AGGREGATES
 pass

@@ -41,7 +41,8 @@ if have jq; then
 			"count": 1, "count_pct": 50, "dur_sum_ns": 1515,
 			"dur_avg_ns": 1515, "min_ns": 1515, "max_ns": 1515,
 			"p50_ns": 1515, "p90_ns": 1515, "p99_ns": 1515,
-			"percentiles_estimated": false, "buckets":
+			"percentiles_estimated": false,
+			"percentiles_max_error": 0, "buckets":
 			[{"lo_ns": 1024, "hi_ns": 2047, "count": 1}]}])' "$out" >/dev/null ||
 		fail "JSON field tables do not sum to their rows: $(cat "$out")"
 fi

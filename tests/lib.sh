@@ -133,6 +133,18 @@ bundle_device() {
 	fi
 }
 
+# bundle_small_b DIR: bundle-small's B, for nxtop A B: nrt_execute 10
+# lasts 750 us instead of 500 us, and its device profile is
+# device_small_b.json.
+bundle_small_b() {
+	mkdir "$1" &&
+	sed 's/"duration": "500000"/"duration": "750000"/' \
+		"$srcdir/tests/fixtures/system_small.json" \
+		> "$1/system_profile.json" &&
+	cp "$srcdir/tests/fixtures/device_small_b.json" \
+		"$1/device_profile_model_1578576049.json"
+}
+
 # profiles_datapath DIR: a fake Neuron Explorer data path for the Profile
 # Manager's screens (nxtop --data-path DIR): in DIR/profiles/global a
 # device profile JSON modified in 2030 (opening it does not make it

@@ -16,7 +16,7 @@
 # folder of jax_logdir in tests/lib.sh; "datapath": no profile,
 # the Profile Manager on the fake data path of profiles_datapath in
 # tests/lib.sh), a second profile for nxtop A B ("# compare: FILE" in
-# tests/fixtures), extra options ("# args: ...") and environment ("# env:
+# tests/fixtures, or a profile named as above), extra options ("# args: ...") and environment ("# env:
 # VAR=value"), may list the files it exports ("# exports:
 # nxtop-layers-1.txt ..."), which must be written, and dumps that must
 # be the same screen ("# same: A B": back where it was). Each script runs in a folder of its own (where e and E write)
@@ -66,6 +66,46 @@ printf 'dump ../x\n' > "$tmp/bad.keys"
 expect 1 "bad.keys:1: expected a file name without '/'" \
 	"$NXTOP" -q --headless="$tmp/bad.keys" --dump="$tmp" "$tmp/small.json"
 
+# make_profile NAME: the profile a script names, built in $tmp/NAME.
+make_profile() {
+	case $1 in
+	demo.json)
+		# the demo generator is deterministic
+		"$NXTOP" demo --events 20000 --seed 1 --write "$tmp/$1" ||
+			fail "demo failed" ;;
+	bundle | bundle-queued)
+		"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
+			--write "$tmp/$1" || fail "demo bundle failed" ;;
+	bundle-ncs)
+		bundle_ncs "$tmp/$1" || fail "bundle_ncs failed" ;;
+	bundle-small | bundle-broken)
+		mkdir "$tmp/$1"
+		cp "$srcdir/tests/fixtures/system_small.json" \
+			"$tmp/$1/system_profile.json"
+		bundle_device "$1" \
+			> "$tmp/$1/device_profile_model_1578576049.json" ;;
+	bundle-small-b)
+		bundle_small_b "$tmp/$1" || fail "bundle_small_b failed" ;;
+	bundle-parquet)
+		# Neuron Explorer's folder of profiles: the Parquet
+		# twin of bundle-small (tests/pqsystem.sh)
+		mkdir "$tmp/$1"
+		cp -R "$srcdir/tests/fixtures/parquet-system/system_small@latest" \
+			"$tmp/$1/"
+		cp -R "$srcdir/tests/fixtures/parquet-device/device_small@latest" \
+			"$tmp/$1/device_profile_model_1578576049@latest"
+		chmod -R u+w "$tmp/$1" ;;
+	datapath)
+		profiles_datapath "$tmp/$1" ;;
+	jaxlog)
+		jax_logdir "$tmp/$1" || fail "jax_logdir failed" ;;
+	*)
+		# a file, or a folder (a Parquet device profile)
+		mkdir -p "$(dirname "$tmp/$1")"
+		cp -R "$srcdir/tests/fixtures/$1" "$tmp/$1" ;;
+	esac
+}
+
 for script in "$screens"/*.keys; do
 	name=$(basename "$script" .keys)
 	profile=$(sed -n 's/^# profile: //p' "$script")
@@ -73,46 +113,13 @@ for script in "$screens"/*.keys; do
 	args=$(sed -n 's/^# args: //p' "$script")
 	compare=$(sed -n 's/^# compare: //p' "$script")
 	if [ -n "$compare" ] && [ ! -e "$tmp/$compare" ]; then
-		cp "$srcdir/tests/fixtures/$compare" "$tmp/$compare"
+		make_profile "$compare"
 		"$NXTOP" import -q "$tmp/$compare" 2>/dev/null ||
 			fail "$compare: import failed"
 	fi
 	envs=$(sed -n 's/^# env: //p' "$script")
 	if [ ! -e "$tmp/$profile" ]; then
-		case $profile in
-		demo.json)
-			# the demo generator is deterministic
-			"$NXTOP" demo --events 20000 --seed 1 --write "$tmp/$profile" ||
-				fail "demo failed" ;;
-		bundle | bundle-queued)
-			"$NXTOP" demo --events 2000 --system-events 2000 --seed 1 \
-				--write "$tmp/$profile" || fail "demo bundle failed" ;;
-		bundle-ncs)
-			bundle_ncs "$tmp/$profile" || fail "bundle_ncs failed" ;;
-		bundle-small | bundle-broken)
-			mkdir "$tmp/$profile"
-			cp "$srcdir/tests/fixtures/system_small.json" \
-				"$tmp/$profile/system_profile.json"
-			bundle_device "$profile" \
-				> "$tmp/$profile/device_profile_model_1578576049.json" ;;
-		bundle-parquet)
-			# Neuron Explorer's folder of profiles: the Parquet
-			# twin of bundle-small (tests/pqsystem.sh)
-			mkdir "$tmp/$profile"
-			cp -R "$srcdir/tests/fixtures/parquet-system/system_small@latest" \
-				"$tmp/$profile/"
-			cp -R "$srcdir/tests/fixtures/parquet-device/device_small@latest" \
-				"$tmp/$profile/device_profile_model_1578576049@latest"
-			chmod -R u+w "$tmp/$profile" ;;
-		datapath)
-			profiles_datapath "$tmp/$profile" ;;
-		jaxlog)
-			jax_logdir "$tmp/$profile" || fail "jax_logdir failed" ;;
-		*)
-			# a file, or a folder (a Parquet device profile)
-			mkdir -p "$(dirname "$tmp/$profile")"
-			cp -R "$srcdir/tests/fixtures/$profile" "$tmp/$profile" ;;
-		esac
+		make_profile "$profile"
 		[ "$profile" = datapath ] || [ "$profile" = bundle-queued ] ||
 			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
 			fail "$profile: import failed"

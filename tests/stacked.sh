@@ -7,8 +7,9 @@
 # count and time on both sides as jq sums them, with B-A and % as awk
 # computes them, and a box over both sides' rows whole equals the
 # window; n walks both sides' matches in time order; :compare B opens B
-# from a timeline opened alone; two system profiles stay unstacked; a
-# system profile against a device profile stays bad input.
+# from a timeline opened alone; two system profiles stack too, and Enter
+# opens B's device profiles; a system profile against a device profile
+# stays bad input.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -131,8 +132,6 @@ keys :compare $b<Enter>
 dump cmp-view
 keys q
 dump cmp-stacked
-keys y
-dump cmp-copy
 keys :compare $tmp/missing.json<Enter>
 dump cmp-again
 KEYS
@@ -141,19 +140,144 @@ head -1 "$tmp/cmp-view" | grep -q ' › compare  layers, B: ' ||
 	fail ":compare B: no Compare view: $(head -1 "$tmp/cmp-view")"
 grep -q '^▾ B: graph.neff' "$tmp/cmp-stacked" ||
 	fail ":compare B: not stacked: $(cat "$tmp/cmp-stacked")"
-tail -1 "$tmp/cmp-copy" | grep -q "y: only in the timeline nxtop PROFILE opened, alone" ||
-	fail "y stacked: $(tail -1 "$tmp/cmp-copy")"
 tail -1 "$tmp/cmp-again" | grep -q "compare: B is open; '.*missing.json' is not overall" ||
 	fail ":compare again: $(tail -1 "$tmp/cmp-again")"
 
-# two system profiles: the Compare view, rows not stacked
-cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sa.json"
-cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sb.json"
-printf 'size 120x30\nkeys q\ndump sys\n' >"$tmp/sys.keys"
+# y while stacked: the line reopens the stacked timeline as it was, B
+# moved by :align (--align), the search and the zoom; run again, it
+# gives the same screen
+k24=kkkkkkkkkkkkkkkkkkkkkkkk
+cat >"$tmp/y.keys" <<KEYS
+size 200x50
+keys q:zoom 4us 8us<Enter>jjjj:goto 5.01us<Enter>:align<Enter>
+keys jjjjjjjjjjjjjjjjjjjj:goto 6.01us<Enter>:align<Enter>$k24
+keys /opcode=ACTIVATE<Enter><C-l>
+dump y-before
+keys y
+dump y-line
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/y.keys" --dump="$tmp" "$a" "$b"
+line=$(tail -n 1 "$tmp/y-line" | sed 's/  .*//')
+case $line in
+"nxtop $a $b --align=$(((ta - tb) - (sa - sb)))ns --search opcode=ACTIVATE --zoom="*) ;;
+*) fail "y stacked: not the line wanted: $line" ;;
+esac
+printf 'size 200x50\ndump y-again\n' >"$tmp/again.keys"
+eval "\"\$NXTOP\" -q --headless=\"\$tmp/again.keys\" --dump=\"\$tmp\" ${line#nxtop }" ||
+	fail "y stacked: the line failed: $line"
+cmp -s "$tmp/y-before" "$tmp/y-again" ||
+	fail "y stacked: not the same screen: $(diff "$tmp/y-before" "$tmp/y-again")"
+expect 2 "^nxtop: --align goes with two profiles" "$NXTOP" --align=1us "$a"
+expect 2 "^nxtop: --align: '1 parsec' is not a time like -1.2ms" \
+	"$NXTOP" -q --headless="$tmp/again.keys" --dump="$tmp" --align='1 parsec' "$a" "$b"
+
+# flows on B's rows: B aligned so that its event A starts where A's
+# event B does; F on B's B follows its flow to B's C, at C's start in B
+# moved as B is (jq), and Backspace comes back to B's B
+fa="$tmp/fa.json"
+fb="$tmp/fb.json"
+cp "$srcdir/tests/fixtures/chrome_flows.json" "$fa"
+cp "$srcdir/tests/fixtures/chrome_flows_b.json" "$fb"
+x_ts() { jq --arg n "$2" '[.traceEvents[] | select(.ph == "X" and .name == $n) | .ts] | first' "$1"; }
+ab=$(x_ts "$fa" B)
+ba=$(x_ts "$fb" A)
+bb=$(x_ts "$fb" B)
+bc=$(x_ts "$fb" C)
+cat >"$tmp/f.keys" <<KEYS
+size 100x30
+keys qjjjj:goto ${ab}us<Enter>:align<Enter>jjjjj:goto ${ba}us<Enter>:align<Enter>
+keys jj:goto $((bb + ab - ba))us<Enter>F<Enter>
+dump f-followed
+keys <Backspace>
+dump f-back
+KEYS
+expect 0 "" "$NXTOP" -q --headless="$tmp/f.keys" --dump="$tmp" "$fa" "$fb"
+sed -n 2p "$tmp/f-followed" | grep -q "^$((bc + ab - ba)) µs " ||
+	fail "F on B: not at $((bc + ab - ba)) µs: $(sed -n 2p "$tmp/f-followed")"
+sed -n 2p "$tmp/f-back" | grep -q "^$((bb + ab - ba)) µs " ||
+	fail "Backspace on B: $(sed -n 2p "$tmp/f-back")"
+
+# two system profiles stack as device profiles do. Bundle A: the small
+# system profile and device_small.json; bundle B, not imported before
+# (nxtop A B imports its device profiles first): nrt_execute 10 lasts
+# longer (jq) and its device profile is device_small_b.json. :align on
+# A's nrt_execute on NeuronCore 0, then on B's on NeuronCore 2, moves B
+# by the difference of their starts (jq); Enter twice on B's
+# nrt_execute on NeuronCore 0 shows B's duration, then opens B's device
+# profile: the breadcrumb and status line say B, and B's own opcode is
+# found there as often as jq counts it; A's device profile, imported in
+# the background meanwhile, opens from A's nrt_execute; :group regroups
+# both sides.
+mkdir "$tmp/sysa" "$tmp/sysb"
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sysa/system_profile.json"
+cp "$a" "$tmp/sysa/device_profile_model_1578576049.json"
+jq '(.trace_event[] | select(.id == 10) | .duration) = "750000"' \
+	"$srcdir/tests/fixtures/system_small.json" >"$tmp/sysb/system_profile.json"
+cp "$b" "$tmp/sysb/device_profile_model_1578576049.json"
+cp "$tmp/sysa/system_profile.json" "$tmp/sa.json"
+cat >"$tmp/sys.keys" <<'KEYS'
+size 120x50
+keys q
+dump sys
+keys /name=nrt_execute nc=0<Enter>n:align<Enter>/name=nrt_execute nc=2<Enter>nn:align<Enter>
+dump sys-aligned
+keys :align start<Enter>/name=nrt_execute nc=0<Enter>nn<Enter>
+dump sys-details
+keys <Enter>
+dump sys-drilled
+keys /opcode=TENSOR_REDUCE_V2<Enter>
+dump sys-found
+keys <Backspace>/name=nrt_execute nc=0<Enter>n<Enter><Enter>
+wait 1
+dump sys-drilled-a
+keys <Backspace>:group --group=<Enter>
+dump sys-regrouped
+keys 0W
+dump sys-window
+KEYS
 expect 0 "" "$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" \
-	"$tmp/sa.json" "$tmp/sb.json"
-grep -q '^▾ A: \|^▾ B: ' "$tmp/sys" && fail "system profiles stacked: $(cat "$tmp/sys")"
+	"$tmp/sysa" "$tmp/sysb"
+grep -q '^▾ A: system_profile.json' "$tmp/sys" &&
+	grep -q '^▾ B: system_profile.json' "$tmp/sys" ||
+	fail "system profiles not stacked: $(cat "$tmp/sys")"
+[ "$(grep -c 'gid32-nc0-tid1627711-neuron_rt' "$tmp/sys")" -eq 2 ] ||
+	fail "not each side's NeuronCore rows: $(cat "$tmp/sys")"
+exec_ts() {
+	jq -r --argjson nc "$2" '.trace_event[] | select(.name ==
+	    "nrt_execute" and .nc_idx == $nc) | .timestamp' "$1"
+}
+d=$(($(exec_ts "$tmp/sysa/system_profile.json" 0) - $(exec_ts "$tmp/sysb/system_profile.json" 2)))
+want=$(awk -v d=$d 'BEGIN { printf "B %s%g ms", d < 0 ? "-" : "+", (d < 0 ? -d : d) / 1e6 }')
+head -1 "$tmp/sys-aligned" | grep -q "  $want " ||
+	fail "system :align: no '$want' in: $(head -1 "$tmp/sys-aligned")"
+dur=$(jq -r '.trace_event[] | select(.id == 10) | .duration' "$tmp/sysb/system_profile.json")
+grep -q "duration  *[0-9.]* µs ($dur ns)" "$tmp/sys-details" ||
+	fail "B's nrt_execute: not $dur ns: $(cat "$tmp/sys-details")"
+tail -1 "$tmp/sys-details" | grep -q 'the device profile of this nrt_execute of B$' ||
+	fail "drill hint: $(tail -1 "$tmp/sys-details")"
+head -1 "$tmp/sys-drilled" | grep -q ' › B: neuron_matmul nc0 ' ||
+	fail "B's device profile: $(head -1 "$tmp/sys-drilled")"
+tail -1 "$tmp/sys-drilled" | grep -q 'this nrt_execute of B; Backspace' ||
+	fail "drilled: $(tail -1 "$tmp/sys-drilled")"
+k=$(jq '[.instruction[] | select(.opcode == "TENSOR_REDUCE_V2")] | length' "$b")
+[ "$k" -gt 0 ] || fail "jq: B has no TENSOR_REDUCE_V2"
+grep -q "in view: $k match" "$tmp/sys-found" ||
+	fail "not B's device profile: $(cat "$tmp/sys-found")"
+# A's bundle imports its device profiles in the background (the script
+# lets one import run): A's opens once ready, named as A's
+head -1 "$tmp/sys-drilled-a" | grep -q ' › A: neuron_matmul nc0 .* device ' ||
+	fail "A's device profile: $(head -1 "$tmp/sys-drilled-a")"
+# :group regroups both sides: each side's rows right under its heading
+[ "$(grep -c '^  gid32-nc0-tid1627711-neuron_rt' "$tmp/sys-regrouped")" -eq 2 ] ||
+	fail ":group stacked: $(cat "$tmp/sys-regrouped")"
+# the window over both: B's event time exceeds A's by what jq says
+# nrt_execute 10 gained
+d=$(( $(jq -r '.trace_event[] | select(.id == 10) | .duration' "$tmp/sysb/system_profile.json") -
+	$(jq -r '.trace_event[] | select(.id == 10) | .duration' "$tmp/sysa/system_profile.json") ))
+grep -q "^Event time .* +$((d / 1000)) µs " "$tmp/sys-window" ||
+	fail "system window: not +$((d / 1000)) µs: $(cat "$tmp/sys-window")"
 # a system profile against a device profile: one line, exit 1
+printf 'size 120x30\nkeys q\n' >"$tmp/sys.keys"
 expect 1 'both must be system profiles or neither' \
 	"$NXTOP" -q --headless="$tmp/sys.keys" --dump="$tmp" "$tmp/sa.json" "$a"
 [ "$(wc -l <"$err")" -eq 1 ] || fail "mixed kinds: not one line: $(cat "$err")"

@@ -16,6 +16,7 @@
 
 #include "model/util.h"
 #include "model/writer/writer.h"
+#include "model/writer/writer_int.h"
 #include "src/import/import.h"
 #include "src/import/parquet/folder.h"
 #include "src/import/readahead.h"
@@ -144,6 +145,28 @@ static char *slices_of(const char *cache)
 			     " FROM slice s JOIN track t ON t.id = s.track_id"
 			     " JOIN string n ON n.id = s.name JOIN instruction i"
 			     " ON i.slice_id = s.id ORDER BY s.ts");
+}
+
+/* NXTOP_TEST_HLO_CAP lowers the cap of the HLO names kept in memory
+ * (tests/hlocap.sh runs the join past it); anything else keeps 16M. */
+static void test_hlo_cap(void **state)
+{
+	static const char *const ignored[] = { "", "0", "12x", "-3",
+					       "16777217", "99999999999999" };
+
+	(void)state;
+	assert_int_equal(SLICE_HLO_MAX, 16777216);
+	unsetenv("NXTOP_TEST_HLO_CAP");
+	assert_int_equal(slice_hlo_max(), 16777216);
+	setenv("NXTOP_TEST_HLO_CAP", "7", 1);
+	assert_int_equal(slice_hlo_max(), 7);
+	setenv("NXTOP_TEST_HLO_CAP", "16777216", 1);
+	assert_int_equal(slice_hlo_max(), 16777216);
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(*ignored); i++) {
+		setenv("NXTOP_TEST_HLO_CAP", ignored[i], 1);
+		assert_int_equal(slice_hlo_max(), 16777216);
+	}
+	unsetenv("NXTOP_TEST_HLO_CAP");
 }
 
 static void test_key_order(void **state)
@@ -535,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_writer_limits),
 		cmocka_unit_test(test_parquet_folder),
 		cmocka_unit_test(test_readahead),
+		cmocka_unit_test(test_hlo_cap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -303,13 +303,13 @@ static void test_recent_versions(void **state)
 	assert_int_equal(n, 0);
 	recent_list_free(r, n);
 	userdata_close(u);
-	assert_int_equal(user_version(), 3);
+	assert_int_equal(user_version(), 4);
 	set_store("PRAGMA user_version = 7");
 	u = userdata_open(db_path);
 	assert_non_null(u);
 	userdata_close(u);
 	assert_int_equal(user_version(), 7);
-	set_store("PRAGMA user_version = 3");
+	set_store("PRAGMA user_version = 4");
 }
 
 /* Saved views: a name replaces its view, each profile has its own, the
@@ -362,7 +362,49 @@ static void test_views(void **state)
 	assert_int_equal(n, 1);
 	saved_view_list_free(v, n);
 	userdata_close(u);
-	assert_int_equal(user_version(), 3);
+	assert_int_equal(user_version(), 4);
+}
+
+/* A store of version 3 (saved views without profile B) gains B's
+ * path, its offset and the cursor row's key, its views kept; a stacked
+ * view comes back with them. */
+static void test_views_b(void **state)
+{
+	struct saved_view a = { .name = "s", .t0 = 1, .t1 = 2, .cur = 1,
+				.track = 5, .folded = "0,b0,bh12,",
+				.lanes_folded = "", .color = 0, .lanes = 4,
+				.compare = "/b dir/b.json",
+				.compare_offset = -INT64_C(9007199254740993),
+				.track_key = "bh12" };
+	struct saved_view *v;
+	struct userdata *u;
+	size_t n;
+
+	(void)state;
+	set_store("DROP TABLE IF EXISTS saved_view;"
+		  " CREATE TABLE saved_view(profile TEXT NOT NULL,"
+		  " name TEXT NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,"
+		  " cur INTEGER NOT NULL, track INTEGER NOT NULL, folded TEXT"
+		  " NOT NULL, lanes_folded TEXT NOT NULL, color INTEGER NOT"
+		  " NULL, lanes INTEGER NOT NULL, search TEXT, saved INTEGER NOT"
+		  " NULL, PRIMARY KEY(profile, name));"
+		  " INSERT INTO saved_view VALUES('/p.json', 'old', 1, 2, 1, 3,"
+		  " '', '', 0, 4, NULL, 0); PRAGMA user_version = 3");
+	u = userdata_open(db_path);
+	assert_non_null(u);
+	assert_int_equal(saved_view_put(u, "/p.json", &a), 0);
+	assert_int_equal(saved_view_list(u, "/p.json", &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].name, "old");
+	assert_null(v[0].compare);
+	assert_true(v[0].compare_offset == 0 && !v[0].track_key);
+	assert_string_equal(v[1].compare, "/b dir/b.json");
+	assert_true(v[1].compare_offset == -INT64_C(9007199254740993));
+	assert_string_equal(v[1].track_key, "bh12");
+	assert_string_equal(v[1].folded, "0,b0,bh12,");
+	saved_view_list_free(v, n);
+	userdata_close(u);
+	assert_int_equal(user_version(), 4);
 }
 
 /* Another process holding the store for long (here a write lock that
@@ -404,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_recent),
 		cmocka_unit_test(test_recent_versions),
 		cmocka_unit_test(test_views),
+		cmocka_unit_test(test_views_b),
 		cmocka_unit_test(test_busy),
 	};
 

@@ -19,7 +19,10 @@
 # device profiles import in the background, one drilled into opening
 # when ready; stacked: nxtop A B,
 # the two timelines stacked, aligned on an event of each, the Compare
-# view's Enter zooming both and the two-sided Selection Summary; mouse,
+# view's Enter zooming both and the two-sided Selection Summary;
+# stacked-system: two bundles stacked, drilling into B's device
+# profile, a view of B's folds; flows-stacked: flows followed on B's
+# rows; mouse,
 # mouse-lists: clicks, double-clicks, drags and wheel steps sent as the
 # SGR mouse reports of xterm, which curses decodes for
 # TERM=xterm-256color), and
@@ -170,8 +173,12 @@ run() {
 	# a second profile for nxtop A B, as in screen.sh
 	compare=$(sed -n 's/^# compare: //p' "$script")
 	if [ -n "$compare" ] && [ ! -e "$tmp/$compare" ]; then
-		cp "$srcdir/tests/fixtures/$compare" "$tmp/$compare" &&
-			"$NXTOP" import -q "$tmp/$compare" ||
+		if [ "$compare" = bundle-small-b ]; then
+			bundle_small_b "$tmp/$compare"
+		else
+			cp "$srcdir/tests/fixtures/$compare" "$tmp/$compare"
+		fi &&
+			"$NXTOP" import -q "$tmp/$compare" 2>/dev/null ||
 			{ fail "$name: $compare: import failed"; return; }
 	fi
 	first=$(grep -v '^#' "$script" | head -n 1)
@@ -205,8 +212,8 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager nesting flows flowmarks insights views stacked mouse \
-	mouse-lists; do
+	manager nesting flows flowmarks insights views stacked stacked-system \
+	flows-stacked mouse mouse-lists; do
 	run "$t"
 done
 

@@ -149,7 +149,7 @@ expect 2 "^nxtop: --tracks goes with --select" \
 	"$NXTOP" -q --headless="$k" --dump="$tmp" --tracks Tensor "$p"
 expect 2 "^nxtop: --search: " \
 	"$NXTOP" -q --headless="$k" --dump="$tmp" --search 'dur>' "$p"
-expect 2 "^nxtop: --at, --zoom, --search and --select need a PROFILE" \
+expect 2 "^nxtop: --at, --zoom, --search, --select and --align need a PROFILE" \
 	"$NXTOP" -q --headless="$k" --dump="$tmp" --at 1us
 for f in "$err"; do
 	[ "$(wc -l < "$f")" -eq 2 ] || fail "more than one error line: $(cat "$f")"

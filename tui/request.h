@@ -71,8 +71,8 @@ enum keymap {
 	GROUP("Flows and dependencies (timeline)", KM_TIMELINE) \
 	REQ(FOLLOW_FLOW, "follow-flow", "F", \
 	    "Follow the flow or dependency of the event to its other end " \
-	    "(a list chooses when there are several); Backspace comes " \
-	    "back") \
+	    "(a list chooses when there are several; on B's rows, B's " \
+	    "flows); Backspace comes back") \
 	GROUP("Tracks and panes (timeline)", KM_TIMELINE) \
 	REQ(FOLD, "fold", "<Space>", "Fold or unfold the track's group") \
 	REQ(FOCUS, "focus", "<Tab>", \
@@ -99,7 +99,8 @@ enum keymap {
 	REQ(MARKERS, "markers", "M", "List the markers") \
 	REQ(COPY_VIEW, "copy-view", "y", \
 	    "Show the command line that reopens this view (profile, --zoom, " \
-	    "--at, --search, --select and --tracks); after :set osc52 on " \
+	    "--at, --search, --select and --tracks; stacked, nxtop A B " \
+	    "--align=OFFSET ...); after :set osc52 on " \
 	    "also copy it to the terminal's clipboard") \
 	REQ(LAYERS, "layers", "L", "Show the layer table") \
 	REQ(PANELS, "panels", "i", \

@@ -214,6 +214,10 @@ void tracks_free(struct tracks *tr)
 		free(tr->all);
 		model_sysrows_free(tr->srows, tr->nsrows);
 	}
+	if (tr->srows_b) {
+		free(tr->all_b);
+		model_sysrows_free(tr->srows_b, tr->nsrows_b);
+	}
 	drop_arrays(tr);
 }
 
@@ -264,7 +268,13 @@ void tracks_stack(struct tracks *tr, struct tracks *b, struct model *mb,
 	move_under(tr, na + 2, b, na + 1, 1);
 	tr->n = n;
 	tr->mb = mb;
-	tr->all = tr->t + 1;	/* A's: what searches and insights read */
+	/* A's: what searches and insights read (a system profile's rows
+	 * keep theirs) */
+	if (!tr->srows)
+		tr->all = tr->t + 1;
+	tr->srows_b = b->srows;
+	tr->nsrows_b = b->nsrows;
+	tr->all_b = b->srows ? b->all : NULL;
 	free(t);
 	free(st);
 	drop_arrays(b);	/* its tracks are tr's now */
@@ -418,6 +428,8 @@ static int fold_rank(const struct tracks *tr, size_t g)
 
 	if (!tr->st[g].is_group || tr->st[g].folded || !tr->st[g].nchildren)
 		return 0;
+	if (tr->mb && tr->st[g].parent == SIZE_MAX)
+		return 0;	/* a stacked side's heading */
 	for (size_t j = g + 1; j < tr->n && tr->st[j].depth > tr->st[g].depth;
 	     j++) {
 		const char *k = tr->t[j].kind ? tr->t[j].kind : "";
@@ -496,9 +508,9 @@ static int fill_events(struct tracks *tr, size_t i, int64_t t0,
 	const struct mrow *r = tr->st[i].row;
 	int64_t sh = tracks_shift(tr, i);
 
-	if (r && r->ntracks > 1)
-		return model_row_frame(tr->m, r, t0, colw, ncols, out);
-	if (model_frame(tracks_model(tr, i), &tr->t[i], t0 - sh, colw, ncols,
+	if (r && r->ntracks > 1 ?
+	    model_row_frame(tracks_model(tr, i), r, t0 - sh, colw, ncols, out) :
+	    model_frame(tracks_model(tr, i), &tr->t[i], t0 - sh, colw, ncols,
 			out))
 		return -1;
 	shift_cells(out, ncols, sh);

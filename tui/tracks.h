@@ -46,6 +46,11 @@ struct tracks {
 	int nzero;
 	struct mrow *srows;	/* a system profile's rows, line by line */
 	size_t nsrows;
+	/* stacked system profiles: B's rows and their tracks, which B's
+	 * lines point into */
+	struct mrow *srows_b;
+	size_t nsrows_b;
+	struct mtrack *all_b;
 	/* every track that can hold events, once (t itself, or the tracks
 	 * of the system rows) */
 	struct mtrack *all;
@@ -59,7 +64,8 @@ int tracks_load_rows(struct tracks *tr, struct model *m, int64_t profile,
 		     const struct sysgroup *g);
 void tracks_free(struct tracks *tr);
 /* Stacks b's tracks (of model mb, taken: b is left empty) under tr's:
- * each side under a heading of its own, "A: name" and "B: name". */
+ * each side under a heading of its own, "A: name" and "B: name". Both
+ * are device profiles, or both a system profile's rows. */
 void tracks_stack(struct tracks *tr, struct tracks *b, struct model *mb,
 		  const char *name_a, const char *name_b);
 /* The model track i is read from, and what its times add to be on the

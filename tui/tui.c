@@ -74,6 +74,7 @@ struct tui {
 	uint64_t devq_seen;	/* its changes drawn so far */
 	size_t devq_left;	/* of its imports, when last looked at */
 	int compare_owned;	/* opened by :compare PATH: closed here */
+	char *compare_path;	/* of tui_compare_path() */
 	struct model *(*open_compare)(void *ctx, const char *path);
 	void *open_ctx;
 	SCREEN *screen;
@@ -982,6 +983,7 @@ static void tui_free(struct tui *t)
 		tui_pop(t);
 	if (t->compare_owned)
 		model_close(t->compare);
+	free(t->compare_path);
 	stop_curses(t);
 	prompt_free(&t->prompt);
 	userdata_close(t->ud);
@@ -1022,10 +1024,18 @@ struct model *tui_open_compare(struct tui *t, const char *path)
 	m = t->open_compare(t->open_ctx, path);
 	tui_resume(t);
 	if (m) {
+		char *abs = realpath(path, NULL);
+
 		t->compare = m;
 		t->compare_owned = 1;
+		t->compare_path = abs ? abs : xstrdup(path);
 	}
 	return m;
+}
+
+const char *tui_compare_path(struct tui *t)
+{
+	return t->compare_path;
 }
 
 int tui_run(struct model *m, const struct tui_opts *o)
@@ -1045,6 +1055,8 @@ int tui_run(struct model *m, const struct tui_opts *o)
 			t.devq = model_devqueue(m);
 			t.profile = o->profile;
 			t.compare = o->compare;
+			if (o->compare_path)
+				t.compare_path = xstrdup(o->compare_path);
 			t.open_compare = o->open_compare;
 			t.open_ctx = o->open_ctx;
 			tui_push(&t, tl);
@@ -1052,7 +1064,9 @@ int tui_run(struct model *m, const struct tui_opts *o)
 				timeline_start(tl, o->start);
 			if (o->note)
 				tui_message(&t, "%s", o->note);
-			if (!o->compare || !timeline_compare(tl, NULL))
+			/* start options: the stacked timeline they say */
+			if (!o->compare || o->start ||
+			    !timeline_compare(tl, NULL))
 				rc = main_loop(&t);
 		}
 	}

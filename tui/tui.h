@@ -16,6 +16,9 @@ struct tui_start {
 	const char *search;	/* NULL: none */
 	int64_t *tracks;	/* the --select rows' track ids (NULL: all) */
 	size_t ntracks;
+	/* nxtop A B --align: how far B moves from its start on A's, ns */
+	int has_align;
+	int64_t align;
 };
 
 struct tui_opts {
@@ -30,6 +33,7 @@ struct tui_opts {
 	/* B of nxtop A B: the Compare view opens over A's timeline and
 	 * :compare opens it again; NULL: nothing to compare */
 	struct model *compare;
+	const char *compare_path;	/* its path, absolute, or NULL */
 	/* :compare PATH opens B as `nxtop PATH` would (the terminal is the
 	 * caller's meanwhile); NULL: :compare takes no profile. NULL with
 	 * err_set(). */
@@ -37,7 +41,9 @@ struct tui_opts {
 	void *open_ctx;
 	/* said on the status line at the start (which JAX run), or NULL */
 	const char *note;
-	const struct tui_start *start;	/* NULL: the whole profile */
+	/* NULL: the whole profile (and with a B, the Compare view over
+	 * the stacked timeline) */
+	const struct tui_start *start;
 	const char *profile;	/* as y writes it: absolute */
 };
 

@@ -120,6 +120,9 @@ struct model *tui_compare_model(struct tui *t);
 /* Opens profile B for :compare PATH (once: it stays B); NULL with
  * err_set(). */
 struct model *tui_open_compare(struct tui *t, const char *path);
+/* Profile B's path, absolute as given; NULL without a B, or when it
+ * is not known. */
+const char *tui_compare_path(struct tui *t);
 /* Hands the terminal back to the shell (an import's progress line) and
  * takes it again; nothing to do when headless. */
 void tui_suspend(struct tui *t);

@@ -45,6 +45,21 @@ static void wait_draw(struct view *v, WINDOW *win)
 }
 
 /* Ready: the timeline takes this view's place; failed: why. */
+/* What the drill put before the label ("B: " when stacked) goes before
+ * the timeline's title too. */
+static void keep_prefix(const struct view *v, const struct waiting *w,
+			struct view *tl)
+{
+	size_t n = strlen(v->title), k = strlen(w->label);
+	char *title;
+
+	if (n <= k || strcmp(v->title + n - k, w->label))
+		return;
+	title = xasprintf("%.*s%s", (int)(n - k), v->title, tl->title);
+	free(tl->title);
+	tl->title = title;
+}
+
 static int wait_poll(struct view *v, int wait)
 {
 	struct waiting *w = (struct waiting *)v;
@@ -62,6 +77,7 @@ static int wait_poll(struct view *v, int wait)
 			w->failed = xstrdup(err_get());
 			return VIEW_DONE;
 		}
+		keep_prefix(v, w, tl);
 		tui_pop(t);	/* frees w */
 		tui_push(t, tl);
 		return VIEW_DONE;

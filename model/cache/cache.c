@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/cache/db.h"
 #include "model/file.h"
 #include "model/cache/schema.h"
 #include "model/text.h"
@@ -194,12 +195,15 @@ char *cache_path_for(const char *input)
 	char *in = trimmed(input);
 	char *dir = file_dir(in);
 	const char *name = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
-	char *path;
+	char *path = xasprintf("%s%s", in, CACHE_SUFFIX);
+	struct stat sb;
 
-	if (strlen(name) + strlen(CACHE_SUFFIX) <= NAME_MAX && dir_writable(dir))
-		path = xasprintf("%s%s", in, CACHE_SUFFIX);
-	else
+	/* one already beside it is read even where it cannot be rebuilt */
+	if (strlen(name) + strlen(CACHE_SUFFIX) > NAME_MAX ||
+	    (!dir_writable(dir) && lstat(path, &sb))) {
+		free(path);
 		path = cache_path_private(in);
+	}
 	free(dir);
 	free(in);
 	return path;
@@ -365,7 +369,7 @@ char *cache_meta(const char *path, const char *key)
 	sqlite3_stmt *st;
 	char *v = NULL;
 
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	if (!db_open_read(path, 0, &db) &&
 	    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1,
 			       &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
@@ -491,15 +495,10 @@ static int built_here(sqlite3 *db, const char *path)
 static sqlite3 *open_ro(const char *path, int links)
 {
 	char *real = file_real_dir(path);
-	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(real, &db, SQLITE_OPEN_READONLY |
-				 (links ? 0 : SQLITE_OPEN_NOFOLLOW), NULL);
+	sqlite3 *db;
 
+	db_open_read(real, links ? 0 : SQLITE_OPEN_NOFOLLOW, &db);
 	free(real);
-	if (rc != SQLITE_OK) {
-		sqlite3_close(db);
-		return NULL;
-	}
 	return db;
 }
 
@@ -519,7 +518,7 @@ enum cache_state cache_check(const char *path, const char *input,
 	if (size_mismatch(path, &sb))
 		return say(why, CACHE_BROKEN, "%s", "damaged: cut short or grown");
 	if (!(db = open_ro(path, !input)))
-		return say(why, CACHE_BROKEN, "%s", "cannot be opened");
+		return say(why, CACHE_BROKEN, "%s", err_get());
 	st = check_versions(db, why);
 	if (st == CACHE_FRESH)
 		st = validated(db, VALIDATE_QUICK, why);
@@ -538,7 +537,7 @@ int cache_built_here(const char *path)
 	int here;
 
 	if (!db)
-		return 0;
+		return -1;
 	here = check_versions(db, &why) == CACHE_FRESH &&
 	       validated(db, VALIDATE_QUICK, &why) == CACHE_FRESH &&
 	       built_here(db, path);

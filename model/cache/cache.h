@@ -18,8 +18,8 @@ enum cache_state {
 };
 
 /* The cache path for an input file or folder: "<input>.nxdb" beside it
- * when that folder is writable (and the name fits), else
- * cache_path_private(). Returns a malloc'd string, or NULL with err_get()
+ * when that folder is writable or something already has that name (and
+ * the name fits), else cache_path_private(). Returns a malloc'd string, or NULL with err_get()
  * set when there is no usable place. */
 char *cache_path_for(const char *input);
 
@@ -43,7 +43,7 @@ enum cache_state cache_check(const char *path, const char *input,
 			     char **why);
 
 /* 1 if the cache at path is this user's and every file it was built
- * from is as it was then. */
+ * from is as it was then, 0 if not, -1 if it cannot be opened. */
 int cache_built_here(const char *path);
 
 /* What binds a cache to a file it was built from. The change time is

@@ -20,4 +20,15 @@ sqlite3_stmt *db_prepare_rows(sqlite3 *db, const char *sql, int rows);
 char *db_col_dup(sqlite3_stmt *st, int i);
 char *db_col_str(sqlite3_stmt *st, int i);
 
+/* Opens the cache at path for reading, flags added to READONLY. In WAL
+ * mode in a folder this user cannot write to, it is read as a file
+ * nothing changes when its -wal file holds nothing, and refused with
+ * what to do when that file holds changes SQLite cannot read there.
+ * 0, or -1 with err_get() set and *db NULL. */
+int db_open_read(const char *path, int flags, sqlite3 **db);
+/* 1 if path is an SQLite file in WAL mode. */
+int db_in_wal(const char *path);
+/* 1 if this user may create files in path's folder. */
+int db_dir_writable(const char *path);
+
 #endif

@@ -206,6 +206,11 @@ static void dist_json(struct jout *j, const struct dist *d)
 		jout_bool(j, d->estimated);
 	else
 		jout_null(j);
+	jout_key(j, "percentiles_max_error");
+	if (d->measured)
+		jout_real(j, d->max_error);
+	else
+		jout_null(j);
 	jout_key(j, "buckets");
 	if (!d->measured) {
 		jout_null(j);
@@ -598,6 +603,29 @@ static void search_dist_json(struct jout *j, const struct search_stats *st,
 	dist_json(j, &sd->dist);
 }
 
+/* In CSV the matches' statistics come first, on a line of their own in
+ * the summaries' columns after the match columns (left empty); the match
+ * lines leave them empty. */
+static void search_dist_csv(struct table *t, const struct search_stats *st,
+			    const struct search_dist *sd)
+{
+	table_col(t, "count", 1);
+	table_col(t, "dur_sum_ns", 1);
+	table_col(t, "dur_avg_ns", 1);
+	table_col(t, "min_ns", 1);
+	table_col(t, "max_ns", 1);
+	dist_csv_cols(t);
+	table_row(t);
+	for (int i = 0; i < 5; i++)	/* start_ns .. slice_id */
+		table_text(t, "");
+	table_int(t, st->count);
+	table_int(t, st->dur);
+	table_int(t, st->count ? st->dur / st->count : 0);
+	csv_opt(t, sd->dmin);
+	csv_opt(t, sd->dmax);
+	dist_csv(t, &sd->dist);
+}
+
 /* "Durations min 1 ns, avg 2 ns, max 3 ns; p50 ..., p90 ..., p99 ...  ▁█" */
 static void search_dist_text(FILE *f, const struct search_stats *st,
 			     const struct search_dist *sd)
@@ -649,6 +677,8 @@ int export_search(struct model *m, struct search *s, const struct mprofile *p,
 	table_col(c.t, c.text ? "Name" : "name", 0);
 	if (!c.text)
 		table_col(c.t, "slice_id", 1);
+	if (fmt == OUT_CSV)
+		search_dist_csv(c.t, &st, &sd);
 	if (search_list(s, t0, t1, 0, INT64_MAX, add_match, &c))
 		goto out_stats;
 	if (fmt == OUT_JSON) {

@@ -283,6 +283,18 @@ static int name_level_for(const struct wtrack *t, int lmin, int lmax)
 	return lmax;
 }
 
+size_t slice_hlo_max(void)
+{
+	const char *cap = getenv("NXTOP_TEST_HLO_CAP");
+	char *end;
+	unsigned long long n;
+
+	if (!cap || !*cap)
+		return SLICE_HLO_MAX;
+	n = strtoull(cap, &end, 10);
+	return *end || !n || n > SLICE_HLO_MAX ? SLICE_HLO_MAX : (size_t)n;
+}
+
 /* The HLO name of slice id, as the instruction table holds it: 0 for
  * none. */
 static int64_t hlo_of(const struct lod_state *s, int64_t id)
@@ -384,6 +396,7 @@ static int lanes_end(struct lanes *ls)
 struct rows {
 	sqlite3_stmt *cur[MERGE_DEPTHS + 1];
 	int live[MERGE_DEPTHS + 1];
+	int64_t ts[MERGE_DEPTHS + 1];	/* of each live cursor's row */
 	int n;
 	int prev;		/* cursor that gave the last row, -1 before */
 };
@@ -393,6 +406,8 @@ static int rows_step(struct rows *r, int i)
 	int rc = sqlite3_step(r->cur[i]);
 
 	r->live[i] = rc == SQLITE_ROW;
+	if (r->live[i])
+		r->ts[i] = sqlite3_column_int64(r->cur[i], 1);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -408,8 +423,7 @@ static sqlite3_stmt *rows_next(struct rows *r, int *err)
 	for (int i = 0; i < r->n; i++) {
 		if (!r->live[i])
 			continue;
-		if (best < 0 || sqlite3_column_int64(r->cur[i], 1) <
-				sqlite3_column_int64(r->cur[best], 1))
+		if (best < 0 || r->ts[i] < r->ts[best])
 			best = i;
 	}
 	r->prev = best;

@@ -101,6 +101,33 @@ int writer_wal(const char *path)
 	return rc;
 }
 
+/* How long going back to rollback-journal mode waits for other users. */
+#define SETTLE_BUSY_MS 200
+
+int writer_settle(const char *path)
+{
+	sqlite3 *db;
+	int64_t queued = 1;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!db_in_wal(path) || !db_dir_writable(path) || !(db = open_rw(path)))
+		return 0;
+	sqlite3_busy_timeout(db, SETTLE_BUSY_MS);
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM profile WHERE"
+			       " state='queued'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		queued = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	/* fails while another nxtop reads it: the last one to go does it */
+	rc = sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
+			  NULL) == SQLITE_OK && !queued &&
+	     sqlite3_exec(db, "PRAGMA journal_mode=DELETE", NULL, NULL,
+			  NULL) == SQLITE_OK;
+	sqlite3_close(db);
+	return rc && !db_in_wal(path);
+}
+
 /* 1 if profile is still queued (another nxtop may have imported it). */
 static int still_queued(sqlite3 *db, int64_t profile)
 {
@@ -205,13 +232,16 @@ int writer_queued(const char *path, struct wqueued **out, size_t *n)
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
-	int rc = sqlite3_open_v2(real, &db, SQLITE_OPEN_READONLY |
-				 SQLITE_OPEN_NOFOLLOW, NULL);
+	int rc = db_open_read(real, SQLITE_OPEN_NOFOLLOW, &db);
 
 	free(real);
 	*out = NULL;
 	*n = 0;
-	if (rc != SQLITE_OK || sqlite3_prepare_v2(db,
+	if (rc) {
+		err_set("%s: %s", path, err_get());
+		return -1;
+	}
+	if (sqlite3_prepare_v2(db,
 		"SELECT p.id, p.parent_id, coalesce(p.nc_idx, -1), p.path, s.path,"
 		" p.instance_id, p.process_id, p.model,"
 		" p.format = 'neuron-parquet' FROM profile p JOIN source s"

@@ -821,7 +821,9 @@ static void keep_hlo(struct writer *w, int64_t slice, int64_t hlo)
 
 	if (h->dropped)
 		return;
-	if (k >= SLICE_HLO_MAX || (hlo && (uint64_t)(hlo - w->base) > UINT32_MAX)) {
+	if (!h->max)
+		h->max = slice_hlo_max();
+	if (k >= h->max || (hlo && (uint64_t)(hlo - w->base) > UINT32_MAX)) {
 		free(h->v);
 		memset(h, 0, sizeof(*h));
 		h->dropped = 1;

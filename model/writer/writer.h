@@ -179,6 +179,12 @@ int writer_fail_queued(const char *cache, int64_t profile,
 /* After finishing, the cache is kept in WAL mode, so that parts can be
  * merged into it while it is read. */
 int writer_wal(const char *path);
+/* A cache left in WAL mode goes back to rollback-journal mode once no
+ * device profile of it is queued, so that it reads in a folder the
+ * reader cannot write to; a cache still queued is only checkpointed.
+ * Does nothing while another nxtop has it open, or where it cannot be
+ * written. 1 if it went back. */
+int writer_settle(const char *path);
 
 /* With *stop set (by another thread), writer_failed() says the import
  * was stopped: importers give up at their next check, and

@@ -96,15 +96,20 @@ int finish_parents(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 /* The HLO names of instruction slices, kept as they are written so that
  * the level-of-detail pass reads them without a join to the instruction
  * table (a seek per slice): v[slice id - base - 1] is the string id -
- * base, 0 for none. Past SLICE_HLO_MAX slices (memory stays bounded)
- * it is dropped and the pass joins. */
+ * base, 0 for none. Past max slices (SLICE_HLO_MAX: memory stays
+ * bounded) it is dropped and the pass joins. */
 #define SLICE_HLO_MAX ((size_t)1 << 24)
 
 struct slice_hlo {
 	uint32_t *v;
 	size_t n, cap;
+	size_t max;		/* 0 until the first slice: slice_hlo_max() */
 	int dropped;
 };
+
+/* SLICE_HLO_MAX, or the lower cap NXTOP_TEST_HLO_CAP gives, so that the
+ * tests run the pass that joins (tests/hlocap.sh). */
+size_t slice_hlo_max(void);
 
 /* Finishing passes (finish.c): nesting depth, busy time and
  * level-of-detail rows for every track. hlo: NULL to read the HLO

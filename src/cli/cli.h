@@ -58,6 +58,7 @@ struct cli {
 	const char *data_path;	/* Neuron Explorer's --data-path */
 	/* where the timeline opens, as given */
 	const char *at, *zoom, *search, *select, *tracks;
+	const char *align;	/* nxtop A B: B moved from its start */
 };
 
 /* Handles a common option; 1 if it was one. A bad filter or grouping is
@@ -100,7 +101,7 @@ int cmd_list(struct cli *c, int argc, char **argv);
  * error's exit status (2). */
 int cli_view_option(struct cli *c, int opt);
 /* Opens a profile for the user to look at: the timeline. */
-int cli_view(struct cli *c, const char *profile);
+int cli_view(struct cli *c, const char *profile, const char *compare);
 
 struct userdata;
 /* Adds profile, just opened from cache, to the recent list (in u, or

@@ -334,7 +334,7 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 	path = demo_path(&o, &b, c->imp.quiet);
 	if (!path)
 		return cli_fail();
-	rc = cli_view(c, path);
+	rc = cli_view(c, path, NULL);
 	free(path);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* nxtop PROFILE: the profile's timeline in the terminal; nxtop A B:
- * A's timeline and the Compare view of B; nxtop alone or on a folder of
- * profiles: the Profile Manager. */
+ * B's timeline stacked under A's, and the Compare view of B; nxtop
+ * alone or on a folder of profiles: the Profile Manager. */
 #include "config.h"
 
 #include <stdio.h>
@@ -13,11 +13,14 @@
 #include "model/summary.h"
 #include "model/text.h"
 #include "model/timefmt.h"
+#include "model/util.h"
+#include "model/writer/writer.h"
 #include "src/import/background.h"
 #include "tui/tui.h"
 
-/* Where the timeline opens; only nxtop PROFILE takes these. */
-enum { OPT_AT = 700, OPT_ZOOM, OPT_SEARCH, OPT_SELECT, OPT_TRACKS };
+/* Where the timeline opens; --align only with nxtop A B. */
+enum { OPT_AT = 700, OPT_ZOOM, OPT_SEARCH, OPT_SELECT, OPT_TRACKS,
+       OPT_ALIGN };
 
 static int parse_color(const char *s, enum tui_color *out)
 {
@@ -90,9 +93,9 @@ static char *run_note(struct model *m)
 static int start_option(struct cli *c, int opt)
 {
 	const char **slot[] = { &c->at, &c->zoom, &c->search, &c->select,
-				&c->tracks };
+				&c->tracks, &c->align };
 
-	if (opt < OPT_AT || opt > OPT_TRACKS)
+	if (opt < OPT_AT || opt > OPT_ALIGN)
 		return 0;
 	*slot[opt - OPT_AT] = optarg;
 	return 1;
@@ -153,9 +156,39 @@ static int start_times(struct cli *c, const struct mprofile *p,
 	return 0;
 }
 
-/* The start options checked against the profile m opens on: a bad one
- * is a usage error (its exit status), before any screen. */
-static int start_check(struct cli *c, struct model *m, struct tui_start *s)
+/* --align OFFSET: B moved from its start on A's, later when positive. */
+static int align_option(struct cli *c, struct tui_start *s)
+{
+	int neg = c->align[0] == '-';
+
+	if (timefmt_parse(c->align + (neg || c->align[0] == '+'), &s->align))
+		return cli_usage_error("--align: '%s' is not a time like "
+				       "-1.2ms", c->align);
+	if (neg)
+		s->align = -s->align;
+	s->has_align = 1;
+	return 0;
+}
+
+/* The extent times are checked against: A's, or with B stacked as far
+ * as B's own reaches when moved by --align. */
+static void pair_extent(struct model *mb, const struct tui_start *s,
+			struct mprofile *p)
+{
+	struct mprofile b;
+
+	if (!mb || model_profile(mb, 1, &b))
+		return;
+	p->end = NX_MAX(p->end, sat_add(p->start + (b.end - b.start),
+					NX_MAX(s->align, 0)));
+	model_profile_clear(&b);
+}
+
+/* The start options checked against the profile m opens on (with B of
+ * mb stacked): a bad one is a usage error (its exit status), before
+ * any screen. */
+static int start_check(struct cli *c, struct model *m, struct model *mb,
+		       struct tui_start *s)
 {
 	struct mprofile p;
 	int rc;
@@ -165,10 +198,13 @@ static int start_check(struct cli *c, struct model *m, struct tui_start *s)
 	if (c->search && (rc = check_search(c->search)))
 		return rc;
 	s->search = c->search;
+	if (c->align && (rc = align_option(c, s)))
+		return rc;
 	if (!c->at && !c->zoom && !c->select)
 		return 0;
 	if (model_profile(m, 1, &p))
 		return cli_fail();
+	pair_extent(mb, s, &p);
 	rc = start_times(c, &p, s);
 	if (!rc && cli_tracks(m, p.id, c->tracks, &s->tracks, &s->ntracks))
 		rc = cli_usage_error("%s", err_get());
@@ -176,26 +212,65 @@ static int start_check(struct cli *c, struct model *m, struct tui_start *s)
 	return rc;
 }
 
-/* :compare PATH in the viewer: B opened as nxtop PATH would. */
+/* Profile B (nxtop A B, :compare PATH) opened as nxtop PATH would,
+ * but a bundle's device profiles imported first, with progress: B's
+ * bundle has no import of its own in the background. */
 static struct model *open_compare(void *ctx, const char *path)
 {
 	struct cli *c = ctx;
+	struct import_opts o = c->imp;
 
-	return cli_open(path, &c->imp);
+	o.defer_devices = 0;
+	return cli_open(path, &o);
 }
 
-int cli_view(struct cli *c, const char *profile)
+/* The viewer on m (and B of mb stacked), once the start options hold. */
+static int run_viewer(struct cli *c, struct model *m, struct model *mb,
+		      const char *profile, const char *compare)
 {
-	struct model *m;
 	struct tui_start start = { 0 };
+	char *abs = realpath(profile, NULL), *absb = NULL, *note = NULL;
+	int rc = start_check(c, m, mb, &start);
+
+	if (!rc) {
+		cli_remember(NULL, profile, model_path(m));
+		absb = compare ? realpath(compare, NULL) : NULL;
+		c->ui.group = &c->group;
+		c->ui.profile = abs ? abs : profile;
+		c->ui.compare = mb;
+		c->ui.compare_path = absb ? absb : compare;
+		c->ui.open_compare = open_compare;
+		c->ui.open_ctx = c;
+		note = run_note(m);
+		c->ui.note = note;
+		/* without one, the first frame folds rows to fit as always */
+		if (c->at || c->zoom || c->search || c->select || c->align)
+			c->ui.start = &start;
+		rc = tui_run(m, &c->ui) ? cli_fail() : 0;
+		c->ui.note = NULL;
+	}
+	free(note);
+	free(start.tracks);
+	free(abs);
+	free(absb);
+	return rc;
+}
+
+int cli_view(struct cli *c, const char *profile, const char *compare)
+{
+	struct model *m, *mb = NULL;
 	struct devqueue *q = devq_new();
 	struct background *bg;
-	char *abs, *note = NULL;
+	char *path;
 	int rc;
 
 	/* a bundle's system profile first, its device profiles meanwhile */
 	c->imp.defer_devices = 1;
 	m = cli_open(profile, &c->imp);
+	if (m && compare && !(mb = open_compare(c, compare))) {
+		model_close(m);
+		m = NULL;
+	}
 	if (!m) {
 		devq_free(q);
 		return cli_fail();
@@ -206,50 +281,16 @@ int cli_view(struct cli *c, const char *profile)
 	bg = background_start(model_path(m), &c->imp, q);
 	if (bg)
 		model_set_devqueue(m, q);
-	rc = start_check(c, m, &start);
-	abs = realpath(profile, NULL);
-	if (!rc) {
-		cli_remember(NULL, profile, model_path(m));
-		c->ui.group = &c->group;
-		c->ui.profile = abs ? abs : profile;
-		c->ui.open_compare = open_compare;
-		c->ui.open_ctx = c;
-		note = run_note(m);
-		c->ui.note = note;
-		/* without one, the first frame folds rows to fit as always */
-		if (c->at || c->zoom || c->search || c->select)
-			c->ui.start = &start;
-		rc = tui_run(m, &c->ui) ? cli_fail() : 0;
-		c->ui.note = NULL;
-	}
-	free(note);
-	free(start.tracks);
-	free(abs);
+	rc = run_viewer(c, m, mb, profile, compare);
 	background_stop(bg);
 	devq_free(q);
+	if (mb)
+		model_close(mb);
+	path = xstrdup(model_path(m));
 	model_close(m);
-	return rc;
-}
-
-/* nxtop A B: A's timeline under the Compare view of B. */
-static int view_pair(struct cli *c, const char *a, const char *b)
-{
-	struct model *ma = cli_open(a, &c->imp), *mb = NULL;
-	int rc;
-
-	if (ma)
-		mb = cli_open(b, &c->imp);
-	if (!mb) {
-		if (ma)
-			model_close(ma);
-		return cli_fail();
-	}
-	cli_remember(NULL, a, model_path(ma));
-	c->ui.group = &c->group;
-	c->ui.compare = mb;
-	rc = tui_run(ma, &c->ui) ? cli_fail() : 0;
-	model_close(mb);
-	model_close(ma);
+	/* the last reader gone, the cache leaves WAL mode once finished */
+	writer_settle(path);
+	free(path);
 	return rc;
 }
 
@@ -263,6 +304,7 @@ int cmd_view(struct cli *c, int argc, char **argv)
 		{ "search", required_argument, NULL, OPT_SEARCH },
 		{ "select", required_argument, NULL, OPT_SELECT },
 		{ "tracks", required_argument, NULL, OPT_TRACKS },
+		{ "align", required_argument, NULL, OPT_ALIGN },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *profile;
@@ -278,19 +320,24 @@ int cmd_view(struct cli *c, int argc, char **argv)
 			return cli_bad_option(argv);
 	}
 	if (optind == argc || cli_has_profiles(argv[optind])) {
-		if (c->at || c->zoom || c->search || c->select || c->tracks)
-			return cli_usage_error("--at, --zoom, --search and "
-					       "--select need a PROFILE");
+		if (c->at || c->zoom || c->search || c->select || c->tracks ||
+		    c->align)
+			return cli_usage_error("--at, --zoom, --search, "
+					       "--select and --align need a "
+					       "PROFILE");
 	}
 	/* a script without a terminal gets the usage error, not a wait */
 	if (optind == argc && (c->ui.headless || (isatty(STDIN_FILENO) &&
 						  isatty(STDOUT_FILENO))))
 		return cli_manager(c, NULL);
 	if (argc - optind == 2)
-		return view_pair(c, argv[optind], argv[optind + 1]);
+		return cli_view(c, argv[optind], argv[optind + 1]);
+	if (c->align)
+		return cli_usage_error("--align goes with two profiles: "
+				       "nxtop A B --align OFFSET");
 	if ((rc = cli_profile_arg(argc, argv, &profile)))
 		return rc;
 	if (cli_has_profiles(profile))
 		return cli_manager(c, profile);
-	return cli_view(c, profile);
+	return cli_view(c, profile, NULL);
 }

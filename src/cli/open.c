@@ -11,9 +11,11 @@
 #include <sys/stat.h>
 
 #include "model/cache/cache.h"
+#include "model/cache/db.h"
 #include "model/file.h"
 #include "model/text.h"
 #include "model/util.h"
+#include "model/writer/writer.h"
 #include "src/cli/progress.h"
 #include "src/import/background.h"
 
@@ -100,6 +102,33 @@ static enum cache_state check_filter(const char *path, enum cache_state st,
 	return st;
 }
 
+/* The cache to open input with, and its state: the one beside input
+ * (read even where its folder is not writable), or this user's own when
+ * that one is to be built and cannot be. */
+static char *cache_pick(const char *input, const char *filter,
+			const struct import_opts *o, enum cache_state *st,
+			char **why)
+{
+	char *path = cache_usable(input, filter, o->quiet);
+
+	if (!path)
+		return NULL;
+	*st = check_filter(path, cache_check(path, input, why), filter, why);
+	if ((*st == CACHE_FRESH && !o->force) || db_dir_writable(path))
+		return path;
+	if (!o->quiet && *st != CACHE_MISSING && *st != CACHE_FRESH)
+		err_note("%s is not used (%s): building one in your own"
+			 " cache folder", path, *why ? *why : "outdated");
+	free(path);
+	free(*why);
+	*why = NULL;
+	path = cache_for(input, filter, 1);
+	if (path)
+		*st = check_filter(path, cache_check(path, input, why), filter,
+				   why);
+	return path;
+}
+
 /* How long an import waits for another one of the same cache. */
 #define LOCK_WAIT_MS 5000
 
@@ -153,7 +182,7 @@ static int open_named_cache(const char *input, int quiet, char **cache)
 	enum cache_state st;
 	char *why = NULL;
 
-	if (!quiet && !cache_built_here(input))
+	if (!quiet && cache_built_here(input) == 0)
 		err_note("%s was not built here from its profile: checking"
 			 " all of it", input);
 	st = cache_check(input, NULL, &why);
@@ -191,7 +220,8 @@ static int build(const char *input, const char *cache_path,
 }
 
 /* Device profiles a viewer left queued are imported now, unless this is
- * a viewer too (it imports them in the background). */
+ * a viewer too (it imports them in the background); then the cache
+ * leaves the WAL mode their import needed. */
 static int finish_devices(const char *path, const struct import_opts *o)
 {
 	struct import_opts shown = *o;
@@ -203,6 +233,8 @@ static int finish_devices(const char *path, const struct import_opts *o)
 	shown.progress.fn = show_progress;
 	rc = background_finish(path, &shown);
 	progress_free(shown.progress.ctx);
+	if (!rc)
+		writer_settle(path);
 	return rc;
 }
 
@@ -225,13 +257,11 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 		sb_free(&filter);
 		return -1;
 	}
-	path = cache_usable(input, sb_cstr(&filter), o->quiet);
+	path = cache_pick(input, sb_cstr(&filter), o, &st, &why);
 	if (!path) {
 		sb_free(&filter);
 		return -1;
 	}
-	st = check_filter(path, cache_check(path, input, &why), sb_cstr(&filter),
-			  &why);
 	if (st != CACHE_FRESH || o->force) {
 		/* another import of it may be under way: wait, look again */
 		lock_file = lock_path(path);

@@ -113,68 +113,89 @@ struct view *timeline_open_device(struct model *m, int64_t device,
 	return v;
 }
 
+/* The model of one side's system profile: A's, or B's stacked. */
+static struct model *side_model(const struct timeline *tl, int side)
+{
+	return side ? tl->tr.mb : tl->m;
+}
+
+/* " of B" when stacked: whose bundle a device profile is in. */
+static const char *side_word(const struct timeline *tl, int side)
+{
+	return !tl->tr.mb ? "" : side ? " of B" : " of A";
+}
+
 /* The device profile of system event s: 0 found, 1 none, -1 error. */
-static int device_of(struct timeline *tl, const struct mslice *s,
+static int device_of(struct model *m, const struct mslice *s,
 		     struct mprofile *p, char **label)
 {
 	int64_t dev;
-	int rc = model_device_for_slice(tl->m, s->id, &dev);
+	int rc = model_device_for_slice(m, s->id, &dev);
 
 	if (rc)
 		return rc;
-	rc = model_profile(tl->m, dev, p);
+	rc = model_profile(m, dev, p);
 	if (rc)
 		return rc;
-	*label = label_of(tl->m, p);
+	*label = label_of(m, p);
 	return 0;
 }
 
-char *timeline_drill_hint(struct timeline *tl, const struct mslice *s)
+char *timeline_drill_hint(struct timeline *tl, const struct mslice *s,
+			  int side)
 {
+	struct model *m = side_model(tl, side);
 	struct mprofile p;
 	char *label, *hint;
 
-	if (device_of(tl, s, &p, &label))
+	if (device_of(m, s, &p, &label))
 		return NULL;
-	if (unusable(tl->m, &p))
-		hint = xasprintf("%s: %s", model_string(tl->m, s->name),
-				 err_get());
+	if (unusable(m, &p))
+		hint = xasprintf("%s: %s", model_string(m, s->name), err_get());
 	else
 		hint = xasprintf("Enter again opens %s, the device profile of "
-				 "this %s", label, model_string(tl->m, s->name));
+				 "this %s%s", label, model_string(m, s->name),
+				 side_word(tl, side));
 	free(label);
 	model_profile_clear(&p);
 	return hint;
 }
 
-void timeline_drill(struct timeline *tl, const struct mslice *s)
+void timeline_drill(struct timeline *tl, const struct mslice *s, int side)
 {
 	struct tui *t = tl->view.tui;
-	const char *name = model_string(tl->m, s->name);
+	struct model *m = side_model(tl, side);
+	const char *name = model_string(m, s->name);
 	struct mprofile p;
 	struct view *v;
 	char *label;
-	int rc = device_of(tl, s, &p, &label);
+	int rc = device_of(m, s, &p, &label);
 
 	if (rc < 0) {
 		tui_error(t, "%s", err_get());
 		return;
 	}
 	if (rc > 0) {
-		tui_message(t, "%s: no device profile of the bundle matches "
-			    "it", name);
+		tui_message(t, "%s: no device profile of the bundle%s matches "
+			    "it", name, side_word(tl, side));
 		return;
 	}
 	free(label);
-	v = timeline_open_device(tl->m, p.id, s->id);
+	v = timeline_open_device(m, p.id, s->id);
 	model_profile_clear(&p);
 	if (!v) {
 		tui_error(t, "%s: %s", name, err_get());
 		return;
 	}
+	if (tl->tr.mb) {	/* the breadcrumb says whose it is */
+		char *title = xasprintf("%c: %s", 'A' + side, v->title);
+
+		free(v->title);
+		v->title = title;
+	}
 	tui_push(t, v);
-	tui_message(t, "the device profile of this %s; Backspace goes back, "
-		    "A: system time", name);
+	tui_message(t, "the device profile of this %s%s; Backspace goes back, "
+		    "A: system time", name, side_word(tl, side));
 }
 
 void timeline_back(struct timeline *tl)

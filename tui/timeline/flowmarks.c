@@ -4,7 +4,8 @@
  * the event's name stays whole); the flows of the event under the
  * cursor have both their ends drawn in a colour of their own. :flows
  * off hides them. Each row reads only the flow ends of the columns on
- * screen (model/flow.h). */
+ * screen (model/flow.h). Stacked, B's rows read B's flows, moved as B
+ * is. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -21,13 +22,13 @@
  * the view stays, so moving the cursor reads nothing again. */
 struct line_marks {
 	int64_t first;		/* the line's first track */
-	int64_t t0, colw;
+	int64_t t0, colw;	/* on the line's own profile's axis */
 	int ncols, nlanes;
 	unsigned char *bits;	/* nlanes x ncols */
 };
 
 struct tl_flowmarks {
-	struct flow_marks *fm;
+	struct flow_marks *fm[2];	/* A's, B's */
 	int off;		/* :flows off */
 	int failed;		/* an error was shown; do not repeat it */
 	struct line_marks *lines;	/* by track index */
@@ -39,6 +40,7 @@ struct tl_flowmarks {
 	int *at;
 	size_t ncells;
 	int64_t sel;		/* the event whose flows are below */
+	int sel_side;		/* its side */
 	struct mflow *flows;
 	size_t nflows;
 };
@@ -70,7 +72,8 @@ void timeline_flowmarks_free(struct timeline *tl)
 	if (!s)
 		return;
 	timeline_flowmarks_forget(tl);
-	flow_marks_close(s->fm);
+	flow_marks_close(s->fm[0]);
+	flow_marks_close(s->fm[1]);
 	flow_free(s->flows, s->nflows);
 	free(s->tmp);
 	free(s->bits);
@@ -99,6 +102,7 @@ static int read_line(struct timeline *tl, struct tl_flowmarks *s, size_t i,
 {
 	size_t sz = (size_t)l->nlanes * (size_t)l->ncols, n;
 	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
+	struct flow_marks *fm = s->fm[tl->tr.st[i].side];
 
 	if (s->tmpcap < sz) {
 		s->tmpcap = sz;
@@ -108,7 +112,7 @@ static int read_line(struct timeline *tl, struct tl_flowmarks *s, size_t i,
 	for (size_t j = 0; j < n; j++) {
 		if (t[j].is_counter || !t[j].n_events)
 			continue;
-		if (flow_marks_read(s->fm, t[j].id, l->nlanes, l->t0, l->colw,
+		if (flow_marks_read(fm, t[j].id, l->nlanes, l->t0, l->colw,
 				    l->ncols, s->tmp))
 			return -1;
 		for (size_t k = 0; k < sz; k++)
@@ -124,10 +128,13 @@ static const unsigned char *lane_marks(struct timeline *tl,
 {
 	size_t n;
 	int64_t first = tracks_members(&tl->tr, i, &n)->id;
+	int64_t t0 = tl->t0 - tracks_shift(&tl->tr, i);
+	int side = tl->tr.st[i].side;
 	struct line_marks *l;
 	int nl = tracks_lanes(&tl->tr, i);
 
-	if (!s->fm && !(s->fm = flow_marks_open(tl->m)))
+	if (!s->fm[side] &&
+	    !(s->fm[side] = flow_marks_open(tracks_model(&tl->tr, i))))
 		return NULL;
 	if (s->nlines < tl->tr.n) {
 		s->lines = xreallocarray(s->lines, tl->tr.n, sizeof(*s->lines));
@@ -136,10 +143,10 @@ static const unsigned char *lane_marks(struct timeline *tl,
 		s->nlines = tl->tr.n;
 	}
 	l = &s->lines[i];
-	if (!l->bits || l->first != first || l->t0 != tl->t0 ||
+	if (!l->bits || l->first != first || l->t0 != t0 ||
 	    l->colw != tl->colw || l->ncols != tl->ncols || l->nlanes != nl) {
 		free(l->bits);
-		*l = (struct line_marks){ first, tl->t0, tl->colw, tl->ncols, nl,
+		*l = (struct line_marks){ first, t0, tl->colw, tl->ncols, nl,
 					  xcalloc((size_t)nl, (size_t)tl->ncols) };
 		if (read_line(tl, s, i, l)) {
 			l->ncols = 0;	/* read again next time */
@@ -198,9 +205,7 @@ void timeline_flowmarks_row(struct timeline *tl, WINDOW *win, int y,
 	if (s->off || r < tl->top || tl->ncols <= 0)
 		return;
 	row_record(tl, s, (int)(r - tl->top), &bits, &at);
-	/* flows are read from profile A's cache */
-	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter ||
-	    tl->tr.st[i].side)
+	if (tl->tr.st[i].is_group || tl->tr.t[i].is_counter)
 		return;
 	if (!(lane = lane_marks(tl, s, i, tl->tr.lane[r]))) {
 		fail(tl, s);
@@ -221,17 +226,19 @@ void timeline_flowmarks_row(struct timeline *tl, WINDOW *win, int y,
 static int cursor_flows(struct timeline *tl, struct tl_flowmarks *s)
 {
 	size_t i = timeline_cur_track(tl);
+	int side = tl->tr.st[i].side;
 	struct mslice ev;
 
-	if (tl->tr.st[i].side || timeline_event_at(tl, i, &ev))
-		ev.id = 0;	/* flows are read from profile A's cache */
-	if (ev.id != s->sel) {
+	if (timeline_event_at(tl, i, &ev))
+		ev.id = 0;
+	if (ev.id != s->sel || side != s->sel_side) {
 		flow_free(s->flows, s->nflows);
 		s->flows = NULL;
 		s->nflows = 0;
 		s->sel = ev.id;
-		if (ev.id && flow_of_slice(tl->m, ev.id, &s->flows,
-					   &s->nflows)) {
+		s->sel_side = side;
+		if (ev.id && flow_of_slice(tracks_model(&tl->tr, i), ev.id,
+					   &s->flows, &s->nflows)) {
 			fail(tl, s);
 			s->sel = 0;
 		}
@@ -246,16 +253,19 @@ static int blank_at(WINDOW *win, int y, int x)
 
 /* One end e of a flow, leaving it (dir FLOW_MARK_OUT) or entering it,
  * where it is on screen: where its row drew its mark, or (a dependency,
- * or in a crowded column) by the same rule. */
+ * or in a crowded column) by the same rule. Its times are its side's. */
 static void draw_end(struct timeline *tl, struct tl_flowmarks *s,
 		     WINDOW *win, const struct mslice *e, int dir)
 {
+	size_t i = tracks_find_side(&tl->tr, s->sel_side, e->track_id), r, k;
 	int64_t t = dir == FLOW_MARK_OUT && e->dur > 0 ?
 		    sat_add(e->ts, e->dur - 1) : e->ts;
-	size_t i = tracks_find(&tl->tr, e->track_id), r, k;
 	int x0 = tl->labelw + 1, y, c;
 
-	if (!e->id || i == SIZE_MAX || t < tl->t0 || t >= timeline_end(tl))
+	if (!e->id || i == SIZE_MAX)
+		return;
+	t = sat_add(t, tracks_shift(&tl->tr, i));
+	if (t < tl->t0 || t >= timeline_end(tl))
 		return;
 	r = tracks_row_of(&tl->tr, i);
 	if (tl->tr.rows[r] == i)	/* the end's lane */

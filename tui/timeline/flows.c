@@ -1,6 +1,7 @@
 /* Flows on the timeline: F follows the flow of the event under the
  * cursor to its other end (a list chooses when there are several), and
- * Backspace comes back along the jumps, most recent first. */
+ * Backspace comes back along the jumps, most recent first. Stacked, a
+ * flow of B's rows is B's, its times moved as B is. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -21,12 +22,14 @@
 struct tl_jump {
 	int64_t t0, colw, cur;
 	size_t row;
-	struct mslice sel;	/* the event followed from */
+	struct mslice sel;	/* the event followed from, on the axis */
+	int side;		/* its side */
 };
 
-static void jump_push(struct timeline *tl, const struct mslice *from)
+static void jump_push(struct timeline *tl, const struct mslice *from,
+		      int side)
 {
-	struct tl_jump j = { tl->t0, tl->colw, tl->cur, tl->row, *from };
+	struct tl_jump j = { tl->t0, tl->colw, tl->cur, tl->row, *from, side };
 
 	if (tl->njumps == JUMPS_MAX) {
 		memmove(tl->jumps, tl->jumps + 1,
@@ -40,7 +43,7 @@ static void jump_push(struct timeline *tl, const struct mslice *from)
 
 static void jump_restore(struct timeline *tl, const struct tl_jump *j)
 {
-	size_t k = timeline_track_index(tl, j->sel.track_id);
+	size_t k = tracks_find_side(&tl->tr, j->side, j->sel.track_id);
 
 	tl->colw = j->colw;
 	tl->t0 = j->t0;
@@ -56,21 +59,23 @@ static void jump_restore(struct timeline *tl, const struct tl_jump *j)
 	timeline_show_cursor(tl);
 }
 
-/* Jumps to event to (a flow's other end), remembering the view and
- * the event from. */
+/* Jumps to event to (a flow's other end, on side's own axis),
+ * remembering the view and the event from (on the axis). */
 static void flow_go(struct timeline *tl, const struct mslice *from,
-		    const struct mslice *to)
+		    const struct mslice *to, int side)
 {
-	size_t k = timeline_track_index(tl, to->track_id);
+	size_t k = tracks_find_side(&tl->tr, side, to->track_id);
+	struct mslice at = *to;
 
 	if (k == SIZE_MAX) {
 		tui_message(tl->view.tui, "the other end is on a row this view"
 			    " does not show");
 		return;
 	}
-	jump_push(tl, from);
-	timeline_goto(tl, to->ts, k);
-	timeline_select(tl, to, k);
+	at.ts = sat_add(at.ts, tracks_shift(&tl->tr, k));
+	jump_push(tl, from, side);
+	timeline_goto(tl, at.ts, k);
+	timeline_select(tl, &at, k);
 	tui_message(tl->view.tui, "Backspace comes back");
 }
 
@@ -85,6 +90,7 @@ void timeline_jumps_clear(struct timeline *tl)
 struct flow_list {
 	struct list list;
 	struct timeline *tl;
+	int side;		/* the flows' side */
 	struct mslice from;	/* the event followed from */
 	struct mflow *f;
 	size_t n;
@@ -118,11 +124,15 @@ static void fl_line(struct list *l, size_t i, struct list_line *out)
 		out->style = S_DIM;
 		return;
 	}
-	sb_adds(&out->cells[FC_NAME], model_string(fl->tl->m, o->name));
+	struct timeline *tl = fl->tl;
+	int64_t ts = sat_add(o->ts, fl->side ? tl->tr.shift : 0);
+
+	sb_adds(&out->cells[FC_NAME],
+		model_string(fl->side ? tl->tr.mb : tl->m, o->name));
 	sb_adds(&out->cells[FC_ROW], row);
-	timefmt_dur(b, sizeof(b), o->ts - fl->tl->origin, 6, draw_tf());
+	timefmt_dur(b, sizeof(b), ts - tl->origin, 6, draw_tf());
 	sb_adds(&out->cells[FC_START], b);
-	out->keys[FC_START] = (double)o->ts;
+	out->keys[FC_START] = (double)ts;
 }
 
 static int fl_enter(struct list *l, size_t i)
@@ -132,6 +142,7 @@ static int fl_enter(struct list *l, size_t i)
 	const char *row;
 	const struct mslice *o = flow_other(&fl->f[i], fl->from.id, &row);
 	struct mslice from = fl->from, to;
+	int side = fl->side;
 
 	if (!o) {
 		tui_message(l->view.tui, "this flow has no other end");
@@ -139,7 +150,7 @@ static int fl_enter(struct list *l, size_t i)
 	}
 	to = *o;
 	tui_pop(l->view.tui);	/* frees fl */
-	flow_go(tl, &from, &to);
+	flow_go(tl, &from, &to, side);
 	return 0;
 }
 
@@ -170,12 +181,13 @@ static const struct list_ops fl_ops = {
 static const struct view_ops fl_vops = LIST_VIEW_OPS("flows", KM_LIST,
 	"? help  j/k move  Enter follow  / filter  o/O sort  q back", NULL);
 
-static void choose(struct timeline *tl, const struct mslice *from,
+static void choose(struct timeline *tl, const struct mslice *from, int side,
 		   struct mflow *f, size_t n)
 {
 	struct flow_list *fl = xcalloc(1, sizeof(*fl));
 
 	fl->tl = tl;
+	fl->side = side;
 	fl->from = *from;
 	fl->f = f;
 	fl->n = n;
@@ -190,16 +202,12 @@ static void follow(struct timeline *tl)
 	struct mslice s;
 	struct mflow *f;
 	const char *row;
-	size_t n;
-	int rc = timeline_event_at(tl, timeline_cur_track(tl), &s);
+	size_t n, i = timeline_cur_track(tl);
+	int side = tl->tr.st[i].side;
+	int rc = timeline_event_at(tl, i, &s);
 
-	if (tl->tr.st[timeline_cur_track(tl)].side) {
-		tui_message(tl->view.tui, "flows are followed on profile A's "
-			    "rows");
-		return;
-	}
 	if (rc == 0)
-		rc = flow_of_slice(tl->m, s.id, &f, &n);
+		rc = flow_of_slice(tracks_model(&tl->tr, i), s.id, &f, &n);
 	if (rc) {
 		if (rc < 0)
 			tui_error(tl->view.tui, "%s", err_get());
@@ -211,9 +219,9 @@ static void follow(struct timeline *tl)
 		struct mslice to = *flow_other(&f[0], s.id, &row);
 
 		flow_free(f, n);
-		flow_go(tl, &s, &to);
+		flow_go(tl, &s, &to, side);
 	} else if (n) {
-		choose(tl, &s, f, n);
+		choose(tl, &s, side, f, n);
 	} else {
 		flow_free(f, n);
 		tui_message(tl->view.tui, "no flows leave or enter this event");

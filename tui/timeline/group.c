@@ -96,16 +96,24 @@ static int regroup(struct timeline *tl, const struct sysgroup *g)
 	struct strbuf sb;
 	size_t old_n = tl->tr.n, k, groups = 0;
 	int64_t id = cursor_track(tl);
+	int side = tl->tr.st[timeline_cur_track(tl)].side;
 
 	if (tracks_load_rows(&tr, tl->m, tl->prof.id, g))
 		return -1;
+	if (tl->tr.mb) {
+		if (timeline_stack_tracks(tl, &tr, tl->tr.mb, g)) {
+			tracks_free(&tr);
+			return -1;
+		}
+		tracks_set_shift(&tr, tl->tr.shift);
+	}
 	tr.lanes = tl->tr.lanes;	/* :lanes holds across groupings */
 	tracks_free(&tl->tr);
 	tl->tr = tr;
 	tracks_update_rows(&tl->tr);
 	tl->group = *g;
 	timeline_rows_changed(tl, old_n);
-	k = tracks_find(&tl->tr, id);
+	k = tracks_find_side(&tl->tr, side, id);
 	tl->row = k == SIZE_MAX ? 0 : tracks_row_of(&tl->tr, k);
 	timeline_layout(tl);
 	for (size_t i = 0; i < tl->tr.n; i++)

@@ -3,7 +3,8 @@
  * column are cached per track for the column grid on screen; a folded
  * group shows the sum of its tracks. Two rows under the tracks show
  * where the hits are in the whole profile (the density strip) and, for
- * a search, the matches in view: count, duration sum, per-row counts. */
+ * a search, the matches in view: count, duration sum, percentiles (up
+ * to HL_DIST_MAX matches, where they fit), per-row counts. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -15,10 +16,15 @@
 #include "tui/help.h"
 #include "model/report/export.h"
 #include "model/layers.h"
+#include "model/searchdist.h"
 #include "model/text.h"
 #include "model/timefmt.h"
 #include "tui/results_view.h"
 #include "tui/timeline/timeline_int.h"
+
+/* Matches in view whose durations the search line reads for its
+ * percentiles: few enough to read on every change of the view. */
+#define HL_DIST_MAX 10000
 
 #define HL_ROWS 2		/* the strip and the results line */
 
@@ -374,6 +380,12 @@ static const struct search_stats *view_stats(struct timeline *tl)
 		hl_fail(tl);
 		return NULL;
 	}
+	/* read on every change of the view: fewer than the list reads */
+	if (search_dist(h->search, t0, t1, h->stats.count <= HL_DIST_MAX ?
+			h->stats.count : 0, &h->sd)) {
+		hl_fail(tl);
+		return NULL;
+	}
 	h->s_t0 = t0;
 	h->s_t1 = t1;
 	h->svalid = 1;
@@ -424,11 +436,33 @@ static int cmp_count(const void *a, const void *b)
 	return x->n != y->n ? (x->n > y->n ? -1 : 1) : strcmp(x->name, y->name);
 }
 
+/* ", p50 1 us, p90 2 us, p99 3 us" of two or more matches in view,
+ * when they were read and fit on the line with the first of the
+ * per-row counts (first_row columns), which matter more. */
+static void percentiles(const struct timeline *tl, struct strbuf *sb,
+			size_t first_row)
+{
+	const struct dist *d = &tl->hl.sd.dist;
+	char a[48], b[48], c[48], line[160];
+	int n;
+
+	if (!d->measured || tl->hl.stats.count < 2)
+		return;
+	timefmt_dur(a, sizeof(a), d->p50, 3, draw_tf());
+	timefmt_dur(b, sizeof(b), d->p90, 3, draw_tf());
+	timefmt_dur(c, sizeof(c), d->p99, 3, draw_tf());
+	n = snprintf(line, sizeof(line), ", p50 %s, p90 %s, p99 %s", a, b, c);
+	if (n > 0 && (size_t)text_width(sb_cstr(sb)) + (size_t)n + first_row <=
+		     (size_t)NX_MAX(tl->view.width, 0))
+		sb_adds(sb, line);
+}
+
 static void results_line(struct timeline *tl, struct strbuf *sb)
 {
 	const struct search_stats *st = view_stats(tl);
 	struct row_count *rc;
-	size_t n = 0;
+	struct strbuf rows;
+	size_t n = 0, first = 0;
 	char d[48];
 
 	sb_printf(sb, "/%s  ", tl->hl.text);
@@ -450,11 +484,18 @@ static void results_line(struct timeline *tl, struct strbuf *sb)
 		}
 		rc[j].n += st->rows[i].n;
 	}
-	if (n)
+	if (n > 1)
 		qsort(rc, n, sizeof(*rc), cmp_count);
-	for (size_t i = 0; i < n; i++)
-		sb_printf(sb, "%s %s %" PRId64, i ? "," : " ", rc[i].name,
+	sb_init(&rows);
+	for (size_t i = 0; i < n; i++) {
+		sb_printf(&rows, "%s %s %" PRId64, i ? "," : " ", rc[i].name,
 			  rc[i].n);
+		if (!i)
+			first = (size_t)text_width(sb_cstr(&rows));
+	}
+	percentiles(tl, sb, first);
+	sb_adds(sb, sb_cstr(&rows));
+	sb_free(&rows);
 	free(rc);
 }
 

@@ -30,6 +30,9 @@ static void set_shift(struct timeline *tl, int64_t shift)
 	tracks_set_shift(&tl->tr, shift);
 	timeline_extent(tl);
 	tl->marked[0] = tl->marked[1] = 0;
+	tl->nmemo = 0;		/* B's counter labels read B's samples again */
+	/* the density strip spans the new extent */
+	tl->hl.dvalid = tl->hl.svalid = 0;
 	if (tl->hl.kind != HL_NONE)
 		for (size_t i = 0; i < tl->tr.n; i++)
 			tl->hl.frames[i].valid = 0;
@@ -43,28 +46,41 @@ static int64_t start_shift(const struct timeline *tl)
 	       side_start(&tl->prof_b, &tl->tr, 1);
 }
 
-int timeline_stack(struct view *v, struct model *mb)
+/* Stacks profile B's tracks (of mb, as A's are: a system profile's
+ * rows under grouping g) under a's; a is left as it was on an error. */
+int timeline_stack_tracks(struct timeline *tl, struct tracks *a,
+			  struct model *mb, const struct sysgroup *g)
 {
-	struct timeline *tl = (struct timeline *)v;
 	struct tracks b;
 	char *na, *nb;
-	int64_t id;
-	size_t old_n = tl->tr.n, cur = timeline_cur_track(tl);
 
-	if (tl->is_system)
-		return 0;	/* system rows: the Compare view alone */
-	if (timeline_first_profile(mb, &id) ||
-	    model_profile(mb, id, &tl->prof_b))
-		return -1;
-	if (tl->prof_b.kind && !strcmp(tl->prof_b.kind, "system"))
-		return 0;	/* the Compare view says why it cannot */
-	if (tracks_load(&b, mb, id))
+	if (tl->is_system ? tracks_load_rows(&b, mb, tl->prof_b.id, g) :
+			    tracks_load(&b, mb, tl->prof_b.id))
 		return -1;
 	na = xasprintf("A: %s", tl->prof.name ? tl->prof.name : "profile");
 	nb = xasprintf("B: %s", tl->prof_b.name ? tl->prof_b.name : "profile");
-	tracks_stack(&tl->tr, &b, mb, na, nb);
+	tracks_stack(a, &b, mb, na, nb);
 	free(na);
 	free(nb);
+	return 0;
+}
+
+int timeline_stack(struct view *v, struct model *mb)
+{
+	struct timeline *tl = (struct timeline *)v;
+	int64_t id;
+	size_t old_n = tl->tr.n, cur = timeline_cur_track(tl);
+
+	if (timeline_first_profile(mb, &id) ||
+	    model_profile(mb, id, &tl->prof_b))
+		return -1;
+	/* a system profile and a device profile: the Compare view says
+	 * why they do not compare */
+	if (tl->is_system != (tl->prof_b.kind &&
+			      !strcmp(tl->prof_b.kind, "system")))
+		return 0;
+	if (timeline_stack_tracks(tl, &tl->tr, mb, &tl->group))
+		return -1;
 	/* A's track i is line i + 1 now, under its heading */
 	timeline_rows_changed(tl, old_n);
 	tl->row = tracks_row_of(&tl->tr, cur + 1);
@@ -138,6 +154,17 @@ int timeline_stack_align(struct timeline *tl, int argc, char **argv)
 	return 0;
 }
 
+int64_t timeline_stack_offset(const struct timeline *tl)
+{
+	return tl->tr.mb ? tl->tr.shift - start_shift(tl) : 0;
+}
+
+void timeline_stack_move(struct timeline *tl, int64_t offset)
+{
+	if (tl->tr.mb)
+		set_shift(tl, sat_add(start_shift(tl), offset));
+}
+
 void timeline_stack_header(const struct timeline *tl, struct strbuf *out)
 {
 	char b[48];
@@ -145,7 +172,7 @@ void timeline_stack_header(const struct timeline *tl, struct strbuf *out)
 
 	if (!tl->tr.mb)
 		return;
-	d = tl->tr.shift - start_shift(tl);
+	d = timeline_stack_offset(tl);
 	if (!d) {
 		sb_adds(out, "  B at start");
 		return;

@@ -385,9 +385,10 @@ static int open_details(struct timeline *tl, const struct mslice *s,
 		return -1;
 	}
 	tl->details_open = 1;
+	tl->details_side = tl->tr.st[i].side;
 	timeline_layout(tl);
 	if (tl->is_system) {
-		char *hint = timeline_drill_hint(tl, s);
+		char *hint = timeline_drill_hint(tl, s, tl->details_side);
 
 		if (hint)
 			tui_message(tl->view.tui, "%s", hint);
@@ -402,7 +403,8 @@ void timeline_follow(struct timeline *tl)
 	struct mslice s;
 
 	if (tl->details_open && !timeline_event_at(tl, i, &s) &&
-	    details_slice(tl->details) != s.id)
+	    (details_slice(tl->details) != s.id ||
+	     tl->details_side != tl->tr.st[i].side))
 		open_details(tl, &s, i);
 }
 
@@ -431,8 +433,9 @@ static void req_enter(struct timeline *tl)
 	else if (rc > 0)
 		tui_message(tl->view.tui, "no event under the cursor");
 	else if (tl->is_system && tl->details_open &&
-		 details_slice(tl->details) == s.id)
-		timeline_drill(tl, &s);	/* the second Enter */
+		 details_slice(tl->details) == s.id &&
+		 tl->details_side == tl->tr.st[i].side)
+		timeline_drill(tl, &s, tl->details_side);  /* the second Enter */
 	else
 		open_details(tl, &s, i);
 }
@@ -941,7 +944,8 @@ static const struct view_cmd timeline_cmds[] = {
 			       "enter events (no word: toggle)" },
 	{ "view", "[save|delete] [NAME]", "Restore the view saved as NAME; "
 	  "save NAME: save what the screen shows (range, cursor, row, folds, "
-	  "colours, search, lanes); delete NAME; no word: list the views" },
+	  "colours, search, lanes; stacked, B's path, move and folds); "
+	  "delete NAME; no word: list the views" },
 	{ NULL, NULL, NULL },
 };
 

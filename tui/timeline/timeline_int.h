@@ -15,6 +15,7 @@
 #include "model/drill.h"
 #include "model/model.h"
 #include "model/search.h"
+#include "model/searchdist.h"
 #include "model/sysrows.h"
 #include "model/userdata.h"
 #include "tui/tracks.h"
@@ -79,6 +80,7 @@ struct highlight {
 	int dcols, dvalid;
 	/* matches in the view */
 	struct search_stats stats;
+	struct search_dist sd;	/* their durations, up to HL_DIST_MAX */
 	int64_t s_t0, s_t1;
 	int svalid;
 	int failed;		/* an error was shown; do not repeat it */
@@ -163,6 +165,7 @@ struct timeline {
 	int64_t mark_at[2];
 	int marked[2];
 	int sel_side;		/* the side of sel */
+	int details_side;	/* the side of the event in the details */
 };
 
 /* What the colour keys are called: a Neuron profile's opcode, layer
@@ -292,10 +295,12 @@ void timeline_insights_draw(struct timeline *tl, WINDOW *win);
 void timeline_insight_show(struct timeline *tl, const struct an_finding *f);
 
 /* drill.c */
-/* Enter on an event already in the details pane: its device profile. */
-void timeline_drill(struct timeline *tl, const struct mslice *s);
+/* Enter on an event already in the details pane: its device profile
+ * (of profile B's bundle when side is 1). */
+void timeline_drill(struct timeline *tl, const struct mslice *s, int side);
 /* What Enter on s would open, for the status line; NULL if nothing. */
-char *timeline_drill_hint(struct timeline *tl, const struct mslice *s);
+char *timeline_drill_hint(struct timeline *tl, const struct mslice *s,
+			  int side);
 void timeline_back(struct timeline *tl);
 void timeline_devices(struct timeline *tl);
 /* on: 1 aligns, 0 stops, -1 toggles; -1 with err_set(). */
@@ -304,6 +309,15 @@ int timeline_align(struct timeline *tl, int on);
 /* stack.c: :align with profile B stacked (start, or no word: the
  * event or marker under the cursor on each side); -1 with err_set(). */
 int timeline_stack_align(struct timeline *tl, int argc, char **argv);
+/* Stacks profile B's tracks (of mb, as A's are: a system profile's
+ * rows under grouping g) under a's; a is left as it was, -1 with
+ * err_set(), on an error. */
+int timeline_stack_tracks(struct timeline *tl, struct tracks *a,
+			  struct model *mb, const struct sysgroup *g);
+/* How far B was moved from its start on A's, ns (0 unstacked); and
+ * B moved so (--align, :view). */
+int64_t timeline_stack_offset(const struct timeline *tl);
+void timeline_stack_move(struct timeline *tl, int64_t offset);
 /* "  B +1.2ms": how far B was moved from its start on A's. */
 void timeline_stack_header(const struct timeline *tl, struct strbuf *out);
 /* The profile's extent (and B's, shifted), into start and end. */

@@ -46,6 +46,8 @@ void timeline_start(struct view *v, const struct tui_start *s)
 	tracks_fold_to_fit(&tl->tr, (size_t)tl->track_rows);
 	tl->row = 0;
 	timeline_layout(tl);
+	if (s->has_align)
+		timeline_stack_move(tl, s->align);
 	timeline_zoom_fit(tl);
 	if (s->search && timeline_search(tl, s->search))
 		tui_error(v->tui, "%s", err_get());
@@ -64,8 +66,23 @@ void timeline_start(struct view *v, const struct tui_start *s)
 /* Saved views (:view): what the screen shows, by name, in the user data
  * beside the markers. */
 
-/* "3,7,": the ids of the tracks whose flag is set. */
-static char *id_list(const struct timeline *tl, int lanes)
+/* Line i's key in a saved view: its track id, "b" first on B's side;
+ * a heading (no id) is "h" and the key of its first row, so that A's
+ * and B's headings and a system profile's group headings differ. */
+static void row_key(const struct timeline *tl, size_t i, struct strbuf *sb)
+{
+	const struct tracks *tr = &tl->tr;
+
+	sb_adds(sb, tr->st[i].side ? "b" : "");
+	while (!tr->t[i].id && i + 1 < tr->n && tr->st[i + 1].parent == i) {
+		sb_adds(sb, "h");
+		i++;
+	}
+	sb_printf(sb, "%lld", (long long)tr->t[i].id);
+}
+
+/* "3,7,b3,": the keys of the lines whose flag is set. */
+static char *key_list(const struct timeline *tl, int lanes)
 {
 	struct strbuf sb;
 
@@ -73,38 +90,72 @@ static char *id_list(const struct timeline *tl, int lanes)
 	for (size_t i = 0; i < tl->tr.n; i++) {
 		const struct track_state *st = &tl->tr.st[i];
 
-		if (lanes ? st->lanes_folded : st->is_group && st->folded)
-			sb_printf(&sb, "%lld,", (long long)tl->tr.t[i].id);
+		if (lanes ? st->lanes_folded : st->is_group && st->folded) {
+			row_key(tl, i, &sb);
+			sb_adds(&sb, ",");
+		}
 	}
 	return sb_detach(&sb);
 }
 
-static int in_list(const char *list, int64_t id)
+static char *key_of(const struct timeline *tl, size_t i)
 {
-	char *end;
+	struct strbuf sb;
 
-	for (const char *p = list ? list : ""; *p; p = end + (*end == ',')) {
-		if (strtoll(p, &end, 10) == id)
-			return 1;
-		if (end == p)
-			return 0;
+	sb_init(&sb);
+	row_key(tl, i, &sb);
+	return sb_detach(&sb);
+}
+
+/* The line of key k (a view saved before keys: track id on A's side);
+ * SIZE_MAX if none. */
+static size_t line_of(const struct timeline *tl, const struct saved_view *sv)
+{
+	for (size_t i = 0; sv->track_key && i < tl->tr.n; i++) {
+		char *k = key_of(tl, i);
+		int same = !strcmp(k, sv->track_key);
+
+		free(k);
+		if (same)
+			return i;
 	}
-	return 0;
+	return sv->track_key ? SIZE_MAX : tracks_find(&tl->tr, sv->track);
+}
+
+/* Whether line i's key is in list. */
+static int in_list(const struct timeline *tl, const char *list, size_t i)
+{
+	char *key = key_of(tl, i);
+	size_t n = strlen(key), w;
+	int found = 0;
+
+	for (const char *p = list ? list : ""; *p && !found; p += w + !!p[w]) {
+		w = strcspn(p, ",");
+		found = w == n && !strncmp(p, key, n);
+	}
+	free(key);
+	return found;
 }
 
 static void capture(struct timeline *tl, char *name, struct saved_view *sv)
 {
+	size_t i = timeline_cur_track(tl);
+
 	*sv = (struct saved_view){
 		.name = name,
 		.t0 = tl->t0,
 		.t1 = timeline_end(tl),
 		.cur = tl->cur,
-		.track = tl->tr.t[timeline_cur_track(tl)].id,
-		.folded = id_list(tl, 0),
-		.lanes_folded = id_list(tl, 1),
+		.track = tl->tr.t[i].id,
+		.track_key = key_of(tl, i),
+		.folded = key_list(tl, 0),
+		.lanes_folded = key_list(tl, 1),
 		.color = (int)tl->color_by,
 		.lanes = tl->tr.lanes,
 		.search = tl->hl.kind == HL_SEARCH ? tl->hl.text : NULL,
+		.compare = tl->tr.mb ? (char *)tui_compare_path(tl->view.tui) :
+				       NULL,
+		.compare_offset = timeline_stack_offset(tl),
 	};
 }
 
@@ -114,21 +165,53 @@ static void restore_rows(struct timeline *tl, const struct saved_view *sv)
 		struct track_state *st = &tl->tr.st[i];
 
 		if (st->is_group)
-			st->folded = in_list(sv->folded, tl->tr.t[i].id);
-		st->lanes_folded = in_list(sv->lanes_folded, tl->tr.t[i].id);
+			st->folded = in_list(tl, sv->folded, i);
+		st->lanes_folded = in_list(tl, sv->lanes_folded, i);
 	}
 	if (sv->lanes >= 1)
 		tl->tr.lanes = sv->lanes;
 	tracks_update_rows(&tl->tr);
 }
 
+/* Profile B as sv had it: opened and stacked when it is not yet, moved
+ * as it was; -1 with err_set() when another B is stacked. */
+static int restore_b(struct timeline *tl, const struct saved_view *sv)
+{
+	struct tui *t = tl->view.tui;
+	const char *path = tui_compare_path(t);
+	struct model *b;
+
+	if (!sv->compare)
+		return 0;
+	if (tl->tr.mb && (!path || strcmp(path, sv->compare))) {
+		err_set("view \"%s\" stacks %s; this timeline stacks %s",
+			sv->name, sv->compare, path ? path : "another B");
+		return -1;
+	}
+	if (!tl->tr.mb) {
+		if (tui_compare_model(t)) {
+			err_set("view \"%s\" stacks %s; B here is open and "
+				"not stacked", sv->name, sv->compare);
+			return -1;
+		}
+		if (!(b = tui_open_compare(t, sv->compare)) ||
+		    timeline_stack(&tl->view, b))
+			return -1;
+	}
+	timeline_stack_move(tl, sv->compare_offset);
+	return 0;
+}
+
 /* Puts the timeline back as sv saw it; -1 with err_set() when its
- * search no longer parses. */
+ * search no longer parses, or its B cannot be stacked. */
 static int restore(struct timeline *tl, const struct saved_view *sv)
 {
-	size_t i = timeline_track_index(tl, sv->track);
-	int rc = 0;
+	size_t i;
+	int rc = restore_b(tl, sv);
 
+	if (rc)
+		return rc;
+	i = line_of(tl, sv);
 	restore_rows(tl, sv);
 	tl->first_drawn = 1;
 	if (sv->color >= 0 && sv->color < BY_COUNT)
@@ -163,6 +246,7 @@ static int view_save(struct timeline *tl, char *name)
 		return -1;
 	capture(tl, name, &sv);
 	rc = saved_view_put(u, tl->ud_key, &sv);
+	free(sv.track_key);
 	free(sv.folded);
 	free(sv.lanes_folded);
 	if (!rc)
@@ -400,7 +484,16 @@ static void option_times(struct strbuf *sb, const struct timeline *tl,
 	free(w);
 }
 
-/* --select and --tracks of the box, its first and last rows by name. */
+/* A row --tracks names: A's own (--tracks reads profile A's rows). */
+static int named_row(const struct timeline *tl, size_t r)
+{
+	size_t i = tl->tr.rows[r];
+
+	return !tl->tr.st[i].side && (!tl->tr.mb || i > 0);
+}
+
+/* --select and --tracks of the box, its first and last rows by name;
+ * stacked, a box reaching B's rows or a heading is over every row. */
 static void option_select(struct strbuf *sb, struct timeline *tl)
 {
 	int64_t t0, t1;
@@ -410,6 +503,8 @@ static void option_select(struct strbuf *sb, struct timeline *tl)
 	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
 		return;
 	option_times(sb, tl, "--select", t0, t1);
+	if (!named_row(tl, r0) || !named_row(tl, r1))
+		return;
 	names = xasprintf("--tracks=%s,%s", tl->tr.t[tl->tr.rows[r0]].name,
 			  tl->tr.t[tl->tr.rows[r1]].name);
 	shell_word(sb, names);
@@ -423,6 +518,18 @@ static int copy_line(struct timeline *tl, const char *profile,
 
 	sb_adds(sb, "nxtop");
 	shell_word(sb, profile);
+	if (tl->tr.mb) {
+		const char *b = tui_compare_path(tl->view.tui);
+
+		if (!b) {
+			err_set("y: profile B's path is not known");
+			return -1;
+		}
+		shell_word(sb, b);
+		snprintf(at, sizeof(at), "--align=%lldns",
+			 (long long)timeline_stack_offset(tl));
+		shell_word(sb, at);
+	}
 	if (tl->hl.kind == HL_SEARCH) {
 		sb_adds(sb, " --search");
 		shell_word(sb, tl->hl.text);
@@ -446,10 +553,9 @@ void timeline_copy_view(struct timeline *tl)
 	const char *profile = tui_profile(t);
 	struct strbuf sb;
 
-	if (!profile || tui_below(t, &tl->view) || tl->tr.mb) {
-		/* nxtop A B takes no view options */
-		tui_error(t, "y: only in the timeline nxtop PROFILE opened, "
-			  "alone");
+	if (!profile || tui_below(t, &tl->view)) {
+		tui_error(t, "y: only in the timeline nxtop PROFILE (or "
+			  "nxtop A B) opened");
 		return;
 	}
 	sb_init(&sb);

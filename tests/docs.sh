@@ -1,0 +1,115 @@
+#!/bin/sh
+# What the code offers the user is in man/nxtop.1 and README.md, taken
+# from the code's own tables: commands (src/cli/main.c), long and short
+# options (the getopt tables of src/cli/), : commands (the view command
+# tables and handlers of tui/), keys (the man page's generated KEYS list,
+# which test_tui holds to tui/request.h) in the README, environment
+# variables (getenv) in ENVIRONMENT, exit statuses (src/cli/cli.h) in
+# EXIT STATUS, and search fields and their aliases (model/query.h) in the
+# README (test_columns checks the man page's list).
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+cd "$srcdir" || exit 1
+man=man/nxtop.1
+readme=README.md
+
+# in_man WORD: WORD as roff writes it (\- for -), not inside a longer
+# word (a font change such as \fR may follow, a \- may not)
+in_man() {
+	w=$(printf '%s' "$1" | sed 's/-/\\\\-/g')
+	grep -Eq -- "(^|[^a-zA-Z0-9_-])$w([^a-zA-Z0-9_\\\\]|\\\\[^-]|$)" "$2"
+}
+in_readme() {
+	grep -Eq -- "(^|[^a-zA-Z0-9_-])$1([^a-zA-Z0-9_-]|$)" "$2"
+}
+# section NAME: the man page's section NAME
+section() {
+	awk -v s=".SH $1" '$0 == s { on = 1; next } /^\.SH / { on = 0 } on' "$man"
+}
+tmpd=$(mktemp -d)
+trap 'rm -rf "$tmpd"' EXIT
+cp "$man" "$tmpd/man"
+cp "$readme" "$tmpd/readme"
+section ENVIRONMENT > "$tmpd/env"
+section "EXIT STATUS" > "$tmpd/exit"
+sed -n '/^Exit status:/,/^$/p' "$readme" > "$tmpd/rexit"
+sed -n '/^## Search queries/,/^## /p' "$readme" > "$tmpd/rquery"
+sed -n '/^\.\\" keys: generated/,/^\.\\" keys: end/p' "$man" > "$tmpd/keys"
+[ -s "$tmpd/env" ] && [ -s "$tmpd/exit" ] && [ -s "$tmpd/rexit" ] &&
+	[ -s "$tmpd/rquery" ] && [ -s "$tmpd/keys" ] ||
+	fail "a section to check is missing from $man or $readme"
+
+# both KIND WORD [README-FORM]: WORD in the man page and the README
+both() {
+	in_man "$2" "$tmpd/man" || fail "$man lacks $1 $2"
+	in_readme "${3:-$2}" "$tmpd/readme" || fail "$readme lacks $1 ${3:-$2}"
+}
+
+n=0
+for c in $(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", cmd_[a-z]* },*$/\1/p' src/cli/main.c); do
+	both command "nxtop $c"
+	n=$((n + 1))
+done
+[ "$n" -ge 7 ] || fail "only $n commands found in src/cli/main.c"
+
+n=0
+for o in $(cat src/cli/*.c src/cli/*.h |
+	sed -n 's/.*{ *"\([a-z][a-z-]*\)", *\(no\|required\|optional\)_argument.*/\1/p' |
+	sort -u); do
+	both option "--$o"
+	n=$((n + 1))
+done
+[ "$n" -ge 30 ] || fail "only $n long options found in src/cli/"
+for o in $(cat src/cli/*.c src/cli/*.h |
+	sed -n "s/.*_argument, *NULL, *'\\([a-zA-Z]\\)'.*/\\1/p" | sort -u) V; do
+	both option "-$o"
+done
+
+n=0
+for c in $( (awk '/static const struct view_cmd [a-z_]+\[\] = \{/ { on = 1; next }
+		on && /^\};/ { on = 0 } on' tui/*.c tui/timeline/*.c |
+		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)".*/\1/p'
+	     grep -ho 'strcmp(argv\[0\], "[a-z-]*")' tui/*.c tui/timeline/*.c |
+		sed 's/.*"\(.*\)".*/\1/') | sort -u); do
+	both "command" ":$c"
+	n=$((n + 1))
+done
+[ "$n" -ge 20 ] || fail "only $n : commands found in tui/"
+
+# keys: "<PgDown>" is written PgDown, others as they are typed
+n=0
+for k in $(sed -n '/^\.TP$/{n;s/^\.B //p;}' "$tmpd/keys" |
+	sed 's/\\-/-/g; s/\\&//g; s/\\(dq/"/g' | tr ' ' '\n' | sort -u); do
+	case $k in
+	\<*\>) k=${k#<}; k=${k%>}
+		grep -qF -- "$k" "$tmpd/readme" || fail "$readme lacks the key $k" ;;
+	*) grep -qF -- "\`$k\`" "$tmpd/readme" || fail "$readme lacks the key \`$k\`" ;;
+	esac
+	n=$((n + 1))
+done
+[ "$n" -ge 50 ] || fail "only $n keys found in $man"
+
+for e in $(grep -rho 'getenv("[A-Z_]*")' src model tui |
+	sed 's/.*"\(.*\)".*/\1/' | grep -v '^NXTOP_TEST_' | sort -u); do
+	grep -q "^\.BR* .*\<$e\>" "$tmpd/env" ||
+		fail "$man ENVIRONMENT lacks $e"
+	in_readme "$e" "$tmpd/readme" || fail "$readme lacks $e"
+done
+
+for s in 0 $(sed -n 's/^#define EXIT_[A-Z_]* \([0-9][0-9]*\).*/\1/p' src/cli/cli.h); do
+	grep -qx "\.B $s" "$tmpd/exit" || fail "$man EXIT STATUS lacks $s"
+	grep -Eq "(^|[ :])$s [a-z\`]" "$tmpd/rexit" ||
+		fail "$readme's exit statuses lack $s"
+done
+
+n=0
+for f in $(sed -n 's/^[[:space:]]*F([A-Z_]*, "\([a-z_.A-Z]*\)", \("[a-z_]*"\|NULL\),.*/\1 \2/p' \
+	model/query.h | tr -d '"' | tr ' ' '\n' | grep -v '^NULL$' | sort -u); do
+	grep -qF -- "\`$f\`" "$tmpd/rquery" ||
+		fail "$readme's search queries lack the field \`$f\`"
+	n=$((n + 1))
+done
+[ "$n" -ge 30 ] || fail "only $n search fields found in model/query.h"
+
+pass
