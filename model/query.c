@@ -508,18 +508,3 @@ void query_append(struct query *q, const struct query *from)
 		q->n++;
 	}
 }
-
-int query_names_only(const struct query *q)
-{
-	for (size_t i = 0; i < q->n; i++) {
-		const struct qterm *t = &q->terms[i];
-
-		if (t->negate || t->op == Q_NE || t->op == Q_HASNOT ||
-		    t->op == Q_NRE)
-			return 0;
-		if (t->field != F_NAME && t->field != F_OPCODE &&
-		    t->field != F_ENGINE && t->field != F_ROW)
-			return 0;
-	}
-	return 1;
-}

@@ -122,8 +122,5 @@ void query_format(const struct query *q, struct strbuf *out);
  * why not: a part repeated more than 255 times, groups nested more than
  * 32 deep, or more than 4096 nodes once repetitions are written out. */
 const char *query_regex_check(const char *re);
-/* 1 if every term only restricts names and rows (searchable from the
- * per-name summaries). */
-int query_names_only(const struct query *q);
 
 #endif

@@ -727,6 +727,19 @@ static int queue_rows_setup(struct search *s)
 	return 0;
 }
 
+/* Whether every term but the queue_type terms that whole DMA rows
+ * answer is one of names and tracks. */
+static int names_beside_queue(const struct search *s)
+{
+	for (size_t i = 0; i < s->q.n; i++) {
+		const struct qterm *t = &s->q.terms[i];
+
+		if (!(s->queue_rows && queue_term(t)) && !name_term(t))
+			return 0;
+	}
+	return 1;
+}
+
 static struct numterm num_term(const struct search *s)
 {
 	const struct query *q = &s->q;
@@ -822,9 +835,9 @@ struct search *search_new_query(struct model *m, int64_t profile,
 		sb_adds(&s->from, " LEFT JOIN sys_event se ON se.slice_id = s.id");
 	if (j.a)
 		sb_adds(&s->from, " LEFT JOIN arg a ON a.slice_id = s.id");
-	s->names_only = query_names_only(&s->q);
 	if (queue_rows_setup(s))
 		goto fail;
+	s->names_only = names_beside_queue(s);
 	s->num = num_term(s);
 	if ((s->names_only || s->num.field >= 0) && names_only_setup(s))
 		goto fail;
