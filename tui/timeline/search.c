@@ -69,6 +69,7 @@ void timeline_hl_clear(struct timeline *tl)
 	free(h->density);
 	free(h->seen);
 	search_stats_free(&h->stats);
+	search_stats_free(&h->stats_b);
 	memset(h, 0, sizeof(*h));
 	tl->hl_rows = 0;
 	timeline_layout(tl);
@@ -162,6 +163,7 @@ int timeline_hl_side_b(struct timeline *tl)
 	h->search_b = search_new(tl->tr.mb, tl->prof_b.id,
 				 search_text(h->search), &err);
 	free(err);
+	h->svalid = h->dvalid = 0;
 	return 0;
 }
 
@@ -313,7 +315,36 @@ int timeline_hl_event(struct timeline *tl, size_t i, const struct mcell *c)
 	return m;
 }
 
-/* Hits over the whole profile, one column per strip cell. */
+/* Profile B's tracks when stacked: after A's and B's heading. */
+static const struct mtrack *tracks_b(const struct timeline *tl, size_t *n)
+{
+	*n = tl->tr.mb ? tl->tr.n - tl->tr.nall - 2 : 0;
+	return tl->tr.all + tl->tr.nall + 1;
+}
+
+/* One side's hits over [t0, t0 + colw * ncols) on the axis, added to
+ * sum. */
+static int side_density(struct timeline *tl, int side, int64_t t0,
+			int64_t colw, int ncols, int64_t *sum)
+{
+	size_t n = tl->tr.nall;
+	const struct mtrack *t = side ? tracks_b(tl, &n) : tl->tr.all;
+	int64_t *one = xcalloc((size_t)ncols, sizeof(*one));
+
+	for (size_t i = 0; i < n; i++) {
+		if (one_track_hits(tl, side, &t[i], t0, colw, ncols, one)) {
+			free(one);
+			return -1;
+		}
+		for (int c = 0; c < ncols; c++)
+			sum[c] += one[c];
+	}
+	free(one);
+	return 0;
+}
+
+/* Hits over the whole axis, one column per strip cell: stacked, A's
+ * and B's together. */
 static const int64_t *density(struct timeline *tl, int64_t *colw)
 {
 	struct highlight *h = &tl->hl;
@@ -325,27 +356,13 @@ static const int64_t *density(struct timeline *tl, int64_t *colw)
 	h->density = xreallocarray(h->density, (size_t)tl->ncols,
 				   sizeof(*h->density));
 	h->dcols = tl->ncols;
-	if (h->kind == HL_SEARCH) {
-		if (search_density(h->search, tl->tr.all, tl->tr.nall,
-				   tl->start, *colw, tl->ncols, h->density)) {
+	memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
+	for (int side = 0; side < (tl->tr.mb ? 2 : 1); side++) {
+		if (side_density(tl, side, tl->start, *colw, tl->ncols,
+				 h->density)) {
 			hl_fail(tl);
 			return NULL;
 		}
-	} else {
-		int64_t *one = xcalloc((size_t)tl->ncols, sizeof(*one));
-
-		memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
-		for (size_t i = 0; i < tl->tr.nall; i++) {
-			if (one_track_hits(tl, 0, &tl->tr.all[i], tl->start,
-					   *colw, tl->ncols, one)) {
-				free(one);
-				hl_fail(tl);
-				return NULL;
-			}
-			for (int c = 0; c < tl->ncols; c++)
-				h->density[c] += one[c];
-		}
-		free(one);
 	}
 	h->dvalid = 1;
 	return h->density;
@@ -360,22 +377,30 @@ static void view_range(const struct timeline *tl, int64_t *t0, int64_t *t1)
 		*t1 = *t0 + 1;
 }
 
+/* Matches in the view: A's, and B's in stats_b when stacked. */
 static const struct search_stats *view_stats(struct timeline *tl)
 {
 	struct highlight *h = &tl->hl;
-	int64_t t0, t1;
+	int64_t t0, t1, sh = tl->tr.shift;
+	size_t nb;
+	const struct mtrack *tb = tracks_b(tl, &nb);
 
 	view_range(tl, &t0, &t1);
-	if (h->svalid && h->s_t0 == t0 && h->s_t1 == t1)
+	if (h->svalid && h->s_t0 == t0 && h->s_t1 == t1 && h->s_shift == sh)
 		return &h->stats;
 	search_stats_free(&h->stats);
+	search_stats_free(&h->stats_b);
+	h->svalid = 0;
 	if (search_stats(h->search, tl->tr.all, tl->tr.nall, t0, t1,
-			 &h->stats)) {
+			 &h->stats) ||
+	    (h->search_b && search_stats(h->search_b, tb, nb, t0 - sh,
+					 t1 - sh, &h->stats_b))) {
 		hl_fail(tl);
 		return NULL;
 	}
 	h->s_t0 = t0;
 	h->s_t1 = t1;
+	h->s_shift = sh;
 	h->svalid = 1;
 	return &h->stats;
 }
@@ -414,6 +439,7 @@ static void draw_strip(struct timeline *tl, WINDOW *win, int y)
 struct row_count {
 	const char *name;
 	size_t line;		/* SIZE_MAX: not on screen */
+	int side;
 	int64_t n;
 };
 
@@ -424,37 +450,67 @@ static int cmp_count(const void *a, const void *b)
 	return x->n != y->n ? (x->n > y->n ? -1 : 1) : strcmp(x->name, y->name);
 }
 
-static void results_line(struct timeline *tl, struct strbuf *sb)
+/* Adds one side's per-track counts to rc by line: a system row may
+ * merge several tracks. */
+static size_t count_lines(struct timeline *tl, int side,
+			  const struct search_stats *st, struct row_count *rc,
+			  size_t n)
 {
-	const struct search_stats *st = view_stats(tl);
-	struct row_count *rc;
-	size_t n = 0;
-	char d[48];
-
-	sb_printf(sb, "/%s  ", tl->hl.text);
-	if (!st)
-		return;
-	timefmt_dur(d, sizeof(d), st->dur, 3, draw_tf());
-	sb_printf(sb, "in view: %" PRId64 " match%s, %s", st->count,
-		  st->count == 1 ? "" : "es", d);
-	/* per line: a system row may merge several tracks */
-	rc = xcalloc(st->nrows + 1, sizeof(*rc));
 	for (size_t i = 0; i < st->nrows; i++) {
-		size_t k = timeline_track_index(tl, st->rows[i].track), j;
+		size_t k = side ? tracks_find_side(&tl->tr, 1, st->rows[i].track)
+				: timeline_track_index(tl, st->rows[i].track);
+		size_t j;
 
 		for (j = 0; j < n && (k == SIZE_MAX || rc[j].line != k); j++)
 			;
 		if (j == n) {
 			rc[n].name = k == SIZE_MAX ? "?" : tl->tr.t[k].name;
+			rc[n].side = side;
 			rc[n++].line = k;
 		}
 		rc[j].n += st->rows[i].n;
 	}
-	if (n)
+	return n;
+}
+
+/* The count and time of the matches in view; stacked, A's then B's. */
+static void count_text(struct timeline *tl, const struct search_stats *st,
+		       struct strbuf *sb)
+{
+	const struct search_stats *b = &tl->hl.stats_b;
+	const char *sep = draw_glyph(G_SIDES);
+	char d[48], db[48];
+
+	timefmt_dur(d, sizeof(d), st->dur, 3, draw_tf());
+	if (!tl->hl.search_b) {
+		sb_printf(sb, "in view: %" PRId64 " match%s, %s", st->count,
+			  st->count == 1 ? "" : "es", d);
+		return;
+	}
+	timefmt_dur(db, sizeof(db), b->dur, 3, draw_tf());
+	sb_printf(sb, "in view: A %" PRId64 " %s B %" PRId64 " match%s, "
+		  "A %s %s B %s", st->count, sep, b->count,
+		  b->count == 1 ? "" : "es", d, sep, db);
+}
+
+static void results_line(struct timeline *tl, struct strbuf *sb)
+{
+	const struct search_stats *st = view_stats(tl);
+	struct row_count *rc;
+	size_t n;
+
+	sb_printf(sb, "/%s  ", tl->hl.text);
+	if (!st)
+		return;
+	count_text(tl, st, sb);
+	rc = xcalloc(st->nrows + tl->hl.stats_b.nrows + 1, sizeof(*rc));
+	n = count_lines(tl, 0, st, rc, 0);
+	n = count_lines(tl, 1, &tl->hl.stats_b, rc, n);
+	if (n > 1)
 		qsort(rc, n, sizeof(*rc), cmp_count);
 	for (size_t i = 0; i < n; i++)
-		sb_printf(sb, "%s %s %" PRId64, i ? "," : " ", rc[i].name,
-			  rc[i].n);
+		sb_printf(sb, "%s %s%s %" PRId64, i ? "," : " ", rc[i].name,
+			  rc[i].side ? " (B)" : "", rc[i].n);
 	free(rc);
 }
 

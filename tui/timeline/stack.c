@@ -30,9 +30,11 @@ static void set_shift(struct timeline *tl, int64_t shift)
 	tracks_set_shift(&tl->tr, shift);
 	timeline_extent(tl);
 	tl->marked[0] = tl->marked[1] = 0;
-	if (tl->hl.kind != HL_NONE)
+	if (tl->hl.kind != HL_NONE) {
 		for (size_t i = 0; i < tl->tr.n; i++)
 			tl->hl.frames[i].valid = 0;
+		tl->hl.dvalid = 0;	/* the strip counts B's too */
+	}
 	timeline_clamp(tl);
 }
 

@@ -77,9 +77,10 @@ struct highlight {
 	/* the density strip over the whole profile */
 	int64_t *density;
 	int dcols, dvalid;
-	/* matches in the view */
-	struct search_stats stats;
-	int64_t s_t0, s_t1;
+	/* matches in the view; stats_b: B's, over the same part of the
+	 * axis */
+	struct search_stats stats, stats_b;
+	int64_t s_t0, s_t1, s_shift;
 	int svalid;
 	int failed;		/* an error was shown; do not repeat it */
 	struct hl_seen *seen;
