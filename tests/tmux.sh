@@ -19,7 +19,8 @@
 # device profiles import in the background, one drilled into opening
 # when ready; stacked: nxtop A B,
 # the two timelines stacked, aligned on an event of each, the Compare
-# view's Enter zooming both and the two-sided Selection Summary; mouse,
+# view's Enter zooming both and the two-sided Selection Summary;
+# stacked-search: a search counted and marked on both sides; mouse,
 # mouse-lists: clicks, double-clicks, drags and wheel steps sent as the
 # SGR mouse reports of xterm, which curses decodes for
 # TERM=xterm-256color), and
@@ -205,8 +206,8 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager nesting flows flowmarks insights views stacked mouse \
-	mouse-lists; do
+	manager nesting flows flowmarks insights views stacked stacked-search \
+	mouse mouse-lists; do
 	run "$t"
 done
 

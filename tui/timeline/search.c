@@ -488,9 +488,8 @@ static void count_text(struct timeline *tl, const struct search_stats *st,
 		return;
 	}
 	timefmt_dur(db, sizeof(db), b->dur, 3, draw_tf());
-	sb_printf(sb, "in view: A %" PRId64 " %s B %" PRId64 " match%s, "
-		  "A %s %s B %s", st->count, sep, b->count,
-		  b->count == 1 ? "" : "es", d, sep, db);
+	sb_printf(sb, "in view: A %" PRId64 " %s B %" PRId64 " matches, "
+		  "A %s %s B %s", st->count, sep, b->count, d, sep, db);
 }
 
 static void results_line(struct timeline *tl, struct strbuf *sb)

@@ -1,0 +1,91 @@
+#!/bin/sh
+# A search over the stacked timeline of nxtop A B counts both sides:
+# the results line says "A n · B n matches, A time · B time" as sqlite3
+# counts and sums the matches in each cache (on the fixture pair and on
+# two demo profiles of different seeds); the density strip holds B's
+# matches too, B's offset applied: a query only B matches marks the
+# strip, and a column where A's and B's matches meet is the highest.
+set -u
+. "${srcdir:-.}/tests/lib.sh"
+
+command -v sqlite3 >/dev/null ||
+	{ echo "SKIP: needs sqlite3 (./install-deps installs it)" >&2; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
+a="$tmp/a.json"
+b="$tmp/b.json"
+cp "$srcdir/tests/fixtures/device_small.json" "$a"
+cp "$srcdir/tests/fixtures/device_small_b.json" "$b"
+"$NXTOP" demo --events 20000 --seed 1 --write "$tmp/d1.json" >/dev/null ||
+	fail "demo 1"
+"$NXTOP" demo --events 20000 --seed 2 --write "$tmp/d2.json" >/dev/null ||
+	fail "demo 2"
+for f in "$a" "$b" "$tmp/d1.json" "$tmp/d2.json"; do
+	expect 0 "" "$NXTOP" import -q "$f"
+done
+
+# sql CACHE WHERE: count and duration sum of the slices WHERE keeps
+sql() {
+	sqlite3 -separator ' ' "$1.nxdb" "SELECT count(*), coalesce(sum(s.dur), 0)
+		FROM slice s JOIN string n ON n.id = s.name
+		JOIN track t ON t.id = s.track_id WHERE $2"
+}
+
+# dur NS: a duration as the status line writes it (3 decimals, rounded,
+# trailing zeros dropped)
+dur() {
+	awk -v ns="$1" 'BEGIN {
+		if (ns < 1000) { printf "%d ns", ns; exit }
+		if (ns < 1e6) { per = 1e3; u = "µs" }
+		else if (ns < 1e9) { per = 1e6; u = "ms" }
+		else { per = 1e9; u = "s" }
+		s = sprintf("%.3f", int(ns * 1000 / per + 0.5) / 1000)
+		sub(/0+$/, "", s); sub(/\.$/, "", s)
+		printf "%s %s", s, u }'
+}
+
+# line A B QUERY WHERE: the search's results line on nxtop A B, the
+# whole axis in view, against sqlite3 on both caches
+line() {
+	printf 'size 200x50\nkeys q/%s<Enter>\ndump s\n' "$3" >"$tmp/s.keys"
+	rm -rf "$tmp/s"
+	mkdir "$tmp/s"
+	"$NXTOP" -q --headless="$tmp/s.keys" --dump="$tmp/s" "$1" "$2" \
+		2>"$err" || { fail "'$3' on $1 $2: $(cat "$err")"; return; }
+	set -- "$1" "$2" "$3" "$4" $(sql "$1" "$4") $(sql "$2" "$4")
+	want="in view: A $5 · B $7 matches, A $(dur "$6") · B $(dur "$8")"
+	grep -qF "/$3  $want" "$tmp/s/s" ||
+		fail "'$3': no '$want' in: $(grep "^/" "$tmp/s/s")"
+}
+line "$a" "$b" 'opcode=ACTIVATE' "n.str = 'ACTIVATE'"
+line "$a" "$b" 'opcode=TENSOR_REDUCE_V2' "n.str = 'TENSOR_REDUCE_V2'"
+line "$a" "$b" 'dur>100ns' 's.dur > 100'
+line "$tmp/d1.json" "$tmp/d2.json" 'name=MATMUL' "n.str = 'MATMUL'"
+line "$tmp/d1.json" "$tmp/d2.json" 'dur>2us' 's.dur > 2000'
+
+# the strip: the marks after the label
+strip() {
+	grep '^matches ' "$tmp/s/s" | cut -c 38- | tr -d ' '
+}
+# only B has TENSOR_REDUCE_V2: one mark, on B's event
+line "$a" "$b" 'opcode=TENSOR_REDUCE_V2' "n.str = 'TENSOR_REDUCE_V2'"
+[ "$(strip | wc -m)" -eq 2 ] || fail "B only: strip '$(strip)'"
+# ACTIVATE: A's last and B's last within one column (sqlite3 says how
+# far apart, against the strip's 1.87 ms / 163 columns), B's first
+# alone at the start; the shared column is the highest mark
+la=$(sqlite3 "$a.nxdb" "SELECT max(s.ts) FROM slice s JOIN string n ON
+	n.id = s.name WHERE n.str = 'ACTIVATE'")
+lb=$(sqlite3 "$b.nxdb" "SELECT max(s.ts) FROM slice s JOIN string n ON
+	n.id = s.name WHERE n.str = 'ACTIVATE'")
+[ "$((la - lb))" -eq 0 ] || fail "fixtures: last ACTIVATE moved: $la $lb"
+line "$a" "$b" 'opcode=ACTIVATE' "n.str = 'ACTIVATE'"
+[ "$(strip)" = "▁█" ] || fail "ACTIVATE: strip '$(strip)', wanted ▁█"
+# A alone: its one match
+printf 'size 200x50\nkeys /opcode=ACTIVATE<Enter>\ndump s\n' >"$tmp/s.keys"
+"$NXTOP" -q --headless="$tmp/s.keys" --dump="$tmp/s" "$a" 2>"$err" ||
+	fail "A alone: $(cat "$err")"
+[ "$(strip)" = "█" ] || fail "A alone: strip '$(strip)'"
+grep -q 'in view: 1 match, 248 ns' "$tmp/s/s" ||
+	fail "A alone: $(grep '^/' "$tmp/s/s")"
+[ "$failures" -eq 0 ]
