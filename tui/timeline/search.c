@@ -315,9 +315,14 @@ int timeline_hl_event(struct timeline *tl, size_t i, const struct mcell *c)
 	return m;
 }
 
-/* Profile B's tracks when stacked: after A's and B's heading. */
-static const struct mtrack *tracks_b(const struct timeline *tl, size_t *n)
+const struct mtrack *timeline_side_tracks(const struct timeline *tl, int side,
+					  size_t *n)
 {
+	if (!side) {
+		*n = tl->tr.nall;
+		return tl->tr.all;
+	}
+	/* after A's and B's heading */
 	*n = tl->tr.mb ? tl->tr.n - tl->tr.nall - 2 : 0;
 	return tl->tr.all + tl->tr.nall + 1;
 }
@@ -327,8 +332,8 @@ static const struct mtrack *tracks_b(const struct timeline *tl, size_t *n)
 static int side_density(struct timeline *tl, int side, int64_t t0,
 			int64_t colw, int ncols, int64_t *sum)
 {
-	size_t n = tl->tr.nall;
-	const struct mtrack *t = side ? tracks_b(tl, &n) : tl->tr.all;
+	size_t n;
+	const struct mtrack *t = timeline_side_tracks(tl, side, &n);
 	int64_t *one = xcalloc((size_t)ncols, sizeof(*one));
 
 	for (size_t i = 0; i < n; i++) {
@@ -383,7 +388,7 @@ static const struct search_stats *view_stats(struct timeline *tl)
 	struct highlight *h = &tl->hl;
 	int64_t t0, t1, sh = tl->tr.shift;
 	size_t nb;
-	const struct mtrack *tb = tracks_b(tl, &nb);
+	const struct mtrack *tb = timeline_side_tracks(tl, 1, &nb);
 
 	view_range(tl, &t0, &t1);
 	if (h->svalid && h->s_t0 == t0 && h->s_t1 == t1 && h->s_shift == sh)

@@ -226,6 +226,10 @@ void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1);
  * (aligned: the system profile's start), for what lists and exports
  * of the view show. */
 struct mprofile timeline_axis_profile(const struct timeline *tl);
+/* The tracks of one side (0 A's, 1 B's when stacked) that hold events,
+ * for searches over that side's model. */
+const struct mtrack *timeline_side_tracks(const struct timeline *tl, int side,
+					  size_t *n);
 /* Track index of a track id; SIZE_MAX if none. */
 size_t timeline_track_index(const struct timeline *tl, int64_t id);
 /* Track indices and row positions changed (a new grouping): forgets
