@@ -88,4 +88,68 @@ printf 'size 200x50\nkeys /opcode=ACTIVATE<Enter>\ndump s\n' >"$tmp/s.keys"
 [ "$(strip)" = "█" ] || fail "A alone: strip '$(strip)'"
 grep -q 'in view: 1 match, 248 ns' "$tmp/s/s" ||
 	fail "A alone: $(grep '^/' "$tmp/s/s")"
+
+# The Results view (R) stacked: a heading per side with its count, time
+# and min/avg/max as sqlite3 has them; e/E export both sides (CSV: a
+# side column; JSON: {A, B}), the counts and sums sqlite3's.
+need_jq() { command -v jq >/dev/null; }
+# stats CACHE WHERE: count, sum, min, avg (integer), max
+stats() {
+	sqlite3 -separator ' ' "$1.nxdb" "SELECT count(*), sum(s.dur),
+		min(s.dur), sum(s.dur) / count(*), max(s.dur)
+		FROM slice s JOIN string n ON n.id = s.name WHERE $2"
+}
+mkdir "$tmp/r" "$tmp/rx"
+printf 'size 200x50\nkeys q/name=MATMUL<Enter>R\ndump r\nkeys eEjEc\n' \
+	>"$tmp/r.keys"
+(cd "$tmp/rx" && NXTOP_EXPORT_DIR= "$NXTOP" -q --headless="$tmp/r.keys" \
+	--dump="$tmp/r" "$tmp/d1.json" "$tmp/d2.json") 2>"$err" ||
+	fail "R stacked: $(cat "$err")"
+set -- $(stats "$tmp/d1.json" "n.str = 'MATMUL'") \
+	$(stats "$tmp/d2.json" "n.str = 'MATMUL'")
+head -1 "$tmp/r/r" | grep -qF "/name=MATMUL  A $1 · B $6 matches in " ||
+	fail "R header: $(head -1 "$tmp/r/r")"
+for s in A B; do
+	if [ $s = A ]; then n=$1 sum=$2 mn=$3 avg=$4 mx=$5
+	else n=$6 sum=$7 mn=$8 avg=$9 mx=${10}; fi
+	# B's heading is past A's matches, off screen
+	want="$s: graph.neff  $n matches, $(dur "$sum")  min $(dur "$mn") avg $(dur "$avg") max $(dur "$mx")"
+	[ $s = B ] || grep -qF "$want" "$tmp/r/r" ||
+		fail "R: no '$want' in: $(grep '^[AB]: ' "$tmp/r/r")"
+	csv=$(tr -d '\r' <"$tmp/rx/nxtop-search-1.csv" | awk -F, -v s=$s '
+		$1 == s { n++; d += $3 } END { printf "%d %d", n, d }')
+	[ "$csv" = "$n $sum" ] || fail "CSV side $s: $csv, sqlite3 $n $sum"
+	if need_jq; then
+		js=$(jq -r --arg s $s '.[$s] | "\(.matches) \(.duration_sum_ns) \(.min_ns) \(.max_ns) \(.events | length)"' \
+			"$tmp/rx/nxtop-search-1.json")
+		[ "$js" = "$n $sum $mn $mx $n" ] ||
+			fail "JSON side $s: $js, sqlite3 $n $sum $mn $mx"
+	fi
+done
+grep -q '^# nxtop search, profile B$' "$tmp/rx/nxtop-search-1.txt" ||
+	fail "text export: no profile B: $(head -3 "$tmp/rx/nxtop-search-1.txt")"
+
+# both headings of the fixtures' ACTIVATE, as sqlite3 has them
+printf 'size 200x50\nkeys q/opcode=ACTIVATE<Enter>R\ndump h\n' >"$tmp/h.keys"
+"$NXTOP" -q --headless="$tmp/h.keys" --dump="$tmp/r" "$a" "$b" 2>"$err" ||
+	fail "R on the fixtures: $(cat "$err")"
+for s in A B; do
+	f=$a
+	[ $s = B ] && f=$b
+	set -- $(stats "$f" "n.str = 'ACTIVATE'")
+	want="$s: graph.neff  $1 match$([ "$1" -eq 1 ] || echo es), $(dur "$2")  min $(dur "$3") avg $(dur "$4") max $(dur "$5")"
+	grep -qF "$want" "$tmp/r/h" ||
+		fail "R: no '$want' in: $(grep '^[AB]: ' "$tmp/r/h")"
+done
+
+# Enter on B's first ACTIVATE (line 4: A's heading, A's one, B's
+# heading) selects it in B's rows: its duration is B's (sqlite3)
+d=$(sqlite3 "$b.nxdb" "SELECT s.dur FROM slice s JOIN string n ON
+	n.id = s.name WHERE n.str = 'ACTIVATE' ORDER BY s.ts, s.id LIMIT 1")
+printf 'size 200x50\nkeys q/opcode=ACTIVATE<Enter>Rjjj<Enter>\ndump e\n' \
+	>"$tmp/e.keys"
+"$NXTOP" -q --headless="$tmp/e.keys" --dump="$tmp/r" "$a" "$b" 2>"$err" ||
+	fail "Enter on B: $(cat "$err")"
+tail -1 "$tmp/r/e" | grep -q "ACTIVATE $(dur "$d")\$" ||
+	fail "Enter on B: $(tail -1 "$tmp/r/e"), B's is $(dur "$d")"
 [ "$failures" -eq 0 ]

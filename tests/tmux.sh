@@ -206,8 +206,8 @@ run() {
 
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
-	manager nesting flows flowmarks insights views stacked stacked-search \
-	mouse mouse-lists; do
+	manager nesting flows flowmarks insights views stacked \
+	mouse mouse-lists stacked-search; do
 	run "$t"
 done
 
