@@ -143,7 +143,7 @@ struct timeline {
 	size_t nmarks;
 	int marks_loaded;
 	int marks_row;		/* rows the marker line takes: 1 with markers */
-	struct insights ins;
+	struct insights ins, ins_b;	/* ins_b: profile B's, stacked */
 	int ins_row;		/* rows the warnings lane takes: 1 with ranges */
 	/* a system profile: its rows are grouped at view time */
 	int is_system;
@@ -287,14 +287,19 @@ const struct marker *timeline_mark_at_cursor(struct timeline *tl);
  * until it ends): enum view_poll. */
 int timeline_insights_poll(struct timeline *tl, int wait);
 /* The findings; NULL while the analysis runs, or when it failed. */
-const struct an_result *timeline_insights(const struct timeline *tl);
+/* One side's findings (1: profile B's, stacked); NULL until done. */
+const struct an_result *timeline_insights(const struct timeline *tl,
+					  int side);
+/* 1 once the side's analysis ended (found or failed). */
+int timeline_insights_done(const struct timeline *tl, int side);
 void timeline_insights_free(struct timeline *tl);
 /* "  3 insights" once they are known. */
 void timeline_insights_header(const struct timeline *tl, struct strbuf *out);
 /* The warnings lane under the axis: the findings' ranges in amber. */
 void timeline_insights_draw(struct timeline *tl, WINDOW *win);
 /* Zooms to a finding's ranges and boxes their rows. */
-void timeline_insight_show(struct timeline *tl, const struct an_finding *f);
+void timeline_insight_show(struct timeline *tl, const struct an_finding *f,
+			   int side);
 
 /* drill.c */
 /* Enter on an event already in the details pane: its device profile. */
