@@ -152,4 +152,34 @@ printf 'size 200x50\nkeys q/opcode=ACTIVATE<Enter>Rjjj<Enter>\ndump e\n' \
 	fail "Enter on B: $(cat "$err")"
 tail -1 "$tmp/r/e" | grep -q "ACTIVATE $(dur "$d")\$" ||
 	fail "Enter on B: $(tail -1 "$tmp/r/e"), B's is $(dur "$d")"
+
+# Insights stacked (I): B's findings after A's, marked B; Enter on B's
+# small-dma finding on Q0 puts the cursor on B's Q0 (:align then marks
+# B, on the DMA event sqlite3 has there); the same finding of A, on
+# A's (:align then moves B's mark onto it)
+printf 'size 200x50\nkeys qI\ndump ins\nkeys Gk<Enter>:align<Enter>\ndump ib\n' >"$tmp/i.keys"
+printf 'keys IG\nkeys kkkkk<Enter>:align<Enter>\ndump ia\n' >>"$tmp/i.keys"
+"$NXTOP" -q --headless="$tmp/i.keys" --dump="$tmp/r" "$a" "$b" 2>"$err" ||
+	fail "insights stacked: $(cat "$err")"
+na=$(grep -c '^A  *warning\|^A  *info\|^A  *error' "$tmp/r/ins")
+nb=$(grep -c '^B  *warning\|^B  *info\|^B  *error' "$tmp/r/ins")
+head -1 "$tmp/r/ins" | grep -qF "A $na · B $nb findings" ||
+	fail "insights: $(head -1 "$tmp/r/ins"), lines A $na B $nb"
+[ "$nb" -gt 0 ] || fail "insights: no B findings: $(cat "$tmp/r/ins")"
+grep '^B ' "$tmp/r/ins" | tail -2 | head -1 | grep -q 'small-dma.* on Q0 *$' ||
+	fail "insights: B's last but one is not small-dma on Q0: $(grep '^B ' "$tmp/r/ins")"
+for s in B A; do
+	f=$a
+	[ $s = B ] && f=$b
+	t=$(sqlite3 "$f.nxdb" "SELECT s.ts FROM slice s JOIN track t ON
+		t.id = s.track_id WHERE t.name = 'Q0' AND t.kind = 'dma'")
+	# B marked first; then A's point lines B's up with it
+	want="align: B marked at"
+	[ $s = A ] && want="align: B's event moved to A's, at"
+	want="$want $(awk -v t="$t" 'BEGIN { s = sprintf("%.6f", t / 1e6); sub(/0+$/, "", s); print s }') ms"
+	d=ib
+	[ $s = A ] && d=ia
+	tail -1 "$tmp/r/$d" | grep -qF "$want" ||
+		fail "Enter on $s's finding: $(tail -1 "$tmp/r/$d"), wanted $want"
+done
 [ "$failures" -eq 0 ]
