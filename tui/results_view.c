@@ -347,10 +347,9 @@ static int current(struct results *r, size_t i, struct mslice *s,
 	return 0;
 }
 
-static void go(struct results *r, const struct mslice *s, size_t line)
+/* After tui_pop(): r is gone, tl stays. */
+static void go(struct timeline *tl, const struct mslice *s, size_t line)
 {
-	struct timeline *tl = r->tl;
-
 	if (line == SIZE_MAX)
 		return;
 	timeline_goto(tl, s->ts, line);
@@ -361,19 +360,21 @@ static void go(struct results *r, const struct mslice *s, size_t line)
 static int results_enter(struct list *l, size_t i)
 {
 	struct results *r = (struct results *)l;
+	struct timeline *tl = r->tl;
 	struct mslice s;
 	size_t line;
 
 	if (current(r, i, &s, &line))
 		return 0;
 	tui_pop(l->view.tui);
-	go(r, &s, line);
+	go(tl, &s, line);
 	return 0;
 }
 
 static int results_zoom(struct list *l, size_t i)
 {
 	struct results *r = (struct results *)l;
+	struct timeline *tl = r->tl;
 	struct mslice s;
 	size_t line;
 
@@ -381,9 +382,8 @@ static int results_zoom(struct list *l, size_t i)
 		return 0;
 	tui_pop(l->view.tui);
 	/* the event with as much again around it */
-	timeline_zoom_range(r->tl, s.ts - s.dur / 2,
-			    s.ts + s.dur + s.dur / 2 + 1);
-	go(r, &s, line);
+	timeline_zoom_range(tl, s.ts - s.dur / 2, s.ts + s.dur + s.dur / 2 + 1);
+	go(tl, &s, line);
 	return 0;
 }
 
