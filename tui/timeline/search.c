@@ -189,30 +189,37 @@ static int one_track_hits(struct timeline *tl, int side,
 	return layers_frame(tl->m, t, h->ids, h->nids, t0, colw, ncols, hits);
 }
 
-/* Hits of the tracks line i draws, added up. */
-static int track_hits(struct timeline *tl, size_t i, int64_t t0,
-		      int64_t colw, int ncols, int64_t *hits)
+/* The hits of tracks t[0..n) of one side, added to sum. */
+static int add_hits(struct timeline *tl, int side, const struct mtrack *t,
+		    size_t n, int64_t t0, int64_t colw, int ncols,
+		    int64_t *sum)
 {
-	size_t n;
-	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
-	int64_t *one;
+	int64_t *one = xcalloc((size_t)ncols, sizeof(*one));
 
-	int side = tl->tr.st[i].side;
-
-	if (n == 1)
-		return one_track_hits(tl, side, t, t0, colw, ncols, hits);
-	memset(hits, 0, (size_t)ncols * sizeof(*hits));
-	one = xcalloc((size_t)ncols, sizeof(*one));
 	for (size_t j = 0; j < n; j++) {
 		if (one_track_hits(tl, side, &t[j], t0, colw, ncols, one)) {
 			free(one);
 			return -1;
 		}
 		for (int c = 0; c < ncols; c++)
-			hits[c] += one[c];
+			sum[c] += one[c];
 	}
 	free(one);
 	return 0;
+}
+
+/* Hits of the tracks line i draws, added up. */
+static int track_hits(struct timeline *tl, size_t i, int64_t t0,
+		      int64_t colw, int ncols, int64_t *hits)
+{
+	size_t n;
+	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
+	int side = tl->tr.st[i].side;
+
+	if (n == 1)
+		return one_track_hits(tl, side, t, t0, colw, ncols, hits);
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	return add_hits(tl, side, t, n, t0, colw, ncols, hits);
 }
 
 static void hl_fail(struct timeline *tl)
@@ -327,27 +334,6 @@ const struct mtrack *timeline_side_tracks(const struct timeline *tl, int side,
 	return tl->tr.all + tl->tr.nall + 1;
 }
 
-/* One side's hits over [t0, t0 + colw * ncols) on the axis, added to
- * sum. */
-static int side_density(struct timeline *tl, int side, int64_t t0,
-			int64_t colw, int ncols, int64_t *sum)
-{
-	size_t n;
-	const struct mtrack *t = timeline_side_tracks(tl, side, &n);
-	int64_t *one = xcalloc((size_t)ncols, sizeof(*one));
-
-	for (size_t i = 0; i < n; i++) {
-		if (one_track_hits(tl, side, &t[i], t0, colw, ncols, one)) {
-			free(one);
-			return -1;
-		}
-		for (int c = 0; c < ncols; c++)
-			sum[c] += one[c];
-	}
-	free(one);
-	return 0;
-}
-
 /* Hits over the whole axis, one column per strip cell: stacked, A's
  * and B's together. */
 static const int64_t *density(struct timeline *tl, int64_t *colw)
@@ -363,8 +349,11 @@ static const int64_t *density(struct timeline *tl, int64_t *colw)
 	h->dcols = tl->ncols;
 	memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
 	for (int side = 0; side < (tl->tr.mb ? 2 : 1); side++) {
-		if (side_density(tl, side, tl->start, *colw, tl->ncols,
-				 h->density)) {
+		size_t n;
+		const struct mtrack *t = timeline_side_tracks(tl, side, &n);
+
+		if (add_hits(tl, side, t, n, tl->start, *colw, tl->ncols,
+			     h->density)) {
 			hl_fail(tl);
 			return NULL;
 		}
