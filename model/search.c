@@ -1237,25 +1237,6 @@ int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 	return frame_raw(s, t, t0, colw, ncols, hits);
 }
 
-int search_density(struct search *s, const struct mtrack *tracks,
-		   size_t ntracks, int64_t t0, int64_t colw, int ncols,
-		   int64_t *hits)
-{
-	int64_t *one = xcalloc((size_t)ncols, sizeof(*one));
-
-	memset(hits, 0, (size_t)ncols * sizeof(*hits));
-	for (size_t i = 0; i < ntracks; i++) {
-		if (search_frame(s, &tracks[i], t0, colw, ncols, one)) {
-			free(one);
-			return -1;
-		}
-		for (int c = 0; c < ncols; c++)
-			hits[c] += one[c];
-	}
-	free(one);
-	return 0;
-}
-
 static struct search_row *stats_row(struct search_stats *st, int64_t track)
 {
 	for (size_t i = 0; i < st->nrows; i++)

@@ -33,10 +33,6 @@ int search_match(struct search *s, int64_t id);
 /* Matches starting in each column of one track. */
 int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 		 int64_t colw, int ncols, int64_t *hits);
-/* Matches starting in each column over all tracks of the profile. */
-int search_density(struct search *s, const struct mtrack *tracks,
-		   size_t ntracks, int64_t t0, int64_t colw, int ncols,
-		   int64_t *hits);
 
 struct search_row {
 	int64_t track;

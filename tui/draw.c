@@ -35,6 +35,7 @@ static const char *const glyphs[G_COUNT][2] = {
 	[G_HLINE] = { "\xe2\x94\x80", "-" },		/* ─ */
 	[G_ELLIPSIS] = { "\xe2\x80\xa6", "~" },		/* … */
 	[G_CRUMB] = { "\xe2\x80\xba", ">" },		/* › */
+	[G_SIDES] = { "\xc2\xb7", "|" },		/* · */
 	[G_SWATCH] = { "\xe2\x96\xa0", "#" },		/* ■ */
 	[G_SORT_UP] = { "\xe2\x96\xb2", "^" },		/* ▲ */
 	[G_SORT_DOWN] = { "\xe2\x96\xbc", "v" },	/* ▼ */

@@ -27,6 +27,7 @@ enum glyph {
 	G_LANE,			/* a nested track's lane below its name */
 	G_FLOW_OUT, G_FLOW_IN,	/* a flow leaves, enters an event */
 	G_FLOW_BOTH,		/* flows leave and enter in one cell */
+	G_SIDES,		/* between profile A's figure and B's */
 	G_COUNT
 };
 

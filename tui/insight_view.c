@@ -14,9 +14,11 @@
 #include "model/timefmt.h"
 #include "tui/list.h"
 
-enum { IC_SEVERITY, IC_RULE, IC_FINDING, IC_WHERE, IC_COUNT };
+enum { IC_SIDE, IC_SEVERITY, IC_RULE, IC_FINDING, IC_WHERE, IC_COUNT };
 
+/* Alone, from Severity on; stacked, Side first. */
 static const struct list_col cols[IC_COUNT] = {
+	[IC_SIDE] = { "Side", 4, 0, 0 },
 	[IC_SEVERITY] = { "Severity", 8, 0, 0 },
 	[IC_RULE] = { "Rule", 10, 0, 0 },
 	[IC_FINDING] = { "Finding", 60, 0, 0 },
@@ -26,14 +28,32 @@ static const struct list_col cols[IC_COUNT] = {
 struct insights_list {
 	struct list list;
 	struct timeline *tl;
-	const struct an_result *res;	/* the timeline's; NULL: not yet */
+	/* the timeline's, A's and B's (stacked); NULL: not yet */
+	const struct an_result *res[2];
+	int stacked;		/* nxtop A B: a Side column first */
+	int c0;			/* the first column: IC_SIDE when stacked */
 };
+
+static size_t side_count(const struct insights_list *il, int side)
+{
+	return il->res[side] ? il->res[side]->nfindings : 0;
+}
 
 static size_t ins_count(struct list *l)
 {
-	const struct an_result *r = ((struct insights_list *)l)->res;
+	const struct insights_list *il = (struct insights_list *)l;
 
-	return r ? r->nfindings : 0;
+	return side_count(il, 0) + side_count(il, 1);
+}
+
+/* Line i's finding and its side: A's first, then B's. */
+static const struct an_finding *finding(const struct insights_list *il,
+					size_t i, int *side)
+{
+	size_t na = side_count(il, 0);
+
+	*side = i >= na;
+	return *side ? &il->res[1]->findings[i - na] : &il->res[0]->findings[i];
 }
 
 static int by_id(const void *a, const void *b)
@@ -45,11 +65,12 @@ static int by_id(const void *a, const void *b)
 
 /* "6 ranges on 2 rows: 1.2 ms .. 3.4 ms", or "1.2 ms .. 3.4 ms on
  * qSyncIO0": the rows and the span of the ranges. */
-static void where(struct timeline *tl, const struct an_finding *f,
+static void where(struct timeline *tl, const struct an_finding *f, int side,
 		  struct strbuf *out)
 {
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN, row = f->ranges[0].row;
-	size_t rows = 1, i = timeline_track_index(tl, row);
+	int64_t sh = side ? tl->tr.shift : 0;
+	size_t rows = 1, i = tracks_find_side(&tl->tr, side, row);
 	int64_t *ids = xmalloc(f->nranges * sizeof(*ids));
 	char a[48], b[48];
 
@@ -62,8 +83,8 @@ static void where(struct timeline *tl, const struct an_finding *f,
 	for (size_t k = 1; k < f->nranges; k++)
 		rows += ids[k] != ids[k - 1];
 	free(ids);
-	timefmt_dur(a, sizeof(a), t0 - tl->origin, 3, draw_tf());
-	timefmt_dur(b, sizeof(b), t1 - tl->origin, 3, draw_tf());
+	timefmt_dur(a, sizeof(a), t0 + sh - tl->origin, 3, draw_tf());
+	timefmt_dur(b, sizeof(b), t1 + sh - tl->origin, 3, draw_tf());
 	if (f->nranges > 1)
 		sb_printf(out, "%zu ranges on %zu row%s: ", f->nranges, rows,
 			  rows == 1 ? "" : "s");
@@ -75,16 +96,19 @@ static void where(struct timeline *tl, const struct an_finding *f,
 static void ins_line(struct list *l, size_t i, struct list_line *out)
 {
 	struct insights_list *il = (struct insights_list *)l;
-	const struct an_finding *f = &il->res->findings[i];
+	int side, c = -il->c0;
+	const struct an_finding *f = finding(il, i, &side);
 
-	sb_adds(&out->cells[IC_SEVERITY], an_severity_names[f->severity]);
-	out->keys[IC_SEVERITY] = -(double)f->severity;
-	sb_adds(&out->cells[IC_RULE], f->rule);
-	sb_adds(&out->cells[IC_FINDING], f->text);
+	if (il->stacked)
+		sb_adds(&out->cells[IC_SIDE], side ? "B" : "A");
+	sb_adds(&out->cells[c + IC_SEVERITY], an_severity_names[f->severity]);
+	out->keys[c + IC_SEVERITY] = -(double)f->severity;
+	sb_adds(&out->cells[c + IC_RULE], f->rule);
+	sb_adds(&out->cells[c + IC_FINDING], f->text);
 	if (f->nranges)
-		where(il->tl, f, &out->cells[IC_WHERE]);
+		where(il->tl, f, side, &out->cells[c + IC_WHERE]);
 	else
-		sb_adds(&out->cells[IC_WHERE], "the whole profile");
+		sb_adds(&out->cells[c + IC_WHERE], "the whole profile");
 	if (f->severity == AN_INFO)
 		out->style = S_DIM;
 }
@@ -93,10 +117,11 @@ static int ins_enter(struct list *l, size_t i)
 {
 	struct insights_list *il = (struct insights_list *)l;
 	struct timeline *tl = il->tl;
-	const struct an_finding *f = &il->res->findings[i];
+	int side;
+	const struct an_finding *f = finding(il, i, &side);
 
 	tui_pop(l->view.tui);
-	timeline_insight_show(tl, f);
+	timeline_insight_show(tl, f, side);
 	return 0;
 }
 
@@ -104,11 +129,13 @@ static int ins_enter(struct list *l, size_t i)
 static void ins_reload(struct list *l)
 {
 	struct insights_list *il = (struct insights_list *)l;
-	const struct an_result *r = timeline_insights(il->tl);
+	const struct an_result *a = timeline_insights(il->tl, 0);
+	const struct an_result *b = il->stacked ? timeline_insights(il->tl, 1) : NULL;
 
-	if (r == il->res)
+	if (a == il->res[0] && b == il->res[1])
 		return;
-	il->res = r;
+	il->res[0] = a;
+	il->res[1] = b;
 	list_changed(l);
 	list_fit_cols(l);
 }
@@ -118,16 +145,23 @@ static void ins_header(struct list *l, struct strbuf *out)
 	struct insights_list *il = (struct insights_list *)l;
 	size_t n = ins_count(l);
 
-	if (!il->res)
-		sb_adds(out, il->tl->ins.done ? "the analysis failed" :
-			     "the rules are running...");
-	else
+	for (int side = 0; side <= il->stacked; side++) {
+		if (il->res[side])
+			continue;
+		sb_printf(out, "%s%s  ", il->stacked ? (side ? "B: " : "A: ") : "",
+			  timeline_insights_done(il->tl, side) ?
+			  "the analysis failed" : "the rules are running...");
+	}
+	if (il->stacked)
+		sb_printf(out, "A %zu %s B %zu findings", side_count(il, 0),
+			  draw_glyph(G_SIDES), side_count(il, 1));
+	else if (il->res[0])
 		sb_printf(out, "%zu finding%s", n, n == 1 ? "" : "s");
 }
 
 static const char *ins_export_name(struct list *l)
 {
-	return ((struct insights_list *)l)->res ? "insights" : NULL;
+	return ((struct insights_list *)l)->res[0] ? "insights" : NULL;
 }
 
 /* As `nxtop analyze` prints the whole profile, every finding listed. */
@@ -143,6 +177,11 @@ static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 		err_set("insights: text or JSON only");
 		return -1;
 	}
+	if (il->stacked) {
+		err_set("insights: of profile A alone; nxtop analyze B writes "
+			"B's");
+		return -1;
+	}
 	memset(&b, 0, sizeof(b));
 	if (bounds_compute(tl->m, tl->prof.id, tl->prof.start,
 			   tl->prof.end + 1, &b)) {
@@ -150,9 +189,9 @@ static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 		return -1;
 	}
 	if (fmt == OUT_JSON)
-		report_analyze_json(il->res, &b, &p, &all, f);
+		report_analyze_json(il->res[0], &b, &p, &all, f);
 	else
-		report_analyze_text(il->res, &b, &p, tl->tr.t, tl->tr.n, &all,
+		report_analyze_text(il->res[0], &b, &p, tl->tr.t, tl->tr.n, &all,
 				    f);
 	bounds_free(&b);
 	return 0;
@@ -184,8 +223,10 @@ struct view *insight_view_open(struct timeline *tl)
 	struct insights_list *il = xcalloc(1, sizeof(*il));
 
 	il->tl = tl;
+	il->stacked = tl->tr.mb != NULL;
+	il->c0 = il->stacked ? IC_SIDE : IC_SEVERITY;
 	list_init(&il->list, &ins_vops, &ins_ops, LIST_SMALL, "insights");
-	list_set_cols(&il->list, cols, IC_COUNT);
+	list_set_cols(&il->list, cols + il->c0, IC_COUNT - il->c0);
 	ins_reload(&il->list);
 	return &il->list.view;
 }

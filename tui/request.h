@@ -86,7 +86,8 @@ enum keymap {
 	    "Jump to the next match in time order") \
 	REQ(PREV_MATCH, "prev-match", "N", \
 	    "Jump to the previous match in time order") \
-	REQ(MATCHES, "matches", "R", "List the matches in view") \
+	REQ(MATCHES, "matches", "R", "List the matches in view (stacked: " \
+	    "both profiles', each under a heading with its figures)") \
 	GROUP("Selections, markers and panels (timeline)", KM_TIMELINE) \
 	REQ(BOX, "box", "v", \
 	    "Start a box selection at the cursor; moving stretches it") \
@@ -107,7 +108,7 @@ enum keymap {
 	    "Choose an info panel (Summary, NEFF, model, DMA queues, ...)") \
 	REQ(INSIGHTS, "insights", "I", \
 	    "List the findings of the analysis rules (Insights); Enter " \
-	    "zooms to one and selects its rows") \
+	    "zooms to one and selects its rows (stacked: both profiles')") \
 	GROUP("System and device profiles (timeline)", KM_TIMELINE) \
 	REQ(DEVICES, "devices", "D", \
 	    "List the device profiles of the system profile and their " \

@@ -21,16 +21,26 @@
 #define WINDOW_MAX (8 * PAGE)	/* matches kept */
 #define FAR (4 * PAGE)		/* further than this: read from an end */
 
-struct results {
-	struct list list;
-	struct timeline *tl;
+/* One profile's matches: A's, or B's when stacked (times on B's own
+ * axis; shift puts them on A's). */
+struct side {
+	struct model *m;
+	int64_t profile;
 	struct search *s;	/* the timeline's search */
 	struct search *own;	/* refined by the filter, ours */
-	int64_t t0, t1;
-	int64_t count, dur;	/* matches in [t0, t1), their duration sum */
+	int64_t shift;
+	int64_t count, dur;	/* matches in the range, their duration sum */
 	struct search_dist sd;	/* their durations */
 	struct mslice *rows;	/* lines base .. base + n - 1 */
 	size_t base, n;
+};
+
+struct results {
+	struct list list;
+	struct timeline *tl;
+	int64_t t0, t1;		/* on the axis */
+	struct side side[2];
+	int nsides;		/* 2 when stacked: a heading before each */
 	int failed;
 };
 
@@ -39,9 +49,9 @@ static const struct list_col cols[] = {
 	{ "Name", 30, 0, 0 },
 };
 
-static struct search *cur_search(struct results *r)
+static struct search *cur_search(const struct side *sd)
 {
-	return r->own ? r->own : r->s;
+	return sd->own ? sd->own : sd->s;
 }
 
 struct page {
@@ -57,46 +67,48 @@ static void page_add(void *ctx, const struct mslice *s)
 }
 
 /* Reads up to PAGE matches after (dir > 0) or before the window. */
-static int read_page(struct results *r, int dir, struct page *p)
+static int read_page(struct results *r, struct side *sd, int dir,
+		     struct page *p)
 {
 	int64_t ts, id;
 
 	p->rows = xcalloc(PAGE, sizeof(*p->rows));
 	p->n = 0;
-	if (!r->n) {
+	if (!sd->n) {
 		ts = dir > 0 ? INT64_MIN : INT64_MAX;
 		id = dir > 0 ? INT64_MIN : INT64_MAX;
 	} else if (dir > 0) {
-		ts = r->rows[r->n - 1].ts;
-		id = r->rows[r->n - 1].id;
+		ts = sd->rows[sd->n - 1].ts;
+		id = sd->rows[sd->n - 1].id;
 	} else {
-		ts = r->rows[0].ts;
-		id = r->rows[0].id;
+		ts = sd->rows[0].ts;
+		id = sd->rows[0].id;
 	}
-	return search_page(cur_search(r), r->t0, r->t1, ts, id, dir, PAGE,
-			   page_add, p);
+	return search_page(cur_search(sd), r->t0 - sd->shift,
+			   r->t1 - sd->shift, ts, id, dir, PAGE, page_add, p);
 }
 
 /* Keeps at most WINDOW_MAX lines, those nearest line i. */
-static void trim(struct results *r, size_t i)
+static void trim(struct side *sd, size_t i)
 {
 	size_t drop;
 
-	if (r->n <= WINDOW_MAX)
+	if (sd->n <= WINDOW_MAX)
 		return;
-	if (i >= r->base + r->n / 2) {
-		drop = r->n - WINDOW_MAX;
-		memmove(r->rows, r->rows + drop, WINDOW_MAX * sizeof(*r->rows));
-		r->base += drop;
+	if (i >= sd->base + sd->n / 2) {
+		drop = sd->n - WINDOW_MAX;
+		memmove(sd->rows, sd->rows + drop,
+			WINDOW_MAX * sizeof(*sd->rows));
+		sd->base += drop;
 	}
-	r->n = WINDOW_MAX;
+	sd->n = WINDOW_MAX;
 }
 
-static int grow(struct results *r, int dir)
+static int grow(struct results *r, struct side *sd, int dir)
 {
 	struct page p;
 
-	if (read_page(r, dir, &p)) {
+	if (read_page(r, sd, dir, &p)) {
 		free(p.rows);
 		return -1;
 	}
@@ -104,193 +116,77 @@ static int grow(struct results *r, int dir)
 		free(p.rows);
 		return 1;
 	}
-	r->rows = xreallocarray(r->rows, r->n + p.n, sizeof(*r->rows));
+	sd->rows = xreallocarray(sd->rows, sd->n + p.n, sizeof(*sd->rows));
 	if (dir > 0) {
-		memcpy(r->rows + r->n, p.rows, p.n * sizeof(*p.rows));
+		memcpy(sd->rows + sd->n, p.rows, p.n * sizeof(*p.rows));
 	} else {
 		/* the page came latest first */
-		memmove(r->rows + p.n, r->rows, r->n * sizeof(*r->rows));
+		memmove(sd->rows + p.n, sd->rows, sd->n * sizeof(*sd->rows));
 		for (size_t k = 0; k < p.n; k++)
-			r->rows[p.n - 1 - k] = p.rows[k];
-		r->base -= NX_MIN(r->base, p.n);
+			sd->rows[p.n - 1 - k] = p.rows[k];
+		sd->base -= NX_MIN(sd->base, p.n);
 	}
-	r->n += p.n;
+	sd->n += p.n;
 	free(p.rows);
 	return 0;
 }
 
-/* Makes line i readable; 0 if it is. */
-static int ensure(struct results *r, size_t i)
+/* Makes match i of one side readable; its slice, or NULL. */
+static const struct mslice *ensure(struct results *r, struct side *sd,
+				   size_t i)
 {
 	int rc = 0;
 
-	if (i >= r->base && i < r->base + r->n)
-		return 0;
-	if (!r->n || i + FAR < r->base || i >= r->base + r->n + FAR) {
+	if (i >= sd->base && i < sd->base + sd->n)
+		return &sd->rows[i - sd->base];
+	if (!sd->n || i + FAR < sd->base || i >= sd->base + sd->n + FAR) {
 		/* start again from the nearer end */
-		r->n = 0;
-		r->base = i < (size_t)r->count / 2 ? 0 : (size_t)r->count;
+		sd->n = 0;
+		sd->base = i < (size_t)sd->count / 2 ? 0 : (size_t)sd->count;
 	}
-	while (!rc && i >= r->base + r->n)
-		rc = grow(r, 1);
-	while (!rc && i < r->base)
-		rc = grow(r, -1);
-	trim(r, i);
+	while (!rc && i >= sd->base + sd->n)
+		rc = grow(r, sd, 1);
+	while (!rc && i < sd->base)
+		rc = grow(r, sd, -1);
+	trim(sd, i);
 	if (rc < 0 && !r->failed) {
 		r->failed = 1;
 		tui_error(r->list.view.tui, "%s", err_get());
 	}
-	return i >= r->base && i < r->base + r->n ? 0 : -1;
+	return i >= sd->base && i < sd->base + sd->n ?
+	       &sd->rows[i - sd->base] : NULL;
+}
+
+/* Line i as a side and a match of it; SIZE_MAX: the side's heading. */
+static struct side *line_side(struct results *r, size_t i, size_t *k)
+{
+	if (r->nsides == 1) {
+		*k = i;
+		return &r->side[0];
+	}
+	if (i <= (size_t)r->side[0].count) {
+		*k = i ? i - 1 : SIZE_MAX;
+		return &r->side[0];
+	}
+	i -= (size_t)r->side[0].count + 1;
+	*k = i ? i - 1 : SIZE_MAX;
+	return &r->side[1];
 }
 
 static size_t results_count(struct list *l)
 {
-	return (size_t)((struct results *)l)->count;
-}
-
-static void results_line(struct list *l, size_t i, struct list_line *out)
-{
 	struct results *r = (struct results *)l;
-	const struct mslice *m;
-	size_t k;
-	char b[48];
 
-	if (ensure(r, i))
-		return;
-	m = &r->rows[i - r->base];
-	timefmt_dur(b, sizeof(b), m->ts - r->tl->origin, 6, draw_tf());
-	sb_adds(&out->cells[0], b);
-	timefmt_dur(b, sizeof(b), m->dur, 3, draw_tf());
-	sb_adds(&out->cells[1], b);
-	k = timeline_track_index(r->tl, m->track_id);
-	sb_adds(&out->cells[2], k == SIZE_MAX ? "?" : r->tl->tr.t[k].name);
-	sb_adds(&out->cells[3], model_string(r->tl->m, m->name));
-}
-
-static int count(struct results *r)
-{
-	struct search_stats st;
-	const struct highlight *h = &r->tl->hl;
-
-	if (!r->own && h->svalid && h->s_t0 == r->t0 && h->s_t1 == r->t1) {
-		r->count = h->stats.count;
-		r->dur = h->stats.dur;
-	} else {
-		if (search_stats(cur_search(r), r->tl->tr.t, r->tl->tr.n, r->t0,
-				 r->t1, &st))
-			return -1;
-		r->count = st.count;
-		r->dur = st.dur;
-		search_stats_free(&st);
-	}
-	return search_dist(cur_search(r), r->t0, r->t1, r->count, &r->sd);
-}
-
-/* The filter refines the query: its words are more terms, added to the
- * query's own (never pasted into its text). */
-static struct search *refined(struct results *r, const char *text)
-{
-	struct query q = { NULL, 0 }, more;
-	struct search *s;
-	char *err = NULL;
-
-	if (query_parse(text, &more, &err)) {
-		err_set("%s", err);
-		free(err);
-		return NULL;
-	}
-	query_append(&q, search_query(r->s));
-	query_append(&q, &more);
-	query_free(&more);
-	s = search_new_query(r->tl->m, r->tl->prof.id, &q, &err);
-	if (!s) {
-		err_set("%s", err);
-		free(err);
-	}
-	return s;
-}
-
-static int results_filter(struct list *l, const char *text)
-{
-	struct results *r = (struct results *)l;
-	struct search *s = NULL;
-
-	if (text[strspn(text, " \t")] && !(s = refined(r, text)))
-		return -1;
-	search_free(r->own);
-	r->own = s;
-	r->n = r->base = 0;
-	r->failed = 0;
-	return count(r);
-}
-
-static const struct mslice *current(struct results *r, size_t i)
-{
-	return ensure(r, i) ? NULL : &r->rows[i - r->base];
-}
-
-static int results_enter(struct list *l, size_t i)
-{
-	struct results *r = (struct results *)l;
-	struct timeline *tl = r->tl;
-	const struct mslice *m = current(r, i);
-	struct mslice s;
-	size_t k;
-
-	if (!m)
-		return 0;
-	s = *m;
-	k = timeline_track_index(tl, s.track_id);
-	tui_pop(l->view.tui);
-	if (k != SIZE_MAX) {
-		timeline_goto(tl, s.ts, k);
-		tl->sel = s;
-	}
-	return 0;
-}
-
-static int results_zoom(struct list *l, size_t i)
-{
-	struct results *r = (struct results *)l;
-	struct timeline *tl = r->tl;
-	const struct mslice *m = current(r, i);
-	struct mslice s;
-	size_t k;
-
-	if (!m)
-		return 0;
-	s = *m;
-	k = timeline_track_index(tl, s.track_id);
-	tui_pop(l->view.tui);
-	/* the event with as much again around it */
-	timeline_zoom_range(tl, s.ts - s.dur / 2, s.ts + s.dur + s.dur / 2 + 1);
-	if (k != SIZE_MAX) {
-		timeline_goto(tl, s.ts, k);
-		tl->sel = s;
-	}
-	return 0;
-}
-
-static const char *results_export_name(struct list *l)
-{
-	(void)l;
-	return "search";
-}
-
-static int results_export(struct list *l, enum out_format fmt, FILE *f)
-{
-	struct results *r = (struct results *)l;
-	struct mprofile p = timeline_axis_profile(r->tl);
-
-	return export_search(r->tl->m, cur_search(r), &p, r->t0, r->t1, fmt, f);
+	return (size_t)(r->side[0].count + r->side[1].count) +
+	       (r->nsides == 2 ? 2 : 0);
 }
 
 /* The matches' shortest, average and longest, percentiles and histogram;
  * "-" where they were not read. */
-static void durations(const struct results *r, struct strbuf *out)
+static void durations(const struct side *s, struct strbuf *out)
 {
-	const struct search_dist *sd = &r->sd;
-	const int64_t ns[6] = { sd->dmin, r->dur / r->count, sd->dmax,
+	const struct search_dist *sd = &s->sd;
+	const int64_t ns[6] = { sd->dmin, s->dur / s->count, sd->dmax,
 				sd->dist.measured ? sd->dist.p50 : -1,
 				sd->dist.measured ? sd->dist.p90 : -1,
 				sd->dist.measured ? sd->dist.p99 : -1 };
@@ -310,25 +206,243 @@ static void durations(const struct results *r, struct strbuf *out)
 		sb_printf(out, "  %s", dist_glyphs(&sd->dist, draw_ascii(), h));
 }
 
+/* A side's heading: its count, time and durations. */
+static void heading(struct results *r, struct side *sd,
+		    struct list_line *out)
+{
+	int b = sd == &r->side[1];
+	const struct mprofile *p = b ? &r->tl->prof_b : &r->tl->prof;
+	char d[48];
+
+	timefmt_dur(d, sizeof(d), sd->dur, 3, draw_tf());
+	sb_printf(&out->cells[0], "%s: %s  %" PRId64 " match%s, %s",
+		  b ? "B" : "A", p->name ? p->name : "profile", sd->count,
+		  sd->count == 1 ? "" : "es", d);
+	if (!sd->s)
+		sb_adds(&out->cells[0], "  (the query does not apply)");
+	else if (sd->count)
+		durations(sd, &out->cells[0]);
+	out->span = 1;
+	out->style = S_GROUP;
+}
+
+static void results_line(struct list *l, size_t i, struct list_line *out)
+{
+	struct results *r = (struct results *)l;
+	size_t k;
+	struct side *sd = line_side(r, i, &k);
+	const struct mslice *m;
+	char b[48];
+
+	if (k == SIZE_MAX) {
+		heading(r, sd, out);
+		return;
+	}
+	if (!(m = ensure(r, sd, k)))
+		return;
+	timefmt_dur(b, sizeof(b), m->ts + sd->shift - r->tl->origin, 6,
+		    draw_tf());
+	sb_adds(&out->cells[0], b);
+	timefmt_dur(b, sizeof(b), m->dur, 3, draw_tf());
+	sb_adds(&out->cells[1], b);
+	k = tracks_find_side(&r->tl->tr, sd == &r->side[1], m->track_id);
+	sb_adds(&out->cells[2], k == SIZE_MAX ? "?" : r->tl->tr.t[k].name);
+	sb_adds(&out->cells[3], model_string(sd->m, m->name));
+}
+
+static int count_side(struct results *r, struct side *sd)
+{
+	const struct highlight *h = &r->tl->hl;
+	int b = sd == &r->side[1];
+	struct search_stats st;
+	size_t nt;
+	const struct mtrack *t = timeline_side_tracks(r->tl, b, &nt);
+
+	sd->count = sd->dur = 0;
+	memset(&sd->sd, 0, sizeof(sd->sd));
+	if (!sd->s)
+		return 0;
+	if (!sd->own && h->svalid && h->s_t0 == r->t0 && h->s_t1 == r->t1 &&
+	    h->s_shift == sd->shift) {
+		sd->count = b ? h->stats_b.count : h->stats.count;
+		sd->dur = b ? h->stats_b.dur : h->stats.dur;
+	} else {
+		if (search_stats(cur_search(sd), t, nt, r->t0 - sd->shift,
+				 r->t1 - sd->shift, &st))
+			return -1;
+		sd->count = st.count;
+		sd->dur = st.dur;
+		search_stats_free(&st);
+	}
+	return search_dist(cur_search(sd), r->t0 - sd->shift,
+			   r->t1 - sd->shift, sd->count, &sd->sd);
+}
+
+static int count(struct results *r)
+{
+	for (int k = 0; k < r->nsides; k++)
+		if (count_side(r, &r->side[k]))
+			return -1;
+	return 0;
+}
+
+/* The filter refines the query: its words are more terms, added to the
+ * query's own (never pasted into its text). */
+static struct search *refined(const struct side *sd, const char *text)
+{
+	struct query q = { NULL, 0 }, more;
+	struct search *s;
+	char *err = NULL;
+
+	if (query_parse(text, &more, &err)) {
+		err_set("%s", err);
+		free(err);
+		return NULL;
+	}
+	query_append(&q, search_query(sd->s));
+	query_append(&q, &more);
+	query_free(&more);
+	s = search_new_query(sd->m, sd->profile, &q, &err);
+	if (!s) {
+		err_set("%s", err);
+		free(err);
+	}
+	return s;
+}
+
+static int results_filter(struct list *l, const char *text)
+{
+	struct results *r = (struct results *)l;
+	struct search *s[2] = { NULL, NULL };
+	int all = !text[strspn(text, " \t")];
+
+	for (int k = 0; k < r->nsides && !all; k++) {
+		if (r->side[k].s && !(s[k] = refined(&r->side[k], text))) {
+			search_free(s[0]);
+			return -1;
+		}
+	}
+	for (int k = 0; k < r->nsides; k++) {
+		search_free(r->side[k].own);
+		r->side[k].own = s[k];
+		r->side[k].n = r->side[k].base = 0;
+	}
+	r->failed = 0;
+	return count(r);
+}
+
+/* The match on line i on the axis, with the track line it is on. */
+static int current(struct results *r, size_t i, struct mslice *s,
+		   size_t *line)
+{
+	size_t k;
+	struct side *sd = line_side(r, i, &k);
+	const struct mslice *m = k == SIZE_MAX ? NULL : ensure(r, sd, k);
+
+	if (!m)
+		return -1;
+	*s = *m;
+	s->ts += sd->shift;
+	*line = tracks_find_side(&r->tl->tr, sd == &r->side[1], s->track_id);
+	return 0;
+}
+
+/* After tui_pop(): r is gone, tl stays. */
+static void go(struct timeline *tl, const struct mslice *s, size_t line)
+{
+	if (line == SIZE_MAX)
+		return;
+	timeline_goto(tl, s->ts, line);
+	tl->sel = *s;
+	tl->sel_side = tl->tr.st[line].side;
+}
+
+static int results_enter(struct list *l, size_t i)
+{
+	struct results *r = (struct results *)l;
+	struct timeline *tl = r->tl;
+	struct mslice s;
+	size_t line;
+
+	if (current(r, i, &s, &line))
+		return 0;
+	tui_pop(l->view.tui);
+	go(tl, &s, line);
+	return 0;
+}
+
+static int results_zoom(struct list *l, size_t i)
+{
+	struct results *r = (struct results *)l;
+	struct timeline *tl = r->tl;
+	struct mslice s;
+	size_t line;
+
+	if (current(r, i, &s, &line))
+		return 0;
+	tui_pop(l->view.tui);
+	/* the event with as much again around it */
+	timeline_zoom_range(tl, s.ts - s.dur / 2, s.ts + s.dur + s.dur / 2 + 1);
+	go(tl, &s, line);
+	return 0;
+}
+
+static const char *results_export_name(struct list *l)
+{
+	(void)l;
+	return "search";
+}
+
+static int results_export(struct list *l, enum out_format fmt, FILE *f)
+{
+	struct results *r = (struct results *)l;
+	struct mprofile p = timeline_axis_profile(r->tl);
+	struct export_side s[2];
+
+	for (int k = 0; k < r->nsides; k++) {
+		struct side *sd = &r->side[k];
+
+		s[k] = (struct export_side){ sd->m, cur_search(sd),
+			k ? r->tl->prof_b : p, r->t0 - sd->shift,
+			r->t1 - sd->shift };
+		/* B's times from B's own start */
+		if (k)
+			s[k].p.start = r->tl->prof_b.start;
+	}
+	if (r->nsides == 1)
+		return export_search(s[0].m, s[0].s, &s[0].p, s[0].t0, s[0].t1,
+				     fmt, f);
+	return export_search_sides(s, fmt, f);
+}
+
 static void results_header(struct list *l, struct strbuf *out)
 {
 	struct results *r = (struct results *)l;
+	const char *q = search_text(r->side[0].s);
 	char a[48], b[48];
 
 	timefmt_dur(a, sizeof(a), r->t0 - r->tl->origin, 3, draw_tf());
 	timefmt_dur(b, sizeof(b), r->t1 - r->tl->origin, 3, draw_tf());
-	sb_printf(out, "/%s  %" PRId64 " match%s in %s .. %s", search_text(r->s),
-		  r->count, r->count == 1 ? "" : "es", a, b);
-	if (r->count)
-		durations(r, out);
+	if (r->nsides == 2) {
+		sb_printf(out, "/%s  A %" PRId64 " %s B %" PRId64
+			  " matches in %s .. %s", q, r->side[0].count,
+			  draw_glyph(G_SIDES), r->side[1].count, a, b);
+		return;
+	}
+	sb_printf(out, "/%s  %" PRId64 " match%s in %s .. %s", q,
+		  r->side[0].count, r->side[0].count == 1 ? "" : "es", a, b);
+	if (r->side[0].count)
+		durations(&r->side[0], out);
 }
 
 static void results_free(struct list *l)
 {
 	struct results *r = (struct results *)l;
 
-	search_free(r->own);
-	free(r->rows);
+	for (int k = 0; k < 2; k++) {
+		search_free(r->side[k].own);
+		free(r->side[k].rows);
+	}
 	free(r);
 }
 
@@ -354,9 +468,18 @@ struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
 	struct results *r = xcalloc(1, sizeof(*r));
 
 	r->tl = tl;
-	r->s = s;
 	r->t0 = t0;
 	r->t1 = t1;
+	r->side[0] = (struct side){ .m = tl->m, .profile = tl->prof.id,
+				    .s = s };
+	r->nsides = 1;
+	if (tl->tr.mb) {
+		/* stacked: B's matches of the same text, under A's */
+		r->side[1] = (struct side){ .m = tl->tr.mb,
+			.profile = tl->prof_b.id, .s = tl->hl.search_b,
+			.shift = tl->tr.shift };
+		r->nsides = 2;
+	}
 	if (count(r)) {
 		free(r);
 		return NULL;

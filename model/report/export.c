@@ -559,6 +559,8 @@ struct match_ctx {
 	int text;
 	sqlite3_stmt *track_name;
 	struct strbuf name;	/* the last track_name(), whole */
+	const char *side;	/* "A" or "B": a first column says whose */
+	int csv;		/* the statistics' columns and line too */
 };
 
 static const char *track_name(struct match_ctx *c, int64_t id)
@@ -579,6 +581,8 @@ static void add_match(void *ctx, const struct mslice *ms)
 	struct match_ctx *c = ctx;
 
 	table_row(c->t);
+	if (c->side)
+		table_text(c->t, c->side);
 	if (c->text) {
 		cell_time(c->t, ms->ts - c->pstart);
 		cell_dur(c->t, ms->dur);
@@ -603,11 +607,10 @@ static void search_dist_json(struct jout *j, const struct search_stats *st,
 	dist_json(j, &sd->dist);
 }
 
-/* In CSV the matches' statistics come first, on a line of their own in
+/* In CSV each side's statistics come first, on a line of their own in
  * the summaries' columns after the match columns (left empty); the match
  * lines leave them empty. */
-static void search_dist_csv(struct table *t, const struct search_stats *st,
-			    const struct search_dist *sd)
+static void search_dist_csv_cols(struct table *t)
 {
 	table_col(t, "count", 1);
 	table_col(t, "dur_sum_ns", 1);
@@ -615,7 +618,17 @@ static void search_dist_csv(struct table *t, const struct search_stats *st,
 	table_col(t, "min_ns", 1);
 	table_col(t, "max_ns", 1);
 	dist_csv_cols(t);
+}
+
+static void search_dist_csv_row(struct match_ctx *c,
+				const struct search_stats *st,
+				const struct search_dist *sd)
+{
+	struct table *t = c->t;
+
 	table_row(t);
+	if (c->side)
+		table_text(t, c->side);
 	for (int i = 0; i < 5; i++)	/* start_ns .. slice_id */
 		table_text(t, "");
 	table_int(t, st->count);
@@ -650,93 +663,212 @@ static void search_dist_text(FILE *f, const struct search_stats *st,
 		dist_glyphs(&sd->dist, 0, h));
 }
 
-int export_search(struct model *m, struct search *s, const struct mprofile *p,
-		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f)
+static void match_cols(struct match_ctx *c)
 {
-	struct search_dist sd;
-	struct match_ctx c = { m, table_new(), p->start, fmt == OUT_TEXT, NULL,
-			       { NULL, 0, 0 } };
-	struct search_stats st;
+	if (c->side)
+		table_col(c->t, c->text ? "Side" : "side", 0);
+	table_col(c->t, c->text ? "Start" : "start_ns", 1);
+	table_col(c->t, c->text ? "Duration" : "duration_ns", 1);
+	table_col(c->t, c->text ? "Row" : "row", 0);
+	table_col(c->t, c->text ? "Name" : "name", 0);
+	if (!c->text)
+		table_col(c->t, "slice_id", 1);
+	if (c->csv)
+		search_dist_csv_cols(c->t);
+}
+
+/* One profile's matches in [t0, t1) added to c's table, with their
+ * totals; c->track_name is left prepared on x's model for the rows'
+ * names (search_done() finalizes it). */
+static int search_gather(struct match_ctx *c, const struct export_side *x,
+			 struct search_stats *st, struct search_dist *sd)
+{
 	struct mtrack *tracks;
 	size_t nt;
 	int rc = -1;
 
-	if (model_tracks(m, p->id, &tracks, &nt))
+	c->m = x->m;
+	c->pstart = x->p.start;
+	if (model_tracks(x->m, x->p.id, &tracks, &nt))
+		return -1;
+	if (search_stats(x->s, tracks, nt, x->t0, x->t1, st))
 		goto out;
-	if (search_stats(s, tracks, nt, t0, t1, &st))
-		goto out_tracks;
-	if (search_dist(s, t0, t1, st.count, &sd)) {
-		search_stats_free(&st);
-		goto out_tracks;
-	}
-	sqlite3_prepare_v2(model_db(m), "SELECT name FROM track WHERE id = ?", -1,
-			   &c.track_name, NULL);
-	table_col(c.t, c.text ? "Start" : "start_ns", 1);
-	table_col(c.t, c.text ? "Duration" : "duration_ns", 1);
-	table_col(c.t, c.text ? "Row" : "row", 0);
-	table_col(c.t, c.text ? "Name" : "name", 0);
-	if (!c.text)
-		table_col(c.t, "slice_id", 1);
-	if (fmt == OUT_CSV)
-		search_dist_csv(c.t, &st, &sd);
-	if (search_list(s, t0, t1, 0, INT64_MAX, add_match, &c))
+	if (search_dist(x->s, x->t0, x->t1, st->count, sd))
 		goto out_stats;
-	if (fmt == OUT_JSON) {
-		struct jout j;
-
-		jout_init(&j, f, 1);
-		jout_obj(&j);
-		jout_kstr(&j, "query", search_text(s));
-		jout_kint(&j, "start_ns", t0 - p->start);
-		jout_kint(&j, "end_ns", t1 - p->start);
-		jout_kint(&j, "matches", st.count);
-		jout_kint(&j, "duration_sum_ns", st.dur);
-		search_dist_json(&j, &st, &sd);
-		jout_key(&j, "rows");
-		jout_obj(&j);
-		for (size_t i = 0; i < st.nrows; i++) {
-			jout_kint(&j, track_name(&c, st.rows[i].track), st.rows[i].n);
-		}
-		jout_end(&j);
-		jout_key(&j, "events");
-		table_write_json(c.t, &j);
-		jout_end(&j);
-		jout_done(&j);
-	} else if (fmt == OUT_CSV) {
-		table_write_csv(c.t, f);
-	} else {
-		char a[48];
-		struct strbuf q;
-
-		sb_init(&q);
-		text_sanitize(&q, search_text(s), 0);
-		header(f, "search", p);
-		fprintf(f, "Query    %s\n", sb_cstr(&q));
-		sb_free(&q);
-		range_line(f, p, t0, t1);
-		report_dur(a, sizeof(a), st.dur);
-		fprintf(f, "Matches  %" PRId64 " (duration sum %s)\n", st.count, a);
-		search_dist_text(f, &st, &sd);
-		for (size_t i = 0; i < st.nrows; i++) {
-			struct strbuf n;
-
-			sb_init(&n);
-			row_name(&n, track_name(&c, st.rows[i].track));
-			fprintf(f, "  %-20s %" PRId64 "\n", sb_cstr(&n), st.rows[i].n);
-			sb_free(&n);
-		}
-		fputc('\n', f);
-		table_write_text(c.t, f, 0);
+	if (c->csv)
+		search_dist_csv_row(c, st, sd);
+	sqlite3_prepare_v2(model_db(x->m), "SELECT name FROM track WHERE id = ?",
+			   -1, &c->track_name, NULL);
+	if (!search_list(x->s, x->t0, x->t1, 0, INT64_MAX, add_match, c)) {
+		rc = 0;
+		goto out;
 	}
-	rc = 0;
+	sqlite3_finalize(c->track_name);
+	c->track_name = NULL;
 out_stats:
-	sqlite3_finalize(c.track_name);
-	search_stats_free(&st);
-out_tracks:
+	search_stats_free(st);
+out:
 	model_tracks_free(tracks, nt);
+	return rc;
+}
+
+static void search_done(struct match_ctx *c, struct search_stats *st)
+{
+	sqlite3_finalize(c->track_name);
+	c->track_name = NULL;
+	search_stats_free(st);
+}
+
+static void search_json(struct jout *j, struct match_ctx *c,
+			const struct export_side *x,
+			const struct search_stats *st,
+			const struct search_dist *sd)
+{
+	jout_obj(j);
+	jout_kstr(j, "query", search_text(x->s));
+	jout_kint(j, "start_ns", x->t0 - x->p.start);
+	jout_kint(j, "end_ns", x->t1 - x->p.start);
+	jout_kint(j, "matches", st->count);
+	jout_kint(j, "duration_sum_ns", st->dur);
+	search_dist_json(j, st, sd);
+	jout_key(j, "rows");
+	jout_obj(j);
+	for (size_t i = 0; i < st->nrows; i++)
+		jout_kint(j, track_name(c, st->rows[i].track), st->rows[i].n);
+	jout_end(j);
+	jout_key(j, "events");
+	table_write_json(c->t, j);
+	jout_end(j);
+}
+
+static void search_text_out(FILE *f, const char *what, struct match_ctx *c,
+			    const struct export_side *x,
+			    const struct search_stats *st,
+			    const struct search_dist *sd)
+{
+	char a[48];
+	struct strbuf q;
+
+	sb_init(&q);
+	text_sanitize(&q, search_text(x->s), 0);
+	header(f, what, &x->p);
+	fprintf(f, "Query    %s\n", sb_cstr(&q));
+	sb_free(&q);
+	range_line(f, &x->p, x->t0, x->t1);
+	report_dur(a, sizeof(a), st->dur);
+	fprintf(f, "Matches  %" PRId64 " (duration sum %s)\n", st->count, a);
+	search_dist_text(f, st, sd);
+	for (size_t i = 0; i < st->nrows; i++) {
+		struct strbuf n;
+
+		sb_init(&n);
+		row_name(&n, track_name(c, st->rows[i].track));
+		fprintf(f, "  %-20s %" PRId64 "\n", sb_cstr(&n), st->rows[i].n);
+		sb_free(&n);
+	}
+	fputc('\n', f);
+	table_write_text(c->t, f, 0);
+}
+
+/* One side written in fmt (CSV: its rows alone). */
+static int search_side(const struct export_side *x, const char *side,
+		       const char *what, enum out_format fmt, struct jout *j,
+		       FILE *f)
+{
+	struct match_ctx c = { .t = table_new(), .text = fmt == OUT_TEXT,
+			       .side = side, .csv = fmt == OUT_CSV };
+	struct search_stats st;
+	struct search_dist sd;
+	int rc = -1;
+
+	sb_init(&c.name);
+	match_cols(&c);
+	if (search_gather(&c, x, &st, &sd))
+		goto out;
+	if (fmt == OUT_JSON)
+		search_json(j, &c, x, &st, &sd);
+	else if (fmt == OUT_CSV)
+		table_write_csv(c.t, f);
+	else
+		search_text_out(f, what, &c, x, &st, &sd);
+	search_done(&c, &st);
+	rc = 0;
 out:
 	table_free(c.t);
 	sb_free(&c.name);
+	return rc;
+}
+
+int export_search(struct model *m, struct search *s, const struct mprofile *p,
+		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f)
+{
+	const struct export_side x = { m, s, *p, t0, t1 };
+	struct jout j;
+	int rc;
+
+	if (fmt != OUT_JSON)
+		return search_side(&x, NULL, "search", fmt, NULL, f);
+	jout_init(&j, f, 1);
+	rc = search_side(&x, NULL, "search", fmt, &j, f);
+	jout_done(&j);
+	return rc;
+}
+
+/* Both sides' matches in one table, a first column saying whose. */
+static int search_sides_csv(const struct export_side x[2], FILE *f)
+{
+	struct match_ctx c = { .t = table_new(), .text = 0, .csv = 1 };
+	struct search_stats st;
+	struct search_dist sd;
+	int rc = 0;
+
+	sb_init(&c.name);
+	for (int k = 0; k < 2 && !rc; k++) {
+		c.side = k ? "B" : "A";
+		if (k == 0)
+			match_cols(&c);
+		if (!x[k].s)
+			continue;
+		rc = search_gather(&c, &x[k], &st, &sd);
+		if (!rc)
+			search_done(&c, &st);
+	}
+	if (!rc)
+		table_write_csv(c.t, f);
+	table_free(c.t);
+	sb_free(&c.name);
+	return rc;
+}
+
+int export_search_sides(const struct export_side x[2], enum out_format fmt,
+			FILE *f)
+{
+	struct jout j;
+	int rc = 0;
+
+	if (fmt == OUT_CSV)
+		return search_sides_csv(x, f);
+	if (fmt == OUT_JSON) {
+		jout_init(&j, f, 1);
+		jout_obj(&j);
+	}
+	for (int k = 0; k < 2 && !rc; k++) {
+		if (fmt == OUT_JSON)
+			jout_key(&j, k ? "B" : "A");
+		if (!x[k].s) {
+			if (fmt == OUT_JSON)
+				jout_null(&j);
+			continue;
+		}
+		if (k && fmt == OUT_TEXT)
+			fputc('\n', f);
+		rc = search_side(&x[k], NULL, k ? "search, profile B" :
+				 "search, profile A", fmt, &j, f);
+	}
+	if (fmt == OUT_JSON) {
+		jout_end(&j);
+		jout_done(&j);
+	}
 	return rc;
 }
 

@@ -29,6 +29,18 @@ void export_layers(const struct layer_table *t, const struct mprofile *p,
  * counts and every match in time order. */
 int export_search(struct model *m, struct search *s, const struct mprofile *p,
 		  int64_t t0, int64_t t1, enum out_format fmt, FILE *f);
+/* One profile's search in [t0, t1) of its own axis; times from p.start. */
+struct export_side {
+	struct model *m;
+	struct search *s;	/* NULL: the query does not apply to it */
+	struct mprofile p;
+	int64_t t0, t1;
+};
+/* Two stacked profiles' matches: text, profile A's report then B's;
+ * JSON, {"A": ..., "B": ...} each as export_search writes it; CSV, one
+ * table with a first column side (A or B). */
+int export_search_sides(const struct export_side x[2], enum out_format fmt,
+			FILE *f);
 /* Every event of the profile's rows (or of ids[0..nids) when nids > 0)
  * overlapping [t0, t1): id, row, start and duration (ns from the profile
  * start), depth and parent id, streamed in row order then by start. */

@@ -24,7 +24,7 @@ static int by_ts(const void *a, const void *b)
 
 /* Every finding's ranges as disjoint spans in time order, each with
  * the highest severity of the ranges it merges. */
-static void build_spans(struct timeline *tl, const struct an_result *r)
+static void build_spans(struct insights *in, const struct an_result *r)
 {
 	struct ins_span *s = NULL;
 	size_t n = 0, cap = 0, out = 0;
@@ -49,75 +49,115 @@ static void build_spans(struct timeline *tl, const struct an_result *r)
 			s[out++] = s[i];
 		}
 	}
-	tl->ins.spans = s;
-	tl->ins.nspans = out;
+	in->spans = s;
+	in->nspans = out;
 }
 
-static void take_result(struct timeline *tl)
+static void take_result(struct timeline *tl, struct insights *in)
 {
 	const char *error;
 
-	tl->ins.res = an_job_result(tl->ins.job, &error);
-	if (!tl->ins.res) {
-		tui_error(tl->view.tui, "insights: %s", error ? error : "failed");
+	in->res = an_job_result(in->job, &error);
+	if (!in->res) {
+		tui_error(tl->view.tui, "insights%s: %s",
+			  in == &tl->ins_b ? " of B" : "",
+			  error ? error : "failed");
 		return;
 	}
-	build_spans(tl, tl->ins.res);
+	build_spans(in, in->res);
 }
 
-int timeline_insights_poll(struct timeline *tl, int wait)
+/* One side's analysis: the whole profile, as `nxtop analyze` reads it. */
+static int poll_side(struct timeline *tl, struct insights *in,
+		     struct model *m, const struct mprofile *p, int wait)
 {
-	if (tl->ins.done)
+	if (in->done)
 		return VIEW_IDLE;
-	if (!tl->ins.job) {
-		/* the whole profile, as `nxtop analyze` reads it */
-		tl->ins.job = an_job_start(tl->m, tl->prof.id, tl->prof.start,
-					   tl->prof.end + 1);
-		if (!tl->ins.job) {
-			tl->ins.done = 1;
+	if (!in->job) {
+		in->job = an_job_start(m, p->id, p->start, p->end + 1);
+		if (!in->job) {
+			in->done = 1;
 			tui_error(tl->view.tui, "insights: %s", err_get());
 			return VIEW_DONE;
 		}
 	}
-	if (!an_job_poll(tl->ins.job, wait))
+	if (!an_job_poll(in->job, wait))
 		return VIEW_BUSY;
-	tl->ins.done = 1;
-	take_result(tl);
+	in->done = 1;
+	take_result(tl, in);
 	return VIEW_DONE;
 }
 
-const struct an_result *timeline_insights(const struct timeline *tl)
+int timeline_insights_poll(struct timeline *tl, int wait)
 {
-	return tl->ins.done ? tl->ins.res : NULL;
+	int a = poll_side(tl, &tl->ins, tl->m, &tl->prof, wait), b;
+
+	if (!tl->tr.mb)
+		return a;
+	b = poll_side(tl, &tl->ins_b, tl->tr.mb, &tl->prof_b, wait);
+	return a == VIEW_BUSY || b == VIEW_BUSY ? VIEW_BUSY :
+	       a == VIEW_DONE || b == VIEW_DONE ? VIEW_DONE : VIEW_IDLE;
+}
+
+static const struct insights *side_ins(const struct timeline *tl, int side)
+{
+	return side ? &tl->ins_b : &tl->ins;
+}
+
+const struct an_result *timeline_insights(const struct timeline *tl,
+					  int side)
+{
+	const struct insights *in = side_ins(tl, side);
+
+	return in->done ? in->res : NULL;
+}
+
+int timeline_insights_done(const struct timeline *tl, int side)
+{
+	return side_ins(tl, side)->done;
+}
+
+static void insights_free(struct insights *in)
+{
+	an_job_free(in->job);
+	free(in->spans);
+	memset(in, 0, sizeof(*in));
 }
 
 void timeline_insights_free(struct timeline *tl)
 {
-	an_job_free(tl->ins.job);
-	free(tl->ins.spans);
-	memset(&tl->ins, 0, sizeof(tl->ins));
+	insights_free(&tl->ins);
+	insights_free(&tl->ins_b);
 }
 
+/* "3 insights"; stacked, "A 3 · B 4 insights". */
 void timeline_insights_header(const struct timeline *tl, struct strbuf *out)
 {
 	size_t n;
 
+	if (tl->tr.mb && (tl->ins.res || tl->ins_b.res)) {
+		sb_printf(out, "  A %zu %s B %zu insights",
+			  tl->ins.res ? tl->ins.res->nfindings : 0,
+			  draw_glyph(G_SIDES),
+			  tl->ins_b.res ? tl->ins_b.res->nfindings : 0);
+		return;
+	}
 	if (!tl->ins.res)
 		return;
 	n = tl->ins.res->nfindings;
 	sb_printf(out, "  %zu insight%s", n, n == 1 ? "" : "s");
 }
 
-/* The first span that ends after t (spans are disjoint: their ends are
- * in order too). */
-static size_t first_span(const struct timeline *tl, int64_t t)
+/* The first span of in that ends after t (spans are disjoint: their
+ * ends are in order too). */
+static size_t first_span(const struct insights *in, int64_t t)
 {
-	size_t lo = 0, hi = tl->ins.nspans;
+	size_t lo = 0, hi = in->nspans;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (tl->ins.spans[mid].end <= t)
+		if (in->spans[mid].end <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -125,25 +165,24 @@ static size_t first_span(const struct timeline *tl, int64_t t)
 	return lo;
 }
 
-void timeline_insights_draw(struct timeline *tl, WINDOW *win)
+/* One side's spans, sh ns later on the axis. */
+static void draw_spans(struct timeline *tl, WINDOW *win,
+		       const struct insights *in, int64_t sh)
 {
 	int x0 = tl->labelw + 1, y = tl->view.top + 1, last = -1;
 	int64_t vend = timeline_end(tl);
 	char cell[2] = "";
 
-	if (!tl->ins_row)
-		return;
-	draw_str(win, y, 0, tl->labelw, "insights", draw_style(S_DIM));
-	for (size_t k = first_span(tl, tl->t0); k < tl->ins.nspans &&
-	     tl->ins.spans[k].ts < vend; k++) {
-		const struct ins_span *s = &tl->ins.spans[k];
-		int c0 = (int)(NX_MAX(s->ts - tl->t0, 0) / tl->colw);
-		int c1 = (int)NX_MIN((s->end - 1 - tl->t0) / tl->colw,
+	for (size_t k = first_span(in, tl->t0 - sh); k < in->nspans &&
+	     in->spans[k].ts + sh < vend; k++) {
+		const struct ins_span *s = &in->spans[k];
+		int c0 = (int)(NX_MAX(s->ts + sh - tl->t0, 0) / tl->colw);
+		int c1 = (int)NX_MIN((s->end + sh - 1 - tl->t0) / tl->colw,
 				     (int64_t)tl->ncols - 1);
 
 		/* a column two spans share keeps the first's, unless the
 		 * second is worse */
-		if (c0 == last && s->sev <= tl->ins.spans[k - 1].sev)
+		if (c0 == last && s->sev <= in->spans[k - 1].sev)
 			c0++;
 		for (int c = c0; c <= c1; c++) {
 			cell[0] = sev_glyph[s->sev];
@@ -151,6 +190,17 @@ void timeline_insights_draw(struct timeline *tl, WINDOW *win)
 		}
 		last = c1;
 	}
+}
+
+void timeline_insights_draw(struct timeline *tl, WINDOW *win)
+{
+	if (!tl->ins_row)
+		return;
+	draw_str(win, tl->view.top + 1, 0, tl->labelw, "insights",
+		 draw_style(S_DIM));
+	draw_spans(tl, win, &tl->ins, 0);
+	if (tl->tr.mb)
+		draw_spans(tl, win, &tl->ins_b, tl->tr.shift);
 }
 
 /* Unfolds the groups holding track i; 1 if one was folded. */
@@ -169,13 +219,13 @@ static int unfold(struct timeline *tl, size_t i)
 /* The rows of a finding's ranges, shown: the first and last track
  * index by row position; every row when no range names one here. */
 static void finding_rows(struct timeline *tl, const struct an_finding *f,
-			 size_t *first, size_t *last)
+			 int side, size_t *first, size_t *last)
 {
 	size_t r0 = SIZE_MAX, r1 = 0;
 	int changed = 0;
 
 	for (size_t k = 0; k < f->nranges; k++) {
-		size_t i = timeline_track_index(tl, f->ranges[k].row);
+		size_t i = tracks_find_side(&tl->tr, side, f->ranges[k].row);
 
 		if (i != SIZE_MAX)
 			changed |= unfold(tl, i);
@@ -183,7 +233,7 @@ static void finding_rows(struct timeline *tl, const struct an_finding *f,
 	if (changed)
 		tracks_update_rows(&tl->tr);
 	for (size_t k = 0; k < f->nranges; k++) {
-		size_t i = timeline_track_index(tl, f->ranges[k].row);
+		size_t i = tracks_find_side(&tl->tr, side, f->ranges[k].row);
 
 		if (i == SIZE_MAX)
 			continue;
@@ -198,9 +248,10 @@ static void finding_rows(struct timeline *tl, const struct an_finding *f,
 	*last = tl->tr.rows[r1];
 }
 
-void timeline_insight_show(struct timeline *tl, const struct an_finding *f)
+void timeline_insight_show(struct timeline *tl, const struct an_finding *f,
+			   int side)
 {
-	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN, sh = side ? tl->tr.shift : 0;
 	size_t first, last;
 
 	if (!f->nranges) {
@@ -211,12 +262,12 @@ void timeline_insight_show(struct timeline *tl, const struct an_finding *f)
 		return;
 	}
 	for (size_t k = 0; k < f->nranges; k++) {
-		t0 = NX_MIN(t0, f->ranges[k].ts);
-		t1 = NX_MAX(t1, f->ranges[k].end);
+		t0 = NX_MIN(t0, f->ranges[k].ts + sh);
+		t1 = NX_MAX(t1, f->ranges[k].end + sh);
 	}
 	t0 = NX_MAX(t0, tl->start);
 	t1 = NX_MAX(NX_MIN(t1, tl->end + 1), t0 + 1);
-	finding_rows(tl, f, &first, &last);
+	finding_rows(tl, f, side, &first, &last);
 	tl->box = (struct box){ .on = 1, .fixed = 1, .t0 = t0, .t1 = t1,
 				.track = first, .track_end = last };
 	timeline_layout(tl);

@@ -75,6 +75,7 @@ void timeline_hl_clear(struct timeline *tl)
 	free(h->density);
 	free(h->seen);
 	search_stats_free(&h->stats);
+	search_stats_free(&h->stats_b);
 	memset(h, 0, sizeof(*h));
 	tl->hl_rows = 0;
 	timeline_layout(tl);
@@ -168,6 +169,7 @@ int timeline_hl_side_b(struct timeline *tl)
 	h->search_b = search_new(tl->tr.mb, tl->prof_b.id,
 				 search_text(h->search), &err);
 	free(err);
+	h->svalid = h->dvalid = 0;
 	return 0;
 }
 
@@ -193,30 +195,37 @@ static int one_track_hits(struct timeline *tl, int side,
 	return layers_frame(tl->m, t, h->ids, h->nids, t0, colw, ncols, hits);
 }
 
-/* Hits of the tracks line i draws, added up. */
-static int track_hits(struct timeline *tl, size_t i, int64_t t0,
-		      int64_t colw, int ncols, int64_t *hits)
+/* The hits of tracks t[0..n) of one side, added to sum. */
+static int add_hits(struct timeline *tl, int side, const struct mtrack *t,
+		    size_t n, int64_t t0, int64_t colw, int ncols,
+		    int64_t *sum)
 {
-	size_t n;
-	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
-	int64_t *one;
+	int64_t *one = xcalloc((size_t)ncols, sizeof(*one));
 
-	int side = tl->tr.st[i].side;
-
-	if (n == 1)
-		return one_track_hits(tl, side, t, t0, colw, ncols, hits);
-	memset(hits, 0, (size_t)ncols * sizeof(*hits));
-	one = xcalloc((size_t)ncols, sizeof(*one));
 	for (size_t j = 0; j < n; j++) {
 		if (one_track_hits(tl, side, &t[j], t0, colw, ncols, one)) {
 			free(one);
 			return -1;
 		}
 		for (int c = 0; c < ncols; c++)
-			hits[c] += one[c];
+			sum[c] += one[c];
 	}
 	free(one);
 	return 0;
+}
+
+/* Hits of the tracks line i draws, added up. */
+static int track_hits(struct timeline *tl, size_t i, int64_t t0,
+		      int64_t colw, int ncols, int64_t *hits)
+{
+	size_t n;
+	const struct mtrack *t = tracks_members(&tl->tr, i, &n);
+	int side = tl->tr.st[i].side;
+
+	if (n == 1)
+		return one_track_hits(tl, side, t, t0, colw, ncols, hits);
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	return add_hits(tl, side, t, n, t0, colw, ncols, hits);
 }
 
 static void hl_fail(struct timeline *tl)
@@ -319,7 +328,20 @@ int timeline_hl_event(struct timeline *tl, size_t i, const struct mcell *c)
 	return m;
 }
 
-/* Hits over the whole profile, one column per strip cell. */
+const struct mtrack *timeline_side_tracks(const struct timeline *tl, int side,
+					  size_t *n)
+{
+	if (!side) {
+		*n = tl->tr.nall;
+		return tl->tr.all;
+	}
+	/* after A's and B's heading */
+	*n = tl->tr.mb ? tl->tr.n - tl->tr.nall - 2 : 0;
+	return tl->tr.all + tl->tr.nall + 1;
+}
+
+/* Hits over the whole axis, one column per strip cell: stacked, A's
+ * and B's together. */
 static const int64_t *density(struct timeline *tl, int64_t *colw)
 {
 	struct highlight *h = &tl->hl;
@@ -331,27 +353,16 @@ static const int64_t *density(struct timeline *tl, int64_t *colw)
 	h->density = xreallocarray(h->density, (size_t)tl->ncols,
 				   sizeof(*h->density));
 	h->dcols = tl->ncols;
-	if (h->kind == HL_SEARCH) {
-		if (search_density(h->search, tl->tr.all, tl->tr.nall,
-				   tl->start, *colw, tl->ncols, h->density)) {
+	memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
+	for (int side = 0; side < (tl->tr.mb ? 2 : 1); side++) {
+		size_t n;
+		const struct mtrack *t = timeline_side_tracks(tl, side, &n);
+
+		if (add_hits(tl, side, t, n, tl->start, *colw, tl->ncols,
+			     h->density)) {
 			hl_fail(tl);
 			return NULL;
 		}
-	} else {
-		int64_t *one = xcalloc((size_t)tl->ncols, sizeof(*one));
-
-		memset(h->density, 0, (size_t)tl->ncols * sizeof(*h->density));
-		for (size_t i = 0; i < tl->tr.nall; i++) {
-			if (one_track_hits(tl, 0, &tl->tr.all[i], tl->start,
-					   *colw, tl->ncols, one)) {
-				free(one);
-				hl_fail(tl);
-				return NULL;
-			}
-			for (int c = 0; c < tl->ncols; c++)
-				h->density[c] += one[c];
-		}
-		free(one);
 	}
 	h->dvalid = 1;
 	return h->density;
@@ -366,28 +377,38 @@ static void view_range(const struct timeline *tl, int64_t *t0, int64_t *t1)
 		*t1 = *t0 + 1;
 }
 
+/* Matches in the view: A's, and B's in stats_b when stacked. */
 static const struct search_stats *view_stats(struct timeline *tl)
 {
 	struct highlight *h = &tl->hl;
-	int64_t t0, t1;
+	int64_t t0, t1, sh = tl->tr.shift;
+	size_t nb;
+	const struct mtrack *tb = timeline_side_tracks(tl, 1, &nb);
 
 	view_range(tl, &t0, &t1);
-	if (h->svalid && h->s_t0 == t0 && h->s_t1 == t1)
+	if (h->svalid && h->s_t0 == t0 && h->s_t1 == t1 && h->s_shift == sh)
 		return &h->stats;
 	search_stats_free(&h->stats);
+	search_stats_free(&h->stats_b);
+	h->svalid = 0;
 	if (search_stats(h->search, tl->tr.all, tl->tr.nall, t0, t1,
-			 &h->stats)) {
+			 &h->stats) ||
+	    (h->search_b && search_stats(h->search_b, tb, nb, t0 - sh,
+					 t1 - sh, &h->stats_b))) {
 		hl_fail(tl);
 		return NULL;
 	}
-	/* read on every change of the view: fewer than the list reads */
-	if (search_dist(h->search, t0, t1, h->stats.count <= HL_DIST_MAX ?
+	/* read on every change of the view: fewer than the list reads;
+	 * one profile only (percentiles()) */
+	if (!h->search_b &&
+	    search_dist(h->search, t0, t1, h->stats.count <= HL_DIST_MAX ?
 			h->stats.count : 0, &h->sd)) {
 		hl_fail(tl);
 		return NULL;
 	}
 	h->s_t0 = t0;
 	h->s_t1 = t1;
+	h->s_shift = sh;
 	h->svalid = 1;
 	return &h->stats;
 }
@@ -426,6 +447,7 @@ static void draw_strip(struct timeline *tl, WINDOW *win, int y)
 struct row_count {
 	const char *name;
 	size_t line;		/* SIZE_MAX: not on screen */
+	int side;
 	int64_t n;
 };
 
@@ -438,7 +460,8 @@ static int cmp_count(const void *a, const void *b)
 
 /* ", p50 1 us, p90 2 us, p99 3 us" of two or more matches in view,
  * when they were read and fit on the line with the first of the
- * per-row counts (first_row columns), which matter more. */
+ * per-row counts (first_row columns), which matter more. Not for a
+ * search over two stacked profiles: its line counts both sides. */
 static void percentiles(const struct timeline *tl, struct strbuf *sb,
 			size_t first_row)
 {
@@ -446,7 +469,7 @@ static void percentiles(const struct timeline *tl, struct strbuf *sb,
 	char a[48], b[48], c[48], line[160];
 	int n;
 
-	if (!d->measured || tl->hl.stats.count < 2)
+	if (tl->hl.search_b || !d->measured || tl->hl.stats.count < 2)
 		return;
 	timefmt_dur(a, sizeof(a), d->p50, 3, draw_tf());
 	timefmt_dur(b, sizeof(b), d->p90, 3, draw_tf());
@@ -457,39 +480,68 @@ static void percentiles(const struct timeline *tl, struct strbuf *sb,
 		sb_adds(sb, line);
 }
 
-static void results_line(struct timeline *tl, struct strbuf *sb)
+/* Adds one side's per-track counts to rc by line: a system row may
+ * merge several tracks. */
+static size_t count_lines(struct timeline *tl, int side,
+			  const struct search_stats *st, struct row_count *rc,
+			  size_t n)
 {
-	const struct search_stats *st = view_stats(tl);
-	struct row_count *rc;
-	struct strbuf rows;
-	size_t n = 0, first = 0;
-	char d[48];
-
-	sb_printf(sb, "/%s  ", tl->hl.text);
-	if (!st)
-		return;
-	timefmt_dur(d, sizeof(d), st->dur, 3, draw_tf());
-	sb_printf(sb, "in view: %" PRId64 " match%s, %s", st->count,
-		  st->count == 1 ? "" : "es", d);
-	/* per line: a system row may merge several tracks */
-	rc = xcalloc(st->nrows + 1, sizeof(*rc));
 	for (size_t i = 0; i < st->nrows; i++) {
-		size_t k = timeline_track_index(tl, st->rows[i].track), j;
+		size_t k = side ? tracks_find_side(&tl->tr, 1, st->rows[i].track)
+				: timeline_track_index(tl, st->rows[i].track);
+		size_t j;
 
 		for (j = 0; j < n && (k == SIZE_MAX || rc[j].line != k); j++)
 			;
 		if (j == n) {
 			rc[n].name = k == SIZE_MAX ? "?" : tl->tr.t[k].name;
+			rc[n].side = side;
 			rc[n++].line = k;
 		}
 		rc[j].n += st->rows[i].n;
 	}
+	return n;
+}
+
+/* The count and time of the matches in view; stacked, A's then B's. */
+static void count_text(struct timeline *tl, const struct search_stats *st,
+		       struct strbuf *sb)
+{
+	const struct search_stats *b = &tl->hl.stats_b;
+	const char *sep = draw_glyph(G_SIDES);
+	char d[48], db[48];
+
+	timefmt_dur(d, sizeof(d), st->dur, 3, draw_tf());
+	if (!tl->hl.search_b) {
+		sb_printf(sb, "in view: %" PRId64 " match%s, %s", st->count,
+			  st->count == 1 ? "" : "es", d);
+		return;
+	}
+	timefmt_dur(db, sizeof(db), b->dur, 3, draw_tf());
+	sb_printf(sb, "in view: A %" PRId64 " %s B %" PRId64 " matches, "
+		  "A %s %s B %s", st->count, sep, b->count, d, sep, db);
+}
+
+static void results_line(struct timeline *tl, struct strbuf *sb)
+{
+	const struct search_stats *st = view_stats(tl);
+	struct row_count *rc;
+	struct strbuf rows;
+	size_t n, first = 0;
+
+	sb_printf(sb, "/%s  ", tl->hl.text);
+	if (!st)
+		return;
+	count_text(tl, st, sb);
+	rc = xcalloc(st->nrows + tl->hl.stats_b.nrows + 1, sizeof(*rc));
+	n = count_lines(tl, 0, st, rc, 0);
+	n = count_lines(tl, 1, &tl->hl.stats_b, rc, n);
 	if (n > 1)
 		qsort(rc, n, sizeof(*rc), cmp_count);
 	sb_init(&rows);
 	for (size_t i = 0; i < n; i++) {
-		sb_printf(&rows, "%s %s %" PRId64, i ? "," : " ", rc[i].name,
-			  rc[i].n);
+		sb_printf(&rows, "%s %s%s %" PRId64, i ? "," : " ", rc[i].name,
+			  rc[i].side ? " (B)" : "", rc[i].n);
 		if (!i)
 			first = (size_t)text_width(sb_cstr(&rows));
 	}

@@ -31,7 +31,7 @@ static void set_shift(struct timeline *tl, int64_t shift)
 	timeline_extent(tl);
 	tl->marked[0] = tl->marked[1] = 0;
 	tl->nmemo = 0;		/* B's counter labels read B's samples again */
-	/* the density strip spans the new extent */
+	/* the density strip spans the new extent and counts B's too */
 	tl->hl.dvalid = tl->hl.svalid = 0;
 	if (tl->hl.kind != HL_NONE)
 		for (size_t i = 0; i < tl->tr.n; i++)

@@ -93,7 +93,7 @@ void timeline_layout(struct timeline *tl)
 	tl->ncols = NX_MAX(v->width - tl->labelw - 1, 1);
 	tl->details_h = 0;
 	tl->marks_row = tl->nmarks > 0;
-	tl->ins_row = tl->ins.nspans > 0;
+	tl->ins_row = tl->ins.nspans + tl->ins_b.nspans > 0;
 	if (tl->details_open) {
 		/* a third of the height, or all the rows the tracks leave */
 		int spare = v->height - 2 - tl->ins_row - tl->marks_row -

@@ -78,10 +78,12 @@ struct highlight {
 	/* the density strip over the whole profile */
 	int64_t *density;
 	int dcols, dvalid;
-	/* matches in the view */
-	struct search_stats stats;
-	struct search_dist sd;	/* their durations, up to HL_DIST_MAX */
-	int64_t s_t0, s_t1;
+	/* matches in the view; stats_b: B's, over the same part of the
+	 * axis */
+	struct search_stats stats, stats_b;
+	/* their durations, up to HL_DIST_MAX (one profile only) */
+	struct search_dist sd;
+	int64_t s_t0, s_t1, s_shift;
 	int svalid;
 	int failed;		/* an error was shown; do not repeat it */
 	struct hl_seen *seen;
@@ -144,7 +146,7 @@ struct timeline {
 	size_t nmarks;
 	int marks_loaded;
 	int marks_row;		/* rows the marker line takes: 1 with markers */
-	struct insights ins;
+	struct insights ins, ins_b;	/* ins_b: profile B's, stacked */
 	int ins_row;		/* rows the warnings lane takes: 1 with ranges */
 	/* a system profile: its rows are grouped at view time */
 	int is_system;
@@ -228,6 +230,10 @@ void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1);
  * (aligned: the system profile's start), for what lists and exports
  * of the view show. */
 struct mprofile timeline_axis_profile(const struct timeline *tl);
+/* The tracks of one side (0 A's, 1 B's when stacked) that hold events,
+ * for searches over that side's model. */
+const struct mtrack *timeline_side_tracks(const struct timeline *tl, int side,
+					  size_t *n);
 /* Track index of a track id; SIZE_MAX if none. */
 size_t timeline_track_index(const struct timeline *tl, int64_t id);
 /* Track indices and row positions changed (a new grouping): forgets
@@ -285,14 +291,19 @@ const struct marker *timeline_mark_at_cursor(struct timeline *tl);
  * until it ends): enum view_poll. */
 int timeline_insights_poll(struct timeline *tl, int wait);
 /* The findings; NULL while the analysis runs, or when it failed. */
-const struct an_result *timeline_insights(const struct timeline *tl);
+/* One side's findings (1: profile B's, stacked); NULL until done. */
+const struct an_result *timeline_insights(const struct timeline *tl,
+					  int side);
+/* 1 once the side's analysis ended (found or failed). */
+int timeline_insights_done(const struct timeline *tl, int side);
 void timeline_insights_free(struct timeline *tl);
 /* "  3 insights" once they are known. */
 void timeline_insights_header(const struct timeline *tl, struct strbuf *out);
 /* The warnings lane under the axis: the findings' ranges in amber. */
 void timeline_insights_draw(struct timeline *tl, WINDOW *win);
 /* Zooms to a finding's ranges and boxes their rows. */
-void timeline_insight_show(struct timeline *tl, const struct an_finding *f);
+void timeline_insight_show(struct timeline *tl, const struct an_finding *f,
+			   int side);
 
 /* drill.c */
 /* Enter on an event already in the details pane: its device profile
