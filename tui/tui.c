@@ -665,8 +665,12 @@ static void handle_key(struct tui *t, int key)
 	enum request req;
 	char name[32];
 
-	if (key == KEY_RESIZE)
+	if (key == KEY_RESIZE) {
+		/* a terminal may have moved or dropped what was on it while
+		 * it resized: the next frame repaints every cell */
+		clearok(curscr, TRUE);
 		return;
+	}
 	if (key == KEY_MOUSE) {
 		handle_mouse(t);
 		return;
