@@ -275,6 +275,7 @@ void tracks_stack(struct tracks *tr, struct tracks *b, struct model *mb,
 	tr->srows_b = b->srows;
 	tr->nsrows_b = b->nsrows;
 	tr->all_b = b->srows ? b->all : NULL;
+	tr->nall_b = b->srows ? b->nall : 0;
 	free(t);
 	free(st);
 	drop_arrays(b);	/* its tracks are tr's now */

@@ -51,6 +51,7 @@ struct tracks {
 	struct mrow *srows_b;
 	size_t nsrows_b;
 	struct mtrack *all_b;
+	size_t nall_b;
 	/* every track that can hold events, once (t itself, or the tracks
 	 * of the system rows) */
 	struct mtrack *all;

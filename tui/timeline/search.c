@@ -335,6 +335,10 @@ const struct mtrack *timeline_side_tracks(const struct timeline *tl, int side,
 		*n = tl->tr.nall;
 		return tl->tr.all;
 	}
+	if (tl->tr.all_b) {	/* a system profile's: its rows' tracks */
+		*n = tl->tr.nall_b;
+		return tl->tr.all_b;
+	}
 	/* after A's and B's heading */
 	*n = tl->tr.mb ? tl->tr.n - tl->tr.nall - 2 : 0;
 	return tl->tr.all + tl->tr.nall + 1;
