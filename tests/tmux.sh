@@ -70,6 +70,7 @@ await() {
 # pane_has RE / top_has RE: the pane, or its first line, matches RE
 pane_has() { tm capture-pane -p -t t | grep -q "$1"; }
 top_has() { tm capture-pane -p -t t | head -n 1 | grep -q "$1"; }
+sized() { [ "$(tm display-message -p -t t '#{pane_width}x#{pane_height}')" = "$1" ]; }
 shows() { tm capture-pane -p -t t > "$tmp/cap" && cmp -s "$1" "$tmp/cap"; }
 
 # Polls the pane until it shows file $1 (up to 10 s; a frame takes ms).
@@ -199,7 +200,11 @@ run() {
 		"#"* | "") ;;
 		size\ *)
 			s=${line#size }
-			tm resize-window -t t -x "${s%x*}" -y "${s#*x}" ;;
+			tm resize-window -t t -x "${s%x*}" -y "${s#*x}"
+			# the keys and mouse reports after it are meant for
+			# the new size: give nxtop the resize first
+			await 200 sized "$s"
+			sleep 0.3 ;;
 		keys\ *) type_keys "${line#keys }" ;;
 		mouse\ *) send_mouse "${line#mouse }" ;;
 		dump\ *)
