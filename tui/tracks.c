@@ -274,8 +274,9 @@ void tracks_stack(struct tracks *tr, struct tracks *b, struct model *mb,
 		tr->all = tr->t + 1;
 	tr->srows_b = b->srows;
 	tr->nsrows_b = b->nsrows;
-	tr->all_b = b->srows ? b->all : NULL;
-	tr->nall_b = b->srows ? b->nall : 0;
+	/* B's: its rows' tracks, or its own after B's heading */
+	tr->all_b = b->srows ? b->all : tr->t + na + 2;
+	tr->nall_b = b->srows ? b->nall : b->n;
 	free(t);
 	free(st);
 	drop_arrays(b);	/* its tracks are tr's now */

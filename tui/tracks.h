@@ -46,16 +46,12 @@ struct tracks {
 	int nzero;
 	struct mrow *srows;	/* a system profile's rows, line by line */
 	size_t nsrows;
-	/* stacked system profiles: B's rows and their tracks, which B's
-	 * lines point into */
-	struct mrow *srows_b;
+	struct mrow *srows_b;	/* stacked: B's system rows, if any */
 	size_t nsrows_b;
-	struct mtrack *all_b;
-	size_t nall_b;
 	/* every track that can hold events, once (t itself, or the tracks
-	 * of the system rows) */
-	struct mtrack *all;
-	size_t nall;
+	 * of the system rows); stacked, all_b holds B's as all holds A's */
+	struct mtrack *all, *all_b;
+	size_t nall, nall_b;
 };
 
 int tracks_load(struct tracks *tr, struct model *m, int64_t profile);

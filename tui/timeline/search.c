@@ -331,17 +331,8 @@ int timeline_hl_event(struct timeline *tl, size_t i, const struct mcell *c)
 const struct mtrack *timeline_side_tracks(const struct timeline *tl, int side,
 					  size_t *n)
 {
-	if (!side) {
-		*n = tl->tr.nall;
-		return tl->tr.all;
-	}
-	if (tl->tr.all_b) {	/* a system profile's: its rows' tracks */
-		*n = tl->tr.nall_b;
-		return tl->tr.all_b;
-	}
-	/* after A's and B's heading */
-	*n = tl->tr.mb ? tl->tr.n - tl->tr.nall - 2 : 0;
-	return tl->tr.all + tl->tr.nall + 1;
+	*n = side ? tl->tr.nall_b : tl->tr.nall;
+	return side ? tl->tr.all_b : tl->tr.all;
 }
 
 /* Hits over the whole axis, one column per strip cell: stacked, A's
