@@ -28,10 +28,14 @@ int64_t dist_hi(int b)
 	return (int64_t)(((uint64_t)1 << (b + 1)) - 1);
 }
 
-/* Nearest rank of percentile p among n: ceil(p/100 x n), 1-based. */
+int64_t dist_rank(int p, int64_t n)
+{
+	return (p * n + 99) / 100;
+}
+
 static int64_t rank_of(const int64_t *durs, size_t n, int p)
 {
-	return durs[((size_t)p * n + 99) / 100 - 1];
+	return durs[dist_rank(p, (int64_t)n) - 1];
 }
 
 void dist_from_sorted(const int64_t *durs, size_t n, struct dist *out)
@@ -91,9 +95,9 @@ void dist_estimate(struct dist *d, int64_t max)
 	d->max_error = DIST_ERR_BUCKET;
 	if (!n)
 		return;
-	d->p50 = rank_bucket(d, (50 * n + 99) / 100);
-	d->p90 = rank_bucket(d, (90 * n + 99) / 100);
-	d->p99 = rank_bucket(d, (99 * n + 99) / 100);
+	d->p50 = rank_bucket(d, dist_rank(50, n));
+	d->p90 = rank_bucket(d, dist_rank(90, n));
+	d->p99 = rank_bucket(d, dist_rank(99, n));
 	if (max >= 0) {
 		d->p50 = NX_MIN(d->p50, max);
 		d->p90 = NX_MIN(d->p90, max);

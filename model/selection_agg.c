@@ -138,7 +138,7 @@ static void bins_dist(const struct bin *v, size_t n, int64_t longest,
 	}
 	for (size_t k = 0; k < n && i < 3; k++) {
 		seen += v[k].n;
-		while (i < 3 && seen >= (pc[i] * total + 99) / 100)
+		while (i < 3 && seen >= dist_rank(pc[i], total))
 			*out[i++] = NX_MIN(v[k].dmax, longest);
 	}
 }
