@@ -105,6 +105,27 @@ void dist_estimate(struct dist *d, int64_t max)
 	}
 }
 
+void dist_from_bins(const struct dist_bin *v, size_t n, int64_t longest,
+		    struct dist *d)
+{
+	static const int pc[3] = { 50, 90, 99 };
+	int64_t *out[3] = { &d->p50, &d->p90, &d->p99 };
+	int64_t total = 0, seen = 0;
+	int i = 0;
+
+	d->measured = d->estimated = 1;
+	d->max_error = DIST_ERR_BIN;
+	for (size_t k = 0; k < n; k++) {
+		d->hist[dist_bucket(v[k].dmax)] += v[k].n;
+		total += v[k].n;
+	}
+	for (size_t k = 0; k < n && i < 3; k++) {
+		seen += v[k].n;
+		while (i < 3 && seen >= dist_rank(pc[i], total))
+			*out[i++] = NX_MIN(v[k].dmax, longest);
+	}
+}
+
 /* The lowest and highest non-empty buckets; -1 when empty. */
 static int dist_span(const struct dist *d, int *lo, int *hi)
 {

@@ -44,6 +44,19 @@ void dist_from_durations(int64_t *durs, size_t n, struct dist *out);
 void dist_add(struct dist *d, int64_t ns);
 void dist_estimate(struct dist *d, int64_t max);
 
+/* Durations counted by bin (model/agg.h: a 32nd of an octave, inside one
+ * bucket): the bin's key, how many, the longest of them. */
+struct dist_bin {
+	int64_t value, n, dmax;
+};
+
+/* From bins in ascending order of duration: the histogram exact, each
+ * percentile the longest duration of the bin holding its rank, never
+ * above longest: at most one bin (DIST_ERR_BIN) above the exact nearest
+ * rank, and marked estimated. d is added to (zero it first). */
+void dist_from_bins(const struct dist_bin *v, size_t n, int64_t longest,
+		    struct dist *d);
+
 /* The histogram as one glyph per column, from the shortest's bucket to
  * the longest's, heights ▁..█ (ASCII ".:-=+*#@") relative to the fullest
  * column, an empty bucket a space. Wider than DIST_COLS, each column

@@ -1384,6 +1384,193 @@ void search_stats_free(struct search_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* The durations of the matches in [t0, t1) on one track, from its
+ * events; only those in duration bin only_bin when it is not -1. */
+static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
+		    int64_t t1, int only_bin, const struct search_durs *cb)
+{
+	sqlite3_stmt *st;
+	int k, rc;
+
+	if (t1 <= t0)
+		return 0;
+	st = prepare(s, "SELECT s.dur FROM %s WHERE %s AND s.track_id = ? AND"
+		     " s.depth IN " DEPTHS_UPTO("?") " AND s.ts >= ? AND"
+		     " s.ts < ?", sb_cstr(&s->from), sb_cstr(&s->where));
+	if (!st)
+		return -1;
+	k = bind_params(s, st);
+	sqlite3_bind_int64(st, k + 1, t->id);
+	sqlite3_bind_int64(st, k + 2, t->max_depth);
+	sqlite3_bind_int64(st, k + 3, t0);
+	sqlite3_bind_int64(st, k + 4, t1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t d = sqlite3_column_int64(st, 0);
+
+		if (only_bin < 0 || agg_dur_value(0, d) == only_bin)
+			cb->dur(cb->ctx, d);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+#define BIN_MASK ((1 << AGG_DUR_SHIFT) - 1)
+
+/* A name-only query's durations on one track: the whole buckets of
+ * [b0, b1) of a level from the duration aggregates' bins, merged over the
+ * names matched. */
+static int durs_names(struct search *s, const struct mtrack *t, int level,
+		      int64_t b0, int64_t b1, const struct search_durs *cb)
+{
+	sqlite3_stmt *st;
+	char names[64] = "";
+	int rc;
+
+	if (!s->any_name)
+		snprintf(names, sizeof(names), " AND (value >> %d) IN %s",
+			 AGG_DUR_SHIFT, s->nameset);
+	st = prepare(s, "SELECT value & %d, sum(n), min(dmin), max(dmax) FROM agg"
+		     " WHERE track_id = ? AND field = %d AND level = ? AND"
+		     " bucket >= ? AND bucket < ?%s GROUP BY 1", BIN_MASK,
+		     AGG_DUR, names);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, b0);
+	sqlite3_bind_int64(st, 4, b1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		cb->bin(cb->ctx, sqlite3_column_int(st, 0),
+			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+			sqlite3_column_int64(st, 3));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+/* One aggregate row of a bucket: its bin, count, shortest, longest. */
+struct durs_row {
+	int bin;
+	int64_t n, dmin, dmax;
+};
+
+/* One bucket's rows of a dur comparison: the bins wholly matching from
+ * the aggregates; where a bin straddles the bound (only the bin holding
+ * it can), that bin of the bucket from the events, for every name. */
+static int durs_bucket(struct search *s, const struct mtrack *t, int64_t lo,
+		       int64_t hi, const struct durs_row *v, size_t n,
+		       int straddle, const struct search_durs *cb)
+{
+	int xb = (int)agg_dur_value(0, s->num.x);
+
+	for (size_t i = 0; i < n; i++) {
+		if (straddle && v[i].bin == xb)
+			continue;
+		if (num_class(&s->num, v[i].dmin, v[i].dmax) > 0)
+			cb->bin(cb->ctx, v[i].bin, v[i].n, v[i].dmin, v[i].dmax);
+	}
+	return straddle ? durs_raw(s, t, lo, hi, xb, cb) : 0;
+}
+
+/* A dur comparison's durations on one track: the whole buckets of
+ * [b0, b1) of a level from the aggregates' bins (durs_bucket). */
+static int durs_cmp(struct search *s, const struct mtrack *t, int level,
+		    int64_t b0, int64_t b1, const struct search_durs *cb)
+{
+	int64_t w = lod_width(level), cur = 0;
+	struct durs_row *v = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc, straddle = 0, err = 0;
+
+	st = prepare(s, "SELECT bucket, value, n, dmin, dmax FROM agg WHERE"
+		     " track_id = ? AND field = %d AND level = ? AND bucket >= ?"
+		     " AND bucket < ? ORDER BY bucket", AGG_DUR);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, b0);
+	sqlite3_bind_int64(st, 4, b1);
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t b = sqlite3_column_int64(st, 0);
+		int64_t val = sqlite3_column_int64(st, 1);
+		struct durs_row r = { (int)(val & BIN_MASK),
+				      sqlite3_column_int64(st, 2),
+				      sqlite3_column_int64(st, 3),
+				      sqlite3_column_int64(st, 4) };
+
+		if (n && b != cur) {
+			err = durs_bucket(s, t, cur * w, cur * w + w, v, n,
+					  straddle, cb);
+			n = 0;
+			straddle = 0;
+		}
+		cur = b;
+		if (!name_in(s, val >> AGG_DUR_SHIFT))
+			continue;
+		straddle |= num_class(&s->num, r.dmin, r.dmax) < 0;
+		v = xgrow(v, &cap, n + 1, sizeof(*v));
+		v[n++] = r;
+	}
+	sqlite3_finalize(st);
+	if (!err && rc != SQLITE_DONE)
+		err = model_fail(s->m, "search");
+	if (!err && n)
+		err = durs_bucket(s, t, cur * w, cur * w + w, v, n, straddle, cb);
+	free(v);
+	return err ? -1 : 0;
+}
+
+/* A name-only query's or a dur comparison's durations on one track from
+ * the duration aggregates, whole buckets of [t0, t1) from their bins,
+ * the edges from the events. 1 when the aggregates cannot tell: the
+ * track has none, or they keep durations without names and the query
+ * names some. */
+static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
+		    int64_t t1, const struct search_durs *cb)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1), w, b0, b1;
+	int nl, fl, lmax, lo, hi, named, level, cmp = s->num.field == AGG_DUR;
+
+	if ((!s->names_only && !cmp) || agg_levels(t, &nl, &fl, &lmax) ||
+	    !(t->agg_fields & (1u << AGG_DUR)))
+		return 1;
+	agg_num_levels(AGG_DUR, span, nl, lmax, &lo, &hi, &named);
+	if (!named && !s->any_name)
+		return 1;
+	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
+	w = lod_width(level);
+	if (b1 <= b0)
+		return durs_raw(s, t, t0, t1, -1, cb);
+	if ((cmp ? durs_cmp : durs_names)(s, t, level, b0, b1, cb))
+		return -1;
+	return durs_raw(s, t, t0, b0 * w, -1, cb) ||
+	       durs_raw(s, t, b1 * w, t1, -1, cb) ? -1 : 0;
+}
+
+int search_durations(struct search *s, int64_t t0, int64_t t1,
+		     const struct search_durs *cb)
+{
+	struct mtrack *tracks;
+	size_t nt;
+	int rc = 0;
+
+	if (model_tracks(s->m, s->profile, &tracks, &nt))
+		return -1;
+	for (size_t i = 0; i < nt && !rc; i++) {
+		const struct mtrack *t = &tracks[i];
+
+		if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
+		    t1 <= t->min_ts || t0 > t->max_ts)
+			continue;
+		rc = cb->bin ? durs_agg(s, t, t0, t1, cb) : 1;
+		if (rc == 1)
+			rc = durs_raw(s, t, t0, t1, -1, cb);
+	}
+	model_tracks_free(tracks, nt);
+	return rc ? -1 : 0;
+}
+
 static void read_slice(sqlite3_stmt *st, struct mslice *m)
 {
 	m->id = sqlite3_column_int64(st, 0);

@@ -51,6 +51,22 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 		 struct search_stats *out);
 void search_stats_free(struct search_stats *st);
 
+/* The durations of the matches starting in [t0, t1), in no order: dur
+ * is called with each. With bin set, name-only queries and dur
+ * comparisons read the whole buckets of the range from the duration
+ * aggregates (model/agg.h, AGG_DUR) instead: bin is called per duration bin with the key
+ * agg_dur_value(0, d) of its durations, how many, the shortest and the
+ * longest; the events of the edge buckets, and of rows whose aggregates
+ * cannot tell, still go to dur. */
+struct search_durs {
+	void (*dur)(void *ctx, int64_t dur);
+	void (*bin)(void *ctx, int bin, int64_t n, int64_t dmin, int64_t dmax);
+	void *ctx;
+};
+
+int search_durations(struct search *s, int64_t t0, int64_t t1,
+		     const struct search_durs *cb);
+
 /* The next match after (ts, id) in time order (dir > 0), or the one
  * before (dir < 0), on any track; 0 found, 1 none. */
 int search_step(struct search *s, int64_t ts, int64_t id, int dir,

@@ -12,13 +12,8 @@
 #include "model/cache/schema.h"
 #include "model/util.h"
 
-/* One name's bin: its AGG_DUR value, count and longest duration. */
-struct bin {
-	int64_t value, n, dmax;
-};
-
 struct bins {
-	struct bin *v;
+	struct dist_bin *v;
 	size_t n, cap;
 	struct u64map at;	/* value -> index in v + 1 */
 };
@@ -26,7 +21,7 @@ struct bins {
 static void bins_add(struct bins *b, int64_t value, int64_t n, int64_t dmax)
 {
 	void *at = u64map_get(&b->at, (uint64_t)value);
-	struct bin *x;
+	struct dist_bin *x;
 
 	if (at) {
 		x = &b->v[(uintptr_t)at - 1];
@@ -35,7 +30,7 @@ static void bins_add(struct bins *b, int64_t value, int64_t n, int64_t dmax)
 		return;
 	}
 	b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof(*b->v));
-	b->v[b->n] = (struct bin){ value, n, dmax };
+	b->v[b->n] = (struct dist_bin){ value, n, dmax };
 	u64map_put(&b->at, (uint64_t)value, (void *)(uintptr_t)++b->n);
 }
 
@@ -115,32 +110,10 @@ static int range_bins(struct model *m, const struct mtrack *t, int64_t t0,
 
 static int cmp_bin(const void *a, const void *b)
 {
-	uint64_t x = (uint64_t)((const struct bin *)a)->value;
-	uint64_t y = (uint64_t)((const struct bin *)b)->value;
+	uint64_t x = (uint64_t)((const struct dist_bin *)a)->value;
+	uint64_t y = (uint64_t)((const struct dist_bin *)b)->value;
 
 	return x < y ? -1 : x > y;
-}
-
-/* A name's distribution from its bins, in ascending order. */
-static void bins_dist(const struct bin *v, size_t n, int64_t longest,
-		      struct dist *d)
-{
-	static const int pc[3] = { 50, 90, 99 };
-	int64_t *out[3] = { &d->p50, &d->p90, &d->p99 };
-	int64_t total = 0, seen = 0;
-	int i = 0;
-
-	d->measured = d->estimated = 1;
-	d->max_error = DIST_ERR_BIN;
-	for (size_t k = 0; k < n; k++) {
-		d->hist[dist_bucket(v[k].dmax)] += v[k].n;
-		total += v[k].n;
-	}
-	for (size_t k = 0; k < n && i < 3; k++) {
-		seen += v[k].n;
-		while (i < 3 && seen >= dist_rank(pc[i], total))
-			*out[i++] = NX_MIN(v[k].dmax, longest);
-	}
 }
 
 /* The name field's line of a name; NULL when the name has none. Bins
@@ -177,7 +150,7 @@ int selection_agg_names(struct model *m, const struct mtrack *t, int64_t t0,
 		       (int64_t)((uint64_t)b.v[e].value >> AGG_DUR_SHIFT) == name)
 			e++;
 		if (v)
-			bins_dist(&b.v[k], e - k, v->dmax, &v->dist);
+			dist_from_bins(&b.v[k], e - k, v->dmax, &v->dist);
 		k = e;
 	}
 	u64map_free(&b.at, NULL);

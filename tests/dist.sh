@@ -192,16 +192,11 @@ awk 'BEGIN { srand(3); printf "{\"traceEvents\":["
 		printf ",{\"name\":\"lone\",\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":%.3f,\"dur\":%.3f}",
 			i * 50.25, int(100 + 900 * rand()) / 1000
 	print "]}" }' >"$ch"
-export NXTOP_TEST_DIST_AGGREGATES=1
-for range in 0ns:15ms 1234567ns:9876543ns; do
-	t0=${range%%ns:*}; t1=${range#*:}
-	case $t1 in *ms) t1=$((${t1%ms} * 1000000)) ;; *) t1=${t1%ns} ;; esac
-	expect 0 "" "$NXTOP" export -q "$ch" --range "$range" --format csv
-	tr -d '\r' <"$out" | awk -F, '$3 == "name" { print $4 "," $12 "," $13 "," $14 "," $15 "," $16 }' |
-		sort >"$tmp/got"
-	sqlite3 -separator , "$ch.nxdb" "SELECT n.str, s.dur FROM slice s JOIN string n
-		ON n.id = s.name WHERE s.ts >= $t0 AND s.ts < $t1" |
-		sort -t, -k1,1 -k2,2n | awk -F, '
+# key,dur lines to key,p50,p90,p99,buckets,1: exact power-of-two bucket
+# counts, each percentile the longest duration of the bin (a 32nd of an
+# octave) holding its nearest rank
+bin_lines() {
+	sort -t, -k1,1 -k2,2n | awk -F, '
 function bin(x,   b) {
 	if (x < 32) return x
 	for (b = 0; 2 ^ b <= x; b++) ;
@@ -231,7 +226,17 @@ function flush(   i, r, b, k, out, sep) {
 }
 BEGIN { pc[0] = 50; pc[1] = 90; pc[2] = 99 }
 { if ($1 != key) flush(); key = $1; d[++n] = $2 }
-END { flush() }' | sort >"$tmp/want"
+END { flush() }' | sort
+}
+export NXTOP_TEST_DIST_AGGREGATES=1
+for range in 0ns:15ms 1234567ns:9876543ns; do
+	t0=${range%%ns:*}; t1=${range#*:}
+	case $t1 in *ms) t1=$((${t1%ms} * 1000000)) ;; *) t1=${t1%ns} ;; esac
+	expect 0 "" "$NXTOP" export -q "$ch" --range "$range" --format csv
+	tr -d '\r' <"$out" | awk -F, '$3 == "name" { print $4 "," $12 "," $13 "," $14 "," $15 "," $16 }' |
+		sort >"$tmp/got"
+	sqlite3 -separator , "$ch.nxdb" "SELECT n.str, s.dur FROM slice s JOIN string n
+		ON n.id = s.name WHERE s.ts >= $t0 AND s.ts < $t1" | bin_lines >"$tmp/want"
 	[ "$(wc -l <"$tmp/want")" -eq 4 ] || fail "$range: not four names in the trace"
 	[ "$(sqlite3 "$ch.nxdb" "SELECT group_concat(agg_level <= 7, '') FROM
 		(SELECT agg_level FROM track WHERE n_events > 0 ORDER BY id)")" = 10 ] ||
@@ -245,5 +250,34 @@ if have jq; then
 		.percentiles_max_error]] | unique' "$out")" = '[[true,0.03125]]' ] ||
 		fail "aggregate percentiles not marked as within a 32nd: $(head -c 600 "$out")"
 fi
+# A search's statistics above 100000 matches are counted by bin too:
+# name-only queries and dur comparisons read whole buckets from the
+# aggregates (a comparison reads the bin holding its bound from the
+# events), other queries and rows whose aggregates cannot tell count
+# every match. Each query beside the SQL that selects its matches.
+while IFS='|' read -r q cond; do
+	for range in 0ns:15ms 1234567ns:9876543ns; do
+		t0=${range%%ns:*}; t1=${range#*:}
+		case $t1 in *ms) t1=$((${t1%ms} * 1000000)) ;; *) t1=${t1%ns} ;; esac
+		sel="FROM slice s JOIN string n ON n.id = s.name WHERE s.ts >= $t0 AND
+			s.ts < $t1 AND $cond"
+		sqlite3 -separator , "$ch.nxdb" "SELECT 'q', s.dur $sel" | bin_lines |
+			cut -d, -f2- >"$tmp/want"
+		[ -s "$tmp/want" ] || fail "$q: no matches in $range"
+		stats="$(sqlite3 -separator , "$ch.nxdb" "SELECT count(*), sum(s.dur),
+			sum(s.dur) / count(*), min(s.dur), max(s.dur) $sel"),$(cat "$tmp/want")"
+		expect 0 "" "$NXTOP" export -q "$ch" --query "$q" --range "$range" --format csv
+		line=$(tr -d '\r' <"$out" | sed -n 2p | cut -d, -f6-)
+		[ "$line" = "$stats" ] || fail "/$q in $range: statistics $line, want $stats"
+	done
+done <<'QUERIES'
+name=op1|n.str = 'op1'
+name~op dur>400ns|n.str LIKE 'op%' AND s.dur > 400
+dur<=137ns|s.dur <= 137
+name=lone dur>=500ns|n.str = 'lone' AND s.dur >= 500
+name!=op0|n.str != 'op0'
+QUERIES
+expect 0 "^Durations min [0-9]+ ns, avg [0-9]+ ns, max [0-9]+ ns; p50 ~[0-9]+ ns, p90 ~[0-9]+ ns, p99 ~[0-9]+ ns  " \
+	"$NXTOP" export -q "$ch" --query name=op2
 unset NXTOP_TEST_DIST_AGGREGATES
 pass

@@ -195,12 +195,15 @@ static void durations(const struct side *s, struct strbuf *out)
 	char b[48], h[DIST_GLYPHS_SIZE];
 
 	for (int i = 0; i < 6; i++) {
+		/* an estimate is its bin's longest duration */
+		const char *est = i >= 3 && sd->dist.estimated ? "~" : "";
+
 		if (ns[i] < 0)
 			snprintf(b, sizeof(b), "-");
 		else
 			timefmt_dur(b, sizeof(b), ns[i], 3, draw_tf());
-		sb_printf(out, "%s%s %s", i == 0 || i == 3 ? "  " : " ",
-			  label[i], b);
+		sb_printf(out, "%s%s %s%s", i == 0 || i == 3 ? "  " : " ",
+			  label[i], est, b);
 	}
 	if (sd->dist.measured)
 		sb_printf(out, "  %s", dist_glyphs(&sd->dist, draw_ascii(), h));

@@ -644,23 +644,21 @@ static void search_dist_text(FILE *f, const struct search_stats *st,
 			     const struct search_dist *sd)
 {
 	char a[48], b[48], c[48], h[DIST_GLYPHS_SIZE];
+	const char *est;
 
-	if (!st->count)
+	if (!st->count || !sd->dist.measured)
 		return;
 	report_dur(b, sizeof(b), st->dur / st->count);
-	if (!sd->dist.measured) {
-		fprintf(f, "Durations avg %s (min, max and percentiles are read"
-			" up to %d matches)\n", b, SEARCH_DIST_MAX);
-		return;
-	}
 	report_dur(a, sizeof(a), sd->dmin);
 	report_dur(c, sizeof(c), sd->dmax);
 	fprintf(f, "Durations min %s, avg %s, max %s; ", a, b, c);
+	/* an estimate is its bin's longest duration */
+	est = sd->dist.estimated ? "~" : "";
 	report_dur(a, sizeof(a), sd->dist.p50);
 	report_dur(b, sizeof(b), sd->dist.p90);
 	report_dur(c, sizeof(c), sd->dist.p99);
-	fprintf(f, "p50 %s, p90 %s, p99 %s  %s\n", a, b, c,
-		dist_glyphs(&sd->dist, 0, h));
+	fprintf(f, "p50 %s%s, p90 %s%s, p99 %s%s  %s\n", est, a, est, b, est,
+		c, dist_glyphs(&sd->dist, 0, h));
 }
 
 static void match_cols(struct match_ctx *c)
