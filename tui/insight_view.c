@@ -159,42 +159,71 @@ static void ins_header(struct list *l, struct strbuf *out)
 		sb_printf(out, "%zu finding%s", n, n == 1 ? "" : "s");
 }
 
+/* Stacked, both sides' analyses must be done. */
 static const char *ins_export_name(struct list *l)
 {
-	return ((struct insights_list *)l)->res[0] ? "insights" : NULL;
+	const struct insights_list *il = (struct insights_list *)l;
+
+	return il->res[0] && (!il->stacked || il->res[1]) ? "insights" : NULL;
 }
 
-/* As `nxtop analyze` prints the whole profile, every finding listed. */
+/* What `nxtop analyze` reads of one side besides its findings: the
+ * bounds of the whole profile and the names of its rows. */
+struct side_data {
+	struct bounds b;
+	struct mtrack *t;
+	size_t nt;
+};
+
+/* Side k as `nxtop analyze` prints it: A's times from the axis' start,
+ * B's from its own start. */
+static int side_load(struct insights_list *il, int k, struct side_data *d,
+		     struct an_side *x)
+{
+	struct timeline *tl = il->tl;
+	struct model *m = k ? tl->tr.mb : tl->m;
+	const struct mprofile *p = k ? &tl->prof_b : &tl->prof;
+
+	if (bounds_compute(m, p->id, p->start, p->end + 1, &d->b))
+		return -1;
+	/* without row names the ranges still print */
+	if (model_tracks(m, p->id, &d->t, &d->nt))
+		d->nt = 0;
+	*x = (struct an_side){ .r = il->res[k], .b = &d->b,
+		.p = k ? *p : timeline_axis_profile(tl), .t = d->t,
+		.nt = d->nt, .moved = k ? timeline_stack_offset(tl) : 0 };
+	return 0;
+}
+
+/* As `nxtop analyze` prints the whole profile, every finding listed;
+ * stacked, both profiles' so. */
 static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct insights_list *il = (struct insights_list *)l;
-	struct timeline *tl = il->tl;
-	struct mprofile p = timeline_axis_profile(tl);
 	struct an_limits all = { SIZE_MAX, SIZE_MAX };
-	struct bounds b;
+	struct side_data d[2];
+	struct an_side x[2];
+	int rc = 0;
 
 	if (fmt == OUT_CSV) {
 		err_set("insights: text or JSON only");
 		return -1;
 	}
-	if (il->stacked) {
-		err_set("insights: of profile A alone; nxtop analyze B writes "
-			"B's");
-		return -1;
+	memset(d, 0, sizeof(d));
+	for (int k = 0; k <= il->stacked && !rc; k++)
+		rc = side_load(il, k, &d[k], &x[k]);
+	if (!rc && il->stacked)
+		report_analyze_sides(x, &all, fmt, f);
+	else if (!rc && fmt == OUT_JSON)
+		report_analyze_json(x[0].r, x[0].b, &x[0].p, &all, f);
+	else if (!rc)
+		report_analyze_text(x[0].r, x[0].b, &x[0].p, x[0].t, x[0].nt,
+				    &all, f);
+	for (int k = 0; k <= il->stacked; k++) {
+		bounds_free(&d[k].b);
+		model_tracks_free(d[k].t, d[k].nt);
 	}
-	memset(&b, 0, sizeof(b));
-	if (bounds_compute(tl->m, tl->prof.id, tl->prof.start,
-			   tl->prof.end + 1, &b)) {
-		bounds_free(&b);
-		return -1;
-	}
-	if (fmt == OUT_JSON)
-		report_analyze_json(il->res[0], &b, &p, &all, f);
-	else
-		report_analyze_text(il->res[0], &b, &p, tl->tr.t, tl->tr.n, &all,
-				    f);
-	bounds_free(&b);
-	return 0;
+	return rc;
 }
 
 static void ins_free(struct list *l)

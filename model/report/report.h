@@ -76,6 +76,22 @@ void report_analyze_text(const struct an_result *r, const struct bounds *b,
 void report_analyze_json(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct an_limits *lim,
 			 FILE *f);
+/* One of two stacked profiles' analyses (nxtop A B), times from
+ * p.start, ranges named by rows t. */
+struct an_side {
+	const struct an_result *r;
+	const struct bounds *b;
+	struct mprofile p;
+	const struct mtrack *t;
+	size_t nt;
+	int64_t moved;	/* ns the side is shown moved on the timeline */
+};
+/* Both sides' findings: text, each side's report under a line naming
+ * the side and its profile (and how far it is shown moved); JSON,
+ * {"A": ..., "B": ...}, each as report_analyze_json writes it. */
+void report_analyze_sides(const struct an_side x[2],
+			  const struct an_limits *lim, enum out_format fmt,
+			  FILE *f);
 
 /* The performance bounds (bounds.c): a "Bounds" block of text, each
  * bound with the numbers behind it or why it is not known; in JSON a
