@@ -1708,58 +1708,110 @@ static const char *const num_cand[2][Q_NRE + 1] = {
 	},
 };
 
-/* The next (dir > 0) or previous aggregate bucket from ?3 holding a
- * matching name, or a candidate of a comparison. */
+/* The next (dir > 0) or previous aggregate bucket from ?3, short of ?5
+ * (before it going forward, after it going back), holding a matching
+ * name, or a candidate of a comparison. */
 static sqlite3_stmt *bucket_stmt(struct search *s, int dir)
 {
 	const char *order = dir > 0 ? "" : "DESC", *cmp = dir > 0 ? ">=" : "<=";
+	const char *end = dir > 0 ? "bucket < ?5" : "bucket > ?5";
 
 	if (s->num.field < 0)
 		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			       " field = 0 AND level = ? AND bucket %s ? AND"
-			       " value IN %s ORDER BY bucket %s LIMIT 1", cmp,
+			       " field = 0 AND level = ? AND bucket %s ? AND %s AND"
+			       " value IN %s ORDER BY bucket %s LIMIT 1", cmp, end,
 			       s->names_only && !s->any_name ? s->nameset : "(0)",
 			       order);
 	if (s->any_name)
 		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
 			       " field = %d AND level = ? AND bucket %s ? AND %s"
-			       " ORDER BY bucket %s LIMIT 1", s->num.field, cmp,
+			       " AND %s ORDER BY bucket %s LIMIT 1", s->num.field,
+			       cmp, end,
 			       num_cand[s->num.field == AGG_SIZE][s->num.op], order);
 	return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-		       " field = %d AND level = ? AND bucket %s ? AND %s AND"
-		       " (value >> %d) IN %s ORDER BY bucket %s LIMIT 1",
-		       s->num.field, cmp, num_cand[0][s->num.op], AGG_DUR_SHIFT,
-		       s->nameset, order);
+		       " field = %d AND level = ? AND bucket %s ? AND %s AND %s"
+		       " AND (value >> %d) IN %s ORDER BY bucket %s LIMIT 1",
+		       s->num.field, cmp, end, num_cand[0][s->num.op],
+		       AGG_DUR_SHIFT, s->nameset, order);
 }
 
-/* The level n and N skip from aggregate bucket to bucket at; -1 when
- * they read the track's events. */
-static int step_level(const struct search *s, const struct mtrack *t)
+/* The level n and N skip from aggregate bucket to bucket at, and the
+ * coarsest level the same rows are kept at; -1 when they read the
+ * track's events. */
+static int step_level(const struct search *s, const struct mtrack *t,
+		      int *top)
 {
 	int nl, fl, lmax;
 
-	if (s->names_only && !s->any_name && !agg_levels(t, &nl, &fl, &lmax))
+	if (s->names_only && !s->any_name && !agg_levels(t, &nl, &fl, &lmax)) {
+		*top = lmax;
 		return nl;
-	if (!num_levels(s, t, &nl, &lmax, &fl))
+	}
+	if (!num_levels(s, t, &nl, top, &fl))
 		return nl;
 	return -1;
 }
 
-/* Binds the bucket statement for a track at a level from bucket b. */
-static void bucket_bind(struct stepper *p, const struct mtrack *t, int level,
-			int64_t b)
+/* The first bucket of a level from b on (back from b, dir < 0) holding
+ * a match's candidate, short of end: 0 found, 1 none. */
+static int bucket_next(struct stepper *p, const struct mtrack *t, int level,
+		       int64_t b, int64_t end, int64_t *out)
 {
-	sqlite3_bind_int64(p->bucket, 1, t->id);
-	sqlite3_bind_int(p->bucket, 2, level);
-	sqlite3_bind_int64(p->bucket, 3, b);
+	sqlite3_stmt *st = p->bucket;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, b);
 	if (p->s->num.field >= 0)
-		sqlite3_bind_int64(p->bucket, 4, p->s->num.x);
+		sqlite3_bind_int64(st, 4, p->s->num.x);
+	sqlite3_bind_int64(st, 5, end);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
+}
+
+/* Coarser levels are looked at this many levels up (16 buckets each). */
+#define SKIP_LEVELS 2
+
+/* bucket_next with no end, found through the coarser levels up to top
+ * first: a coarse row holds its buckets' values with their extremes, so
+ * a coarse bucket without a candidate has none below it, and a stretch
+ * without matches costs a few coarse rows instead of every fine one. */
+static int bucket_skip(struct stepper *p, const struct mtrack *t, int level,
+		       int top, int64_t b, int64_t *out)
+{
+	int up = NX_MIN(level + SKIP_LEVELS, top), rc;
+	int64_t k = (int64_t)1 << (2 * (up - level)), pb, lo, hi;
+
+	if (up <= level)
+		return bucket_next(p, t, level, b, p->dir > 0 ? INT64_MAX :
+				   INT64_MIN, out);
+	for (;;) {
+		rc = bucket_skip(p, t, up, top, lod_floor_shift(b, 2 * (up - level)),
+				 &pb);
+		if (rc)
+			return rc;
+		lo = pb * k;	/* pb's buckets at this level: [lo, hi) */
+		hi = lo + k;
+		if (p->dir > 0)
+			rc = bucket_next(p, t, level, NX_MAX(b, lo), hi, out);
+		else
+			rc = bucket_next(p, t, level, NX_MIN(b, hi - 1), lo - 1, out);
+		if (rc != 1)
+			return rc;
+		b = p->dir > 0 ? hi : lo - 1;
+	}
 }
 
 static int step_track(struct stepper *p, const struct mtrack *t,
 		      struct mslice *out)
 {
-	int nl = step_level(p->s, t), rc;
+	int top, nl = step_level(p->s, t, &top), rc;
 	int64_t w, b;
 
 	if (nl < 0)
@@ -1767,13 +1819,9 @@ static int step_track(struct stepper *p, const struct mtrack *t,
 	w = lod_width(nl);
 	b = lod_floor_shift(p->ts, 2 * nl);
 	for (;;) {
-		bucket_bind(p, t, nl, b);
-		rc = sqlite3_step(p->bucket);
-		if (rc == SQLITE_ROW)
-			b = sqlite3_column_int64(p->bucket, 0);
-		sqlite3_reset(p->bucket);
-		if (rc != SQLITE_ROW)
-			return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
+		rc = bucket_skip(p, t, nl, top, b, &b);
+		if (rc)
+			return rc;
 		rc = step_range(p, t, b * w, sat_add(b * w, w), out);
 		if (rc <= 0)
 			return rc;
@@ -1923,7 +1971,7 @@ static int64_t page_range(struct stepper *p, const struct mtrack *t,
 static int page_track(struct stepper *p, const struct mtrack *t, int64_t t0,
 		      int64_t t1, int64_t limit, struct rows *r)
 {
-	int nl = step_level(p->s, t), rc;
+	int top, nl = step_level(p->s, t, &top), rc;
 	int64_t w, b, got = 0;
 
 	if (nl < 0)
@@ -1936,13 +1984,9 @@ static int page_track(struct stepper *p, const struct mtrack *t, int64_t t0,
 	while (got < limit) {
 		int64_t n;
 
-		bucket_bind(p, t, nl, b);
-		rc = sqlite3_step(p->bucket);
-		if (rc == SQLITE_ROW)
-			b = sqlite3_column_int64(p->bucket, 0);
-		sqlite3_reset(p->bucket);
-		if (rc != SQLITE_ROW)
-			return rc == SQLITE_DONE ? 0 : model_fail(p->s->m, "search");
+		rc = bucket_skip(p, t, nl, top, b, &b);
+		if (rc)
+			return rc < 0 ? -1 : 0;
 		if (b * w >= t1 || sat_add(b * w, w) <= t0)
 			return 0;
 		n = page_range(p, t, NX_MAX(b * w, t0), NX_MIN(sat_add(b * w, w), t1),
