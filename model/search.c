@@ -34,14 +34,25 @@ struct memo {
 	struct mslice hit;
 };
 
-/* A query the aggregates answer: name, opcode, engine and row terms
- * beside one dur comparison (field AGG_DUR: counts by name and duration
- * bin), or engine and row terms beside one transfer_size comparison
- * (AGG_SIZE: counts by size); field is -1 for any other query. */
-struct numterm {
-	int field;
+/* One comparison of a number with x. */
+struct numcmp {
 	enum qop op;
 	int64_t x;
+};
+
+#define NUM_MAX 4
+
+/* A query the aggregates answer: name, opcode, engine and row terms
+ * beside dur comparisons (field AGG_DUR: counts by name and duration
+ * bin), or engine and row terms beside transfer_size comparisons
+ * (AGG_SIZE: counts by size); field is -1 for any other query. With dur
+ * comparisons and transfer_size ones too, the dur aggregates only rule
+ * buckets out (partial): the events of the others are read. */
+struct numterm {
+	int field;
+	int ncmp;
+	struct numcmp cmp[NUM_MAX];	/* all on field */
+	int partial;
 };
 
 /* Temporary table numbers stay unique while several searches are open. */
@@ -743,11 +754,14 @@ static int names_beside_queue(const struct search *s)
 static struct numterm num_term(const struct search *s)
 {
 	const struct query *q = &s->q;
-	struct numterm n = { -1, Q_EQ, 0 };
-	int names = 0, nums = 0;
+	const struct numterm none = { -1, 0, { { Q_EQ, 0 } }, 0 };
+	struct numterm n[2] = { { AGG_DUR, 0, { { Q_EQ, 0 } }, 0 },
+				{ AGG_SIZE, 0, { { Q_EQ, 0 } }, 0 } };
+	int names = 0;
 
 	for (size_t i = 0; i < q->n; i++) {
 		const struct qterm *t = &q->terms[i];
+		struct numterm *k = &n[t->field != F_DUR];
 
 		if (s->queue_rows && queue_term(t))
 			continue;
@@ -757,14 +771,15 @@ static struct numterm num_term(const struct search *s)
 		}
 		if (t->negate || (t->field != F_DUR && t->field != F_TRANSFER_SIZE) ||
 		    t->op == Q_HAS || t->op == Q_HASNOT || t->op == Q_RE ||
-		    t->op == Q_NRE || nums++)
-			return (struct numterm){ -1, Q_EQ, 0 };
-		n = (struct numterm){ t->field == F_DUR ? AGG_DUR : AGG_SIZE,
-				      t->op, t->num };
+		    t->op == Q_NRE || k->ncmp == NUM_MAX)
+			return none;
+		k->cmp[k->ncmp++] = (struct numcmp){ t->op, t->num };
 	}
-	if (n.field == AGG_SIZE && names)
-		n.field = -1;
-	return n;
+	if (n[0].ncmp) {
+		n[0].partial = n[1].ncmp > 0;
+		return n[0];
+	}
+	return n[1].ncmp && !names ? n[1] : none;
 }
 
 static int profile_start(struct search *s)
@@ -962,32 +977,49 @@ static int num_levels(const struct search *s, const struct mtrack *t,
 	return s->num.field == AGG_DUR && !named && !s->any_name ? -1 : 0;
 }
 
-static int num_holds(const struct numterm *n, int64_t v)
+static int num_holds(const struct numcmp *c, int64_t v)
 {
-	switch (n->op) {
-	case Q_GT: return v > n->x;
-	case Q_GE: return v >= n->x;
-	case Q_LT: return v < n->x;
-	case Q_LE: return v <= n->x;
-	case Q_NE: return v != n->x;
-	default: return v == n->x;
+	switch (c->op) {
+	case Q_GT: return v > c->x;
+	case Q_GE: return v >= c->x;
+	case Q_LT: return v < c->x;
+	case Q_LE: return v <= c->x;
+	case Q_NE: return v != c->x;
+	default: return v == c->x;
 	}
 }
 
-/* Of events whose values lie in [lo, hi]: 1 if all match the
- * comparison, 0 if none, -1 if it cannot tell. */
-static int num_class(const struct numterm *n, int64_t lo, int64_t hi)
+/* Of values in [lo, hi]: 1 if all meet the comparison, 0 if none, -1 if
+ * it cannot tell. */
+static int cmp_class(const struct numcmp *c, int64_t lo, int64_t hi)
 {
-	int a = num_holds(n, lo), b = num_holds(n, hi);
+	int a = num_holds(c, lo), b = num_holds(c, hi);
 
-	if (n->op == Q_EQ || n->op == Q_NE) {
+	if (c->op == Q_EQ || c->op == Q_NE) {
 		if (lo == hi)
 			return a;
-		if (n->x < lo || n->x > hi)
-			return n->op == Q_NE;
+		if (c->x < lo || c->x > hi)
+			return c->op == Q_NE;
 		return -1;
 	}
 	return a && b ? 1 : !a && !b ? 0 : -1;
+}
+
+/* Of events whose values lie in [lo, hi]: 1 if all match the
+ * comparisons, 0 if none, -1 if it cannot tell (always, short of 0,
+ * when other comparisons are left to the events). */
+static int num_class(const struct numterm *n, int64_t lo, int64_t hi)
+{
+	int all = 1;
+
+	for (int i = 0; i < n->ncmp; i++) {
+		int k = cmp_class(&n->cmp[i], lo, hi);
+
+		if (k == 0)
+			return 0;
+		all &= k > 0;
+	}
+	return all && !n->partial ? 1 : -1;
 }
 
 static int name_in(const struct search *s, int64_t name)
@@ -1384,10 +1416,19 @@ void search_stats_free(struct search_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* Whether a duration bin holds a dur comparison's bound. */
+static int bound_bin(const struct numterm *n, int bin)
+{
+	for (int i = 0; i < n->ncmp; i++)
+		if (agg_dur_value(0, n->cmp[i].x) == bin)
+			return 1;
+	return 0;
+}
+
 /* The durations of the matches in [t0, t1) on one track, from its
- * events; only those in duration bin only_bin when it is not -1. */
+ * events; only those in the bins holding a bound when bounds is set. */
 static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
-		    int64_t t1, int only_bin, const struct search_durs *cb)
+		    int64_t t1, int bounds, const struct search_durs *cb)
 {
 	sqlite3_stmt *st;
 	int k, rc;
@@ -1407,7 +1448,7 @@ static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t d = sqlite3_column_int64(st, 0);
 
-		if (only_bin < 0 || agg_dur_value(0, d) == only_bin)
+		if (!bounds || bound_bin(&s->num, (int)agg_dur_value(0, d)))
 			cb->dur(cb->ctx, d);
 	}
 	sqlite3_finalize(st);
@@ -1460,15 +1501,13 @@ static int durs_bucket(struct search *s, const struct mtrack *t, int64_t lo,
 		       int64_t hi, const struct durs_row *v, size_t n,
 		       int straddle, const struct search_durs *cb)
 {
-	int xb = (int)agg_dur_value(0, s->num.x);
-
 	for (size_t i = 0; i < n; i++) {
-		if (straddle && v[i].bin == xb)
+		if (straddle && bound_bin(&s->num, v[i].bin))
 			continue;
 		if (num_class(&s->num, v[i].dmin, v[i].dmax) > 0)
 			cb->bin(cb->ctx, v[i].bin, v[i].n, v[i].dmin, v[i].dmax);
 	}
-	return straddle ? durs_raw(s, t, lo, hi, xb, cb) : 0;
+	return straddle ? durs_raw(s, t, lo, hi, 1, cb) : 0;
 }
 
 /* A dur comparison's durations on one track: the whole buckets of
@@ -1530,7 +1569,8 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 		    int64_t t1, const struct search_durs *cb)
 {
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1), w, b0, b1;
-	int nl, fl, lmax, lo, hi, named, level, cmp = s->num.field == AGG_DUR;
+	int nl, fl, lmax, lo, hi, named, level;
+	int cmp = s->num.field == AGG_DUR && !s->num.partial;
 
 	if ((!s->names_only && !cmp) || agg_levels(t, &nl, &fl, &lmax) ||
 	    !(t->agg_fields & (1u << AGG_DUR)))
@@ -1541,11 +1581,11 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	w = lod_width(level);
 	if (b1 <= b0)
-		return durs_raw(s, t, t0, t1, -1, cb);
+		return durs_raw(s, t, t0, t1, 0, cb);
 	if ((cmp ? durs_cmp : durs_names)(s, t, level, b0, b1, cb))
 		return -1;
-	return durs_raw(s, t, t0, b0 * w, -1, cb) ||
-	       durs_raw(s, t, b1 * w, t1, -1, cb) ? -1 : 0;
+	return durs_raw(s, t, t0, b0 * w, 0, cb) ||
+	       durs_raw(s, t, b1 * w, t1, 0, cb) ? -1 : 0;
 }
 
 int search_durations(struct search *s, int64_t t0, int64_t t1,
@@ -1565,7 +1605,7 @@ int search_durations(struct search *s, int64_t t0, int64_t t1,
 			continue;
 		rc = cb->bin ? durs_agg(s, t, t0, t1, cb) : 1;
 		if (rc == 1)
-			rc = durs_raw(s, t, t0, t1, -1, cb);
+			rc = durs_raw(s, t, t0, t1, 0, cb);
 	}
 	model_tracks_free(tracks, nt);
 	return rc ? -1 : 0;
@@ -1696,25 +1736,38 @@ static int step_range(struct stepper *p, const struct mtrack *t, int64_t lo,
  * may hold a match (?4 is the bound). */
 static const char *const num_cand[2][Q_NRE + 1] = {
 	[0] = {
-		[Q_GT] = "dmax > ?4", [Q_GE] = "dmax >= ?4",
-		[Q_LT] = "dmin < ?4", [Q_LE] = "dmin <= ?4",
-		[Q_EQ] = "dmin <= ?4 AND dmax >= ?4",
-		[Q_NE] = "NOT (dmin = ?4 AND dmax = ?4)",
+		[Q_GT] = "dmax > %" PRId64, [Q_GE] = "dmax >= %" PRId64,
+		[Q_LT] = "dmin < %" PRId64, [Q_LE] = "dmin <= %" PRId64,
+		[Q_EQ] = "dmin <= %" PRId64 " AND dmax >= %" PRId64,
+		[Q_NE] = "NOT (dmin = %" PRId64 " AND dmax = %" PRId64 ")",
 	},
 	[1] = {
-		[Q_GT] = "value > ?4", [Q_GE] = "value >= ?4",
-		[Q_LT] = "value < ?4", [Q_LE] = "value <= ?4",
-		[Q_EQ] = "value = ?4", [Q_NE] = "value != ?4",
+		[Q_GT] = "value > %" PRId64, [Q_GE] = "value >= %" PRId64,
+		[Q_LT] = "value < %" PRId64, [Q_LE] = "value <= %" PRId64,
+		[Q_EQ] = "value = %" PRId64, [Q_NE] = "value != %" PRId64,
 	},
 };
 
-/* The next (dir > 0) or previous aggregate bucket from ?3, short of ?5
+/* Every comparison's candidate condition, ANDed, bounds written out. */
+static void num_cands(const struct numterm *n, struct strbuf *out)
+{
+	for (int i = 0; i < n->ncmp; i++) {
+		sb_adds(out, i ? " AND " : "");
+		/* x twice: = and != name it twice */
+		sb_printf(out, num_cand[n->field == AGG_SIZE][n->cmp[i].op],
+			  n->cmp[i].x, n->cmp[i].x);
+	}
+}
+
+/* The next (dir > 0) or previous aggregate bucket from ?3, short of ?4
  * (before it going forward, after it going back), holding a matching
  * name, or a candidate of a comparison. */
 static sqlite3_stmt *bucket_stmt(struct search *s, int dir)
 {
 	const char *order = dir > 0 ? "" : "DESC", *cmp = dir > 0 ? ">=" : "<=";
-	const char *end = dir > 0 ? "bucket < ?5" : "bucket > ?5";
+	const char *end = dir > 0 ? "bucket < ?4" : "bucket > ?4";
+	struct strbuf cand;
+	sqlite3_stmt *st;
 
 	if (s->num.field < 0)
 		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
@@ -1722,17 +1775,21 @@ static sqlite3_stmt *bucket_stmt(struct search *s, int dir)
 			       " value IN %s ORDER BY bucket %s LIMIT 1", cmp, end,
 			       s->names_only && !s->any_name ? s->nameset : "(0)",
 			       order);
+	sb_init(&cand);
+	num_cands(&s->num, &cand);
 	if (s->any_name)
-		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			       " field = %d AND level = ? AND bucket %s ? AND %s"
-			       " AND %s ORDER BY bucket %s LIMIT 1", s->num.field,
-			       cmp, end,
-			       num_cand[s->num.field == AGG_SIZE][s->num.op], order);
-	return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-		       " field = %d AND level = ? AND bucket %s ? AND %s AND %s"
-		       " AND (value >> %d) IN %s ORDER BY bucket %s LIMIT 1",
-		       s->num.field, cmp, end, num_cand[0][s->num.op],
-		       AGG_DUR_SHIFT, s->nameset, order);
+		st = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			     " field = %d AND level = ? AND bucket %s ? AND %s"
+			     " AND %s ORDER BY bucket %s LIMIT 1", s->num.field,
+			     cmp, end, sb_cstr(&cand), order);
+	else
+		st = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			     " field = %d AND level = ? AND bucket %s ? AND %s AND"
+			     " %s AND (value >> %d) IN %s ORDER BY bucket %s LIMIT 1",
+			     s->num.field, cmp, end, sb_cstr(&cand), AGG_DUR_SHIFT,
+			     s->nameset, order);
+	sb_free(&cand);
+	return st;
 }
 
 /* The level n and N skip from aggregate bucket to bucket at, and the
@@ -1763,9 +1820,7 @@ static int bucket_next(struct stepper *p, const struct mtrack *t, int level,
 	sqlite3_bind_int64(st, 1, t->id);
 	sqlite3_bind_int(st, 2, level);
 	sqlite3_bind_int64(st, 3, b);
-	if (p->s->num.field >= 0)
-		sqlite3_bind_int64(st, 4, p->s->num.x);
-	sqlite3_bind_int64(st, 5, end);
+	sqlite3_bind_int64(st, 4, end);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(st, 0);

@@ -102,6 +102,19 @@ run() {
 	[ "$(sql "$1" 's.size IS NOT NULL')" -gt 0 ] || fail "$1: no slice sizes"
 	steps "$1" 'dur>200ns' 's.dur > 200'
 	steps "$1" 'dur>2us' 's.dur > 2000'
+	# two comparisons: on dur, a range from the aggregates; on dur and
+	# size, the dur aggregates rule buckets out and the events decide
+	check "$1" 'dur>200ns size>=2048' 's.dur > 200 AND d.sz >= 2048'
+	check "$1" 'name=MATMUL dur>100ns dur<=300ns' \
+		"n.str = 'MATMUL' AND s.dur > 100 AND s.dur <= 300"
+	counted "$1" 'dur>=100ns dur<lt>2us' 's.dur >= 100 AND s.dur < 2000'
+	counted "$1" 'dur>200ns size>=2048' 's.dur > 200 AND d.sz >= 2048'
+	counted "$1" 'name=MATMUL dur>100ns dur<lt>=300ns' \
+		"n.str = 'MATMUL' AND s.dur > 100 AND s.dur <= 300"
+	steps "$1" 'dur>=100ns dur<lt>2us' 's.dur >= 100 AND s.dur < 2000'
+	steps "$1" 'dur>200ns size>=2048' 's.dur > 200 AND s.size >= 2048'
+	steps "$1" 'name=MATMUL dur>100ns dur<lt>=300ns' \
+		"n.str = 'MATMUL' AND s.dur > 100 AND s.dur <= 300"
 	queues "$1"
 	edges "$1" "$2"
 }
@@ -153,6 +166,10 @@ edges() {
 		check "$1" "engine=$2 dur<=${b}ns" "t.name = '$2' AND s.dur <= $b"
 		check "$1" "row=$2 dur>${b}ns" "t.name = '$2' AND s.dur > $b"
 	done
+	check "$1" "dur>=${p}ns dur<$((p + p / 8))ns" "s.dur >= $p AND s.dur < $((p + p / 8))"
+	check "$1" "dur>$((p - 1))ns dur!=$((p + 3))ns dur<=$((2 * p))ns" \
+		"s.dur > $((p - 1)) AND s.dur != $((p + 3)) AND s.dur <= $((2 * p))"
+	counted "$1" "dur>=${p}ns dur<lt>$((p + p / 8))ns" "s.dur >= $p AND s.dur < $((p + p / 8))"
 	check "$1" "opcode=MATMUL dur<${p}ns" \
 		"n.str = 'MATMUL' AND t.kind = 'engine' AND s.dur < $p"
 	mp=$(sqlite3 "$1" "SELECT s.dur FROM slice s JOIN string n ON
