@@ -47,7 +47,8 @@ struct numcmp {
  * bin), or engine and row terms beside transfer_size comparisons
  * (AGG_SIZE: counts by size); field is -1 for any other query. With dur
  * comparisons and transfer_size ones too, the dur aggregates only rule
- * buckets out (partial): the events of the others are read. */
+ * buckets out (partial): the events of the others are read. Engine
+ * and row terms alone are AGG_DUR with no comparison. */
 struct numterm {
 	int field;
 	int ncmp;
@@ -779,7 +780,11 @@ static struct numterm num_term(const struct search *s)
 		n[0].partial = n[1].ncmp > 0;
 		return n[0];
 	}
-	return n[1].ncmp && !names ? n[1] : none;
+	if (n[1].ncmp)
+		return names ? none : n[1];
+	/* engine and row terms alone: every event of their rows, counted
+	 * by the dur aggregates, which hold them all, finest of all fields */
+	return names ? none : n[0];
 }
 
 static int profile_start(struct search *s)
@@ -1582,7 +1587,7 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	w = lod_width(level);
 	if (b1 <= b0)
 		return durs_raw(s, t, t0, t1, 0, cb);
-	if ((cmp ? durs_cmp : durs_names)(s, t, level, b0, b1, cb))
+	if ((cmp && s->num.ncmp ? durs_cmp : durs_names)(s, t, level, b0, b1, cb))
 		return -1;
 	return durs_raw(s, t, t0, b0 * w, 0, cb) ||
 	       durs_raw(s, t, b1 * w, t1, 0, cb) ? -1 : 0;
@@ -1751,6 +1756,8 @@ static const char *const num_cand[2][Q_NRE + 1] = {
 /* Every comparison's candidate condition, ANDed, bounds written out. */
 static void num_cands(const struct numterm *n, struct strbuf *out)
 {
+	if (!n->ncmp)
+		sb_adds(out, "1");
 	for (int i = 0; i < n->ncmp; i++) {
 		sb_adds(out, i ? " AND " : "");
 		/* x twice: = and != name it twice */

@@ -115,6 +115,12 @@ run() {
 	steps "$1" 'dur>200ns size>=2048' 's.dur > 200 AND s.size >= 2048'
 	steps "$1" 'name=MATMUL dur>100ns dur<lt>=300ns' \
 		"n.str = 'MATMUL' AND s.dur > 100 AND s.dur <= 300"
+	# engine and row terms alone: every event of the row, counted from
+	# the dur aggregates
+	check "$1" "engine=$2" "t.name = '$2'"
+	counted "$1" "engine=$2" "t.name = '$2'"
+	counted "$1" "row=$2" "t.name = '$2'"
+	steps "$1" "row=$2" "t.name = '$2'"
 	queues "$1"
 	edges "$1" "$2"
 }
@@ -133,6 +139,11 @@ queues() {
 	sz=${qt#* } qt=${qt% *}
 	is="q.str = '$qt' COLLATE NOCASE"
 	check "$1" "queue_type=$qt" "$is"
+	counted "$1" "queue_type=$qt" "$is"
+	steps "$1" "queue_type=$qt" "s.id IN (SELECT slice_id FROM
+		(SELECT slice_id, queue_type AS qt FROM dma_packet UNION ALL
+		SELECT slice_id, queue_type FROM dma_transfer) d JOIN string q
+		ON q.id = d.qt WHERE $is)"
 	check "$1" "queue_type=$qt size>=$sz" "$is AND d.sz >= $sz"
 	check "$1" "queue_type=$qt size<$sz" "$is AND d.sz < $sz"
 	counted "$1" "queue_type=$qt size>=$sz" "$is AND d.sz >= $sz"
