@@ -47,8 +47,9 @@ struct numcmp {
  * bin), or engine and row terms beside transfer_size comparisons
  * (AGG_SIZE: counts by size); field is -1 for any other query. With dur
  * comparisons and transfer_size ones too, the dur aggregates only rule
- * buckets out (partial): the events of the others are read. Engine
- * and row terms alone are AGG_DUR with no comparison. */
+ * buckets out (partial): the events of the others are read; so with
+ * names beside transfer_size comparisons, AGG_DUR with no comparison.
+ * Engine and row terms alone are AGG_DUR with no comparison. */
 struct numterm {
 	int field;
 	int ncmp;
@@ -780,8 +781,13 @@ static struct numterm num_term(const struct search *s)
 		n[0].partial = n[1].ncmp > 0;
 		return n[0];
 	}
-	if (n[1].ncmp)
-		return names ? none : n[1];
+	if (n[1].ncmp && !names)
+		return n[1];
+	/* names beside size comparisons: the dur aggregates, by name, rule
+	 * buckets out, and the events of the rest are tested */
+	n[0].partial = n[1].ncmp > 0;
+	if (n[0].partial)
+		return n[0];
 	/* engine and row terms alone: every event of their rows, counted
 	 * by the dur aggregates, which hold them all, finest of all fields */
 	return names ? none : n[0];

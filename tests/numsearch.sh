@@ -115,6 +115,18 @@ run() {
 	steps "$1" 'dur>200ns size>=2048' 's.dur > 200 AND s.size >= 2048'
 	steps "$1" 'name=MATMUL dur>100ns dur<lt>=300ns' \
 		"n.str = 'MATMUL' AND s.dur > 100 AND s.dur <= 300"
+	# a name beside a size comparison: the names rule buckets out, the
+	# events of the rest are tested
+	dn=$(sqlite3 "$1" "SELECT n.str FROM slice s JOIN string n ON
+		n.id = s.name WHERE s.size IS NOT NULL GROUP BY n.str
+		ORDER BY count(*) DESC LIMIT 1")
+	ds=$(sqlite3 "$1" "SELECT max(s.size) FROM slice s JOIN string n ON
+		n.id = s.name WHERE n.str = '$dn'")
+	check "$1" "name=$dn size>=$ds" "n.str = '$dn' AND d.sz >= $ds"
+	counted "$1" "name=$dn size>=$ds" "n.str = '$dn' AND d.sz >= $ds"
+	steps "$1" "name=$dn size>=$ds" "n.str = '$dn' AND s.size >= $ds"
+	check "$1" "name~_ dur>100ns size>=1" \
+		"n.str LIKE '%\\_%' ESCAPE '\\' AND s.dur > 100 AND d.sz >= 1"
 	# engine and row terms alone: every event of the row, counted from
 	# the dur aggregates
 	check "$1" "engine=$2" "t.name = '$2'"
