@@ -187,4 +187,28 @@ for s in B A; do
 	tail -1 "$tmp/r/$d" | grep -qF "$want" ||
 		fail "Enter on $s's finding: $(tail -1 "$tmp/r/$d"), wanted $want"
 done
+# e and E in the stacked Insights list: A's report, then B's, each what
+# nxtop analyze prints for its own profile with every finding listed
+# (text: titled with its side; JSON: {"A": ..., "B": ...})
+mkdir "$tmp/ix"
+printf 'size 200x50\nkeys qIeEj\n' >"$tmp/ix.keys"
+(cd "$tmp/ix" && NXTOP_EXPORT_DIR= "$NXTOP" -q --headless="$tmp/ix.keys" \
+	--dump="$tmp/r" "$a" "$b") 2>"$err" || fail "insights export: $(cat "$err")"
+for s in A B; do
+	f=$a
+	[ $s = B ] && f=$b
+	"$NXTOP" analyze -q "$f" --max-findings 1000000 --max-ranges 1000000 |
+		sed "1s/.*/# nxtop analyze, profile $s/" >"$tmp/ix/want.$s" ||
+		fail "nxtop analyze $s"
+	if need_jq; then
+		"$NXTOP" analyze -q "$f" --format json | jq -S . >"$tmp/ix/json.$s"
+		jq -S --arg s $s '.[$s]' "$tmp/ix/nxtop-insights-1.json" >"$tmp/ix/got.$s" ||
+			fail "insights JSON export: $(head -c 300 "$tmp/ix/nxtop-insights-1.json")"
+		cmp -s "$tmp/ix/got.$s" "$tmp/ix/json.$s" ||
+			fail "insights JSON side $s differs from nxtop analyze: $(diff "$tmp/ix/json.$s" "$tmp/ix/got.$s" | head -5)"
+	fi
+done
+{ cat "$tmp/ix/want.A"; echo; cat "$tmp/ix/want.B"; } >"$tmp/ix/want"
+cmp -s "$tmp/ix/nxtop-insights-1.txt" "$tmp/ix/want" ||
+	fail "insights text export differs from nxtop analyze A, B: $(diff "$tmp/ix/want" "$tmp/ix/nxtop-insights-1.txt" | head -5)"
 [ "$failures" -eq 0 ]

@@ -164,36 +164,58 @@ static const char *ins_export_name(struct list *l)
 	return ((struct insights_list *)l)->res[0] ? "insights" : NULL;
 }
 
-/* As `nxtop analyze` prints the whole profile, every finding listed. */
+/* One side as `nxtop analyze` prints its whole profile, every finding
+ * listed; side: NULL alone, "A" or "B" stacked. */
+static int side_export(struct insights_list *il, int k, const char *side,
+		       enum out_format fmt, FILE *f)
+{
+	struct timeline *tl = il->tl;
+	struct model *m = k ? tl->tr.mb : tl->m;
+	const struct mprofile *prof = k ? &tl->prof_b : &tl->prof;
+	struct mprofile p = side ? *prof : timeline_axis_profile(tl);
+	struct an_limits all = { SIZE_MAX, SIZE_MAX };
+	const struct mtrack *t = tl->tr.t;
+	size_t nt = tl->tr.n;
+	struct bounds b;
+
+	if (side)
+		t = timeline_side_tracks(tl, k, &nt);
+	memset(&b, 0, sizeof(b));
+	if (bounds_compute(m, prof->id, prof->start, prof->end + 1, &b)) {
+		bounds_free(&b);
+		return -1;
+	}
+	if (fmt == OUT_JSON)
+		report_analyze_json(il->res[k], &b, &p, &all, f);
+	else
+		report_analyze_text(il->res[k], &b, &p, t, nt, &all, side, f);
+	bounds_free(&b);
+	return 0;
+}
+
+/* As `nxtop analyze` prints the whole profile; stacked, A's then B's
+ * (JSON: {"A": ..., "B": ...}), each of its own profile. */
 static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct insights_list *il = (struct insights_list *)l;
-	struct timeline *tl = il->tl;
-	struct mprofile p = timeline_axis_profile(tl);
-	struct an_limits all = { SIZE_MAX, SIZE_MAX };
-	struct bounds b;
 
 	if (fmt == OUT_CSV) {
 		err_set("insights: text or JSON only");
 		return -1;
 	}
-	if (il->stacked) {
-		err_set("insights: of profile A alone; nxtop analyze B writes "
-			"B's");
+	if (!il->stacked)
+		return side_export(il, 0, NULL, fmt, f);
+	if (!il->res[1]) {
+		err_set("insights: B's rules are still running");
 		return -1;
 	}
-	memset(&b, 0, sizeof(b));
-	if (bounds_compute(tl->m, tl->prof.id, tl->prof.start,
-			   tl->prof.end + 1, &b)) {
-		bounds_free(&b);
+	fputs(fmt == OUT_JSON ? "{\"A\": " : "", f);
+	if (side_export(il, 0, "A", fmt, f))
 		return -1;
-	}
-	if (fmt == OUT_JSON)
-		report_analyze_json(il->res[0], &b, &p, &all, f);
-	else
-		report_analyze_text(il->res[0], &b, &p, tl->tr.t, tl->tr.n, &all,
-				    f);
-	bounds_free(&b);
+	fputs(fmt == OUT_JSON ? ", \"B\": " : "\n", f);
+	if (side_export(il, 1, "B", fmt, f))
+		return -1;
+	fputs(fmt == OUT_JSON ? "}\n" : "", f);
 	return 0;
 }
 

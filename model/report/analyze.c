@@ -52,11 +52,15 @@ static void finding_text(const struct an_finding *fd, const struct mprofile *p,
 
 void report_analyze_text(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct mtrack *t,
-			 size_t nt, const struct an_limits *lim, FILE *f)
+			 size_t nt, const struct an_limits *lim,
+			 const char *side, FILE *f)
 {
 	char n[32];
 
-	fprintf(f, "# nxtop analyze\n");
+	if (side)
+		fprintf(f, "# nxtop analyze, profile %s\n", side);
+	else
+		fprintf(f, "# nxtop analyze\n");
 	report_profile_text(p, f);
 
 	snprintf(n, sizeof(n), "%zu", r->nfindings);

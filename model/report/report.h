@@ -69,10 +69,12 @@ struct bound_fig;
 /* The findings of `nxtop analyze` (analyze.c): every rule's findings,
  * or its one line when it found nothing, within the limits, ranges named
  * by rows t. Times from the profile start. Then the bounds of the
- * analysed range. */
+ * analysed range. side: "A" or "B" in the title of one of two stacked
+ * profiles' reports ("# nxtop analyze, profile B"), else NULL. */
 void report_analyze_text(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct mtrack *t,
-			 size_t nt, const struct an_limits *lim, FILE *f);
+			 size_t nt, const struct an_limits *lim,
+			 const char *side, FILE *f);
 void report_analyze_json(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct an_limits *lim,
 			 FILE *f);
