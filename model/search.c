@@ -1052,6 +1052,16 @@ static int name_in(const struct search *s, int64_t name)
 	return 0;
 }
 
+/* Binds ?1 track, ?2 level and ?3, ?4 a range of its buckets. */
+static void bind_buckets(sqlite3_stmt *st, int64_t track, int level,
+			 int64_t b0, int64_t b1)
+{
+	sqlite3_bind_int64(st, 1, track);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, b0);
+	sqlite3_bind_int64(st, 4, b1);
+}
+
 /* One bucket of a comparison's aggregates: the matches it counts
  * exactly, or straddle when some of its events must be read. */
 struct num_bucket {
@@ -1166,10 +1176,8 @@ static int frame_agg(struct search *s, const struct mtrack *t, int level,
 
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, lod_floor_shift(t0, 2 * level));
-	sqlite3_bind_int64(st, 4, lod_floor_shift(t1 - 1, 2 * level));
+	bind_buckets(st, t->id, level, lod_floor_shift(t0, 2 * level),
+		     lod_floor_shift(t1 - 1, 2 * level));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t lo = sqlite3_column_int64(st, 0) * lod_width(level);
 		int64_t c = (lo - t0) / colw;
@@ -1336,10 +1344,7 @@ static int stats_agg(struct search *s, const struct mtrack *t, int level,
 		     " value IN %s", s->nameset);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, b0);
-	sqlite3_bind_int64(st, 4, b1);
+	bind_buckets(st, t->id, level, b0, b1);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0)) {
 		struct search_row *r = stats_row(out, t->id);
 
@@ -1487,10 +1492,7 @@ static int durs_names(struct search *s, const struct mtrack *t, int level,
 		     AGG_DUR, names);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, b0);
-	sqlite3_bind_int64(st, 4, b1);
+	bind_buckets(st, t->id, level, b0, b1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		cb->bin(cb->ctx, sqlite3_column_int(st, 0),
 			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
@@ -1537,10 +1539,7 @@ static int durs_cmp(struct search *s, const struct mtrack *t, int level,
 		     " AND bucket < ? ORDER BY bucket", AGG_DUR);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, b0);
-	sqlite3_bind_int64(st, 4, b1);
+	bind_buckets(st, t->id, level, b0, b1);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
 		int64_t val = sqlite3_column_int64(st, 1);
@@ -1830,10 +1829,7 @@ static int bucket_next(struct stepper *p, const struct mtrack *t, int level,
 	sqlite3_stmt *st = p->bucket;
 	int rc;
 
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, b);
-	sqlite3_bind_int64(st, 4, end);
+	bind_buckets(st, t->id, level, b, end);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(st, 0);
