@@ -267,6 +267,22 @@ static void hold_rows(struct agg_builder *a, int f, int level,
 static void add_at(struct agg_builder *a, int f, int level, int64_t bucket,
 		   const struct entry *e);
 
+/* Whether a finished bucket of a field's first level tells less than its
+ * events: hlo_name values that change from one instruction to the next
+ * make about a row per event, which cost more to write than reading the
+ * events costs later. */
+static int no_gain(const struct agg_builder *a, int f, int level,
+		   const struct bucket *b)
+{
+	int64_t events = 0;
+
+	if (f != AGG_HLO || level != a->lo[f] || b->count < AGG_GAIN_MIN)
+		return 0;
+	for (size_t k = 0; k < b->count; k++)
+		events += b->v[k].n;
+	return (int64_t)b->count * 2 > events;
+}
+
 /* Keeps a finished bucket and folds it into the next level. */
 static void flush(struct agg_builder *a, int f, int level)
 {
@@ -274,6 +290,12 @@ static void flush(struct agg_builder *a, int f, int level)
 
 	if (!b->open)
 		return;
+	if (no_gain(a, f, level, b)) {
+		a->ok &= ~(1u << f);
+		bucket_clear(b);
+		b->open = 0;
+		return;
+	}
 	hold_rows(a, f, level, b);
 	if (level < a->hi[f]) {
 		int64_t up = lod_floor_shift(b->id, 2);

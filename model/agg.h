@@ -45,6 +45,9 @@ void agg_num_levels(enum agg_field f, int64_t span, int name_level, int lmax,
 /* A field with more distinct values in one bucket is dropped for that
  * track (its bit is cleared in track.agg_fields). */
 #define AGG_MAX_VALUES 2048
+/* So is AGG_HLO when a bucket of its first level holding at least this
+ * many values holds more than half as many values as events. */
+#define AGG_GAIN_MIN 64
 
 struct agg_builder;
 

@@ -28,7 +28,8 @@ int64_t dist_hi(int b)
 	return (int64_t)(((uint64_t)1 << (b + 1)) - 1);
 }
 
-int64_t dist_rank(int p, int64_t n)
+/* The nearest rank of percentile p among n: ceil(p/100 x n), 1-based. */
+static int64_t dist_rank(int p, int64_t n)
 {
 	return (p * n + 99) / 100;
 }

@@ -30,8 +30,6 @@ struct dist {
 };
 
 int dist_bucket(int64_t ns);
-/* The nearest rank of percentile p among n: ceil(p/100 x n), 1-based. */
-int64_t dist_rank(int p, int64_t n);
 int64_t dist_lo(int b);		/* a bucket's lowest duration, ns */
 int64_t dist_hi(int b);		/* its highest, ns */
 /* durs: n durations in ascending order. */

@@ -34,14 +34,27 @@ struct memo {
 	struct mslice hit;
 };
 
-/* A query the aggregates answer: name, opcode, engine and row terms
- * beside one dur comparison (field AGG_DUR: counts by name and duration
- * bin), or engine and row terms beside one transfer_size comparison
- * (AGG_SIZE: counts by size); field is -1 for any other query. */
-struct numterm {
-	int field;
+/* One comparison of a number with x. */
+struct numcmp {
 	enum qop op;
 	int64_t x;
+};
+
+#define NUM_MAX 4
+
+/* A query the aggregates answer: name, opcode, engine and row terms
+ * beside dur comparisons (field AGG_DUR: counts by name and duration
+ * bin), or engine and row terms beside transfer_size comparisons
+ * (AGG_SIZE: counts by size); field is -1 for any other query. With dur
+ * comparisons and transfer_size ones too, the dur aggregates only rule
+ * buckets out (partial): the events of the others are read; so with
+ * names beside transfer_size comparisons, AGG_DUR with no comparison.
+ * Engine and row terms alone are AGG_DUR with no comparison. */
+struct numterm {
+	int field;
+	int ncmp;
+	struct numcmp cmp[NUM_MAX];	/* all on field */
+	int partial;
 };
 
 /* Temporary table numbers stay unique while several searches are open. */
@@ -743,11 +756,14 @@ static int names_beside_queue(const struct search *s)
 static struct numterm num_term(const struct search *s)
 {
 	const struct query *q = &s->q;
-	struct numterm n = { -1, Q_EQ, 0 };
-	int names = 0, nums = 0;
+	const struct numterm none = { -1, 0, { { Q_EQ, 0 } }, 0 };
+	struct numterm n[2] = { { AGG_DUR, 0, { { Q_EQ, 0 } }, 0 },
+				{ AGG_SIZE, 0, { { Q_EQ, 0 } }, 0 } };
+	int names = 0;
 
 	for (size_t i = 0; i < q->n; i++) {
 		const struct qterm *t = &q->terms[i];
+		struct numterm *k = &n[t->field != F_DUR];
 
 		if (s->queue_rows && queue_term(t))
 			continue;
@@ -757,14 +773,24 @@ static struct numterm num_term(const struct search *s)
 		}
 		if (t->negate || (t->field != F_DUR && t->field != F_TRANSFER_SIZE) ||
 		    t->op == Q_HAS || t->op == Q_HASNOT || t->op == Q_RE ||
-		    t->op == Q_NRE || nums++)
-			return (struct numterm){ -1, Q_EQ, 0 };
-		n = (struct numterm){ t->field == F_DUR ? AGG_DUR : AGG_SIZE,
-				      t->op, t->num };
+		    t->op == Q_NRE || k->ncmp == NUM_MAX)
+			return none;
+		k->cmp[k->ncmp++] = (struct numcmp){ t->op, t->num };
 	}
-	if (n.field == AGG_SIZE && names)
-		n.field = -1;
-	return n;
+	if (n[0].ncmp) {
+		n[0].partial = n[1].ncmp > 0;
+		return n[0];
+	}
+	if (n[1].ncmp && !names)
+		return n[1];
+	/* names beside size comparisons: the dur aggregates, by name, rule
+	 * buckets out, and the events of the rest are tested */
+	n[0].partial = n[1].ncmp > 0;
+	if (n[0].partial)
+		return n[0];
+	/* engine and row terms alone: every event of their rows, counted
+	 * by the dur aggregates, which hold them all, finest of all fields */
+	return names ? none : n[0];
 }
 
 static int profile_start(struct search *s)
@@ -962,32 +988,49 @@ static int num_levels(const struct search *s, const struct mtrack *t,
 	return s->num.field == AGG_DUR && !named && !s->any_name ? -1 : 0;
 }
 
-static int num_holds(const struct numterm *n, int64_t v)
+static int num_holds(const struct numcmp *c, int64_t v)
 {
-	switch (n->op) {
-	case Q_GT: return v > n->x;
-	case Q_GE: return v >= n->x;
-	case Q_LT: return v < n->x;
-	case Q_LE: return v <= n->x;
-	case Q_NE: return v != n->x;
-	default: return v == n->x;
+	switch (c->op) {
+	case Q_GT: return v > c->x;
+	case Q_GE: return v >= c->x;
+	case Q_LT: return v < c->x;
+	case Q_LE: return v <= c->x;
+	case Q_NE: return v != c->x;
+	default: return v == c->x;
 	}
 }
 
-/* Of events whose values lie in [lo, hi]: 1 if all match the
- * comparison, 0 if none, -1 if it cannot tell. */
-static int num_class(const struct numterm *n, int64_t lo, int64_t hi)
+/* Of values in [lo, hi]: 1 if all meet the comparison, 0 if none, -1 if
+ * it cannot tell. */
+static int cmp_class(const struct numcmp *c, int64_t lo, int64_t hi)
 {
-	int a = num_holds(n, lo), b = num_holds(n, hi);
+	int a = num_holds(c, lo), b = num_holds(c, hi);
 
-	if (n->op == Q_EQ || n->op == Q_NE) {
+	if (c->op == Q_EQ || c->op == Q_NE) {
 		if (lo == hi)
 			return a;
-		if (n->x < lo || n->x > hi)
-			return n->op == Q_NE;
+		if (c->x < lo || c->x > hi)
+			return c->op == Q_NE;
 		return -1;
 	}
 	return a && b ? 1 : !a && !b ? 0 : -1;
+}
+
+/* Of events whose values lie in [lo, hi]: 1 if all match the
+ * comparisons, 0 if none, -1 if it cannot tell (always, short of 0,
+ * when other comparisons are left to the events). */
+static int num_class(const struct numterm *n, int64_t lo, int64_t hi)
+{
+	int all = 1;
+
+	for (int i = 0; i < n->ncmp; i++) {
+		int k = cmp_class(&n->cmp[i], lo, hi);
+
+		if (k == 0)
+			return 0;
+		all &= k > 0;
+	}
+	return all && !n->partial ? 1 : -1;
 }
 
 static int name_in(const struct search *s, int64_t name)
@@ -1007,6 +1050,16 @@ static int name_in(const struct search *s, int64_t name)
 			hi = mid;
 	}
 	return 0;
+}
+
+/* Binds ?1 track, ?2 level and ?3, ?4 a range of its buckets. */
+static void bind_buckets(sqlite3_stmt *st, int64_t track, int level,
+			 int64_t b0, int64_t b1)
+{
+	sqlite3_bind_int64(st, 1, track);
+	sqlite3_bind_int(st, 2, level);
+	sqlite3_bind_int64(st, 3, b0);
+	sqlite3_bind_int64(st, 4, b1);
 }
 
 /* One bucket of a comparison's aggregates: the matches it counts
@@ -1123,10 +1176,8 @@ static int frame_agg(struct search *s, const struct mtrack *t, int level,
 
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, lod_floor_shift(t0, 2 * level));
-	sqlite3_bind_int64(st, 4, lod_floor_shift(t1 - 1, 2 * level));
+	bind_buckets(st, t->id, level, lod_floor_shift(t0, 2 * level),
+		     lod_floor_shift(t1 - 1, 2 * level));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t lo = sqlite3_column_int64(st, 0) * lod_width(level);
 		int64_t c = (lo - t0) / colw;
@@ -1293,10 +1344,7 @@ static int stats_agg(struct search *s, const struct mtrack *t, int level,
 		     " value IN %s", s->nameset);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, b0);
-	sqlite3_bind_int64(st, 4, b1);
+	bind_buckets(st, t->id, level, b0, b1);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0)) {
 		struct search_row *r = stats_row(out, t->id);
 
@@ -1384,10 +1432,19 @@ void search_stats_free(struct search_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* Whether a duration bin holds a dur comparison's bound. */
+static int bound_bin(const struct numterm *n, int bin)
+{
+	for (int i = 0; i < n->ncmp; i++)
+		if (agg_dur_value(0, n->cmp[i].x) == bin)
+			return 1;
+	return 0;
+}
+
 /* The durations of the matches in [t0, t1) on one track, from its
- * events; only those in duration bin only_bin when it is not -1. */
+ * events; only those in the bins holding a bound when bounds is set. */
 static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
-		    int64_t t1, int only_bin, const struct search_durs *cb)
+		    int64_t t1, int bounds, const struct search_durs *cb)
 {
 	sqlite3_stmt *st;
 	int k, rc;
@@ -1407,7 +1464,7 @@ static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t d = sqlite3_column_int64(st, 0);
 
-		if (only_bin < 0 || agg_dur_value(0, d) == only_bin)
+		if (!bounds || bound_bin(&s->num, (int)agg_dur_value(0, d)))
 			cb->dur(cb->ctx, d);
 	}
 	sqlite3_finalize(st);
@@ -1435,10 +1492,7 @@ static int durs_names(struct search *s, const struct mtrack *t, int level,
 		     AGG_DUR, names);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, b0);
-	sqlite3_bind_int64(st, 4, b1);
+	bind_buckets(st, t->id, level, b0, b1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		cb->bin(cb->ctx, sqlite3_column_int(st, 0),
 			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
@@ -1460,15 +1514,13 @@ static int durs_bucket(struct search *s, const struct mtrack *t, int64_t lo,
 		       int64_t hi, const struct durs_row *v, size_t n,
 		       int straddle, const struct search_durs *cb)
 {
-	int xb = (int)agg_dur_value(0, s->num.x);
-
 	for (size_t i = 0; i < n; i++) {
-		if (straddle && v[i].bin == xb)
+		if (straddle && bound_bin(&s->num, v[i].bin))
 			continue;
 		if (num_class(&s->num, v[i].dmin, v[i].dmax) > 0)
 			cb->bin(cb->ctx, v[i].bin, v[i].n, v[i].dmin, v[i].dmax);
 	}
-	return straddle ? durs_raw(s, t, lo, hi, xb, cb) : 0;
+	return straddle ? durs_raw(s, t, lo, hi, 1, cb) : 0;
 }
 
 /* A dur comparison's durations on one track: the whole buckets of
@@ -1487,10 +1539,7 @@ static int durs_cmp(struct search *s, const struct mtrack *t, int level,
 		     " AND bucket < ? ORDER BY bucket", AGG_DUR);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, b0);
-	sqlite3_bind_int64(st, 4, b1);
+	bind_buckets(st, t->id, level, b0, b1);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
 		int64_t val = sqlite3_column_int64(st, 1);
@@ -1530,7 +1579,8 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 		    int64_t t1, const struct search_durs *cb)
 {
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1), w, b0, b1;
-	int nl, fl, lmax, lo, hi, named, level, cmp = s->num.field == AGG_DUR;
+	int nl, fl, lmax, lo, hi, named, level;
+	int cmp = s->num.field == AGG_DUR && !s->num.partial;
 
 	if ((!s->names_only && !cmp) || agg_levels(t, &nl, &fl, &lmax) ||
 	    !(t->agg_fields & (1u << AGG_DUR)))
@@ -1541,11 +1591,11 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	w = lod_width(level);
 	if (b1 <= b0)
-		return durs_raw(s, t, t0, t1, -1, cb);
-	if ((cmp ? durs_cmp : durs_names)(s, t, level, b0, b1, cb))
+		return durs_raw(s, t, t0, t1, 0, cb);
+	if ((cmp && s->num.ncmp ? durs_cmp : durs_names)(s, t, level, b0, b1, cb))
 		return -1;
-	return durs_raw(s, t, t0, b0 * w, -1, cb) ||
-	       durs_raw(s, t, b1 * w, t1, -1, cb) ? -1 : 0;
+	return durs_raw(s, t, t0, b0 * w, 0, cb) ||
+	       durs_raw(s, t, b1 * w, t1, 0, cb) ? -1 : 0;
 }
 
 int search_durations(struct search *s, int64_t t0, int64_t t1,
@@ -1565,7 +1615,7 @@ int search_durations(struct search *s, int64_t t0, int64_t t1,
 			continue;
 		rc = cb->bin ? durs_agg(s, t, t0, t1, cb) : 1;
 		if (rc == 1)
-			rc = durs_raw(s, t, t0, t1, -1, cb);
+			rc = durs_raw(s, t, t0, t1, 0, cb);
 	}
 	model_tracks_free(tracks, nt);
 	return rc ? -1 : 0;
@@ -1696,70 +1746,136 @@ static int step_range(struct stepper *p, const struct mtrack *t, int64_t lo,
  * may hold a match (?4 is the bound). */
 static const char *const num_cand[2][Q_NRE + 1] = {
 	[0] = {
-		[Q_GT] = "dmax > ?4", [Q_GE] = "dmax >= ?4",
-		[Q_LT] = "dmin < ?4", [Q_LE] = "dmin <= ?4",
-		[Q_EQ] = "dmin <= ?4 AND dmax >= ?4",
-		[Q_NE] = "NOT (dmin = ?4 AND dmax = ?4)",
+		[Q_GT] = "dmax > %" PRId64, [Q_GE] = "dmax >= %" PRId64,
+		[Q_LT] = "dmin < %" PRId64, [Q_LE] = "dmin <= %" PRId64,
+		[Q_EQ] = "dmin <= %" PRId64 " AND dmax >= %" PRId64,
+		[Q_NE] = "NOT (dmin = %" PRId64 " AND dmax = %" PRId64 ")",
 	},
 	[1] = {
-		[Q_GT] = "value > ?4", [Q_GE] = "value >= ?4",
-		[Q_LT] = "value < ?4", [Q_LE] = "value <= ?4",
-		[Q_EQ] = "value = ?4", [Q_NE] = "value != ?4",
+		[Q_GT] = "value > %" PRId64, [Q_GE] = "value >= %" PRId64,
+		[Q_LT] = "value < %" PRId64, [Q_LE] = "value <= %" PRId64,
+		[Q_EQ] = "value = %" PRId64, [Q_NE] = "value != %" PRId64,
 	},
 };
 
-/* The next (dir > 0) or previous aggregate bucket from ?3 holding a
- * matching name, or a candidate of a comparison. */
+/* Every comparison's candidate condition, ANDed, bounds written out. */
+static void num_cands(const struct numterm *n, struct strbuf *out)
+{
+	if (!n->ncmp)
+		sb_adds(out, "1");
+	for (int i = 0; i < n->ncmp; i++) {
+		sb_adds(out, i ? " AND " : "");
+		/* x twice: = and != name it twice */
+		sb_printf(out, num_cand[n->field == AGG_SIZE][n->cmp[i].op],
+			  n->cmp[i].x, n->cmp[i].x);
+	}
+}
+
+/* The next (dir > 0) or previous aggregate bucket from ?3, short of ?4
+ * (before it going forward, after it going back), holding a matching
+ * name, or a candidate of a comparison. */
 static sqlite3_stmt *bucket_stmt(struct search *s, int dir)
 {
 	const char *order = dir > 0 ? "" : "DESC", *cmp = dir > 0 ? ">=" : "<=";
+	const char *end = dir > 0 ? "bucket < ?4" : "bucket > ?4";
+	struct strbuf cand;
+	sqlite3_stmt *st;
 
 	if (s->num.field < 0)
 		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			       " field = 0 AND level = ? AND bucket %s ? AND"
-			       " value IN %s ORDER BY bucket %s LIMIT 1", cmp,
+			       " field = 0 AND level = ? AND bucket %s ? AND %s AND"
+			       " value IN %s ORDER BY bucket %s LIMIT 1", cmp, end,
 			       s->names_only && !s->any_name ? s->nameset : "(0)",
 			       order);
+	sb_init(&cand);
+	num_cands(&s->num, &cand);
 	if (s->any_name)
-		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			       " field = %d AND level = ? AND bucket %s ? AND %s"
-			       " ORDER BY bucket %s LIMIT 1", s->num.field, cmp,
-			       num_cand[s->num.field == AGG_SIZE][s->num.op], order);
-	return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-		       " field = %d AND level = ? AND bucket %s ? AND %s AND"
-		       " (value >> %d) IN %s ORDER BY bucket %s LIMIT 1",
-		       s->num.field, cmp, num_cand[0][s->num.op], AGG_DUR_SHIFT,
-		       s->nameset, order);
+		st = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			     " field = %d AND level = ? AND bucket %s ? AND %s"
+			     " AND %s ORDER BY bucket %s LIMIT 1", s->num.field,
+			     cmp, end, sb_cstr(&cand), order);
+	else
+		st = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			     " field = %d AND level = ? AND bucket %s ? AND %s AND"
+			     " %s AND (value >> %d) IN %s ORDER BY bucket %s LIMIT 1",
+			     s->num.field, cmp, end, sb_cstr(&cand), AGG_DUR_SHIFT,
+			     s->nameset, order);
+	sb_free(&cand);
+	return st;
 }
 
-/* The level n and N skip from aggregate bucket to bucket at; -1 when
- * they read the track's events. */
-static int step_level(const struct search *s, const struct mtrack *t)
+/* The level n and N skip from aggregate bucket to bucket at, and the
+ * coarsest level the same rows are kept at; -1 when they read the
+ * track's events. */
+static int step_level(const struct search *s, const struct mtrack *t,
+		      int *top)
 {
 	int nl, fl, lmax;
 
-	if (s->names_only && !s->any_name && !agg_levels(t, &nl, &fl, &lmax))
+	if (s->names_only && !s->any_name && !agg_levels(t, &nl, &fl, &lmax)) {
+		*top = lmax;
 		return nl;
-	if (!num_levels(s, t, &nl, &lmax, &fl))
+	}
+	if (!num_levels(s, t, &nl, top, &fl))
 		return nl;
 	return -1;
 }
 
-/* Binds the bucket statement for a track at a level from bucket b. */
-static void bucket_bind(struct stepper *p, const struct mtrack *t, int level,
-			int64_t b)
+/* The first bucket of a level from b on (back from b, dir < 0) holding
+ * a match's candidate, short of end: 0 found, 1 none. */
+static int bucket_next(struct stepper *p, const struct mtrack *t, int level,
+		       int64_t b, int64_t end, int64_t *out)
 {
-	sqlite3_bind_int64(p->bucket, 1, t->id);
-	sqlite3_bind_int(p->bucket, 2, level);
-	sqlite3_bind_int64(p->bucket, 3, b);
-	if (p->s->num.field >= 0)
-		sqlite3_bind_int64(p->bucket, 4, p->s->num.x);
+	sqlite3_stmt *st = p->bucket;
+	int rc;
+
+	bind_buckets(st, t->id, level, b, end);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
+}
+
+/* Coarser levels are looked at this many levels up (16 buckets each). */
+#define SKIP_LEVELS 2
+
+/* bucket_next with no end, found through the coarser levels up to top
+ * first: a coarse row holds its buckets' values with their extremes, so
+ * a coarse bucket without a candidate has none below it, and a stretch
+ * without matches costs a few coarse rows instead of every fine one. */
+static int bucket_skip(struct stepper *p, const struct mtrack *t, int level,
+		       int top, int64_t b, int64_t *out)
+{
+	int up = NX_MIN(level + SKIP_LEVELS, top), rc;
+	int64_t k = (int64_t)1 << (2 * (up - level)), pb, lo, hi;
+
+	if (up <= level)
+		return bucket_next(p, t, level, b, p->dir > 0 ? INT64_MAX :
+				   INT64_MIN, out);
+	for (;;) {
+		rc = bucket_skip(p, t, up, top, lod_floor_shift(b, 2 * (up - level)),
+				 &pb);
+		if (rc)
+			return rc;
+		lo = pb * k;	/* pb's buckets at this level: [lo, hi) */
+		hi = lo + k;
+		if (p->dir > 0)
+			rc = bucket_next(p, t, level, NX_MAX(b, lo), hi, out);
+		else
+			rc = bucket_next(p, t, level, NX_MIN(b, hi - 1), lo - 1, out);
+		if (rc != 1)
+			return rc;
+		b = p->dir > 0 ? hi : lo - 1;
+	}
 }
 
 static int step_track(struct stepper *p, const struct mtrack *t,
 		      struct mslice *out)
 {
-	int nl = step_level(p->s, t), rc;
+	int top, nl = step_level(p->s, t, &top), rc;
 	int64_t w, b;
 
 	if (nl < 0)
@@ -1767,13 +1883,9 @@ static int step_track(struct stepper *p, const struct mtrack *t,
 	w = lod_width(nl);
 	b = lod_floor_shift(p->ts, 2 * nl);
 	for (;;) {
-		bucket_bind(p, t, nl, b);
-		rc = sqlite3_step(p->bucket);
-		if (rc == SQLITE_ROW)
-			b = sqlite3_column_int64(p->bucket, 0);
-		sqlite3_reset(p->bucket);
-		if (rc != SQLITE_ROW)
-			return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
+		rc = bucket_skip(p, t, nl, top, b, &b);
+		if (rc)
+			return rc;
 		rc = step_range(p, t, b * w, sat_add(b * w, w), out);
 		if (rc <= 0)
 			return rc;
@@ -1923,7 +2035,7 @@ static int64_t page_range(struct stepper *p, const struct mtrack *t,
 static int page_track(struct stepper *p, const struct mtrack *t, int64_t t0,
 		      int64_t t1, int64_t limit, struct rows *r)
 {
-	int nl = step_level(p->s, t), rc;
+	int top, nl = step_level(p->s, t, &top), rc;
 	int64_t w, b, got = 0;
 
 	if (nl < 0)
@@ -1936,13 +2048,9 @@ static int page_track(struct stepper *p, const struct mtrack *t, int64_t t0,
 	while (got < limit) {
 		int64_t n;
 
-		bucket_bind(p, t, nl, b);
-		rc = sqlite3_step(p->bucket);
-		if (rc == SQLITE_ROW)
-			b = sqlite3_column_int64(p->bucket, 0);
-		sqlite3_reset(p->bucket);
-		if (rc != SQLITE_ROW)
-			return rc == SQLITE_DONE ? 0 : model_fail(p->s->m, "search");
+		rc = bucket_skip(p, t, nl, top, b, &b);
+		if (rc)
+			return rc < 0 ? -1 : 0;
 		if (b * w >= t1 || sat_add(b * w, w) <= t0)
 			return 0;
 		n = page_range(p, t, NX_MAX(b * w, t0), NX_MIN(sat_add(b * w, w), t1),

@@ -2,8 +2,11 @@
  * terminal column for highlighting, a density strip for the whole
  * profile, counts for a time range, stepping from match to match, and
  * the list of matches. Name-only queries are answered from the per-name
- * aggregates when the columns are wide; everything else from the events
- * in the range asked for. */
+ * aggregates when the columns are wide, engine and row terms and dur or
+ * size comparisons beside them from the duration and size aggregates
+ * (model/agg.h; whole DMA rows for queue_type terms), reading only the
+ * events of buckets the aggregates cannot tell; everything else from the
+ * events in the range asked for. */
 #ifndef NX_SEARCH_H
 #define NX_SEARCH_H
 

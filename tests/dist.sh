@@ -276,6 +276,8 @@ name~op dur>400ns|n.str LIKE 'op%' AND s.dur > 400
 dur<=137ns|s.dur <= 137
 name=lone dur>=500ns|n.str = 'lone' AND s.dur >= 500
 name!=op0|n.str != 'op0'
+dur>137ns dur<=400ns|s.dur > 137 AND s.dur <= 400
+name=op1 dur>=100ns dur<300ns|n.str = 'op1' AND s.dur >= 100 AND s.dur < 300
 QUERIES
 expect 0 "^Durations min [0-9]+ ns, avg [0-9]+ ns, max [0-9]+ ns; p50 ~[0-9]+ ns, p90 ~[0-9]+ ns, p99 ~[0-9]+ ns  " \
 	"$NXTOP" export -q "$ch" --query name=op2

@@ -102,6 +102,37 @@ run() {
 	[ "$(sql "$1" 's.size IS NOT NULL')" -gt 0 ] || fail "$1: no slice sizes"
 	steps "$1" 'dur>200ns' 's.dur > 200'
 	steps "$1" 'dur>2us' 's.dur > 2000'
+	# two comparisons: on dur, a range from the aggregates; on dur and
+	# size, the dur aggregates rule buckets out and the events decide
+	check "$1" 'dur>200ns size>=2048' 's.dur > 200 AND d.sz >= 2048'
+	check "$1" 'name=MATMUL dur>100ns dur<=300ns' \
+		"n.str = 'MATMUL' AND s.dur > 100 AND s.dur <= 300"
+	counted "$1" 'dur>=100ns dur<lt>2us' 's.dur >= 100 AND s.dur < 2000'
+	counted "$1" 'dur>200ns size>=2048' 's.dur > 200 AND d.sz >= 2048'
+	counted "$1" 'name=MATMUL dur>100ns dur<lt>=300ns' \
+		"n.str = 'MATMUL' AND s.dur > 100 AND s.dur <= 300"
+	steps "$1" 'dur>=100ns dur<lt>2us' 's.dur >= 100 AND s.dur < 2000'
+	steps "$1" 'dur>200ns size>=2048' 's.dur > 200 AND s.size >= 2048'
+	steps "$1" 'name=MATMUL dur>100ns dur<lt>=300ns' \
+		"n.str = 'MATMUL' AND s.dur > 100 AND s.dur <= 300"
+	# a name beside a size comparison: the names rule buckets out, the
+	# events of the rest are tested
+	dn=$(sqlite3 "$1" "SELECT n.str FROM slice s JOIN string n ON
+		n.id = s.name WHERE s.size IS NOT NULL GROUP BY n.str
+		ORDER BY count(*) DESC LIMIT 1")
+	ds=$(sqlite3 "$1" "SELECT max(s.size) FROM slice s JOIN string n ON
+		n.id = s.name WHERE n.str = '$dn'")
+	check "$1" "name=$dn size>=$ds" "n.str = '$dn' AND d.sz >= $ds"
+	counted "$1" "name=$dn size>=$ds" "n.str = '$dn' AND d.sz >= $ds"
+	steps "$1" "name=$dn size>=$ds" "n.str = '$dn' AND s.size >= $ds"
+	check "$1" "name~_ dur>100ns size>=1" \
+		"n.str LIKE '%\\_%' ESCAPE '\\' AND s.dur > 100 AND d.sz >= 1"
+	# engine and row terms alone: every event of the row, counted from
+	# the dur aggregates
+	check "$1" "engine=$2" "t.name = '$2'"
+	counted "$1" "engine=$2" "t.name = '$2'"
+	counted "$1" "row=$2" "t.name = '$2'"
+	steps "$1" "row=$2" "t.name = '$2'"
 	queues "$1"
 	edges "$1" "$2"
 }
@@ -120,6 +151,11 @@ queues() {
 	sz=${qt#* } qt=${qt% *}
 	is="q.str = '$qt' COLLATE NOCASE"
 	check "$1" "queue_type=$qt" "$is"
+	counted "$1" "queue_type=$qt" "$is"
+	steps "$1" "queue_type=$qt" "s.id IN (SELECT slice_id FROM
+		(SELECT slice_id, queue_type AS qt FROM dma_packet UNION ALL
+		SELECT slice_id, queue_type FROM dma_transfer) d JOIN string q
+		ON q.id = d.qt WHERE $is)"
 	check "$1" "queue_type=$qt size>=$sz" "$is AND d.sz >= $sz"
 	check "$1" "queue_type=$qt size<$sz" "$is AND d.sz < $sz"
 	counted "$1" "queue_type=$qt size>=$sz" "$is AND d.sz >= $sz"
@@ -153,6 +189,10 @@ edges() {
 		check "$1" "engine=$2 dur<=${b}ns" "t.name = '$2' AND s.dur <= $b"
 		check "$1" "row=$2 dur>${b}ns" "t.name = '$2' AND s.dur > $b"
 	done
+	check "$1" "dur>=${p}ns dur<$((p + p / 8))ns" "s.dur >= $p AND s.dur < $((p + p / 8))"
+	check "$1" "dur>$((p - 1))ns dur!=$((p + 3))ns dur<=$((2 * p))ns" \
+		"s.dur > $((p - 1)) AND s.dur != $((p + 3)) AND s.dur <= $((2 * p))"
+	counted "$1" "dur>=${p}ns dur<lt>$((p + p / 8))ns" "s.dur >= $p AND s.dur < $((p + p / 8))"
 	check "$1" "opcode=MATMUL dur<${p}ns" \
 		"n.str = 'MATMUL' AND t.kind = 'engine' AND s.dur < $p"
 	mp=$(sqlite3 "$1" "SELECT s.dur FROM slice s JOIN string n ON

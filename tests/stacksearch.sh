@@ -5,8 +5,6 @@
 # two demo profiles of different seeds); the density strip holds B's
 # matches too, B's offset applied: a query only B matches marks the
 # strip, and a column where A's and B's matches meet is the highest.
-# R and I list both sides; the Insights list's e/E write what nxtop
-# analyze prints for each profile (jq, cmp against its output).
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -189,50 +187,28 @@ for s in B A; do
 	tail -1 "$tmp/r/$d" | grep -qF "$want" ||
 		fail "Enter on $s's finding: $(tail -1 "$tmp/r/$d"), wanted $want"
 done
-
-# e/E in the Insights list stacked: JSON {"A": ..., "B": ...}, each
-# side what nxtop analyze --format json prints for its profile; text,
-# each nxtop analyze text under a line naming the side; CSV refused as
-# alone. With B moved (--align), the line says so and B's figures stay
-# its own.
-all="--max-findings 1000000 --max-ranges 1000000"
-for s in 1 2; do
-	"$NXTOP" analyze -q $all "$tmp/d$s.json" >"$tmp/an$s.txt" ||
-		fail "analyze d$s"
+# e and E in the stacked Insights list: A's report, then B's, each what
+# nxtop analyze prints for its own profile with every finding listed
+# (text: titled with its side; JSON: {"A": ..., "B": ...})
+mkdir "$tmp/ix"
+printf 'size 200x50\nkeys qIeEj\n' >"$tmp/ix.keys"
+(cd "$tmp/ix" && NXTOP_EXPORT_DIR= "$NXTOP" -q --headless="$tmp/ix.keys" \
+	--dump="$tmp/r" "$a" "$b") 2>"$err" || fail "insights export: $(cat "$err")"
+for s in A B; do
+	f=$a
+	[ $s = B ] && f=$b
+	"$NXTOP" analyze -q "$f" --max-findings 1000000 --max-ranges 1000000 |
+		sed "1s/.*/# nxtop analyze, profile $s/" >"$tmp/ix/want.$s" ||
+		fail "nxtop analyze $s"
 	if need_jq; then
-		"$NXTOP" analyze -q $all --format json "$tmp/d$s.json" |
-			jq -S . >"$tmp/an$s.json" || fail "analyze d$s json"
+		"$NXTOP" analyze -q "$f" --format json | jq -S . >"$tmp/ix/json.$s"
+		jq -S --arg s $s '.[$s]' "$tmp/ix/nxtop-insights-1.json" >"$tmp/ix/got.$s" ||
+			fail "insights JSON export: $(head -c 300 "$tmp/ix/nxtop-insights-1.json")"
+		cmp -s "$tmp/ix/got.$s" "$tmp/ix/json.$s" ||
+			fail "insights JSON side $s differs from nxtop analyze: $(diff "$tmp/ix/json.$s" "$tmp/ix/got.$s" | head -5)"
 	fi
 done
-# insexport DIR KEYS-BEFORE [OPTION]: I, then e, E j and E c, exports in DIR
-insexport() {
-	mkdir "$tmp/$1"
-	printf 'size 200x50\nkeys %sI\ndump ins\nkeys eEjEc\ndump csv\n' \
-		"$2" >"$tmp/$1.keys"
-	(cd "$tmp/$1" && NXTOP_EXPORT_DIR= "$NXTOP" -q \
-		--headless="$tmp/$1.keys" --dump="$tmp/$1" ${3:+"$3"} \
-		"$tmp/d1.json" "$tmp/d2.json") 2>"$err" ||
-		fail "insights export $1: $(cat "$err")"
-	tail -1 "$tmp/$1/csv" | grep -q '^insights: text or JSON only ' ||
-		fail "insights CSV $1: $(tail -1 "$tmp/$1/csv")"
-	if need_jq; then
-		for s in A B; do
-			n=1
-			[ $s = B ] && n=2
-			jq -S --arg s $s '.[$s]' \
-				"$tmp/$1/nxtop-insights-1.json" >"$tmp/$1/$s.json"
-			cmp -s "$tmp/$1/$s.json" "$tmp/an$n.json" ||
-				fail "insights JSON $1 .$s: $(diff "$tmp/$1/$s.json" "$tmp/an$n.json" | head -5)"
-		done
-	fi
-}
-insexport ix q
-{ echo "# Profile A: graph.neff"; cat "$tmp/an1.txt"; echo
-  echo "# Profile B: graph.neff"; cat "$tmp/an2.txt"; } >"$tmp/ix.want"
-cmp -s "$tmp/ix/nxtop-insights-1.txt" "$tmp/ix.want" ||
-	fail "insights text: $(diff "$tmp/ix/nxtop-insights-1.txt" "$tmp/ix.want" | head -5)"
-insexport im "" --align=-1500us
-grep -qx "# Profile B: graph.neff, shown moved by -1.5 ms on the timeline; its times here are its own" \
-	"$tmp/im/nxtop-insights-1.txt" ||
-	fail "insights text moved: $(grep '^# Profile' "$tmp/im/nxtop-insights-1.txt")"
+{ cat "$tmp/ix/want.A"; echo; cat "$tmp/ix/want.B"; } >"$tmp/ix/want"
+cmp -s "$tmp/ix/nxtop-insights-1.txt" "$tmp/ix/want" ||
+	fail "insights text export differs from nxtop analyze A, B: $(diff "$tmp/ix/want" "$tmp/ix/nxtop-insights-1.txt" | head -5)"
 [ "$failures" -eq 0 ]

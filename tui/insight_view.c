@@ -159,71 +159,64 @@ static void ins_header(struct list *l, struct strbuf *out)
 		sb_printf(out, "%zu finding%s", n, n == 1 ? "" : "s");
 }
 
-/* Stacked, both sides' analyses must be done. */
 static const char *ins_export_name(struct list *l)
 {
-	const struct insights_list *il = (struct insights_list *)l;
-
-	return il->res[0] && (!il->stacked || il->res[1]) ? "insights" : NULL;
+	return ((struct insights_list *)l)->res[0] ? "insights" : NULL;
 }
 
-/* What `nxtop analyze` reads of one side besides its findings: the
- * bounds of the whole profile and the names of its rows. */
-struct side_data {
-	struct bounds b;
-	struct mtrack *t;
-	size_t nt;
-};
-
-/* Side k as `nxtop analyze` prints it: A's times from the axis' start,
- * B's from its own start. */
-static int side_load(struct insights_list *il, int k, struct side_data *d,
-		     struct an_side *x)
+/* One side as `nxtop analyze` prints its whole profile, every finding
+ * listed; side: NULL alone, "A" or "B" stacked. */
+static int side_export(struct insights_list *il, int k, const char *side,
+		       enum out_format fmt, FILE *f)
 {
 	struct timeline *tl = il->tl;
 	struct model *m = k ? tl->tr.mb : tl->m;
-	const struct mprofile *p = k ? &tl->prof_b : &tl->prof;
+	const struct mprofile *prof = k ? &tl->prof_b : &tl->prof;
+	struct mprofile p = side ? *prof : timeline_axis_profile(tl);
+	struct an_limits all = { SIZE_MAX, SIZE_MAX };
+	const struct mtrack *t = tl->tr.t;
+	size_t nt = tl->tr.n;
+	struct bounds b;
 
-	if (bounds_compute(m, p->id, p->start, p->end + 1, &d->b))
+	if (side)
+		t = timeline_side_tracks(tl, k, &nt);
+	memset(&b, 0, sizeof(b));
+	if (bounds_compute(m, prof->id, prof->start, prof->end + 1, &b)) {
+		bounds_free(&b);
 		return -1;
-	/* without row names the ranges still print */
-	if (model_tracks(m, p->id, &d->t, &d->nt))
-		d->nt = 0;
-	*x = (struct an_side){ .r = il->res[k], .b = &d->b,
-		.p = k ? *p : timeline_axis_profile(tl), .t = d->t,
-		.nt = d->nt, .moved = k ? timeline_stack_offset(tl) : 0 };
+	}
+	if (fmt == OUT_JSON)
+		report_analyze_json(il->res[k], &b, &p, &all, f);
+	else
+		report_analyze_text(il->res[k], &b, &p, t, nt, &all, side, f);
+	bounds_free(&b);
 	return 0;
 }
 
-/* As `nxtop analyze` prints the whole profile, every finding listed;
- * stacked, both profiles' so. */
+/* As `nxtop analyze` prints the whole profile; stacked, A's then B's
+ * (JSON: {"A": ..., "B": ...}), each of its own profile. */
 static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct insights_list *il = (struct insights_list *)l;
-	struct an_limits all = { SIZE_MAX, SIZE_MAX };
-	struct side_data d[2];
-	struct an_side x[2];
-	int rc = 0;
 
 	if (fmt == OUT_CSV) {
 		err_set("insights: text or JSON only");
 		return -1;
 	}
-	memset(d, 0, sizeof(d));
-	for (int k = 0; k <= il->stacked && !rc; k++)
-		rc = side_load(il, k, &d[k], &x[k]);
-	if (!rc && il->stacked)
-		report_analyze_sides(x, &all, fmt, f);
-	else if (!rc && fmt == OUT_JSON)
-		report_analyze_json(x[0].r, x[0].b, &x[0].p, &all, f);
-	else if (!rc)
-		report_analyze_text(x[0].r, x[0].b, &x[0].p, x[0].t, x[0].nt,
-				    &all, f);
-	for (int k = 0; k <= il->stacked; k++) {
-		bounds_free(&d[k].b);
-		model_tracks_free(d[k].t, d[k].nt);
+	if (!il->stacked)
+		return side_export(il, 0, NULL, fmt, f);
+	if (!il->res[1]) {
+		err_set("insights: B's rules are still running");
+		return -1;
 	}
-	return rc;
+	fputs(fmt == OUT_JSON ? "{\"A\": " : "", f);
+	if (side_export(il, 0, "A", fmt, f))
+		return -1;
+	fputs(fmt == OUT_JSON ? ", \"B\": " : "\n", f);
+	if (side_export(il, 1, "B", fmt, f))
+		return -1;
+	fputs(fmt == OUT_JSON ? "}\n" : "", f);
+	return 0;
 }
 
 static void ins_free(struct list *l)

@@ -164,9 +164,9 @@ enum keymap {
 	REQ(COLUMNS_RIGHT, "columns-right", "l <Right>", \
 	    "Scroll the columns right") \
 	REQ(DELETE, "delete", "x", "Delete the marker or marker set") \
-	REQ(NEXT_SIDE, "next-side", "<Tab>", \
-	    "In the list of matches of two stacked profiles, go to the " \
-	    "other profile's heading (A's, B's, A's again)") \
+	REQ(OTHER_SIDE, "other-side", "<Tab>", \
+	    "In the matches of two stacked profiles (nxtop A B), go to the " \
+	    "other profile's heading") \
 	GROUP("Marker list", KM_MARKERS) \
 	REQ(RENAME, "rename", "r", "Rename the marker") \
 	REQ(DIFF_VS, "diff-vs", "b", \

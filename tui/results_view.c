@@ -418,22 +418,6 @@ static int results_export(struct list *l, enum out_format fmt, FILE *f)
 	return export_search_sides(s, fmt, f);
 }
 
-/* Tab: the cursor to the other side's heading, shown at the top. */
-static int results_request(struct list *l, enum request req)
-{
-	struct results *r = (struct results *)l;
-	size_t b = (size_t)r->side[0].count + 1;	/* B's heading */
-
-	if (req != REQ_NEXT_SIDE)
-		return 1;
-	if (r->nsides == 1)
-		tui_message(l->view.tui, "next-side: only over two stacked "
-			    "profiles (nxtop A B)");
-	else
-		l->cur = l->top = l->cur < b ? b : 0;
-	return 0;
-}
-
 static void results_header(struct list *l, struct strbuf *out)
 {
 	struct results *r = (struct results *)l;
@@ -465,13 +449,26 @@ static void results_free(struct list *l)
 	free(r);
 }
 
+/* Tab, stacked: from A's lines to B's heading, from B's to A's. */
+static int results_request(struct list *l, enum request req)
+{
+	struct results *r = (struct results *)l;
+	size_t b = (size_t)r->side[0].count + 1;
+
+	if (req != REQ_OTHER_SIDE || r->nsides < 2)
+		return 1;
+	l->cur = l->cur >= b ? 0 : b;
+	l->top = l->cur;
+	return 0;
+}
+
 static const struct list_ops results_ops = {
 	.count = results_count,
+	.request = results_request,
 	.line = results_line,
 	.filter = results_filter,
 	.enter = results_enter,
 	.zoom = results_zoom,
-	.request = results_request,
 	.export_name = results_export_name,
 	.export = results_export,
 	.header = results_header,
@@ -481,10 +478,9 @@ static const struct list_ops results_ops = {
 static const struct view_ops results_vops = LIST_VIEW_OPS("matches", KM_LIST,
 	"? help  j/k move  g/G ends  / refine  Enter go to  f zoom  "
 	"e/E export  q back", NULL);
-/* Stacked: Tab goes between A's and B's headings. */
-static const struct view_ops results_vops_sides = LIST_VIEW_OPS("matches",
-	KM_LIST, "? help  j/k move  Tab A/B  / refine  Enter go to  f zoom  "
-	"e/E export  q back", NULL);
+static const struct view_ops results_vops_ab = LIST_VIEW_OPS("matches",
+	KM_LIST, "? help  j/k move  g/G ends  Tab A/B  / refine  Enter go to"
+	"  f zoom  e/E export  q back", NULL);
 
 struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
 			  int64_t t1)
@@ -508,8 +504,8 @@ struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
 		free(r);
 		return NULL;
 	}
-	list_init(&r->list, r->nsides == 2 ? &results_vops_sides :
-		  &results_vops, &results_ops, 0, "matches");
+	list_init(&r->list, r->nsides == 2 ? &results_vops_ab : &results_vops,
+		  &results_ops, 0, "matches");
 	list_set_cols(&r->list, cols, (int)NX_ARRAY_SIZE(cols));
 	return &r->list.view;
 }

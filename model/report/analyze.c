@@ -52,11 +52,15 @@ static void finding_text(const struct an_finding *fd, const struct mprofile *p,
 
 void report_analyze_text(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct mtrack *t,
-			 size_t nt, const struct an_limits *lim, FILE *f)
+			 size_t nt, const struct an_limits *lim,
+			 const char *side, FILE *f)
 {
 	char n[32];
 
-	fprintf(f, "# nxtop analyze\n");
+	if (side)
+		fprintf(f, "# nxtop analyze, profile %s\n", side);
+	else
+		fprintf(f, "# nxtop analyze\n");
 	report_profile_text(p, f);
 
 	snprintf(n, sizeof(n), "%zu", r->nfindings);
@@ -135,22 +139,6 @@ static void outcome_json(const struct an_result *r, const struct an_outcome *o,
 	jout_end(j);
 }
 
-static void analyze_json(const struct an_result *r, const struct bounds *b,
-			 const struct mprofile *p, const struct an_limits *lim,
-			 struct jout *j)
-{
-	jout_obj(j);
-	report_profile_json(p, j);
-	jout_kint(j, "findings", (int64_t)r->nfindings);
-	jout_key(j, "rules");
-	jout_arr(j);
-	for (size_t i = 0; i < r->noutcomes; i++)
-		outcome_json(r, &r->outcomes[i], p, lim, j);
-	jout_end(j);
-	report_bounds_json(b, j);
-	jout_end(j);
-}
-
 void report_analyze_json(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct an_limits *lim,
 			 FILE *f)
@@ -158,51 +146,15 @@ void report_analyze_json(const struct an_result *r, const struct bounds *b,
 	struct jout j;
 
 	jout_init(&j, f, 1);
-	analyze_json(r, b, p, lim, &j);
+	jout_obj(&j);
+	report_profile_json(p, &j);
+	jout_kint(&j, "findings", (int64_t)r->nfindings);
+	jout_key(&j, "rules");
+	jout_arr(&j);
+	for (size_t i = 0; i < r->noutcomes; i++)
+		outcome_json(r, &r->outcomes[i], p, lim, &j);
+	jout_end(&j);
+	report_bounds_json(b, &j);
+	jout_end(&j);
 	jout_done(&j);
-}
-
-/* "# Profile B: name, shown moved by -1.2 ms on the timeline; its
- * times here are its own". */
-static void side_heading(const struct an_side *x, int k, FILE *f)
-{
-	char d[32];
-	char *name = text_clean(x->p.name ? x->p.name : "");
-
-	fprintf(f, "# Profile %c: %s", k ? 'B' : 'A', name);
-	free(name);
-	if (x->moved)
-		fprintf(f, ", shown moved by %s%s on the timeline; its times "
-			"here are its own", x->moved < 0 ? "-" : "+",
-			report_dur(d, sizeof(d), x->moved < 0 ? -x->moved :
-				   x->moved));
-	fputc('\n', f);
-}
-
-void report_analyze_sides(const struct an_side x[2],
-			  const struct an_limits *lim, enum out_format fmt,
-			  FILE *f)
-{
-	struct jout j;
-
-	if (fmt == OUT_JSON) {
-		jout_init(&j, f, 1);
-		jout_obj(&j);
-	}
-	for (int k = 0; k < 2; k++) {
-		if (fmt == OUT_JSON) {
-			jout_key(&j, k ? "B" : "A");
-			analyze_json(x[k].r, x[k].b, &x[k].p, lim, &j);
-			continue;
-		}
-		if (k)
-			fputc('\n', f);
-		side_heading(&x[k], k, f);
-		report_analyze_text(x[k].r, x[k].b, &x[k].p, x[k].t, x[k].nt,
-				    lim, f);
-	}
-	if (fmt == OUT_JSON) {
-		jout_end(&j);
-		jout_done(&j);
-	}
 }

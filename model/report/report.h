@@ -69,29 +69,15 @@ struct bound_fig;
 /* The findings of `nxtop analyze` (analyze.c): every rule's findings,
  * or its one line when it found nothing, within the limits, ranges named
  * by rows t. Times from the profile start. Then the bounds of the
- * analysed range. */
+ * analysed range. side: "A" or "B" in the title of one of two stacked
+ * profiles' reports ("# nxtop analyze, profile B"), else NULL. */
 void report_analyze_text(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct mtrack *t,
-			 size_t nt, const struct an_limits *lim, FILE *f);
+			 size_t nt, const struct an_limits *lim,
+			 const char *side, FILE *f);
 void report_analyze_json(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct an_limits *lim,
 			 FILE *f);
-/* One of two stacked profiles' analyses (nxtop A B), times from
- * p.start, ranges named by rows t. */
-struct an_side {
-	const struct an_result *r;
-	const struct bounds *b;
-	struct mprofile p;
-	const struct mtrack *t;
-	size_t nt;
-	int64_t moved;	/* ns the side is shown moved on the timeline */
-};
-/* Both sides' findings: text, each side's report under a line naming
- * the side and its profile (and how far it is shown moved); JSON,
- * {"A": ..., "B": ...}, each as report_analyze_json writes it. */
-void report_analyze_sides(const struct an_side x[2],
-			  const struct an_limits *lim, enum out_format fmt,
-			  FILE *f);
 
 /* The performance bounds (bounds.c): a "Bounds" block of text, each
  * bound with the numbers behind it or why it is not known; in JSON a

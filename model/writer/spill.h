@@ -1,8 +1,10 @@
 /* An external sort for importers whose events arrive out of order (Chrome
- * trace-event JSON): rows go to a private temporary SQLite database and
- * come back ordered by (key, sub, ts, seq). Memory stays bounded by the
- * database's page cache; SQLite's sorter writes runs to temporary files
- * when the rows do not fit. */
+ * trace-event JSON): rows come back ordered by (key, sub, ts, seq), sub's
+ * bytes compared as SQLite compares blobs (NULL first). They are kept in
+ * memory up to a bound (model/writer/spill.c), past it sorted and written
+ * as runs to a private temporary file (where SQLite puts its own:
+ * $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp, /tmp; unlinked at once),
+ * then merged as they are read. */
 #ifndef NX_SPILL_H
 #define NX_SPILL_H
 
@@ -21,7 +23,7 @@ struct spill_row {
 	const char *text[4];	/* NUL-terminated or NULL */
 };
 
-/* NULL on error (err_get() says why). */
+/* Never NULL: the temporary file is made when the first run is written. */
 struct spill *spill_open(void);
 void spill_close(struct spill *s);
 

@@ -1191,6 +1191,12 @@ static int fill_extents(struct writer *w)
 		" FROM track WHERE profile_id=profile.id);");
 }
 
+void writer_place_window(struct writer *w)
+{
+	while (w->win.n)
+		place_first(w);
+}
+
 int writer_finish(struct writer *w)
 {
 	int rc = -1;
@@ -1200,8 +1206,7 @@ int writer_finish(struct writer *w)
 	for (int64_t i = 1; i <= w->ntracks; i++)
 		if (w->tracks[i].nheld)
 			held_release(w, &w->tracks[i]);
-	while (w->win.n)
-		place_first(w);
+	writer_place_window(w);
 	queued = wq_finish(w->q);
 
 	/* from here on this thread writes */

@@ -305,6 +305,12 @@ void writer_info(struct writer *w, int64_t profile, const char *section,
 void writer_warning(struct writer *w, int64_t profile, const char *origin,
 		    const char *category, const char *message);
 
+/* Places every slice waiting in the window (their depths decided): the
+ * slices that follow start over from an earlier time (another thread's,
+ * sorted apart), and get the whole window to come in slightly out of
+ * order, as a B/E thread's parents do after their children. */
+void writer_place_window(struct writer *w);
+
 /* Rows written so far (slices + counter samples), for progress. */
 uint64_t writer_rows(const struct writer *w);
 /* 1 after an SQLite error (a full disk) or a limit, with err_get()

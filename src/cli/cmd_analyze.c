@@ -86,7 +86,7 @@ static void print(struct model *m, const struct mprofile *p,
 	/* without row names the ranges still print */
 	if (model_tracks(m, p->id, &t, &nt))
 		nt = 0;
-	report_analyze_text(r, b, p, t, nt, &a->lim, stdout);
+	report_analyze_text(r, b, p, t, nt, &a->lim, NULL, stdout);
 	model_tracks_free(t, nt);
 }
 

@@ -311,9 +311,39 @@ static int bound_flow(struct chrome *c, struct event *e)
 		      thread_track(c), "e", sb_cstr(&c->id), NULL, NULL);
 }
 
+static const char *or_null(struct strbuf *s)
+{
+	return s->len ? sb_cstr(s) : NULL;
+}
+
+/* The thread's B/E key, "pid NUL tid", into c->sub. */
+static void thread_key(struct chrome *c)
+{
+	sb_reset(&c->sub);
+	sb_add(&c->sub, c->pid.buf, c->pid.len + 1);
+	sb_add(&c->sub, c->tid.buf, c->tid.len);
+}
+
+/* An X or thread instant of a thread that has had B/E events: sorted and
+ * written with them (match.c), so that the thread's slices reach the
+ * writer in time order and its nesting needs no second pass. 1 when it
+ * went that way. val: the duration. */
+static int with_pairs(struct chrome *c, struct event *e, int64_t val)
+{
+	if (!c->be_threads.n)
+		return 0;
+	thread_key(c);
+	if (!strmap_get(&c->be_threads, c->sub.buf, c->sub.len))
+		return 0;
+	return paired(c, e, CHROME_KEY_THREAD, c->sub.buf, c->sub.len, val,
+		      sb_cstr(&c->name), or_null(&c->cat), or_null(&c->args),
+		      NULL) ? -1 : 1;
+}
+
 static int complete(struct chrome *c, struct event *e)
 {
-	int64_t dur = 0;
+	int64_t dur = 0, track;
+	int rc;
 
 	if ((e->have[F_DUR] && time_error(c, e, F_DUR, e->dur_rc)) ||
 	    bound_flow(c, e))
@@ -322,7 +352,10 @@ static int complete(struct chrome *c, struct event *e)
 	args_text(c, e);
 	note_ts(c, e->ts, dur > 0 && e->ts <= INT64_MAX - dur ? e->ts + dur :
 		e->ts);
-	slice(c, thread_track(c), e->ts, dur, 0);
+	track = thread_track(c);	/* rows are made in file order */
+	if ((rc = with_pairs(c, e, dur)))
+		return rc < 0 ? -1 : 0;
+	slice(c, track, e->ts, dur, 0);
 	return 0;
 }
 
@@ -330,6 +363,7 @@ static int complete(struct chrome *c, struct event *e)
 static int instant(struct chrome *c, struct event *e)
 {
 	int64_t track;
+	int rc, thread = 0;
 
 	if (text_field(c, e, F_S, &c->tmp))
 		return -1;
@@ -339,8 +373,10 @@ static int instant(struct chrome *c, struct event *e)
 		track = named_row(c, trows_proc(c->rows, c->pid.buf, c->pid.len),
 				  TK_ASYNC, "Process events");
 	else
-		track = thread_track(c);
+		track = thread_track(c), thread = 1;
 	args_text(c, e);
+	if (thread && (rc = with_pairs(c, e, 0)))
+		return rc < 0 ? -1 : 0;
 	slice(c, track, e->ts, 0, SF_INSTANT);
 	return 0;
 }
@@ -437,19 +473,14 @@ static int metadata(struct chrome *c, struct event *e)
 	return 0;
 }
 
-static const char *or_null(struct strbuf *s)
-{
-	return s->len ? sb_cstr(s) : NULL;
-}
-
 /* B/E pair up on their thread; the row is made for the first slice, so
  * a thread with only stray ends gets none. */
 static int begin_end(struct chrome *c, struct event *e)
 {
 	args_text(c, e);
-	sb_reset(&c->sub);
-	sb_add(&c->sub, c->pid.buf, c->pid.len + 1);
-	sb_add(&c->sub, c->tid.buf, c->tid.len);
+	thread_key(c);
+	if (!strmap_get(&c->be_threads, c->sub.buf, c->sub.len))
+		strmap_put(&c->be_threads, c->sub.buf, c->sub.len, c);
 	return paired(c, e, CHROME_KEY_THREAD, c->sub.buf, c->sub.len, 0,
 		      sb_cstr(&c->name), or_null(&c->cat), or_null(&c->args),
 		      NULL);
@@ -656,6 +687,7 @@ static void chrome_free(struct chrome *c)
 	for (size_t i = 0; i < NX_ARRAY_SIZE(bufs); i++)
 		sb_free(bufs[i]);
 	spill_close(c->spill);
+	strmap_free(&c->be_threads, NULL);
 	trows_free(c->rows);
 }
 
@@ -701,6 +733,7 @@ int import_chrome_json(struct import *im)
 	int fd, rc;
 
 	memset(&c, 0, sizeof(c));
+	strmap_init(&c.be_threads);
 	c.im = im;
 	c.w = im->w;
 	s = import_open_json(im, &fd);

@@ -1,12 +1,15 @@
 /* Shared state of the Chrome trace-event JSON importer: chrome.c
  * reads events and writes what stands alone (X, i/I, C, M); events that
  * pair up (B/E, async b/e/n, flows s/t/f) go through an external sort
- * and are matched by match.c. */
+ * and are matched by match.c, and so do the X and thread instants of a
+ * thread after its first B/E, so that its slices reach the writer in
+ * time order. */
 #ifndef NX_CHROME_H
 #define NX_CHROME_H
 
 #include <stdint.h>
 
+#include "model/hmap.h"
 #include "src/import/base.h"
 #include "model/writer/spill.h"
 #include "src/import/trace_rows.h"
@@ -26,6 +29,7 @@ struct chrome {
 	struct writer *w;
 	struct trows *rows;
 	struct spill *spill;	/* created for the first paired event */
+	struct strmap be_threads;	/* "pid NUL tid" of threads with B/E */
 	int64_t seq;		/* events in file order */
 	int64_t min_ts, max_ts;	/* ns */
 	int have_ts;

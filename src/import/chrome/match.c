@@ -101,19 +101,34 @@ static void open_set(struct open_slice *o, const struct spill_row *r,
 	o->pid = dup_or_null(r->text[3]);
 }
 
-/* B/E of one thread: an E closes the innermost open B. */
+/* B/E of one thread: an E closes the innermost open B. The thread's X
+ * and instants after its first B/E come in time order among them
+ * (chrome.c), val their duration. */
 static void begin_end(struct chrome *c, struct stack *st,
 		      const struct spill_row *r)
 {
 	struct open_slice *o;
 
-	if (r->tag == 'B') {
+	if (r->tag != 'E' && !st->track) {
 		size_t pidlen = strnlen(r->sub, r->sublen);
 
-		if (!st->track)
-			st->track = chrome_thread_row(c, r->sub, pidlen,
-						      r->sub + pidlen + 1,
-						      r->sublen - pidlen - 1);
+		st->track = chrome_thread_row(c, r->sub, pidlen,
+					      r->sub + pidlen + 1,
+					      r->sublen - pidlen - 1);
+	}
+	if (r->tag != 'B' && r->tag != 'E') {
+		int64_t id = writer_slice(c->w, st->track, r->ts, r->val,
+					  writer_string(c->w, r->text[0] ?
+							r->text[0] : ""),
+					  r->text[1] && *r->text[1] ?
+					  writer_string(c->w, r->text[1]) : 0,
+					  0, r->tag == 'X' ? 0 : SF_INSTANT);
+
+		if (r->text[2] && *r->text[2])
+			writer_slice_args(c->w, id, r->text[2]);
+		return;
+	}
+	if (r->tag == 'B') {
 		o = push(c, st);
 		if (o)
 			open_set(o, r, st->track);
@@ -280,6 +295,9 @@ int chrome_match(struct chrome *c)
 		if (!same_group(&r, key, &sub)) {
 			close_all(c, &st);
 			flow_close(c, &fs);
+			/* each thread starts from the trace's start again */
+			if (r.key == CHROME_KEY_THREAD)
+				writer_place_window(c->w);
 			key = r.key;
 			sb_reset(&sub);
 			sb_add(&sub, r.sub ? r.sub : "", r.sublen);
