@@ -193,11 +193,27 @@ static int side_export(struct insights_list *il, int k, const char *side,
 	return 0;
 }
 
+/* B's side in its report's title: with B moved on the axis (:align,
+ * --align), "B, shown moved by -1.5 ms on the timeline; ...". */
+static void b_title(const struct timeline *tl, struct strbuf *out)
+{
+	int64_t d = NX_MAX(timeline_stack_offset(tl), -INT64_MAX);
+	char b[48];
+
+	sb_adds(out, "B");
+	if (d)
+		sb_printf(out, ", shown moved by %s%s on the timeline; its "
+			  "times here are its own", d < 0 ? "-" : "+",
+			  report_dur(b, sizeof(b), d < 0 ? -d : d));
+}
+
 /* As `nxtop analyze` prints the whole profile; stacked, A's then B's
  * (JSON: {"A": ..., "B": ...}), each of its own profile. */
 static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct insights_list *il = (struct insights_list *)l;
+	struct strbuf b;
+	int rc;
 
 	if (fmt == OUT_CSV) {
 		err_set("insights: text or JSON only");
@@ -213,7 +229,11 @@ static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 	if (side_export(il, 0, "A", fmt, f))
 		return -1;
 	fputs(fmt == OUT_JSON ? ", \"B\": " : "\n", f);
-	if (side_export(il, 1, "B", fmt, f))
+	sb_init(&b);
+	b_title(il->tl, &b);
+	rc = side_export(il, 1, sb_cstr(&b), fmt, f);
+	sb_free(&b);
+	if (rc)
 		return -1;
 	fputs(fmt == OUT_JSON ? "}\n" : "", f);
 	return 0;
