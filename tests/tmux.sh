@@ -22,7 +22,8 @@
 # view's Enter zooming both and the two-sided Selection Summary;
 # stacked-system: two bundles stacked, drilling into B's device
 # profile, a view of B's folds; flows-stacked: flows followed on B's
-# rows; stacked-search: a search counted and marked on both sides; mouse,
+# rows; stacked-search: a search counted and marked on both sides;
+# stacked-tab: Tab between A's and B's headings of the matches; mouse,
 # mouse-lists: clicks, double-clicks, drags and wheel steps sent as the
 # SGR mouse reports of xterm, which curses decodes for
 # TERM=xterm-256color), and
@@ -218,7 +219,7 @@ run() {
 for t in start details help tracks zoom search box box-small trace drill \
 	pager cmdline markers-line counters drill-failed home-end devices-ncs \
 	manager nesting flows flowmarks insights views stacked stacked-system \
-	flows-stacked mouse mouse-lists stacked-search; do
+	flows-stacked mouse mouse-lists stacked-search stacked-tab; do
 	run "$t"
 done
 
