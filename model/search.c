@@ -86,6 +86,7 @@ struct search {
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
 	sqlite3_stmt *st_num;	/* a comparison's aggregates in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
+	sqlite3_stmt *st_durs;	/* durations of matches on a track */
 	/* n/N: kept across presses, the statements per direction (0 back,
 	 * 1 forward) and the profile's tracks, loaded on the first press */
 	sqlite3_stmt *step_ev[2], *step_bucket[2];
@@ -881,6 +882,7 @@ void search_free(struct search *s)
 	sqlite3_finalize(s->st_range);
 	sqlite3_finalize(s->st_num);
 	sqlite3_finalize(s->st_one);
+	sqlite3_finalize(s->st_durs);
 	for (int i = 0; i < 2; i++) {
 		sqlite3_finalize(s->step_ev[i]);
 		sqlite3_finalize(s->step_bucket[i]);
@@ -1446,14 +1448,17 @@ static int bound_bin(const struct numterm *n, int bin)
 static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
 		    int64_t t1, int bounds, const struct search_durs *cb)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = s->st_durs;
 	int k, rc;
 
 	if (t1 <= t0)
 		return 0;
-	st = prepare(s, "SELECT s.dur FROM %s WHERE %s AND s.track_id = ? AND"
-		     " s.depth IN " DEPTHS_UPTO("?") " AND s.ts >= ? AND"
-		     " s.ts < ?", sb_cstr(&s->from), sb_cstr(&s->where));
+	if (!st)
+		st = s->st_durs = prepare(s, "SELECT s.dur FROM %s WHERE %s AND"
+					  " s.track_id = ? AND s.depth IN "
+					  DEPTHS_UPTO("?") " AND s.ts >= ? AND"
+					  " s.ts < ?", sb_cstr(&s->from),
+					  sb_cstr(&s->where));
 	if (!st)
 		return -1;
 	k = bind_params(s, st);
@@ -1467,7 +1472,7 @@ static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
 		if (!bounds || bound_bin(&s->num, (int)agg_dur_value(0, d)))
 			cb->dur(cb->ctx, d);
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
@@ -1598,6 +1603,9 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	       durs_raw(s, t, b1 * w, t1, 0, cb) ? -1 : 0;
 }
 
+static int durs_buckets(struct search *s, const struct mtrack *t, int64_t t0,
+			int64_t t1, const struct search_durs *cb);
+
 int search_durations(struct search *s, int64_t t0, int64_t t1,
 		     const struct search_durs *cb)
 {
@@ -1613,7 +1621,8 @@ int search_durations(struct search *s, int64_t t0, int64_t t1,
 		if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
 		    t1 <= t->min_ts || t0 > t->max_ts)
 			continue;
-		rc = cb->bin ? durs_agg(s, t, t0, t1, cb) : 1;
+		rc = cb->bin ? durs_agg(s, t, t0, t1, cb) :
+			       durs_buckets(s, t, t0, t1, cb);
 		if (rc == 1)
 			rc = durs_raw(s, t, t0, t1, 0, cb);
 	}
@@ -1915,6 +1924,37 @@ static int stepper_prepare(struct stepper *p)
 	p->ev = s->step_ev[k];
 	p->bucket = s->step_bucket[k];
 	return p->ev && p->bucket ? 0 : -1;
+}
+
+/* The durations of the matches in [t0, t1) on one track, every one,
+ * read from the events of the buckets whose aggregates hold a candidate
+ * (as n steps to them), runs of such buckets at once; 1 when the
+ * track's aggregates cannot tell. */
+static int durs_buckets(struct search *s, const struct mtrack *t, int64_t t0,
+			int64_t t1, const struct search_durs *cb)
+{
+	struct stepper p = { s, NULL, NULL, 1, 0, 0 };
+	int top, nl = step_level(s, t, &top), rc;
+	int64_t w, b, lo = 0, hi = 0;
+
+	if (nl < 0)
+		return 1;
+	if (stepper_prepare(&p))
+		return -1;
+	w = lod_width(nl);
+	b = lod_floor_shift(t0, 2 * nl);
+	while (!(rc = bucket_skip(&p, t, nl, top, b, &b)) && b * w < t1) {
+		if (b * w != hi) {
+			if (durs_raw(s, t, NX_MAX(lo, t0), NX_MIN(hi, t1), 0, cb))
+				return -1;
+			lo = b * w;
+		}
+		hi = sat_add(b * w, w);
+		b++;
+	}
+	if (rc < 0)
+		return -1;
+	return durs_raw(s, t, NX_MAX(lo, t0), NX_MIN(hi, t1), 0, cb) ? -1 : 0;
 }
 
 /* The profile's tracks, read on the first press only, and room for an
