@@ -1575,6 +1575,141 @@ static int durs_cmp(struct search *s, const struct mtrack *t, int level,
 	return err ? -1 : 0;
 }
 
+/* One bucket of a transfer_size comparison: its events with a size, and
+ * whether every size matches (all) or none does. */
+struct size_bucket {
+	int64_t b, n;
+	int all, none;
+};
+
+/* The size rows of buckets [b0, b1) of a level, judged. */
+static int size_buckets(struct search *s, const struct mtrack *t, int level,
+			int64_t b0, int64_t b1, struct size_bucket **v,
+			size_t *n)
+{
+	sqlite3_stmt *st = prepare(s, "SELECT bucket, value, n FROM agg WHERE"
+				   " track_id = ? AND field = %d AND level = ? AND"
+				   " bucket >= ? AND bucket < ? ORDER BY bucket",
+				   AGG_SIZE);
+	size_t cap = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	bind_buckets(st, t->id, level, b0, b1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t b = sqlite3_column_int64(st, 0);
+		int64_t val = sqlite3_column_int64(st, 1);
+		int c = num_class(&s->num, val, val);
+
+		if (!*n || (*v)[*n - 1].b != b) {
+			*v = xgrow(*v, &cap, *n + 1, sizeof(**v));
+			(*v)[(*n)++] = (struct size_bucket){ b, 0, 1, 1 };
+		}
+		(*v)[*n - 1].n += sqlite3_column_int64(st, 2);
+		(*v)[*n - 1].all &= c > 0;
+		(*v)[*n - 1].none &= c == 0;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+/* The duration bins of the buckets all of whose events match: those
+ * whose events all have a size (the bins count as many) give them whole;
+ * the others are marked to be read (all cleared). */
+static int size_bins(struct search *s, const struct mtrack *t, int level,
+		     int64_t b0, int64_t b1, struct size_bucket *v, size_t n,
+		     const struct search_durs *cb)
+{
+	sqlite3_stmt *st = prepare(s, "SELECT bucket, value & %d, n, dmin, dmax"
+				   " FROM agg WHERE track_id = ? AND field = %d AND"
+				   " level = ? AND bucket >= ? AND bucket < ?"
+				   " ORDER BY bucket", BIN_MASK, AGG_DUR);
+	struct durs_row *rows = NULL;
+	size_t nrows = 0, cap = 0, k = 0;
+	int64_t tot = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	bind_buckets(st, t->id, level, b0, b1);
+	for (;;) {
+		int64_t b = INT64_MAX;
+
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			b = sqlite3_column_int64(st, 0);
+		/* the bucket before is complete */
+		if (nrows && b != v[k].b) {
+			for (size_t i = 0; tot == v[k].n && i < nrows; i++)
+				cb->bin(cb->ctx, rows[i].bin, rows[i].n,
+					rows[i].dmin, rows[i].dmax);
+			v[k].all = tot == v[k].n;
+			nrows = 0;
+			tot = 0;
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		while (k < n && v[k].b < b)
+			k++;
+		if (k == n || v[k].b != b || !v[k].all)
+			continue;
+		rows = xgrow(rows, &cap, nrows + 1, sizeof(*rows));
+		rows[nrows++] = (struct durs_row){ sqlite3_column_int(st, 1),
+			sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+			sqlite3_column_int64(st, 4) };
+		tot += rows[nrows - 1].n;
+	}
+	free(rows);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+/* A transfer_size comparison's durations on one track: a bucket where
+ * every event has a matching size gives its duration bins whole (the dur
+ * aggregates of the same level), one where no size matches nothing, the
+ * rest their events, runs of them at once; the edges from the events. 1
+ * when the track lacks either aggregate at a common level. */
+static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
+		     int64_t t1, const struct search_durs *cb)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1), w, b0, b1;
+	int64_t lo_ts = 0, hi_ts = 0;
+	unsigned need = 1u << AGG_SIZE | 1u << AGG_DUR;
+	int nl, fl, lmax, lo, hi, slo, shi, named, level, rc;
+	struct size_bucket *v = NULL;
+	size_t n = 0;
+
+	if (agg_levels(t, &nl, &fl, &lmax) || (t->agg_fields & need) != need)
+		return 1;
+	agg_num_levels(AGG_SIZE, span, nl, lmax, &slo, &shi, &named);
+	agg_num_levels(AGG_DUR, span, nl, lmax, &lo, &hi, &named);
+	if (NX_MAX(lo, slo) > NX_MIN(hi, shi))
+		return 1;
+	level = agg_range_level(NX_MAX(lo, slo), NX_MIN(hi, shi), t->min_ts,
+				t->max_ts, t0, t1, &b0, &b1);
+	w = lod_width(level);
+	if (b1 <= b0)
+		return durs_raw(s, t, t0, t1, 0, cb);
+	rc = size_buckets(s, t, level, b0, b1, &v, &n) ||
+	     size_bins(s, t, level, b0, b1, v, n, cb);
+	for (size_t k = 0; !rc && k < n; k++) {
+		if (v[k].all || v[k].none)
+			continue;
+		if (v[k].b * w != hi_ts) {
+			rc = durs_raw(s, t, lo_ts, hi_ts, 0, cb);
+			lo_ts = v[k].b * w;
+		}
+		hi_ts = v[k].b * w + w;
+	}
+	free(v);
+	if (!rc)
+		rc = durs_raw(s, t, lo_ts, hi_ts, 0, cb) ||
+		     durs_raw(s, t, t0, b0 * w, 0, cb) ||
+		     durs_raw(s, t, b1 * w, t1, 0, cb);
+	return rc ? -1 : 0;
+}
+
 /* A name-only query's or a dur comparison's durations on one track from
  * the duration aggregates, whole buckets of [t0, t1) from their bins,
  * the edges from the events. 1 when the aggregates cannot tell: the
@@ -1587,6 +1722,8 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	int nl, fl, lmax, lo, hi, named, level;
 	int cmp = s->num.field == AGG_DUR && !s->num.partial;
 
+	if (s->num.field == AGG_SIZE && !s->names_only)
+		return durs_size(s, t, t0, t1, cb);
 	if ((!s->names_only && !cmp) || agg_levels(t, &nl, &fl, &lmax) ||
 	    !(t->agg_fields & (1u << AGG_DUR)))
 		return 1;
