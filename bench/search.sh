@@ -22,7 +22,9 @@ one() {
 	for i in 1 2 3; do
 		"$NXTOP" -q --headless="$out/search.keys" --dump="$out" "$cache"
 		awk '$1 == "<Enter>" { print $2 }' "$out/search.times" >> "$out/search.first"
-		awk '$1 == "n" || $1 == "N" { print $2 }' "$out/search.times" >> "$out/search.step"
+		# n and N after Enter (not those typed in the query)
+		awk '$1 == "<Enter>" { on = 1 } on && ($1 == "n" || $1 == "N") { print $2 }' \
+			"$out/search.times" >> "$out/search.step"
 	done
 	first=$(median < "$out/search.first")
 	step=$(median < "$out/search.step")
