@@ -55,6 +55,10 @@ struct numterm {
 	int ncmp;
 	struct numcmp cmp[NUM_MAX];	/* all on field */
 	int partial;
+	/* partial with AGG_DUR: the transfer_size comparisons left over,
+	 * which a bucket's size rows may still decide */
+	int nsize;
+	struct numcmp size[NUM_MAX];
 };
 
 /* Temporary table numbers stay unique while several searches are open. */
@@ -757,9 +761,8 @@ static int names_beside_queue(const struct search *s)
 static struct numterm num_term(const struct search *s)
 {
 	const struct query *q = &s->q;
-	const struct numterm none = { -1, 0, { { Q_EQ, 0 } }, 0 };
-	struct numterm n[2] = { { AGG_DUR, 0, { { Q_EQ, 0 } }, 0 },
-				{ AGG_SIZE, 0, { { Q_EQ, 0 } }, 0 } };
+	const struct numterm none = { .field = -1 };
+	struct numterm n[2] = { { .field = AGG_DUR }, { .field = AGG_SIZE } };
 	int names = 0;
 
 	for (size_t i = 0; i < q->n; i++) {
@@ -778,17 +781,19 @@ static struct numterm num_term(const struct search *s)
 			return none;
 		k->cmp[k->ncmp++] = (struct numcmp){ t->op, t->num };
 	}
-	if (n[0].ncmp) {
-		n[0].partial = n[1].ncmp > 0;
+	if (n[1].ncmp && (n[0].ncmp || names)) {
+		/* dur comparisons or names beside size comparisons: the dur
+		 * aggregates, by name, rule buckets out; the size rows of a
+		 * bucket, or its events, decide the rest */
+		n[0].partial = 1;
+		n[0].nsize = n[1].ncmp;
+		memcpy(n[0].size, n[1].cmp, sizeof(n[0].size));
 		return n[0];
 	}
-	if (n[1].ncmp && !names)
-		return n[1];
-	/* names beside size comparisons: the dur aggregates, by name, rule
-	 * buckets out, and the events of the rest are tested */
-	n[0].partial = n[1].ncmp > 0;
-	if (n[0].partial)
+	if (n[0].ncmp)
 		return n[0];
+	if (n[1].ncmp)
+		return n[1];
 	/* engine and row terms alone: every event of their rows, counted
 	 * by the dur aggregates, which hold them all, finest of all fields */
 	return names ? none : n[0];
@@ -1018,21 +1023,30 @@ static int cmp_class(const struct numcmp *c, int64_t lo, int64_t hi)
 	return a && b ? 1 : !a && !b ? 0 : -1;
 }
 
-/* Of events whose values lie in [lo, hi]: 1 if all match the
- * comparisons, 0 if none, -1 if it cannot tell (always, short of 0,
- * when other comparisons are left to the events). */
-static int num_class(const struct numterm *n, int64_t lo, int64_t hi)
+/* Of values in [lo, hi]: 1 if all meet the nc comparisons c, 0 if none,
+ * -1 if it cannot tell. */
+static int cmps_class(const struct numcmp *c, int nc, int64_t lo, int64_t hi)
 {
 	int all = 1;
 
-	for (int i = 0; i < n->ncmp; i++) {
-		int k = cmp_class(&n->cmp[i], lo, hi);
+	for (int i = 0; i < nc; i++) {
+		int k = cmp_class(&c[i], lo, hi);
 
 		if (k == 0)
 			return 0;
 		all &= k > 0;
 	}
-	return all && !n->partial ? 1 : -1;
+	return all ? 1 : -1;
+}
+
+/* Of events whose values lie in [lo, hi]: 1 if all match the
+ * comparisons, 0 if none, -1 if it cannot tell (always, short of 0,
+ * when other comparisons are left to the events). */
+static int num_class(const struct numterm *n, int64_t lo, int64_t hi)
+{
+	int k = cmps_class(n->cmp, n->ncmp, lo, hi);
+
+	return k > 0 && n->partial ? -1 : k;
 }
 
 static int name_in(const struct search *s, int64_t name)
@@ -1069,7 +1083,58 @@ static void bind_buckets(sqlite3_stmt *st, int64_t track, int level,
 struct num_bucket {
 	int64_t b, n, dur;
 	int straddle;
+	/* partial: the matches but for the size comparisons, every event
+	 * of the bucket, and whether its durations alone cannot tell */
+	int64_t pn, pdur, events;
+	int hard;
 };
+
+/* One bucket of transfer_size comparisons: its events with a size, and
+ * whether every size matches (all) or none does. */
+struct size_bucket {
+	int64_t b, n;
+	int all, none;
+};
+
+static int size_buckets(struct search *s, const struct mtrack *t, int level,
+			int64_t b0, int64_t b1, const struct numcmp *c,
+			int nc, struct size_bucket **v, size_t *n);
+
+/* Partial comparisons beside transfer_size ones: where the level keeps
+ * sizes, a bucket without a sized event, or with none matching, has no
+ * match; one whose every event has a matching size has the matches its
+ * durations tell (pn); the others are read. */
+static int num_sizes(struct search *s, const struct mtrack *t, int level,
+		     struct num_bucket *v, size_t n)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
+	int nl, fl, lmax, lo, hi, named;
+	struct size_bucket *sz = NULL;
+	size_t nsz = 0, k = 0;
+
+	if (!n || !s->num.nsize || agg_levels(t, &nl, &fl, &lmax) ||
+	    !(t->agg_fields & (1u << AGG_SIZE)))
+		return 0;
+	agg_num_levels(AGG_SIZE, span, nl, lmax, &lo, &hi, &named);
+	if (level < lo || level > hi)
+		return 0;
+	if (size_buckets(s, t, level, v[0].b, v[n - 1].b + 1, s->num.size,
+			 s->num.nsize, &sz, &nsz))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		while (k < nsz && sz[k].b < v[i].b)
+			k++;
+		if (k == nsz || sz[k].b != v[i].b || sz[k].none) {
+			v[i].straddle = 0;
+		} else if (sz[k].all && sz[k].n == v[i].events) {
+			v[i].n += v[i].pn;
+			v[i].dur = sat_add(v[i].dur, v[i].pdur);
+			v[i].straddle = v[i].hard;
+		}
+	}
+	free(sz);
+	return 0;
+}
 
 typedef int (*num_fn)(struct search *, const struct mtrack *, int,
 		      const struct num_bucket *, void *);
@@ -1104,22 +1169,28 @@ static int num_read(struct search *s, const struct mtrack *t, int level,
 
 		if (!*n || (*v)[*n - 1].b != b) {
 			*v = xgrow(*v, &cap, *n + 1, sizeof(**v));
-			(*v)[(*n)++] = (struct num_bucket){ b, 0, 0, 0 };
+			(*v)[(*n)++] = (struct num_bucket){ .b = b };
 		}
 		cur = &(*v)[*n - 1];
+		cur->events += sqlite3_column_int64(st, 2);
 		if (dur && !name_in(s, val >> AGG_DUR_SHIFT))
 			continue;
-		c = num_class(&s->num, dur ? sqlite3_column_int64(st, 4) : val,
-			      dur ? sqlite3_column_int64(st, 5) : val);
-		cur->straddle |= c < 0;
-		if (c > 0) {
+		c = cmps_class(s->num.cmp, s->num.ncmp,
+			       dur ? sqlite3_column_int64(st, 4) : val,
+			       dur ? sqlite3_column_int64(st, 5) : val);
+		cur->straddle |= c < 0 || (c > 0 && s->num.partial);
+		cur->hard |= c < 0;
+		if (c > 0 && s->num.partial) {
+			cur->pn += sqlite3_column_int64(st, 2);
+			cur->pdur = sat_add(cur->pdur, sqlite3_column_int64(st, 3));
+		} else if (c > 0) {
 			cur->n += sqlite3_column_int64(st, 2);
 			cur->dur = sat_add(cur->dur, sqlite3_column_int64(st, 3));
 		}
 	}
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE)
-		return 0;
+		return num_sizes(s, t, level, *v, *n) ? (free(*v), *v = NULL, -1) : 0;
 	free(*v);
 	*v = NULL;
 	return model_fail(s->m, "search");
@@ -1575,17 +1646,11 @@ static int durs_cmp(struct search *s, const struct mtrack *t, int level,
 	return err ? -1 : 0;
 }
 
-/* One bucket of a transfer_size comparison: its events with a size, and
- * whether every size matches (all) or none does. */
-struct size_bucket {
-	int64_t b, n;
-	int all, none;
-};
-
-/* The size rows of buckets [b0, b1) of a level, judged. */
+/* The size rows of buckets [b0, b1) of a level, judged by the nc
+ * comparisons c. */
 static int size_buckets(struct search *s, const struct mtrack *t, int level,
-			int64_t b0, int64_t b1, struct size_bucket **v,
-			size_t *n)
+			int64_t b0, int64_t b1, const struct numcmp *c,
+			int nc, struct size_bucket **v, size_t *n)
 {
 	sqlite3_stmt *st = prepare(s, "SELECT bucket, value, n FROM agg WHERE"
 				   " track_id = ? AND field = %d AND level = ? AND"
@@ -1600,15 +1665,15 @@ static int size_buckets(struct search *s, const struct mtrack *t, int level,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
 		int64_t val = sqlite3_column_int64(st, 1);
-		int c = num_class(&s->num, val, val);
+		int k = cmps_class(c, nc, val, val);
 
 		if (!*n || (*v)[*n - 1].b != b) {
 			*v = xgrow(*v, &cap, *n + 1, sizeof(**v));
 			(*v)[(*n)++] = (struct size_bucket){ b, 0, 1, 1 };
 		}
 		(*v)[*n - 1].n += sqlite3_column_int64(st, 2);
-		(*v)[*n - 1].all &= c > 0;
-		(*v)[*n - 1].none &= c == 0;
+		(*v)[*n - 1].all &= k > 0;
+		(*v)[*n - 1].none &= k == 0;
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
@@ -1691,7 +1756,7 @@ static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 	w = lod_width(level);
 	if (b1 <= b0)
 		return durs_raw(s, t, t0, t1, 0, cb);
-	rc = size_buckets(s, t, level, b0, b1, &v, &n) ||
+	rc = size_buckets(s, t, level, b0, b1, s->num.cmp, s->num.ncmp, &v, &n) ||
 	     size_bins(s, t, level, b0, b1, v, n, cb);
 	for (size_t k = 0; !rc && k < n; k++) {
 		if (v[k].all || v[k].none)
