@@ -48,6 +48,7 @@ one 'dur>1us size>4096'
 one 'name~gather dur>1us'
 one 'engine=Vector'
 one 'opcode=MATMUL dur>100ns dur<lt>300ns'
+one 'name~kernel size>4096'
 
 # R: the list of matches and its heading's statistics, median of 3 runs,
 # with the match count and whether the percentiles are estimated (~)
