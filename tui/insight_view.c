@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/bounds.h"
+#include "model/report/jout.h"
 #include "model/report/report.h"
 #include "model/timefmt.h"
 #include "tui/list.h"
@@ -165,9 +166,10 @@ static const char *ins_export_name(struct list *l)
 }
 
 /* One side as `nxtop analyze` prints its whole profile, every finding
- * listed; side: NULL alone, "A" or "B" stacked. */
+ * listed; side: NULL alone, "A" or "B" stacked; j: the stacked JSON
+ * object it goes into. */
 static int side_export(struct insights_list *il, int k, const char *side,
-		       enum out_format fmt, FILE *f)
+		       enum out_format fmt, struct jout *j, FILE *f)
 {
 	struct timeline *tl = il->tl;
 	struct model *m = k ? tl->tr.mb : tl->m;
@@ -185,7 +187,9 @@ static int side_export(struct insights_list *il, int k, const char *side,
 		bounds_free(&b);
 		return -1;
 	}
-	if (fmt == OUT_JSON)
+	if (j)
+		report_analyze_jout(il->res[k], &b, &p, &all, j);
+	else if (fmt == OUT_JSON)
 		report_analyze_json(il->res[k], &b, &p, &all, f);
 	else
 		report_analyze_text(il->res[k], &b, &p, t, nt, &all, side, f);
@@ -212,6 +216,7 @@ static void b_title(const struct timeline *tl, struct strbuf *out)
 static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct insights_list *il = (struct insights_list *)l;
+	struct jout j, *jp = fmt == OUT_JSON ? &j : NULL;
 	struct strbuf b;
 	int rc;
 
@@ -220,23 +225,30 @@ static int ins_export(struct list *l, enum out_format fmt, FILE *f)
 		return -1;
 	}
 	if (!il->stacked)
-		return side_export(il, 0, NULL, fmt, f);
+		return side_export(il, 0, NULL, fmt, NULL, f);
 	if (!il->res[1]) {
 		err_set("insights: B's rules are still running");
 		return -1;
 	}
-	fputs(fmt == OUT_JSON ? "{\"A\": " : "", f);
-	if (side_export(il, 0, "A", fmt, f))
-		return -1;
-	fputs(fmt == OUT_JSON ? ", \"B\": " : "\n", f);
+	if (jp) {
+		jout_init(jp, f, 1);
+		jout_obj(jp);
+		jout_key(jp, "A");
+	}
+	rc = side_export(il, 0, "A", fmt, jp, f);
+	if (jp)
+		jout_key(jp, "B");
+	else
+		fputc('\n', f);
 	sb_init(&b);
 	b_title(il->tl, &b);
-	rc = side_export(il, 1, sb_cstr(&b), fmt, f);
+	rc = rc || side_export(il, 1, sb_cstr(&b), fmt, jp, f);
 	sb_free(&b);
-	if (rc)
-		return -1;
-	fputs(fmt == OUT_JSON ? "}\n" : "", f);
-	return 0;
+	if (jp) {
+		jout_end(jp);
+		jout_done(jp);
+	}
+	return rc ? -1 : 0;
 }
 
 static void ins_free(struct list *l)

@@ -139,6 +139,22 @@ static void outcome_json(const struct an_result *r, const struct an_outcome *o,
 	jout_end(j);
 }
 
+void report_analyze_jout(const struct an_result *r, const struct bounds *b,
+			 const struct mprofile *p, const struct an_limits *lim,
+			 struct jout *j)
+{
+	jout_obj(j);
+	report_profile_json(p, j);
+	jout_kint(j, "findings", (int64_t)r->nfindings);
+	jout_key(j, "rules");
+	jout_arr(j);
+	for (size_t i = 0; i < r->noutcomes; i++)
+		outcome_json(r, &r->outcomes[i], p, lim, j);
+	jout_end(j);
+	report_bounds_json(b, j);
+	jout_end(j);
+}
+
 void report_analyze_json(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct an_limits *lim,
 			 FILE *f)
@@ -146,15 +162,6 @@ void report_analyze_json(const struct an_result *r, const struct bounds *b,
 	struct jout j;
 
 	jout_init(&j, f, 1);
-	jout_obj(&j);
-	report_profile_json(p, &j);
-	jout_kint(&j, "findings", (int64_t)r->nfindings);
-	jout_key(&j, "rules");
-	jout_arr(&j);
-	for (size_t i = 0; i < r->noutcomes; i++)
-		outcome_json(r, &r->outcomes[i], p, lim, &j);
-	jout_end(&j);
-	report_bounds_json(b, &j);
-	jout_end(&j);
+	report_analyze_jout(r, b, p, lim, &j);
 	jout_done(&j);
 }

@@ -78,6 +78,12 @@ void report_analyze_text(const struct an_result *r, const struct bounds *b,
 void report_analyze_json(const struct an_result *r, const struct bounds *b,
 			 const struct mprofile *p, const struct an_limits *lim,
 			 FILE *f);
+/* The same object as a value of the caller's JSON (two stacked
+ * profiles' reports under "A" and "B"). */
+struct jout;
+void report_analyze_jout(const struct an_result *r, const struct bounds *b,
+			 const struct mprofile *p, const struct an_limits *lim,
+			 struct jout *j);
 
 /* The performance bounds (bounds.c): a "Bounds" block of text, each
  * bound with the numbers behind it or why it is not known; in JSON a
