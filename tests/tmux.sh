@@ -203,9 +203,15 @@ run() {
 			s=${line#size }
 			tm resize-window -t t -x "${s%x*}" -y "${s#*x}"
 			# the keys and mouse reports after it are meant for
-			# the new size: give nxtop the resize first
+			# the new size: give nxtop the resize first. tmux may
+			# fit the pane's grid to the size after nxtop has
+			# repainted for it (the repaint then lands cropped on
+			# the old grid): C-l, the redraw key, repaints again
+			# once the pane has the size.
 			await 200 sized "$s"
-			sleep 0.3 ;;
+			sleep 0.3
+			tm send-keys -t t C-l
+			sleep 0.1 ;;
 		keys\ *) type_keys "${line#keys }" ;;
 		mouse\ *) send_mouse "${line#mouse }" ;;
 		dump\ *)
