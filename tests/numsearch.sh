@@ -6,13 +6,10 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-command -v sqlite3 >/dev/null ||
-	{ echo "SKIP: needs sqlite3 (./install-deps installs it)" >&2; exit 77; }
-command -v jq >/dev/null ||
-	{ echo "SKIP: needs jq (./install-deps installs it)" >&2; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
+need sqlite3
+need jq
+scratch
+export XDG_CACHE_HOME="$tmp/cache"
 
 # sql CACHE WHERE: events of the cache's slices that WHERE keeps, with
 # sz the bytes and q.str the queue type of its DMA packet or transfer,

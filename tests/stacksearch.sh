@@ -8,11 +8,9 @@
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
-command -v sqlite3 >/dev/null ||
-	{ echo "SKIP: needs sqlite3 (./install-deps installs it)" >&2; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
+need sqlite3
+scratch
+export XDG_CACHE_HOME="$tmp/cache"
 a="$tmp/a.json"
 b="$tmp/b.json"
 cp "$srcdir/tests/fixtures/device_small.json" "$a"
