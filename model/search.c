@@ -1189,11 +1189,12 @@ static int num_read(struct search *s, const struct mtrack *t, int level,
 		}
 	}
 	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
-		return num_sizes(s, t, level, *v, *n) ? (free(*v), *v = NULL, -1) : 0;
+	if (rc == SQLITE_DONE && !num_sizes(s, t, level, *v, *n))
+		return 0;
 	free(*v);
 	*v = NULL;
-	return model_fail(s->m, "search");
+	/* num_sizes has said what failed */
+	return rc == SQLITE_DONE ? -1 : model_fail(s->m, "search");
 }
 
 /* Calls fn for each bucket [b0, b1) of a level holding events of the
