@@ -61,6 +61,23 @@ struct numterm {
 	struct numcmp size[NUM_MAX];
 };
 
+/* A bucket of a track's name level: its events, and those with a
+ * matching name. */
+struct name_bucket {
+	int64_t b, n, in;
+};
+
+/* Where a track's duration aggregates keep no names (its names start
+ * at a coarser level, as on sparse DMA rows), its name buckets rule a
+ * comparison's buckets out (no matching name) or in (every name
+ * matches); the others are read. */
+struct name_cls {
+	int64_t track;
+	int level;
+	struct name_bucket *v;	/* by bucket */
+	size_t n;
+};
+
 /* Temporary table numbers stay unique while several searches are open. */
 static _Thread_local int temp_seq;
 
@@ -87,13 +104,24 @@ struct search {
 	int64_t *qtracks;
 	size_t nqtracks;
 	struct numterm num;
+	/* the name buckets of tracks whose duration aggregates keep no
+	 * names (name_cls_get), loaded on first use */
+	struct name_cls *cls;
+	size_t ncls;
+	/* per track, whether its coarsest name aggregates hold a matching
+	 * name (names_on) */
+	struct name_on {
+		int64_t track;
+		int has;
+	} *on;
+	size_t non;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
 	sqlite3_stmt *st_num;	/* a comparison's aggregates in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
 	sqlite3_stmt *st_durs;	/* durations of matches on a track */
 	/* n/N: kept across presses, the statements per direction (0 back,
 	 * 1 forward) and the profile's tracks, loaded on the first press */
-	sqlite3_stmt *step_ev[2], *step_bucket[2];
+	sqlite3_stmt *step_ev[2], *step_bucket[2], *step_cand[2];
 	struct mtrack *step_tracks;
 	size_t step_nt;
 	int step_loaded;
@@ -891,11 +919,16 @@ void search_free(struct search *s)
 	for (int i = 0; i < 2; i++) {
 		sqlite3_finalize(s->step_ev[i]);
 		sqlite3_finalize(s->step_bucket[i]);
+		sqlite3_finalize(s->step_cand[i]);
 	}
 	model_tracks_free(s->step_tracks, s->step_nt);
 	free(s->memo[0]);
 	free(s->memo[1]);
 	free(s->memo_off);
+	for (size_t i = 0; i < s->ncls; i++)
+		free(s->cls[i].v);
+	free(s->cls);
+	free(s->on);
 	for (int i = 0; i < s->ntemp; i++) {
 		char sql[64];
 
@@ -948,21 +981,6 @@ static int term_excludes(const struct qterm *q, const struct mtrack *t)
 	return q->field == F_OPCODE && (!t->kind || strcmp(t->kind, "engine"));
 }
 
-static int track_allowed(const struct search *s, const struct mtrack *t)
-{
-	size_t i;
-
-	for (i = 0; i < s->q.n; i++)
-		if (term_excludes(&s->q.terms[i], t))
-			return 0;
-	if (s->any_track)
-		return 1;
-	for (i = 0; i < s->ntracks; i++)
-		if (s->tracks[i] == t->id)
-			return 1;
-	return 0;
-}
-
 /* The levels a track's aggregates were built at (as the writer chose). */
 static int agg_levels(const struct mtrack *t, int *name_level,
 		      int *field_level, int *lmax)
@@ -978,9 +996,163 @@ static int agg_levels(const struct mtrack *t, int *name_level,
 	return 0;
 }
 
+/* Whether some event of a track may have a matching name: when the
+ * query names some, its coarsest name aggregates hold one (read once
+ * per search); 1 where they cannot tell or fail to be read (its events
+ * then say). */
+static int names_on(struct search *s, const struct mtrack *t)
+{
+	int nl, fl, lmax, rc;
+	sqlite3_stmt *st;
+
+	if (s->any_name || (!s->names_only && s->num.field < 0) ||
+	    agg_levels(t, &nl, &fl, &lmax))
+		return 1;
+	for (size_t i = 0; i < s->non; i++)
+		if (s->on[i].track == t->id)
+			return s->on[i].has;
+	st = prepare(s, "SELECT 1 FROM agg WHERE track_id = ? AND field = %d AND"
+		     " level = ? AND value IN %s LIMIT 1", AGG_NAME, s->nameset);
+	if (!st)
+		return 1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, lmax);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return 1;
+	s->on = xreallocarray(s->on, s->non + 1, sizeof(*s->on));
+	s->on[s->non++] = (struct name_on){ t->id, rc == SQLITE_ROW };
+	return rc == SQLITE_ROW;
+}
+
+static int track_allowed(struct search *s, const struct mtrack *t)
+{
+	size_t i;
+
+	for (i = 0; i < s->q.n; i++)
+		if (term_excludes(&s->q.terms[i], t))
+			return 0;
+	if (!names_on(s, t))
+		return 0;
+	if (s->any_track)
+		return 1;
+	for (i = 0; i < s->ntracks; i++)
+		if (s->tracks[i] == t->id)
+			return 1;
+	return 0;
+}
+
+/* Whether a track's duration aggregates keep no names while the query
+ * names some: its name buckets then tell (struct name_cls). */
+static int names_apart(const struct search *s, const struct mtrack *t)
+{
+	int nl, fl, lmax, lo, hi, named;
+
+	if (s->num.field != AGG_DUR || s->any_name ||
+	    agg_levels(t, &nl, &fl, &lmax))
+		return 0;
+	agg_num_levels(AGG_DUR, NX_MAX(t->max_ts - t->min_ts, 1), nl, lmax,
+		       &lo, &hi, &named);
+	return !named;
+}
+
+/* The name buckets of a track (names_apart), read once per search:
+ * one row per bucket of its name level. */
+static int name_cls_load(struct search *s, const struct mtrack *t,
+			 struct name_cls *c)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	*c = (struct name_cls){ t->id, t->agg_level, NULL, 0 };
+	st = prepare(s, "SELECT bucket, sum(n), coalesce(sum(CASE WHEN value IN"
+		     " %s THEN n END), 0) FROM agg WHERE track_id = ? AND"
+		     " field = %d AND level = ? GROUP BY bucket ORDER BY bucket",
+		     s->nameset, AGG_NAME);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, c->level);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		c->v = xgrow(c->v, &cap, c->n + 1, sizeof(*c->v));
+		c->v[c->n++] = (struct name_bucket){ sqlite3_column_int64(st, 0),
+			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) };
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+/* The name buckets of a track into *out, NULL when its duration
+ * aggregates keep names themselves (or none are named). */
+static int name_cls_get(struct search *s, const struct mtrack *t,
+			const struct name_cls **out)
+{
+	*out = NULL;
+	if (!names_apart(s, t))
+		return 0;
+	for (size_t i = 0; i < s->ncls; i++) {
+		if (s->cls[i].track == t->id) {
+			*out = &s->cls[i];
+			return 0;
+		}
+	}
+	s->cls = xreallocarray(s->cls, s->ncls + 1, sizeof(*s->cls));
+	if (name_cls_load(s, t, &s->cls[s->ncls])) {
+		free(s->cls[s->ncls].v);
+		return -1;
+	}
+	*out = &s->cls[s->ncls++];
+	return 0;
+}
+
+/* Buckets [b0, b1) of a level as buckets [*lo, *hi) of the name level. */
+static void name_span(const struct name_cls *c, int level, int64_t b0,
+		      int64_t b1, int64_t *lo, int64_t *hi)
+{
+	if (level >= c->level) {
+		*lo = b0 * lod_width(level - c->level);
+		*hi = b1 * lod_width(level - c->level);
+	} else {
+		*lo = lod_floor_shift(b0, 2 * (c->level - level));
+		*hi = lod_floor_shift(b1 - 1, 2 * (c->level - level)) + 1;
+	}
+}
+
+/* The first name bucket at or after b. */
+static size_t name_at(const struct name_cls *c, int64_t b)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->v[mid].b < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Of the events of bucket b of a level: 0 if none has a matching name,
+ * 1 if all have, 2 if it cannot tell. */
+static int name_class(const struct name_cls *c, int level, int64_t b)
+{
+	int64_t lo, hi;
+	int some = 0, all = 1;
+
+	name_span(c, level, b, b + 1, &lo, &hi);
+	for (size_t i = name_at(c, lo); i < c->n && c->v[i].b < hi; i++) {
+		some |= c->v[i].in > 0;
+		all &= c->v[i].in == c->v[i].n;
+	}
+	return !some ? 0 : all ? 1 : 2;
+}
+
 /* The levels a comparison's aggregates hold for a track, [*lo, *hi],
- * and the one whose buckets count a range; -1 when the track has none,
- * or its durations are not by name and the query names some. */
+ * and the one whose buckets count a range; -1 when the track has none. */
 static int num_levels(const struct search *s, const struct mtrack *t,
 		      int *lo, int *hi, int *whole)
 {
@@ -992,7 +1164,7 @@ static int num_levels(const struct search *s, const struct mtrack *t,
 	agg_num_levels(s->num.field, NX_MAX(t->max_ts - t->min_ts, 1), nl,
 		       lmax, lo, hi, &named);
 	*whole = named ? *hi : *lo;
-	return s->num.field == AGG_DUR && !named && !s->any_name ? -1 : 0;
+	return 0;
 }
 
 static int num_holds(const struct numcmp *c, int64_t v)
@@ -1136,6 +1308,24 @@ static int num_sizes(struct search *s, const struct mtrack *t, int level,
 	return 0;
 }
 
+/* A track's name buckets on its comparison's buckets: one without a
+ * matching name has no match; one where some names match and others do
+ * not has its candidates read; one where all match keeps its count. */
+static void num_names(const struct name_cls *c, int level,
+		      struct num_bucket *v, size_t n)
+{
+	for (size_t i = 0; c && i < n; i++) {
+		int k = name_class(c, level, v[i].b);
+
+		if (k == 0 || (k == 2 && (v[i].n || v[i].straddle))) {
+			v[i].straddle = k == 2;
+			v[i].hard = k == 2;
+			v[i].n = 0;
+			v[i].dur = 0;
+		}
+	}
+}
+
 typedef int (*num_fn)(struct search *, const struct mtrack *, int,
 		      const struct num_bucket *, void *);
 
@@ -1144,11 +1334,14 @@ static int num_read(struct search *s, const struct mtrack *t, int level,
 		    int64_t b0, int64_t b1, struct num_bucket **v, size_t *n)
 {
 	sqlite3_stmt *st = s->st_num;
+	const struct name_cls *cls;
 	size_t cap = 0;
 	int rc;
 
 	*v = NULL;
 	*n = 0;
+	if (name_cls_get(s, t, &cls))
+		return -1;
 	if (!st)
 		st = s->st_num = prepare(s, "SELECT bucket, value, n, dur, dmin,"
 					 " dmax FROM agg WHERE track_id = ? AND"
@@ -1173,7 +1366,7 @@ static int num_read(struct search *s, const struct mtrack *t, int level,
 		}
 		cur = &(*v)[*n - 1];
 		cur->events += sqlite3_column_int64(st, 2);
-		if (dur && !name_in(s, val >> AGG_DUR_SHIFT))
+		if (dur && !cls && !name_in(s, val >> AGG_DUR_SHIFT))
 			continue;
 		c = cmps_class(s->num.cmp, s->num.ncmp,
 			       dur ? sqlite3_column_int64(st, 4) : val,
@@ -1189,8 +1382,10 @@ static int num_read(struct search *s, const struct mtrack *t, int level,
 		}
 	}
 	sqlite3_reset(st);
-	if (rc == SQLITE_DONE && !num_sizes(s, t, level, *v, *n))
+	if (rc == SQLITE_DONE && !num_sizes(s, t, level, *v, *n)) {
+		num_names(cls, level, *v, *n);
 		return 0;
+	}
 	free(*v);
 	*v = NULL;
 	/* num_sizes has said what failed */
@@ -1857,7 +2052,7 @@ static int before(const struct mslice *a, const struct mslice *b)
  * events in between. */
 struct stepper {
 	struct search *s;
-	sqlite3_stmt *ev, *bucket;
+	sqlite3_stmt *ev, *bucket, *cand;
 	int dir;
 	int64_t ts, id;
 };
@@ -1985,8 +2180,9 @@ static void num_cands(const struct numterm *n, struct strbuf *out)
 
 /* The next (dir > 0) or previous aggregate bucket from ?3, short of ?4
  * (before it going forward, after it going back), holding a matching
- * name, or a candidate of a comparison. */
-static sqlite3_stmt *bucket_stmt(struct search *s, int dir)
+ * name, or a candidate of a comparison (of a matching name unless
+ * names are apart: their name buckets then tell, struct name_cls). */
+static sqlite3_stmt *bucket_stmt(struct search *s, int dir, int apart)
 {
 	const char *order = dir > 0 ? "" : "DESC", *cmp = dir > 0 ? ">=" : "<=";
 	const char *end = dir > 0 ? "bucket < ?4" : "bucket > ?4";
@@ -2001,7 +2197,7 @@ static sqlite3_stmt *bucket_stmt(struct search *s, int dir)
 			       order);
 	sb_init(&cand);
 	num_cands(&s->num, &cand);
-	if (s->any_name)
+	if (s->any_name || apart)
 		st = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
 			     " field = %d AND level = ? AND bucket %s ? AND %s"
 			     " AND %s ORDER BY bucket %s LIMIT 1", s->num.field,
@@ -2035,10 +2231,10 @@ static int step_level(const struct search *s, const struct mtrack *t,
 
 /* The first bucket of a level from b on (back from b, dir < 0) holding
  * a match's candidate, short of end: 0 found, 1 none. */
-static int bucket_next(struct stepper *p, const struct mtrack *t, int level,
-		       int64_t b, int64_t end, int64_t *out)
+static int bucket_at(struct stepper *p, sqlite3_stmt *st,
+		     const struct mtrack *t, int level, int64_t b, int64_t end,
+		     int64_t *out)
 {
-	sqlite3_stmt *st = p->bucket;
 	int rc;
 
 	bind_buckets(st, t->id, level, b, end);
@@ -2049,6 +2245,29 @@ static int bucket_next(struct stepper *p, const struct mtrack *t, int level,
 	if (rc == SQLITE_ROW)
 		return 0;
 	return rc == SQLITE_DONE ? 1 : model_fail(p->s->m, "search");
+}
+
+/* bucket_at; where names are apart, the candidates whose name buckets
+ * hold no matching name are passed over. */
+static int bucket_next(struct stepper *p, const struct mtrack *t, int level,
+		       int64_t b, int64_t end, int64_t *out)
+{
+	const struct name_cls *c;
+	int rc;
+
+	if (name_cls_get(p->s, t, &c))
+		return -1;
+	if (!c)
+		return bucket_at(p, p->bucket, t, level, b, end, out);
+	for (;;) {
+		if (!p->cand && !(p->cand = p->s->step_cand[p->dir > 0] =
+				  bucket_stmt(p->s, p->dir, 1)))
+			return -1;
+		rc = bucket_at(p, p->cand, t, level, b, end, out);
+		if (rc || name_class(c, level, *out))
+			return rc;
+		b = *out + (p->dir > 0 ? 1 : -1);
+	}
 }
 
 /* Coarser levels are looked at this many levels up (16 buckets each). */
@@ -2123,9 +2342,10 @@ static int stepper_prepare(struct stepper *p)
 				  "(s.ts < ? OR (s.ts = ? AND s.id < ?))",
 			dir > 0 ? "s.ts, s.id" : "s.ts DESC, s.id DESC");
 	if (!s->step_bucket[k])
-		s->step_bucket[k] = bucket_stmt(s, dir);
+		s->step_bucket[k] = bucket_stmt(s, dir, 0);
 	p->ev = s->step_ev[k];
 	p->bucket = s->step_bucket[k];
+	p->cand = s->step_cand[k];
 	return p->ev && p->bucket ? 0 : -1;
 }
 
@@ -2136,7 +2356,7 @@ static int stepper_prepare(struct stepper *p)
 static int durs_buckets(struct search *s, const struct mtrack *t, int64_t t0,
 			int64_t t1, const struct search_durs *cb)
 {
-	struct stepper p = { s, NULL, NULL, 1, 0, 0 };
+	struct stepper p = { s, NULL, NULL, NULL, 1, 0, 0 };
 	int top, nl = step_level(s, t, &top), rc;
 	int64_t w, b, lo = 0, hi = 0;
 
@@ -2184,7 +2404,7 @@ static int stepper_tracks(struct search *s)
 int search_step(struct search *s, int64_t ts, int64_t id, int dir,
 		struct mslice *out)
 {
-	struct stepper p = { s, NULL, NULL, dir, ts, id };
+	struct stepper p = { s, NULL, NULL, NULL, dir, ts, id };
 	struct mslice cur;
 	int found = 0, rc = 0;
 
@@ -2317,7 +2537,7 @@ int search_page(struct search *s, int64_t t0, int64_t t1, int64_t ts,
 		int64_t id, int dir, int64_t limit,
 		void (*fn)(void *, const struct mslice *), void *ctx)
 {
-	struct stepper p = { s, NULL, NULL, dir, ts, id };
+	struct stepper p = { s, NULL, NULL, NULL, dir, ts, id };
 	struct rows r = { NULL, 0, 0 };
 	int rc = 0;
 
