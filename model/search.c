@@ -1272,6 +1272,18 @@ static int size_buckets(struct search *s, const struct mtrack *t, int level,
 			int64_t b0, int64_t b1, const struct numcmp *c,
 			int nc, struct size_bucket **v, size_t *n);
 
+/* Whether a track keeps the sizes of all its events at a level. */
+static int size_level(const struct mtrack *t, int level)
+{
+	int nl, fl, lmax, lo, hi, named;
+
+	if (agg_levels(t, &nl, &fl, &lmax) || !(t->agg_fields & (1u << AGG_SIZE)))
+		return 0;
+	agg_num_levels(AGG_SIZE, NX_MAX(t->max_ts - t->min_ts, 1), nl, lmax,
+		       &lo, &hi, &named);
+	return level >= lo && level <= hi;
+}
+
 /* Partial comparisons beside transfer_size ones: where the level keeps
  * sizes, a bucket without a sized event, or with none matching, has no
  * match; one whose every event has a matching size has the matches its
@@ -1279,16 +1291,10 @@ static int size_buckets(struct search *s, const struct mtrack *t, int level,
 static int num_sizes(struct search *s, const struct mtrack *t, int level,
 		     struct num_bucket *v, size_t n)
 {
-	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
-	int nl, fl, lmax, lo, hi, named;
 	struct size_bucket *sz = NULL;
 	size_t nsz = 0, k = 0;
 
-	if (!n || !s->num.nsize || agg_levels(t, &nl, &fl, &lmax) ||
-	    !(t->agg_fields & (1u << AGG_SIZE)))
-		return 0;
-	agg_num_levels(AGG_SIZE, span, nl, lmax, &lo, &hi, &named);
-	if (level < lo || level > hi)
+	if (!n || !s->num.nsize || !size_level(t, level))
 		return 0;
 	if (size_buckets(s, t, level, v[0].b, v[n - 1].b + 1, s->num.size,
 			 s->num.nsize, &sz, &nsz))
@@ -2166,16 +2172,32 @@ static const char *const num_cand[2][Q_NRE + 1] = {
 };
 
 /* Every comparison's candidate condition, ANDed, bounds written out. */
-static void num_cands(const struct numterm *n, struct strbuf *out)
+static void num_cands(const struct numcmp *c, int nc, int size,
+		      struct strbuf *out)
 {
-	if (!n->ncmp)
+	if (!nc)
 		sb_adds(out, "1");
-	for (int i = 0; i < n->ncmp; i++) {
+	for (int i = 0; i < nc; i++) {
 		sb_adds(out, i ? " AND " : "");
 		/* x twice: = and != name it twice */
-		sb_printf(out, num_cand[n->field == AGG_SIZE][n->cmp[i].op],
-			  n->cmp[i].x, n->cmp[i].x);
+		sb_printf(out, num_cand[size][c[i].op], c[i].x, c[i].x);
 	}
+}
+
+/* The candidates of a comparison's rows, and with the transfer_size
+ * comparisons left over (partial), a size row of the same bucket that
+ * matches them, where ?5, the level keeping no sizes, does not say to
+ * go without. */
+static void bucket_cands(const struct numterm *n, struct strbuf *out)
+{
+	num_cands(n->cmp, n->ncmp, n->field == AGG_SIZE, out);
+	if (!n->nsize)
+		return;
+	sb_printf(out, " AND (?5 OR EXISTS (SELECT 1 FROM agg z WHERE"
+		  " z.track_id = agg.track_id AND z.field = %d AND z.level ="
+		  " agg.level AND z.bucket = agg.bucket AND ", AGG_SIZE);
+	num_cands(n->size, n->nsize, 1, out);
+	sb_adds(out, "))");
 }
 
 /* The next (dir > 0) or previous aggregate bucket from ?3, short of ?4
@@ -2196,7 +2218,7 @@ static sqlite3_stmt *bucket_stmt(struct search *s, int dir, int apart)
 			       s->names_only && !s->any_name ? s->nameset : "(0)",
 			       order);
 	sb_init(&cand);
-	num_cands(&s->num, &cand);
+	bucket_cands(&s->num, &cand);
 	if (s->any_name || apart)
 		st = prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
 			     " field = %d AND level = ? AND bucket %s ? AND %s"
@@ -2238,6 +2260,8 @@ static int bucket_at(struct stepper *p, sqlite3_stmt *st,
 	int rc;
 
 	bind_buckets(st, t->id, level, b, end);
+	if (p->s->num.nsize)
+		sqlite3_bind_int(st, 5, !size_level(t, level));
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(st, 0);
