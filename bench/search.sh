@@ -3,7 +3,7 @@
 # the frame after Enter (the first frame with the matches) and the frames
 # of n and N, for a search on names (the opcode baseline) and searches
 # comparing dur and size, alone, two at once, beside name/engine/queue_type
-# terms and beside a name pattern, in the same run; then R, the list of
+# terms and beside name patterns, in the same run; then R, the list of
 # matches, whose heading holds their statistics (exact up to 100000
 # matches, by bin from the duration aggregates above). Budgets (issue
 # 16): first frame < 300 ms, n/N < 50 ms, R < 300 ms.
@@ -49,6 +49,13 @@ one 'name~gather dur>1us'
 one 'engine=Vector'
 one 'opcode=MATMUL dur>100ns dur<lt>300ns'
 one 'name~kernel size>4096'
+# names beside numbers on the sparse DMA rows, whose names are kept
+# coarser than their durations and sizes: one exact name, an opcode, a
+# row and a pattern, a pattern naming some of a row's many names
+one 'name=dot.66_SpillSave21 size>=65536'
+one 'opcode=MATMUL size>4096'
+one 'row=qVectorSpillReload0 name~SpillSave dur<lt>500ns'
+one 'name~SpillSave2 size<lt>65536'
 
 # R: the list of matches and its heading's statistics, median of 3 runs,
 # with the match count and whether the percentiles are estimated (~)

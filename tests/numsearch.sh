@@ -259,4 +259,22 @@ awk -v d='"queue_type":"data"' -v o='"queue_type":"software_dynamic"' '{
 	WHERE track_id = t.id) > 1 AND kind = 'dma'")" -gt 0 ] ||
 	fail "mixed demo: no DMA row with aggregates mixes queue types"
 queues "$tmp/m.nxdb" software_dynamic
+# A thread whose names are kept coarser than its durations, every
+# other name bucket without the name searched: n and N pass over those
+# buckets to the next one holding it
+awk 'BEGIN { printf "{\"traceEvents\":["
+	for (i = 0; i < 2000; i++)
+		printf "%s{\"name\":\"f%d\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%.3f,\"dur\":0.7}",
+			(i ? "," : ""), i % 4, i * 200.25
+	for (m = 1; m < 24; m += 2)
+		printf ",{\"name\":\"hit\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%.3f,\"dur\":0.9}",
+			m * 16777.216 + 5000
+	print "]}" }' > "$tmp/h.json"
+"$NXTOP" import -q -o "$tmp/h.nxdb" "$tmp/h.json" || fail "import of the trace"
+[ "$(sqlite3 "$tmp/h.nxdb" "SELECT count(*) FROM track t WHERE agg_level >
+	(SELECT min(level) FROM agg WHERE track_id = t.id AND field = 4)")" = 1 ] ||
+	fail "the trace's thread keeps names beside its durations"
+check "$tmp/h.nxdb" 'name=hit dur>600ns' "n.str = 'hit' AND s.dur > 600"
+counted "$tmp/h.nxdb" 'name=hit dur>600ns' "n.str = 'hit' AND s.dur > 600"
+steps "$tmp/h.nxdb" 'name=hit dur>600ns' "n.str = 'hit' AND s.dur > 600"
 pass
