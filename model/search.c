@@ -1011,12 +1011,13 @@ static int names_on(struct search *s, const struct mtrack *t)
 	for (size_t i = 0; i < s->non; i++)
 		if (s->on[i].track == t->id)
 			return s->on[i].has;
-	st = prepare(s, "SELECT 1 FROM agg WHERE track_id = ? AND field = %d AND"
-		     " level = ? AND value IN %s LIMIT 1", AGG_NAME, s->nameset);
+	st = prepare(s, "SELECT 1 FROM agg WHERE track_id = ?1 AND field = %d AND"
+		     " level = (SELECT max(level) FROM agg WHERE track_id = ?1 AND"
+		     " field = %d) AND value IN %s LIMIT 1", AGG_NAME, AGG_NAME,
+		     s->nameset);
 	if (!st)
 		return 1;
 	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, lmax);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
