@@ -266,7 +266,8 @@ struct track_stats {
 /* The finest level worth keeping names at: tracks with few names get
  * the level just above the LOD's finest; tracks with varied names (one
  * bit per name hash in t->names estimates how many) start coarser, so
- * the aggregates stay well below one row per event. */
+ * the aggregates stay well below one row per event, unless their names
+ * come in long runs (a bucket holds one name per run reaching it). */
 static int name_level_for(const struct wtrack *t, int lmin, int lmax)
 {
 	int bits = __builtin_popcountll(t->names);
@@ -276,8 +277,10 @@ static int name_level_for(const struct wtrack *t, int lmin, int lmax)
 	for (int l = NX_MIN(lmin + 1, lmax); l < lmax; l++) {
 		double buckets = span / (double)lod_width(l) + 1;
 		double per = (double)t->n / buckets;
+		double rows = NX_MIN(buckets * NX_MIN(names, per),
+				     (double)t->name_runs + buckets);
 
-		if (buckets * NX_MIN(names, per) <= (double)t->n / 8)
+		if (rows <= (double)t->n / 8)
 			return l;
 	}
 	return lmax;

@@ -753,6 +753,9 @@ static int64_t slice_add(struct writer *w, struct wpending p)
 	t->max_given = NX_MAX(t->max_given, depth);
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)p.name * 0x9e3779b97f4a7c15ull) >> 58);
+	if (!t->name_runs || p.name != t->last_name)
+		t->name_runs++;
+	t->last_name = p.name;
 	w->last_track = track - w->base;
 	p.id = ++w->next_slice;
 	p.dur = dur;

@@ -45,6 +45,9 @@ struct wtrack {
 	struct nest_stack open;	/* slices placed from the window so far */
 	struct wpending last;	/* the last of them; id 0 before the first */
 	uint64_t names;		/* one bit per name hash: how varied names are */
+	/* runs of one name in the order the slices came, the last name:
+	 * in start order, a bucket holds a name per run that reaches it */
+	int64_t name_runs, last_name;
 	/* rows whose importer gives depths as a stack (writer.c): nested
 	 * slices wait here, innermost last, until their parent comes */
 	struct wpending *held;
