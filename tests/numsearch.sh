@@ -277,4 +277,18 @@ awk 'BEGIN { printf "{\"traceEvents\":["
 check "$tmp/h.nxdb" 'name=hit dur>600ns' "n.str = 'hit' AND s.dur > 600"
 counted "$tmp/h.nxdb" 'name=hit dur>600ns' "n.str = 'hit' AND s.dur > 600"
 steps "$tmp/h.nxdb" 'name=hit dur>600ns' "n.str = 'hit' AND s.dur > 600"
+# A thread of 200 names, each in a run of 200 events: its names are
+# kept as finely as its durations, which are then kept by name
+awk 'BEGIN { printf "{\"traceEvents\":["
+	for (i = 0; i < 40000; i++)
+		printf "%s{\"name\":\"r%d\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%.3f,\"dur\":%.1f}",
+			(i ? "," : ""), int(i / 200), i * 10.05, (i % 7 + 1) * 0.1
+	print "]}" }' > "$tmp/r.json"
+"$NXTOP" import -q -o "$tmp/r.nxdb" "$tmp/r.json" || fail "import of the runs"
+[ "$(sqlite3 "$tmp/r.nxdb" "SELECT agg_level = (SELECT min(level) FROM agg
+	WHERE track_id = t.id AND field = 4) FROM track t WHERE n_events > 0")" = 1 ] ||
+	fail "a thread whose names come in runs keeps durations without names"
+check "$tmp/r.nxdb" 'name~r1 dur>300ns' "n.str LIKE '%r1%' AND s.dur > 300"
+counted "$tmp/r.nxdb" 'name~r1 dur>300ns' "n.str LIKE '%r1%' AND s.dur > 300"
+steps "$tmp/r.nxdb" 'name~r1 dur>300ns' "n.str LIKE '%r1%' AND s.dur > 300"
 pass
