@@ -416,6 +416,26 @@ static int queue_type_cond(struct search *s, const struct qterm *t)
 
 /* The condition of a term as written, without its leading '-'; it may
  * be NULL where a joined table has no row (term_sql makes that false). */
+/* An args.KEY term's value: the field in the args, or in the
+ * instruction column of that name that the importer keeps it in. */
+static void arg_value(const char *key, struct joins *j, struct strbuf *out)
+{
+	const struct typed_table *tt = &typed_tables[TT_instruction];
+
+	for (size_t i = 0; i < tt->ncols; i++) {
+		const struct column *c = &tt->cols[i];
+
+		if (strcmp(c->name, key))
+			continue;
+		j->i = 1;
+		sb_printf(out, c->kind == CK_STR ? "coalesce(json_extract(a.args,"
+			  " ?), (SELECT str FROM string WHERE id = i.%s))" :
+			  "coalesce(json_extract(a.args, ?), i.%s)", c->name);
+		return;
+	}
+	sb_adds(out, "json_extract(a.args, ?)");
+}
+
 static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 {
 	struct strbuf *w = &s->where, expr;
@@ -461,8 +481,9 @@ static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 		j->a = 1;
 		add_param_text(s, path);
 		free(path);
-		sb_printf(w, "%scoalesce(json_extract(a.args, ?) ",
-			  neg(t) ? "NOT " : "");
+		sb_printf(w, "%scoalesce(", neg(t) ? "NOT " : "");
+		arg_value(t->arg, j, w);
+		sb_addc(w, ' ');
 		if (t->op == Q_RE || t->op == Q_NRE)
 			sb_adds(w, "REGEXP ?");
 		else if (t->op == Q_HAS || t->op == Q_HASNOT)

@@ -82,6 +82,41 @@ for q in id=18446744073709551000 id=9223229769545287789; do
 	cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "search $q differs from the JSON's"
 done
 
+# Documented instruction fields are typed columns, not args: args.KEY
+# still finds them (counts by jq) in both formats, the columns sum to
+# jq's sums, and only instructions with a field of another kind (or an
+# array where an integer is documented) have an arg row.
+js="$tmp/json/device_small.json"
+for q in crc_in=65535 hbm_read_bytes=32768 raw_hlo_id=3 sbuf_write_bytes=256; do
+	k=${q%%=*} v=${q#*=}
+	want=$(jq --arg k "$k" --argjson v "$v" '[.instruction[] | select(.[$k] == $v)] | length' "$js")
+	[ "$want" -gt 0 ] || fail "args.$q: the fixture has no such instruction"
+	for p in "$js" "$small"; do
+		"$NXTOP" export -q "$p" --what search --query "args.$q" | grep -q "^Matches  $want " ||
+			fail "args.$q in $p: not $want matches"
+	done
+done
+for c in crc_in hbm_read_bytes psum_read_sbuf_write_bytes raw_penguin_id; do
+	want=$(jq --arg c "$c" '[.instruction[] | .[$c] // empty] | add' "$js")
+	for db in "$js.nxdb" "$small.nxdb"; do
+		got=$(sqlite3 "$db" "SELECT sum($c) FROM instruction")
+		[ "$got" = "$want" ] || fail "$db: sum($c) $got, jq $want"
+	done
+done
+typed='["activation_fn","bir_id","bir_instruction_name","compiler_opcode",
+	"compiler_operands","compiler_pc","duration","evt_wait_time",
+	"fully_qualified_subgraph","hlo_name","id","instruction_type","label",
+	"layer","opcode","operands","pc","penguin_id","subgroup","timestamp",
+	"crc_in","crc_out","hbm_read_bytes","hbm_write_bytes","hlo_attrs",
+	"psum_read_bytes","psum_read_sbuf_write_bytes","psum_write_bytes",
+	"raw_bir_id","raw_framework_id","raw_hlo_id","raw_penguin_id",
+	"sbuf_read_bytes","sbuf_write_bytes","spill_reload_bytes",
+	"spill_save_bytes"]'
+want=$(jq --argjson t "$typed" '[.instruction[] | select((keys - $t | length) > 0
+	or (.raw_framework_id | type) == "array")] | length' "$js")
+got=$(sqlite3 "$js.nxdb" "SELECT count(*) FROM arg WHERE slice_id IN (SELECT slice_id FROM instruction)")
+[ "$got" = "$want" ] || fail "instructions with args: $got, jq $want"
+
 # Layers: per layer name, start, instruction count per engine and each
 # engine's active time (the union of its instructions in the layer),
 # from the JSON twin by jq (engine from subgroup, else label).
