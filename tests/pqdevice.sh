@@ -116,6 +116,21 @@ want=$(jq --argjson t "$typed" '[.instruction[] | select((keys - $t | length) > 
 	or (.raw_framework_id | type) == "array")] | length' "$js")
 got=$(sqlite3 "$js.nxdb" "SELECT count(*) FROM arg WHERE slice_id IN (SELECT slice_id FROM instruction)")
 [ "$got" = "$want" ] || fail "instructions with args: $got, jq $want"
+# values of another kind than documented stay in the args, the others of
+# the record are typed
+# (the fields added to the first record by sed: jq would round its ids)
+sed 's/^{"instruction":\[{/{"instruction":[{"weight_queue_bytes":"x","hbm_read_bytes":1.5,"pcore_idx":[1],"stack_frame_ids":12345678901234567890,"tensor_elements":7,"performance_mode":"4x",/' \
+	"$js" >"$tmp/json/kinds.json"
+cmp -s "$js" "$tmp/json/kinds.json" && fail "kinds.json: sed added nothing"
+"$NXTOP" import -q "$tmp/json/kinds.json" || fail "kinds.json: no import"
+got=$(sqlite3 "$tmp/json/kinds.json.nxdb" "SELECT json_extract(args, '$.weight_queue_bytes'),
+	json_extract(args, '$.hbm_read_bytes'), json_extract(args, '$.pcore_idx[0]'),
+	json_type(args, '$.stack_frame_ids'), instr(args, ':12345678901234567890'),
+	i.weight_queue_bytes IS NULL, i.tensor_elements, s.str FROM arg a JOIN instruction i
+	ON i.slice_id = a.slice_id JOIN string s ON s.id = i.performance_mode")
+case "$got" in "x|1.5|1|integer|"[1-9]*"|1|7|4x") ;; *)
+	fail "kinds.json: args and columns $got" ;;
+esac
 
 # Layers: per layer name, start, instruction count per engine and each
 # engine's active time (the union of its instructions in the layer),

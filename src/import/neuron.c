@@ -301,7 +301,9 @@ static void opt_text(struct neuron *n, const struct ninstr *row, int k,
 {
 	const cJSON *v = row->f[k];
 
-	*out = cJSON_IsString(v) ? v->valuestring : NULL;
+	/* a tagged string is a number past 2^53 */
+	*out = cJSON_IsString(v) && v->valuestring[0] != JSPLIT_BIGINT ?
+	       v->valuestring : NULL;
 	if (v && !*out && !cJSON_IsNull(v))
 		keep_arg(n, k, v);
 }
@@ -320,7 +322,7 @@ static void opt_sid(struct neuron *n, const struct ninstr *row, int k,
 static void instruction_extra(struct neuron *n, const struct ninstr *row,
 			      struct winstruction *in)
 {
-	int64_t wait;
+	struct wnum wait;
 
 #define READ_NUM(f) opt_num(n, row, I_##f, &in->f);
 #define READ_SID(f) opt_sid(n, row, I_##f, &in->f);
@@ -329,15 +331,8 @@ static void instruction_extra(struct neuron *n, const struct ninstr *row,
 	INSTR_NUMS(READ_NUM)
 	INSTR_SIDS(READ_SID)
 	INSTR_TEXTS(READ_TEXT)
-	in->dma_wait_time = -1;
-	if (has_int(row, I_DMA_WAIT_TIME))
-		in->dma_wait_time = row->ints[I_DMA_WAIT_TIME];
-	else if (row->f[I_DMA_WAIT_TIME] &&
-		 jv_i64(row->f[I_DMA_WAIT_TIME], &wait) == JV_OK)
-		in->dma_wait_time = wait;
-	else if (row->f[I_DMA_WAIT_TIME] &&
-		 !cJSON_IsNull(row->f[I_DMA_WAIT_TIME]))
-		keep_arg(n, I_DMA_WAIT_TIME, row->f[I_DMA_WAIT_TIME]);
+	opt_num(n, row, I_DMA_WAIT_TIME, &wait);
+	in->dma_wait_time = wait.has ? wait.v : -1;
 #undef READ_NUM
 #undef READ_SID
 #undef READ_TEXT
