@@ -414,8 +414,6 @@ static int queue_type_cond(struct search *s, const struct qterm *t)
 	return 0;
 }
 
-/* The condition of a term as written, without its leading '-'; it may
- * be NULL where a joined table has no row (term_sql makes that false). */
 /* An args.KEY term's value: the field in the args, or in the
  * instruction column of that name that the importer keeps it in. */
 static void arg_value(const char *key, struct joins *j, struct strbuf *out)
@@ -436,6 +434,8 @@ static void arg_value(const char *key, struct joins *j, struct strbuf *out)
 	sb_adds(out, "json_extract(a.args, ?)");
 }
 
+/* The condition of a term as written, without its leading '-'; it may
+ * be NULL where a joined table has no row (term_sql makes that false). */
 static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 {
 	struct strbuf *w = &s->where, expr;
