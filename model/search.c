@@ -414,6 +414,18 @@ static int queue_type_cond(struct search *s, const struct qterm *t)
 	return 0;
 }
 
+/* Whether args.KEY names column c: by its name, or a time column by the
+ * name its profile gives it (dma_wait_time_ns for dma_wait_time). */
+static int names_column(const struct column *c, const char *key)
+{
+	size_t n = strlen(c->name);
+
+	if (!strcmp(c->name, key))
+		return 1;
+	return c->kind == CK_TIME && !strncmp(c->name, key, n) &&
+	       !strcmp(key + n, "_ns");
+}
+
 /* An args.KEY term's value: the field in the args, or in the
  * instruction column of that name that the importer keeps it in. */
 static void arg_value(const char *key, struct joins *j, struct strbuf *out)
@@ -423,7 +435,7 @@ static void arg_value(const char *key, struct joins *j, struct strbuf *out)
 	for (size_t i = 0; i < tt->ncols; i++) {
 		const struct column *c = &tt->cols[i];
 
-		if (strcmp(c->name, key))
+		if (!names_column(c, key))
 			continue;
 		j->i = 1;
 		sb_printf(out, c->kind == CK_STR ? "coalesce(json_extract(a.args,"

@@ -119,7 +119,7 @@ got=$(sqlite3 "$js.nxdb" "SELECT count(*) FROM arg WHERE slice_id IN (SELECT sli
 # values of another kind than documented stay in the args, the others of
 # the record are typed
 # (the fields added to the first record by sed: jq would round its ids)
-sed 's/^{"instruction":\[{/{"instruction":[{"weight_queue_bytes":"x","hbm_read_bytes":1.5,"pcore_idx":[1],"stack_frame_ids":12345678901234567890,"tensor_elements":7,"performance_mode":"4x",/' \
+sed 's/^{"instruction":\[{/{"instruction":[{"weight_queue_bytes":"x","hbm_read_bytes":1.5,"pcore_idx":[1],"stack_frame_ids":12345678901234567890,"tensor_elements":7,"performance_mode":"4x","dma_wait_time_ns":4321,/' \
 	"$js" >"$tmp/json/kinds.json"
 cmp -s "$js" "$tmp/json/kinds.json" && fail "kinds.json: sed added nothing"
 "$NXTOP" import -q "$tmp/json/kinds.json" || fail "kinds.json: no import"
@@ -131,6 +131,10 @@ got=$(sqlite3 "$tmp/json/kinds.json.nxdb" "SELECT json_extract(args, '$.weight_q
 case "$got" in "x|1.5|1|integer|"[1-9]*"|1|7|4x") ;; *)
 	fail "kinds.json: args and columns $got" ;;
 esac
+# a time column answers args.KEY by the profile's own name for it
+"$NXTOP" export -q "$tmp/json/kinds.json" --what search \
+	--query 'args.dma_wait_time_ns=4321' | grep -q '^Matches  1 ' ||
+	fail "args.dma_wait_time_ns: not the instruction that has it"
 
 # Layers: per layer name, start, instruction count per engine and each
 # engine's active time (the union of its instructions in the layer),
