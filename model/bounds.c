@@ -171,21 +171,19 @@ static int has_rows(struct model *m, int64_t profile, const char *kind)
 	return rc;
 }
 
-#define HBM_READ "json_extract(x.args, '$.hbm_read_bytes')"
-#define HBM_WRITE "json_extract(x.args, '$.hbm_write_bytes')"
-/* a text search before the JSON parse: most args have no HBM bytes */
-#define HBM_ARGS "instr(x.args, '\"hbm_') > 0"
+#define HBM_READ "x.hbm_read_bytes"
+#define HBM_WRITE "x.hbm_write_bytes"
+#define HBM_ANY "(" HBM_READ " IS NOT NULL OR " HBM_WRITE " IS NOT NULL)"
 
 /* 1 if any instruction of the profile has HBM bytes: none in a range is
  * then 0, not unknown. */
 static int has_hbm(struct model *m, int64_t profile)
 {
 	sqlite3_stmt *st = prep(m, "SELECT EXISTS(SELECT 1 FROM track t JOIN"
-				" slice s ON s.track_id = t.id JOIN arg x ON"
-				" x.slice_id = s.id WHERE t.profile_id = ?1 AND"
-				" t.kind = 'engine' AND " HBM_ARGS " AND ("
-				HBM_READ " IS NOT NULL OR " HBM_WRITE
-				" IS NOT NULL))", profile);
+				" slice s ON s.track_id = t.id JOIN instruction x"
+				" ON x.slice_id = s.id WHERE t.profile_id = ?1"
+				" AND t.kind = 'engine' AND " HBM_ANY ")",
+				profile);
 	int rc;
 
 	if (!st)
@@ -223,9 +221,9 @@ static int hbm_bytes(struct model *m, int64_t profile, int64_t depth,
 	b->hbm_bytes = -1;
 	if (b->whole && (rc = summary_hbm(m, profile, b)) <= 0)
 		return rc;
-	if (range_query(m, b, profile, "engine", "arg", "count(" HBM_READ
-			") + count(" HBM_WRITE "), total(" HBM_READ ") + total("
-			HBM_WRITE ")", HBM_ARGS, depth, v, 2))
+	if (range_query(m, b, profile, "engine", "instruction", "count("
+			HBM_READ ") + count(" HBM_WRITE "), total(" HBM_READ
+			") + total(" HBM_WRITE ")", HBM_ANY, depth, v, 2))
 		return -1;
 	rc = v[0] > 0 ? 1 : has_hbm(m, profile);
 	if (rc > 0) {

@@ -442,6 +442,38 @@ static int queue_type_cond(struct search *s, const struct qterm *t)
 	return 0;
 }
 
+/* Whether args.KEY names column c: by its name, or a time column by the
+ * name its profile gives it (dma_wait_time_ns for dma_wait_time). */
+static int names_column(const struct column *c, const char *key)
+{
+	size_t n = strlen(c->name);
+
+	if (!strcmp(c->name, key))
+		return 1;
+	return c->kind == CK_TIME && !strncmp(c->name, key, n) &&
+	       !strcmp(key + n, "_ns");
+}
+
+/* An args.KEY term's value: the field in the args, or in the
+ * instruction column of that name that the importer keeps it in. */
+static void arg_value(const char *key, struct joins *j, struct strbuf *out)
+{
+	const struct typed_table *tt = &typed_tables[TT_instruction];
+
+	for (size_t i = 0; i < tt->ncols; i++) {
+		const struct column *c = &tt->cols[i];
+
+		if (!names_column(c, key))
+			continue;
+		j->i = 1;
+		sb_printf(out, c->kind == CK_STR ? "coalesce(json_extract(a.args,"
+			  " ?), (SELECT str FROM string WHERE id = i.%s))" :
+			  "coalesce(json_extract(a.args, ?), i.%s)", c->name);
+		return;
+	}
+	sb_adds(out, "json_extract(a.args, ?)");
+}
+
 /* The condition of a term as written, without its leading '-'; it may
  * be NULL where a joined table has no row (term_sql makes that false). */
 static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
@@ -489,8 +521,9 @@ static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 		j->a = 1;
 		add_param_text(s, path);
 		free(path);
-		sb_printf(w, "%scoalesce(json_extract(a.args, ?) ",
-			  neg(t) ? "NOT " : "");
+		sb_printf(w, "%scoalesce(", neg(t) ? "NOT " : "");
+		arg_value(t->arg, j, w);
+		sb_addc(w, ' ');
 		if (t->op == Q_RE || t->op == Q_NRE)
 			sb_adds(w, "REGEXP ?");
 		else if (t->op == Q_HAS || t->op == Q_HASNOT)

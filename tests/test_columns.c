@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -112,6 +113,28 @@ static const struct want want_instr[] = {
 	{ "bir_instruction_name", "birname", 0 },
 	{ "instruction_type", "itype", 1 }, { "activation_fn", "act", 1 },
 	{ "compiler_opcode", "cop", 1 }, { "compiler_operands", "cops", 0 },
+	{ "pcore_idx", "-1", 0 }, { "raw_penguin_id", "1011", 0 },
+	{ "raw_bir_id", "-9223372036854775808", 0 },
+	{ "kernel_instruction_name", "kname", 0 }, { "crc_in", "1012", 0 },
+	{ "crc_out", "1013", 0 }, { "dma_wait_time", "1014", 0 },
+	{ "instruction_chain", "chain", 0 }, { "hlo_attrs", "attrs", 1 },
+	{ "raw_hlo_id", "1015", 0 },
+	{ "raw_framework_id", "9223372036854775807", 0 },
+	{ "stack_frame_ids", "frames", 0 }, { "nki_source_location", "nki", 1 },
+	{ "bir_debug_info_source_location", "birdbg", 1 },
+	{ "hbm_read_bytes", "1021", 0 }, { "hbm_write_bytes", "1022", 0 },
+	{ "sbuf_read_bytes", "1023", 0 }, { "sbuf_write_bytes", "1024", 0 },
+	{ "spill_save_bytes", "1025", 0 }, { "spill_reload_bytes", "1026", 0 },
+	{ "psum_read_bytes", "1027", 0 }, { "psum_write_bytes", "1028", 0 },
+	{ "psum_read_sbuf_write_bytes", "1029", 0 },
+	{ "input_queue_bytes", "1030", 0 }, { "output_queue_bytes", "1031", 0 },
+	{ "weight_queue_bytes", "1032", 0 }, { "performance_mode", "2x", 1 },
+	{ "tensor_instruction_type", "ttype", 1 },
+	{ "tensor_elements", "1041", 0 }, { "raw_flops", "1042", 0 },
+	{ "adjusted_flops", "1043", 0 },
+	{ "tensor_elements_transpose", "1044", 0 },
+	{ "flops_transpose", "1045", 0 },
+	{ "adjusted_flops_transpose", "1046", 0 },
 };
 
 static const struct want want_packet[] = {
@@ -161,6 +184,30 @@ static void write_instruction(struct writer *w, int64_t slice)
 		.activation_fn = writer_string(w, "act"),
 		.compiler_opcode = writer_string(w, "cop"),
 		.compiler_operands = "cops",
+		.pcore_idx = { -1, 1 }, .raw_penguin_id = { 1011, 1 },
+		.raw_bir_id = { INT64_MIN, 1 }, .kernel_instruction_name = "kname",
+		.crc_in = { 1012, 1 }, .crc_out = { 1013, 1 },
+		.dma_wait_time = 1014, .instruction_chain = "chain",
+		.hlo_attrs = writer_string(w, "attrs"), .raw_hlo_id = { 1015, 1 },
+		.raw_framework_id = { INT64_MAX, 1 }, .stack_frame_ids = "frames",
+		.nki_source_location = writer_string(w, "nki"),
+		.bir_debug_info_source_location = writer_string(w, "birdbg"),
+		.hbm_read_bytes = { 1021, 1 }, .hbm_write_bytes = { 1022, 1 },
+		.sbuf_read_bytes = { 1023, 1 }, .sbuf_write_bytes = { 1024, 1 },
+		.spill_save_bytes = { 1025, 1 },
+		.spill_reload_bytes = { 1026, 1 },
+		.psum_read_bytes = { 1027, 1 }, .psum_write_bytes = { 1028, 1 },
+		.psum_read_sbuf_write_bytes = { 1029, 1 },
+		.input_queue_bytes = { 1030, 1 },
+		.output_queue_bytes = { 1031, 1 },
+		.weight_queue_bytes = { 1032, 1 },
+		.performance_mode = writer_string(w, "2x"),
+		.tensor_instruction_type = writer_string(w, "ttype"),
+		.tensor_elements = { 1041, 1 }, .raw_flops = { 1042, 1 },
+		.adjusted_flops = { 1043, 1 },
+		.tensor_elements_transpose = { 1044, 1 },
+		.flops_transpose = { 1045, 1 },
+		.adjusted_flops_transpose = { 1046, 1 },
 	};
 
 	wid_from_i64(&in.id, 101);

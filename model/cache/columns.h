@@ -14,6 +14,7 @@
  *   INT   an integer (INTEGER), -1: absent
  *   TIME  nanoseconds (INTEGER), -1: absent; shown as a duration
  *   FLAG  an integer (INTEGER), present when member has_<member> is set
+ *   NUM   an integer (INTEGER), present when its struct wnum's has is set
  * field is the search field (model/query.h) or F_NONE. Columns are in
  * table order; the details pane shows them by group, in this order within
  * a group. Every typed row starts with "slice_id INTEGER PRIMARY KEY". */
@@ -47,7 +48,70 @@
 	C(compiler_opcode, STR, compiler_opcode, INSTRUCTION, \
 	  "compiler_opcode", F_NONE) \
 	C(compiler_operands, TEXT, compiler_operands, OPERANDS, \
-	  "compiler_operands", F_NONE)
+	  "compiler_operands", F_NONE) \
+	C(pcore_idx, NUM, pcore_idx, IDS, "pcore_idx", F_NONE) \
+	C(raw_penguin_id, NUM, raw_penguin_id, IDS, "raw_penguin_id", F_NONE) \
+	C(raw_bir_id, NUM, raw_bir_id, IDS, "raw_bir_id", F_NONE) \
+	C(kernel_instruction_name, TEXT, kernel_instruction_name, IDS, \
+	  "kernel_instruction_name", F_NONE) \
+	C(crc_in, NUM, crc_in, IDS, "crc_in", F_NONE) \
+	C(crc_out, NUM, crc_out, IDS, "crc_out", F_NONE) \
+	C(dma_wait_time, TIME, dma_wait_time, TIMING, "dma_wait_time", F_NONE) \
+	C(instruction_chain, TEXT, instruction_chain, INSTRUCTION, \
+	  "instruction_chain", F_NONE) \
+	C(hlo_attrs, STR, hlo_attrs, HLO, "hlo_attrs", F_NONE) \
+	C(raw_hlo_id, NUM, raw_hlo_id, HLO, "raw_hlo_id", F_NONE) \
+	C(raw_framework_id, NUM, raw_framework_id, HLO, "raw_framework_id", \
+	  F_NONE) \
+	C(stack_frame_ids, TEXT, stack_frame_ids, HLO, "stack_frame_ids", \
+	  F_NONE) \
+	C(nki_source_location, STR, nki_source_location, HLO, \
+	  "nki_source_location", F_NONE) \
+	C(bir_debug_info_source_location, STR, bir_debug_info_source_location, \
+	  HLO, "bir_debug_info_source_location", F_NONE) \
+	INSTRUCTION_BYTES(C) \
+	C(performance_mode, STR, performance_mode, TENSOR, "performance_mode", \
+	  F_NONE) \
+	C(tensor_instruction_type, STR, tensor_instruction_type, TENSOR, \
+	  "tensor_instruction_type", F_NONE) \
+	C(tensor_elements, NUM, tensor_elements, TENSOR, "tensor_elements", \
+	  F_NONE) \
+	C(raw_flops, NUM, raw_flops, TENSOR, "raw_flops", F_NONE) \
+	C(adjusted_flops, NUM, adjusted_flops, TENSOR, "adjusted_flops", \
+	  F_NONE) \
+	C(tensor_elements_transpose, NUM, tensor_elements_transpose, TENSOR, \
+	  "tensor_elements_transpose", F_NONE) \
+	C(flops_transpose, NUM, flops_transpose, TENSOR, "flops_transpose", \
+	  F_NONE) \
+	C(adjusted_flops_transpose, NUM, adjusted_flops_transpose, TENSOR, \
+	  "adjusted_flops_transpose", F_NONE)
+
+/* The bytes an instruction moves, by memory (FORMATS.md §1.5). */
+#define INSTRUCTION_BYTES(C) \
+	C(hbm_read_bytes, NUM, hbm_read_bytes, TRAFFIC, "hbm_read_bytes", \
+	  F_NONE) \
+	C(hbm_write_bytes, NUM, hbm_write_bytes, TRAFFIC, "hbm_write_bytes", \
+	  F_NONE) \
+	C(sbuf_read_bytes, NUM, sbuf_read_bytes, TRAFFIC, "sbuf_read_bytes", \
+	  F_NONE) \
+	C(sbuf_write_bytes, NUM, sbuf_write_bytes, TRAFFIC, \
+	  "sbuf_write_bytes", F_NONE) \
+	C(spill_save_bytes, NUM, spill_save_bytes, TRAFFIC, \
+	  "spill_save_bytes", F_NONE) \
+	C(spill_reload_bytes, NUM, spill_reload_bytes, TRAFFIC, \
+	  "spill_reload_bytes", F_NONE) \
+	C(psum_read_bytes, NUM, psum_read_bytes, TRAFFIC, "psum_read_bytes", \
+	  F_NONE) \
+	C(psum_write_bytes, NUM, psum_write_bytes, TRAFFIC, \
+	  "psum_write_bytes", F_NONE) \
+	C(psum_read_sbuf_write_bytes, NUM, psum_read_sbuf_write_bytes, \
+	  TRAFFIC, "psum_read_sbuf_write_bytes", F_NONE) \
+	C(input_queue_bytes, NUM, input_queue_bytes, TRAFFIC, \
+	  "input_queue_bytes", F_NONE) \
+	C(output_queue_bytes, NUM, output_queue_bytes, TRAFFIC, \
+	  "output_queue_bytes", F_NONE) \
+	C(weight_queue_bytes, NUM, weight_queue_bytes, TRAFFIC, \
+	  "weight_queue_bytes", F_NONE)
 
 /* The columns a DMA packet and an aggregated transfer share. */
 #define DMA_COLUMNS(C) \
@@ -115,6 +179,7 @@
 #define COL_SQL_INT " INTEGER"
 #define COL_SQL_TIME " INTEGER"
 #define COL_SQL_FLAG " INTEGER"
+#define COL_SQL_NUM " INTEGER"
 
 /* ", name TYPE" and ",?" for each column, for CREATE and INSERT. */
 #define COL_DDL(col, kind, member, group, label, field) ", " #col COL_SQL_##kind
@@ -128,11 +193,11 @@
 	"INSERT INTO " #table "(slice_id" COLS(COL_NAME) ") VALUES(?" \
 	COLS(COL_PARAM) ")"
 
-enum col_kind { CK_ID, CK_STR, CK_TEXT, CK_INT, CK_TIME, CK_FLAG };
+enum col_kind { CK_ID, CK_STR, CK_TEXT, CK_INT, CK_TIME, CK_FLAG, CK_NUM };
 
 /* Groups of the details pane, in the order it shows them. */
-enum col_group { CG_IDS, CG_TIMING, CG_INSTRUCTION, CG_DMA, CG_SYSTEM,
-		 CG_HLO, CG_OPERANDS, CG_COUNT };
+enum col_group { CG_IDS, CG_TIMING, CG_INSTRUCTION, CG_TENSOR, CG_TRAFFIC,
+		 CG_DMA, CG_SYSTEM, CG_HLO, CG_OPERANDS, CG_COUNT };
 
 struct column {
 	const char *name;

@@ -366,16 +366,28 @@ static void param(struct wqueue *q, unsigned char type, int i)
 	q->nparams++;
 }
 
+/* A parameter of 8 bytes, in one copy: most parameters are. */
+static void param8(struct wqueue *q, unsigned char type, int i,
+		   const void *v)
+{
+	unsigned char p[11];
+	uint16_t idx = (uint16_t)i;
+
+	p[0] = type;
+	memcpy(p + 1, &idx, 2);
+	memcpy(p + 3, v, 8);
+	put(q->cur, p, sizeof(p));
+	q->nparams++;
+}
+
 void wq_int(struct wqueue *q, int i, int64_t v)
 {
-	param(q, P_INT, i);
-	put(q->cur, &v, 8);
+	param8(q, P_INT, i, &v);
 }
 
 void wq_double(struct wqueue *q, int i, double v)
 {
-	param(q, P_DOUBLE, i);
-	put(q->cur, &v, 8);
+	param8(q, P_DOUBLE, i, &v);
 }
 
 void wq_text(struct wqueue *q, int i, const char *s, int n)

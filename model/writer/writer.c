@@ -800,6 +800,7 @@ void writer_slice_args(struct writer *w, int64_t slice, const char *json)
 #define BIND_INT(src, m) bind_opt(w, i++, (src)->m)
 #define BIND_TIME(src, m) bind_opt(w, i++, (src)->m)
 #define BIND_FLAG(src, m) bind_flagged(w, i++, (src)->has_##m, (src)->m)
+#define BIND_NUM(src, m) bind_flagged(w, i++, (src)->m.has, (src)->m.v)
 #define BIND_COL(col, kind, member, group, label, field) \
 	BIND_##kind(src, member);
 

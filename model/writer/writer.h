@@ -78,13 +78,35 @@ struct wprofile {
 	const char *state;	/* NULL: ready; "queued": imported later */
 };
 
+/* An integer that may be absent, any int64 value included. */
+struct wnum {
+	int64_t v;
+	int has;
+};
+
 struct winstruction {
 	struct wid id;
 	int64_t subgroup, hlo_name, layer, subgraph;	/* string ids, 0: none */
 	int64_t instruction_type, activation_fn, compiler_opcode;
+	int64_t hlo_attrs, nki_source_location, bir_debug_info_source_location;
+	int64_t performance_mode, tensor_instruction_type;
 	const char *operands, *compiler_operands;
 	const char *bir_id, *penguin_id, *bir_instruction_name;
+	const char *kernel_instruction_name, *instruction_chain;
+	const char *stack_frame_ids;
 	int64_t pc, compiler_pc, evt_wait_time;	/* -1: absent */
+	int64_t dma_wait_time;			/* ns, -1: absent */
+	struct wnum pcore_idx, raw_penguin_id, raw_bir_id, crc_in, crc_out;
+	struct wnum raw_hlo_id, raw_framework_id;
+	/* bytes moved (FORMATS.md §1.5) */
+	struct wnum hbm_read_bytes, hbm_write_bytes, sbuf_read_bytes;
+	struct wnum sbuf_write_bytes, spill_save_bytes, spill_reload_bytes;
+	struct wnum psum_read_bytes, psum_write_bytes;
+	struct wnum psum_read_sbuf_write_bytes, input_queue_bytes;
+	struct wnum output_queue_bytes, weight_queue_bytes;
+	struct wnum tensor_elements, raw_flops, adjusted_flops;
+	struct wnum tensor_elements_transpose, flops_transpose;
+	struct wnum adjusted_flops_transpose;
 };
 
 struct wdma {

@@ -70,6 +70,7 @@ struct neuron {
 	struct named_set engines, queues, xfers;
 	int64_t counters[C_COUNT];
 	struct strbuf args, tmp, tmp2;
+	struct strbuf extra, merged;	/* an instruction's untyped values */
 	struct keystat *keys;
 	size_t nkeys, last_key;
 	struct strmap keymap;	/* key -> index + 1 in keys */
@@ -195,12 +196,33 @@ static int64_t add_slice(struct neuron *n, int64_t track, int64_t ts,
 	return writer_slice(n->w, track, ts, dur, name, cat, 0, 0);
 }
 
+/* Documented instruction fields (FORMATS.md §1.5) held in typed
+ * columns when their values fit: integers, interned strings, text. */
+#define INSTR_NUMS(X) \
+	X(adjusted_flops) X(adjusted_flops_transpose) X(crc_in) X(crc_out) \
+	X(flops_transpose) X(hbm_read_bytes) X(hbm_write_bytes) \
+	X(input_queue_bytes) X(output_queue_bytes) X(pcore_idx) \
+	X(psum_read_bytes) X(psum_read_sbuf_write_bytes) X(psum_write_bytes) \
+	X(raw_bir_id) X(raw_flops) X(raw_framework_id) X(raw_hlo_id) \
+	X(raw_penguin_id) X(sbuf_read_bytes) X(sbuf_write_bytes) \
+	X(spill_reload_bytes) X(spill_save_bytes) X(tensor_elements) \
+	X(tensor_elements_transpose) X(weight_queue_bytes)
+#define INSTR_SIDS(X) \
+	X(bir_debug_info_source_location) X(hlo_attrs) X(nki_source_location) \
+	X(performance_mode) X(tensor_instruction_type)
+#define INSTR_TEXTS(X) \
+	X(instruction_chain) X(kernel_instruction_name) X(stack_frame_ids)
+#define I_ENUM(f) I_##f,
+#define I_NAME(f) #f,
+
 enum {
 	I_ACTIVATION_FN, I_BIR_ID, I_BIR_INSTRUCTION_NAME, I_COMPILER_OPCODE,
 	I_COMPILER_OPERANDS, I_COMPILER_PC, I_DURATION, I_EVT_WAIT_TIME,
 	I_FULLY_QUALIFIED_SUBGRAPH, I_HLO_NAME, I_ID, I_INSTRUCTION_TYPE,
 	I_LABEL, I_LAYER, I_OPCODE, I_OPERANDS, I_PC, I_PENGUIN_ID,
-	I_SUBGROUP, I_TIMESTAMP, I_COUNT
+	I_SUBGROUP, I_TIMESTAMP, I_DMA_WAIT_TIME,
+	INSTR_NUMS(I_ENUM) INSTR_SIDS(I_ENUM) INSTR_TEXTS(I_ENUM)
+	I_COUNT
 };
 
 static const char *const instr_fields[I_COUNT] = {
@@ -208,7 +230,8 @@ static const char *const instr_fields[I_COUNT] = {
 	"compiler_operands", "compiler_pc", "duration", "evt_wait_time",
 	"fully_qualified_subgraph", "hlo_name", "id", "instruction_type",
 	"label", "layer", "opcode", "operands", "pc", "penguin_id",
-	"subgroup", "timestamp",
+	"subgroup", "timestamp", "dma_wait_time_ns",
+	INSTR_NUMS(I_NAME) INSTR_SIDS(I_NAME) INSTR_TEXTS(I_NAME)
 };
 
 /* Integer field k of row, exact from its typed column when the reader
@@ -245,11 +268,97 @@ static int opt_id(struct neuron *n, const struct ninstr *row, int k,
 	return 0;
 }
 
+/* A value that does not fit its typed column stays in the args. */
+static void keep_arg(struct neuron *n, int k, const cJSON *v)
+{
+	sb_reset(&n->tmp);
+	jv_key(&n->tmp, instr_fields[k]);
+	jv_rest_add_key(&n->extra, n->tmp.buf, n->tmp.len, v);
+}
+
+static void opt_num(struct neuron *n, const struct ninstr *row, int k,
+		    struct wnum *out)
+{
+	out->has = has_int(row, k);
+	if (out->has) {
+		out->v = row->ints[k];
+		return;
+	}
+	if (!row->f[k])
+		return;
+	switch (jv_i64(row->f[k], &out->v)) {
+	case JV_OK:
+		out->has = 1;
+		break;
+	case JV_BAD:
+		keep_arg(n, k, row->f[k]);
+		break;
+	}
+}
+
+static void opt_text(struct neuron *n, const struct ninstr *row, int k,
+		     const char **out)
+{
+	const cJSON *v = row->f[k];
+
+	/* a tagged string is a number past 2^53 */
+	*out = cJSON_IsString(v) && v->valuestring[0] != JSPLIT_BIGINT ?
+	       v->valuestring : NULL;
+	if (v && !*out && !cJSON_IsNull(v))
+		keep_arg(n, k, v);
+}
+
+static void opt_sid(struct neuron *n, const struct ninstr *row, int k,
+		    int64_t *out)
+{
+	const char *s;
+
+	opt_text(n, row, k, &s);
+	*out = s && *s ? writer_string(n->w, s) : 0;
+}
+
+/* The documented fields past the ones the views read: typed when they
+ * fit, else kept in n->extra as members of the args. */
+static void instruction_extra(struct neuron *n, const struct ninstr *row,
+			      struct winstruction *in)
+{
+	struct wnum wait;
+
+#define READ_NUM(f) opt_num(n, row, I_##f, &in->f);
+#define READ_SID(f) opt_sid(n, row, I_##f, &in->f);
+#define READ_TEXT(f) opt_text(n, row, I_##f, &in->f);
+	sb_reset(&n->extra);
+	INSTR_NUMS(READ_NUM)
+	INSTR_SIDS(READ_SID)
+	INSTR_TEXTS(READ_TEXT)
+	opt_num(n, row, I_DMA_WAIT_TIME, &wait);
+	in->dma_wait_time = wait.has ? wait.v : -1;
+#undef READ_NUM
+#undef READ_SID
+#undef READ_TEXT
+}
+
+/* The row's args with the values instruction_extra() kept added. */
+static const char *instruction_args(struct neuron *n, const char *args)
+{
+	if (!n->extra.len)
+		return args;
+	sb_reset(&n->merged);
+	sb_adds(&n->merged, args);
+	if (n->merged.len)
+		n->merged.buf[n->merged.len - 1] = ',';
+	else
+		sb_addc(&n->merged, '{');
+	sb_add(&n->merged, n->extra.buf + 1, n->extra.len - 1);
+	sb_addc(&n->merged, '}');
+	return sb_cstr(&n->merged);
+}
+
 static int instruction_of(struct neuron *n, const struct ninstr *row)
 {
 	const cJSON *const *f = row->f;
 	struct winstruction in;
-	const char *label, *opcode, *sub;
+	const char *label, *opcode, *sub, *args;
 	char b1[32], b2[32], b3[32];
 	int64_t ts, dur, layer, track, slice;
 
@@ -290,6 +399,7 @@ static int instruction_of(struct neuron *n, const struct ninstr *row)
 			   "bir_instruction_name", 0, &in.bir_instruction_name,
 			   NULL, 0))
 		return -1;
+	instruction_extra(n, row, &in);
 	if (!label || !*label)
 		label = sub && *sub ? sub : "Unknown";
 	track = engine_track(n, label);
@@ -298,8 +408,9 @@ static int instruction_of(struct neuron *n, const struct ninstr *row)
 			  writer_string(n->w, opcode && *opcode ? opcode : "unknown"),
 			  layer);
 	writer_instruction(n->w, slice, &in);
-	if (*row->args)
-		writer_slice_args(n->w, slice, row->args);
+	args = instruction_args(n, row->args);
+	if (*args)
+		writer_slice_args(n->w, slice, args);
 	return deps_instruction(n->im, slice, row->deps, ts, dur, opcode,
 				in.operands);
 }
@@ -827,6 +938,8 @@ static void neuron_free(struct neuron *n)
 	sb_free(&n->args);
 	sb_free(&n->tmp);
 	sb_free(&n->tmp2);
+	sb_free(&n->extra);
+	sb_free(&n->merged);
 	for (size_t i = 0; i < n->nkeys; i++)
 		free(n->keys[i].key);
 	free(n->keys);

@@ -168,8 +168,8 @@ static const struct spec specs[] = {
 };
 
 /* Instruction rows by field (pqrows_bind): the instruction's fields,
- * then the members the layers and the dependencies read, which the row
- * keeps too (F_FLOPS on: names of their own). */
+ * then the members the layers and the dependencies read that are not
+ * among them, which the row keeps in its args too. */
 enum { F_TS, F_DUR, F_SUB, F_LABEL, F_LAYER, F_HLO, F_FLOPS, F_FLOPS_T,
        F_TRIGGER, F_DMA_TRIGGER, F_PREDS, F_N };
 
@@ -266,19 +266,29 @@ static struct layer_acc *layer_of(struct device *d, const char *name)
 	return a;
 }
 
+static int ifield_at(const struct ifields *in, const char *name)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (!strcmp(in->names[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* The instruction's fields, then those of ifield_names[] it lacks. */
 static void ifields_init(struct ifields *in)
 {
 	const char *const *fields = neuron_instruction_fields(&in->consumed);
 
-	in->n = in->consumed + (F_N - F_FLOPS);
-	in->names = xcalloc(in->n, sizeof(*in->names));
+	in->names = xcalloc(in->consumed + F_N, sizeof(*in->names));
 	memcpy(in->names, fields, in->consumed * sizeof(*in->names));
-	for (int k = F_FLOPS; k < F_N; k++)
-		in->names[in->consumed + (size_t)(k - F_FLOPS)] = ifield_names[k];
-	for (int k = 0; k < F_N; k++)
-		for (size_t i = 0; i < in->n; i++)
-			if (!strcmp(in->names[i], ifield_names[k]))
-				in->at[k] = (int)i;
+	in->n = in->consumed;
+	for (int k = 0; k < F_N; k++) {
+		in->at[k] = ifield_at(in, ifield_names[k]);
+		if (in->at[k] < 0) {
+			in->at[k] = (int)in->n;
+			in->names[in->n++] = ifield_names[k];
+		}
+	}
 	in->row.vals = xcalloc(in->n, sizeof(*in->row.vals));
 	in->row.ints = xcalloc(in->n, sizeof(*in->row.ints));
 	in->row.has_int = xcalloc(in->n, sizeof(*in->row.has_int));
@@ -323,15 +333,14 @@ static int64_t add_sat(int64_t a, int64_t b)
 
 /* Hardware FLOPs are raw_flops; the model's are those less the
  * transposes' (flops_transpose), unknown where that column is absent. */
-static void count_flops(struct layer_acc *a, const cJSON *raw,
-			const cJSON *t)
+static void count_flops(const struct device *d, struct layer_acc *a)
 {
 	int64_t f, tf = 0;
 
-	if (jv_i64(raw, &f) || f < 0)
+	if (row_i64(d, F_FLOPS, &f) || f < 0)
 		return;
 	a->l.flops = add_sat(NX_MAX(a->l.flops, 0), f);
-	if (!t || jv_i64(t, &tf) || tf < 0) {
+	if (row_i64(d, F_FLOPS_T, &tf) || tf < 0) {
 		a->model_unknown = 1;
 		return;
 	}
@@ -376,7 +385,7 @@ static void count_layer(struct device *d)
 		a->l.time[e] = add_sat(a->l.time[e], dur);
 		count_active(d, a, e, ts, add_sat(ts, dur));
 	}
-	count_flops(a, v[at[F_FLOPS]], v[at[F_FLOPS_T]]);
+	count_flops(d, a);
 }
 
 /* Active times, and MFU and HFU: FLOPs over what the tensor engine
