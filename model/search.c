@@ -1915,17 +1915,19 @@ static int size_buckets(struct search *s, const struct mtrack *t, int level,
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
-/* The duration bins of the buckets all of whose events match: those
- * whose events all have a size (the bins count as many) give them whole;
- * the others are marked to be read (all cleared). */
+/* The duration bins of the buckets all of whose events have a matching
+ * size: those whose events all have a size (the bins count as many) give
+ * the bins of their matching names whole (all of them when the query
+ * names none; the bins then hold names); the others are marked to be
+ * read (all cleared). */
 static int size_bins(struct search *s, const struct mtrack *t, int level,
 		     int64_t b0, int64_t b1, struct size_bucket *v, size_t n,
 		     const struct search_durs *cb)
 {
-	sqlite3_stmt *st = prepare(s, "SELECT bucket, value & %d, n, dmin, dmax"
+	sqlite3_stmt *st = prepare(s, "SELECT bucket, value, n, dmin, dmax"
 				   " FROM agg WHERE track_id = ? AND field = %d AND"
 				   " level = ? AND bucket >= ? AND bucket < ?"
-				   " ORDER BY bucket", BIN_MASK, AGG_DUR);
+				   " ORDER BY bucket", AGG_DUR);
 	struct durs_row *rows = NULL;
 	size_t nrows = 0, cap = 0, k = 0;
 	int64_t tot = 0;
@@ -1941,7 +1943,7 @@ static int size_bins(struct search *s, const struct mtrack *t, int level,
 		if (rc == SQLITE_ROW)
 			b = sqlite3_column_int64(st, 0);
 		/* the bucket before is complete */
-		if (nrows && b != v[k].b) {
+		if (tot && b != v[k].b) {
 			for (size_t i = 0; tot == v[k].n && i < nrows; i++)
 				cb->bin(cb->ctx, rows[i].bin, rows[i].n,
 					rows[i].dmin, rows[i].dmax);
@@ -1955,22 +1957,27 @@ static int size_bins(struct search *s, const struct mtrack *t, int level,
 			k++;
 		if (k == n || v[k].b != b || !v[k].all)
 			continue;
+		tot += sqlite3_column_int64(st, 2);
+		if (!name_in(s, sqlite3_column_int64(st, 1) >> AGG_DUR_SHIFT))
+			continue;
 		rows = xgrow(rows, &cap, nrows + 1, sizeof(*rows));
-		rows[nrows++] = (struct durs_row){ sqlite3_column_int(st, 1),
+		rows[nrows++] = (struct durs_row){
+			(int)(sqlite3_column_int64(st, 1) & BIN_MASK),
 			sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
 			sqlite3_column_int64(st, 4) };
-		tot += rows[nrows - 1].n;
 	}
 	free(rows);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
-/* A transfer_size comparison's durations on one track: a bucket where
- * every event has a matching size gives its duration bins whole (the dur
- * aggregates of the same level), one where no size matches nothing, the
- * rest their events, runs of them at once; the edges from the events. 1
- * when the track lacks either aggregate at a common level. */
+/* A transfer_size comparison's durations on one track, alone or beside
+ * names: a bucket where every event has a matching size gives its
+ * duration bins whole (the dur aggregates of the same level, of the
+ * matching names), one where no size matches nothing, the rest their
+ * events, runs of them at once; the edges from the events. 1 when the
+ * track lacks either aggregate at a common level, or its durations are
+ * kept without names and the query names some. */
 static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 		     int64_t t1, const struct search_durs *cb)
 {
@@ -1978,6 +1985,7 @@ static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 	int64_t lo_ts = 0, hi_ts = 0;
 	unsigned need = 1u << AGG_SIZE | 1u << AGG_DUR;
 	int nl, fl, lmax, lo, hi, slo, shi, named, level, rc;
+	int beside = s->num.field == AGG_DUR;	/* names beside the sizes */
 	struct size_bucket *v = NULL;
 	size_t n = 0;
 
@@ -1985,14 +1993,15 @@ static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 		return 1;
 	agg_num_levels(AGG_SIZE, span, nl, lmax, &slo, &shi, &named);
 	agg_num_levels(AGG_DUR, span, nl, lmax, &lo, &hi, &named);
-	if (NX_MAX(lo, slo) > NX_MIN(hi, shi))
+	if (NX_MAX(lo, slo) > NX_MIN(hi, shi) || (!named && !s->any_name))
 		return 1;
 	level = agg_range_level(NX_MAX(lo, slo), NX_MIN(hi, shi), t->min_ts,
 				t->max_ts, t0, t1, &b0, &b1);
 	w = lod_width(level);
 	if (b1 <= b0)
 		return durs_raw(s, t, t0, t1, 0, cb);
-	rc = size_buckets(s, t, level, b0, b1, s->num.cmp, s->num.ncmp, &v, &n) ||
+	rc = size_buckets(s, t, level, b0, b1, beside ? s->num.size : s->num.cmp,
+			  beside ? s->num.nsize : s->num.ncmp, &v, &n) ||
 	     size_bins(s, t, level, b0, b1, v, n, cb);
 	for (size_t k = 0; !rc && k < n; k++) {
 		if (v[k].all || v[k].none)
@@ -2023,7 +2032,8 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	int nl, fl, lmax, lo, hi, named, level;
 	int cmp = s->num.field == AGG_DUR && !s->num.partial;
 
-	if (s->num.field == AGG_SIZE && !s->names_only)
+	if ((s->num.field == AGG_SIZE && !s->names_only) ||
+	    (s->num.partial && !s->num.ncmp))
 		return durs_size(s, t, t0, t1, cb);
 	if ((!s->names_only && !cmp) || agg_levels(t, &nl, &fl, &lmax) ||
 	    !(t->agg_fields & (1u << AGG_DUR)))

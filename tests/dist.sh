@@ -289,9 +289,10 @@ name=op1 dur>=100ns dur<300ns|n.str = 'op1' AND s.dur >= 100 AND s.dur < 300
 QUERIES
 expect 0 "^Durations min [0-9]+ ns, avg [0-9]+ ns, max [0-9]+ ns; p50 ~[0-9]+ ns, p90 ~[0-9]+ ns, p99 ~[0-9]+ ns  " \
 	"$NXTOP" export -q "$ch" --query name=op2
-# transfer_size comparisons: buckets where every event's size matches
-# give their duration bins whole, the others their events; on the
-# 120000-event demo's DMA rows, against sqlite3 on the slices' sizes
+# transfer_size comparisons, alone or beside names: buckets where every
+# event's size matches give their duration bins (of the names matched)
+# whole, the others their events; on the 120000-event demo's DMA rows,
+# against sqlite3 on the slices' sizes
 while IFS='|' read -r q cond; do
 	stats "$big" "$q" 0 2000000000 "$cond"
 	stats "$big" "$q" 123456 654321 "$cond"
@@ -299,6 +300,8 @@ done <<'QUERIES'
 size>=4096|s.size >= 4096
 size<4096|s.size < 4096
 size!=2048|s.size != 2048
+name~query size>=8192|n.str LIKE '%query%' AND s.size >= 8192
+name~layer_1 size<65536|n.str LIKE '%layer_1%' AND s.size < 65536
 QUERIES
 unset NXTOP_TEST_DIST_AGGREGATES
 # Up to 100000 matches, every match's duration, read from the buckets
