@@ -98,19 +98,43 @@ int64_t agg_dur_value(int64_t name, int64_t dur)
 	return (int64_t)((uint64_t)name << AGG_DUR_SHIFT) | bin;
 }
 
-void agg_num_levels(enum agg_field f, int64_t span, int name_level, int lmax,
-		    int *lo, int *hi, int *named)
+/* Events a bucket holds at least on average; tests may ask for fewer
+ * (NXTOP_TEST_AGG_PER_BUCKET), to build the buckets of a large profile
+ * from a small one. */
+static int64_t per_bucket(void)
 {
-	int sl = NX_MIN(lod_level_for(span / AGG_MAX_BUCKETS + 1), lmax);
+	const char *v = getenv("NXTOP_TEST_AGG_PER_BUCKET");
+	char *end;
+	long long n;
+
+	if (!v || !*v)
+		return AGG_MIN_PER_BUCKET;
+	n = strtoll(v, &end, 10);
+	return *end || n < 1 || n > AGG_MIN_PER_BUCKET ? AGG_MIN_PER_BUCKET : n;
+}
+
+/* The finest level with at most AGG_MAX_BUCKETS buckets that hold
+ * AGG_MIN_PER_BUCKET events each on average. */
+static int span_level(int64_t span, int64_t n)
+{
+	int64_t buckets = NX_MAX(NX_MIN(n / per_bucket(), AGG_MAX_BUCKETS), 1);
+
+	return lod_level_for(span / buckets + 1);
+}
+
+void agg_num_levels(enum agg_field f, int64_t span, int64_t n, int name_level,
+		    int lmax, int *lo, int *hi, int *named)
+{
+	int sl = NX_MIN(span_level(span, n), lmax);
 
 	*named = f == AGG_DUR && name_level <= sl;
 	*lo = *named ? name_level : sl;
 	*hi = *named ? sl : lmax;
 }
 
-int agg_field_level(int64_t span, int name_level)
+int agg_field_level(int64_t span, int64_t n, int name_level)
 {
-	int l = lod_level_for(span / AGG_MAX_BUCKETS + 1);
+	int l = span_level(span, n);
 
 	return l > name_level ? l : name_level;
 }
@@ -129,9 +153,9 @@ int agg_range_level(int lo, int hi, int64_t min_ts, int64_t max_ts,
 }
 
 void agg_begin(struct agg_builder *a, int64_t track, int name_level,
-	       int64_t span, int lmax)
+	       int64_t span, int64_t n, int lmax)
 {
-	int field_level = agg_field_level(span, name_level), named;
+	int field_level = agg_field_level(span, n, name_level), named;
 
 	a->track = track;
 	a->ok = (1u << AGG_NFIELDS) - 1;
@@ -142,7 +166,7 @@ void agg_begin(struct agg_builder *a, int64_t track, int name_level,
 		a->lo[f] = f == AGG_NAME ? name_level : field_level;
 		a->hi[f] = lmax;
 		if (f == AGG_DUR || f == AGG_SIZE)
-			agg_num_levels(f, span, name_level, lmax, &a->lo[f],
+			agg_num_levels(f, span, n, name_level, lmax, &a->lo[f],
 				       &a->hi[f], f == AGG_DUR ? &a->dur_named :
 				       &named);
 		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {

@@ -23,6 +23,10 @@ enum agg_field {
 };
 
 #define AGG_MAX_BUCKETS 1024
+/* ... and hold this many events each on average: a sparser track's
+ * buckets would hold about a row per event, which costs more to write
+ * than its events cost to read. */
+#define AGG_MIN_PER_BUCKET 128
 
 /* Durations are binned by power of two, each octave in 32 bins: a bin
  * is the duration itself below 32 ns, else its bit length and its 5 bits
@@ -36,12 +40,14 @@ enum agg_field {
 /* The AGG_DUR value of an event: name << AGG_DUR_SHIFT | its bin. */
 int64_t agg_dur_value(int64_t name, int64_t dur);
 
-/* The levels [*lo, *hi] of a track's AGG_DUR or AGG_SIZE rows, and
- * whether its AGG_DUR values hold names: durations by name from the name
- * level up to the level with at most AGG_MAX_BUCKETS buckets, or, when
- * names start coarser, durations alone and sizes from that level up. */
-void agg_num_levels(enum agg_field f, int64_t span, int name_level, int lmax,
-		    int *lo, int *hi, int *named);
+/* The levels [*lo, *hi] of the AGG_DUR or AGG_SIZE rows of a track of n
+ * events over span ns, and whether its AGG_DUR values hold names:
+ * durations by name from the name level up to the level with at most
+ * AGG_MAX_BUCKETS buckets of at least AGG_MIN_PER_BUCKET events, or,
+ * when names start coarser, durations alone and sizes from that level
+ * up. */
+void agg_num_levels(enum agg_field f, int64_t span, int64_t n, int name_level,
+		    int lmax, int *lo, int *hi, int *named);
 /* A field with more distinct values in one bucket is dropped for that
  * track (its bit is cleared in track.agg_fields). */
 #define AGG_MAX_VALUES 2048
@@ -58,9 +64,9 @@ void agg_free(struct agg_builder *a);
 
 /* Levels: names from name_level, durations and sizes as
  * agg_num_levels says, other fields from agg_field_level, all up to lmax;
- * span is the track's, in ns. */
+ * span is the track's, in ns, n its events. */
 void agg_begin(struct agg_builder *a, int64_t track, int name_level,
-	       int64_t span, int lmax);
+	       int64_t span, int64_t n, int lmax);
 /* One event, in start order. has[f] says whether vals[f] is present;
  * AGG_DUR's value comes from the name and dur. */
 void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
@@ -69,8 +75,9 @@ void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
  * 0 on success. */
 int agg_end(struct agg_builder *a, unsigned *fields);
 
-/* The level a track's field aggregates start at, from its span. */
-int agg_field_level(int64_t span, int name_level);
+/* The level a track's field aggregates start at, from its span and
+ * event count. */
+int agg_field_level(int64_t span, int64_t n, int name_level);
 
 /* The level of [lo, hi] to read a range [t0, t1) of a track whose
  * events start in [min_ts, max_ts] at: the coarsest whose buckets are

@@ -278,7 +278,8 @@ static int track_bytes(struct model *m, const struct mtrack *t,
 	    !(t->agg_fields & (1u << AGG_SIZE)))
 		return sum_sizes(m, t, b->t0, b->t1, -1, out);
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
-	agg_num_levels(AGG_SIZE, span, t->agg_level, lmax, &lo, &hi, &named);
+	agg_num_levels(AGG_SIZE, span, t->n_events, t->agg_level, lmax, &lo,
+		       &hi, &named);
 	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, b->t0, b->t1,
 				&b0, &b1);
 	if (b1 <= b0)

@@ -306,7 +306,7 @@ static int cat_level(const struct mtrack *t, int64_t colw)
 		return -1;
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
 	nl = NX_MIN(t->lod_level + 1, lmax);
-	l = agg_field_level(span, nl);
+	l = agg_field_level(span, t->n_events, nl);
 	if (colw < lod_width(l))
 		return -1;
 	while (l < lmax && lod_width(l + 1) <= colw)

@@ -1025,7 +1025,7 @@ static int agg_levels(const struct mtrack *t, int *name_level,
 		return -1;
 	*lmax = NX_MAX(lod_level_for(span), t->lod_level);
 	*name_level = t->agg_level;
-	*field_level = agg_field_level(span, *name_level);
+	*field_level = agg_field_level(span, t->n_events, *name_level);
 	return 0;
 }
 
@@ -1086,7 +1086,8 @@ static int names_apart(const struct search *s, const struct mtrack *t)
 	if (s->num.field != AGG_DUR || s->any_name ||
 	    agg_levels(t, &nl, &fl, &lmax))
 		return 0;
-	agg_num_levels(AGG_DUR, NX_MAX(t->max_ts - t->min_ts, 1), nl, lmax,
+	agg_num_levels(AGG_DUR, NX_MAX(t->max_ts - t->min_ts, 1), t->n_events,
+		       nl, lmax,
 		       &lo, &hi, &named);
 	return !named;
 }
@@ -1195,7 +1196,8 @@ static int num_levels(const struct search *s, const struct mtrack *t,
 	if (s->num.field < 0 || agg_levels(t, &nl, &fl, &lmax) ||
 	    !(t->agg_fields & (1u << s->num.field)))
 		return -1;
-	agg_num_levels(s->num.field, NX_MAX(t->max_ts - t->min_ts, 1), nl,
+	agg_num_levels(s->num.field, NX_MAX(t->max_ts - t->min_ts, 1),
+		       t->n_events, nl,
 		       lmax, lo, hi, &named);
 	*whole = named ? *hi : *lo;
 	return 0;
@@ -1313,7 +1315,8 @@ static int size_level(const struct mtrack *t, int level)
 
 	if (agg_levels(t, &nl, &fl, &lmax) || !(t->agg_fields & (1u << AGG_SIZE)))
 		return 0;
-	agg_num_levels(AGG_SIZE, NX_MAX(t->max_ts - t->min_ts, 1), nl, lmax,
+	agg_num_levels(AGG_SIZE, NX_MAX(t->max_ts - t->min_ts, 1), t->n_events,
+		       nl, lmax,
 		       &lo, &hi, &named);
 	return level >= lo && level <= hi;
 }
@@ -1991,8 +1994,9 @@ static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 
 	if (agg_levels(t, &nl, &fl, &lmax) || (t->agg_fields & need) != need)
 		return 1;
-	agg_num_levels(AGG_SIZE, span, nl, lmax, &slo, &shi, &named);
-	agg_num_levels(AGG_DUR, span, nl, lmax, &lo, &hi, &named);
+	agg_num_levels(AGG_SIZE, span, t->n_events, nl, lmax, &slo, &shi,
+		       &named);
+	agg_num_levels(AGG_DUR, span, t->n_events, nl, lmax, &lo, &hi, &named);
 	if (NX_MAX(lo, slo) > NX_MIN(hi, shi) || (!named && !s->any_name))
 		return 1;
 	level = agg_range_level(NX_MAX(lo, slo), NX_MIN(hi, shi), t->min_ts,
@@ -2038,7 +2042,7 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	if ((!s->names_only && !cmp) || agg_levels(t, &nl, &fl, &lmax) ||
 	    !(t->agg_fields & (1u << AGG_DUR)))
 		return 1;
-	agg_num_levels(AGG_DUR, span, nl, lmax, &lo, &hi, &named);
+	agg_num_levels(AGG_DUR, span, t->n_events, nl, lmax, &lo, &hi, &named);
 	if (!named && !s->any_name)
 		return 1;
 	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, t0, t1, &b0, &b1);

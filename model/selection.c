@@ -122,7 +122,7 @@ static int field_values(struct model *m, const struct mtrack *t,
 			struct vtab *out)
 {
 	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
-	int lmax, nl, level;
+	int lmax, nl, lo, level;
 	int64_t w, b0, b1;
 	sqlite3_stmt *st;
 
@@ -131,8 +131,9 @@ static int field_values(struct model *m, const struct mtrack *t,
 		return raw_values(m, t, f, t0, t1, out);
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
 	nl = t->agg_level;
-	level = agg_range_level(f == AGG_NAME ? nl : agg_field_level(span, nl),
-				lmax, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
+	lo = f == AGG_NAME ? nl : agg_field_level(span, t->n_events, nl);
+	level = agg_range_level(lo, lmax, t->min_ts, t->max_ts, t0, t1, &b0,
+				&b1);
 	w = lod_width(level);
 	if (b1 <= b0)
 		return raw_values(m, t, f, t0, t1, out);

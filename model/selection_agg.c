@@ -96,7 +96,8 @@ static int range_bins(struct model *m, const struct mtrack *t, int64_t t0,
 	    !(t->agg_fields & (1u << AGG_DUR)))
 		return 1;
 	lmax = NX_MAX(lod_level_for(span), t->lod_level);
-	agg_num_levels(AGG_DUR, span, t->agg_level, lmax, &lo, &hi, named);
+	agg_num_levels(AGG_DUR, span, t->n_events, t->agg_level, lmax, &lo,
+		       &hi, named);
 	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	w = lod_width(level);
 	if (b1 <= b0)

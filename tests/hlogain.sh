@@ -4,7 +4,10 @@
 # changes from one instruction to the next: a row per event, nothing
 # gained), and kept when instructions come in runs of one HLO name. Both
 # ways the summary's hlo_name lines, over the whole profile and over a
-# range that cuts buckets, count what sqlite3 counts in the cache.
+# range that cuts buckets, count what sqlite3 counts in the cache. The
+# field aggregates start at a level whose buckets hold at least 128
+# events each on average, so a track of 20000 events has at most 156
+# buckets there, not the 1024 of a large track.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -50,6 +53,17 @@ for run in 1 50; do
 	*) [ "$kept" = 1 ] && [ "$rows" -gt 0 ] ||
 		fail "runs of $run: hlo_name aggregates dropped" ;;
 	esac
+	# buckets of the HLO name aggregates' first level, against the
+	# track's events / 128
+	if [ "$run" != 1 ]; then
+		set -- $(sqlite3 -separator ' ' "$f.nxdb" "SELECT (SELECT
+			count(DISTINCT bucket) FROM agg a WHERE a.track_id = t.id AND
+			field = 2 AND level = (SELECT min(level) FROM agg WHERE
+			track_id = t.id AND field = 2)), n_events / 128 FROM track t
+			WHERE n_events > 0")
+		[ "$1" -gt 0 ] && [ "$1" -le "$2" ] ||
+			fail "runs of $run: $1 buckets of HLO names, more than $2 (events / 128)"
+	fi
 	# the range in profile time, from the profile's start_ns
 	check "$f" 0ns:2ms 0 2000000
 	check "$f" 123457ns:876543ns 123457 876543

@@ -144,7 +144,7 @@ static int queue_scan(struct an_ctx *c, struct queue *q)
 
 	if (t->lod_level >= 0 && t->agg_level >= 0 &&
 	    (t->agg_fields & (1u << AGG_SIZE))) {
-		level = agg_field_level(span, t->agg_level);
+		level = agg_field_level(span, t->n_events, t->agg_level);
 		lod_whole_buckets(level, t->min_ts, t->max_ts, c->t0, c->t1,
 				  &b0, &b1);
 	}

@@ -6,7 +6,7 @@
 
 /* Bump on any change to the tables below; a cache with another
  * version is rebuilt. */
-#define SCHEMA_VERSION 13
+#define SCHEMA_VERSION 14
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */

@@ -634,7 +634,7 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 		name_level = name_level_for(t, s->lmin, s->lmax);
 		st.agg_level = name_level;
 		agg_begin(s->agg, s->track, name_level,
-			  t->max_end - t->min_ts, s->lmax);
+			  t->max_end - t->min_ts, t->n, s->lmax);
 	}
 	if (t->is_counter) {
 		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
