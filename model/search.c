@@ -1029,6 +1029,20 @@ static int agg_levels(const struct mtrack *t, int *name_level,
 	return 0;
 }
 
+/* The levels [*lo, *hi] of a track's AGG_DUR or AGG_SIZE aggregates
+ * (agg_num_levels), -1 when it has no aggregates. */
+static int track_num_levels(const struct mtrack *t, enum agg_field f,
+			    int *lo, int *hi, int *named)
+{
+	int nl, fl, lmax;
+
+	if (agg_levels(t, &nl, &fl, &lmax))
+		return -1;
+	agg_num_levels(f, NX_MAX(t->max_ts - t->min_ts, 1), t->n_events, nl,
+		       lmax, lo, hi, named);
+	return 0;
+}
+
 /* Whether some event of a track may have a matching name: when the
  * query names some, its coarsest name aggregates hold one (read once
  * per search); 1 where they cannot tell or fail to be read (its events
@@ -1081,14 +1095,11 @@ static int track_allowed(struct search *s, const struct mtrack *t)
  * names some: its name buckets then tell (struct name_cls). */
 static int names_apart(const struct search *s, const struct mtrack *t)
 {
-	int nl, fl, lmax, lo, hi, named;
+	int lo, hi, named;
 
 	if (s->num.field != AGG_DUR || s->any_name ||
-	    agg_levels(t, &nl, &fl, &lmax))
+	    track_num_levels(t, AGG_DUR, &lo, &hi, &named))
 		return 0;
-	agg_num_levels(AGG_DUR, NX_MAX(t->max_ts - t->min_ts, 1), t->n_events,
-		       nl, lmax,
-		       &lo, &hi, &named);
 	return !named;
 }
 
@@ -1191,14 +1202,11 @@ static int name_class(const struct name_cls *c, int level, int64_t b)
 static int num_levels(const struct search *s, const struct mtrack *t,
 		      int *lo, int *hi, int *whole)
 {
-	int nl, fl, lmax, named;
+	int named;
 
-	if (s->num.field < 0 || agg_levels(t, &nl, &fl, &lmax) ||
-	    !(t->agg_fields & (1u << s->num.field)))
+	if (s->num.field < 0 || !(t->agg_fields & (1u << s->num.field)) ||
+	    track_num_levels(t, s->num.field, lo, hi, &named))
 		return -1;
-	agg_num_levels(s->num.field, NX_MAX(t->max_ts - t->min_ts, 1),
-		       t->n_events, nl,
-		       lmax, lo, hi, &named);
 	*whole = named ? *hi : *lo;
 	return 0;
 }
@@ -1311,13 +1319,11 @@ static int size_buckets(struct search *s, const struct mtrack *t, int level,
 /* Whether a track keeps the sizes of all its events at a level. */
 static int size_level(const struct mtrack *t, int level)
 {
-	int nl, fl, lmax, lo, hi, named;
+	int lo, hi, named;
 
-	if (agg_levels(t, &nl, &fl, &lmax) || !(t->agg_fields & (1u << AGG_SIZE)))
+	if (!(t->agg_fields & (1u << AGG_SIZE)) ||
+	    track_num_levels(t, AGG_SIZE, &lo, &hi, &named))
 		return 0;
-	agg_num_levels(AGG_SIZE, NX_MAX(t->max_ts - t->min_ts, 1), t->n_events,
-		       nl, lmax,
-		       &lo, &hi, &named);
 	return level >= lo && level <= hi;
 }
 
@@ -1984,19 +1990,17 @@ static int size_bins(struct search *s, const struct mtrack *t, int level,
 static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 		     int64_t t1, const struct search_durs *cb)
 {
-	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1), w, b0, b1;
-	int64_t lo_ts = 0, hi_ts = 0;
+	int64_t w, b0, b1, lo_ts = 0, hi_ts = 0;
 	unsigned need = 1u << AGG_SIZE | 1u << AGG_DUR;
-	int nl, fl, lmax, lo, hi, slo, shi, named, level, rc;
+	int lo, hi, slo, shi, named, level, rc;
 	int beside = s->num.field == AGG_DUR;	/* names beside the sizes */
 	struct size_bucket *v = NULL;
 	size_t n = 0;
 
-	if (agg_levels(t, &nl, &fl, &lmax) || (t->agg_fields & need) != need)
+	if ((t->agg_fields & need) != need ||
+	    track_num_levels(t, AGG_SIZE, &slo, &shi, &named) ||
+	    track_num_levels(t, AGG_DUR, &lo, &hi, &named))
 		return 1;
-	agg_num_levels(AGG_SIZE, span, t->n_events, nl, lmax, &slo, &shi,
-		       &named);
-	agg_num_levels(AGG_DUR, span, t->n_events, nl, lmax, &lo, &hi, &named);
 	if (NX_MAX(lo, slo) > NX_MIN(hi, shi) || (!named && !s->any_name))
 		return 1;
 	level = agg_range_level(NX_MAX(lo, slo), NX_MIN(hi, shi), t->min_ts,
@@ -2032,17 +2036,16 @@ static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 		    int64_t t1, const struct search_durs *cb)
 {
-	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1), w, b0, b1;
-	int nl, fl, lmax, lo, hi, named, level;
+	int64_t w, b0, b1;
+	int lo, hi, named, level;
 	int cmp = s->num.field == AGG_DUR && !s->num.partial;
 
 	if ((s->num.field == AGG_SIZE && !s->names_only) ||
 	    (s->num.partial && !s->num.ncmp))
 		return durs_size(s, t, t0, t1, cb);
-	if ((!s->names_only && !cmp) || agg_levels(t, &nl, &fl, &lmax) ||
-	    !(t->agg_fields & (1u << AGG_DUR)))
+	if ((!s->names_only && !cmp) || !(t->agg_fields & (1u << AGG_DUR)) ||
+	    track_num_levels(t, AGG_DUR, &lo, &hi, &named))
 		return 1;
-	agg_num_levels(AGG_DUR, span, t->n_events, nl, lmax, &lo, &hi, &named);
 	if (!named && !s->any_name)
 		return 1;
 	level = agg_range_level(lo, hi, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
