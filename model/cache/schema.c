@@ -11,7 +11,7 @@
 /* Tables. Times are int64 nanoseconds on the owning profile's time axis;
  * names are documented for users in man/nxtop.1 (CACHE SCHEMA). The
  * typed tables come from their column tables (model/cache/columns.h). */
-const char schema_sql[] =
+static const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;\n"
 	"CREATE TABLE source(id INTEGER PRIMARY KEY, profile_id INTEGER,"
 	" path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
@@ -60,7 +60,12 @@ const char schema_sql[] =
 	" value INTEGER NOT NULL, n INTEGER NOT NULL, dur INTEGER NOT NULL,"
 	" dmin INTEGER NOT NULL, dmax INTEGER NOT NULL,"
 	" PRIMARY KEY(track_id, field, level, bucket, value)) WITHOUT ROWID;\n"
-	TYPED_TABLES(TYPED_TABLE_DDL)
+	/* instruction gains its other columns as they come (writer.c)
+	 * and at the end (schema_complete_columns) */
+	"CREATE TABLE instruction(slice_id INTEGER PRIMARY KEY);\n"
+	TYPED_TABLE_DDL(dma_packet, dp, DMA_PACKET_COLUMNS)
+	TYPED_TABLE_DDL(dma_transfer, dt, DMA_TRANSFER_COLUMNS)
+	TYPED_TABLE_DDL(sys_event, se, SYS_EVENT_COLUMNS)
 	"CREATE TABLE layer(id INTEGER PRIMARY KEY, profile_id INTEGER NOT NULL,"
 	" name TEXT NOT NULL, subgraph TEXT, start_ns INTEGER NOT NULL,"
 	" end_ns INTEGER NOT NULL, dur INTEGER NOT NULL,"
@@ -115,6 +120,39 @@ int schema_create(sqlite3 *db)
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
 		 SCHEMA_VERSION);
 	return db_exec(db, pragma);
+}
+
+/* The instruction columns, in the column table's order. */
+#define INSTR_ADD(col, kind, member, group, label, field) \
+	{ #col, "ALTER TABLE instruction ADD COLUMN " #col COL_SQL_##kind },
+static const struct {
+	const char *name, *sql;
+} instr_add[] = { INSTRUCTION_COLUMNS(INSTR_ADD) };
+
+int schema_complete_columns(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('instruction')"
+			       " WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, "prepare");
+	for (size_t i = 0; !rc && i < NX_ARRAY_SIZE(instr_add); i++) {
+		int have;
+
+		sqlite3_bind_text(st, 1, instr_add[i].name, -1, SQLITE_STATIC);
+		have = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_reset(st);
+		if (!have)
+			rc = db_exec(db, instr_add[i].sql);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+const char *schema_add_column_sql(int col)
+{
+	return instr_add[col].sql;
 }
 
 int schema_depths(sqlite3 *db)

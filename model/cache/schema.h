@@ -15,9 +15,17 @@
 /* Level-of-detail bucket width is 4^level ns. */
 #define LOD_MAX_LEVEL 31
 
-extern const char schema_sql[];
 
+/* A new cache's tables. Its instruction table has slice_id alone: the
+ * writer adds a column when a row first has it, so rows end at their
+ * last column the profile has and absent ones cost no byte (SQLite
+ * reads a column past a row's end as NULL); schema_complete_columns()
+ * adds the others at the end. Its columns may so come in another order
+ * than the column table's (model/cache/columns.h). */
 int schema_create(sqlite3 *db);
+int schema_complete_columns(sqlite3 *db);
+/* "ALTER TABLE instruction ADD COLUMN ..." for its col-th column. */
+const char *schema_add_column_sql(int col);
 /* temp.nx_depths(d) holds 0..255: "s.depth IN (SELECT d FROM
  * temp.nx_depths WHERE d <= N)" lets a track's time range be read with
  * one index seek per depth, the index being (track_id, depth, ts). */

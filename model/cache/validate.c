@@ -156,15 +156,21 @@ static int fail(char **why, const char *fmt, ...)
 	return -1;
 }
 
-/* type, name, table and SQL of every schema object, in one string. */
+/* type, name, table and SQL of every schema object, in one string. The
+ * instruction table's columns are listed by name, as the writer adds
+ * them in the order a profile first has them (schema.h). */
 static int schema_text(sqlite3 *db, struct strbuf *out)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM"
-			       " sqlite_schema ORDER BY type, name", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, CASE WHEN"
+			       " type = 'table' AND name = 'instruction' THEN"
+			       " (SELECT group_concat(c, ', ') FROM (SELECT"
+			       " name || ' ' || type || ' ' || pk AS c FROM"
+			       " pragma_table_info('instruction') ORDER BY name))"
+			       " ELSE sql END FROM sqlite_schema ORDER BY type,"
+			       " name", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (int i = 0; i < 4; i++) {
@@ -190,7 +196,7 @@ static int check_schema(sqlite3 *db, char **why)
 	sb_init(&want);
 	sb_init(&have);
 	if (sqlite3_open(":memory:", &ref) == SQLITE_OK && !schema_create(ref) &&
-	    !schema_create_indexes(ref) &&
+	    !schema_complete_columns(ref) && !schema_create_indexes(ref) &&
 	    sqlite3_exec(ref, "ANALYZE", NULL, NULL, NULL) == SQLITE_OK &&
 	    !schema_text(ref, &want)) {
 		if (schema_text(db, &have))

@@ -16,6 +16,7 @@
 /* Chunks queued or being written at once: bounds memory in flight. */
 #define MAX_CHUNKS 8
 #define OP_SQL 0xffff
+#define OP_RESTATE 0xfffe
 /* Rows per multi-row INSERT. */
 #define BATCH 128
 
@@ -31,6 +32,7 @@ struct wqueue {
 	sqlite3 *db;
 	sqlite3_stmt **st;
 	const char *const *sql;
+	char **own_sql;			/* wq_restate()'s text, else NULL */
 	sqlite3_stmt **batch;		/* BATCH-row versions, made when needed */
 	int *batch_failed;		/* the statement has no batch version */
 	int nst;
@@ -68,8 +70,9 @@ static void fail(struct wqueue *q, const char *what)
 struct op {
 	uint16_t stmt, n;
 	const unsigned char *params;
-	const unsigned char *sql;	/* OP_SQL only */
+	const unsigned char *sql;	/* OP_SQL and OP_RESTATE only */
 	uint32_t sql_len;
+	uint16_t target;		/* OP_RESTATE: the statement replaced */
 };
 
 /* Decodes the op at p; returns the byte after it. */
@@ -79,7 +82,11 @@ static const unsigned char *op_read(const unsigned char *p, struct op *o)
 	memcpy(&o->n, p + 2, 2);
 	p += 4;
 	o->sql = NULL;
-	if (o->stmt == OP_SQL) {
+	if (o->stmt == OP_RESTATE) {
+		memcpy(&o->target, p, 2);
+		p += 2;
+	}
+	if (o->stmt == OP_SQL || o->stmt == OP_RESTATE) {
 		memcpy(&o->sql_len, p, 4);
 		o->sql = p + 4;
 		p += 4 + o->sql_len;
@@ -149,7 +156,8 @@ static sqlite3_stmt *batch_of(struct wqueue *q, int stmt)
 {
 	if (q->batch[stmt] || q->batch_failed[stmt])
 		return q->batch[stmt];
-	q->batch[stmt] = db_prepare_rows(q->db, q->sql[stmt], BATCH);
+	q->batch[stmt] = db_prepare_rows(q->db, q->own_sql[stmt] ?
+					 q->own_sql[stmt] : q->sql[stmt], BATCH);
 	q->batch_failed[stmt] = !q->batch[stmt];
 	return q->batch[stmt];
 }
@@ -190,6 +198,27 @@ static void run_sql(struct wqueue *q, const struct op *o)
 	sqlite3_finalize(st);
 }
 
+/* Replaces statement o->target by the one o carries; its batch form is
+ * made again when needed. */
+static void restate(struct wqueue *q, const struct op *o)
+{
+	int t = o->target;
+
+	if (atomic_load(&q->failed) || t >= q->nst)
+		return;
+	sqlite3_finalize(q->batch[t]);
+	q->batch[t] = NULL;
+	q->batch_failed[t] = 0;
+	sqlite3_finalize(q->st[t]);
+	q->st[t] = NULL;
+	free(q->own_sql[t]);
+	q->own_sql[t] = xstrndup((const char *)o->sql, o->sql_len);
+	if (sqlite3_prepare_v3(q->db, q->own_sql[t], -1,
+			       SQLITE_PREPARE_PERSISTENT, &q->st[t],
+			       NULL) != SQLITE_OK)
+		fail(q, "prepare");
+}
+
 /* Ops waiting to run, one list per statement. */
 #define PENDING (BATCH * 4)
 
@@ -223,6 +252,9 @@ static void run_chunk(struct wqueue *q, const struct chunk *c,
 		if (o.stmt == OP_SQL) {
 			flush_all(q, pend);
 			run_sql(q, &o);
+		} else if (o.stmt == OP_RESTATE) {
+			flush_all(q, pend);
+			restate(q, &o);
 		} else if (o.stmt < q->nst) {
 			struct pending *l = &pend[o.stmt];
 
@@ -311,6 +343,7 @@ struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, const char *const *sql,
 	q->st = st;
 	q->sql = sql;
 	q->nst = nst;
+	q->own_sql = xcalloc((size_t)nst, sizeof(*q->own_sql));
 	q->batch = xcalloc((size_t)nst, sizeof(*q->batch));
 	q->batch_failed = xcalloc((size_t)nst, sizeof(*q->batch_failed));
 	pthread_mutex_init(&q->lock, NULL);
@@ -355,6 +388,18 @@ void wq_sql(struct wqueue *q, const char *sql)
 	op_header(q, OP_SQL);
 	put(q->cur, &len, 4);
 	put(q->cur, sql, len);
+}
+
+void wq_restate(struct wqueue *q, int stmt, const char *sql)
+{
+	uint32_t len = (uint32_t)strlen(sql);
+	uint16_t target = (uint16_t)stmt;
+
+	op_header(q, OP_RESTATE);
+	put(q->cur, &target, 2);
+	put(q->cur, &len, 4);
+	put(q->cur, sql, len);
+	wq_end(q);
 }
 
 static void param(struct wqueue *q, unsigned char type, int i)
@@ -438,8 +483,11 @@ int wq_finish(struct wqueue *q)
 		free(c->data);
 		free(c);
 	}
-	for (int i = 0; i < q->nst; i++)
+	for (int i = 0; i < q->nst; i++) {
 		sqlite3_finalize(q->batch[i]);
+		free(q->own_sql[i]);
+	}
+	free(q->own_sql);
 	free(q->batch);
 	free(q->batch_failed);
 	pthread_mutex_destroy(&q->lock);

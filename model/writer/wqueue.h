@@ -26,6 +26,12 @@ void wq_double(struct wqueue *q, int i, double v);
 void wq_text(struct wqueue *q, int i, const char *s, int n);
 void wq_end(struct wqueue *q);
 
+/* From here on, ops of stmt run sql, an INSERT whose parameters are a
+ * superset of the old one's by index (a table that gained columns):
+ * ops queued earlier still bind the right columns. The writing thread
+ * prepares it in st[stmt]; the owner finalizes st[] as before. */
+void wq_restate(struct wqueue *q, int stmt, const char *sql);
+
 /* Nonzero once a statement failed; err_get() then says why. */
 int wq_failed(struct wqueue *q);
 /* Runs everything queued and stops the thread; 0 on success, else -1

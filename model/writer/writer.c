@@ -41,7 +41,8 @@ static const char *const stmt_sql[S_COUNT] = {
 		    " depth, flags, parent_id, size) VALUES(?,?,?,?,?,?,?,?,?,?)",
 	[S_ARG] = "INSERT OR REPLACE INTO arg(slice_id, args) VALUES(?,?)",
 	[S_COUNTER] = "INSERT INTO counter(track_id, ts, value) VALUES(?,?,?)",
-	[S_INSTR] = TYPED_TABLE_INSERT(instruction, INSTRUCTION_COLUMNS),
+	/* grows with the table's columns: instr_columns() */
+	[S_INSTR] = "INSERT INTO instruction(slice_id) VALUES(?)",
 	[S_DMA_PACKET] = TYPED_TABLE_INSERT(dma_packet, DMA_PACKET_COLUMNS),
 	[S_DMA_XFER] = TYPED_TABLE_INSERT(dma_transfer, DMA_TRANSFER_COLUMNS),
 	[S_SYS] = TYPED_TABLE_INSERT(sys_event, SYS_EVENT_COLUMNS),
@@ -74,6 +75,10 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_DEP] = "INSERT INTO temp.dep_pending VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
+/* The instruction columns, by their place in the column table. */
+#define IC_ENUM(col, kind, member, group, label, field) IC_##col,
+enum { INSTRUCTION_COLUMNS(IC_ENUM) IC_COUNT };
+
 /* Events of a profile left out for times out of range. */
 struct wdropped {
 	int64_t profile;
@@ -93,6 +98,10 @@ struct writer {
 	size_t nstrings, cap_strings, string_bytes;
 
 	struct slice_hlo hlo;	/* of the instruction slices */
+	/* the instruction table's columns so far: instr_pos[c] is column
+	 * c's parameter after slice_id's, 0 while the table lacks it */
+	int instr_pos[IC_COUNT];
+	int instr_ncols;
 	struct wtrack *tracks;	/* index = track id */
 	struct window win;	/* slices of rows that nest by time */
 	int64_t ntracks, cap_tracks;	/* tracks[i] is track id base + i */
@@ -841,18 +850,76 @@ static void keep_hlo(struct writer *w, int64_t slice, int64_t hlo)
 	h->v[k] = hlo > 0 ? (uint32_t)(hlo - w->base) : 0;
 }
 
+#define HAS_ID(src, m) ((src)->m.set)
+#define HAS_STR(src, m) ((src)->m > 0)
+#define HAS_TEXT(src, m) ((src)->m != NULL)
+#define HAS_INT(src, m) ((src)->m >= 0)
+#define HAS_TIME(src, m) ((src)->m >= 0)
+#define HAS_FLAG(src, m) ((src)->has_##m)
+#define HAS_NUM(src, m) ((src)->m.has)
+#define IC_NEW(col, kind, member, group, label, field) \
+	if (!w->instr_pos[IC_##col] && HAS_##kind(src, member)) \
+		instr_column(w, IC_##col, &sql);
+#define IC_BIND(col, kind, member, group, label, field) \
+	i = 1 + w->instr_pos[IC_##col]; \
+	if (i > 1) \
+		BIND_##kind(src, member);
+
+/* Adds column c to the instruction table, after those it has, and to
+ * *sql, the INSERT of them all being built. */
+static void instr_column(struct writer *w, int c, struct strbuf *sql)
+{
+	static const char *const names[] = {
+#define IC_NAME(col, kind, member, group, label, field) #col,
+		INSTRUCTION_COLUMNS(IC_NAME)
+#undef IC_NAME
+	};
+
+	if (!sql->len) {
+		sb_adds(sql, "INSERT INTO instruction(slice_id");
+		for (int k = 1; k <= w->instr_ncols; k++)
+			for (int j = 0; j < IC_COUNT; j++)
+				if (w->instr_pos[j] == k)
+					sb_printf(sql, ", %s", names[j]);
+	}
+	sb_printf(sql, ", %s", names[c]);
+	w->instr_pos[c] = ++w->instr_ncols;
+	wq_sql(w->q, schema_add_column_sql(c));
+	wq_end(w->q);
+}
+
+/* The instruction table starts with slice_id alone and gains a column
+ * when a row first has it (schema.h): a profile's rows hold only the
+ * columns it has. */
+static void instr_columns(struct writer *w, const struct winstruction *src)
+{
+	struct strbuf sql;
+
+	sb_init(&sql);
+	INSTRUCTION_COLUMNS(IC_NEW)
+	if (sql.len) {
+		sb_adds(&sql, ") VALUES(?");
+		for (int k = 0; k < w->instr_ncols; k++)
+			sb_adds(&sql, ",?");
+		sb_addc(&sql, ')');
+		wq_restate(w->q, S_INSTR, sb_cstr(&sql));
+	}
+	sb_free(&sql);
+}
+
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *src)
 {
-	int i = 1;
+	int i;
 
 	if (!slice)
 		return;
 	note_typed(w, slice, WT_INSTR);
 	keep_hlo(w, slice, src->hlo_name);
+	instr_columns(w, src);
 	q_begin(w, S_INSTR);
-	wq_int(w->q, i++, slice);
-	INSTRUCTION_COLUMNS(BIND_COL)
+	wq_int(w->q, 1, slice);
+	INSTRUCTION_COLUMNS(IC_BIND)
 	q_step(w);
 }
 
@@ -1217,7 +1284,8 @@ int writer_finish(struct writer *w)
 	w->q = NULL;
 	if (queued)
 		goto out;
-	if (merge_parts(w) || warn_dropped(w))
+	if (schema_complete_columns(w->db) || merge_parts(w) ||
+	    warn_dropped(w))
 		goto out;
 	report(w, "indexing", 0);
 	/* The passes below sort whole tracks, and SQLite's sorter holds as
