@@ -2,20 +2,14 @@
 
 #include "model/agg.h"
 
-#include <sqlite3.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/cache/db.h"
 #include "model/hmap.h"
 #include "model/lod.h"
 #include "model/cache/schema.h"
 #include "model/util.h"
 
-/* Rows per multi-row INSERT. */
-#define AGG_BATCH 64
-#define AGG_COLS 9
 /* Rows held before they are written: a track's rows go in key order,
  * each at the end of the table, unless there are more than this many
  * (24 MB) and they are written in several runs. */
@@ -46,27 +40,21 @@ struct bucket {
 };
 
 struct agg_builder {
-	sqlite3 *db;
-	sqlite3_stmt *ins, *many;	/* one row, AGG_BATCH rows */
-	int64_t rows[AGG_BATCH][AGG_COLS];	/* not written yet */
-	int nrows;
+	struct agg_sink sink;
 	int64_t track;
 	int lo[AGG_NFIELDS], hi[AGG_NFIELDS];
 	int dur_named;		/* AGG_DUR values hold names */
 	unsigned ok;		/* fields still complete */
-	int failed;
 	struct bucket b[AGG_NFIELDS][LOD_MAX_LEVEL + 1];
 	struct held held[AGG_NFIELDS][LOD_MAX_LEVEL + 1];
 	size_t nheld;
 };
 
-struct agg_builder *agg_new(sqlite3 *db, sqlite3_stmt *ins)
+struct agg_builder *agg_new(const struct agg_sink *sink)
 {
 	struct agg_builder *a = xcalloc(1, sizeof(*a));
 
-	a->db = db;
-	a->ins = ins;
-	a->many = db_prepare_rows(db, sqlite3_sql(ins), AGG_BATCH);
+	a->sink = *sink;
 	return a;
 }
 
@@ -74,7 +62,6 @@ void agg_free(struct agg_builder *a)
 {
 	if (!a)
 		return;
-	sqlite3_finalize(a->many);
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		for (int l = 0; l <= LOD_MAX_LEVEL; l++) {
 			free(a->b[f][l].v);
@@ -159,8 +146,6 @@ void agg_begin(struct agg_builder *a, int64_t track, int name_level,
 
 	a->track = track;
 	a->ok = (1u << AGG_NFIELDS) - 1;
-	a->failed = 0;
-	a->nrows = 0;
 	a->nheld = 0;
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		a->lo[f] = f == AGG_NAME ? name_level : field_level;
@@ -205,48 +190,14 @@ static void bucket_clear(struct bucket *b)
 	b->count = 0;
 }
 
-/* Inserts rows[0..n) with st, which has n rows of parameters. */
-static void insert(struct agg_builder *a, sqlite3_stmt *st,
-		   int64_t (*rows)[AGG_COLS], int n)
-{
-	for (int r = 0; r < n; r++)
-		for (int c = 0; c < AGG_COLS; c++)
-			sqlite3_bind_int64(st, r * AGG_COLS + c + 1, rows[r][c]);
-	if (!a->failed && sqlite3_step(st) != SQLITE_DONE)
-		a->failed = db_fail(a->db, "aggregates");
-	sqlite3_reset(st);
-}
-
-/* Writes the rows not written yet. */
-static void write_pending(struct agg_builder *a)
-{
-	int r = 0;
-
-	if (a->nrows == AGG_BATCH && a->many) {
-		insert(a, a->many, a->rows, AGG_BATCH);
-		r = AGG_BATCH;
-	}
-	for (; r < a->nrows; r++)
-		insert(a, a->ins, &a->rows[r], 1);
-	a->nrows = 0;
-}
-
 static void write_row(struct agg_builder *a, int f, int level,
 		      const struct hrow *h)
 {
-	int64_t *row = a->rows[a->nrows++];
+	const int64_t row[AGG_COLS] = { a->track, f, level, h->bucket,
+					h->e.value, h->e.n, h->e.dur,
+					h->e.dmin, h->e.dmax };
 
-	row[0] = a->track;
-	row[1] = f;
-	row[2] = level;
-	row[3] = h->bucket;
-	row[4] = h->e.value;
-	row[5] = h->e.n;
-	row[6] = h->e.dur;
-	row[7] = h->e.dmin;
-	row[8] = h->e.dmax;
-	if (a->nrows == AGG_BATCH)
-		write_pending(a);
+	a->sink.put(a->sink.ctx, row);
 }
 
 /* Writes the held rows in key order; a dropped field's are left out. */
@@ -261,7 +212,6 @@ static void write_held(struct agg_builder *a)
 			h->n = 0;
 		}
 	}
-	write_pending(a);
 	a->nheld = 0;
 }
 
@@ -366,7 +316,7 @@ void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
 	}
 }
 
-int agg_end(struct agg_builder *a, unsigned *fields)
+void agg_end(struct agg_builder *a, unsigned *fields)
 {
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		for (int l = a->lo[f]; l <= a->hi[f]; l++) {
@@ -379,16 +329,8 @@ int agg_end(struct agg_builder *a, unsigned *fields)
 	write_held(a);
 	for (int f = 0; f < AGG_NFIELDS; f++) {
 		/* rows of earlier runs */
-		if (!(a->ok & (1u << f))) {
-			char sql[128];
-
-			snprintf(sql, sizeof(sql), "DELETE FROM agg WHERE"
-				 " track_id=%lld AND field=%d",
-				 (long long)a->track, f);
-			if (db_exec(a->db, sql))
-				a->failed = 1;
-		}
+		if (!(a->ok & (1u << f)))
+			a->sink.drop(a->sink.ctx, a->track, f);
 	}
 	*fields = a->ok;
-	return a->failed ? -1 : 0;
 }

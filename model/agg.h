@@ -10,7 +10,6 @@
 #ifndef NX_AGG_H
 #define NX_AGG_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 
 enum agg_field {
@@ -57,9 +56,18 @@ void agg_num_levels(enum agg_field f, int64_t span, int64_t n, int name_level,
 
 struct agg_builder;
 
-/* ins: INSERT INTO agg(track_id, field, level, bucket, value, n, dur,
- * dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?) */
-struct agg_builder *agg_new(sqlite3 *db, sqlite3_stmt *ins);
+/* Where a builder's rows go: put() gets one row of the agg table,
+ * row[AGG_COLS] = track_id, field, level, bucket, value, n, dur, dmin,
+ * dmax, each track's in key order when they fit in memory; drop()
+ * removes the rows of a field of a track put so far. */
+#define AGG_COLS 9
+struct agg_sink {
+	void (*put)(void *ctx, const int64_t *row);
+	void (*drop)(void *ctx, int64_t track, int field);
+	void *ctx;
+};
+
+struct agg_builder *agg_new(const struct agg_sink *sink);
 void agg_free(struct agg_builder *a);
 
 /* Levels: names from name_level, durations and sizes as
@@ -71,9 +79,8 @@ void agg_begin(struct agg_builder *a, int64_t track, int name_level,
  * AGG_DUR's value comes from the name and dur. */
 void agg_add(struct agg_builder *a, int64_t ts, int64_t dur,
 	     const int64_t *vals, const int *has);
-/* Flushes the track; *fields gets the bitmask of complete fields.
- * 0 on success. */
-int agg_end(struct agg_builder *a, unsigned *fields);
+/* Flushes the track; *fields gets the bitmask of complete fields. */
+void agg_end(struct agg_builder *a, unsigned *fields);
 
 /* The level a track's field aggregates start at, from its span and
  * event count. */

@@ -162,8 +162,10 @@ static int temp_held(int dirfd, const char *name)
 }
 
 /* A file of this user holding an SQLite file, or nothing (for long, if
- * young says that it may be being made). */
-static int temp_content_ours(int dirfd, const char *name, int young)
+ * young says that it may be being made); for side, any content (an
+ * SQLite file's WAL, shared memory or journal). */
+static int temp_content_ours(int dirfd, const char *name, int young,
+			     int side)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 			O_CLOEXEC);
@@ -174,7 +176,9 @@ static int temp_content_ours(int dirfd, const char *name, int young)
 	if (fd < 0)
 		return 0;
 	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == geteuid()) {
-		if (sb.st_size == 0)
+		if (side)
+			ok = 1;
+		else if (sb.st_size == 0)
 			ok = !young || time(NULL) - sb.st_mtime > TEMP_GRACE_S;
 		else
 			ok = pread(fd, head, sizeof(head), 0) == sizeof(head) &&
@@ -186,23 +190,32 @@ static int temp_content_ours(int dirfd, const char *name, int young)
 
 int file_temp_abandoned(int dirfd, const char *name)
 {
-	size_t n = temp_name_len(name);
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+	size_t n = temp_name_len(name), rest;
 	char *main;
-	int held;
+	int held, side = 0;
 
 	if (!n)
 		return 0;
 	/* being made (or its maker died in the moment it took) */
 	if (!strcmp(name + n, FILE_TEMP_NEW))
-		return temp_content_ours(dirfd, name, 1);
+		return temp_content_ours(dirfd, name, 1, 0);
 	if (strncmp(name + n, FILE_TEMP_SUFFIX, strlen(FILE_TEMP_SUFFIX)))
 		return 0;
 	n += strlen(FILE_TEMP_SUFFIX);
+	rest = strlen(name + n);
+	/* SQLite's files beside one, while it was being finished */
+	for (size_t i = 0; i < NX_ARRAY_SIZE(sides) && !side; i++) {
+		size_t k = strlen(sides[i]);
+
+		side = rest >= k && !strcmp(name + n + rest - k, sides[i]);
+		if (side)
+			rest -= k;
+	}
 	/* a part: "-" and random characters */
-	if (name[n] && (name[n] != '-' ||
-			strlen(name + n + 1) != FILE_RANDOM_CHARS))
+	if (rest && (name[n] != '-' || rest != 1 + FILE_RANDOM_CHARS))
 		return 0;
-	if (!temp_content_ours(dirfd, name, 0))
+	if (!temp_content_ours(dirfd, name, 0, side))
 		return 0;
 	main = xstrndup(name, n);
 	held = temp_held(dirfd, main);

@@ -41,7 +41,8 @@ int file_temp_beside(const char *path, char **tmp);
 
 /* 1 if a leftover temporary file named name in the folder dirfd is this
  * user's, no process holds it (for a part: its cache's temporary file)
- * and it holds nothing but an SQLite file (or nothing): safe to remove. */
+ * and it holds nothing but an SQLite file (or nothing), or is one's
+ * "-wal", "-shm" or "-journal" file: safe to remove. */
 int file_temp_abandoned(int dirfd, const char *name);
 
 /* 1 while path is still the file open as fd (nothing replaced it). */

@@ -53,6 +53,32 @@ for delay in 0.01 0.05 0.1 0.15 0.2 0.3 0.4 0.6; do
 	no_temps "$tmp" "kill at ${delay}s"
 done
 
+# An import killed while it finished leaves SQLite's WAL and shared
+# memory files beside its temporary file: the next import removes them
+# with it (a bundle part's too, its cache's file gone), but not those of
+# an import still running, whose file is locked.
+dead="$tmp/nxtop-Dead0001.tmp"
+part="$tmp/nxtop-Dead0002.tmp-Part0001-journal"
+live="$tmp/nxtop-Live0001.tmp"
+cp "$c" "$dead" && head -c 4096 /dev/urandom > "$dead-wal" &&
+	head -c 32768 /dev/zero > "$dead-shm" && head -c 512 /dev/urandom > "$part" &&
+	cp "$c" "$live" && : > "$live-wal" && : > "$live-shm" ||
+	fail "leftovers not made"
+flock -n "$live" sleep 30 &
+holder=$!
+sleep 0.3
+rm -f "$c"
+expect 0 "" "$NXTOP" import -q "$p"
+for f in "$dead" "$dead-wal" "$dead-shm" "$part"; do
+	[ -e "$f" ] && fail "a dead import's file is left: $f"
+done
+for f in "$live" "$live-wal" "$live-shm"; do
+	[ -e "$f" ] || fail "a running import's file was removed: $f"
+done
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+rm -f "$live" "$live-wal" "$live-shm"
+
 # A cache of a newer schema is rebuilt, with a note.
 sqlite3 "$c" "PRAGMA user_version = 99"
 expect 0 "^nxtop: rebuilding $c \(schema version 99, newer than this nxtop's [0-9]+\)$" \

@@ -95,21 +95,18 @@ static const char schema_sql[] =
 	" depth INTEGER NOT NULL,"
 	" PRIMARY KEY(track_id, ts, slice_id, dir)) WITHOUT ROWID;\n";
 
-/* Built after the bulk load: cheaper than keeping them up to date. The
- * slice index is the exception (in schema_sql): slices arrive mostly in
- * time order per track, so keeping it up to date on the writing thread
- * costs less than sorting every slice at the end, and needs no sorter
- * memory. */
-static const char schema_index_sql[] =
-	"CREATE INDEX string_str ON string(str);\n"
-	"CREATE INDEX counter_track_ts ON counter(track_id, ts, value);\n"
-	"CREATE INDEX track_profile ON track(profile_id, sort_key);\n"
-	"CREATE INDEX layer_profile ON layer(profile_id, start_ns);\n"
-	"CREATE INDEX flow_out ON flow(slice_out);\n"
-	"CREATE INDEX flow_in ON flow(slice_in);\n"
+const char *const schema_indexes[SCHEMA_INDEXES] = {
+	/* first: the finishing pass reads counters through it */
+	"CREATE INDEX counter_track_ts ON counter(track_id, ts, value)",
+	"CREATE INDEX string_str ON string(str)",
+	"CREATE INDEX track_profile ON track(profile_id, sort_key)",
+	"CREATE INDEX layer_profile ON layer(profile_id, start_ns)",
+	"CREATE INDEX flow_out ON flow(slice_out)",
+	"CREATE INDEX flow_in ON flow(slice_in)",
 	/* a slice's children: count and total from the index alone */
 	"CREATE INDEX slice_parent ON slice(parent_id, ts, dur)"
-	" WHERE parent_id IS NOT NULL;\n";
+	" WHERE parent_id IS NOT NULL",
+};
 
 int schema_create(sqlite3 *db)
 {
@@ -165,5 +162,9 @@ int schema_depths(sqlite3 *db)
 
 int schema_create_indexes(sqlite3 *db)
 {
-	return db_exec(db, schema_index_sql);
+	int rc = 0;
+
+	for (int i = 0; i < SCHEMA_INDEXES && !rc; i++)
+		rc = db_exec(db, schema_indexes[i]);
+	return rc;
 }

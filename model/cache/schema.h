@@ -31,6 +31,13 @@ const char *schema_add_column_sql(int col);
  * one index seek per depth, the index being (track_id, depth, ts). */
 int schema_depths(sqlite3 *db);
 #define DEPTHS_UPTO(n) "(SELECT d FROM temp.nx_depths WHERE d <= " n ")"
+/* The indexes built after the bulk load, one statement each: cheaper
+ * than keeping them up to date. The slice index is the exception (in
+ * the tables): slices arrive mostly in time order per track, so keeping
+ * it up to date on the writing thread costs less than sorting every
+ * slice at the end, and needs no sorter memory. */
+#define SCHEMA_INDEXES 7
+extern const char *const schema_indexes[SCHEMA_INDEXES];
 int schema_create_indexes(sqlite3 *db);
 
 #endif

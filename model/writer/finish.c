@@ -25,6 +25,7 @@
 #include "model/lod.h"
 #include "model/cache/schema.h"
 #include "model/util.h"
+#include "model/writer/wqueue.h"
 
 struct acc {
 	int64_t bucket;
@@ -34,8 +35,8 @@ struct acc {
 };
 
 struct lod_state {
-	sqlite3 *db;
-	sqlite3_stmt *ins, *ins_counter, *ins_lane;
+	sqlite3 *db;		/* read from */
+	struct wqueue *q;	/* written through (finish_write_sql) */
 	int64_t track;
 	int lmin, lmax;
 	int counter;
@@ -53,7 +54,6 @@ struct lod_state {
 	const struct slice_hlo *hlo;
 	int64_t base;
 	int instr;		/* the track has instruction rows */
-	int failed;
 };
 
 static void acc_reset(struct acc *a, int64_t bucket)
@@ -83,34 +83,28 @@ static void acc_merge(struct acc *into, const struct acc *a)
 
 static void write_row(struct lod_state *s, int level, const struct acc *a)
 {
-	sqlite3_stmt *st = s->counter ? s->ins_counter :
-			   s->depth >= 0 ? s->ins_lane : s->ins;
-
-	if (s->failed || (!a->n && !a->busy))
+	if (!a->n && !a->busy)
 		return;
+	wq_begin(s->q, s->counter ? FQ_CLOD : s->depth >= 0 ? FQ_LANE : FQ_LOD);
 	if (s->depth >= 0)
-		sqlite3_bind_int(st, 9, s->depth);
-	sqlite3_bind_int64(st, 1, s->track);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int64(st, 3, a->bucket);
-	sqlite3_bind_int64(st, 4, a->n);
+		wq_int(s->q, 9, s->depth);
+	wq_int(s->q, 1, s->track);
+	wq_int(s->q, 2, level);
+	wq_int(s->q, 3, a->bucket);
+	wq_int(s->q, 4, a->n);
 	if (s->counter) {
-		sqlite3_bind_double(st, 5, a->vmin);
-		sqlite3_bind_double(st, 6, a->vmax);
-		sqlite3_bind_double(st, 7, a->vsum);
-		sqlite3_bind_double(st, 8, a->vlast);
+		wq_double(s->q, 5, a->vmin);
+		wq_double(s->q, 6, a->vmax);
+		wq_double(s->q, 7, a->vsum);
+		wq_double(s->q, 8, a->vlast);
 	} else {
-		sqlite3_bind_int64(st, 5, a->busy);
-		sqlite3_bind_int64(st, 6, a->top_slice);
-		sqlite3_bind_int64(st, 7, a->top_name);
+		wq_int(s->q, 5, a->busy);
+		wq_int(s->q, 6, a->top_slice);
+		wq_int(s->q, 7, a->top_name);
 		if (a->top_cat)
-			sqlite3_bind_int64(st, 8, a->top_cat);
-		else
-			sqlite3_bind_null(st, 8);
+			wq_int(s->q, 8, a->top_cat);
 	}
-	if (sqlite3_step(st) != SQLITE_DONE)
-		s->failed = db_fail(s->db, "level of detail");
-	sqlite3_reset(st);
+	wq_end(s->q);
 }
 
 /* A final bucket of level lmin: write it and fold it into coarser levels. */
@@ -374,20 +368,16 @@ static void lanes_add(struct lanes *ls, int d, int64_t id, int64_t ts,
 		l->covered = end;
 }
 
-/* Writes the lanes' last buckets; -1 if any write failed. */
-static int lanes_end(struct lanes *ls)
+/* Writes the lanes' last buckets. */
+static void lanes_end(struct lanes *ls)
 {
-	int failed = 0;
-
 	for (int d = 0; d < ls->n; d++) {
 		finish_levels(&ls->v[d]);
-		failed |= ls->v[d].failed;
 		free(ls->v[d].ring);
 	}
 	free(ls->v);
 	ls->v = NULL;
 	ls->n = 0;
-	return failed ? -1 : 0;
 }
 
 /* A track's slices in start order. The index is ordered by depth, then
@@ -483,34 +473,25 @@ static int scan_counter(struct lod_state *s, sqlite3_stmt *sel)
 	return rc == SQLITE_DONE ? 0 : db_fail(s->db, "scan");
 }
 
-static int update_track(sqlite3_stmt *upd, int64_t id, const struct wtrack *t,
-			const struct track_stats *st, int lod_level)
+static void update_track(struct wqueue *q, int64_t id, const struct wtrack *t,
+			 const struct track_stats *st, int lod_level)
 {
-	sqlite3_bind_int64(upd, 1, t->n);
-	sqlite3_bind_int64(upd, 2, t->max_dur);
-	sqlite3_bind_int(upd, 3, st->max_depth);
+	wq_begin(q, FQ_TRACK);
+	wq_int(q, 1, t->n);
+	wq_int(q, 2, t->max_dur);
+	wq_int(q, 3, st->max_depth);
 	if (t->n) {
-		sqlite3_bind_int64(upd, 4, t->min_ts);
-		sqlite3_bind_int64(upd, 5, t->max_end);
-	} else {
-		sqlite3_bind_null(upd, 4);
-		sqlite3_bind_null(upd, 5);
+		wq_int(q, 4, t->min_ts);
+		wq_int(q, 5, t->max_end);
 	}
-	sqlite3_bind_int64(upd, 6, st->busy);
+	wq_int(q, 6, st->busy);
 	if (lod_level >= 0)
-		sqlite3_bind_int(upd, 7, lod_level);
-	else
-		sqlite3_bind_null(upd, 7);
-	sqlite3_bind_int64(upd, 8, st->agg_fields);
+		wq_int(q, 7, lod_level);
+	wq_int(q, 8, st->agg_fields);
 	if (st->agg_level >= 0)
-		sqlite3_bind_int(upd, 9, st->agg_level);
-	else
-		sqlite3_bind_null(upd, 9);
-	sqlite3_bind_int64(upd, 10, id);
-	int rc = sqlite3_step(upd);
-	sqlite3_reset(upd);
-	sqlite3_clear_bindings(upd);
-	return rc == SQLITE_DONE ? 0 : -1;
+		wq_int(q, 9, st->agg_level);
+	wq_int(q, 10, id);
+	wq_end(q);
 }
 
 /* Columns read per slice: id, ts, dur, name, cat, depth, the HLO name
@@ -530,24 +511,40 @@ static char *select_sql(unsigned typed, int join, const char *where)
 			 "", where);
 }
 
-enum { Q_SEL_COUNTER, Q_TRACK, Q_LOD, Q_CLOD, Q_LANE, Q_AGG, Q_N };
-
-static const char *const lod_sql[Q_N] = {
-	[Q_SEL_COUNTER] = "SELECT ts, value FROM counter WHERE track_id=?"
-			  " ORDER BY ts",
-	[Q_TRACK] = "UPDATE track SET n_events=?, max_dur=?, max_depth=?,"
-		    " min_ts=?, max_ts=?, busy_ns=?, lod_level=?, agg_fields=?,"
-		    " agg_level=? WHERE id=?",
-	[Q_LOD] = "INSERT INTO lod(track_id, level, bucket, n, busy, top_slice,"
-		  " top_name, top_cat) VALUES(?,?,?,?,?,?,?,?)",
-	[Q_CLOD] = "INSERT INTO counter_lod(track_id, level, bucket, n, vmin,"
-		   " vmax, vsum, vlast) VALUES(?,?,?,?,?,?,?,?)",
-	[Q_LANE] = "INSERT INTO lane_lod(track_id, level, bucket, n, busy,"
-		   " top_slice, top_name, top_cat, depth)"
-		   " VALUES(?,?,?,?,?,?,?,?,?)",
-	[Q_AGG] = "INSERT INTO agg(track_id, field, level, bucket, value, n,"
-		  " dur, dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?)",
+const char *const finish_write_sql[FQ_N] = {
+	[FQ_TRACK] = "UPDATE track SET n_events=?, max_dur=?, max_depth=?,"
+		     " min_ts=?, max_ts=?, busy_ns=?, lod_level=?, agg_fields=?,"
+		     " agg_level=? WHERE id=?",
+	[FQ_LOD] = "INSERT INTO lod(track_id, level, bucket, n, busy, top_slice,"
+		   " top_name, top_cat) VALUES(?,?,?,?,?,?,?,?)",
+	[FQ_CLOD] = "INSERT INTO counter_lod(track_id, level, bucket, n, vmin,"
+		    " vmax, vsum, vlast) VALUES(?,?,?,?,?,?,?,?)",
+	[FQ_LANE] = "INSERT INTO lane_lod(track_id, level, bucket, n, busy,"
+		    " top_slice, top_name, top_cat, depth)"
+		    " VALUES(?,?,?,?,?,?,?,?,?)",
+	[FQ_AGG] = "INSERT INTO agg(track_id, field, level, bucket, value, n,"
+		   " dur, dmin, dmax) VALUES(?,?,?,?,?,?,?,?,?)",
 };
+
+static void agg_put(void *ctx, const int64_t *row)
+{
+	struct wqueue *q = ctx;
+
+	wq_begin(q, FQ_AGG);
+	for (int c = 0; c < AGG_COLS; c++)
+		wq_int(q, c + 1, row[c]);
+	wq_end(q);
+}
+
+static void agg_drop(void *ctx, int64_t track, int field)
+{
+	struct wqueue *q = ctx;
+
+	wq_sql(q, "DELETE FROM agg WHERE track_id=? AND field=?");
+	wq_int(q, 1, track);
+	wq_int(q, 2, field);
+	wq_end(q);
+}
 
 /* Row sources for one track, by its typed tables: one cursor per depth,
  * or one sorted query; prepared when first needed. */
@@ -610,7 +607,7 @@ static int rows_for(struct rows *r, const struct lod_state *s,
 	return 0;
 }
 
-static int build_one(struct lod_state *s, sqlite3_stmt **q,
+static int build_one(struct lod_state *s, sqlite3_stmt *counters,
 		     struct sources *src, const struct wtrack *t)
 {
 	struct track_stats st = { 0, 0, 0, -1 };
@@ -622,7 +619,6 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 	s->counter = t->is_counter;
 	s->instr = (t->typed & WT_INSTR) != 0;
 	s->depth = -1;
-	s->failed = 0;
 	s->len = 0;
 	s->head = 0;
 	s->lmin = -1;
@@ -637,23 +633,20 @@ static int build_one(struct lod_state *s, sqlite3_stmt **q,
 			  t->max_end - t->min_ts, t->n, s->lmax);
 	}
 	if (t->is_counter) {
-		rc = lod ? scan_counter(s, q[Q_SEL_COUNTER]) : 0;
+		rc = lod ? scan_counter(s, counters) : 0;
 	} else {
 		lanes_begin(&ls, s, t);
 		rc = rows_for(&r, s, src, t) ||
 		     scan_slices(s, &r, &ls, &st);
-		rc = lanes_end(&ls) || rc;
+		lanes_end(&ls);
 	}
 	if (rc)
 		return -1;
 	if (lod)
 		finish_levels(s);
-	if (lod && !t->is_counter && agg_end(s->agg, &st.agg_fields))
-		return -1;
-	if (s->failed)
-		return -1;
-	if (update_track(q[Q_TRACK], s->track, t, &st, lod ? s->lmin : -1))
-		return db_fail(s->db, "track statistics");
+	if (lod && !t->is_counter)
+		agg_end(s->agg, &st.agg_fields);
+	update_track(s->q, s->track, t, &st, lod ? s->lmin : -1);
 	return 0;
 }
 
@@ -812,11 +805,12 @@ int finish_depths(sqlite3 *db, struct wtrack *tracks, int64_t base,
 	return rc;
 }
 
-int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
-		  int64_t ntracks, const struct slice_hlo *hlo,
+int finish_tracks(sqlite3 *db, struct wqueue *q, const struct wtrack *tracks,
+		  int64_t base, int64_t ntracks, const struct slice_hlo *hlo,
 		  void (*progress)(void *, const char *, int), void *ctx)
 {
-	sqlite3_stmt *q[Q_N] = { 0 };
+	const struct agg_sink sink = { agg_put, agg_drop, q };
+	sqlite3_stmt *counters = NULL;
 	struct sources src;
 	struct lod_state s;
 	int rc = -1;
@@ -824,31 +818,28 @@ int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
 	memset(&s, 0, sizeof(s));
 	memset(&src, 0, sizeof(src));
 	s.db = db;
+	s.q = q;
 	s.hlo = hlo;
 	s.base = base;
 	s.cap = 64;
 	s.ring = xcalloc(s.cap, sizeof(*s.ring));
-	for (int i = 0; i < Q_N; i++) {
-		if (sqlite3_prepare_v2(db, lod_sql[i], -1, &q[i], NULL) != SQLITE_OK) {
-			db_fail(db, "prepare");
-			goto out;
-		}
+	s.agg = agg_new(&sink);
+	if (sqlite3_prepare_v2(db, "SELECT ts, value FROM counter WHERE"
+			       " track_id=? ORDER BY ts", -1, &counters,
+			       NULL) != SQLITE_OK) {
+		db_fail(db, "prepare");
+		goto out;
 	}
-	s.ins = q[Q_LOD];
-	s.ins_counter = q[Q_CLOD];
-	s.ins_lane = q[Q_LANE];
-	s.agg = agg_new(db, q[Q_AGG]);
 	for (int64_t id = 1; id <= ntracks; id++) {
 		s.track = base + id;	/* tracks[] counts from 1 */
-		if (build_one(&s, q, &src, &tracks[id]))
+		if (build_one(&s, counters, &src, &tracks[id]) || wq_failed(q))
 			goto out;
 		if (progress && (id % 16 == 0 || id == ntracks))
 			progress(ctx, "summarising", (int)(id * 100 / ntracks));
 	}
 	rc = 0;
 out:
-	for (int i = 0; i < Q_N; i++)
-		sqlite3_finalize(q[i]);
+	sqlite3_finalize(counters);
 	sources_close(&src);
 	agg_free(s.agg);
 	free(s.ring);

@@ -36,6 +36,8 @@ struct wqueue {
 	sqlite3_stmt **batch;		/* BATCH-row versions, made when needed */
 	int *batch_failed;		/* the statement has no batch version */
 	int nst;
+	int threaded;			/* else chunks run on the caller's */
+	struct pending *pend;		/* of a queue without a thread */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
@@ -324,6 +326,13 @@ static struct chunk *take_chunk(struct wqueue *q)
 
 static void push_chunk(struct wqueue *q, struct chunk *c)
 {
+	if (!q->threaded) {
+		run_chunk(q, c, q->pend);
+		c->len = 0;
+		c->next = q->free;
+		q->free = c;
+		return;
+	}
 	pthread_mutex_lock(&q->lock);
 	if (q->tail)
 		q->tail->next = c;
@@ -335,7 +344,7 @@ static void push_chunk(struct wqueue *q, struct chunk *c)
 }
 
 struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, const char *const *sql,
-		      int nst)
+		      int nst, int threaded)
 {
 	struct wqueue *q = xcalloc(1, sizeof(*q));
 
@@ -343,6 +352,7 @@ struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, const char *const *sql,
 	q->st = st;
 	q->sql = sql;
 	q->nst = nst;
+	q->threaded = threaded;
 	q->own_sql = xcalloc((size_t)nst, sizeof(*q->own_sql));
 	q->batch = xcalloc((size_t)nst, sizeof(*q->batch));
 	q->batch_failed = xcalloc((size_t)nst, sizeof(*q->batch_failed));
@@ -350,7 +360,9 @@ struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, const char *const *sql,
 	pthread_cond_init(&q->more, NULL);
 	pthread_cond_init(&q->room, NULL);
 	atomic_init(&q->failed, 0);
-	if (pthread_create(&q->thread, NULL, writer_thread, q)) {
+	if (!threaded)
+		q->pend = xcalloc((size_t)nst, sizeof(*q->pend));
+	else if (pthread_create(&q->thread, NULL, writer_thread, q)) {
 		pthread_mutex_destroy(&q->lock);
 		pthread_cond_destroy(&q->more);
 		pthread_cond_destroy(&q->room);
@@ -470,12 +482,15 @@ int wq_finish(struct wqueue *q)
 		push_chunk(q, q->cur);
 	else
 		q->cur->next = q->free, q->free = q->cur;
-	pthread_mutex_lock(&q->lock);
-	q->done = 1;
-	pthread_cond_signal(&q->more);
-	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
+	if (q->threaded) {
+		pthread_mutex_lock(&q->lock);
+		q->done = 1;
+		pthread_cond_signal(&q->more);
+		pthread_mutex_unlock(&q->lock);
+		pthread_join(q->thread, NULL);
+	}
 	rc = wq_failed(q) ? -1 : 0;
+	free(q->pend);
 	while (q->free) {
 		struct chunk *c = q->free;
 

@@ -12,9 +12,10 @@ struct wqueue;
 
 /* st[0..nst) are the prepared statements ops refer to by index, sql[]
  * their text: runs of one INSERT ... VALUES(...) statement are written
- * several rows at a time. */
+ * several rows at a time. Without threaded, the ops run on the caller's
+ * thread, a chunk at a time, in the same order and batches. */
 struct wqueue *wq_new(sqlite3 *db, sqlite3_stmt **st, const char *const *sql,
-		      int nst);
+		      int nst, int threaded);
 
 /* One statement: wq_begin (or wq_sql for one built at run time), its
  * parameters by 1-based index, then wq_end. Text is copied. A parameter

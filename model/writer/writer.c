@@ -87,6 +87,7 @@ struct wdropped {
 
 struct writer {
 	sqlite3 *db;
+	char *path;		/* of the file being built */
 	sqlite3_stmt *st[S_COUNT];
 	struct wqueue *q;	/* statements run on the writing thread */
 	int64_t base;		/* ids of this writer's rows start above */
@@ -152,6 +153,7 @@ static void writer_free(struct writer *w)
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(w->st[i]);
 	sqlite3_close(w->db);
+	free(w->path);
 	strmap_free(&w->strings, NULL);
 	free(w->string_ids);
 	free(w->hlo.v);
@@ -177,11 +179,12 @@ struct writer *writer_open(const char *path)
 	rc = sqlite3_open_v2(real, &w->db, SQLITE_OPEN_READWRITE |
 			     SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX |
 			     SQLITE_OPEN_NOFOLLOW, NULL);
-	free(real);
+	w->path = real;
 	if (rc != SQLITE_OK) {
 		err_set("cache: cannot create %s: %s", path,
 			w->db ? sqlite3_errmsg(w->db) : "out of memory");
 		sqlite3_close(w->db);
+		free(w->path);
 		free(w);
 		return NULL;
 	}
@@ -210,7 +213,7 @@ struct writer *writer_open(const char *path)
 			return NULL;
 		}
 	}
-	w->q = wq_new(w->db, w->st, stmt_sql, S_COUNT);
+	w->q = wq_new(w->db, w->st, stmt_sql, S_COUNT, 1);
 	if (!w->q) {
 		writer_free(w);
 		return NULL;
@@ -1268,6 +1271,87 @@ void writer_place_window(struct writer *w)
 		place_first(w);
 }
 
+/* The build file in WAL mode, and a second connection reading it: the
+ * finishing pass then reads on one core while the other writes. NULL
+ * (and no error) where the file cannot go in WAL mode, or where tests
+ * ask for it (NXTOP_TEST_ONE_CONNECTION): one connection then does
+ * both, in turn. */
+static sqlite3 *reader_open(struct writer *w, int *err)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *rd = NULL;
+	int wal;
+
+	if (getenv("NXTOP_TEST_ONE_CONNECTION")) {
+		*err = 0;
+		return NULL;
+	}
+	*err = db_exec(w->db, "COMMIT; PRAGMA locking_mode=NORMAL");
+	if (*err)
+		return NULL;
+	wal = sqlite3_prepare_v2(w->db, "PRAGMA journal_mode=WAL", -1, &st,
+				 NULL) == SQLITE_OK &&
+	      sqlite3_step(st) == SQLITE_ROW &&
+	      !strcmp((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	if (wal && sqlite3_open_v2(w->path, &rd, SQLITE_OPEN_READONLY |
+				   SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
+				   NULL) != SQLITE_OK) {
+		sqlite3_close(rd);
+		rd = NULL;
+	}
+	if (rd && db_exec(rd, "PRAGMA cache_size=-4096")) {
+		sqlite3_close(rd);
+		rd = NULL;
+	}
+	*err = db_exec(w->db, "BEGIN");
+	return rd;
+}
+
+/* Levels of detail, aggregates and the indexes not yet built: this
+ * thread reads and summarises every track while the queue's thread
+ * writes their rows and builds the indexes. */
+static int finish_summaries(struct writer *w)
+{
+	sqlite3_stmt *st[FQ_N] = { 0 };
+	struct wqueue *q;
+	sqlite3 *rd;
+	int err, rc = -1;
+
+	/* the finishing pass reads counters through the first */
+	if (db_exec(w->db, schema_indexes[0]))
+		return -1;
+	rd = reader_open(w, &err);
+	if (err) {
+		sqlite3_close(rd);
+		return -1;
+	}
+	for (int i = 0; i < FQ_N; i++) {
+		if (sqlite3_prepare_v3(w->db, finish_write_sql[i], -1,
+				       SQLITE_PREPARE_PERSISTENT, &st[i],
+				       NULL) != SQLITE_OK) {
+			db_fail(w->db, "prepare");
+			goto out;
+		}
+	}
+	q = wq_new(w->db, st, finish_write_sql, FQ_N, rd != NULL);
+	if (!q)
+		goto out;
+	for (int i = 1; i < SCHEMA_INDEXES; i++) {
+		wq_sql(q, schema_indexes[i]);
+		wq_end(q);
+	}
+	rc = finish_tracks(rd ? rd : w->db, q, w->tracks, w->base, w->ntracks,
+			   w->hlo.dropped ? NULL : &w->hlo, w->progress,
+			   w->progress_ctx);
+	rc = wq_finish(q) || rc;
+out:
+	sqlite3_close(rd);
+	for (int i = 0; i < FQ_N; i++)
+		sqlite3_finalize(st[i]);
+	return rc ? -1 : 0;
+}
+
 int writer_finish(struct writer *w)
 {
 	int rc = -1;
@@ -1300,19 +1384,16 @@ int writer_finish(struct writer *w)
 	    /* parts merged in may hold system events */
 	    ((w->sys_events || w->nparts) && sys_parents(w)) ||
 	    (w->deps_pending && deps_resolve(w->db)) ||
-	    schema_create_indexes(w->db))
-		goto out;
-	if (finish_tracks(w->db, w->tracks, w->base, w->ntracks,
-			  w->hlo.dropped ? NULL : &w->hlo, w->progress,
-			  w->progress_ctx) || resolve_flows(w) ||
-	    fill_flow_marks(w))
+	    finish_summaries(w) || resolve_flows(w) || fill_flow_marks(w))
 		goto out;
 	/* planner statistics from a sample of each index: a full ANALYZE
 	 * reads every index again */
 	if (warn_outside(w) || fill_extents(w) ||
 	    db_exec(w->db, "PRAGMA analysis_limit=1000; ANALYZE") ||
 	    db_exec(w->db, "INSERT OR REPLACE INTO meta VALUES('complete', 1)") ||
-	    db_exec(w->db, "COMMIT"))
+	    /* back in rollback mode, the WAL file gone, before it is
+	     * renamed into place */
+	    db_exec(w->db, "COMMIT; PRAGMA journal_mode=DELETE"))
 		goto out;
 	rc = 0;
 out:

@@ -115,10 +115,14 @@ struct slice_hlo {
 size_t slice_hlo_max(void);
 
 /* Finishing passes (finish.c): nesting depth, busy time and
- * level-of-detail rows for every track. hlo: NULL to read the HLO
- * names from the instruction table. */
-int finish_tracks(sqlite3 *db, const struct wtrack *tracks, int64_t base,
-		  int64_t ntracks, const struct slice_hlo *hlo,
+ * level-of-detail rows for every track, read from db and written
+ * through q, whose statements are finish_write_sql[]. hlo: NULL to read
+ * the HLO names from the instruction table. */
+enum { FQ_TRACK, FQ_LOD, FQ_CLOD, FQ_LANE, FQ_AGG, FQ_N };
+extern const char *const finish_write_sql[FQ_N];
+struct wqueue;
+int finish_tracks(sqlite3 *db, struct wqueue *q, const struct wtrack *tracks,
+		  int64_t base, int64_t ntracks, const struct slice_hlo *hlo,
 		  void (*progress)(void *, const char *, int), void *ctx);
 
 /* The table of pending dependencies (deps.c), made with the cache, and
