@@ -1300,7 +1300,10 @@ static sqlite3 *reader_open(struct writer *w, int *err)
 		sqlite3_close(rd);
 		rd = NULL;
 	}
-	if (rd && db_exec(rd, "PRAGMA cache_size=-4096")) {
+	/* read once here: a file system without the shared memory WAL
+	 * needs fails now, not half way */
+	if (rd && db_exec(rd, "PRAGMA cache_size=-4096;"
+			  " SELECT count(*) FROM track")) {
 		sqlite3_close(rd);
 		rd = NULL;
 	}
