@@ -47,15 +47,27 @@ int deps_create(sqlite3 *db)
  * dependence"), else a default. */
 #define LINK_NAME(D) "coalesce(lower(replace(p.type, '_', ' ')), '" D "')"
 
+/* The pending rows of one kind, their other end found by its id: in
+ * the order of the ids (the index dep_key_KIND), so that the seeks walk
+ * the id index front to back instead of jumping across it, which on a
+ * large profile sends nearly every seek to the disk (10M instructions:
+ * 20.6 s in read order, 12.8 s with the index built). Transfers are
+ * few enough for their index to stay in the cache: their packets are
+ * matched in read order. */
+#define FOUND(BY_ID, T) \
+	"INSERT INTO temp.dep_found SELECT p.rowid, " \
+	BY_ID(T, "p.key", "p.profile") ", p.slice, p.type FROM" \
+	" temp.dep_pending p INDEXED BY dep_key_%d WHERE p.kind = %d"
+
 /* The statements that find the other end by its id, finding the slice
  * by BY_ID; each turns the pending rows of one kind into flows (out,
  * in, kind, exact), in the order they were read. */
 #define ID_LINKS(BY_ID) { \
 	/* predecessors: kept with one end when the id names nothing */ \
-	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT " \
-	BY_ID("instruction", "p.key", "p.profile") ", p.slice, " \
-	LINK_NAME("dependency") ", 1 FROM temp.dep_pending p WHERE" \
-	" p.kind = %d ORDER BY p.rowid", \
+	FOUND(BY_ID, "instruction") ";" \
+	" INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT p.o," \
+	" p.slice, " LINK_NAME("dependency") ", 1 FROM temp.dep_found p" \
+	" ORDER BY p.r; DELETE FROM temp.dep_found", \
 	/* Flow table rows: the same, unless neither end is found */ \
 	"INSERT INTO flow(flow_id, slice_out, slice_in, kind, exact)" \
 	" SELECT NULL, o, i, k, 1 FROM (SELECT p.rowid AS r, " \
@@ -134,7 +146,7 @@ static const struct {
 static const char drop_sql[] =
 	"DROP INDEX IF EXISTS dep_instruction; DROP INDEX IF EXISTS dep_transfer;"
 	" DROP INDEX IF EXISTS dep_packet; DROP INDEX IF EXISTS dep_semaphore;"
-	" DROP TABLE temp.dep_pending;";
+	" DROP TABLE temp.dep_pending; DROP TABLE temp.dep_found;";
 
 /* Runs the statement fmt with kinds a and b. */
 static int exec_fmt(sqlite3 *db, const char *fmt, int a, int b)
@@ -217,9 +229,19 @@ static int link_all(sqlite3 *db)
 
 	if (int_of(db, one_profile_sql, &one))
 		return db_fail(db, "dependencies");
-	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++)
-		if (exec_fmt(db, id_sql[!!one][i], id_kinds[i], 0))
+	if (db_exec(db, "CREATE TEMP TABLE dep_found(r INTEGER, o, slice"
+		    " INTEGER, type TEXT)"))
+		return -1;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++) {
+		/* the kind twice: FOUND's index, then its rows */
+		if (id_kinds[i] == WD_PRED &&
+		    exec_fmt(db, "CREATE INDEX temp.dep_key_%d ON"
+			     " dep_pending(key, profile, slice, type) WHERE"
+			     " kind = %d", id_kinds[i], id_kinds[i]))
 			return -1;
+		if (exec_fmt(db, id_sql[!!one][i], id_kinds[i], id_kinds[i]))
+			return -1;
+	}
 	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
 		if (exec_fmt(db, link_sql[i], kinds[i][0], kinds[i][1]))
 			return -1;
