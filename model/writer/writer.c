@@ -99,9 +99,11 @@ struct writer {
 	size_t nstrings, cap_strings, string_bytes;
 
 	struct slice_hlo hlo;	/* of the instruction slices */
-	/* the instruction table's columns so far: instr_pos[c] is column
-	 * c's parameter after slice_id's, 0 while the table lacks it */
+	/* the instruction table's columns so far, instr_order[0..
+	 * instr_ncols) in table order: column c is parameter instr_pos[c]
+	 * + 1 of its INSERT, instr_pos[c] 0 while the table lacks it */
 	int instr_pos[IC_COUNT];
+	int instr_order[IC_COUNT];
 	int instr_ncols;
 	struct wtrack *tracks;	/* index = track id */
 	struct window win;	/* slices of rows that nest by time */
@@ -862,30 +864,16 @@ static void keep_hlo(struct writer *w, int64_t slice, int64_t hlo)
 #define HAS_NUM(src, m) ((src)->m.has)
 #define IC_NEW(col, kind, member, group, label, field) \
 	if (!w->instr_pos[IC_##col] && HAS_##kind(src, member)) \
-		instr_column(w, IC_##col, &sql);
+		instr_column(w, IC_##col);
 #define IC_BIND(col, kind, member, group, label, field) \
 	i = 1 + w->instr_pos[IC_##col]; \
 	if (i > 1) \
 		BIND_##kind(src, member);
 
-/* Adds column c to the instruction table, after those it has, and to
- * *sql, the INSERT of them all being built. */
-static void instr_column(struct writer *w, int c, struct strbuf *sql)
+/* Adds column c to the instruction table, after those it has. */
+static void instr_column(struct writer *w, int c)
 {
-	static const char *const names[] = {
-#define IC_NAME(col, kind, member, group, label, field) #col,
-		INSTRUCTION_COLUMNS(IC_NAME)
-#undef IC_NAME
-	};
-
-	if (!sql->len) {
-		sb_adds(sql, "INSERT INTO instruction(slice_id");
-		for (int k = 1; k <= w->instr_ncols; k++)
-			for (int j = 0; j < IC_COUNT; j++)
-				if (w->instr_pos[j] == k)
-					sb_printf(sql, ", %s", names[j]);
-	}
-	sb_printf(sql, ", %s", names[c]);
+	w->instr_order[w->instr_ncols] = c;
 	w->instr_pos[c] = ++w->instr_ncols;
 	wq_sql(w->q, schema_add_column_sql(c));
 	wq_end(w->q);
@@ -893,20 +881,25 @@ static void instr_column(struct writer *w, int c, struct strbuf *sql)
 
 /* The instruction table starts with slice_id alone and gains a column
  * when a row first has it (schema.h): a profile's rows hold only the
- * columns it has. */
+ * columns it has. The INSERT then names them all. */
 static void instr_columns(struct writer *w, const struct winstruction *src)
 {
+	const struct column *cols = typed_tables[TT_instruction].cols;
+	int had = w->instr_ncols;
 	struct strbuf sql;
 
-	sb_init(&sql);
 	INSTRUCTION_COLUMNS(IC_NEW)
-	if (sql.len) {
-		sb_adds(&sql, ") VALUES(?");
-		for (int k = 0; k < w->instr_ncols; k++)
-			sb_adds(&sql, ",?");
-		sb_addc(&sql, ')');
-		wq_restate(w->q, S_INSTR, sb_cstr(&sql));
-	}
+	if (w->instr_ncols == had)
+		return;
+	sb_init(&sql);
+	sb_adds(&sql, "INSERT INTO instruction(slice_id");
+	for (int k = 0; k < w->instr_ncols; k++)
+		sb_printf(&sql, ", %s", cols[w->instr_order[k]].name);
+	sb_adds(&sql, ") VALUES(?");
+	for (int k = 0; k < w->instr_ncols; k++)
+		sb_adds(&sql, ",?");
+	sb_addc(&sql, ')');
+	wq_restate(w->q, S_INSTR, sb_cstr(&sql));
 	sb_free(&sql);
 }
 
