@@ -21,7 +21,10 @@ int deps_create(sqlite3 *db)
 		       " CREATE TEMP TABLE dep_pending(kind INTEGER,"
 		       " profile INTEGER, slice INTEGER, ts INTEGER, ts2 INTEGER,"
 		       " key, key2, sem TEXT, op INTEGER, value INTEGER, tab TEXT,"
-		       " tab2 TEXT, type TEXT)");
+		       " tab2 TEXT, type TEXT);"
+		       /* predecessors found, before they become flows */
+		       " CREATE TEMP TABLE dep_found(r INTEGER, o, slice INTEGER,"
+		       " type TEXT)");
 }
 
 /* The slice of the typed row T (alias x) with id K in profile P: the
@@ -47,24 +50,20 @@ int deps_create(sqlite3 *db)
  * dependence"), else a default. */
 #define LINK_NAME(D) "coalesce(lower(replace(p.type, '_', ' ')), '" D "')"
 
-/* The pending rows of one kind, their other end found by its id: in
- * the order of the ids (the index dep_key_KIND), so that the seeks walk
- * the id index front to back instead of jumping across it, which on a
- * large profile sends nearly every seek to the disk (10M instructions:
- * 20.6 s in read order, 12.8 s with the index built). Transfers are
- * few enough for their index to stay in the cache: their packets are
- * matched in read order. */
-#define FOUND(BY_ID, T) \
-	"INSERT INTO temp.dep_found SELECT p.rowid, " \
-	BY_ID(T, "p.key", "p.profile") ", p.slice, p.type FROM" \
-	" temp.dep_pending p INDEXED BY dep_key_%d WHERE p.kind = %d"
-
 /* The statements that find the other end by its id, finding the slice
  * by BY_ID; each turns the pending rows of one kind into flows (out,
  * in, kind, exact), in the order they were read. */
 #define ID_LINKS(BY_ID) { \
-	/* predecessors: kept with one end when the id names nothing */ \
-	FOUND(BY_ID, "instruction") ";" \
+	/* predecessors: kept with one end when the id names nothing; found
+	 * in the order of the ids (the index dep_key), so that the seeks
+	 * walk the id index front to back instead of jumping across it,
+	 * which on a large profile sends nearly every seek to the disk
+	 * (10M instructions: 20.6 s in read order, 12.8 s with the index
+	 * built). Transfers are few enough for their index to stay in the
+	 * cache: their packets are matched in read order. */ \
+	"INSERT INTO temp.dep_found SELECT p.rowid, " \
+	BY_ID("instruction", "p.key", "p.profile") ", p.slice, p.type FROM" \
+	" temp.dep_pending p INDEXED BY dep_key WHERE p.kind = %d;" \
 	" INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT p.o," \
 	" p.slice, " LINK_NAME("dependency") ", 1 FROM temp.dep_found p" \
 	" ORDER BY p.r; DELETE FROM temp.dep_found", \
@@ -141,6 +140,8 @@ static const struct {
 	  " dep_pending(profile, sem, ts) WHERE kind = %d" },
 	{ "kind = %d", "CREATE INDEX temp.dep_by_slice ON"
 	  " dep_pending(slice, ts) WHERE kind = %d" },
+	{ "kind = %d", "CREATE INDEX temp.dep_key ON"
+	  " dep_pending(key, profile, slice, type) WHERE kind = %d" },
 };
 
 static const char drop_sql[] =
@@ -197,7 +198,7 @@ static int make_indexes(sqlite3 *db)
 	const int kinds[][3] = {
 		{ WD_PRED, WD_ROW, 0 }, { WD_PACKET, WD_ROW, 0 }, { WD_ROW, 0, 0 },
 		{ WD_WAIT, 0, 0 }, { WD_WAIT, 0, WD_SIGNAL },
-		{ WD_TRIGGER, 0, WD_TRIGGERED },
+		{ WD_TRIGGER, 0, WD_TRIGGERED }, { WD_PRED, 0, WD_PRED },
 	};
 	int need;
 
@@ -229,17 +230,13 @@ static int link_all(sqlite3 *db)
 
 	if (int_of(db, one_profile_sql, &one))
 		return db_fail(db, "dependencies");
-	if (db_exec(db, "CREATE TEMP TABLE dep_found(r INTEGER, o, slice"
-		    " INTEGER, type TEXT)"))
-		return -1;
 	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++) {
-		/* the kind twice: FOUND's index, then its rows */
-		if (id_kinds[i] == WD_PRED &&
-		    exec_fmt(db, "CREATE INDEX temp.dep_key_%d ON"
-			     " dep_pending(key, profile, slice, type) WHERE"
-			     " kind = %d", id_kinds[i], id_kinds[i]))
-			return -1;
-		if (exec_fmt(db, id_sql[!!one][i], id_kinds[i], id_kinds[i]))
+		/* a kind with no rows has no index to be read by */
+		int any = any_pending(db, "kind = %d", id_kinds[i], 0);
+
+		if (any < 0)
+			return db_fail(db, "dependencies");
+		if (any && exec_fmt(db, id_sql[!!one][i], id_kinds[i], 0))
 			return -1;
 	}
 	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
