@@ -12,8 +12,11 @@
 
 /* Rows held before they are written: a track's rows go in key order,
  * each at the end of the table, unless there are more than this many
- * (24 MB) and they are written in several runs. */
-#define AGG_HOLD (1u << 19)
+ * (3 MB) and they are written in several runs, each run of a field and
+ * level at the end of its rows so far. More held would not make the
+ * table smaller, but the writing thread would wait while they are
+ * gathered and the finishing pass while they are written. */
+#define AGG_HOLD (1u << 16)
 
 struct entry {
 	int64_t value, n, dur, dmin, dmax;
