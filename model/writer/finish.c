@@ -301,28 +301,42 @@ static int64_t hlo_of(const struct lod_state *s, int64_t id)
 	return k < s->hlo->n && s->hlo->v[k] ? s->hlo->v[k] + s->base : 0;
 }
 
-/* Feeds one event's field values to the aggregates. */
-static void add_agg(struct lod_state *s, sqlite3_stmt *sel, int64_t ts,
-		    int64_t dur)
-{
+/* A slice as the finishing pass reads it (select_sql), each column read
+ * once: vals[] and has[] are the aggregates' fields (AGG_DUR's is binned
+ * from dur by agg_add). */
+struct srow {
+	int64_t id, ts, dur;
+	int depth;
 	int64_t vals[AGG_NFIELDS];
 	int has[AGG_NFIELDS];
+};
 
-	vals[AGG_NAME] = sqlite3_column_int64(sel, 3);
-	has[AGG_NAME] = 1;
-	vals[AGG_CAT] = sqlite3_column_int64(sel, 4);
-	has[AGG_CAT] = sqlite3_column_type(sel, 4) != SQLITE_NULL;
+/* NULL columns read as absent: the query selects a NULL where the track
+ * has no such field. */
+static int64_t opt_col(sqlite3_stmt *sel, int i, int *has)
+{
+	*has = sqlite3_column_type(sel, i) != SQLITE_NULL;
+	return *has ? sqlite3_column_int64(sel, i) : 0;
+}
+
+static void srow_read(const struct lod_state *s, sqlite3_stmt *sel,
+		      struct srow *r)
+{
+	r->id = sqlite3_column_int64(sel, 0);
+	r->ts = sqlite3_column_int64(sel, 1);
+	r->dur = sqlite3_column_int64(sel, 2);
+	r->vals[AGG_NAME] = sqlite3_column_int64(sel, 3);
+	r->has[AGG_NAME] = 1;
+	r->vals[AGG_CAT] = opt_col(sel, 4, &r->has[AGG_CAT]);
+	r->depth = sqlite3_column_int(sel, 5);
 	if (s->instr && s->hlo) {
-		vals[AGG_HLO] = hlo_of(s, sqlite3_column_int64(sel, 0));
-		has[AGG_HLO] = vals[AGG_HLO] != 0;
+		r->vals[AGG_HLO] = hlo_of(s, r->id);
+		r->has[AGG_HLO] = r->vals[AGG_HLO] != 0;
 	} else {
-		has[AGG_HLO] = sqlite3_column_type(sel, 6) != SQLITE_NULL;
-		vals[AGG_HLO] = has[AGG_HLO] ? sqlite3_column_int64(sel, 6) : 0;
+		r->vals[AGG_HLO] = opt_col(sel, 6, &r->has[AGG_HLO]);
 	}
-	has[AGG_SIZE] = sqlite3_column_type(sel, 7) != SQLITE_NULL;
-	vals[AGG_SIZE] = has[AGG_SIZE] ? sqlite3_column_int64(sel, 7) : 0;
-	has[AGG_DUR] = 0;	/* agg_add bins dur itself */
-	agg_add(s->agg, ts, dur, vals, has);
+	r->vals[AGG_SIZE] = opt_col(sel, 7, &r->has[AGG_SIZE]);
+	r->has[AGG_DUR] = 0;
 }
 
 /* Per-depth levels of a nested track: one state per depth, with the
@@ -436,23 +450,22 @@ static int scan_slices(struct lod_state *s, struct rows *r,
 			return db_fail(s->db, "scan");
 	}
 	while ((sel = rows_next(r, &err))) {
-		int64_t id = sqlite3_column_int64(sel, 0);
-		int64_t ts = sqlite3_column_int64(sel, 1);
-		int64_t end = ts + sqlite3_column_int64(sel, 2);
-		int d = sqlite3_column_int(sel, 5);
+		struct srow row;
+		int64_t end;
 
-		if (d > ts_out->max_depth)
-			ts_out->max_depth = d;
+		srow_read(s, sel, &row);
+		end = row.ts + row.dur;
+		if (row.depth > ts_out->max_depth)
+			ts_out->max_depth = row.depth;
 		if (s->lmin >= 0) {
-			add_slice(s, id, ts, end, sqlite3_column_int64(sel, 3),
-				  sqlite3_column_int64(sel, 4), covered);
-			add_agg(s, sel, ts, end - ts);
-			lanes_add(ls, d, id, ts, end,
-				  sqlite3_column_int64(sel, 3),
-				  sqlite3_column_int64(sel, 4));
+			add_slice(s, row.id, row.ts, end, row.vals[AGG_NAME],
+				  row.vals[AGG_CAT], covered);
+			agg_add(s->agg, row.ts, row.dur, row.vals, row.has);
+			lanes_add(ls, row.depth, row.id, row.ts, end,
+				  row.vals[AGG_NAME], row.vals[AGG_CAT]);
 		}
 		if (end > covered) {
-			ts_out->busy += end - NX_MAX(ts, covered);
+			ts_out->busy += end - NX_MAX(row.ts, covered);
 			covered = end;
 		}
 	}
