@@ -107,17 +107,22 @@ static const char *const link_sql[] = {
 	" ORDER BY r",
 	/* semaphore waits: the last signal of the semaphore before the
 	 * update that left it at the awaited value when the wait ended
-	 * (before the wait's end when no such update is listed) */
-	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, s,"
-	" 'semaphore', 0 FROM (SELECT p.rowid AS r, p.slice AS s,"
+	 * (before the wait's end when no such update is listed). The
+	 * waits are matched by semaphore and time, so that the seeks walk
+	 * the updates and signals front to back, and written in read
+	 * order. */
+	"INSERT INTO temp.dep_found(r, o, slice) SELECT p.rowid,"
 	" (SELECT g.slice FROM temp.dep_pending g WHERE g.kind = %d AND"
 	" g.profile = p.profile AND g.sem = p.sem AND g.slice <> p.slice AND"
 	" g.ts <= coalesce((SELECT CASE WHEN u.value = p.value OR (p.op = 62"
 	" AND u.value > p.value) THEN u.ts END FROM semaphore_update u WHERE"
 	" u.profile_id = p.profile AND u.sem_id = p.sem AND u.ts <= p.ts"
-	" ORDER BY u.ts DESC LIMIT 1), p.ts) ORDER BY g.ts DESC LIMIT 1) AS o"
-	" FROM temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL"
-	" ORDER BY r",
+	" ORDER BY u.ts DESC LIMIT 1), p.ts) ORDER BY g.ts DESC LIMIT 1),"
+	" p.slice FROM temp.dep_pending p INDEXED BY dep_wait WHERE"
+	" p.kind = %d;"
+	" INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, slice,"
+	" 'semaphore', 0 FROM temp.dep_found WHERE o IS NOT NULL ORDER BY r;"
+	" DELETE FROM temp.dep_found",
 };
 
 /* The page cache (KB) the matching seeks in: as large as the temporary
@@ -142,6 +147,8 @@ static const struct {
 	  " dep_pending(slice, ts) WHERE kind = %d" },
 	{ "kind = %d", "CREATE INDEX temp.dep_key ON"
 	  " dep_pending(key, profile, slice, type) WHERE kind = %d" },
+	{ "kind = %d", "CREATE INDEX temp.dep_wait ON"
+	  " dep_pending(profile, sem, ts, value, op, slice) WHERE kind = %d" },
 };
 
 static const char drop_sql[] =
@@ -199,6 +206,7 @@ static int make_indexes(sqlite3 *db)
 		{ WD_PRED, WD_ROW, 0 }, { WD_PACKET, WD_ROW, 0 }, { WD_ROW, 0, 0 },
 		{ WD_WAIT, 0, 0 }, { WD_WAIT, 0, WD_SIGNAL },
 		{ WD_TRIGGER, 0, WD_TRIGGERED }, { WD_PRED, 0, WD_PRED },
+		{ WD_WAIT, 0, WD_WAIT },
 	};
 	int need;
 
@@ -211,6 +219,17 @@ static int make_indexes(sqlite3 *db)
 			return -1;
 	}
 	return 0;
+}
+
+/* Runs fmt with kinds a and b when some pending link is of kind of: a
+ * kind with no rows has no index to be read by. */
+static int exec_if_pending(sqlite3 *db, const char *fmt, int of, int a, int b)
+{
+	int any = any_pending(db, "kind = %d", of, 0);
+
+	if (any < 0)
+		return db_fail(db, "dependencies");
+	return any ? exec_fmt(db, fmt, a, b) : 0;
 }
 
 /* Whether every track and pending link is of one profile: then an id
@@ -230,17 +249,13 @@ static int link_all(sqlite3 *db)
 
 	if (int_of(db, one_profile_sql, &one))
 		return db_fail(db, "dependencies");
-	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++) {
-		/* a kind with no rows has no index to be read by */
-		int any = any_pending(db, "kind = %d", id_kinds[i], 0);
-
-		if (any < 0)
-			return db_fail(db, "dependencies");
-		if (any && exec_fmt(db, id_sql[!!one][i], id_kinds[i], 0))
+	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++)
+		if (exec_if_pending(db, id_sql[!!one][i], id_kinds[i],
+				    id_kinds[i], 0))
 			return -1;
-	}
 	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
-		if (exec_fmt(db, link_sql[i], kinds[i][0], kinds[i][1]))
+		if (exec_if_pending(db, link_sql[i], kinds[i][1], kinds[i][0],
+				    kinds[i][1]))
 			return -1;
 	return 0;
 }
