@@ -93,18 +93,21 @@ static const char *const link_sql[] = {
 	 * (x is p again: an ORDER BY here cannot name p; the joins in
 	 * this order, whatever the planner guesses without statistics);
 	 * among several, the one naming the transfer's start, then the one
-	 * ending at its completion */
-	"INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, s,"
-	" 'dma trigger', 0 FROM (SELECT p.rowid AS r, p.slice AS s,"
+	 * ending at its completion. Matched in time order, so that the
+	 * seeks walk each engine's instructions front to back, and written
+	 * in read order. */
+	"INSERT INTO temp.dep_found(r, o, slice) SELECT p.rowid,"
 	" (SELECT i.id FROM temp.dep_pending x CROSS JOIN track t CROSS JOIN"
 	" slice i ON i.track_id = t.id AND i.depth = 0 AND i.ts = x.ts WHERE"
 	" x.rowid = p.rowid AND t.profile_id = x.profile AND t.kind = 'engine'"
 	" ORDER BY"
 	" EXISTS(SELECT 1 FROM temp.dep_pending q WHERE q.kind = %d AND"
 	" q.slice = i.id AND q.ts = x.value) DESC, i.ts + i.dur = x.ts2 DESC,"
-	" i.id LIMIT 1)"
-	" AS o FROM temp.dep_pending p WHERE p.kind = %d) WHERE o IS NOT NULL"
-	" ORDER BY r",
+	" i.id LIMIT 1), p.slice FROM temp.dep_pending p INDEXED BY"
+	" dep_trigger WHERE p.kind = %d;"
+	" INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, slice,"
+	" 'dma trigger', 0 FROM temp.dep_found WHERE o IS NOT NULL ORDER BY r;"
+	" DELETE FROM temp.dep_found",
 	/* semaphore waits: the last signal of the semaphore before the
 	 * update that left it at the awaited value when the wait ended
 	 * (before the wait's end when no such update is listed). The
@@ -149,6 +152,8 @@ static const struct {
 	  " dep_pending(key, profile, slice, type) WHERE kind = %d" },
 	{ "kind = %d", "CREATE INDEX temp.dep_wait ON"
 	  " dep_pending(profile, sem, ts, value, op, slice) WHERE kind = %d" },
+	{ "kind = %d", "CREATE INDEX temp.dep_trigger ON"
+	  " dep_pending(profile, ts, slice) WHERE kind = %d" },
 };
 
 static const char drop_sql[] =
@@ -206,7 +211,7 @@ static int make_indexes(sqlite3 *db)
 		{ WD_PRED, WD_ROW, 0 }, { WD_PACKET, WD_ROW, 0 }, { WD_ROW, 0, 0 },
 		{ WD_WAIT, 0, 0 }, { WD_WAIT, 0, WD_SIGNAL },
 		{ WD_TRIGGER, 0, WD_TRIGGERED }, { WD_PRED, 0, WD_PRED },
-		{ WD_WAIT, 0, WD_WAIT },
+		{ WD_WAIT, 0, WD_WAIT }, { WD_TRIGGER, 0, WD_TRIGGER },
 	};
 	int need;
 
