@@ -22,7 +22,8 @@ int deps_create(sqlite3 *db)
 		       " profile INTEGER, slice INTEGER, ts INTEGER, ts2 INTEGER,"
 		       " key, key2, sem TEXT, op INTEGER, value INTEGER, tab TEXT,"
 		       " tab2 TEXT, type TEXT);"
-		       /* predecessors found, before they become flows */
+		       /* links of one kind found, matched in another order
+		        * than they were read, before they become flows */
 		       " CREATE TEMP TABLE dep_found(r INTEGER, o, slice INTEGER,"
 		       " type TEXT)");
 }
@@ -50,6 +51,13 @@ int deps_create(sqlite3 *db)
  * dependence"), else a default. */
 #define LINK_NAME(D) "coalesce(lower(replace(p.type, '_', ' ')), '" D "')"
 
+/* The flows of the links in temp.dep_found (p), in the order they were
+ * read (r), of kind KIND and exactness EXACT; WHERE keeps some. */
+#define FOUND_FLOWS(KIND, EXACT, WHERE) \
+	" INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT p.o," \
+	" p.slice, " KIND ", " EXACT " FROM temp.dep_found p" WHERE \
+	" ORDER BY p.r; DELETE FROM temp.dep_found"
+
 /* The statements that find the other end by its id, finding the slice
  * by BY_ID; each turns the pending rows of one kind into flows (out,
  * in, kind, exact), in the order they were read. */
@@ -64,9 +72,7 @@ int deps_create(sqlite3 *db)
 	"INSERT INTO temp.dep_found SELECT p.rowid, " \
 	BY_ID("instruction", "p.key", "p.profile") ", p.slice, p.type FROM" \
 	" temp.dep_pending p INDEXED BY dep_key WHERE p.kind = %d;" \
-	" INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT p.o," \
-	" p.slice, " LINK_NAME("dependency") ", 1 FROM temp.dep_found p" \
-	" ORDER BY p.r; DELETE FROM temp.dep_found", \
+	FOUND_FLOWS(LINK_NAME("dependency"), "1", ""), \
 	/* Flow table rows: the same, unless neither end is found */ \
 	"INSERT INTO flow(flow_id, slice_out, slice_in, kind, exact)" \
 	" SELECT NULL, o, i, k, 1 FROM (SELECT p.rowid AS r, " \
@@ -105,9 +111,7 @@ static const char *const link_sql[] = {
 	" q.slice = i.id AND q.ts = x.value) DESC, i.ts + i.dur = x.ts2 DESC,"
 	" i.id LIMIT 1), p.slice FROM temp.dep_pending p INDEXED BY"
 	" dep_trigger WHERE p.kind = %d;"
-	" INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, slice,"
-	" 'dma trigger', 0 FROM temp.dep_found WHERE o IS NOT NULL ORDER BY r;"
-	" DELETE FROM temp.dep_found",
+	FOUND_FLOWS("'dma trigger'", "0", " WHERE p.o IS NOT NULL"),
 	/* semaphore waits: the last signal of the semaphore before the
 	 * update that left it at the awaited value when the wait ended
 	 * (before the wait's end when no such update is listed). The
@@ -123,9 +127,7 @@ static const char *const link_sql[] = {
 	" ORDER BY u.ts DESC LIMIT 1), p.ts) ORDER BY g.ts DESC LIMIT 1),"
 	" p.slice FROM temp.dep_pending p INDEXED BY dep_wait WHERE"
 	" p.kind = %d;"
-	" INSERT INTO flow(slice_out, slice_in, kind, exact) SELECT o, slice,"
-	" 'semaphore', 0 FROM temp.dep_found WHERE o IS NOT NULL ORDER BY r;"
-	" DELETE FROM temp.dep_found",
+	FOUND_FLOWS("'semaphore'", "0", " WHERE p.o IS NOT NULL"),
 };
 
 /* The page cache (KB) the matching seeks in: as large as the temporary
@@ -135,24 +137,32 @@ static const char *const link_sql[] = {
 /* Indexes the matching seeks by, each made only when some pending row
  * needs it, and dropped once the flows are written (the finished cache
  * does not need them). */
+#define KIND(k) (1u << (k))
+
 static const struct {
-	const char *when, *sql;
+	unsigned need;		/* the kinds of pending links that read it */
+	const char *also;	/* when set, made only if some link of the
+				 * first of them (its %d) is as this says */
+	int holds;		/* the kind a partial index holds (its %d) */
+	const char *sql;
 } indexes[] = {
-	{ "kind IN (%d, %d)", "CREATE INDEX dep_instruction ON instruction(id)" },
-	{ "kind IN (%d, %d)", "CREATE INDEX dep_transfer ON dma_transfer(id)" },
-	{ "kind = %d AND 'dmapacket' IN (lower(tab), lower(tab2))",
-	  "CREATE INDEX dep_packet ON dma_packet(id)" },
-	{ "kind = %d", "CREATE INDEX dep_semaphore ON"
+	{ KIND(WD_PRED) | KIND(WD_ROW), NULL, 0,
+	  "CREATE INDEX dep_instruction ON instruction(id)" },
+	{ KIND(WD_PACKET) | KIND(WD_ROW), NULL, 0,
+	  "CREATE INDEX dep_transfer ON dma_transfer(id)" },
+	{ KIND(WD_ROW), "kind = %d AND 'dmapacket' IN (lower(tab), lower(tab2))",
+	  0, "CREATE INDEX dep_packet ON dma_packet(id)" },
+	{ KIND(WD_WAIT), NULL, 0, "CREATE INDEX dep_semaphore ON"
 	  " semaphore_update(profile_id, sem_id, ts)" },
-	{ "kind = %d", "CREATE INDEX temp.dep_signal ON"
+	{ KIND(WD_WAIT), NULL, WD_SIGNAL, "CREATE INDEX temp.dep_signal ON"
 	  " dep_pending(profile, sem, ts) WHERE kind = %d" },
-	{ "kind = %d", "CREATE INDEX temp.dep_by_slice ON"
-	  " dep_pending(slice, ts) WHERE kind = %d" },
-	{ "kind = %d", "CREATE INDEX temp.dep_key ON"
+	{ KIND(WD_TRIGGER), NULL, WD_TRIGGERED, "CREATE INDEX temp.dep_by_slice"
+	  " ON dep_pending(slice, ts) WHERE kind = %d" },
+	{ KIND(WD_PRED), NULL, WD_PRED, "CREATE INDEX temp.dep_key ON"
 	  " dep_pending(key, profile, slice, type) WHERE kind = %d" },
-	{ "kind = %d", "CREATE INDEX temp.dep_wait ON"
+	{ KIND(WD_WAIT), NULL, WD_WAIT, "CREATE INDEX temp.dep_wait ON"
 	  " dep_pending(profile, sem, ts, value, op, slice) WHERE kind = %d" },
-	{ "kind = %d", "CREATE INDEX temp.dep_trigger ON"
+	{ KIND(WD_TRIGGER), NULL, WD_TRIGGER, "CREATE INDEX temp.dep_trigger ON"
 	  " dep_pending(profile, ts, slice) WHERE kind = %d" },
 };
 
@@ -204,37 +214,22 @@ static int any_pending(sqlite3 *db, const char *when, int a, int b)
 	return any;
 }
 
-static int make_indexes(sqlite3 *db)
+/* The indexes the pending links of kinds (a KIND() mask) read. */
+static int make_indexes(sqlite3 *db, unsigned kinds)
 {
-	/* the kinds that need the index, and the kind it holds */
-	const int kinds[][3] = {
-		{ WD_PRED, WD_ROW, 0 }, { WD_PACKET, WD_ROW, 0 }, { WD_ROW, 0, 0 },
-		{ WD_WAIT, 0, 0 }, { WD_WAIT, 0, WD_SIGNAL },
-		{ WD_TRIGGER, 0, WD_TRIGGERED }, { WD_PRED, 0, WD_PRED },
-		{ WD_WAIT, 0, WD_WAIT }, { WD_TRIGGER, 0, WD_TRIGGER },
-	};
-	int need;
-
 	for (size_t i = 0; i < NX_ARRAY_SIZE(indexes); i++) {
-		need = any_pending(db, indexes[i].when, kinds[i][0],
-				   kinds[i][1]);
-		if (need < 0)
+		unsigned need = indexes[i].need & kinds;
+		int any = need != 0;
+
+		if (any && indexes[i].also)
+			any = any_pending(db, indexes[i].also,
+					  __builtin_ctz(need), 0);
+		if (any < 0)
 			return db_fail(db, "dependencies");
-		if (need && exec_fmt(db, indexes[i].sql, kinds[i][2], 0))
+		if (any && exec_fmt(db, indexes[i].sql, indexes[i].holds, 0))
 			return -1;
 	}
 	return 0;
-}
-
-/* Runs fmt with kinds a and b when some pending link is of kind of: a
- * kind with no rows has no index to be read by. */
-static int exec_if_pending(sqlite3 *db, const char *fmt, int of, int a, int b)
-{
-	int any = any_pending(db, "kind = %d", of, 0);
-
-	if (any < 0)
-		return db_fail(db, "dependencies");
-	return any ? exec_fmt(db, fmt, a, b) : 0;
 }
 
 /* Whether every track and pending link is of one profile: then an id
@@ -244,10 +239,13 @@ static const char one_profile_sql[] =
 	" EXISTS(SELECT 1 FROM temp.dep_pending WHERE profile IS NOT"
 	" (SELECT min(profile_id) FROM track))";
 
-static int link_all(sqlite3 *db)
+/* The flows of the pending links of kinds: a kind with no links runs no
+ * statement (and has no index to be read by). */
+static int link_all(sqlite3 *db, unsigned kinds)
 {
 	const int id_kinds[] = { WD_PRED, WD_ROW, WD_PACKET };
-	const int kinds[][2] = {
+	/* each link_sql's kinds: the one matched against, the links */
+	const int by_time[][2] = {
 		{ WD_TRIGGERED, WD_TRIGGER }, { WD_SIGNAL, WD_WAIT },
 	};
 	int one;
@@ -255,17 +253,17 @@ static int link_all(sqlite3 *db)
 	if (int_of(db, one_profile_sql, &one))
 		return db_fail(db, "dependencies");
 	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++)
-		if (exec_if_pending(db, id_sql[!!one][i], id_kinds[i],
-				    id_kinds[i], 0))
+		if ((kinds & KIND(id_kinds[i])) &&
+		    exec_fmt(db, id_sql[!!one][i], id_kinds[i], 0))
 			return -1;
 	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
-		if (exec_if_pending(db, link_sql[i], kinds[i][1], kinds[i][0],
-				    kinds[i][1]))
+		if ((kinds & KIND(by_time[i][1])) &&
+		    exec_fmt(db, link_sql[i], by_time[i][0], by_time[i][1]))
 			return -1;
 	return 0;
 }
 
-int deps_resolve(sqlite3 *db)
+int deps_resolve(sqlite3 *db, unsigned kinds)
 {
 	int cache;
 
@@ -275,7 +273,7 @@ int deps_resolve(sqlite3 *db)
 	if (int_of(db, "PRAGMA main.cache_size", &cache))
 		return db_fail(db, "dependencies");
 	if (exec_fmt(db, "PRAGMA main.cache_size=%d", -DEPS_CACHE_KB, 0) ||
-	    make_indexes(db) || link_all(db))
+	    make_indexes(db, kinds) || link_all(db, kinds))
 		return -1;
 	return exec_fmt(db, "PRAGMA main.cache_size=%d", cache, 0) ||
 	       db_exec(db, drop_sql);

@@ -114,7 +114,8 @@ struct writer {
 	int64_t last_track;	/* of the last slice written */
 	int flows_pending;	/* flows to resolve at finish */
 	size_t held;		/* slices waiting for their parent, all rows */
-	int deps_pending;	/* dependencies to link at finish */
+	unsigned dep_kinds;	/* of the dependencies to link at finish:
+				 * bit 1 << k for enum wdep_kind k */
 	int sys_events;		/* system events written (their parents) */
 	int too_many_tracks;
 	struct wdropped *dropped;	/* events out of the time range */
@@ -996,7 +997,7 @@ void writer_dep(struct writer *w, const struct wdep *d)
 	bind_text(w, 12, d->table2);
 	bind_text(w, 13, d->type);
 	wq_end(w->q);
-	w->deps_pending = 1;
+	w->dep_kinds |= 1u << d->kind;
 }
 
 /* The slice at one end of a pending flow: the deepest enclosing slice
@@ -1379,7 +1380,7 @@ int writer_finish(struct writer *w)
 	    finish_parents(w->db, w->tracks, w->base, w->ntracks) ||
 	    /* parts merged in may hold system events */
 	    ((w->sys_events || w->nparts) && sys_parents(w)) ||
-	    (w->deps_pending && deps_resolve(w->db)) ||
+	    (w->dep_kinds && deps_resolve(w->db, w->dep_kinds)) ||
 	    finish_summaries(w) || resolve_flows(w) || fill_flow_marks(w))
 		goto out;
 	/* planner statistics from a sample of each index: a full ANALYZE

@@ -126,8 +126,9 @@ int finish_tracks(sqlite3 *db, struct wqueue *q, const struct wtrack *tracks,
 		  void (*progress)(void *, const char *, int), void *ctx);
 
 /* The table of pending dependencies (deps.c), made with the cache, and
- * their flows once every slice and typed row is written. */
+ * their flows once every slice and typed row is written; kinds has bit
+ * 1 << k set for each enum wdep_kind k of the links pending. */
 int deps_create(sqlite3 *db);
-int deps_resolve(sqlite3 *db);
+int deps_resolve(sqlite3 *db, unsigned kinds);
 
 #endif
