@@ -108,20 +108,30 @@ static const char *model_cell(const struct mdevice *d, const char *neff)
 	return d->name;
 }
 
-/* Its state as the list shows it: "ready", "queued", "importing 43%",
- * "missing", "failed". */
+/* Its state as the list shows it: "ready", "queued", "importing" (with
+ * its percentage in *pct), "missing", "failed". */
+static const char *device_live_state(struct model *m,
+				     const struct mdevice *d, int *pct)
+{
+	struct devqueue *q = model_devqueue(m);
+
+	*pct = 0;
+	if (q && d->state && !strcmp(d->state, "queued") &&
+	    devq_state(q, d->profile, pct) == DQ_IMPORTING)
+		return "importing";
+	return d->state ? d->state : "";
+}
+
 static void device_state(struct model *m, const struct mdevice *d,
 			 struct strbuf *out)
 {
-	struct devqueue *q = model_devqueue(m);
-	int pct = 0;
-	int st = q && d->state && !strcmp(d->state, "queued") ?
-		 devq_state(q, d->profile, &pct) : -1;
+	int pct;
+	const char *st = device_live_state(m, d, &pct);
 
-	if (st == DQ_IMPORTING)
+	if (!strcmp(st, "importing"))
 		sb_printf(out, "importing %d%%", pct);
 	else
-		sb_adds(out, d->state ? d->state : "");
+		sb_adds(out, st);
 }
 
 /* A device profile imported meanwhile: the list reads its row again. */
@@ -202,8 +212,8 @@ static int devices_export(struct list *l, enum out_format fmt, FILE *f)
 
 static void devices_header(struct list *l, struct strbuf *out)
 {
-	static const char *const states[] = { "ready", "queued", "missing",
-					      "failed" };
+	static const char *const states[] = { "ready", "importing", "queued",
+					      "missing", "failed" };
 	struct devices *ds = (struct devices *)l;
 	const char *sep = ": ";
 
@@ -211,8 +221,12 @@ static void devices_header(struct list *l, struct strbuf *out)
 	for (size_t k = 0; k < NX_ARRAY_SIZE(states); k++) {
 		size_t n = 0;
 
-		for (size_t i = 0; i < ds->n; i++)
-			n += ds->d[i].state && !strcmp(ds->d[i].state, states[k]);
+		for (size_t i = 0; i < ds->n; i++) {
+			int pct;
+
+			n += !strcmp(device_live_state(ds->m, &ds->d[i], &pct),
+				     states[k]);
+		}
 		if (n && n < ds->n) {
 			sb_printf(out, "%s%zu %s", sep, n, states[k]);
 			sep = ", ";
