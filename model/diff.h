@@ -58,6 +58,7 @@ struct diff {
 	const char *scope;	/* NULL: whole profiles; "selection", "window" */
 	const struct diff_layout *lay;
 	struct mprofile prof[2];
+	const char *file[2];	/* as the user named them; NULL: not known */
 	int64_t total[2];	/* total time, ns */
 	struct diff_row *rows;
 	size_t n, cap;

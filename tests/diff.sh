@@ -196,12 +196,18 @@ jq -e --argjson n "$n" '.what == "overall" and
 	 | (.value_pct - 100 | fabs) < 1e-9) and
 	(.rows[] | select(.figure == "Total time") | .value_a == .a.total_ns?
 	 // true)' "$out" >/dev/null || fail "overall JSON: $(cat "$out")"
+jq -e --arg a "$a" --arg b "$b" '.a.file == $a and .b.file == $b' "$out" \
+	>/dev/null || fail "overall JSON: the files are not named: $(cat "$out")"
 ta=$(jq '.a.total_ns' "$out")
 jq -e --argjson t "$ta" '.rows[] | select(.figure == "Total time")
 	| .value_a == $t and .unit == "ns"' "$out" >/dev/null ||
 	fail "overall: Total time is not the header's"
 expect 0 '^profile: mfu_estimated_percent +2\.4385e-05 +4\.877e-05 +\+2\.4385e-05 +\+100\.00%' \
 	"$NXTOP" diff -q "$a" "$b"
+# both profiles have one name: the header says which file is which
+grep -q "^A  .* (device)  $a\$" "$out" &&
+	grep -q "^B  .* (device)  $b\$" "$out" ||
+	fail "the header does not name the files: $(head -3 "$out")"
 
 # system profiles: executions per event, model and NeuronCore
 # sysjson SPEC: a system profile of "event model nc duration_us" lines

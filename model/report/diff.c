@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "model/diff.h"
 #include "model/report/jout.h"
@@ -189,6 +190,8 @@ static void side_json(struct jout *j, const char *key, const struct diff *d,
 	jout_obj(j);
 	jout_kstr(j, "profile", d->prof[side].name);
 	jout_kstr(j, "kind", d->prof[side].kind);
+	if (d->file[side])
+		jout_kstr(j, "file", d->file[side]);
 	jout_kint(j, "total_ns", d->total[side]);
 	jout_end(j);
 }
@@ -235,8 +238,15 @@ static void header_text(const struct diff *d, FILE *f)
 
 		sb_init(&sb);
 		text_sanitize(&sb, d->prof[i].name, 0);
-		fprintf(f, "%-8s %s (%s)\n", i ? "B" : "A", sb_cstr(&sb),
-			d->prof[i].kind);
+		sb_printf(&sb, " (%s)", d->prof[i].kind);
+		/* two profiles of one name: which file is which */
+		if (d->file[0] && d->file[1] &&
+		    !strcmp(d->prof[0].name ? d->prof[0].name : "",
+			    d->prof[1].name ? d->prof[1].name : "")) {
+			sb_adds(&sb, "  ");
+			text_sanitize(&sb, d->file[i], 0);
+		}
+		fprintf(f, "%-8s %s\n", i ? "B" : "A", sb_cstr(&sb));
 		sb_free(&sb);
 	}
 	if (diff_total_pct(d, &pct))

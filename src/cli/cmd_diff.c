@@ -112,6 +112,8 @@ static int run_diff(struct model *a, struct model *b,
 
 	if (diff_compute(a, b, o->what, &d))
 		return cli_fail();
+	d.file[0] = o->a;
+	d.file[1] = o->b;
 	if (diff_sort(&d, o->sort)) {
 		rc = cli_usage_error("%s", err_get());
 	} else {
