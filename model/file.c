@@ -231,6 +231,18 @@ int file_same(int fd, const char *path)
 	       a.st_dev == b.st_dev;
 }
 
+void file_unlink_sqlite_sides(const char *path)
+{
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(sides); i++) {
+		char *side = xasprintf("%s%s", path, sides[i]);
+
+		unlink(side);
+		free(side);
+	}
+}
+
 long file_head(int dirfd, const char *name, int flags, void *buf, size_t n)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);

@@ -48,6 +48,11 @@ int file_temp_abandoned(int dirfd, const char *name);
 /* 1 while path is still the file open as fd (nothing replaced it). */
 int file_same(int fd, const char *path);
 
+/* Removes SQLite's "-wal", "-shm" and "-journal" files beside the
+ * database at path: they belong to that file, and SQLite would replay
+ * them into another one put at its name. */
+void file_unlink_sqlite_sides(const char *path);
+
 /* Reads the first n bytes of name in the folder dirfd (AT_FDCWD: here),
  * opened with flags added to O_RDONLY: the bytes read, or -1 when it
  * cannot be read or is not a regular file (opening a FIFO for reading

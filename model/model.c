@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "model/cache/db.h"
+#include "model/file.h"
 #include "model/lod.h"
 #include "model/query.h"
 #include "model/cache/schema.h"
@@ -51,6 +52,8 @@ static void damaged(struct model *m, const char *why)
 	if (m->disposable && !m->removed && !stat(m->path, &sb) &&
 	    sb.st_ino == m->file.st_ino && sb.st_dev == m->file.st_dev)
 		m->removed = !unlink(m->path);
+	if (m->removed)
+		file_unlink_sqlite_sides(m->path);
 	err_set("%s is damaged (%s): %s", m->path, why,
 		m->removed ? "it was removed; open the profile again to rebuild"
 		" it" : "delete it, then open the profile again to rebuild it");

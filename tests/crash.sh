@@ -144,6 +144,26 @@ else
 	echo "no tmpfs mount here: the full disk is a file size limit only"
 fi
 
+# A cache deleted alone, the -wal a killed writer left beside it kept
+# (here another database's, held open while it is copied): the cache
+# made at its name does not take in the old -wal's pages.
+(printf 'PRAGMA page_size=32768; PRAGMA journal_mode=WAL;
+CREATE TABLE old(x); INSERT INTO old VALUES(randomblob(300000));\n'
+	sleep 5) | sqlite3 "$tmp/old.db" >/dev/null &
+old=$!
+i=0
+while [ "$i" -lt 200 ] && ! [ -s "$tmp/old.db-wal" ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+cp "$tmp/old.db-wal" "$c-wal" || fail "no -wal to leave beside the cache"
+kill "$old" 2>/dev/null
+wait "$old" 2>/dev/null
+rm -f "$c" "$tmp/old.db"*
+expect 0 "" "$NXTOP" import -q "$p"
+complete "$c" || fail "the cache made beside an old -wal is not complete"
+expect 0 "Matches  [0-9]+ " "$NXTOP" export -q "$p" --query 'dur>0'
+
 # Two imports at once: the second waits for the first and uses its
 # cache; one complete cache, nothing else left.
 rm -f "$c"

@@ -569,6 +569,9 @@ int cache_commit(const char *tmp, int fd, const char *path)
 		err_set("cache: %s: %s", tmp, strerror(errno));
 		return -1;
 	}
+	/* what a killed viewer left beside the cache it replaces (or beside
+	 * none, the cache deleted alone) is not this one's */
+	file_unlink_sqlite_sides(path);
 	if (rename(tmp, path)) {
 		err_set("cache: cannot rename to %s: %s", path, strerror(errno));
 		return -1;
