@@ -12,7 +12,13 @@ struct devq_entry {
 	int64_t profile;
 	enum devq_state state;
 	int pct;
+	int wanted;		/* drilled into (devq_prefer) */
+	int yielding;		/* importing, told to give way to a wanted one */
 };
+
+/* An import past this percent finishes before a wanted one starts: most
+ * of its work is done. */
+#define YIELD_BEFORE_PCT 75
 
 struct devqueue {
 	pthread_mutex_t mu;
@@ -21,7 +27,9 @@ struct devqueue {
 	size_t n, cap;
 	int limit;		/* imports that may still start, -1: any */
 	int running;
-	int stop;
+	int stop;		/* devq_stop(): no more imports */
+	int halt;		/* the import under way gives up (stop, or it
+				 * yields to a wanted one) */
 	uint64_t changes;
 };
 
@@ -65,10 +73,26 @@ void devq_add(struct devqueue *q, int64_t profile)
 	pthread_mutex_lock(&q->mu);
 	if (!find(q, profile)) {
 		q->v = xgrow(q->v, &q->cap, q->n + 1, sizeof(*q->v));
-		q->v[q->n++] = (struct devq_entry){ profile, DQ_QUEUED, 0 };
+		q->v[q->n++] = (struct devq_entry){ profile, DQ_QUEUED, 0, 0,
+						    0 };
 		changed(q);
 	}
 	pthread_mutex_unlock(&q->mu);
+}
+
+/* Under the lock: the import under way gives way to a wanted one
+ * unless it is wanted too or nearly done; it waits again, behind it. */
+static void yield_to_wanted(struct devqueue *q)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		struct devq_entry *e = &q->v[i];
+
+		if (e->state == DQ_IMPORTING && !e->wanted && !e->yielding &&
+		    e->pct < YIELD_BEFORE_PCT) {
+			e->yielding = 1;
+			__atomic_store_n(&q->halt, 1, __ATOMIC_RELAXED);
+		}
+	}
 }
 
 void devq_prefer(struct devqueue *q, int64_t profile)
@@ -79,8 +103,10 @@ void devq_prefer(struct devqueue *q, int64_t profile)
 	e = find(q, profile);
 	if (e && e->state == DQ_QUEUED) {
 		keep = *e;
+		keep.wanted = 1;
 		memmove(q->v + 1, q->v, (size_t)(e - q->v) * sizeof(*e));
 		q->v[0] = keep;
+		yield_to_wanted(q);
 		changed(q);
 	}
 	pthread_mutex_unlock(&q->mu);
@@ -148,6 +174,14 @@ uint64_t devq_changes(struct devqueue *q)
 	return n;
 }
 
+void devq_wait_started(struct devqueue *q)
+{
+	pthread_mutex_lock(&q->mu);
+	while (!q->stop && !q->running && q->limit != 0 && waiting(q))
+		pthread_cond_wait(&q->cv, &q->mu);
+	pthread_mutex_unlock(&q->mu);
+}
+
 void devq_wait(struct devqueue *q)
 {
 	pthread_mutex_lock(&q->mu);
@@ -199,10 +233,16 @@ void devq_done(struct devqueue *q, int64_t profile, int ok)
 	pthread_mutex_lock(&q->mu);
 	e = find(q, profile);
 	if (e && e->state == DQ_IMPORTING) {
-		/* one stopped half way waits for the next viewer */
-		e->state = ok ? DQ_READY : q->stop ? DQ_QUEUED : DQ_FAILED;
+		/* one stopped half way waits for the next viewer, one that
+		 * gave way for its turn again */
+		e->state = ok ? DQ_READY : q->stop || e->yielding ? DQ_QUEUED :
+			   DQ_FAILED;
+		e->pct = 0;
+		e->yielding = 0;
 		q->running--;
 	}
+	if (!q->stop)
+		__atomic_store_n(&q->halt, 0, __ATOMIC_RELAXED);
 	changed(q);
 	pthread_mutex_unlock(&q->mu);
 }
@@ -210,12 +250,13 @@ void devq_done(struct devqueue *q, int64_t profile, int ok)
 void devq_stop(struct devqueue *q)
 {
 	pthread_mutex_lock(&q->mu);
-	__atomic_store_n(&q->stop, 1, __ATOMIC_RELAXED);
+	q->stop = 1;
+	__atomic_store_n(&q->halt, 1, __ATOMIC_RELAXED);
 	changed(q);
 	pthread_mutex_unlock(&q->mu);
 }
 
 const int *devq_stop_flag(struct devqueue *q)
 {
-	return &q->stop;
+	return &q->halt;
 }

@@ -72,6 +72,24 @@ grep -q 'Engines' "$tmp/opened" || fail "the device timeline did not open: $(cat
 grep -q '1 ready, 1 queued' "$tmp/list1" || fail "D list: $(cat "$tmp/list1")"
 whole "$b" "drill into a queued profile"
 
+# Drill into the second one while the first imports: the first gives
+# way (it stops and waits behind it, nothing of it kept), the second
+# imports and opens.
+rm -f "$b.nxdb"
+printf 'start 1\nkeys D<Down><Enter>\ndump yielded\nwait 1\ndump opened\nkeys q\ndump list2\nkeys Q\n' \
+	> "$tmp/yield.keys"
+"$NXTOP" -q --headless="$tmp/yield.keys" --dump="$tmp" "$b" ||
+	fail "drilling in while another imports failed"
+grep -q 'Queued' "$tmp/yielded" || fail "the first did not give way: $(cat "$tmp/yielded")"
+[ "$(q "$b" "SELECT state FROM profile WHERE path = '$second'")" = ready ] ||
+	fail "yield: the profile drilled into is not ready: $(rows "$b")"
+[ "$(q "$b" "SELECT state FROM profile WHERE path = '$first'")" = queued ] ||
+	fail "yield: the one under way did not stop: $(rows "$b")"
+grep -q 'Engines' "$tmp/opened" || fail "yield: no device timeline: $(cat "$tmp/opened")"
+grep -q '1 ready, 1 queued' "$tmp/list2" || fail "yield: D list: $(cat "$tmp/list2")"
+whole "$b" "drill in while another imports"
+no_temps "$tmp" "drill in while another imports"
+
 # Quit while the last one imports: it stays queued, nothing of it is kept.
 printf 'start\nkeys Q\n' > "$tmp/quit.keys"
 "$NXTOP" -q --headless="$tmp/quit.keys" --dump="$tmp" "$b" ||

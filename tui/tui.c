@@ -781,7 +781,8 @@ static int imports_poll(struct tui *t, int *done)
 }
 
 /* Headless "wait N" and "start N": lets N more device imports run
- * (all: N < 0), and waits for them if wait. */
+ * (all: N < 0), and waits for them to end if wait, else for one to
+ * begin (so that the next key finds it under way). */
 static void imports_wait(void *arg, int n, int wait)
 {
 	struct tui *t = arg;
@@ -791,6 +792,8 @@ static void imports_wait(void *arg, int n, int wait)
 	devq_allow(t->devq, n);
 	if (wait)
 		devq_wait(t->devq);
+	else
+		devq_wait_started(t->devq);
 }
 
 /* The background work of every view on the stack: VIEW_BUSY while some
