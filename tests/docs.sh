@@ -66,6 +66,24 @@ for o in $(cat src/cli/*.c src/cli/*.h |
 	both option "-$o"
 done
 
+# every --what of export and diff (as their error for an unknown one
+# lists them) in --help and in the man page's --what option
+"$NXTOP" --help | sed -n '/--what=WHAT/,/--range/p' > "$tmpd/hwhat"
+sed -n '/^\.BR \\-\\-what =/,/^\.TP/p' "$man" > "$tmpd/mwhat"
+[ -s "$tmpd/hwhat" ] && [ -s "$tmpd/mwhat" ] ||
+	fail "no --what in --help or $man"
+for cmd in export diff; do
+	list=$("$NXTOP" "$cmd" --what=nosuch a b 2>&1 |
+		sed -n "s/^nxtop: unknown --what 'nosuch' (\(.*\))$/\1/p" |
+		sed 's/ or /, /' | tr -d ',')
+	[ -n "$list" ] || fail "$cmd: its error does not list the --what values"
+	for w in $list; do
+		grep -qw -- "$w" "$tmpd/hwhat" || fail "--help lacks $cmd --what $w"
+		grep -Eq "^\.BR? $w( |$)" "$tmpd/mwhat" ||
+			fail "$man's --what lacks $cmd's $w"
+	done
+done
+
 n=0
 for c in $( (awk '/static const struct view_cmd [a-z_]+\[\] = \{/ { on = 1; next }
 		on && /^\};/ { on = 0 } on' tui/*.c tui/timeline/*.c |
