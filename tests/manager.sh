@@ -179,6 +179,29 @@ cp "$srcdir/tests/fixtures/system_small.json" "$tmp/b/system_profile.json"
 expect 0 "" "$NXTOP" -q --headless="$tmp/first.keys" --dump="$tmp" "$tmp/b"
 grep -q "^nxtop › system_profile  system" "$tmp/first" ||
 	fail "nxtop BUNDLE: not its timeline: $(head -1 "$tmp/first")"
+# a bundle opened from the manager: its system view first, its device
+# profiles imported in the background, as with nxtop BUNDLE (a headless
+# script imports none before its wait line); back in the list, the
+# imports are over and the cache whole
+mkdir "$tmp/bp"
+"$NXTOP" demo --events 3000 --system-events 1000 --seed 2 \
+	--write "$tmp/bp/bun" >/dev/null 2>&1 || fail "demo bundle failed"
+printf 'keys <Enter>\ndump sysview\nkeys D\ndump devs\nwait\ndump devs2\nkeys qq\ndump back2\n' \
+	> "$tmp/bun.keys"
+expect 0 "" "$NXTOP" -q --headless="$tmp/bun.keys" --dump="$tmp" "$tmp/bp"
+grep -q "^nxtop › profiles › system_profile  system" "$tmp/sysview" ||
+	fail "manager: the bundle's system view is not first: $(head -1 "$tmp/sysview")"
+[ "$(grep -c ' queued ' "$tmp/devs")" = 2 ] ||
+	fail "manager: the device profiles were imported before the system view: $(cat "$tmp/devs")"
+[ "$(grep -c ' ready ' "$tmp/devs2")" = 2 ] ||
+	fail "manager: the device profiles did not import: $(cat "$tmp/devs2")"
+grep -Eq "^bun +bundle .* ready( |$)" "$tmp/back2" ||
+	fail "manager: not back in the list: $(cat "$tmp/back2")"
+! have sqlite3 ||
+	[ "$(sqlite3 "$tmp/bp/bun.nxdb" "SELECT group_concat(state) FROM profile")" = \
+	"ready,ready,ready" ] || fail "manager: the bundle's cache is not whole"
+[ -e "$tmp/bp/bun.nxdb-wal" ] && fail "manager: the cache stayed in WAL mode"
+
 # without a terminal: the usage error, no wait
 expect 2 "missing PROFILE" "$NXTOP" </dev/null
 pass

@@ -51,7 +51,7 @@ static void manager_reload(struct list *l)
 	if (!ms->m)
 		return;
 	tui_set_model(l->view.tui, NULL);
-	model_close(ms->m);
+	ms->src->close(ms->src->ctx, ms->m);
 	ms->m = NULL;
 	rescan(ms);
 }
@@ -97,7 +97,7 @@ static int manager_enter(struct list *l, size_t i)
 		return -1;
 	v = timeline_open(m, 0, ms->group);
 	if (!v) {
-		model_close(m);
+		ms->src->close(ms->src->ctx, m);
 		return -1;
 	}
 	ms->m = m;
@@ -157,7 +157,7 @@ static void manager_free(struct list *l)
 
 	if (ms->m) {
 		tui_set_model(l->view.tui, NULL);
-		model_close(ms->m);
+		ms->src->close(ms->src->ctx, ms->m);
 	}
 	proflist_free(&ms->pl);
 	free(ms);

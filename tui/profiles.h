@@ -14,10 +14,13 @@ struct tui_profiles {
 	 * recent list), may be NULL. -1 with err_set() when the folder
 	 * cannot be read (pl holds what could be found). */
 	int (*scan)(void *ctx, struct userdata *u, struct proflist *pl);
-	/* Opens path as `nxtop PATH` would and records it in u; NULL with
-	 * err_set(). The terminal is the caller's meanwhile (a progress
-	 * line on stderr). */
+	/* Opens path as `nxtop PATH` would (a bundle's device profiles
+	 * then import in the background, model_devqueue() says how far)
+	 * and records it in u; NULL with err_set(). The terminal is the
+	 * caller's meanwhile (a progress line on stderr). */
 	struct model *(*open)(void *ctx, struct userdata *u, const char *path);
+	/* Closes the model open() gave, its imports stopped first. */
+	void (*close)(void *ctx, struct model *m);
 	void *ctx;
 };
 

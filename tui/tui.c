@@ -124,6 +124,10 @@ void tui_pop(struct tui *t)
 void tui_set_model(struct tui *t, struct model *m)
 {
 	t->m = m;
+	/* its device profiles' imports, drawn as they go */
+	t->devq = m ? model_devqueue(m) : NULL;
+	t->devq_seen = 0;
+	t->devq_left = t->devq ? devq_pending(t->devq) : 0;
 }
 
 void tui_suspend(struct tui *t)

@@ -103,6 +103,21 @@ int cli_view_option(struct cli *c, int opt);
 /* Opens a profile for the user to look at: the timeline. */
 int cli_view(struct cli *c, const char *profile, const char *compare);
 
+struct background;
+/* A profile open in the viewer: a bundle's device profiles import in
+ * the background meanwhile (bg, q). */
+struct viewed {
+	struct model *m;
+	struct devqueue *q;
+	struct background *bg;
+};
+/* Opens profile as the viewer does: a bundle's system profile first,
+ * its device profiles then imported in the background (when a headless
+ * script says so). -1 with err_get() set. */
+int cli_view_open(struct cli *c, const char *profile, struct viewed *v);
+/* Stops its imports, closes it and lets the cache leave WAL mode. */
+void cli_view_close(struct viewed *v);
+
 struct userdata;
 /* Adds profile, just opened from cache, to the recent list (in u, or
  * the user's store when u is NULL); a failure only costs the entry. */

@@ -256,41 +256,60 @@ static int run_viewer(struct cli *c, struct model *m, struct model *mb,
 	return rc;
 }
 
-int cli_view(struct cli *c, const char *profile, const char *compare)
+int cli_view_open(struct cli *c, const char *profile, struct viewed *v)
 {
-	struct model *m, *mb = NULL;
-	struct devqueue *q = devq_new();
-	struct background *bg;
-	char *path;
-	int rc;
+	struct import_opts o = c->imp;
 
 	/* a bundle's system profile first, its device profiles meanwhile */
-	c->imp.defer_devices = 1;
-	m = cli_open(profile, &c->imp);
-	if (m && compare && !(mb = open_compare(c, compare))) {
-		model_close(m);
-		m = NULL;
-	}
-	if (!m) {
-		devq_free(q);
-		return cli_fail();
-	}
+	o.defer_devices = 1;
+	v->bg = NULL;
+	v->q = NULL;
+	v->m = cli_open(profile, &o);
+	if (!v->m)
+		return -1;
+	v->q = devq_new();
 	/* a headless script says when they import (its wait lines) */
 	if (c->ui.headless)
-		devq_limit(q, 0);
-	bg = background_start(model_path(m), &c->imp, q);
-	if (bg)
-		model_set_devqueue(m, q);
-	rc = run_viewer(c, m, mb, profile, compare);
-	background_stop(bg);
-	devq_free(q);
-	if (mb)
-		model_close(mb);
-	path = xstrdup(model_path(m));
-	model_close(m);
+		devq_limit(v->q, 0);
+	v->bg = background_start(model_path(v->m), &o, v->q);
+	if (v->bg)
+		model_set_devqueue(v->m, v->q);
+	return 0;
+}
+
+void cli_view_close(struct viewed *v)
+{
+	char *path;
+
+	if (!v->m)
+		return;
+	background_stop(v->bg);
+	devq_free(v->q);
+	path = xstrdup(model_path(v->m));
+	model_close(v->m);
 	/* the last reader gone, the cache leaves WAL mode once finished */
 	writer_settle(path);
 	free(path);
+	*v = (struct viewed){ 0 };
+}
+
+int cli_view(struct cli *c, const char *profile, const char *compare)
+{
+	struct viewed v;
+	struct model *mb = NULL;
+	int rc;
+
+	if (cli_view_open(c, profile, &v))
+		return cli_fail();
+	if (compare && !(mb = open_compare(c, compare))) {
+		cli_view_close(&v);
+		return cli_fail();
+	}
+	rc = run_viewer(c, v.m, mb, profile, compare);
+	/* B first: no import of its own to stop */
+	if (mb)
+		model_close(mb);
+	cli_view_close(&v);
 	return rc;
 }
 

@@ -76,6 +76,7 @@ static int listing_scan(struct listing *ls, struct userdata *u,
 struct manager_ctx {
 	struct cli *c;
 	struct listing ls;
+	struct viewed open;	/* the one profile opened from the list */
 };
 
 static int manager_scan(void *ctx, struct userdata *u, struct proflist *pl)
@@ -89,24 +90,36 @@ static struct model *manager_open(void *ctx, struct userdata *u,
 				  const char *path)
 {
 	struct manager_ctx *mc = ctx;
-	struct model *m = cli_open(path, &mc->c->imp);
 
-	if (m)
-		cli_remember(u, path, model_path(m));
-	return m;
+	cli_view_close(&mc->open);
+	if (cli_view_open(mc->c, path, &mc->open))
+		return NULL;
+	cli_remember(u, path, model_path(mc->open.m));
+	return mc->open.m;
+}
+
+static void manager_close(void *ctx, struct model *m)
+{
+	struct manager_ctx *mc = ctx;
+
+	if (m == mc->open.m)
+		cli_view_close(&mc->open);
+	else
+		model_close(m);
 }
 
 int cli_manager(struct cli *c, const char *dir)
 {
 	struct manager_ctx mc = { .c = c };
 	struct tui_profiles p = { .scan = manager_scan, .open = manager_open,
-				  .ctx = &mc };
+				  .close = manager_close, .ctx = &mc };
 	int rc;
 
 	listing_init(&mc.ls, dir, c->data_path);
 	p.title = dir ? dir : "the data path and recent profiles";
 	c->ui.group = &c->group;
 	rc = tui_run_manager(&p, &c->ui) ? cli_fail() : 0;
+	cli_view_close(&mc.open);
 	free(mc.ls.data_path);
 	return rc;
 }
