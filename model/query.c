@@ -298,6 +298,52 @@ static int check_regex(const char *re, size_t col, char **err)
 	return 0;
 }
 
+/* A byte count: an integer, or a number with a unit: KiB, MiB, GiB
+ * (Ki, Mi, Gi; 1024-based), kB, MB, GB (K, k, M, G; 1000-based) or B,
+ * with a fraction only where the bytes come out whole (1.5KiB). */
+int query_parse_bytes(const char *s, int64_t *out)
+{
+	static const struct {
+		const char *unit;
+		int64_t mult;
+	} units[] = {
+		{ "", 1 }, { "B", 1 }, { "KiB", 1 << 10 }, { "Ki", 1 << 10 },
+		{ "MiB", 1 << 20 }, { "Mi", 1 << 20 }, { "GiB", 1 << 30 },
+		{ "Gi", 1 << 30 }, { "kB", 1000 }, { "KB", 1000 }, { "k", 1000 },
+		{ "K", 1000 }, { "MB", 1000000 }, { "M", 1000000 },
+		{ "GB", 1000000000 }, { "G", 1000000000 },
+	};
+	size_t n = strspn(s, "0123456789"), f = 0;
+	int64_t whole, frac = 0, scale = 1, mult = 0, part;
+	const char *unit;
+
+	if (*s == '-')		/* a plain integer, as any integer field */
+		return parse_i64(s, strlen(s), out);
+	if (!n || parse_i64(s, n, &whole))
+		return -1;
+	unit = s + n;
+	if (*unit == '.') {
+		f = strspn(unit + 1, "0123456789");
+		if (!f || f > 9 || parse_i64(unit + 1, f, &frac))
+			return -1;
+		for (size_t i = 0; i < f; i++)
+			scale *= 10;
+		unit += 1 + f;
+	}
+	for (size_t i = 0; i < NX_ARRAY_SIZE(units) && !mult; i++)
+		if (!strcmp(unit, units[i].unit))
+			mult = units[i].mult;
+	/* a fraction needs a unit, and whole bytes */
+	if (!mult || (f && mult == 1) || whole > INT64_MAX / mult ||
+	    (frac * mult) % scale)
+		return -1;
+	part = frac * mult / scale;
+	if (whole * mult > INT64_MAX - part)
+		return -1;
+	*out = whole * mult + part;
+	return 0;
+}
+
 static int numeric(struct qterm *t, size_t col, char **err)
 {
 	enum qkind k = query_fields[t->field].kind;
@@ -310,6 +356,10 @@ static int numeric(struct qterm *t, size_t col, char **err)
 		if (parse_i64(t->value, strlen(t->value), &t->num))
 			return fail(err, col, "expected an integer, found '%s'",
 				    t->value);
+	} else if (k == QF_BYTES) {
+		if (query_parse_bytes(t->value, &t->num))
+			return fail(err, col, "expected bytes like 65536, 64KiB or"
+				    " 1.5MB, found '%s'", t->value);
 	} else if (k == QF_ID) {
 		int64_t i;
 		uint64_t u;

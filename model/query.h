@@ -31,6 +31,7 @@ enum qkind {
 	QF_STRING,	/* an interned string column */
 	QF_TEXT,	/* a free text column */
 	QF_INT,		/* a plain integer column */
+	QF_BYTES,	/* an integer column of bytes; values take units */
 	QF_TIME,	/* an integer ns column; values take units */
 	QF_ID,		/* a 64-bit id, INTEGER or TEXT */
 };
@@ -59,9 +60,9 @@ enum qkind {
 	F(START, "start", "ts", QF_TIME, "start, from the profile start") \
 	F(END, "end", NULL, QF_TIME, "end, from the profile start") \
 	F(WAIT, "evt_wait_time", "wait", QF_TIME, "instruction wait time") \
-	F(TRANSFER_SIZE, "transfer_size", "size", QF_INT, "DMA bytes") \
-	F(READ_SIZE, "read_size", NULL, QF_INT, "DMA bytes read") \
-	F(WRITE_SIZE, "write_size", NULL, QF_INT, "DMA bytes written") \
+	F(TRANSFER_SIZE, "transfer_size", "size", QF_BYTES, "DMA bytes") \
+	F(READ_SIZE, "read_size", NULL, QF_BYTES, "DMA bytes read") \
+	F(WRITE_SIZE, "write_size", NULL, QF_BYTES, "DMA bytes written") \
 	F(ID, "id", NULL, QF_ID, "event id (exact, 64-bit)") \
 	F(PC, "pc", NULL, QF_INT, "instruction program counter") \
 	F(NC, "nc", "nc_idx", QF_INT, "NeuronCore (system events)") \
@@ -84,7 +85,7 @@ struct qterm {
 	enum qop op;
 	char *arg;		/* F_ARG: the key after "args." */
 	char *value;		/* text as typed, unquoted */
-	int64_t num;		/* numeric value for QF_INT/QF_TIME */
+	int64_t num;		/* numeric value for QF_INT/QF_BYTES/QF_TIME */
 	int negate;		/* a leading '-' */
 };
 
@@ -108,6 +109,9 @@ int query_parse(const char *text, struct query *q, char **err);
 void query_free(struct query *q);
 /* The field of that name or alias (n bytes), as a term would name it. */
 int query_field(const char *name, size_t n, enum qfield *f);
+/* A byte count as a term's value takes it (65536, 64KiB, 1.5MB, -1):
+ * 0, or -1 when s is none. */
+int query_parse_bytes(const char *s, int64_t *out);
 /* Appends a term checked as a typed one is (F_WORD takes Q_HAS or Q_RE;
  * no F_ARG); value is taken as it is, never parsed. 0, or -1 with *err
  * (malloc'd). Start from an empty query; query_free it in any case. */

@@ -441,8 +441,11 @@ static void test_tables(void **state)
 				continue;
 			assert_true(c->field < F_COUNT);
 			assert_false(slice_field(c->field));
-			assert_int_equal(query_fields[c->field].kind,
-					 field_kind(c->kind));
+			/* an integer column may hold bytes, which take units */
+			if (query_fields[c->field].kind != QF_BYTES ||
+			    field_kind(c->kind) != QF_INT)
+				assert_int_equal(query_fields[c->field].kind,
+						 field_kind(c->kind));
 			read[c->field]++;
 		}
 	}

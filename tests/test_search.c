@@ -4,6 +4,7 @@
  * order (and one event at a time), paging equal to the whole list. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <regex.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -152,7 +153,44 @@ static void test_bad_queries(void **state)
 	bad(m, "   ", "empty query");
 	bad(m, "name=", "expected a value");
 	bad(m, "id>5", "ids compare with = or !=");
+	bad(m, "size>1.1B", "column 1: expected bytes like 65536");
+	bad(m, "read_size<1e3", "expected bytes");
 	model_close(m);
+}
+
+/* Byte counts in a term's value: units of 1024 (KiB) and of 1000 (kB),
+ * fractions that come out whole, nothing that overflows. */
+static void test_bytes(void **state)
+{
+	static const struct {
+		const char *text;
+		int ok;
+		int64_t bytes;
+	} cases[] = {
+		{ "65536", 1, 65536 }, { "0", 1, 0 }, { "-1", 1, -1 },
+		{ "64KiB", 1, 65536 }, { "64Ki", 1, 65536 }, { "2kB", 1, 2000 },
+		{ "2K", 1, 2000 }, { "2k", 1, 2000 }, { "3MiB", 1, 3145728 },
+		{ "3MB", 1, 3000000 }, { "1GiB", 1, 1073741824 },
+		{ "1.5KiB", 1, 1536 }, { "2.25MB", 1, 2250000 }, { "7B", 1, 7 },
+		{ "8589934591GiB", 1, INT64_C(9223372035781033984) },
+		{ "8589934592GiB", 0, 0 }, { "1.1B", 0, 0 }, { "1.1", 0, 0 },
+		{ "1.0001KiB", 0, 0 }, { "1e3", 0, 0 }, { "KiB", 0, 0 },
+		{ "", 0, 0 }, { "1.KiB", 0, 0 }, { "1 KiB", 0, 0 },
+		{ "1kib", 0, 0 }, { "1TB", 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < NX_ARRAY_SIZE(cases); i++) {
+		int64_t v = 0;
+		int rc = query_parse_bytes(cases[i].text, &v);
+
+		if ((rc == 0) != cases[i].ok)
+			fail_msg("'%s': %s", cases[i].text,
+				 rc ? "refused" : "taken");
+		if (cases[i].ok && v != cases[i].bytes)
+			fail_msg("'%s': %" PRId64 ", not %" PRId64,
+				 cases[i].text, v, cases[i].bytes);
+	}
 }
 
 /* The regex analyser: ordinary patterns pass, brackets and escapes
@@ -633,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_terms),
 		cmocka_unit_test(test_negation),
 		cmocka_unit_test(test_bad_queries),
+		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_regex_check),
 		cmocka_unit_test(test_quote_round_trip),
 		cmocka_unit_test(test_built_query),

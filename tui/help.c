@@ -247,7 +247,8 @@ static const struct {
 	{ "field=value", "the field equals the value (opcode=MATMUL)" },
 	{ "field~value", "the field contains the value (layer~attention)" },
 	{ "field=/regex/", "matches a POSIX extended regex (hlo_name=/dot\\.[0-9]+/)" },
-	{ "field>value", "also >=, <, <=, =, !=: numbers; times take units (dur>2us)" },
+	{ "field>value", "also >=, <, <=, =, !=: numbers; times and sizes take units"
+	  " (dur>2us, size>=64KiB)" },
 	{ "-term", "exactly the events the term does not match (-drain)" },
 	{ "field!=value", "also !~: a text field that differs, or is missing" },
 	{ "\"two words\"", "quotes keep blanks in a value; \\\" \\\\ \\xHH inside" },
