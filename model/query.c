@@ -298,6 +298,31 @@ static int check_regex(const char *re, size_t col, char **err)
 	return 0;
 }
 
+const char *query_hint(const struct query *q, char *buf, size_t n)
+{
+	static const char *const joins[] = { "and", "or", "&&", "||" };
+
+	for (size_t i = 0; i < q->n; i++) {
+		const struct qterm *t = &q->terms[i];
+		size_t len = strlen(t->value);
+
+		if (t->field != F_WORD || t->op != Q_HAS || !len)
+			continue;
+		for (size_t k = 0; k < NX_ARRAY_SIZE(joins); k++)
+			if (!strcasecmp(t->value, joins[k])) {
+				snprintf(buf, n, "'%s' is a word here: every"
+					 " term must hold", joins[k]);
+				return buf;
+			}
+		if (t->value[0] == '(' || t->value[len - 1] == ')') {
+			snprintf(buf, n, "%s", "parentheses do not group terms:"
+				 " they are part of a word here");
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 /* A byte count: an integer, or a number with a unit: KiB, MiB, GiB
  * (Ki, Mi, Gi; 1024-based), kB, MB, GB (K, k, M, G; 1000-based) or B,
  * with a fraction only where the bytes come out whole (1.5KiB). */

@@ -109,6 +109,12 @@ int query_parse(const char *text, struct query *q, char **err);
 void query_free(struct query *q);
 /* The field of that name or alias (n bytes), as a term would name it. */
 int query_field(const char *name, size_t n, enum qfield *f);
+/* Why a query that found nothing may not say what its user meant: a
+ * free word "and", "or" (any case), "&&" or "||", or one that starts or
+ * ends with a parenthesis, as if terms could be joined or grouped
+ * ("'or' is a word here: every term must hold"); NULL for none. The
+ * text goes in buf (n bytes). */
+const char *query_hint(const struct query *q, char *buf, size_t n);
 /* A byte count as a term's value takes it (65536, 64KiB, 1.5MB, -1):
  * 0, or -1 when s is none. */
 int query_parse_bytes(const char *s, int64_t *out);

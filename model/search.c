@@ -988,6 +988,11 @@ const char *search_text(const struct search *s)
 	return s->text;
 }
 
+const char *search_hint(const struct search *s, char *buf, size_t n)
+{
+	return query_hint(&s->q, buf, n);
+}
+
 const struct query *search_query(const struct search *s)
 {
 	return &s->q;

@@ -129,4 +129,18 @@ no_file "$tmp/fresh.json.nxdb"
 expect 0 '"matches": [1-9]' "$NXTOP" export -q "$p" --format json \
 	--query 'hlo=/^%(dot|add)\.[0-9]{1,3} [=(]/ layer=/[[:alpha:]_]{2,}/'
 
+# a query written as if terms could be joined or grouped finds nothing,
+# and says why; the same words where they do match say nothing more
+expect 0 "^Note     'or' is a word here: every term must hold$" \
+	"$NXTOP" export -q "$p" --query 'opcode=MATMUL OR opcode=NOP'
+expect 0 "^Note     parentheses do not group terms: they are part of a word here$" \
+	"$NXTOP" export -q "$p" --query '(MATMUL NOP)'
+expect 0 "^Matches  0 " "$NXTOP" export -q "$p" --query 'opcode=NOPE'
+grep -q '^Note' "$out" && fail "a note where no word was to blame: $(cat "$out")"
+printf 'size 160x30\nkeys /dur>1us<Space>and<Space>engine=Vector<Enter>n\ndump and\n' \
+	> "$tmp/and.keys"
+expect 0 "" "$NXTOP" -q --headless="$tmp/and.keys" --dump="$tmp" "$p"
+grep -q "no match ('and' is a word here: every term must hold)" "$tmp/and" ||
+	fail "the viewer does not say why: $(tail -3 "$tmp/and")"
+
 pass
