@@ -236,7 +236,8 @@ struct view *help_open(enum keymap km, const struct view_cmd *commands)
 
 static const char *const query_intro[] = {
 	"A query is terms separated by blanks; an event matches when every",
-	"term holds. Text comparisons ignore case.",
+	"term holds: there is no or and no grouping. Text comparisons ignore",
+	"case.",
 	"",
 };
 
@@ -247,8 +248,8 @@ static const struct {
 	{ "field=value", "the field equals the value (opcode=MATMUL)" },
 	{ "field~value", "the field contains the value (layer~attention)" },
 	{ "field=/regex/", "matches a POSIX extended regex (hlo_name=/dot\\.[0-9]+/)" },
-	{ "field>value", "also >=, <, <=, =, !=: numbers; times and sizes take units"
-	  " (dur>2us, size>=64KiB)" },
+	{ "field>value", "also >=, <, <=, =, !=: numbers (pc>16)" },
+	{ "dur>2us size>=4KiB", "times and sizes take units (KiB: 1024, kB: 1000)" },
 	{ "-term", "exactly the events the term does not match (-drain)" },
 	{ "field!=value", "also !~: a text field that differs, or is missing" },
 	{ "\"two words\"", "quotes keep blanks in a value; \\\" \\\\ \\xHH inside" },
