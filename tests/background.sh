@@ -56,39 +56,36 @@ printf 'keys D\ndump list\nkeys Q\n' > "$tmp/none.keys"
 grep -q 'queued' "$tmp/list" || fail "the D list shows no queued profile"
 whole "$b" "quit before the imports"
 
-# Drill into the second one while queued: it goes first, and opens.
-printf 'keys D<Down><Enter>\ndump waiting\nwait 1\ndump opened\nkeys q\ndump list1\nkeys Q\n' \
-	> "$tmp/drill.keys"
-"$NXTOP" -q --headless="$tmp/drill.keys" --dump="$tmp" "$b" ||
-	fail "drilling into a queued profile failed"
-grep -q 'Queued' "$tmp/waiting" || fail "no progress shown: $(cat "$tmp/waiting")"
 second=$(sed -n 2p "$tmp/ref.rows" | cut -d'|' -f1)
 first=$(sed -n 1p "$tmp/ref.rows" | cut -d'|' -f1)
-[ "$(q "$b" "SELECT state FROM profile WHERE path = '$second'")" = ready ] ||
-	fail "the profile drilled into is not the one imported: $(rows "$b")"
-[ "$(q "$b" "SELECT state FROM profile WHERE path = '$first'")" = queued ] ||
-	fail "the other one did not wait: $(rows "$b")"
-grep -q 'Engines' "$tmp/opened" || fail "the device timeline did not open: $(cat "$tmp/opened")"
-grep -q '1 ready, 1 queued' "$tmp/list1" || fail "D list: $(cat "$tmp/list1")"
-whole "$b" "drill into a queued profile"
+
+# drill WHAT BEFORE: drills into the second device profile from D after
+# the script lines BEFORE, then lets one import run: the second is
+# ready and opens, the first waits, queued, with nothing of it kept
+drill() {
+	printf '%bkeys D<Down><Enter>\ndump waiting\nwait 1\ndump opened\nkeys q\ndump list\nkeys Q\n' \
+		"$2" > "$tmp/drill.keys"
+	"$NXTOP" -q --headless="$tmp/drill.keys" --dump="$tmp" "$b" ||
+		fail "$1: the viewer failed"
+	grep -q 'Queued' "$tmp/waiting" || fail "$1: no progress shown: $(cat "$tmp/waiting")"
+	[ "$(q "$b" "SELECT state FROM profile WHERE path = '$second'")" = ready ] ||
+		fail "$1: the profile drilled into is not the one imported: $(rows "$b")"
+	[ "$(q "$b" "SELECT state FROM profile WHERE path = '$first'")" = queued ] ||
+		fail "$1: the other one did not wait: $(rows "$b")"
+	grep -q 'Engines' "$tmp/opened" || fail "$1: the device timeline did not open: $(cat "$tmp/opened")"
+	grep -q '1 ready, 1 queued' "$tmp/list" || fail "$1: D list: $(cat "$tmp/list")"
+	whole "$b" "$1"
+	no_temps "$tmp" "$1"
+}
+
+# Drill into the second one while queued: it goes first, and opens.
+drill "drill into a queued profile" ""
 
 # Drill into the second one while the first imports: the first gives
 # way (it stops and waits behind it, nothing of it kept), the second
 # imports and opens.
 rm -f "$b.nxdb"
-printf 'start 1\nkeys D<Down><Enter>\ndump yielded\nwait 1\ndump opened\nkeys q\ndump list2\nkeys Q\n' \
-	> "$tmp/yield.keys"
-"$NXTOP" -q --headless="$tmp/yield.keys" --dump="$tmp" "$b" ||
-	fail "drilling in while another imports failed"
-grep -q 'Queued' "$tmp/yielded" || fail "the first did not give way: $(cat "$tmp/yielded")"
-[ "$(q "$b" "SELECT state FROM profile WHERE path = '$second'")" = ready ] ||
-	fail "yield: the profile drilled into is not ready: $(rows "$b")"
-[ "$(q "$b" "SELECT state FROM profile WHERE path = '$first'")" = queued ] ||
-	fail "yield: the one under way did not stop: $(rows "$b")"
-grep -q 'Engines' "$tmp/opened" || fail "yield: no device timeline: $(cat "$tmp/opened")"
-grep -q '1 ready, 1 queued' "$tmp/list2" || fail "yield: D list: $(cat "$tmp/list2")"
-whole "$b" "drill in while another imports"
-no_temps "$tmp" "drill in while another imports"
+drill "drill in while another imports" 'start 1\n'
 
 # Quit while the last one imports: it stays queued, nothing of it is kept.
 printf 'start\nkeys Q\n' > "$tmp/quit.keys"
