@@ -298,9 +298,15 @@ static int check_regex(const char *re, size_t col, char **err)
 	return 0;
 }
 
-const char *query_hint(const struct query *q, char *buf, size_t n)
+const char *query_hint(const struct query *q)
 {
-	static const char *const joins[] = { "and", "or", "&&", "||" };
+	static const struct {
+		const char *word, *hint;
+	} joins[] = {
+#define JOIN(w) { w, "'" w "' is a word here: every term must hold" }
+		JOIN("and"), JOIN("or"), JOIN("&&"), JOIN("||"),
+#undef JOIN
+	};
 
 	for (size_t i = 0; i < q->n; i++) {
 		const struct qterm *t = &q->terms[i];
@@ -309,16 +315,11 @@ const char *query_hint(const struct query *q, char *buf, size_t n)
 		if (t->field != F_WORD || t->op != Q_HAS || !len)
 			continue;
 		for (size_t k = 0; k < NX_ARRAY_SIZE(joins); k++)
-			if (!strcasecmp(t->value, joins[k])) {
-				snprintf(buf, n, "'%s' is a word here: every"
-					 " term must hold", joins[k]);
-				return buf;
-			}
-		if (t->value[0] == '(' || t->value[len - 1] == ')') {
-			snprintf(buf, n, "%s", "parentheses do not group terms:"
-				 " they are part of a word here");
-			return buf;
-		}
+			if (!strcasecmp(t->value, joins[k].word))
+				return joins[k].hint;
+		if (t->value[0] == '(' || t->value[len - 1] == ')')
+			return "parentheses do not group terms: they are part"
+			       " of a word here";
 	}
 	return NULL;
 }

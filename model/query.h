@@ -112,9 +112,8 @@ int query_field(const char *name, size_t n, enum qfield *f);
 /* Why a query that found nothing may not say what its user meant: a
  * free word "and", "or" (any case), "&&" or "||", or one that starts or
  * ends with a parenthesis, as if terms could be joined or grouped
- * ("'or' is a word here: every term must hold"); NULL for none. The
- * text goes in buf (n bytes). */
-const char *query_hint(const struct query *q, char *buf, size_t n);
+ * ("'or' is a word here: every term must hold"); NULL for none. */
+const char *query_hint(const struct query *q);
 /* A byte count as a term's value takes it (65536, 64KiB, 1.5MB, -1):
  * 0, or -1 when s is none. */
 int query_parse_bytes(const char *s, int64_t *out);

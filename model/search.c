@@ -988,9 +988,9 @@ const char *search_text(const struct search *s)
 	return s->text;
 }
 
-const char *search_hint(const struct search *s, char *buf, size_t n)
+const char *search_hint(const struct search *s)
 {
-	return query_hint(&s->q, buf, n);
+	return query_hint(&s->q);
 }
 
 const struct query *search_query(const struct search *s)

@@ -29,7 +29,7 @@ void search_free(struct search *s);
  * gives the same terms. */
 const char *search_text(const struct search *s);
 /* For a search that found nothing: query_hint() of its query. */
-const char *search_hint(const struct search *s, char *buf, size_t n);
+const char *search_hint(const struct search *s);
 const struct query *search_query(const struct search *s);
 
 /* 1 if event id matches, 0 if not, -1 on error. */

@@ -744,7 +744,8 @@ static void search_text_out(FILE *f, const char *what, struct match_ctx *c,
 			    const struct search_stats *st,
 			    const struct search_dist *sd)
 {
-	char a[48], hint[96];
+	char a[48];
+	const char *hint = st->count ? NULL : search_hint(x->s);
 	struct strbuf q;
 
 	sb_init(&q);
@@ -755,7 +756,7 @@ static void search_text_out(FILE *f, const char *what, struct match_ctx *c,
 	range_line(f, &x->p, x->t0, x->t1);
 	report_dur(a, sizeof(a), st->dur);
 	fprintf(f, "Matches  %" PRId64 " (duration sum %s)\n", st->count, a);
-	if (!st->count && search_hint(x->s, hint, sizeof(hint)))
+	if (hint)
 		fprintf(f, "Note     %s\n", hint);
 	search_dist_text(f, st, sd);
 	for (size_t i = 0; i < st->nrows; i++) {

@@ -528,13 +528,8 @@ static void results_line(struct timeline *tl, struct strbuf *sb)
 	if (!st)
 		return;
 	count_text(tl, st, sb);
-	if (!st->count && !tl->hl.search_b) {
-		char hint[96];
-		const char *h = search_hint(tl->hl.search, hint, sizeof(hint));
-
-		if (h)
-			sb_printf(sb, " (%s)", h);
-	}
+	if (!st->count && !tl->hl.search_b && search_hint(tl->hl.search))
+		sb_printf(sb, " (%s)", search_hint(tl->hl.search));
 	rc = xcalloc(st->nrows + tl->hl.stats_b.nrows + 1, sizeof(*rc));
 	n = count_lines(tl, 0, st, rc, 0);
 	n = count_lines(tl, 1, &tl->hl.stats_b, rc, n);
@@ -642,8 +637,7 @@ void timeline_hl_step(struct timeline *tl, int dir)
 		return;
 	}
 	if (rc == 1) {
-		char hint[96];
-		const char *h = search_hint(tl->hl.search, hint, sizeof(hint));
+		const char *h = search_hint(tl->hl.search);
 
 		tui_message(tl->view.tui, "/%s: no match%s%s%s", tl->hl.text,
 			    h ? " (" : "", h ? h : "", h ? ")" : "");
