@@ -1062,8 +1062,7 @@ int tui_run(struct model *m, const struct tui_opts *o)
 			tl = NULL;
 		}
 		if (tl) {
-			t.m = m;
-			t.devq = model_devqueue(m);
+			tui_set_model(&t, m);
 			t.profile = o->profile;
 			t.compare = o->compare;
 			if (o->compare_path)

@@ -137,8 +137,6 @@ static const char *const link_sql[] = {
 /* Indexes the matching seeks by, each made only when some pending row
  * needs it, and dropped once the flows are written (the finished cache
  * does not need them). */
-#define KIND(k) (1u << (k))
-
 static const struct {
 	unsigned need;		/* the kinds of pending links that read it */
 	const char *also;	/* when set, made only if some link of the
@@ -146,24 +144,27 @@ static const struct {
 	int holds;		/* the kind a partial index holds (its %d) */
 	const char *sql;
 } indexes[] = {
-	{ KIND(WD_PRED) | KIND(WD_ROW), NULL, 0,
+	{ WD_KIND(WD_PRED) | WD_KIND(WD_ROW), NULL, 0,
 	  "CREATE INDEX dep_instruction ON instruction(id)" },
-	{ KIND(WD_PACKET) | KIND(WD_ROW), NULL, 0,
+	{ WD_KIND(WD_PACKET) | WD_KIND(WD_ROW), NULL, 0,
 	  "CREATE INDEX dep_transfer ON dma_transfer(id)" },
-	{ KIND(WD_ROW), "kind = %d AND 'dmapacket' IN (lower(tab), lower(tab2))",
-	  0, "CREATE INDEX dep_packet ON dma_packet(id)" },
-	{ KIND(WD_WAIT), NULL, 0, "CREATE INDEX dep_semaphore ON"
+	{ WD_KIND(WD_ROW),
+	  "kind = %d AND 'dmapacket' IN (lower(tab), lower(tab2))", 0,
+	  "CREATE INDEX dep_packet ON dma_packet(id)" },
+	{ WD_KIND(WD_WAIT), NULL, 0, "CREATE INDEX dep_semaphore ON"
 	  " semaphore_update(profile_id, sem_id, ts)" },
-	{ KIND(WD_WAIT), NULL, WD_SIGNAL, "CREATE INDEX temp.dep_signal ON"
+	{ WD_KIND(WD_WAIT), NULL, WD_SIGNAL, "CREATE INDEX temp.dep_signal ON"
 	  " dep_pending(profile, sem, ts) WHERE kind = %d" },
-	{ KIND(WD_TRIGGER), NULL, WD_TRIGGERED, "CREATE INDEX temp.dep_by_slice"
-	  " ON dep_pending(slice, ts) WHERE kind = %d" },
-	{ KIND(WD_PRED), NULL, WD_PRED, "CREATE INDEX temp.dep_key ON"
+	{ WD_KIND(WD_TRIGGER), NULL, WD_TRIGGERED,
+	  "CREATE INDEX temp.dep_by_slice ON dep_pending(slice, ts)"
+	  " WHERE kind = %d" },
+	{ WD_KIND(WD_PRED), NULL, WD_PRED, "CREATE INDEX temp.dep_key ON"
 	  " dep_pending(key, profile, slice, type) WHERE kind = %d" },
-	{ KIND(WD_WAIT), NULL, WD_WAIT, "CREATE INDEX temp.dep_wait ON"
+	{ WD_KIND(WD_WAIT), NULL, WD_WAIT, "CREATE INDEX temp.dep_wait ON"
 	  " dep_pending(profile, sem, ts, value, op, slice) WHERE kind = %d" },
-	{ KIND(WD_TRIGGER), NULL, WD_TRIGGER, "CREATE INDEX temp.dep_trigger ON"
-	  " dep_pending(profile, ts, slice) WHERE kind = %d" },
+	{ WD_KIND(WD_TRIGGER), NULL, WD_TRIGGER,
+	  "CREATE INDEX temp.dep_trigger ON dep_pending(profile, ts, slice)"
+	  " WHERE kind = %d" },
 };
 
 static const char drop_sql[] =
@@ -214,7 +215,7 @@ static int any_pending(sqlite3 *db, const char *when, int a, int b)
 	return any;
 }
 
-/* The indexes the pending links of kinds (a KIND() mask) read. */
+/* The indexes the pending links of kinds (a WD_KIND() mask) read. */
 static int make_indexes(sqlite3 *db, unsigned kinds)
 {
 	for (size_t i = 0; i < NX_ARRAY_SIZE(indexes); i++) {
@@ -253,11 +254,11 @@ static int link_all(sqlite3 *db, unsigned kinds)
 	if (int_of(db, one_profile_sql, &one))
 		return db_fail(db, "dependencies");
 	for (size_t i = 0; i < NX_ARRAY_SIZE(id_kinds); i++)
-		if ((kinds & KIND(id_kinds[i])) &&
+		if ((kinds & WD_KIND(id_kinds[i])) &&
 		    exec_fmt(db, id_sql[!!one][i], id_kinds[i], 0))
 			return -1;
 	for (size_t i = 0; i < NX_ARRAY_SIZE(link_sql); i++)
-		if ((kinds & KIND(by_time[i][1])) &&
+		if ((kinds & WD_KIND(by_time[i][1])) &&
 		    exec_fmt(db, link_sql[i], by_time[i][0], by_time[i][1]))
 			return -1;
 	return 0;

@@ -114,8 +114,8 @@ struct writer {
 	int64_t last_track;	/* of the last slice written */
 	int flows_pending;	/* flows to resolve at finish */
 	size_t held;		/* slices waiting for their parent, all rows */
-	unsigned dep_kinds;	/* of the dependencies to link at finish:
-				 * bit 1 << k for enum wdep_kind k */
+	unsigned dep_kinds;	/* of the dependencies to link at finish
+				 * (WD_KIND bits) */
 	int sys_events;		/* system events written (their parents) */
 	int too_many_tracks;
 	struct wdropped *dropped;	/* events out of the time range */
@@ -997,7 +997,7 @@ void writer_dep(struct writer *w, const struct wdep *d)
 	bind_text(w, 12, d->table2);
 	bind_text(w, 13, d->type);
 	wq_end(w->q);
-	w->dep_kinds |= 1u << d->kind;
+	w->dep_kinds |= WD_KIND(d->kind);
 }
 
 /* The slice at one end of a pending flow: the deepest enclosing slice

@@ -127,7 +127,8 @@ int finish_tracks(sqlite3 *db, struct wqueue *q, const struct wtrack *tracks,
 
 /* The table of pending dependencies (deps.c), made with the cache, and
  * their flows once every slice and typed row is written; kinds has bit
- * 1 << k set for each enum wdep_kind k of the links pending. */
+ * WD_KIND(k) set for each enum wdep_kind k of the links pending. */
+#define WD_KIND(k) (1u << (k))
 int deps_create(sqlite3 *db);
 int deps_resolve(sqlite3 *db, unsigned kinds);
 

@@ -98,14 +98,13 @@ static struct model *manager_open(void *ctx, struct userdata *u,
 	return mc->open.m;
 }
 
+/* m is mc->open's: open() gives no other */
 static void manager_close(void *ctx, struct model *m)
 {
 	struct manager_ctx *mc = ctx;
 
-	if (m == mc->open.m)
-		cli_view_close(&mc->open);
-	else
-		model_close(m);
+	(void)m;
+	cli_view_close(&mc->open);
 }
 
 int cli_manager(struct cli *c, const char *dir)
