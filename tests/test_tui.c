@@ -27,6 +27,7 @@
 #include "tui/pager.h"
 #include "tui/prompt.h"
 #include "tui/tracks.h"
+#include "tui/wrap.h"
 
 #define MAN_BEGIN ".\\\" keys: generated"
 #define MAN_END ".\\\" keys: end"
@@ -665,6 +666,48 @@ static void test_pager_wrap(void **state)
 	screen_stop(scr, out, in);
 }
 
+/* Prose breaks at blanks, the blanks at a break on neither line; a word
+ * wider than the line is cut; widths count characters, not bytes. The
+ * expected lines are laid out by hand. */
+static void test_wrap_words(void **state)
+{
+	static const struct {
+		const char *text;
+		int w;
+		const char *lines[6];
+	} cases[] = {
+		{ "Follow the flow of the event to its other end", 12,
+		  { "Follow the", "flow of the", "event to its", "other end" } },
+		{ "abcdefghijklmnop qr", 5,
+		  { "abcde", "fghij", "klmno", "p qr" } },
+		{ "h\xc3\xa9llo w\xc3\xb6rld", 5,
+		  { "h\xc3\xa9llo", "w\xc3\xb6rld" } },
+		{ "fits   exactly", 14, { "fits   exactly" } },
+		{ "two  blanks", 4, { "two", "blan", "ks" } },
+		{ "", 8, { "" } },
+	};
+
+	(void)state;
+	for (size_t c = 0; c < NX_ARRAY_SIZE(cases); c++) {
+		struct wrap wr = { 0 };
+		const char *t = cases[c].text;
+		size_t n = wrap_words(&wr, t, strlen(t), cases[c].w), want = 0;
+
+		while (want < 6 && cases[c].lines[want])
+			want++;
+		assert_int_equal(n, want);
+		assert_int_equal(wr.n, want);
+		for (size_t i = 0; i < want; i++) {
+			char *got = xstrndup(t + wr.lines[i].off,
+					     wr.lines[i].len);
+
+			assert_string_equal(got, cases[c].lines[i]);
+			free(got);
+		}
+		wrap_free(&wr);
+	}
+}
+
 /* One report; the kind of event it completes, -1 for none. */
 static int feed(struct mouse *m, enum mouse_raw_kind kind, int x, int y,
 		double ms, struct mouse_event *ev)
@@ -747,6 +790,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stacked),
 		cmocka_unit_test(test_details_long_value),
 		cmocka_unit_test(test_pager_wrap),
+		cmocka_unit_test(test_wrap_words),
 		cmocka_unit_test(test_home_end),
 		cmocka_unit_test(test_mouse),
 	};

@@ -9,6 +9,7 @@
 
 #include "tui/draw.h"
 #include "tui/keys.h"
+#include "tui/wrap.h"
 #include "model/query.h"
 #include "model/text.h"
 
@@ -20,11 +21,20 @@ struct hline {
 	char *right;		/* what it does */
 };
 
+/* A screen row: parts of one line's texts, word-wrapped to the width. */
+struct hrow {
+	size_t line;
+	struct wline left, right;	/* len 0: nothing */
+};
+
 struct help {
 	struct view view;
 	struct hline *lines;
 	size_t n, cap;
-	size_t top;
+	struct hrow *rows;	/* laid out for width rows_w */
+	size_t nrows, rows_cap;
+	int rows_w;
+	size_t top;		/* the first row shown */
 	int leftw;
 	const char *header;
 };
@@ -74,34 +84,122 @@ static void add_commands(struct help *h, const struct view_cmd *c)
 					  c->args), c->help);
 }
 
+static int key_width(const struct help *h, int width)
+{
+	return NX_MIN(h->leftw, width / 3);
+}
+
+static void add_row(struct help *h, size_t line, struct wline left,
+		    struct wline right)
+{
+	h->rows = xgrow(h->rows, &h->rows_cap, h->nrows + 1, sizeof(*h->rows));
+	h->rows[h->nrows++] = (struct hrow){ line, left, right };
+}
+
+/* The rows of text (NULL: one empty row) wrapped at w columns, each
+ * as its left or right part. */
+static void add_wrapped(struct help *h, size_t line, const char *text,
+			int w, int as_left)
+{
+	struct wrap wr = { 0 };
+	static const struct wline none;
+
+	wrap_words(&wr, text ? text : "", text ? strlen(text) : 0, w);
+	for (size_t i = 0; i < wr.n; i++)
+		add_row(h, line, as_left ? wr.lines[i] : none,
+			as_left ? none : wr.lines[i]);
+	wrap_free(&wr);
+}
+
+/* The rows for the view's width: an entry's keys that fit their column
+ * share a row with the first of its meaning; longer keys take rows of
+ * their own above it. */
+static void layout(struct help *h, int width)
+{
+	int keyw = key_width(h, width);
+
+	h->nrows = 0;
+	h->rows_w = width;
+	for (size_t i = 0; i < h->n; i++) {
+		const struct hline *l = &h->lines[i];
+		size_t first = h->nrows;
+
+		switch (l->kind) {
+		case H_TITLE:
+			add_wrapped(h, i, l->right, width, 0);
+			break;
+		case H_GROUP:
+			add_wrapped(h, i, l->right, width - 1, 0);
+			break;
+		case H_TEXT:
+			add_wrapped(h, i, l->right, width - 3, 0);
+			break;
+		case H_BLANK:
+			add_wrapped(h, i, NULL, width, 0);
+			break;
+		case H_ENTRY:
+			if (text_width(l->left) > keyw) {
+				add_wrapped(h, i, l->left, width - 3, 1);
+				add_wrapped(h, i, l->right, width - 5 - keyw, 0);
+				break;
+			}
+			add_wrapped(h, i, l->right, width - 5 - keyw, 0);
+			h->rows[first].left =
+				(struct wline){ 0, strlen(l->left) };
+			break;
+		}
+	}
+}
+
+static size_t last_top(const struct help *h, int height)
+{
+	return h->nrows > (size_t)height ? h->nrows - (size_t)height : 0;
+}
+
+static void draw_part(WINDOW *win, int y, int x, int w, const char *text,
+		      struct wline part, attr_t a)
+{
+	char *s;
+
+	if (!part.len || w <= 0)
+		return;
+	s = xstrndup(text + part.off, part.len);
+	draw_str(win, y, x, w, s, a);
+	free(s);
+}
+
 static void help_draw(struct view *v, WINDOW *win)
 {
 	struct help *h = (struct help *)v;
-	int keyw = NX_MIN(h->leftw, v->width / 3);
-	size_t last = h->n > (size_t)v->height ? h->n - (size_t)v->height : 0;
+	int keyw = key_width(h, v->width);
 
-	if (h->top > last)
-		h->top = last;
-	for (int r = 0; r < v->height && h->top + (size_t)r < h->n; r++) {
-		const struct hline *l = &h->lines[h->top + (size_t)r];
+	if (h->rows_w != v->width)
+		layout(h, v->width);
+	h->top = NX_MIN(h->top, last_top(h, v->height));
+	for (int r = 0; r < v->height && h->top + (size_t)r < h->nrows; r++) {
+		const struct hrow *row = &h->rows[h->top + (size_t)r];
+		const struct hline *l = &h->lines[row->line];
 		int y = v->top + r;
 
 		switch (l->kind) {
 		case H_TITLE:
-			draw_str(win, y, 0, v->width, l->right, A_BOLD);
+			draw_part(win, y, 0, v->width, l->right, row->right,
+				  A_BOLD);
 			break;
 		case H_GROUP:
-			draw_str(win, y, 1, v->width - 1, l->right,
-				 draw_style(S_FIELD_GROUP));
+			draw_part(win, y, 1, v->width - 1, l->right,
+				  row->right, draw_style(S_FIELD_GROUP));
 			break;
 		case H_ENTRY:
-			draw_str(win, y, 3, keyw, l->left,
-				 draw_style(S_HELP_KEY));
-			draw_str(win, y, 5 + keyw, v->width - 5 - keyw,
-				 l->right, A_NORMAL);
+			draw_part(win, y, 3, row->right.len ? keyw :
+				  v->width - 3, l->left, row->left,
+				  draw_style(S_HELP_KEY));
+			draw_part(win, y, 5 + keyw, v->width - 5 - keyw,
+				  l->right, row->right, A_NORMAL);
 			break;
 		case H_TEXT:
-			draw_str(win, y, 3, v->width - 3, l->right, A_NORMAL);
+			draw_part(win, y, 3, v->width - 3, l->right,
+				  row->right, A_NORMAL);
 			break;
 		case H_BLANK:
 			break;
@@ -118,14 +216,14 @@ static void help_status(struct view *v, struct strbuf *out)
 {
 	struct help *h = (struct help *)v;
 
-	sb_printf(out, "line %zu/%zu", h->n ? h->top + 1 : 0, h->n);
+	sb_printf(out, "line %zu/%zu", h->nrows ? h->top + 1 : 0, h->nrows);
 }
 
 static int help_request(struct view *v, enum request req)
 {
 	struct help *h = (struct help *)v;
 	size_t page = (size_t)NX_MAX(v->height - 1, 1);
-	size_t last = h->n > (size_t)v->height ? h->n - (size_t)v->height : 0;
+	size_t last = last_top(h, v->height);
 
 	switch (req) {
 	case REQ_MOVE_DOWN:
@@ -158,6 +256,7 @@ static void help_close(struct view *v)
 		free(h->lines[i].right);
 	}
 	free(h->lines);
+	free(h->rows);
 	free(v->title);
 	free(h);
 }

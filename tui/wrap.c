@@ -52,6 +52,36 @@ size_t wrap_text(struct wrap *wr, const char *text, size_t n, int w,
 	}
 }
 
+size_t wrap_words(struct wrap *wr, const char *text, size_t n, int w)
+{
+	size_t off = 0, before = wr->n;
+
+	w = NX_MAX(w, 1);
+	while (off < n || wr->n == before) {
+		size_t len = text_fit_n(text + off, n - off, w);
+
+		if (!len && off < n)
+			len = char_len(text + off, n - off);
+		if (off + len < n) {
+			/* back to the last blank that fits, or the one
+			 * just past the line; none: cut the word */
+			size_t b = len;
+
+			while (b > 0 && text[off + b] != ' ')
+				b--;
+			if (b > 0)
+				len = b;
+			while (len > 0 && text[off + len - 1] == ' ')
+				len--;
+		}
+		add(wr, off, len);
+		off += len;
+		while (off < n && text[off] == ' ')
+			off++;
+	}
+	return wr->n - before;
+}
+
 void wrap_free(struct wrap *wr)
 {
 	free(wr->lines);

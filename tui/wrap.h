@@ -27,6 +27,11 @@ struct wrap {
  * max stopped it. Takes time in proportion to those bytes. */
 size_t wrap_text(struct wrap *wr, const char *text, size_t n, int w,
 		 size_t max);
+/* Appends the lines of the n bytes of one paragraph (no newlines) at most
+ * w columns wide, breaking at blanks: the blanks at a break are on
+ * neither line; a word wider than w is cut. Returns the lines added (at
+ * least one). For prose nxtop writes, not for profile text. */
+size_t wrap_words(struct wrap *wr, const char *text, size_t n, int w);
 void wrap_free(struct wrap *wr);
 /* Appends s (n bytes, untrusted) cleaned for the terminal as
  * text_sanitize does, but with its newlines kept as line breaks. */
