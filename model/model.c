@@ -467,6 +467,48 @@ void model_tracks_free(struct mtrack *t, size_t n)
 	free(t);
 }
 
+/* The track of t's profile (before any other profile's in t) with id. */
+static const struct mtrack *track_by_id(const struct mtrack *t, size_t n,
+					int64_t profile, int64_t id)
+{
+	for (size_t j = 0; id && j < n; j++)
+		if (t[j].id == id && t[j].profile_id == profile)
+			return &t[j];
+	return NULL;
+}
+
+int model_track_named(const struct mtrack *t, size_t n, size_t i,
+		      const char *tok)
+{
+	const struct mtrack *p;
+	size_t lp;
+
+	if (!strcasecmp(t[i].name, tok))
+		return 1;
+	p = track_by_id(t, n, t[i].profile_id, t[i].parent_id);
+	if (!p)
+		return 0;
+	lp = strlen(p->name);
+	return !strncasecmp(tok, p->name, lp) && tok[lp] == '/' &&
+	       !strcasecmp(tok + lp + 1, t[i].name);
+}
+
+void model_track_label(const struct mtrack *t, size_t n, size_t i,
+		       struct strbuf *out)
+{
+	const struct mtrack *p =
+		track_by_id(t, n, t[i].profile_id, t[i].parent_id);
+
+	for (size_t j = 0; p && j < n; j++) {
+		if (j != i && t[j].profile_id == t[i].profile_id &&
+		    !strcasecmp(t[j].name, t[i].name)) {
+			sb_printf(out, "%s/", p->name);
+			break;
+		}
+	}
+	sb_adds(out, t[i].name);
+}
+
 /* The level a frame with columns colw ns wide reads, or -1 for events. */
 static int frame_level(const struct mtrack *t, int64_t colw)
 {

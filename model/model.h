@@ -8,6 +8,7 @@
 
 struct model;
 struct sqlite3;
+struct strbuf;
 struct sqlite3_stmt;
 
 struct mprofile {
@@ -99,6 +100,16 @@ void model_profile_clear(struct mprofile *p);
 int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 		 size_t *n);
 void model_tracks_free(struct mtrack *t, size_t n);
+/* Whether tok names track i of t (model_tracks' list, or several such
+ * lists one after the other): its name, or its group's name, '/' and its
+ * name, which picks one of the rows sharing a name (DMA
+ * transfers/qSyncIO0); case is ignored. */
+int model_track_named(const struct mtrack *t, size_t n, size_t i,
+		      const char *tok);
+/* Appends the name model_track_named reads as track i alone where it
+ * can: GROUP/NAME when another track of its profile has its name. */
+void model_track_label(const struct mtrack *t, size_t n, size_t i,
+		       struct strbuf *out);
 
 /* Fills ncols cells for [t0, t0 + ncols * colw). Reads level-of-detail
  * rows when a column is wider than the track's finest level, else the

@@ -16,6 +16,13 @@ expect 0 "^Events   11 \(duration sum 3.011 .s\)" "$NXTOP" export -q "$p"
 expect 0 "== Vector \(engine\): 2 events" "$NXTOP" export -q "$p" --tracks Vector,Q0
 grep -q "== Scalar" "$out" && fail "--tracks kept Scalar"
 expect 0 "TENSOR_TENSOR +1 +50.00% +120 ns" "$NXTOP" export -q "$p" --tracks Vector
+# qSyncSpillReload0 is a row of DMA queues (a 90 ns packet) and of DMA
+# transfers (a 525 ns transfer): the bare name takes both, GROUP/ROW one
+expect 0 "^Events   2 \(duration sum 615 ns\)" "$NXTOP" export -q "$p" --tracks qSyncSpillReload0
+expect 0 "^== qSyncSpillReload0 \(dma_xfer\): 1 event, duration sum 525 ns" "$NXTOP" export -q "$p" --tracks "dma transfers/qSyncSpillReload0"
+grep -q "(dma):" "$out" && fail "DMA transfers/qSyncSpillReload0 kept the queue's row"
+expect 0 "^Events   1 \(duration sum 90 ns\)" "$NXTOP" export -q "$p" --tracks "DMA queues/qSyncSpillReload0"
+expect 1 "no row named 'Q0/qSyncSpillReload0' \(rows: .*, DMA queues/qSyncSpillReload0, Q0, DMA transfers, DMA transfers/qSyncSpillReload0," "$NXTOP" export -q "$p" --tracks Q0/qSyncSpillReload0
 expect 0 "^Range    3 .s .. 6 .s" "$NXTOP" export -q "$p" --range 3us:6us
 expect 0 "^Events   4 " "$NXTOP" export -q "$p" --range 3us:6us
 expect 0 '"events": 4' "$NXTOP" export -q "$p" --range 3us:6us --format json

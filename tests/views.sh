@@ -63,6 +63,23 @@ printf 'keys Ej\n' > "$tmp/sel.keys"
 cmp -s "$tmp/nxtop-selection-1.json" "$tmp/sel-export.json" ||
 	fail "--select: the box is not the range and rows given: $(diff "$tmp/nxtop-selection-1.json" "$tmp/sel-export.json")"
 
+# qSyncIO0 is a row of DMA queues and of DMA transfers: --tracks
+# "DMA transfers/qSyncIO0" boxes the transfers' row alone, and y writes
+# the name that way so that its line reopens that box
+printf 'size 200x30\nkeys y\ndump y-shared\nkeys Ej\n' > "$tmp/shared.keys"
+rm -f "$tmp/nxtop-selection-1.json"
+(cd "$tmp" && "$NXTOP" -q --headless="$tmp/shared.keys" --dump="$tmp" \
+	--select 10us:40us --tracks "DMA transfers/qSyncIO0" "$p") ||
+	fail "--select of a shared row name: nxtop failed"
+grep -q -- "--tracks=DMA transfers/qSyncIO0,DMA transfers/qSyncIO0'" \
+	"$tmp/y-shared" || fail "y: not the qualified row: $(tail -n 1 "$tmp/y-shared")"
+"$NXTOP" export -q "$p" --range 10us:40us --tracks "DMA transfers/qSyncIO0" \
+	--format json > "$tmp/shared-export.json" || fail "export failed"
+cmp -s "$tmp/nxtop-selection-1.json" "$tmp/shared-export.json" ||
+	fail "--select: the box is not DMA transfers/qSyncIO0: $(diff "$tmp/nxtop-selection-1.json" "$tmp/shared-export.json")"
+grep -q '"events": 4,' "$tmp/shared-export.json" ||
+	fail "DMA transfers/qSyncIO0 from 10us to 40us: not its 4 transfers (at 11.139, 29.899, 29.981 and 38.063 us)"
+
 # A saved view is user data: it survives nxtop killed (SIGKILL) right
 # after saving it and a re-import of the changed source, and brings the
 # screen back as it was saved.

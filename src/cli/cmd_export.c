@@ -188,7 +188,8 @@ int cli_span(const char *opt, const char *s, const struct mprofile *p,
 	return 0;
 }
 
-/* Row names to track ids; groups by their name too. */
+/* Row names to track ids; groups by their name too; GROUP/ROW picks one
+ * of the rows sharing a name. */
 int cli_tracks(struct model *m, int64_t profile, const char *list,
 	       int64_t **ids, size_t *n)
 {
@@ -211,7 +212,7 @@ int cli_tracks(struct model *m, int64_t profile, const char *list,
 		while (*tok == ' ')
 			tok++;
 		for (size_t i = 0; i < nt; i++) {
-			if (strcasecmp(t[i].name, tok))
+			if (!model_track_named(t, nt, i, tok))
 				continue;
 			*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
 			(*ids)[(*n)++] = t[i].id;
@@ -219,12 +220,15 @@ int cli_tracks(struct model *m, int64_t profile, const char *list,
 		}
 		if (!found) {
 			struct strbuf names;
+			size_t i;
 
 			sb_init(&names);
-			for (size_t i = 0; i < nt && names.len < 300; i++)
-				sb_printf(&names, "%s%s", i ? ", " : "", t[i].name);
-			err_set("--tracks: no row named '%s' (rows: %s)", tok,
-				sb_cstr(&names));
+			for (i = 0; i < nt && names.len < 300; i++) {
+				sb_adds(&names, i ? ", " : "");
+				model_track_label(t, nt, i, &names);
+			}
+			err_set("--tracks: no row named '%s' (rows: %s%s)", tok,
+				sb_cstr(&names), i < nt ? ", ..." : "");
 			sb_free(&names);
 			rc = -1;
 		}

@@ -498,17 +498,20 @@ static void option_select(struct strbuf *sb, struct timeline *tl)
 {
 	int64_t t0, t1;
 	size_t r0, r1;
-	char *names;
+	struct strbuf names;
 
 	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
 		return;
 	option_times(sb, tl, "--select", t0, t1);
 	if (!named_row(tl, r0) || !named_row(tl, r1))
 		return;
-	names = xasprintf("--tracks=%s,%s", tl->tr.t[tl->tr.rows[r0]].name,
-			  tl->tr.t[tl->tr.rows[r1]].name);
-	shell_word(sb, names);
-	free(names);
+	sb_init(&names);
+	sb_adds(&names, "--tracks=");
+	model_track_label(tl->tr.t, tl->tr.n, tl->tr.rows[r0], &names);
+	sb_addc(&names, ',');
+	model_track_label(tl->tr.t, tl->tr.n, tl->tr.rows[r1], &names);
+	shell_word(sb, sb_cstr(&names));
+	sb_free(&names);
 }
 
 static int copy_line(struct timeline *tl, const char *profile,
