@@ -24,6 +24,10 @@ grep -q "(dma):" "$out" && fail "DMA transfers/qSyncSpillReload0 kept the queue'
 expect 0 "^Events   1 \(duration sum 90 ns\)" "$NXTOP" export -q "$p" --tracks "DMA queues/qSyncSpillReload0"
 expect 1 "no row named 'Q0/qSyncSpillReload0' \(rows: .*, DMA queues/qSyncSpillReload0, Q0, DMA transfers, DMA transfers/qSyncSpillReload0," "$NXTOP" export -q "$p" --tracks Q0/qSyncSpillReload0
 expect 0 "^Range    3 .s .. 6 .s" "$NXTOP" export -q "$p" --range 3us:6us
+# a range after the profile's end (1.869 ms long) is a mistake, said so
+expect 1 "^nxtop: --range: '100s:200s' is outside the profile \(0 \.\. 1\.869 ms\)" "$NXTOP" export -q "$p" --range 100s:200s
+expect 1 "^nxtop: --range: '2ms:' is outside the profile" "$NXTOP" analyze -q "$p" --range 2ms:
+expect 0 "^Range    1\.869 ms \.\. 1\.869 ms" "$NXTOP" export -q "$p" --range 1.869ms:
 expect 0 "^Events   4 " "$NXTOP" export -q "$p" --range 3us:6us
 expect 0 '"events": 4' "$NXTOP" export -q "$p" --range 3us:6us --format json
 if have jq; then
@@ -89,7 +93,7 @@ expect 2 "unknown format 'xml'" "$NXTOP" export -q "$p" --format xml
 expect 2 "unknown unit 'parsec'" "$NXTOP" export -q "$p" --unit parsec
 expect 2 "--tracks goes with --what selection" "$NXTOP" export -q "$p" --what layers --tracks Vector
 expect 1 "--range: '1.2parsec' is not a time" "$NXTOP" export -q "$p" --range 1.2parsec:2ms
-expect 1 "--range: the end must come after the start" "$NXTOP" export -q "$p" --range 2ms:1ms
+expect 1 "--range: the end must come after the start" "$NXTOP" export -q "$p" --range 1ms:0.5ms
 expect 1 "--range: expected START:END" "$NXTOP" export -q "$p" --range 2ms
 expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" export -q "$p" --tracks Vector,Nope
 expect 2 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X

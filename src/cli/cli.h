@@ -78,7 +78,8 @@ int cli_profile_arg(int argc, char **argv, const char **profile);
 struct model *cli_open(const char *profile, const struct import_opts *o);
 
 /* --range "A:B" from the profile start (either side may be empty) to
- * [t0, t1); the whole profile when s is NULL. -1 with err_get() set. */
+ * [t0, t1); the whole profile when s is NULL. -1 with err_get() set,
+ * also when A is past the profile's end. */
 int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 	      int64_t *t1);
 /* The same for option opt ("--zoom"), named in the errors. */

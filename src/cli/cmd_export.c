@@ -181,6 +181,15 @@ int cli_span(const char *opt, const char *s, const struct mprofile *p,
 		}
 		*t1 = p->start + v;
 	}
+	if (*t0 > p->end) {
+		/* nothing can start in it: a unit mistaken, most likely */
+		char len[48];
+
+		timefmt_dur(len, sizeof(len), p->end - p->start, 3, 0);
+		err_set("%s: '%s' is outside the profile (0 .. %s)", opt, s,
+			len);
+		return -1;
+	}
 	if (*t1 <= *t0) {
 		err_set("%s: the end must come after the start", opt);
 		return -1;

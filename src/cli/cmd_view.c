@@ -142,15 +142,11 @@ static int start_times(struct cli *c, const struct mprofile *p,
 	if (c->zoom) {
 		if (cli_span("--zoom", c->zoom, &rel, &s->zoom0, &s->zoom1))
 			return cli_usage_error("%s", err_get());
-		if (s->zoom0 > rel.end)
-			return outside("--zoom", c->zoom, rel.end);
 		s->has_zoom = 1;
 	}
 	if (c->select) {
 		if (cli_span("--select", c->select, &rel, &s->sel0, &s->sel1))
 			return cli_usage_error("%s", err_get());
-		if (s->sel0 > rel.end)
-			return outside("--select", c->select, rel.end);
 		s->has_select = 1;
 	}
 	return 0;
