@@ -33,13 +33,21 @@ static struct userdata *store(struct list *l)
 	return tui_userdata(l->view.tui);
 }
 
+/* The list after its markers or times changed: columns as wide as
+ * their names and times. */
+static void changed(struct markers *m)
+{
+	m->seen = m->tl->marks;
+	list_changed(&m->list);
+	list_fit_cols(&m->list);
+}
+
 /* Rereads the markers after a change here. */
 static void reload(struct markers *m)
 {
 	m->tl->marks_loaded = 0;
 	timeline_marks_load(m->tl);
-	m->seen = m->tl->marks;
-	list_changed(&m->list);
+	changed(m);
 }
 
 static void markers_reload(struct list *l)
@@ -47,10 +55,8 @@ static void markers_reload(struct list *l)
 	struct markers *m = (struct markers *)l;
 
 	timeline_marks_load(m->tl);
-	if (m->tl->marks != m->seen) {
-		m->seen = m->tl->marks;
-		list_changed(l);
-	}
+	if (m->tl->marks != m->seen)
+		changed(m);
 }
 
 static size_t markers_count(struct list *l)
@@ -186,6 +192,7 @@ static int markers_request(struct list *l, enum request req)
 		return 0;
 	case REQ_UNIT:
 		m->unit = (m->unit + 1) % (int)NX_ARRAY_SIZE(units);
+		changed(m);
 		tui_message(l->view.tui, "times in %s",
 			    units[m->unit] ? units[m->unit] : "a unit per value");
 		return 0;
@@ -231,6 +238,7 @@ static int cmd_unit(struct markers *m, const char *arg)
 	for (size_t k = 0; k < NX_ARRAY_SIZE(units); k++) {
 		if (units[k] ? !strcmp(arg, units[k]) : !strcmp(arg, "auto")) {
 			m->unit = (int)k;
+			changed(m);
 			return 0;
 		}
 	}
@@ -344,9 +352,9 @@ struct view *marker_view_open(struct timeline *tl)
 	m = xcalloc(1, sizeof(*m));
 	m->tl = tl;
 	timeline_marks_load(tl);
-	m->seen = tl->marks;
 	list_init(&m->list, &markers_vops, &markers_ops, LIST_SMALL, "markers");
 	list_set_cols(&m->list, cols, (int)NX_ARRAY_SIZE(cols));
+	changed(m);
 	return &m->list.view;
 }
 
