@@ -2,6 +2,7 @@
 
 #include "model/query.h"
 
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,7 +188,9 @@ static long bound_copies(const char *p, size_t *len)
 	m = n;
 	if (*s == ',') {
 		s++;
-		m = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : n + 1;
+		/* "{n,}": more than n (strtol stops at LONG_MAX) */
+		m = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) :
+		    n < LONG_MAX ? n + 1 : n;
 		if (*s >= '0' && *s <= '9')
 			s = end;
 	}

@@ -213,6 +213,8 @@ static void test_regex_check(void **state)
 		{ "a{256}", "more than 255 times" },
 		{ "a{,300}", "more than 255 times" },
 		{ "a{1,99999999999999999999}", "more than 255 times" },
+		{ "a{9223372036854775807,}", "more than 255 times" },
+		{ "a{99999999999999999999,}", "more than 255 times" },
 		{ "\\\\{999}", "more than 255 times" },
 		{ "[]]{999}", "more than 255 times" },
 		{ "[[:digit:]]{300}", "more than 255 times" },
