@@ -19,6 +19,9 @@
  * track rather than one per (track, name). */
 #define STEP_MAX_NAMES 16
 
+/* Free word columns beyond string_use's: a row's name holds the word. */
+#define WORD_ROWS 16
+
 struct param {
 	int is_text;
 	int64_t i;
@@ -85,7 +88,9 @@ struct search {
 	struct model *m;
 	int64_t profile, pstart;
 	char *text;
-	struct query q;
+	struct query shown;	/* as written */
+	struct query q;		/* as planned: words_plan */
+	int *word_cols;		/* per term of q, a free word's columns */
 	struct strbuf from, where;
 	struct param *params;
 	size_t nparams;
@@ -474,30 +479,58 @@ static void arg_value(const char *key, struct joins *j, struct strbuf *out)
 	sb_adds(out, "json_extract(a.args, ?)");
 }
 
+/* A free word's condition: the columns of cols (words_plan) hold it. */
+static int word_cond(struct search *s, const struct qterm *t, int cols,
+		     struct joins *j)
+{
+	static const struct {
+		int col;
+		const char *expr;
+	} parts[] = {
+		{ SU_NAME, "s.name" }, { SU_HLO, "i.hlo_name" },
+		{ SU_LAYER, "i.layer" }, { SU_QUEUE, "dp.queue" },
+		{ SU_QUEUE, "dt.queue" },
+	};
+	struct strbuf tl;
+	char set[32];
+	int first = 1;
+
+	if (string_set(s, t->op, t->value, set, sizeof(set)))
+		return -1;
+	for (size_t k = 0; k < NX_ARRAY_SIZE(parts); k++) {
+		if (!(cols & parts[k].col))
+			continue;
+		sb_printf(&s->where, "%s%s IN %s", first ? "" : " OR ",
+			  parts[k].expr, set);
+		first = 0;
+	}
+	j->i |= (cols & (SU_HLO | SU_LAYER)) != 0;
+	j->d |= (cols & SU_QUEUE) != 0;
+	if (cols & WORD_ROWS) {
+		sb_init(&tl);
+		if (track_set(s, t->op, t->value, NULL, &tl, NULL, NULL)) {
+			sb_free(&tl);
+			return -1;
+		}
+		sb_printf(&s->where, "%ss.track_id IN %s", first ? "" : " OR ",
+			  sb_cstr(&tl));
+		sb_free(&tl);
+		first = 0;
+	}
+	if (first)
+		sb_adds(&s->where, "0");
+	return 0;
+}
+
 /* The condition of a term as written, without its leading '-'; it may
  * be NULL where a joined table has no row (term_sql makes that false). */
 static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 {
 	struct strbuf *w = &s->where, expr;
-	char set[32];
 	int rc;
 
-	if (t->field == F_WORD) {
-		struct strbuf tl;
-
-		sb_init(&tl);
-		if (string_set(s, t->op, t->value, set, sizeof(set)) ||
-		    track_set(s, t->op, t->value, NULL, &tl, NULL, NULL)) {
-			sb_free(&tl);
-			return -1;
-		}
-		j->i = j->d = 1;
-		sb_printf(w, "s.name IN %s OR i.hlo_name IN %s OR i.layer IN %s"
-			  " OR dp.queue IN %s OR dt.queue IN %s OR s.track_id IN %s",
-			  set, set, set, set, set, sb_cstr(&tl));
-		sb_free(&tl);
-		return 0;
-	}
+	if (t->field == F_WORD)
+		return word_cond(s, t, s->word_cols[t - s->q.terms], j);
 	if (t->field == F_ENGINE || t->field == F_ROW) {
 		struct strbuf tl;
 
@@ -860,6 +893,59 @@ static struct numterm num_term(const struct search *s)
 	return names ? none : n[0];
 }
 
+/* Where free word t may match: SU_* columns holding a string that holds
+ * it (string_use), and WORD_ROWS; -1 on error. */
+static int word_columns(struct search *s, const struct qterm *t)
+{
+	struct strbuf tl;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	char set[32];
+	sqlite3_stmt *st;
+	int rc, cols = 0;
+
+	sb_init(&tl);
+	rc = track_set(s, t->op, t->value, NULL, &tl, &ids, &n);
+	sb_free(&tl);
+	free(ids);
+	if (rc || string_set(s, t->op, t->value, set, sizeof(set)))
+		return -1;
+	st = prepare(s, "SELECT DISTINCT columns FROM string_use WHERE str = 0"
+		     " OR str IN %s", set);
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		cols |= sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return model_fail(s->m, "search");
+	return cols | (n ? WORD_ROWS : 0);
+}
+
+/* Free words that can match names alone, or rows alone, are planned as
+ * name and row terms (name~word, row=/re/), which the aggregates
+ * answer; the others test only the columns that may hold them. */
+static int words_plan(struct search *s)
+{
+	s->word_cols = xcalloc(s->q.n ? s->q.n : 1, sizeof(*s->word_cols));
+	for (size_t i = 0; i < s->q.n; i++) {
+		struct qterm *t = &s->q.terms[i];
+		int cols;
+
+		if (t->field != F_WORD)
+			continue;
+		cols = word_columns(s, t);
+		if (cols < 0)
+			return -1;
+		s->word_cols[i] = cols;
+		if (!(cols & ~SU_NAME))
+			t->field = F_NAME;
+		else if (cols == WORD_ROWS)
+			t->field = F_ROW;
+	}
+	return 0;
+}
+
 static int profile_start(struct search *s)
 {
 	struct mprofile p;
@@ -910,7 +996,8 @@ struct search *search_new_query(struct model *m, int64_t profile,
 		search_free(s);
 		return NULL;
 	}
-	if (profile_start(s))
+	query_append(&s->shown, &s->q);
+	if (profile_start(s) || words_plan(s))
 		goto fail;
 	sb_printf(&s->where, "t.profile_id = %" PRId64, profile);
 	for (size_t i = 0; i < s->q.n; i++) {
@@ -974,6 +1061,8 @@ void search_free(struct search *s)
 		free(s->params[i].s);
 	free(s->params);
 	query_free(&s->q);
+	query_free(&s->shown);
+	free(s->word_cols);
 	sb_free(&s->from);
 	sb_free(&s->where);
 	free(s->names);
@@ -990,12 +1079,12 @@ const char *search_text(const struct search *s)
 
 const char *search_hint(const struct search *s)
 {
-	return query_hint(&s->q);
+	return query_hint(&s->shown);
 }
 
 const struct query *search_query(const struct search *s)
 {
-	return &s->q;
+	return &s->shown;
 }
 
 static int dma_track(const struct mtrack *t)

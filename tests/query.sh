@@ -73,6 +73,27 @@ for w in drain EVENT_SEMAPHORE Vector % _ q1 dot unknown nosuchword; do
 	[ "$got" = "$((total - want))" ] ||
 		fail "'-$w': $got matches, jq counts $((total - want))"
 done
+# string_use, which lets a word no other column holds be searched as a
+# name, lists exactly the strings each column holds, as SQL finds them
+# (a DMA queue only where its row has another name: a word finds the
+# others by the row)
+if have sqlite3; then
+	for c in "1 SELECT hlo_name FROM instruction" \
+		"2 SELECT layer FROM instruction" \
+		"4 SELECT d.queue FROM (SELECT slice_id, queue FROM dma_packet UNION
+			SELECT slice_id, queue FROM dma_transfer) d JOIN slice s ON
+			s.id = d.slice_id JOIN track t ON t.id = s.track_id WHERE
+			t.name != (SELECT str FROM string WHERE id = d.queue)" \
+		"8 SELECT name FROM slice"; do
+		bit=${c%% *}
+		want=$(sqlite3 "$p.nxdb" "WITH x(v) AS (${c#* }) SELECT group_concat(v)
+			FROM (SELECT DISTINCT v FROM x WHERE v IS NOT NULL ORDER BY v)" 2>&1)
+		got=$(sqlite3 "$p.nxdb" "SELECT group_concat(str) FROM (SELECT str
+			FROM string_use WHERE columns & $bit ORDER BY str)" 2>&1)
+		[ "$got" = "$want" ] || fail "string_use, column $bit: $got, not $want"
+		[ "$bit" = 4 ] || [ -n "$want" ] || fail "no value of column $bit"
+	done
+fi
 # the case of the issue: the Vector events without the word
 want=$(jq --arg w drain -f "$tmp/fields.jq" "$p" |
 	jq 'map(select(.row == "Vector" and (.has | not))) | length')

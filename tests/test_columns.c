@@ -525,6 +525,10 @@ static void test_search(void **state)
 		{ "nc=3", 2 }, { "lnc=4", 2 }, { "instance=i-1", 2 },
 		{ "process=77", 2 }, { "thread=78", 2 }, { "model=mname", 2 },
 		{ "source=neuron_rt", 2 }, { "source=srcP", 0 },
+		/* free words: a queue its row is not named by, a layer, an
+		 * HLO name, names */
+		{ "qp", 1 }, { "QT", 1 }, { "lay.1", 1 }, { "hlo.", 1 },
+		{ "nrt_", 2 }, { "-nrt_", 5 }, { "nosuch", 0 },
 	};
 	struct model *m = model_open(cache);
 	int asked[F_COUNT] = { 0 };
@@ -554,6 +558,21 @@ static void test_search(void **state)
 	model_close(m);
 }
 
+/* string_use: each string the columns hold, with the bits of those
+ * columns, as written in setup (a DMA queue apart from its row's name). */
+static void test_string_use(void **state)
+{
+	char *got = tu_query_text(cache, "SELECT group_concat(v, ' ') FROM"
+				  " (SELECT s.str || ':' || u.columns v FROM"
+				  " string_use u JOIN string s ON s.id = u.str"
+				  " ORDER BY s.str)");
+
+	(void)state;
+	assert_string_equal(got, "ACT:8 MATMUL:8 hlo.1:1 lay.1:2 nrt_a:8"
+			    " nrt_b:8 pk:8 qP:4 qT:4 xf:8");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -564,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_string_use),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -377,8 +377,9 @@ struct view *help_query_open(void)
 					    xstrdup(fi->name), fi->help);
 	}
 	add(h, H_BLANK, NULL, NULL);
-	add(h, H_TEXT, NULL, "Queries of names only (name, opcode, engine, row) "
-	    "are answered from per-name summaries: fast on any profile.");
+	add(h, H_TEXT, NULL, "Queries of names only (name, opcode, engine, row, "
+	    "and free words that only names or rows hold) are answered from "
+	    "per-name summaries: fast on any profile.");
 	add(h, H_TEXT, NULL, "n and N step through the matches; R lists "
 	    "them; Esc clears the search.");
 	return &h->view;

@@ -24,6 +24,10 @@ static const char schema_sql[] =
 	" instance_type TEXT, process_id TEXT, model TEXT,"
 	" state TEXT NOT NULL DEFAULT 'ready', n_events INTEGER NOT NULL DEFAULT 0);\n"
 	"CREATE TABLE string(id INTEGER PRIMARY KEY, str TEXT NOT NULL);\n"
+	/* the typed columns a string is a value of (SU_* bits); str 0:
+	 * not known, any string may be */
+	"CREATE TABLE string_use(str INTEGER PRIMARY KEY,"
+	" columns INTEGER NOT NULL);\n"
 	"CREATE TABLE track(id INTEGER PRIMARY KEY, profile_id INTEGER NOT NULL,"
 	" parent_id INTEGER, kind TEXT NOT NULL, name TEXT NOT NULL,"
 	" sort_key INTEGER NOT NULL DEFAULT 0, unit TEXT,"

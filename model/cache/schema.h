@@ -6,11 +6,19 @@
 
 /* Bump on any change to the tables below; a cache with another
  * version is rebuilt. */
-#define SCHEMA_VERSION 14
+#define SCHEMA_VERSION 15
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */
 #define IMPORT_VERSION 6
+
+/* Columns of string_use.columns: where a free search word may match a
+ * string. */
+#define SU_HLO 1	/* instruction.hlo_name */
+#define SU_LAYER 2	/* instruction.layer */
+#define SU_QUEUE 4	/* dma_packet.queue, dma_transfer.queue */
+#define SU_NAME 8	/* slice.name */
+#define SU_ALL 15
 
 /* Level-of-detail bucket width is 4^level ns. */
 #define LOD_MAX_LEVEL 31

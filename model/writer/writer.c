@@ -99,6 +99,11 @@ struct writer {
 	size_t nstrings, cap_strings, string_bytes;
 
 	struct slice_hlo hlo;	/* of the instruction slices */
+	/* per string (index id - base), the typed columns holding it
+	 * (SU_* bits): the table string_use; all_used once too many */
+	unsigned char *str_use;
+	size_t str_use_n, str_use_cap;
+	int all_used;
 	/* the instruction table's columns so far, instr_order[0..
 	 * instr_ncols) in table order: column c is parameter instr_pos[c]
 	 * + 1 of its INSERT, instr_pos[c] 0 while the table lacks it */
@@ -160,10 +165,12 @@ static void writer_free(struct writer *w)
 	strmap_free(&w->strings, NULL);
 	free(w->string_ids);
 	free(w->hlo.v);
+	free(w->str_use);
 	for (int64_t i = 0; w->tracks && i <= w->ntracks; i++)
 	{
 		free(w->tracks[i].held);
 		free(w->tracks[i].open.s);
+		free(w->tracks[i].name);
 	}
 	free(w->tracks);
 	free(w->win.heap);
@@ -553,6 +560,7 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 	}
 	w->ntracks = i;
 	w->tracks[i].profile = profile;
+	w->tracks[i].name = xstrdup(name ? name : "");
 	w->tracks[i].is_counter = !strcmp(kind, TK_COUNTER);
 	wq_int(w->q, 1, id);
 	wq_int(w->q, 2, profile);
@@ -740,6 +748,30 @@ static void window_add(struct writer *w, struct wtrack *t,
 		place_first(w);
 }
 
+/* String ids past this many above the base are not noted one by one. */
+#define STR_USE_MAX (64u << 20)
+
+/* Notes that string id (0: none) is a value of the columns of bit
+ * (SU_*). */
+static void note_use(struct writer *w, int64_t id, unsigned bit)
+{
+	size_t k;
+
+	if (id <= w->base || w->all_used)
+		return;
+	k = (size_t)(id - w->base);
+	if (k >= STR_USE_MAX) {
+		w->all_used = 1;
+		return;
+	}
+	if (k >= w->str_use_n) {
+		w->str_use = xgrow(w->str_use, &w->str_use_cap, k + 1, 1);
+		memset(w->str_use + w->str_use_n, 0, k + 1 - w->str_use_n);
+		w->str_use_n = k + 1;
+	}
+	w->str_use[k] |= (unsigned char)bit;
+}
+
 /* Adds slice p (its id given here) to its track. */
 static int64_t slice_add(struct writer *w, struct wpending p)
 {
@@ -768,6 +800,7 @@ static int64_t slice_add(struct writer *w, struct wpending p)
 	t->max_given = NX_MAX(t->max_given, depth);
 	t->max_depth = NX_MAX(t->max_depth, depth);
 	t->names |= 1ull << (((uint64_t)p.name * 0x9e3779b97f4a7c15ull) >> 58);
+	note_use(w, p.name, SU_NAME);
 	if (!t->name_runs || p.name != t->last_name)
 		t->name_runs++;
 	t->last_name = p.name;
@@ -904,6 +937,34 @@ static void instr_columns(struct writer *w, const struct winstruction *src)
 	sb_free(&sql);
 }
 
+/* The rows of string_use; all_used: the one row saying any string may
+ * be in any of the columns. */
+static int write_str_use(struct writer *w)
+{
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO string_use(str, columns)"
+			       " VALUES(?,?)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(w->db, "prepare");
+	if (w->all_used) {
+		sqlite3_bind_int64(st, 1, 0);
+		sqlite3_bind_int(st, 2, SU_ALL);
+		rc = sqlite3_step(st);
+	}
+	for (size_t k = 0; !w->all_used && rc == SQLITE_DONE &&
+	     k < w->str_use_n; k++) {
+		if (!w->str_use[k])
+			continue;
+		sqlite3_bind_int64(st, 1, w->base + (int64_t)k);
+		sqlite3_bind_int(st, 2, w->str_use[k]);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(w->db, "string_use");
+}
+
 void writer_instruction(struct writer *w, int64_t slice,
 			const struct winstruction *src)
 {
@@ -913,11 +974,33 @@ void writer_instruction(struct writer *w, int64_t slice,
 		return;
 	note_typed(w, slice, WT_INSTR);
 	keep_hlo(w, slice, src->hlo_name);
+	note_use(w, src->hlo_name, SU_HLO);
+	note_use(w, src->layer, SU_LAYER);
 	instr_columns(w, src);
 	q_begin(w, S_INSTR);
 	wq_int(w->q, 1, slice);
 	INSTRUCTION_COLUMNS(IC_BIND)
 	q_step(w);
+}
+
+/* A DMA row's queue, noted unless it is its row's name (as a DMA queue's
+ * row is named): a free word finds that queue by the row. */
+static void note_queue(struct writer *w, int64_t slice, int64_t queue)
+{
+	struct wtrack *t = &w->tracks[w->last_track];
+	size_t i;
+
+	if (slice == w->next_slice && queue > 0) {
+		if (queue == t->name_sid)
+			return;
+		if (t->name &&
+		    strmap_index(&w->strings, t->name, strlen(t->name), &i) &&
+		    w->string_ids[i] == queue) {
+			t->name_sid = queue;
+			return;
+		}
+	}
+	note_use(w, queue, SU_QUEUE);
 }
 
 void writer_dma(struct writer *w, int64_t slice, const struct wdma *src)
@@ -927,6 +1010,7 @@ void writer_dma(struct writer *w, int64_t slice, const struct wdma *src)
 	if (!slice)
 		return;
 	note_typed(w, slice, src->aggregated ? WT_XFER : WT_PACKET);
+	note_queue(w, slice, src->queue);
 	q_begin(w, src->aggregated ? S_DMA_XFER : S_DMA_PACKET);
 	wq_int(w->q, i++, slice);
 	if (src->aggregated) {
@@ -1366,7 +1450,7 @@ int writer_finish(struct writer *w)
 	if (queued)
 		goto out;
 	if (schema_complete_columns(w->db) || merge_parts(w) ||
-	    warn_dropped(w))
+	    write_str_use(w) || warn_dropped(w))
 		goto out;
 	report(w, "indexing", 0);
 	/* The passes below sort whole tracks, and SQLite's sorter holds as
