@@ -285,6 +285,12 @@ sqlite3 *model_db(struct model *m)
 	return m->db;
 }
 
+void model_set_stop(struct model *m, int (*stop)(void *), void *ctx)
+{
+	/* about every 20000 steps of SQLite's machine: well under 1 ms */
+	sqlite3_progress_handler(m->db, stop ? 20000 : 0, stop, ctx);
+}
+
 const char *model_path(const struct model *m)
 {
 	return m->path;

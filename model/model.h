@@ -96,6 +96,10 @@ void model_profiles_free(struct mprofile *p, size_t n);
 int model_profile(struct model *m, int64_t id, struct mprofile *out);
 void model_profile_clear(struct mprofile *p);
 
+/* While stop (NULL: none) returns nonzero, the statement running on the
+ * model fails (SQLITE_INTERRUPT): a long search stopped by a key. */
+void model_set_stop(struct model *m, int (*stop)(void *), void *ctx);
+
 /* Tracks of a profile in display order (groups before their children). */
 int model_tracks(struct model *m, int64_t profile, struct mtrack **out,
 		 size_t *n);

@@ -1087,6 +1087,11 @@ const struct query *search_query(const struct search *s)
 	return &s->shown;
 }
 
+int search_reads_events(const struct search *s)
+{
+	return !s->names_only && s->num.field < 0;
+}
+
 static int dma_track(const struct mtrack *t)
 {
 	return t->kind && (!strcmp(t->kind, "dma") ||

@@ -32,6 +32,10 @@ const char *search_text(const struct search *s);
 const char *search_hint(const struct search *s);
 const struct query *search_query(const struct search *s);
 
+/* Whether frames and counts read the events of the view one by one
+ * (the query is not one the aggregates answer): slow on long views. */
+int search_reads_events(const struct search *s);
+
 /* 1 if event id matches, 0 if not, -1 on error. */
 int search_match(struct search *s, int64_t id);
 

@@ -27,6 +27,7 @@ struct headless {
 	char *text;		/* the script, lines NUL-terminated in place */
 	char *next;		/* next line to read */
 	const char *keys;	/* rest of the current keys line */
+	int typeahead;		/* a key counts as typed during the next frame */
 	int lineno, cols, rows;
 	struct timespec t_key;	/* when the last key was handed out */
 	char last_key[16];
@@ -437,6 +438,10 @@ static int run_line(struct headless *h, int *key)
 		return write_times(h, arg) ? -2 : 0;
 	if (!strcmp(line, "wait") || !strcmp(line, "start"))
 		return run_wait(h, line, arg);
+	if (!strcmp(line, "typeahead")) {
+		h->typeahead = 1;
+		return 0;
+	}
 	if (!strcmp(line, "mouse")) {
 		if (parse_mouse(h, arg))
 			return -2;
@@ -451,7 +456,7 @@ static int run_line(struct headless *h, int *key)
 		return 1;
 	}
 	err_set("%s:%d: unknown script command '%s' (keys, dump, attrs, size,"
-		" times, wait, start)",
+		" times, wait, start, typeahead)",
 		h->path, h->lineno, line);
 	return -2;
 }
@@ -488,6 +493,14 @@ int headless_key(struct headless *h)
 	settle(h);
 	clock_gettime(CLOCK_MONOTONIC, &h->t_key);
 	return key;
+}
+
+int headless_typeahead(struct headless *h)
+{
+	int was = h->typeahead;
+
+	h->typeahead = 0;
+	return was;
 }
 
 void headless_on_settle(struct headless *h, void (*fn)(void *arg),

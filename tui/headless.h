@@ -16,6 +16,8 @@
  *                    until they are done; until then none does, so
  *                    that a run shows the same screens every time
  *   start [N]        the same without waiting
+ *   typeahead        the frame after the next key finds a key typed
+ *                    while it is being drawn (a long search stops)
  *   mouse click COL ROW, mouse double COL ROW,
  *   mouse drag COL ROW COL2 ROW2, mouse wheel up|down COL ROW [zoom],
  *   mouse press COL ROW, mouse release COL ROW
@@ -52,6 +54,8 @@ void headless_on_settle(struct headless *h, void (*fn)(void *arg),
  * (wait 0): n imports, -1 for all. */
 void headless_on_wait(struct headless *h,
 		      void (*fn)(void *arg, int n, int wait), void *arg);
+/* Whether a typeahead line armed a key typed meanwhile (once). */
+int headless_typeahead(struct headless *h);
 /* The frame after the last key (or the first frame) is complete. */
 void headless_frame_done(struct headless *h);
 

@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ struct tui {
 	struct strbuf ud_err;
 	struct strbuf msg;
 	int msg_error;
+	int msg_keep;		/* the message outlives the next key */
 	int quit;
 	struct headless *hl;
 	struct model *m;	/* of the views on top, or NULL */
@@ -269,6 +271,16 @@ static void vmessage(struct tui *t, int error, const char *fmt, va_list ap)
 	sb_reset(&t->msg);
 	sb_vprintf(&t->msg, fmt, ap);
 	t->msg_error = error;
+	t->msg_keep = 0;
+}
+
+/* A key or click ends the message, unless it came in answer to one. */
+static void message_seen(struct tui *t)
+{
+	if (t->msg_keep)
+		t->msg_keep = 0;
+	else
+		sb_reset(&t->msg);
 }
 
 void tui_message(struct tui *t, const char *fmt, ...)
@@ -287,6 +299,46 @@ void tui_error(struct tui *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(t, 1, fmt, ap);
 	va_end(ap);
+}
+
+void tui_message_past_key(struct tui *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(t, 0, fmt, ap);
+	va_end(ap);
+	t->msg_keep = 1;
+}
+
+int tui_headless(const struct tui *t)
+{
+	return t->hl != NULL;
+}
+
+int tui_key_waiting(struct tui *t)
+{
+	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+
+	if (t->hl)
+		return headless_typeahead(t->hl);
+	return poll(&p, 1, 0) > 0;
+}
+
+void tui_busy(struct tui *t, const char *text)
+{
+	WINDOW *w;
+
+	if (t->hl || COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS)
+		return;
+	w = newwin(1, COLS, LINES - 1, 0);
+	if (!w)
+		return;
+	draw_fill(w, 0, 0, COLS, draw_style(S_STATUS));
+	draw_text(w, 0, 0, COLS, text, draw_style(S_STATUS), 0);
+	wnoutrefresh(w);
+	doupdate();
+	delwin(w);
 }
 
 static void draw_header(struct tui *t)
@@ -659,7 +711,7 @@ static void handle_mouse(struct tui *t)
 	t->nmev = 0;
 	if (!t->mouse_on || t->prompting || t->ask.len)
 		return;
-	sb_reset(&t->msg);
+	message_seen(t);
 	for (int i = 0; i < n && t->nviews && !t->quit; i++)
 		mouse_event(t, &t->mev[i]);
 }
@@ -679,7 +731,7 @@ static void handle_key(struct tui *t, int key)
 		handle_mouse(t);
 		return;
 	}
-	sb_reset(&t->msg);
+	message_seen(t);
 	if (t->prompting) {
 		prompt_input(t, key);
 		return;

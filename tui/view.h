@@ -86,6 +86,18 @@ struct view *tui_below(struct tui *t, struct view *v);
 /* One line on the status line until the next key. */
 void tui_message(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
 void tui_error(struct tui *t, const char *fmt, ...) NX_PRINTF(2, 3);
+/* A message that stays past the next key: one a key caused while it
+ * was waiting to be read. */
+void tui_message_past_key(struct tui *t, const char *fmt, ...)
+	NX_PRINTF(2, 3);
+/* Whether the screen is a headless run's (--headless). */
+int tui_headless(const struct tui *t);
+/* Whether the user has typed something not yet read (headless: a
+ * typeahead line): a long search stops for it. */
+int tui_key_waiting(struct tui *t);
+/* Shows text (untrusted) on the status line at once, before a long
+ * computation ends the frame being drawn (not when headless). */
+void tui_busy(struct tui *t, const char *text);
 
 /* A line editor on the status line. */
 struct prompt_spec {

@@ -584,6 +584,14 @@ void timeline_draw(struct view *v, WINDOW *win)
 			     tl->details_h, v->width, tl->focus_details);
 	timeline_hl_draw(tl, win, y0 + tl->track_rows + tl->details_h);
 	draw_legend(tl, win, v->top + v->height - 1);
+	if (timeline_hl_settle(tl)) {
+		/* the search's lines are gone: the tracks take them */
+		for (int y = v->top; y < v->top + v->height; y++) {
+			wmove(win, y, 0);
+			wclrtoeol(win);
+		}
+		timeline_draw(v, win);
+	}
 }
 
 #define FLAG_TEXT "DROPPED EVENTS"

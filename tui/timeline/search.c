@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tui/draw.h"
 #include "tui/help.h"
@@ -173,6 +174,92 @@ int timeline_hl_side_b(struct timeline *tl)
 	return 0;
 }
 
+/* A search reading events is said to be busy, and a key stops it, after
+ * this long: keys typed ahead of a quick one (/query<Enter>n) are kept. */
+#define BUSY_AFTER_MS 300
+
+static double ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) * 1e3 +
+	       (double)(now.tv_nsec - t->tv_nsec) / 1e6;
+}
+
+/* The progress check of a search reading events, from the first reading
+ * of a frame or step on (h->since): after BUSY_AFTER_MS (at once when
+ * headless) the status line says so, and a key stops it. */
+static int key_stops(void *arg)
+{
+	struct timeline *tl = arg;
+	struct highlight *h = &tl->hl;
+	struct tui *t = tl->view.tui;
+
+	if (h->stopped)
+		return 1;
+	if (!tui_headless(t) && ms_since(&h->since) < BUSY_AFTER_MS)
+		return 0;
+	if (!h->busy) {
+		char *text = xasprintf("searching event by event for %s (any"
+				       " key stops)...", h->text);
+
+		h->busy = 1;
+		tui_busy(t, text);
+		free(text);
+	}
+	h->stopped = tui_key_waiting(t);
+	return h->stopped;
+}
+
+/* Before (on) and after a search's reading on model m, where it reads
+ * events: key_stops watches it (timeline_hl_settle ends the watch). */
+static void hl_reading(struct timeline *tl, struct model *m,
+		       const struct search *s, int on)
+{
+	struct highlight *h = &tl->hl;
+
+	if (!search_reads_events(s))
+		return;
+	model_set_stop(m, on ? key_stops : NULL, tl);
+	if (on && !h->watching) {
+		h->watching = 1;
+		clock_gettime(CLOCK_MONOTONIC, &h->since);
+	}
+	if (on)
+		key_stops(tl);
+}
+
+/* The frame of search s (on model m), read so that a key can stop it. */
+static int stoppable_frame(struct timeline *tl, struct model *m,
+			   struct search *s, const struct mtrack *t,
+			   int64_t t0, int64_t colw, int ncols, int64_t *hits)
+{
+	int rc;
+
+	if (tl->hl.stopped)
+		return -1;
+	hl_reading(tl, m, s, 1);
+	rc = tl->hl.stopped ? -1 : search_frame(s, t, t0, colw, ncols, hits);
+	hl_reading(tl, m, s, 0);
+	return rc;
+}
+
+/* The same for the statistics of the matches in [t0, t1). */
+static int stoppable_stats(struct timeline *tl, struct model *m,
+			   struct search *s, const struct mtrack *t, size_t n,
+			   int64_t t0, int64_t t1, struct search_stats *out)
+{
+	int rc;
+
+	if (tl->hl.stopped)
+		return -1;
+	hl_reading(tl, m, s, 1);
+	rc = tl->hl.stopped ? -1 : search_stats(s, t, n, t0, t1, out);
+	hl_reading(tl, m, s, 0);
+	return rc;
+}
+
 static int one_track_hits(struct timeline *tl, int side,
 			  const struct mtrack *t, int64_t t0, int64_t colw,
 			  int ncols, int64_t *hits)
@@ -185,13 +272,14 @@ static int one_track_hits(struct timeline *tl, int side,
 			return layers_frame(tl->tr.mb, t, h->ids_b, h->nids_b,
 					    t0, colw, ncols, hits);
 		if (h->search_b)
-			return search_frame(h->search_b, t, t0, colw, ncols,
-					    hits);
+			return stoppable_frame(tl, tl->tr.mb, h->search_b, t,
+					       t0, colw, ncols, hits);
 		memset(hits, 0, (size_t)ncols * sizeof(*hits));
 		return 0;
 	}
 	if (h->kind == HL_SEARCH)
-		return search_frame(h->search, t, t0, colw, ncols, hits);
+		return stoppable_frame(tl, tl->m, h->search, t, t0, colw,
+				       ncols, hits);
 	return layers_frame(tl->m, t, h->ids, h->nids, t0, colw, ncols, hits);
 }
 
@@ -230,9 +318,25 @@ static int track_hits(struct timeline *tl, size_t i, int64_t t0,
 
 static void hl_fail(struct timeline *tl)
 {
-	if (!tl->hl.failed)
+	if (!tl->hl.failed && !tl->hl.stopped)
 		tui_error(tl->view.tui, "%s", err_get());
 	tl->hl.failed = 1;
+}
+
+int timeline_hl_settle(struct timeline *tl)
+{
+	char *text;
+
+	tl->hl.busy = tl->hl.watching = 0;
+	if (!tl->hl.stopped)
+		return 0;
+	text = xstrdup(tl->hl.text);
+	timeline_hl_clear(tl);
+	tui_message_past_key(tl->view.tui, "search %s stopped by a key: it"
+			     " tests events one by one; zoom in, or search a"
+			     " field (name~, opcode=, row=)", text);
+	free(text);
+	return 1;
 }
 
 /* Hits of track i (a group: the sum of the tracks under it). */
@@ -386,10 +490,11 @@ static const struct search_stats *view_stats(struct timeline *tl)
 	search_stats_free(&h->stats);
 	search_stats_free(&h->stats_b);
 	h->svalid = 0;
-	if (search_stats(h->search, tl->tr.all, tl->tr.nall, t0, t1,
-			 &h->stats) ||
-	    (h->search_b && search_stats(h->search_b, tb, nb, t0 - sh,
-					 t1 - sh, &h->stats_b))) {
+	if (stoppable_stats(tl, tl->m, h->search, tl->tr.all, tl->tr.nall,
+			    t0, t1, &h->stats) ||
+	    (h->search_b && stoppable_stats(tl, tl->tr.mb, h->search_b, tb,
+					    nb, t0 - sh, t1 - sh,
+					    &h->stats_b))) {
 		hl_fail(tl);
 		return NULL;
 	}
@@ -577,7 +682,9 @@ static int step_side(struct timeline *tl, int side, int64_t ts, int64_t id,
 		return 1;
 	if (ts != INT64_MIN && ts != INT64_MAX)
 		ts -= sh;
-	rc = search_step(q, ts, id, dir, s);
+	hl_reading(tl, side ? tl->tr.mb : tl->m, q, 1);
+	rc = tl->hl.stopped ? -1 : search_step(q, ts, id, dir, s);
+	hl_reading(tl, side ? tl->tr.mb : tl->m, q, 0);
 	if (!rc)
 		s->ts += sh;
 	return rc;
@@ -632,10 +739,11 @@ void timeline_hl_step(struct timeline *tl, int dir)
 		wrapped = dir > 0 ? "; wrapped to the first" :
 				    "; wrapped to the last";
 	}
-	if (rc < 0) {
+	if (rc < 0 && !tl->hl.stopped)
 		tui_error(tl->view.tui, "%s", err_get());
+	/* the step's watch ends here; the frame after it keeps its own */
+	if (timeline_hl_settle(tl) || rc < 0)
 		return;
-	}
 	if (rc == 1) {
 		const char *h = search_hint(tl->hl.search);
 

@@ -9,6 +9,7 @@
 
 #include <curses.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "tui/details.h"
 #include "model/analyze/analyze.h"
@@ -86,6 +87,11 @@ struct highlight {
 	int64_t s_t0, s_t1, s_shift;
 	int svalid;
 	int failed;		/* an error was shown; do not repeat it */
+	/* a search reading events, from its first reading in this frame
+	 * or step (since): watching it, the status line said so (busy), a
+	 * key stopped it (stopped) */
+	int watching, busy, stopped;
+	struct timespec since;
 	struct hl_seen *seen;
 };
 
@@ -250,6 +256,9 @@ int timeline_search_query(struct timeline *tl, struct query *q);
 /* Colours the instructions of a layer table row. */
 int timeline_layer(struct timeline *tl, const char *row);
 void timeline_hl_clear(struct timeline *tl);
+/* After a frame is drawn: a search a key stopped is cleared, and the
+ * status line says why; 1 then (the frame is to be drawn again). */
+int timeline_hl_settle(struct timeline *tl);
 /* The highlight over profile B's rows too (stacked); -1 with err_set(). */
 int timeline_hl_side_b(struct timeline *tl);
 /* Hits per column of the row of track index i; NULL without a
