@@ -20,7 +20,7 @@
 #define STEP_MAX_NAMES 16
 
 /* Free word columns beyond string_use's: a row's name holds the word. */
-#define WORD_ROWS 16
+#define WORD_ROWS 32
 
 struct param {
 	int is_text;
@@ -483,12 +483,15 @@ static void arg_value(const char *key, struct joins *j, struct strbuf *out)
 static int word_cond(struct search *s, const struct qterm *t, int cols,
 		     struct joins *j)
 {
-	static const struct {
+	/* a layer is its instruction's category where no other event has
+	 * that category: no join */
+	const char *layer = cols & SU_CAT ? "i.layer" : "s.cat";
+	const struct {
 		int col;
 		const char *expr;
 	} parts[] = {
 		{ SU_NAME, "s.name" }, { SU_HLO, "i.hlo_name" },
-		{ SU_LAYER, "i.layer" }, { SU_QUEUE, "dp.queue" },
+		{ SU_LAYER, layer }, { SU_QUEUE, "dp.queue" },
 		{ SU_QUEUE, "dt.queue" },
 	};
 	struct strbuf tl;
@@ -504,7 +507,7 @@ static int word_cond(struct search *s, const struct qterm *t, int cols,
 			  parts[k].expr, set);
 		first = 0;
 	}
-	j->i |= (cols & (SU_HLO | SU_LAYER)) != 0;
+	j->i |= (cols & SU_HLO) || ((cols & SU_LAYER) && (cols & SU_CAT));
 	j->d |= (cols & SU_QUEUE) != 0;
 	if (cols & WORD_ROWS) {
 		sb_init(&tl);
@@ -894,7 +897,8 @@ static struct numterm num_term(const struct search *s)
 }
 
 /* Where free word t may match: SU_* columns holding a string that holds
- * it (string_use), and WORD_ROWS; -1 on error. */
+ * it (string_use; SU_CAT too where a layer is not found by its
+ * category), and WORD_ROWS; -1 on error. */
 static int word_columns(struct search *s, const struct qterm *t)
 {
 	struct strbuf tl;
@@ -910,8 +914,8 @@ static int word_columns(struct search *s, const struct qterm *t)
 	free(ids);
 	if (rc || string_set(s, t->op, t->value, set, sizeof(set)))
 		return -1;
-	st = prepare(s, "SELECT DISTINCT columns FROM string_use WHERE str = 0"
-		     " OR str IN %s", set);
+	st = prepare(s, "SELECT DISTINCT columns FROM string_use WHERE str"
+		     " IN (0, %d) OR str IN %s", SU_LAYER_APART, set);
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -938,9 +942,9 @@ static int words_plan(struct search *s)
 		if (cols < 0)
 			return -1;
 		s->word_cols[i] = cols;
-		if (!(cols & ~SU_NAME))
+		if (!(cols & (SU_HLO | SU_LAYER | SU_QUEUE | WORD_ROWS)))
 			t->field = F_NAME;
-		else if (cols == WORD_ROWS)
+		else if (!(cols & (SU_HLO | SU_LAYER | SU_QUEUE | SU_NAME)))
 			t->field = F_ROW;
 	}
 	return 0;

@@ -64,7 +64,8 @@ matches() {
 		jq -e .matches || fail "query '$2' on $1: $(cat "$err")"
 }
 
-for w in drain EVENT_SEMAPHORE Vector % _ q1 dot unknown nosuchword; do
+# (MLP and 50% only layers hold: found by the instructions' categories)
+for w in drain EVENT_SEMAPHORE Vector % _ q1 dot unknown nosuchword MLP 50%; do
 	want=$(jq --arg w "$w" -f "$tmp/fields.jq" "$p" |
 		jq 'map(select(.has)) | length')
 	got=$(matches "$p" "$w")
@@ -84,7 +85,9 @@ if have sqlite3; then
 			SELECT slice_id, queue FROM dma_transfer) d JOIN slice s ON
 			s.id = d.slice_id JOIN track t ON t.id = s.track_id WHERE
 			t.name != (SELECT str FROM string WHERE id = d.queue)" \
-		"8 SELECT name FROM slice"; do
+		"8 SELECT name FROM slice" \
+		"16 SELECT cat FROM slice WHERE id NOT IN (SELECT slice_id
+			FROM instruction)"; do
 		bit=${c%% *}
 		want=$(sqlite3 "$p.nxdb" "WITH x(v) AS (${c#* }) SELECT group_concat(v)
 			FROM (SELECT DISTINCT v FROM x WHERE v IS NOT NULL ORDER BY v)" 2>&1)
@@ -93,6 +96,13 @@ if have sqlite3; then
 		[ "$got" = "$want" ] || fail "string_use, column $bit: $got, not $want"
 		[ "$bit" = 4 ] || [ -n "$want" ] || fail "no value of column $bit"
 	done
+	# every instruction's layer is its slice's category: no row says
+	# otherwise, and a word that layers hold is found without a join
+	[ "$(sqlite3 "$p.nxdb" "SELECT count(*) FROM instruction i JOIN slice s
+		ON s.id = i.slice_id WHERE i.layer IS NOT s.cat")" = 0 ] ||
+		fail "an instruction's layer is not its slice's category"
+	[ "$(sqlite3 "$p.nxdb" "SELECT count(*) FROM string_use WHERE str = -1")" = 0 ] ||
+		fail "string_use says layers are apart from categories"
 fi
 # the case of the issue: the Vector events without the word
 want=$(jq --arg w drain -f "$tmp/fields.jq" "$p" |

@@ -559,7 +559,8 @@ static void test_search(void **state)
 }
 
 /* string_use: each string the columns hold, with the bits of those
- * columns, as written in setup (a DMA queue apart from its row's name). */
+ * columns, as written in setup (a DMA queue apart from its row's name,
+ * a category of DMA events). */
 static void test_string_use(void **state)
 {
 	char *got = tu_query_text(cache, "SELECT group_concat(v, ' ') FROM"
@@ -568,9 +569,12 @@ static void test_string_use(void **state)
 				  " ORDER BY s.str)");
 
 	(void)state;
-	assert_string_equal(got, "ACT:8 MATMUL:8 hlo.1:1 lay.1:2 nrt_a:8"
-			    " nrt_b:8 pk:8 qP:4 qT:4 xf:8");
+	assert_string_equal(got, "ACT:8 MATMUL:8 data:16 hlo.1:1 lay.1:2"
+			    " nrt_a:8 nrt_b:8 pk:8 qP:4 qT:4 xf:8");
 	free(got);
+	/* the full instruction's layer is not its slice's category (0) */
+	assert_int_equal(tu_query_int(cache, "SELECT columns FROM string_use"
+				      " WHERE str = -1"), 16);
 }
 
 int main(void)

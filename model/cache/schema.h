@@ -13,12 +13,17 @@
 #define IMPORT_VERSION 6
 
 /* Columns of string_use.columns: where a free search word may match a
- * string. */
+ * string. An instruction's layer is its slice's category, so a layer is
+ * found by slice.cat alone unless a string is also the category of
+ * another kind of event (SU_CAT), or the row SU_LAYER_APART says some
+ * instruction's layer is not its slice's category. */
 #define SU_HLO 1	/* instruction.hlo_name */
 #define SU_LAYER 2	/* instruction.layer */
 #define SU_QUEUE 4	/* dma_packet.queue, dma_transfer.queue */
 #define SU_NAME 8	/* slice.name */
-#define SU_ALL 15
+#define SU_CAT 16	/* slice.cat of an event that is no instruction */
+#define SU_ALL 31
+#define SU_LAYER_APART (-1)	/* str of that row; its columns SU_CAT */
 
 /* Level-of-detail bucket width is 4^level ns. */
 #define LOD_MAX_LEVEL 31

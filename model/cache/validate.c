@@ -13,7 +13,8 @@
 
 /* the agg check below names the last field, AGG_DUR */
 _Static_assert(AGG_NFIELDS == 5, "agg fields: the full check's range");
-_Static_assert(SU_ALL == 15, "string_use columns: the full check's range");
+_Static_assert(SU_ALL == 31 && SU_LAYER_APART == -1,
+	       "string_use: the full check's range");
 
 /* Tables checked on every open; the others only by VALIDATE_FULL. The
  * event and counter tables are checked by the rules below, in one pass
@@ -96,10 +97,10 @@ static const struct rule rules[] = {
 	  "SELECT 'track ' || id FROM track WHERE lod_level NOT BETWEEN 0 AND"
 	  " 31 OR agg_level NOT BETWEEN 0 AND 31 OR agg_fields NOT BETWEEN 0"
 	  " AND 31" },
-	{ VALIDATE_FULL, "string_use: columns out of range (1 to 15)",
+	{ VALIDATE_FULL, "string_use: columns out of range (1 to 31)",
 	  "SELECT 'string ' || str FROM string_use WHERE typeof(str) !="
 	  " 'integer' OR typeof(columns) != 'integer' OR columns NOT BETWEEN"
-	  " 1 AND 15" },
+	  " 1 AND 31 OR str < -1" },
 	{ VALIDATE_FULL, "its events disagree with it (count, types, depth,"
 	  " duration or times)",
 	  "SELECT 'track ' || s.track_id FROM (SELECT track_id, count(*) n,"

@@ -104,6 +104,11 @@ struct writer {
 	unsigned char *str_use;
 	size_t str_use_n, str_use_cap;
 	int all_used;
+	/* the last slice added, its category, and whether it became an
+	 * instruction (SU_CAT otherwise); a layer seen apart from its
+	 * slice's category (SU_LAYER_APART) */
+	int64_t cat_slice, cat;
+	int cat_instr, layer_apart;
 	/* the instruction table's columns so far, instr_order[0..
 	 * instr_ncols) in table order: column c is parameter instr_pos[c]
 	 * + 1 of its INSERT, instr_pos[c] 0 while the table lacks it */
@@ -772,6 +777,15 @@ static void note_use(struct writer *w, int64_t id, unsigned bit)
 	w->str_use[k] |= (unsigned char)bit;
 }
 
+/* The category of the last slice added, once known not to be an
+ * instruction's layer. */
+static void note_cat(struct writer *w)
+{
+	if (w->cat_slice && !w->cat_instr)
+		note_use(w, w->cat, SU_CAT);
+	w->cat_slice = 0;
+}
+
 /* Adds slice p (its id given here) to its track. */
 static int64_t slice_add(struct writer *w, struct wpending p)
 {
@@ -806,6 +820,10 @@ static int64_t slice_add(struct writer *w, struct wpending p)
 	t->last_name = p.name;
 	w->last_track = track - w->base;
 	p.id = ++w->next_slice;
+	note_cat(w);
+	w->cat_slice = p.id;
+	w->cat = p.cat;
+	w->cat_instr = 0;
 	p.dur = dur;
 	p.depth = depth;
 	p.flags = flags;
@@ -938,7 +956,7 @@ static void instr_columns(struct writer *w, const struct winstruction *src)
 }
 
 /* The rows of string_use; all_used: the one row saying any string may
- * be in any of the columns. */
+ * be in any of the columns; layer_apart: the SU_LAYER_APART row. */
 static int write_str_use(struct writer *w)
 {
 	sqlite3_stmt *st;
@@ -947,10 +965,12 @@ static int write_str_use(struct writer *w)
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO string_use(str, columns)"
 			       " VALUES(?,?)", -1, &st, NULL) != SQLITE_OK)
 		return db_fail(w->db, "prepare");
-	if (w->all_used) {
-		sqlite3_bind_int64(st, 1, 0);
-		sqlite3_bind_int(st, 2, SU_ALL);
+	note_cat(w);
+	if (w->all_used || w->layer_apart) {
+		sqlite3_bind_int64(st, 1, w->all_used ? 0 : SU_LAYER_APART);
+		sqlite3_bind_int(st, 2, w->all_used ? SU_ALL : SU_CAT);
 		rc = sqlite3_step(st);
+		sqlite3_reset(st);
 	}
 	for (size_t k = 0; !w->all_used && rc == SQLITE_DONE &&
 	     k < w->str_use_n; k++) {
@@ -976,6 +996,10 @@ void writer_instruction(struct writer *w, int64_t slice,
 	keep_hlo(w, slice, src->hlo_name);
 	note_use(w, src->hlo_name, SU_HLO);
 	note_use(w, src->layer, SU_LAYER);
+	if (slice == w->cat_slice && src->layer == w->cat)
+		w->cat_instr = 1;
+	else
+		w->layer_apart = 1;
 	instr_columns(w, src);
 	q_begin(w, S_INSTR);
 	wq_int(w->q, 1, slice);
