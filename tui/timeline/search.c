@@ -212,51 +212,45 @@ static int key_stops(void *arg)
 	return h->stopped;
 }
 
-/* Before (on) and after a search's reading on model m, where it reads
- * events: key_stops watches it (timeline_hl_settle ends the watch). */
-static void hl_reading(struct timeline *tl, struct model *m,
-		       const struct search *s, int on)
+/* Before a search's reading on model m: where it reads events, key_stops
+ * watches it (until timeline_hl_settle); -1 when a key stopped it. */
+static int watch(struct timeline *tl, struct model *m,
+		 const struct search *s)
 {
 	struct highlight *h = &tl->hl;
 
+	if (h->stopped)
+		return -1;
 	if (!search_reads_events(s))
-		return;
-	model_set_stop(m, on ? key_stops : NULL, tl);
-	if (on && !h->watching) {
+		return 0;
+	model_set_stop(m, key_stops, tl);
+	if (!h->watching) {
 		h->watching = 1;
 		clock_gettime(CLOCK_MONOTONIC, &h->since);
 	}
-	if (on)
-		key_stops(tl);
+	return key_stops(tl) ? -1 : 0;
 }
 
 /* The frame of search s (on model m), read so that a key can stop it. */
-static int stoppable_frame(struct timeline *tl, struct model *m,
-			   struct search *s, const struct mtrack *t,
-			   int64_t t0, int64_t colw, int ncols, int64_t *hits)
+static int watched_frame(struct timeline *tl, struct model *m,
+			 struct search *s, const struct mtrack *t,
+			 int64_t t0, int64_t colw, int ncols, int64_t *hits)
 {
-	int rc;
+	int rc = watch(tl, m, s) ? -1 :
+		 search_frame(s, t, t0, colw, ncols, hits);
 
-	if (tl->hl.stopped)
-		return -1;
-	hl_reading(tl, m, s, 1);
-	rc = tl->hl.stopped ? -1 : search_frame(s, t, t0, colw, ncols, hits);
-	hl_reading(tl, m, s, 0);
+	model_set_stop(m, NULL, NULL);
 	return rc;
 }
 
 /* The same for the statistics of the matches in [t0, t1). */
-static int stoppable_stats(struct timeline *tl, struct model *m,
-			   struct search *s, const struct mtrack *t, size_t n,
-			   int64_t t0, int64_t t1, struct search_stats *out)
+static int watched_stats(struct timeline *tl, struct model *m,
+			 struct search *s, const struct mtrack *t, size_t n,
+			 int64_t t0, int64_t t1, struct search_stats *out)
 {
-	int rc;
+	int rc = watch(tl, m, s) ? -1 : search_stats(s, t, n, t0, t1, out);
 
-	if (tl->hl.stopped)
-		return -1;
-	hl_reading(tl, m, s, 1);
-	rc = tl->hl.stopped ? -1 : search_stats(s, t, n, t0, t1, out);
-	hl_reading(tl, m, s, 0);
+	model_set_stop(m, NULL, NULL);
 	return rc;
 }
 
@@ -272,13 +266,13 @@ static int one_track_hits(struct timeline *tl, int side,
 			return layers_frame(tl->tr.mb, t, h->ids_b, h->nids_b,
 					    t0, colw, ncols, hits);
 		if (h->search_b)
-			return stoppable_frame(tl, tl->tr.mb, h->search_b, t,
+			return watched_frame(tl, tl->tr.mb, h->search_b, t,
 					       t0, colw, ncols, hits);
 		memset(hits, 0, (size_t)ncols * sizeof(*hits));
 		return 0;
 	}
 	if (h->kind == HL_SEARCH)
-		return stoppable_frame(tl, tl->m, h->search, t, t0, colw,
+		return watched_frame(tl, tl->m, h->search, t, t0, colw,
 				       ncols, hits);
 	return layers_frame(tl->m, t, h->ids, h->nids, t0, colw, ncols, hits);
 }
@@ -490,9 +484,9 @@ static const struct search_stats *view_stats(struct timeline *tl)
 	search_stats_free(&h->stats);
 	search_stats_free(&h->stats_b);
 	h->svalid = 0;
-	if (stoppable_stats(tl, tl->m, h->search, tl->tr.all, tl->tr.nall,
+	if (watched_stats(tl, tl->m, h->search, tl->tr.all, tl->tr.nall,
 			    t0, t1, &h->stats) ||
-	    (h->search_b && stoppable_stats(tl, tl->tr.mb, h->search_b, tb,
+	    (h->search_b && watched_stats(tl, tl->tr.mb, h->search_b, tb,
 					    nb, t0 - sh, t1 - sh,
 					    &h->stats_b))) {
 		hl_fail(tl);
@@ -675,6 +669,7 @@ static int step_side(struct timeline *tl, int side, int64_t ts, int64_t id,
 		     int dir, struct mslice *s)
 {
 	struct search *q = side ? tl->hl.search_b : tl->hl.search;
+	struct model *m = side ? tl->tr.mb : tl->m;
 	int64_t sh = side ? tl->tr.shift : 0;
 	int rc;
 
@@ -682,9 +677,8 @@ static int step_side(struct timeline *tl, int side, int64_t ts, int64_t id,
 		return 1;
 	if (ts != INT64_MIN && ts != INT64_MAX)
 		ts -= sh;
-	hl_reading(tl, side ? tl->tr.mb : tl->m, q, 1);
-	rc = tl->hl.stopped ? -1 : search_step(q, ts, id, dir, s);
-	hl_reading(tl, side ? tl->tr.mb : tl->m, q, 0);
+	rc = watch(tl, m, q) ? -1 : search_step(q, ts, id, dir, s);
+	model_set_stop(m, NULL, NULL);
 	if (!rc)
 		s->ts += sh;
 	return rc;
