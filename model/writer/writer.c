@@ -104,10 +104,10 @@ struct writer {
 	unsigned char *str_use;
 	size_t str_use_n, str_use_cap;
 	int all_used;
-	/* the last slice added, its category, and whether it became an
-	 * instruction (SU_CAT otherwise); a layer seen apart from its
-	 * slice's category (SU_LAYER_APART) */
-	int64_t cat_slice, cat;
+	/* the category of the last slice added (next_slice), and whether
+	 * that slice is an instruction (SU_CAT otherwise); a layer seen
+	 * apart from its slice's category (SU_LAYER_APART) */
+	int64_t cat;
 	int cat_instr, layer_apart;
 	/* the instruction table's columns so far, instr_order[0..
 	 * instr_ncols) in table order: column c is parameter instr_pos[c]
@@ -175,7 +175,6 @@ static void writer_free(struct writer *w)
 	{
 		free(w->tracks[i].held);
 		free(w->tracks[i].open.s);
-		free(w->tracks[i].name);
 	}
 	free(w->tracks);
 	free(w->win.heap);
@@ -539,6 +538,15 @@ int64_t writer_stringn(struct writer *w, const char *s, size_t n)
 	return id;
 }
 
+/* The id of s if interned already, else 0. */
+static int64_t string_known(struct writer *w, const char *s)
+{
+	size_t i;
+
+	return s && strmap_index(&w->strings, s, strlen(s), &i) ?
+	       w->string_ids[i] : 0;
+}
+
 int64_t writer_string(struct writer *w, const char *s)
 {
 	return writer_stringn(w, s ? s : "", s ? strlen(s) : 0);
@@ -565,7 +573,7 @@ int64_t writer_track(struct writer *w, int64_t profile, int64_t parent,
 	}
 	w->ntracks = i;
 	w->tracks[i].profile = profile;
-	w->tracks[i].name = xstrdup(name ? name : "");
+	w->tracks[i].name_sid = string_known(w, name);
 	w->tracks[i].is_counter = !strcmp(kind, TK_COUNTER);
 	wq_int(w->q, 1, id);
 	wq_int(w->q, 2, profile);
@@ -777,13 +785,12 @@ static void note_use(struct writer *w, int64_t id, unsigned bit)
 	w->str_use[k] |= (unsigned char)bit;
 }
 
-/* The category of the last slice added, once known not to be an
- * instruction's layer. */
+/* The category of the last slice added, unless it is an instruction's
+ * layer. */
 static void note_cat(struct writer *w)
 {
-	if (w->cat_slice && !w->cat_instr)
+	if (w->next_slice > w->base && !w->cat_instr)
 		note_use(w, w->cat, SU_CAT);
-	w->cat_slice = 0;
 }
 
 /* Adds slice p (its id given here) to its track. */
@@ -819,9 +826,8 @@ static int64_t slice_add(struct writer *w, struct wpending p)
 		t->name_runs++;
 	t->last_name = p.name;
 	w->last_track = track - w->base;
-	p.id = ++w->next_slice;
 	note_cat(w);
-	w->cat_slice = p.id;
+	p.id = ++w->next_slice;
 	w->cat = p.cat;
 	w->cat_instr = 0;
 	p.dur = dur;
@@ -996,7 +1002,7 @@ void writer_instruction(struct writer *w, int64_t slice,
 	keep_hlo(w, slice, src->hlo_name);
 	note_use(w, src->hlo_name, SU_HLO);
 	note_use(w, src->layer, SU_LAYER);
-	if (slice == w->cat_slice && src->layer == w->cat)
+	if (slice == w->next_slice && src->layer == w->cat)
 		w->cat_instr = 1;
 	else
 		w->layer_apart = 1;
@@ -1011,20 +1017,9 @@ void writer_instruction(struct writer *w, int64_t slice,
  * row is named): a free word finds that queue by the row. */
 static void note_queue(struct writer *w, int64_t slice, int64_t queue)
 {
-	struct wtrack *t = &w->tracks[w->last_track];
-	size_t i;
-
-	if (slice == w->next_slice && queue > 0) {
-		if (queue == t->name_sid)
-			return;
-		if (t->name &&
-		    strmap_index(&w->strings, t->name, strlen(t->name), &i) &&
-		    w->string_ids[i] == queue) {
-			t->name_sid = queue;
-			return;
-		}
-	}
-	note_use(w, queue, SU_QUEUE);
+	if (slice != w->next_slice ||
+	    queue != w->tracks[w->last_track].name_sid)
+		note_use(w, queue, SU_QUEUE);
 }
 
 void writer_dma(struct writer *w, int64_t slice, const struct wdma *src)

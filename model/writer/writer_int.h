@@ -32,8 +32,7 @@ enum { WT_INSTR = 1, WT_PACKET = 2, WT_XFER = 4, WT_ALL = 7 };
 
 struct wtrack {
 	int64_t profile;
-	char *name;
-	int64_t name_sid;	/* a string id seen equal to name, or 0 */
+	int64_t name_sid;	/* its name's string id if interned before it */
 	int64_t n;		/* slices or counter samples */
 	int64_t max_dur;
 	int64_t min_ts, max_end;
