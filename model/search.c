@@ -22,6 +22,14 @@
 /* Free word columns beyond string_use's: a row's name holds the word. */
 #define WORD_ROWS 32
 
+/* Where a free word may match: the SU_* columns holding a string that
+ * holds it, and WORD_ROWS; that set of strings, and the rows. */
+struct word_plan {
+	int cols;
+	char set[32];		/* a temporary table of string ids */
+	char *rows;		/* "(id,...)" */
+};
+
 struct param {
 	int is_text;
 	int64_t i;
@@ -90,7 +98,7 @@ struct search {
 	char *text;
 	struct query shown;	/* as written */
 	struct query q;		/* as planned: words_plan */
-	int *word_cols;		/* per term of q, a free word's columns */
+	struct word_plan *words;	/* per term of q: a free word's */
 	struct strbuf from, where;
 	struct param *params;
 	size_t nparams;
@@ -479,10 +487,11 @@ static void arg_value(const char *key, struct joins *j, struct strbuf *out)
 	sb_adds(out, "json_extract(a.args, ?)");
 }
 
-/* A free word's condition: the columns of cols (words_plan) hold it. */
-static int word_cond(struct search *s, const struct qterm *t, int cols,
-		     struct joins *j)
+/* A free word's condition: the columns of its plan hold it. */
+static void word_cond(struct search *s, const struct word_plan *wp,
+		      struct joins *j)
 {
+	int cols = wp->cols;
 	/* a layer is its instruction's category where no other event has
 	 * that category: no join */
 	const char *layer = cols & SU_CAT ? "i.layer" : "s.cat";
@@ -494,35 +503,24 @@ static int word_cond(struct search *s, const struct qterm *t, int cols,
 		{ SU_LAYER, layer }, { SU_QUEUE, "dp.queue" },
 		{ SU_QUEUE, "dt.queue" },
 	};
-	struct strbuf tl;
-	char set[32];
 	int first = 1;
 
-	if (string_set(s, t->op, t->value, set, sizeof(set)))
-		return -1;
 	for (size_t k = 0; k < NX_ARRAY_SIZE(parts); k++) {
 		if (!(cols & parts[k].col))
 			continue;
 		sb_printf(&s->where, "%s%s IN %s", first ? "" : " OR ",
-			  parts[k].expr, set);
+			  parts[k].expr, wp->set);
 		first = 0;
 	}
 	j->i |= (cols & SU_HLO) || ((cols & SU_LAYER) && (cols & SU_CAT));
 	j->d |= (cols & SU_QUEUE) != 0;
 	if (cols & WORD_ROWS) {
-		sb_init(&tl);
-		if (track_set(s, t->op, t->value, NULL, &tl, NULL, NULL)) {
-			sb_free(&tl);
-			return -1;
-		}
 		sb_printf(&s->where, "%ss.track_id IN %s", first ? "" : " OR ",
-			  sb_cstr(&tl));
-		sb_free(&tl);
+			  wp->rows);
 		first = 0;
 	}
 	if (first)
 		sb_adds(&s->where, "0");
-	return 0;
 }
 
 /* The condition of a term as written, without its leading '-'; it may
@@ -532,8 +530,10 @@ static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 	struct strbuf *w = &s->where, expr;
 	int rc;
 
-	if (t->field == F_WORD)
-		return word_cond(s, t, s->word_cols[t - s->q.terms], j);
+	if (t->field == F_WORD) {
+		word_cond(s, &s->words[t - s->q.terms], j);
+		return 0;
+	}
 	if (t->field == F_ENGINE || t->field == F_ROW) {
 		struct strbuf tl;
 
@@ -896,34 +896,33 @@ static struct numterm num_term(const struct search *s)
 	return names ? none : n[0];
 }
 
-/* Where free word t may match: SU_* columns holding a string that holds
- * it (string_use; SU_CAT too where a layer is not found by its
- * category), and WORD_ROWS; -1 on error. */
-static int word_columns(struct search *s, const struct qterm *t)
+/* The plan of free word t: its strings and rows, and the columns that
+ * hold those strings (string_use; SU_CAT too where a layer is not found
+ * by its category). */
+static int word_plan(struct search *s, const struct qterm *t,
+		     struct word_plan *wp)
 {
 	struct strbuf tl;
 	int64_t *ids = NULL;
 	size_t n = 0;
-	char set[32];
 	sqlite3_stmt *st;
-	int rc, cols = 0;
+	int rc;
 
 	sb_init(&tl);
 	rc = track_set(s, t->op, t->value, NULL, &tl, &ids, &n);
-	sb_free(&tl);
 	free(ids);
-	if (rc || string_set(s, t->op, t->value, set, sizeof(set)))
+	wp->rows = sb_detach(&tl);
+	if (rc || string_set(s, t->op, t->value, wp->set, sizeof(wp->set)))
 		return -1;
 	st = prepare(s, "SELECT DISTINCT columns FROM string_use WHERE str"
-		     " IN (0, %d) OR str IN %s", SU_LAYER_APART, set);
+		     " IN (0, %d) OR str IN %s", SU_LAYER_APART, wp->set);
 	if (!st)
 		return -1;
+	wp->cols = n ? WORD_ROWS : 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		cols |= sqlite3_column_int(st, 0);
+		wp->cols |= sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return model_fail(s->m, "search");
-	return cols | (n ? WORD_ROWS : 0);
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
 /* Free words that can match names alone, or rows alone, are planned as
@@ -931,17 +930,16 @@ static int word_columns(struct search *s, const struct qterm *t)
  * answer; the others test only the columns that may hold them. */
 static int words_plan(struct search *s)
 {
-	s->word_cols = xcalloc(s->q.n ? s->q.n : 1, sizeof(*s->word_cols));
+	s->words = xcalloc(s->q.n ? s->q.n : 1, sizeof(*s->words));
 	for (size_t i = 0; i < s->q.n; i++) {
 		struct qterm *t = &s->q.terms[i];
 		int cols;
 
 		if (t->field != F_WORD)
 			continue;
-		cols = word_columns(s, t);
-		if (cols < 0)
+		if (word_plan(s, t, &s->words[i]))
 			return -1;
-		s->word_cols[i] = cols;
+		cols = s->words[i].cols;
 		if (!(cols & (SU_HLO | SU_LAYER | SU_QUEUE | WORD_ROWS)))
 			t->field = F_NAME;
 		else if (!(cols & (SU_HLO | SU_LAYER | SU_QUEUE | SU_NAME)))
@@ -1064,9 +1062,11 @@ void search_free(struct search *s)
 	for (size_t i = 0; i < s->nparams; i++)
 		free(s->params[i].s);
 	free(s->params);
+	for (size_t i = 0; s->words && i < s->q.n; i++)
+		free(s->words[i].rows);
+	free(s->words);
 	query_free(&s->q);
 	query_free(&s->shown);
-	free(s->word_cols);
 	sb_free(&s->from);
 	sb_free(&s->where);
 	free(s->names);
