@@ -85,6 +85,8 @@ int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 /* The same for option opt ("--zoom"), named in the errors. */
 int cli_span(const char *opt, const char *s, const struct mprofile *p,
 	     int64_t *t0, int64_t *t1);
+/* err_set() for a time arg of option opt outside a profile of len ns. */
+void cli_outside(const char *opt, const char *arg, int64_t len);
 /* --tracks: row or group names to track ids (NULL list: none). -1 with
  * err_get() set. */
 int cli_tracks(struct model *m, int64_t profile, const char *list,

@@ -148,6 +148,14 @@ int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 	return cli_span("--range", s, p, t0, t1);
 }
 
+void cli_outside(const char *opt, const char *arg, int64_t len)
+{
+	char b[48];
+
+	timefmt_dur(b, sizeof(b), len, 3, 0);
+	err_set("%s: '%s' is outside the profile (0 .. %s)", opt, arg, b);
+}
+
 int cli_span(const char *opt, const char *s, const struct mprofile *p,
 	     int64_t *t0, int64_t *t1)
 {
@@ -183,11 +191,7 @@ int cli_span(const char *opt, const char *s, const struct mprofile *p,
 	}
 	if (*t0 > p->end) {
 		/* nothing can start in it: a unit mistaken, most likely */
-		char len[48];
-
-		timefmt_dur(len, sizeof(len), p->end - p->start, 3, 0);
-		err_set("%s: '%s' is outside the profile (0 .. %s)", opt, s,
-			len);
+		cli_outside(opt, s, p->end - p->start);
 		return -1;
 	}
 	if (*t1 <= *t0) {

@@ -101,16 +101,6 @@ static int start_option(struct cli *c, int opt)
 	return 1;
 }
 
-/* The error for a time outside the profile of len ns. */
-static int outside(const char *opt, const char *arg, int64_t len)
-{
-	char b[48];
-
-	timefmt_dur(b, sizeof(b), len, 3, 0);
-	return cli_usage_error("%s: '%s' is outside the profile (0 .. %s)",
-			       opt, arg, b);
-}
-
 static int check_search(const char *text)
 {
 	struct query q;
@@ -135,8 +125,10 @@ static int start_times(struct cli *c, const struct mprofile *p,
 		if (timefmt_parse(c->at, &s->at))
 			return cli_usage_error("--at: '%s' is not a time like "
 					       "1.2ms", c->at);
-		if (s->at < 0 || s->at > rel.end)
-			return outside("--at", c->at, rel.end);
+		if (s->at < 0 || s->at > rel.end) {
+			cli_outside("--at", c->at, rel.end);
+			return cli_usage_error("%s", err_get());
+		}
 		s->has_at = 1;
 	}
 	if (c->zoom) {
