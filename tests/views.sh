@@ -77,8 +77,15 @@ grep -q -- "--tracks=DMA transfers/qSyncIO0,DMA transfers/qSyncIO0'" \
 	--format json > "$tmp/shared-export.json" || fail "export failed"
 cmp -s "$tmp/nxtop-selection-1.json" "$tmp/shared-export.json" ||
 	fail "--select: the box is not DMA transfers/qSyncIO0: $(diff "$tmp/nxtop-selection-1.json" "$tmp/shared-export.json")"
-grep -q '"events": 4,' "$tmp/shared-export.json" ||
-	fail "DMA transfers/qSyncIO0 from 10us to 40us: not its 4 transfers (at 11.139, 29.899, 29.981 and 38.063 us)"
+# its transfers there, as jq counts them in the profile (the profile
+# starts at 51 ns: none is near either end)
+if have jq; then
+	want=$(jq '[.dma[] | select(.aggregated == "yes" and
+		.subgroup == "qSyncIO0" and .timestamp >= 10000 and
+		.timestamp < 40000)] | length' "$p")
+	[ "$want" -gt 0 ] && grep -q "\"events\": $want," "$tmp/shared-export.json" ||
+		fail "DMA transfers/qSyncIO0 from 10us to 40us: not the $want transfers jq counts"
+fi
 
 # A saved view is user data: it survives nxtop killed (SIGKILL) right
 # after saving it and a re-import of the changed source, and brings the
