@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tui/draw.h"
+#include "tui/keywatch.h"
 #include "tui/list.h"
 #include "model/dist.h"
 #include "model/query.h"
@@ -42,6 +43,10 @@ struct results {
 	struct side side[2];
 	int nsides;		/* 2 when stacked: a heading before each */
 	int failed;
+	/* readings of matches that test events one by one, from the first
+	 * in a frame (ended by results_header, drawn after the lines), in
+	 * counting them or in an export: a key may stop them */
+	struct keywatch kw;
 };
 
 static const struct list_col cols[] = {
@@ -52,6 +57,41 @@ static const struct list_col cols[] = {
 static struct search *cur_search(const struct side *sd)
 {
 	return sd->own ? sd->own : sd->s;
+}
+
+/* Before reading side sd's matches: where its search tests events one
+ * by one, a key may stop the reading; -1 when a key stopped it. */
+static int watch(struct results *r, struct side *sd)
+{
+	const struct search *s = cur_search(sd);
+
+	if (r->kw.stopped)
+		return -1;
+	if (!search_reads_events(s))
+		return 0;
+	model_set_stop(sd->m, keywatch_check, &r->kw);
+	return keywatch_begin(&r->kw, r->tl->view.tui,
+			      "listing event by event the matches of",
+			      search_text(s));
+}
+
+static void unwatch(struct side *sd)
+{
+	model_set_stop(sd->m, NULL, NULL);
+}
+
+/* (the busy line said that the search tests events one by one) */
+#define STOPPED_WHY "stopped by a key; zoom in, or search a field (name~," \
+	" opcode=, row=)"
+
+/* After the readings of a frame or an export: 1 when a key stopped
+ * them, said on the status line. */
+static int stopped(struct results *r, const char *what)
+{
+	if (!keywatch_end(&r->kw))
+		return 0;
+	tui_message_past_key(r->tl->view.tui, "%s " STOPPED_WHY, what);
+	return 1;
 }
 
 struct page {
@@ -71,6 +111,7 @@ static int read_page(struct results *r, struct side *sd, int dir,
 		     struct page *p)
 {
 	int64_t ts, id;
+	int rc;
 
 	p->rows = xcalloc(PAGE, sizeof(*p->rows));
 	p->n = 0;
@@ -84,8 +125,11 @@ static int read_page(struct results *r, struct side *sd, int dir,
 		ts = sd->rows[0].ts;
 		id = sd->rows[0].id;
 	}
-	return search_page(cur_search(sd), r->t0 - sd->shift,
-			   r->t1 - sd->shift, ts, id, dir, PAGE, page_add, p);
+	rc = watch(r, sd) ? -1 :
+	     search_page(cur_search(sd), r->t0 - sd->shift,
+			 r->t1 - sd->shift, ts, id, dir, PAGE, page_add, p);
+	unwatch(sd);
+	return rc;
 }
 
 /* Keeps at most WINDOW_MAX lines, those nearest line i. */
@@ -149,7 +193,7 @@ static const struct mslice *ensure(struct results *r, struct side *sd,
 	while (!rc && i < sd->base)
 		rc = grow(r, sd, -1);
 	trim(sd, i);
-	if (rc < 0 && !r->failed) {
+	if (rc < 0 && !r->failed && !r->kw.stopped) {
 		r->failed = 1;
 		tui_error(r->list.view.tui, "%s", err_get());
 	}
@@ -281,12 +325,19 @@ static int count_side(struct results *r, struct side *sd)
 			   r->t1 - sd->shift, sd->count, &sd->sd);
 }
 
-static int count(struct results *r)
+/* Counts each side's matches; -1 on an error, or when a key stopped it
+ * (*stop set). */
+static int count(struct results *r, int *stop)
 {
-	for (int k = 0; k < r->nsides; k++)
-		if (count_side(r, &r->side[k]))
-			return -1;
-	return 0;
+	int rc = 0;
+
+	for (int k = 0; k < r->nsides && !rc; k++) {
+		rc = watch(r, &r->side[k]) ? -1 :
+		     count_side(r, &r->side[k]);
+		unwatch(&r->side[k]);
+	}
+	*stop = keywatch_end(&r->kw);
+	return rc;
 }
 
 /* The filter refines the query: its words are more terms, added to the
@@ -313,11 +364,15 @@ static struct search *refined(const struct side *sd, const char *text)
 	return s;
 }
 
+/* A filter that fails or that a key stops leaves the list as it was,
+ * the prompt open with the reason. */
 static int results_filter(struct list *l, const char *text)
 {
 	struct results *r = (struct results *)l;
 	struct search *s[2] = { NULL, NULL };
+	struct side old[2];
 	int all = !text[strspn(text, " \t")];
+	int stop;
 
 	for (int k = 0; k < r->nsides && !all; k++) {
 		if (r->side[k].s && !(s[k] = refined(&r->side[k], text))) {
@@ -325,13 +380,24 @@ static int results_filter(struct list *l, const char *text)
 			return -1;
 		}
 	}
+	memcpy(old, r->side, sizeof(old));
 	for (int k = 0; k < r->nsides; k++) {
-		search_free(r->side[k].own);
 		r->side[k].own = s[k];
 		r->side[k].n = r->side[k].base = 0;
 	}
+	if (count(r, &stop)) {
+		for (int k = 0; k < r->nsides; k++) {
+			search_free(r->side[k].own);
+			r->side[k] = old[k];
+		}
+		if (stop)
+			err_set("filtering " STOPPED_WHY);
+		return -1;
+	}
+	for (int k = 0; k < r->nsides; k++)
+		search_free(old[k].own);
 	r->failed = 0;
-	return count(r);
+	return 0;
 }
 
 /* The match on line i on the axis, with the track line it is on. */
@@ -401,6 +467,7 @@ static int results_export(struct list *l, enum out_format fmt, FILE *f)
 	struct results *r = (struct results *)l;
 	struct mprofile p = timeline_axis_profile(r->tl);
 	struct export_side s[2];
+	int rc = 0;
 
 	for (int k = 0; k < r->nsides; k++) {
 		struct side *sd = &r->side[k];
@@ -412,10 +479,18 @@ static int results_export(struct list *l, enum out_format fmt, FILE *f)
 		if (k)
 			s[k].p.start = r->tl->prof_b.start;
 	}
-	if (r->nsides == 1)
-		return export_search(s[0].m, s[0].s, &s[0].p, s[0].t0, s[0].t1,
-				     fmt, f);
-	return export_search_sides(s, fmt, f);
+	for (int k = 0; k < r->nsides && !rc; k++)
+		rc = watch(r, &r->side[k]);
+	if (!rc)
+		rc = r->nsides == 1 ?
+		     export_search(s[0].m, s[0].s, &s[0].p, s[0].t0, s[0].t1,
+				   fmt, f) :
+		     export_search_sides(s, fmt, f);
+	for (int k = 0; k < r->nsides; k++)
+		unwatch(&r->side[k]);
+	if (keywatch_end(&r->kw))
+		err_set("exporting " STOPPED_WHY);
+	return rc;
 }
 
 static void results_header(struct list *l, struct strbuf *out)
@@ -424,6 +499,8 @@ static void results_header(struct list *l, struct strbuf *out)
 	const char *q = search_text(r->side[0].s);
 	char a[48], b[48];
 
+	/* drawn after the lines: their readings end here */
+	stopped(r, "reading");
 	timefmt_dur(a, sizeof(a), r->t0 - r->tl->origin, 3, draw_tf());
 	timefmt_dur(b, sizeof(b), r->t1 - r->tl->origin, 3, draw_tf());
 	if (r->nsides == 2) {
@@ -446,6 +523,7 @@ static void results_free(struct list *l)
 		search_free(r->side[k].own);
 		free(r->side[k].rows);
 	}
+	keywatch_free(&r->kw);
 	free(r);
 }
 
@@ -483,7 +561,7 @@ static const struct view_ops results_vops_ab = LIST_VIEW_OPS("matches",
 	"  f zoom  e/E export  q back", NULL);
 
 struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
-			  int64_t t1)
+			  int64_t t1, int *stop)
 {
 	struct results *r = xcalloc(1, sizeof(*r));
 
@@ -500,7 +578,11 @@ struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
 			.shift = tl->tr.shift };
 		r->nsides = 2;
 	}
-	if (count(r)) {
+	if (count(r, stop)) {
+		if (*stop)
+			tui_message_past_key(tl->view.tui,
+					     "listing " STOPPED_WHY);
+		keywatch_free(&r->kw);
 		free(r);
 		return NULL;
 	}

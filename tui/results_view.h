@@ -7,8 +7,11 @@
 #include "model/search.h"
 #include "tui/timeline/timeline_int.h"
 
-/* s stays the timeline's; NULL with err_set(). */
+/* s stays the timeline's. Where s tests events one by one, a key stops
+ * the counting, as it stops the timeline's frame (keywatch.h), and later
+ * readings of the list: the status line says so. NULL with *stop set
+ * when a key stopped it, else with err_set(). */
 struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
-			  int64_t t1);
+			  int64_t t1, int *stop);
 
 #endif

@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tui/draw.h"
 #include "tui/help.h"
@@ -75,6 +74,7 @@ void timeline_hl_clear(struct timeline *tl)
 	free(h->frames);
 	free(h->density);
 	free(h->seen);
+	keywatch_free(&h->kw);
 	search_stats_free(&h->stats);
 	search_stats_free(&h->stats_b);
 	memset(h, 0, sizeof(*h));
@@ -174,61 +174,20 @@ int timeline_hl_side_b(struct timeline *tl)
 	return 0;
 }
 
-/* A search reading events is said to be busy, and a key stops it, after
- * this long: keys typed ahead of a quick one (/query<Enter>n) are kept. */
-#define BUSY_AFTER_MS 300
-
-static double ms_since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) * 1e3 +
-	       (double)(now.tv_nsec - t->tv_nsec) / 1e6;
-}
-
-/* The progress check of a search reading events, from the first reading
- * of a frame or step on (h->since): after BUSY_AFTER_MS (at once when
- * headless) the status line says so, and a key stops it. */
-static int key_stops(void *arg)
-{
-	struct timeline *tl = arg;
-	struct highlight *h = &tl->hl;
-	struct tui *t = tl->view.tui;
-
-	if (h->stopped)
-		return 1;
-	if (!tui_headless(t) && ms_since(&h->since) < BUSY_AFTER_MS)
-		return 0;
-	if (!h->busy) {
-		char *text = xasprintf("searching event by event for %s (any"
-				       " key stops)...", h->text);
-
-		h->busy = 1;
-		tui_busy(t, text);
-		free(text);
-	}
-	h->stopped = tui_key_waiting(t);
-	return h->stopped;
-}
-
-/* Before a search's reading on model m: where it reads events, key_stops
- * watches it (until timeline_hl_settle); -1 when a key stopped it. */
+/* Before a search's reading on model m: where it reads events, a key
+ * may stop it (until timeline_hl_settle); -1 when a key stopped it. */
 static int watch(struct timeline *tl, struct model *m,
 		 const struct search *s)
 {
 	struct highlight *h = &tl->hl;
 
-	if (h->stopped)
+	if (h->kw.stopped)
 		return -1;
 	if (!search_reads_events(s))
 		return 0;
-	model_set_stop(m, key_stops, tl);
-	if (!h->watching) {
-		h->watching = 1;
-		clock_gettime(CLOCK_MONOTONIC, &h->since);
-	}
-	return key_stops(tl) ? -1 : 0;
+	model_set_stop(m, keywatch_check, &h->kw);
+	return keywatch_begin(&h->kw, tl->view.tui,
+			      "searching event by event for", h->text);
 }
 
 /* The frame of search s (on model m), read so that a key can stop it. */
@@ -312,7 +271,7 @@ static int track_hits(struct timeline *tl, size_t i, int64_t t0,
 
 static void hl_fail(struct timeline *tl)
 {
-	if (!tl->hl.failed && !tl->hl.stopped)
+	if (!tl->hl.failed && !tl->hl.kw.stopped)
 		tui_error(tl->view.tui, "%s", err_get());
 	tl->hl.failed = 1;
 }
@@ -321,8 +280,7 @@ int timeline_hl_settle(struct timeline *tl)
 {
 	char *text;
 
-	tl->hl.busy = tl->hl.watching = 0;
-	if (!tl->hl.stopped)
+	if (!keywatch_end(&tl->hl.kw))
 		return 0;
 	text = xstrdup(tl->hl.text);
 	timeline_hl_clear(tl);
@@ -733,7 +691,7 @@ void timeline_hl_step(struct timeline *tl, int dir)
 		wrapped = dir > 0 ? "; wrapped to the first" :
 				    "; wrapped to the last";
 	}
-	if (rc < 0 && !tl->hl.stopped)
+	if (rc < 0 && !tl->hl.kw.stopped)
 		tui_error(tl->view.tui, "%s", err_get());
 	/* the step's watch ends here; the frame after it keeps its own */
 	if (timeline_hl_settle(tl) || rc < 0)
@@ -762,16 +720,17 @@ void timeline_matches(struct timeline *tl)
 {
 	int64_t t0, t1;
 	struct view *v;
+	int stop;
 
 	if (tl->hl.kind != HL_SEARCH) {
 		tui_message(tl->view.tui, "no search: / starts one");
 		return;
 	}
 	view_range(tl, &t0, &t1);
-	v = results_open(tl, tl->hl.search, t0, t1);
+	v = results_open(tl, tl->hl.search, t0, t1, &stop);
 	if (v)
 		tui_push(tl->view.tui, v);
-	else
+	else if (!stop)
 		tui_error(tl->view.tui, "%s", err_get());
 }
 

@@ -9,9 +9,9 @@
 
 #include <curses.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "tui/details.h"
+#include "tui/keywatch.h"
 #include "model/analyze/analyze.h"
 #include "model/drill.h"
 #include "model/model.h"
@@ -88,10 +88,8 @@ struct highlight {
 	int svalid;
 	int failed;		/* an error was shown; do not repeat it */
 	/* a search reading events, from its first reading in this frame
-	 * or step (since): watching it, the status line said so (busy), a
-	 * key stopped it (stopped) */
-	int watching, busy, stopped;
-	struct timespec since;
+	 * or step: a key may stop it */
+	struct keywatch kw;
 	struct hl_seen *seen;
 };
 
