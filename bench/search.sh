@@ -3,10 +3,11 @@
 # the frame after Enter (the first frame with the matches) and the frames
 # of n and N, for a search on names (the opcode baseline) and searches
 # comparing dur and size, alone, two at once, beside name/engine/queue_type
-# terms and beside name patterns, and free words, in the same run; then
-# R, the list of matches, whose heading holds their statistics (exact up
-# to 100000 matches, by bin from the duration aggregates above). Budgets (issue
-# 16): first frame < 300 ms, n/N < 50 ms, R < 300 ms.
+# terms and beside name patterns, HLO names, and free words, in the same
+# run; then R, the list of matches, whose heading holds their statistics
+# (exact up to 100000 matches, by bin from the duration aggregates
+# above). Budgets (issue 16): first frame < 300 ms, n/N < 50 ms,
+# R < 300 ms.
 set -eu
 . "$(dirname "$0")/lib.sh"
 export XDG_DATA_HOME="$out/data"
@@ -56,12 +57,17 @@ one 'name=dot.66_SpillSave21 size>=65536'
 one 'opcode=MATMUL size>4096'
 one 'row=qVectorSpillReload0 name~SpillSave dur<lt>500ns'
 one 'name~SpillSave2 size<lt>65536'
-# free words: one only names hold, one only rows, one names and a
-# layer hold (every event's columns tested)
+# free words: one only names hold, one only rows, one only HLO names,
+# one names and a layer hold (every event's columns tested)
 one 'EVENT_SEMAPHORE'
 one 'SpillSave'
 one 'Vector'
+one 'rsqrt'
 one 'MATMUL'
+# HLO names, alone and beside a row (the HLO aggregates)
+one 'hlo~rsqrt'
+one 'hlo=/dot\.1[0-9]/'
+one 'hlo~multiply row=Scalar'
 
 # R: the list of matches and its heading's statistics, median of 3 runs,
 # with the match count and whether the percentiles are estimated (~)
@@ -91,3 +97,5 @@ list 'opcode=MATMUL dur>200ns'
 list 'dur>1us'
 list 'size>4096'
 list 'name~kernel size>4096'
+list 'hlo~rsqrt'
+list 'hlo=/dot\.1[0-9]/'

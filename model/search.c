@@ -105,8 +105,12 @@ struct search {
 	int *temps;		/* numbers of our temporary tables */
 	int ntemp;
 	/* name-only queries: names in temp table nameset (or any name),
-	 * tracks restricted to tracks[] (or any track) */
+	 * tracks restricted to tracks[] (or any track); the names are
+	 * the aggregates' vfield: AGG_NAME, or AGG_HLO for HLO names.
+	 * hlo_apart: some track's aggregates keep no HLO names, so its
+	 * events are read */
 	int names_only, any_name, any_track;
+	int vfield, hlo_apart;
 	char nameset[32];
 	int64_t *names;
 	size_t nnames;
@@ -635,7 +639,8 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 		int64_t *ids = NULL;
 		size_t n = 0;
 
-		if (t->field == F_NAME || t->field == F_OPCODE) {
+		if (t->field == F_NAME || t->field == F_OPCODE ||
+		    t->field == F_HLO) {
 			s->any_name = 0;
 			sb_printf(cond, " AND %s", str_cond(t->op));
 		}
@@ -695,7 +700,8 @@ static int nameset_fill(struct search *s, const char *cond)
 		const struct qterm *t = &s->q.terms[i];
 		char *tmp = NULL;
 
-		if (t->field != F_NAME && t->field != F_OPCODE)
+		if (t->field != F_NAME && t->field != F_OPCODE &&
+		    t->field != F_HLO)
 			continue;
 		sqlite3_bind_text(st, ++k, str_value(t->op, t->value, &tmp),
 				  -1, SQLITE_TRANSIENT);
@@ -722,6 +728,27 @@ static void nameset_read(struct search *s)
 	free(sql);
 }
 
+/* Whether some track of the profile keeps aggregates but not of HLO
+ * names (they vary too much there: agg.h): its events are read. */
+static int hlo_apart_find(struct search *s)
+{
+	sqlite3_stmt *st = prepare(s, "SELECT 1 FROM track WHERE profile_id = ?"
+				   " AND n_events > 0 AND agg_fields & %u AND"
+				   " NOT agg_fields & %u LIMIT 1", 1u << AGG_NAME,
+				   1u << AGG_HLO);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, s->profile);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return model_fail(s->m, "search");
+	s->hlo_apart = rc == SQLITE_ROW;
+	return 0;
+}
+
 /* Name-only queries: one set of name ids, one set of tracks. */
 static int names_only_setup(struct search *s)
 {
@@ -739,6 +766,8 @@ static int names_only_setup(struct search *s)
 			nameset_read(s);
 	}
 	sb_free(&cond);
+	if (!rc && s->names_only && s->vfield == AGG_HLO)
+		rc = hlo_apart_find(s);
 	return rc;
 }
 
@@ -842,17 +871,35 @@ static int queue_rows_setup(struct search *s)
 	return 0;
 }
 
-/* Whether every term but the queue_type terms that whole DMA rows
- * answer is one of names and tracks. */
-static int names_beside_queue(const struct search *s)
+/* An HLO name term that the HLO aggregates may answer as names_only
+ * terms answer names. */
+static int hlo_term(const struct qterm *t)
 {
+	return t->field == F_HLO && !t->negate && !neg(t);
+}
+
+/* Whether every term but the queue_type terms that whole DMA rows
+ * answer is one of names and tracks, or of HLO names and tracks (the
+ * aggregates count names and HLO names apart, never together); the
+ * aggregates' field of those names into *vfield. */
+static int names_beside_queue(const struct search *s, int *vfield)
+{
+	int names = 0, hlos = 0;
+
 	for (size_t i = 0; i < s->q.n; i++) {
 		const struct qterm *t = &s->q.terms[i];
 
-		if (!(s->queue_rows && queue_term(t)) && !name_term(t))
+		if (s->queue_rows && queue_term(t))
+			continue;
+		if (hlo_term(t))
+			hlos = 1;
+		else if (!name_term(t))
 			return 0;
+		else
+			names |= t->field == F_NAME || t->field == F_OPCODE;
 	}
-	return 1;
+	*vfield = hlos && !names ? AGG_HLO : AGG_NAME;
+	return !(names && hlos);
 }
 
 static struct numterm num_term(const struct search *s)
@@ -925,9 +972,10 @@ static int word_plan(struct search *s, const struct qterm *t,
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
-/* Free words that can match names alone, or rows alone, are planned as
- * name and row terms (name~word, row=/re/), which the aggregates
- * answer; the others test only the columns that may hold them. */
+/* Free words that can match names alone, rows alone, or HLO names
+ * alone are planned as name, row and HLO terms (name~word, row=/re/,
+ * hlo~word), which the aggregates answer; the others test only the
+ * columns that may hold them. */
 static int words_plan(struct search *s)
 {
 	s->words = xcalloc(s->q.n ? s->q.n : 1, sizeof(*s->words));
@@ -944,6 +992,8 @@ static int words_plan(struct search *s)
 			t->field = F_NAME;
 		else if (!(cols & (SU_HLO | SU_LAYER | SU_QUEUE | SU_NAME)))
 			t->field = F_ROW;
+		else if (!(cols & (SU_LAYER | SU_QUEUE | SU_NAME | WORD_ROWS)))
+			t->field = F_HLO;
 	}
 	return 0;
 }
@@ -1019,7 +1069,7 @@ struct search *search_new_query(struct model *m, int64_t profile,
 		sb_adds(&s->from, " LEFT JOIN arg a ON a.slice_id = s.id");
 	if (queue_rows_setup(s))
 		goto fail;
-	s->names_only = names_beside_queue(s);
+	s->names_only = names_beside_queue(s, &s->vfield);
 	s->num = num_term(s);
 	if ((s->names_only || s->num.field >= 0) && names_only_setup(s))
 		goto fail;
@@ -1093,7 +1143,7 @@ const struct query *search_query(const struct search *s)
 
 int search_reads_events(const struct search *s)
 {
-	return !s->names_only && s->num.field < 0;
+	return (!s->names_only && s->num.field < 0) || s->hlo_apart;
 }
 
 static int dma_track(const struct mtrack *t)
@@ -1132,6 +1182,21 @@ static int agg_levels(const struct mtrack *t, int *name_level,
 	return 0;
 }
 
+/* The levels a name-only query reads a track's aggregates at: from
+ * *lo (names: the name level; HLO names: the field level) up to *lmax;
+ * -1 when the track keeps none of its names. */
+static int value_levels(const struct search *s, const struct mtrack *t,
+			int *lo, int *lmax)
+{
+	int nl, fl;
+
+	if (agg_levels(t, &nl, &fl, lmax) ||
+	    !(t->agg_fields & (1u << s->vfield)))
+		return -1;
+	*lo = s->vfield == AGG_HLO ? fl : nl;
+	return 0;
+}
+
 /* The levels [*lo, *hi] of a track's AGG_DUR or AGG_SIZE aggregates
  * (agg_num_levels), -1 when it has no aggregates. */
 static int track_num_levels(const struct mtrack *t, enum agg_field f,
@@ -1156,14 +1221,15 @@ static int names_on(struct search *s, const struct mtrack *t)
 	sqlite3_stmt *st;
 
 	if (s->any_name || (!s->names_only && s->num.field < 0) ||
-	    agg_levels(t, &nl, &fl, &lmax))
+	    agg_levels(t, &nl, &fl, &lmax) ||
+	    !(t->agg_fields & (1u << s->vfield)))
 		return 1;
 	for (size_t i = 0; i < s->non; i++)
 		if (s->on[i].track == t->id)
 			return s->on[i].has;
 	st = prepare(s, "SELECT 1 FROM agg WHERE track_id = ?1 AND field = %d AND"
 		     " level = (SELECT max(level) FROM agg WHERE track_id = ?1 AND"
-		     " field = %d) AND value IN %s LIMIT 1", AGG_NAME, AGG_NAME,
+		     " field = %d) AND value IN %s LIMIT 1", s->vfield, s->vfield,
 		     s->nameset);
 	if (!st)
 		return 1;
@@ -1591,9 +1657,9 @@ static int frame_agg(struct search *s, const struct mtrack *t, int level,
 {
 	int64_t t1 = t0 + colw * ncols;
 	sqlite3_stmt *st = prepare(s, "SELECT bucket, sum(n) FROM agg WHERE"
-				   " track_id = ? AND field = 0 AND level = ? AND"
+				   " track_id = ? AND field = %d AND level = ? AND"
 				   " bucket BETWEEN ? AND ? AND value IN %s"
-				   " GROUP BY bucket", s->nameset);
+				   " GROUP BY bucket", s->vfield, s->nameset);
 
 	if (!st)
 		return -1;
@@ -1692,7 +1758,7 @@ int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 	if (t0 + colw * ncols <= t->min_ts || t0 > t->max_ts)
 		return 0;
 	if (s->names_only && !s->any_name &&
-	    !agg_levels(t, &nl, &fl, &lmax) && colw >= lod_width(nl)) {
+	    !value_levels(s, t, &nl, &lmax) && colw >= lod_width(nl)) {
 		int l = nl;
 
 		while (l < lmax && lod_width(l + 1) <= colw)
@@ -1761,8 +1827,8 @@ static int stats_agg(struct search *s, const struct mtrack *t, int level,
 	if (b1 <= b0)
 		return stats_raw(s, t, t0, t1, out);
 	st = prepare(s, "SELECT sum(n), sum(dur) FROM agg WHERE track_id = ? AND"
-		     " field = 0 AND level = ? AND bucket >= ? AND bucket < ? AND"
-		     " value IN %s", s->nameset);
+		     " field = %d AND level = ? AND bucket >= ? AND bucket < ? AND"
+		     " value IN %s", s->vfield, s->nameset);
 	if (!st)
 		return -1;
 	bind_buckets(st, t->id, level, b0, b1);
@@ -1831,7 +1897,8 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 		    t1 <= t->min_ts || t0 > t->max_ts)
 			continue;
 		if (s->names_only && !s->any_name &&
-		    !agg_levels(t, &nl, &fl, &lmax))
+		    !agg_levels(t, &nl, &fl, &lmax) &&
+		    (t->agg_fields & (1u << s->vfield)))
 			rc = stats_agg(s, t, fl, t0, t1, out);
 		else if (!num_levels(s, t, &nl, &lmax, &fl))
 			rc = stats_num(s, t, nl, fl, t0, t1, out);
@@ -2131,6 +2198,9 @@ static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 	return rc ? -1 : 0;
 }
 
+static int durs_buckets(struct search *s, const struct mtrack *t, int64_t t0,
+			int64_t t1, const struct search_durs *cb);
+
 /* A name-only query's or a dur comparison's durations on one track from
  * the duration aggregates, whole buckets of [t0, t1) from their bins,
  * the edges from the events. 1 when the aggregates cannot tell: the
@@ -2143,6 +2213,10 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	int lo, hi, named, level;
 	int cmp = s->num.field == AGG_DUR && !s->num.partial;
 
+	/* durations are binned by name, not by HLO name: the events of
+	 * the buckets holding a match are read */
+	if (s->names_only && s->vfield == AGG_HLO)
+		return durs_buckets(s, t, t0, t1, cb);
 	if ((s->num.field == AGG_SIZE && !s->names_only) ||
 	    (s->num.partial && !s->num.ncmp))
 		return durs_size(s, t, t0, t1, cb);
@@ -2160,9 +2234,6 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	return durs_raw(s, t, t0, b0 * w, 0, cb) ||
 	       durs_raw(s, t, b1 * w, t1, 0, cb) ? -1 : 0;
 }
-
-static int durs_buckets(struct search *s, const struct mtrack *t, int64_t t0,
-			int64_t t1, const struct search_durs *cb);
 
 int search_durations(struct search *s, int64_t t0, int64_t t1,
 		     const struct search_durs *cb)
@@ -2367,8 +2438,9 @@ static sqlite3_stmt *bucket_stmt(struct search *s, int dir, int apart)
 
 	if (s->num.field < 0)
 		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			       " field = 0 AND level = ? AND bucket %s ? AND %s AND"
-			       " value IN %s ORDER BY bucket %s LIMIT 1", cmp, end,
+			       " field = %d AND level = ? AND bucket %s ? AND %s AND"
+			       " value IN %s ORDER BY bucket %s LIMIT 1", s->vfield,
+			       cmp, end,
 			       s->names_only && !s->any_name ? s->nameset : "(0)",
 			       order);
 	sb_init(&cand);
@@ -2396,7 +2468,7 @@ static int step_level(const struct search *s, const struct mtrack *t,
 {
 	int nl, fl, lmax;
 
-	if (s->names_only && !s->any_name && !agg_levels(t, &nl, &fl, &lmax)) {
+	if (s->names_only && !s->any_name && !value_levels(s, t, &nl, &lmax)) {
 		*top = lmax;
 		return nl;
 	}

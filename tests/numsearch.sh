@@ -1,8 +1,9 @@
 #!/bin/sh
 # Searches comparing dur and size, alone and beside name and engine
-# terms: the matches nxtop export --query counts agree with sqlite3
-# counting the same events in the cache, on a fixture and on a demo,
-# also on the edges of the aggregates' duration bins.
+# terms, and searches of HLO names: the matches nxtop export --query
+# counts agree with sqlite3 counting the same events in the cache, on a
+# fixture and on a demo, also on the edges of the aggregates' duration
+# bins.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 # The search paths checked here are those of large profiles, whose
@@ -67,9 +68,15 @@ check() {
 
 # counted CACHE QUERY WHERE: the matches the status line counts in view
 # after the search (the whole profile: from the aggregates where they
-# tell) are sqlite3's
+# tell) are sqlite3's. With ahead=1, a key is typed while the search's
+# frame is read, which stops a search that tests events one by one: the
+# count then shows only where the aggregates answer.
 counted() {
-	printf 'size 200x50\nkeys /%s<Enter>\ndump s\n' "$2" > "$tmp/c.keys"
+	{
+		printf 'size 200x50\n'
+		[ "${ahead:-0}" = 0 ] || printf 'typeahead\n'
+		printf 'keys /%s<Enter>\ndump s\n' "$2"
+	} > "$tmp/c.keys"
 	rm -rf "$tmp/c"
 	mkdir "$tmp/c"
 	"$NXTOP" -q --headless="$tmp/c.keys" --dump="$tmp/c" "$1" 2>"$err" ||
@@ -240,6 +247,38 @@ apart() {
 	done
 }
 
+# A query of HLO names, alone or beside rows, reads the HLO aggregates
+# as a query of names reads theirs, and so does a free word that only
+# HLO names hold: counts, steps and durations are sqlite3's, and the
+# count shows though a key is typed while it is read.
+# hlos CACHE ROW
+hlos() {
+	[ "$(sqlite3 "$1" "SELECT count(*) FROM track WHERE n_events > 0 AND
+		agg_fields & 1 AND NOT agg_fields & 4")" = 0 ] ||
+		fail "$1: a row keeps aggregates, but not of HLO names"
+	[ "$(sqlite3 "$1" "SELECT columns FROM string_use u JOIN string x
+		ON x.id = u.str WHERE x.str LIKE '%rsqrt%' GROUP BY columns")" = 1 ] ||
+		fail "$1: 'rsqrt' is held by more than HLO names"
+	h="(SELECT x.str FROM instruction i JOIN string x ON x.id = i.hlo_name
+		WHERE i.slice_id = s.id)"
+	for q in "hlo~rsqrt|$h LIKE '%rsqrt%'" "RSQRT|$h LIKE '%rsqrt%'" \
+		"hlo=/^%dot/|$h GLOB '%dot*'" \
+		"hlo~multiply row=$2|$h LIKE '%multiply%' AND t.name = '$2'" \
+		"engine=$2 hlo~add|$h LIKE '%add%' AND t.name = '$2'"; do
+		w=${q#*|} q=${q%%|*}
+		check "$1" "$q" "$w"
+		ahead=1 counted "$1" "$q" "$w"
+		steps "$1" "$q" "$w"
+		got=$("$NXTOP" export -q "$1" --query="$q" --format json |
+			jq -r '[.min_ns, .max_ns, .duration_sum_ns] | join(" ")')
+		want=$(sqlite3 -separator ' ' "$1" "SELECT min(s.dur), max(s.dur),
+			sum(s.dur) FROM slice s JOIN track t ON t.id = s.track_id
+			WHERE $w")
+		[ "$got" = "$want" ] ||
+			fail "'$q' on $1: durations $got, sqlite3 says $want"
+	done
+}
+
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/f.json"
 "$NXTOP" import -q -o "$tmp/f.nxdb" "$tmp/f.json" || fail "import of the fixture"
 run "$tmp/f.nxdb" TensorMatrix
@@ -248,6 +287,7 @@ run "$tmp/f.nxdb" TensorMatrix
 "$NXTOP" import -q -o "$tmp/d.nxdb" "$tmp/d.json" || fail "import of the demo"
 run "$tmp/d.nxdb" Vector
 apart "$tmp/d.nxdb"
+hlos "$tmp/d.nxdb" Scalar
 # every fifth data packet of the demo typed otherwise: rows with
 # aggregates then mix queue types, and each event is tested
 awk -v d='"queue_type":"data"' -v o='"queue_type":"software_dynamic"' '{
