@@ -413,9 +413,23 @@ long file_locked_by_other(int fd)
 	return (long)fl.l_pid;
 }
 
-/* Whether others can add files to the folder path is in (/tmp, a team
- * share): what is there may have been put there by someone else. */
-static int dir_shared(const char *path)
+int file_is_sqlite(const char *path)
+{
+	char head[16];
+
+	return file_head(AT_FDCWD, path, 0, head, sizeof(head)) == 16 &&
+	       !memcmp(head, "SQLite format 3", 16);
+}
+
+int file_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+int file_dir_shared(const char *path)
 {
 	char *dir = file_dir(path);
 	struct stat sb;
@@ -445,7 +459,7 @@ FILE *file_open_write(const char *path, int *created)
 	 * (/dev/stdout), or when it is this user's own */
 	if (lstat(path, &sb) || !S_ISLNK(sb.st_mode))
 		flags |= O_NOFOLLOW;
-	else if (sb.st_uid != geteuid() && dir_shared(path)) {
+	else if (sb.st_uid != geteuid() && file_dir_shared(path)) {
 		err_set("%s: a link another user may have put there: not"
 			" written", path);
 		return NULL;
@@ -456,7 +470,7 @@ FILE *file_open_write(const char *path, int *created)
 		return NULL;
 	}
 	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid != geteuid() &&
-	    dir_shared(path)) {
+	    file_dir_shared(path)) {
 		err_set("%s: another user's file: not written", path);
 		close(fd);
 		return NULL;

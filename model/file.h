@@ -59,6 +59,14 @@ void file_unlink_sqlite_sides(const char *path);
  * would wait for a writer for ever). */
 long file_head(int dirfd, const char *name, int flags, void *buf, size_t n);
 
+/* 1 if path names a file that starts like an SQLite database. */
+int file_is_sqlite(const char *path);
+/* 1 if paths a and b (links followed) are one file. */
+int file_same_file(const char *a, const char *b);
+/* Whether others can add files to the folder path is in (/tmp, a team
+ * share): what is there may have been put there by someone else. */
+int file_dir_shared(const char *path);
+
 /* The folder of path (malloc'd): "." or "/" when it has none. */
 char *file_dir(const char *path);
 /* path with its folder's links resolved (malloc'd), for opening with

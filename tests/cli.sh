@@ -143,6 +143,22 @@ expect 0 "Profile +graph.neff" "$NXTOP" summary "$tmp/good.json.nxdb"
 # import -o writes exactly there
 expect 0 "cache $tmp/other.nxdb" "$NXTOP" import "$tmp/good.json" -o "$tmp/other.nxdb"
 test -f "$tmp/other.nxdb" || fail "import -o wrote nothing"
+# ... and over a cache there before, but never over the profile itself
+# (named as it is or through a link), or a file that is no cache
+expect 0 "cache $tmp/other.nxdb" "$NXTOP" import -f "$tmp/good.json" -o "$tmp/other.nxdb"
+cp "$tmp/good.json" "$tmp/keep.json"
+ln -s keep.json "$tmp/keep-link"
+printf 'my notes\n' > "$tmp/notes.txt"
+for o in keep.json keep-link; do
+	expect 1 "^nxtop: $tmp/$o: is the profile being imported: not replaced$" \
+		"$NXTOP" import "$tmp/keep.json" -o "$tmp/$o"
+	expect 1 "^nxtop: $tmp/$o: is the profile being exported: not written$" \
+		"$NXTOP" export "$tmp/keep.json" -o "$tmp/$o"
+done
+cmp -s "$tmp/good.json" "$tmp/keep.json" || fail "-o replaced the profile"
+expect 1 "^nxtop: $tmp/notes.txt: is not an nxtop cache .remove it first to use the name.: not replaced$" \
+	"$NXTOP" import "$tmp/keep.json" -o "$tmp/notes.txt"
+[ "$(cat "$tmp/notes.txt")" = "my notes" ] || fail "import -o replaced a text file"
 # a changed profile is rebuilt, with a note
 touch -d '2001-01-01' "$tmp/good.json"
 expect 0 "rebuilding $tmp/good.json.nxdb (.*good.json changed)" "$NXTOP" summary "$tmp/good.json"

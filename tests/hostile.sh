@@ -681,6 +681,15 @@ if [ "$shared_ok" = 1 ]; then
 	expect 1 "report2.txt: another user's file: not written$" \
 		"$NXTOP" export -q -o "$sd/report2.txt" "$sd/p.json"
 	intact "export --output"
+	# ... nor replaced by an import's cache (-o)
+	expect 1 "report.txt: a link another user may have put there: not replaced$" \
+		"$NXTOP" import -q -o "$sd/report.txt" "$sd/p.json"
+	[ -L "$sd/report.txt" ] || fail "import -o replaced a planted link"
+	expect 1 "report2.txt: another user's file: not replaced$" \
+		"$NXTOP" import -q -o "$sd/report2.txt" "$sd/p.json"
+	[ "$(stat -c %u "$sd/report2.txt")" = "$other_uid" ] ||
+		fail "import -o replaced another user's file"
+	intact "import --output"
 	# a leftover that looks like nxtop's but is another user's: kept
 	as_other sh -c "printf 'SQLite format 3\\000' > '$sd/nxtop-Evil0001.tmp'"
 	expect 0 "" "$NXTOP" import -q -f "$sd/p.json"

@@ -209,15 +209,6 @@ char *cache_path_for(const char *input)
 	return path;
 }
 
-/* 1 if path names a file that starts like an SQLite database. */
-static int cache_is_sqlite(const char *path)
-{
-	char head[16];
-
-	return file_head(AT_FDCWD, path, 0, head, sizeof(head)) == 16 &&
-	       !memcmp(head, "SQLite format 3", 16);
-}
-
 /* Sets *why: what is quoted comes from the cache (its paths, its keys),
  * so it is cleaned for the terminal here. */
 static enum cache_state say(char **why, enum cache_state st, const char *fmt,
@@ -513,7 +504,7 @@ enum cache_state cache_check(const char *path, const char *input,
 		*why = NULL;
 	if (stat(path, &sb))
 		return CACHE_MISSING;
-	if (!cache_is_sqlite(path))
+	if (!file_is_sqlite(path))
 		return say(why, CACHE_BROKEN, "%s", "not an SQLite file");
 	if (size_mismatch(path, &sb))
 		return say(why, CACHE_BROKEN, "%s", "damaged: cut short or grown");

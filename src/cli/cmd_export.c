@@ -490,6 +490,11 @@ int cmd_export(struct cli *c, int argc, char **argv)
 		return rc;
 	if ((rc = cli_profile_arg(argc, argv, &profile)))
 		return rc;
+	if (a.output && file_same_file(profile, a.output)) {
+		err_set("%s: is the profile being exported: not written",
+			a.output);
+		return cli_fail();
+	}
 	m = cli_open(profile, &c->imp);
 	if (!m)
 		return cli_fail();

@@ -296,6 +296,32 @@ int open_profile(const char *input, const struct import_opts *o, char **cache)
 	return finish_devices(path, o);
 }
 
+/* What -o names is replaced by the new cache only where that cannot
+ * lose a user's file: not the profile itself, not a file that is no
+ * SQLite database (a mistyped name), not what another user may have put
+ * in a folder others can write to. */
+static int check_output(const char *input, const char *out)
+{
+	enum file_owner fo = file_owner(out);
+	const char *why = NULL;
+	struct stat sb;
+
+	if (file_same_file(input, out))
+		why = "is the profile being imported";
+	else if (fo == FILE_MINE && !file_is_sqlite(out) &&
+		 !stat(out, &sb) && sb.st_size > 0)
+		why = "is not an nxtop cache (remove it first to use the name)";
+	else if (fo == FILE_NOT_REGULAR)
+		why = file_owner_why(fo);
+	else if ((fo == FILE_LINK || fo == FILE_OTHERS) && file_dir_shared(out))
+		why = fo == FILE_LINK ? "a link another user may have put there" :
+					"another user's file";
+	if (!why)
+		return 0;
+	err_set("%s: %s: not replaced", out, why);
+	return -1;
+}
+
 int open_import_to(const char *input, const char *cache_out,
 		   const struct import_opts *o)
 {
@@ -303,7 +329,7 @@ int open_import_to(const char *input, const char *cache_out,
 	char *lock_file;
 	int lock, rc;
 
-	if (check_input(input, &sb))
+	if (check_input(input, &sb) || check_output(input, cache_out))
 		return -1;
 	lock_file = lock_path(cache_out);
 	lock = lock_cache(lock_file, input, o->quiet);
