@@ -23,6 +23,19 @@ expect 0 "^== qSyncSpillReload0 \(dma_xfer\): 1 event, duration sum 525 ns" "$NX
 grep -q "(dma):" "$out" && fail "DMA transfers/qSyncSpillReload0 kept the queue's row"
 expect 0 "^Events   1 \(duration sum 90 ns\)" "$NXTOP" export -q "$p" --tracks "DMA queues/qSyncSpillReload0"
 expect 1 "no row named 'Q0/qSyncSpillReload0' \(rows: .*, DMA queues/qSyncSpillReload0, Q0, DMA transfers, DMA transfers/qSyncSpillReload0," "$NXTOP" export -q "$p" --tracks Q0/qSyncSpillReload0
+# ... and a search's counts by row, and the events' rows, name each one
+# apart (JSON keys must not repeat)
+if have jq; then
+	"$NXTOP" export -q "$p" --query row=qSyncSpillReload0 --format json > "$out" ||
+		fail "export --query of a shared row name failed"
+	jq -e '.rows == {"DMA queues/qSyncSpillReload0": 1,
+		"DMA transfers/qSyncSpillReload0": 1} and .matches == 2 and
+		([.events[].row] | sort) == ["DMA queues/qSyncSpillReload0",
+		"DMA transfers/qSyncSpillReload0"]' "$out" >/dev/null ||
+		fail "search rows of a shared name: $(jq -c '[.rows, [.events[].row]]' "$out")"
+fi
+expect 0 '^[0-9]+,DMA transfers/qSyncSpillReload0,3616,525,' "$NXTOP" export -q "$p" --what events \
+	--tracks qSyncSpillReload0 --format csv
 expect 0 "^Range    3 .s .. 6 .s" "$NXTOP" export -q "$p" --range 3us:6us
 # a range after the profile's end (1.869 ms long) is a mistake, said so
 expect 1 "^nxtop: --range: '100s:200s' is outside the profile \(0 \.\. 1\.869 ms\)" "$NXTOP" export -q "$p" --range 100s:200s

@@ -141,12 +141,16 @@ int export_events(struct model *m, const struct mprofile *p, int64_t t0,
 	sb_init(&o.name);
 	begin(&o, p, t0, t1);
 	for (size_t i = 0; i < nt && !rc; i++) {
-		struct strbuf row;
+		struct strbuf row, label;
 
 		if (!wanted_row(ids, nids, t, nt, i))
 			continue;
+		/* GROUP/ROW where rows share a name, as --tracks takes it */
+		sb_init(&label);
+		model_track_label(t, nt, i, &label);
 		sb_init(&row);
-		text_sanitize(&row, t[i].name, 0);
+		text_sanitize(&row, sb_cstr(&label), 0);
+		sb_free(&label);
 		o.row = sb_cstr(&row);
 		rc = nest_events(m, &t[i], t0, t1, put_event, &o);
 		sb_free(&row);

@@ -557,23 +557,50 @@ struct match_ctx {
 	struct table *t;
 	int64_t pstart;
 	int text;
-	sqlite3_stmt *track_name;
-	struct strbuf name;	/* the last track_name(), whole */
+	/* the rows of the side gathered, named as model_track_label names
+	 * them: GROUP/ROW where rows share a name (a DMA queue's packets
+	 * and transfers), so that each row's count has a key of its own */
+	int64_t *ids;
+	char **labels;
+	size_t nt;
 	const char *side;	/* "A" or "B": a first column says whose */
 	int csv;		/* the statistics' columns and line too */
 };
 
-static const char *track_name(struct match_ctx *c, int64_t id)
+static void labels_free(struct match_ctx *c)
 {
-	const unsigned char *s;
+	for (size_t i = 0; i < c->nt; i++)
+		free(c->labels[i]);
+	free(c->labels);
+	free(c->ids);
+	c->labels = NULL;
+	c->ids = NULL;
+	c->nt = 0;
+}
 
-	sqlite3_bind_int64(c->track_name, 1, id);
-	s = sqlite3_step(c->track_name) == SQLITE_ROW ?
-		    sqlite3_column_text(c->track_name, 0) : NULL;
-	sb_reset(&c->name);
-	sb_adds(&c->name, s ? (const char *)s : "");
-	sqlite3_reset(c->track_name);
-	return sb_cstr(&c->name);
+static void labels_load(struct match_ctx *c, const struct mtrack *t,
+			size_t nt)
+{
+	labels_free(c);
+	c->ids = xcalloc(nt ? nt : 1, sizeof(*c->ids));
+	c->labels = xcalloc(nt ? nt : 1, sizeof(*c->labels));
+	for (size_t i = 0; i < nt; i++) {
+		struct strbuf sb;
+
+		sb_init(&sb);
+		model_track_label(t, nt, i, &sb);
+		c->ids[i] = t[i].id;
+		c->labels[i] = sb_detach(&sb);
+	}
+	c->nt = nt;
+}
+
+static const char *track_name(const struct match_ctx *c, int64_t id)
+{
+	for (size_t i = 0; i < c->nt; i++)
+		if (c->ids[i] == id)
+			return c->labels[i];
+	return "";
 }
 
 static void add_match(void *ctx, const struct mslice *ms)
@@ -676,8 +703,7 @@ static void match_cols(struct match_ctx *c)
 }
 
 /* One profile's matches in [t0, t1) added to c's table, with their
- * totals; c->track_name is left prepared on x's model for the rows'
- * names (search_done() finalizes it). */
+ * totals; c keeps the names of its rows (search_done() frees them). */
 static int search_gather(struct match_ctx *c, const struct export_side *x,
 			 struct search_stats *st, struct search_dist *sd)
 {
@@ -695,14 +721,12 @@ static int search_gather(struct match_ctx *c, const struct export_side *x,
 		goto out_stats;
 	if (c->csv)
 		search_dist_csv_row(c, st, sd);
-	sqlite3_prepare_v2(model_db(x->m), "SELECT name FROM track WHERE id = ?",
-			   -1, &c->track_name, NULL);
+	labels_load(c, tracks, nt);
 	if (!search_list(x->s, x->t0, x->t1, 0, INT64_MAX, add_match, c)) {
 		rc = 0;
 		goto out;
 	}
-	sqlite3_finalize(c->track_name);
-	c->track_name = NULL;
+	labels_free(c);
 out_stats:
 	search_stats_free(st);
 out:
@@ -712,8 +736,7 @@ out:
 
 static void search_done(struct match_ctx *c, struct search_stats *st)
 {
-	sqlite3_finalize(c->track_name);
-	c->track_name = NULL;
+	labels_free(c);
 	search_stats_free(st);
 }
 
@@ -782,7 +805,6 @@ static int search_side(const struct export_side *x, const char *side,
 	struct search_dist sd;
 	int rc = -1;
 
-	sb_init(&c.name);
 	match_cols(&c);
 	if (search_gather(&c, x, &st, &sd))
 		goto out;
@@ -796,7 +818,6 @@ static int search_side(const struct export_side *x, const char *side,
 	rc = 0;
 out:
 	table_free(c.t);
-	sb_free(&c.name);
 	return rc;
 }
 
@@ -823,7 +844,6 @@ static int search_sides_csv(const struct export_side x[2], FILE *f)
 	struct search_dist sd;
 	int rc = 0;
 
-	sb_init(&c.name);
 	for (int k = 0; k < 2 && !rc; k++) {
 		c.side = k ? "B" : "A";
 		if (k == 0)
@@ -837,7 +857,6 @@ static int search_sides_csv(const struct export_side x[2], FILE *f)
 	if (!rc)
 		table_write_csv(c.t, f);
 	table_free(c.t);
-	sb_free(&c.name);
 	return rc;
 }
 
