@@ -156,6 +156,41 @@ expect 0 "" "$NXTOP" export -q --filter-nc 2 --what devices --format csv "$ncs"
 [ "$(awk -F, 'NR > 1 { print $1 }' "$out" | sort -u)" = 2 ] ||
 	fail "--filter-nc 2 devices: $(cat "$out")"
 
+# One device file that the list gives to two NeuronCores (one compiled
+# model run on both): one device profile, its NeuronCore not known, a
+# warning that says so, and each NeuronCore's execution drills into it.
+mkdir "$tmp/shared"
+cp "$fx/device_small.json" "$tmp/shared/device_profile_model_1.json"
+cat > "$tmp/shared/system_profile.json" <<'EOF'
+{"trace_event": [
+ {"name": "nrt_execute", "timestamp": 1729888371056597613, "duration": 1000,
+  "timestamp_unit": "ns", "id": 1, "instance_id": "i-a", "process_id": "1",
+  "thread_id": 7, "lnc_idx": 0, "nc_idx": 0, "worker_gid": 0,
+  "trace_event_source": "neuron_rt", "model_id": "1"},
+ {"name": "nrt_execute", "timestamp": 1729888371066597613, "duration": 1000,
+  "timestamp_unit": "ns", "id": 2, "instance_id": "i-a", "process_id": "1",
+  "thread_id": 8, "lnc_idx": 1, "nc_idx": 1, "worker_gid": 1,
+  "trace_event_source": "neuron_rt", "model_id": "1"}],
+ "device_profile_list": [
+ {"nc_id": 0, "device_profile_name": "device_profile_model_1",
+  "instance_id": "i-a", "process_id": "1", "model_id": "1"},
+ {"nc_id": 1, "device_profile_name": "device_profile_model_1",
+  "instance_id": "i-a", "process_id": "1", "model_id": "1"}]}
+EOF
+expect 0 "" "$NXTOP" export -q --what devices --format csv "$tmp/shared"
+[ "$(awk -F, 'NR > 1 { print $1 "," $6 }' "$out")" = ",device_profile_model_1.json" ] ||
+	fail "a file listed for two NeuronCores: $(cat "$out")"
+expect 0 "device_profile_model_1.json is listed for NeuronCores 0, 1: one device profile for all of them" \
+	"$NXTOP" summary -q "$tmp/shared"
+for nc in 0 1; do
+	printf 'size 160x40\nkeys /name=nrt_execute nc=%d<Enter>n<Enter><Enter>\ndump d\n' \
+		"$nc" > "$tmp/shared.keys"
+	"$NXTOP" -q --headless="$tmp/shared.keys" --dump="$tmp" "$tmp/shared" ||
+		fail "drilling from NeuronCore $nc: nxtop failed"
+	head -n 1 "$tmp/d" | grep -q "device_profile_model_1.json" ||
+		fail "NeuronCore $nc's execution did not drill: $(head -n 1 "$tmp/d")"
+done
+
 mkdir "$tmp/two"
 cp "$fx/system_small.json" "$tmp/two/a.json"
 cp "$fx/system_small.json" "$tmp/two/b.json"

@@ -301,6 +301,9 @@ struct devjob {
 	char *file;		/* name in the folder */
 	char *path;		/* its real path, NULL when missing */
 	struct devname dn;	/* what the list entry and the name say */
+	int listed;		/* a list entry named it */
+	int64_t *ncs;		/* the NeuronCores the list's entries give */
+	size_t nncs;
 	char *part;		/* the part cache */
 	int64_t profile;	/* in the part */
 	int rc;
@@ -365,11 +368,12 @@ static void import_part(struct writer *w, struct devjob *j, size_t idx,
 		set_col(w, res.profile, "process_id", j->dn.process_id);
 		set_col(w, res.profile, "model", j->dn.model_id);
 		/* the file itself says NeuronCore 0 whichever core it
-		 * profiled: the bundle's list and the file's name know */
-		if (j->dn.nc_idx >= 0) {
-			snprintf(buf, sizeof(buf), "%" PRId64, j->dn.nc_idx);
-			writer_profile_set(w, res.profile, "nc_idx", buf);
-		}
+		 * profiled: the bundle's list and the file's name know,
+		 * and where they do not (or the list gives the file to
+		 * several), it is not known */
+		snprintf(buf, sizeof(buf), "%" PRId64, j->dn.nc_idx);
+		writer_profile_set(w, res.profile, "nc_idx",
+				   j->dn.nc_idx >= 0 ? buf : NULL);
 		if (res.is_system) {
 			j->rc = -1;
 			err_set("%s: a system profile, not a device profile",
@@ -534,7 +538,49 @@ static int resolve_listed(int dirfd, const char *dir_real, const char *name,
 	return rc;
 }
 
-/* Device files from the system profile's list, then by their names. */
+/* The NeuronCore of a list entry naming job j. One file that several
+ * entries give to several NeuronCores (one compiled model run on each)
+ * is one device profile for all of them: its NeuronCore is not known
+ * (every one's executions drill into it), and a warning says so. */
+static void listed_nc(struct devjob *j, int64_t nc)
+{
+	if (nc < 0)
+		return;
+	for (size_t k = 0; k < j->nncs; k++)
+		if (j->ncs[k] == nc)
+			return;
+	j->ncs = xreallocarray(j->ncs, j->nncs + 1, sizeof(*j->ncs));
+	j->ncs[j->nncs++] = nc;
+	if (j->nncs == 1 && j->dn.nc_idx < 0)
+		j->dn.nc_idx = nc;
+	else if (j->nncs > 1)
+		j->dn.nc_idx = -1;
+}
+
+static void shared_warnings(struct writer *w, const struct import_result *sys,
+			    const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct devjob *j = &pl->jobs[i];
+		struct strbuf msg;
+
+		if (j->nncs < 2)
+			continue;
+		sb_init(&msg);
+		sb_printf(&msg, "device profile %s is listed for NeuronCores",
+			  j->file);
+		for (size_t k = 0; k < j->nncs; k++)
+			sb_printf(&msg, "%s %" PRId64, k ? "," : "", j->ncs[k]);
+		sb_adds(&msg, ": one device profile for all of them, their"
+			" executions drill into it");
+		writer_warning(w, sys->profile, "bundle", "Device profile",
+			       sb_cstr(&msg));
+		sb_free(&msg);
+	}
+}
+
+/* Device files from the system profile's list (one job per file,
+ * however many entries name it), then by their names. */
 static void plan_jobs(struct writer *w, int dirfd, const char *dir_real,
 		      const struct import_result *sys, struct plan *pl)
 {
@@ -553,21 +599,22 @@ static void plan_jobs(struct writer *w, int dirfd, const char *dir_real,
 			refuse(w, sys, pl, d->name, why);
 		} else {
 			j = add_job(pl, file);
-			if (!j->path)
+			/* the first entry naming the file says what it is */
+			if (!j->listed) {
+				j->listed = 1;
 				j->path = path;
-			else
-				free(path);
-			parse_devname(pl->folders ? d->name : file, &j->dn);
-			keep(&j->dn.instance_id, d->instance_id);
-			keep(&j->dn.process_id, d->process_id);
-			keep(&j->dn.model_id, d->model_id);
-			if (j->dn.nc_idx < 0)
-				j->dn.nc_idx = d->nc_idx;
-			path = NULL;
+				path = NULL;
+				parse_devname(pl->folders ? d->name : file, &j->dn);
+				keep(&j->dn.instance_id, d->instance_id);
+				keep(&j->dn.process_id, d->process_id);
+				keep(&j->dn.model_id, d->model_id);
+			}
+			listed_nc(j, d->nc_idx);
 		}
 		free(path);
 		free(file);
 	}
+	shared_warnings(w, sys, pl);
 	if (pl->folders)
 		return;
 	names = list_dir(dir_real, &n);
@@ -704,6 +751,7 @@ static void plan_free(struct plan *pl)
 		free(j->file);
 		free(j->path);
 		free(j->error);
+		free(j->ncs);
 		devname_free(&j->dn);
 	}
 	free(pl->jobs);
