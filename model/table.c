@@ -11,8 +11,10 @@
 
 struct cell {
 	char *text;
-	int is_num;
+	int is_num, is_null;
+	int is_int;	/* num's exact value is i (JSON: every digit) */
 	double num;
+	int64_t i;
 };
 
 struct table {
@@ -100,8 +102,9 @@ void table_int(struct table *t, int64_t v)
 	if (!c)
 		return;
 	c->text = xasprintf("%" PRId64, v);
-	c->is_num = 1;
+	c->is_num = c->is_int = 1;
 	c->num = (double)v;
+	c->i = v;
 }
 
 void table_num(struct table *t, double json_value, const char *text)
@@ -113,6 +116,14 @@ void table_num(struct table *t, double json_value, const char *text)
 	c->text = xstrdup(text);
 	c->is_num = 1;
 	c->num = json_value;
+}
+
+void table_null(struct table *t)
+{
+	struct cell *c = next_cell(t);
+
+	if (c)
+		c->is_null = 1;
 }
 
 size_t table_rows(const struct table *t)
@@ -232,7 +243,11 @@ void table_json_fields(const struct table *t, size_t r, struct jout *j)
 		const struct cell *cl = &t->cells[r * t->ncols + c];
 
 		jout_key(j, t->names[c]);
-		if (cl->is_num)
+		if (cl->is_null)
+			jout_null(j);
+		else if (cl->is_int)
+			jout_int(j, cl->i);
+		else if (cl->is_num)
 			jout_real(j, cl->num);
 		else
 			jout_str(j, cl->text ? cl->text : "");

@@ -22,6 +22,8 @@ void table_printf(struct table *t, const char *fmt, ...) NX_PRINTF(2, 3);
 /* A number: shown as text, written to JSON as a number. */
 void table_int(struct table *t, int64_t v);
 void table_num(struct table *t, double json_value, const char *text);
+/* A value that is not there: empty in text and CSV, null in JSON. */
+void table_null(struct table *t);
 
 size_t table_rows(const struct table *t);
 

@@ -89,6 +89,10 @@ expect 0 "" "$NXTOP" list --format json
 [ "$(jq -r '[.profiles[].kind] | join(",")' "$out")" = \
 	"device,parquet system,parquet device,bundle,trace,system,device" ] ||
 	fail "nxtop list --format json: kinds: $(cat "$out")"
+# times keep every digit in JSON (not rounded through a double)
+touch -d '@1767232800.123456789' "$g/dev.json"
+expect 0 '"when_ns": 1767232800123456789,' "$NXTOP" list --format json
+touch -d '@1767232800' "$g/dev.json"
 
 # --data-path P means P/profiles/global; a folder is listed one level down
 mkdir -p "$tmp/dp/profiles/global/x@latest"

@@ -49,6 +49,13 @@ pid=
 expect 0 "^M2,1200000,M1,1197000" "$NXTOP" export -q "$p" --what markers --format csv
 grep -q "^M1,3000,," "$out" || fail "M1 lost: $(cat "$out")"
 grep -q "^end,1200000,M2,0" "$out" || fail "end lost: $(cat "$out")"
+# JSON: the first marker has nothing to differ from: null, not ""
+if have jq; then
+	"$NXTOP" export -q "$p" --what markers --format json > "$out"
+	jq -e '.markers[0] | .marker == "M1" and .diff_vs == null and
+		.diff_ns == null' "$out" >/dev/null ||
+		fail "markers JSON: $(jq -c '.markers[0]' "$out")"
+fi
 rm -f "$p.nxdb"
 expect 0 "^end,1200000,M2,0" "$NXTOP" export -q "$p" --what markers --format csv
 

@@ -189,12 +189,12 @@ p=$("$NXTOP" export -q "$small" --what layers --format json | jq -r "$pick")
 [ "$j" = "3332,1866063,2,207" ] && [ "$p" = "$j" ] ||
 	fail "_dot.3: JSON's layer_summary gives '$j', Parquet '$p'"
 
-# An active time nobody gave is empty, not 0 (the JSON's /sg00 row has
+# An active time nobody gave is empty (null in JSON), not 0 (the JSON's /sg00 row has
 # none; nor has a layer counted from rows too far out of order).
 jq -e '.layer_summary[] | select(.name == "/sg00") | has("tensor_engine_active_time") | not' \
 	"$fx/device_small.json" >/dev/null || fail "/sg00 of device_small.json has an active time"
 "$NXTOP" export -q "$tmp/json/device_small.json" --what layers --format json |
-	jq -e '.layers[] | select(.layer == "/sg00") | ."Tensor active" == ""' >/dev/null ||
+	jq -e '.layers[] | select(.layer == "/sg00") | ."Tensor active" == null' >/dev/null ||
 	fail "an absent active time is not empty"
 
 # MFU and HFU: FLOPs over the layer's span at the tensor engine's peak
@@ -234,10 +234,10 @@ join -t '	' "$tmp/flops.txt" "$tmp/got.txt" | join -t '	' - "$tmp/hfu.txt" | awk
 	END { exit bad || n != 2 }' >"$tmp/bad.txt" ||
 	fail "small_flops: $(cat "$tmp/bad.txt") (jq: $(cat "$tmp/flops.txt"))"
 # without the tensor engine's size in Metadata, no MFU
-jq -e '[.layers[] | .mfu] | all(. == "")' \
+jq -e '[.layers[] | .mfu] | all(. == null)' \
 	"$tmp/l.json" >/dev/null && fail "small_flops: no MFU at all"
 "$NXTOP" export -q "$small" --what layers --format json |
-	jq -e '[.layers[] | .mfu] | all(. == "")' >/dev/null ||
+	jq -e '[.layers[] | .mfu] | all(. == null)' >/dev/null ||
 	fail "small: an MFU without pe_num_cols in Metadata"
 
 # The viewer shows the same timeline and details (screen tests check

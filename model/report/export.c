@@ -304,7 +304,7 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 static void csv_opt(struct table *t, int64_t v)
 {
 	if (v < 0)
-		table_text(t, "");
+		table_null(t);
 	else
 		table_int(t, v);
 }
@@ -468,7 +468,7 @@ static void layer_cells(struct table *t, const struct layer_row *r,
 		table_int(t, r->count[e]);
 	for (int e = 0; e < ENG_COUNT; e++) {
 		if (r->active[e] < 0)
-			table_text(t, "");
+			table_null(t);
 		else if (text)
 			cell_dur(t, r->active[e]);
 		else
@@ -477,9 +477,9 @@ static void layer_cells(struct table *t, const struct layer_row *r,
 	if (r->flops >= 0)
 		table_int(t, r->flops);
 	else
-		table_text(t, "");
+		table_null(t);
 	if (r->mfu < 0) {
-		table_text(t, "");
+		table_null(t);
 	} else if (text) {
 		cell_pct(t, r->mfu * 100);
 	} else {
@@ -937,8 +937,8 @@ void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,
 		table_text(t, mk[i].name);
 		marker_time(t, mk[i].ts - p->start, unit, text);
 		if (b < 0) {
-			table_text(t, "");
-			table_text(t, "");
+			table_null(t);
+			table_null(t);
 		} else {
 			table_text(t, mk[b].name);
 			marker_time(t, mk[i].ts - mk[b].ts, unit, text);

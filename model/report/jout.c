@@ -107,7 +107,7 @@ void jout_str(struct jout *j, const char *s)
 		fputs("null", j->f);
 }
 
-static void jout_int(struct jout *j, int64_t v)
+void jout_int(struct jout *j, int64_t v)
 {
 	value_start(j);
 	fprintf(j->f, "%" PRId64, v);

@@ -21,6 +21,7 @@ void jout_arr(struct jout *j);
 void jout_end(struct jout *j);	/* closes the innermost object or array */
 void jout_key(struct jout *j, const char *key);
 void jout_str(struct jout *j, const char *s);
+void jout_int(struct jout *j, int64_t v);
 void jout_real(struct jout *j, double v);
 void jout_null(struct jout *j);
 void jout_bool(struct jout *j, int v);
