@@ -3,6 +3,7 @@
 #include "model/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,6 +286,20 @@ int parse_u64(const char *s, size_t n, uint64_t *out)
 	}
 	*out = v;
 	return 0;
+}
+
+int parse_plain_real(const char *s, double *out)
+{
+	size_t digits = strspn(s, "0123456789"), more = 0;
+
+	if (s[digits] == '.')
+		more = strspn(s + digits + 1, "0123456789") + 1;
+	if (!digits && more < 2)
+		return -1;
+	if (s[digits + more])
+		return -1;
+	*out = strtod(s, NULL);
+	return isfinite(*out) ? 0 : -1;
 }
 
 int parse_i64(const char *s, size_t n, int64_t *out)

@@ -95,6 +95,10 @@ int mkdirs(const char *dir);
 /* Exact decimal parsing of 64-bit integers; 0 on success. */
 int parse_i64(const char *s, size_t n, int64_t *out);
 int parse_u64(const char *s, size_t n, uint64_t *out);
+/* A threshold as people write one: digits with at most one '.', and at
+ * least one digit (5, 2.5, .5, 10.); not hex, exponents, signs, inf or
+ * nan, which strtod also takes. 0 on success. */
+int parse_plain_real(const char *s, double *out);
 /* The decimal text of v into buf (at least 21 bytes), NUL-terminated;
  * its length. What "%" PRId64 prints, without printf's cost. */
 size_t fmt_i64(char *buf, int64_t v);

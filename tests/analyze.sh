@@ -378,8 +378,12 @@ fi
 
 # usage errors
 expect 2 "no rule 'nope' \\(rules: quality, mfu, transpose, spill, small-dma, reload, stall, semaphore, throttle, warmup, outliers, idle, collectives\\)" "$NXTOP" analyze "$tmp/plain.json" --rule nope
+# an empty list would run nothing and report no finding: refused
+expect 2 "^nxtop: --rule: a rule is missing \\(rules: quality, " "$NXTOP" analyze "$tmp/plain.json" --rule=
 expect 2 "rule mfu has no parameter 'x'" "$NXTOP" analyze "$tmp/plain.json" --set mfu.x=1
 expect 2 "'abc' is not a number" "$NXTOP" analyze "$tmp/plain.json" --set mfu.min_pct=abc
+expect 2 "'0x40' is not a number" "$NXTOP" analyze "$tmp/plain.json" --set mfu.min_pct=0x40
+expect 2 "'4e1' is not a number" "$NXTOP" analyze "$tmp/plain.json" --set mfu.min_pct=4e1
 expect 2 "do not go together" "$NXTOP" analyze "$tmp/plain.json" --range 0:1us --between a,b
 expect 2 "unknown format" "$NXTOP" analyze "$tmp/plain.json" --format csv
 expect 2 "max-findings: '-1' is not a count" "$NXTOP" analyze "$tmp/plain.json" --max-findings -1

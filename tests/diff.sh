@@ -345,6 +345,11 @@ expect 2 "unknown --what 'bogus'" "$NXTOP" diff -q "$a" "$b" --what bogus
 expect 2 "unknown format" "$NXTOP" diff -q "$a" "$b" --format xml
 expect 2 "expected a percentage" "$NXTOP" diff -q "$a" "$b" --fail-if-slower -1
 expect 2 "expected a percentage" "$NXTOP" diff -q "$a" "$b" --fail-if-slower 5x
+# strtod would take these as numbers; a threshold is written in digits
+for v in 0x10 1e2 inf nan .; do
+	expect 2 "expected a percentage like 5 or 2.5, not '$v'" \
+		"$NXTOP" diff -q "$a" "$b" --fail-if-slower "$v"
+done
 expect 2 "unknown column 'bogus'" "$NXTOP" diff -q "$a" "$b" --what layers --sort bogus
 # checked before the profiles load: missing ones are not reached, and a
 # column of another table is unknown to this one

@@ -70,6 +70,27 @@ static void test_parse_int(void **state)
 	assert_int_not_equal(parse_i64("--1", 3, &i), 0);
 }
 
+/* Thresholds in plain decimal: digits and one '.', nothing strtod alone
+ * would also take (hex, exponents, signs, inf, nan). */
+static void test_parse_plain_real(void **state)
+{
+	static const char *const bad[] = { "", ".", "0x10", "1e2", "-1", "+1",
+					   "inf", "nan", "1.2.3", " 1", "1 " };
+	double v;
+
+	(void)state;
+	assert_int_equal(parse_plain_real("5", &v), 0);
+	assert_true(v == 5);
+	assert_int_equal(parse_plain_real("2.5", &v), 0);
+	assert_true(v == 2.5);
+	assert_int_equal(parse_plain_real(".5", &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(parse_plain_real("10.", &v), 0);
+	assert_true(v == 10);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		assert_int_not_equal(parse_plain_real(bad[i], &v), 0);
+}
+
 /* fmt_i64 against printf's "%" PRId64: the ends of the range, zero and
  * a spread of values of every length and sign. */
 static void test_fmt_int(void **state)
@@ -503,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_mentions),
 		cmocka_unit_test(test_saturate),
 		cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_plain_real),
 		cmocka_unit_test(test_fmt_int),
 		cmocka_unit_test(test_timefmt),
 		cmocka_unit_test(test_timeparse),

@@ -3,8 +3,6 @@
 
 #include "model/analyze/analyze.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +44,11 @@ static int no_rule(const char *id, size_t len)
 	sb_init(&sb);
 	for (size_t i = 0; i < an_nrules; i++)
 		sb_printf(&sb, "%s%s", i ? ", " : "", an_rules[i].id);
-	err_set("--rule: no rule '%.*s' (rules: %s)", (int)len, id,
-		sb_cstr(&sb));
+	if (len)
+		err_set("--rule: no rule '%.*s' (rules: %s)", (int)len, id,
+			sb_cstr(&sb));
+	else
+		err_set("--rule: a rule is missing (rules: %s)", sb_cstr(&sb));
 	sb_free(&sb);
 	return -1;
 }
@@ -58,6 +59,9 @@ int an_opts_rules(struct an_opts *o, const char *list)
 
 	if (!o->enabled)
 		o->enabled = xcalloc(an_nrules, 1);
+	/* an empty list would run no rule and find nothing: a mistake */
+	if (!*s)
+		return no_rule(s, 0);
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		int i = rule_index(s, len);
@@ -83,7 +87,6 @@ int an_opts_set(struct an_opts *o, const char *assign)
 {
 	const char *dot = strchr(assign, '.'), *eq = strchr(assign, '=');
 	int i, k;
-	char *end;
 	double v;
 
 	if (!dot || !eq || eq < dot) {
@@ -100,9 +103,7 @@ int an_opts_set(struct an_opts *o, const char *assign)
 			(int)(eq - dot - 1), dot + 1);
 		return -1;
 	}
-	errno = 0;
-	v = strtod(eq + 1, &end);
-	if (end == eq + 1 || *end || errno || !isfinite(v) || v < 0) {
+	if (parse_plain_real(eq + 1, &v)) {
 		err_set("--set: %s.%s: '%s' is not a number >= 0", an_rules[i].id,
 			an_rules[i].params[k].name, eq + 1);
 		return -1;

@@ -88,6 +88,8 @@ static const char help_text[] =
 	"      --search=Q       (viewer) open with search Q on\n"
 	"      --select=A:B     (viewer) open with a box over A:B and the rows\n"
 	"                       of --tracks (all without)\n"
+	"      --align=OFFSET   (viewer, nxtop A B) open with B moved so from\n"
+	"                       its start: ns, or 1.2ms; negative for earlier\n"
 	"      --headless=SCRIPT  (viewer) run without a terminal, typing the\n"
 	"                       keys of SCRIPT (for tests; see nxtop(1))\n"
 	"      --dump=DIR       (viewer) where --headless writes screens\n"

@@ -2,7 +2,6 @@
  * --fail-if-slower, exit status 3 when B's total time grew too much. */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,10 +21,9 @@ struct diff_args {
 
 static int parse_pct(const char *s, double *out)
 {
-	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (end == s || *end || !isfinite(v) || v < 0)
+	if (parse_plain_real(s, &v))
 		return cli_usage_error("--fail-if-slower: expected a percentage"
 				       " like 5 or 2.5, not '%s'", s);
 	*out = v;
