@@ -388,7 +388,8 @@ expect 2 "do not go together" "$NXTOP" analyze "$tmp/plain.json" --range 0:1us -
 expect 2 "unknown format" "$NXTOP" analyze "$tmp/plain.json" --format csv
 expect 2 "max-findings: '-1' is not a count" "$NXTOP" analyze "$tmp/plain.json" --max-findings -1
 expect 1 "no marker 'a'" "$NXTOP" analyze -q "$tmp/plain.json" --between a,b
-expect 1 "not a time" "$NXTOP" analyze -q "$tmp/plain.json" --range x:y
+expect 2 "not a time" "$NXTOP" analyze -q "$tmp/none.json" --range x:y
+expect 2 "^nxtop: --between: expected M1,M2 .two marker names., not 'a'" "$NXTOP" analyze -q "$tmp/none.json" --between a
 expect 1 "nxtop: " "$NXTOP" analyze -q "$tmp/missing.json"
 
 pass

@@ -105,9 +105,12 @@ expect 2 "--what search needs --query" "$NXTOP" export -q "$p" --what search
 expect 2 "unknown format 'xml'" "$NXTOP" export -q "$p" --format xml
 expect 2 "unknown unit 'parsec'" "$NXTOP" export -q "$p" --unit parsec
 expect 2 "--tracks goes with --what selection" "$NXTOP" export -q "$p" --what layers --tracks Vector
-expect 1 "--range: '1.2parsec' is not a time" "$NXTOP" export -q "$p" --range 1.2parsec:2ms
-expect 1 "--range: the end must come after the start" "$NXTOP" export -q "$p" --range 1ms:0.5ms
-expect 1 "--range: expected START:END" "$NXTOP" export -q "$p" --range 2ms
+# a range that cannot be one is a usage error, told before the profile
+# is read (it is not there at all here); one outside the profile, bad input
+expect 2 "--range: '1.2parsec' is not a time" "$NXTOP" export -q "$tmp/none.json" --range 1.2parsec:2ms
+expect 2 "--range: the end must come after the start" "$NXTOP" export -q "$tmp/none.json" --range 1ms:0.5ms
+expect 2 "--range: expected START:END" "$NXTOP" export -q "$tmp/none.json" --range 2ms
+expect 1 "^nxtop: --range: '-5ms:-1ms' is outside the profile \(0 \.\. 1\.869 ms\)" "$NXTOP" export -q "$p" --range=-5ms:-1ms
 expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" export -q "$p" --tracks Vector,Nope
 expect 2 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
 expect 1 "--section: no section 'nope' \(sections: summary, neff_header" "$NXTOP" export -q "$p" --what info --section nope

@@ -79,12 +79,15 @@ struct model *cli_open(const char *profile, const struct import_opts *o);
 
 /* --range "A:B" from the profile start (either side may be empty) to
  * [t0, t1); the whole profile when s is NULL. -1 with err_get() set,
- * also when A is past the profile's end. */
+ * also when the range is all before or after the profile. */
 int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 	      int64_t *t1);
 /* The same for option opt ("--zoom"), named in the errors. */
 int cli_span(const char *opt, const char *s, const struct mprofile *p,
 	     int64_t *t0, int64_t *t1);
+/* Before the profile is read: whether s is a span cli_span may take (a
+ * usage error, told, when it is not): 0, EXIT_USAGE; 0 for none. */
+int cli_span_syntax(const char *opt, const char *s);
 /* err_set() for a time arg of option opt outside a profile of len ns. */
 void cli_outside(const char *opt, const char *arg, int64_t len);
 /* --tracks: row or group names to track ids (NULL list: none). -1 with

@@ -183,7 +183,11 @@ static int parse(struct cli *c, int argc, char **argv, struct analyze_args *a)
 	}
 	if (a->range && a->between)
 		return cli_usage_error("--range and --between do not go together");
-	return 0;
+	if (a->between && (!strchr(a->between, ',') || *a->between == ',' ||
+			   a->between[strlen(a->between) - 1] == ','))
+		return cli_usage_error("--between: expected M1,M2 (two marker"
+				       " names), not '%s'", a->between);
+	return cli_span_syntax("--range", a->range);
 }
 
 int cmd_analyze(struct cli *c, int argc, char **argv)

@@ -139,13 +139,33 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 		return cli_usage_error("--tracks goes with --what selection or"
 				       " events (for a"
 				       " search, use row=NAME in the query)");
+	if (cli_span_syntax("--range", a->range))
+		return EXIT_USAGE;
 	return a->query ? check_query(a->query) : 0;
 }
 
 int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 	      int64_t *t1)
 {
-	return cli_span("--range", s, p, t0, t1);
+	if (cli_span("--range", s, p, t0, t1))
+		return -1;
+	if (*t1 <= p->start) {
+		/* before the profile's start: nothing is there either */
+		cli_outside("--range", s, p->end - p->start);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_span_syntax(const char *opt, const char *s)
+{
+	/* a profile as long as can be: only the text can be wrong */
+	const struct mprofile any = { .start = 0, .end = INT64_MAX - 1 };
+	int64_t t0, t1;
+
+	if (s && cli_span(opt, s, &any, &t0, &t1))
+		return cli_usage_error("%s", err_get());
+	return 0;
 }
 
 void cli_outside(const char *opt, const char *arg, int64_t len)
