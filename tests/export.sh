@@ -86,6 +86,13 @@ expect 0 '^1868903,203,TensorMatrix,MATMUL,[0-9]+' "$NXTOP" export -q "$p" --que
 
 # info
 expect 0 "^== Summary" "$NXTOP" export -q "$p" --what info
+# every text export starts with what it is and the profile's name
+for w in selection window layers markers info devices events flows; do
+	"$NXTOP" export -q "$p" --what "$w" | head -n 2 > "$out"
+	[ "$(sed -n 2p "$out")" = "Profile  graph.neff (device)" ] &&
+		grep -q '^# nxtop ' "$out" ||
+		fail "--what $w: text does not start with its heading: $(cat "$out")"
+done
 expect 0 "^== NEFF nodes" "$NXTOP" export -q "$p" --what info
 expect 0 "hash +1e4eb1542c73dc797dab1df0ce80611c" "$NXTOP" export -q "$p" --what info --section neff_header
 expect 0 '"q_name": "qSyncSpillReload0"' "$NXTOP" export -q "$p" --what info --section dma_queues_info --format json

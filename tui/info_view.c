@@ -43,7 +43,7 @@ static int panel_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct panel *pn = (struct panel *)l;
 
-	export_info(pn->m, pn->p->id, pn->key, fmt, f);
+	export_info(pn->m, pn->p, pn->key, fmt, f);
 	return 0;
 }
 
@@ -148,7 +148,7 @@ static int panels_export(struct list *l, enum out_format fmt, FILE *f)
 {
 	struct panels *ps = (struct panels *)l;
 
-	export_info(ps->m, ps->p->id, NULL, fmt, f);
+	export_info(ps->m, ps->p, NULL, fmt, f);
 	return 0;
 }
 

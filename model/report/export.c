@@ -962,17 +962,21 @@ static struct table *info_to_table(const struct info_table *it)
 	return t;
 }
 
-void export_info(struct model *m, int64_t profile, const char *section,
-		 enum out_format fmt, FILE *f)
+void export_info(struct model *m, const struct mprofile *p,
+		 const char *section, enum out_format fmt, FILE *f)
 {
 	struct info_section *secs;
 	struct table *csv = NULL;
+	int64_t profile = p->id;
 	size_t ns;
 	struct jout j;
 
 	if (info_sections(m, profile, &secs, &ns))
 		return;
-	if (fmt == OUT_JSON) {
+	if (fmt == OUT_TEXT) {
+		header(f, "info", p);
+		fputc('\n', f);
+	} else if (fmt == OUT_JSON) {
 		jout_init(&j, f, 1);
 		jout_obj(&j);
 	} else if (fmt == OUT_CSV) {

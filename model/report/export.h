@@ -56,8 +56,8 @@ int export_flows(struct model *m, const struct mprofile *p,
  * per value. */
 void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,
 		    const char *unit, enum out_format fmt, FILE *f);
-void export_info(struct model *m, int64_t profile, const char *section,
-		 enum out_format fmt, FILE *f);
+void export_info(struct model *m, const struct mprofile *p,
+		 const char *section, enum out_format fmt, FILE *f);
 
 struct proflist;
 /* The Profile Manager's list (nxtop list); where: the folders and lists

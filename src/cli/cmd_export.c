@@ -439,7 +439,7 @@ static int run_info(struct model *m, const struct mprofile *p,
 		return -1;
 	rc = section_check(a, secs, ns);
 	if (!rc)
-		export_info(m, p->id, a->section, a->fmt, out);
+		export_info(m, p, a->section, a->fmt, out);
 	info_sections_free(secs, ns);
 	return rc;
 }

@@ -180,7 +180,7 @@ static void device_reports(struct model *m, const struct mprofile *p)
 		layers_free(&lt);
 	}
 	for (size_t i = 0; i < NX_ARRAY_SIZE(fmts); i++) {
-		export_info(m, p->id, NULL, fmts[i], out_open(&o));
+		export_info(m, p, NULL, fmts[i], out_open(&o));
 		out_check(&o, "info export");
 	}
 }
