@@ -256,6 +256,25 @@ expect 0 '^\[ok\] warmup: not checked: no nrt_execute' "$NXTOP" analyze -q "$tmp
 cp "$fx/system_ncs.json" "$tmp/ncs.json"
 analyze_json "$tmp/ncs.json" --rule warmup,outliers,idle
 [ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "system rules fired on system_ncs.json"
+# A NeuronCore is one of an instance: NC 0 of two instances, their
+# executions taking turns (each one idle 4 ms of its 9 ms span, both
+# together never), is two NeuronCores, each idle 44.44%; a Parquet
+# profile gives only lnc_idx, which counts the same way
+awk 'BEGIN { printf "{\"trace_event\": ["
+	for (i = 0; i < 10; i++)
+		printf "%s{\"name\": \"nrt_execute\", \"id\": %d, \"instance_id\": \"i-%s\"," \
+			" \"process_id\": \"1\", \"thread_id\": 11, \"lnc_idx\": 0," \
+			" \"worker_gid\": %d, \"model_name\": \"m.neff\", \"timestamp\": %d," \
+			" \"duration\": 1000000, \"timestamp_unit\": \"ns\"," \
+			" \"trace_event_source\": \"neuron_rt\"}", i ? ", " : "", i + 1,
+			i % 2 ? "B" : "A", i % 2 ? 36 : 32, 1000000 * i
+	print "]}" }' > "$tmp/two-instances.json"
+analyze_json "$tmp/two-instances.json" --rule idle
+[ "$(jq -r '[.rules[] | select(.id == "idle") | .findings[] |
+	"\(.finding | sub(": idle.*"; "")) \(.numbers.idle_ns)/\(.numbers.span_ns)"] |
+	join(", ")' "$tmp/a.json")" = \
+	"m.neff on NC 0 of i-A 4000000/9000000, m.neff on NC 0 of i-B 4000000/9000000" ] ||
+	fail "idle on two instances: $(jq -c '[.rules[] | select(.id == "idle") | .findings[] | .finding]' "$tmp/a.json")"
 
 # throttle: the ham records' time under k/n < 1 inside 1868000:1870000
 # ns, and the instructions starting in it per engine, as jq finds them
