@@ -1,5 +1,6 @@
 /* jscan: member spans of one JSON record, unescaping, and exact decimal
- * scaling of Chrome's µs timestamps to ns. */
+ * scaling of Chrome's µs timestamps to ns. jkeys: the top-level keys of
+ * an object read as a stream, through buffers of every size. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -10,6 +11,9 @@
 
 #include <cmocka.h>
 
+#include "model/util.h"
+
+#include "src/json/jkeys.h"
 #include "src/json/jscan.h"
 #include "src/json/jsonsplit.h"
 
@@ -105,12 +109,106 @@ static void test_text(void **state)
 	sb_free(&sb);
 }
 
+/* The rest of a text in memory, at most step bytes a read; a read past
+ * fail bytes is an error. */
+struct memin {
+	const char *p;
+	size_t n, step, fail;
+};
+
+static long mem_read(void *ctx, void *buf, size_t len)
+{
+	struct memin *m = ctx;
+	size_t n = NX_MIN(NX_MIN(len, m->step), m->n);
+
+	if (n && n >= m->fail)
+		return -1;
+	memcpy(buf, m->p, n);
+	m->p += n;
+	m->n -= n;
+	m->fail -= n;
+	return (long)n;
+}
+
+/* Keys joined by '|' until "stop" (when given). */
+static int collect(void *arg, const char *key, size_t n)
+{
+	struct strbuf *sb = arg;
+
+	if (n == 4 && !memcmp(key, "stop", 4))
+		return 7;
+	sb_printf(sb, "%s%.*s", sb->len ? "|" : "", (int)n, key);
+	return 0;
+}
+
+/* Walks text with a buffer of cap bytes, the reads step bytes each: the
+ * walk's result, the keys in *out. */
+static int walk(const char *text, size_t cap, size_t step, size_t fail,
+		struct strbuf *out)
+{
+	unsigned char buf[512];
+	size_t len = strlen(text), first = NX_MIN(cap, len);
+	struct memin m = { text + first, len - first, step, fail };
+	struct jkeys k;
+
+	assert_true(cap <= sizeof(buf));
+	memcpy(buf, text, first);
+	sb_reset(out);
+	sb_cstr(out);
+	jkeys_init(&k, buf, cap, first, mem_read, &m);
+	if (jkeys_peek(&k) != '{')
+		return -2;
+	jkeys_take(&k);
+	return jkeys_walk(&k, collect, out);
+}
+
+/* Keys wherever they come: after strings with escaped quotes and
+ * brackets, nested values, numbers and literals, a key too long to be
+ * one looked for, whitespace and a byte order mark; escapes and
+ * brackets cut by the end of a buffer. Text that is not JSON ends the
+ * walk, and so does a read error. */
+static void test_keys(void **state)
+{
+	char text[1024], longkey[301];
+	struct strbuf sb;
+
+	(void)state;
+	sb_init(&sb);
+	memset(longkey, 'x', 300);
+	longkey[300] = '\0';
+	snprintf(text, sizeof(text), "\xef\xbb\xbf \n{ \"a\\\"b\" : \"x\\\\\\\"}]\" ,"
+		 "\"n\":[1,{\"k\":\"]}\\\\\"},[ ]],\"num\":-1.5e3,\"lit\" :true,"
+		 "\"o\":{},\"%s\":1,\"stop\":[],\"after\":null}", longkey);
+	for (size_t cap = 1; cap <= 512; cap += cap < 40 ? 1 : 97) {
+		for (size_t step = 1; step <= cap; step += step < 8 ? 1 : cap) {
+			assert_int_equal(walk(text + 3, cap, step, SIZE_MAX, &sb), 7);
+			assert_string_equal(sb.buf, "a\\\"b|n|num|lit|o");
+		}
+	}
+	assert_int_equal(walk(text, 64, 64, SIZE_MAX, &sb), 7);
+	assert_string_equal(sb.buf, "a\\\"b|n|num|lit|o");
+	assert_int_equal(walk("{ }", 8, 8, SIZE_MAX, &sb), 0);
+	assert_int_equal(walk("{\"a\":1,\"b\":{\"c\":2}}", 4, 4, SIZE_MAX, &sb), 0);
+	assert_string_equal(sb.buf, "a|b");
+	assert_int_equal(walk("{\"a\":1,\"stop\":2}", 4, 4, 10, &sb), -1);
+	assert_string_equal(sb.buf, "a");
+	assert_int_equal(walk("{\"a\" 1}", 4, 4, SIZE_MAX, &sb), -1);
+	assert_int_equal(walk("{\"a\":1,}", 4, 4, SIZE_MAX, &sb), -1);
+	assert_int_equal(walk("{\"a\":}", 4, 4, SIZE_MAX, &sb), -1);
+	assert_int_equal(walk("{\"a\":1 \"b\":2}", 4, 4, SIZE_MAX, &sb), -1);
+	assert_int_equal(walk("{\"a\":\"1}", 4, 4, SIZE_MAX, &sb), -1);
+	assert_int_equal(walk("{\"a\":[1,{\"b\":2}", 4, 4, SIZE_MAX, &sb), -1);
+	assert_int_equal(walk("[\"stop\"]", 4, 4, SIZE_MAX, &sb), -2);
+	sb_free(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scaled),
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,6 +57,33 @@ expect 0 "Kind +device \(pftrace\)" "$NXTOP" summary "$tmp/device.bin"
 printf '\n{"traceEvents":[{"ph":"X","pid":1,"tid":2,"name":"a","ts":1,"dur":2}]}' \
 	>"$tmp/newline.json"
 expect 0 "Kind +trace \(chrome-json\)" "$NXTOP" summary "$tmp/newline.json"
+# "traceEvents" is found wherever it comes (key order is not stable),
+# however much comes before it: 3000 stackFrames first, as Python's
+# json.dumps(sort_keys=True) writes them, gzip'd; a 66000-character
+# string; 70000 blanks inside the object, then before it. Each file
+# holds one X event on one thread. JSON without the key is refused in
+# one line.
+ev='[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]'
+awk -v ev="$ev" 'BEGIN { printf "{\"displayTimeUnit\": \"ns\", \"stackFrames\": {";
+	for (i = 0; i < 3000; i++) printf "%s\"%d\": {\"category\": \"c\", \"name\": \"frame%d\"}", i ? ", " : "", i, i;
+	printf "}, \"traceEvents\": %s}", ev }' | gzip -n >"$tmp/sorted.json.gz"
+awk -v ev="$ev" 'BEGIN { printf "{\"foo\":\""; for (i = 0; i < 66000; i++) printf "x";
+	printf "\",\"traceEvents\":%s}", ev }' >"$tmp/longstr.json"
+awk -v ev="$ev" 'BEGIN { printf "{"; for (i = 0; i < 70000; i++) printf " ";
+	printf "\"traceEvents\":%s}", ev }' >"$tmp/blanks.json"
+awk -v ev="$ev" 'BEGIN { for (i = 0; i < 70000; i++) printf i % 80 ? " " : "\n";
+	printf "{\"traceEvents\":%s}", ev }' >"$tmp/lead.json"
+for f in sorted.json.gz longstr.json blanks.json lead.json; do
+	expect 0 "^Events +1 slice on 1 thread and 0 async rows in 1 process" \
+		"$NXTOP" summary -q "$tmp/$f"
+	grep -Eq "^Kind +trace \(chrome-json\)$" "$out" || fail "$f: $(cat "$out")"
+done
+awk 'BEGIN { printf "{\"foo\":\""; for (i = 0; i < 70000; i++) printf "x";
+	printf "\",\"bar\":{\"traceEvents\":[]}}" }' >"$tmp/notrace.json"
+expect 1 "^nxtop: $tmp/notrace.json: no Neuron profile data found \(top-level keys: \"foo\", \"bar\"\)$" \
+	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/notrace.json"
+[ "$(wc -l <"$err")" -eq 1 ] || fail "notrace.json: $(cat "$err")"
+no_file "$tmp/bad.nxdb"
 
 # a trace is described in its own words: slices, threads, async rows
 # and processes (counted here with sqlite3 from the cache), not

@@ -16,7 +16,9 @@
 #include "model/cache/cache.h"
 #include "model/util.h"
 #include "src/import/formats.h"
+#include "src/import/neuron.h"
 #include "src/import/parquet/folder.h"
+#include "src/json/jkeys.h"
 
 #define SNIFF_BYTES 65536
 
@@ -27,90 +29,153 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcasecmp(s + n - m, suffix);
 }
 
-static size_t skip_blanks(const unsigned char *b, size_t i, size_t n)
+/* A key that settles what a JSON object is, wherever it comes: Chrome's
+ * event array, or the data of a Neuron profile. Keys both may have
+ * ("metadata") and keys of neither settle nothing. */
+static int settling_key(void *arg, const char *key, size_t n)
 {
-	while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' ||
-			 b[i] == '\t'))
-		i++;
-	return i;
+	char name[JSPLIT_MAX_KEY + 1];
+
+	(void)arg;
+	if (n == 11 && !memcmp(key, "traceEvents", 11))
+		return FMT_CHROME_JSON;
+	memcpy(name, key, n);
+	name[n] = '\0';
+	return neuron_is_key(name) ? FMT_NEURON_JSON : 0;
 }
 
 /* JSON that is a Chrome trace: a bare array, or an object with a
- * "traceEvents" key near the start. The byte after the opening bracket
- * must fit too, so that a Perfetto trace (whose first byte, 0x0a, is a
- * newline) is not taken for JSON. */
-static enum input_format sniff_json(const unsigned char *b, size_t n)
+ * "traceEvents" key anywhere, however much comes before it (keys are in
+ * no set order: json.dumps(sort_keys=True) puts "stackFrames" first).
+ * Other objects, and text that turns out not to be JSON, go to the
+ * Neuron importer, which says what it found. The byte after the opening
+ * bracket must fit too, so that a Perfetto trace (whose first byte,
+ * 0x0a, is a newline) is not taken for JSON. */
+static enum input_format sniff_json(struct jkeys *k)
 {
-	size_t i = 0, j;
+	int open = jkeys_peek(k), next;
 
-	if (n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3))
-		i = 3;
-	i = skip_blanks(b, i, n);
-	if (i == n || (b[i] != '[' && b[i] != '{'))
+	if (open != '[' && open != '{')
 		return FMT_UNKNOWN;
-	j = skip_blanks(b, i + 1, n);
-	if (j < n && !strchr(b[i] == '{' ? "\"}" : "{[]\"-0123456789tfn",
-			     b[j]))
+	jkeys_take(k);
+	next = jkeys_peek(k);
+	if (next >= 0 && !strchr(open == '{' ? "\"}" : "{[]\"-0123456789tfn",
+				 next))
 		return FMT_UNKNOWN;
-	if (b[i] == '[')
+	if (open == '[')
 		return FMT_CHROME_JSON;
-	if (memmem(b, n, "\"traceEvents\"", 13))
-		return FMT_CHROME_JSON;
-	return FMT_NEURON_JSON;
+	return jkeys_walk(k, settling_key, NULL) == FMT_CHROME_JSON ?
+	       FMT_CHROME_JSON : FMT_NEURON_JSON;
 }
 
-/* The first bytes gzip data inflates to, in out (at most n). Returns
- * their count, or -1 with err_get() set ("byte N: gzip: bad checksum",
- * N in the file) when the data is damaged before out is full. */
-static long gzip_head(int fd, unsigned char *out, size_t n)
-{
-	unsigned char in[16384];
+/* A file's bytes after its first ones, for the key walk: as they are, or
+ * inflated from the gzip stream the first ones came from. */
+struct sniff_in {
+	int fd;
+	int gzip;
 	z_stream z;
+	unsigned char in[16384];
+};
+
+/* Inflates into out until it is full or the data ends. Returns the
+ * count, or -1 with err_get() set ("byte N: gzip: bad checksum", N in
+ * the file) when the data is damaged before out is full. */
+static long gz_inflate(struct sniff_in *s, unsigned char *out, size_t n)
+{
+	z_stream *z = &s->z;
 	int rc = Z_OK;
 	ssize_t got;
 
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-		err_set("gzip: cannot inflate");
-		return -1;
-	}
-	z.next_out = out;
-	z.avail_out = (uInt)n;
-	while (rc == Z_OK && z.avail_out) {
-		if (!z.avail_in) {
-			got = read(fd, in, sizeof(in));
+	z->next_out = out;
+	z->avail_out = (uInt)n;
+	while (rc == Z_OK && z->avail_out) {
+		if (!z->avail_in) {
+			got = read(s->fd, s->in, sizeof(s->in));
 			if (got <= 0) {
 				rc = got < 0 ? Z_ERRNO : Z_BUF_ERROR;
 				break;
 			}
-			z.next_in = in;
-			z.avail_in = (uInt)got;
+			z->next_in = s->in;
+			z->avail_in = (uInt)got;
 		}
-		rc = inflate(&z, Z_NO_FLUSH);
+		rc = inflate(z, Z_NO_FLUSH);
 	}
-	if (rc != Z_OK && rc != Z_STREAM_END)
-		err_set("byte %lu: gzip: %s", (unsigned long)z.total_in,
-			rc == Z_ERRNO ? strerror(errno) : import_gzip_why(rc, z.msg));
-	inflateEnd(&z);
-	return rc == Z_OK || rc == Z_STREAM_END ? (long)(n - z.avail_out) : -1;
+	if (rc != Z_OK && rc != Z_STREAM_END) {
+		err_set("byte %lu: gzip: %s", (unsigned long)z->total_in,
+			rc == Z_ERRNO ? strerror(errno) : import_gzip_why(rc, z->msg));
+		return -1;
+	}
+	return (long)(n - z->avail_out);
 }
 
-static enum input_format sniff_gzip(int fd)
+static long sniff_read(void *ctx, void *buf, size_t len)
 {
-	unsigned char buf[SNIFF_BYTES];
+	struct sniff_in *s = ctx;
+
+	if (!s->gzip)
+		return (long)read(s->fd, buf, len);
+	/* a bomb is the importer's to refuse, with its own words */
+	if (s->z.total_out > GZIP_FREE_BYTES &&
+	    s->z.total_out / GZIP_MAX_RATIO > s->z.total_in)
+		return -1;
+	return gz_inflate(s, buf, len);
+}
+
+/* Damage in the first cap bytes inflated is said now, with where it is
+ * in the file; damage further on is left to the importer. */
+static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
+				    size_t cap)
+{
+	enum input_format f = FMT_UNKNOWN;
+	struct jkeys k;
 	long n;
 
-	if (lseek(fd, 0, SEEK_SET))
+	if (lseek(s->fd, 0, SEEK_SET))
 		return FMT_UNKNOWN;
-	n = gzip_head(fd, buf, sizeof(buf));
-	if (n < 0)
+	memset(&s->z, 0, sizeof(s->z));
+	if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
+		err_set("gzip: cannot inflate");
 		return FMT_UNREADABLE;
-	return n > 0 ? sniff_json(buf, (size_t)n) : FMT_UNKNOWN;
+	}
+	s->gzip = 1;
+	n = gz_inflate(s, buf, cap);
+	if (n < 0) {
+		f = FMT_UNREADABLE;
+	} else if (n > 0) {
+		jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
+		f = sniff_json(&k);
+	}
+	inflateEnd(&s->z);
+	return f;
+}
+
+/* A regular file by its first bytes (n of them in buf), and its JSON
+ * further on when it starts like JSON. */
+static enum input_format sniff_file(const char *path, struct sniff_in *s,
+				    unsigned char *buf, size_t cap, ssize_t n)
+{
+	enum input_format f;
+	struct jkeys k;
+
+	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
+		return sniff_gzip(s, buf, cap);
+	if (n <= 0)
+		return n < 0 ? FMT_UNREADABLE : FMT_UNKNOWN;
+	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
+		return FMT_CACHE;
+	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace"))
+		return FMT_PFTRACE;
+	jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
+	f = sniff_json(&k);
+	if (f == FMT_UNKNOWN && buf[0] == 0x0a)
+		return FMT_PFTRACE;
+	return f;
 }
 
 enum input_format import_detect(const char *path)
 {
 	unsigned char buf[SNIFF_BYTES];
+	struct sniff_in in;
 	enum input_format f;
 	struct stat sb;
 	ssize_t n;
@@ -134,24 +199,13 @@ enum input_format import_detect(const char *path)
 		close(fd);
 		return FMT_UNKNOWN;
 	}
+	in.fd = fd;
+	in.gzip = 0;
 	n = read(fd, buf, sizeof(buf));
 	if (n < 0)
 		err_set("%s", strerror(errno));
-	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-		f = sniff_gzip(fd);
-		close(fd);
-		return f;
-	}
+	f = sniff_file(path, &in, buf, sizeof(buf), n);
 	close(fd);
-	if (n <= 0)
-		return n < 0 ? FMT_UNREADABLE : FMT_UNKNOWN;
-	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
-		return FMT_CACHE;
-	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace"))
-		return FMT_PFTRACE;
-	f = sniff_json(buf, (size_t)n);
-	if (f == FMT_UNKNOWN && buf[0] == 0x0a)
-		return FMT_PFTRACE;
 	return f;
 }
 

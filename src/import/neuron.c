@@ -799,6 +799,14 @@ static const struct handler handlers[] = {
 	{ "semaphore_update", semaphore_update },
 };
 
+int neuron_is_key(const char *key)
+{
+	for (size_t i = 0; i < NX_ARRAY_SIZE(handlers); i++)
+		if (!strcmp(key, handlers[i].key))
+			return 1;
+	return sysimp_is_key(key);
+}
+
 /* Keys stored as info tables, field by field. */
 static const char *const info_keys[] = {
 	"annotation", "cc_stream", "dma_queues_info", "metadata", "model_info", "nc_mem_usage",

@@ -13,6 +13,11 @@
 struct jrec;
 struct neuron;
 
+/* 1 for a top-level key of the data of a device or system profile
+ * JSON ("instruction", "trace_event"), not one a Chrome trace may have
+ * too ("metadata"). */
+int neuron_is_key(const char *key);
+
 /* Adds rows to im's profile. */
 struct neuron *neuron_new(struct import *im);
 /* Writes warnings about what was clipped, then frees. */
