@@ -1,7 +1,9 @@
 #!/bin/sh
 # Depths and parents of Chrome thread rows (X, B/E, thread instants) equal
 # an independent stack computation in jq: equal starts (the longer one
-# encloses), zero durations, unterminated B (closed at the trace's end),
+# encloses; of equal spans, the one begun first in the file, so B/E
+# slices nest as their stack does), zero durations, unterminated B
+# (closed at the trace's end),
 # events out of time order in the file, within the writer's window of
 # 16384 slices and beyond it (a parent after 20000 of its children).
 # Also the export's formats agree.
@@ -20,7 +22,8 @@ need jq
 # relative to the first compared slice.
 cat >"$tmp/stack.jq" <<'JQ'
 def ns: . * 1000 | round;
-(if type == "array" then . else .traceEvents end) as $ev
+[(if type == "array" then . else .traceEvents end)
+  | to_entries[] | .value + {seq: .key}] as $ev
 | ([$ev[] | select(.ts != null) | (.ts | ns) + ((.dur // 0) | ns)] | max) as $tend
 | ([$ev[] | select(.ph == "M" and .name == "thread_name")
     | {key: "\(.pid)/\(.tid)", value: .args.name}] | from_entries) as $names
@@ -37,15 +40,17 @@ def ns: . * 1000 | round;
         if $e.ph == "B" then .open += [$e]
         elif (.open | length) == 0 then .
         else .out += [{name: .open[-1].name, ts: (.open[-1].ts | ns),
-                       dur: (($e.ts | ns) - (.open[-1].ts | ns))}]
+                       dur: (($e.ts | ns) - (.open[-1].ts | ns)),
+                       seq: .open[-1].seq}]
              | .open |= .[:-1] end)
-      | .out + [.open[] | {name, ts: (.ts | ns), dur: ($tend - (.ts | ns))}])
+      | .out + [.open[] | {name, ts: (.ts | ns), dur: ($tend - (.ts | ns)),
+                           seq}])
       as $be
     | [$g[] | select(.ph != "B" and .ph != "E")
-       | {name, ts: (.ts | ns), dur: ((.dur // 0) | ns)}] + $be
-    # nest: by start, longer first; a slice ending at ts holds only
-    # instants at ts
-    | sort_by(.ts, -.dur)
+       | {name, ts: (.ts | ns), dur: ((.dur // 0) | ns), seq}] + $be
+    # nest: by start, longer first, then begun first in the file; a
+    # slice ending at ts holds only instants at ts
+    | sort_by(.ts, -.dur, .seq)
     | reduce .[] as $s ({stack: [], out: []};
         .stack |= (until(length == 0 or
              (.[-1].ts + .[-1].dur > $s.ts) or
@@ -86,7 +91,7 @@ awk 'BEGIN { printf "{\"traceEvents\":[\n";
 	>"$tmp/late.json"
 
 for f in chrome_nesting.json chrome_phases.json trace_same.json \
-	chrome_array.json.gz late.json; do
+	chrome_array.json.gz chrome_ties.json late.json; do
 	[ -f "$tmp/$f" ] || cp "$srcdir/tests/fixtures/$f" "$tmp/$f"
 	gzip -dcf "$tmp/$f" | jq -r -f "$tmp/stack.jq" | sort >"$tmp/want" ||
 		fail "$f: jq failed"

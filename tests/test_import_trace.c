@@ -420,6 +420,41 @@ static void test_chrome_gzip(void **state)
 	sqlite3_close(db);
 }
 
+/* Slices of equal start and end nest as their stack does: the one begun
+ * first is the parent, though it ends last. B/E on a thread (two, three
+ * and zero-length ones), begins never ended, async slices ended
+ * together and one closed by its parent's end; an X before a B of the
+ * same span is the parent, being first in the file. */
+static void test_chrome_ties(void **state)
+{
+	sqlite3 *db = import("chrome_ties.json", NULL);
+
+	(void)state;
+	expect(db, "SELECT t.name, n.str, s.ts, s.dur, s.depth,"
+	       " coalesce(pn.str, ''), s.flags FROM slice s"
+	       " JOIN track t ON t.id = s.track_id JOIN string n ON n.id = s.name"
+	       " LEFT JOIN slice p ON p.id = s.parent_id"
+	       " LEFT JOIN string pn ON pn.id = p.name"
+	       " ORDER BY t.sort_key, s.ts, s.depth",
+	       "Thread 7|x|10000|10000|0||0\n"
+	       "Thread 7|b|10000|10000|1|x|0\n"
+	       "Thread 8|tail|100000|10000|0||0\n"
+	       "Thread 3|r1|10000|10000|0||0\n"
+	       "Thread 3|r2|10000|10000|1|r1|0\n"
+	       "Thread 4|a1|10000|20000|0||0\n"
+	       "Thread 4|a2|10000|20000|1|a1|0\n"
+	       "Thread 4|a3|10000|20000|2|a2|0\n"
+	       "Thread 5|z1|5000|0|0||0\n"
+	       "Thread 5|z2|5000|0|1|z1|0\n"
+	       "Thread 6|u1|40000|70000|0||1\n"
+	       "Thread 6|u2|40000|70000|1|u1|1\n"
+	       "s1|s1|50000|10000|0||0\n"
+	       "s1|s2|50000|10000|1|s1|0\n"
+	       "o1|o1|70000|10000|0||0\n"
+	       "o1|o2|70000|10000|1|o1|1\n");
+	sqlite3_close(db);
+}
+
 /* Runs the fixture writer that sits beside this program. */
 static int write_fixtures(const char *argv0)
 {
@@ -451,6 +486,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_chrome_phases),
 		cmocka_unit_test(test_chrome_epoch),
 		cmocka_unit_test(test_chrome_gzip),
+		cmocka_unit_test(test_chrome_ties),
 	};
 
 	(void)argc;

@@ -15,11 +15,25 @@ struct open_slice {
 	char *name, *cat, *args, *pid;
 };
 
+/* A slice that has ended and waits to be written (close_top()). */
+struct ended {
+	struct open_slice o;
+	int64_t end;
+	int depth;
+	unsigned flags;
+	char *args;		/* the end's */
+};
+
 struct stack {
 	struct open_slice *v;
 	size_t n, cap;
 	uint64_t overflow;	/* begins beyond CHROME_MAX_DEPTH still open */
 	int64_t track;		/* B/E: the thread's row, 0 until needed */
+	/* ended slices that began with the slice under them, innermost
+	 * first, the last of them ended at ended_at */
+	struct ended *ended;
+	size_t nended, capended;
+	int64_t ended_at;
 };
 
 static char *dup_or_null(const char *s)
@@ -77,15 +91,57 @@ static void write_slice(struct chrome *c, const struct open_slice *o,
 		writer_slice_args(c->w, id, sb_cstr(&c->tmp));
 }
 
+/* Writes the ended slices that wait, outermost first. */
+static void settle(struct chrome *c, struct stack *st)
+{
+	while (st->nended) {
+		struct ended *e = &st->ended[--st->nended];
+
+		write_slice(c, &e->o, e->end, e->depth, e->flags, e->args);
+		open_free(&e->o);
+		free(e->args);
+	}
+}
+
+/* Before a row of a group: the ended slices wait only for ends at the
+ * same time as theirs. */
+static void settle_before(struct chrome *c, struct stack *st,
+			  const struct spill_row *r, int is_end)
+{
+	if (st->nended && (!is_end || r->ts != st->ended_at))
+		settle(c, st);
+}
+
+/* Ends the innermost open slice at end. Slices of equal start and end
+ * nest in the order they are written (the writer's window.c), but a
+ * stack's slices end innermost first, and the one begun first is the
+ * parent: so a slice that began at the same time as the slice under it
+ * waits until that one is written. */
+static void close_top(struct chrome *c, struct stack *st, int64_t end,
+		      unsigned flags, const char *end_args)
+{
+	struct open_slice *o = &st->v[--st->n];
+	struct ended *e;
+
+	if (!st->n || st->v[st->n - 1].ts != o->ts) {
+		write_slice(c, o, end, (int)st->n, flags, end_args);
+		open_free(o);
+		settle(c, st);
+		return;
+	}
+	st->ended = xgrow(st->ended, &st->capended, st->nended + 1,
+			  sizeof(*st->ended));
+	e = &st->ended[st->nended++];
+	*e = (struct ended){ *o, end, (int)st->n, flags, dup_or_null(end_args) };
+	st->ended_at = end;
+}
+
 /* What is still open when a group ends closes at the trace's end. */
 static void close_all(struct chrome *c, struct stack *st)
 {
-	while (st->n) {
-		struct open_slice *o = &st->v[--st->n];
-
-		write_slice(c, o, c->max_ts, (int)st->n, SF_UNTERMINATED, NULL);
-		open_free(o);
-	}
+	while (st->n)
+		close_top(c, st, c->max_ts, SF_UNTERMINATED, NULL);
+	settle(c, st);
 	st->overflow = 0;
 	st->track = 0;
 }
@@ -109,6 +165,7 @@ static void begin_end(struct chrome *c, struct stack *st,
 {
 	struct open_slice *o;
 
+	settle_before(c, st, r, r->tag == 'E');
 	if (r->tag != 'E' && !st->track) {
 		size_t pidlen = strnlen(r->sub, r->sublen);
 
@@ -142,9 +199,7 @@ static void begin_end(struct chrome *c, struct stack *st,
 		c->n_unmatched++;
 		return;
 	}
-	o = &st->v[--st->n];
-	write_slice(c, o, r->ts, (int)st->n, 0, r->text[2]);
-	open_free(o);
+	close_top(c, st, r->ts, 0, r->text[2]);
 }
 
 /* The open async slice an end closes: the innermost of that name, or
@@ -166,6 +221,7 @@ static void async(struct chrome *c, struct stack *st, const struct spill_row *r)
 	struct open_slice *o;
 	size_t i;
 
+	settle_before(c, st, r, r->tag == 'e' || r->tag == 'F');
 	switch (r->tag) {
 	case 'b':
 	case 'S':
@@ -182,14 +238,9 @@ static void async(struct chrome *c, struct stack *st, const struct spill_row *r)
 		}
 		i = async_match(st, name);
 		/* begins left open inside it end with it */
-		while (st->n > i + 1) {
-			o = &st->v[--st->n];
-			write_slice(c, o, r->ts, 0, SF_UNTERMINATED, NULL);
-			open_free(o);
-		}
-		o = &st->v[--st->n];
-		write_slice(c, o, r->ts, 0, 0, r->text[2]);
-		open_free(o);
+		while (st->n > i + 1)
+			close_top(c, st, r->ts, SF_UNTERMINATED, NULL);
+		close_top(c, st, r->ts, 0, r->text[2]);
 		return;
 	default: {
 		struct open_slice inst;
@@ -314,6 +365,7 @@ int chrome_match(struct chrome *c)
 	close_all(c, &st);
 	flow_close(c, &fs);
 	free(st.v);
+	free(st.ended);
 	sb_free(&sub);
 	return rc < 0 || writer_failed(c->w) ? -1 : 0;
 }
