@@ -1,6 +1,7 @@
-/* jscan: member spans of one JSON record, unescaping, and exact decimal
- * scaling of Chrome's µs timestamps to ns. jkeys: the top-level keys of
- * an object read as a stream, through buffers of every size. */
+/* jscan: member spans of one JSON record, unescaping, exact decimal
+ * scaling of Chrome's µs timestamps to ns, and counter values. jkeys:
+ * the top-level keys of an object read as a stream, through buffers of
+ * every size. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -57,6 +58,54 @@ static void test_scaled(void **state)
 	assert_int_equal(scaled("1.2.3", JT_NUMBER, 3, &v), -1);
 	assert_int_equal(scaled("", JT_STRING, 3, &v), -1);
 	assert_int_equal(scaled("true", JT_BOOL, 3, &v), -1);
+}
+
+/* Counter values: numbers and strings holding one; a number beyond a
+ * double's range told from what is no number at all; one too small is
+ * 0; literals as long as the splitter lets through. */
+static void test_double(void **state)
+{
+	static const struct {
+		const char *in;
+		enum jtype type;
+		int rc;
+		double want;
+	} cases[] = {
+		{ "2", JT_NUMBER, 0, 2 }, { "-1.5e3", JT_NUMBER, 0, -1500 },
+		{ "3.5", JT_STRING, 0, 3.5 }, { "1e308", JT_NUMBER, 0, 1e308 },
+		{ "1e-999", JT_NUMBER, 0, 0 },
+		{ "\x01" "12345678901234567", JT_STRING, 0, 12345678901234567.0 },
+		{ "1e999", JT_NUMBER, JSCAN_RANGE, 0 },
+		{ "-1e999", JT_NUMBER, JSCAN_RANGE, 0 },
+		{ "1e999", JT_STRING, JSCAN_RANGE, 0 },
+		{ "abc", JT_STRING, -1, 0 }, { "", JT_STRING, -1, 0 },
+		{ "nan", JT_STRING, -1, 0 }, { "inf", JT_STRING, -1, 0 },
+		{ "1x", JT_STRING, -1, 0 }, { "null", JT_NULL, -1, 0 },
+		{ "[1]", JT_ARRAY, -1, 0 }, { "true", JT_BOOL, -1, 0 },
+		{ "{\"a\":1}", JT_OBJECT, -1, 0 },
+	};
+	char lit[401];
+	double v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct jspan s = { cases[i].in, strlen(cases[i].in),
+				   cases[i].type, cases[i].in[0] == JSPLIT_BIGINT };
+
+		v = -7;
+		assert_int_equal(jscan_double(&s, &v), cases[i].rc);
+		if (!cases[i].rc)
+			assert_true(v == cases[i].want);
+	}
+	memset(lit, '0', 400);
+	memcpy(lit, "1.5", 3);
+	lit[400] = '\0';
+	{
+		struct jspan s = { lit, 400, JT_NUMBER, 0 };
+
+		assert_int_equal(jscan_double(&s, &v), 0);
+		assert_true(v == 1.5);
+	}
 }
 
 /* Members come out as raw spans whatever they hold; nested values are
@@ -206,6 +255,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scaled),
+		cmocka_unit_test(test_double),
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_keys),

@@ -43,10 +43,21 @@ bad_event phnum '{"ph":88,"ts":1}' '"ph" is a number, expected a phase letter'
 bad_event pidobj '{"ph":"X","ts":1,"pid":[1]}' '"pid" is an array, expected a string or a number'
 bad_event member '{"ph":"X","ts":1,,"dur":2}' 'malformed event object'
 bad_event nots '{"ph":"X","dur":2}' 'missing "ts"'
+bad_event bigcounter '{"ph":"C","ts":1,"args":{"a":1,"b":1e999}}' 'counter value "b" is a number out of range'
 printf '[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2},{"ph":"X",' >"$tmp/cut.json"
 expect 1 "cut.json: byte [0-9]+: unexpected end of file" \
 	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/cut.json"
 no_file "$tmp/bad.nxdb"
+
+# counter values: numbers and strings holding one are samples (f and
+# g); a, b, c, d and e hold no number and are left out, and so is a C
+# event without args, each counted in the warnings
+printf '{"traceEvents":[{"ph":"C","name":"c","pid":1,"ts":1,"args":{"a":"abc","b":null,"c":[1],"d":true,"e":{"x":1},"f":2,"g":"3.5"}},
+{"ph":"C","name":"n","pid":1,"ts":2}]}' >"$tmp/counters.json"
+expect 0 ", 2 counter samples$" "$NXTOP" summary -q "$tmp/counters.json"
+grep -q '^  \[Import\] 5 counter value(s) that are not numbers were dropped$' "$out" &&
+	grep -q '^  \[Import\] 1 counter event(s) without an "args" object were dropped$' "$out" ||
+	fail "counters.json: $(cat "$out")"
 
 # a Perfetto trace opens like any profile: summary of the device trace
 expect 0 "TensorMatrix +engine +2" "$NXTOP" summary "$tmp/neuron_device.pftrace"

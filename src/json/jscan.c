@@ -3,6 +3,7 @@
 #include "src/json/jscan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,7 +291,8 @@ int jscan_scaled(const struct jspan *v, int scale, int64_t *out)
 
 int jscan_double(const struct jspan *v, double *out)
 {
-	char buf[64], *endp;
+	/* past the splitter's longest number literal */
+	char buf[512], *endp;
 	const char *p = v->p;
 	size_t n = v->n;
 
@@ -306,7 +308,12 @@ int jscan_double(const struct jspan *v, double *out)
 	buf[n] = '\0';
 	errno = 0;
 	*out = strtod(buf, &endp);
-	return *endp || errno ? -1 : 0;
+	if (*endp || endp == buf)
+		return -1;
+	if (errno == ERANGE && isinf(*out))
+		return JSCAN_RANGE;
+	/* strtod's "nan" and "inf" are no JSON numbers */
+	return isfinite(*out) ? 0 : -1;
 }
 
 void jscan_untag(const char *p, size_t n, struct strbuf *out)

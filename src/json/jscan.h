@@ -43,7 +43,10 @@ void jscan_text(const struct jspan *v, struct strbuf *out);
  * nearest integer (halves away from zero). 0 on success; -1 if it is
  * not a number or does not fit in int64. */
 int jscan_scaled(const struct jspan *v, int scale, int64_t *out);
-/* A number as a double (for counter values). */
+/* A number, or a string holding one, as a double (for counter values):
+ * 0; -1 if it is not a number; JSCAN_RANGE if it is one beyond a
+ * double's range (1e999; a number too small for a double is 0). */
+#define JSCAN_RANGE (-2)
 int jscan_double(const struct jspan *v, double *out);
 
 /* Copies raw JSON text with tagged big integers written back as plain

@@ -391,8 +391,10 @@ static int counter(struct chrome *c, struct event *e)
 	size_t base;
 	int rc;
 
-	if (!e->have[F_ARGS] || e->f[F_ARGS].type != JT_OBJECT)
+	if (!e->have[F_ARGS] || e->f[F_ARGS].type != JT_OBJECT) {
+		c->n_no_args++;
 		return 0;
+	}
 	sb_reset(&c->sub);
 	sb_add(&c->sub, c->name.buf, c->name.len);
 	if (e->have[F_ID]) {
@@ -403,11 +405,20 @@ static int counter(struct chrome *c, struct event *e)
 	jscan_object(&s, e->f[F_ARGS].p, e->f[F_ARGS].n);
 	while ((rc = jscan_member(&s, &k, &v)) == 1) {
 		double value;
+		int vrc = jscan_double(&v, &value);
 
-		if (jscan_double(&v, &value))
-			continue;
-		c->sub.len = base;
 		jscan_text(&k, &c->tmp);
+		/* a limit of the JSON nxtop reads, as for any number */
+		if (vrc == JSCAN_RANGE)
+			return import_fail(c->im, c->im->rec, "counter value"
+					   " \"%s\" is a number out of range",
+					   sb_cstr(&c->tmp));
+		/* null, text, arrays: no sample, but said */
+		if (vrc) {
+			c->n_not_number++;
+			continue;
+		}
+		c->sub.len = base;
 		if (strcmp(sb_cstr(&c->tmp), "value"))
 			sb_printf(&c->sub, " %s", c->tmp.buf);
 		writer_counter(c->w, named_row(c, proc, TK_COUNTER,
@@ -676,6 +687,10 @@ static void warnings(struct chrome *c)
 	     " dropped");
 	warn(c, c->n_bad_flow, "flow step(s) without a start were kept as"
 	     " unpaired ends");
+	warn(c, c->n_not_number, "counter value(s) that are not numbers were"
+	     " dropped");
+	warn(c, c->n_no_args, "counter event(s) without an \"args\" object"
+	     " were dropped");
 }
 
 static void chrome_free(struct chrome *c)
