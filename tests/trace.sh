@@ -59,6 +59,21 @@ grep -q '^  \[Import\] 5 counter value(s) that are not numbers were dropped$' "$
 	grep -q '^  \[Import\] 1 counter event(s) without an "args" object were dropped$' "$out" ||
 	fail "counters.json: $(cat "$out")"
 
+# X events with a negative "dur" are kept with duration 0, flagged
+# clipped (4), and counted in a warning as Neuron instructions are: one
+# on a thread of X events only, one on a thread with B/E events
+printf '{"traceEvents":[{"ph":"X","name":"neg","pid":1,"tid":1,"ts":5,"dur":-5},
+{"ph":"X","name":"ok","pid":1,"tid":1,"ts":6,"dur":1},
+{"ph":"B","name":"b","pid":1,"tid":2,"ts":1},{"ph":"E","pid":1,"tid":2,"ts":9},
+{"ph":"X","name":"neg2","pid":1,"tid":2,"ts":2,"dur":-0.5}]}' >"$tmp/negdur.json"
+expect 0 '^  \[Import\] 2 event\(s\) with a negative duration were stored with duration 0$' \
+	"$NXTOP" summary -q "$tmp/negdur.json"
+if have sqlite3; then
+	got=$(sqlite3 "$tmp/negdur.json.nxdb" "SELECT n.str, s.dur, s.flags FROM slice s
+		JOIN string n ON n.id = s.name ORDER BY n.str" | tr '\n' ' ')
+	[ "$got" = "b|8000|0 neg|0|4 neg2|0|4 ok|1000|0 " ] || fail "negdur.json: $got"
+fi
+
 # a Perfetto trace opens like any profile: summary of the device trace
 expect 0 "TensorMatrix +engine +2" "$NXTOP" summary "$tmp/neuron_device.pftrace"
 # formats are told apart by content: a trace without its suffix, and JSON

@@ -349,6 +349,9 @@ static int complete(struct chrome *c, struct event *e)
 	    bound_flow(c, e))
 		return -1;
 	dur = e->dur;
+	/* kept, with duration 0 and flagged clipped by the writer */
+	if (dur < 0)
+		c->n_negative++;
 	args_text(c, e);
 	note_ts(c, e->ts, dur > 0 && e->ts <= INT64_MAX - dur ? e->ts + dur :
 		e->ts);
@@ -687,6 +690,8 @@ static void warnings(struct chrome *c)
 	     " dropped");
 	warn(c, c->n_bad_flow, "flow step(s) without a start were kept as"
 	     " unpaired ends");
+	warn(c, c->n_negative, "event(s) with a negative duration were stored"
+	     " with duration 0");
 	warn(c, c->n_not_number, "counter value(s) that are not numbers were"
 	     " dropped");
 	warn(c, c->n_no_args, "counter event(s) without an \"args\" object"

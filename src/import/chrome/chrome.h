@@ -39,6 +39,7 @@ struct chrome {
 	int64_t last_track;
 	uint64_t skipped[128];	/* events of phases not imported */
 	uint64_t n_unmatched, n_overflow, n_bad_flow;
+	uint64_t n_negative;	/* X events whose "dur" is below 0 */
 	uint64_t n_not_number;	/* counter values left out */
 	uint64_t n_no_args;	/* counter events without values */
 	uint64_t next_flow_id;	/* for flows whose id is not a number */
