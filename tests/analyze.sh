@@ -256,6 +256,12 @@ expect 0 '^\[ok\] warmup: not checked: no nrt_execute' "$NXTOP" analyze -q "$tmp
 cp "$fx/system_ncs.json" "$tmp/ncs.json"
 analyze_json "$tmp/ncs.json" --rule warmup,outliers,idle
 [ "$(jq '.findings' "$tmp/a.json")" = 0 ] || fail "system rules fired on system_ncs.json"
+# the device rules on a system profile say they did not look
+for r in 'small-dma|DMA packet rows' 'reload|DMA transfer rows' \
+	'stall|engine rows' 'semaphore|engine rows'; do
+	expect 0 "^\[ok\] ${r%%|*}: not checked: the profile has no ${r#*|}$" \
+		"$NXTOP" analyze -q "$tmp/ncs.json" --rule "${r%%|*}"
+done
 # A NeuronCore is one of an instance: NC 0 of two instances, their
 # executions taking turns (each one idle 4 ms of its 9 ms span, both
 # together never), is two NeuronCores, each idle 44.44%; a Parquet

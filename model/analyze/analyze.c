@@ -3,6 +3,7 @@
 
 #include "model/analyze/analyze.h"
 
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,25 @@ int an_opts_set(struct an_opts *o, const char *assign)
 	}
 	o->param[i][k] = v;
 	return 0;
+}
+
+int an_has_rows(struct an_ctx *c, const char *kind, const char *what)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(model_db(c->m), "SELECT 1 FROM track WHERE"
+			       " profile_id = ? AND kind = ? AND n_events > 0"
+			       " LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return model_fail(c->m, "analyze");
+	sqlite3_bind_int64(st, 1, c->profile);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		an_note(c, "not checked: the profile has no %s", what);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 :
+	       model_fail(c->m, "analyze");
 }
 
 static int run_rule(struct an_ctx *c, size_t i)

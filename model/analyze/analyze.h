@@ -124,6 +124,11 @@ void an_real(struct an_finding *f, const char *key, double v);
 void an_range_add(struct an_finding *f, int64_t ts, int64_t end, int64_t row);
 /* Ranges longest first, as they are listed. */
 void an_ranges_sort(struct an_finding *f);
+/* Whether the profile has rows of a kind ("engine", "dma", "dma_xfer")
+ * holding events: 1, 0 with the note "not checked: the profile has no
+ * WHAT" set (a rule of device profiles on a system profile or a trace
+ * says it did not look, not that it found nothing), -1 on error. */
+int an_has_rows(struct an_ctx *c, const char *kind, const char *what);
 /* The one line a rule says when it finds nothing. */
 void an_note(struct an_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

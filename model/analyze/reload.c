@@ -87,8 +87,10 @@ int rule_reload(struct an_ctx *c)
 	struct an_result *r = c->res;
 	size_t first = r->nfindings;
 	sqlite3_stmt *st;
-	int rc;
+	int rc = an_has_rows(c, "dma_xfer", "DMA transfer rows");
 
+	if (rc <= 0)
+		return rc;
 	if (sqlite3_prepare_v2(model_db(c->m), loads_sql, -1, &st, NULL) !=
 	    SQLITE_OK)
 		return model_fail(c->m, "analyze reload");

@@ -66,8 +66,11 @@ static int engine(struct an_ctx *c, sqlite3_stmt *st, int *err)
 int rule_semaphore(struct an_ctx *c)
 {
 	sqlite3_stmt *st;
-	int rc = SQLITE_DONE, n = 0, err = 0;
+	int rc = an_has_rows(c, "engine", "engine rows"), n = 0, err = 0;
 
+	if (rc <= 0)
+		return rc;
+	rc = SQLITE_DONE;
 	if (sqlite3_prepare_v2(model_db(c->m), engines_sql, -1, &st, NULL) !=
 	    SQLITE_OK)
 		return model_fail(c->m, "analyze semaphore");

@@ -189,8 +189,11 @@ int rule_small_dma(struct an_ctx *c)
 {
 	struct mtrack *t;
 	size_t nt;
-	int fired = 0, rc = 0;
+	int fired = 0, rc = an_has_rows(c, "dma", "DMA packet rows");
 
+	if (rc <= 0)
+		return rc;
+	rc = 0;
 	if (model_tracks(c->m, c->profile, &t, &nt))
 		return -1;
 	for (size_t i = 0; i < nt && !rc; i++) {
