@@ -125,6 +125,43 @@ static void test_strings_as_numbers(void **state)
 	assert_int_equal(q("SELECT dma_engine FROM dma_transfer"), 15);
 }
 
+/* Integers written as decimals or with exponents are read from their
+ * text, exact past 2^53: 9007199254740993 is 2^53 + 1, which a double
+ * would make 2^53. */
+static void test_whole_decimals(void **state)
+{
+	static const char doc[] =
+		"{\"instruction\":["
+		"{\"opcode\":\"A\",\"label\":\"Vector\","
+		"\"timestamp\":9007199254740993.0,\"duration\":5.000,"
+		"\"id\":9223229769545287789.0},"
+		"{\"opcode\":\"B\",\"label\":\"Vector\","
+		"\"timestamp\":12345678901234567.0,\"duration\":5e0},"
+		"{\"opcode\":\"C\",\"label\":\"Vector\","
+		"\"timestamp\":9.007199254740995e15,\"duration\":\"7.0\"}]}";
+	char *c;
+
+	(void)state;
+	c = tu_import(tu_write("whole.json", doc, strlen(doc)));
+	assert_non_null(c);
+	assert_int_equal(tu_query_int(c, "SELECT ts FROM slice s JOIN string n"
+				      " ON n.id = s.name WHERE n.str = 'A'"),
+			 9007199254740993LL);
+	assert_int_equal(tu_query_int(c, "SELECT i.id FROM instruction i JOIN"
+				      " slice s ON s.id = i.slice_id JOIN string n"
+				      " ON n.id = s.name WHERE n.str = 'A'"),
+			 9223229769545287789LL);
+	assert_int_equal(tu_query_int(c, "SELECT ts FROM slice s JOIN string n"
+				      " ON n.id = s.name WHERE n.str = 'B'"),
+			 12345678901234567LL);
+	assert_int_equal(tu_query_int(c, "SELECT ts FROM slice s JOIN string n"
+				      " ON n.id = s.name WHERE n.str = 'C'"),
+			 9007199254740995LL);
+	assert_int_equal(tu_query_int(c, "SELECT sum(dur) FROM slice"),
+			 5 + 5 + 7);
+	free(c);
+}
+
 static const char *const order_a =
 	"{\"metadata\":[{\"first_hw_timestamp\":0,\"last_hw_timestamp\":900}],"
 	"\"instruction\":[{\"timestamp\":10,\"duration\":5,\"label\":\"Vector\","
@@ -237,6 +274,14 @@ static void test_bad_input(void **state)
 		   "expected an integer");
 	expect_bad("float.json", "{\"dma\":[{\"timestamp\":1.5,\"duration\":1}]}",
 		   "\"timestamp\" is a number, expected an integer in \"dma\"[0]");
+	expect_bad("fraction.json", "{\"instruction\":[{\"timestamp\":"
+		   "12345678901234567.5,\"duration\":1}]}",
+		   "\"timestamp\" is a number, expected an integer in"
+		   " \"instruction\"[0]");
+	expect_bad("tiny.json", "{\"instruction\":[{\"timestamp\":1,"
+		   "\"duration\":5.0000000000000000001}]}",
+		   "\"duration\" is a number, expected an integer in"
+		   " \"instruction\"[0]");
 	expect_bad("notobj.json", "{\"instruction\":[1]}",
 		   "expected an object, found a number in \"instruction\"[0]");
 	expect_bad("value.json", "{\"instruction\":{\"timestamp\":1}}",
@@ -549,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_tracks),
 		cmocka_unit_test(test_exact_ids),
 		cmocka_unit_test(test_strings_as_numbers),
+		cmocka_unit_test(test_whole_decimals),
 		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_same_words),

@@ -1,6 +1,7 @@
 /* The streaming JSON splitter: record boundaries, keys and indexes,
- * exact big integers, strings with brackets and escapes, buffer
- * boundaries, and one clear error for each kind of malformed input. */
+ * numbers a double may not hold kept as text, strings with brackets and
+ * escapes, buffer boundaries, and one clear error for each kind of
+ * malformed input. */
 #include "config.h"
 
 #include <stdio.h>
@@ -111,21 +112,37 @@ static void test_buffer_edges(void **state)
 	check_device(&g);
 }
 
-/* Integers a double cannot hold reach cJSON as tagged strings. */
-static void test_big_integers(void **state)
+/* Numbers a double may not hold (integers of more than 15 digits, and
+ * decimals) reach cJSON as tagged text, whether the buffer holds them
+ * whole or cuts them; malformed ones go as written, for cJSON to
+ * refuse. */
+static const char numbers_doc[] =
+	"[{\"a\":9223229769545287789,\"b\":18446744073709551615,"
+	"\"c\":-7090796317168725471,\"d\":123456789012345,"
+	"\"e\":1.5e300,\"f\":12345678901234567890.5,\"g\":9007199254740993.0,"
+	"\"h\":-0.5E-3,\"i\":1.,\"j\":01.5,\"k\":1-2345678901234567}]";
+
+static void check_numbers(const struct got *g)
+{
+	assert_int_equal(g->rc, 0);
+	assert_string_equal(g->text[0],
+		"{\"a\":\"\x01" "9223229769545287789\","
+		"\"b\":\"\x01" "18446744073709551615\","
+		"\"c\":\"\x01-7090796317168725471\",\"d\":123456789012345,"
+		"\"e\":\"\x01" "1.5e300\",\"f\":\"\x01" "12345678901234567890.5\","
+		"\"g\":\"\x01" "9007199254740993.0\",\"h\":\"\x01-0.5E-3\","
+		"\"i\":1.,\"j\":01.5,\"k\":1-2345678901234567}");
+}
+
+static void test_number_text(void **state)
 {
 	struct got g;
 
 	(void)state;
-	split_mem("[{\"a\":9223229769545287789,\"b\":18446744073709551615,"
-		  "\"c\":-7090796317168725471,\"d\":123456789012345,"
-		  "\"e\":1.5e300,\"f\":12345678901234567890.5}]", &g);
-	assert_int_equal(g.rc, 0);
-	assert_string_equal(g.text[0],
-		"{\"a\":\"\x01" "9223229769545287789\","
-		"\"b\":\"\x01" "18446744073709551615\","
-		"\"c\":\"\x01-7090796317168725471\",\"d\":123456789012345,"
-		"\"e\":1.5e300,\"f\":12345678901234567890.5}");
+	split_mem(numbers_doc, &g);
+	check_numbers(&g);
+	split_trickle(numbers_doc, &g);
+	check_numbers(&g);
 }
 
 static void test_bare_array(void **state)
@@ -149,7 +166,7 @@ static void test_bare_array(void **state)
 	assert_int_equal(g.n, 0);
 }
 
-/* Raw control bytes in strings are escaped, so the big-integer tag is
+/* Raw control bytes in strings are escaped, so the number tag is
  * never ambiguous and nothing raw passes through. */
 static void test_control_bytes(void **state)
 {
@@ -211,7 +228,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_buffer_edges),
-		cmocka_unit_test(test_big_integers),
+		cmocka_unit_test(test_number_text),
 		cmocka_unit_test(test_bare_array),
 		cmocka_unit_test(test_control_bytes),
 		cmocka_unit_test(test_errors),

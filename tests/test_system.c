@@ -297,6 +297,31 @@ static void test_bad_input(void **state)
 			       " CPU number or \"average\""));
 }
 
+/* Epoch-ns times written as decimals are read from their text, exact:
+ * a double holds 1729888371056597613 only to 256 ns. A fraction is not
+ * a time in ns. */
+static void test_whole_decimals(void **state)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *c;
+
+	(void)state;
+	c = import_text("whole.json", "{\"trace_event\":[{\"name\":\"a\","
+			"\"timestamp\":1729888371056597613.0,"
+			"\"duration\":1.5e3}]}", &o);
+	assert_non_null(c);
+	assert_int_equal(q(c, "SELECT ts FROM slice"),
+			 INT64_C(1729888371056597613));
+	assert_int_equal(q(c, "SELECT dur FROM slice"), 1500);
+	free(c);
+	assert_null(import_text("frac.json", "{\"trace_event\":[{\"name\":"
+				"\"a\",\"timestamp\":1729888371056597613.5}]}",
+				&o));
+	assert_non_null(strstr(err_get(), "frac.json: byte 16: \"timestamp\""
+			       " is a number, expected an integer in"
+			       " \"trace_event\"[0]"));
+}
+
 /* flow_id lists (Parquet's SystemProfileEvents, and JSON alike): a flow
  * links the events that share an id, each to the next in time,
  * whatever order they come in; an id that is not a number still links. */
@@ -728,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_dropped),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_whole_decimals),
 		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_bundle),

@@ -301,9 +301,7 @@ static void opt_text(struct neuron *n, const struct ninstr *row, int k,
 {
 	const cJSON *v = row->f[k];
 
-	/* a tagged string is a number past 2^53 */
-	*out = cJSON_IsString(v) && v->valuestring[0] != JSPLIT_BIGINT ?
-	       v->valuestring : NULL;
+	*out = jv_is_text(v) ? v->valuestring : NULL;
 	if (v && !*out && !cJSON_IsNull(v))
 		keep_arg(n, k, v);
 }

@@ -685,7 +685,7 @@ static int flow_ends(struct sysimp *s, const cJSON *o, int64_t slice,
 	cJSON_ArrayForEach(v, list) {
 		struct wid id;
 
-		if (jv_id(v, &id) != JV_OK && !cJSON_IsString(v))
+		if (jv_id(v, &id) != JV_OK && !jv_is_text(v))
 			return import_bad_field(s->im, "flow_id[]",
 						jv_type_name(v), "a flow id");
 		if (!id.set)

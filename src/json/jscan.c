@@ -13,6 +13,8 @@
 
 /* Decimal exponents beyond this cannot give an int64 anyway. */
 #define MAX_EXP 400
+/* Significant digits kept of a number: more than an int64 has. */
+#define JSCAN_DIGITS 64
 
 static const char *skip_ws(const char *p, const char *end)
 {
@@ -44,7 +46,6 @@ static const char *value(const char *p, const char *end, struct jspan *v)
 	p = skip_ws(p, end);
 	if (p >= end)
 		return NULL;
-	v->bigint = 0;
 	switch (*p) {
 	case '"':
 		q = string_end(p + 1, end);
@@ -53,7 +54,12 @@ static const char *value(const char *p, const char *end, struct jspan *v)
 		v->p = p + 1;
 		v->n = (size_t)(q - p - 1);
 		v->type = JT_STRING;
-		v->bigint = v->n && v->p[0] == JSPLIT_BIGINT;
+		/* a number the splitter kept as its text */
+		if (v->n && v->p[0] == JSPLIT_NUMTEXT) {
+			v->p++;
+			v->n--;
+			v->type = JT_NUMBER;
+		}
 		return q + 1;
 	case '{':
 	case '[':
@@ -169,8 +175,6 @@ void jscan_text(const struct jspan *v, struct strbuf *out)
 		sb_cstr(out);
 		return;
 	}
-	if (v->bigint)
-		p++;
 	while (p < end) {
 		const char *q = memchr(p, '\\', (size_t)(end - p));
 
@@ -198,11 +202,13 @@ void jscan_text(const struct jspan *v, struct strbuf *out)
 	sb_cstr(out);
 }
 
-/* Digits of d times 10^e, where d is a run of decimal digits. */
+/* Digits of d times 10^e, where d is a run of decimal digits; *cut
+ * is set when a digit other than 0 is dropped. Negative numbers are
+ * summed as negatives, so that INT64_MIN is reached. */
 static int scale_digits(const char *d, size_t nd, int neg, long e,
-			int64_t *out)
+			int64_t *out, int *cut)
 {
-	int64_t v = 0;
+	int64_t v = 0, sign = neg ? -1 : 1;
 	size_t keep;
 	int up;
 
@@ -215,50 +221,58 @@ static int scale_digits(const char *d, size_t nd, int neg, long e,
 	}
 	for (size_t i = 0; i < keep; i++)
 		if (__builtin_mul_overflow(v, 10, &v) ||
-		    __builtin_add_overflow(v, d[i] - '0', &v))
+		    __builtin_add_overflow(v, sign * (d[i] - '0'), &v))
 			return -1;
 	for (long i = 0; i < e; i++)
 		if (__builtin_mul_overflow(v, 10, &v))
 			return -1;
+	for (size_t i = keep; i < nd; i++)
+		*cut |= d[i] != '0';
 	/* round on the first dropped digit: halves go away from zero */
 	up = e < 0 && (size_t)-e <= nd && d[keep] >= '5';
-	if (up && __builtin_add_overflow(v, 1, &v))
+	if (up && __builtin_add_overflow(v, sign, &v))
 		return -1;
-	*out = neg ? -v : v;
+	*out = v;
 	return 0;
 }
 
-int jscan_scaled(const struct jspan *v, int scale, int64_t *out)
+/* Keeps the significant digit c of a number in digits (nd of them so
+ * far); past the buffer, which holds more than int64 needs, a digit
+ * only counts for *cut. */
+static void add_digit(char *digits, size_t *nd, char c, int *cut)
 {
-	const char *p = v->p, *end = v->p + v->n;
-	char digits[64];
+	if (!*nd && c == '0')
+		return;
+	if (*nd == JSCAN_DIGITS)
+		*cut |= c != '0';
+	else
+		digits[(*nd)++] = c;
+}
+
+int jscan_decimal(const char *p, size_t n, int scale, int64_t *out,
+		  int *cut)
+{
+	const char *end = p + n;
+	char digits[JSCAN_DIGITS];
 	size_t nd = 0;
 	long e = scale, x = 0;
-	int neg = 0, any = 0, xneg = 0;
+	int neg = 0, any = 0, xneg = 0, lost = 0;
 
-	if (v->type != JT_NUMBER && v->type != JT_STRING)
-		return -1;
-	if (v->bigint)
-		p++;
 	while (p < end && *p == ' ')
 		p++;
 	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';
 	for (; p < end && *p >= '0' && *p <= '9'; p++, any = 1) {
-		if (nd || *p != '0') {
-			if (nd == sizeof(digits))
-				e++;	/* beyond int64 anyway; keep magnitude */
-			else
-				digits[nd++] = *p;
-		}
+		/* beyond the buffer: int64 overflows anyway; keep magnitude */
+		if (nd == JSCAN_DIGITS)
+			e++;
+		add_digit(digits, &nd, *p, &lost);
 	}
 	if (p < end && *p == '.') {
 		for (p++; p < end && *p >= '0' && *p <= '9'; p++, any = 1) {
-			if (nd == sizeof(digits))
-				continue;
-			if (nd || *p != '0')
-				digits[nd++] = *p;
-			e--;
+			if (nd < JSCAN_DIGITS)
+				e--;
+			add_digit(digits, &nd, *p, &lost);
 		}
 	}
 	if (!any)
@@ -278,6 +292,8 @@ int jscan_scaled(const struct jspan *v, int scale, int64_t *out)
 		p++;
 	if (p != end)
 		return -1;
+	if (cut)
+		*cut = lost;
 	if (!nd) {
 		*out = 0;
 		return 0;
@@ -286,7 +302,14 @@ int jscan_scaled(const struct jspan *v, int scale, int64_t *out)
 		return -1;
 	if (e < -MAX_EXP)
 		e = -MAX_EXP;
-	return scale_digits(digits, nd, neg, e, out);
+	return scale_digits(digits, nd, neg, e, out, cut ? cut : &lost);
+}
+
+int jscan_scaled(const struct jspan *v, int scale, int64_t *out)
+{
+	if (v->type != JT_NUMBER && v->type != JT_STRING)
+		return -1;
+	return jscan_decimal(v->p, v->n, scale, out, NULL);
 }
 
 int jscan_double(const struct jspan *v, double *out)
@@ -298,10 +321,6 @@ int jscan_double(const struct jspan *v, double *out)
 
 	if (v->type != JT_NUMBER && v->type != JT_STRING)
 		return -1;
-	if (v->bigint) {
-		p++;
-		n--;
-	}
 	if (!n || n >= sizeof(buf))
 		return -1;
 	memcpy(buf, p, n);
@@ -321,7 +340,7 @@ void jscan_untag(const char *p, size_t n, struct strbuf *out)
 	const char *end = p + n;
 
 	while (p < end) {
-		const char *q = memchr(p, JSPLIT_BIGINT, (size_t)(end - p));
+		const char *q = memchr(p, JSPLIT_NUMTEXT, (size_t)(end - p));
 
 		/* the tag sits right after the quote of a tagged number */
 		if (!q || q == p) {

@@ -4,8 +4,8 @@
  * scaled from their decimal text, so "ts": 1729888371056597.613 (µs)
  * becomes 1729888371056597613 ns exactly, never through a double (which
  * would be off by up to 128 ns). Records come from
- * the splitter (jsonsplit.h), which has checked their syntax; big
- * integers it tagged are read as numbers. */
+ * the splitter (jsonsplit.h), which has checked their syntax; numbers
+ * it kept as tagged text are read as numbers. */
 #ifndef NX_JSCAN_H
 #define NX_JSCAN_H
 
@@ -17,10 +17,11 @@
 enum jtype { JT_STRING, JT_NUMBER, JT_OBJECT, JT_ARRAY, JT_BOOL, JT_NULL };
 
 struct jspan {
-	const char *p;		/* raw text; strings without their quotes */
+	const char *p;		/* raw text; strings without their quotes,
+				 * numbers the splitter tagged without the
+				 * quotes and the tag */
 	size_t n;
 	enum jtype type;
-	int bigint;		/* a number the splitter tagged as a string */
 };
 
 struct jscan {
@@ -43,14 +44,21 @@ void jscan_text(const struct jspan *v, struct strbuf *out);
  * nearest integer (halves away from zero). 0 on success; -1 if it is
  * not a number or does not fit in int64. */
 int jscan_scaled(const struct jspan *v, int scale, int64_t *out);
+/* The same for the n bytes of decimal text at p (blanks around it
+ * allowed, exponents too), for readers that hold the text elsewhere
+ * (src/json/jsonval.h). With cut not NULL, *cut is 1 when a digit other
+ * than 0 was rounded off (the number is not a whole multiple of
+ * 10^-scale), else 0. */
+int jscan_decimal(const char *p, size_t n, int scale, int64_t *out,
+		  int *cut);
 /* A number, or a string holding one, as a double (for counter values):
  * 0; -1 if it is not a number; JSCAN_RANGE if it is one beyond a
  * double's range (1e999; a number too small for a double is 0). */
 #define JSCAN_RANGE (-2)
 int jscan_double(const struct jspan *v, double *out);
 
-/* Copies raw JSON text with tagged big integers written back as plain
- * numbers. */
+/* Copies raw JSON text with the numbers kept as tagged text written
+ * back as plain numbers. */
 void jscan_untag(const char *p, size_t n, struct strbuf *out);
 
 #endif

@@ -212,7 +212,7 @@ static int expected(struct jsplit *s, const char *what, int c)
 }
 
 /* Copies a string token (opening quote at buf[pos]) into rec. Raw control
- * bytes are escaped so that the big-integer tag stays unambiguous. With
+ * bytes are escaped so that the number tag stays unambiguous. With
  * out == NULL the decoded key goes to s->key instead. */
 static int scan_string(struct jsplit *s, struct strbuf *out)
 {
@@ -315,33 +315,60 @@ static long take_run(struct jsplit *s, int (*ok)(int), char *w, size_t cap)
 	return (long)n;
 }
 
+/* Digits of the number literal lit; *integer is 0 when it has a
+ * fraction or an exponent. */
+static size_t number_digits(const char *lit, size_t n, int *integer)
+{
+	size_t digits = 0;
+
+	*integer = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (lit[i] >= '0' && lit[i] <= '9')
+			digits++;
+		else if (lit[i] != '-')
+			*integer = 0;
+	}
+	return digits;
+}
+
+/* A double holds every integer of up to 15 digits exactly (2^53 has
+ * 16); anything longer, or with a fraction or an exponent, is kept as
+ * its text. */
+static int needs_text(size_t digits, int integer)
+{
+	return !integer || digits > 15;
+}
+
+/* Copies the number literal lit into out, as its tagged text when a
+ * double may not hold it and it is a well-formed JSON number. */
+static void put_number(struct strbuf *out, const char *lit, size_t n)
+{
+	int integer;
+	size_t digits = number_digits(lit, n, &integer);
+
+	if (needs_text(digits, integer) && jt_is_number(lit, n)) {
+		sb_addc(out, '"');
+		sb_addc(out, JSPLIT_NUMTEXT);
+		sb_add(out, lit, n);
+		sb_addc(out, '"');
+	} else {
+		sb_add(out, lit, n);
+	}
+}
+
 static int scan_number(struct jsplit *s, struct strbuf *out)
 {
 	char lit[400];
 	long n = take_run(s, is_num_char, lit, sizeof(lit));
-	size_t digits = 0;
-	int integer = 1;
+	int integer;
 
 	if (n == -2)
 		return fail(s, "number longer than 400 characters");
 	if (n < 0)
 		return -1;
-	for (long i = 0; i < n; i++) {
-		if (lit[i] >= '0' && lit[i] <= '9')
-			digits++;
-		else if (lit[i] != '-')
-			integer = 0;
-	}
-	if (!digits)
+	if (!number_digits(lit, (size_t)n, &integer))
 		return fail(s, "malformed number");
-	if (integer && digits > 15) {
-		sb_addc(out, '"');
-		sb_addc(out, JSPLIT_BIGINT);
-		sb_add(out, lit, (size_t)n);
-		sb_addc(out, '"');
-	} else {
-		sb_add(out, lit, (size_t)n);
-	}
+	put_number(out, lit, (size_t)n);
 	return 0;
 }
 
@@ -368,6 +395,25 @@ static int after_value(int depth)
 	return depth == 0;
 }
 
+/* End of the number at p when the buffer holds all of it and it has a
+ * digit, else NULL (scan_number reads it); *text says whether it goes
+ * as tagged text. */
+static const unsigned char *number_end(const unsigned char *p,
+				       const unsigned char *e, int *text)
+{
+	const unsigned char *q = p;
+	size_t digits;
+	int integer;
+
+	while (q < e && is_num_char(*q))
+		q++;
+	digits = number_digits((const char *)p, (size_t)(q - p), &integer);
+	if (q == e || !digits)
+		return NULL;
+	*text = needs_text(digits, integer);
+	return q;
+}
+
 /* Scans what is already buffered, copying runs of bytes into s->rec
  * in bulk. Returns 1 when the value is complete, 0 when more input or
  * the careful path (scan_string, scan_number, scan_literal) is needed
@@ -381,8 +427,7 @@ static int scan_fast(struct jsplit *s, int *depth)
 #define FLUSH() sb_add(&s->rec, run, (size_t)(p - run))
 	while (p < e && !done) {
 		const unsigned char *q;
-		unsigned digits;
-		int integer;
+		int text;
 
 		switch (*p) {
 		case ' ':
@@ -446,16 +491,15 @@ static int scan_fast(struct jsplit *s, int *depth)
 				s->pos = (size_t)(p - b);
 				return expected(s, "a JSON value", *p);
 			}
-			digits = 0;
-			integer = 1;
-			for (q = p; q < e && is_num_char(*q); q++) {
-				if (*q >= '0' && *q <= '9')
-					digits++;
-				else if (*q != '-')
-					integer = 0;
+			q = number_end(p, e, &text);
+			if (!q)
+				goto careful;	/* split by the buffer, or malformed */
+			if (text) {
+				FLUSH();
+				put_number(&s->rec, (const char *)p,
+					   (size_t)(q - p));
+				run = q;
 			}
-			if (q == e || !digits || (integer && digits > 15))
-				goto careful;	/* split, malformed, or tagged */
 			p = q;
 			done = after_value(*depth);
 			continue;

@@ -7,9 +7,12 @@
  * or a bare array of records ([{...}, ...]).  Each array element is one
  * record; a top-level value that is not an array is one record too.
  *
- * Integer literals too long to be exact in a double (more than 15
- * digits) are handed to cJSON as strings tagged with JSPLIT_BIGINT, so
- * 64-bit ids and epoch-ns timestamps survive exactly. */
+ * Numbers a double may not hold exactly (integers of more than 15
+ * digits, and any number written with a fraction or an exponent) are
+ * handed to cJSON as their text, a string tagged with JSPLIT_NUMTEXT, so
+ * 64-bit ids, epoch-ns timestamps and decimals such as 1729888371.0565977
+ * s survive exactly (src/json/jsonval.h reads them). Integers of up to
+ * 15 digits, and malformed numbers (for cJSON to refuse), go as written. */
 #ifndef NX_JSONSPLIT_H
 #define NX_JSONSPLIT_H
 
@@ -18,7 +21,7 @@
 
 #include "model/util.h"
 
-#define JSPLIT_BIGINT '\x01'
+#define JSPLIT_NUMTEXT '\x01'
 #define JSPLIT_MAX_DEPTH 512
 #define JSPLIT_MAX_RECORD (64u << 20)
 #define JSPLIT_MAX_KEY 256

@@ -2,7 +2,6 @@
 
 #include "src/json/jsonval.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <inttypes.h>
@@ -13,12 +12,19 @@
 
 #include "model/text.h"
 #include "model/util.h"
+#include "src/json/jscan.h"
 #include "src/json/jsonsplit.h"
 
-static int is_bigint(const cJSON *v)
+/* A number the splitter kept as its text (src/json/jsonsplit.h). */
+static int is_numtext(const cJSON *v)
 {
 	return cJSON_IsString(v) && v->valuestring &&
-	       v->valuestring[0] == JSPLIT_BIGINT;
+	       v->valuestring[0] == JSPLIT_NUMTEXT;
+}
+
+int jv_is_text(const cJSON *v)
+{
+	return cJSON_IsString(v) && v->valuestring && !is_numtext(v);
 }
 
 /* Digits of a numeric string, without surrounding blanks or the tag. */
@@ -27,7 +33,7 @@ static const char *num_text(const cJSON *v, size_t *n)
 	const char *s = v->valuestring;
 	size_t len;
 
-	if (*s == JSPLIT_BIGINT)
+	if (*s == JSPLIT_NUMTEXT)
 		s++;
 	while (*s == ' ')
 		s++;
@@ -54,23 +60,14 @@ int jv_i64(const cJSON *v, int64_t *out)
 	if (cJSON_IsString(v)) {
 		size_t n;
 		const char *s = num_text(v, &n);
-		char *end;
+		int cut;
 
 		if (!parse_i64(s, n, out))
 			return JV_OK;
-		/* "12.0" and "1e3" from some exporters */
-		if (n && n < 64) {
-			char tmp[64];
-			memcpy(tmp, s, n);
-			tmp[n] = '\0';
-			errno = 0;
-			double d = strtod(tmp, &end);
-			if (!*end && !errno && isfinite(d) && d == floor(d) &&
-			    fabs(d) <= 9007199254740992.0) {
-				*out = (int64_t)d;
-				return JV_OK;
-			}
-		}
+		/* "12.0" and "1e3", exactly, as the Chrome reader scales its
+		 * times; "12.5" is not an integer */
+		if (!jscan_decimal(s, n, 0, out, &cut) && !cut)
+			return JV_OK;
 	}
 	return JV_BAD;
 }
@@ -88,15 +85,11 @@ int jv_f64(const cJSON *v, double *out)
 	if (cJSON_IsString(v)) {
 		size_t n;
 		const char *s = num_text(v, &n);
-		char tmp[64], *end;
+		char *end;
 
-		if (!n || n >= sizeof(tmp))
-			return JV_BAD;
-		memcpy(tmp, s, n);
-		tmp[n] = '\0';
-		errno = 0;
-		*out = strtod(tmp, &end);
-		if (*end || errno || !isfinite(*out))
+		/* underflow gives 0 or a subnormal, as cJSON reads 1e-999 */
+		*out = strtod(s, &end);
+		if (!n || end != s + n || !isfinite(*out))
 			return JV_BAD;
 		return JV_OK;
 	}
@@ -115,15 +108,10 @@ int jv_id(const cJSON *v, struct wid *out)
 		size_t n;
 		const char *s = num_text(v, &n);
 
-		if (!parse_i64(s, n, &i)) {
-			wid_from_i64(out, i);
-			return JV_OK;
-		}
-		if (!parse_u64(s, n, &u)) {
+		if (!parse_u64(s, n, &u) && u > (uint64_t)INT64_MAX) {
 			wid_from_u64(out, u);
 			return JV_OK;
 		}
-		return JV_BAD;
 	}
 	if (jv_i64(v, &i) == JV_OK) {
 		wid_from_i64(out, i);
@@ -146,7 +134,7 @@ int jv_str(const cJSON *v, const char **out, char *buf, size_t n)
 {
 	if (!v || cJSON_IsNull(v))
 		return JV_ABSENT;
-	if (is_bigint(v)) {
+	if (is_numtext(v)) {
 		*out = v->valuestring + 1;
 		return JV_OK;
 	}
@@ -168,8 +156,16 @@ int jv_str(const cJSON *v, const char **out, char *buf, size_t n)
 
 int jv_bool(const cJSON *v, int *out)
 {
+	double d;
+
 	if (!v || cJSON_IsNull(v))
 		return JV_ABSENT;
+	if (is_numtext(v)) {
+		if (jv_f64(v, &d) != JV_OK)
+			return JV_BAD;
+		*out = d != 0;
+		return JV_OK;
+	}
 	if (cJSON_IsBool(v)) {
 		*out = cJSON_IsTrue(v);
 		return JV_OK;
@@ -196,12 +192,19 @@ int jv_bool(const cJSON *v, int *out)
 
 const char *jv_type_name(const cJSON *v)
 {
+	int64_t i;
+
 	if (!v)
 		return "nothing";
-	/* 1e999, or an integer past 64 bits (or past 2^53 as a double) */
-	if (is_bigint(v) || (cJSON_IsNumber(v) && (!isfinite(v->valuedouble) ||
+	/* kept as text: out of range past int64 (1e999, a 20-digit id) */
+	if (is_numtext(v))
+		return jscan_decimal(v->valuestring + 1,
+				     strlen(v->valuestring + 1), 0, &i, NULL) ?
+		       "a number out of range" : "a number";
+	/* a double that is whole past 2^53 has lost its last digits */
+	if (cJSON_IsNumber(v) && (!isfinite(v->valuedouble) ||
 	    (v->valuedouble == floor(v->valuedouble) &&
-	     fabs(v->valuedouble) > 9007199254740992.0))))
+	     fabs(v->valuedouble) > 9007199254740992.0)))
 		return "a number out of range";
 	if (cJSON_IsNumber(v))
 		return "a number";
@@ -228,7 +231,7 @@ void jv_write(struct strbuf *sb, const cJSON *v)
 	char num[64];
 	int first = 1;
 
-	if (is_bigint(v)) {
+	if (is_numtext(v)) {
 		sb_adds(sb, v->valuestring + 1);
 	} else if (cJSON_IsString(v)) {
 		write_string(sb, v->valuestring);
@@ -269,10 +272,26 @@ void jv_flatten(struct strbuf *sb, const cJSON *v)
 				sb_addc(sb, ',');
 			jv_flatten(sb, c);
 		}
-	} else if (cJSON_IsString(v) && !is_bigint(v)) {
+	} else if (jv_is_text(v)) {
 		sb_adds(sb, v->valuestring);
 	} else {
 		jv_write(sb, v);
+	}
+}
+
+/* A number kept as its text: an integer if it is one that fits; digits
+ * past 64 bits stay text, exact; other numbers are reals. */
+static void numtext_to_wvalue(const cJSON *v, struct wvalue *out)
+{
+	const char *s = v->valuestring + 1;
+
+	if (jv_i64(v, &out->i) == JV_OK) {
+		out->type = WV_INT;
+	} else if (!s[strcspn(s, ".eE")] || jv_f64(v, &out->d) != JV_OK) {
+		out->type = WV_TEXT;
+		out->s = s;
+	} else {
+		out->type = WV_REAL;
 	}
 }
 
@@ -283,14 +302,8 @@ void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb)
 	memset(out, 0, sizeof(*out));
 	if (!v || cJSON_IsNull(v)) {
 		out->type = WV_NULL;
-	} else if (is_bigint(v)) {
-		if (jv_i64(v, &i) == JV_OK) {
-			out->type = WV_INT;
-			out->i = i;
-		} else {
-			out->type = WV_TEXT;
-			out->s = v->valuestring + 1;
-		}
+	} else if (is_numtext(v)) {
+		numtext_to_wvalue(v, out);
 	} else if (cJSON_IsNumber(v)) {
 		if (jv_i64(v, &i) == JV_OK) {
 			out->type = WV_INT;

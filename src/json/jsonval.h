@@ -1,6 +1,7 @@
 /* Reading values out of one cJSON record the way real profiles write
- * them: numbers that arrive as strings, 64-bit integers that a double
- * cannot hold (tagged by the splitter), nested values kept as JSON text. */
+ * them: numbers that arrive as strings, numbers a double may not hold
+ * (64-bit integers, decimals: kept as their text by the splitter) read
+ * exactly, nested values kept as JSON text. */
 #ifndef NX_JSONVAL_H
 #define NX_JSONVAL_H
 
@@ -16,6 +17,8 @@
 #define JV_ABSENT 1	/* no such key, or null */
 #define JV_BAD (-1)	/* present but not of the expected type */
 
+/* Integers, also written as decimals or with exponents ("12.0",
+ * 1.2e3), read exactly; a fraction other than 0 is JV_BAD. */
 int jv_i64(const cJSON *v, int64_t *out);
 int jv_f64(const cJSON *v, double *out);
 /* 64-bit ids: signed or unsigned, number or string. */
@@ -24,12 +27,14 @@ int jv_id(const cJSON *v, struct wid *out);
 int jv_str(const cJSON *v, const char **out, char *buf, size_t n);
 /* "yes"/"no", "true"/"false", true/false, 1/0. */
 int jv_bool(const cJSON *v, int *out);
+/* 1 for a string the profile wrote as one (not a number kept as text). */
+int jv_is_text(const cJSON *v);
 
 /* A short description of a value's JSON type, for error messages. */
 const char *jv_type_name(const cJSON *v);
 
-/* Compact JSON text of a value, with tagged big integers written back as
- * plain numbers. */
+/* Compact JSON text of a value, with the numbers kept as tagged text
+ * written back as plain numbers. */
 void jv_write(struct strbuf *sb, const cJSON *v);
 /* Joins the strings of nested arrays: [["WEIGHT"]] -> "WEIGHT". */
 void jv_flatten(struct strbuf *sb, const cJSON *v);

@@ -30,6 +30,42 @@ int jt_hex4(const char *p, unsigned *out)
 	return 0;
 }
 
+/* End of the run of decimal digits at p. */
+static const char *digits_end(const char *p, const char *end)
+{
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+int jt_is_number(const char *p, size_t n)
+{
+	const char *end = p + n, *q;
+
+	if (p < end && *p == '-')
+		p++;
+	if (p < end && *p == '0')
+		p++;
+	else if ((q = digits_end(p, end)) > p)
+		p = q;
+	else
+		return 0;
+	if (p < end && *p == '.') {
+		if ((q = digits_end(p + 1, end)) == p + 1)
+			return 0;
+		p = q;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		if ((q = digits_end(p, end)) == p)
+			return 0;
+		p = q;
+	}
+	return p == end;
+}
+
 void jt_i64(struct strbuf *sb, int64_t v)
 {
 	sb_printf(sb, "%" PRId64, v);

@@ -1,6 +1,6 @@
 /* Writing JSON numbers into a buffer, for slice args built from binary
- * input (strings: text_json_str() in model/text.h), and reading the hex
- * digits of a \u escape. */
+ * input (strings: text_json_str() in model/text.h), telling a JSON
+ * number's text, and reading the hex digits of a \u escape. */
 #ifndef NX_JTEXT_H
 #define NX_JTEXT_H
 
@@ -12,6 +12,9 @@
 /* The value of four hex digits at p (which has 4 bytes); -1 if one is
  * not a hex digit. */
 int jt_hex4(const char *p, unsigned *out);
+/* 1 if the n bytes at p are exactly a JSON number (RFC 8259: no '+',
+ * no leading zeros, digits on both sides of a '.'). */
+int jt_is_number(const char *p, size_t n);
 void jt_i64(struct strbuf *sb, int64_t v);
 void jt_u64(struct strbuf *sb, uint64_t v);
 /* Shortest text that reads back as the same double; null if not finite. */

@@ -215,7 +215,7 @@ cJSON *pfargs_int(int64_t v)
 
 	if (v >= -DOUBLE_EXACT && v <= DOUBLE_EXACT)
 		return cJSON_CreateNumber((double)v);
-	snprintf(buf, sizeof(buf), "%c%" PRId64, JSPLIT_BIGINT, v);
+	snprintf(buf, sizeof(buf), "%c%" PRId64, JSPLIT_NUMTEXT, v);
 	return cJSON_CreateString(buf);
 }
 
@@ -225,7 +225,7 @@ static cJSON *pfargs_uint(uint64_t v)
 
 	if (v <= (uint64_t)DOUBLE_EXACT)
 		return cJSON_CreateNumber((double)v);
-	snprintf(buf, sizeof(buf), "%c%" PRIu64, JSPLIT_BIGINT, v);
+	snprintf(buf, sizeof(buf), "%c%" PRIu64, JSPLIT_NUMTEXT, v);
 	return cJSON_CreateString(buf);
 }
 

@@ -455,7 +455,7 @@ static int64_t sort_index(struct chrome *c, const struct event *e, int *ok)
 	int64_t i = 0;
 
 	*ok = meta_arg(e, "sort_index", &c->tmp);
-	v = (struct jspan){ c->tmp.buf, c->tmp.len, JT_NUMBER, 0 };
+	v = (struct jspan){ c->tmp.buf, c->tmp.len, JT_NUMBER };
 	if (*ok && jscan_scaled(&v, 0, &i))
 		*ok = 0;
 	return i;

@@ -191,7 +191,7 @@ static void set_string(struct pqrows *r, cJSON *v, const char *s, size_t n)
 	v->valuestring = arena_copy(&r->a, s, n);
 }
 
-/* JSPLIT_BIGINT and the decimal digits of v (a minus sign first when
+/* JSPLIT_NUMTEXT and the decimal digits of v (a minus sign first when
  * neg) into buf; the length. A hand loop: snprintf cost more than the
  * rest of the row's conversion for a table of 64-bit timestamps. */
 static size_t big_digits(char *buf, uint64_t v, int neg)
@@ -203,7 +203,7 @@ static size_t big_digits(char *buf, uint64_t v, int neg)
 		tmp[n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	buf[k++] = JSPLIT_BIGINT;
+	buf[k++] = JSPLIT_NUMTEXT;
 	if (neg)
 		buf[k++] = '-';
 	while (n)

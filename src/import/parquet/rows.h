@@ -2,7 +2,7 @@
  * a flat cJSON object whose members are named like the fields of the
  * Neuron JSON export, so that one set of record handlers serves both
  * formats (src/import/neuron.c). Columns are found by name; 64-bit
- * integers past 2^53 are handed over as tagged strings (JSPLIT_BIGINT),
+ * integers past 2^53 are handed over as tagged strings (JSPLIT_NUMTEXT),
  * exact. */
 #ifndef NX_PQ_ROWS_H
 #define NX_PQ_ROWS_H
