@@ -138,6 +138,38 @@ if have jq; then
 			"GpSimd active time": true, "Sync active time": false}' "$out" >/dev/null ||
 		fail "summary JSON checks: $(jq .checks "$out")"
 fi
+# summary figures given as strings are the numbers they hold: checked,
+# stored as numbers and shown as durations and percentages (5.16e-07 s
+# is 516 ns, 0.0005 is 0.05%, 1e3 is 1000); a string that is not a
+# number, and a version, stay text
+cat > "$tmp/strsum.json" <<'EOF'
+{"summary":[{"tensor_engine_instruction_count":"2","tensor_engine_active_time":"5.16e-07",
+"tensor_engine_active_time_percent":"0.0005","total_time":" 0.001 ","hbm_read_bytes":"1e3",
+"runtime_version":"2.30","instance_type":"inf2.xlarge"}],
+"active_time":[{"start_ts":0,"end_ts":516,"engine":"tensor"}],
+"instruction":[{"timestamp":0,"duration":516,"label":"Tensor","opcode":"A"},
+{"timestamp":999000,"duration":1000,"label":"Tensor","opcode":"B"}]}
+EOF
+expect 0 "Tensor instructions +count +2 +2 +exact +ok$" "$NXTOP" summary -q "$tmp/strsum.json"
+for l in "Tensor active time +sum of end-start +516 ns +516 ns +10 ns, 0.1% +ok$" \
+	"Total time +last end-first start +1 ms +1 ms +10 ns, 0.1% +ok$"; do
+	grep -Eq "$l" "$out" || fail "no line '$l' in: $(cat "$out")"
+done
+expect 0 "" "$NXTOP" export -q "$tmp/strsum.json" --what info --format csv
+tr -d '\r' <"$out" | awk -F, '$1 == "summary" && $3 == "Key" { k = $4 }
+	$1 == "summary" && $3 == "Value" { print k "=" $4 }' >"$tmp/strsum.txt"
+for l in "tensor_engine_instruction_count=2" "tensor_engine_active_time=516 ns" \
+	"tensor_engine_active_time_percent=0.05%" "total_time=1 ms" \
+	"hbm_read_bytes=1000" "runtime_version=2.30" "instance_type=inf2.xlarge"; do
+	grep -qx "$l" "$tmp/strsum.txt" || fail "no summary value '$l' in: $(cat "$tmp/strsum.txt")"
+done
+if have sqlite3; then
+	types=$(sqlite3 "$tmp/strsum.json.nxdb" "SELECT group_concat(key || ':' ||
+		typeof(value), ' ') FROM (SELECT key, value FROM info WHERE
+		section = 'summary' ORDER BY key)")
+	[ "$types" = "hbm_read_bytes:integer instance_type:text runtime_version:text tensor_engine_active_time:real tensor_engine_active_time_percent:real tensor_engine_instruction_count:integer total_time:real" ] ||
+		fail "summary value types: $types"
+fi
 # the cache itself can be opened
 expect 0 "Profile +graph.neff" "$NXTOP" summary "$tmp/good.json.nxdb"
 # import -o writes exactly there

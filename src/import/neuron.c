@@ -759,6 +759,17 @@ static void note_facts(struct neuron *n, const char *section, const cJSON *o)
 	}
 }
 
+/* The summary's figures are numbers, also when given as strings: its
+ * checks and its seconds and fractions shown as durations and
+ * percentages need them so. Its versions ("2.30") are text. */
+static int is_figure(const char *section, const char *key)
+{
+	size_t n = strlen(key);
+
+	return !strcmp(section, "summary") &&
+	       !(n >= 8 && !strcmp(key + n - 8, "_version"));
+}
+
 /* Records of the info sections go to the info table field by field. */
 static int info(struct neuron *n, const char *section, const cJSON *o)
 {
@@ -772,7 +783,10 @@ static int info(struct neuron *n, const char *section, const cJSON *o)
 	}
 	note_facts(n, section, o);
 	for (const cJSON *c = o->child; c; c = c->next) {
-		jv_to_wvalue(c, &v, &n->tmp);
+		if (c->string && is_figure(section, c->string))
+			jv_to_wvalue_num(c, &v, &n->tmp);
+		else
+			jv_to_wvalue(c, &v, &n->tmp);
 		writer_info(n->w, n->im->profile, section,
 			    (int64_t)n->im->rec->index,
 			    c->string ? c->string : "", &v);

@@ -14,6 +14,7 @@
 #include "model/util.h"
 #include "src/json/jscan.h"
 #include "src/json/jsonsplit.h"
+#include "src/json/jtext.h"
 
 /* A number the splitter kept as its text (src/json/jsonsplit.h). */
 static int is_numtext(const cJSON *v)
@@ -279,12 +280,12 @@ void jv_flatten(struct strbuf *sb, const cJSON *v)
 	}
 }
 
-/* A number kept as its text: an integer if it is one that fits; digits
- * past 64 bits stay text, exact; other numbers are reals. */
-static void numtext_to_wvalue(const cJSON *v, struct wvalue *out)
+/* A number kept as its text s (a tagged number, or a string that holds
+ * one): an integer if it is one that fits; digits past 64 bits stay
+ * text, exact; other numbers are reals. */
+static void numtext_to_wvalue(const cJSON *v, const char *s,
+			      struct wvalue *out)
 {
-	const char *s = v->valuestring + 1;
-
 	if (jv_i64(v, &out->i) == JV_OK) {
 		out->type = WV_INT;
 	} else if (!s[strcspn(s, ".eE")] || jv_f64(v, &out->d) != JV_OK) {
@@ -303,7 +304,7 @@ void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb)
 	if (!v || cJSON_IsNull(v)) {
 		out->type = WV_NULL;
 	} else if (is_numtext(v)) {
-		numtext_to_wvalue(v, out);
+		numtext_to_wvalue(v, v->valuestring + 1, out);
 	} else if (cJSON_IsNumber(v)) {
 		if (jv_i64(v, &i) == JV_OK) {
 			out->type = WV_INT;
@@ -324,6 +325,26 @@ void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb)
 		out->type = WV_TEXT;
 		out->s = sb_cstr(sb);
 	}
+}
+
+void jv_to_wvalue_num(const cJSON *v, struct wvalue *out, struct strbuf *sb)
+{
+	size_t n;
+	const char *s;
+
+	if (!jv_is_text(v)) {
+		jv_to_wvalue(v, out, sb);
+		return;
+	}
+	s = num_text(v, &n);
+	if (!jt_is_number(s, n)) {
+		jv_to_wvalue(v, out, sb);
+		return;
+	}
+	/* the same path as the number written bare, which the splitter
+	 * keeps as this text when a double may not hold it */
+	memset(out, 0, sizeof(*out));
+	numtext_to_wvalue(v, s, out);
 }
 
 void jv_names_init(struct jv_names *fs, const char *const *names, size_t n)

@@ -40,6 +40,11 @@ void jv_write(struct strbuf *sb, const cJSON *v);
 void jv_flatten(struct strbuf *sb, const cJSON *v);
 /* A value as an info-table value; text goes through sb. */
 void jv_to_wvalue(const cJSON *v, struct wvalue *out, struct strbuf *sb);
+/* The same for a figure: a string that holds a JSON number ("2",
+ * "1.7e-07", blanks around allowed) is stored as that number written
+ * bare would be (an integer or a real); other strings stay text. */
+void jv_to_wvalue_num(const cJSON *v, struct wvalue *out,
+		      struct strbuf *sb);
 
 /* A set of field names with a hash map for fast lookup. */
 struct jv_names {
