@@ -322,6 +322,61 @@ static void test_whole_decimals(void **state)
 			       " \"trace_event\"[0]"));
 }
 
+/* A "timestamp_unit" of us, ms or s scales the decimal text of times
+ * exactly, fractions included (numbers or strings): a double would put
+ * 1729888371.0565977 s off by up to 128 ns. What is left below 1 ns
+ * rounds to the nearest, halves away from zero, as Chrome µs do. */
+static void test_units(void **state)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *c;
+
+	(void)state;
+	c = import_text("units.json", "{\"trace_event\":["
+			"{\"name\":\"s\",\"timestamp\":1729888371.0565977,"
+			"\"duration\":0.000001,\"timestamp_unit\":\"s\"},"
+			"{\"name\":\"str\",\"timestamp\":\"1729888371.0565977\","
+			"\"duration\":\"0.000001\",\"timestamp_unit\":\"s\"},"
+			"{\"name\":\"ms\",\"timestamp\":1729888371056.597613,"
+			"\"duration\":2.5e-3,\"timestamp_unit\":\"ms\"},"
+			"{\"name\":\"us\",\"timestamp\":1729888371056597.5,"
+			"\"duration\":0.0015,\"timestamp_unit\":\"us\"},"
+			"{\"name\":\"down\",\"timestamp\":1729888371056597.6134,"
+			"\"duration\":-1.5,\"timestamp_unit\":\"us\"}]}", &o);
+	assert_non_null(c);
+	assert_int_equal(q(c, "SELECT count(*) FROM slice s JOIN string n ON"
+			 " n.id = s.name WHERE n.str IN ('s', 'str') AND"
+			 " s.ts = 1729888371056597700 AND s.dur = 1000"), 2);
+	assert_int_equal(q(c, "SELECT s.ts FROM slice s JOIN string n ON"
+			 " n.id = s.name WHERE n.str = 'ms'"),
+			 INT64_C(1729888371056597613));
+	assert_int_equal(q(c, "SELECT s.dur FROM slice s JOIN string n ON"
+			 " n.id = s.name WHERE n.str = 'ms'"), 2500);
+	assert_int_equal(q(c, "SELECT s.ts FROM slice s JOIN string n ON"
+			 " n.id = s.name WHERE n.str = 'us'"),
+			 INT64_C(1729888371056597500));
+	/* 1.5 ns */
+	assert_int_equal(q(c, "SELECT s.dur FROM slice s JOIN string n ON"
+			 " n.id = s.name WHERE n.str = 'us'"), 2);
+	/* .6134 µs is 613.4 ns; a negative duration is an instant */
+	assert_int_equal(q(c, "SELECT s.ts FROM slice s JOIN string n ON"
+			 " n.id = s.name WHERE n.str = 'down'"),
+			 INT64_C(1729888371056597613));
+	assert_int_equal(q(c, "SELECT s.dur FROM slice s JOIN string n ON"
+			 " n.id = s.name WHERE n.str = 'down'"), 0);
+	free(c);
+	assert_null(import_text("far.json", "{\"trace_event\":[{\"name\":\"a\","
+				"\"timestamp\":9223372036854775.808,"
+				"\"timestamp_unit\":\"us\"}]}", &o));
+	assert_non_null(strstr(err_get(), "far.json: byte 16: time out of"
+			       " range in \"trace_event\"[0]"));
+	assert_null(import_text("text.json", "{\"trace_event\":[{\"name\":\"a\","
+				"\"timestamp\":\"soon\",\"timestamp_unit\":\"s\"}]}",
+				&o));
+	assert_non_null(strstr(err_get(), "\"timestamp\" is a string, expected"
+			       " a number in \"trace_event\"[0]"));
+}
+
 /* flow_id lists (Parquet's SystemProfileEvents, and JSON alike): a flow
  * links the events that share an id, each to the next in time,
  * whatever order they come in; an id that is not a number still links. */
@@ -754,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_dropped),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_whole_decimals),
+		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_bundle),

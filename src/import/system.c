@@ -479,18 +479,18 @@ static const char *infer_source(const char *group, const char *name)
 	return "neuron_rt";
 }
 
-/* ns per unit of "timestamp_unit"; 0 if unknown. */
-static int64_t unit_scale(const char *u)
+/* ns per unit of "timestamp_unit" as a power of ten; -1 if unknown. */
+static int unit_scale(const char *u)
 {
 	if (!u || !strcmp(u, "ns"))
-		return 1;
+		return 0;
 	if (!strcmp(u, "us"))
-		return 1000;
+		return 3;
 	if (!strcmp(u, "ms"))
-		return 1000000;
+		return 6;
 	if (!strcmp(u, "s"))
-		return 1000000000;
-	return 0;
+		return 9;
+	return -1;
 }
 
 /* A trace_event read in the reader thread (sysimp_prep), in the batch's
@@ -563,11 +563,45 @@ static int prep_id(struct prep *p, int i, struct wid *out)
 	return 0;
 }
 
-static int prep_time(struct prep *p, int64_t v, int64_t scale, int64_t *out)
+/* Time field i in ns, its unit 10^scale ns: JV_OK, JV_ABSENT, or -1
+ * with the error noted. In ns a time is an integer; in a coarser unit
+ * it may have a fraction, scaled from its decimal text exactly, with
+ * what is left below 1 ns rounded as the Chrome reader rounds its µs
+ * (the same code: halves away from zero). */
+static int prep_time(struct prep *p, int i, int scale, int64_t *out)
 {
-	if (v > INT64_MAX / scale || v < INT64_MIN / scale)
+	double d;
+	int rc = scale ? jv_scaled(p->f[i], scale, out) :
+			 jv_i64(p->f[i], out);
+
+	if (rc != JV_BAD)
+		return rc;
+	if (scale && jv_f64(p->f[i], &d) == JV_OK)
 		return prep_fail(p, "time out of range");
-	*out = v * scale;
+	return prep_bad(p, i, scale ? "a number" : "an integer");
+}
+
+/* "timestamp" and "duration", in the event's "timestamp_unit". */
+static int prep_times(struct prep *p, struct sysev *ev, const char *unit)
+{
+	int scale = unit_scale(unit);
+	int rc;
+
+	if (scale < 0)
+		return prep_fail(p, "unknown \"timestamp_unit\" \"%.32s\""
+				 " (expected ns, us, ms or s)", unit);
+	rc = prep_time(p, E_TIMESTAMP, scale, &ev->ts);
+	if (rc == JV_ABSENT)
+		return prep_fail(p, "missing \"timestamp\"");
+	if (rc < 0)
+		return -1;
+	rc = prep_time(p, E_DURATION, scale, &ev->dur);
+	if (rc < 0)
+		return -1;
+	if (rc == JV_ABSENT || ev->dur < 0) {
+		ev->instant = 1;
+		ev->dur = 0;
+	}
 	return 0;
 }
 
@@ -597,22 +631,8 @@ static int prep_rest(struct prep *p, struct sysev *ev, struct strbuf *args)
 {
 	struct wsys_event *e = &ev->e;
 	const char *unit;
-	int64_t scale;
-	int rc;
 
-	rc = jv_i64(p->f[E_TIMESTAMP], &ev->ts);
-	if (rc == JV_ABSENT)
-		return prep_fail(p, "missing \"timestamp\"");
-	if (rc == JV_BAD)
-		return prep_bad(p, E_TIMESTAMP, "an integer");
-	rc = jv_i64(p->f[E_DURATION], &ev->dur);
-	if (rc == JV_BAD)
-		return prep_bad(p, E_DURATION, "an integer");
-	if (rc == JV_ABSENT || ev->dur < 0) {
-		ev->instant = 1;
-		ev->dur = 0;
-	}
-	if (prep_str(p, E_TIMESTAMP_UNIT, &unit) ||
+	if (prep_str(p, E_TIMESTAMP_UNIT, &unit) || prep_times(p, ev, unit) ||
 	    prep_id(p, E_ID, &e->id) || prep_id(p, E_PARENT_ID, &e->parent) ||
 	    prep_i64(p, E_DEVICE_CORE_IDX, &e->device_core_idx) ||
 	    prep_i64(p, E_EXEC_ID, &e->exec_id) ||
@@ -625,13 +645,6 @@ static int prep_rest(struct prep *p, struct sysev *ev, struct strbuf *args)
 	e->has_type = jv_i64(p->f[E_TYPE], &e->type) == JV_OK;
 	if (!e->has_type && p->f[E_TYPE] && !cJSON_IsNull(p->f[E_TYPE]))
 		args_add(args, "type", p->f[E_TYPE]);
-	scale = unit_scale(unit);
-	if (!scale)
-		return prep_fail(p, "unknown \"timestamp_unit\" \"%.32s\""
-				 " (expected ns, us, ms or s)", unit);
-	if (scale != 1 && (prep_time(p, ev->ts, scale, &ev->ts) ||
-			   prep_time(p, ev->dur, scale, &ev->dur)))
-		return -1;
 	if (args->len)
 		ev->args = arena_copy(p->a, args->buf, args->len);
 	return 0;

@@ -131,6 +131,27 @@ static void number_text(const cJSON *v, char *buf, size_t n)
 		snprintf(buf, n, "%.17g", d);
 }
 
+int jv_scaled(const cJSON *v, int scale, int64_t *out)
+{
+	char buf[32];
+	const char *s = buf;
+	size_t n;
+
+	if (!v || cJSON_IsNull(v))
+		return JV_ABSENT;
+	if (cJSON_IsString(v)) {
+		s = num_text(v, &n);
+	} else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+		/* from the splitter an integer of at most 15 digits, exact;
+		 * a double from elsewhere as the 17 digits that give it back */
+		number_text(v, buf, sizeof(buf));
+		n = strlen(buf);
+	} else {
+		return JV_BAD;
+	}
+	return jscan_decimal(s, n, scale, out, NULL) ? JV_BAD : JV_OK;
+}
+
 int jv_str(const cJSON *v, const char **out, char *buf, size_t n)
 {
 	if (!v || cJSON_IsNull(v))

@@ -21,6 +21,11 @@
  * 1.2e3), read exactly; a fraction other than 0 is JV_BAD. */
 int jv_i64(const cJSON *v, int64_t *out);
 int jv_f64(const cJSON *v, double *out);
+/* A number (or a string holding one) times 10^scale, rounded to the
+ * nearest integer (halves away from zero), from its decimal text,
+ * exactly: the Chrome reader's conversion of µs to ns (jscan.h). JV_BAD
+ * if it is not a number or the result does not fit in int64. */
+int jv_scaled(const cJSON *v, int scale, int64_t *out);
 /* 64-bit ids: signed or unsigned, number or string. */
 int jv_id(const cJSON *v, struct wid *out);
 /* Strings; numbers and booleans are given as their JSON text in buf. */
