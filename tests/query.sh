@@ -168,6 +168,14 @@ expect 0 "^Note     parentheses do not group terms: they are part of a word here
 	"$NXTOP" export -q "$p" --query '(MATMUL NOP)'
 expect 0 "^Matches  0 " "$NXTOP" export -q "$p" --query 'opcode=NOPE'
 grep -q '^Note' "$out" && fail "a note where no word was to blame: $(cat "$out")"
+# ... in JSON and CSV too (null and empty where there is none)
+expect 0 "\"note\": \"'or' is a word here: every term must hold\"" \
+	"$NXTOP" export -q "$p" --query 'opcode=MATMUL OR opcode=NOP' --format json
+expect 0 '"note": null' "$NXTOP" export -q "$p" --query 'opcode=NOPE' --format json
+"$NXTOP" export -q "$p" --query '(MATMUL NOP)' --format csv | tr -d '\r' > "$out"
+[ "$(awk -F, 'NR == 1 { print $NF } NR == 2 { print $NF }' "$out")" = "note
+parentheses do not group terms: they are part of a word here" ] ||
+	fail "CSV note: $(head -2 "$out")"
 printf 'size 160x30\nkeys /dur>1us<Space>and<Space>engine=Vector<Enter>n\ndump and\n' \
 	> "$tmp/and.keys"
 expect 0 "" "$NXTOP" -q --headless="$tmp/and.keys" --dump="$tmp" "$p"

@@ -645,11 +645,20 @@ static void search_dist_csv_cols(struct table *t)
 	table_col(t, "min_ns", 1);
 	table_col(t, "max_ns", 1);
 	dist_csv_cols(t);
+	table_col(t, "note", 0);
+}
+
+/* Why a search that found nothing may not say what its user meant
+ * (search_hint), or NULL. */
+static const char *search_note(const struct search *s,
+			       const struct search_stats *st)
+{
+	return st->count ? NULL : search_hint(s);
 }
 
 static void search_dist_csv_row(struct match_ctx *c,
 				const struct search_stats *st,
-				const struct search_dist *sd)
+				const struct search_dist *sd, const char *note)
 {
 	struct table *t = c->t;
 
@@ -664,6 +673,10 @@ static void search_dist_csv_row(struct match_ctx *c,
 	csv_opt(t, sd->dmin);
 	csv_opt(t, sd->dmax);
 	dist_csv(t, &sd->dist);
+	if (note)
+		table_text(t, note);
+	else
+		table_null(t);
 }
 
 /* "Durations min 1 ns, avg 2 ns, max 3 ns; p50 ..., p90 ..., p99 ...  ▁█" */
@@ -720,7 +733,7 @@ static int search_gather(struct match_ctx *c, const struct export_side *x,
 	if (search_dist(x->s, x->t0, x->t1, st->count, sd))
 		goto out_stats;
 	if (c->csv)
-		search_dist_csv_row(c, st, sd);
+		search_dist_csv_row(c, st, sd, search_note(x->s, st));
 	labels_load(c, tracks, nt);
 	if (!search_list(x->s, x->t0, x->t1, 0, INT64_MAX, add_match, c)) {
 		rc = 0;
@@ -751,6 +764,11 @@ static void search_json(struct jout *j, struct match_ctx *c,
 	jout_kint(j, "end_ns", x->t1 - x->p.start);
 	jout_kint(j, "matches", st->count);
 	jout_kint(j, "duration_sum_ns", st->dur);
+	jout_key(j, "note");
+	if (search_note(x->s, st))
+		jout_str(j, search_note(x->s, st));
+	else
+		jout_null(j);
 	search_dist_json(j, st, sd);
 	jout_key(j, "rows");
 	jout_obj(j);
@@ -768,7 +786,7 @@ static void search_text_out(FILE *f, const char *what, struct match_ctx *c,
 			    const struct search_dist *sd)
 {
 	char a[48];
-	const char *hint = st->count ? NULL : search_hint(x->s);
+	const char *hint = search_note(x->s, st);
 	struct strbuf q;
 
 	sb_init(&q);
