@@ -304,6 +304,13 @@ static void checks(struct model *m, struct summary *s)
 {
 	double v;
 	int64_t xfer_bytes = 0;
+	int active = 0;
+
+	/* where the profile records active time, an engine it records none
+	 * for was active 0 ns: the figure it reports is checked against
+	 * that (a profile without such records is not checked) */
+	for (int e = 0; e < ENG_COUNT; e++)
+		active |= s->eng[e].active_ns >= 0;
 
 	if (!reported(m, s->prof.id, "total_time", &v))
 		s->p_total_time_s = v;
@@ -321,11 +328,11 @@ static void checks(struct model *m, struct summary *s)
 			 summary_engine_keys[e]);
 		if (!reported(m, s->prof.id, key, &v))
 			s->eng[e].p_active_s = v;
-		if (s->eng[e].active_ns >= 0) {
+		if (active) {
 			snprintf(what, sizeof(what), "%s active time",
 				 summary_engine_names[e]);
 			check_time(m, s, key, what, "sum of end-start",
-				   s->eng[e].active_ns);
+				   NX_MAX(s->eng[e].active_ns, 0));
 		}
 	}
 	check_time(m, s, "total_time", "Total time", "last end-first start",
