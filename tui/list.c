@@ -416,7 +416,7 @@ void list_header(struct view *v, struct strbuf *out)
 
 	if (l->ops->header)
 		l->ops->header(l, out);
-	if (l->filter)
+	if (l->filter && !(l->flags & LIST_FILTER_SHOWN))
 		sb_printf(out, "%sfilter: %s", out->len ? "  " : "", l->filter);
 }
 

@@ -67,7 +67,9 @@ struct list_ops {
 	void (*free)(struct list *l);
 };
 
-enum { LIST_SMALL = 1 };
+/* LIST_FILTER_SHOWN: the header op shows the filter itself (the list
+ * of matches: as part of its query), so list_header adds nothing. */
+enum { LIST_SMALL = 1, LIST_FILTER_SHOWN = 2 };
 
 struct list {
 	struct view view;

@@ -496,7 +496,7 @@ static int results_export(struct list *l, enum out_format fmt, FILE *f)
 static void results_header(struct list *l, struct strbuf *out)
 {
 	struct results *r = (struct results *)l;
-	const char *q = search_text(r->side[0].s);
+	const char *q = search_text(cur_search(&r->side[0]));
 	char a[48], b[48];
 
 	/* drawn after the lines: their readings end here */
@@ -586,8 +586,9 @@ struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
 		free(r);
 		return NULL;
 	}
+	/* the header's query is the refined one */
 	list_init(&r->list, r->nsides == 2 ? &results_vops_ab : &results_vops,
-		  &results_ops, 0, "matches");
+		  &results_ops, LIST_FILTER_SHOWN, "matches");
 	list_set_cols(&r->list, cols, (int)NX_ARRAY_SIZE(cols));
 	return &r->list.view;
 }
