@@ -127,7 +127,8 @@ enum keymap {
 	    "profile's rows: B moves so they line up (:align)") \
 	GROUP("Every view", KM_GENERIC) \
 	REQ(ENTER, "enter", "<Enter>", \
-	    "Show the event under the cursor, summarise the box; Enter " \
+	    "Show the event under the cursor (on a group's row: fold or " \
+	    "unfold it), summarise the box; Enter " \
 	    "again on an execution of a system profile opens its device " \
 	    "profile; in the details pane, read the field in full in a " \
 	    "pager; in a list, open the line") \
