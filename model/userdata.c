@@ -428,6 +428,33 @@ static int insert(struct userdata *u, const char *profile, const char *set,
 	return 0;
 }
 
+/* Whether another of the profile's markers (of the marker id, when
+ * profile is NULL) is named name: one name, one marker, so that diff-vs
+ * and --between NAME say which. 1 with err_get() set, 0, or -1. */
+static int name_taken(struct userdata *u, const char *profile, int64_t id,
+		      const char *name)
+{
+	sqlite3_stmt *st = prep(u, "SELECT 1 FROM marker WHERE set_name = ''"
+				" AND profile = coalesce(?1, (SELECT profile FROM"
+				" marker WHERE id = ?2)) AND name = ?3 AND"
+				" id != ?2 LIMIT 1");
+	int rc;
+
+	if (!st)
+		return -1;
+	if (profile)
+		sqlite3_bind_text(st, 1, profile, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW) {
+		err_set("a marker named \"%s\" is there already", name);
+		return 1;
+	}
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int marker_add(struct userdata *u, const char *profile, const char *name,
 	       int64_t ts, int64_t *id)
 {
@@ -440,6 +467,9 @@ int marker_add(struct userdata *u, const char *profile, const char *name,
 		snprintf(auto_name, sizeof(auto_name), "M%" PRId64,
 			 next_number(u, profile));
 		name = auto_name;
+	} else if (name_taken(u, profile, 0, name)) {
+		exec(u, "ROLLBACK");
+		return -1;
 	}
 	rc = insert(u, profile, "", name, ts, 0, id);
 	if (rc) {
@@ -468,7 +498,14 @@ static int update(struct userdata *u, const char *sql, int64_t id,
 
 int marker_rename(struct userdata *u, int64_t id, const char *name)
 {
-	return update(u, "UPDATE marker SET name = ? WHERE id = ?", id, name, 0);
+	if (exec(u, "BEGIN IMMEDIATE"))
+		return -1;
+	if (name_taken(u, NULL, id, name) ||
+	    update(u, "UPDATE marker SET name = ? WHERE id = ?", id, name, 0)) {
+		exec(u, "ROLLBACK");
+		return -1;
+	}
+	return exec(u, "COMMIT");
 }
 
 int marker_set_ref(struct userdata *u, int64_t id, int64_t ref)

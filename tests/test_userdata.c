@@ -61,7 +61,15 @@ static void test_add_list_rename_delete(void **state)
 	marker_list_free(mk, n);
 	assert_int_equal(marker_set_ref(u, c, b), 0);
 	assert_int_equal(marker_rename(u, a, "middle"), 0);
+	/* one name, one marker of a profile: diff-vs NAME says which */
+	assert_int_not_equal(marker_rename(u, b, "end"), 0);
+	assert_string_equal(err_get(), "a marker named \"end\" is there already");
+	assert_int_not_equal(marker_add(u, "p1", "middle", 5, NULL), 0);
+	assert_int_equal(marker_add(u, "other", "middle", 5, NULL), 0);
+	assert_int_equal(marker_rename(u, a, "middle"), 0);
 	assert_int_equal(marker_list(u, "p1", &mk, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(mk[0].name, "M2");
 	assert_string_equal(mk[1].name, "middle");
 	assert_int_equal(export_marker_base(mk, n, 2), 0);
 	marker_list_free(mk, n);
@@ -76,7 +84,7 @@ static void test_add_list_rename_delete(void **state)
 	assert_int_equal(n, 0);
 	marker_list_free(mk, n);
 	assert_int_equal(marker_list(u, "other", &mk, &n), 0);
-	assert_int_equal(n, 1);
+	assert_int_equal(n, 2);
 	marker_list_free(mk, n);
 	userdata_close(u);
 }
