@@ -300,11 +300,10 @@ void userdata_close(struct userdata *u)
 	free(u);
 }
 
-char *userdata_profile_key(struct model *m, int64_t profile)
+static char *input_of(struct model *m)
 {
 	sqlite3_stmt *st;
-	char *input = NULL, *key;
-	struct mprofile p;
+	char *input = NULL;
 
 	if (sqlite3_prepare_v2(model_db(m), "SELECT value FROM meta WHERE"
 			       " key = 'input'", -1, &st, NULL) == SQLITE_OK) {
@@ -312,23 +311,41 @@ char *userdata_profile_key(struct model *m, int64_t profile)
 			input = xstrdup((const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
-	if (!input)
-		input = xstrdup(model_path(m));
-	if (model_profile(m, profile, &p)) {
-		key = input;
-		return key;
-	}
-	/* a bundle's profiles are told apart by their file */
-	if (p.parent_id && p.path)
-		key = xasprintf("%s::%s", input, p.path);
-	else if (p.parent_id)
-		key = xasprintf("%s::%s", input, p.name);
-	else
-		key = xstrdup(input);
+	return input ? input : xstrdup(model_path(m));
+}
+
+/* The key of a bundle's profile p (older: "<input>::<file>"), or of the
+ * profile itself. */
+static char *key_of(const char *input, const struct mprofile *p, int older)
+{
+	struct stat sb;
+	char *dir, *key;
+
+	if (!p->parent_id)
+		return xstrdup(input);
+	if (!p->path || strchr(p->path, '/') || older)
+		return xasprintf("%s::%s", input, p->path ? p->path : p->name);
+	/* a file beside the system profile, in the bundle's folder */
+	dir = stat(input, &sb) || S_ISDIR(sb.st_mode) ? xstrdup(input) :
+							 file_dir(input);
+	key = xasprintf("%s/%s", dir, p->path);
+	free(dir);
+	return key;
+}
+
+char *userdata_profile_key(struct model *m, int64_t profile)
+{
+	char *input = input_of(m), *key;
+	struct mprofile p;
+
+	if (model_profile(m, profile, &p))
+		return input;
+	key = key_of(input, &p, 0);
 	model_profile_clear(&p);
 	free(input);
 	return key;
 }
+
 
 static sqlite3_stmt *prep(struct userdata *u, const char *sql)
 {
@@ -348,6 +365,39 @@ static int run(struct userdata *u, sqlite3_stmt *st)
 
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : fail(u, "write");
+}
+
+int userdata_adopt(struct userdata *u, struct model *m, int64_t profile,
+		   const char *key)
+{
+	static const char *const sql[] = {
+		"UPDATE marker SET profile = ?1 WHERE profile = ?2",
+		"UPDATE saved_view SET profile = ?1 WHERE profile = ?2",
+	};
+	char *input, *old;
+	struct mprofile p;
+	int rc = 0;
+
+	if (model_profile(m, profile, &p))
+		return -1;
+	input = input_of(m);
+	old = key_of(input, &p, 1);
+	for (size_t i = 0; i < 2 && !rc && p.parent_id && strcmp(old, key);
+	     i++) {
+		sqlite3_stmt *st = prep(u, sql[i]);
+
+		if (!st) {
+			rc = -1;
+			break;
+		}
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, old, -1, SQLITE_STATIC);
+		rc = run(u, st);
+	}
+	free(old);
+	free(input);
+	model_profile_clear(&p);
+	return rc;
 }
 
 static int list_set(struct userdata *u, const char *profile, const char *set,

@@ -31,8 +31,15 @@ void userdata_close(struct userdata *u);
 int userdata_changed(struct userdata *u);
 
 /* The key user data of a profile is filed under: the profile's source
- * file (absolute) and, in a bundle, the profile's file inside it. */
+ * file (absolute); in a bundle, its own file in the bundle's folder, as
+ * when it is opened alone (a profile without a file of its own: the
+ * bundle's input, "::", its name). */
 char *userdata_profile_key(struct model *m, int64_t profile);
+/* Moves the markers and saved views a bundle's profile had under the key
+ * of older versions ("<bundle>::<file>") to key. 0, or -1 with
+ * err_get() set. */
+int userdata_adopt(struct userdata *u, struct model *m, int64_t profile,
+		   const char *key);
 
 /* Markers of the working set, by time. */
 int marker_list(struct userdata *u, const char *profile, struct marker **out,

@@ -190,6 +190,20 @@ for nc in 0 1; do
 	head -n 1 "$tmp/d" | grep -q "device_profile_model_1.json" ||
 		fail "NeuronCore $nc's execution did not drill: $(head -n 1 "$tmp/d")"
 done
+# A marker dropped in a device profile drilled into is filed under the
+# device file, as when it is opened alone; one an older version filed
+# under "<bundle>::<file>" moves there when the profile is shown
+dev="$tmp/shared/device_profile_model_1.json"
+sqlite3 "$XDG_DATA_HOME/nxtop/userdata.db" "INSERT INTO marker(profile,
+	name, ts, created) VALUES('$(cd "$tmp/shared" && pwd -P)::device_profile_model_1.json',
+	'old', 1000, 0)" || fail "sqlite3 could not add the older marker"
+printf 'size 160x40\nkeys /name=nrt_execute nc=0<Enter>n<Enter><Enter>:mark drilled<Enter>\n' \
+	> "$tmp/mark.keys"
+"$NXTOP" -q --headless="$tmp/mark.keys" --dump="$tmp" "$tmp/shared" ||
+	fail "marking a drilled-into device profile: nxtop failed"
+expect 0 "" "$NXTOP" export -q "$dev" --what markers --format csv
+[ "$(tail -n +2 "$out" | cut -d, -f1 | tr -d '\r' | sort | tr '\n' ' ')" = "drilled old " ] ||
+	fail "the device file's markers: $(cat "$out")"
 
 mkdir "$tmp/two"
 cp "$fx/system_small.json" "$tmp/two/a.json"

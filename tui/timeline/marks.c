@@ -26,7 +26,11 @@ void timeline_marks_load(struct timeline *tl)
 		return;
 	if (tl->marks_loaded && !userdata_changed(u))
 		return;
-	if (marker_list(u, tl->ud_key, &mk, &n)) {
+	/* a bundle's profile: what older versions filed under the bundle
+	 * moves to the profile's own file, once */
+	if ((!tl->marks_loaded &&
+	     userdata_adopt(u, tl->m, tl->prof.id, tl->ud_key)) ||
+	    marker_list(u, tl->ud_key, &mk, &n)) {
 		tui_error(tl->view.tui, "%s", err_get());
 		return;
 	}
