@@ -79,14 +79,50 @@ static int engines(struct model *m, int64_t p, struct summary *s)
 	return 0;
 }
 
+/* Rows of one kind sharing a name (two hosts' "Thread 1") are told
+ * apart as GROUP/ROW, the name --tracks takes. */
+static int shared_names(struct model *m, int64_t p, struct summary *s,
+			const int64_t *ids)
+{
+	struct mtrack *t = NULL;
+	size_t nt = 0;
+
+	for (size_t i = 0; i < s->ntracks; i++) {
+		struct sum_track *a = &s->tracks[i];
+		struct strbuf sb;
+		size_t k, j;
+
+		for (j = 0; j < s->ntracks; j++)
+			if (j != i && !strcmp(s->tracks[j].kind, a->kind) &&
+			    !strcasecmp(s->tracks[j].name, a->name))
+				break;
+		if (j == s->ntracks)
+			continue;
+		if (!t && model_tracks(m, p, &t, &nt))
+			return -1;
+		for (k = 0; k < nt && t[k].id != ids[i]; k++)
+			;
+		if (k == nt)
+			continue;
+		sb_init(&sb);
+		model_track_label(t, nt, k, &sb);
+		free(a->label);
+		a->label = sb_detach(&sb);
+	}
+	model_tracks_free(t, nt);
+	return 0;
+}
+
 static int tracks(struct model *m, int64_t p, struct summary *s)
 {
 	sqlite3_stmt *st = prep(m,
 		"SELECT t.name, t.kind, t.n_events, t.busy_ns,"
-		" (SELECT coalesce(sum(dur), 0) FROM slice WHERE track_id = t.id)"
-		" FROM track t WHERE t.profile_id = ?1 AND t.kind NOT IN"
+		" (SELECT coalesce(sum(dur), 0) FROM slice WHERE track_id = t.id),"
+		" t.id FROM track t WHERE t.profile_id = ?1 AND t.kind NOT IN"
 		" ('group', 'counter') ORDER BY t.sort_key, t.id", p);
-	size_t cap = 0;
+	size_t cap = 0, idcap = 0;
+	int64_t *ids = NULL;
+	int rc;
 
 	if (!st)
 		return -1;
@@ -94,15 +130,20 @@ static int tracks(struct model *m, int64_t p, struct summary *s)
 		struct sum_track *t;
 
 		s->tracks = xgrow(s->tracks, &cap, s->ntracks + 1, sizeof(*t));
+		ids = xgrow(ids, &idcap, s->ntracks + 1, sizeof(*ids));
+		ids[s->ntracks] = sqlite3_column_int64(st, 5);
 		t = &s->tracks[s->ntracks++];
 		t->name = db_col_str(st, 0);
+		t->label = NULL;
 		t->kind = db_col_str(st, 1);
 		t->n = sqlite3_column_int64(st, 2);
 		t->busy_ns = sqlite3_column_int64(st, 3);
 		t->dur_sum = sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
-	return 0;
+	rc = shared_names(m, p, s, ids);
+	free(ids);
+	return rc;
 }
 
 static struct sum_qtype *qtype(struct summary *s, const char *type)
@@ -463,6 +504,7 @@ void summary_free(struct summary *s)
 	free(s->other_runs);
 	for (size_t i = 0; i < s->ntracks; i++) {
 		free(s->tracks[i].name);
+		free(s->tracks[i].label);
 		free(s->tracks[i].kind);
 	}
 	free(s->tracks);

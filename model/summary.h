@@ -25,6 +25,8 @@ struct sum_engine {
 
 struct sum_track {
 	char *name, *kind;
+	char *label;	/* GROUP/ROW where another row of its kind has its
+			 * name, else NULL: name tells it */
 	int64_t n, busy_ns, dur_sum;
 };
 

@@ -105,11 +105,11 @@ expect 1 "beta.json: --run opens a run of a JAX log folder, and this is not one"
 
 # a run of XPlane files only: one line, how to get a trace JSON, no cache
 xplane="only XPlane \(.xplane.pb\) files, which nxtop does not read yet; record a trace JSON too with jax.profiler.trace\(log_dir, create_perfetto_trace=True\)"
-expect 1 "2026_11_19_08_00_00: $xplane" \
+expect 1 "2026_11_19_08_00_00: $xplane; other runs: .*$new.* \(--run NAME opens one\)$" \
 	"$NXTOP" summary -q --run 2026_11_19_08_00_00 "$log"
 mkdir -p "$tmp/xp/plugins/profile/2026_01_01_00_00_00"
 cp "$runs/2026_11_19_08_00_00/alpha.xplane.pb" "$tmp/xp/plugins/profile/2026_01_01_00_00_00/"
-expect 1 "$xplane" "$NXTOP" import "$tmp/xp"
+expect 1 "$xplane$" "$NXTOP" import "$tmp/xp"
 [ "$(wc -l < "$err")" -eq 1 ] || fail "XPlane: not one line: $(cat "$err")"
 no_file "$tmp/xp.nxdb"
 expect 1 "$xplane" "$NXTOP" summary -q "$runs/2026_11_19_08_00_00"

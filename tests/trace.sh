@@ -191,4 +191,11 @@ got=$(sed -n 's/^Flows *\([0-9]*\) paired, [0-9]* unpaired (\([0-9]*\) without a
 	awk '{ print $1 + $2, $2, $3 }')
 [ "$got" = "$said 0" ] ||
 	fail "gen.pftrace: flows, open ends, ends without a start: $got; generated: $said"
+# Two processes' "Thread 1": the summary names each one GROUP/ROW, as
+# --tracks takes it, so that neither hides the other
+printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},{"ph":"X","name":"b","pid":2,"tid":1,"ts":2,"dur":2}]' \
+	> "$tmp/twin.json"
+expect 0 "^  Process 2/Thread 1  thread +1 +2 .s" "$NXTOP" summary -q "$tmp/twin.json"
+grep -Eq "^  Process 1/Thread 1  thread +1 +1 .s" "$out" ||
+	fail "twin threads: $(sed -n '/^Rows/,$p' "$out")"
 pass

@@ -225,8 +225,8 @@ static void rows_text(const struct summary *s, FILE *f)
 		const struct sum_track *r = &s->tracks[i];
 
 		table_row(t);
-		report_row_cells(t, r->name, r->kind, r->n, r->dur_sum,
-				 r->busy_ns, s->end - s->start);
+		report_row_cells(t, r->label ? r->label : r->name, r->kind,
+				 r->n, r->dur_sum, r->busy_ns, s->end - s->start);
 	}
 	fputs("\nRows\n", f);
 	table_write_text(t, f, 2);
@@ -482,7 +482,8 @@ static void rows_json(const struct summary *s, struct jout *j)
 		const struct sum_track *r = &s->tracks[i];
 
 		jout_obj(j);
-		report_row_json(j, r->name, r->kind, r->n, r->dur_sum, r->busy_ns);
+		report_row_json(j, r->label ? r->label : r->name, r->kind, r->n,
+				r->dur_sum, r->busy_ns);
 		jout_end(j);
 	}
 	jout_end(j);

@@ -165,14 +165,21 @@ static void jax_free(struct jax *j)
 }
 
 /* The runs as "a, b, c", for messages. */
-static char *run_list(const struct jax *j)
+/* The runs, but (when not NULL) skip. */
+static char *run_list_but(const struct jax *j, const char *skip)
 {
 	struct strbuf sb;
 
 	sb_init(&sb);
 	for (size_t i = 0; i < j->nruns; i++)
-		sb_printf(&sb, "%s%s", i ? ", " : "", j->runs[i]);
+		if (!skip || strcmp(j->runs[i], skip))
+			sb_printf(&sb, "%s%s", sb.len ? ", " : "", j->runs[i]);
 	return sb_detach(&sb);
+}
+
+static char *run_list(const struct jax *j)
+{
+	return run_list_but(j, NULL);
 }
 
 /* Picks the run: --run, else the one the input names, else the newest. */
@@ -203,19 +210,26 @@ static int pick_run(struct jax *j, const struct import_opts *o)
 static int find_files(struct jax *j, const char *dir)
 {
 	char **x = list(dir, keep_xplane, &j->nxplane);
+	char hint[320] = "", *others;
 
 	free_names(x, j->nxplane);
 	j->files = list(dir, keep_trace, &j->nfiles);
 	if (j->nfiles)
 		return 0;
+	/* the runs that may hold a trace, and how to open one */
+	others = run_list_but(j, j->run);
+	if (*others)
+		snprintf(hint, sizeof(hint), "; other runs: %.200s%s (--run NAME"
+			 " opens one)", others, strlen(others) > 200 ? "..." : "");
+	free(others);
 	if (j->nxplane)
 		err_set("%s: only XPlane (.xplane.pb) files, which nxtop does not"
 			" read yet; record a trace JSON too with"
-			" jax.profiler.trace(log_dir, create_perfetto_trace=True)",
-			dir);
+			" jax.profiler.trace(log_dir, create_perfetto_trace=True)%s",
+			dir, hint);
 	else
 		err_set("%s: no *" TRACE_SUFFIX " or " PERFETTO_NAME " file in"
-			" this JAX run", dir);
+			" this JAX run%s", dir, hint);
 	return -1;
 }
 
