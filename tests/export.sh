@@ -112,6 +112,13 @@ expect 2 "--what search needs --query" "$NXTOP" export -q "$p" --what search
 expect 2 "unknown format 'xml'" "$NXTOP" export -q "$p" --format xml
 expect 2 "unknown unit 'parsec'" "$NXTOP" export -q "$p" --unit parsec
 expect 2 "--tracks goes with --what selection" "$NXTOP" export -q "$p" --what layers --tracks Vector
+# an option that would change nothing says so, before the profile is read
+expect 2 "--section goes with --what info" "$NXTOP" export -q "$tmp/none.json" --section summary
+expect 2 "--unit goes with --what markers" "$NXTOP" export -q "$tmp/none.json" --unit ms
+expect 2 "--sort goes with --what layers" "$NXTOP" export -q "$tmp/none.json" --what window --sort=-dur
+expect 2 "--depth goes with --what layers" "$NXTOP" export -q "$tmp/none.json" --depth 3
+expect 2 "--query goes with --what search" "$NXTOP" export -q "$tmp/none.json" --what selection --query X
+expect 2 "--table-rows goes with --format parquet" "$NXTOP" demo --table-rows 10 --write "$tmp/nodemo"
 # a range that cannot be one is a usage error, told before the profile
 # is read (it is not there at all here); one outside the profile, bad input
 expect 2 "--range: '1.2parsec' is not a time" "$NXTOP" export -q "$tmp/none.json" --range 1.2parsec:2ms

@@ -275,7 +275,7 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 	struct demo_bundle b = { .table_rows = DEMO_TABLE_ROWS };
 	struct demo_opts o;
 	char *path;
-	int opt, rc;
+	int opt, rc, table_rows_given = 0;
 
 	demo_opts_init(&o);
 	while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT, opts, NULL)) != -1) {
@@ -315,6 +315,7 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 			if ((rc = parse_u64_arg("--table-rows", optarg,
 						 &b.table_rows, 1, UINT32_MAX)))
 				return rc;
+			table_rows_given = 1;
 			break;
 		default:
 			return cli_bad_option(argv);
@@ -322,6 +323,8 @@ int cmd_demo(struct cli *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (table_rows_given && !b.parquet)
+		return cli_usage_error("--table-rows goes with --format parquet");
 	b.system_events = (int64_t)system_events;
 	/* FILE.json: one device profile; anything else: a bundle folder */
 	if (write && has_suffix(write, ".json") && b.parquet)

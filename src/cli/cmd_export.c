@@ -31,7 +31,8 @@ struct export_args {
 	enum what what;
 	enum out_format fmt;
 	const char *range, *tracks, *query, *sort, *section, *unit, *output;
-	int depth;
+	int depth, depth_given;
+	int what_given;		/* --what said, not the default */
 };
 
 /* A query that does not parse (or whose regex is too costly) is a usage
@@ -48,6 +49,34 @@ static int check_query(const char *text)
 	err_note("--query: %s", err);
 	free(err);
 	return EXIT_USAGE;
+}
+
+/* The options together, before any profile is read: each goes with
+ * what it changes, and a range or a query that cannot be one is told. */
+static int check_args(struct export_args *a)
+{
+	if (a->what == W_SEARCH && !a->query)
+		return cli_usage_error("--what search needs --query");
+	/* an option that would change nothing is a mistake said so */
+	if (a->section && a->what != W_INFO)
+		return cli_usage_error("--section goes with --what info");
+	if (a->unit && a->what != W_MARKERS)
+		return cli_usage_error("--unit goes with --what markers");
+	if ((a->sort || a->depth_given) && a->what != W_LAYERS)
+		return cli_usage_error("--%s goes with --what layers",
+				       a->sort ? "sort" : "depth");
+	if (a->query && a->what != W_SEARCH) {
+		if (a->what_given)
+			return cli_usage_error("--query goes with --what search");
+		a->what = W_SEARCH;
+	}
+	if (a->tracks && a->what != W_SELECTION && a->what != W_EVENTS)
+		return cli_usage_error("--tracks goes with --what selection or"
+				       " events (for a"
+				       " search, use row=NAME in the query)");
+	if (cli_span_syntax("--range", a->range))
+		return EXIT_USAGE;
+	return a->query ? check_query(a->query) : 0;
 }
 
 static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
@@ -95,6 +124,7 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 						       " events or flows)",
 						       optarg);
 			a->what = (enum what)i;
+			a->what_given = 1;
 			break;
 		case OPT_RANGE:
 			a->range = optarg;
@@ -108,6 +138,7 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 		case OPT_DEPTH:
 			errno = 0;
 			a->depth = (int)strtol(optarg, &end, 10);
+			a->depth_given = 1;
 			if (*end || errno || a->depth < 0 || a->depth > 64)
 				return cli_usage_error("--depth takes 0..64, not '%s'",
 						       optarg);
@@ -128,21 +159,9 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			return cli_bad_option(argv);
 		}
 	}
-	if (a->what == W_SEARCH && !a->query)
-		return cli_usage_error("--what search needs --query");
-	if (a->query && a->what != W_SEARCH) {
-		if (a->what != W_SELECTION)
-			return cli_usage_error("--query goes with --what search");
-		a->what = W_SEARCH;
-	}
-	if (a->tracks && a->what != W_SELECTION && a->what != W_EVENTS)
-		return cli_usage_error("--tracks goes with --what selection or"
-				       " events (for a"
-				       " search, use row=NAME in the query)");
-	if (cli_span_syntax("--range", a->range))
-		return EXIT_USAGE;
-	return a->query ? check_query(a->query) : 0;
+	return check_args(a);
 }
+
 
 int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 	      int64_t *t1)
