@@ -7,7 +7,8 @@
 # count and time on both sides as jq sums them, with B-A and % as awk
 # computes them, and a box over both sides' rows whole equals the
 # window; n walks both sides' matches in time order; :compare B opens B
-# from a timeline opened alone; two system profiles stack too, and Enter
+# from a timeline opened alone; the Compare view's e and E write what
+# nxtop diff prints, byte for byte; two system profiles stack too, and Enter
 # opens B's device profiles; a system profile against a device profile
 # stays bad input.
 set -u
@@ -142,6 +143,35 @@ grep -q '^▾ B: graph.neff' "$tmp/cmp-stacked" ||
 	fail ":compare B: not stacked: $(cat "$tmp/cmp-stacked")"
 tail -1 "$tmp/cmp-again" | grep -q "compare: B is open; '.*missing.json' is not overall" ||
 	fail ":compare again: $(tail -1 "$tmp/cmp-again")"
+
+# e and E in the Compare view write what nxtop diff prints for the
+# same table, byte for byte: the layers, then the overall figures, in
+# text, JSON and CSV; the profiles named as on the command line
+# (relative here), as nxtop diff names them. The window's export (W, e)
+# names A and B as nxtop diff's header does.
+cat >"$tmp/cmpx.keys" <<'KEYS'
+size 120x50
+keys eEjEc:what overall<Enter>eEjEcq0We
+KEYS
+mkdir "$tmp/cmpx"
+(cd "$tmp" && NXTOP_EXPORT_DIR="$tmp/cmpx" exec "$NXTOP" -q \
+	--headless="$tmp/cmpx.keys" --dump="$tmp" a.json b.json) ||
+	fail "the viewer failed on the Compare view's exports"
+for x in layers:1 overall:2; do
+	for f in text:txt json:json csv:csv; do
+		file="$tmp/cmpx/nxtop-compare-${x#*:}.${f#*:}"
+		(cd "$tmp" && "$NXTOP" diff -q a.json b.json --what "${x%:*}" \
+			--format "${f%:*}") >"$tmp/cmpx-want" 2>&1 ||
+			fail "diff --what ${x%:*}: $(cat "$tmp/cmpx-want")"
+		cmp -s "$tmp/cmpx-want" "$file" ||
+			fail "${file##*/} is not nxtop diff --what ${x%:*}: $(diff "$tmp/cmpx-want" "$file")"
+	done
+done
+grep -q '^A  .* (device)  a\.json$' "$tmp/cmpx/nxtop-compare-1.txt" ||
+	fail "the Compare view's export does not name A's file: $(head -3 "$tmp/cmpx/nxtop-compare-1.txt")"
+(cd "$tmp" && "$NXTOP" diff -q a.json b.json) | sed -n 2,3p >"$tmp/cmpx-want"
+sed -n 2,3p "$tmp/cmpx/nxtop-window-1.txt" | cmp -s "$tmp/cmpx-want" - ||
+	fail "the window's export names A and B otherwise than nxtop diff: $(head -3 "$tmp/cmpx/nxtop-window-1.txt")"
 
 # y while stacked: the line reopens the stacked timeline as it was, B
 # moved by :align (--align), the search and the zoom; run again, it

@@ -57,6 +57,7 @@ static int load(struct compare *cv, enum diff_what w)
 
 	if (diff_compute(cv->tl->m, cv->b, w, &d))
 		return -1;
+	timeline_diff_files(cv->tl, &d);
 	diff_free(&cv->d);
 	cv->d = d;
 	set_cols(cv);

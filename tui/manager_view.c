@@ -100,6 +100,7 @@ static int manager_enter(struct list *l, size_t i)
 		ms->src->close(ms->src->ctx, m);
 		return -1;
 	}
+	timeline_set_file(v, e->path);
 	ms->m = m;
 	tui_set_model(t, m);
 	tui_push(t, v);

@@ -77,6 +77,7 @@ struct tui {
 	size_t devq_left;	/* of its imports, when last looked at */
 	int compare_owned;	/* opened by :compare PATH: closed here */
 	char *compare_path;	/* of tui_compare_path() */
+	char *compare_named;	/* of tui_compare_named() */
 	struct model *(*open_compare)(void *ctx, const char *path);
 	void *open_ctx;
 	SCREEN *screen;
@@ -1047,6 +1048,7 @@ static void tui_free(struct tui *t)
 	if (t->compare_owned)
 		model_close(t->compare);
 	free(t->compare_path);
+	free(t->compare_named);
 	stop_curses(t);
 	prompt_free(&t->prompt);
 	userdata_close(t->ud);
@@ -1092,6 +1094,7 @@ struct model *tui_open_compare(struct tui *t, const char *path)
 		t->compare = m;
 		t->compare_owned = 1;
 		t->compare_path = abs ? abs : xstrdup(path);
+		t->compare_named = xstrdup(path);
 	}
 	return m;
 }
@@ -1099,6 +1102,11 @@ struct model *tui_open_compare(struct tui *t, const char *path)
 const char *tui_compare_path(struct tui *t)
 {
 	return t->compare_path;
+}
+
+const char *tui_compare_named(struct tui *t)
+{
+	return t->compare_named;
 }
 
 int tui_run(struct model *m, const struct tui_opts *o)
@@ -1119,6 +1127,9 @@ int tui_run(struct model *m, const struct tui_opts *o)
 			t.compare = o->compare;
 			if (o->compare_path)
 				t.compare_path = xstrdup(o->compare_path);
+			if (o->compare_named)
+				t.compare_named = xstrdup(o->compare_named);
+			timeline_set_file(tl, o->profile_named);
 			t.open_compare = o->open_compare;
 			t.open_ctx = o->open_ctx;
 			tui_push(&t, tl);

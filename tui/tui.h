@@ -34,6 +34,9 @@ struct tui_opts {
 	 * :compare opens it again; NULL: nothing to compare */
 	struct model *compare;
 	const char *compare_path;	/* its path, absolute, or NULL */
+	/* A's and B's paths as the user named them: the exports of the
+	 * Compare view name them as nxtop diff does */
+	const char *profile_named, *compare_named;
 	/* :compare PATH opens B as `nxtop PATH` would (the terminal is the
 	 * caller's meanwhile); NULL: :compare takes no profile. NULL with
 	 * err_set(). */

@@ -135,6 +135,9 @@ struct model *tui_open_compare(struct tui *t, const char *path);
 /* Profile B's path, absolute as given; NULL without a B, or when it
  * is not known. */
 const char *tui_compare_path(struct tui *t);
+/* Profile B's path as the user named it (nxtop A B, :compare B), as
+ * nxtop diff names its files; NULL without a B. */
+const char *tui_compare_named(struct tui *t);
 /* Hands the terminal back to the shell (an import's progress line) and
  * takes it again; nothing to do when headless. */
 void tui_suspend(struct tui *t);

@@ -227,6 +227,8 @@ static int run_viewer(struct cli *c, struct model *m, struct model *mb,
 		c->ui.profile = abs ? abs : profile;
 		c->ui.compare = mb;
 		c->ui.compare_path = absb ? absb : compare;
+		c->ui.profile_named = profile;
+		c->ui.compare_named = compare;
 		c->ui.open_compare = open_compare;
 		c->ui.open_ctx = c;
 		note = run_note(m);

@@ -179,6 +179,8 @@ static int pair_diff(struct timeline *tl, const char *scope, int64_t t0,
 	}
 	if (!rc)
 		rc = diff_selections(m, prof, of, scope, d);
+	if (!rc)
+		timeline_diff_files(tl, d);
 	for (int side = 0; side < 2; side++)
 		if (of[side])
 			selection_free(&sel[side]);

@@ -18,6 +18,7 @@
 #include "tui/insight_view.h"
 #include "tui/layer_view.h"
 #include "tui/marker_view.h"
+#include "model/diff.h"
 #include "model/report/export.h"
 #include "model/syssummary.h"
 #include "model/text.h"
@@ -204,6 +205,20 @@ void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1)
 	if (timeline_cursor_col(tl) < 0 || timeline_cursor_col(tl) >= tl->ncols)
 		tl->cur = t0;
 	timeline_show_cursor(tl);
+}
+
+void timeline_set_file(struct view *v, const char *path)
+{
+	struct timeline *tl = (struct timeline *)v;
+
+	free(tl->file);
+	tl->file = path ? xstrdup(path) : NULL;
+}
+
+void timeline_diff_files(const struct timeline *tl, struct diff *d)
+{
+	d->file[0] = tl->file;
+	d->file[1] = tui_compare_named(tl->view.tui);
 }
 
 struct mprofile timeline_axis_profile(const struct timeline *tl)
@@ -900,6 +915,7 @@ static void timeline_close(struct view *v)
 	timeline_hl_clear(tl);
 	marker_list_free(tl->marks, tl->nmarks);
 	free(tl->ud_key);
+	free(tl->file);
 	tracks_free(&tl->tr);
 	free(tl->memo);
 	timeline_jumps_clear(tl);

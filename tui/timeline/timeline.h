@@ -20,6 +20,9 @@ struct view *timeline_open(struct model *m, int64_t profile,
  * when it cannot be shown (missing from the bundle, failed to import). */
 struct view *timeline_open_device(struct model *m, int64_t device,
 				  int64_t slice);
+/* The profile's path as the user named it (nxtop PATH, the Profile
+ * Manager's list): what the Compare view's exports call A's file. */
+void timeline_set_file(struct view *v, const char *path);
 /* Opens the view where s says (views.c); a search that fails is said
  * on the status line. */
 void timeline_start(struct view *v, const struct tui_start *s);

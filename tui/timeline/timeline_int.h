@@ -122,6 +122,9 @@ struct timeline {
 	struct view view;
 	struct model *m;
 	struct mprofile prof;
+	/* the profile's path as the user named it, for exports that name
+	 * their files as nxtop diff does; NULL when not known */
+	char *file;
 	struct tracks tr;
 	int64_t start, end;	/* the profile's extent, ns */
 	int64_t t0, colw;	/* the view */
@@ -234,6 +237,10 @@ void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1);
  * (aligned: the system profile's start), for what lists and exports
  * of the view show. */
 struct mprofile timeline_axis_profile(const struct timeline *tl);
+struct diff;
+/* A's and B's files in d as the user named them, for its header: the
+ * exports of the Compare view are what nxtop diff prints. */
+void timeline_diff_files(const struct timeline *tl, struct diff *d);
 /* The tracks of one side (0 A's, 1 B's when stacked) that hold events,
  * for searches over that side's model. */
 const struct mtrack *timeline_side_tracks(const struct timeline *tl, int side,
