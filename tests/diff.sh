@@ -8,6 +8,7 @@
 # the same numbers; --sort; two system profiles written here, their
 # executions' count, median, p90 and max against awk; Chrome traces for
 # --fail-if-slower at both sides of its threshold and an empty profile;
+# a change under 0.01% in two significant digits (text, the viewer);
 # mixed kinds (in the viewer too) and bad options.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
@@ -327,6 +328,25 @@ expect 0 "" "$NXTOP" diff -q "$tmp/ta.json" "$tmp/tb.json" --fail-if-slower 10
 expect 0 "" "$NXTOP" diff -q "$tmp/ta.json" "$tmp/tb.json" --fail-if-slower 10.01
 expect 0 "" "$NXTOP" diff -q "$tmp/tb.json" "$tmp/ta.json" --fail-if-slower 0
 expect 0 "" "$NXTOP" diff -q "$tmp/ta.json" "$tmp/ta.json" --fail-if-slower 0
+
+# a change under 0.01%: two significant digits, as the man page has
+# shares below 0.01% everywhere, never -0.00%. tc.json is ta.json with
+# its second event 50 ns longer (500.05 us): the total 1 ms + 50 ns,
+# the busy time 900 us + 50 ns. From tc to ta: -50 ns of 1000050 ns is
+# -0.0049998%, "-0.0050%"; of the 900050 ns busy, -0.0055552%, "-0.0056%".
+sed 's/"dur": 600/"dur": 500.05/' "$tmp/tb.json" >"$tmp/tc.json"
+expect 0 '^Total +1 ms -> 1 ms \(-50 ns, -0\.0050%\)$' \
+	"$NXTOP" diff -q "$tmp/tc.json" "$tmp/ta.json"
+expect 3 '^nxtop: B is slower than A: total time 1 ms against 1 ms \(\+0\.0050%, more than 0\.001%\)$' \
+	"$NXTOP" diff -q "$tmp/ta.json" "$tmp/tc.json" --fail-if-slower 0.001
+# the viewer's Compare view and window over both say the same
+printf 'size 120x30\ndump tiny-cmp\nkeys q0W\ndump tiny-win\n' >"$tmp/tiny.keys"
+expect 0 "" "$NXTOP" -q --headless="$tmp/tiny.keys" --dump="$tmp" \
+	"$tmp/tc.json" "$tmp/ta.json"
+head -1 "$tmp/tiny-cmp" | grep -q ', total -50 ns (-0\.0050%)$' ||
+	fail "Compare view header: $(head -1 "$tmp/tiny-cmp")"
+head -1 "$tmp/tiny-win" | grep -q ', active -50 ns (-0\.0056%)$' ||
+	fail "window header: $(head -1 "$tmp/tiny-win")"
 
 # an empty profile: no base for a percentage; from nothing is slower
 printf '{"traceEvents": []}\n' >"$tmp/empty.json"

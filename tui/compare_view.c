@@ -118,8 +118,7 @@ static int figure_line(const struct diff *d, const struct diff_row *r,
 	if (diff_pct(d, r, k, &pct)) {
 		sb_adds(&out->cells[c], "n/a");
 	} else {
-		sb_printf(&out->cells[c], "%s%s", pct > 0 ? "+" : "",
-			  report_pct(b, sizeof(b), pct));
+		sb_adds(&out->cells[c], report_pct_change(b, sizeof(b), pct));
 		out->keys[c] = fabs(pct);
 	}
 	return c + 1;
@@ -252,7 +251,7 @@ static void compare_header(struct list *l, struct strbuf *out)
 	sb_printf(out, ", %s %s%s", d->scope ? "active" : "total",
 		  d->total[1] > d->total[0] ? "+" : "", b);
 	if (!diff_total_pct(d, &pct))
-		sb_printf(out, " (%s%.2f%%)", pct > 0 ? "+" : "", pct);
+		sb_printf(out, " (%s)", report_pct_change(b, sizeof(b), pct));
 }
 
 static void compare_free(struct list *l)

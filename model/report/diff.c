@@ -78,7 +78,7 @@ static void put_real(struct sink *s, const char *key, double v, int delta)
 
 static void put_pct(struct sink *s, const char *key, int ok, double pct)
 {
-	char buf[48], p[40];
+	char buf[48];
 
 	if (!ok) {
 		put_none(s, key, "n/a");
@@ -88,9 +88,7 @@ static void put_pct(struct sink *s, const char *key, int ok, double pct)
 		put_real(s, key, pct, 0);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%s%s", pct > 0 ? "+" : "",
-		 report_pct(p, sizeof(p), pct));
-	table_num(s->t, pct, buf);
+	table_num(s->t, pct, report_pct_change(buf, sizeof(buf), pct));
 }
 
 static void side_cell(struct sink *s, const char *key, const struct diff *d,
@@ -252,7 +250,7 @@ static void header_text(const struct diff *d, FILE *f)
 	if (diff_total_pct(d, &pct))
 		snprintf(p, sizeof(p), "n/a");
 	else
-		snprintf(p, sizeof(p), "%s%.2f%%", pct > 0 ? "+" : "", pct);
+		report_pct_change(p, sizeof(p), pct);
 	report_dur(dl, sizeof(dl), d->total[1] - d->total[0]);
 	fprintf(f, "Total    %s -> %s (%s%s, %s)\n",
 		report_dur(a, sizeof(a), d->total[0]),

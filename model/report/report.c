@@ -43,6 +43,15 @@ const char *report_pct(char *buf, size_t n, double pct)
 	return buf;
 }
 
+const char *report_pct_change(char *buf, size_t n, double pct)
+{
+	char p[40];
+
+	snprintf(buf, n, "%s%s", pct > 0 ? "+" : "",
+		 report_pct(p, sizeof(p), pct));
+	return buf;
+}
+
 static void pct(char *buf, size_t n, int64_t part, int64_t whole)
 {
 	if (whole > 0)

@@ -18,6 +18,9 @@ const char *report_dur(char *buf, size_t n, int64_t ns);
  * decimals, "12.34%"; below 0.01% two significant digits, "0.0024%",
  * so that a small MFU does not read as 0. */
 const char *report_pct(char *buf, size_t n, double pct);
+/* A change in percent as report_pct writes it, with its sign: "+1.25%",
+ * "-0.0011%". */
+const char *report_pct_change(char *buf, size_t n, double pct);
 /* "Label        value", the value sanitised. */
 void report_line(FILE *f, const char *label, const char *value);
 /* "Warnings (N)" and one line per warning, "[category] message". */

@@ -95,7 +95,7 @@ static int slower(const struct diff *d, double limit)
 	if (diff_total_pct(d, &pct))
 		snprintf(p, sizeof(p), "from 0");
 	else
-		snprintf(p, sizeof(p), "+%.2f%%", pct);
+		report_pct_change(p, sizeof(p), pct);
 	err_note("B is slower than A: total time %s against %s (%s, more"
 		 " than %g%%)", report_dur(b, sizeof(b), d->total[1]),
 		 report_dur(a, sizeof(a), d->total[0]), p, limit);
