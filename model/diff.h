@@ -59,7 +59,10 @@ struct diff {
 	const struct diff_layout *lay;
 	struct mprofile prof[2];
 	const char *file[2];	/* as the user named them; NULL: not known */
-	int64_t total[2];	/* total time, ns */
+	int64_t total[2];	/* total time, ns; of a scope: active time */
+	/* of a scope: the stretch each side was read over, [start, end)
+	 * in ns from that profile's start (set by the caller) */
+	int64_t range[2][2];
 	struct diff_row *rows;
 	size_t n, cap;
 };

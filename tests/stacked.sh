@@ -61,6 +61,38 @@ head -1 "$tmp/aligned" | grep -q "  $want\$" ||
 head -1 "$tmp/start" | grep -q '  B at start$' ||
 	fail "align start: $(head -1 "$tmp/start")"
 
+# the window over both, B moved by :align as above, exported (W, e, E
+# j): each side's range from its own start, A's from 4 us as :zoom put
+# it, B's as much earlier as B was moved later (jq); its figure the
+# active time, labelled so, and the same as the table's Active time
+d=$((ta - tb - (sa - sb)))
+cat >"$tmp/win.keys" <<'KEYS'
+size 120x50
+keys q:zoom 4us 8us<Enter>jjjj:goto 5.01us<Enter>:align<Enter>
+keys jjjjjjjjjjjjjjjjjjjj:goto 6.01us<Enter>:align<Enter>WeEjq
+KEYS
+mkdir "$tmp/winx"
+NXTOP_EXPORT_DIR="$tmp/winx" expect 0 "" "$NXTOP" -q \
+	--headless="$tmp/win.keys" --dump="$tmp" "$a" "$b"
+wj="$tmp/winx/nxtop-window-1.json"
+jq -e --argjson d "$d" '.scope == "window" and .a.start_ns == 4000 and
+	.b.start_ns == 4000 - $d and .a.end_ns - .a.start_ns ==
+	.b.end_ns - .b.start_ns and (.rows[] | select(.figure == "Range")
+	| .value_a == .value_b) as $r | $r and
+	(.rows[] | select(.figure == "Range") | .value_a) ==
+	.a.end_ns - .a.start_ns and
+	(.rows[] | select(.figure == "Active time") | .value_a) == .a.active_ns
+	and (.rows[] | select(.figure == "Active time") | .value_b) ==
+	.b.active_ns and .active_delta_ns == .b.active_ns - .a.active_ns
+	and (.a | has("total_ns") | not)' "$wj" >/dev/null ||
+	fail "window JSON: range or active time: $(head -30 "$wj")"
+wt="$tmp/winx/nxtop-window-1.txt"
+sed -n 4p "$wt" | grep -q "^Range    A 4 µs \.\. .*, B $(awk -v d=$d 'BEGIN {
+	printf "%g µs", (4000 - d) / 1000 }') \.\. " ||
+	fail "window text: no range line: $(head -6 "$wt")"
+sed -n 5p "$wt" | grep -q '^Active   ' && ! grep -q '^Total' "$wt" ||
+	fail "window text: the active time is not labelled so: $(head -6 "$wt")"
+
 # per engine: "E instructions,count,a,b" and "E instruction time,ns,a,b"
 sums() {
 	jq -r '.instruction | group_by(.label)[] |

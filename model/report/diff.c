@@ -181,6 +181,8 @@ static struct table *columns(const struct diff *d, int text)
 	return t;
 }
 
+/* A side's profile; of a scope its range and active time, else its
+ * total time. */
 static void side_json(struct jout *j, const char *key, const struct diff *d,
 		      int side)
 {
@@ -190,7 +192,11 @@ static void side_json(struct jout *j, const char *key, const struct diff *d,
 	jout_kstr(j, "kind", d->prof[side].kind);
 	if (d->file[side])
 		jout_kstr(j, "file", d->file[side]);
-	jout_kint(j, "total_ns", d->total[side]);
+	if (d->scope) {
+		jout_kint(j, "start_ns", d->range[side][0]);
+		jout_kint(j, "end_ns", d->range[side][1]);
+	}
+	jout_kint(j, d->scope ? "active_ns" : "total_ns", d->total[side]);
 	jout_end(j);
 }
 
@@ -209,8 +215,9 @@ static void diff_json(const struct diff *d, FILE *f)
 		jout_kstr(&j, "scope", d->scope);
 	side_json(&j, "a", d, 0);
 	side_json(&j, "b", d, 1);
-	jout_kint(&j, "total_delta_ns", d->total[1] - d->total[0]);
-	put_pct(&s, "total_pct", ok, pct);
+	jout_kint(&j, d->scope ? "active_delta_ns" : "total_delta_ns",
+		  d->total[1] - d->total[0]);
+	put_pct(&s, d->scope ? "active_pct" : "total_pct", ok, pct);
 	jout_key(&j, "rows");
 	jout_arr(&j);
 	for (size_t i = 0; i < d->n; i++) {
@@ -223,14 +230,10 @@ static void diff_json(const struct diff *d, FILE *f)
 	jout_done(&j);
 }
 
-static void header_text(const struct diff *d, FILE *f)
+/* "A  name (kind)" and B's; each with its file when both profiles have
+ * one name. */
+static void names_text(const struct diff *d, FILE *f)
 {
-	char a[48], b[48], dl[48], p[48];
-	size_t n[3] = { 0, 0, 0 };
-	double pct;
-
-	fprintf(f, "# nxtop diff %s%s%s\n", diff_what_names[d->what],
-		d->scope ? " of the " : "", d->scope ? d->scope : "");
 	for (int i = 0; i < 2; i++) {
 		struct strbuf sb;
 
@@ -247,12 +250,38 @@ static void header_text(const struct diff *d, FILE *f)
 		fprintf(f, "%-8s %s\n", i ? "B" : "A", sb_cstr(&sb));
 		sb_free(&sb);
 	}
+}
+
+/* The stretch of a scope on each side, from each profile's start. */
+static void range_text(const struct diff *d, FILE *f)
+{
+	char t[4][48], len[48];
+
+	for (int i = 0; i < 4; i++)
+		report_dur(t[i], sizeof(t[i]), d->range[i / 2][i % 2]);
+	report_dur(len, sizeof(len), d->range[0][1] - d->range[0][0]);
+	fprintf(f, "Range    A %s .. %s, B %s .. %s (duration %s)\n", t[0],
+		t[1], t[2], t[3], len);
+}
+
+static void header_text(const struct diff *d, FILE *f)
+{
+	char a[48], b[48], dl[48], p[48];
+	size_t n[3] = { 0, 0, 0 };
+	double pct;
+
+	fprintf(f, "# nxtop diff %s%s%s\n", diff_what_names[d->what],
+		d->scope ? " of the " : "", d->scope ? d->scope : "");
+	names_text(d, f);
+	if (d->scope)
+		range_text(d, f);
 	if (diff_total_pct(d, &pct))
 		snprintf(p, sizeof(p), "n/a");
 	else
 		report_pct_change(p, sizeof(p), pct);
 	report_dur(dl, sizeof(dl), d->total[1] - d->total[0]);
-	fprintf(f, "Total    %s -> %s (%s%s, %s)\n",
+	/* a scope's figure is its active time, not a total */
+	fprintf(f, "%-8s %s -> %s (%s%s, %s)\n", d->scope ? "Active" : "Total",
 		report_dur(a, sizeof(a), d->total[0]),
 		report_dur(b, sizeof(b), d->total[1]),
 		d->total[1] > d->total[0] ? "+" : "", dl, p);

@@ -159,6 +159,9 @@ static int pair_diff(struct timeline *tl, const char *scope, int64_t t0,
 {
 	struct model *m[2] = { tl->m, tl->tr.mb };
 	int64_t prof[2] = { tl->prof.id, tl->prof_b.id };
+	/* where each side's times count from: A's as its axis shows them,
+	 * B's from its own start, as the stacked exports give them */
+	int64_t from[2] = { timeline_axis_profile(tl).start, tl->prof_b.start };
 	struct selection sel[2];
 	const struct selection *of[2] = { NULL, NULL };
 	int rc = 0;
@@ -179,11 +182,18 @@ static int pair_diff(struct timeline *tl, const char *scope, int64_t t0,
 	}
 	if (!rc)
 		rc = diff_selections(m, prof, of, scope, d);
-	if (!rc)
-		timeline_diff_files(tl, d);
-	for (int side = 0; side < 2; side++)
+	for (int side = 0; side < 2; side++) {
+		int64_t sh = side ? tl->tr.shift : 0;
+
 		if (of[side])
 			selection_free(&sel[side]);
+		if (!rc) {
+			d->range[side][0] = t0 - sh - from[side];
+			d->range[side][1] = t1 - sh - from[side];
+		}
+	}
+	if (!rc)
+		timeline_diff_files(tl, d);
 	return rc;
 }
 
