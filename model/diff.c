@@ -106,13 +106,17 @@ struct diff_row *diff_figure(struct diff_sides *s, const char *name,
 	return r;
 }
 
-void diff_real(struct diff_sides *s, const char *name, double v)
+void diff_reported(struct diff_sides *s, const char *name, int exact,
+		   int64_t i, double v)
 {
 	struct diff_row *r = row_for(s, NULL, name);
 
 	r->has[s->side] = 1;
 	r->unit = DU_REAL;
-	r->real[s->side] = v;
+	r->exact[s->side] = exact;
+	r->v[s->side][0] = exact ? i : 0;
+	/* percentages and sorting read the real of either kind */
+	r->real[s->side] = exact ? (double)i : v;
 	r->both_only = 1;
 }
 
@@ -253,10 +257,20 @@ void diff_free(struct diff *d)
 	memset(d, 0, sizeof(*d));
 }
 
-enum diff_unit diff_unit_of(const struct diff *d, const struct diff_row *r,
-			    int c)
+/* The unit of a row's figure in column c. */
+static enum diff_unit unit_of(const struct diff *d, const struct diff_row *r,
+			      int c)
 {
 	return d->what == DW_OVERALL ? r->unit : d->lay->cols[c].unit;
+}
+
+enum diff_unit diff_cell_unit(const struct diff *d, const struct diff_row *r,
+			      int c, int side)
+{
+	enum diff_unit u = unit_of(d, r, c);
+	int exact = side < 2 ? r->exact[side] : r->exact[0] && r->exact[1];
+
+	return u == DU_REAL && exact ? DU_COUNT : u;
 }
 
 int64_t diff_delta(const struct diff_row *r, int c)
@@ -274,7 +288,7 @@ int diff_pct(const struct diff *d, const struct diff_row *r, int c,
 {
 	if (!r->has[0] || !r->has[1])
 		return -1;
-	if (diff_unit_of(d, r, c) == DU_REAL) {
+	if (diff_cell_unit(d, r, c, 2) == DU_REAL) {
 		if (r->real[0] == 0)
 			return -1;
 		*pct = diff_real_delta(r) * 100.0 / r->real[0];

@@ -21,6 +21,8 @@ extern const char *const diff_what_names[DW_COUNT];	/* "overall", ... */
 /* "layers" -> DW_LAYERS; -1 with err_get() set. */
 int diff_what_parse(const char *s, enum diff_what *w);
 
+/* DU_REAL: a number the profile reports itself (its summary section),
+ * of no unit nxtop knows ("" in CSV and JSON), an integer or not. */
 enum diff_unit { DU_COUNT, DU_NS, DU_BYTES, DU_REAL };
 
 extern const char *const diff_unit_names[];	/* "count", "ns", ... */
@@ -50,6 +52,7 @@ struct diff_row {
 	enum diff_unit unit;	/* overall: the figure's unit */
 	int64_t v[2][DIFF_MAX_COLS];	/* 0 on a side that lacks the row */
 	double real[2];		/* a DU_REAL figure */
+	int exact[2];		/* DU_REAL: an integer, exact in v[side][0] */
 	int both_only;		/* dropped unless both sides have it */
 };
 
@@ -85,9 +88,11 @@ int diff_selections(struct model *m[2], const int64_t prof[2],
 		    const struct selection *sel[2], const char *scope,
 		    struct diff *out);
 
-/* The unit of a row's cell in column c. */
-enum diff_unit diff_unit_of(const struct diff *d, const struct diff_row *r,
-			    int c);
+/* How the cell of side (0 A, 1 B, 2 B-A) in column c is written: a
+ * DU_REAL figure the profile gave as an integer as DU_COUNT, exactly
+ * from v (the delta when both sides did), else its unit. */
+enum diff_unit diff_cell_unit(const struct diff *d, const struct diff_row *r,
+			      int c, int side);
 /* B-A of column c; a side without the row counts as 0. */
 int64_t diff_delta(const struct diff_row *r, int c);
 double diff_real_delta(const struct diff_row *r);

@@ -18,10 +18,14 @@ struct diff_sides {
 void diff_add(struct diff_sides *s, const char *group, const char *name,
 	      const int64_t *v);
 /* Adds v to an overall figure; a figure the profile reports itself
- * (diff_real, or both_only set) is kept only when both sides have it. */
+ * (diff_reported, or both_only set) is kept only when both sides have
+ * it. */
 struct diff_row *diff_figure(struct diff_sides *s, const char *name,
 			     enum diff_unit u, int64_t v);
-void diff_real(struct diff_sides *s, const char *name, double v);
+/* A number of the profile's own (DU_REAL): the integer i exactly when
+ * exact, else the real v. */
+void diff_reported(struct diff_sides *s, const char *name, int exact,
+		   int64_t i, double v);
 
 /* One side's rows of s->d->what; -1 with err_get() set. */
 int diff_load_device(struct diff_sides *s);

@@ -16,7 +16,9 @@
 #include "model/util.h"
 
 /* The numbers of the profile's own summary section (MFU, FLOPs, bytes
- * its tools measured), integers exact. */
+ * its tools measured), integers exact; of no unit nxtop knows, whether
+ * the value happens to be an integer or not, so that a figure has one
+ * unit in A and in B. */
 static int reported_figures(struct diff_sides *s)
 {
 	sqlite3_stmt *st;
@@ -34,12 +36,10 @@ static int reported_figures(struct diff_sides *s)
 
 		snprintf(name, sizeof(name), "profile: %s",
 			 (const char *)sqlite3_column_text(st, 0));
-		if (sqlite3_column_type(st, 1) == SQLITE_INTEGER) {
-			diff_figure(s, name, DU_COUNT,
-				    sqlite3_column_int64(st, 1))->both_only = 1;
-		} else {
-			diff_real(s, name, sqlite3_column_double(st, 1));
-		}
+		diff_reported(s, name,
+			      sqlite3_column_type(st, 1) == SQLITE_INTEGER,
+			      sqlite3_column_int64(st, 1),
+			      sqlite3_column_double(st, 1));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "diff");

@@ -72,14 +72,15 @@ static int parse_key(const struct diff *d, const char *spec, struct key *k)
 static long double value(const struct diff *d, const struct diff_row *r,
 			 const struct key *k, int *na)
 {
-	int real = diff_unit_of(d, r, k->col) == DU_REAL;
+	int side = k->part == P_A ? 0 : k->part == P_B ? 1 : 2;
+	int real = diff_cell_unit(d, r, k->col, side) == DU_REAL;
 	double pct;
 
 	switch (k->part) {
 	case P_A:
 	case P_B:
-		*na = !r->has[k->part - P_A];
-		return real ? r->real[k->part - P_A] : r->v[k->part - P_A][k->col];
+		*na = !r->has[side];
+		return real ? r->real[side] : r->v[side][k->col];
 	case P_DELTA:
 		return real ? fabsl(diff_real_delta(r)) :
 		       fabsl((long double)diff_delta(r, k->col));

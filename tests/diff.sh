@@ -1,11 +1,12 @@
 #!/bin/sh
 # nxtop diff A B: a device profile against a copy with known changes (an
 # opcode renamed, one moved to another opcode, a duration doubled, a
-# layer renamed, the MFU doubled, a DMA packet's size tripled):
-# opcodes, HLO names, engines (with busy time), layers and DMA queues
-# against jq's counts and sums, rows only on one side added or removed,
-# every delta and percentage recomputed by awk; the three formats carry
-# the same numbers; --sort; two system profiles written here, their
+# layer renamed, the MFU doubled, a DMA packet's size tripled, two
+# summary figures made a fraction and 2^53 + 1): opcodes, HLO names,
+# engines (with busy time), layers and DMA queues against jq's counts
+# and sums, rows only on one side added or removed, every delta and
+# percentage recomputed by awk; the profile's own figures without a
+# unit, each side's exact; the three formats carry the same numbers; --sort; two system profiles written here, their
 # executions' count, median, p90 and max against awk; Chrome traces for
 # --fail-if-slower at both sides of its threshold and an empty profile;
 # a change under 0.01% in two significant digits (text, the viewer);
@@ -28,6 +29,8 @@ sed -e 's/"opcode":"TENSOR_REDUCE"/"opcode":"TENSOR_REDUCE_V2"/' \
 	-e 's|"name":"/sg00/_dot.3"|"name":"/sg00/_dot.4"|' \
 	-e 's/"mfu_estimated_percent":2.438498234067393e-05}/"mfu_estimated_percent":4.876996468134786e-05}/' \
 	-e 's/"transfer_size":2048,"read_size":2048,"variable":"identity_40"/"transfer_size":6144,"read_size":2048,"variable":"identity_40"/' \
+	-e 's/"hbm_read_bytes":98304,/"hbm_read_bytes":98304.5,/' \
+	-e 's/"dma_transfer_total_bytes":32768,/"dma_transfer_total_bytes":9007199254740993,/' \
 	"$a" >"$b"
 cmp -s "$a" "$b" && fail "the changed copy is the same"
 expect 0 "" "$NXTOP" import -q "$a"
@@ -209,6 +212,25 @@ expect 0 '^profile: mfu_estimated_percent +2\.4385e-05 +4\.877e-05 +\+2\.4385e-0
 grep -q "^A  .* (device)  $a\$" "$out" &&
 	grep -q "^B  .* (device)  $b\$" "$out" ||
 	fail "the header does not name the files: $(head -3 "$out")"
+# the profile's own numbers: no unit (the man page), whether they are
+# integers or not, each side's as the profile writes it: hbm_read_bytes
+# 98304 in A and 98304.5 in B (+0.5, 0.5 of 98304 is 0.00051%),
+# dma_transfer_total_bytes 32768 in A and 2^53 + 1 in B, exact (read in
+# the CSV: jq's numbers are doubles)
+grep -Eq '^profile: hbm_read_bytes +98304 +98304\.5 +\+0\.5 +\+0\.00051%' "$out" ||
+	fail "text: hbm_read_bytes: $(grep hbm_read "$out")"
+expect 0 "" "$NXTOP" diff -q "$a" "$b" --format json
+jq -e '[.rows[] | select(.figure | startswith("profile: ")) | .unit] |
+	length > 10 and all(. == "")' "$out" >/dev/null ||
+	fail "the profile's own figures have units: $(jq -c '.rows[] |
+		select(.figure | startswith("profile: ")) | [.figure, .unit]' "$out")"
+jq -e '.rows[] | select(.figure == "profile: hbm_read_bytes") |
+	.value_a == 98304 and .value_b == 98304.5 and .value_delta == 0.5
+	and ((.value_pct - 0.5 * 100 / 98304) | fabs) < 1e-12' "$out" >/dev/null ||
+	fail "hbm_read_bytes, an integer in A and not in B: $(grep -A6 'hbm_read' "$out")"
+expect 0 "" "$NXTOP" diff -q "$a" "$b" --format csv
+tr -d '\r' <"$out" | grep -q '^profile: dma_transfer_total_bytes,,32768,9007199254740993,9007199254708225,' ||
+	fail "CSV: an integer not exact: $(grep dma_transfer_total "$out")"
 
 # system profiles: executions per event, model and NeuronCore
 # sysjson SPEC: a system profile of "event model nc duration_us" lines

@@ -95,13 +95,14 @@ static void figure(struct strbuf *out, double *key, enum diff_unit u,
 static int figure_line(const struct diff *d, const struct diff_row *r,
 		       int k, struct list_line *out, int c)
 {
-	enum diff_unit u = diff_unit_of(d, r, k);
+	enum diff_unit u = diff_cell_unit(d, r, k, 2);
 	char b[40];
 	double pct;
 
 	for (int s = 0; s < 2; s++, c++) {
 		if (r->has[s])
-			figure(&out->cells[c], &out->keys[c], u, r->v[s][k],
+			figure(&out->cells[c], &out->keys[c],
+			       diff_cell_unit(d, r, k, s), r->v[s][k],
 			       r->real[s], 0);
 		else
 			sb_adds(&out->cells[c], "-");

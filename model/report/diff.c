@@ -94,7 +94,7 @@ static void put_pct(struct sink *s, const char *key, int ok, double pct)
 static void side_cell(struct sink *s, const char *key, const struct diff *d,
 		      const struct diff_row *r, int c, int side)
 {
-	enum diff_unit u = diff_unit_of(d, r, c);
+	enum diff_unit u = diff_cell_unit(d, r, c, side);
 
 	if (!r->has[side])
 		put_none(s, key, "-");
@@ -117,10 +117,10 @@ static void col_cells(struct sink *s, const struct diff *d,
 	snprintf(key, sizeof(key), "%s_b", col->key);
 	side_cell(s, key, d, r, c, 1);
 	snprintf(key, sizeof(key), "%s_delta", col->key);
-	if (diff_unit_of(d, r, c) == DU_REAL)
+	if (diff_cell_unit(d, r, c, 2) == DU_REAL)
 		put_real(s, key, diff_real_delta(r), 1);
 	else
-		put_int(s, key, diff_unit_of(d, r, c), diff_delta(r, c), 1);
+		put_int(s, key, diff_cell_unit(d, r, c, 2), diff_delta(r, c), 1);
 	if (col->pct) {
 		snprintf(key, sizeof(key), "%s_pct", col->key);
 		put_pct(s, key, ok, pct);
