@@ -1,7 +1,9 @@
 #!/bin/sh
 # Views to come back to: nxtop PROFILE --at, --zoom, --search and
 # --select with --tracks open the timeline where the ':' commands and
-# nxtop export take it; their bad values are usage errors.
+# nxtop export take it; their bad values are usage errors. y writes the
+# line that reopens the view: on the status line, or in the pager at a
+# width the line does not fit.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -138,6 +140,25 @@ printf 'size 200x30\ndump y-again\n' > "$tmp/again.keys"
 eval "\"\$NXTOP\" -q --headless=\"\$tmp/again.keys\" --dump=\"\$tmp\" ${line#nxtop }" ||
 	fail "y: the line failed: $line"
 same y-before y-again
+# at 80 columns the same line is too long for the status line: y
+# shows it whole in the pager, the profile and each option on a line
+# of its own, continued by a backslash, and the status line says so;
+# pasted into a shell as it is, the lines reopen the same view
+printf 'size 80x30\nkeys %s<C-l>\ndump y80-before\nkeys y\ndump y80-pager\n' \
+	'jjjjwwwwlll:search MATMUL<Enter>vkkllf<C-l>' > "$tmp/y80.keys"
+"$NXTOP" -q --headless="$tmp/y80.keys" --dump="$tmp" "$q" || fail "y at 80 columns: nxtop failed"
+tail -n 1 "$tmp/y80-pager" | grep -q '^y: the command line in full, one option a line' ||
+	fail "y at 80 columns: the status line: $(tail -n 1 "$tmp/y80-pager")"
+sed -n '/^nxtop .*\\$/,/[^\\]$/p' "$tmp/y80-pager" > "$tmp/y80-lines"
+head -n 1 "$tmp/y80-lines" | grep -qxF "nxtop '$tmp/it'\\''s a \$HOME p.json' \\" &&
+	sed -n 2p "$tmp/y80-lines" | grep -qx '  --search MATMUL \\' &&
+	sed -n 3p "$tmp/y80-lines" | grep -q '^  --select=[0-9]*ns:[0-9]*ns \\$' &&
+	tail -n 1 "$tmp/y80-lines" | grep -q '^  --at=[0-9]*ns$' ||
+	fail "y at 80 columns: not the lines wanted: $(cat "$tmp/y80-pager")"
+printf 'size 80x30\ndump y80-again\n' > "$tmp/again80.keys"
+eval "\"\$NXTOP\" -q --headless=\"\$tmp/again80.keys\" --dump=\"\$tmp\" $(sed 1s/^nxtop// "$tmp/y80-lines")" ||
+	fail "y at 80 columns: the lines failed: $(cat "$tmp/y80-lines")"
+same y80-before y80-again
 # a path with a control character in it is not copied
 nl="$tmp/a
 b.json"

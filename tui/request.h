@@ -101,7 +101,8 @@ enum keymap {
 	REQ(COPY_VIEW, "copy-view", "y", \
 	    "Show the command line that reopens this view (profile, --zoom, " \
 	    "--at, --search, --select and --tracks; stacked, nxtop A B " \
-	    "--align=OFFSET ...); after :set osc52 on " \
+	    "--align=OFFSET ...), in the pager when too long for the " \
+	    "status line; after :set osc52 on " \
 	    "also copy it to the terminal's clipboard") \
 	REQ(LAYERS, "layers", "L", "Show the layer table") \
 	REQ(PANELS, "panels", "i", \

@@ -25,6 +25,7 @@
 #include "tui/keys.h"
 #include "tui/manager_view.h"
 #include "tui/mouse.h"
+#include "tui/pager.h"
 #include "model/model.h"
 #include "model/text.h"
 #include "model/timefmt.h"
@@ -179,12 +180,24 @@ static void base64(struct strbuf *out, const unsigned char *s, size_t n)
 	}
 }
 
-void tui_copy(struct tui *t, const char *text)
+void tui_copy(struct tui *t, const char *text, const char *lines)
 {
+	struct pager_part p = {
+		"Reopens the view (one command over these lines):", lines,
+		strlen(lines) };
+	int clip = t->osc52 && !t->hl;
 	struct strbuf sb;
 
-	tui_message(t, "%s", text);
-	if (!t->osc52 || t->hl)
+	/* a command cut short at the screen's edge is of no use: without
+	 * OSC 52, what is read here is all y gives */
+	if (text_width(text) < COLS) {
+		tui_message(t, "%s", text);
+	} else {
+		tui_push(t, pager_open("command line", &p, 1));
+		tui_message(t, "y: the command line in full, one option a "
+			    "line%s", clip ? "; also in the clipboard" : "");
+	}
+	if (!clip)
 		return;
 	/* base64: nothing of the text reaches the terminal as it is */
 	sb_init(&sb);

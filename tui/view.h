@@ -149,9 +149,11 @@ struct userdata *tui_userdata(struct tui *t);
 /* The profile the viewer was started on, absolute; NULL if it started
  * on the Profile Manager. */
 const char *tui_profile(struct tui *t);
-/* Shows text on the status line and, after :set osc52 on, sends it to
- * the terminal's clipboard (OSC 52). */
-void tui_copy(struct tui *t, const char *text);
+/* Shows the command line text on the status line, or when it is too
+ * long for it, lines (the same command over lines continued by a
+ * backslash) in the pager; after :set osc52 on also sends text to the
+ * terminal's clipboard (OSC 52). */
+void tui_copy(struct tui *t, const char *text, const char *lines);
 const char *tui_userdata_error(struct tui *t);
 
 #endif

@@ -438,30 +438,14 @@ static struct view *views_list_open(struct timeline *tl)
 	return &vl->list.view;
 }
 
-/* y: the command line that reopens the view. */
-
-/* s as one shell word: bare when it is safe so, else in single quotes
- * (a quote inside as '\''). */
-static void shell_word(struct strbuf *sb, const char *s)
-{
-	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
-				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				   "_./:=,@%+-";
-
-	sb_adds(sb, " ");
-	if (*s && strspn(s, safe) == strlen(s)) {
-		sb_adds(sb, s);
-		return;
-	}
-	sb_adds(sb, "'");
-	for (; *s; s++) {
-		if (*s == '\'')
-			sb_adds(sb, "'\\''");
-		else
-			sb_printf(sb, "%c", *s);
-	}
-	sb_adds(sb, "'");
-}
+/* y: the command line that reopens the view, built in pieces (nxtop and
+ * the profile, then B and each option) that are joined by blanks on
+ * the status line, or on lines of their own continued by a backslash
+ * when the line is too long for it. */
+struct cmdline {
+	struct strbuf sb;	/* the pieces, a '\n' before each but the first */
+	int control;		/* a word holds a control character */
+};
 
 /* A control character would reach the terminal raw when the line is
  * pasted: such a part is not copied. */
@@ -473,14 +457,59 @@ static int has_control(const char *s)
 	return 0;
 }
 
-static void option_times(struct strbuf *sb, const struct timeline *tl,
+/* s as one shell word: bare when it is safe so, else in single quotes
+ * (a quote inside as '\''). */
+static void shell_quote(struct cmdline *c, const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				   "_./:=,@%+-";
+
+	c->control |= has_control(s);
+	if (*s && strspn(s, safe) == strlen(s)) {
+		sb_adds(&c->sb, s);
+		return;
+	}
+	sb_adds(&c->sb, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			sb_adds(&c->sb, "'\\''");
+		else
+			sb_printf(&c->sb, "%c", *s);
+	}
+	sb_adds(&c->sb, "'");
+}
+
+/* s as a piece of its own: one shell word. */
+static void shell_word(struct cmdline *c, const char *s)
+{
+	sb_addc(&c->sb, '\n');
+	shell_quote(c, s);
+}
+
+/* The pieces joined by sep (malloc'd); no word holds a '\n'. */
+static char *joined(const struct cmdline *c, const char *sep)
+{
+	struct strbuf out;
+
+	sb_init(&out);
+	for (size_t i = 0; i < c->sb.len; i++) {
+		if (c->sb.buf[i] == '\n')
+			sb_adds(&out, sep);
+		else
+			sb_addc(&out, c->sb.buf[i]);
+	}
+	return sb_detach(&out);
+}
+
+static void option_times(struct cmdline *c, const struct timeline *tl,
 			 const char *opt, int64_t t0, int64_t t1)
 {
 	char *w = xasprintf("%s=%lldns:%lldns", opt,
 			    (long long)(t0 - tl->origin),
 			    (long long)(t1 - tl->origin));
 
-	shell_word(sb, w);
+	shell_word(c, w);
 	free(w);
 }
 
@@ -494,7 +523,7 @@ static int named_row(const struct timeline *tl, size_t r)
 
 /* --select and --tracks of the box, its first and last rows by name;
  * stacked, a box reaching B's rows or a heading is over every row. */
-static void option_select(struct strbuf *sb, struct timeline *tl)
+static void option_select(struct cmdline *c, struct timeline *tl)
 {
 	int64_t t0, t1;
 	size_t r0, r1;
@@ -502,7 +531,7 @@ static void option_select(struct strbuf *sb, struct timeline *tl)
 
 	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
 		return;
-	option_times(sb, tl, "--select", t0, t1);
+	option_times(c, tl, "--select", t0, t1);
 	if (!named_row(tl, r0) || !named_row(tl, r1))
 		return;
 	sb_init(&names);
@@ -510,17 +539,17 @@ static void option_select(struct strbuf *sb, struct timeline *tl)
 	model_track_label(tl->tr.t, tl->tr.n, tl->tr.rows[r0], &names);
 	sb_addc(&names, ',');
 	model_track_label(tl->tr.t, tl->tr.n, tl->tr.rows[r1], &names);
-	shell_word(sb, sb_cstr(&names));
+	shell_word(c, sb_cstr(&names));
 	sb_free(&names);
 }
 
 static int copy_line(struct timeline *tl, const char *profile,
-		     struct strbuf *sb)
+		     struct cmdline *c)
 {
 	char at[48];
 
-	sb_adds(sb, "nxtop");
-	shell_word(sb, profile);
+	sb_adds(&c->sb, "nxtop ");
+	shell_quote(c, profile);
 	if (tl->tr.mb) {
 		const char *b = tui_compare_path(tl->view.tui);
 
@@ -528,21 +557,21 @@ static int copy_line(struct timeline *tl, const char *profile,
 			err_set("y: profile B's path is not known");
 			return -1;
 		}
-		shell_word(sb, b);
+		shell_word(c, b);
 		snprintf(at, sizeof(at), "--align=%lldns",
 			 (long long)timeline_stack_offset(tl));
-		shell_word(sb, at);
+		shell_word(c, at);
 	}
 	if (tl->hl.kind == HL_SEARCH) {
-		sb_adds(sb, " --search");
-		shell_word(sb, tl->hl.text);
+		sb_adds(&c->sb, "\n--search ");
+		shell_quote(c, tl->hl.text);
 	}
-	option_select(sb, tl);
+	option_select(c, tl);
 	if (!tl->fitted)
-		option_times(sb, tl, "--zoom", tl->t0, timeline_end(tl));
+		option_times(c, tl, "--zoom", tl->t0, timeline_end(tl));
 	snprintf(at, sizeof(at), "--at=%lldns", (long long)(tl->cur - tl->origin));
-	shell_word(sb, at);
-	if (has_control(sb_cstr(sb))) {
+	shell_word(c, at);
+	if (c->control) {
 		err_set("y: the path, search or a row name holds a control "
 			"character: not copied");
 		return -1;
@@ -554,17 +583,23 @@ void timeline_copy_view(struct timeline *tl)
 {
 	struct tui *t = tl->view.tui;
 	const char *profile = tui_profile(t);
-	struct strbuf sb;
+	struct cmdline c = { .control = 0 };
+	char *line, *lines;
 
 	if (!profile || tui_below(t, &tl->view)) {
 		tui_error(t, "y: only in the timeline nxtop PROFILE (or "
 			  "nxtop A B) opened");
 		return;
 	}
-	sb_init(&sb);
-	if (copy_line(tl, profile, &sb))
+	sb_init(&c.sb);
+	if (copy_line(tl, profile, &c)) {
 		tui_error(t, "%s", err_get());
-	else
-		tui_copy(t, sb_cstr(&sb));
-	sb_free(&sb);
+	} else {
+		line = joined(&c, " ");
+		lines = joined(&c, " \\\n  ");
+		tui_copy(t, line, lines);
+		free(line);
+		free(lines);
+	}
+	sb_free(&c.sb);
 }
