@@ -94,6 +94,41 @@ printf '{"instruction":[{"timestamp":9223372036854775808,"duration":1}]}' > "$tm
 refused "$tmp/ovf.json" 'byte 16: "timestamp" is a number out of range, expected an integer'
 printf '{"instruction":[{"timestamp":1,"duration":1,"id":18446744073709551616}]}' > "$tmp/id.json"
 refused "$tmp/id.json" '"id" is a number out of range, expected a 64-bit integer'
+
+# refused_as FILE LINE: as refused, the message being LINE exactly.
+refused_as() {
+	refused "$1" '' && [ "$(cat "$err")" = "$2" ] ||
+		fail "$1: wanted '$2', got '$(cat "$err")'"
+}
+
+# Malformed JSON, refused in each JSON format whichever reader reads the
+# record (cJSON: Neuron device and system records, Chrome metadata; the
+# scanner: Chrome events), at the byte that is wrong. strict VALUE AT
+# MESSAGE puts VALUE where each has a value, the byte AT bytes into it
+# being the one MESSAGE names.
+strict() {
+	while IFS='|' read -r name head tail where; do
+		f="$tmp/strict-$name.json"
+		printf '%s%s%s' "$head" "$1" "$tail" > "$f"
+		refused_as "$f" "nxtop: $f: byte $((${#head} + $2)): $3 in $where"
+	done <<'EOF'
+device|{"instruction":[{"timestamp":1,"duration":1,"label":"Vector","opcode":|}]}|"instruction"[0]
+system|{"trace_event":[{"timestamp":1000,"duration":5,"name":|}]}|"trace_event"[0]
+event|{"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":|}]}|"traceEvents"[0]
+meta|{"traceEvents":[],"metadata":{"x":|}}|"metadata"
+EOF
+}
+# strings: escapes JSON does not have, short \u escapes, raw control
+# bytes (tab, newline, ESC)
+q=\'
+strict '"a\x"' 3 "expected one of \" \\ / b f n r t u after \\ in a string, found ${q}x$q"
+strict '"\u12"' 5 "expected 4 hex digits after \\u in a string, found $q\"$q"
+strict '"\u00zz"' 5 "expected 4 hex digits after \\u in a string, found ${q}z$q"
+for c in 09 0a 1b; do
+	b=$(printf "\\$(printf %03o 0x$c)x")	# x: $() drops a newline
+	strict "\"a${b%x}b\"" 2 \
+		"raw control byte 0x$c in a string, expected it escaped as \\u00$c"
+done
 printf '{"dma_throughput":[{"timestamp":1,"transfer_rate":1e999}]}' > "$tmp/rate.json"
 refused "$tmp/rate.json" '"transfer_rate" is a number out of range, expected a number'
 # -0 is 0; the largest ids stay exact
@@ -234,8 +269,8 @@ h="$tmp/hostile.json"
 {
 	printf '{"instruction":['
 	printf '{"timestamp":10,"duration":5,"opcode":"\\u001b]52;c;ZXZpbA==\\u0007","label":"\\u001b[2J","layer":"a\\u009b31m","hlo_name":"\\u202eevil","id":1},'
-	printf '{"timestamp":20,"duration":5,"opcode":"B\\u0000\\u007f\\u0085\\u0008x","label":"Vector","operands":"\302\233\033P+q\033\\\\\377\376","id":2}],'
-	printf '"\033]0;title\007":[{"k\033[31m":"\033[5mblink"}],'
+	printf '{"timestamp":20,"duration":5,"opcode":"B\\u0000\\u007f\\u0085\\u0008x","label":"Vector","operands":"\302\233\\u001bP+q\\u001b\\\\\377\376","id":2}],'
+	printf '"\\u001b]0;title\\u0007":[{"k\\u001b[31m":"\\u001b[5mblink"}],'
 	printf '"warnings":[{"category":"\\u001b[1m","message":"\\u001b]8;;http://x\\u0007link"}]}'
 } > "$h"
 i=0
@@ -252,7 +287,7 @@ done
 grep -q "ZXZpbA==" "$tmp/o1" "$tmp/o3" "$tmp/o11" ||
 	fail "the hostile name is not shown at all"
 # an error quoting the hostile key
-printf '{"instruction":[{"timestamp":1,"duration":1}],"\033]52;c;eA==\007":{"a":' > "$tmp/hkey.json"
+printf '{"instruction":[{"timestamp":1,"duration":1}],"\\u001b]52;c;eA==\\u0007":{"a":' > "$tmp/hkey.json"
 expect 1 "hkey.json: byte [0-9]+: unexpected end of file" "$NXTOP" import -q "$tmp/hkey.json"
 clean "$err" "error message"
 # the viewer: every screen of a walk through the views

@@ -211,9 +211,52 @@ static int expected(struct jsplit *s, const char *what, int c)
 	return fail(s, msg);
 }
 
-/* Copies a string token (opening quote at buf[pos]) into rec. Raw control
- * bytes are escaped so that the number tag stays unambiguous. With
- * out == NULL the decoded key goes to s->key instead. */
+/* Escapes JSON has besides \u (RFC 8259 §7). */
+static int is_escape(int c)
+{
+	return c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' ||
+	       c == 'n' || c == 'r' || c == 't';
+}
+
+static int is_hex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+/* A byte of a string that is not plain text (a backslash, what follows
+ * one, or a raw control byte), in escape state *esc: 0 outside an
+ * escape, 1 after a backslash, 2 to 5 at the hex digits of \u. 0 if
+ * JSON allows it there, else the error at it: a string that is not
+ * JSON is refused, never read as something it does not say. */
+static int string_byte(struct jsplit *s, int c, int *esc)
+{
+	char msg[128];
+
+	if (*esc == 1) {
+		*esc = c == 'u' ? 2 : 0;
+		if (c == 'u' || is_escape(c))
+			return 0;
+		return expected(s, "one of \" \\ / b f n r t u after \\ in a"
+				" string", c);
+	}
+	if (*esc) {
+		*esc = *esc == 5 ? 0 : *esc + 1;
+		return is_hex(c) ? 0 :
+		       expected(s, "4 hex digits after \\u in a string", c);
+	}
+	if (c == '\\') {
+		*esc = 1;
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "raw control byte 0x%02x in a string,"
+		 " expected it escaped as \\u%04x", c, c);
+	return fail(s, msg);
+}
+
+/* Copies a string token (opening quote at buf[pos]) into out, or with
+ * out == NULL its text into s->key (without the backslashes of its
+ * escapes). */
 static int scan_string(struct jsplit *s, struct strbuf *out)
 {
 	size_t klen = 0;
@@ -251,34 +294,22 @@ static int scan_string(struct jsplit *s, struct strbuf *out)
 		if (q == e)
 			continue;
 		unsigned char c = *q;
-		s->pos++;
-		if (esc) {
-			esc = 0;
-			s->uesc |= out && c == 'u';
-			if (out)
-				sb_addc(out, (char)c);
-			else if (klen < JSPLIT_MAX_KEY)
-				s->key[klen++] = (char)c;
-			continue;
-		}
-		if (c == '"') {
+		if (c == '"' && !esc) {
+			s->pos++;
 			if (out)
 				sb_addc(out, '"');
 			else
 				s->key[klen] = '\0';
 			return 0;
 		}
-		if (c == '\\') {
-			esc = 1;
-			if (out)
-				sb_addc(out, '\\');
-			continue;
-		}
-		/* a raw control byte */
+		if (string_byte(s, c, &esc))
+			return -1;
+		s->pos++;
+		s->uesc |= out && esc == 2;
 		if (out)
-			sb_printf(out, "\\u%04x", c);
-		else if (klen < JSPLIT_MAX_KEY)
-			s->key[klen++] = '?';
+			sb_addc(out, (char)c);
+		else if (klen < JSPLIT_MAX_KEY && !(c == '\\' && esc == 1))
+			s->key[klen++] = (char)c;
 	}
 }
 
@@ -414,6 +445,36 @@ static const unsigned char *number_end(const unsigned char *p,
 	return q;
 }
 
+/* The closing quote of the string whose text starts at p, when the
+ * buffer holds all of it and it is plain JSON; else NULL: scan_string
+ * reads it (split by the buffer), or says what is wrong with it. */
+static const unsigned char *string_end(struct jsplit *s,
+				       const unsigned char *p,
+				       const unsigned char *e)
+{
+	unsigned cp;
+
+	for (; p < e; p++) {
+		if (*p == '"')
+			return p;
+		if (*p < 0x20)
+			return NULL;
+		if (*p != '\\')
+			continue;
+		if (++p == e)
+			return NULL;
+		if (*p == 'u') {
+			if (e - p < 5 || jt_hex4((const char *)p + 1, &cp))
+				return NULL;
+			s->uesc = 1;
+			p += 4;
+		} else if (!is_escape(*p)) {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
 /* Scans what is already buffered, copying runs of bytes into s->rec
  * in bulk. Returns 1 when the value is complete, 0 when more input or
  * the careful path (scan_string, scan_number, scan_literal) is needed
@@ -469,15 +530,9 @@ static int scan_fast(struct jsplit *s, int *depth)
 			p++;
 			continue;
 		case '"':
-			for (q = p + 1; q < e && *q != '"' && *q >= 0x20; q++) {
-				if (*q != '\\')
-					continue;
-				if (++q == e)
-					break;
-				s->uesc |= *q == 'u';
-			}
-			if (q >= e || *q != '"')
-				goto careful;	/* split by the buffer, or raw controls */
+			q = string_end(s, p + 1, e);
+			if (!q)
+				goto careful;
 			p = q + 1;
 			done = after_value(*depth);
 			continue;

@@ -7,6 +7,11 @@
  * or a bare array of records ([{...}, ...]).  Each array element is one
  * record; a top-level value that is not an array is one record too.
  *
+ * The text is checked as it is cut, to RFC 8259: a string with an
+ * escape JSON does not have, a short \u escape or a raw control byte is
+ * an error at that byte, so the readers of records (cJSON, jscan.h)
+ * only ever see JSON.
+ *
  * Numbers a double may not hold exactly (integers of more than 15
  * digits, and any number written with a fraction or an exponent) are
  * handed to cJSON as their text, a string tagged with JSPLIT_NUMTEXT, so
