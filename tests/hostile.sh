@@ -129,6 +129,10 @@ for c in 09 0a 1b; do
 	strict "\"a${b%x}b\"" 2 \
 		"raw control byte 0x$c in a string, expected it escaped as \\u00$c"
 done
+# numbers: a leading zero, a '.' or an exponent without digits
+strict '01' 1 "malformed number \"01\": expected no digit after a leading 0, found ${q}1$q"
+strict '1.' 2 "malformed number \"1.\": expected a digit after '.'"
+strict '-1.5e' 5 "malformed number \"-1.5e\": expected a digit in the exponent"
 printf '{"dma_throughput":[{"timestamp":1,"transfer_rate":1e999}]}' > "$tmp/rate.json"
 refused "$tmp/rate.json" '"transfer_rate" is a number out of range, expected a number'
 # -0 is 0; the largest ids stay exact

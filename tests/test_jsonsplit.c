@@ -112,60 +112,6 @@ static void test_buffer_edges(void **state)
 	check_device(&g);
 }
 
-/* Numbers a double may not hold (integers of more than 15 digits, and
- * decimals) reach cJSON as tagged text, whether the buffer holds them
- * whole or cuts them; malformed ones go as written, for cJSON to
- * refuse. */
-static const char numbers_doc[] =
-	"[{\"a\":9223229769545287789,\"b\":18446744073709551615,"
-	"\"c\":-7090796317168725471,\"d\":123456789012345,"
-	"\"e\":1.5e300,\"f\":12345678901234567890.5,\"g\":9007199254740993.0,"
-	"\"h\":-0.5E-3,\"i\":1.,\"j\":01.5,\"k\":1-2345678901234567}]";
-
-static void check_numbers(const struct got *g)
-{
-	assert_int_equal(g->rc, 0);
-	assert_string_equal(g->text[0],
-		"{\"a\":\"\x01" "9223229769545287789\","
-		"\"b\":\"\x01" "18446744073709551615\","
-		"\"c\":\"\x01-7090796317168725471\",\"d\":123456789012345,"
-		"\"e\":\"\x01" "1.5e300\",\"f\":\"\x01" "12345678901234567890.5\","
-		"\"g\":\"\x01" "9007199254740993.0\",\"h\":\"\x01-0.5E-3\","
-		"\"i\":1.,\"j\":01.5,\"k\":1-2345678901234567}");
-}
-
-static void test_number_text(void **state)
-{
-	struct got g;
-
-	(void)state;
-	split_mem(numbers_doc, &g);
-	check_numbers(&g);
-	split_trickle(numbers_doc, &g);
-	check_numbers(&g);
-}
-
-static void test_bare_array(void **state)
-{
-	struct got g;
-
-	(void)state;
-	split_mem("\xef\xbb\xbf [ 1, \"x\", {\"a\": null} ]\n", &g);
-	assert_int_equal(g.rc, 0);
-	assert_int_equal(g.n, 4);
-	assert_string_equal(g.text[0], "1");
-	assert_string_equal(g.text[1], "\"x\"");
-	assert_string_equal(g.text[2], "{\"a\":null}");
-	assert_string_equal(g.key[0], "");
-	split_mem("[]", &g);
-	assert_int_equal(g.rc, 0);
-	assert_int_equal(g.n, 1);
-	assert_int_equal(g.kind[0], JREC_ARRAY_END);
-	split_mem("{}", &g);
-	assert_int_equal(g.rc, 0);
-	assert_int_equal(g.n, 0);
-}
-
 static void expect_error(const char *text, const char *msg)
 {
 	struct got g;
@@ -188,6 +134,92 @@ static void expect_exact(const char *text, const char *msg)
 	split_trickle(text, &g);
 	assert_int_equal(g.rc, -1);
 	assert_string_equal(err_get(), msg);
+}
+
+/* Numbers a double may not hold (integers of more than 15 digits, and
+ * decimals) reach cJSON as tagged text, whether the buffer holds them
+ * whole or cuts them; others go as written. */
+static const char numbers_doc[] =
+	"[{\"a\":9223229769545287789,\"b\":18446744073709551615,"
+	"\"c\":-7090796317168725471,\"d\":123456789012345,"
+	"\"e\":1.5e300,\"f\":12345678901234567890.5,\"g\":9007199254740993.0,"
+	"\"h\":-0.5E-3,\"i\":0,\"j\":-0,\"k\":1E+2}]";
+
+static void check_numbers(const struct got *g)
+{
+	assert_int_equal(g->rc, 0);
+	assert_string_equal(g->text[0],
+		"{\"a\":\"\x01" "9223229769545287789\","
+		"\"b\":\"\x01" "18446744073709551615\","
+		"\"c\":\"\x01-7090796317168725471\",\"d\":123456789012345,"
+		"\"e\":\"\x01" "1.5e300\",\"f\":\"\x01" "12345678901234567890.5\","
+		"\"g\":\"\x01" "9007199254740993.0\",\"h\":\"\x01-0.5E-3\","
+		"\"i\":0,\"j\":-0,\"k\":\"\x01" "1E+2\"}");
+}
+
+static void test_number_text(void **state)
+{
+	struct got g;
+
+	(void)state;
+	split_mem(numbers_doc, &g);
+	check_numbers(&g);
+	split_trickle(numbers_doc, &g);
+	check_numbers(&g);
+}
+
+/* Numbers that are not JSON are refused at the byte where they go
+ * wrong, whole or cut by the buffer: leading zeros, a '.' or an
+ * exponent without digits, a sign alone, a second sign or '.'. A '+' or
+ * a '.' cannot start a value. */
+static void test_bad_numbers(void **state)
+{
+	(void)state;
+	expect_exact("[01]", "t.json: byte 2: malformed number \"01\": expected"
+		     " no digit after a leading 0, found '1' in [0]");
+	expect_exact("{\"a\":[{\"b\":-00.5}]}", "t.json: byte 13: malformed"
+		     " number \"-00.5\": expected no digit after a leading 0,"
+		     " found '0' in \"a\"[0]");
+	expect_exact("[1.]", "t.json: byte 3: malformed number \"1.\": expected"
+		     " a digit after '.' in [0]");
+	expect_exact("[1.e5]", "t.json: byte 3: malformed number \"1.e5\":"
+		     " expected a digit after '.', found 'e' in [0]");
+	expect_exact("[1e]", "t.json: byte 3: malformed number \"1e\": expected"
+		     " a digit in the exponent in [0]");
+	expect_exact("[2E-]", "t.json: byte 4: malformed number \"2E-\":"
+		     " expected a digit in the exponent in [0]");
+	expect_exact("{\"a\":-}", "t.json: byte 6: malformed number \"-\":"
+		     " expected a digit after '-' in \"a\"");
+	expect_exact("[1.5.5]", "t.json: byte 4: malformed number \"1.5.5\":"
+		     " expected the number to end, found '.' in [0]");
+	expect_exact("[1-2345678901234567]", "t.json: byte 2: malformed number"
+		     " \"1-2345678901234567\": expected the number to end, found"
+		     " '-' in [0]");
+	expect_exact("[+1]", "t.json: byte 1: expected a JSON value, found '+'"
+		     " in [0]");
+	expect_exact("[.5]", "t.json: byte 1: expected a JSON value, found '.'"
+		     " in [0]");
+}
+
+static void test_bare_array(void **state)
+{
+	struct got g;
+
+	(void)state;
+	split_mem("\xef\xbb\xbf [ 1, \"x\", {\"a\": null} ]\n", &g);
+	assert_int_equal(g.rc, 0);
+	assert_int_equal(g.n, 4);
+	assert_string_equal(g.text[0], "1");
+	assert_string_equal(g.text[1], "\"x\"");
+	assert_string_equal(g.text[2], "{\"a\":null}");
+	assert_string_equal(g.key[0], "");
+	split_mem("[]", &g);
+	assert_int_equal(g.rc, 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.kind[0], JREC_ARRAY_END);
+	split_mem("{}", &g);
+	assert_int_equal(g.rc, 0);
+	assert_int_equal(g.n, 0);
 }
 
 /* Strings are JSON as RFC 8259 has it: each escape it defines passes as
@@ -272,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_buffer_edges),
 		cmocka_unit_test(test_number_text),
+		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_bare_array),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_errors),

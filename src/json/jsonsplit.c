@@ -139,12 +139,18 @@ static const char *where(struct jsplit *s)
 	return w;
 }
 
-static int fail(struct jsplit *s, const char *what)
+/* The error what at byte off of the file. */
+static int fail_at(struct jsplit *s, uint64_t off, const char *what)
 {
-	err_set("%s: byte %llu: %s%s", s->name,
-		(unsigned long long)jsplit_offset(s), what, where(s));
+	err_set("%s: byte %llu: %s%s", s->name, (unsigned long long)off, what,
+		where(s));
 	s->state = ST_DONE;
 	return -1;
+}
+
+static int fail(struct jsplit *s, const char *what)
+{
+	return fail_at(s, jsplit_offset(s), what);
 }
 
 /* Make buf[pos] readable. 1: ok; 0: end of input; -1: read error. */
@@ -346,38 +352,27 @@ static long take_run(struct jsplit *s, int (*ok)(int), char *w, size_t cap)
 	return (long)n;
 }
 
-/* Digits of the number literal lit; *integer is 0 when it has a
- * fraction or an exponent. */
-static size_t number_digits(const char *lit, size_t n, int *integer)
+/* A double holds every integer of up to 15 digits exactly (2^53 has
+ * 16); anything longer, or with a fraction or an exponent, is kept as
+ * its text. */
+static int needs_text(const char *lit, size_t n)
 {
 	size_t digits = 0;
 
-	*integer = 1;
 	for (size_t i = 0; i < n; i++) {
 		if (lit[i] >= '0' && lit[i] <= '9')
 			digits++;
 		else if (lit[i] != '-')
-			*integer = 0;
+			return 1;
 	}
-	return digits;
+	return digits > 15;
 }
 
-/* A double holds every integer of up to 15 digits exactly (2^53 has
- * 16); anything longer, or with a fraction or an exponent, is kept as
- * its text. */
-static int needs_text(size_t digits, int integer)
-{
-	return !integer || digits > 15;
-}
-
-/* Copies the number literal lit into out, as its tagged text when a
- * double may not hold it and it is a well-formed JSON number. */
+/* Copies the number literal lit, which is JSON, into out: as its
+ * tagged text when a double may not hold it. */
 static void put_number(struct strbuf *out, const char *lit, size_t n)
 {
-	int integer;
-	size_t digits = number_digits(lit, n, &integer);
-
-	if (needs_text(digits, integer) && jt_is_number(lit, n)) {
+	if (needs_text(lit, n)) {
 		sb_addc(out, '"');
 		sb_addc(out, JSPLIT_NUMTEXT);
 		sb_add(out, lit, n);
@@ -387,18 +382,29 @@ static void put_number(struct strbuf *out, const char *lit, size_t n)
 	}
 }
 
+/* A number that is not JSON ("01", "1.", "1e+") is refused at the byte
+ * where it goes wrong, never read as the number it resembles. */
 static int scan_number(struct jsplit *s, struct strbuf *out)
 {
-	char lit[400];
+	char lit[400], msg[160];
 	long n = take_run(s, is_num_char, lit, sizeof(lit));
-	int integer;
+	const char *why;
+	size_t at;
 
 	if (n == -2)
 		return fail(s, "number longer than 400 characters");
 	if (n < 0)
 		return -1;
-	if (!number_digits(lit, (size_t)n, &integer))
-		return fail(s, "malformed number");
+	why = jt_number_error(lit, (size_t)n, &at);
+	if (why) {
+		int k = snprintf(msg, sizeof(msg), "malformed number \"%.40s\":"
+				 " expected %s", lit, why);
+
+		if (at < (size_t)n && k > 0 && (size_t)k < sizeof(msg))
+			snprintf(msg + k, sizeof(msg) - (size_t)k,
+				 ", found '%c'", lit[at]);
+		return fail_at(s, jsplit_offset(s) - (uint64_t)n + at, msg);
+	}
 	put_number(out, lit, (size_t)n);
 	return 0;
 }
@@ -426,22 +432,31 @@ static int after_value(int depth)
 	return depth == 0;
 }
 
-/* End of the number at p when the buffer holds all of it and it has a
- * digit, else NULL (scan_number reads it); *text says whether it goes
- * as tagged text. */
+/* End of the number at p when the buffer holds all of it and it is
+ * JSON, else NULL: scan_number reads it, or says what is wrong with it.
+ * *text says whether it goes as tagged text. Integers, most numbers,
+ * are checked in the pass that finds their end. */
 static const unsigned char *number_end(const unsigned char *p,
 				       const unsigned char *e, int *text)
 {
-	const unsigned char *q = p;
-	size_t digits;
-	int integer;
+	const unsigned char *d = p + (*p == '-'), *q = d;
+	size_t at;
 
-	while (q < e && is_num_char(*q))
+	while (q < e && *q >= '0' && *q <= '9')
 		q++;
-	digits = number_digits((const char *)p, (size_t)(q - p), &integer);
-	if (q == e || !digits)
+	if (q < e && is_num_char(*q)) {
+		/* a fraction or an exponent */
+		while (q < e && is_num_char(*q))
+			q++;
+		if (q == e || jt_number_error((const char *)p,
+					      (size_t)(q - p), &at))
+			return NULL;
+		*text = 1;
+		return q;
+	}
+	if (q == e || q == d || (*d == '0' && q - d > 1))
 		return NULL;
-	*text = needs_text(digits, integer);
+	*text = q - d > 15;
 	return q;
 }
 

@@ -8,16 +8,16 @@
  * record; a top-level value that is not an array is one record too.
  *
  * The text is checked as it is cut, to RFC 8259: a string with an
- * escape JSON does not have, a short \u escape or a raw control byte is
- * an error at that byte, so the readers of records (cJSON, jscan.h)
- * only ever see JSON.
+ * escape JSON does not have, a short \u escape or a raw control byte, a
+ * number such as 01, 1. or 1e is an error at that byte, so the readers
+ * of records (cJSON, jscan.h) only ever see JSON.
  *
  * Numbers a double may not hold exactly (integers of more than 15
  * digits, and any number written with a fraction or an exponent) are
  * handed to cJSON as their text, a string tagged with JSPLIT_NUMTEXT, so
  * 64-bit ids, epoch-ns timestamps and decimals such as 1729888371.0565977
  * s survive exactly (src/json/jsonval.h reads them). Integers of up to
- * 15 digits, and malformed numbers (for cJSON to refuse), go as written. */
+ * 15 digits go as written. */
 #ifndef NX_JSONSPLIT_H
 #define NX_JSONSPLIT_H
 

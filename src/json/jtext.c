@@ -38,9 +38,9 @@ static const char *digits_end(const char *p, const char *end)
 	return p;
 }
 
-int jt_is_number(const char *p, size_t n)
+const char *jt_number_error(const char *p, size_t n, size_t *at)
 {
-	const char *end = p + n, *q;
+	const char *start = p, *end = p + n, *q, *why = NULL;
 
 	if (p < end && *p == '-')
 		p++;
@@ -49,21 +49,33 @@ int jt_is_number(const char *p, size_t n)
 	else if ((q = digits_end(p, end)) > p)
 		p = q;
 	else
-		return 0;
-	if (p < end && *p == '.') {
+		why = start < p ? "a digit after '-'" : "a digit";
+	if (!why && p < end && *p >= '0' && *p <= '9')
+		why = "no digit after a leading 0";
+	if (!why && p < end && *p == '.') {
 		if ((q = digits_end(p + 1, end)) == p + 1)
-			return 0;
+			why = "a digit after '.'";
 		p = q;
 	}
-	if (p < end && (*p == 'e' || *p == 'E')) {
+	if (!why && p < end && (*p == 'e' || *p == 'E')) {
 		p++;
 		if (p < end && (*p == '+' || *p == '-'))
 			p++;
 		if ((q = digits_end(p, end)) == p)
-			return 0;
+			why = "a digit in the exponent";
 		p = q;
 	}
-	return p == end;
+	if (!why && p < end)
+		why = "the number to end";
+	*at = (size_t)(p - start);
+	return why;
+}
+
+int jt_is_number(const char *p, size_t n)
+{
+	size_t at;
+
+	return !jt_number_error(p, n, &at);
 }
 
 void jt_i64(struct strbuf *sb, int64_t v)

@@ -12,8 +12,12 @@
 /* The value of four hex digits at p (which has 4 bytes); -1 if one is
  * not a hex digit. */
 int jt_hex4(const char *p, unsigned *out);
-/* 1 if the n bytes at p are exactly a JSON number (RFC 8259: no '+',
- * no leading zeros, digits on both sides of a '.'). */
+/* NULL if the n bytes at p are exactly a JSON number (RFC 8259: no
+ * '+', no leading zeros, digits on both sides of a '.', digits in an
+ * exponent); else what was expected ("a digit after '.'"), at byte *at
+ * (n when the bytes ended first). */
+const char *jt_number_error(const char *p, size_t n, size_t *at);
+/* 1 if the n bytes at p are exactly a JSON number. */
 int jt_is_number(const char *p, size_t n);
 void jt_i64(struct strbuf *sb, int64_t v);
 void jt_u64(struct strbuf *sb, uint64_t v);
