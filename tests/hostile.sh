@@ -133,6 +133,11 @@ done
 strict '01' 1 "malformed number \"01\": expected no digit after a leading 0, found ${q}1$q"
 strict '1.' 2 "malformed number \"1.\": expected a digit after '.'"
 strict '-1.5e' 5 "malformed number \"-1.5e\": expected a digit in the exponent"
+# grammar: values without a ',' between them (blanks are dropped as a
+# record is copied: [1 2] must not become [12]), no ':', a trailing ','
+strict '[1 2]' 3 "expected ',' or ']', found ${q}2$q"
+strict '{"a" 1}' 5 "expected ':', found ${q}1$q"
+strict '{"a":1,}' 7 "expected a quoted key, found $q}$q"
 printf '{"dma_throughput":[{"timestamp":1,"transfer_rate":1e999}]}' > "$tmp/rate.json"
 refused "$tmp/rate.json" '"transfer_rate" is a number out of range, expected a number'
 # -0 is 0; the largest ids stay exact

@@ -263,6 +263,45 @@ static void test_strings(void **state)
 		     " b f n r t u after \\ in a string, found 'q'");
 }
 
+/* Records follow JSON's grammar, checked as they are cut: a token
+ * where the grammar has none is refused at that byte (blanks are
+ * dropped as records are copied, so [1 2] would otherwise become [12]),
+ * whether the buffer holds the record whole or cuts it anywhere. */
+static void test_grammar(void **state)
+{
+	(void)state;
+	expect_exact("[[1 2]]", "t.json: byte 4: expected ',' or ']', found"
+		     " '2' in [0]");
+	expect_exact("[[\"a\" \"b\"]]", "t.json: byte 6: expected ',' or ']',"
+		     " found '\"' in [0]");
+	expect_exact("[[true false]]", "t.json: byte 7: expected ',' or ']',"
+		     " found 'f' in [0]");
+	expect_exact("[{\"a\" 1}]", "t.json: byte 6: expected ':', found '1'"
+		     " in [0]");
+	expect_exact("[{\"a\"}]", "t.json: byte 5: expected ':', found '}'"
+		     " in [0]");
+	expect_exact("[{\"a\":}]", "t.json: byte 6: expected a JSON value,"
+		     " found '}' in [0]");
+	expect_exact("[{\"a\":1 \"b\":2}]", "t.json: byte 8: expected ',' or"
+		     " '}', found '\"' in [0]");
+	expect_exact("[{\"a\":1:2}]", "t.json: byte 7: expected ',' or '}',"
+		     " found ':' in [0]");
+	expect_exact("[{\"a\":1,}]", "t.json: byte 8: expected a quoted key,"
+		     " found '}' in [0]");
+	expect_exact("[[1,]]", "t.json: byte 4: expected a JSON value, found"
+		     " ']' in [0]");
+	expect_exact("[{1:2}]", "t.json: byte 2: expected a quoted key or"
+		     " '}', found '1' in [0]");
+	expect_exact("[[1:2]]", "t.json: byte 3: expected ',' or ']', found"
+		     " ':' in [0]");
+	expect_exact("[{\"a\":[1}]", "t.json: byte 8: expected ',' or ']',"
+		     " found '}' in [0]");
+	expect_exact("{\"a\":{\"b\":1 2}}", "t.json: byte 12: expected ',' or"
+		     " '}', found '2' in \"a\"");
+	expect_exact("[{\"a\":1", "t.json: byte 7: unexpected end of file,"
+		     " expected ',' or '}' in [0]");
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -275,7 +314,7 @@ static void test_errors(void **state)
 	expect_error("{\"a\": [1 2]}", "expected ',' or ']'");
 	expect_error("{\"a\": [NaN]}", "expected a JSON value, found 'N'");
 	expect_error("{\"a\": [1]} x", "expected end of file");
-	expect_error("{\"a\": [{]}]}", "expected a JSON value, found ']'");
+	expect_error("{\"a\": [{]}]}", "expected a quoted key or '}', found ']'");
 	expect_error("{\"a\": [1],}", "expected a quoted key");
 	expect_error("nope", "expected '{' or '['");
 	expect_error("{\"a\": [\"unterminated]}", "unexpected end of file");
@@ -307,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_bare_array),
 		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_grammar),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_depth_limit),
 	};

@@ -24,12 +24,13 @@ printf '{"traceEvents":[{"pid":1,"ts":1}]}' >"$tmp/noph.json"
 expect 1 "noph.json: byte 16: missing \"ph\" in \"traceEvents\"\[0\]" \
 	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/noph.json"
 # each Chrome event read by the scanner: what was wrong, at the event's
-# byte, late in a file whose earlier events were fine
+# byte (or AT bytes into it, the fourth argument, for text that is not
+# JSON), late in a file whose earlier events were fine
 bad_event() {
 	awk 'BEGIN { printf "{\"traceEvents\":["; for (i = 0; i < 5000; i++)
 		printf "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1},", i }' >"$tmp/$1.json"
 	printf '%s]}' "$2" >>"$tmp/$1.json"
-	at=$(($(stat -c %s "$tmp/$1.json") - ${#2} - 2))
+	at=$(($(stat -c %s "$tmp/$1.json") - ${#2} - 2 + ${4:-0}))
 	expect 1 "$1.json: byte $at: $3 in \"traceEvents\"\\[5000\\]\$" \
 		"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/$1.json"
 	no_file "$tmp/bad.nxdb"
@@ -41,7 +42,7 @@ bad_event twodots '{"ph":"X","ts":"1.5.5"}' '"ts" is not a time in µs that fits
 bad_event durobj '{"ph":"X","ts":1,"dur":{"us":1}}' '"dur" is an object, expected a number of µs'
 bad_event phnum '{"ph":88,"ts":1}' '"ph" is a number, expected a phase letter'
 bad_event pidobj '{"ph":"X","ts":1,"pid":[1]}' '"pid" is an array, expected a string or a number'
-bad_event member '{"ph":"X","ts":1,,"dur":2}' 'malformed event object'
+bad_event member '{"ph":"X","ts":1,,"dur":2}' "expected a quoted key, found ','" 17
 bad_event nots '{"ph":"X","dur":2}' 'missing "ts"'
 bad_event bigcounter '{"ph":"C","ts":1,"args":{"a":1,"b":1e999}}' 'counter value "b" is a number out of range'
 printf '[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2},{"ph":"X",' >"$tmp/cut.json"

@@ -32,6 +32,8 @@ struct jsplit {
 	uint64_t index;
 	struct strbuf rec;
 	int uesc;			/* rec holds a \\u escape */
+	int depth;			/* brackets open in rec */
+	unsigned expect;		/* tokens rec may go on with (T_*) */
 	char stack[JSPLIT_MAX_DEPTH];
 };
 
@@ -426,10 +428,44 @@ static int scan_literal(struct jsplit *s, struct strbuf *out)
 	return fail(s, "expected a JSON value");
 }
 
-/* Token after a value inside a record, or the end of the record. */
-static int after_value(int depth)
+/* The tokens a record may go on with, as RFC 8259's grammar has it. */
+enum {
+	T_VALUE = 1,		/* a string, number, literal, '{' or '[' */
+	T_KEY = 2,		/* a string before ':' */
+	T_COLON = 4,
+	T_COMMA = 8,
+	T_END_OBJ = 16,		/* '}' */
+	T_END_ARR = 32,		/* ']' */
+};
+
+/* What may follow a value with depth brackets open: ',' or the bracket
+ * that closes the innermost; none (0) when the value is the record. */
+static unsigned after_value(const struct jsplit *s, int depth)
 {
-	return depth == 0;
+	if (!depth)
+		return 0;
+	return T_COMMA | (s->stack[depth - 1] == '{' ? T_END_OBJ : T_END_ARR);
+}
+
+/* The tokens x, in words. */
+static const char *expect_what(unsigned x)
+{
+	switch (x) {
+	case T_VALUE:
+		return "a JSON value";
+	case T_VALUE | T_END_ARR:
+		return "a JSON value or ']'";
+	case T_KEY:
+		return "a quoted key";
+	case T_KEY | T_END_OBJ:
+		return "a quoted key or '}'";
+	case T_COLON:
+		return "':'";
+	case T_COMMA | T_END_OBJ:
+		return "',' or '}'";
+	default:
+		return "',' or ']'";
+	}
 }
 
 /* End of the number at p when the buffer holds all of it and it is
@@ -491,17 +527,20 @@ static const unsigned char *string_end(struct jsplit *s,
 }
 
 /* Scans what is already buffered, copying runs of bytes into s->rec
- * in bulk. Returns 1 when the value is complete, 0 when more input or
- * the careful path (scan_string, scan_number, scan_literal) is needed
- * at s->pos, -1 on error. */
-static int scan_fast(struct jsplit *s, int *depth)
+ * in bulk and checking each token against the grammar (s->expect): a
+ * record that is not JSON is refused at the token that is wrong, never
+ * read as something else ([1 2] is not [12], blanks being dropped).
+ * Returns 1 when the value is complete, 0 when more input or the
+ * careful path (scan_token) is needed at s->pos, -1 on error. */
+static int scan_fast(struct jsplit *s)
 {
 	const unsigned char *b = s->buf;
 	const unsigned char *p = b + s->pos, *e = b + s->end, *run = p;
-	int done = 0;
+	unsigned x = s->expect;
+	int depth = s->depth;
 
 #define FLUSH() sb_add(&s->rec, run, (size_t)(p - run))
-	while (p < e && !done) {
+	while (p < e && x) {
 		const unsigned char *q;
 		int text;
 
@@ -518,52 +557,51 @@ static int scan_fast(struct jsplit *s, int *depth)
 			continue;
 		case '{':
 		case '[':
-			if (*depth == JSPLIT_MAX_DEPTH) {
-				s->pos = (size_t)(p - b);
-				return fail(s, "nesting deeper than 512 levels");
-			}
-			s->stack[(*depth)++] = (char)*p++;
+			if (!(x & T_VALUE))
+				goto bad;
+			if (depth == JSPLIT_MAX_DEPTH)
+				goto deep;
+			s->stack[depth++] = (char)*p;
+			x = *p++ == '{' ? T_KEY | T_END_OBJ : T_VALUE | T_END_ARR;
 			continue;
 		case '}':
 		case ']':
-			if (!*depth || s->stack[*depth - 1] != (*p == '}' ? '{' : '[')) {
-				FLUSH();
-				s->pos = (size_t)(p - b);
-				return expected(s, "a JSON value", *p);
-			}
-			(*depth)--;
+			if (!(x & (*p == '}' ? T_END_OBJ : T_END_ARR)))
+				goto bad;
 			p++;
-			done = after_value(*depth);
+			x = after_value(s, --depth);
 			continue;
 		case ',':
-		case ':':
-			if (!*depth) {
-				FLUSH();
-				s->pos = (size_t)(p - b);
-				return expected(s, "a JSON value", *p);
-			}
+			if (!(x & T_COMMA))
+				goto bad;
 			p++;
+			x = s->stack[depth - 1] == '{' ? T_KEY : T_VALUE;
+			continue;
+		case ':':
+			if (!(x & T_COLON))
+				goto bad;
+			p++;
+			x = T_VALUE;
 			continue;
 		case '"':
+			if (!(x & (T_KEY | T_VALUE)))
+				goto bad;
 			q = string_end(s, p + 1, e);
 			if (!q)
 				goto careful;
 			p = q + 1;
-			done = after_value(*depth);
+			x = x & T_KEY ? T_COLON : after_value(s, depth);
 			continue;
 		case 't':
 		case 'f':
 		case 'n':
 			goto careful;
 		default:
-			if (*p != '-' && (*p < '0' || *p > '9')) {
-				FLUSH();
-				s->pos = (size_t)(p - b);
-				return expected(s, "a JSON value", *p);
-			}
+			if (!(x & T_VALUE) || (*p != '-' && (*p < '0' || *p > '9')))
+				goto bad;
 			q = number_end(p, e, &text);
 			if (!q)
-				goto careful;	/* split by the buffer, or malformed */
+				goto careful;
 			if (text) {
 				FLUSH();
 				put_number(&s->rec, (const char *)p,
@@ -571,73 +609,76 @@ static int scan_fast(struct jsplit *s, int *depth)
 				run = q;
 			}
 			p = q;
-			done = after_value(*depth);
+			x = after_value(s, depth);
 			continue;
 		}
 	}
-	FLUSH();
-	s->pos = (size_t)(p - b);
-	if (s->rec.len > JSPLIT_MAX_RECORD)
-		return fail(s, "record larger than 64 MiB");
-	return done;
 careful:
 	FLUSH();
 	s->pos = (size_t)(p - b);
-	return 0;
+	s->expect = x;
+	s->depth = depth;
+	if (s->rec.len > JSPLIT_MAX_RECORD)
+		return fail(s, "record larger than 64 MiB");
+	return !x;
+deep:
+	s->pos = (size_t)(p - b);
+	return fail(s, "nesting deeper than 512 levels");
+bad:
+	s->pos = (size_t)(p - b);
+	return expected(s, expect_what(x), *p);
 #undef FLUSH
+}
+
+/* A string, number or literal read by the careful path (it is cut by
+ * the buffer, or there is something to say about it), where the
+ * grammar allows one. */
+static int scan_token(struct jsplit *s, int c)
+{
+	unsigned x = s->expect;
+	int key = c == '"' && (x & T_KEY), rc;
+
+	if (!key && !(x & T_VALUE))
+		return expected(s, expect_what(x), c);
+	if (c == '"')
+		rc = scan_string(s, &s->rec);
+	else if (c == 't' || c == 'f' || c == 'n')
+		rc = scan_literal(s, &s->rec);
+	else
+		rc = scan_number(s, &s->rec);
+	if (rc)
+		return -1;
+	s->expect = key ? T_COLON : after_value(s, s->depth);
+	return 0;
 }
 
 /* Copies one whole JSON value starting at the next token into s->rec. */
 static int scan_value(struct jsplit *s)
 {
-	int depth = 0;
-
 	sb_reset(&s->rec);
 	s->uesc = 0;
+	s->depth = 0;
+	s->expect = T_VALUE;
 	for (;;) {
-		int c = peek_token(s);
+		int c = peek_token(s), rc;
 
 		if (c == -2)
 			return -1;
 		if (c == -1)
-			return unexpected_end(s, depth ? "',' or a closing bracket"
-						      : "a JSON value");
+			return unexpected_end(s, expect_what(s->expect));
 		if (s->rec.len > JSPLIT_MAX_RECORD)
 			return fail(s, "record larger than 64 MiB");
-		switch (c) {
-		case '"':
-			if (scan_string(s, &s->rec))
+		if (c == '"' || c == 't' || c == 'f' || c == 'n' || c == '-' ||
+		    (c >= '0' && c <= '9')) {
+			if (scan_token(s, c))
 				return -1;
-			break;
-		case 't':
-		case 'f':
-		case 'n':
-			if (scan_literal(s, &s->rec))
-				return -1;
-			break;
-		default:
-			if (c == '-' || (c >= '0' && c <= '9')) {
-				if (scan_number(s, &s->rec))
-					return -1;
-				break;
-			}
-			/* brackets and separators: the bulk path */
-			switch (scan_fast(s, &depth)) {
-			case -1:
-				return -1;
-			case 1:
+			if (!s->expect)
 				return 0;
-			}
-			continue;
 		}
-		if (!depth)
-			return 0;
-		switch (scan_fast(s, &depth)) {
-		case -1:
-			return -1;
-		case 1:
-			return 0;
-		}
+		/* brackets and separators, and runs of whole tokens */
+		rc = scan_fast(s);
+		if (rc)
+			return rc < 0 ? -1 : 0;
 	}
 }
 

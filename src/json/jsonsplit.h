@@ -9,7 +9,8 @@
  *
  * The text is checked as it is cut, to RFC 8259: a string with an
  * escape JSON does not have, a short \u escape or a raw control byte, a
- * number such as 01, 1. or 1e is an error at that byte, so the readers
+ * number such as 01, 1. or 1e, a token where the grammar has none (the
+ * 2 of [1 2], a trailing ',') is an error at that byte, so the readers
  * of records (cJSON, jscan.h) only ever see JSON.
  *
  * Numbers a double may not hold exactly (integers of more than 15
