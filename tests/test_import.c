@@ -285,7 +285,8 @@ static void test_bad_input(void **state)
 	expect_bad("notobj.json", "{\"instruction\":[1]}",
 		   "expected an object, found a number in \"instruction\"[0]");
 	expect_bad("value.json", "{\"instruction\":{\"timestamp\":1}}",
-		   "expected an array of records in \"instruction\"");
+		   "expected an array of records, found an object in"
+		   " \"instruction\"");
 	expect_bad("unknown.json", "{\"foo\":[{\"a\":1}],\"bar\":[]}",
 		   "no Neuron profile data found (top-level keys: \"foo\", \"bar\")");
 	expect_bad("empty.json", "", "empty file");

@@ -295,6 +295,13 @@ static void test_bad_input(void **state)
 				"\"timestamp\":1,\"util\":2}]}", &o));
 	assert_non_null(strstr(err_get(), "\"cpu_id\" is a string, expected a"
 			       " CPU number or \"average\""));
+	/* the data of a system profile is arrays of records, as in a
+	 * device profile: one object is not read as one event */
+	assert_null(import_text("one.json", "{\"trace_event\":{\"name\":\"a\","
+				"\"timestamp\":1,\"duration\":1}}", &o));
+	assert_non_null(strstr(err_get(), "one.json: byte 15: expected an array"
+			       " of records, found an object in"
+			       " \"trace_event\""));
 }
 
 /* Epoch-ns times written as decimals are read from their text, exact:

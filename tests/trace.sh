@@ -45,6 +45,14 @@ bad_event pidobj '{"ph":"X","ts":1,"pid":[1]}' '"pid" is an array, expected a st
 bad_event member '{"ph":"X","ts":1,,"dur":2}' "expected a quoted key, found ','" 17
 bad_event nots '{"ph":"X","dur":2}' 'missing "ts"'
 bad_event bigcounter '{"ph":"C","ts":1,"args":{"a":1,"b":1e999}}' 'counter value "b" is a number out of range'
+# "traceEvents" that is not an array is refused, not read as a trace
+# without events
+for v in '{}|an object' '{"ph":"X"}|an object' '7|a number' 'null|null'; do
+	printf '{"traceEvents":%s}' "${v%|*}" >"$tmp/notarray.json"
+	expect 1 "^nxtop: $tmp/notarray.json: byte 15: expected an array of events, found ${v#*|} in \"traceEvents\"\$" \
+		"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/notarray.json"
+	no_file "$tmp/bad.nxdb"
+done
 printf '[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2},{"ph":"X",' >"$tmp/cut.json"
 expect 1 "cut.json: byte [0-9]+: unexpected end of file" \
 	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/cut.json"

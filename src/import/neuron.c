@@ -862,6 +862,9 @@ static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
 	if (ks->system) {
 		ks->known = 1;
 		n->saw_known_key = 1;
+		if (r->kind == JREC_VALUE)
+			return import_fail(n->im, r, "expected an array of"
+					   " records, found %s", jv_type_name(o));
 		if (!n->sys)
 			n->sys = sysimp_new(n->im);
 		return n->sys ? sysimp_record(n->sys, r, o, prepared) : -1;
@@ -872,7 +875,8 @@ static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
 		ks->known = 1;
 		n->saw_known_key = 1;
 		if (r->kind == JREC_VALUE)
-			rc = import_fail(n->im, r, "expected an array of records");
+			rc = import_fail(n->im, r, "expected an array of records,"
+					 " found %s", jv_type_name(o));
 		else if (!cJSON_IsObject(o))
 			rc = import_fail(n->im, r, "expected an object, found %s",
 					 jv_type_name(o));

@@ -630,18 +630,23 @@ static int event(struct chrome *c, const struct jrec *r, struct event *e)
 }
 
 /* Top-level members other than the events: small objects and values
- * become info tables; anything else is skipped. */
+ * become info tables; anything else is skipped. "traceEvents" that is
+ * not an array is no trace: refused, not read as one without events. */
 static int other(struct chrome *c, const struct jrec *r)
 {
 	struct wvalue v;
 	cJSON *o;
+	int rc = 0;
 
 	if (r->kind != JREC_VALUE)
 		return 0;
 	o = cJSON_ParseWithLength(r->text, r->len);
 	if (!o)
 		return import_fail(c->im, r, "invalid JSON");
-	if (cJSON_IsObject(o)) {
+	if (r->key && !strcmp(r->key, "traceEvents")) {
+		rc = import_fail(c->im, r, "expected an array of events, found"
+				 " %s", jv_type_name(o));
+	} else if (cJSON_IsObject(o)) {
 		for (const cJSON *m = o->child; m; m = m->next) {
 			jv_to_wvalue(m, &v, &c->tmp);
 			writer_info(c->w, c->im->profile, r->key, 0,
@@ -652,7 +657,7 @@ static int other(struct chrome *c, const struct jrec *r)
 		writer_info(c->w, c->im->profile, "trace", 0, r->key, &v);
 	}
 	cJSON_Delete(o);
-	return 0;
+	return rc;
 }
 
 static void warn(struct chrome *c, uint64_t n, const char *what)
