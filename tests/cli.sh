@@ -81,6 +81,31 @@ expect 1 "^nxtop: $tmp/big-crc.json.gz: byte [0-9]+: read error: gzip: bad check
 	"$NXTOP" summary -q "$tmp/big-crc.json.gz"
 expect 1 "^nxtop: $tmp/big-cut.json.gz: byte [0-9]+: read error: gzip: cut short \(near byte [0-9]+ of the file\)" \
 	"$NXTOP" summary -q "$tmp/big-cut.json.gz"
+# a file of several gzip members reads as their concatenation, the key
+# that tells the format in the second member (gzip -c a b > ab); bytes
+# after the last member that start no other one (garbage, zero padding)
+# are an error where they start, whether the format is being told or
+# the file is far past that, never dropped
+printf '{"foo":1,' | gzip -n > "$tmp/multi.json.gz"
+sed '1s/^{//' "$fx/chrome_phases.json" | gzip -n >> "$tmp/multi.json.gz"
+expect 0 "" "$NXTOP" summary -q "$tmp/multi.json.gz"
+sed 1d "$out" > "$tmp/multi.txt"
+expect 0 "" "$NXTOP" summary -q "$fx/chrome_phases.json"
+sed 1d "$out" | diff - "$tmp/multi.txt" >/dev/null ||
+	fail "multi.json.gz: $(cat "$tmp/multi.txt")"
+for junk in garbage '\0\0\0\0' x; do
+	for f in small big; do
+		cp "$tmp/$f.json.gz" "$tmp/$f-junk.json.gz"
+		printf "$junk" >> "$tmp/$f-junk.json.gz"
+	done
+	expect 1 "^nxtop: $tmp/small-junk.json.gz: byte $(wc -c < "$tmp/small.json.gz"): gzip: trailing garbage after the compressed data$" \
+		"$NXTOP" summary -q "$tmp/small-junk.json.gz"
+	expect 1 "^nxtop: $tmp/big-junk.json.gz: byte [0-9]+: read error: gzip: trailing garbage after the compressed data \(near byte $(wc -c < "$tmp/big.json.gz") of the file\)" \
+		"$NXTOP" summary -q "$tmp/big-junk.json.gz"
+done
+cat "$tmp/big.json.gz" "$tmp/small.json.gz" > "$tmp/two.json.gz"
+expect 1 "^nxtop: $tmp/two.json.gz: byte [0-9]+: expected end of file, found '\{' in \[20000\]$" \
+	"$NXTOP" summary -q "$tmp/two.json.gz"
 no_temps "$tmp" "failed imports"
 # a file name of 245 bytes (the limit is 255): its temporary files have
 # short names of their own, and its cache fits beside it

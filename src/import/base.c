@@ -9,25 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "src/import/gunzip.h"
 #include "src/import/readahead.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 #include "model/cache/cache.h"
 #include "model/util.h"
 #include "model/text.h"
-
-const char *import_gzip_why(int code, const char *msg)
-{
-	if (code == Z_BUF_ERROR)
-		return "cut short";
-	if (msg && strstr(msg, "incorrect data check"))
-		return "bad checksum";
-	if (msg && strstr(msg, "incorrect length check"))
-		return "bad length";
-	return "corrupt data";
-}
 
 int import_fail(struct import *im, const struct jrec *r, const char *fmt, ...)
 {
@@ -189,31 +178,24 @@ int import_open(struct import *im)
 	return fd;
 }
 
-/* gzip input, with the bytes it gave so far. */
+/* gzip input: the stream, and the file it owns. */
 struct gzin {
-	gzFile gz;
-	uint64_t out;
+	struct gunzip *gz;
+	int fd;
 };
 
 static long gz_read(void *ctx, void *buf, size_t len)
 {
 	struct gzin *g = ctx;
-	int n = gzread(g->gz, buf, (unsigned)NX_MIN(len, 1u << 30));
-	z_off64_t in;
-	int e = Z_OK;
-	const char *msg = n <= 0 ? gzerror(g->gz, &e) : NULL;
+	long n = gunzip_read(g->gz, buf, len);
+	uint64_t in = gunzip_in(g->gz), out = gunzip_out(g->gz);
 
-	/* 0 with Z_BUF_ERROR: the data ends before its stream does */
-	if (n < 0 || (n == 0 && e == Z_BUF_ERROR)) {
-		err_set("gzip: %s (near byte %lld of the file)",
-			e == Z_ERRNO ? strerror(errno) : import_gzip_why(e, msg),
-			(long long)gzoffset64(g->gz));
+	if (n < 0) {
+		err_set("gzip: %s (near byte %llu of the file)",
+			gunzip_why(g->gz), (unsigned long long)in);
 		return -1;
 	}
-	g->out += (uint64_t)n;
-	in = gzoffset64(g->gz);
-	if (g->out > GZIP_FREE_BYTES && in > 0 &&
-	    g->out / GZIP_MAX_RATIO > (uint64_t)in) {
+	if (out > GZIP_FREE_BYTES && in > 0 && out / GZIP_MAX_RATIO > in) {
 		err_set("gzip data expands more than %d times: refused as a"
 			" decompression bomb", GZIP_MAX_RATIO);
 		return -1;
@@ -233,19 +215,12 @@ struct jsplit *import_open_json(struct import *im, int *fd)
 	if (fstat(*fd, &sb) == 0)
 		im->size = (uint64_t)sb.st_size;
 	if (pread(*fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-		gzFile gz = gzdopen(*fd, "rb");
-
-		if (!gz) {
-			err_set("%s: cannot read gzip data", im->name);
-			close(*fd);
-			return NULL;
-		}
-		gzbuffer(gz, 1 << 20);
+		g = xcalloc(1, sizeof(*g));
+		g->gz = gunzip_open(*fd);
+		g->fd = *fd;
 		*fd = -1;
 		/* progress counts compressed bytes: unknown here */
 		im->size = 0;
-		g = xcalloc(1, sizeof(*g));
-		g->gz = gz;
 		/* inflating overlaps with splitting */
 		return jsplit_open_reader(readahead_read,
 					  readahead_start(gz_read, g), im->name);
@@ -259,7 +234,8 @@ void import_close_json(struct jsplit *s, int fd)
 	if (s && fd < 0) {
 		struct gzin *g = readahead_stop(jsplit_reader_ctx(s));
 
-		gzclose(g->gz);
+		gunzip_close(g->gz);
+		close(g->fd);
 		free(g);
 	}
 	jsplit_close(s);

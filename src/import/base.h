@@ -132,9 +132,6 @@ int import_get_str(const struct cJSON *v, unsigned opts, const char **out,
 #define GZIP_MAX_RATIO 256
 #define GZIP_FREE_BYTES (64u << 20)
 
-/* What went wrong in gzip data, in words, from zlib's code and message. */
-const char *import_gzip_why(int code, const char *msg);
-
 /* Opens the input for reading; -1 with err_get() set if it cannot be
  * opened or is not a regular file. */
 int import_open(struct import *im);

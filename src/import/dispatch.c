@@ -11,11 +11,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "model/cache/cache.h"
 #include "model/util.h"
 #include "src/import/formats.h"
+#include "src/import/gunzip.h"
 #include "src/import/neuron.h"
 #include "src/import/parquet/folder.h"
 #include "src/json/jkeys.h"
@@ -69,12 +69,10 @@ static enum input_format sniff_json(struct jkeys *k)
 }
 
 /* A file's bytes after its first ones, for the key walk: as they are, or
- * inflated from the gzip stream the first ones came from. */
+ * inflated from the gzip data the first ones came from. */
 struct sniff_in {
 	int fd;
-	int gzip;
-	z_stream z;
-	unsigned char in[16384];
+	struct gunzip *gz;
 };
 
 /* Inflates into out until it is full or the data ends. Returns the
@@ -82,47 +80,31 @@ struct sniff_in {
  * the file) when the data is damaged before out is full. */
 static long gz_inflate(struct sniff_in *s, unsigned char *out, size_t n)
 {
-	z_stream *z = &s->z;
-	int rc = Z_OK;
-	ssize_t got;
+	long got = gunzip_read(s->gz, out, n);
 
-	z->next_out = out;
-	z->avail_out = (uInt)n;
-	while (rc == Z_OK && z->avail_out) {
-		if (!z->avail_in) {
-			got = read(s->fd, s->in, sizeof(s->in));
-			if (got <= 0) {
-				rc = got < 0 ? Z_ERRNO : Z_BUF_ERROR;
-				break;
-			}
-			z->next_in = s->in;
-			z->avail_in = (uInt)got;
-		}
-		rc = inflate(z, Z_NO_FLUSH);
-	}
-	if (rc != Z_OK && rc != Z_STREAM_END) {
-		err_set("byte %lu: gzip: %s", (unsigned long)z->total_in,
-			rc == Z_ERRNO ? strerror(errno) : import_gzip_why(rc, z->msg));
-		return -1;
-	}
-	return (long)(n - z->avail_out);
+	if (got < 0)
+		err_set("byte %llu: gzip: %s",
+			(unsigned long long)gunzip_in(s->gz), gunzip_why(s->gz));
+	return got;
 }
 
 static long sniff_read(void *ctx, void *buf, size_t len)
 {
 	struct sniff_in *s = ctx;
+	uint64_t out;
 
-	if (!s->gzip)
+	if (!s->gz)
 		return (long)read(s->fd, buf, len);
 	/* a bomb is the importer's to refuse, with its own words */
-	if (s->z.total_out > GZIP_FREE_BYTES &&
-	    s->z.total_out / GZIP_MAX_RATIO > s->z.total_in)
+	out = gunzip_out(s->gz);
+	if (out > GZIP_FREE_BYTES && out / GZIP_MAX_RATIO > gunzip_in(s->gz))
 		return -1;
 	return gz_inflate(s, buf, len);
 }
 
 /* Damage in the first cap bytes inflated is said now, with where it is
- * in the file; damage further on is left to the importer. */
+ * in the file; damage further on is left to the importer. Every member
+ * of the file is read, so that a key in the second is found too. */
 static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
 				    size_t cap)
 {
@@ -132,12 +114,7 @@ static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
 
 	if (lseek(s->fd, 0, SEEK_SET))
 		return FMT_UNKNOWN;
-	memset(&s->z, 0, sizeof(s->z));
-	if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
-		err_set("gzip: cannot inflate");
-		return FMT_UNREADABLE;
-	}
-	s->gzip = 1;
+	s->gz = gunzip_open(s->fd);
 	n = gz_inflate(s, buf, cap);
 	if (n < 0) {
 		f = FMT_UNREADABLE;
@@ -145,7 +122,8 @@ static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
 		jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
 		f = sniff_json(&k);
 	}
-	inflateEnd(&s->z);
+	gunzip_close(s->gz);
+	s->gz = NULL;
 	return f;
 }
 
@@ -200,7 +178,7 @@ enum input_format import_detect(const char *path)
 		return FMT_UNKNOWN;
 	}
 	in.fd = fd;
-	in.gzip = 0;
+	in.gz = NULL;
 	n = read(fd, buf, sizeof(buf));
 	if (n < 0)
 		err_set("%s", strerror(errno));
