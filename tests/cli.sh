@@ -90,7 +90,10 @@ printf '{"foo":1,' | gzip -n > "$tmp/multi.json.gz"
 sed '1s/^{//' "$fx/chrome_phases.json" | gzip -n >> "$tmp/multi.json.gz"
 expect 0 "" "$NXTOP" summary -q "$tmp/multi.json.gz"
 sed 1d "$out" > "$tmp/multi.txt"
-expect 0 "" "$NXTOP" summary -q "$fx/chrome_phases.json"
+# (a copy: a cache beside the fixture would be one more file in the
+# source tree, which other tests list)
+cp "$fx/chrome_phases.json" "$tmp/phases.json"
+expect 0 "" "$NXTOP" summary -q "$tmp/phases.json"
 sed 1d "$out" | diff - "$tmp/multi.txt" >/dev/null ||
 	fail "multi.json.gz: $(cat "$tmp/multi.txt")"
 for junk in garbage '\0\0\0\0' x; do
