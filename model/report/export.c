@@ -758,6 +758,8 @@ static void search_json(struct jout *j, struct match_ctx *c,
 			const struct search_stats *st,
 			const struct search_dist *sd)
 {
+	const char *note = search_note(x->s, st);
+
 	jout_obj(j);
 	jout_kstr(j, "query", search_text(x->s));
 	jout_kint(j, "start_ns", x->t0 - x->p.start);
@@ -765,8 +767,8 @@ static void search_json(struct jout *j, struct match_ctx *c,
 	jout_kint(j, "matches", st->count);
 	jout_kint(j, "duration_sum_ns", st->dur);
 	jout_key(j, "note");
-	if (search_note(x->s, st))
-		jout_str(j, search_note(x->s, st));
+	if (note)
+		jout_str(j, note);
 	else
 		jout_null(j);
 	search_dist_json(j, st, sd);
