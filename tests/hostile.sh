@@ -295,9 +295,10 @@ for args in "summary" "summary --format json" "export" "export --format json" \
 done
 grep -q "ZXZpbA==" "$tmp/o1" "$tmp/o3" "$tmp/o11" ||
 	fail "the hostile name is not shown at all"
-# an error quoting the hostile key
+# an error quoting the hostile key: decoded, its controls as U+FFFD
 printf '{"instruction":[{"timestamp":1,"duration":1}],"\\u001b]52;c;eA==\\u0007":{"a":' > "$tmp/hkey.json"
-expect 1 "hkey.json: byte [0-9]+: unexpected end of file" "$NXTOP" import -q "$tmp/hkey.json"
+r=$(printf '\357\277\275')
+refused_as "$tmp/hkey.json" "nxtop: $tmp/hkey.json: byte $(wc -c < "$tmp/hkey.json"): unexpected end of file, expected a JSON value in \"$r]52;c;eA==$r\""
 clean "$err" "error message"
 # the viewer: every screen of a walk through the views
 if locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then

@@ -302,6 +302,35 @@ static void test_grammar(void **state)
 		     " expected ',' or '}' in [0]");
 }
 
+/* Top-level keys are given decoded, as JSON means them, and cleaned of
+ * what a terminal would act on: an escaped control character is U+FFFD
+ * (EF BF BD), so errors quote the key as the file writes it, never raw
+ * and never with its escapes half read. */
+static void test_keys(void **state)
+{
+	static const char doc[] =
+		"{\"ab\\u001bcd\":[1],\"a\\\"b\\\\c\\/d\\u00e9\\ud83d\\ude00\":2,"
+		"\"trace\\u0045vents\":[]}";
+	struct got g;
+
+	(void)state;
+	for (int cut = 0; cut < 2; cut++) {
+		if (cut)
+			split_trickle(doc, &g);
+		else
+			split_mem(doc, &g);
+		assert_int_equal(g.rc, 0);
+		assert_int_equal(g.n, 4);
+		assert_string_equal(g.key[0], "ab\xef\xbf\xbd" "cd");
+		assert_string_equal(g.key[2], "a\"b\\c/d\xc3\xa9\xf0\x9f\x98\x80");
+		assert_string_equal(g.key[3], "traceEvents");
+	}
+	expect_exact("{\"ab\\u001bcd\":[1 2]}", "t.json: byte 17: expected ','"
+		     " or ']', found '2' in \"ab\xef\xbf\xbd" "cd\"[0]");
+	expect_exact("{\"\\t\\u0000\":{\"a\":", "t.json: byte 17: unexpected"
+		     " end of file, expected a JSON value in \" \xef\xbf\xbd\"");
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -347,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_bare_array),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_grammar),
+		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_depth_limit),
 	};

@@ -119,6 +119,15 @@ expect 1 "^nxtop: $tmp/notrace.json: no Neuron profile data found \(top-level ke
 	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/notrace.json"
 [ "$(wc -l <"$err")" -eq 1 ] || fail "notrace.json: $(cat "$err")"
 no_file "$tmp/bad.nxdb"
+# keys are read with their escapes decoded: an escaped "traceEvents"
+# is Chrome's, and an error quotes a key as the file means it, an
+# escaped control character cleaned to U+FFFD (not "abu001bcd")
+printf '{"trace\\u0045vents":%s}' "$ev" >"$tmp/esckey.json"
+expect 0 "^Kind +trace \(chrome-json\)$" "$NXTOP" summary -q "$tmp/esckey.json"
+printf '{"ab\\u001bcd":[1],"\\u00e9":2}' >"$tmp/esckey.json"
+expect 1 "^nxtop: $tmp/esckey.json: no Neuron profile data found \(top-level keys: \"ab$(printf '\357\277\275')cd\", \"$(printf '\303\251')\"\)$" \
+	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/esckey.json"
+no_file "$tmp/bad.nxdb"
 
 # a trace is described in its own words: slices, threads, async rows
 # and processes (counted here with sqlite3 from the cache), not

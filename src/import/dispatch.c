@@ -19,6 +19,7 @@
 #include "src/import/neuron.h"
 #include "src/import/parquet/folder.h"
 #include "src/json/jkeys.h"
+#include "src/json/jtext.h"
 
 #define SNIFF_BYTES 65536
 
@@ -31,17 +32,22 @@ static int has_suffix(const char *s, const char *suffix)
 
 /* A key that settles what a JSON object is, wherever it comes: Chrome's
  * event array, or the data of a Neuron profile. Keys both may have
- * ("metadata") and keys of neither settle nothing. */
+ * ("metadata") and keys of neither settle nothing. Keys are read with
+ * their escapes decoded, as the importers read them. */
 static int settling_key(void *arg, const char *key, size_t n)
 {
-	char name[JSPLIT_MAX_KEY + 1];
+	struct strbuf name;
+	int f = 0;
 
 	(void)arg;
-	if (n == 11 && !memcmp(key, "traceEvents", 11))
-		return FMT_CHROME_JSON;
-	memcpy(name, key, n);
-	name[n] = '\0';
-	return neuron_is_key(name) ? FMT_NEURON_JSON : 0;
+	sb_init(&name);
+	jt_unescape(key, n, &name);
+	if (!strcmp(name.buf, "traceEvents"))
+		f = FMT_CHROME_JSON;
+	else if (neuron_is_key(name.buf))
+		f = FMT_NEURON_JSON;
+	sb_free(&name);
+	return f;
 }
 
 /* JSON that is a Chrome trace: a bare array, or an object with a

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/text.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jtext.h"
 
@@ -135,71 +134,15 @@ int jscan_key_is(const struct jspan *key, const char *lit)
 	return key->n == n && !memcmp(key->p, lit, n);
 }
 
-/* Code points that name no character (U+0000, lone surrogates) become
- * U+FFFD, as the splitter has already made them. */
-static void put_utf8(struct strbuf *out, unsigned cp)
-{
-	char b[4];
-
-	if (cp == 0 || (cp >= 0xd800 && cp <= 0xdfff))
-		cp = 0xfffd;
-	sb_add(out, b, text_utf8_put(cp, b));
-}
-
-/* \uXXXX, with a following low surrogate when this is a high one.
- * Returns the bytes consumed after the backslash. */
-static size_t unicode_escape(const char *p, const char *end, struct strbuf *out)
-{
-	unsigned hi, lo;
-
-	if (end - p < 5 || jt_hex4(p + 1, &hi)) {
-		put_utf8(out, 0xfffd);
-		return 1;
-	}
-	if (hi >= 0xd800 && hi <= 0xdbff && end - p >= 11 && p[5] == '\\' &&
-	    p[6] == 'u' && !jt_hex4(p + 7, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
-		put_utf8(out, 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00));
-		return 11;
-	}
-	put_utf8(out, hi);
-	return 5;
-}
-
 void jscan_text(const struct jspan *v, struct strbuf *out)
 {
-	const char *p = v->p, *end = v->p + v->n;
-
 	sb_reset(out);
 	if (v->type != JT_STRING) {
 		sb_add(out, v->p, v->n);
 		sb_cstr(out);
 		return;
 	}
-	while (p < end) {
-		const char *q = memchr(p, '\\', (size_t)(end - p));
-
-		if (!q)
-			q = end;
-		sb_add(out, p, (size_t)(q - p));
-		if (q == end)
-			break;
-		p = q + 1;
-		if (p >= end)
-			break;
-		switch (*p) {
-		case 'n': sb_addc(out, '\n'); break;
-		case 't': sb_addc(out, '\t'); break;
-		case 'r': sb_addc(out, '\r'); break;
-		case 'b': sb_addc(out, '\b'); break;
-		case 'f': sb_addc(out, '\f'); break;
-		case 'u':
-			p += unicode_escape(p, end, out);
-			continue;
-		default: sb_addc(out, *p); break;
-		}
-		p++;
-	}
-	sb_cstr(out);
+	jt_unescape(v->p, v->n, out);
 }
 
 /* Digits of d times 10^e, where d is a run of decimal digits; *cut

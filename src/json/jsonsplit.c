@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/text.h"
 #include "src/json/jtext.h"
 
 #define BUF_SIZE (1u << 20)
@@ -28,7 +29,8 @@ struct jsplit {
 	enum state state;
 	int root_array;
 	int have_key;
-	char key[JSPLIT_MAX_KEY + 1];
+	char kraw[JSPLIT_MAX_KEY];	/* the key as written */
+	struct strbuf key;		/* decoded and cleaned */
 	uint64_t index;
 	struct strbuf rec;
 	int uesc;			/* rec holds a \\u escape */
@@ -59,6 +61,7 @@ static struct jsplit *alloc(const char *name)
 
 	s->name = xstrdup(name);
 	sb_init(&s->rec);
+	sb_init(&s->key);
 	s->state = ST_START;
 	return s;
 }
@@ -103,6 +106,7 @@ void jsplit_close(struct jsplit *s)
 	if (!s->mem)
 		free(s->buf);
 	sb_free(&s->rec);
+	sb_free(&s->key);
 	free(s->name);
 	free(s);
 }
@@ -126,13 +130,14 @@ int jsplit_root_is_array(const struct jsplit *s)
 /* Where we are, for error messages: "instruction"[12]. */
 static const char *where(struct jsplit *s)
 {
-	static _Thread_local char w[JSPLIT_MAX_KEY + 64];
+	/* a cleaned byte takes up to 3 (U+FFFD) */
+	static _Thread_local char w[3 * JSPLIT_MAX_KEY + 64];
 
 	if (s->have_key && (s->state == ST_ITEMS || s->state == ST_ITEMS_NEXT))
-		snprintf(w, sizeof(w), " in \"%s\"[%llu]", s->key,
+		snprintf(w, sizeof(w), " in \"%s\"[%llu]", s->key.buf,
 			 (unsigned long long)s->index);
 	else if (s->have_key)
-		snprintf(w, sizeof(w), " in \"%s\"", s->key);
+		snprintf(w, sizeof(w), " in \"%s\"", s->key.buf);
 	else if (s->root_array)
 		snprintf(w, sizeof(w), " in [%llu]",
 			 (unsigned long long)s->index);
@@ -263,11 +268,9 @@ static int string_byte(struct jsplit *s, int c, int *esc)
 }
 
 /* Copies a string token (opening quote at buf[pos]) into out, or with
- * out == NULL its text into s->key (without the backslashes of its
- * escapes). */
-static int scan_string(struct jsplit *s, struct strbuf *out)
+ * out == NULL its text as written into s->kraw, klen bytes of it. */
+static int scan_string(struct jsplit *s, struct strbuf *out, size_t *klen)
 {
-	size_t klen = 0;
 	int esc = 0;
 
 	s->pos++;
@@ -293,10 +296,10 @@ static int scan_string(struct jsplit *s, struct strbuf *out)
 		} else {
 			size_t n = (size_t)(q - p);
 
-			if (klen + n > JSPLIT_MAX_KEY)
+			if (*klen + n > JSPLIT_MAX_KEY)
 				return fail(s, "key longer than 256 bytes");
-			memcpy(s->key + klen, p, n);
-			klen += n;
+			memcpy(s->kraw + *klen, p, n);
+			*klen += n;
 		}
 		s->pos += (size_t)(q - p);
 		if (q == e)
@@ -306,8 +309,6 @@ static int scan_string(struct jsplit *s, struct strbuf *out)
 			s->pos++;
 			if (out)
 				sb_addc(out, '"');
-			else
-				s->key[klen] = '\0';
 			return 0;
 		}
 		if (string_byte(s, c, &esc))
@@ -316,9 +317,30 @@ static int scan_string(struct jsplit *s, struct strbuf *out)
 		s->uesc |= out && esc == 2;
 		if (out)
 			sb_addc(out, (char)c);
-		else if (klen < JSPLIT_MAX_KEY && !(c == '\\' && esc == 1))
-			s->key[klen++] = (char)c;
+		else if (*klen < JSPLIT_MAX_KEY)
+			s->kraw[(*klen)++] = (char)c;
+		else
+			return fail(s, "key longer than 256 bytes");
 	}
+}
+
+/* A top-level key: its text as written, decoded ("ab\u001bcd" names
+ * "ab", ESC, "cd"), and cleaned of what a terminal would act on
+ * (model/text.h), as the key is quoted in messages and names tables. */
+static int scan_key(struct jsplit *s)
+{
+	struct strbuf raw;
+	size_t klen = 0;
+
+	if (scan_string(s, NULL, &klen))
+		return -1;
+	sb_init(&raw);
+	jt_unescape(s->kraw, klen, &raw);
+	sb_reset(&s->key);
+	text_sanitize_n(&s->key, raw.buf, raw.len, 0);
+	sb_cstr(&s->key);
+	sb_free(&raw);
+	return 0;
 }
 
 static int is_num_char(int c)
@@ -641,7 +663,7 @@ static int scan_token(struct jsplit *s, int c)
 	if (!key && !(x & T_VALUE))
 		return expected(s, expect_what(x), c);
 	if (c == '"')
-		rc = scan_string(s, &s->rec);
+		rc = scan_string(s, &s->rec, NULL);
 	else if (c == 't' || c == 'f' || c == 'n')
 		rc = scan_literal(s, &s->rec);
 	else
@@ -716,7 +738,7 @@ static int emit(struct jsplit *s, struct jrec *r, enum jrec_kind kind,
 		fix_escapes(s->rec.buf, s->rec.len);
 	s->uesc = 0;
 	r->kind = kind;
-	r->key = s->have_key ? s->key : NULL;
+	r->key = s->have_key ? s->key.buf : NULL;
 	r->index = s->index;
 	r->offset = offset;
 	r->text = sb_cstr(&s->rec);
@@ -819,7 +841,7 @@ static int obj_key(struct jsplit *s, struct jrec *r)
 	}
 	if (c != '"')
 		return expected(s, "a quoted key", c);
-	if (scan_string(s, NULL))
+	if (scan_key(s))
 		return -1;
 	s->have_key = 1;
 	c = peek_token(s);

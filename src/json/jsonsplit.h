@@ -40,7 +40,9 @@ enum jrec_kind {
 
 struct jrec {
 	enum jrec_kind kind;
-	const char *key;	/* top-level key; NULL for a bare array */
+	const char *key;	/* top-level key, its escapes decoded and
+				 * cleaned for the terminal (model/text.h);
+				 * NULL for a bare array */
 	uint64_t index;		/* element index within the array */
 	uint64_t offset;	/* byte offset of the record in the file */
 	const char *text;	/* record text, NUL-terminated */
