@@ -1,7 +1,8 @@
 #!/bin/sh
 # \u escapes that name no character read the same in a Neuron JSON file
 # and in a Chrome JSON trace: a lone surrogate or \u0000 becomes U+FFFD
-# and the record is kept; a surrogate pair is one character. Expected
+# and the record is kept; a surrogate pair is one character. \u0001
+# becomes U+FFFD too, never a number: "\u00015" is text, not 5. Expected
 # bytes are written by hand (U+FFFD is EF BF BD in UTF-8) and read back
 # with sqlite3 from the cache.
 set -u
@@ -20,6 +21,8 @@ h\ud83d\ude00|68F09F9880
 i\udc00\ud800j|69EFBFBDEFBFBD6A
 k\\udc00|6B5C7564633030
 l\uDBFF\uDFFF|6CF48FBFBF
+\u00015|EFBFBD35
+m\u0001x|6DEFBFBD78
 CASES
 
 names() {

@@ -706,8 +706,11 @@ static int scan_value(struct jsplit *s)
 
 /* \u escapes that name no character (a lone surrogate, U+0000) become
  * \ufffd in place, as browsers and Perfetto read them: the record is
- * kept, and every reader of it agrees. Backslashes stand only in strings
- * of a record the splitter has checked. */
+ * kept, and every reader of it agrees. So does \u0001, which cJSON would
+ * decode into the number tag ("\u00015" read as the number 5), where
+ * the Chrome scanner reads the text: every reader shows it as U+FFFD
+ * anyway. Backslashes stand only in strings of a record the splitter
+ * has checked. */
 static void fix_escapes(char *p, size_t n)
 {
 	char *e = p + n;
@@ -725,7 +728,8 @@ static void fix_escapes(char *p, size_t n)
 			p += 12;
 			continue;
 		}
-		if (cp == 0 || (cp >= 0xd800 && cp <= 0xdfff))
+		if (cp == 0 || cp == JSPLIT_NUMTEXT ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
 			memcpy(p + 2, "fffd", 4);
 		p += 6;
 	}
