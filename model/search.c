@@ -2295,6 +2295,12 @@ static void stepper_bind(struct stepper *p, int64_t track, int64_t depth,
 {
 	int k = bind_params(p->s, p->ev);
 
+	/* the range starts (ends, going back) at the press: the index is
+	 * then entered there, not at the track's far end */
+	if (p->dir > 0)
+		lo = NX_MAX(lo, p->ts);
+	else
+		hi = NX_MIN(hi, sat_add(p->ts, 1));
 	sqlite3_bind_int64(p->ev, k + 1, track);
 	sqlite3_bind_int64(p->ev, k + 2, depth);
 	sqlite3_bind_int64(p->ev, k + 3, lo);
