@@ -72,10 +72,10 @@ static int child_sibling(struct model *m, const struct mslice *s, int dir,
 
 	if (dir > 0)
 		return one(m, "SELECT " SLICE_COLS " FROM slice WHERE"
-			   " parent_id=?1 AND (ts>?2 OR (ts=?2 AND id>?3))"
+			   " parent_id=?1 AND ts>=?2 AND (ts>?2 OR id>?3)"
 			   " ORDER BY ts, id LIMIT 1", v, out, NULL, NULL);
 	return one(m, "SELECT " SLICE_COLS " FROM slice WHERE parent_id=?1"
-		   " AND (ts<?2 OR (ts=?2 AND id<?3)) ORDER BY ts DESC, id DESC"
+		   " AND ts<=?2 AND (ts<?2 OR id<?3) ORDER BY ts DESC, id DESC"
 		   " LIMIT 1", v, out, NULL, NULL);
 }
 
