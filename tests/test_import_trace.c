@@ -420,11 +420,12 @@ static void test_chrome_gzip(void **state)
 	sqlite3_close(db);
 }
 
-/* Slices of equal start and end nest as their stack does: the one begun
+/* Slices of equal start and end nest in file order: the one begun
  * first is the parent, though it ends last. B/E on a thread (two, three
- * and zero-length ones), begins never ended, async slices ended
- * together and one closed by its parent's end; an X before a B of the
- * same span is the parent, being first in the file. */
+ * and zero-length ones, two with an instant between their ends), begins
+ * never ended, async slices ended together and one closed by its
+ * parent's end; X before B, B before X, X and B in turn, X after X; an
+ * async instant after a begin ended at once. */
 static void test_chrome_ties(void **state)
 {
 	sqlite3 *db = import("chrome_ties.json", NULL);
@@ -438,6 +439,18 @@ static void test_chrome_ties(void **state)
 	       " ORDER BY t.sort_key, s.ts, s.depth",
 	       "Thread 7|x|10000|10000|0||0\n"
 	       "Thread 7|b|10000|10000|1|x|0\n"
+	       "Thread 9|b9|10000|10000|0||0\n"
+	       "Thread 9|x9|10000|10000|1|b9|0\n"
+	       "Thread 9|c9|10000|10000|2|x9|0\n"
+	       "Thread 9|y9|10000|10000|3|c9|0\n"
+	       "Thread 10|p10|10000|10000|0||0\n"
+	       "Thread 10|q10|10000|10000|1|p10|0\n"
+	       "Thread 10|r10|10000|10000|2|q10|0\n"
+	       "Thread 11|m11|10000|10000|0||0\n"
+	       "Thread 11|n11|10000|10000|1|m11|0\n"
+	       "Thread 12|v1|10000|10000|0||0\n"
+	       "Thread 12|v2|10000|10000|1|v1|0\n"
+	       "Thread 12|vi|20000|0|2|v2|2\n"
 	       "Thread 8|tail|100000|10000|0||0\n"
 	       "Thread 3|r1|10000|10000|0||0\n"
 	       "Thread 3|r2|10000|10000|1|r1|0\n"
@@ -451,7 +464,9 @@ static void test_chrome_ties(void **state)
 	       "s1|s1|50000|10000|0||0\n"
 	       "s1|s2|50000|10000|1|s1|0\n"
 	       "o1|o1|70000|10000|0||0\n"
-	       "o1|o2|70000|10000|1|o1|1\n");
+	       "o1|o2|70000|10000|1|o1|1\n"
+	       "k1|k1|90000|0|0||0\n"
+	       "k1|kn|90000|0|1|k1|2\n");
 	sqlite3_close(db);
 }
 

@@ -16,6 +16,10 @@
 
 /* Open slices deeper than this on one thread or async id are dropped. */
 #define CHROME_MAX_DEPTH 1024
+/* Slices of a row that wait to be written after an open slice begun at
+ * the same time (match.c); beyond this many they are written as they
+ * come, and those of equal spans may nest the other way round. */
+#define CHROME_MAX_WAIT 4096
 
 /* Spilled rows by kind (their sort key); the second key is the flow or
  * async id, or "pid NUL tid" for B/E. */

@@ -13,12 +13,17 @@
 struct open_slice {
 	int64_t ts, track;
 	char *name, *cat, *args, *pid;
+	/* where the slices that wait for it begin in struct stack's wait,
+	 * or its own place there when it waits itself */
+	size_t mark;
+	int waits;
 };
 
-/* A slice that has ended and waits to be written (close_top()). */
-struct ended {
+/* A slice that waits to be written (must_wait()); a begin that waits
+ * keeps its place here while it is open. */
+struct waiting {
 	struct open_slice o;
-	int64_t end;
+	int64_t dur;
 	int depth;
 	unsigned flags;
 	char *args;		/* the end's */
@@ -29,11 +34,10 @@ struct stack {
 	size_t n, cap;
 	uint64_t overflow;	/* begins beyond CHROME_MAX_DEPTH still open */
 	int64_t track;		/* B/E: the thread's row, 0 until needed */
-	/* ended slices that began with the slice under them, innermost
-	 * first, the last of them ended at ended_at */
-	struct ended *ended;
-	size_t nended, capended;
-	int64_t ended_at;
+	/* slices that began at the same time as an open slice under them,
+	 * in file order */
+	struct waiting *wait;
+	size_t nwait, capwait;
 };
 
 static char *dup_or_null(const char *s)
@@ -41,15 +45,43 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-static struct open_slice *push(struct chrome *c, struct stack *st)
+/* Slices of equal start and end nest in the order they are written
+ * (the writer's window.c), and the one first in the file is the parent.
+ * A slice that begins at the same time as the innermost open slice may
+ * end with it, so it waits until that one is written, and the slices
+ * after it that begin then wait behind it. Past CHROME_MAX_WAIT of them,
+ * slices are written as they come, to keep memory bounded. */
+static int must_wait(const struct stack *st, int64_t ts)
 {
+	return st->n && st->v[st->n - 1].ts == ts &&
+	       st->nwait < CHROME_MAX_WAIT;
+}
+
+static struct waiting *wait_add(struct stack *st)
+{
+	st->wait = xgrow(st->wait, &st->capwait, st->nwait + 1,
+			 sizeof(*st->wait));
+	return memset(&st->wait[st->nwait++], 0, sizeof(*st->wait));
+}
+
+static struct open_slice *push(struct chrome *c, struct stack *st,
+			       int64_t ts)
+{
+	struct open_slice *o;
+	int waits = must_wait(st, ts);
+
 	if (st->n >= CHROME_MAX_DEPTH) {
 		st->overflow++;
 		c->n_overflow++;
 		return NULL;
 	}
 	st->v = xgrow(st->v, &st->cap, st->n + 1, sizeof(*st->v));
-	return &st->v[st->n++];
+	o = &st->v[st->n++];
+	o->mark = st->nwait;
+	o->waits = waits;
+	if (waits)
+		wait_add(st);
+	return o;
 }
 
 static void open_free(struct open_slice *o)
@@ -78,11 +110,11 @@ static void merge_args(struct strbuf *sb, const char *a, const char *b)
 }
 
 static void write_slice(struct chrome *c, const struct open_slice *o,
-			int64_t end, int depth, unsigned flags,
+			int64_t dur, int depth, unsigned flags,
 			const char *end_args)
 {
 	int64_t cat = o->cat && *o->cat ? writer_string(c->w, o->cat) : 0;
-	int64_t id = writer_slice(c->w, o->track, o->ts, end - o->ts,
+	int64_t id = writer_slice(c->w, o->track, o->ts, dur,
 				  writer_string(c->w, o->name ? o->name : ""),
 				  cat, depth, flags);
 
@@ -91,49 +123,37 @@ static void write_slice(struct chrome *c, const struct open_slice *o,
 		writer_slice_args(c->w, id, sb_cstr(&c->tmp));
 }
 
-/* Writes the ended slices that wait, outermost first. */
-static void settle(struct chrome *c, struct stack *st)
+/* Writes the slices waiting from place from on, in file order: all
+ * have ended, as the slice they waited for just has. */
+static void flush(struct chrome *c, struct stack *st, size_t from)
 {
-	while (st->nended) {
-		struct ended *e = &st->ended[--st->nended];
+	for (size_t i = from; i < st->nwait; i++) {
+		struct waiting *x = &st->wait[i];
 
-		write_slice(c, &e->o, e->end, e->depth, e->flags, e->args);
-		open_free(&e->o);
-		free(e->args);
+		write_slice(c, &x->o, x->dur, x->depth, x->flags, x->args);
+		open_free(&x->o);
+		free(x->args);
 	}
+	st->nwait = from;
 }
 
-/* Before a row of a group: the ended slices wait only for ends at the
- * same time as theirs. */
-static void settle_before(struct chrome *c, struct stack *st,
-			  const struct spill_row *r, int is_end)
-{
-	if (st->nended && (!is_end || r->ts != st->ended_at))
-		settle(c, st);
-}
-
-/* Ends the innermost open slice at end. Slices of equal start and end
- * nest in the order they are written (the writer's window.c), but a
- * stack's slices end innermost first, and the one begun first is the
- * parent: so a slice that began at the same time as the slice under it
- * waits until that one is written. */
+/* Ends the innermost open slice at end: written with those that waited
+ * for it, or waits in its place. */
 static void close_top(struct chrome *c, struct stack *st, int64_t end,
 		      unsigned flags, const char *end_args)
 {
 	struct open_slice *o = &st->v[--st->n];
-	struct ended *e;
 
-	if (!st->n || st->v[st->n - 1].ts != o->ts) {
-		write_slice(c, o, end, (int)st->n, flags, end_args);
-		open_free(o);
-		settle(c, st);
+	if (o->waits) {
+		st->wait[o->mark] = (struct waiting){
+			*o, end - o->ts, (int)st->n, flags,
+			dup_or_null(end_args)
+		};
 		return;
 	}
-	st->ended = xgrow(st->ended, &st->capended, st->nended + 1,
-			  sizeof(*st->ended));
-	e = &st->ended[st->nended++];
-	*e = (struct ended){ *o, end, (int)st->n, flags, dup_or_null(end_args) };
-	st->ended_at = end;
+	write_slice(c, o, end - o->ts, (int)st->n, flags, end_args);
+	open_free(o);
+	flush(c, st, o->mark);
 }
 
 /* What is still open when a group ends closes at the trace's end. */
@@ -141,7 +161,6 @@ static void close_all(struct chrome *c, struct stack *st)
 {
 	while (st->n)
 		close_top(c, st, c->max_ts, SF_UNTERMINATED, NULL);
-	settle(c, st);
 	st->overflow = 0;
 	st->track = 0;
 }
@@ -157,6 +176,27 @@ static void open_set(struct open_slice *o, const struct spill_row *r,
 	o->pid = dup_or_null(r->text[3]);
 }
 
+/* A slice whose duration comes with it (X, instants) on row track:
+ * written now, or after the open slice that began at the same time. */
+static void complete(struct chrome *c, struct stack *st,
+		     const struct spill_row *r, int64_t track, int64_t dur,
+		     unsigned flags)
+{
+	struct open_slice o;
+	struct waiting *x;
+
+	if (must_wait(st, r->ts)) {
+		x = wait_add(st);
+		open_set(&x->o, r, track);
+		x->dur = dur;
+		x->flags = flags;
+		return;
+	}
+	open_set(&o, r, track);
+	write_slice(c, &o, dur, 0, flags, NULL);
+	open_free(&o);
+}
+
 /* B/E of one thread: an E closes the innermost open B. The thread's X
  * and instants after its first B/E come in time order among them
  * (chrome.c), val their duration. */
@@ -165,7 +205,6 @@ static void begin_end(struct chrome *c, struct stack *st,
 {
 	struct open_slice *o;
 
-	settle_before(c, st, r, r->tag == 'E');
 	if (r->tag != 'E' && !st->track) {
 		size_t pidlen = strnlen(r->sub, r->sublen);
 
@@ -174,19 +213,12 @@ static void begin_end(struct chrome *c, struct stack *st,
 					      r->sublen - pidlen - 1);
 	}
 	if (r->tag != 'B' && r->tag != 'E') {
-		int64_t id = writer_slice(c->w, st->track, r->ts, r->val,
-					  writer_string(c->w, r->text[0] ?
-							r->text[0] : ""),
-					  r->text[1] && *r->text[1] ?
-					  writer_string(c->w, r->text[1]) : 0,
-					  0, r->tag == 'X' ? 0 : SF_INSTANT);
-
-		if (r->text[2] && *r->text[2])
-			writer_slice_args(c->w, id, r->text[2]);
+		complete(c, st, r, st->track, r->val,
+			 r->tag == 'X' ? 0 : SF_INSTANT);
 		return;
 	}
 	if (r->tag == 'B') {
-		o = push(c, st);
+		o = push(c, st, r->ts);
 		if (o)
 			open_set(o, r, st->track);
 		return;
@@ -221,11 +253,10 @@ static void async(struct chrome *c, struct stack *st, const struct spill_row *r)
 	struct open_slice *o;
 	size_t i;
 
-	settle_before(c, st, r, r->tag == 'e' || r->tag == 'F');
 	switch (r->tag) {
 	case 'b':
 	case 'S':
-		o = push(c, st);
+		o = push(c, st, r->ts);
 		if (o)
 			open_set(o, r, st->n > 1 ? st->v[0].track :
 				 chrome_async_row(c, pid, name));
@@ -242,15 +273,10 @@ static void async(struct chrome *c, struct stack *st, const struct spill_row *r)
 			close_top(c, st, r->ts, SF_UNTERMINATED, NULL);
 		close_top(c, st, r->ts, 0, r->text[2]);
 		return;
-	default: {
-		struct open_slice inst;
-
-		open_set(&inst, r, st->n ? st->v[0].track :
-			 chrome_async_row(c, pid, name));
-		write_slice(c, &inst, r->ts, 0, SF_INSTANT, NULL);
-		open_free(&inst);
+	default:
+		complete(c, st, r, st->n ? st->v[0].track :
+			 chrome_async_row(c, pid, name), 0, SF_INSTANT);
 		return;
-	}
 	}
 }
 
@@ -365,7 +391,7 @@ int chrome_match(struct chrome *c)
 	close_all(c, &st);
 	flow_close(c, &fs);
 	free(st.v);
-	free(st.ended);
+	free(st.wait);
 	sb_free(&sub);
 	return rc < 0 || writer_failed(c->w) ? -1 : 0;
 }
