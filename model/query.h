@@ -65,9 +65,10 @@ enum qkind {
 	F(WRITE_SIZE, "write_size", NULL, QF_BYTES, "DMA bytes written") \
 	F(ID, "id", NULL, QF_ID, "event id (exact, 64-bit)") \
 	F(PC, "pc", NULL, QF_INT, "instruction program counter") \
-	F(NC, "nc", "nc_idx", QF_INT, "NeuronCore (system events)") \
+	F(NC, "nc", "nc_idx", QF_INT, \
+	  "NeuronCore (system events; else lnc_idx)") \
 	F(LNC, "lnc", "lnc_idx", QF_INT, \
-	  "logical NeuronCore (system events)") \
+	  "logical NeuronCore (system events; else nc_idx)") \
 	F(INSTANCE, "instance", "instance_id", QF_STRING, \
 	  "EC2 instance id (system events)") \
 	F(PROCESS, "process", "pid", QF_STRING, "process id (system events)") \

@@ -348,10 +348,19 @@ static void need(struct joins *j, const char *alias)
 		j->se = 1;
 }
 
+/* Typed columns a field reads where the event lacks its own. A system
+ * event's NeuronCore is its lnc_idx, its nc_idx or both, each the
+ * logical one (Parquet has only the first, as lnc_idx): nc and lnc
+ * each read the other when the event has one of them only. */
+static const char *const fallback_targets[F_COUNT] = {
+	[F_NC] = "se.lnc_idx",
+	[F_LNC] = "se.nc_idx",
+};
+
 /* The expression of a field: its slice column, else the typed columns
- * that hold it (model/cache/columns.h), the first present of them when there
- * are several ("coalesce(dp.queue, dt.queue)"); their tables are
- * joined. */
+ * that hold it (model/cache/columns.h), then its fallback, the first
+ * present of them when there are several ("coalesce(dp.queue,
+ * dt.queue)"); their tables are joined. */
 static void target(enum qfield f, struct joins *j, struct strbuf *out)
 {
 	struct strbuf cols;
@@ -373,6 +382,8 @@ static void target(enum qfield f, struct joins *j, struct strbuf *out)
 			need(j, tt->alias);
 		}
 	}
+	if (fallback_targets[f])
+		sb_printf(&cols, "%s%s", n++ ? ", " : "", fallback_targets[f]);
 	if (n > 1)
 		sb_printf(out, "coalesce(%s)", sb_cstr(&cols));
 	else

@@ -3,6 +3,7 @@
 # system_small@latest (converted from system_small.json by
 # tests/parquet/system.mjs) and the device folder of device_small.json
 # gives the JSON bundle's summary, device list, searches and rows;
+# nc= on a folder whose events name only the logical NeuronCore;
 # flow_id lists become flows; a folder of profiles with one system folder
 # opens as that bundle; the cache follows every table file; bad table
 # files fail with one line and leave no cache.
@@ -74,6 +75,31 @@ grep -q "^Matches 1 " "$tmp/p.txt" || fail "model~other: $(cat "$tmp/p.txt")"
 same norm_text export -q --query "lnc=1 source=neuron_hw"
 grep -q "^Matches 1 " "$tmp/p.txt" || fail "lnc=1: $(cat "$tmp/p.txt")"
 same norm export -q --query "dur>30us" --format json
+# Neuron Explorer names an event's NeuronCore only in nc_idx, the logical
+# one (lnc_idx in the JSON), as the demo's folders do: nc= finds what
+# lnc= does, and what it finds in the JSON of the same run, in the
+# export and in the viewer's search alike.
+opts="--events 200 --system-events 300 --seed 5"
+"$NXTOP" demo $opts --write "$tmp/dj" >/dev/null 2>&1 || fail "demo, JSON"
+"$NXTOP" demo $opts --format parquet --write "$tmp/dp" >/dev/null 2>&1 ||
+	fail "demo, Parquet"
+matches() {
+	"$NXTOP" export -q --query "$2" "$1" | sed -n 's/^Matches  *\([0-9]*\) .*/\1/p'
+}
+printf 'size 160x40\nkeys /nc=0 name=nrt_execute<Enter>\ndump search\n' \
+	>"$tmp/nc.keys"
+want=$(matches "$tmp/dj" "nc=0 name=nrt_execute")
+[ "${want:-0}" -gt 0 ] || fail "JSON demo: no nrt_execute on nc=0"
+for q in "nc=0 name=nrt_execute" "lnc=0 name=nrt_execute" \
+	"nc_idx=0 name=nrt_execute"; do
+	got=$(matches "$tmp/dp/system_profile@latest" "$q")
+	[ "$got" = "$want" ] || fail "Parquet: '$q' matches $got, not $want"
+done
+XDG_DATA_HOME="$tmp/data" "$NXTOP" -q --headless="$tmp/nc.keys" \
+	--dump="$tmp" "$tmp/dp/system_profile@latest" ||
+	fail "searching nc=0 in the viewer: nxtop failed"
+grep -q "^/nc=0 name=nrt_execute  in view: $want matches" "$tmp/search" ||
+	fail "the viewer's nc=0: $(grep '^/nc=' "$tmp/search")"
 same norm_text export -q --what window
 expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what devices "$sys"
 expect 0 "^Kind +system \(neuron-system-parquet\)$" "$NXTOP" summary -q "$sys"

@@ -1,5 +1,6 @@
 /* Search: each kind of term on a fixture with known answers, bad queries
- * rejected with a column, name searches answered from the aggregates the
+ * rejected with a column, NeuronCore terms on system events that name it
+ * in one field or both, name searches answered from the aggregates the
  * same as from the events, counts equal to brute force, stepping in time
  * order (and one event at a time), paging equal to the whole list. */
 #include "config.h"
@@ -386,6 +387,62 @@ static void test_built_query(void **state)
 	model_close(m);
 }
 
+/* System events naming their NeuronCore in nc_idx only (as old JSON
+ * might), lnc_idx only (as Parquet does), both (differing), or neither
+ * (a framework call); -1 is absent. */
+static char *nc_cache(void)
+{
+	static const int64_t nc[][2] = { { 1, -1 }, { -1, 1 }, { 2, 3 },
+					 { -1, -1 } };
+	struct wprofile p = { .kind = "system", .format = "test", .name = "s",
+			      .epoch = 1, .nc_idx = -1 };
+	char *cache = xasprintf("%s/nc.nxdb", tu_dir());
+	struct writer *w;
+	int64_t tr;
+
+	unlink(cache);
+	w = writer_open(cache);
+	writer_profile(w, &p);
+	tr = writer_track(w, 1, 0, TK_NRT, "nrt", 1);
+	for (size_t i = 0; i < NX_ARRAY_SIZE(nc); i++) {
+		struct wsys_event e = {
+			.thread_id = -1, .nc_idx = nc[i][0], .lnc_idx = nc[i][1],
+			.worker_gid = -1, .device_core_idx = -1, .exec_id = -1,
+		};
+
+		wid_from_i64(&e.id, (int64_t)i + 1);
+		writer_sys_event(w, writer_slice(w, tr, (int64_t)i * 10, 5,
+						 writer_string(w, "nrt_execute"),
+						 0, 0, 0), &e);
+	}
+	writer_profile_extent(w, 1, 0, 100);
+	assert_int_equal(writer_finish(w), 0);
+	return cache;
+}
+
+/* nc and lnc each read the other where an event has only one of them,
+ * its own where it has both. */
+static void test_neuroncore(void **state)
+{
+	char *cache = nc_cache();
+	struct model *m = model_open(cache);
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(count(m, "nc=1"), 2);
+	assert_int_equal(count(m, "lnc=1"), 2);
+	assert_int_equal(count(m, "nc=2"), 1);
+	assert_int_equal(count(m, "nc=3"), 0);
+	assert_int_equal(count(m, "lnc=3"), 1);
+	assert_int_equal(count(m, "lnc=2"), 0);
+	assert_int_equal(count(m, "nc_idx>=1"), 3);
+	assert_int_equal(count(m, "-nc=1"), 2);
+	assert_int_equal(count(m, "nc!=1"), 1);
+	model_close(m);
+	unlink(cache);
+	free(cache);
+}
+
 /* A profile with many events and names, where name searches use the
  * aggregates: they must agree with the same search done on the events. */
 static char *big_cache(void)
@@ -677,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_regex_check),
 		cmocka_unit_test(test_quote_round_trip),
 		cmocka_unit_test(test_built_query),
+		cmocka_unit_test(test_neuroncore),
 		cmocka_unit_test(test_aggregates_match_events),
 		cmocka_unit_test(test_aggregate_rows),
 		cmocka_unit_test(test_aggregate_runs),
