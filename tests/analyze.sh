@@ -32,8 +32,14 @@ count() {
 	jq -r --arg r "$1" '.rules[] | select(.id == $r) | .findings | length' \
 		"$tmp/a.json"
 }
+# pct A B: 100 A / B with two decimals, or below 0.01 with two
+# significant digits (0.0031)
 pct() {
-	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", 100 * a / b }'
+	awk -v a="$1" -v b="$2" 'BEGIN { p = 100 * a / b; d = 2
+		if (p > 0 && p < 0.01) { x = log(p) / log(10); f = int(x)
+			if (f > x) f--
+			d = 1 - f }
+		printf "%." d "f", p }'
 }
 
 # summary rules: fire, with the figures behind them
@@ -69,6 +75,27 @@ analyze_json "$tmp/fires.json" --rule mfu,transpose,spill --set mfu.min_pct=25 -
 analyze_json "$tmp/fires.json" --rule mfu,transpose,spill --set mfu.min_pct=25.01 --set transpose.max_pct=10.02 \
 	--set spill.max_pct=30.51
 [ "$(jq '.findings' "$tmp/a.json")" = 3 ] || fail "a rule did not fire past its edge"
+
+# shares under 0.01% keep two significant digits, never 0.00%, in the
+# text and in JSON's lines alike; JSON's numbers stay exact
+summary_fixture 1 4000000 3 3 "$tmp/tiny.json"
+mfu="model FLOPs are $(pct 1 4000000)% of hardware FLOPs (under 50%): 1 of 4000000"
+tr="no finding: transpose FLOPs are $(pct 3 4000000)% of hardware FLOPs (at most 10%)"
+sp="no finding: spill reloads are $(pct 3 "$hbm")% of HBM reads (at most 25%)"
+[ "$(pct 1 4000000) $(pct 3 4000000) $(pct 3 "$hbm")" = "0.000025 0.000075 0.0031" ] ||
+	fail "pct: $(pct 1 4000000) $(pct 3 4000000) $(pct 3 "$hbm")"
+"$NXTOP" analyze -q "$tmp/tiny.json" --rule mfu,transpose,spill >"$tmp/a.txt" ||
+	fail "analyze tiny.json failed"
+for l in "[warning] mfu: $mfu" "[ok] transpose: $tr" "[ok] spill: $sp"; do
+	grep -qxF "$l" "$tmp/a.txt" || fail "no line '$l' in: $(cat "$tmp/a.txt")"
+done
+analyze_json "$tmp/tiny.json" --rule mfu,transpose,spill
+jq -e --arg mfu "$mfu" --arg tr "$tr" --arg sp "$sp" '.rules as $r |
+	($r[] | select(.id == "mfu") | .findings[0] |
+	 .finding == $mfu and .numbers.pct == 0.000025) and
+	($r[] | select(.id == "transpose") | .note == $tr) and
+	($r[] | select(.id == "spill") | .note == $sp)' "$tmp/a.json" >/dev/null ||
+	fail "tiny shares in JSON: $(jq -c '.rules' "$tmp/a.json")"
 
 # quality: the real profiles' own "Missing Data" warning explained, in
 # JSON and Parquet alike, one finding per warning of the profile

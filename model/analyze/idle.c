@@ -4,13 +4,14 @@
 
 #include "model/analyze/execs.h"
 #include "model/analyze/rules.h"
+#include "model/report/report.h"
 
 static void group(struct an_ctx *c, const struct exec_group *g, int *fired)
 {
 	struct an_finding *f;
 	int64_t end = g->ex[0].end, idle = 0, span;
 	double share;
-	char name[256];
+	char name[256], pct[40];
 
 	for (size_t i = 1; i < g->n; i++) {
 		if (g->ex[i].ts > end)
@@ -25,9 +26,9 @@ static void group(struct an_ctx *c, const struct exec_group *g, int *fired)
 	execs_name(g, name, sizeof(name));
 	f = an_add(c, "queue the next execution before this one ends (more"
 		   " threads or asynchronous inputs, larger batches)",
-		   "%s: idle %.2f%% of the span of %zu executions (over %g%%):"
-		   " %lld of %lld ns", name, share, g->n, c->param[0],
-		   (long long)idle, (long long)span);
+		   "%s: idle %s of the span of %zu executions (over %g%%):"
+		   " %lld of %lld ns", name, report_pct(pct, sizeof(pct), share),
+		   g->n, c->param[0], (long long)idle, (long long)span);
 	an_int(f, "idle_ns", idle);
 	an_int(f, "span_ns", span);
 	an_int(f, "executions", (int64_t)g->n);

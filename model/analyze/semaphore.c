@@ -6,6 +6,8 @@
 
 #include <sqlite3.h>
 
+#include "model/report/report.h"
+
 static const char engines_sql[] =
 	"SELECT t.id, t.name, count(*), sum(sl.dur) FROM track t"
 	" JOIN slice sl ON sl.track_id = t.id"
@@ -45,15 +47,17 @@ static int engine(struct an_ctx *c, sqlite3_stmt *st, int *err)
 	int64_t ns = sqlite3_column_int64(st, 3);
 	double share = 100.0 * (double)ns / (double)(c->t1 - c->t0);
 	struct an_finding *f;
+	char pct[40];
 
 	if (share <= c->param[0])
 		return 0;
 	f = an_add(c, "the engine waits for a semaphore another engine or a"
 		   " DMA sets: overlap that work with this engine's (prefetch"
 		   " earlier, split into smaller tiles)",
-		   "%s waits on semaphores %.2f%% of the range (over %g%%):"
+		   "%s waits on semaphores %s of the range (over %g%%):"
 		   " %lld EVENT_SEMAPHORE, %lld ns",
-		   (const char *)sqlite3_column_text(st, 1), share, c->param[0],
+		   (const char *)sqlite3_column_text(st, 1),
+		   report_pct(pct, sizeof(pct), share), c->param[0],
 		   (long long)n, (long long)ns);
 	an_int(f, "waits", n);
 	an_int(f, "wait_ns", ns);

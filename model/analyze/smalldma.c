@@ -12,6 +12,7 @@
 
 #include "model/agg.h"
 #include "model/lod.h"
+#include "model/report/report.h"
 #include "model/util.h"
 
 /* A stretch of a queue: one packet, or one aggregate bucket. */
@@ -162,6 +163,7 @@ static void queue_done(struct an_ctx *c, struct queue *q, int *fired)
 	double share = s->ns_all ? 100.0 * (double)s->ns_small /
 				   (double)s->ns_all : 0;
 	struct an_finding *f;
+	char pct[40];
 
 	run_close(q);
 	if (!s->n_small || share <= c->param[1]) {
@@ -170,9 +172,10 @@ static void queue_done(struct an_ctx *c, struct queue *q, int *fired)
 	}
 	f = an_add(c, "aim for contiguous payloads of at least 4 KiB",
 		   "queue %s: %lld packets under %g B (%lld bytes) take"
-		   " %.2f%% of its DMA time (over %g%%)", q->t->name,
+		   " %s of its DMA time (over %g%%)", q->t->name,
 		   (long long)s->n_small, c->param[0],
-		   (long long)s->bytes_small, share, c->param[1]);
+		   (long long)s->bytes_small, report_pct(pct, sizeof(pct), share),
+		   c->param[1]);
 	an_int(f, "small_packets", s->n_small);
 	an_int(f, "small_bytes", s->bytes_small);
 	an_int(f, "small_ns", s->ns_small);

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 
+#include "model/report/report.h"
 #include "model/util.h"
 
 static const char engines_sql[] =
@@ -73,6 +74,7 @@ static int engine(struct an_ctx *c, struct stall_q *q, sqlite3_stmt *eng,
 	int64_t track = sqlite3_column_int64(eng, 0), ns = 0;
 	struct an_finding tmp = { 0 }, *f;
 	double share;
+	char pct[40];
 
 	if (gaps(c, q, track, &tmp, &ns)) {
 		free(tmp.ranges);
@@ -86,10 +88,10 @@ static int engine(struct an_ctx *c, struct stall_q *q, sqlite3_stmt *eng,
 	f = an_add(c, "the engine waits on work of the others: look at what"
 		   " its next instruction depends on (its semaphore wait,"
 		   " a DMA) and start that earlier",
-		   "%s stalls %.2f%% of the range (over %g%%) while other"
+		   "%s stalls %s of the range (over %g%%) while other"
 		   " engines run: %zu gaps over %g us, %lld ns",
-		   (const char *)sqlite3_column_text(eng, 1), share,
-		   c->param[1], tmp.nranges, c->param[0], (long long)ns);
+		   (const char *)sqlite3_column_text(eng, 1),
+		   report_pct(pct, sizeof(pct), share), c->param[1], tmp.nranges, c->param[0], (long long)ns);
 	an_int(f, "gaps", (int64_t)tmp.nranges);
 	an_int(f, "stall_ns", ns);
 	an_int(f, "range_ns", c->t1 - c->t0);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "model/report/report.h"
 #include "model/util.h"
 
 /* Engines are counted over this many of the longest ranges: each costs
@@ -112,6 +113,7 @@ static int fire(struct an_ctx *c, struct an_finding *tmp, int64_t ns,
 {
 	struct strbuf sb;
 	struct an_finding *f;
+	char pct[40];
 	int rc;
 
 	sb_init(&sb);
@@ -119,9 +121,10 @@ static int fire(struct an_ctx *c, struct an_finding *tmp, int64_t ns,
 	rc = engines(c, tmp, &sb);
 	f = an_add(c, "check the instance's power and thermal headroom; a"
 		   " lighter neighbour load or a lower clock target may avoid it",
-		   "throttled (limit under %g%%) %.2f%% of the range (over %g%%):"
+		   "throttled (limit under %g%%) %s of the range (over %g%%):"
 		   " %lld ns in %zu ranges; instructions starting in the"
-		   " longest %d: %s", c->param[0], share, c->param[1],
+		   " longest %d: %s", c->param[0],
+		   report_pct(pct, sizeof(pct), share), c->param[1],
 		   (long long)ns, tmp->nranges, ENGINE_RANGES,
 		   sb.len ? sb_cstr(&sb) : "none");
 	sb_free(&sb);
@@ -139,6 +142,7 @@ int rule_throttle(struct an_ctx *c)
 	struct an_finding tmp = { 0 };
 	int64_t ns;
 	double share;
+	char pct[40];
 	int rc = throttled(c, &tmp, &ns);
 
 	if (rc) {
@@ -151,8 +155,9 @@ int rule_throttle(struct an_ctx *c)
 	share = 100.0 * (double)ns / (double)(c->t1 - c->t0);
 	if (share <= c->param[1]) {
 		free(tmp.ranges);
-		an_note(c, "no finding: throttled %.2f%% of the range (at most"
-			" %g%%)", share, c->param[1]);
+		an_note(c, "no finding: throttled %s of the range (at most"
+			" %g%%)", report_pct(pct, sizeof(pct), share),
+			c->param[1]);
 		return 0;
 	}
 	return fire(c, &tmp, ns, share) ? model_fail(c->m, "analyze throttle")
