@@ -28,6 +28,8 @@ struct word_plan {
 	int cols;
 	char set[32];		/* a temporary table of string ids */
 	char *rows;		/* "(id,...)" */
+	int64_t *row_ids;	/* the same */
+	size_t nrows;
 };
 
 struct param {
@@ -130,8 +132,8 @@ struct search {
 	struct name_on {
 		int64_t track;
 		int has;
-	} *on;
-	size_t non;
+	} *on, *won;
+	size_t non, nwon;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
 	sqlite3_stmt *st_num;	/* a comparison's aggregates in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
@@ -968,7 +970,8 @@ static int word_plan(struct search *s, const struct qterm *t,
 
 	sb_init(&tl);
 	rc = track_set(s, t->op, t->value, NULL, &tl, &ids, &n);
-	free(ids);
+	wp->row_ids = ids;
+	wp->nrows = n;
 	wp->rows = sb_detach(&tl);
 	if (rc || string_set(s, t->op, t->value, wp->set, sizeof(wp->set)))
 		return -1;
@@ -1112,6 +1115,7 @@ void search_free(struct search *s)
 		free(s->cls[i].v);
 	free(s->cls);
 	free(s->on);
+	free(s->won);
 	for (int i = 0; i < s->ntemp; i++) {
 		char sql[64];
 
@@ -1123,8 +1127,10 @@ void search_free(struct search *s)
 	for (size_t i = 0; i < s->nparams; i++)
 		free(s->params[i].s);
 	free(s->params);
-	for (size_t i = 0; s->words && i < s->q.n; i++)
+	for (size_t i = 0; s->words && i < s->q.n; i++) {
 		free(s->words[i].rows);
+		free(s->words[i].row_ids);
+	}
 	free(s->words);
 	query_free(&s->q);
 	query_free(&s->shown);
@@ -1254,6 +1260,75 @@ static int names_on(struct search *s, const struct mtrack *t)
 	return rc == SQLITE_ROW;
 }
 
+/* Whether the coarsest aggregates of field f on track t hold a string
+ * of set: 1 yes, 0 no, -1 they cannot tell. */
+static int agg_holds(struct search *s, const struct mtrack *t, int f,
+		     const char *set)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!(t->agg_fields & (1u << f)))
+		return -1;
+	st = prepare(s, "SELECT 1 FROM agg WHERE track_id = ?1 AND field = %d AND"
+		     " level = (SELECT max(level) FROM agg WHERE track_id = ?1 AND"
+		     " field = %d) AND value IN %s LIMIT 1", f, f, set);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Whether free word plan wp may match an event of track t: it names
+ * the row, or the coarsest aggregates of a column it may be in (names,
+ * categories, which hold the layers, HLO names) hold one of its
+ * strings; 1 where they cannot tell (DMA queues keep none). */
+static int word_on(struct search *s, const struct word_plan *wp,
+		   const struct mtrack *t)
+{
+	static const struct {
+		int cols;
+		int field;
+	} agg_of[] = {
+		{ SU_NAME, AGG_NAME }, { SU_LAYER | SU_CAT, AGG_CAT },
+		{ SU_HLO, AGG_HLO },
+	};
+	int nl, fl, lmax;
+
+	if ((wp->cols & SU_QUEUE) || agg_levels(t, &nl, &fl, &lmax))
+		return 1;
+	for (size_t i = 0; i < wp->nrows; i++)
+		if (wp->row_ids[i] == t->id)
+			return 1;
+	for (size_t k = 0; k < NX_ARRAY_SIZE(agg_of); k++)
+		if ((wp->cols & agg_of[k].cols) &&
+		    agg_holds(s, t, agg_of[k].field, wp->set))
+			return 1;
+	return 0;
+}
+
+/* Whether every free word of the query may match an event of track t
+ * (word_on), read once per track and search. */
+static int words_on(struct search *s, const struct mtrack *t)
+{
+	int has = 1;
+
+	for (size_t i = 0; i < s->nwon; i++)
+		if (s->won[i].track == t->id)
+			return s->won[i].has;
+	for (size_t i = 0; i < s->q.n && has; i++) {
+		const struct qterm *q = &s->q.terms[i];
+
+		if (q->field == F_WORD && !q->negate && !neg(q))
+			has = word_on(s, &s->words[i], t);
+	}
+	s->won = xreallocarray(s->won, s->nwon + 1, sizeof(*s->won));
+	s->won[s->nwon++] = (struct name_on){ t->id, has };
+	return has;
+}
+
 static int track_allowed(struct search *s, const struct mtrack *t)
 {
 	size_t i;
@@ -1261,7 +1336,7 @@ static int track_allowed(struct search *s, const struct mtrack *t)
 	for (i = 0; i < s->q.n; i++)
 		if (term_excludes(&s->q.terms[i], t))
 			return 0;
-	if (!names_on(s, t))
+	if (!names_on(s, t) || !words_on(s, t))
 		return 0;
 	if (s->any_track)
 		return 1;

@@ -279,6 +279,36 @@ hlos() {
 	done
 }
 
+# A free word names and layers hold reads only the rows whose coarsest
+# aggregates of names and categories hold one of its strings: counts
+# and steps are sqlite3's; and an event of another row renamed in the
+# cache behind its aggregates' back is not found, as that row is not
+# read.
+# words CACHE
+words() {
+	w="(s.name IN (SELECT id FROM string WHERE str LIKE '%matmul%') OR
+		EXISTS (SELECT 1 FROM instruction i JOIN string x ON x.id = i.layer
+		WHERE i.slice_id = s.id AND x.str LIKE '%matmul%'))"
+	[ "$(sqlite3 "$1" "SELECT group_concat(DISTINCT columns) FROM string_use
+		u JOIN string x ON x.id = u.str WHERE x.str LIKE '%matmul%'")" = 8,2 ] ||
+		fail "$1: 'matmul' is not held by names and layers alone"
+	check "$1" matmul "$w"
+	counted "$1" matmul "$w"
+	steps "$1" matmul "$w"
+	want=$(sql "$1" "$w")
+	cp "$1" "$tmp/w.nxdb"
+	sqlite3 "$tmp/w.nxdb" "UPDATE slice SET name = (SELECT id FROM string
+		WHERE str = 'MATMUL') WHERE id = (SELECT min(s.id) FROM slice s
+		JOIN track t ON t.id = s.track_id WHERE t.name = 'Q0'
+		AND t.kind = 'dma')" || fail "renaming an event of Q0"
+	[ "$(sql "$tmp/w.nxdb" "$w")" = $((want + 1)) ] ||
+		fail "$1: no event of Q0 renamed"
+	got=$("$NXTOP" export -q "$tmp/w.nxdb" --query=matmul --format json \
+		2>"$err" | jq -e .matches) || fail "matmul on the renamed: $(cat "$err")"
+	[ "$got" = "$want" ] ||
+		fail "matmul: $got matches, the row Q0 was read ($want without it)"
+}
+
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/f.json"
 "$NXTOP" import -q -o "$tmp/f.nxdb" "$tmp/f.json" || fail "import of the fixture"
 run "$tmp/f.nxdb" TensorMatrix
@@ -288,6 +318,7 @@ run "$tmp/f.nxdb" TensorMatrix
 run "$tmp/d.nxdb" Vector
 apart "$tmp/d.nxdb"
 hlos "$tmp/d.nxdb" Scalar
+words "$tmp/d.nxdb"
 # every fifth data packet of the demo typed otherwise: rows with
 # aggregates then mix queue types, and each event is tested
 awk -v d='"queue_type":"data"' -v o='"queue_type":"software_dynamic"' '{
