@@ -68,6 +68,11 @@ one 'MATMUL'
 one 'hlo~rsqrt'
 one 'hlo=/dot\.1[0-9]/'
 one 'hlo~multiply row=Scalar'
+# layers, alone and beside a row (the category aggregates), and a free
+# word names and layers hold (the rows whose aggregates hold it)
+one 'layer~attention'
+one 'layer=/MatMul$/ row=Vector'
+one 'attention'
 
 # R: the list of matches and its heading's statistics, median of 3 runs,
 # with the match count and whether the percentiles are estimated (~)

@@ -108,11 +108,13 @@ struct search {
 	int ntemp;
 	/* name-only queries: names in temp table nameset (or any name),
 	 * tracks restricted to tracks[] (or any track); the names are
-	 * the aggregates' vfield: AGG_NAME, or AGG_HLO for HLO names.
-	 * hlo_apart: some track's aggregates keep no HLO names, so its
-	 * events are read */
+	 * the aggregates' vfield: AGG_NAME, AGG_HLO for HLO names, or
+	 * AGG_CAT for layers (layers_agg: the categories of instructions
+	 * are their layers, and no other event's category is a layer).
+	 * vfield_apart: some track's aggregates keep no values of vfield,
+	 * so its events are read */
 	int names_only, any_name, any_track;
-	int vfield, hlo_apart;
+	int vfield, vfield_apart, layers_agg;
 	char nameset[32];
 	int64_t *names;
 	size_t nnames;
@@ -653,10 +655,13 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 		size_t n = 0;
 
 		if (t->field == F_NAME || t->field == F_OPCODE ||
-		    t->field == F_HLO) {
+		    t->field == F_HLO || t->field == F_LAYER) {
 			s->any_name = 0;
 			sb_printf(cond, " AND %s", str_cond(t->op));
 		}
+		if (t->field == F_LAYER)
+			sb_printf(cond, " AND id IN (SELECT str FROM string_use"
+				  " WHERE columns & %d)", SU_LAYER);
 		if (t->field != F_ENGINE && t->field != F_ROW &&
 		    t->field != F_OPCODE)
 			continue;
@@ -714,7 +719,7 @@ static int nameset_fill(struct search *s, const char *cond)
 		char *tmp = NULL;
 
 		if (t->field != F_NAME && t->field != F_OPCODE &&
-		    t->field != F_HLO)
+		    t->field != F_HLO && t->field != F_LAYER)
 			continue;
 		sqlite3_bind_text(st, ++k, str_value(t->op, t->value, &tmp),
 				  -1, SQLITE_TRANSIENT);
@@ -741,14 +746,15 @@ static void nameset_read(struct search *s)
 	free(sql);
 }
 
-/* Whether some track of the profile keeps aggregates but not of HLO
- * names (they vary too much there: agg.h): its events are read. */
-static int hlo_apart_find(struct search *s)
+/* Whether some track of the profile keeps aggregates but not of the
+ * query's field (its values vary too much there: agg.h): its events
+ * are read. */
+static int vfield_apart_find(struct search *s)
 {
 	sqlite3_stmt *st = prepare(s, "SELECT 1 FROM track WHERE profile_id = ?"
 				   " AND n_events > 0 AND agg_fields & %u AND"
 				   " NOT agg_fields & %u LIMIT 1", 1u << AGG_NAME,
-				   1u << AGG_HLO);
+				   1u << s->vfield);
 	int rc;
 
 	if (!st)
@@ -758,7 +764,7 @@ static int hlo_apart_find(struct search *s)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return model_fail(s->m, "search");
-	s->hlo_apart = rc == SQLITE_ROW;
+	s->vfield_apart = rc == SQLITE_ROW;
 	return 0;
 }
 
@@ -779,8 +785,8 @@ static int names_only_setup(struct search *s)
 			nameset_read(s);
 	}
 	sb_free(&cond);
-	if (!rc && s->names_only && s->vfield == AGG_HLO)
-		rc = hlo_apart_find(s);
+	if (!rc && s->names_only && s->vfield != AGG_NAME)
+		rc = vfield_apart_find(s);
 	return rc;
 }
 
@@ -891,13 +897,22 @@ static int hlo_term(const struct qterm *t)
 	return t->field == F_HLO && !t->negate && !neg(t);
 }
 
+/* A layer term that the category aggregates may answer as names_only
+ * terms answer names: where the profile's layers are categories of
+ * instructions alone (layers_agg). */
+static int layer_term(const struct search *s, const struct qterm *t)
+{
+	return t->field == F_LAYER && s->layers_agg && !t->negate && !neg(t);
+}
+
 /* Whether every term but the queue_type terms that whole DMA rows
- * answer is one of names and tracks, or of HLO names and tracks (the
- * aggregates count names and HLO names apart, never together); the
- * aggregates' field of those names into *vfield. */
+ * answer is one of names and tracks, of HLO names and tracks, or of
+ * layers and tracks (the aggregates count names, HLO names and
+ * categories apart, never together); the aggregates' field of those
+ * values into *vfield. */
 static int names_beside_queue(const struct search *s, int *vfield)
 {
-	int names = 0, hlos = 0;
+	int names = 0, hlos = 0, layers = 0;
 
 	for (size_t i = 0; i < s->q.n; i++) {
 		const struct qterm *t = &s->q.terms[i];
@@ -906,13 +921,41 @@ static int names_beside_queue(const struct search *s, int *vfield)
 			continue;
 		if (hlo_term(t))
 			hlos = 1;
+		else if (layer_term(s, t))
+			layers = 1;
 		else if (!name_term(t))
 			return 0;
 		else
 			names |= t->field == F_NAME || t->field == F_OPCODE;
 	}
-	*vfield = hlos && !names ? AGG_HLO : AGG_NAME;
-	return !(names && hlos);
+	*vfield = hlos ? AGG_HLO : layers ? AGG_CAT : AGG_NAME;
+	return names + hlos + layers <= 1;
+}
+
+/* Whether the profile's layers are the categories of their instructions
+ * and of no other event: no string is known as both, and none is held
+ * apart (string_use's rows 0 and SU_LAYER_APART). Read only for a query
+ * with a layer term. */
+static int layers_agg_find(struct search *s)
+{
+	sqlite3_stmt *st;
+	int rc, any = 0;
+
+	for (size_t i = 0; i < s->q.n; i++)
+		any |= s->q.terms[i].field == F_LAYER;
+	if (!any)
+		return 0;
+	st = prepare(s, "SELECT 1 FROM string_use WHERE str IN (0, %d) OR"
+		     " columns & %d = %d LIMIT 1", SU_LAYER_APART,
+		     SU_LAYER | SU_CAT, SU_LAYER | SU_CAT);
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return model_fail(s->m, "search");
+	s->layers_agg = rc == SQLITE_DONE;
+	return 0;
 }
 
 static struct numterm num_term(const struct search *s)
@@ -1008,6 +1051,8 @@ static int words_plan(struct search *s)
 			t->field = F_ROW;
 		else if (!(cols & (SU_LAYER | SU_QUEUE | SU_NAME | WORD_ROWS)))
 			t->field = F_HLO;
+		else if (!(cols & (SU_HLO | SU_QUEUE | SU_NAME | WORD_ROWS)))
+			t->field = F_LAYER;
 	}
 	return 0;
 }
@@ -1082,6 +1127,8 @@ struct search *search_new_query(struct model *m, int64_t profile,
 	if (j.a)
 		sb_adds(&s->from, " LEFT JOIN arg a ON a.slice_id = s.id");
 	if (queue_rows_setup(s))
+		goto fail;
+	if (layers_agg_find(s))
 		goto fail;
 	s->names_only = names_beside_queue(s, &s->vfield);
 	s->num = num_term(s);
@@ -1160,7 +1207,7 @@ const struct query *search_query(const struct search *s)
 
 int search_reads_events(const struct search *s)
 {
-	return (!s->names_only && s->num.field < 0) || s->hlo_apart;
+	return (!s->names_only && s->num.field < 0) || s->vfield_apart;
 }
 
 static int dma_track(const struct mtrack *t)
@@ -1210,7 +1257,7 @@ static int value_levels(const struct search *s, const struct mtrack *t,
 	if (agg_levels(t, &nl, &fl, lmax) ||
 	    !(t->agg_fields & (1u << s->vfield)))
 		return -1;
-	*lo = s->vfield == AGG_HLO ? fl : nl;
+	*lo = s->vfield == AGG_NAME ? nl : fl;
 	return 0;
 }
 
@@ -2299,9 +2346,9 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 	int lo, hi, named, level;
 	int cmp = s->num.field == AGG_DUR && !s->num.partial;
 
-	/* durations are binned by name, not by HLO name: the events of
-	 * the buckets holding a match are read */
-	if (s->names_only && s->vfield == AGG_HLO)
+	/* durations are binned by name, not by HLO name or layer: the
+	 * events of the buckets holding a match are read */
+	if (s->names_only && s->vfield != AGG_NAME)
 		return durs_buckets(s, t, t0, t1, cb);
 	if ((s->num.field == AGG_SIZE && !s->names_only) ||
 	    (s->num.partial && !s->num.ncmp))

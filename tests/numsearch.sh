@@ -309,6 +309,34 @@ words() {
 		fail "matmul: $got matches, the row Q0 was read ($want without it)"
 }
 
+# A query of layers, alone or beside rows, reads the category
+# aggregates (an instruction's category is its layer) as a query of
+# names reads theirs, and so does a free word that only layers hold:
+# counts, steps and durations are sqlite3's, and the count shows though
+# a key is typed while it is read. Where a layer is also the category
+# of another event, the events are read, and those are not found.
+# layers CACHE ROW
+layers() {
+	l="(SELECT x.str FROM instruction i JOIN string x ON x.id = i.layer
+		WHERE i.slice_id = s.id)"
+	for q in "layer~attention|$l LIKE '%attention%'" \
+		"BATCHNORM|$l LIKE '%batchnorm%'" \
+		"layer=/MatMul\$/|$l GLOB '*MatMul'" \
+		"layer~attention row=$2|$l LIKE '%attention%' AND t.name = '$2'"; do
+		w=${q#*|} q=${q%%|*}
+		check "$1" "$q" "$w"
+		[ "${3:-}" = mixed ] || ahead=1 counted "$1" "$q" "$w"
+		steps "$1" "$q" "$w"
+		got=$("$NXTOP" export -q "$1" --query="$q" --format json |
+			jq -r '[.min_ns, .max_ns, .duration_sum_ns] | join(" ")')
+		want=$(sqlite3 -separator ' ' "$1" "SELECT min(s.dur), max(s.dur),
+			sum(s.dur) FROM slice s JOIN track t ON t.id = s.track_id
+			WHERE $w")
+		[ "$got" = "$want" ] ||
+			fail "'$q' on $1: durations $got, sqlite3 says $want"
+	done
+}
+
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/f.json"
 "$NXTOP" import -q -o "$tmp/f.nxdb" "$tmp/f.json" || fail "import of the fixture"
 run "$tmp/f.nxdb" TensorMatrix
@@ -319,6 +347,23 @@ run "$tmp/d.nxdb" Vector
 apart "$tmp/d.nxdb"
 hlos "$tmp/d.nxdb" Scalar
 words "$tmp/d.nxdb"
+layers "$tmp/d.nxdb" Scalar
+# every third data packet's queue type the name of a layer: that layer
+# is then also a category of DMA events
+awk -v d='"queue_type":"data"' -v o='"queue_type":"bert/encoder/layer_1/attention/self/MatMul"' '{
+	out = ""
+	while ((i = index($0, d)) > 0) {
+		out = out substr($0, 1, i - 1) (++n % 3 ? d : o)
+		$0 = substr($0, i + length(d))
+	}
+	print out $0
+}' "$tmp/d.json" > "$tmp/l.json"
+"$NXTOP" import -q -o "$tmp/l.nxdb" "$tmp/l.json" || fail "import of the layered demo"
+[ "$(sqlite3 "$tmp/l.nxdb" "SELECT count(*) FROM slice s JOIN string x ON
+	x.id = s.cat JOIN track t ON t.id = s.track_id WHERE t.kind = 'dma'
+	AND x.str LIKE '%attention%'")" -gt 0 ] ||
+	fail "layered demo: no DMA event's category names a layer"
+layers "$tmp/l.nxdb" Scalar mixed
 # every fifth data packet of the demo typed otherwise: rows with
 # aggregates then mix queue types, and each event is tested
 awk -v d='"queue_type":"data"' -v o='"queue_type":"software_dynamic"' '{
