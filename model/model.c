@@ -402,6 +402,36 @@ void model_profiles_free(struct mprofile *p, size_t n)
 	free(p);
 }
 
+int model_sources(struct model *m, struct msource **out, size_t *n)
+{
+	sqlite3_stmt *st;
+
+	*out = NULL;
+	*n = 0;
+	if (prep(m, &st, "SELECT path, role, size FROM source ORDER BY id"))
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct msource *s;
+
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		s = &(*out)[(*n)++];
+		s->path = db_col_str(st, 0);
+		s->role = db_col_str(st, 1);
+		s->missing = sqlite3_column_int64(st, 2) == -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void model_sources_free(struct msource *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].role);
+	}
+	free(v);
+}
+
 int model_profile(struct model *m, int64_t id, struct mprofile *out)
 {
 	sqlite3_stmt *st;

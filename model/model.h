@@ -96,6 +96,19 @@ void model_profiles_free(struct mprofile *p, size_t n);
 int model_profile(struct model *m, int64_t id, struct mprofile *out);
 void model_profile_clear(struct mprofile *p);
 
+/* A file the cache was built from, or waits for: its path as the import
+ * found it (links resolved), its role ("profile", "system", "device",
+ * "table", "folder") and whether it was missing (a device profile the
+ * bundle lists that is not there). */
+struct msource {
+	char *path, *role;
+	int missing;
+};
+
+/* The sources of every profile in the cache. */
+int model_sources(struct model *m, struct msource **out, size_t *n);
+void model_sources_free(struct msource *v, size_t n);
+
 /* While stop (NULL: none) returns nonzero, the statement running on the
  * model fails (SQLITE_INTERRUPT): a long search stopped by a key. */
 void model_set_stop(struct model *m, int (*stop)(void *), void *ctx);

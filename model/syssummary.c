@@ -188,7 +188,7 @@ static int sources(struct model *m, int64_t p, struct syssummary *s)
 		return model_fail(m, "summary");
 	sqlite3_bind_int64(st, 1, p);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct sys_source *f;
+		struct msource *f;
 
 		s->sources = xreallocarray(s->sources, s->nsources + 1,
 					   sizeof(*f));
@@ -264,10 +264,6 @@ void syssummary_free(struct syssummary *s)
 		free(s->warnings[i].message);
 	}
 	free(s->warnings);
-	for (size_t i = 0; i < s->nsources; i++) {
-		free(s->sources[i].path);
-		free(s->sources[i].role);
-	}
-	free(s->sources);
+	model_sources_free(s->sources, s->nsources);
 	memset(s, 0, sizeof(*s));
 }

@@ -30,11 +30,6 @@ struct sys_counter {
 	double vmin, vmax, mean;
 };
 
-struct sys_source {
-	char *path, *role;
-	int missing;		/* listed but not there at import */
-};
-
 struct syssummary {
 	struct mprofile prof;
 	char *group_by, *row_by;	/* "instance_id,process_id", ... */
@@ -50,7 +45,7 @@ struct syssummary {
 	size_t ndevices;
 	struct sum_warning *warnings;	/* dropped events first */
 	size_t nwarnings;
-	struct sys_source *sources;
+	struct msource *sources;
 	size_t nsources;
 };
 

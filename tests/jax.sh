@@ -4,7 +4,8 @@
 # --run or the run folder names another; the summary names the run and
 # the others; each host file's events are the rows of its host group,
 # as jq counts them in the files; an XPlane-only run fails with one line
-# saying how to get a trace JSON; a new run or a changed file rebuilds.
+# saying how to get a trace JSON; a new run or a changed file rebuilds;
+# export -o writes no trace file of the run, old or new.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -88,6 +89,17 @@ for host in alpha beta perfetto_trace; do
 	cmp -s "$tmp/host.got" "$tmp/host.want" ||
 		fail "$host: events differ: $(diff "$tmp/host.want" "$tmp/host.got")"
 done
+
+# export -o writes over no trace file of the run, nor a new one there
+# (the next import reads it)
+cp "$runs/$new/alpha.trace.json.gz" "$tmp/alpha.keep"
+expect 1 "^nxtop: $runs/$new/alpha.trace.json.gz: is a file of the profile being exported: not written$" \
+	"$NXTOP" export -q -o "$runs/$new/alpha.trace.json.gz" "$log"
+cmp -s "$tmp/alpha.keep" "$runs/$new/alpha.trace.json.gz" ||
+	fail "export -o replaced a trace file"
+expect 1 "^nxtop: $runs/$new/gamma.trace.json.gz: the profile's next import would read a file of that name as one of its own: not written$" \
+	"$NXTOP" export -q -o "$runs/$new/gamma.trace.json.gz" "$log"
+no_file "$runs/$new/gamma.trace.json.gz"
 
 # --run opens another run, in a cache of its own
 expect 0 "^Run +2026_11_20_09_30_00 " "$NXTOP" summary -q --run 2026_11_20_09_30_00 "$log"

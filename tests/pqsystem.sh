@@ -5,8 +5,9 @@
 # gives the JSON bundle's summary, device list, searches and rows;
 # nc= on a folder whose events name only the logical NeuronCore;
 # flow_id lists become flows; a folder of profiles with one system folder
-# opens as that bundle; the cache follows every table file; bad table
-# files fail with one line and leave no cache.
+# opens as that bundle; the cache follows every table file; export -o
+# writes no table file, old or new; bad table files fail with one line
+# and leave no cache.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -103,6 +104,31 @@ grep -q "^/nc=0 name=nrt_execute  in view: $want matches" "$tmp/search" ||
 same norm_text export -q --what window
 expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what devices "$sys"
 expect 0 "^Kind +system \(neuron-system-parquet\)$" "$NXTOP" summary -q "$sys"
+
+# export -o writes over no table file of the system or a device folder,
+# opened as the system folder or as the folder of profiles, nor a new
+# table file there (the next import reads it)
+pqdev="$tmp/pq/device_profile_model_1578576049@latest"
+mkdir "$tmp/orig"
+cp "$sys/CpuUsage.parquet" "$pqdev/Instruction.parquet" "$tmp/orig/"
+for p in "$sys" "$tmp/pq"; do
+	for o in "$sys/CpuUsage.parquet" "$pqdev/Instruction.parquet"; do
+		expect 1 "^nxtop: $o: is a file of the profile being exported: not written$" \
+			"$NXTOP" export -q -o "$o" "$p"
+	done
+	for o in "$sys/Notes.parquet" "$pqdev/Instruction_2.parquet"; do
+		expect 1 "^nxtop: $o: the profile's next import would read a file of that name as one of its own: not written$" \
+			"$NXTOP" export -q -o "$o" "$p"
+		no_file "$o"
+	done
+done
+cmp -s "$tmp/orig/CpuUsage.parquet" "$sys/CpuUsage.parquet" ||
+	fail "export -o replaced CpuUsage.parquet"
+cmp -s "$tmp/orig/Instruction.parquet" "$pqdev/Instruction.parquet" ||
+	fail "export -o replaced Instruction.parquet"
+expect 0 "" "$NXTOP" export -q -o "$pqdev/notes.txt" "$sys"
+test -s "$pqdev/notes.txt" || fail "export -o into a device folder wrote nothing"
+rm -rf "$pqdev/notes.txt" "$tmp/orig"
 
 # The table nxtop does not know is kept and listed.
 expect 0 'unrecognised table "FutureSystemTable": 3 record\(s\) kept in the info table' \

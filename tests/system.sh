@@ -3,8 +3,9 @@
 # device profiles and says which files it used; a missing device file and
 # hostile names are warnings; filters get their own cache; --group and
 # --row regroup the summary's rows; a thread is one row whether or not
-# its events carry worker_gid, in any order; bad options are usage
-# errors.
+# its events carry worker_gid, in any order; export -o writes over no
+# file of the bundle, nor a new one its next import would read; bad
+# options are usage errors.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -55,6 +56,37 @@ expect 0 "Events +7 trace events in 3 rows" "$NXTOP" summary -q --filter-nc 0 "$
 
 # a system profile file brings its folder's device profiles too
 expect 0 "1 device profile" "$NXTOP" import "$b/system_profile.json"
+
+# export -o writes over no file of the bundle (its system profile, a
+# device profile, one the list names that is not there yet), named as
+# the folder or as its system profile, nor a new file the next import
+# would read (a system profile's name, a device profile named the
+# tools' way); other new files in the folder are fine
+mkdir "$tmp/orig"
+cp "$b/system_profile.json" "$b/device_profile_model_1578576049.json" "$tmp/orig/"
+for p in "$b" "$b/system_profile.json"; do
+	for o in system_profile.json device_profile_model_1578576049.json; do
+		expect 1 "^nxtop: $b/$o: is (the|a file of the) profile being exported: not written$" \
+			"$NXTOP" export -q -o "$b/$o" "$p"
+	done
+	expect 1 "^nxtop: $b/device_profile_model_2222.json: is a device profile the bundle lists: not written$" \
+		"$NXTOP" export -q -o "$b/device_profile_model_2222.json" "$p"
+	for o in profile.json device_profile_model_7.json.gz \
+		i-0123_pid_5_nc_3_model_7.json; do
+		expect 1 "^nxtop: $b/$o: the profile's next import would read a file of that name as one of its own: not written$" \
+			"$NXTOP" export -q -o "$b/$o" "$p"
+	done
+done
+for o in system_profile.json device_profile_model_1578576049.json; do
+	cmp -s "$tmp/orig/$o" "$b/$o" || fail "export -o replaced $o"
+done
+for o in device_profile_model_2222.json profile.json \
+	device_profile_model_7.json.gz i-0123_pid_5_nc_3_model_7.json; do
+	no_file "$b/$o"
+done
+expect 0 "" "$NXTOP" export -q -o "$b/notes.json" "$b"
+test -s "$b/notes.json" || fail "export -o into the bundle's folder wrote nothing"
+rm -rf "$b/notes.json" "$tmp/orig"
 
 expect 2 "--filter-nc: 'x' is not a NeuronCore" "$NXTOP" summary --filter-nc x "$b"
 expect 2 "--filter-event-type: no names given" "$NXTOP" summary --filter-event-type , "$b"

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "src/cli/cli.h"
+#include "src/cli/open.h"
 #include "model/drill.h"
 #include "model/report/export.h"
 #include "model/file.h"
@@ -537,7 +538,8 @@ int cmd_export(struct cli *c, int argc, char **argv)
 	m = cli_open(profile, &c->imp);
 	if (!m)
 		return cli_fail();
-	if (model_profile(m, 1, &p)) {
+	if ((a.output && open_output_check(m, a.output)) ||
+	    model_profile(m, 1, &p)) {
 		model_close(m);
 		return cli_fail();
 	}

@@ -13,11 +13,15 @@
 #include "model/cache/cache.h"
 #include "model/cache/db.h"
 #include "model/file.h"
+#include "model/model.h"
 #include "model/text.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 #include "src/cli/progress.h"
 #include "src/import/background.h"
+#include "src/import/bundle.h"
+#include "src/import/jax.h"
+#include "src/import/parquet/folder.h"
 
 static int check_input(const char *input, struct stat *sb)
 {
@@ -337,4 +341,60 @@ int open_import_to(const char *input, const char *cache_out,
 	file_unlock(lock_file, lock);
 	free(lock_file);
 	return rc;
+}
+
+/* 1 if the import that read source s takes a file named name in folder
+ * dir by its name alone: beside a system profile JSON, the bundle's
+ * names; beside a table file, other table files; in a JAX run's folder,
+ * its trace files. */
+static int takes_name(const struct msource *s, const char *dir,
+		      const char *name)
+{
+	struct stat sb;
+	char *sdir;
+	int yes = 0;
+
+	if (!strcmp(s->role, "folder"))
+		return !strcmp(s->path, dir) && jax_takes_name(name);
+	sdir = file_dir(s->path);
+	if (!strcmp(sdir, dir)) {
+		if (!strcmp(s->role, "table"))
+			yes = pqfolder_takes_name(name);
+		else if (!strcmp(s->role, "system") && !stat(s->path, &sb) &&
+			 S_ISREG(sb.st_mode))
+			yes = bundle_takes_name(name);
+	}
+	free(sdir);
+	return yes;
+}
+
+int open_output_check(struct model *m, const char *out)
+{
+	char *real = file_real_dir(out), *dir = file_dir(real);
+	const char *name = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	const char *why = NULL;
+	struct msource *v;
+	size_t n;
+
+	if (model_sources(m, &v, &n)) {
+		free(dir);
+		free(real);
+		return -1;
+	}
+	for (size_t i = 0; i < n && !why; i++)
+		if (file_same_file(out, v[i].path) || !strcmp(real, v[i].path))
+			why = v[i].missing ? "is a device profile the bundle"
+					     " lists" :
+			      "is a file of the profile being exported";
+	for (size_t i = 0; i < n && !why; i++)
+		if (takes_name(&v[i], dir, name))
+			why = "the profile's next import would read a file of"
+			      " that name as one of its own";
+	model_sources_free(v, n);
+	free(dir);
+	free(real);
+	if (!why)
+		return 0;
+	err_set("%s: %s: not written", out, why);
+	return -1;
 }

@@ -27,6 +27,12 @@
 #define PART_SHIFT 40
 #define MAX_FILES 4096
 
+/* The system profile's names, in the order they are looked for. */
+static const char *const system_names[] = {
+	"system_profile.json", "system_profile.json.gz", "profile.json",
+	"profile.json.gz",
+};
+
 static const char *const system_keys[] = {
 	"\"trace_event\"", "\"system_profile_metadata\"",
 	"\"device_profile_list\"", "\"cpu_util\"", "\"mem_usage\"",
@@ -227,12 +233,21 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
+int bundle_takes_name(const char *name)
+{
+	struct devname dn = { .nc_idx = -1 };
+	int yes;
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(system_names); i++)
+		if (!strcmp(name, system_names[i]))
+			return 1;
+	yes = is_json_name(name) && parse_devname(name, &dn);
+	devname_free(&dn);
+	return yes;
+}
+
 int bundle_find_system(const char *dir, char **path)
 {
-	static const char *const preferred[] = {
-		"system_profile.json", "system_profile.json.gz", "profile.json",
-		"profile.json.gz",
-	};
 	char dir_real[PATH_MAX], **names;
 	struct devname dn = { .nc_idx = -1 };
 	struct strbuf found, json;
@@ -247,8 +262,8 @@ int bundle_find_system(const char *dir, char **path)
 		err_set("%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	for (size_t i = 0; i < NX_ARRAY_SIZE(preferred); i++) {
-		if (!resolve(dirfd, dir_real, preferred[i], path, &why)) {
+	for (size_t i = 0; i < NX_ARRAY_SIZE(system_names); i++) {
+		if (!resolve(dirfd, dir_real, system_names[i], path, &why)) {
 			close(dirfd);
 			return 0;
 		}

@@ -14,6 +14,12 @@
  * *path is malloc'd. 0 on success; -1 with err_get() set. */
 int bundle_find_system(const char *dir, char **path);
 
+/* 1 if the import of a bundle folder reads a file of that name there by
+ * its name alone: a system profile name it looks for, or a device
+ * profile named the way the tools name them. The files a system profile
+ * lists are known once it is read (the cache's sources). */
+int bundle_takes_name(const char *name);
+
 /* 1 if the first bytes of a profile JSON (64 KiB of them) hold a key
  * only system profiles have. */
 int bundle_head_is_system(const char *buf, size_t n);

@@ -135,12 +135,16 @@ static int keep_run(const char *path, const char *name)
 	return is_dir(path);
 }
 
+int jax_takes_name(const char *name)
+{
+	return ends_with(name, TRACE_SUFFIX) || !strcmp(name, PERFETTO_NAME);
+}
+
 static int keep_trace(const char *path, const char *name)
 {
 	struct stat sb;
 
-	return (ends_with(name, TRACE_SUFFIX) || !strcmp(name, PERFETTO_NAME)) &&
-	       !stat(path, &sb) && S_ISREG(sb.st_mode);
+	return jax_takes_name(name) && !stat(path, &sb) && S_ISREG(sb.st_mode);
 }
 
 static int keep_xplane(const char *path, const char *name)

@@ -14,6 +14,10 @@
  * run folder of a JAX profile. */
 int jax_is_folder(const char *dir);
 
+/* 1 if a file of that name in a run folder is one of the run's trace
+ * files, which its import reads. */
+int jax_takes_name(const char *name);
+
 /* The bytes of the files of the run dir opens (the one it is, else the
  * newest) and their newest modification time (Unix ns), for lists. */
 void jax_size_when(const char *dir, int64_t *size, int64_t *when);

@@ -46,6 +46,17 @@ static int parse_name(const char *file, char **table, long *num)
 	return 1;
 }
 
+int pqfolder_takes_name(const char *name)
+{
+	char *table;
+	long num;
+
+	if (!parse_name(name, &table, &num))
+		return 0;
+	free(table);
+	return 1;
+}
+
 static int part_cmp(const void *a, const void *b)
 {
 	const struct part *x = a, *y = b;

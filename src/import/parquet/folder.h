@@ -31,6 +31,10 @@ const struct pqtable *pqfolder_find(const struct pqfolder *f,
 				    const char *name);
 void pqfolder_free(struct pqfolder *f);
 
+/* 1 if a file of that name is a table file (NAME.parquet,
+ * NAME_<N>.parquet): one a Parquet profile folder's import reads. */
+int pqfolder_takes_name(const char *name);
+
 /* 1 if dir holds an Instruction table: a device profile folder. */
 int pqfolder_is_device(const char *dir);
 /* 1 if dir holds a SystemProfileEvents table: a system profile folder. */
