@@ -2,9 +2,11 @@
 # The Profile Manager's listing (nxtop list) and its recent list: which
 # files and folders of Neuron Explorer's data path (or of a folder named
 # on the command line) are profiles, of which kind, their size and time,
-# cleaned names, the recent profiles newest first with a missing source
-# marked and forgotten with d; nxtop on a folder of profiles opens the
-# manager, on a bundle its timeline as before.
+# cleaned names, system profile JSON told from device JSON by its
+# top-level keys as the importer tells them, the recent profiles newest
+# first with a missing source marked and forgotten with d; nxtop on a
+# folder of profiles opens the manager, on a bundle its timeline as
+# before.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -109,6 +111,28 @@ printf '{"instruction":[]}' | gzip -n > "$tmp/gz/d.json.gz"
 csv "$tmp/gz"
 [ "$(cut -d, -f1,2 "$out" | tail -n +2 | sort | tr '\n' ' ')" = \
 	"d.json.gz,device s.json.gz,system " ] || fail "gzip kinds: $(cat "$out")"
+# a system profile is told by its top-level keys wherever they come, as
+# the importer tells it: not by a system key's text among a device
+# profile's values or in its nested objects, and not only in its first
+# 64 KiB; a bundle's system profile file is found the same way
+mkdir -p "$tmp/keys/mix"
+printf '%s' '{"metadata":{"profile_name":"trace_event"},"instruction":[{"timestamp":1,"duration":2,"opcode":"trace_event","args":{"device_profile_list":[]}}]}' \
+	> "$tmp/keys/dev.json"
+{
+	printf '{"annotation":[{"note":"'
+	head -c 70000 /dev/zero | tr '\0' x
+	printf '"}],'
+	tail -c +2 "$srcdir/tests/fixtures/system_small.json"
+} > "$tmp/keys/late.json"
+cp "$tmp/keys/dev.json" "$tmp/keys/late.json" "$tmp/keys/mix/"
+csv "$tmp/keys"
+[ "$(cut -d, -f1,2 "$out" | tail -n +2 | sort | tr '\n' ' ')" = \
+	"dev.json,device late.json,system mix,bundle " ] ||
+	fail "kinds by top-level keys: $(cat "$out")"
+expect 0 "^Kind +device " "$NXTOP" summary -q "$tmp/keys/dev.json"
+expect 0 "^Kind +system " "$NXTOP" summary -q "$tmp/keys/late.json"
+expect 0 "mix: system profile $tmp/keys/mix/late.json$" \
+	"$NXTOP" summary "$tmp/keys/mix"
 expect 1 "nxtop: $tmp/nope: No such file or directory" "$NXTOP" list "$tmp/nope"
 # a data path that is not a folder is an error; one that is missing is
 # an empty one

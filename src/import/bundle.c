@@ -21,8 +21,6 @@
 #include "model/util.h"
 #include "src/import/sysfilter.h"
 
-/* Bytes read to tell a system profile from a device profile. */
-#define SNIFF_BYTES 65536
 /* Each part cache's ids start at (index + 1) << PART_SHIFT. */
 #define PART_SHIFT 40
 #define MAX_FILES 4096
@@ -31,12 +29,6 @@
 static const char *const system_names[] = {
 	"system_profile.json", "system_profile.json.gz", "profile.json",
 	"profile.json.gz",
-};
-
-static const char *const system_keys[] = {
-	"\"trace_event\"", "\"system_profile_metadata\"",
-	"\"device_profile_list\"", "\"cpu_util\"", "\"mem_usage\"",
-	"\"device_mem_usage\"",
 };
 
 static int has_suffix(const char *s, const char *suffix)
@@ -179,26 +171,6 @@ static int resolve(int dirfd, const char *dir_real, const char *name,
 	return resolve_as(dirfd, dir_real, name, 0, path, why);
 }
 
-int bundle_head_is_system(const char *buf, size_t n)
-{
-	for (size_t i = 0; i < NX_ARRAY_SIZE(system_keys); i++)
-		if (memmem(buf, n, system_keys[i], strlen(system_keys[i])))
-			return 1;
-	return 0;
-}
-
-/* 1 if the file starts like a system profile. */
-static int looks_system(int dirfd, const char *name)
-{
-	char buf[SNIFF_BYTES + 1];
-	long n = file_head(dirfd, name, O_NOFOLLOW, buf, SNIFF_BYTES);
-
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return bundle_head_is_system(buf, (size_t)n);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -275,7 +247,7 @@ int bundle_find_system(const char *dir, char **path)
 		if (is_json_name(names[i]) && json.len < 200)
 			sb_printf(&json, "%s%s", json.len ? ", " : "", names[i]);
 		if (!is_json_name(names[i]) || parse_devname(names[i], &dn) ||
-		    !looks_system(dirfd, names[i]) ||
+		    !import_is_system_json(dirfd, names[i], O_NOFOLLOW) ||
 		    resolve(dirfd, dir_real, names[i], &p, &why))
 			continue;
 		sb_printf(&found, "%s%s", nfound ? ", " : "", names[i]);

@@ -10,7 +10,8 @@
 #include "src/import/dispatch.h"
 
 /* The system profile file in folder dir: system_profile.json, else
- * profile.json, else the one JSON file that starts like a system profile.
+ * profile.json, else the one JSON file that imports as a system profile
+ * (import_is_system_json) of those not named like a device profile.
  * *path is malloc'd. 0 on success; -1 with err_get() set. */
 int bundle_find_system(const char *dir, char **path);
 
@@ -19,10 +20,6 @@ int bundle_find_system(const char *dir, char **path);
  * profile named the way the tools name them. The files a system profile
  * lists are known once it is read (the cache's sources). */
 int bundle_takes_name(const char *name);
-
-/* 1 if the first bytes of a profile JSON (64 KiB of them) hold a key
- * only system profiles have. */
-int bundle_head_is_system(const char *buf, size_t n);
 
 /* Imports the device profiles of the system profile sys (just imported
  * from folder dir into w) as its children: files <name>.json, or with

@@ -18,6 +18,7 @@
 #include "src/import/gunzip.h"
 #include "src/import/neuron.h"
 #include "src/import/parquet/folder.h"
+#include "src/import/system.h"
 #include "src/json/jkeys.h"
 #include "src/json/jtext.h"
 
@@ -50,16 +51,42 @@ static int settling_key(void *arg, const char *key, size_t n)
 	return f;
 }
 
+/* What the walk for a system profile's key returns where it stops. */
+enum { KEY_CHROME = 1, KEY_SYSTEM };
+
+/* The key walk of import_is_system_json(): Chrome's key before any
+ * Neuron one settles the file as a Chrome trace (as settling_key does);
+ * a system profile's key anywhere makes a Neuron profile JSON a system
+ * profile, as the Neuron importer takes it (neuron.c: record()). *neuron
+ * is set once a Neuron key has come. */
+static int system_key(void *arg, const char *key, size_t n)
+{
+	int *neuron = arg, rc = 0;
+	struct strbuf name;
+
+	sb_init(&name);
+	jt_unescape(key, n, &name);
+	if (!*neuron && !strcmp(name.buf, "traceEvents"))
+		rc = KEY_CHROME;
+	else if (sysimp_is_key(name.buf))
+		rc = KEY_SYSTEM;
+	else if (neuron_is_key(name.buf))
+		*neuron = 1;
+	sb_free(&name);
+	return rc;
+}
+
 /* JSON that is a Chrome trace: a bare array, or an object with a
  * "traceEvents" key anywhere, however much comes before it (keys are in
  * no set order: json.dumps(sort_keys=True) puts "stackFrames" first).
  * Other objects, and text that turns out not to be JSON, go to the
  * Neuron importer, which says what it found. The byte after the opening
  * bracket must fit too, so that a Perfetto trace (whose first byte,
- * 0x0a, is a newline) is not taken for JSON. */
-static enum input_format sniff_json(struct jkeys *k)
+ * 0x0a, is a newline) is not taken for JSON. With system set, *system
+ * says whether a Neuron profile JSON is a system profile. */
+static enum input_format sniff_json(struct jkeys *k, int *system)
 {
-	int open = jkeys_peek(k), next;
+	int open = jkeys_peek(k), next, neuron = 0;
 
 	if (open != '[' && open != '{')
 		return FMT_UNKNOWN;
@@ -70,6 +97,12 @@ static enum input_format sniff_json(struct jkeys *k)
 		return FMT_UNKNOWN;
 	if (open == '[')
 		return FMT_CHROME_JSON;
+	if (system) {
+		/* every key is read: the one that settles it may be last */
+		next = jkeys_walk(k, system_key, &neuron);
+		*system = next == KEY_SYSTEM;
+		return next == KEY_CHROME ? FMT_CHROME_JSON : FMT_NEURON_JSON;
+	}
 	return jkeys_walk(k, settling_key, NULL) == FMT_CHROME_JSON ?
 	       FMT_CHROME_JSON : FMT_NEURON_JSON;
 }
@@ -112,7 +145,7 @@ static long sniff_read(void *ctx, void *buf, size_t len)
  * in the file; damage further on is left to the importer. Every member
  * of the file is read, so that a key in the second is found too. */
 static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
-				    size_t cap)
+				    size_t cap, int *system)
 {
 	enum input_format f = FMT_UNKNOWN;
 	struct jkeys k;
@@ -126,7 +159,7 @@ static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
 		f = FMT_UNREADABLE;
 	} else if (n > 0) {
 		jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
-		f = sniff_json(&k);
+		f = sniff_json(&k, system);
 	}
 	gunzip_close(s->gz);
 	s->gz = NULL;
@@ -134,15 +167,17 @@ static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
 }
 
 /* A regular file by its first bytes (n of them in buf), and its JSON
- * further on when it starts like JSON. */
+ * further on when it starts like JSON; with system set, *system says
+ * whether that JSON has a system profile's key (sniff_json). */
 static enum input_format sniff_file(const char *path, struct sniff_in *s,
-				    unsigned char *buf, size_t cap, ssize_t n)
+				    unsigned char *buf, size_t cap, ssize_t n,
+				    int *system)
 {
 	enum input_format f;
 	struct jkeys k;
 
 	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
-		return sniff_gzip(s, buf, cap);
+		return sniff_gzip(s, buf, cap, system);
 	if (n <= 0)
 		return n < 0 ? FMT_UNREADABLE : FMT_UNKNOWN;
 	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
@@ -150,24 +185,44 @@ static enum input_format sniff_file(const char *path, struct sniff_in *s,
 	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace"))
 		return FMT_PFTRACE;
 	jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
-	f = sniff_json(&k);
+	f = sniff_json(&k, system);
 	if (f == FMT_UNKNOWN && buf[0] == 0x0a)
 		return FMT_PFTRACE;
 	return f;
 }
 
-enum input_format import_detect(const char *path)
+/* Raw Neuron capture files, known by their names. */
+static int binary_name(const char *path)
+{
+	return has_suffix(path, ".ntff") || has_suffix(path, ".neff") ||
+	       has_suffix(path, "ntrace.pb") ||
+	       has_suffix(path, "trace_info.pb") ||
+	       has_suffix(path, "cpu_util.pb") || has_suffix(path, "host_mem.pb");
+}
+
+/* The regular file open as fd (named path); see sniff_file(). */
+static enum input_format sniff_fd(int fd, const char *path, int *system)
 {
 	unsigned char buf[SNIFF_BYTES];
-	struct sniff_in in;
-	enum input_format f;
+	struct sniff_in in = { .fd = fd };
 	struct stat sb;
 	ssize_t n;
+
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+		return FMT_UNKNOWN;
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		err_set("%s", strerror(errno));
+	return sniff_file(path, &in, buf, sizeof(buf), n, system);
+}
+
+enum input_format import_detect(const char *path)
+{
+	enum input_format f;
+	struct stat sb;
 	int fd;
 
-	if (has_suffix(path, ".ntff") || has_suffix(path, ".neff") ||
-	    has_suffix(path, "ntrace.pb") || has_suffix(path, "trace_info.pb") ||
-	    has_suffix(path, "cpu_util.pb") || has_suffix(path, "host_mem.pb"))
+	if (binary_name(path))
 		return FMT_NEURON_BINARY;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
@@ -179,18 +234,24 @@ enum input_format import_detect(const char *path)
 		return pqfolder_is_system(path) ? FMT_PARQUET_SYSTEM :
 		       pqfolder_is_device(path) ? FMT_PARQUET_DEVICE : FMT_UNKNOWN;
 	}
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return FMT_UNKNOWN;
-	}
-	in.fd = fd;
-	in.gz = NULL;
-	n = read(fd, buf, sizeof(buf));
-	if (n < 0)
-		err_set("%s", strerror(errno));
-	f = sniff_file(path, &in, buf, sizeof(buf), n);
+	f = sniff_fd(fd, path, NULL);
 	close(fd);
 	return f;
+}
+
+int import_is_system_json(int dirfd, const char *name, int flags)
+{
+	int fd, system = 0;
+	enum input_format f;
+
+	if (binary_name(name))
+		return 0;
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
+	if (fd < 0)
+		return 0;
+	f = sniff_fd(fd, name, &system);
+	close(fd);
+	return f == FMT_NEURON_JSON && system;
 }
 
 static int64_t file_size(const char *path)

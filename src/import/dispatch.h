@@ -24,6 +24,14 @@ enum input_format {
 /* Looks at a file's name and first bytes, or a folder's table files. */
 enum input_format import_detect(const char *path);
 
+/* 1 if the file name in the folder dirfd (AT_FDCWD: here), opened with
+ * flags added to O_RDONLY, is a Neuron profile JSON that imports as a
+ * system profile: one of its top-level keys, wherever it comes, is a
+ * system profile's (trace_event, device_profile_list, ...). Keys are
+ * read as import_detect() reads them; every key of a device profile
+ * is passed over, its values are not kept. */
+int import_is_system_json(int dirfd, const char *name, int flags);
+
 /* Imports one file into the writer as a new profile; res (may be NULL)
  * receives what it was. */
 int import_file(struct writer *w, const char *path, const char *name,

@@ -1,6 +1,7 @@
 /* Profiles on disk, told apart by their names and first bytes: Parquet
  * folders by their table files (FORMATS.md §1.5a), bundles as the
- * importer finds them, files as the dispatcher detects them. */
+ * importer finds them, files as the dispatcher detects them (a system
+ * profile JSON as the importer takes it). */
 #include "config.h"
 
 #include "src/import/scan.h"
@@ -12,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "model/cache/cache.h"
 #include "model/userdata.h"
@@ -25,8 +24,6 @@
 
 /* Entries of a folder looked at, as in a bundle. */
 #define SCAN_MAX 4096
-/* Bytes read to tell a system profile JSON from a device one. */
-#define SNIFF_BYTES 65536
 
 char *scan_data_path(const char *data_path)
 {
@@ -96,29 +93,6 @@ static int folder_kind(const char *dir, enum prof_kind *kind)
 	return 0;
 }
 
-/* A system profile JSON starts with keys only system profiles have;
- * zlib reads the first bytes of a .json.gz inflated, of others as they
- * are. */
-static enum prof_kind json_kind(const char *path)
-{
-	char buf[SNIFF_BYTES];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat sb;
-	gzFile gz;
-	int n = -1;
-
-	if (fd < 0)
-		return PK_DEVICE;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !(gz = gzdopen(fd, "rb"))) {
-		close(fd);
-		return PK_DEVICE;
-	}
-	n = gzread(gz, buf, sizeof(buf));
-	gzclose(gz);
-	return n > 0 && bundle_head_is_system(buf, (size_t)n) ? PK_SYSTEM :
-	       PK_DEVICE;
-}
-
 int scan_kind(const char *path, enum prof_kind *kind)
 {
 	struct stat sb;
@@ -131,7 +105,9 @@ int scan_kind(const char *path, enum prof_kind *kind)
 		return -1;
 	switch (import_detect(path)) {
 	case FMT_NEURON_JSON:
-		*kind = json_kind(path);
+		/* as the importer will take it */
+		*kind = import_is_system_json(AT_FDCWD, path, 0) ? PK_SYSTEM :
+			PK_DEVICE;
 		return 0;
 	case FMT_CHROME_JSON:
 	case FMT_PFTRACE:

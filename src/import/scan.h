@@ -1,5 +1,5 @@
 /* Finding profiles on disk for the Profile Manager and `nxtop list`:
- * by names and first bytes only, never importing. */
+ * by names, first bytes and JSON top-level keys only, never importing. */
 #ifndef NX_IMPORT_SCAN_H
 #define NX_IMPORT_SCAN_H
 
