@@ -11,6 +11,7 @@
 # missing; "bundle-broken": the same with the device file cut short, so
 # that it fails to import; "bundle-parquet": a folder holding the
 # Parquet twin of bundle-small, system and device folders;
+# "bundle-parquet-queued": the same, not imported before the script;
 # "bundle-ncs": one model on several
 # NeuronCores, see bundle_ncs in tests/lib.sh; "jaxlog": the JAX log
 # folder of jax_logdir in tests/lib.sh; "datapath": no profile,
@@ -86,7 +87,7 @@ make_profile() {
 			> "$tmp/$1/device_profile_model_1578576049.json" ;;
 	bundle-small-b)
 		bundle_small_b "$tmp/$1" || fail "bundle_small_b failed" ;;
-	bundle-parquet)
+	bundle-parquet | bundle-parquet-queued)
 		# Neuron Explorer's folder of profiles: the Parquet
 		# twin of bundle-small (tests/pqsystem.sh)
 		mkdir "$tmp/$1"
@@ -120,9 +121,11 @@ for script in "$screens"/*.keys; do
 	envs=$(sed -n 's/^# env: //p' "$script")
 	if [ ! -e "$tmp/$profile" ]; then
 		make_profile "$profile"
-		[ "$profile" = datapath ] || [ "$profile" = bundle-queued ] ||
-			"$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
-			fail "$profile: import failed"
+		case $profile in
+		datapath | bundle-queued | bundle-parquet-queued) ;;
+		*) "$NXTOP" import -q "$tmp/$profile" 2>/dev/null ||
+			fail "$profile: import failed" ;;
+		esac
 	fi
 	target="$tmp/$profile"
 	[ "$profile" = datapath ] && target="--data-path=$tmp/$profile"

@@ -94,16 +94,15 @@ char *device_label(const struct mdevice *d)
 	return sb_detach(&sb);
 }
 
-/* The Model cell: the NEFF's name, else the profile's unless that is
- * only its file's (a missing file's row), which the File cell says. */
+/* The Model cell: the NEFF's name, else the profile's once it is read.
+ * Until then (queued, importing, missing, failed) the name is only its
+ * file's or folder's, which the File cell says: the name it will have
+ * comes from its header. */
 static const char *model_cell(const struct mdevice *d, const char *neff)
 {
-	size_t n = d->name ? strlen(d->name) : 0;
-
 	if (neff)
 		return neff;
-	if (!d->name || (d->path && !strncmp(d->path, d->name, n) &&
-			 d->path[n] == '.'))
+	if (!d->name || (d->state && strcmp(d->state, "ready")))
 		return "";
 	return d->name;
 }
