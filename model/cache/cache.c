@@ -372,6 +372,24 @@ char *cache_meta(const char *path, const char *key)
 	return v;
 }
 
+char *cache_root_kind(const char *path)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	char *v = NULL;
+
+	if (!db_open_read(path, 0, &db) &&
+	    sqlite3_prepare_v2(db, "SELECT kind FROM profile WHERE parent_id"
+			       " IS NULL ORDER BY id LIMIT 1", -1, &st,
+			       NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			v = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
 static uint32_t be32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |

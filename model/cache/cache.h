@@ -63,6 +63,9 @@ void cache_stamp_of(const char *path, struct cache_stamp *out);
 
 /* A meta value of a cache (malloc'd), or NULL. */
 char *cache_meta(const char *path, const char *key);
+/* The kind of a cache's first top-level profile ("system", "device",
+ * "trace"; malloc'd), or NULL. */
+char *cache_root_kind(const char *path);
 
 /* Creates the temporary file a cache is built in, beside it, with a
  * random name (model/file.h); the descriptor holds its lock and is

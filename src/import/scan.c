@@ -93,6 +93,30 @@ static int folder_kind(const char *dir, enum prof_kind *kind)
 	return 0;
 }
 
+static int fresh(const char *cache, const char *input);
+
+/* A Neuron profile JSON's kind from its cache ready beside it or in
+ * this user's cache folder: a device JSON is otherwise read to its end
+ * to rule out a system profile's key (import_is_system_json). */
+static int cached_kind(const char *input, enum prof_kind *kind)
+{
+	char *cache[2] = { cache_path_for(input), cache_path_private(input) };
+	char *k = NULL;
+	int rc = -1;
+
+	for (int i = 0; i < 2 && !k; i++)
+		if (fresh(cache[i], input))
+			k = cache_root_kind(cache[i]);
+	free(cache[0]);
+	free(cache[1]);
+	if (k && (!strcmp(k, "system") || !strcmp(k, "device"))) {
+		*kind = !strcmp(k, "system") ? PK_SYSTEM : PK_DEVICE;
+		rc = 0;
+	}
+	free(k);
+	return rc;
+}
+
 int scan_kind(const char *path, enum prof_kind *kind)
 {
 	struct stat sb;
@@ -105,7 +129,9 @@ int scan_kind(const char *path, enum prof_kind *kind)
 		return -1;
 	switch (import_detect(path)) {
 	case FMT_NEURON_JSON:
-		/* as the importer will take it */
+		/* as the importer took it, or will take it */
+		if (!cached_kind(path, kind))
+			return 0;
 		*kind = import_is_system_json(AT_FDCWD, path, 0) ? PK_SYSTEM :
 			PK_DEVICE;
 		return 0;
