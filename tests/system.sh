@@ -86,6 +86,10 @@ for o in device_profile_model_2222.json profile.json \
 done
 expect 0 "" "$NXTOP" export -q -o "$b/notes.json" "$b"
 test -s "$b/notes.json" || fail "export -o into the bundle's folder wrote nothing"
+# nor the cache the export reads, which would be left empty
+expect 1 "^nxtop: $b.nxdb: is the cache the profile is read from: not written$" \
+	"$NXTOP" export -q -o "$b.nxdb" "$b"
+expect 0 "Kind +system" "$NXTOP" summary -q "$b"
 rm -rf "$b/notes.json" "$tmp/orig"
 
 expect 2 "--filter-nc: 'x' is not a NeuronCore" "$NXTOP" summary --filter-nc x "$b"

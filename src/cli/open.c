@@ -381,6 +381,8 @@ int open_output_check(struct model *m, const char *out)
 		free(real);
 		return -1;
 	}
+	if (file_same_file(out, model_path(m)))
+		why = "is the cache the profile is read from";
 	for (size_t i = 0; i < n && !why; i++)
 		if (file_same_file(out, v[i].path) || !strcmp(real, v[i].path))
 			why = v[i].missing ? "is a device profile the bundle"
