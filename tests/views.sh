@@ -73,7 +73,7 @@ rm -f "$tmp/nxtop-selection-1.json"
 (cd "$tmp" && "$NXTOP" -q --headless="$tmp/shared.keys" --dump="$tmp" \
 	--select 10us:40us --tracks "DMA transfers/qSyncIO0" "$p") ||
 	fail "--select of a shared row name: nxtop failed"
-grep -q -- "--tracks=DMA transfers/qSyncIO0,DMA transfers/qSyncIO0'" \
+grep -q -- "--tracks=DMA transfers/qSyncIO0'" \
 	"$tmp/y-shared" || fail "y: not the qualified row: $(tail -n 1 "$tmp/y-shared")"
 "$NXTOP" export -q "$p" --range 10us:40us --tracks "DMA transfers/qSyncIO0" \
 	--format json > "$tmp/shared-export.json" || fail "export failed"
@@ -88,6 +88,24 @@ if have jq; then
 	[ "$want" -gt 0 ] && grep -q "\"events\": $want," "$tmp/shared-export.json" ||
 		fail "DMA transfers/qSyncIO0 from 10us to 40us: not the $want transfers jq counts"
 fi
+
+# a box over several rows: y names every row it counts, so that its
+# --select and --tracks given to nxtop export give the numbers the
+# viewer exports (the first and last row alone would be two rows)
+printf 'size 200x30\nkeys wwllllvllllllljjjjjjjy\ndump y-rows\nkeys <Enter>Ej\n' \
+	> "$tmp/rows.keys"
+rm -f "$tmp/nxtop-selection-1.json"
+(cd "$tmp" && "$NXTOP" -q --headless="$tmp/rows.keys" --dump="$tmp" "$p") ||
+	fail "a box over rows: nxtop failed"
+line=$(tail -n 1 "$tmp/y-rows")
+sel=$(echo "$line" | sed -n 's/.*--select=\([^ ]*\) .*/\1/p')
+rows=$(echo "$line" | sed -n 's/.*--tracks=\([^ ]*\) .*/\1/p')
+[ "$rows" = TensorMatrix,Tensor,Vector,Scalar,GpSimd,Sync ] ||
+	fail "y: not every row of the box: $line"
+"$NXTOP" export -q "$p" --range "$sel" --tracks "$rows" --format json \
+	> "$tmp/rows-export.json" || fail "export failed"
+cmp -s "$tmp/nxtop-selection-1.json" "$tmp/rows-export.json" ||
+	fail "y's --select and --tracks are not the box: $(diff "$tmp/nxtop-selection-1.json" "$tmp/rows-export.json")"
 
 # A saved view is user data: it survives nxtop killed (SIGKILL) right
 # after saving it and a re-import of the changed source, and brings the

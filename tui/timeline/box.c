@@ -89,6 +89,17 @@ static void line_ids(const struct tracks *tr, size_t i, int64_t **ids,
 	tracks_ids(tr, i, ids, n);
 }
 
+int timeline_box_row_counts(const struct timeline *tl, size_t r,
+			    size_t r0, int pass)
+{
+	size_t i = tl->tr.rows[r];
+	const struct track_state *s = &tl->tr.st[i];
+
+	/* a track's other lanes: once */
+	return !(s->is_group && !s->folded && !pass) &&
+	       !(r > r0 && tl->tr.rows[r - 1] == i);
+}
+
 /* Track ids of rows r0..r1 of one side: a folded group stands for its
  * tracks, an open one is left to its own rows unless it is all there
  * is. */
@@ -101,13 +112,10 @@ static int64_t *box_tracks(const struct timeline *tl, size_t r0, size_t r1,
 	for (int pass = 0; pass < 2 && !*n; pass++) {
 		for (size_t r = r0; r <= r1 && r < tl->tr.nrows; r++) {
 			size_t i = tl->tr.rows[r];
-			const struct track_state *s = &tl->tr.st[i];
 
-			if ((s->is_group && !s->folded && !pass) ||
-			    (r > r0 && tl->tr.rows[r - 1] == i) ||
-			    s->side != side)
-				continue;	/* a track's other lanes: once */
-			line_ids(&tl->tr, i, &ids, n);
+			if (timeline_box_row_counts(tl, r, r0, pass) &&
+			    tl->tr.st[i].side == side)
+				line_ids(&tl->tr, i, &ids, n);
 		}
 	}
 	return ids;

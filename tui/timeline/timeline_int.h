@@ -284,6 +284,11 @@ void timeline_box_set(struct timeline *tl, int64_t t0, int64_t t1, size_t a,
 		      size_t b);
 int timeline_box_range(const struct timeline *tl, int64_t *t0, int64_t *t1,
 		       size_t *r0, size_t *r1);
+/* Whether row r of a box from row r0 counts on its own in pass 0 (an
+ * open group is left to its rows, a track's other lanes are skipped)
+ * or in pass 1, taken when pass 0 finds none (open groups too). */
+int timeline_box_row_counts(const struct timeline *tl, size_t r,
+			    size_t r0, int pass);
 void timeline_box_zoom(struct timeline *tl);
 void timeline_box_summary(struct timeline *tl);
 void timeline_window_summary(struct timeline *tl);

@@ -521,12 +521,14 @@ static int named_row(const struct timeline *tl, size_t r)
 	return !tl->tr.st[i].side && (!tl->tr.mb || i > 0);
 }
 
-/* --select and --tracks of the box, its first and last rows by name;
- * stacked, a box reaching B's rows or a heading is over every row. */
+/* --select and --tracks of the box: every row its summary counts, by
+ * name, so that nxtop export --tracks reads those rows and the viewer
+ * the same first and last; stacked, a box reaching B's rows or a
+ * heading is over every row. */
 static void option_select(struct cmdline *c, struct timeline *tl)
 {
 	int64_t t0, t1;
-	size_t r0, r1;
+	size_t r0, r1, n = 0;
 	struct strbuf names;
 
 	if (timeline_box_range(tl, &t0, &t1, &r0, &r1))
@@ -536,9 +538,16 @@ static void option_select(struct cmdline *c, struct timeline *tl)
 		return;
 	sb_init(&names);
 	sb_adds(&names, "--tracks=");
-	model_track_label(tl->tr.t, tl->tr.n, tl->tr.rows[r0], &names);
-	sb_addc(&names, ',');
-	model_track_label(tl->tr.t, tl->tr.n, tl->tr.rows[r1], &names);
+	for (int pass = 0; pass < 2 && !n; pass++) {
+		for (size_t r = r0; r <= r1; r++) {
+			if (!timeline_box_row_counts(tl, r, r0, pass))
+				continue;
+			if (n++)
+				sb_addc(&names, ',');
+			model_track_label(tl->tr.t, tl->tr.n, tl->tr.rows[r],
+					  &names);
+		}
+	}
 	shell_word(c, sb_cstr(&names));
 	sb_free(&names);
 }
