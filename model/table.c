@@ -138,10 +138,21 @@ static const char *cell_text(const struct table *t, size_t r, size_t c)
 	return s ? s : "";
 }
 
+/* Writes line without its trailing blanks (empty cells at its end). */
+static void put_line(struct strbuf *line, FILE *f)
+{
+	size_t n = line->len;
+
+	while (n && line->buf[n - 1] == ' ')
+		n--;
+	fwrite(line->buf, 1, n, f);
+	fputc('\n', f);
+}
+
 void table_write_text(const struct table *t, FILE *f, int indent)
 {
 	int *w = xcalloc(t->ncols, sizeof(*w));
-	struct strbuf sb;
+	struct strbuf sb, line;
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = text_width(t->names[c]);
@@ -150,8 +161,10 @@ void table_write_text(const struct table *t, FILE *f, int indent)
 		w[c] = NX_MIN(w[c], TABLE_TEXT_COLS);
 	}
 	sb_init(&sb);
+	sb_init(&line);
 	for (size_t r = 0; r <= t->nrows; r++) {
-		fprintf(f, "%*s", indent, "");
+		sb_reset(&line);
+		sb_printf(&line, "%*s", indent, "");
 		for (size_t c = 0; c < t->ncols; c++) {
 			int last = c + 1 == t->ncols, pad;
 
@@ -160,14 +173,16 @@ void table_write_text(const struct table *t, FILE *f, int indent)
 				     TABLE_TEXT_COLS);
 			pad = w[c] - text_width(sb_cstr(&sb));
 			if (t->right[c])
-				fprintf(f, "%*s%s", pad, "", sb_cstr(&sb));
+				sb_printf(&line, "%*s%s", pad, "", sb_cstr(&sb));
 			else
-				fprintf(f, "%s%*s", sb_cstr(&sb), last ? 0 : pad, "");
+				sb_printf(&line, "%s%*s", sb_cstr(&sb),
+					  last ? 0 : pad, "");
 			if (!last)
-				fputs("  ", f);
+				sb_adds(&line, "  ");
 		}
-		fputc('\n', f);
+		put_line(&line, f);
 	}
+	sb_free(&line);
 	sb_free(&sb);
 	free(w);
 }

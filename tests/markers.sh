@@ -1,7 +1,8 @@
 #!/bin/sh
 # Markers are user data: set in the viewer, they survive nxtop being
 # killed (SIGKILL) right after, a forced re-import and a deleted cache;
-# two viewers adding markers to one profile at once keep all of them.
+# two viewers adding markers to one profile at once keep all of them;
+# their text export ends no line in blanks.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -56,6 +57,10 @@ if have jq; then
 		.diff_ns == null' "$out" >/dev/null ||
 		fail "markers JSON: $(jq -c '.markers[0]' "$out")"
 fi
+# text: the first marker's empty diff cells leave no blanks at the end
+# of its line
+expect 0 "^M1 " "$NXTOP" export -q "$p" --what markers
+! grep -n ' $' "$out" || fail "markers text: trailing blanks"
 rm -f "$p.nxdb"
 expect 0 "^end,1200000,M2,0" "$NXTOP" export -q "$p" --what markers --format csv
 
