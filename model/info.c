@@ -195,6 +195,7 @@ static int load_summary(struct model *m, int64_t profile, int tf,
 {
 	sqlite3_stmt *st;
 
+	t->by_key = 1;
 	add_col(t, "Group");
 	add_col(t, "Key");
 	add_col(t, "Value");
@@ -284,6 +285,7 @@ static int load_generic(struct model *m, int64_t profile, const char *key,
 	sqlite3_bind_int64(st, 1, profile);
 	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 	if (records <= 1) {
+		t->by_key = 1;
 		add_col(t, "Key");
 		add_col(t, "Value");
 	}

@@ -16,6 +16,7 @@ struct info_table {
 	size_t ncols;
 	char **cells;		/* row-major, ncols per row; never NULL */
 	size_t nrows;
+	int by_key;		/* one record, a row per field (Key, Value) */
 };
 
 struct info_section {

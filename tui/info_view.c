@@ -51,7 +51,9 @@ static void panel_header(struct list *l, struct strbuf *out)
 {
 	struct panel *pn = (struct panel *)l;
 
-	sb_printf(out, "%s, %zu record%s", pn->t.title, pn->t.nrows,
+	/* one record's fields are its lines: count them as fields */
+	sb_printf(out, "%s, %zu %s%s", pn->t.title, pn->t.nrows,
+		  pn->t.by_key ? "field" : "record",
 		  pn->t.nrows == 1 ? "" : "s");
 }
 
