@@ -1,7 +1,7 @@
 #!/bin/sh
 # nxtop export: every --what in text, JSON and CSV on a fixture, the same
-# numbers in every format, and clear errors for bad ranges, rows,
-# queries and sections.
+# numbers in every format, ranges cut to the profile, and clear errors
+# for bad ranges, rows, queries and sections.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -41,6 +41,24 @@ expect 0 "^Range    3 .s .. 6 .s" "$NXTOP" export -q "$p" --range 3us:6us
 expect 1 "^nxtop: --range: '100s:200s' is outside the profile \(0 \.\. 1\.869 ms\)" "$NXTOP" export -q "$p" --range 100s:200s
 expect 1 "^nxtop: --range: '2ms:' is outside the profile" "$NXTOP" analyze -q "$p" --range 2ms:
 expect 0 "^Range    1\.869 ms \.\. 1\.869 ms" "$NXTOP" export -q "$p" --range 1.869ms:
+# a range past either end is cut to the time the viewer's axis spans
+# (the last throttle record ends at 1.870323 ms, after the profile's
+# end), as the viewer cuts its window: the window of a view zoomed past
+# the end, exported, is what nxtop export prints for the --zoom of y
+printf 'keys :zoom 1.2ms 2.5ms<Enter>y\ndump past\nkeys WeEj\n' > "$tmp/w.keys"
+(cd "$tmp" && NXTOP_EXPORT_DIR="$tmp" "$NXTOP" -q --headless="$tmp/w.keys" \
+	--dump="$tmp" "$p") || fail "the viewer failed"
+z=$(tail -n 1 "$tmp/past" | sed -n 's/.*--zoom=\([^ ]*\) .*/\1/p')
+expect 0 "^Range    1\.2.* ms \.\. 1\.87 ms" "$NXTOP" export -q "$p" --what window --range "$z"
+cmp -s "$tmp/nxtop-window-1.txt" "$out" ||
+	fail "export --range $z is not the viewer's window: $(diff "$tmp/nxtop-window-1.txt" "$out")"
+expect 0 "" "$NXTOP" export -q "$p" --what window --range "$z" --format json
+cmp -s "$tmp/nxtop-window-1.json" "$out" ||
+	fail "export --range $z --format json is not the viewer's window: $(diff "$tmp/nxtop-window-1.json" "$out")"
+"$NXTOP" export -q "$p" --range :1ms --format csv > "$tmp/part" ||
+	fail "export --range :1ms failed"
+expect 0 "" "$NXTOP" export -q "$p" --range -1ms:1ms --format csv
+cmp -s "$tmp/part" "$out" || fail "--range -1ms:1ms is not the profile's part: $(diff "$tmp/part" "$out")"
 expect 0 "^Events   4 " "$NXTOP" export -q "$p" --range 3us:6us
 expect 0 '"events": 4' "$NXTOP" export -q "$p" --range 3us:6us --format json
 if have jq; then

@@ -464,12 +464,38 @@ static int run_info(struct model *m, const struct mprofile *p,
 	return rc;
 }
 
+/* The range cut to the time the viewer's axis spans (the profile, and
+ * every row's events: a counter's last sample may end after the
+ * profile), as it cuts a box or its window: the duration and shares a
+ * summary prints are of that time. */
+static int cut_range(struct model *m, const struct mprofile *p, int64_t *t0,
+		     int64_t *t1)
+{
+	int64_t lo = p->start, hi = p->end;
+	struct mtrack *t;
+	size_t n;
+
+	if (model_tracks(m, p->id, &t, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i].n_events)
+			continue;
+		lo = NX_MIN(lo, t[i].min_ts);
+		hi = NX_MAX(hi, t[i].max_ts);
+	}
+	model_tracks_free(t, n);
+	*t0 = NX_MAX(*t0, lo);
+	*t1 = NX_MAX(NX_MIN(*t1, hi + 1), *t0 + 1);
+	return 0;
+}
+
 static int run(struct model *m, const struct mprofile *p,
 	       const struct export_args *a, FILE *out)
 {
 	int64_t t0, t1;
 
-	if (cli_range(a->range, p, &t0, &t1))
+	if (cli_range(a->range, p, &t0, &t1) ||
+	    (a->range && cut_range(m, p, &t0, &t1)))
 		return -1;
 	switch (a->what) {
 	case W_SELECTION:
