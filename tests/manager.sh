@@ -1,12 +1,12 @@
 #!/bin/sh
 # The Profile Manager's listing (nxtop list) and its recent list: which
 # files and folders of Neuron Explorer's data path (or of a folder named
-# on the command line) are profiles, of which kind, their size and time,
-# cleaned names, system profile JSON told from device JSON by its
-# top-level keys as the importer tells them, the recent profiles newest
-# first with a missing source marked and forgotten with d; nxtop on a
-# folder of profiles opens the manager, on a bundle its timeline as
-# before.
+# on the command line) are profiles, of which kind, their size and time
+# (a Parquet bundle's in its profile folders), cleaned names, system
+# profile JSON told from device JSON by its top-level keys as the
+# importer tells them, the recent profiles newest first with a missing
+# source marked and forgotten with d; nxtop on a folder of profiles
+# opens the manager, on a bundle its timeline as before.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -95,6 +95,19 @@ expect 0 "" "$NXTOP" list --format json
 touch -d '@1767232800.123456789' "$g/dev.json"
 expect 0 '"when_ns": 1767232800123456789,' "$NXTOP" list --format json
 touch -d '@1767232800' "$g/dev.json"
+
+# a Parquet bundle keeps its files in its profile folders: sized (7 + 9
+# bytes) and timed by them, not by its own (none)
+pb="$tmp/pb/run"
+mkdir -p "$pb/system_profile@latest" "$pb/dev@latest"
+printf 'PAR1abc' > "$pb/system_profile@latest/SystemProfileEvents.parquet"
+printf 'PAR1xyzab' > "$pb/dev@latest/Instruction.parquet"
+touch -d @1767225600 "$pb/dev@latest" "$pb/system_profile@latest" "$pb"
+touch -d @1767232800 "$pb/dev@latest/Instruction.parquet"
+touch -d @1767229200 "$pb/system_profile@latest/SystemProfileEvents.parquet"
+csv "$tmp/pb"
+[ "$(tail -n +2 "$out" | cut -d, -f1-4)" = "run,bundle,16,1767232800000000000" ] ||
+	fail "nxtop list: a Parquet bundle's size and time: $(cat "$out")"
 
 # --data-path P means P/profiles/global; a folder is listed one level down
 mkdir -p "$tmp/dp/profiles/global/x@latest"

@@ -173,6 +173,34 @@ static void size_when(const char *path, int64_t *size, int64_t *when)
 		closedir(d);
 }
 
+/* A bundle's size and time: its files' and those of its Parquet
+ * profile folders (NAME@latest/), where a Parquet bundle keeps all. */
+static void bundle_size_when(const char *path, int64_t *size, int64_t *when)
+{
+	enum prof_kind kind;
+	struct dirent *e;
+	DIR *d;
+
+	size_when(path, size, when);
+	d = opendir(path);
+	for (size_t i = 0; d && i < SCAN_MAX && (e = readdir(d)); i++) {
+		char *sub;
+		int64_t s, w;
+
+		if (e->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", path, e->d_name);
+		if (!parquet_kind(sub, &kind)) {
+			size_when(sub, &s, &w);
+			*size += s;
+			*when = NX_MAX(*when, w);
+		}
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+}
+
 static int fresh(const char *cache, const char *input)
 {
 	char *why = NULL;
@@ -204,6 +232,8 @@ static void fill(struct prof_entry *e, const char *cache)
 
 	if (e->kind == PK_JAX)
 		jax_size_when(e->path, &e->size, &when);
+	else if (e->kind == PK_BUNDLE)
+		bundle_size_when(e->path, &e->size, &when);
 	else
 		size_when(e->path, &e->size, &when);
 	e->when = NX_MAX(e->when, when);
