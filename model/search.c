@@ -1216,13 +1216,44 @@ static int dma_track(const struct mtrack *t)
 			   !strcmp(t->kind, "dma_xfer"));
 }
 
+/* Whether a term that holds only where the event has a row of a typed
+ * table rules out a track of its kind: instructions are the events of
+ * the engine rows, DMA packets and transfers those of the DMA rows
+ * (the importers write them so), so a term on their columns alone
+ * (pc, operands, variable...) holds on no other row. Terms that may
+ * read a system event, a slice's own column or the args rule nothing
+ * out, nor do negated ones, which hold where the row is missing. */
+static int typed_excludes(const struct qterm *q, const struct mtrack *t)
+{
+	unsigned tables = 0;
+
+	if (q->negate || neg(q) || slice_targets[q->field] ||
+	    fallback_targets[q->field])
+		return 0;
+	for (int k = 0; k < TT_COUNT; k++)
+		for (size_t c = 0; c < typed_tables[k].ncols; c++)
+			if (typed_tables[k].cols[c].field == q->field)
+				tables |= 1u << k;
+	if (!tables || (tables & (1u << TT_sys_event)))
+		return 0;
+	if ((tables & (1u << TT_instruction)) && t->kind &&
+	    !strcmp(t->kind, "engine"))
+		return 0;
+	if ((tables & (1u << TT_dma_packet | 1u << TT_dma_transfer)) &&
+	    dma_track(t))
+		return 0;
+	return 1;
+}
+
 /* Whether a term rules the whole track out: a duration above the
  * track's longest, an opcode off the engine rows, a queue type off the
- * DMA rows. */
+ * DMA rows, a typed column off the rows of its table's events. */
 static int term_excludes(const struct qterm *q, const struct mtrack *t)
 {
 	if (q->negate)
 		return 0;
+	if (typed_excludes(q, t))
+		return 1;
 	if (q->field == F_DUR)
 		return (q->op == Q_GT && t->max_dur <= q->num) ||
 		       (q->op == Q_GE && t->max_dur < q->num);

@@ -337,6 +337,38 @@ layers() {
 	done
 }
 
+# A term on a column of instructions alone (pc, operands, wait) reads
+# only the engine rows, one on DMA columns alone (variable, queue) only
+# the DMA rows: counts and steps are sqlite3's, and a row of the other
+# kind given such a column behind the importer's back is not read.
+# typed CACHE
+typed() {
+	v="(SELECT x.str FROM (SELECT slice_id, variable FROM dma_packet UNION ALL
+		SELECT slice_id, variable FROM dma_transfer) d JOIN string x
+		ON x.id = d.variable WHERE d.slice_id = s.id)"
+	pc=$(sqlite3 "$1" "SELECT pc FROM instruction WHERE pc IS NOT NULL
+		ORDER BY pc LIMIT 1 OFFSET (SELECT count(pc) / 2 FROM instruction)")
+	for q in "pc>$pc|s.id IN (SELECT slice_id FROM instruction WHERE pc > $pc)" \
+		"operands~0|s.id IN (SELECT slice_id FROM instruction WHERE
+			operands LIKE '%0%')" \
+		"wait>=1ns|s.id IN (SELECT slice_id FROM instruction WHERE
+			evt_wait_time >= 1)" \
+		"variable~kernel|$v LIKE '%kernel%'"; do
+		w=${q#*|} q=${q%%|*}
+		check "$1" "$q" "$w"
+		steps "$1" "$q" "$w"
+	done
+	want=$(sql "$1" "s.id IN (SELECT slice_id FROM instruction WHERE pc > $pc)")
+	cp "$1" "$tmp/t.nxdb"
+	sqlite3 "$tmp/t.nxdb" "INSERT INTO instruction(slice_id, pc) SELECT
+		min(s.id), $pc + 1 FROM slice s JOIN track t ON t.id = s.track_id
+		WHERE t.kind = 'dma'" || fail "an instruction row for a DMA event"
+	got=$("$NXTOP" export -q "$tmp/t.nxdb" --query="pc>$pc" --format json \
+		2>"$err" | jq -e .matches) || fail "pc>$pc: $(cat "$err")"
+	[ "$got" = "$want" ] ||
+		fail "pc>$pc: $got matches, a DMA row was read ($want without it)"
+}
+
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/f.json"
 "$NXTOP" import -q -o "$tmp/f.nxdb" "$tmp/f.json" || fail "import of the fixture"
 run "$tmp/f.nxdb" TensorMatrix
@@ -347,6 +379,7 @@ run "$tmp/d.nxdb" Vector
 apart "$tmp/d.nxdb"
 hlos "$tmp/d.nxdb" Scalar
 words "$tmp/d.nxdb"
+typed "$tmp/d.nxdb"
 layers "$tmp/d.nxdb" Scalar
 # every third data packet's queue type the name of a layer: that layer
 # is then also a category of DMA events
