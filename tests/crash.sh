@@ -79,6 +79,16 @@ kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null
 rm -f "$live" "$live-wal" "$live-shm"
 
+# A cache of an older schema opened by name is refused, in one line
+# naming the profile to open to build it again (while it is there).
+sqlite3 "$c" "PRAGMA user_version = 3"
+expect 1 "^nxtop: $c: not a usable nxtop cache \(schema version 3, older than this nxtop's [0-9]+\); open its profile, $(realpath "$p"), to build it again\$" \
+	"$NXTOP" summary -q "$c"
+[ "$(wc -l < "$err")" = 1 ] || fail "older schema: not one line: $(cat "$err")"
+mv "$p" "$p.away"
+expect 1 "^nxtop: $c: not a usable nxtop cache \(schema version 3, older than this nxtop's [0-9]+\)\$" \
+	"$NXTOP" summary -q "$c"
+mv "$p.away" "$p"
 # A cache of a newer schema is rebuilt, with a note.
 sqlite3 "$c" "PRAGMA user_version = 99"
 expect 0 "^nxtop: rebuilding $c \(schema version 99, newer than this nxtop's [0-9]+\)$" \

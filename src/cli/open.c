@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/cache/cache.h"
 #include "model/cache/db.h"
@@ -191,8 +192,18 @@ static int open_named_cache(const char *input, int quiet, char **cache)
 			 " all of it", input);
 	st = cache_check(input, NULL, &why);
 	if (st != CACHE_FRESH) {
-		err_set("%s: not a usable nxtop cache (%s)", input,
-			why ? why : "unknown state");
+		char *from = st == CACHE_OTHER_VERSION || st == CACHE_STALE ?
+			     cache_meta(input, "input") : NULL;
+
+		/* the way to a usable one: open the profile it came from */
+		if (from && *from && !access(from, F_OK))
+			err_set("%s: not a usable nxtop cache (%s); open its"
+				" profile, %s, to build it again", input,
+				why ? why : "unknown state", from);
+		else
+			err_set("%s: not a usable nxtop cache (%s)", input,
+				why ? why : "unknown state");
+		free(from);
 		free(why);
 		return -1;
 	}
