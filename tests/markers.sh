@@ -61,6 +61,10 @@ fi
 # of its line
 expect 0 "^M1 " "$NXTOP" export -q "$p" --what markers
 ! grep -n ' $' "$out" || fail "markers text: trailing blanks"
+# ... and, as the Markers view, says which were diffed against the
+# marker before them, no other having been chosen
+grep -Eq "^M2 +1\.2 ?ms +M1 \(previous\) " "$out" ||
+	fail "markers text: M2 not diffed against M1 (previous): $(cat "$out")"
 rm -f "$p.nxdb"
 expect 0 "^end,1200000,M2,0" "$NXTOP" export -q "$p" --what markers --format csv
 

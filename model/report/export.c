@@ -959,6 +959,13 @@ void export_markers(const struct marker *mk, size_t n, const struct mprofile *p,
 		if (b < 0) {
 			table_null(t);
 			table_null(t);
+		} else if (text && !mk[i].ref) {
+			/* as the Markers view says it: no base was chosen */
+			char *vs = xasprintf("%s (previous)", mk[b].name);
+
+			table_text(t, vs);
+			free(vs);
+			marker_time(t, mk[i].ts - mk[b].ts, unit, text);
 		} else {
 			table_text(t, mk[b].name);
 			marker_time(t, mk[i].ts - mk[b].ts, unit, text);
