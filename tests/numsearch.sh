@@ -247,6 +247,18 @@ apart() {
 	done
 }
 
+# durations CACHE QUERY WHERE: the shortest, longest and summed durations
+# of the matches nxtop export gives are sqlite3's
+durations() {
+	got=$("$NXTOP" export -q "$1" --query="$2" --format json |
+		jq -r '[.min_ns, .max_ns, .duration_sum_ns] | join(" ")')
+	want=$(sqlite3 -separator ' ' "$1" "SELECT min(s.dur), max(s.dur),
+		sum(s.dur) FROM slice s JOIN track t ON t.id = s.track_id
+		WHERE $3")
+	[ "$got" = "$want" ] ||
+		fail "'$2' on $1: durations $got, sqlite3 says $want"
+}
+
 # A query of HLO names, alone or beside rows, reads the HLO aggregates
 # as a query of names reads theirs, and so does a free word that only
 # HLO names hold: counts, steps and durations are sqlite3's, and the
@@ -269,13 +281,7 @@ hlos() {
 		check "$1" "$q" "$w"
 		ahead=1 counted "$1" "$q" "$w"
 		steps "$1" "$q" "$w"
-		got=$("$NXTOP" export -q "$1" --query="$q" --format json |
-			jq -r '[.min_ns, .max_ns, .duration_sum_ns] | join(" ")')
-		want=$(sqlite3 -separator ' ' "$1" "SELECT min(s.dur), max(s.dur),
-			sum(s.dur) FROM slice s JOIN track t ON t.id = s.track_id
-			WHERE $w")
-		[ "$got" = "$want" ] ||
-			fail "'$q' on $1: durations $got, sqlite3 says $want"
+		durations "$1" "$q" "$w"
 	done
 }
 
@@ -327,13 +333,7 @@ layers() {
 		check "$1" "$q" "$w"
 		[ "${3:-}" = mixed ] || ahead=1 counted "$1" "$q" "$w"
 		steps "$1" "$q" "$w"
-		got=$("$NXTOP" export -q "$1" --query="$q" --format json |
-			jq -r '[.min_ns, .max_ns, .duration_sum_ns] | join(" ")')
-		want=$(sqlite3 -separator ' ' "$1" "SELECT min(s.dur), max(s.dur),
-			sum(s.dur) FROM slice s JOIN track t ON t.id = s.track_id
-			WHERE $w")
-		[ "$got" = "$want" ] ||
-			fail "'$q' on $1: durations $got, sqlite3 says $want"
+		durations "$1" "$q" "$w"
 	done
 }
 
