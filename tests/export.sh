@@ -89,6 +89,50 @@ if have jq; then
 		fail "JSON field tables do not sum to their rows: $(cat "$out")"
 fi
 expect 0 "^row,kind,field,value,count" "$NXTOP" export -q "$p" --format csv
+# the CSV carries the totals text and JSON give: the range's, each row's
+# (an event starting before the range counts in its active time only)
+# and each counter's (one without a sample in the range: no min, max or
+# mean); worked out by hand from the trace
+cat > "$tmp/sel.json" <<'EOF'
+{"traceEvents":[
+{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":10},
+{"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":3},
+{"ph":"X","name":"c","pid":1,"tid":2,"ts":20,"dur":10},
+{"ph":"C","name":"mem","pid":1,"ts":2,"args":{"value":10}},
+{"ph":"C","name":"mem","pid":1,"ts":4,"args":{"value":30}},
+{"ph":"C","name":"mem","pid":1,"ts":25,"args":{"value":20}},
+{"ph":"C","name":"q","pid":1,"ts":25,"args":{"value":5}}
+]}
+EOF
+cat > "$tmp/sel.want" <<'EOF'
+,selection,start_ns,1000
+,selection,end_ns,22000
+,selection,duration_ns,21000
+,selection,events,2
+,selection,duration_sum_ns,13000
+,selection,active_ns,11000
+,selection,active_exact,1
+Thread 1,thread,events,1
+Thread 1,thread,duration_sum_ns,3000
+Thread 1,thread,active_ns,9000
+Thread 2,thread,events,1
+Thread 2,thread,duration_sum_ns,10000
+Thread 2,thread,active_ns,2000
+mem,counter,samples,2
+mem,counter,min,10
+mem,counter,max,30
+mem,counter,mean,20
+q,counter,samples,0
+q,counter,min,
+q,counter,max,
+q,counter,mean,
+EOF
+"$NXTOP" export -q "$tmp/sel.json" --range 1us:22us --format csv > "$out" ||
+	fail "export --format csv of a trace failed"
+tr -d '\r' < "$out" | sed -n 's/^\([^,]*,[^,]*,[^,]*,[^,]*\),\{12\}$/\1/p' |
+	grep -v ',bounds,' > "$tmp/sel.got"
+cmp -s "$tmp/sel.want" "$tmp/sel.got" ||
+	fail "CSV totals: $(diff "$tmp/sel.want" "$tmp/sel.got")"
 
 # layers
 expect 0 "^/sg00/_dot.3 " "$NXTOP" export -q "$p" --what layers

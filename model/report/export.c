@@ -3,6 +3,7 @@
 #include "model/report/export.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,13 +345,41 @@ static void dist_csv_cols(struct table *t)
 	table_col(t, "percentiles_estimated", 1);
 }
 
-static void bounds_row(struct table *t, const char *key, const char *value)
+/* A figure as a row of its own: the figure's key in field, its value in
+ * value. */
+static void figure_row(struct table *t, const char *row, const char *kind,
+		       const char *key, const char *value)
 {
 	table_row(t);
-	table_text(t, "");
-	table_text(t, "bounds");
+	table_text(t, row);
+	table_text(t, kind);
 	table_text(t, key);
 	table_text(t, value);
+}
+
+static void figure_int(struct table *t, const char *row, const char *kind,
+		       const char *key, int64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	figure_row(t, row, kind, key, buf);
+}
+
+/* A number with every digit, as JSON writes it; empty when not known. */
+static void figure_real(struct table *t, const char *row, const char *kind,
+			const char *key, int known, double v)
+{
+	char buf[32] = "";
+
+	if (known && isfinite(v))
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	figure_row(t, row, kind, key, buf);
+}
+
+static void bounds_row(struct table *t, const char *key, const char *value)
+{
+	figure_row(t, "", "bounds", key, value);
 }
 
 /* The bounds as rows of kind "bounds": the figure's key in field, its
@@ -371,7 +400,41 @@ static void bounds_csv(const struct bounds *b, struct table *t)
 			   report_bound_value(&figs[i], buf, sizeof(buf)));
 }
 
-static void selection_csv(const struct selection *s, FILE *f)
+/* The totals of the JSON's top level, as rows of kind "selection". */
+static void totals_csv(const struct selection *s, const struct mprofile *p,
+		       struct table *t)
+{
+	figure_int(t, "", "selection", "start_ns", s->t0 - p->start);
+	figure_int(t, "", "selection", "end_ns", s->t1 - p->start);
+	figure_int(t, "", "selection", "duration_ns", s->t1 - s->t0);
+	figure_int(t, "", "selection", "events", s->n);
+	figure_int(t, "", "selection", "duration_sum_ns", s->dur);
+	figure_int(t, "", "selection", "active_ns", s->active);
+	figure_int(t, "", "selection", "active_exact", s->active_exact);
+}
+
+/* A row's own figures, the JSON's keys, before its values: events,
+ * duration sum and active time, or a counter's samples, min, max and
+ * mean. */
+static void group_csv(const struct sel_group *g, struct table *t)
+{
+	if (!strcmp(g->kind, "counter")) {
+		figure_int(t, g->name, g->kind, "samples", g->counter.n);
+		figure_real(t, g->name, g->kind, "min", g->counter.n,
+			    g->counter.vmin);
+		figure_real(t, g->name, g->kind, "max", g->counter.n,
+			    g->counter.vmax);
+		figure_real(t, g->name, g->kind, "mean", g->counter.n,
+			    g->counter.mean);
+		return;
+	}
+	figure_int(t, g->name, g->kind, "events", g->n);
+	figure_int(t, g->name, g->kind, "duration_sum_ns", g->dur);
+	figure_int(t, g->name, g->kind, "active_ns", g->active);
+}
+
+static void selection_csv(const struct selection *s, const struct mprofile *p,
+			  FILE *f)
 {
 	struct table *t = table_new();
 
@@ -387,9 +450,11 @@ static void selection_csv(const struct selection *s, FILE *f)
 	table_col(t, "min_ns", 1);
 	table_col(t, "max_ns", 1);
 	dist_csv_cols(t);
+	totals_csv(s, p, t);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct sel_group *g = &s->groups[i];
 
+		group_csv(g, t);
 		for (size_t k = 0; k < g->nfields; k++) {
 			for (size_t r = 0; r < g->fields[k].nrows; r++) {
 				const struct sel_value *v = &g->fields[k].rows[r];
@@ -421,7 +486,7 @@ static void summary(const struct selection *s, const struct mprofile *p,
 	if (fmt == OUT_JSON)
 		selection_json(s, p, f);
 	else if (fmt == OUT_CSV)
-		selection_csv(s, f);
+		selection_csv(s, p, f);
 	else
 		selection_text(s, p, what, f);
 }
