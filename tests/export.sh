@@ -133,6 +133,18 @@ tr -d '\r' < "$out" | sed -n 's/^\([^,]*,[^,]*,[^,]*,[^,]*\),\{12\}$/\1/p' |
 	grep -v ',bounds,' > "$tmp/sel.got"
 cmp -s "$tmp/sel.want" "$tmp/sel.got" ||
 	fail "CSV totals: $(diff "$tmp/sel.want" "$tmp/sel.got")"
+# ... and the JSON the same: a counter without a sample has no min, max
+# or mean (null), not 0
+if have jq; then
+	"$NXTOP" export -q "$tmp/sel.json" --range 1us:22us --format json > "$out" ||
+		fail "export --format json of a trace failed"
+	jq -e '[.rows[] | select(.kind == "counter")] ==
+		[{"row": "mem", "kind": "counter", "samples": 2, "min": 10,
+		  "max": 30, "mean": 20},
+		 {"row": "q", "kind": "counter", "samples": 0, "min": null,
+		  "max": null, "mean": null}]' "$out" >/dev/null ||
+		fail "JSON counters: $(jq -c '.rows' "$out")"
+fi
 
 # layers
 expect 0 "^/sg00/_dot.3 " "$NXTOP" export -q "$p" --what layers

@@ -230,6 +230,17 @@ static void dist_json(struct jout *j, const struct dist *d)
 	jout_end(j);
 }
 
+/* A counter's figure; null without a sample in the range. */
+static void counter_json(struct jout *j, const char *key, int64_t samples,
+			 double v)
+{
+	jout_key(j, key);
+	if (samples)
+		jout_real(j, v);
+	else
+		jout_null(j);
+}
+
 static void selection_json(const struct selection *s, const struct mprofile *p,
 			   FILE *f)
 {
@@ -256,9 +267,9 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 		jout_kstr(&j, "kind", g->kind);
 		if (!strcmp(g->kind, "counter")) {
 			jout_kint(&j, "samples", g->counter.n);
-			jout_kreal(&j, "min", g->counter.vmin);
-			jout_kreal(&j, "max", g->counter.vmax);
-			jout_kreal(&j, "mean", g->counter.mean);
+			counter_json(&j, "min", g->counter.n, g->counter.vmin);
+			counter_json(&j, "max", g->counter.n, g->counter.vmax);
+			counter_json(&j, "mean", g->counter.n, g->counter.mean);
 			jout_end(&j);
 			continue;
 		}
