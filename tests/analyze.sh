@@ -142,6 +142,9 @@ analyze_json "$tmp/plain.json" --rule small-dma --set small-dma.bytes=2048
 [ "$(count small-dma)" = 0 ] || fail "small-dma: a 2048 B packet is under 2048 B"
 analyze_json "$tmp/plain.json" --rule small-dma --set small-dma.bytes=2049
 [ "$(count small-dma)" = 2 ] || fail "small-dma: two queues of 2048 B packets"
+# one packet is one, in the words as in the numbers
+expect 0 '^\[warning\] small-dma: queue Q0: 1 packet under 4096 B \(2048 bytes\) takes 100\.00% of its DMA time' \
+	"$NXTOP" analyze -q "$tmp/plain.json" --rule small-dma
 # quiet on packets of 8 KiB
 sed 's/"transfer_size":2048/"transfer_size":8192/g' "$small" > "$tmp/big.json"
 expect 0 '^\[ok\] small-dma: no finding' "$NXTOP" analyze -q "$tmp/big.json" --rule small-dma
@@ -322,7 +325,7 @@ eng=$(jq -r --argjson a $a --argjson b $b '[.ham[] | select(.k < .n)] as $h |
 analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns
 [ "$(jq '.rules[0].findings[0].numbers.throttled_ns' "$tmp/a.json")" = "$thr" ] ||
 	fail "throttle: not $thr ns throttled"
-expect 0 "^\[warning\] throttle: throttled \(limit under 100%\) .*: $thr ns in 1 ranges; instructions starting in the longest 8: $eng\$" \
+expect 0 "^\[warning\] throttle: throttled \(limit under 100%\) .*: $thr ns in 1 range; instructions starting in the longest 8: $eng\$" \
 	"$NXTOP" analyze -q "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns
 edge=$(awk -v t="$thr" -v s=$((b - a)) 'BEGIN { printf "%.17g", 100 * t / s }')
 analyze_json "$tmp/plain.json" --rule throttle --range ${a}ns:${b}ns --set throttle.min_pct="$edge"
@@ -347,7 +350,7 @@ want=$(stalls 500 "$fx/device_screen.json")
 expect 0 '^\[ok\] stall: no finding' "$NXTOP" analyze -q "$tmp/screen.json" --rule stall
 set -- $(stalls 10000 "$small")
 [ "$1 $2" = "Scalar 1" ] || fail "stall.jq: not one Scalar gap in device_small.json"
-expect 0 "^\[warning\] stall: Scalar stalls .*: 1 gaps over 10 us, $3 ns\$" \
+expect 0 "^\[warning\] stall: Scalar stalls .*: 1 gap over 10 us, $3 ns\$" \
 	"$NXTOP" analyze -q "$tmp/plain.json" --rule stall
 # at the edges: a gap of exactly gap_us, a share of exactly min_pct
 analyze_json "$tmp/plain.json" --rule stall --set stall.gap_us="$(awk -v g="$3" 'BEGIN { printf "%.3f", g / 1000 }')"

@@ -171,10 +171,11 @@ static void queue_done(struct an_ctx *c, struct queue *q, int *fired)
 		return;
 	}
 	f = an_add(c, "aim for contiguous payloads of at least 4 KiB",
-		   "queue %s: %lld packets under %g B (%lld bytes) take"
+		   "queue %s: %lld packet%s under %g B (%lld bytes) take%s"
 		   " %s of its DMA time (over %g%%)", q->t->name,
-		   (long long)s->n_small, c->param[0],
-		   (long long)s->bytes_small, report_pct(pct, sizeof(pct), share),
+		   (long long)s->n_small, s->n_small == 1 ? "" : "s", c->param[0],
+		   (long long)s->bytes_small, s->n_small == 1 ? "s" : "",
+		   report_pct(pct, sizeof(pct), share),
 		   c->param[1]);
 	an_int(f, "small_packets", s->n_small);
 	an_int(f, "small_bytes", s->bytes_small);

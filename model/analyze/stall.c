@@ -89,9 +89,10 @@ static int engine(struct an_ctx *c, struct stall_q *q, sqlite3_stmt *eng,
 		   " its next instruction depends on (its semaphore wait,"
 		   " a DMA) and start that earlier",
 		   "%s stalls %s of the range (over %g%%) while other"
-		   " engines run: %zu gaps over %g us, %lld ns",
+		   " engines run: %zu gap%s over %g us, %lld ns",
 		   (const char *)sqlite3_column_text(eng, 1),
-		   report_pct(pct, sizeof(pct), share), c->param[1], tmp.nranges, c->param[0], (long long)ns);
+		   report_pct(pct, sizeof(pct), share), c->param[1], tmp.nranges,
+		   tmp.nranges == 1 ? "" : "s", c->param[0], (long long)ns);
 	an_int(f, "gaps", (int64_t)tmp.nranges);
 	an_int(f, "stall_ns", ns);
 	an_int(f, "range_ns", c->t1 - c->t0);

@@ -122,10 +122,11 @@ static int fire(struct an_ctx *c, struct an_finding *tmp, int64_t ns,
 	f = an_add(c, "check the instance's power and thermal headroom; a"
 		   " lighter neighbour load or a lower clock target may avoid it",
 		   "throttled (limit under %g%%) %s of the range (over %g%%):"
-		   " %lld ns in %zu ranges; instructions starting in the"
+		   " %lld ns in %zu range%s; instructions starting in the"
 		   " longest %d: %s", c->param[0],
 		   report_pct(pct, sizeof(pct), share), c->param[1],
-		   (long long)ns, tmp->nranges, ENGINE_RANGES,
+		   (long long)ns, tmp->nranges, tmp->nranges == 1 ? "" : "s",
+		   ENGINE_RANGES,
 		   sb.len ? sb_cstr(&sb) : "none");
 	sb_free(&sb);
 	an_int(f, "throttled_ns", ns);
