@@ -157,4 +157,28 @@ expect 0 "^ +[0-9]+ +- +0 +40000 +550000  Thread 2  open-r$" "$NXTOP" export -q 
 expect 0 "^Events   3$" "$NXTOP" export -q "$f" --what events --range 0:25us --tracks "Thread 2"
 expect 1 "--tracks: no row named 'Nope'" "$NXTOP" export -q "$f" --what events --tracks Nope
 
+# slices that overlap without nesting: the later is drawn under the
+# earlier but is not its child; async slices of two ids on one row, and
+# X events of one thread; a slice inside still has its parent
+cat > "$tmp/overlap.json" <<'EOF'
+{"traceEvents":[
+{"name":"req","ph":"b","cat":"c","id":"0x1","pid":1,"tid":1,"ts":15},
+{"name":"req","ph":"b","cat":"c","id":"0x2","pid":1,"tid":1,"ts":110},
+{"name":"req","ph":"e","cat":"c","id":"0x1","pid":1,"tid":1,"ts":120},
+{"name":"req","ph":"e","cat":"c","id":"0x2","pid":1,"tid":1,"ts":130},
+{"name":"x1","ph":"X","pid":1,"tid":2,"ts":0,"dur":10},
+{"name":"x2","ph":"X","pid":1,"tid":2,"ts":5,"dur":10},
+{"name":"x3","ph":"X","pid":1,"tid":2,"ts":6,"dur":2}
+]}
+EOF
+expect 0 "" "$NXTOP" export -q "$tmp/overlap.json" --what events --format json
+jq -r '.events | (map({key: "\(.id)", value: "\(.name)@\(.ts_ns)"})
+	| from_entries) as $n
+	| .[] | "\(.name)@\(.ts_ns) \(.depth) \($n["\(.parent)"] // "-")"' "$out" |
+	sort > "$tmp/got"
+printf '%s\n' 'req@15000 0 -' 'req@110000 1 -' 'x1@0 0 -' 'x2@5000 1 -' \
+	'x3@6000 2 x2@5000' | sort > "$tmp/want"
+cmp -s "$tmp/got" "$tmp/want" ||
+	fail "overlapping slices: $(tr '\n' ',' < "$tmp/got"), wanted $(tr '\n' ',' < "$tmp/want")"
+
 [ "$failures" -eq 0 ]

@@ -23,7 +23,10 @@ int nest_place(struct nest_stack *st, int64_t id, int64_t ts, int64_t end,
 	st->s = xgrow(st->s, &st->cap, depth + 1, sizeof(*st->s));
 	if (depth > WRITER_MAX_DEPTH)
 		depth = WRITER_MAX_DEPTH;
-	*parent = depth ? st->s[depth - 1].id : 0;
+	/* a slice that outlasts the one above it (overlapping, not
+	 * nested) is drawn under it but is not its child */
+	*parent = depth && end <= st->s[depth - 1].end ?
+		  st->s[depth - 1].id : 0;
 	st->s[depth] = (struct open_slice){ end, id };
 	st->n = depth + 1;
 	return (int)depth;
