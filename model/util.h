@@ -83,6 +83,22 @@ static inline int64_t sat_sub(int64_t a, int64_t b)
 	return a - b;
 }
 
+/* sum / n rounded to the nearest integer, halves away from zero (a
+ * mean of whole nanoseconds: 1273 ns over 16 events is 80 ns); 0 for
+ * no n. */
+static inline int64_t mean_round(int64_t sum, int64_t n)
+{
+	int64_t q, r;
+
+	if (n <= 0)
+		return 0;
+	q = sum / n;
+	r = sum % n;
+	if (r >= 0 ? r >= n - r : -r >= n + r)
+		q += r >= 0 ? 1 : -1;
+	return q;
+}
+
 /* Flushes f and says whether everything written to it got there (a
  * full disk, a file size limit): 0, or -1 with err_get() naming name
  * and the reason. */

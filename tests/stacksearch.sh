@@ -91,10 +91,11 @@ grep -q 'in view: 1 match, 248 ns' "$tmp/s/s" ||
 # and min/avg/max as sqlite3 has them; e/E export both sides (CSV: a
 # side column; JSON: {A, B}), the counts and sums sqlite3's.
 need_jq() { command -v jq >/dev/null; }
-# stats CACHE WHERE: count, sum, min, avg (integer), max
+# stats CACHE WHERE: count, sum, min, avg (to the nearest ns, halves
+# up), max
 stats() {
 	sqlite3 -separator ' ' "$1.nxdb" "SELECT count(*), sum(s.dur),
-		min(s.dur), sum(s.dur) / count(*), max(s.dur)
+		min(s.dur), (2 * sum(s.dur) + count(*)) / (2 * count(*)), max(s.dur)
 		FROM slice s JOIN string n ON n.id = s.name WHERE $2"
 }
 mkdir "$tmp/r" "$tmp/rx"

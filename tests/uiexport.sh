@@ -93,7 +93,7 @@ for f in txt json csv; do
 	same "nxtop-info-1.$f" --what info
 done
 same nxtop-markers-2.txt --what markers --unit ns
-grep -q "^end  *1200000  *M2  *0$" "$tmp/out/nxtop-markers-2.txt" ||
+grep -q "^end  *1200000  *M2 (previous)  *0$" "$tmp/out/nxtop-markers-2.txt" ||
 	fail "markers: $(cat "$tmp/out/nxtop-markers-2.txt")"
 same nxtop-summary-1.txt --what info --section summary
 same nxtop-summary-1.json --what info --section summary

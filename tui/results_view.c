@@ -17,6 +17,7 @@
 #include "model/report/export.h"
 #include "model/searchdist.h"
 #include "model/timefmt.h"
+#include "model/util.h"
 
 #define PAGE 128		/* matches read at a time */
 #define WINDOW_MAX (8 * PAGE)	/* matches kept */
@@ -230,7 +231,7 @@ static size_t results_count(struct list *l)
 static void durations(const struct side *s, struct strbuf *out)
 {
 	const struct search_dist *sd = &s->sd;
-	const int64_t ns[6] = { sd->dmin, s->dur / s->count, sd->dmax,
+	const int64_t ns[6] = { sd->dmin, mean_round(s->dur, s->count), sd->dmax,
 				sd->dist.measured ? sd->dist.p50 : -1,
 				sd->dist.measured ? sd->dist.p90 : -1,
 				sd->dist.measured ? sd->dist.p99 : -1 };

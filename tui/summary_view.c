@@ -18,6 +18,7 @@
 #include "model/query.h"
 #include "model/report/export.h"
 #include "model/timefmt.h"
+#include "model/util.h"
 
 enum skind { SL_TEXT, SL_BLANK, SL_GROUP, SL_FIELD, SL_VALUE };
 
@@ -223,7 +224,7 @@ static void value_line(struct sumview *s, const struct sline *ln,
 	timefmt_dur(b, sizeof(b), v->dur, 3, draw_tf());
 	sb_adds(&out->cells[3], b);
 	sb_adds(&out->cells[4], report_pct(b, sizeof(b), pct(v->dur, g->dur)));
-	timefmt_dur(b, sizeof(b), v->n ? v->dur / v->n : 0, 3, draw_tf());
+	timefmt_dur(b, sizeof(b), mean_round(v->dur, v->n), 3, draw_tf());
 	sb_adds(&out->cells[5], b);
 	extreme(&out->cells[6], v->dmin);
 	extreme(&out->cells[7], v->dmax);
@@ -269,7 +270,7 @@ static int64_t num(const struct sel_value *v, int col)
 	switch (col) {
 	case 1: case 2: return v->n;
 	case 3: case 4: return v->dur;
-	case 5: return v->n ? v->dur / v->n : 0;
+	case 5: return mean_round(v->dur, v->n);
 	case 6: return v->dmin;
 	case 7: return v->dmax;
 	case 8: return pctile(v, 50);

@@ -130,7 +130,7 @@ static struct table *field_table(const struct sel_group *g,
 		cell_pct(t, pct(v->n, g->n));
 		cell_dur(t, v->dur);
 		cell_pct(t, pct(v->dur, g->dur));
-		cell_dur(t, v->n ? v->dur / v->n : 0);
+		cell_dur(t, mean_round(v->dur, v->n));
 		cell_extreme(t, v->dmin);
 		cell_extreme(t, v->dmax);
 		cell_pctile(t, &v->dist, v->dist.p50);
@@ -296,7 +296,7 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 				jout_kreal(&j, "count_pct", pct(v->n, g->n));
 				jout_kint(&j, "dur_sum_ns", v->dur);
 				jout_kreal(&j, "dur_pct", pct(v->dur, g->dur));
-				jout_kint(&j, "dur_avg_ns", v->n ? v->dur / v->n : 0);
+				jout_kint(&j, "dur_avg_ns", mean_round(v->dur, v->n));
 				jout_kopt(&j, "min_ns", v->dmin);
 				jout_kopt(&j, "max_ns", v->dmax);
 				dist_json(&j, &v->dist);
@@ -479,7 +479,7 @@ static void selection_csv(const struct selection *s, const struct mprofile *p,
 				table_printf(t, "%.4f", pct(v->n, g->n));
 				table_int(t, v->dur);
 				table_printf(t, "%.4f", pct(v->dur, g->dur));
-				table_int(t, v->n ? v->dur / v->n : 0);
+				table_int(t, mean_round(v->dur, v->n));
 				csv_opt(t, v->dmin);
 				csv_opt(t, v->dmax);
 				dist_csv(t, &v->dist);
@@ -705,7 +705,7 @@ static void search_dist_json(struct jout *j, const struct search_stats *st,
 			     const struct search_dist *sd)
 {
 	jout_kopt(j, "min_ns", sd->dmin);
-	jout_kint(j, "avg_ns", st->count ? st->dur / st->count : 0);
+	jout_kint(j, "avg_ns", mean_round(st->dur, st->count));
 	jout_kopt(j, "max_ns", sd->dmax);
 	dist_json(j, &sd->dist);
 }
@@ -745,7 +745,7 @@ static void search_dist_csv_row(struct match_ctx *c,
 		table_text(t, "");
 	table_int(t, st->count);
 	table_int(t, st->dur);
-	table_int(t, st->count ? st->dur / st->count : 0);
+	table_int(t, mean_round(st->dur, st->count));
 	csv_opt(t, sd->dmin);
 	csv_opt(t, sd->dmax);
 	dist_csv(t, &sd->dist);
@@ -764,7 +764,7 @@ static void search_dist_text(FILE *f, const struct search_stats *st,
 
 	if (!st->count || !sd->dist.measured)
 		return;
-	report_dur(b, sizeof(b), st->dur / st->count);
+	report_dur(b, sizeof(b), mean_round(st->dur, st->count));
 	report_dur(a, sizeof(a), sd->dmin);
 	report_dur(c, sizeof(c), sd->dmax);
 	fprintf(f, "Durations min %s, avg %s, max %s; ", a, b, c);
