@@ -376,7 +376,7 @@ static void checks(struct model *m, struct summary *s)
 				   NX_MAX(s->eng[e].active_ns, 0));
 		}
 	}
-	check_time(m, s, "total_time", "Total time", "last end-first start",
+	check_time(m, s, "total_time", "Total time", "last end-profile start",
 		   s->end - s->start);
 	check_count(m, s, "static_dma_size", "Static DMA bytes",
 		    "sum of sizes", SU_BYTES, qtype_bytes(s, 0));

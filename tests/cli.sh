@@ -187,7 +187,7 @@ cat > "$tmp/strsum.json" <<'EOF'
 EOF
 expect 0 "Tensor instructions +count +2 +2 +exact +ok$" "$NXTOP" summary -q "$tmp/strsum.json"
 for l in "Tensor active time +sum of end-start +516 ns +516 ns +10 ns, 0.1% +ok$" \
-	"Total time +last end-first start +1 ms +1 ms +10 ns, 0.1% +ok$"; do
+	"Total time +last end-profile start +1 ms +1 ms +10 ns, 0.1% +ok$"; do
 	grep -Eq "$l" "$out" || fail "no line '$l' in: $(cat "$out")"
 done
 expect 0 "" "$NXTOP" export -q "$tmp/strsum.json" --what info --format csv
