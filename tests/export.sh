@@ -145,6 +145,8 @@ if have jq; then
 		  "max": null, "mean": null}]' "$out" >/dev/null ||
 		fail "JSON counters: $(jq -c '.rows' "$out")"
 fi
+# ... and the text lists it too
+expect 0 "^== q \(counter\): no samples$" "$NXTOP" export -q "$tmp/sel.json" --range 1us:22us
 
 # layers
 expect 0 "^/sg00/_dot.3 " "$NXTOP" export -q "$p" --what layers

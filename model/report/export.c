@@ -174,6 +174,8 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 					g->counter.n, g->counter.n == 1 ? "" : "s",
 					g->counter.vmin, g->counter.vmax,
 					g->counter.mean);
+			else	/* listed, as in JSON and CSV */
+				fprintf(f, "\n== %s): no samples\n", sb_cstr(&sb));
 			continue;
 		}
 		report_dur(a, sizeof(a), g->dur);
