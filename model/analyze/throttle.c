@@ -113,21 +113,27 @@ static int fire(struct an_ctx *c, struct an_finding *tmp, int64_t ns,
 {
 	struct strbuf sb;
 	struct an_finding *f;
-	char pct[40];
+	char pct[40], which[32];
 	int rc;
 
+	/* the ranges the engines are counted over */
+	if (tmp->nranges == 1)
+		snprintf(which, sizeof(which), "it");
+	else if (tmp->nranges <= ENGINE_RANGES)
+		snprintf(which, sizeof(which), "them");
+	else
+		snprintf(which, sizeof(which), "the longest %d", ENGINE_RANGES);
 	sb_init(&sb);
 	an_ranges_sort(tmp);
 	rc = engines(c, tmp, &sb);
 	f = an_add(c, "check the instance's power and thermal headroom; a"
 		   " lighter neighbour load or a lower clock target may avoid it",
 		   "throttled (limit under %g%%) %s of the range (over %g%%):"
-		   " %lld ns in %zu range%s; instructions starting in the"
-		   " longest %d: %s", c->param[0],
+		   " %lld ns in %zu range%s; instructions starting in %s:"
+		   " %s", c->param[0],
 		   report_pct(pct, sizeof(pct), share), c->param[1],
 		   (long long)ns, tmp->nranges, tmp->nranges == 1 ? "" : "s",
-		   ENGINE_RANGES,
-		   sb.len ? sb_cstr(&sb) : "none");
+		   which, sb.len ? sb_cstr(&sb) : "none");
 	sb_free(&sb);
 	an_int(f, "throttled_ns", ns);
 	an_int(f, "range_ns", c->t1 - c->t0);
