@@ -369,6 +369,19 @@ typed() {
 		fail "pc>$pc: $got matches, a DMA row was read ($want without it)"
 }
 
+# retype K QUEUE_TYPE OUT: the demo with every Kth data packet's queue
+# type QUEUE_TYPE, into OUT
+retype() {
+	awk -v k="$1" -v d='"queue_type":"data"' -v o="\"queue_type\":\"$2\"" '{
+		out = ""
+		while ((i = index($0, d)) > 0) {
+			out = out substr($0, 1, i - 1) (++n % k ? d : o)
+			$0 = substr($0, i + length(d))
+		}
+		print out $0
+	}' "$tmp/d.json" > "$3"
+}
+
 cp "$srcdir/tests/fixtures/device_screen.json" "$tmp/f.json"
 "$NXTOP" import -q -o "$tmp/f.nxdb" "$tmp/f.json" || fail "import of the fixture"
 run "$tmp/f.nxdb" TensorMatrix
@@ -383,14 +396,7 @@ typed "$tmp/d.nxdb"
 layers "$tmp/d.nxdb" Scalar
 # every third data packet's queue type the name of a layer: that layer
 # is then also a category of DMA events
-awk -v d='"queue_type":"data"' -v o='"queue_type":"bert/encoder/layer_1/attention/self/MatMul"' '{
-	out = ""
-	while ((i = index($0, d)) > 0) {
-		out = out substr($0, 1, i - 1) (++n % 3 ? d : o)
-		$0 = substr($0, i + length(d))
-	}
-	print out $0
-}' "$tmp/d.json" > "$tmp/l.json"
+retype 3 bert/encoder/layer_1/attention/self/MatMul "$tmp/l.json"
 "$NXTOP" import -q -o "$tmp/l.nxdb" "$tmp/l.json" || fail "import of the layered demo"
 [ "$(sqlite3 "$tmp/l.nxdb" "SELECT count(*) FROM slice s JOIN string x ON
 	x.id = s.cat JOIN track t ON t.id = s.track_id WHERE t.kind = 'dma'
@@ -399,14 +405,7 @@ awk -v d='"queue_type":"data"' -v o='"queue_type":"bert/encoder/layer_1/attentio
 layers "$tmp/l.nxdb" Scalar mixed
 # every fifth data packet of the demo typed otherwise: rows with
 # aggregates then mix queue types, and each event is tested
-awk -v d='"queue_type":"data"' -v o='"queue_type":"software_dynamic"' '{
-	out = ""
-	while ((i = index($0, d)) > 0) {
-		out = out substr($0, 1, i - 1) (++n % 5 ? d : o)
-		$0 = substr($0, i + length(d))
-	}
-	print out $0
-}' "$tmp/d.json" > "$tmp/m.json"
+retype 5 software_dynamic "$tmp/m.json"
 "$NXTOP" import -q -o "$tmp/m.nxdb" "$tmp/m.json" || fail "import of the mixed demo"
 [ "$(sqlite3 "$tmp/m.nxdb" "SELECT count(*) FROM track t WHERE
 	agg_fields & 2 AND (SELECT count(DISTINCT cat) FROM slice
