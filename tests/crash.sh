@@ -85,6 +85,9 @@ sqlite3 "$c" "PRAGMA user_version = 3"
 expect 1 "^nxtop: $c: not a usable nxtop cache \(schema version 3, older than this nxtop's [0-9]+\); open its profile, $(realpath "$p"), to build it again\$" \
 	"$NXTOP" summary -q "$c"
 [ "$(wc -l < "$err")" = 1 ] || fail "older schema: not one line: $(cat "$err")"
+# ... without first saying it reads all of it, as it does not
+expect 1 "older than this" "$NXTOP" summary "$c"
+[ "$(wc -l < "$err")" = 1 ] || fail "older schema: a note first: $(cat "$err")"
 mv "$p" "$p.away"
 expect 1 "^nxtop: $c: not a usable nxtop cache \(schema version 3, older than this nxtop's [0-9]+\)\$" \
 	"$NXTOP" summary -q "$c"

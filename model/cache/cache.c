@@ -547,9 +547,11 @@ int cache_built_here(const char *path)
 
 	if (!db)
 		return -1;
-	here = check_versions(db, &why) == CACHE_FRESH &&
-	       validated(db, VALIDATE_QUICK, &why) == CACHE_FRESH &&
-	       built_here(db, path);
+	if (check_versions(db, &why) != CACHE_FRESH)
+		here = -1;
+	else
+		here = validated(db, VALIDATE_QUICK, &why) == CACHE_FRESH &&
+		       built_here(db, path);
 	free(why);
 	sqlite3_close(db);
 	return here;

@@ -43,7 +43,8 @@ enum cache_state cache_check(const char *path, const char *input,
 			     char **why);
 
 /* 1 if the cache at path is this user's and every file it was built
- * from is as it was then, 0 if not, -1 if it cannot be opened. */
+ * from is as it was then, 0 if not, -1 if it cannot be opened or is of
+ * another schema version (it is then not read through). */
 int cache_built_here(const char *path);
 
 /* What binds a cache to a file it was built from. The change time is
