@@ -124,8 +124,11 @@ static int buckets(struct an_ctx *c, struct queue *q, int level, int64_t b0,
 
 		if (b != cur && cur >= b0)
 			cell_add(c, q, &x);
+		/* a bucket, cut to the row's span */
 		if (b != cur)
-			x = (struct cell){ .ts = b * w, .end = (b + 1) * w };
+			x = (struct cell){ .ts = NX_MAX(b * w, q->t->min_ts),
+					   .end = NX_MIN((b + 1) * w,
+							 q->t->max_ts) };
 		cur = b;
 		size_add(&x, sqlite3_column_int64(st, 1),
 			 sqlite3_column_int64(st, 2),
