@@ -130,7 +130,8 @@ struct search {
 	struct name_cls *cls;
 	size_t ncls;
 	/* per track, whether its coarsest name aggregates hold a matching
-	 * name (names_on) */
+	 * name (names_on), and whether its free words may match (won:
+	 * words_on) */
 	struct name_on {
 		int64_t track;
 		int has;
@@ -208,6 +209,16 @@ static sqlite3_stmt *prepare(struct search *s, const char *fmt, ...)
 	}
 	sb_free(&sb);
 	return st;
+}
+
+/* Steps a statement asking whether a row exists, and finalizes it: 1
+ * yes, 0 no, -1 an error. */
+static int row_exists(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* LIKE pattern for a substring, with LIKE's own characters escaped. */
@@ -760,11 +771,10 @@ static int vfield_apart_find(struct search *s)
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, s->profile);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	rc = row_exists(st);
+	if (rc < 0)
 		return model_fail(s->m, "search");
-	s->vfield_apart = rc == SQLITE_ROW;
+	s->vfield_apart = rc;
 	return 0;
 }
 
@@ -950,11 +960,10 @@ static int layers_agg_find(struct search *s)
 		     SU_LAYER | SU_CAT, SU_LAYER | SU_CAT);
 	if (!st)
 		return -1;
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	rc = row_exists(st);
+	if (rc < 0)
 		return model_fail(s->m, "search");
-	s->layers_agg = rc == SQLITE_DONE;
+	s->layers_agg = !rc;
 	return 0;
 }
 
@@ -1306,45 +1315,12 @@ static int track_num_levels(const struct mtrack *t, enum agg_field f,
 	return 0;
 }
 
-/* Whether some event of a track may have a matching name: when the
- * query names some, its coarsest name aggregates hold one (read once
- * per search); 1 where they cannot tell or fail to be read (its events
- * then say). */
-static int names_on(struct search *s, const struct mtrack *t)
-{
-	int nl, fl, lmax, rc;
-	sqlite3_stmt *st;
-
-	if (s->any_name || (!s->names_only && s->num.field < 0) ||
-	    agg_levels(t, &nl, &fl, &lmax) ||
-	    !(t->agg_fields & (1u << s->vfield)))
-		return 1;
-	for (size_t i = 0; i < s->non; i++)
-		if (s->on[i].track == t->id)
-			return s->on[i].has;
-	st = prepare(s, "SELECT 1 FROM agg WHERE track_id = ?1 AND field = %d AND"
-		     " level = (SELECT max(level) FROM agg WHERE track_id = ?1 AND"
-		     " field = %d) AND value IN %s LIMIT 1", s->vfield, s->vfield,
-		     s->nameset);
-	if (!st)
-		return 1;
-	sqlite3_bind_int64(st, 1, t->id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return 1;
-	s->on = xreallocarray(s->on, s->non + 1, sizeof(*s->on));
-	s->on[s->non++] = (struct name_on){ t->id, rc == SQLITE_ROW };
-	return rc == SQLITE_ROW;
-}
-
 /* Whether the coarsest aggregates of field f on track t hold a string
  * of set: 1 yes, 0 no, -1 they cannot tell. */
 static int agg_holds(struct search *s, const struct mtrack *t, int f,
 		     const char *set)
 {
 	sqlite3_stmt *st;
-	int rc;
 
 	if (!(t->agg_fields & (1u << f)))
 		return -1;
@@ -1354,9 +1330,42 @@ static int agg_holds(struct search *s, const struct mtrack *t, int f,
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+	return row_exists(st);
+}
+
+/* A track's answer kept in on[0..*n), -1 for none yet; on_keep keeps
+ * one. */
+static int on_find(const struct name_on *on, size_t n, int64_t track)
+{
+	for (size_t i = 0; i < n; i++)
+		if (on[i].track == track)
+			return on[i].has;
+	return -1;
+}
+
+static int on_keep(struct name_on **on, size_t *n, int64_t track, int has)
+{
+	*on = xreallocarray(*on, *n + 1, sizeof(**on));
+	(*on)[(*n)++] = (struct name_on){ track, has };
+	return has;
+}
+
+/* Whether some event of a track may have a matching name: when the
+ * query names some, its coarsest name aggregates hold one (read once
+ * per search); 1 where they cannot tell or fail to be read (its events
+ * then say). */
+static int names_on(struct search *s, const struct mtrack *t)
+{
+	int nl, fl, lmax, rc;
+
+	if (s->any_name || (!s->names_only && s->num.field < 0) ||
+	    agg_levels(t, &nl, &fl, &lmax))
+		return 1;
+	rc = on_find(s->on, s->non, t->id);
+	if (rc >= 0)
+		return rc;
+	rc = agg_holds(s, t, s->vfield, s->nameset);
+	return rc < 0 ? 1 : on_keep(&s->on, &s->non, t->id, rc);
 }
 
 /* Whether free word plan wp may match an event of track t: it names
@@ -1391,20 +1400,18 @@ static int word_on(struct search *s, const struct word_plan *wp,
  * (word_on), read once per track and search. */
 static int words_on(struct search *s, const struct mtrack *t)
 {
-	int has = 1;
+	int has = on_find(s->won, s->nwon, t->id);
 
-	for (size_t i = 0; i < s->nwon; i++)
-		if (s->won[i].track == t->id)
-			return s->won[i].has;
+	if (has >= 0)
+		return has;
+	has = 1;
 	for (size_t i = 0; i < s->q.n && has; i++) {
 		const struct qterm *q = &s->q.terms[i];
 
 		if (q->field == F_WORD && !q->negate && !neg(q))
 			has = word_on(s, &s->words[i], t);
 	}
-	s->won = xreallocarray(s->won, s->nwon + 1, sizeof(*s->won));
-	s->won[s->nwon++] = (struct name_on){ t->id, has };
-	return has;
+	return on_keep(&s->won, &s->nwon, t->id, has);
 }
 
 static int track_allowed(struct search *s, const struct mtrack *t)
