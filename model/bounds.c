@@ -582,7 +582,7 @@ static void finish(struct bounds *b)
 		}
 	}
 	if (best > 0)
-		b->speedup = (double)(b->t1 - b->t0) / (double)best;
+		b->speedup = (double)(b->end - b->t0) / (double)best;
 }
 
 int bounds_compute(struct model *m, int64_t profile, int64_t t0, int64_t t1,
@@ -594,6 +594,7 @@ int bounds_compute(struct model *m, int64_t profile, int64_t t0, int64_t t1,
 	memset(b, 0, sizeof(*b));
 	b->t0 = t0;
 	b->t1 = t1;
+	b->end = model_range_end(m, profile, t1);
 	for (int k = 0; k < BOUND_COUNT; k++)
 		b->ns[k] = -1;
 	b->binding = -1;
@@ -654,7 +655,7 @@ size_t bounds_figures(const struct bounds *b, struct bound_fig *out)
 {
 	size_t n = 0;
 
-	fig_int(out, &n, "range_ns", b->t1 - b->t0);
+	fig_int(out, &n, "range_ns", b->end - b->t0);
 	fig_int(out, &n, "dma_bytes", b->dma_bytes);
 	fig_real(out, &n, "dma_bandwidth_bps", b->dma_bw);
 	fig_int(out, &n, "hbm_bytes", b->hbm_bytes);

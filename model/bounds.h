@@ -33,6 +33,7 @@ struct bounds {
 	int available;		/* 0: not a device profile with metadata */
 	const char *why_not;	/* one line when not available */
 	int64_t t0, t1;
+	int64_t end;		/* measured to (model_range_end) */
 	int whole;		/* [t0, t1) holds the whole profile */
 	/* memory inputs; bytes -1: unknown, bandwidth B/s, <= 0: absent */
 	int64_t dma_bytes, hbm_bytes;

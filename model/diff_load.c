@@ -159,7 +159,7 @@ static int overall_device(struct diff_sides *s, const struct selection *sel)
 
 void diff_load_selection(struct diff_sides *s, const struct selection *sel)
 {
-	diff_figure(s, "Range", DU_NS, sel->t1 - sel->t0);
+	diff_figure(s, "Range", DU_NS, sel->end - sel->t0);
 	diff_figure(s, "Active time", DU_NS, sel->active);
 	selection_figures(s, sel);
 	for (size_t i = 0; i < sel->ngroups; i++) {

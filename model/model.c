@@ -344,7 +344,8 @@ static int64_t col_opt(sqlite3_stmt *st, int i, int64_t dflt)
 #define PROFILE_COLS \
 	"id, coalesce(parent_id, 0), kind, format, name, path, state," \
 	" start_ns, end_ns, epoch, nc_idx, instance_id, instance_type," \
-	" process_id, model, n_events"
+	" process_id, model, n_events, (SELECT max(t.max_ts) FROM track t" \
+	" WHERE t.profile_id = profile.id AND t.n_events > 0)"
 
 static void read_profile(sqlite3_stmt *st, struct mprofile *p)
 {
@@ -364,6 +365,7 @@ static void read_profile(sqlite3_stmt *st, struct mprofile *p)
 	p->process_id = db_col_dup(st, 13);
 	p->model = db_col_dup(st, 14);
 	p->n_events = sqlite3_column_int64(st, 15);
+	p->last = NX_MAX(p->end, col_opt(st, 16, p->end));
 }
 
 void model_profile_clear(struct mprofile *p)
@@ -447,6 +449,17 @@ int model_profile(struct model *m, int64_t id, struct mprofile *out)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int64_t model_range_end(struct model *m, int64_t profile, int64_t t1)
+{
+	struct mprofile p;
+
+	if (model_profile(m, profile, &p))
+		return t1;
+	t1 = range_end(&p, t1);
+	model_profile_clear(&p);
+	return t1;
 }
 
 int model_tracks(struct model *m, int64_t profile, struct mtrack **out,

@@ -15,6 +15,10 @@ struct mprofile {
 	int64_t id, parent_id;
 	char *kind, *format, *name, *path, *state;
 	int64_t start, end;		/* ns on the profile's axis */
+	/* the last ns of the axis: end, or past it where a row has an event
+	 * there (a counter sampled after the end); a range reaching the
+	 * whole of it is [.., last + 1), so that an instant at last is in */
+	int64_t last;
 	int epoch;			/* times are Unix-epoch ns */
 	int64_t nc_idx;			/* -1: unknown */
 	char *instance_id, *instance_type, *process_id, *model;
@@ -94,6 +98,15 @@ int model_string_ids(struct model *m, const char *s, int64_t **ids, size_t *n);
 int model_profiles(struct model *m, struct mprofile **out, size_t *n);
 void model_profiles_free(struct mprofile *p, size_t n);
 int model_profile(struct model *m, int64_t id, struct mprofile *out);
+/* Where a range [t0, t1) of profile p ends as it is shown and
+ * measured: t1, or p's last ns where t1 is past it (the ns after last
+ * holds nothing: see struct mprofile). */
+static inline int64_t range_end(const struct mprofile *p, int64_t t1)
+{
+	return t1 > p->last ? p->last : t1;
+}
+/* The same for the profile of that id. */
+int64_t model_range_end(struct model *m, int64_t profile, int64_t t1);
 void model_profile_clear(struct mprofile *p);
 
 /* A file the cache was built from, or waits for: its path as the import

@@ -627,7 +627,7 @@ static int union_active(struct model *m, const struct mtrack *all,
 	}
 	for (int c = 0; c < UNION_COLS; c++)
 		s->active += NX_MIN(best[c], colw);
-	s->active = NX_MIN(s->active, s->t1 - s->t0);
+	s->active = NX_MIN(s->active, s->end - s->t0);
 	free(best);
 	free(cells);
 	return 0;
@@ -648,6 +648,7 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		err_set("empty selection");
 		return -1;
 	}
+	out->end = model_range_end(m, profile, t1);
 	if (model_tracks(m, profile, &all, &nall))
 		return -1;
 	out->groups = xcalloc(nall ? nall : 1, sizeof(*out->groups));

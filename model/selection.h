@@ -62,6 +62,8 @@ struct sel_group {
 
 struct selection {
 	int64_t t0, t1;
+	int64_t end;		/* where the range shows its end and is
+				 * measured to (model_range_end) */
 	int64_t n, dur;
 	int64_t active;		/* any selected row busy */
 	int active_exact;	/* 0: active is measured per 1/4096 of the range */

@@ -224,8 +224,8 @@ int syssummary_compute(struct model *m, int64_t profile,
 	if (model_sysrows(m, profile, g, &r, &nr))
 		return -1;
 	if (!selection_compute(m, profile, s->prof.start,
-			       s->prof.end < INT64_MAX ? s->prof.end + 1 :
-							 s->prof.end,
+			       s->prof.last < INT64_MAX ? s->prof.last + 1 :
+							  s->prof.last,
 			       NULL, 0, &sel)) {
 		rows(s, r, nr, &sel);
 		selection_free(&sel);

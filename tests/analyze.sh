@@ -368,9 +368,17 @@ analyze_json "$tmp/plain.json" --rule stall --set stall.gap_us="$(awk -v g="$3" 
 [ "$(count stall)" = 0 ] || fail "stall: a gap of gap_us counted"
 analyze_json "$tmp/plain.json" --rule stall --set stall.gap_us="$(awk -v g="$3" 'BEGIN { printf "%.3f", (g - 1) / 1000 }')"
 [ "$(count stall)" = 1 ] || fail "stall: a gap over gap_us not counted"
+# a range past the profile's end is measured to its last ns: the last
+# sample or event end, or the metadata's last timestamp
+last=$(jq '[.. | objects | select(.timestamp) | (.timestamp | tonumber) +
+	((.duration // 0) | tonumber)] + [.metadata[0].last_hw_timestamp |
+	tonumber] | max' "$small")
 analyze_json "$tmp/plain.json" --rule stall --range 0:2ms \
-	--set stall.min_pct="$(awk -v g="$3" 'BEGIN { printf "%.17g", 100 * g / 2000000 }')"
+	--set stall.min_pct="$(awk -v g="$3" -v l="$last" 'BEGIN { printf "%.17g", 100 * g / l }')"
 [ "$(count stall)" = 0 ] || fail "stall fired at min_pct"
+analyze_json "$tmp/plain.json" --rule stall --range 0:2ms --set stall.min_pct=0
+[ "$(jq '.rules[0].findings[0].numbers.range_ns' "$tmp/a.json")" = "$last" ] ||
+	fail "stall: a range past the end is not measured to the last ns ($last)"
 
 # collectives: the CcOp table of a Parquet profile; per group (operation
 # and replica group) of 3 or more, the operations over FACTOR x from the

@@ -70,6 +70,8 @@ def share($t0; $t1):
 . as $p | .metadata[0] as $m |
 ($m.last_hw_timestamp + 1) as $last |
 ($t0 | tonumber) as $t0 | (if $t1 == "" then $last else $t1 | tonumber end) as $t1 |
+# the range is measured to the last ns, not past it
+(([$t1, $m.last_hw_timestamp] | min) - $t0) as $len |
 ($m.dma_ddr_bandwidth // null | if . then num else null end) as $dbw |
 ($m.hbm_ddr_bandwidth // null | if . then num else null end) as $hbw |
 ($m.tensor_engine_num_rows // $m.pe_num_rows) as $rows |
@@ -102,10 +104,10 @@ def share($t0; $t1):
 (if $peak then $flops / $peak | rnd else null end) as $compute |
 ([["memory", $memory], ["compute", $compute], ["pipeline", $busiest.ns]]
  | map(select(.[1] != null)) | max_by(.[1])) as $bind |
-{range_ns: ($t1 - $t0), dma_bytes: $dma, hbm_bytes: $hbm, memory_ns: $memory,
+{range_ns: $len, dma_bytes: $dma, hbm_bytes: $hbm, memory_ns: $memory,
  flops: $flops, compute_ns: $compute, engine: $busiest.engine,
  pipeline_ns: $busiest.ns, binding: $bind[0], binding_ns: $bind[1],
- speedup: (($t1 - $t0) / $bind[1] * 10000 | rnd)}
+ speedup: ($len / $bind[1] * 10000 | rnd)}
 EOF
 
 # by_hand FILE T0 [T1]: the hand figures of [T0, T1) (T1 "": the end)
@@ -169,14 +171,14 @@ expect 0 "^  memory +not known: no dma_ddr_bandwidth or hbm_ddr_bandwidth in met
 	"$NXTOP" export -q "$tmp/nobandwidth.json" --what window
 
 # text: each bound with its numbers, the binding one and the speed-up
-speedup=$(awk 'BEGIN { printf "%.2f", 10000 / 9000 }')
+speedup=$(awk 'BEGIN { printf "%.2f", 9999 / 9000 }')
 expect 0 "^  memory +9 µs +DMA 18000 B at 2 GB/s; HBM 3500 B at 1 GB/s$" \
 	"$NXTOP" export -q "$tmp/memory.json" --what window
 expect 0 "^  compute +1.5 µs +144000 FLOPs \(layers\) at 0.096 TFLOP/s \(4x8, 1.5 GHz\)$" \
 	"$NXTOP" export -q "$tmp/memory.json" --what window
 expect 0 "^  pipeline +3 µs +vector active 3 µs, the busiest engine$" \
 	"$NXTOP" export -q "$tmp/memory.json" --what window
-expect 0 "^  binding +memory: 9 µs of 10 µs, speed-up left ${speedup}x$" \
+expect 0 "^  binding +memory: 9 µs of 9.999 µs, speed-up left ${speedup}x$" \
 	"$NXTOP" export -q "$tmp/memory.json" --what window
 
 # CSV rows of kind "bounds" hold the JSON's figures under its keys

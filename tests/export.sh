@@ -37,10 +37,33 @@ fi
 expect 0 '^[0-9]+,DMA transfers/qSyncSpillReload0,3616,525,' "$NXTOP" export -q "$p" --what events \
 	--tracks qSyncSpillReload0 --format csv
 expect 0 "^Range    3 .s .. 6 .s" "$NXTOP" export -q "$p" --range 3us:6us
-# a range after the profile's end (1.869 ms long) is a mistake, said so
-expect 1 "^nxtop: --range: '100s:200s' is outside the profile \(0 \.\. 1\.869 ms\)" "$NXTOP" export -q "$p" --range 100s:200s
+# a range after the profile's last ns (its end is at 1.869 ms, its last
+# counter sample at 1.870323 ms) is a mistake, said so
+expect 1 "^nxtop: --range: '100s:200s' is outside the profile \(0 \.\. 1\.87 ms\)" "$NXTOP" export -q "$p" --range 100s:200s
 expect 1 "^nxtop: --range: '2ms:' is outside the profile" "$NXTOP" analyze -q "$p" --range 2ms:
-expect 0 "^Range    1\.869 ms \.\. 1\.869 ms" "$NXTOP" export -q "$p" --range 1.869ms:
+expect 0 "^Range    1\.869 ms \.\. 1\.87 ms \(duration 1\.323 .s\)" "$NXTOP" export -q "$p" --range 1.869ms:
+# without --range: from the start to the last ns (no ns past it), the
+# same as a range to that ns and as one past it
+if have jq; then
+	cp "$srcdir/tests/fixtures/chrome_flows.json" "$tmp/flows.json"
+	us=$(jq '[.traceEvents[] | select(.ts != null)] |
+		([.[] | .ts + (.dur // 0)] | max) - ([.[] | .ts] | min)' \
+		"$tmp/flows.json")
+	expect 0 "^Range    0 ns \.\. $us µs \(duration $us µs\)" \
+		"$NXTOP" export -q "$tmp/flows.json"
+	last=$(jq '[.. | objects | select(.timestamp) | (.timestamp | tonumber) +
+		((.duration // 0) | tonumber)] | max' "$p")
+	"$NXTOP" export -q "$p" --format json > "$tmp/whole.json" ||
+		fail "export failed"
+	[ "$(jq .end_ns "$tmp/whole.json")" = "$last" ] ||
+		fail "export ends at $(jq .end_ns "$tmp/whole.json"), not the last ns $last"
+	for r in "0:${last}ns" 0:1s; do
+		"$NXTOP" export -q "$p" --format json --range "$r" > "$tmp/r.json" ||
+			fail "export --range $r failed"
+		cmp -s "$tmp/whole.json" "$tmp/r.json" ||
+			fail "--range $r is not the whole profile: $(diff "$tmp/whole.json" "$tmp/r.json")"
+	done
+fi
 # a range past either end is cut to the time the viewer's axis spans
 # (the last throttle record ends at 1.870323 ms, after the profile's
 # end), as the viewer cuts its window: the window of a view zoomed past
@@ -200,7 +223,7 @@ expect 2 "--table-rows goes with --format parquet" "$NXTOP" demo --table-rows 10
 expect 2 "--range: '1.2parsec' is not a time" "$NXTOP" export -q "$tmp/none.json" --range 1.2parsec:2ms
 expect 2 "--range: the end must come after the start" "$NXTOP" export -q "$tmp/none.json" --range 1ms:0.5ms
 expect 2 "--range: expected START:END" "$NXTOP" export -q "$tmp/none.json" --range 2ms
-expect 1 "^nxtop: --range: '-5ms:-1ms' is outside the profile \(0 \.\. 1\.869 ms\)" "$NXTOP" export -q "$p" --range=-5ms:-1ms
+expect 1 "^nxtop: --range: '-5ms:-1ms' is outside the profile \(0 \.\. 1\.87 ms\)" "$NXTOP" export -q "$p" --range=-5ms:-1ms
 expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" export -q "$p" --tracks Vector,Nope
 expect 2 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
 expect 1 "--section: no section 'nope' \(sections: summary, neff_header" "$NXTOP" export -q "$p" --what info --section nope

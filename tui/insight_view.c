@@ -183,7 +183,7 @@ static int side_export(struct insights_list *il, int k, const char *side,
 	if (side)
 		t = timeline_side_tracks(tl, k, &nt);
 	memset(&b, 0, sizeof(b));
-	if (bounds_compute(m, prof->id, prof->start, prof->end + 1, &b)) {
+	if (bounds_compute(m, prof->id, prof->start, prof->last + 1, &b)) {
 		bounds_free(&b);
 		return -1;
 	}

@@ -87,8 +87,8 @@ static void add_totals(struct sumview *s)
 {
 	const struct selection *sel = s->sel;
 	int64_t start = s->tl->origin;
-	char *a = dur(sel->t0 - start), *b = dur(sel->t1 - start),
-	     *c = dur(sel->t1 - sel->t0), *d = dur(sel->dur),
+	char *a = dur(sel->t0 - start), *b = dur(sel->end - start),
+	     *c = dur(sel->end - sel->t0), *d = dur(sel->dur),
 	     *e = dur(sel->active);
 	char p[32];
 
@@ -99,7 +99,7 @@ static void add_totals(struct sumview *s)
 	add(s, SL_TEXT, xasprintf("Active  %s%s (%s of the range)",
 				  sel->active_exact ? "" : "~", e,
 				  report_pct(p, sizeof(p), pct(sel->active,
-							       sel->t1 - sel->t0))),
+							       sel->end - sel->t0))),
 	    0, 0, 0);
 	add_bounds(s);
 	free(a);
@@ -141,7 +141,7 @@ static void add_group(struct sumview *s, size_t g)
 	{
 		char *a = dur(gr->dur), *b = dur(gr->active), p[32];
 
-		report_pct(p, sizeof(p), pct(gr->active, sel->t1 - sel->t0));
+		report_pct(p, sizeof(p), pct(gr->active, sel->end - sel->t0));
 		add(s, SL_GROUP, xasprintf("== %s (%s): %" PRId64 " event%s, "
 					   "duration sum %s, active %s (%s)",
 					   gr->name, gr->kind, gr->n,
@@ -415,7 +415,7 @@ static void summary_header(struct list *l, struct strbuf *out)
 	struct sumview *s = (struct sumview *)l;
 	char d[48];
 
-	timefmt_dur(d, sizeof(d), s->sel->t1 - s->sel->t0, 3, draw_tf());
+	timefmt_dur(d, sizeof(d), s->sel->end - s->sel->t0, 3, draw_tf());
 	sb_printf(out, "%zu row%s, %s", s->sel->ngroups,
 		  s->sel->ngroups == 1 ? "" : "s", d);
 }

@@ -150,7 +150,7 @@ int analyze_run(struct model *m, int64_t profile, int64_t t0, int64_t t1,
 		const struct an_opts *o, struct an_result *r)
 {
 	struct an_ctx c = { .m = m, .profile = profile, .t0 = t0, .t1 = t1,
-			    .res = r };
+			    .end = model_range_end(m, profile, t1), .res = r };
 
 	memset(r, 0, sizeof(*r));
 	r->outcomes = xcalloc(an_nrules, sizeof(*r->outcomes));

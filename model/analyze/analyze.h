@@ -67,6 +67,7 @@ struct an_ctx {
 	struct model *m;
 	int64_t profile;
 	int64_t t0, t1;		/* [t0, t1) ns */
+	int64_t end;		/* measured to (model_range_end) */
 	const double *param;	/* the rule's values, in its params order */
 	struct an_result *res;
 	char *note;		/* set by an_note() */

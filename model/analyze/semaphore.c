@@ -45,7 +45,7 @@ static int engine(struct an_ctx *c, sqlite3_stmt *st, int *err)
 	int64_t track = sqlite3_column_int64(st, 0);
 	int64_t n = sqlite3_column_int64(st, 2);
 	int64_t ns = sqlite3_column_int64(st, 3);
-	double share = 100.0 * (double)ns / (double)(c->t1 - c->t0);
+	double share = 100.0 * (double)ns / (double)(c->end - c->t0);
 	struct an_finding *f;
 	char pct[40];
 
@@ -61,7 +61,7 @@ static int engine(struct an_ctx *c, sqlite3_stmt *st, int *err)
 		   (long long)n, (long long)ns);
 	an_int(f, "waits", n);
 	an_int(f, "wait_ns", ns);
-	an_int(f, "range_ns", c->t1 - c->t0);
+	an_int(f, "range_ns", c->end - c->t0);
 	an_real(f, "share_pct", share);
 	*err = waits(c, f, track);
 	return 1;

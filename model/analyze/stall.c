@@ -80,7 +80,7 @@ static int engine(struct an_ctx *c, struct stall_q *q, sqlite3_stmt *eng,
 		free(tmp.ranges);
 		return -1;
 	}
-	share = 100.0 * (double)ns / (double)(c->t1 - c->t0);
+	share = 100.0 * (double)ns / (double)(c->end - c->t0);
 	if (!tmp.nranges || share <= c->param[1]) {
 		free(tmp.ranges);
 		return 0;
@@ -95,7 +95,7 @@ static int engine(struct an_ctx *c, struct stall_q *q, sqlite3_stmt *eng,
 		   tmp.nranges == 1 ? "" : "s", c->param[0], (long long)ns);
 	an_int(f, "gaps", (int64_t)tmp.nranges);
 	an_int(f, "stall_ns", ns);
-	an_int(f, "range_ns", c->t1 - c->t0);
+	an_int(f, "range_ns", c->end - c->t0);
 	an_real(f, "share_pct", share);
 	f->ranges = tmp.ranges;
 	f->nranges = tmp.nranges;

@@ -60,8 +60,8 @@ static int throttled(struct an_ctx *c, struct an_finding *f, int64_t *ns)
 	sqlite3_finalize(st);
 	if (under) {
 		from = from > c->t0 ? from : c->t0;
-		an_range_add(f, from, c->t1, row);
-		*ns += c->t1 - from;
+		an_range_add(f, from, c->end, row);
+		*ns += c->end - from;
 	}
 	return rc != SQLITE_DONE ? -1 : !any;
 }
@@ -136,7 +136,7 @@ static int fire(struct an_ctx *c, struct an_finding *tmp, int64_t ns,
 		   which, sb.len ? sb_cstr(&sb) : "none");
 	sb_free(&sb);
 	an_int(f, "throttled_ns", ns);
-	an_int(f, "range_ns", c->t1 - c->t0);
+	an_int(f, "range_ns", c->end - c->t0);
 	an_real(f, "share_pct", share);
 	f->ranges = tmp->ranges;
 	f->nranges = tmp->nranges;
@@ -159,7 +159,7 @@ int rule_throttle(struct an_ctx *c)
 		an_note(c, "not checked: the profile has no Throttling samples");
 		return 0;
 	}
-	share = 100.0 * (double)ns / (double)(c->t1 - c->t0);
+	share = 100.0 * (double)ns / (double)(c->end - c->t0);
 	if (share <= c->param[1]) {
 		free(tmp.ranges);
 		an_note(c, "no finding: throttled %s of the range (at most"

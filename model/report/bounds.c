@@ -91,7 +91,7 @@ static void binding_line(struct strbuf *sb, const struct bounds *b, int tf)
 		return;
 	}
 	a = dur(b->ns[b->binding], tf);
-	r = dur(b->t1 - b->t0, tf);
+	r = dur(b->end - b->t0, tf);
 	sb_printf(sb, "  binding   %s: %s of %s", bound_names[b->binding], a, r);
 	if (b->speedup > 0)
 		sb_printf(sb, ", speed-up left %.2fx", b->speedup);

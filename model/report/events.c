@@ -72,7 +72,7 @@ static void begin(struct ev_out *o, const struct mprofile *p, int64_t t0,
 		jout_init(&o->j, o->f, 1);
 		jout_obj(&o->j);
 		jout_kint(&o->j, "start_ns", t0 - p->start);
-		jout_kint(&o->j, "end_ns", t1 - p->start);
+		jout_kint(&o->j, "end_ns", range_end(p, t1) - p->start);
 		jout_key(&o->j, "events");
 		jout_arr(&o->j);
 	} else if (o->fmt == OUT_CSV) {
@@ -86,7 +86,8 @@ static void begin(struct ev_out *o, const struct mprofile *p, int64_t t0,
 			p->kind);
 		sb_free(&sb);
 		fprintf(o->f, "Range    %" PRId64 " .. %" PRId64 " ns\n\n%10s %10s"
-			" %5s %14s %12s  %s  %s\n", t0 - p->start, t1 - p->start,
+			" %5s %14s %12s  %s  %s\n", t0 - p->start,
+			range_end(p, t1) - p->start,
 			"Id", "Parent", "Depth", "Start ns", "Duration ns", "Row",
 			"Name");
 	}

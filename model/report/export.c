@@ -81,6 +81,7 @@ static void range_line(FILE *f, const struct mprofile *p, int64_t t0, int64_t t1
 	char a[48], b[48], c[48];
 
 	report_dur(a, sizeof(a), t0 - p->start);
+	t1 = range_end(p, t1);
 	report_dur(b, sizeof(b), t1 - p->start);
 	report_dur(c, sizeof(c), t1 - t0);
 	fprintf(f, "Range    %s .. %s (duration %s)\n", a, b, c);
@@ -154,7 +155,7 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 	fprintf(f, "Events   %" PRId64 " (duration sum %s)\n", s->n, a);
 	report_dur(b, sizeof(b), s->active);
 	fprintf(f, "Active   %s%s (%s of the range)\n", s->active_exact ? "" : "~",
-		b, report_pct(c, sizeof(c), pct(s->active, s->t1 - s->t0)));
+		b, report_pct(c, sizeof(c), pct(s->active, s->end - s->t0)));
 	report_bounds_text(&s->bounds, f);
 	sb_init(&sb);
 	for (size_t i = 0; i < s->ngroups; i++) {
@@ -183,7 +184,7 @@ static void selection_text(const struct selection *s, const struct mprofile *p,
 		fprintf(f, "\n== %s (%s): %" PRId64 " event%s, duration sum %s,"
 			" active %s (%s)\n", sb_cstr(&sb), g->kind, g->n,
 			g->n == 1 ? "" : "s", a, b,
-			report_pct(c, sizeof(c), pct(g->active, s->t1 - s->t0)));
+			report_pct(c, sizeof(c), pct(g->active, s->end - s->t0)));
 		for (size_t k = 0; k < g->nfields; k++) {
 			struct table *t;
 
@@ -252,8 +253,8 @@ static void selection_json(const struct selection *s, const struct mprofile *p,
 	jout_obj(&j);
 	jout_kstr(&j, "profile", p->name);
 	jout_kint(&j, "start_ns", s->t0 - p->start);
-	jout_kint(&j, "end_ns", s->t1 - p->start);
-	jout_kint(&j, "duration_ns", s->t1 - s->t0);
+	jout_kint(&j, "end_ns", s->end - p->start);
+	jout_kint(&j, "duration_ns", s->end - s->t0);
 	jout_kint(&j, "events", s->n);
 	jout_kint(&j, "duration_sum_ns", s->dur);
 	jout_kint(&j, "active_ns", s->active);
@@ -418,8 +419,8 @@ static void totals_csv(const struct selection *s, const struct mprofile *p,
 		       struct table *t)
 {
 	figure_int(t, "", "selection", "start_ns", s->t0 - p->start);
-	figure_int(t, "", "selection", "end_ns", s->t1 - p->start);
-	figure_int(t, "", "selection", "duration_ns", s->t1 - s->t0);
+	figure_int(t, "", "selection", "end_ns", s->end - p->start);
+	figure_int(t, "", "selection", "duration_ns", s->end - s->t0);
 	figure_int(t, "", "selection", "events", s->n);
 	figure_int(t, "", "selection", "duration_sum_ns", s->dur);
 	figure_int(t, "", "selection", "active_ns", s->active);
@@ -841,7 +842,7 @@ static void search_json(struct jout *j, struct match_ctx *c,
 	jout_obj(j);
 	jout_kstr(j, "query", search_text(x->s));
 	jout_kint(j, "start_ns", x->t0 - x->p.start);
-	jout_kint(j, "end_ns", x->t1 - x->p.start);
+	jout_kint(j, "end_ns", range_end(&x->p, x->t1) - x->p.start);
 	jout_kint(j, "matches", st->count);
 	jout_kint(j, "duration_sum_ns", st->dur);
 	jout_key(j, "note");

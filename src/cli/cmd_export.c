@@ -171,7 +171,7 @@ int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 		return -1;
 	if (*t1 <= p->start) {
 		/* before the profile's start: nothing is there either */
-		cli_outside("--range", s, p->end - p->start);
+		cli_outside("--range", s, p->last - p->start);
 		return -1;
 	}
 	return 0;
@@ -180,7 +180,8 @@ int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 int cli_span_syntax(const char *opt, const char *s)
 {
 	/* a profile as long as can be: only the text can be wrong */
-	const struct mprofile any = { .start = 0, .end = INT64_MAX - 1 };
+	const struct mprofile any = { .start = 0, .end = INT64_MAX - 1,
+				      .last = INT64_MAX - 1 };
 	int64_t t0, t1;
 
 	if (s && cli_span(opt, s, &any, &t0, &t1))
@@ -204,7 +205,7 @@ int cli_span(const char *opt, const char *s, const struct mprofile *p,
 	int64_t v;
 
 	*t0 = p->start;
-	*t1 = p->end + 1;
+	*t1 = p->last + 1;
 	if (!s)
 		return 0;
 	if (!colon || (size_t)(colon - s) >= sizeof(a) ||
@@ -228,10 +229,14 @@ int cli_span(const char *opt, const char *s, const struct mprofile *p,
 			return -1;
 		}
 		*t1 = p->start + v;
+		/* to the last ns or past it: to the end, as shown, with an
+		 * instant at the last ns (struct mprofile) */
+		if (*t1 >= p->last)
+			*t1 = sat_add(p->last, 1);
 	}
-	if (*t0 > p->end) {
+	if (*t0 > p->last) {
 		/* nothing can start in it: a unit mistaken, most likely */
-		cli_outside(opt, s, p->end - p->start);
+		cli_outside(opt, s, p->last - p->start);
 		return -1;
 	}
 	if (*t1 <= *t0) {
@@ -465,27 +470,25 @@ static int run_info(struct model *m, const struct mprofile *p,
 }
 
 /* The range cut to the time the viewer's axis spans (the profile, and
- * every row's events: a counter's last sample may end after the
- * profile), as it cuts a box or its window: the duration and shares a
- * summary prints are of that time. */
+ * every row's events: one may start before the profile's start; its
+ * end is p->last), as it cuts a box or its window: the duration and
+ * shares a summary prints are of that time. */
 static int cut_range(struct model *m, const struct mprofile *p, int64_t *t0,
 		     int64_t *t1)
 {
-	int64_t lo = p->start, hi = p->end;
+	int64_t lo = p->start;
 	struct mtrack *t;
 	size_t n;
 
 	if (model_tracks(m, p->id, &t, &n))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (!t[i].n_events)
-			continue;
-		lo = NX_MIN(lo, t[i].min_ts);
-		hi = NX_MAX(hi, t[i].max_ts);
+		if (t[i].n_events)
+			lo = NX_MIN(lo, t[i].min_ts);
 	}
 	model_tracks_free(t, n);
 	*t0 = NX_MAX(*t0, lo);
-	*t1 = NX_MAX(NX_MIN(*t1, hi + 1), *t0 + 1);
+	*t1 = NX_MAX(NX_MIN(*t1, p->last + 1), *t0 + 1);
 	return 0;
 }
 

@@ -119,14 +119,15 @@ static int start_times(struct cli *c, const struct mprofile *p,
 		       struct tui_start *s)
 {
 	/* times from the profile's start, as :goto reads them */
-	struct mprofile rel = { .start = 0, .end = p->end - p->start };
+	struct mprofile rel = { .start = 0, .end = p->end - p->start,
+				.last = p->last - p->start };
 
 	if (c->at) {
 		if (timefmt_parse(c->at, &s->at))
 			return cli_usage_error("--at: '%s' is not a time like "
 					       "1.2ms", c->at);
-		if (s->at < 0 || s->at > rel.end) {
-			cli_outside("--at", c->at, rel.end);
+		if (s->at < 0 || s->at > rel.last) {
+			cli_outside("--at", c->at, rel.last);
 			return cli_usage_error("%s", err_get());
 		}
 		s->has_at = 1;
@@ -169,6 +170,7 @@ static void pair_extent(struct model *mb, const struct tui_start *s,
 		return;
 	p->end = NX_MAX(p->end, sat_add(p->start + (b.end - b.start),
 					NX_MAX(s->align, 0)));
+	p->last = NX_MAX(p->last, p->end);
 	model_profile_clear(&b);
 }
 

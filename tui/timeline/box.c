@@ -196,8 +196,10 @@ static int pair_diff(struct timeline *tl, const char *scope, int64_t t0,
 		if (of[side])
 			selection_free(&sel[side]);
 		if (!rc) {
+			/* the ns after the axis's last holds nothing */
 			d->range[side][0] = t0 - sh - from[side];
-			d->range[side][1] = t1 - sh - from[side];
+			d->range[side][1] = NX_MIN(t1, tl->end) - sh -
+					    from[side];
 		}
 	}
 	if (!rc)

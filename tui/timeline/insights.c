@@ -74,7 +74,7 @@ static int poll_side(struct timeline *tl, struct insights *in,
 	if (in->done)
 		return VIEW_IDLE;
 	if (!in->job) {
-		in->job = an_job_start(m, p->id, p->start, p->end + 1);
+		in->job = an_job_start(m, p->id, p->start, p->last + 1);
 		if (!in->job) {
 			in->done = 1;
 			tui_error(tl->view.tui, "insights: %s", err_get());
