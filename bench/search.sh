@@ -58,7 +58,8 @@ one 'opcode=MATMUL size>4096'
 one 'row=qVectorSpillReload0 name~SpillSave dur<lt>500ns'
 one 'name~SpillSave2 size<lt>65536'
 # free words: one only names hold, one only rows, one only HLO names,
-# one names and a layer hold (every event's columns tested)
+# one names and a layer hold (each row from its name or category
+# aggregates where they tell, else every event's columns tested)
 one 'EVENT_SEMAPHORE'
 one 'SpillSave'
 one 'Vector'

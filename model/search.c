@@ -137,6 +137,12 @@ struct search {
 		int has;
 	} *on, *won;
 	size_t non, nwon;
+	/* a query of one free word that names and layers hold (word_split):
+	 * per track, 1 + the field whose aggregates count its matches there
+	 * (word_field), 0 where its events are read */
+	int word_split;
+	struct name_on *wfield;
+	size_t nwfield;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
 	sqlite3_stmt *st_num;	/* a comparison's aggregates in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
@@ -1066,6 +1072,17 @@ static int words_plan(struct search *s)
 	return 0;
 }
 
+/* Whether the query is one free word that only names and layers hold,
+ * the layers as categories (word_cond: no other event has one as its
+ * category). */
+static int word_splits(const struct search *s)
+{
+	const struct qterm *t = &s->q.terms[0];
+
+	return s->q.n == 1 && t->field == F_WORD && !t->negate && !neg(t) &&
+	       (s->words[0].cols & ~WORD_ROWS) == (SU_NAME | SU_LAYER);
+}
+
 static int profile_start(struct search *s)
 {
 	struct mprofile p;
@@ -1141,6 +1158,7 @@ struct search *search_new_query(struct model *m, int64_t profile,
 		goto fail;
 	s->names_only = names_beside_queue(s, &s->vfield);
 	s->num = num_term(s);
+	s->word_split = word_splits(s);
 	if ((s->names_only || s->num.field >= 0) && names_only_setup(s))
 		goto fail;
 	return s;
@@ -1172,6 +1190,7 @@ void search_free(struct search *s)
 	free(s->cls);
 	free(s->on);
 	free(s->won);
+	free(s->wfield);
 	for (int i = 0; i < s->ntemp; i++) {
 		char sql[64];
 
@@ -1286,19 +1305,25 @@ static int agg_levels(const struct mtrack *t, int *name_level,
 	return 0;
 }
 
-/* The levels a name-only query reads a track's aggregates at: from
- * *lo (names: the name level; HLO names: the field level) up to *lmax;
- * -1 when the track keeps none of its names. */
-static int value_levels(const struct search *s, const struct mtrack *t,
-			int *lo, int *lmax)
+/* The levels a track's aggregates of a string field are read at: from
+ * *lo (names: the name level; HLO names, categories: the field level)
+ * up to *lmax; -1 when the track keeps none of its values. */
+static int field_levels(const struct mtrack *t, int field, int *lo,
+			int *lmax)
 {
 	int nl, fl;
 
-	if (agg_levels(t, &nl, &fl, lmax) ||
-	    !(t->agg_fields & (1u << s->vfield)))
+	if (agg_levels(t, &nl, &fl, lmax) || !(t->agg_fields & (1u << field)))
 		return -1;
-	*lo = s->vfield == AGG_NAME ? nl : fl;
+	*lo = field == AGG_NAME ? nl : fl;
 	return 0;
+}
+
+/* The same for a name-only query's field. */
+static int value_levels(const struct search *s, const struct mtrack *t,
+			int *lo, int *lmax)
+{
+	return field_levels(t, s->vfield, lo, lmax);
 }
 
 /* The levels [*lo, *hi] of a track's AGG_DUR or AGG_SIZE aggregates
@@ -1412,6 +1437,50 @@ static int words_on(struct search *s, const struct mtrack *t)
 			has = word_on(s, &s->words[i], t);
 	}
 	return on_keep(&s->won, &s->nwon, t->id, has);
+}
+
+/* The field whose aggregates count the matches of a word_split query
+ * on track t: the names' where, in every bucket of the categories'
+ * finest level, no event holds the word as its layer or every event
+ * holds it as its name (so the events holding it as a layer hold it as
+ * a name too); else the categories' where no event holds it as a name
+ * or every event holds it as its layer; -1 where neither is so (or the
+ * word names the row, which all of its events then match): the events
+ * are read. Read once per track and search. */
+static int word_field(struct search *s, const struct mtrack *t)
+{
+	const struct word_plan *wp = &s->words[0];
+	int f = on_find(s->wfield, s->nwfield, t->id), nl, fl, lmax;
+	sqlite3_stmt *st;
+
+	if (!s->word_split)
+		return -1;
+	if (f >= 0)
+		return f - 1;
+	f = -1;
+	for (size_t i = 0; i < wp->nrows; i++)
+		if (wp->row_ids[i] == t->id)
+			goto keep;
+	if (agg_levels(t, &nl, &fl, &lmax) || fl < nl ||
+	    !(t->agg_fields & (1u << AGG_CAT)))
+		goto keep;
+	st = prepare(s, "SELECT sum(nl > 0 AND nn < n), sum(nn > 0 AND nl < n)"
+		     " FROM (SELECT sum(n * (field = %d)) AS n, sum(n * (field ="
+		     " %d AND value IN %s)) AS nn, sum(n * (field = %d AND value"
+		     " IN %s)) AS nl FROM agg WHERE track_id = ? AND field IN"
+		     " (%d, %d) AND level = ? GROUP BY bucket)", AGG_NAME,
+		     AGG_NAME, wp->set, AGG_CAT, wp->set, AGG_NAME, AGG_CAT);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, fl);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		f = !sqlite3_column_int64(st, 0) ? AGG_NAME :
+		    !sqlite3_column_int64(st, 1) ? AGG_CAT : -1;
+	sqlite3_finalize(st);
+keep:
+	return on_keep(&s->wfield, &s->nwfield, t->id, f + 1) - 1;
 }
 
 static int track_allowed(struct search *s, const struct mtrack *t)
@@ -1823,14 +1892,17 @@ int search_match(struct search *s, int64_t id)
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
+/* Matches from the aggregates of a level: those of field whose value
+ * is in set. */
 static int frame_agg(struct search *s, const struct mtrack *t, int level,
-		     int64_t t0, int64_t colw, int ncols, int64_t *hits)
+		     int field, const char *set, int64_t t0, int64_t colw,
+		     int ncols, int64_t *hits)
 {
 	int64_t t1 = t0 + colw * ncols;
 	sqlite3_stmt *st = prepare(s, "SELECT bucket, sum(n) FROM agg WHERE"
 				   " track_id = ? AND field = %d AND level = ? AND"
 				   " bucket BETWEEN ? AND ? AND value IN %s"
-				   " GROUP BY bucket", s->vfield, s->nameset);
+				   " GROUP BY bucket", field, set);
 
 	if (!st)
 		return -1;
@@ -1917,10 +1989,19 @@ static int frame_num(struct search *s, const struct mtrack *t, int lo,
 			   frame_num_bucket, &f);
 }
 
+/* The level of a track's aggregates from lo up to lmax whose buckets
+ * are widest within a column of colw ns. */
+static int frame_level(int lo, int lmax, int64_t colw)
+{
+	while (lo < lmax && lod_width(lo + 1) <= colw)
+		lo++;
+	return lo;
+}
+
 int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 		 int64_t colw, int ncols, int64_t *hits)
 {
-	int nl, fl, lmax;
+	int nl, fl, lmax, f;
 
 	memset(hits, 0, (size_t)ncols * sizeof(*hits));
 	if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
@@ -1929,20 +2010,16 @@ int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 	if (t0 + colw * ncols <= t->min_ts || t0 > t->max_ts)
 		return 0;
 	if (s->names_only && !s->any_name &&
-	    !value_levels(s, t, &nl, &lmax) && colw >= lod_width(nl)) {
-		int l = nl;
-
-		while (l < lmax && lod_width(l + 1) <= colw)
-			l++;
-		return frame_agg(s, t, l, t0, colw, ncols, hits);
-	}
-	if (!num_levels(s, t, &nl, &lmax, &fl) && colw >= lod_width(nl)) {
-		int l = nl;
-
-		while (l < lmax && lod_width(l + 1) <= colw)
-			l++;
-		return frame_num(s, t, nl, l, t0, colw, ncols, hits);
-	}
+	    !value_levels(s, t, &nl, &lmax) && colw >= lod_width(nl))
+		return frame_agg(s, t, frame_level(nl, lmax, colw), s->vfield,
+				 s->nameset, t0, colw, ncols, hits);
+	if ((f = word_field(s, t)) >= 0 && !field_levels(t, f, &nl, &lmax) &&
+	    colw >= lod_width(nl))
+		return frame_agg(s, t, frame_level(nl, lmax, colw), f,
+				 s->words[0].set, t0, colw, ncols, hits);
+	if (!num_levels(s, t, &nl, &lmax, &fl) && colw >= lod_width(nl))
+		return frame_num(s, t, nl, frame_level(nl, lmax, colw), t0,
+				 colw, ncols, hits);
 	return frame_raw(s, t, t0, colw, ncols, hits);
 }
 
@@ -1989,7 +2066,8 @@ static int stats_raw(struct search *s, const struct mtrack *t, int64_t t0,
 
 /* Whole buckets of [t0, t1) from the aggregates, the edges from events. */
 static int stats_agg(struct search *s, const struct mtrack *t, int level,
-		     int64_t t0, int64_t t1, struct search_stats *out)
+		     int field, const char *set, int64_t t0, int64_t t1,
+		     struct search_stats *out)
 {
 	int64_t w = lod_width(level), b0, b1;
 	sqlite3_stmt *st;
@@ -1999,7 +2077,7 @@ static int stats_agg(struct search *s, const struct mtrack *t, int level,
 		return stats_raw(s, t, t0, t1, out);
 	st = prepare(s, "SELECT sum(n), sum(dur) FROM agg WHERE track_id = ? AND"
 		     " field = %d AND level = ? AND bucket >= ? AND bucket < ? AND"
-		     " value IN %s", s->vfield, s->nameset);
+		     " value IN %s", field, set);
 	if (!st)
 		return -1;
 	bind_buckets(st, t->id, level, b0, b1);
@@ -2062,7 +2140,7 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < ntracks; i++) {
 		const struct mtrack *t = &tracks[i];
-		int nl, fl, lmax, rc;
+		int nl, fl, lmax, rc, f;
 
 		if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
 		    t1 <= t->min_ts || t0 > t->max_ts)
@@ -2070,7 +2148,12 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 		if (s->names_only && !s->any_name &&
 		    !agg_levels(t, &nl, &fl, &lmax) &&
 		    (t->agg_fields & (1u << s->vfield)))
-			rc = stats_agg(s, t, fl, t0, t1, out);
+			rc = stats_agg(s, t, fl, s->vfield, s->nameset, t0, t1,
+				       out);
+		else if ((f = word_field(s, t)) >= 0 &&
+			 !agg_levels(t, &nl, &fl, &lmax))
+			rc = stats_agg(s, t, fl, f, s->words[0].set, t0, t1,
+				       out);
 		else if (!num_levels(s, t, &nl, &lmax, &fl))
 			rc = stats_num(s, t, nl, fl, t0, t1, out);
 		else

@@ -634,6 +634,164 @@ static void test_aggregate_runs(void **state)
 	free(cache);
 }
 
+/* Rows of instructions whose names and layers hold "matmul" in four
+ * ways: every name (Tensor), no name (Vector), some names and some
+ * layers in every stretch (Scalar), every layer (GpSimd). Layers come
+ * in runs, as a model's layers do. */
+static char *word_cache(void)
+{
+	struct wprofile p = { .kind = "device", .format = "test", .name = "w",
+			      .nc_idx = -1 };
+	static const char *const rows[] = { "Tensor", "Vector", "Scalar",
+					     "GpSimd" };
+	char *cache = xasprintf("%s/words.nxdb", tu_dir());
+	struct writer *w;
+	int64_t tr[4], nm[3], ly[2], ts = 0;
+	uint64_t r = 777;
+
+	unlink(cache);
+	w = writer_open(cache);
+	writer_profile(w, &p);
+	for (int k = 0; k < 4; k++)
+		tr[k] = writer_track(w, 1, 0, TK_ENGINE, rows[k], k + 1);
+	nm[0] = writer_string(w, "MATMUL");
+	nm[1] = writer_string(w, "COPY");
+	nm[2] = writer_string(w, "ACTIVATE");
+	ly[0] = writer_string(w, "enc/MatMul");
+	ly[1] = writer_string(w, "enc/add");
+	for (int i = 0; i < 80000; i++) {
+		struct winstruction in = { .pc = -1, .compiler_pc = -1,
+					   .evt_wait_time = -1,
+					   .dma_wait_time = -1 };
+		int k = i % 4, run = (i / 2000) % 2;
+		int64_t name = nm[(r >> 40) % 3], layer = ly[run];
+
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		ts += 1 + (int64_t)(r >> 58);
+		if (k == 0)
+			name = nm[0];
+		else if (k == 1)
+			name = nm[1 + (r >> 40) % 2];
+		else if (k == 2)
+			layer = ly[(r >> 50) % 2];
+		else
+			layer = ly[0];
+		in.layer = layer;
+		wid_from_i64(&in.id, i + 1);
+		writer_instruction(w, writer_slice(w, tr[k], ts,
+						   (int64_t)((r >> 20) % 50),
+						   name, layer, 0, 0), &in);
+	}
+	assert_int_equal(writer_finish(w), 0);
+	return cache;
+}
+
+/* The matches of the free word matmul starting in each of 64 columns
+ * of colw ns from 0 on a track, counted in the cache by sqlite3. */
+static void word_brute(sqlite3 *db, int64_t track, int64_t colw,
+		       int64_t *hits)
+{
+	sqlite3_stmt *st;
+
+	memset(hits, 0, 64 * sizeof(*hits));
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT ts / ?2, count(*) FROM"
+		" slice WHERE track_id = ?1 AND ts < 64 * ?2 AND (name IN"
+		" (SELECT id FROM string WHERE str LIKE '%matmul%') OR cat IN"
+		" (SELECT id FROM string WHERE str LIKE '%matmul%')) GROUP BY 1",
+		-1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, track);
+	sqlite3_bind_int64(st, 2, colw);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		hits[sqlite3_column_int64(st, 0)] = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+}
+
+/* A free word that names and layers hold: each row's frames and counts
+ * are those of its events, whether a row's name or category aggregates
+ * answer or its events are read; the rows where one kind of aggregate
+ * tells are answered from it (their answers stay when the events are
+ * changed behind the aggregates), the mixed row from its events. */
+static void test_word_aggregates(void **state)
+{
+	char *cache = word_cache();
+	struct model *m = model_open(cache);
+	struct search *s;
+	struct mtrack *t;
+	sqlite3 *db;
+	size_t n;
+	char *err;
+	int64_t a[64], b[64], before[4][64];
+	int64_t colw = lod_width(9);
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(sqlite3_open(cache, &db), SQLITE_OK);
+	s = search_new(m, 1, "matmul", &err);
+	assert_non_null(s);
+	model_tracks(m, 1, &t, &n);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		for (int level = 0; level < 11; level++) {
+			int64_t w = lod_width(level) * 3;
+
+			assert_int_equal(search_frame(s, &t[i], 0, w, 64, a), 0);
+			word_brute(db, t[i].id, w, b);
+			for (int c = 0; c < 64; c++)
+				if (a[c] != b[c])
+					fail_msg("%s level %d col %d: %lld != %lld",
+						 t[i].name, level, c,
+						 (long long)a[c], (long long)b[c]);
+		}
+	}
+	for (int k = 0; k < 20; k++) {
+		struct search_stats x;
+		int64_t t0 = 1000 * k * k, t1 = t0 + 79193 * (k + 1) * 13;
+
+		assert_int_equal(search_stats(s, t, n, t0, t1, &x), 0);
+		assert_int_equal(x.count, cache_int(db, "SELECT count(*) FROM"
+			" slice WHERE ts >= ?1 AND ts < ?2 AND (name IN (SELECT id"
+			" FROM string WHERE str LIKE '%matmul%') OR cat IN (SELECT"
+			" id FROM string WHERE str LIKE '%matmul%'))", t0, t1));
+		assert_int_equal(x.dur, cache_int(db, "SELECT coalesce(sum(dur),"
+			" 0) FROM slice WHERE ts >= ?1 AND ts < ?2 AND (name IN"
+			" (SELECT id FROM string WHERE str LIKE '%matmul%') OR cat"
+			" IN (SELECT id FROM string WHERE str LIKE '%matmul%'))",
+			t0, t1));
+		search_stats_free(&x);
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(search_frame(s, &t[i], 0, colw, 64,
+					      before[i]), 0);
+	search_free(s);
+	model_tracks_free(t, n);
+	model_close(m);
+
+	/* no event holds the word any more; the aggregates still say so */
+	assert_int_equal(sqlite3_exec(db, "UPDATE slice SET name = (SELECT id"
+		" FROM string WHERE str = 'COPY'), cat = (SELECT id FROM string"
+		" WHERE str = 'enc/add')", NULL, NULL, NULL), SQLITE_OK);
+	m = model_open(cache);
+	s = search_new(m, 1, "matmul", &err);
+	model_tracks(m, 1, &t, &n);
+	for (size_t i = 0; i < n; i++) {
+		int64_t sum = 0;
+
+		assert_int_equal(search_frame(s, &t[i], 0, colw, 64, a), 0);
+		for (int c = 0; c < 64; c++)
+			sum += a[c];
+		if (!strcmp(t[i].name, "Scalar"))
+			assert_int_equal(sum, 0);
+		else if (memcmp(a, before[i], sizeof(a)))
+			fail_msg("%s: read from its events", t[i].name);
+	}
+	search_free(s);
+	model_tracks_free(t, n);
+	model_close(m);
+	sqlite3_close(db);
+	unlink(cache);
+	free(cache);
+}
+
 static void test_step(void **state)
 {
 	struct model *m = model_open(fixture_cache);
@@ -738,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_aggregates_match_events),
 		cmocka_unit_test(test_aggregate_rows),
 		cmocka_unit_test(test_aggregate_runs),
+		cmocka_unit_test(test_word_aggregates),
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_page),
 	};
