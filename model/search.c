@@ -150,6 +150,9 @@ struct search {
 	/* n/N: kept across presses, the statements per direction (0 back,
 	 * 1 forward) and the profile's tracks, loaded on the first press */
 	sqlite3_stmt *step_ev[2], *step_bucket[2], *step_cand[2];
+	/* the same as step_bucket for a word_split query's rows, by the
+	 * field counting its matches (0: names, 1: categories) */
+	sqlite3_stmt *step_word[2][2];
 	struct mtrack *step_tracks;
 	size_t step_nt;
 	int step_loaded;
@@ -1180,6 +1183,8 @@ void search_free(struct search *s)
 		sqlite3_finalize(s->step_ev[i]);
 		sqlite3_finalize(s->step_bucket[i]);
 		sqlite3_finalize(s->step_cand[i]);
+		sqlite3_finalize(s->step_word[i][0]);
+		sqlite3_finalize(s->step_word[i][1]);
 	}
 	model_tracks_free(s->step_tracks, s->step_nt);
 	free(s->memo[0]);
@@ -2686,9 +2691,21 @@ static void bucket_cands(const struct numterm *n, struct strbuf *out)
 }
 
 /* The next (dir > 0) or previous aggregate bucket from ?3, short of ?4
- * (before it going forward, after it going back), holding a matching
- * name, or a candidate of a comparison (of a matching name unless
- * names are apart: their name buckets then tell, struct name_cls). */
+ * (before it going forward, after it going back), holding a value of
+ * field in set. */
+static sqlite3_stmt *value_bucket_stmt(struct search *s, int dir, int field,
+				       const char *set)
+{
+	return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+		       " field = %d AND level = ? AND bucket %s ? AND %s AND"
+		       " value IN %s ORDER BY bucket %s LIMIT 1", field,
+		       dir > 0 ? ">=" : "<=", dir > 0 ? "bucket < ?4" :
+		       "bucket > ?4", set, dir > 0 ? "" : "DESC");
+}
+
+/* The same holding a matching name, or a candidate of a comparison (of
+ * a matching name unless names are apart: their name buckets then tell,
+ * struct name_cls). */
 static sqlite3_stmt *bucket_stmt(struct search *s, int dir, int apart)
 {
 	const char *order = dir > 0 ? "" : "DESC", *cmp = dir > 0 ? ">=" : "<=";
@@ -2697,12 +2714,9 @@ static sqlite3_stmt *bucket_stmt(struct search *s, int dir, int apart)
 	sqlite3_stmt *st;
 
 	if (s->num.field < 0)
-		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			       " field = %d AND level = ? AND bucket %s ? AND %s AND"
-			       " value IN %s ORDER BY bucket %s LIMIT 1", s->vfield,
-			       cmp, end,
-			       s->names_only && !s->any_name ? s->nameset : "(0)",
-			       order);
+		return value_bucket_stmt(s, dir, s->vfield,
+					 s->names_only && !s->any_name ?
+					 s->nameset : "(0)");
 	sb_init(&cand);
 	bucket_cands(&s->num, &cand);
 	if (s->any_name || apart)
@@ -2722,12 +2736,24 @@ static sqlite3_stmt *bucket_stmt(struct search *s, int dir, int apart)
 
 /* The level n and N skip from aggregate bucket to bucket at, and the
  * coarsest level the same rows are kept at; -1 when they read the
- * track's events. */
-static int step_level(const struct search *s, const struct mtrack *t,
-		      int *top)
+ * track's events. The buckets come from p->bucket, set here for the
+ * rows of a word_split query. */
+static int step_level(struct stepper *p, const struct mtrack *t, int *top)
 {
-	int nl, fl, lmax;
+	struct search *s = p->s;
+	int nl, fl, lmax, f = word_field(s, t), k = p->dir > 0;
 
+	if (f >= 0 && !field_levels(t, f, &nl, &lmax)) {
+		sqlite3_stmt **st = &s->step_word[k][f == AGG_CAT];
+
+		if (!*st && !(*st = value_bucket_stmt(s, p->dir, f,
+						      s->words[0].set)))
+			return -1;
+		p->bucket = *st;
+		*top = lmax;
+		return nl;
+	}
+	p->bucket = s->step_bucket[k];
 	if (s->names_only && !s->any_name && !value_levels(s, t, &nl, &lmax)) {
 		*top = lmax;
 		return nl;
@@ -2816,7 +2842,7 @@ static int bucket_skip(struct stepper *p, const struct mtrack *t, int level,
 static int step_track(struct stepper *p, const struct mtrack *t,
 		      struct mslice *out)
 {
-	int top, nl = step_level(p->s, t, &top), rc;
+	int top, nl = step_level(p, t, &top), rc;
 	int64_t w, b;
 
 	if (nl < 0)
@@ -2867,13 +2893,13 @@ static int durs_buckets(struct search *s, const struct mtrack *t, int64_t t0,
 			int64_t t1, const struct search_durs *cb)
 {
 	struct stepper p = { s, NULL, NULL, NULL, 1, 0, 0 };
-	int top, nl = step_level(s, t, &top), rc;
+	int top, nl, rc;
 	int64_t w, b, lo = 0, hi = 0;
 
-	if (nl < 0)
-		return 1;
 	if (stepper_prepare(&p))
 		return -1;
+	if ((nl = step_level(&p, t, &top)) < 0)
+		return 1;
 	w = lod_width(nl);
 	b = lod_floor_shift(t0, 2 * nl);
 	while (!(rc = bucket_skip(&p, t, nl, top, b, &b)) && b * w < t1) {
@@ -3008,7 +3034,7 @@ static int64_t page_range(struct stepper *p, const struct mtrack *t,
 static int page_track(struct stepper *p, const struct mtrack *t, int64_t t0,
 		      int64_t t1, int64_t limit, struct rows *r)
 {
-	int top, nl = step_level(p->s, t, &top), rc;
+	int top, nl = step_level(p, t, &top), rc;
 	int64_t w, b, got = 0;
 
 	if (nl < 0)

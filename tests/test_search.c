@@ -634,6 +634,19 @@ static void test_aggregate_runs(void **state)
 	free(cache);
 }
 
+struct collect {
+	struct mslice *v;
+	size_t n;
+};
+
+static void collect(void *ctx, const struct mslice *s)
+{
+	struct collect *c = ctx;
+
+	c->v = xreallocarray(c->v, c->n + 1, sizeof(*c->v));
+	c->v[c->n++] = *s;
+}
+
 /* Rows of instructions whose names and layers hold "matmul" in four
  * ways: every name (Tensor), no name (Vector), some names and some
  * layers in every stretch (Scalar), every layer (GpSimd). Layers come
@@ -759,6 +772,45 @@ static void test_word_aggregates(void **state)
 			t0, t1));
 		search_stats_free(&x);
 	}
+	/* n and N from points across the profile: the nearest match */
+	for (int k = 0; k < 200; k++) {
+		int64_t ts = t[0].max_ts / 200 * k + k % 7, id = k * 397;
+		struct mslice x;
+
+		x.id = 0;
+		assert_true(search_step(s, ts, id, 1, &x) >= 0);
+		assert_int_equal(x.id, cache_int(db, "SELECT coalesce((SELECT id"
+			" FROM slice WHERE (ts > ?1 OR (ts = ?1 AND id > ?2)) AND"
+			" (name IN (SELECT id FROM string WHERE str LIKE"
+			" '%matmul%') OR cat IN (SELECT id FROM string WHERE str"
+			" LIKE '%matmul%')) ORDER BY ts, id LIMIT 1), 0)", ts, id));
+		x.id = 0;
+		assert_true(search_step(s, ts, id, -1, &x) >= 0);
+		assert_int_equal(x.id, cache_int(db, "SELECT coalesce((SELECT id"
+			" FROM slice WHERE (ts < ?1 OR (ts = ?1 AND id < ?2)) AND"
+			" (name IN (SELECT id FROM string WHERE str LIKE"
+			" '%matmul%') OR cat IN (SELECT id FROM string WHERE str"
+			" LIKE '%matmul%')) ORDER BY ts DESC, id DESC LIMIT 1), 0)",
+			ts, id));
+	}
+	/* a page of matches, forward and back, is the list's */
+	for (int dir = -1; dir <= 1; dir += 2) {
+		struct collect pg = { NULL, 0 }, all = { NULL, 0 };
+		int64_t t0 = 100000, t1 = 400000;
+
+		assert_int_equal(search_list(s, t0, t1, 0, INT64_MAX, collect,
+					     &all), 0);
+		assert_true(all.n > 500);
+		assert_int_equal(search_page(s, t0, t1, dir > 0 ? INT64_MIN :
+					     INT64_MAX, dir > 0 ? INT64_MIN :
+					     INT64_MAX, dir, 500, collect, &pg), 0);
+		assert_int_equal(pg.n, 500);
+		for (size_t i = 0; i < pg.n; i++)
+			assert_int_equal(pg.v[i].id, all.v[dir > 0 ? i :
+							   all.n - 1 - i].id);
+		free(pg.v);
+		free(all.v);
+	}
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(search_frame(s, &t[i], 0, colw, 64,
 					      before[i]), 0);
@@ -818,19 +870,6 @@ static void test_step(void **state)
 	assert_int_equal(n, 5);
 	search_free(s);
 	model_close(m);
-}
-
-struct collect {
-	struct mslice *v;
-	size_t n;
-};
-
-static void collect(void *ctx, const struct mslice *s)
-{
-	struct collect *c = ctx;
-
-	c->v = xreallocarray(c->v, c->n + 1, sizeof(*c->v));
-	c->v[c->n++] = *s;
 }
 
 /* Paging forward and backward by (ts, id) gives the list search_list
