@@ -394,14 +394,16 @@ static void checks(struct model *m, struct summary *s)
 		    "sum of sizes", SU_BYTES, xfer_bytes);
 }
 
-/* Slices, and rows by kind: threads, async rows, processes (groups of
- * rows; a JAX run's hosts are groups of groups). */
+/* Slices, and rows by kind: threads, async rows, rows of process-wide
+ * or global instants, processes (groups of rows; a JAX run's hosts are
+ * groups of groups). */
 static int trace_counts(struct model *m, int64_t p, struct summary *s)
 {
 	sqlite3_stmt *st = prep(m,
 		"SELECT coalesce(sum(CASE WHEN kind NOT IN ('group', 'counter')"
 		" THEN n_events END), 0), count(CASE kind WHEN 'thread' THEN 1"
 		" END), count(CASE kind WHEN 'async' THEN 1 END),"
+		" count(CASE kind WHEN 'instant' THEN 1 END),"
 		" count(CASE WHEN kind = 'group' AND NOT EXISTS (SELECT 1"
 		" FROM track c WHERE c.parent_id = track.id AND c.kind ="
 		" 'group') THEN 1 END)"
@@ -413,7 +415,8 @@ static int trace_counts(struct model *m, int64_t p, struct summary *s)
 		s->n_slices = sqlite3_column_int64(st, 0);
 		s->n_threads = sqlite3_column_int64(st, 1);
 		s->n_async = sqlite3_column_int64(st, 2);
-		s->n_processes = sqlite3_column_int64(st, 3);
+		s->n_instant = sqlite3_column_int64(st, 3);
+		s->n_processes = sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
 	return 0;

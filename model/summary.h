@@ -78,7 +78,7 @@ struct summary {
 	double p_total_time_s;		/* profile's total_time, < 0 if absent */
 	int64_t n_instructions, n_packets, n_transfers, n_counter_samples;
 	/* what a trace (not a Neuron profile) is made of */
-	int64_t n_slices, n_threads, n_async, n_processes;
+	int64_t n_slices, n_threads, n_async, n_instant, n_processes;
 	struct sum_engine eng[ENG_COUNT];
 	struct sum_track *tracks;
 	size_t ntracks;

@@ -355,10 +355,10 @@ static void test_chrome_phases(void **state)
 
 	(void)state;
 	expect(db, TRACKS,
-	       "|thread|Global events\n|group|GPU 2\nGPU 2|thread|Thread 9\n"
+	       "|instant|Global events\n|group|GPU 2\nGPU 2|thread|Thread 9\n"
 	       "GPU 2|async|Frame\n|group|Renderer 1\n"
 	       "Renderer 1|thread|Compositor 5\n"
-	       "Renderer 1|thread|Thread 4\nRenderer 1|async|Process events\n"
+	       "Renderer 1|thread|Thread 4\nRenderer 1|instant|Process events\n"
 	       "Renderer 1|counter|Heap used\nRenderer 1|counter|Heap free\n"
 	       "Renderer 1|counter|Heap 7\nRenderer 1|async|Load\n"
 	       "Renderer 1|async|Never\nRenderer 1|async|Frame\n");

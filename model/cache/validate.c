@@ -37,7 +37,7 @@ struct rule {
 };
 
 #define TRACK_KINDS "('group', 'engine', 'dma', 'dma_xfer', 'counter'," \
-	" 'nrt', 'hw', 'framework', 'thread', 'async')"
+	" 'nrt', 'hw', 'framework', 'thread', 'async', 'instant')"
 #define BUCKET_OK(b) b " BETWEEN (:tmin >> (2 * level)) - 1 AND" \
 	" (:tmax >> (2 * level)) + 1"
 

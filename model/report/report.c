@@ -93,15 +93,24 @@ static const char *plural(int64_t n)
 }
 
 /* What the profile is made of, in its own words: a trace's slices on
- * threads in processes, a Neuron profile's instructions and DMA. */
+ * threads, async rows and (when it has them) rows of process-wide or
+ * global instants in processes, a Neuron profile's instructions and
+ * DMA. */
 static void events_line(const struct summary *s, char *buf, size_t n)
 {
+	char instant[64] = "";
+
 	if (summary_is_trace(s)) {
+		if (s->n_instant)
+			snprintf(instant, sizeof(instant), " and %" PRId64
+				 " instant row%s", s->n_instant,
+				 plural(s->n_instant));
 		snprintf(buf, n, "%" PRId64 " slice%s on %" PRId64 " thread%s"
-			 " and %" PRId64 " async row%s in %" PRId64 " process%s,"
+			 "%s %" PRId64 " async row%s%s in %" PRId64 " process%s,"
 			 " %" PRId64 " counter sample%s", s->n_slices,
 			 plural(s->n_slices), s->n_threads, plural(s->n_threads),
-			 s->n_async, plural(s->n_async), s->n_processes,
+			 s->n_instant ? "," : " and", s->n_async,
+			 plural(s->n_async), instant, s->n_processes,
 			 s->n_processes == 1 ? "" : "es", s->n_counter_samples,
 			 plural(s->n_counter_samples));
 		return;
@@ -573,11 +582,13 @@ static void neuron_json(const struct summary *s, struct jout *j)
 	engines_json(s, j);
 }
 
-/* A trace's: slices on threads and async rows in processes. */
+/* A trace's: slices on threads, async rows and instant rows in
+ * processes. */
 static void trace_json(const struct summary *s, struct jout *j)
 {
 	jout_kint(j, "threads", s->n_threads);
 	jout_kint(j, "async_rows", s->n_async);
+	jout_kint(j, "instant_rows", s->n_instant);
 	jout_kint(j, "processes", s->n_processes);
 }
 

@@ -371,10 +371,10 @@ static int instant(struct chrome *c, struct event *e)
 	if (text_field(c, e, F_S, &c->tmp))
 		return -1;
 	if (c->tmp.len && c->tmp.buf[0] == 'g')
-		track = named_row(c, NULL, TK_THREAD, "Global events");
+		track = named_row(c, NULL, TK_INSTANT, "Global events");
 	else if (c->tmp.len && c->tmp.buf[0] == 'p')
 		track = named_row(c, trows_proc(c->rows, c->pid.buf, c->pid.len),
-				  TK_ASYNC, "Process events");
+				  TK_INSTANT, "Process events");
 	else
 		track = thread_track(c), thread = 1;
 	args_text(c, e);
