@@ -227,6 +227,37 @@ want=$(jq '.metadata[0].first_hw_timestamp as $t0 | [.dma[] |
 	select(.aggregated == "yes" and .variable != "unknown" and
 	.timestamp - $t0 < 100000)] | length' "$fx/device_screen.json")
 [ "$want" -gt 0 ] && [ "$got" = "$want" ] || fail "reload --range: $got loads, wanted $want"
+# reload's order: most loads first; of as many, the tensor loaded first,
+# then by name, as jq orders the tensors of the file (zz, six loads
+# from 1 us, comes before the var_ tensors loaded six times later; a_tie
+# and b_tie, three loads each from 2 us, last, by name). A finding's ranges:
+# longest first, then the earliest, then by row id (a_tie's two loads
+# at 2 us on two queues).
+load() {
+	printf '{"timestamp":%s,"duration":500,"variable":"%s","queue_type":"data","subgroup":"%s","aggregated":"yes","transfer_size":2048,"id":%s,"packet_aggregation_id":77},' "$@"
+}
+ties="$(load 1000 zz qSyncIO0 90001)$(load 1100 zz qSyncIO0 90002)"
+ties="$ties$(load 1200 zz qSyncIO0 90003)$(load 1300 zz qSyncIO0 90004)"
+ties="$ties$(load 1400 zz qSyncIO0 90005)$(load 1500 zz qSyncIO0 90006)"
+for v in b_tie a_tie; do
+	ties="$ties$(load 2000 $v qSyncSpillReload0 9$v)$(load 2000 $v qSyncIO0 9$v)"
+	ties="$ties$(load 3000 $v qSyncIO0 9$v)"
+done
+ties=$(printf '%s' "$ties" | sed 's/9a_tie/90010/; s/9a_tie/90011/; s/9a_tie/90012/;
+	s/9b_tie/90013/; s/9b_tie/90014/; s/9b_tie/90015/')
+sed "s/\"dma\":\[/\"dma\":[$ties/" "$fx/device_screen.json" > "$tmp/ties.json"
+analyze_json "$tmp/ties.json" --rule reload --max-ranges 100
+got=$(jq -r '.rules[0].findings[].finding | sub("^tensor "; "") | sub(" .*"; "")' "$tmp/a.json")
+want=$(jq -r '[.dma[] | select(.aggregated == "yes" and .variable != "unknown")] |
+	group_by(.variable) | map(select(length > 2) | {v: .[0].variable, n: length,
+	first: (map(.timestamp) | min)}) | sort_by(-.n, .first, .v)[] | .v' "$tmp/ties.json")
+[ "$(echo "$got" | head -n 1)" = zz ] &&
+	[ "$(echo "$got" | tail -n 2)" = "$(printf 'a_tie\nb_tie')" ] && [ "$got" = "$want" ] ||
+	fail "reload: findings in the order $(echo $got), wanted $(echo $want)"
+jq -e '[.rules[0].findings[].ranges | . == sort_by([-(.end - .ts), .ts, .row])] | all' \
+	"$tmp/a.json" >/dev/null || fail "reload: ranges not longest, earliest, then by row"
+jq -e '.rules[0].findings[-2].ranges[0:2] | .[0].ts == .[1].ts and .[0].row < .[1].row' \
+	"$tmp/a.json" >/dev/null || fail "reload: a_tie's loads at 2 us: $(jq -c '.rules[0].findings[-2].ranges' "$tmp/a.json")"
 
 # semaphore: EVENT_SEMAPHORE time per engine over the first 100 us, as
 # jq sums it; at the edge, a share of exactly max_pct does not fire

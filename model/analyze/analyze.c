@@ -229,6 +229,7 @@ void an_range_add(struct an_finding *f, int64_t ts, int64_t end, int64_t row)
 	f->ranges[f->nranges++] = (struct an_range){ ts, end, row };
 }
 
+/* Longest first; of as long, the earliest, then by row id. */
 static int by_length(const void *a, const void *b)
 {
 	const struct an_range *x = a, *y = b;
@@ -236,7 +237,9 @@ static int by_length(const void *a, const void *b)
 
 	if (lx != ly)
 		return lx > ly ? -1 : 1;
-	return (x->ts > y->ts) - (x->ts < y->ts);
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->row > y->row) - (x->row < y->row);
 }
 
 void an_ranges_sort(struct an_finding *f)

@@ -35,7 +35,7 @@ struct an_finding {
 	char *text;			/* one line, numbers included */
 	struct an_num nums[AN_MAX_NUMS];
 	int nnums;
-	struct an_range *ranges;	/* longest first */
+	struct an_range *ranges;	/* longest first: an_ranges_sort */
 	size_t nranges, rcap;
 	const char *advice;
 };
@@ -123,7 +123,8 @@ struct an_finding *an_add(struct an_ctx *c, const char *advice,
 void an_int(struct an_finding *f, const char *key, int64_t v);
 void an_real(struct an_finding *f, const char *key, double v);
 void an_range_add(struct an_finding *f, int64_t ts, int64_t end, int64_t row);
-/* Ranges longest first, as they are listed. */
+/* Ranges longest first (then the earliest, then by row id), as they
+ * are listed. */
 void an_ranges_sort(struct an_finding *f);
 /* Whether the profile has rows of a kind ("engine", "dma", "dma_xfer")
  * holding events: 1, 0 with the note "not checked: the profile has no
