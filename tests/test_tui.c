@@ -708,6 +708,40 @@ static void test_wrap_words(void **state)
 	}
 }
 
+/* With a column kept for a mark, a line the text goes on from is laid
+ * out one column narrower, one that ends its paragraph uses the whole
+ * width; a newline ends a line; an indented word too wide is cut after
+ * its indent, not broken at it into an empty line; wrap_goes_on tells
+ * the lines broken to fit (at a blank or in a word) from those the
+ * text ends or breaks. Laid out by hand. */
+static void test_wrap_marked(void **state)
+{
+	static const char text[] =
+		"nxtop 'a b' \\\n  --tracks=abcdefghijklm \\\n\nend";
+	static const struct {
+		const char *line;
+		int goes_on;
+	} want[] = {
+		{ "nxtop", 1 }, { "'a b' \\", 0 }, { "  --tr", 1 },
+		{ "acks=a", 1 }, { "bcdefg", 1 }, { "hijklm", 1 }, { "\\", 0 },
+		{ "", 0 }, { "end", 0 },
+	};
+	struct wrap wr = { .mark = 1 };
+	size_t n;
+
+	(void)state;
+	n = wrap_words(&wr, text, strlen(text), 7);
+	assert_int_equal(n, NX_ARRAY_SIZE(want));
+	for (size_t i = 0; i < n; i++) {
+		char *got = xstrndup(text + wr.lines[i].off, wr.lines[i].len);
+
+		assert_string_equal(got, want[i].line);
+		assert_int_equal(wrap_goes_on(&wr, text, i), want[i].goes_on);
+		free(got);
+	}
+	wrap_free(&wr);
+}
+
 /* One report; the kind of event it completes, -1 for none. */
 static int feed(struct mouse *m, enum mouse_raw_kind kind, int x, int y,
 		double ms, struct mouse_event *ev)
@@ -791,6 +825,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_details_long_value),
 		cmocka_unit_test(test_pager_wrap),
 		cmocka_unit_test(test_wrap_words),
+		cmocka_unit_test(test_wrap_marked),
 		cmocka_unit_test(test_home_end),
 		cmocka_unit_test(test_mouse),
 	};

@@ -45,6 +45,7 @@ static const char *const glyphs[G_COUNT][2] = {
 	[G_FLOW_OUT] = { "\xe2\x96\xb8", ">" },	/* ▸ */
 	[G_FLOW_IN] = { "\xe2\x97\x82", "<" },		/* ◂ */
 	[G_FLOW_BOTH] = { "\xe2\x97\x87", "x" },	/* ◇ */
+	[G_WRAP] = { "\xe2\x86\xa9", "+" },		/* ↩ */
 };
 
 /* Distinct hues for events; the 8-colour set skips black and white. */

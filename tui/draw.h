@@ -28,6 +28,7 @@ enum glyph {
 	G_FLOW_OUT, G_FLOW_IN,	/* a flow leaves, enters an event */
 	G_FLOW_BOTH,		/* flows leave and enter in one cell */
 	G_SIDES,		/* between profile A's figure and B's */
+	G_WRAP,			/* a line broken to fit goes on below */
 	G_COUNT
 };
 

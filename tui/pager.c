@@ -12,6 +12,7 @@
 
 #include "tui/draw.h"
 #include "tui/list.h"
+#include "model/text.h"
 #include "model/util.h"
 #include "tui/wrap.h"
 
@@ -21,6 +22,7 @@ struct pager {
 	size_t *heads;		/* [start, end) of each heading, ascending */
 	size_t nheads;
 	struct wrap wr;
+	int words;		/* text nxtop wrote: broken at blanks */
 	int laid_w;		/* width the lines were laid out for */
 	char *find;		/* what / looks for, NULL before */
 	size_t found;		/* offset of the match shown; SIZE_MAX none */
@@ -41,12 +43,22 @@ static int is_heading(const struct pager *p, size_t off)
 	return 0;
 }
 
+/* A line of text nxtop wrote that goes on on the next ends with a mark
+ * in the last column, so that a line broken to fit is not read as one
+ * that ends there (a command's lines are what a shell reads). */
 static void pager_line(struct list *l, size_t i, struct list_line *out)
 {
 	struct pager *p = (struct pager *)l;
 	const struct wline *w = &p->wr.lines[i];
 
 	sb_add(&out->cells[0], p->text.buf + w->off, w->len);
+	if (p->words && wrap_goes_on(&p->wr, p->text.buf, i)) {
+		int x = text_width(sb_cstr(&out->cells[0]));
+
+		for (; x < p->laid_w - 1; x++)
+			sb_addc(&out->cells[0], ' ');
+		sb_adds(&out->cells[0], draw_glyph(G_WRAP));
+	}
 	if (is_heading(p, w->off))
 		out->style = S_FIELD_GROUP;
 }
@@ -78,7 +90,10 @@ static void pager_reload(struct list *l)
 	if (w == p->laid_w)
 		return;
 	p->wr.n = 0;
-	wrap_text(&p->wr, p->text.buf, p->text.len, w, 0);
+	if (p->words)
+		wrap_words(&p->wr, p->text.buf, p->text.len, w);
+	else
+		wrap_text(&p->wr, p->text.buf, p->text.len, w, 0);
 	p->laid_w = w;
 	l->cols[0].width = w;
 	l->cur = line_of(p, at);
@@ -232,8 +247,9 @@ static const struct view_ops pager_vops = LIST_VIEW_OPS("pager", KM_PAGER,
 
 static const struct list_col pager_col = { "Text", 1, 0, 0 };
 
-struct view *pager_open(const char *title, const struct pager_part *parts,
-			size_t n)
+static struct view *open_pager(const char *title,
+				const struct pager_part *parts, size_t n,
+				int words)
 {
 	struct pager *p = xcalloc(1, sizeof(*p));
 
@@ -253,8 +269,22 @@ struct view *pager_open(const char *title, const struct pager_part *parts,
 		wrap_clean(&p->text, parts[k].text, parts[k].len, draw_ascii());
 	}
 	sb_cstr(&p->text);
+	p->words = words;
+	p->wr.mark = words;	/* the mark's column */
 	p->found = SIZE_MAX;
 	list_init(&p->list, &pager_vops, &pager_ops, 0, title);
 	list_set_cols(&p->list, &pager_col, 1);
 	return &p->list.view;
+}
+
+struct view *pager_open(const char *title, const struct pager_part *parts,
+			size_t n)
+{
+	return open_pager(title, parts, n, 0);
+}
+
+struct view *pager_open_words(const char *title,
+			      const struct pager_part *parts, size_t n)
+{
+	return open_pager(title, parts, n, 1);
 }

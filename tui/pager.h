@@ -18,8 +18,14 @@ struct pager_part {
 };
 
 /* A pager with the breadcrumb title on the parts (copied), a blank
- * line between them. */
+ * line between them. Lines break wherever they are full, nothing added:
+ * what is copied from the screen is what the profile says. */
 struct view *pager_open(const char *title, const struct pager_part *parts,
 			size_t n);
+/* The same for text nxtop wrote (the command line y shows): lines break
+ * at blanks, a word wider than the screen is cut, and a line the text
+ * goes on from ends with a mark in the last column. */
+struct view *pager_open_words(const char *title,
+			      const struct pager_part *parts, size_t n);
 
 #endif

@@ -193,7 +193,7 @@ void tui_copy(struct tui *t, const char *text, const char *lines)
 	if (text_width(text) < COLS) {
 		tui_message(t, "%s", text);
 	} else {
-		tui_push(t, pager_open("command line", &p, 1));
+		tui_push(t, pager_open_words("command line", &p, 1));
 		tui_message(t, "y: the command line in full, one option a "
 			    "line%s", clip ? "; also in the clipboard" : "");
 	}

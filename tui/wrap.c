@@ -52,34 +52,58 @@ size_t wrap_text(struct wrap *wr, const char *text, size_t n, int w,
 	}
 }
 
-size_t wrap_words(struct wrap *wr, const char *text, size_t n, int w)
+/* One paragraph: the bytes [off, n) of text, no newline among them. */
+static void words(struct wrap *wr, const char *text, size_t off, size_t n,
+		  int w)
 {
-	size_t off = 0, before = wr->n;
+	size_t before = wr->n;
 
-	w = NX_MAX(w, 1);
 	while (off < n || wr->n == before) {
 		size_t len = text_fit_n(text + off, n - off, w);
 
+		if (off + len < n && wr->mark)
+			len = text_fit_n(text + off, n - off,
+					 NX_MAX(w - wr->mark, 1));
 		if (!len && off < n)
 			len = char_len(text + off, n - off);
 		if (off + len < n) {
-			/* back to the last blank that fits, or the one
-			 * just past the line; none: cut the word */
+			/* back to the last blanks after a word that fit,
+			 * or are just past the line; none: cut the word */
 			size_t b = len;
 
 			while (b > 0 && text[off + b] != ' ')
 				b--;
+			while (b > 0 && text[off + b - 1] == ' ')
+				b--;
 			if (b > 0)
 				len = b;
-			while (len > 0 && text[off + len - 1] == ' ')
-				len--;
 		}
 		add(wr, off, len);
 		off += len;
 		while (off < n && text[off] == ' ')
 			off++;
 	}
-	return wr->n - before;
+}
+
+size_t wrap_words(struct wrap *wr, const char *text, size_t n, int w)
+{
+	size_t off = 0, before = wr->n;
+
+	w = NX_MAX(w, 1);
+	for (;;) {
+		const char *nl = memchr(text + off, '\n', n - off);
+		size_t end = nl ? (size_t)(nl - text) : n;
+
+		words(wr, text, off, end, w);
+		if (!nl)
+			return wr->n - before;
+		off = end + 1;
+	}
+}
+
+int wrap_goes_on(const struct wrap *wr, const char *text, size_t i)
+{
+	return i + 1 < wr->n && text[wr->lines[i + 1].off - 1] != '\n';
 }
 
 void wrap_free(struct wrap *wr)

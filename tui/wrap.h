@@ -17,6 +17,8 @@ struct wline {
 struct wrap {
 	struct wline *lines;
 	size_t n, cap;
+	int mark;	/* wrap_words: columns a line the text goes on from
+			 * keeps free at its end, for a mark saying so */
 };
 
 /* Appends the lines of the n bytes of text (cleaned by wrap_clean) at
@@ -27,11 +29,15 @@ struct wrap {
  * max stopped it. Takes time in proportion to those bytes. */
 size_t wrap_text(struct wrap *wr, const char *text, size_t n, int w,
 		 size_t max);
-/* Appends the lines of the n bytes of one paragraph (no newlines) at most
- * w columns wide, breaking at blanks: the blanks at a break are on
- * neither line; a word wider than w is cut. Returns the lines added (at
- * least one). For prose nxtop writes, not for profile text. */
+/* Appends the lines of the n bytes of text at most w columns wide (w -
+ * wr->mark where the text goes on past the line), breaking at blanks:
+ * the blanks at a break are on neither line; a word wider than that is
+ * cut. A line ends at a newline too (on neither line). Returns the lines
+ * added (at least one). For text nxtop writes, not for profile text. */
 size_t wrap_words(struct wrap *wr, const char *text, size_t n, int w);
+/* 1 if the text goes on from line i on line i + 1 with no newline
+ * between: the line was broken to fit (text is what was laid out). */
+int wrap_goes_on(const struct wrap *wr, const char *text, size_t i);
 void wrap_free(struct wrap *wr);
 /* Appends s (n bytes, untrusted) cleaned for the terminal as
  * text_sanitize does, but with its newlines kept as line breaks. */
