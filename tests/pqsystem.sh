@@ -6,8 +6,8 @@
 # nc= on a folder whose events name only the logical NeuronCore;
 # flow_id lists become flows; a folder of profiles with one system folder
 # opens as that bundle; the cache follows every table file; export -o
-# writes no table file, old or new; bad table files fail with one line
-# and leave no cache.
+# and import -o write no table file, old or new; bad table files fail
+# with one line and leave no cache.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -126,6 +126,11 @@ cmp -s "$tmp/orig/CpuUsage.parquet" "$sys/CpuUsage.parquet" ||
 	fail "export -o replaced CpuUsage.parquet"
 cmp -s "$tmp/orig/Instruction.parquet" "$pqdev/Instruction.parquet" ||
 	fail "export -o replaced Instruction.parquet"
+# nor does import -o, once the folder is read
+expect 1 "^nxtop: $sys/Notes.parquet: the profile's next import would read a file of that name as one of its own: not written$" \
+	"$NXTOP" import -q -o "$sys/Notes.parquet" "$sys"
+no_file "$sys/Notes.parquet"
+no_temps "$sys" "import -o refused"
 expect 0 "" "$NXTOP" export -q -o "$pqdev/notes.txt" "$sys"
 test -s "$pqdev/notes.txt" || fail "export -o into a device folder wrote nothing"
 rm -rf "$pqdev/notes.txt" "$tmp/orig"

@@ -3,9 +3,9 @@
 # device profiles and says which files it used; a missing device file and
 # hostile names are warnings; filters get their own cache; --group and
 # --row regroup the summary's rows; a thread is one row whether or not
-# its events carry worker_gid, in any order; export -o writes over no
-# file of the bundle, nor a new one its next import would read; bad
-# options are usage errors.
+# its events carry worker_gid, in any order; export -o and import -o
+# write over no file of the bundle, nor a new one its next import would
+# read; bad options are usage errors.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -91,6 +91,33 @@ expect 1 "^nxtop: $b.nxdb: is the cache the profile is read from: not written$" 
 	"$NXTOP" export -q -o "$b.nxdb" "$b"
 expect 0 "Kind +system" "$NXTOP" summary -q "$b"
 rm -rf "$b/notes.json" "$tmp/orig"
+
+# import -o writes its cache over no file of the bundle either, not even
+# an empty one (its device profile would then fail to import), nor a new
+# file the next import would read: one line saying why, status 1, no
+# file made or changed and no temporary file left; a new name of its
+# own in the folder is written
+mv "$b/device_profile_model_1578576049.json" "$tmp/device.keep"
+: > "$b/device_profile_model_1578576049.json"
+expect 1 "^nxtop: $b/device_profile_model_1578576049.json: is a file of the profile being imported: not written$" \
+	"$NXTOP" import -q -o "$b/device_profile_model_1578576049.json" "$b"
+[ "$(wc -l < "$err")" -eq 1 ] || fail "import -o: more than one line: $(cat "$err")"
+[ ! -s "$b/device_profile_model_1578576049.json" ] ||
+	fail "import -o wrote over the bundle's empty device profile"
+mv "$tmp/device.keep" "$b/device_profile_model_1578576049.json"
+expect 1 "^nxtop: $b/device_profile_model_2222.json: is a device profile the bundle lists: not written$" \
+	"$NXTOP" import -q -o "$b/device_profile_model_2222.json" "$b"
+for o in profile.json device_profile_model_7.json.gz i-0123_pid_5_nc_3_model_7.json; do
+	expect 1 "^nxtop: $b/$o: the profile's next import would read a file of that name as one of its own: not written$" \
+		"$NXTOP" import -q -o "$b/$o" "$b"
+	no_file "$b/$o"
+done
+no_file "$b/device_profile_model_2222.json"
+no_temps "$b" "import -o refused"
+expect 0 "" "$NXTOP" import -q -o "$b/notes.nxdb" "$b"
+expect 0 "Kind +system" "$NXTOP" summary -q "$b/notes.nxdb"
+rm -f "$b/notes.nxdb"
+expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what devices "$b"
 
 expect 2 "--filter-nc: 'x' is not a NeuronCore" "$NXTOP" summary --filter-nc x "$b"
 expect 2 "--filter-event-type: no names given" "$NXTOP" summary --filter-event-type , "$b"

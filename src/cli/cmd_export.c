@@ -567,7 +567,7 @@ int cmd_export(struct cli *c, int argc, char **argv)
 	m = cli_open(profile, &c->imp);
 	if (!m)
 		return cli_fail();
-	if ((a.output && open_output_check(m, a.output)) ||
+	if ((a.output && open_output_check(m, a.output, "exported")) ||
 	    model_profile(m, 1, &p)) {
 		model_close(m);
 		return cli_fail();

@@ -337,18 +337,35 @@ static int check_output(const char *input, const char *out)
 	return -1;
 }
 
+/* The files a profile is read from are known once it is imported: the
+ * new cache names them. */
+static int check_built(const char *built, void *out)
+{
+	struct model *m = model_open(built);
+	int rc;
+
+	if (!m)
+		return -1;
+	rc = open_output_check(m, out, "imported");
+	model_close(m);
+	return rc;
+}
+
 int open_import_to(const char *input, const char *cache_out,
 		   const struct import_opts *o)
 {
+	struct import_opts checked = *o;
 	struct stat sb;
 	char *lock_file;
 	int lock, rc;
 
 	if (check_input(input, &sb) || check_output(input, cache_out))
 		return -1;
+	checked.check = check_built;
+	checked.check_ctx = (void *)cache_out;
 	lock_file = lock_path(cache_out);
 	lock = lock_cache(lock_file, input, o->quiet);
-	rc = build(input, cache_out, o);
+	rc = build(input, cache_out, &checked);
 	file_unlock(lock_file, lock);
 	free(lock_file);
 	return rc;
@@ -379,15 +396,17 @@ static int takes_name(const struct msource *s, const char *dir,
 	return yes;
 }
 
-int open_output_check(struct model *m, const char *out)
+int open_output_check(struct model *m, const char *out, const char *done)
 {
 	char *real = file_real_dir(out), *dir = file_dir(real);
 	const char *name = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
 	const char *why = NULL;
 	struct msource *v;
+	char *own = xasprintf("is a file of the profile being %s", done);
 	size_t n;
 
 	if (model_sources(m, &v, &n)) {
+		free(own);
 		free(dir);
 		free(real);
 		return -1;
@@ -397,8 +416,7 @@ int open_output_check(struct model *m, const char *out)
 	for (size_t i = 0; i < n && !why; i++)
 		if (file_same_file(out, v[i].path) || !strcmp(real, v[i].path))
 			why = v[i].missing ? "is a device profile the bundle"
-					     " lists" :
-			      "is a file of the profile being exported";
+					     " lists" : own;
 	for (size_t i = 0; i < n && !why; i++)
 		if (takes_name(&v[i], dir, name))
 			why = "the profile's next import would read a file of"
@@ -406,8 +424,8 @@ int open_output_check(struct model *m, const char *out)
 	model_sources_free(v, n);
 	free(dir);
 	free(real);
-	if (!why)
-		return 0;
-	err_set("%s: %s: not written", out, why);
-	return -1;
+	if (why)
+		err_set("%s: %s: not written", out, why);
+	free(own);
+	return why ? -1 : 0;
 }

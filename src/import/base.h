@@ -31,6 +31,10 @@ struct import_opts {
 	 * import in the background (bundle_import_queued) */
 	int defer_devices;
 	struct import_progress progress;
+	/* asked of the finished cache before it takes its name (NULL: not
+	 * asked): nonzero, with err_get() set, fails the import */
+	int (*check)(const char *built, void *ctx);
+	void *check_ctx;
 };
 
 /* One entry of a system profile's device_profile_list: the device

@@ -204,6 +204,8 @@ int import_build(const char *input, const char *cache_path,
 	import_show(o, NULL, -1, 0);
 	if (!rc && o->defer_devices)
 		rc = wal_if_queued(tmp);
+	if (!rc && o->check)
+		rc = o->check(tmp, o->check_ctx);
 	if (!rc)
 		rc = cache_commit(tmp, fd, cache_path);
 out:
