@@ -93,22 +93,51 @@ static int folder_kind(const char *dir, enum prof_kind *kind)
 	return 0;
 }
 
-static int fresh(const char *cache, const char *input);
-
-/* A Neuron profile JSON's kind from its cache ready beside it or in
- * this user's cache folder: a device JSON is otherwise read to its end
- * to rule out a system profile's key (import_is_system_json). */
-static int cached_kind(const char *input, enum prof_kind *kind)
+static int fresh(const char *cache, const char *input)
 {
-	char *cache[2] = { cache_path_for(input), cache_path_private(input) };
-	char *k = NULL;
+	char *why = NULL;
+	int ok = cache && cache_check(cache, input, &why) == CACHE_FRESH;
+
+	free(why);
+	return ok;
+}
+
+/* The cache that opening input finds ready: known (where the recent
+ * list saw it), the one beside input, or this user's own (src/cli/open.c
+ * picks between them), looked for once, when first asked. */
+struct ready {
+	const char *input, *known;
+	int looked;
+	char *path;		/* NULL: none is ready */
+};
+
+static const char *ready_path(struct ready *r)
+{
+	char *c[3];
+
+	if (r->looked)
+		return r->path;
+	r->looked = 1;
+	c[0] = r->known ? xstrdup(r->known) : NULL;
+	c[1] = cache_path_for(r->input);
+	c[2] = cache_path_private(r->input);
+	for (int i = 0; i < 3; i++) {
+		if (!r->path && fresh(c[i], r->input))
+			r->path = c[i];
+		else
+			free(c[i]);
+	}
+	return r->path;
+}
+
+/* A Neuron profile JSON's kind from its ready cache: a device JSON is
+ * otherwise read to its end to rule out a system profile's key
+ * (import_is_system_json). */
+static int cached_kind(struct ready *r, enum prof_kind *kind)
+{
+	char *k = ready_path(r) ? cache_root_kind(r->path) : NULL;
 	int rc = -1;
 
-	for (int i = 0; i < 2 && !k; i++)
-		if (fresh(cache[i], input))
-			k = cache_root_kind(cache[i]);
-	free(cache[0]);
-	free(cache[1]);
 	if (k && (!strcmp(k, "system") || !strcmp(k, "device"))) {
 		*kind = !strcmp(k, "system") ? PK_SYSTEM : PK_DEVICE;
 		rc = 0;
@@ -117,7 +146,8 @@ static int cached_kind(const char *input, enum prof_kind *kind)
 	return rc;
 }
 
-int scan_kind(const char *path, enum prof_kind *kind)
+/* scan_kind, with r the cache of path when one is looked for. */
+static int path_kind(const char *path, struct ready *r, enum prof_kind *kind)
 {
 	struct stat sb;
 
@@ -130,7 +160,7 @@ int scan_kind(const char *path, enum prof_kind *kind)
 	switch (import_detect(path)) {
 	case FMT_NEURON_JSON:
 		/* as the importer took it, or will take it */
-		if (!cached_kind(path, kind))
+		if (!cached_kind(r, kind))
 			return 0;
 		*kind = import_is_system_json(AT_FDCWD, path, 0) ? PK_SYSTEM :
 			PK_DEVICE;
@@ -142,6 +172,15 @@ int scan_kind(const char *path, enum prof_kind *kind)
 	default:
 		return -1;
 	}
+}
+
+int scan_kind(const char *path, enum prof_kind *kind)
+{
+	struct ready r = { .input = path };
+	int rc = path_kind(path, &r, kind);
+
+	free(r.path);
+	return rc;
 }
 
 /* The size of a file, or of the files directly in a folder; the newest
@@ -201,32 +240,9 @@ static void bundle_size_when(const char *path, int64_t *size, int64_t *when)
 		closedir(d);
 }
 
-static int fresh(const char *cache, const char *input)
-{
-	char *why = NULL;
-	int ok = cache && cache_check(cache, input, &why) == CACHE_FRESH;
-
-	free(why);
-	return ok;
-}
-
-/* Whether opening input finds its cache ready: beside it, or in this
- * user's cache folder (src/cli/open.c picks between them). */
-static enum prof_state cache_state(const char *input, const char *known)
-{
-	char *beside = cache_path_for(input), *mine;
-	int ok = (known && fresh(known, input)) || fresh(beside, input);
-
-	free(beside);
-	if (!ok) {
-		mine = cache_path_private(input);
-		ok = fresh(mine, input);
-		free(mine);
-	}
-	return ok ? PS_READY : PS_IMPORT;
-}
-
-static void fill(struct prof_entry *e, const char *cache)
+/* The entry's size, time and state; r is its cache, looked for once
+ * whether its kind needed it or not. */
+static void fill(struct prof_entry *e, struct ready *r)
 {
 	int64_t when;
 
@@ -237,7 +253,7 @@ static void fill(struct prof_entry *e, const char *cache)
 	else
 		size_when(e->path, &e->size, &when);
 	e->when = NX_MAX(e->when, when);
-	e->state = cache_state(e->path, cache);
+	e->state = ready_path(r) ? PS_READY : PS_IMPORT;
 }
 
 int scan_folder(const char *dir, int quiet_missing, struct proflist *pl)
@@ -254,13 +270,16 @@ int scan_folder(const char *dir, int quiet_missing, struct proflist *pl)
 		return -1;
 	}
 	for (size_t i = 0; i < SCAN_MAX && (e = readdir(d)); i++) {
+		/* the cache of the path the list opens */
+		struct ready r = { .input = real };
 		char *path;
 
 		if (e->d_name[0] == '.')
 			continue;
 		path = xasprintf("%s/%s", dir, e->d_name);
-		if (!scan_kind(path, &kind) && realpath(path, real))
-			fill(proflist_add(pl, e->d_name, real, kind), NULL);
+		if (realpath(path, real) && !path_kind(real, &r, &kind))
+			fill(proflist_add(pl, e->d_name, real, kind), &r);
+		free(r.path);
 		free(path);
 	}
 	closedir(d);
@@ -270,6 +289,7 @@ int scan_folder(const char *dir, int quiet_missing, struct proflist *pl)
 static void add_recent(struct proflist *pl, const struct recent *r)
 {
 	const char *base = strrchr(r->path, '/');
+	struct ready cache = { .input = r->path, .known = r->cache };
 	struct prof_entry *e;
 	enum prof_kind kind = PK_DEVICE;
 	struct stat sb;
@@ -283,7 +303,8 @@ static void add_recent(struct proflist *pl, const struct recent *r)
 		e->state = PS_MISSING;
 		return;
 	}
-	fill(e, r->cache);
+	fill(e, &cache);
+	free(cache.path);
 }
 
 void scan_recent(struct userdata *u, struct proflist *pl)
