@@ -31,47 +31,38 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcasecmp(s + n - m, suffix);
 }
 
-/* A key that settles what a JSON object is, wherever it comes: Chrome's
- * event array, or the data of a Neuron profile. Keys both may have
- * ("metadata") and keys of neither settle nothing. Keys are read with
- * their escapes decoded, as the importers read them. */
+/* Where the key walk stops: at the key that settles what a JSON object
+ * is. */
+enum { KEY_CHROME = 1, KEY_NEURON, KEY_SYSTEM };
+
+/* The walk over a JSON object's keys, wherever the one that settles it
+ * comes. Chrome's event array before any Neuron key settles the file as
+ * a Chrome trace; a Neuron key settles it as a Neuron profile, unless
+ * the walk goes on for a system profile's key, which anywhere makes it a
+ * system profile, as the Neuron importer takes it (neuron.c: record()).
+ * Keys both may have ("metadata") and keys of neither settle nothing.
+ * Keys are read with their escapes decoded, as the importers read them. */
+struct key_walk {
+	int system;	/* go on past Neuron keys for a system profile's */
+	int neuron;	/* a Neuron key has come */
+};
+
 static int settling_key(void *arg, const char *key, size_t n)
 {
+	struct key_walk *w = arg;
 	struct strbuf name;
-	int f = 0;
-
-	(void)arg;
-	sb_init(&name);
-	jt_unescape(key, n, &name);
-	if (!strcmp(name.buf, "traceEvents"))
-		f = FMT_CHROME_JSON;
-	else if (neuron_is_key(name.buf))
-		f = FMT_NEURON_JSON;
-	sb_free(&name);
-	return f;
-}
-
-/* What the walk for a system profile's key returns where it stops. */
-enum { KEY_CHROME = 1, KEY_SYSTEM };
-
-/* The key walk of import_is_system_json(): Chrome's key before any
- * Neuron one settles the file as a Chrome trace (as settling_key does);
- * a system profile's key anywhere makes a Neuron profile JSON a system
- * profile, as the Neuron importer takes it (neuron.c: record()). *neuron
- * is set once a Neuron key has come. */
-static int system_key(void *arg, const char *key, size_t n)
-{
-	int *neuron = arg, rc = 0;
-	struct strbuf name;
+	int rc = 0;
 
 	sb_init(&name);
 	jt_unescape(key, n, &name);
-	if (!*neuron && !strcmp(name.buf, "traceEvents"))
+	if (!w->neuron && !strcmp(name.buf, "traceEvents"))
 		rc = KEY_CHROME;
 	else if (sysimp_is_key(name.buf))
 		rc = KEY_SYSTEM;
-	else if (neuron_is_key(name.buf))
-		*neuron = 1;
+	else if (neuron_is_key(name.buf)) {
+		w->neuron = 1;
+		rc = w->system ? 0 : KEY_NEURON;
+	}
 	sb_free(&name);
 	return rc;
 }
@@ -86,7 +77,8 @@ static int system_key(void *arg, const char *key, size_t n)
  * says whether a Neuron profile JSON is a system profile. */
 static enum input_format sniff_json(struct jkeys *k, int *system)
 {
-	int open = jkeys_peek(k), next, neuron = 0;
+	struct key_walk w = { .system = system != NULL };
+	int open = jkeys_peek(k), next;
 
 	if (open != '[' && open != '{')
 		return FMT_UNKNOWN;
@@ -97,14 +89,11 @@ static enum input_format sniff_json(struct jkeys *k, int *system)
 		return FMT_UNKNOWN;
 	if (open == '[')
 		return FMT_CHROME_JSON;
-	if (system) {
-		/* every key is read: the one that settles it may be last */
-		next = jkeys_walk(k, system_key, &neuron);
+	/* with system, every key may be read: a system profile's may be last */
+	next = jkeys_walk(k, settling_key, &w);
+	if (system)
 		*system = next == KEY_SYSTEM;
-		return next == KEY_CHROME ? FMT_CHROME_JSON : FMT_NEURON_JSON;
-	}
-	return jkeys_walk(k, settling_key, NULL) == FMT_CHROME_JSON ?
-	       FMT_CHROME_JSON : FMT_NEURON_JSON;
+	return next == KEY_CHROME ? FMT_CHROME_JSON : FMT_NEURON_JSON;
 }
 
 /* A file's bytes after its first ones, for the key walk: as they are, or
