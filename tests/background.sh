@@ -99,9 +99,12 @@ rm -f "$b.nxdb"
 printf 'wait\nkeys Q\n' > "$tmp/all.keys"
 "$NXTOP" -q --headless="$tmp/all.keys" --dump="$tmp" "$b" &
 pid=$!
+# (until the viewer ends: it may import both first)
 i=0
-while [ "$i" -lt 600 ] &&
-	[ "$(q "$b" "SELECT count(*) FROM profile WHERE state = 'ready' AND kind = 'device'" 2>/dev/null)" != 1 ]; do
+while [ "$i" -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+	n=$([ -f "$b.nxdb" ] && sqlite3 -readonly "$b.nxdb" "SELECT count(*)
+		FROM profile WHERE state = 'ready' AND kind = 'device'" 2>/dev/null)
+	[ "${n:-0}" -lt 1 ] || break
 	i=$((i + 1))
 	sleep 0.05
 done
