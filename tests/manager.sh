@@ -146,6 +146,46 @@ expect 0 "^Kind +device " "$NXTOP" summary -q "$tmp/keys/dev.json"
 expect 0 "^Kind +system " "$NXTOP" summary -q "$tmp/keys/late.json"
 expect 0 "mix: system profile $tmp/keys/mix/late.json$" \
 	"$NXTOP" summary "$tmp/keys/mix"
+# the first key of a device or a system profile's data settles the
+# kind, for the listing and the importer alike (FORMATS.md: keys come in
+# any order, a device profile may put its large arrays first, both kinds
+# may have "warnings"): a device profile is known by its "instruction"
+# however much follows, a system profile's key after it is refused with
+# one line saying where, and the other way round; nothing is cached
+mkdir -p "$tmp/kind/bundle"
+pad=$(head -c 70000 /dev/zero | tr '\0' x)
+dhead='{"instruction":[{"timestamp":1,"duration":2,"label":"Vector","opcode":"'$pad'"}],"trace_event":['
+printf '%s{"timestamp":1000,"duration":5,"name":"x"}]}' "$dhead" \
+	> "$tmp/kind/devsys.json"
+shead='{"trace_event":[{"timestamp":1000,"duration":5,"name":"'$pad'"}],"instruction":['
+printf '%s{"timestamp":1,"duration":2,"label":"Vector","opcode":"A"}]}' \
+	"$shead" > "$tmp/kind/sysdev.json"
+# a system profile whose first key is one device profiles have too
+{
+	printf '{"warnings":[{"category":"Dropped events","message":"%s"}],' "$pad"
+	tail -c +2 "$srcdir/tests/fixtures/system_small.json"
+} > "$tmp/kind/syswarn.json"
+cp "$tmp/kind/syswarn.json" "$tmp/kind/devsys.json" "$tmp/kind/bundle/"
+csv "$tmp/kind"
+[ "$(cut -d, -f1,2 "$out" | tail -n +2 | sort | tr '\n' ' ')" = \
+	"bundle,bundle devsys.json,device sysdev.json,system syswarn.json,system " ] ||
+	fail "kinds by the first key: $(cat "$out")"
+for f in devsys sysdev; do
+	if [ $f = devsys ]; then
+		at=${#dhead} msg="a device profile's keys after \"instruction\", found a system profile's key in \"trace_event\"\\[0\\]"
+	else
+		at=${#shead} msg="a system profile's keys after \"trace_event\", found a device profile's key in \"instruction\"\\[0\\]"
+	fi
+	expect 1 "" "$NXTOP" import "$tmp/kind/$f.json"
+	grep -Eq "^nxtop: $tmp/kind/$f.json: byte $at: expected $msg\$" "$err" &&
+		[ "$(wc -l < "$err")" -eq 1 ] ||
+		fail "$f.json: not one line saying where: $(cat "$err")"
+	no_file "$tmp/kind/$f.json.nxdb"
+	no_temps "$tmp/kind" "$f.json"
+done
+expect 0 "^Kind +system " "$NXTOP" summary -q "$tmp/kind/syswarn.json"
+expect 0 "bundle: system profile $tmp/kind/bundle/syswarn.json$" \
+	"$NXTOP" summary "$tmp/kind/bundle"
 expect 1 "nxtop: $tmp/nope: No such file or directory" "$NXTOP" list "$tmp/nope"
 # a data path that is not a folder is an error; one that is missing is
 # an empty one

@@ -4,7 +4,7 @@
 # give the JSON twin's summary and exports; layers are counted from the
 # instructions, with each engine's active time, FLOPs, MFU and HFU
 # (checked against jq and awk over the JSON twin); split, missing and
-# unknown tables
+# unknown tables (one named like a system profile's key too)
 # and columns; a newer schema version; the cache follows the folder's
 # files; bad table files fail with one line and leave no cache.
 set -u
@@ -364,6 +364,13 @@ expect 0 "\[Import\] $tmp/bad/DmaPacket.parquet: no column \"start_ts\" .*\(the 
 bad
 head -c 200 "$small/ActiveTime.parquet" >"$tmp/bad/ActiveTime.parquet"
 expect 0 "\[Import\] $tmp/bad/ActiveTime.parquet: not a Parquet file .*\(the ActiveTime table is left out\)" \
+	"$NXTOP" summary -q "$tmp/bad"
+# a table named like a system profile's JSON key does not make the
+# device profile a system profile: it is left out
+bad
+cp "$small/Warning.parquet" "$tmp/bad/trace_event.parquet"
+expect 0 '^Kind         device \(neuron-parquet\)$' "$NXTOP" summary -q "$tmp/bad"
+expect 0 "\[Import\] $tmp/bad/trace_event.parquet: .*\(the trace_event table is left out\)" \
 	"$NXTOP" summary -q "$tmp/bad"
 # a folder that is not a device profile and has no system profile
 mkdir "$tmp/noinst"

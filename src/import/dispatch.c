@@ -18,7 +18,6 @@
 #include "src/import/gunzip.h"
 #include "src/import/neuron.h"
 #include "src/import/parquet/folder.h"
-#include "src/import/system.h"
 #include "src/json/jkeys.h"
 #include "src/json/jtext.h"
 
@@ -33,43 +32,35 @@ static int has_suffix(const char *s, const char *suffix)
 
 /* Where the key walk stops: at the key that settles what a JSON object
  * is. */
-enum { KEY_CHROME = 1, KEY_NEURON, KEY_SYSTEM };
+enum { KEY_CHROME = 1, KEY_DEVICE, KEY_SYSTEM };
 
-/* The walk over a JSON object's keys, wherever the one that settles it
- * comes. Chrome's event array before any Neuron key settles the file as
- * a Chrome trace; a Neuron key settles it as a Neuron profile, unless
- * the walk goes on for a system profile's key, which anywhere makes it a
- * system profile, as the Neuron importer takes it (neuron.c: record()).
- * Keys both may have ("metadata") and keys of neither settle nothing.
- * Keys are read with their escapes decoded, as the importers read them. */
-struct key_walk {
-	int system;	/* go on past Neuron keys for a system profile's */
-	int neuron;	/* a Neuron key has come */
-};
-
+/* The walk over a JSON object's keys stops at the first key that settles
+ * it, wherever it comes: Chrome's event array makes a Chrome trace; a
+ * key of a Neuron profile's data makes a Neuron profile, a device or a
+ * system profile by the kind the key says (neuron_key_kind(), the rule
+ * the Neuron importer follows). Keys both may have ("metadata") and
+ * keys of neither settle nothing. Keys are read with their escapes
+ * decoded, as the importers read them. */
 static int settling_key(void *arg, const char *key, size_t n)
 {
-	struct key_walk *w = arg;
 	struct strbuf name;
-	int rc = 0;
+	enum neuron_kind kind;
+	int rc;
 
+	(void)arg;
 	sb_init(&name);
 	jt_unescape(key, n, &name);
-	if (!w->neuron && !strcmp(name.buf, "traceEvents"))
-		rc = KEY_CHROME;
-	else if (sysimp_is_key(name.buf))
-		rc = KEY_SYSTEM;
-	else if (neuron_is_key(name.buf)) {
-		w->neuron = 1;
-		rc = w->system ? 0 : KEY_NEURON;
-	}
+	kind = neuron_key_kind(name.buf);
+	rc = !strcmp(name.buf, "traceEvents") ? KEY_CHROME :
+	     kind == NK_DEVICE ? KEY_DEVICE : kind == NK_SYSTEM ? KEY_SYSTEM : 0;
 	sb_free(&name);
 	return rc;
 }
 
 /* JSON that is a Chrome trace: a bare array, or an object with a
- * "traceEvents" key anywhere, however much comes before it (keys are in
- * no set order: json.dumps(sort_keys=True) puts "stackFrames" first).
+ * "traceEvents" key before any Neuron profile's key, however much comes
+ * before it (keys are in no set order: json.dumps(sort_keys=True) puts
+ * "stackFrames" first).
  * Other objects, and text that turns out not to be JSON, go to the
  * Neuron importer, which says what it found. The byte after the opening
  * bracket must fit too, so that a Perfetto trace (whose first byte,
@@ -77,7 +68,6 @@ static int settling_key(void *arg, const char *key, size_t n)
  * says whether a Neuron profile JSON is a system profile. */
 static enum input_format sniff_json(struct jkeys *k, int *system)
 {
-	struct key_walk w = { .system = system != NULL };
 	int open = jkeys_peek(k), next;
 
 	if (open != '[' && open != '{')
@@ -89,8 +79,7 @@ static enum input_format sniff_json(struct jkeys *k, int *system)
 		return FMT_UNKNOWN;
 	if (open == '[')
 		return FMT_CHROME_JSON;
-	/* with system, every key may be read: a system profile's may be last */
-	next = jkeys_walk(k, settling_key, &w);
+	next = jkeys_walk(k, settling_key, NULL);
 	if (system)
 		*system = next == KEY_SYSTEM;
 	return next == KEY_CHROME ? FMT_CHROME_JSON : FMT_NEURON_JSON;
@@ -157,7 +146,7 @@ static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
 
 /* A regular file by its first bytes (n of them in buf), and its JSON
  * further on when it starts like JSON; with system set, *system says
- * whether that JSON has a system profile's key (sniff_json). */
+ * whether that JSON is a system profile (sniff_json). */
 static enum input_format sniff_file(const char *path, struct sniff_in *s,
 				    unsigned char *buf, size_t cap, ssize_t n,
 				    int *system)

@@ -26,10 +26,11 @@ enum input_format import_detect(const char *path);
 
 /* 1 if the file name in the folder dirfd (AT_FDCWD: here), opened with
  * flags added to O_RDONLY, is a Neuron profile JSON that imports as a
- * system profile: one of its top-level keys, wherever it comes, is a
- * system profile's (trace_event, device_profile_list, ...). Keys are
- * read as import_detect() reads them; every key of a device profile
- * is passed over, its values are not kept. */
+ * system profile: of its top-level keys, the first that says a kind
+ * (neuron_key_kind()) is a system profile's (trace_event,
+ * device_profile_list, ...), not a device profile's (instruction,
+ * dma, ...). Keys are read as import_detect() reads them, up to that
+ * one; their values are passed over, not kept. */
 int import_is_system_json(int dirfd, const char *name, int flags);
 
 /* Imports one file into the writer as a new profile; res (may be NULL)

@@ -60,7 +60,7 @@ struct keystat {
 	char *key;
 	uint64_t n;
 	int known;
-	int system;		/* a system-profile key */
+	enum neuron_kind kind;	/* what the key says the file is */
 };
 
 struct neuron {
@@ -77,6 +77,8 @@ struct neuron {
 	struct jv_names instr_names, dma_names;
 	int saw_known_key;
 	struct sysimp *sys;	/* set once a system-profile key is seen */
+	enum neuron_kind kind;	/* settled by the first key that says one */
+	size_t kind_key;	/* that key, in keys */
 	const char *noun;	/* what a top-level key is: "key", "table" */
 	uint64_t clipped;
 	/* profile facts gathered from whichever record carries them */
@@ -811,12 +813,12 @@ static const struct handler handlers[] = {
 	{ "semaphore_update", semaphore_update },
 };
 
-int neuron_is_key(const char *key)
+enum neuron_kind neuron_key_kind(const char *key)
 {
 	for (size_t i = 0; i < NX_ARRAY_SIZE(handlers); i++)
 		if (!strcmp(key, handlers[i].key))
-			return 1;
-	return sysimp_is_key(key);
+			return NK_DEVICE;
+	return sysimp_is_key(key) ? NK_SYSTEM : NK_NONE;
 }
 
 /* Keys stored as info tables, field by field. */
@@ -837,9 +839,32 @@ static struct keystat *keystat(struct neuron *n, const char *key)
 		return &n->keys[n->last_key = (uintptr_t)i - 1];
 	n->keys = xreallocarray(n->keys, n->nkeys + 1, sizeof(*n->keys));
 	n->keys[n->nkeys] = (struct keystat){ xstrdup(key), 0, 0,
-					      sysimp_is_key(key) };
+					      neuron_key_kind(key) };
 	strmap_put(&n->keymap, key, strlen(key), (void *)(uintptr_t)(n->nkeys + 1));
 	return &n->keys[n->last_key = n->nkeys++];
+}
+
+static const char *kind_name(enum neuron_kind k)
+{
+	return k == NK_SYSTEM ? "system" : "device";
+}
+
+/* The first key of a device or a system profile's data settles what the
+ * file is, as the dispatcher tells it (dispatch.c); a key of the other
+ * kind after it makes a file no tool writes. */
+static int settle(struct neuron *n, const struct jrec *r,
+		  const struct keystat *ks)
+{
+	if (n->kind == NK_NONE) {
+		n->kind = ks->kind;
+		n->kind_key = (size_t)(ks - n->keys);
+		return 0;
+	}
+	return import_fail(n->im, r, "expected a %s profile's %ss after"
+			   " \"%s\", found a %s profile's %s",
+			   kind_name(n->kind), n->noun,
+			   n->keys[n->kind_key].key, kind_name(ks->kind),
+			   n->noun);
 }
 
 static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
@@ -854,12 +879,14 @@ static int record(struct neuron *n, const struct jrec *r, const cJSON *o,
 		return import_fail(n->im, r, "more than %d different top-level"
 				   " keys", MAX_KEYS);
 	ks = keystat(n, key);
+	if (ks->kind != NK_NONE && ks->kind != n->kind && settle(n, r, ks))
+		return -1;
 	if (r->kind == JREC_ARRAY_END)
 		return 0;
 	ks->n++;
 	if (!o)
 		return import_fail(n->im, r, "invalid JSON");
-	if (ks->system) {
+	if (ks->kind == NK_SYSTEM) {
 		ks->known = 1;
 		n->saw_known_key = 1;
 		if (r->kind == JREC_VALUE)

@@ -13,10 +13,16 @@
 struct jrec;
 struct neuron;
 
-/* 1 for a top-level key of the data of a device or system profile
- * JSON ("instruction", "trace_event"), not one a Chrome trace may have
- * too ("metadata"). */
-int neuron_is_key(const char *key);
+/* What a top-level key of a Neuron profile JSON says the file is: a
+ * device profile (a key of data only a device profile has:
+ * "instruction", "dma", ...), a system profile ("trace_event",
+ * "device_profile_list", ...), or nothing (keys either profile or a
+ * Chrome trace may have: "metadata", "warnings", unknown keys). The
+ * first key that says one settles the kind, for the dispatcher and the
+ * importer alike; the importer refuses a key of the other kind after
+ * it. */
+enum neuron_kind { NK_NONE, NK_DEVICE, NK_SYSTEM };
+enum neuron_kind neuron_key_kind(const char *key);
 
 /* Adds rows to im's profile. */
 struct neuron *neuron_new(struct import *im);

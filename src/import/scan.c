@@ -130,9 +130,8 @@ static const char *ready_path(struct ready *r)
 	return r->path;
 }
 
-/* A Neuron profile JSON's kind from its ready cache: a device JSON is
- * otherwise read to its end to rule out a system profile's key
- * (import_is_system_json). */
+/* A Neuron profile JSON's kind from its ready cache, which holds it
+ * without opening the file (import_is_system_json reads its keys). */
 static int cached_kind(struct ready *r, enum prof_kind *kind)
 {
 	char *k = ready_path(r) ? cache_root_kind(r->path) : NULL;
