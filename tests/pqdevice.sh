@@ -6,7 +6,8 @@
 # (checked against jq and awk over the JSON twin); split, missing and
 # unknown tables (one named like a system profile's key too)
 # and columns; a newer schema version; the cache follows the folder's
-# files; bad table files fail with one line and leave no cache.
+# files; import -o writes nothing in the folder it reads; bad table
+# files fail with one line and leave no cache.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -384,6 +385,28 @@ expect 0 '' "$NXTOP" summary "$screen"
 echo x >"$screen/nxtop-layers-1.txt"
 expect 0 '' "$NXTOP" summary "$screen"
 grep -q rebuilding "$err" && fail "an export in the folder made the cache stale"
+# import -o writes the cache where it says and nothing in the folder it
+# reads, nor beside it; a cache named inside the folder is no table of
+# it; without -o the cache goes beside the folder, as for nxtop FOLDER
+mkdir "$tmp/out"
+cp -R "$small" "$tmp/own"
+rm -f "$tmp/own/"*.nxdb
+files=$(ls -A "$tmp/own") mtime=$(stat -c %y "$tmp/own")
+expect 0 "^nxtop: cache $tmp/out/own\.nxdb$" \
+	"$NXTOP" import -o "$tmp/out/own.nxdb" "$tmp/own"
+# not even a file made there and gone: the folder is unmodified
+[ "$(ls -A "$tmp/own")" = "$files" ] && [ "$(stat -c %y "$tmp/own")" = "$mtime" ] ||
+	fail "import -o wrote in the folder it read: $(ls -A "$tmp/own")"
+no_file "$tmp/own.nxdb"
+no_temps "$tmp/out" "import -o"
+expect 0 '^Kind         device \(neuron-parquet\)$' \
+	"$NXTOP" summary -q "$tmp/out/own.nxdb"
+expect 0 "^nxtop: cache $tmp/own/in\.nxdb$" \
+	"$NXTOP" import -o "$tmp/own/in.nxdb" "$tmp/own"
+no_temps "$tmp/own" "import -o inside the folder"
+expect 0 "^nxtop: cache $tmp/own\.nxdb$" "$NXTOP" import "$tmp/own"
+expect 0 '^Events       8 instructions' "$NXTOP" summary "$tmp/own"
+grep -q rebuilding "$err" && fail "a cache in the folder made its cache stale"
 # NAME_<digits> is a part; DmaPacketAggregated is not a part of DmaPacket
 mkdir "$tmp/names"
 cp "$small/Instruction.parquet" "$tmp/names/Instruction_7.parquet"
