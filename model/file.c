@@ -243,7 +243,12 @@ void file_unlink_sqlite_sides(const char *path)
 	}
 }
 
-long file_head(int dirfd, const char *name, int flags, void *buf, size_t n)
+/* Reads the first n bytes of name in the folder dirfd (AT_FDCWD: here),
+ * opened with flags added to O_RDONLY: the bytes read, or -1 when it
+ * cannot be read or is not a regular file (opening a FIFO for reading
+ * would wait for a writer for ever). */
+static long file_head(int dirfd, const char *name, int flags, void *buf,
+		      size_t n)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
 	struct stat sb;

@@ -53,12 +53,6 @@ int file_same(int fd, const char *path);
  * them into another one put at its name. */
 void file_unlink_sqlite_sides(const char *path);
 
-/* Reads the first n bytes of name in the folder dirfd (AT_FDCWD: here),
- * opened with flags added to O_RDONLY: the bytes read, or -1 when it
- * cannot be read or is not a regular file (opening a FIFO for reading
- * would wait for a writer for ever). */
-long file_head(int dirfd, const char *name, int flags, void *buf, size_t n);
-
 /* 1 if path names a file that starts like an SQLite database. */
 int file_is_sqlite(const char *path);
 /* 1 if paths a and b (links followed) are one file. */

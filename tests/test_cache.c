@@ -9,9 +9,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "model/cache/cache.h"
+#include "model/cache/db.h"
 #include "model/cache/schema.h"
 #include "model/util.h"
 #include "src/import/import.h"
@@ -217,6 +219,64 @@ static void test_stale_temp(void **state)
 	free(input);
 }
 
+/* Whether a process other than this one holds a lock on the bytes of
+ * path that SQLite's readers lock (its PENDING, RESERVED and SHARED
+ * bytes at 1 GiB): asked from a child, as locks are per process. */
+static int locked_by_parent(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+				    .l_start = 0x40000000, .l_len = 512 };
+		int fd = open(path, O_RDONLY);
+
+		_exit(fd < 0 || fcntl(fd, F_GETLK, &fl) ? 2 :
+		      fl.l_type != F_UNLCK);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) < 2);
+	return WEXITSTATUS(status);
+}
+
+/* A cache in WAL mode that a connection of this process reads keeps the
+ * lock that tells other processes so while nxtop checks it again (as a
+ * viewer does while it imports device profiles into it). Closing any
+ * descriptor of a file drops every lock the process holds on it: the
+ * header read with open() and close() let another nxtop, closing its
+ * own connection, take the cache for unused and delete its -wal file,
+ * and the viewer found its cache damaged. */
+static void test_wal_lock_kept(void **state)
+{
+	struct import_opts o = { .quiet = 1 };
+	char *input = xstrdup(tu_write("wal.json", doc, strlen(doc)));
+	char *cache = NULL, *why = NULL;
+	sqlite3 *w, *r;
+
+	(void)state;
+	assert_int_equal(open_profile(input, &o, &cache), 0);
+	assert_int_equal(sqlite3_open(cache, &w), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(w, "PRAGMA journal_mode=WAL; UPDATE meta"
+				      " SET value=value", NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_open_v2(cache, &r, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(r, "SELECT count(*) FROM meta", NULL,
+				      NULL, NULL), SQLITE_OK);
+	assert_true(locked_by_parent(cache));
+	assert_int_equal(cache_check(cache, input, &why), CACHE_FRESH);
+	free(why);
+	assert_true(locked_by_parent(cache));
+	assert_int_equal(db_in_wal(cache), 1);
+	assert_true(locked_by_parent(cache));
+	sqlite3_close(r);
+	sqlite3_close(w);
+	free(cache);
+	free(input);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_why),
 		cmocka_unit_test(test_stale_temp),
+		cmocka_unit_test(test_wal_lock_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -400,17 +400,10 @@ static uint32_t be32(const unsigned char *p)
  * the page size times the page count its header gives (when the header
  * vouches for that count). Damage inside is found by the queries that
  * read it (model.c). */
-static int size_mismatch(const char *path, const struct stat *sb)
+static int size_mismatch(const unsigned char *h, const struct stat *sb)
 {
-	unsigned char h[100];
 	uint32_t psize;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
 
-	if (fd >= 0)
-		close(fd);
-	if (n != (ssize_t)sizeof(h))
-		return 1;
 	psize = (uint32_t)h[16] << 8 | h[17];
 	if (psize == 1)
 		psize = 65536;
@@ -514,6 +507,8 @@ static sqlite3 *open_ro(const char *path, int links)
 enum cache_state cache_check(const char *path, const char *input,
 			     char **why)
 {
+	unsigned char head[100];
+	long got;
 	sqlite3 *db;
 	enum cache_state st;
 	struct stat sb;
@@ -522,9 +517,10 @@ enum cache_state cache_check(const char *path, const char *input,
 		*why = NULL;
 	if (stat(path, &sb))
 		return CACHE_MISSING;
-	if (!file_is_sqlite(path))
+	got = db_head(path, head, sizeof(head));
+	if (got < 16 || memcmp(head, "SQLite format 3", 16))
 		return say(why, CACHE_BROKEN, "%s", "not an SQLite file");
-	if (size_mismatch(path, &sb))
+	if (got != (long)sizeof(head) || size_mismatch(head, &sb))
 		return say(why, CACHE_BROKEN, "%s", "damaged: cut short or grown");
 	if (!(db = open_ro(path, !input)))
 		return say(why, CACHE_BROKEN, "%s", err_get());

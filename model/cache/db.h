@@ -26,6 +26,11 @@ char *db_col_str(sqlite3_stmt *st, int i);
  * what to do when that file holds changes SQLite cannot read there.
  * 0, or -1 with err_get() set and *db NULL. */
 int db_open_read(const char *path, int flags, sqlite3 **db);
+/* Reads the first n bytes of the regular file at path into buf without
+ * dropping the locks this process's connections hold on it (see
+ * dbopen.c): the bytes read (fewer than n when the file is
+ * shorter), or -1 when it cannot be read or is no regular file. */
+long db_head(const char *path, void *buf, size_t n);
 /* 1 if path is an SQLite file in WAL mode. */
 int db_in_wal(const char *path);
 /* 1 if this user may create files in path's folder. */

@@ -7,7 +7,7 @@
 
 #include "model/cache/db.h"
 
-#include <fcntl.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +20,60 @@
 /* Bytes 18 and 19 of the header (write and read versions): 2 in WAL mode. */
 #define HEADER_WAL_AT 18
 
+/* An SQLite URI naming path, read as a file nothing changes. */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_adds(&sb, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (strchr("?#%", *p) || *p < 0x20 || *p >= 0x7f)
+			sb_printf(&sb, "%%%c%c", hex[*p >> 4], hex[*p & 15]);
+		else
+			sb_addc(&sb, (char)*p);
+	}
+	sb_adds(&sb, "?immutable=1");
+	return sb_detach(&sb);
+}
+
+/* Closing a descriptor of a file drops every lock this process holds on
+ * it, the locks of its SQLite connections too: another nxtop closing
+ * its own connection would then take the cache for unused and delete
+ * its -wal file under them. So the header is read through SQLite, which
+ * keeps the descriptor open while its connections hold locks. */
+long db_head(const char *path, void *buf, size_t n)
+{
+	char *uri = immutable_uri(path);
+	sqlite3_file *f = NULL;
+	sqlite3 *db = NULL;
+	struct stat sb;
+	long got = -1;
+
+	/* a FIFO would block the open until a writer comes */
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode) || n > INT_MAX) {
+		free(uri);
+		return -1;
+	}
+	if ((off_t)n > sb.st_size)
+		n = (size_t)sb.st_size;
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+			    NULL) == SQLITE_OK &&
+	    sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER,
+				 &f) == SQLITE_OK && f && f->pMethods &&
+	    f->pMethods->xRead(f, buf, (int)n, 0) == SQLITE_OK)
+		got = (long)n;
+	sqlite3_close(db);
+	free(uri);
+	return got;
+}
+
 int db_in_wal(const char *path)
 {
 	unsigned char head[HEADER_WAL_AT + 2];
 
-	return file_head(AT_FDCWD, path, 0, head, sizeof(head)) ==
-		       (long)sizeof(head) &&
+	return db_head(path, head, sizeof(head)) == (long)sizeof(head) &&
 	       !memcmp(head, "SQLite format 3", 16) &&
 	       head[HEADER_WAL_AT] == 2 && head[HEADER_WAL_AT + 1] == 2;
 }
@@ -48,24 +96,6 @@ static long long sibling_size(const char *path, const char *suffix)
 
 	free(p);
 	return n;
-}
-
-/* An SQLite URI naming path, read as a file nothing changes. */
-static char *immutable_uri(const char *path)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	struct strbuf sb;
-
-	sb_init(&sb);
-	sb_adds(&sb, "file:");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if (strchr("?#%", *p) || *p < 0x20 || *p >= 0x7f)
-			sb_printf(&sb, "%%%c%c", hex[*p >> 4], hex[*p & 15]);
-		else
-			sb_addc(&sb, (char)*p);
-	}
-	sb_adds(&sb, "?immutable=1");
-	return sb_detach(&sb);
 }
 
 int db_open_read(const char *path, int flags, sqlite3 **db)
