@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,6 +501,29 @@ static void fx_clocks(void)
 	p = packet(3);
 	at(p, 15);
 	track_event(p, INSTANT, 2, "after");
+	emit(p);
+	/* past INT64_MAX ns, on the trace clock and on BOOTTIME: no usable
+	 * time, not one wrapped round to just before zero */
+	for (uint32_t id = 3; id <= 6; id += 3) {
+		p = packet(3);
+		at(p, UINT64_MAX - 999);
+		p->has_timestamp_clock_id = 1;
+		p->timestamp_clock_id = id;
+		track_event(p, INSTANT, 2, "wrapped");
+		emit(p);
+	}
+	/* a snapshot value past INT64_MAX relates its clock to nothing: the
+	 * time is used as it is (and counted), not moved by a wrapped one */
+	p = packet(4);
+	s = snapshot(p, 0);
+	clock_add(s, 3, 1000000, 0, 0);
+	clock_add(s, 66, UINT64_MAX - 999, 0, 0);
+	emit(p);
+	p = packet(4);
+	at(p, 2000);
+	p->has_timestamp_clock_id = 1;
+	p->timestamp_clock_id = 66;
+	track_event(p, INSTANT, 2, "unrelated");
 	emit(p);
 }
 

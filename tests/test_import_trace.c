@@ -144,17 +144,21 @@ static void test_interned(void **state)
 }
 
 /* An incremental µs clock of one sequence and BOOTTIME both land on the
- * trace clock (MONOTONIC) through snapshots. */
+ * trace clock (MONOTONIC) through snapshots; a time past INT64_MAX ns is
+ * none, not a negative one. */
 static void test_clocks(void **state)
 {
 	sqlite3 *db = import("clocks.pftrace", NULL);
 
 	(void)state;
 	expect(db, SLICES,
+	       "T 301|2000|0|unrelated||0|2|\n"
 	       "T 301|1010000|5000|delta||0|0|\n"
 	       "T 301|1020000|0|boot||0|2|\n"
 	       "T 301|1030000|0|after||0|2|\n");
-	expect(db, WARNINGS, "");
+	expect(db, WARNINGS, "2 track event(s) without a usable timestamp were"
+	       " skipped\n1 timestamp(s) in a clock no snapshot relates to the"
+	       " trace clock were used as they are\n");
 	sqlite3_close(db);
 }
 

@@ -115,9 +115,10 @@ void pfclk_snapshot(struct pf_clocks *c, uint32_t seq,
 		ck->mult = k->has_unit_multiplier_ns && k->unit_multiplier_ns ?
 			   k->unit_multiplier_ns : 1;
 		ck->incremental = k->has_is_incremental && k->is_incremental;
-		ck->last = (int64_t)k->timestamp;
-		if (to_ns((int64_t)k->timestamp, ck->mult, &ns))
+		if (k->timestamp > INT64_MAX ||
+		    to_ns((int64_t)k->timestamp, ck->mult, &ns))
 			continue;
+		ck->last = (int64_t)k->timestamp;
 		snap.v[snap.n].key = key;
 		snap.v[snap.n++].ns = ns;
 	}
@@ -189,6 +190,9 @@ int pfclk_convert(struct pf_clocks *c, uint32_t seq, uint32_t clock_id,
 	struct clock *k = clock_get(c, key);
 	int64_t units = (int64_t)ts, ns;
 
+	/* past INT64_MAX the cast would wrap round to a negative time */
+	if (ts > INT64_MAX)
+		return -1;
 	if (k->incremental) {
 		if (__builtin_add_overflow(k->last, (int64_t)ts, &units))
 			return -1;
