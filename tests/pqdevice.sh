@@ -373,6 +373,26 @@ cp "$small/Warning.parquet" "$tmp/bad/trace_event.parquet"
 expect 0 '^Kind         device \(neuron-parquet\)$' "$NXTOP" summary -q "$tmp/bad"
 expect 0 "\[Import\] $tmp/bad/trace_event.parquet: .*\(the trace_event table is left out\)" \
 	"$NXTOP" summary -q "$tmp/bad"
+# a table file that is a link, a FIFO or a folder is not read, and said
+# so: a warning for an optional table, the error for Instruction (before,
+# a table left out silently, and a linked Instruction.parquet made the
+# folder "a folder with nothing nxtop reads")
+bad
+mv "$tmp/bad/DmaPacket.parquet" "$tmp/DmaPacket.real"
+ln -s "$tmp/DmaPacket.real" "$tmp/bad/DmaPacket.parquet"
+rm "$tmp/bad/ActiveTime.parquet"
+mkfifo "$tmp/bad/ActiveTime.parquet"
+mkdir "$tmp/bad/Summary_1.parquet"
+expect 0 "^Events       8 instructions, 0 DMA packets, " "$NXTOP" summary -q "$tmp/bad"
+for w in "DmaPacket.parquet: a link" "ActiveTime.parquet: not a regular file" \
+	"Summary_1.parquet: a folder"; do
+	grep -q "\[Import\] $tmp/bad/$w, left out: nxtop reads only the regular files of a profile folder$" "$out" ||
+		fail "no warning '$w': $(grep Import "$out")"
+done
+bad
+mv "$tmp/bad/Instruction.parquet" "$tmp/bad/inst"
+ln -s inst "$tmp/bad/Instruction.parquet"
+check_bad "^nxtop: $tmp/bad/Instruction.parquet: a link: nxtop reads only the regular files of a profile folder$"
 # a folder that is not a device profile and has no system profile
 mkdir "$tmp/noinst"
 cp "$small/ActiveTime.parquet" "$tmp/noinst/"

@@ -230,6 +230,17 @@ check_bad "^nxtop: $tmp/bad@latest/DeviceProfileList.parquet: no column \"device
 bad
 cp "$fx/parquet-system/bad_extra@latest/SystemProfileEvents.parquet" "$tmp/bad@latest/"
 check_bad "^nxtop: $tmp/bad@latest/SystemProfileEvents.parquet: row 0: \"extra_attributes_json\" is not a JSON object$"
+# a table it needs that is a link or a FIFO: the error names it; an
+# optional one is left out with a warning
+bad
+mv "$tmp/bad@latest/DeviceProfileList.parquet" "$tmp/bad@latest/list"
+ln -s list "$tmp/bad@latest/DeviceProfileList.parquet"
+check_bad "^nxtop: $tmp/bad@latest/DeviceProfileList.parquet: a link: nxtop reads only the regular files of a profile folder$"
+bad
+rm "$tmp/bad@latest/CpuUsage.parquet"
+mkfifo "$tmp/bad@latest/CpuUsage.parquet"
+expect 0 "\[Import\] $tmp/bad@latest/CpuUsage.parquet: not a regular file, left out: nxtop reads only the regular files of a profile folder$" \
+	"$NXTOP" summary -q "$tmp/bad@latest"
 # an optional table that cannot be read is a warning
 bad
 head -c 200 "$sys/CpuUsage.parquet" >"$tmp/bad@latest/CpuUsage.parquet"

@@ -860,6 +860,10 @@ int import_parquet_device(struct import *im)
 	if (pqfolder_scan(im->path, &d.folder))
 		return -1;
 	ifields_init(&d.in);
+	if (pqfolder_check_needed(&d.folder, im, "Instruction")) {
+		device_free(&d);
+		return -1;
+	}
 	if (!pqfolder_find(&d.folder, "Instruction")) {
 		device_free(&d);
 		return import_fail(im, NULL, "no Instruction.parquet (or"
@@ -868,6 +872,7 @@ int import_parquet_device(struct import *im)
 	}
 	im->profile = writer_profile(im->w, &p);
 	pqfolder_sources(&d.folder, im->w, im->profile);
+	pqfolder_warn_skipped(&d.folder, im);
 	d.n = neuron_new(im);
 	neuron_set_noun(d.n, "table");
 	rc = read_tables(&d);

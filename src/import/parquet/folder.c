@@ -13,6 +13,7 @@
 
 #include "model/util.h"
 #include "model/writer/writer.h"
+#include "src/import/base.h"
 
 #define SUFFIX ".parquet"
 
@@ -75,6 +76,14 @@ static int is_regular(int dfd, const char *name)
 	       S_ISREG(sb.st_mode);
 }
 
+static void skip(struct pqfolder *f, const char *dir, const char *name)
+{
+	struct pqtable *t = &f->skipped;
+
+	t->files = xreallocarray(t->files, t->nfiles + 1, sizeof(*t->files));
+	t->files[t->nfiles++] = xasprintf("%s/%s", dir, name);
+}
+
 static void group_parts(struct pqfolder *f, struct part *p, size_t n)
 {
 	if (n)
@@ -115,10 +124,14 @@ int pqfolder_scan(const char *dir, struct pqfolder *out)
 
 		if (!parse_name(e->d_name, &table, &num))
 			continue;
-		if (n >= MAX_FILES || !is_regular(dirfd(d), e->d_name)) {
+		if (n >= MAX_FILES)
 			free(table);
-			if (n >= MAX_FILES)
-				break;
+		if (n >= MAX_FILES)
+			break;
+		if (!is_regular(dirfd(d), e->d_name)) {
+			free(table);
+			if (out->skipped.nfiles < MAX_FILES)
+				skip(out, dir, e->d_name);
 			continue;
 		}
 		parts = xreallocarray(parts, n + 1, sizeof(*parts));
@@ -155,11 +168,29 @@ void pqfolder_free(struct pqfolder *f)
 		free(f->tables[i].files);
 		free(f->tables[i].name);
 	}
+	for (size_t j = 0; j < f->skipped.nfiles; j++)
+		free(f->skipped.files[j]);
+	free(f->skipped.files);
 	free(f->tables);
 	free(f->dir);
 	memset(f, 0, sizeof(*f));
 }
 
+/* The skipped file i names a part of table. */
+static int skipped_is(const struct pqfolder *f, size_t i, const char *table)
+{
+	char *name;
+	long num;
+	int yes;
+
+	if (!parse_name(pqfolder_base(f->skipped.files[i]), &name, &num))
+		return 0;
+	yes = !strcmp(name, table);
+	free(name);
+	return yes;
+}
+
+/* A file named as a part of table, read or skipped. */
 static int has_table(const char *dir, const char *table)
 {
 	struct pqfolder f;
@@ -168,6 +199,8 @@ static int has_table(const char *dir, const char *table)
 	if (pqfolder_scan(dir, &f))
 		return 0;
 	yes = pqfolder_find(&f, table) != NULL;
+	for (size_t i = 0; !yes && i < f.skipped.nfiles; i++)
+		yes = skipped_is(&f, i, table);
 	pqfolder_free(&f);
 	return yes;
 }
@@ -225,6 +258,49 @@ int pqfolder_find_system(const char *dir, char **sys)
 	}
 	sb_free(&names);
 	return found == 1 ? 0 : found ? -1 : 1;
+}
+
+/* What the file at path is, when it is no regular file. */
+static const char *what_is(const char *path)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb))
+		return strerror(errno);
+	return S_ISLNK(sb.st_mode) ? "a link" : S_ISDIR(sb.st_mode) ?
+	       "a folder" : "not a regular file";
+}
+
+int pqfolder_check_needed(const struct pqfolder *f, struct import *im,
+			  const char *table)
+{
+	const char *name = im->name;
+
+	for (size_t i = 0; i < f->skipped.nfiles; i++) {
+		if (!skipped_is(f, i, table))
+			continue;
+		/* the message names the file, not the folder */
+		im->name = f->skipped.files[i];
+		import_fail(im, NULL, "%s: nxtop reads only the regular files"
+			    " of a profile folder",
+			    what_is(f->skipped.files[i]));
+		im->name = name;
+		return -1;
+	}
+	return 0;
+}
+
+void pqfolder_warn_skipped(const struct pqfolder *f, struct import *im)
+{
+	for (size_t i = 0; i < f->skipped.nfiles; i++) {
+		const char *file = f->skipped.files[i];
+		char *msg = xasprintf("%s: %s, left out: nxtop reads only the"
+				      " regular files of a profile folder",
+				      file, what_is(file));
+
+		writer_warning(im->w, im->profile, "import", "Import", msg);
+		free(msg);
+	}
 }
 
 const char *pqfolder_base(const char *path)

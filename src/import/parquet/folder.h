@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct import;
 struct writer;
 
 struct pqtable {
@@ -21,10 +22,12 @@ struct pqfolder {
 	char *dir;
 	struct pqtable *tables;	/* sorted by name */
 	size_t n;
+	struct pqtable skipped;	/* files named as tables but not read */
 };
 
-/* Lists the tables of dir (regular files only, no links out). 0 on
- * success; -1 with err_get() set. */
+/* Lists the tables of dir: regular files only; a link, folder or FIFO
+ * named as a table goes to skipped. 0 on success; -1 with err_get()
+ * set. */
 int pqfolder_scan(const char *dir, struct pqfolder *out);
 /* The table of that name, or NULL. */
 const struct pqtable *pqfolder_find(const struct pqfolder *f,
@@ -35,9 +38,17 @@ void pqfolder_free(struct pqfolder *f);
  * NAME_<N>.parquet): one a Parquet profile folder's import reads. */
 int pqfolder_takes_name(const char *name);
 
-/* 1 if dir holds an Instruction table: a device profile folder. */
+/* A part of table that was skipped fails im saying why (-1); else 0. */
+int pqfolder_check_needed(const struct pqfolder *f, struct import *im,
+			  const char *table);
+/* Each skipped file as an import warning of im's profile. */
+void pqfolder_warn_skipped(const struct pqfolder *f, struct import *im);
+
+/* 1 if dir holds an Instruction table (a file of that name, read or
+ * skipped): a device profile folder. */
 int pqfolder_is_device(const char *dir);
-/* 1 if dir holds a SystemProfileEvents table: a system profile folder. */
+/* 1 if dir holds a SystemProfileEvents table (the same): a system
+ * profile folder. */
 int pqfolder_is_system(const char *dir);
 /* The one system profile folder among dir's subfolders (Neuron
  * Explorer's profiles/global/): 0 and *sys (malloc'd) when there is

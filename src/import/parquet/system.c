@@ -296,6 +296,11 @@ int import_parquet_system(struct import *im)
 
 	if (pqfolder_scan(im->path, &f.folder))
 		return -1;
+	if (pqfolder_check_needed(&f.folder, im, "SystemProfileEvents") ||
+	    pqfolder_check_needed(&f.folder, im, "DeviceProfileList")) {
+		pqfolder_free(&f.folder);
+		return -1;
+	}
 	if (!pqfolder_find(&f.folder, "SystemProfileEvents")) {
 		pqfolder_free(&f.folder);
 		return import_fail(im, NULL, "no SystemProfileEvents.parquet: not"
@@ -304,6 +309,7 @@ int import_parquet_system(struct import *im)
 	im->profile = writer_profile(im->w, &p);
 	im->res->is_system = 1;
 	pqfolder_sources(&f.folder, im->w, im->profile);
+	pqfolder_warn_skipped(&f.folder, im);
 	f.n = neuron_new(im);
 	neuron_set_noun(f.n, "table");
 	rc = read_tables(&f);
