@@ -69,9 +69,12 @@ size_t text_utf8_put(unsigned cp, char *out)
 
 int text_shown(unsigned cp)
 {
-	/* controls, and bidi overrides that reorder text */
+	/* controls, bidi overrides that reorder text, and the zero-width
+	 * joiner: tmux and many terminals draw emoji joined by it as one
+	 * glyph two columns wide, where curses and wcwidth() count every
+	 * part, and the rest of the line lands columns away */
 	return !(cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-		 cp == 0x2028 || cp == 0x2029 ||
+		 cp == 0x200d || cp == 0x2028 || cp == 0x2029 ||
 		 (cp >= 0x202a && cp <= 0x202e) ||
 		 (cp >= 0x2066 && cp <= 0x2069));
 }

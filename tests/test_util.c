@@ -209,6 +209,10 @@ static void test_sanitize(void **state)
 	clean("caf\xc3\xa9", 5, 1, "caf?");
 	/* overlong encoding of '/' */
 	clean("\xc0\xaf", 2, 1, "??");
+	/* emoji joined by U+200D: each part as itself, the joiner replaced
+	 * (terminals disagree with wcwidth() on the width of the whole) */
+	clean("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9", 11, 0,
+	      "\xf0\x9f\x91\xa8\xef\xbf\xbd\xf0\x9f\x91\xa9");
 }
 
 /* Error messages quote files: they are cleaned where they are set, and
