@@ -545,6 +545,16 @@ refused "$tmp/grow.json" 'grow.json: the file changed while it was read \(is it 
 kill "$grower"
 wait "$grower" 2>/dev/null
 expect 0 "" "$NXTOP" import -q "$tmp/grow.json"
+# ... and one cut shorter and shorter while it is read: that it changed,
+# not where the cut left a record unfinished
+cp "$tmp/grow.json" "$tmp/shrink.json"
+(while [ "$(wc -c < "$tmp/shrink.json")" -gt 200000 ]; do
+	truncate -s -100000 "$tmp/shrink.json"; sleep 0.01; done) &
+shrinker=$!
+sleep 0.05
+refused "$tmp/shrink.json" 'shrink.json: the file changed while it was read \(is it still being written\?\); nothing was kept$' 500
+kill "$shrinker" 2>/dev/null
+wait "$shrinker" 2>/dev/null
 
 # A planted cache beside a profile (from an archive, a share): one that
 # names no source, or whose source record is forged (path, size and

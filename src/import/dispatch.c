@@ -299,7 +299,9 @@ static int run_import(struct import *im, enum input_format f, int keep)
 				" Chrome trace-event JSON file", name);
 	}
 	import_show(o, NULL, -1, 0);
-	if (!rc && have && import_changed(path, &before)) {
+	/* also when it failed: a file cut short while it was read ends
+	 * where no record may, which is not what is wrong with it */
+	if (have && import_changed(path, &before)) {
 		err_set("%s: the file changed while it was read (is it still being"
 			" written?); nothing was kept", name);
 		rc = -1;
