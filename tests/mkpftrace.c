@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -545,7 +546,8 @@ static void fx_duplicates(void)
 }
 
 /* counters: int and double values, a unit multiplier, an incremental
- * counter, extra counter values (the thread-time one is not imported). */
+ * counter (and a NaN among its values), extra counter values (the
+ * thread-time one is not imported). */
 static void fx_counters(void)
 {
 	Nxpf__TracePacket *p;
@@ -576,6 +578,15 @@ static void fx_counters(void)
 		e->counter_value_field_case =
 			NXPF__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
 		e->counter_value = 10;
+		emit(p);
+		/* a NaN between the second and third: left out, counted,
+		 * and not added to the sum */
+		if (i != 2)
+			continue;
+		e = ev(&p, 2500, COUNTER, 12, NULL);
+		e->counter_value_field_case =
+			NXPF__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
+		e->double_counter_value = NAN;
 		emit(p);
 	}
 	e = ev(&p, 2000, BEGIN, 2, "work");

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -676,6 +677,12 @@ static void counter_sample(struct pftrace *p, struct pf_track *t, int64_t ts,
 		return;
 	if (t->unit_mult != 1)
 		v *= (double)t->unit_mult;
+	/* left out and said; a NaN in an incremental counter's sum would
+	 * make every later value NaN */
+	if (!isfinite(v) || (t->incremental && !isfinite(t->acc + v))) {
+		p->n_nonfinite++;
+		return;
+	}
 	if (t->incremental) {
 		t->acc += v;
 		v = t->acc;
@@ -936,6 +943,8 @@ static void warnings(struct pftrace *p)
 	     " dropped");
 	warn(p, p->n_flows_dropped, "flow(s) beyond the open-flow limit were"
 	     " dropped");
+	warn(p, p->n_nonfinite, "counter value(s) that are no finite number"
+	     " (NaN or infinity) were left out");
 	warn(p, p->n_zstd, "zstd-compressed packet bundle(s) were skipped"
 	     " (only deflate is supported)");
 	warn(p, pfclk_unconverted(p->clocks), "timestamp(s) in a clock no"

@@ -109,7 +109,7 @@ struct pftrace {
 	struct strbuf tmp, name;
 	/* counted and reported as import warnings */
 	uint64_t n_skipped_state, n_unmatched_end, n_no_ts, n_overflow;
-	uint64_t n_flows_dropped, n_zstd, n_bad_clock;
+	uint64_t n_flows_dropped, n_zstd, n_bad_clock, n_nonfinite;
 };
 
 void pfev_init(struct pftrace *p);
