@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -429,6 +430,58 @@ static void test_progress_clean(void **state)
 	assert_inert(buf, (size_t)n);
 }
 
+/* ... and in a terminal 40 columns wide, a longer line cut in the
+ * middle to 39 (a wrapped line would stay on the screen at the next
+ * update, "\r\033[K" clearing only its last part), its numbers kept;
+ * in one 3 columns wide, no line. */
+static void test_progress_fits(void **state)
+{
+	static const char name[] = "/home/user/profiles/run-with-a-long-name/"
+		"i-0a1b2c3d4e5f6a7b0_pid_2000_nc_0_model_1578576049.json";
+	struct timespec wait = { 1, 100000000 };
+	struct winsize ws = { .ws_row = 24, .ws_col = 40 };
+	char buf[1024], *line;
+	int master = posix_openpt(O_RDWR | O_NOCTTY), slave, saved;
+	struct progress *p;
+	ssize_t n;
+
+	(void)state;
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		skip();
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	assert_true(slave >= 0);
+	saved = dup(STDERR_FILENO);
+	fflush(stderr);
+	dup2(slave, STDERR_FILENO);
+	for (int cols = 40; cols >= 3; cols -= 37) {
+		ws.ws_col = (unsigned short)cols;
+		assert_int_equal(ioctl(slave, TIOCSWINSZ, &ws), 0);
+		p = progress_new(1);
+		nanosleep(&wait, NULL);
+		progress_update(p, name, 42, 1234567);
+		fflush(stderr);
+		n = read(master, buf, sizeof(buf) - 1);
+		progress_free(p);
+		assert_true(n > 3);
+		buf[n] = 0;
+		assert_memory_equal(buf, "\r\033[K", 4);
+		line = xstrndup(buf + 4, strcspn(buf + 4, "\r"));
+		if (cols == 40) {
+			assert_int_equal(text_width(line), 39);
+			assert_non_null(strstr(line, "42%, 1234567 events"));
+			assert_memory_equal(line, "nxtop: /home", 12);
+		} else {
+			assert_string_equal(line, "");
+		}
+		free(line);
+		n = read(master, buf, sizeof(buf));
+	}
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(slave);
+	close(master);
+}
+
 static void shorten(const char *s, int cols, const char *want)
 {
 	struct strbuf sb;
@@ -541,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_csv_formulas),
 		cmocka_unit_test(test_note_clean),
 		cmocka_unit_test(test_progress_clean),
+		cmocka_unit_test(test_progress_fits),
 		cmocka_unit_test(test_file_lock),
 		cmocka_unit_test(test_proflist),
 	};

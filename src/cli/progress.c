@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +46,30 @@ void progress_free(struct progress *p)
 	free(p);
 }
 
+/* A line wider than the terminal wraps, and "\r\033[K" then clears only
+ * its last part: every update would leave the rest on the screen. So
+ * the line is cut in the middle to the terminal's width (less the last
+ * column, where some terminals wrap at once), its numbers kept at the
+ * end; it is left out on a terminal too narrow for that. */
+static void fit_line(struct strbuf *line)
+{
+	struct winsize ws;
+	struct strbuf cut;
+	int cols;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) || !ws.ws_col)
+		return;
+	cols = ws.ws_col - 1;
+	if (text_width(sb_cstr(line)) <= cols)
+		return;
+	sb_init(&cut);
+	if (cols >= 3)
+		text_shorten(&cut, sb_cstr(line), cols);
+	sb_reset(line);
+	sb_adds(line, sb_cstr(&cut));
+	sb_free(&cut);
+}
+
 void progress_update(struct progress *p, const char *what, int pct,
 		     uint64_t events)
 {
@@ -59,13 +84,16 @@ void progress_update(struct progress *p, const char *what, int pct,
 	p->shown = 1;
 	/* what names files, some found by listing a folder: cleaned */
 	sb_reset(&p->line);
+	sb_adds(&p->line, "nxtop: ");
 	text_sanitize(&p->line, what, 0);
 	if (pct >= 0)
 		sb_printf(&p->line, " %d%%", pct);
 	if (events)
 		sb_printf(&p->line, ", %" PRIu64 " event%s", events,
 			  events == 1 ? "" : "s");
-	fprintf(stderr, "\r\033[Knxtop: %s", sb_cstr(&p->line));
+	fputs("\r\033[K", stderr);
+	fit_line(&p->line);
+	fputs(sb_cstr(&p->line), stderr);
 	fflush(stderr);
 }
 
