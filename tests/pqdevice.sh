@@ -393,6 +393,20 @@ bad
 mv "$tmp/bad/Instruction.parquet" "$tmp/bad/inst"
 ln -s inst "$tmp/bad/Instruction.parquet"
 check_bad "^nxtop: $tmp/bad/Instruction.parquet: a link: nxtop reads only the regular files of a profile folder$"
+# a table file rewritten in place while it is read (the folder's own
+# time does not change): refused, nothing kept, as a changed JSON file is
+"$NXTOP" demo --events 20000 --format parquet --write "$tmp/demo" >/dev/null 2>&1 ||
+	fail "demo --format parquet failed"
+touched=$(ls -d "$tmp/demo/"*_nc_0_*@latest)
+(while :; do touch "$touched/Instruction.parquet"; done) &
+toucher=$!
+expect 1 "^nxtop: $touched/Instruction.parquet: the file changed while it was read \(is it still being written\?\); nothing was kept$" \
+	"$NXTOP" import -q "$touched"
+kill "$toucher"
+wait "$toucher" 2>/dev/null
+no_file "$touched.nxdb"
+no_temps "$tmp/demo" "a table changed while it was read"
+expect 0 "" "$NXTOP" import -q "$touched"
 # a folder that is not a device profile and has no system profile
 mkdir "$tmp/noinst"
 cp "$small/ActiveTime.parquet" "$tmp/noinst/"

@@ -878,6 +878,8 @@ int import_parquet_device(struct import *im)
 	rc = read_tables(&d);
 	im->name = d.user_dir;
 	if (rc == 0)
+		rc = pqfolder_changed(&d.folder, im);
+	if (rc == 0)
 		write_layers(&d);
 	if (rc == 0)
 		rc = neuron_finish(d.n);

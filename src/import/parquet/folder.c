@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/cache/cache.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 #include "src/import/base.h"
@@ -166,6 +167,7 @@ void pqfolder_free(struct pqfolder *f)
 		for (size_t j = 0; j < f->tables[i].nfiles; j++)
 			free(f->tables[i].files[j]);
 		free(f->tables[i].files);
+		free(f->tables[i].stamps);
 		free(f->tables[i].name);
 	}
 	for (size_t j = 0; j < f->skipped.nfiles; j++)
@@ -310,18 +312,50 @@ const char *pqfolder_base(const char *path)
 	return s ? s + 1 : path;
 }
 
-void pqfolder_sources(const struct pqfolder *f, struct writer *w,
-		      int64_t profile)
+void pqfolder_sources(struct pqfolder *f, struct writer *w, int64_t profile)
 {
 	char real[PATH_MAX];
 
 	for (size_t i = 0; i < f->n; i++) {
-		const struct pqtable *t = &f->tables[i];
+		struct pqtable *t = &f->tables[i];
 
+		free(t->stamps);
+		t->stamps = xcalloc(t->nfiles, sizeof(*t->stamps));
 		for (size_t j = 0; j < t->nfiles; j++) {
+			struct cache_stamp *st = &t->stamps[j];
+
 			if (!realpath(t->files[j], real))
 				snprintf(real, sizeof(real), "%s", t->files[j]);
-			writer_source(w, profile, real, "table");
+			cache_stamp_of(real, st);
+			writer_source_as(w, profile, real, "table",
+					 st->size < 0 ? NULL : st);
 		}
 	}
+}
+
+int pqfolder_changed(const struct pqfolder *f, struct import *im)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct pqtable *t = &f->tables[i];
+
+		for (size_t j = 0; t->stamps && j < t->nfiles; j++) {
+			struct cache_stamp now;
+			const struct cache_stamp *was = &t->stamps[j];
+
+			const char *name = im->name;
+
+			cache_stamp_of(t->files[j], &now);
+			if (now.size == was->size && now.hash == was->hash &&
+			    now.mtime_ns == was->mtime_ns &&
+			    now.ctime_ns == was->ctime_ns)
+				continue;
+			im->name = t->files[j];
+			import_fail(im, NULL, "the file changed while it was"
+				    " read (is it still being written?); nothing"
+				    " was kept");
+			im->name = name;
+			return -1;
+		}
+	}
+	return 0;
 }

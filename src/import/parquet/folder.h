@@ -12,10 +12,13 @@
 struct import;
 struct writer;
 
+struct cache_stamp;
+
 struct pqtable {
 	char *name;		/* "DmaPacket" */
 	char **files;		/* paths of its parts, in part order */
 	size_t nfiles;
+	struct cache_stamp *stamps;	/* each part's, by pqfolder_sources */
 };
 
 struct pqfolder {
@@ -57,9 +60,11 @@ int pqfolder_is_system(const char *dir);
 int pqfolder_find_system(const char *dir, char **sys);
 
 /* Every table file binds the profile's cache: a change to any makes it
- * stale. */
-void pqfolder_sources(const struct pqfolder *f, struct writer *w,
-		      int64_t profile);
+ * stale. Their stamps are kept for pqfolder_changed. */
+void pqfolder_sources(struct pqfolder *f, struct writer *w, int64_t profile);
+/* A table file that changed since pqfolder_sources (rewritten in place
+ * while it was read: the rows may mix both) fails im (-1); else 0. */
+int pqfolder_changed(const struct pqfolder *f, struct import *im);
 
 /* The file name of a path, for messages. */
 const char *pqfolder_base(const char *path);

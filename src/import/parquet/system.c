@@ -315,6 +315,8 @@ int import_parquet_system(struct import *im)
 	rc = read_tables(&f);
 	im->name = f.user_dir;
 	if (rc == 0)
+		rc = pqfolder_changed(&f.folder, im);
+	if (rc == 0)
 		rc = neuron_finish(f.n);
 	else
 		neuron_end(f.n);
