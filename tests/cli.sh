@@ -41,6 +41,13 @@ printf 'hello' > "$tmp/hello.txt"
 expect 1 "hello.txt: not a Neuron profile JSON, Perfetto trace or Chrome trace-event JSON file" "$NXTOP" summary "$tmp/hello.txt"
 : > "$tmp/zero.json"
 expect 1 "zero.json: empty file" "$NXTOP" summary "$tmp/zero.json"
+# a trace of names only: its summary, and a viewer that says, naming the
+# profile (not its cache), that there is nothing to show
+printf '{"traceEvents":[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"t"}}]}' > "$tmp/names.json"
+expect 0 "^Events +0 slices" "$NXTOP" summary -q "$tmp/names.json"
+printf 'keys q\n' > "$tmp/q.keys"
+expect 1 "^nxtop: names.json: nothing to show: the profile has no events$" \
+	"$NXTOP" -q --headless="$tmp/q.keys" "$tmp/names.json"
 # a file the user cannot read says so (as root: another user reads it)
 cp "$fx/device_small.json" "$tmp/locked.json"
 chmod 000 "$tmp/locked.json"

@@ -1079,7 +1079,9 @@ struct view *timeline_open(struct model *m, int64_t profile,
 		return NULL;
 	}
 	if (!tl->tr.nrows) {
-		err_set("%s: the profile has no tracks", model_path(m));
+		err_set("%s: nothing to show: the profile has no events",
+			tl->prof.name && *tl->prof.name ? tl->prof.name :
+			model_path(m));
 		tracks_free(&tl->tr);
 		model_profile_clear(&tl->prof);
 		free(tl);
