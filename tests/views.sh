@@ -177,14 +177,18 @@ printf 'size 80x30\ndump y80-again\n' > "$tmp/again80.keys"
 eval "\"\$NXTOP\" -q --headless=\"\$tmp/again80.keys\" --dump=\"\$tmp\" $(sed 1s/^nxtop// "$tmp/y80-lines")" ||
 	fail "y at 80 columns: the lines failed: $(cat "$tmp/y80-lines")"
 same y80-before y80-again
-# a path with a control character in it is not copied
-nl="$tmp/a
-b.json"
-cp "$p" "$nl"
+# a path with a control character in it is not copied, nor one the
+# screen shows otherwise than it is (bytes that are not UTF-8, a C1
+# control, a bidi override: U+FFFD, a line that would open another path)
 printf 'keys y\ndump y-control\n' > "$tmp/yc.keys"
-"$NXTOP" -q --headless="$tmp/yc.keys" --dump="$tmp" "$nl" || fail "y: nxtop failed"
-grep -q '^y: the path, search or a row name holds a control character: not copied' \
-	"$tmp/y-control" || fail "y copied a control character: $(tail -n 1 "$tmp/y-control")"
+for name in 'a\nb' 'a\377b' 'a\302\205b' 'a\342\200\256b'; do
+	nl="$tmp/$(printf "$name")x.json"
+	cp "$p" "$nl"
+	rm -f "$tmp/y-control"
+	"$NXTOP" -q --headless="$tmp/yc.keys" --dump="$tmp" "$nl" || fail "y: nxtop failed"
+	grep -q '^y: not copied: a control or bad UTF-8 in a path, search or row name  ' \
+		"$tmp/y-control" || fail "y copied $name: $(tail -n 1 "$tmp/y-control")"
+done
 printf 'keys :set osc52 on<Enter>\ndump osc52\nkeys :set osc52 maybe<Enter>\ndump osc52-bad\n' \
 	> "$tmp/osc.keys"
 "$NXTOP" -q --headless="$tmp/osc.keys" --dump="$tmp" "$p" || fail "osc52: nxtop failed"

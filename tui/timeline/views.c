@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/text.h"
 #include "tui/list.h"
 #include "tui/tui.h"
 #include "tui/timeline/timeline_int.h"
@@ -444,16 +445,26 @@ static struct view *views_list_open(struct timeline *tl)
  * when the line is too long for it. */
 struct cmdline {
 	struct strbuf sb;	/* the pieces, a '\n' before each but the first */
-	int control;		/* a word holds a control character */
+	int control;		/* a word holds a character not shown as is */
 };
 
 /* A control character would reach the terminal raw when the line is
- * pasted: such a part is not copied. */
-static int has_control(const char *s)
+ * pasted; one the screen shows as U+FFFD (a C1 control, a bidi
+ * override, bytes that are not UTF-8) would make the line on the
+ * screen another path: such a part is not copied. */
+static int has_control(const char *str)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str);
+
+	for (size_t i = 0; i < n;) {
+		unsigned cp;
+		size_t len = text_utf8_char(s + i, n - i, &cp);
+
+		if (!len || !text_shown(cp))
 			return 1;
+		i += len;
+	}
 	return 0;
 }
 
@@ -581,8 +592,8 @@ static int copy_line(struct timeline *tl, const char *profile,
 	snprintf(at, sizeof(at), "--at=%lldns", (long long)(tl->cur - tl->origin));
 	shell_word(c, at);
 	if (c->control) {
-		err_set("y: the path, search or a row name holds a control "
-			"character: not copied");
+		err_set("y: not copied: a control or bad UTF-8 in a path, "
+			"search or row name");
 		return -1;
 	}
 	return 0;
