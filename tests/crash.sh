@@ -4,8 +4,9 @@
 # short, or with garbage in their header or in pages in the middle are
 # found and rebuilt with a message; a full disk (a file size limit, and
 # a small tmpfs where one can be mounted) gives a clear error and leaves
-# nothing behind; two imports at once make one cache; markers and marker
-# sets survive all of it.
+# nothing behind, also when only a bundle's device profiles do not fit
+# (in the viewer: imported again by the next open); two imports at once
+# make one cache; markers and marker sets survive all of it.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -145,6 +146,28 @@ expect 1 "^nxtop: cannot write the cache $tmp/nxtop-[A-Za-z0-9]{8}\.tmp: (File t
 	sh -c "ulimit -f 2048; exec \"$NXTOP\" import -q \"$p\""
 no_file "$c"
 no_temps "$tmp" "file size limit"
+# ... a bundle whose system profile fits and whose device profiles do
+# not: nxtop import fails as a whole (it kept the system profile, the
+# device profiles "failed" for good, and exited 0) ...
+b="$tmp/b"
+"$NXTOP" demo --events 20000 --system-events 2000 --seed 3 --write "$b" \
+	>/dev/null 2>&1 || fail "demo bundle failed"
+expect 1 "^nxtop: cannot write the cache $tmp/nxtop-[A-Za-z0-9]{8}\.tmp(-[A-Za-z0-9]{8})?: (File too large|write failed \(a full disk or a file size limit\?\))$" \
+	sh -c "ulimit -f 12288; exec \"$NXTOP\" import -q \"$b\""
+no_file "$b.nxdb"
+no_temps "$tmp" "bundle past the file size limit"
+# ... and in the viewer, which imports them in the background: failed
+# for now, and imported again by the next open once there is room
+printf 'wait\nkeys D\ndump devlist\nkeys Q\n' > "$tmp/wait.keys"
+sh -c "ulimit -f 12288; exec \"$NXTOP\" -q --headless=\"$tmp/wait.keys\" --dump=\"$tmp\" \"$b\"" ||
+	fail "the viewer past the file size limit failed"
+[ "$(grep -c ' failed ' "$tmp/devlist")" = 2 ] ||
+	fail "device profiles past the limit not failed: $(cat "$tmp/devlist")"
+expect 0 "rebuilding $b.nxdb \(a device profile could not be written to it before; importing it again\)" \
+	"$NXTOP" summary "$b"
+[ "$(grep -c 'json .* ready$' "$out")" = 2 ] ||
+	fail "device profiles not imported again: $(grep json "$out")"
+no_temps "$tmp" "bundle imported again"
 # ... and a real one, where a small tmpfs can be mounted (root): the
 # cache of this profile does not fit in 2 MB
 mkdir "$tmp/small"

@@ -493,6 +493,16 @@ static int built_here(sqlite3 *db, const char *path)
 	       check_sources(db, NULL, NULL, NULL) == CACHE_FRESH;
 }
 
+/* A device profile failed for want of space (or a write error), not
+ * for its input: writer_fail_queued marked it. */
+static int marked_retry(sqlite3 *db)
+{
+	int64_t v = 0;
+
+	return !query_int(db, "SELECT value FROM meta WHERE key='"
+			  CACHE_META_RETRY "'", &v) && v == 1;
+}
+
 /* Opens a cache for reading; a link is refused unless allowed. */
 static sqlite3 *open_ro(const char *path, int links)
 {
@@ -529,6 +539,9 @@ enum cache_state cache_check(const char *path, const char *input,
 		st = validated(db, VALIDATE_QUICK, why);
 	if (st == CACHE_FRESH && input)
 		st = check_bound(db, input, why);
+	if (st == CACHE_FRESH && input && marked_retry(db))
+		st = say(why, CACHE_STALE, "%s", "a device profile could not be"
+			 " written to it before; importing it again");
 	else if (st == CACHE_FRESH && !built_here(db, path))
 		st = validated(db, VALIDATE_FULL, why);
 	sqlite3_close(db);

@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 
 #define CACHE_SUFFIX ".nxdb"
+/* The meta key of a cache that a device profile could not be written
+ * into (a full disk): the next open builds it again. */
+#define CACHE_META_RETRY "retry"
 
 enum cache_state {
 	CACHE_MISSING,		/* no file */

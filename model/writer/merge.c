@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cache/cache.h"
 #include "model/cache/db.h"
 #include "model/file.h"
 #include "model/util.h"
@@ -190,7 +191,7 @@ int writer_merge_finished(const char *cache, const char *part,
 }
 
 int writer_fail_queued(const char *cache, int64_t profile,
-		       const char *message)
+		       const char *message, int retry)
 {
 	sqlite3 *db = open_rw(cache);
 	sqlite3_stmt *st = NULL;
@@ -219,6 +220,9 @@ int writer_fail_queued(const char *cache, int64_t profile,
 	if (!rc)
 		rc = exec_for(db, "UPDATE profile SET state='failed' WHERE id=?1",
 			      profile);
+	if (!rc && retry)
+		rc = db_exec(db, "INSERT OR REPLACE INTO meta VALUES('"
+			     CACHE_META_RETRY "', 1)");
 	rc = rc ? -1 : db_exec(db, "COMMIT");
 	if (rc)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

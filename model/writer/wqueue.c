@@ -464,6 +464,11 @@ void wq_end(struct wqueue *q)
 	memcpy(q->cur->data + q->op_start + 2, &q->nparams, 2);
 }
 
+int wq_broken(struct wqueue *q)
+{
+	return atomic_load(&q->failed);
+}
+
 int wq_failed(struct wqueue *q)
 {
 	if (!atomic_load(&q->failed))

@@ -35,6 +35,8 @@ void wq_restate(struct wqueue *q, int stmt, const char *sql);
 
 /* Nonzero once a statement failed; err_get() then says why. */
 int wq_failed(struct wqueue *q);
+/* The same, err_get() left as it is. */
+int wq_broken(struct wqueue *q);
 /* Runs everything queued and stops the thread; 0 on success, else -1
  * with err_get() set. The queue is freed either way. */
 int wq_finish(struct wqueue *q);

@@ -323,6 +323,11 @@ void writer_set_stop(struct writer *w, const int *stop)
 				 NULL, (void *)stop);
 }
 
+int writer_broken(const struct writer *w)
+{
+	return w->q && wq_broken(w->q);
+}
+
 int writer_failed(const struct writer *w)
 {
 	if (w->stop && __atomic_load_n(w->stop, __ATOMIC_RELAXED)) {

@@ -196,9 +196,11 @@ int writer_queued(const char *path, struct wqueued **out, size_t *n);
 void writer_queued_free(struct wqueued *v, size_t n);
 
 /* Marks the queued profile of the finished cache "failed", with a
- * warning of its system profile saying message. */
+ * warning of its system profile saying message; with retry (the cache
+ * could not be written, not the input read) the cache is also marked
+ * to be built again at its next open (cache_check). */
 int writer_fail_queued(const char *cache, int64_t profile,
-		       const char *message);
+		       const char *message, int retry);
 /* After finishing, the cache is kept in WAL mode, so that parts can be
  * merged into it while it is read. */
 int writer_wal(const char *path);
@@ -339,5 +341,8 @@ uint64_t writer_rows(const struct writer *w);
 /* 1 after an SQLite error (a full disk) or a limit, with err_get()
  * saying which; else 0. Importers stop early on it. */
 int writer_failed(const struct writer *w);
+/* 1 after an SQLite error writing the cache (a full disk, a file size
+ * limit, a write error: not the input's fault), err_get() untouched. */
+int writer_broken(const struct writer *w);
 
 #endif

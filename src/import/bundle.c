@@ -295,6 +295,8 @@ struct devjob {
 	int64_t profile;	/* in the part */
 	int rc;
 	int changed;		/* the file changed while it was read */
+	int broken;		/* it failed writing the cache (a full disk),
+				 * not reading the file */
 	char *error;
 };
 
@@ -368,10 +370,13 @@ static void import_part(struct writer *w, struct devjob *j, size_t idx,
 		}
 		import_result_free(&res);
 	}
-	if (!j->rc)
+	if (!j->rc) {
 		j->rc = writer_finish(w);
-	else
+		j->broken = j->rc != 0;
+	} else {
+		j->broken = writer_broken(w);
 		writer_abort(w);
+	}
 	if (j->rc)
 		j->error = xstrdup(err_get());
 }
@@ -389,6 +394,7 @@ static void run_job(struct pool *pl, size_t idx)
 	w = part_open(pl->tmp, &j->part);
 	if (!w) {
 		j->rc = -1;
+		j->broken = 1;
 		j->error = xstrdup(err_get());
 		return;
 	}
@@ -829,12 +835,16 @@ int bundle_import_devices(struct writer *w, const char *dir,
 	else if (pool.njobs)
 		run_pool(&pool);
 	import_show(o, NULL, -1, 0);
-	/* a torn read is never kept: the whole import fails */
+	/* a torn read is never kept, nor a cache short of a device
+	 * profile that did not fit: the whole import fails */
 	for (size_t i = 0; i < pl.n && !rc; i++) {
 		if (pl.jobs[i].changed) {
 			err_set("%s/%s: the file changed while it was read (is it"
 				" still being written?); nothing was kept", dir,
 				pl.jobs[i].file);
+			rc = -1;
+		} else if (pl.jobs[i].rc && pl.jobs[i].broken) {
+			err_set("%s", pl.jobs[i].error);
 			rc = -1;
 		}
 	}
@@ -892,6 +902,7 @@ static int import_queued(const char *cache, const struct wqueued *q,
 
 	if (fd < 0 || !(w = writer_open(part))) {
 		j->rc = -1;
+		j->broken = 1;
 		j->error = xstrdup(err_get());
 	} else {
 		int have = !stat(j->path, &before);
@@ -907,6 +918,7 @@ static int import_queued(const char *cache, const struct wqueued *q,
 		}
 		if (!j->rc && writer_merge_finished(cache, part, q->profile)) {
 			j->rc = -1;
+			j->broken = 1;
 			j->error = xstrdup(err_get());
 		}
 	}
@@ -936,11 +948,13 @@ int bundle_import_queued(const char *cache, const struct wqueued *q,
 	if (rc && stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
 		rc = 1;
 	} else if (rc) {
-		char *msg = xasprintf("device profile %s was not imported: %s",
-				      j.file, j.error);
+		char *msg = xasprintf("device profile %s was not imported: %s%s",
+				      j.file, j.error, j.broken ? " (nxtop"
+				      " imports it again at the next open)" :
+				      "");
 
 		err_set("%s", j.error);
-		writer_fail_queued(cache, q->profile, msg);
+		writer_fail_queued(cache, q->profile, msg, j.broken);
 		free(msg);
 	}
 	job_free(&j);
