@@ -26,7 +26,7 @@
 # stacked-tab: Tab between A's and B's headings of the matches; mouse,
 # mouse-lists: clicks, double-clicks, drags and wheel steps sent as the
 # SGR mouse reports of xterm, which curses decodes for
-# TERM=xterm-256color), and
+# TERM=xterm-256color); TERM=dumb refused in one line; and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -258,6 +258,17 @@ await 100 clip_has "^nxtop '\{0,1\}$tmp/p.json" ||
 tm capture-pane -p -t t | tail -n 1 | grep -qF "$(tm show-buffer 2>/dev/null)" ||
 	fail "osc52: the clipboard is not the status line's: $(tm show-buffer 2>&1)"
 tm set-option -s set-clipboard off
+
+# a terminal that cannot move its cursor (TERM=dumb, as in an editor's
+# shell buffer): one line saying so and exit status 1, not a screen
+# drawn on its last line
+tm kill-session -t t 2>/dev/null
+tm new-session -d -s t -x 120 -y 24 \
+	"env LC_ALL=C.UTF-8 TERM=dumb '$NXTOP' -q '$tmp/p.json'; echo nxtop-exited \$?; sleep 30"
+await 200 pane_has "nxtop-exited" || fail "TERM=dumb: nxtop did not exit: $(tm capture-pane -p -t t)"
+tm capture-pane -p -t t | grep -q "^nxtop: terminal type 'dumb' cannot move the cursor: the viewer needs one that can (for text, try 'nxtop summary')$" &&
+	tm capture-pane -p -t t | grep -q "^nxtop-exited 1$" ||
+	fail "TERM=dumb: $(tm capture-pane -p -t t)"
 
 # q quits and the shell's screen comes back
 run start

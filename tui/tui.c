@@ -936,6 +936,24 @@ static enum color_level color_level(const struct tui_opts *o)
 	return COLORS_256;	/* draw_setup lowers it to what there is */
 }
 
+/* TERM=dumb (an editor's shell buffer): curses starts, and every line
+ * lands on the last one. 1 if the terminal can, else 0 with the screen
+ * given back and err_get() set. */
+static int moves_cursor(struct tui *t)
+{
+	char *cup = tigetstr("cup");
+
+	if (cup && cup != (char *)-1)
+		return 1;
+	err_set("terminal type '%s' cannot move the cursor: the viewer"
+		" needs one that can (for text, try 'nxtop summary')",
+		termname());
+	endwin();
+	delscreen(t->screen);
+	t->screen = NULL;
+	return 0;
+}
+
 static int start_curses(struct tui *t, const struct tui_opts *o)
 {
 	static const char *const virt[] = { "xterm-256color", "xterm",
@@ -977,6 +995,8 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 				getenv("TERM") ? getenv("TERM") : "(unset)");
 			return -1;
 		}
+		if (!moves_cursor(t))
+			return -1;
 		set_escdelay(TUI_ESCDELAY_MS);	/* the screen's own copy */
 	}
 	cbreak();
