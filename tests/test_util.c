@@ -396,32 +396,52 @@ static void test_note_clean(void **state)
 	assert_inert(buf, n);
 }
 
+/* A pty that stderr writes to: its master end (-1 where ptys cannot be
+ * had), the slave in *slave, stderr's own descriptor in *saved. */
+static int pty_stderr(int *slave, int *saved)
+{
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+
+	if (master < 0 || grantpt(master) || unlockpt(master)) {
+		if (master >= 0)
+			close(master);
+		return -1;
+	}
+	*slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	assert_true(*slave >= 0);
+	*saved = dup(STDERR_FILENO);
+	fflush(stderr);
+	dup2(*slave, STDERR_FILENO);
+	return master;
+}
+
+/* stderr back where it was. */
+static void pty_stderr_end(int slave, int saved)
+{
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(slave);
+}
+
 /* The progress line, in a real terminal (a pty): shown after a second,
  * with the name cleaned. */
 static void test_progress_clean(void **state)
 {
 	struct timespec wait = { 1, 100000000 };
 	char buf[1024];
-	int master = posix_openpt(O_RDWR | O_NOCTTY), slave, saved;
+	int slave, saved, master = pty_stderr(&slave, &saved);
 	struct progress *p;
 	ssize_t n;
 
 	(void)state;
-	if (master < 0 || grantpt(master) || unlockpt(master))
+	if (master < 0)
 		skip();
-	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-	assert_true(slave >= 0);
-	saved = dup(STDERR_FILENO);
-	fflush(stderr);
-	dup2(slave, STDERR_FILENO);
 	p = progress_new(1);
 	nanosleep(&wait, NULL);
 	progress_update(p, hostile_name, 42, 7);
 	progress_free(p);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	close(slave);
+	pty_stderr_end(slave, saved);
 	n = read(master, buf, sizeof(buf));
 	close(master);
 	assert_true(n > 0);
@@ -441,18 +461,13 @@ static void test_progress_fits(void **state)
 	struct timespec wait = { 1, 100000000 };
 	struct winsize ws = { .ws_row = 24, .ws_col = 40 };
 	char buf[1024], *line;
-	int master = posix_openpt(O_RDWR | O_NOCTTY), slave, saved;
+	int slave, saved, master = pty_stderr(&slave, &saved);
 	struct progress *p;
 	ssize_t n;
 
 	(void)state;
-	if (master < 0 || grantpt(master) || unlockpt(master))
+	if (master < 0)
 		skip();
-	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-	assert_true(slave >= 0);
-	saved = dup(STDERR_FILENO);
-	fflush(stderr);
-	dup2(slave, STDERR_FILENO);
 	for (int cols = 40; cols >= 3; cols -= 37) {
 		ws.ws_col = (unsigned short)cols;
 		assert_int_equal(ioctl(slave, TIOCSWINSZ, &ws), 0);
@@ -476,9 +491,7 @@ static void test_progress_fits(void **state)
 		free(line);
 		n = read(master, buf, sizeof(buf));
 	}
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	close(slave);
+	pty_stderr_end(slave, saved);
 	close(master);
 }
 
