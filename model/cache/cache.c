@@ -537,13 +537,15 @@ enum cache_state cache_check(const char *path, const char *input,
 	st = check_versions(db, why);
 	if (st == CACHE_FRESH)
 		st = validated(db, VALIDATE_QUICK, why);
-	if (st == CACHE_FRESH && input)
+	if (st == CACHE_FRESH && input) {
 		st = check_bound(db, input, why);
-	if (st == CACHE_FRESH && input && marked_retry(db))
-		st = say(why, CACHE_STALE, "%s", "a device profile could not be"
-			 " written to it before; importing it again");
-	else if (st == CACHE_FRESH && !built_here(db, path))
+		if (st == CACHE_FRESH && marked_retry(db))
+			st = say(why, CACHE_STALE, "%s", "a device profile could"
+				 " not be written to it before; importing it"
+				 " again");
+	} else if (st == CACHE_FRESH && !built_here(db, path)) {
 		st = validated(db, VALIDATE_FULL, why);
+	}
 	sqlite3_close(db);
 	return st;
 }
