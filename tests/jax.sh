@@ -5,7 +5,8 @@
 # the others; each host file's events are the rows of its host group,
 # as jq counts them in the files; an XPlane-only run fails with one line
 # saying how to get a trace JSON; a new run or a changed file rebuilds;
-# export -o writes no trace file of the run, old or new.
+# export -o writes no trace file of the run, old or new; a run or a trace
+# file that is a link is skipped, with one line saying so.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -125,6 +126,23 @@ expect 1 "$xplane$" "$NXTOP" import "$tmp/xp"
 [ "$(wc -l < "$err")" -eq 1 ] || fail "XPlane: not one line: $(cat "$err")"
 no_file "$tmp/xp.nxdb"
 expect 1 "$xplane" "$NXTOP" summary -q "$runs/2026_11_19_08_00_00"
+
+# links lead nowhere: a run folder or a trace file that is a link (here
+# out of the log folder) is not read, and a line says it was skipped
+mkdir -p "$tmp/out/2099_01_01_00_00_00" "$tmp/lnk/plugins/profile/2026_01_01_00_00_00"
+cp "$runs/$new/beta.trace.json.gz" "$tmp/out/2099_01_01_00_00_00/"
+cp "$runs/$new/beta.trace.json.gz" "$tmp/out/"
+ln -s "$tmp/out/2099_01_01_00_00_00" "$tmp/lnk/plugins/profile/"
+ln -s "$tmp/out/beta.trace.json.gz" "$tmp/lnk/plugins/profile/2026_01_01_00_00_00/"
+cp "$runs/2026_11_20_09_30_00/alpha.trace.json.gz" "$tmp/lnk/plugins/profile/2026_01_01_00_00_00/"
+expect 0 "^Run +2026_01_01_00_00_00$" "$NXTOP" summary -q "$tmp/lnk"
+grep -q "profile: 1 link(s) skipped (2099_01_01_00_00_00): a JAX run and its trace files must be real folders and files$" "$err" ||
+	fail "linked run: $(cat "$err")"
+grep -q "2026_01_01_00_00_00: 1 link(s) skipped (beta.trace.json.gz)" "$err" ||
+	fail "linked trace file: $(cat "$err")"
+expect 0 "^Events +1 slice " "$NXTOP" summary -q "$tmp/lnk"
+expect 1 "no run '2099_01_01_00_00_00'" \
+	"$NXTOP" summary -q --run 2099_01_01_00_00_00 "$tmp/lnk"
 
 # nxtop list: a folder holding a JAX log folder lists it (kind jax, the
 # bytes of its newest run's files); the folder of runs lists each run

@@ -129,10 +129,21 @@ static char **list(const char *dir, int (*keep)(const char *path,
 	return v;
 }
 
+/* A run is a real folder: a link could lead out of the log folder. */
 static int keep_run(const char *path, const char *name)
 {
+	struct stat sb;
+
 	(void)name;
-	return is_dir(path);
+	return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+static int keep_link(const char *path, const char *name)
+{
+	struct stat sb;
+
+	(void)name;
+	return !lstat(path, &sb) && S_ISLNK(sb.st_mode);
 }
 
 int jax_takes_name(const char *name)
@@ -144,7 +155,7 @@ static int keep_trace(const char *path, const char *name)
 {
 	struct stat sb;
 
-	return jax_takes_name(name) && !stat(path, &sb) && S_ISREG(sb.st_mode);
+	return jax_takes_name(name) && !lstat(path, &sb) && S_ISREG(sb.st_mode);
 }
 
 static int keep_xplane(const char *path, const char *name)
@@ -184,6 +195,20 @@ static char *run_list_but(const struct jax *j, const char *skip)
 static char *run_list(const struct jax *j)
 {
 	return run_list_but(j, NULL);
+}
+
+/* Says which links in dir were passed over: nxtop reads no file outside
+ * the log folder through a link. */
+static void warn_links(const char *dir)
+{
+	size_t n;
+	char **v = list(dir, keep_link, &n);
+
+	if (n)
+		err_note("%s: %zu link(s) skipped (%s%s): a JAX run and its trace"
+			 " files must be real folders and files", dir, n, v[0],
+			 n > 1 ? ", ..." : "");
+	free_names(v, n);
 }
 
 /* Picks the run: --run, else the one the input names, else the newest. */
@@ -355,8 +380,10 @@ int import_jax(struct writer *w, const char *dir, const struct import_opts *o)
 		return -1;
 	}
 	j.runs = list(j.root, keep_run, &j.nruns);
+	warn_links(j.root);
 	if (!pick_run(&j, o)) {
 		run = xasprintf("%s/%s", j.root, j.run);
+		warn_links(run);
 		if (!find_files(&j, run))
 			rc = import_run(w, &j, run, real, o);
 	}
