@@ -376,7 +376,8 @@ static Nxpf__TrackEvent *iid_event(uint32_t seq, uint64_t ts, int type,
 
 /* interned: names, a category and an annotation name by iid; a reset
  * gives iid 1 a new meaning; after a lost packet, events needing the
- * state are skipped until the next reset. */
+ * state are skipped until the next reset; a name iid never defined is
+ * named as such. */
 static void fx_interned(void)
 {
 	Nxpf__TracePacket *p;
@@ -415,7 +416,7 @@ static void fx_interned(void)
 	emit(p);
 	iid_event(7, 4500, INSTANT, 2, 1, 2, &p);
 	emit(p);
-	/* an unknown iid on a valid sequence gives an empty name */
+	/* an unknown iid on a valid sequence gives a placeholder name */
 	e = iid_event(7, 5000, INSTANT, 2, 0, 1 | 2, &p);
 	e->name_field_case = NXPF__TRACK_EVENT__NAME_FIELD_NAME_IID;
 	e->name_iid = 77;

@@ -317,6 +317,7 @@ static int64_t event_name(struct pftrace *p, const Nxpf__TrackEvent *te,
 			  const struct pf_seq *q, const char **text)
 {
 	uint64_t iid = 0;
+	int interned = 1;
 	struct pf_str *s;
 
 	*text = "";
@@ -329,10 +330,20 @@ static int64_t event_name(struct pftrace *p, const Nxpf__TrackEvent *te,
 		iid = te->name_iid;
 	else if (te->legacy_event && te->legacy_event->has_name_iid)
 		iid = te->legacy_event->name_iid;
+	else
+		interned = 0;
 	s = iid ? pfseq_lookup(q, PF_NAMES, iid) : NULL;
 	if (s) {
 		*text = s->s;
 		return str_sid(p, s);
+	}
+	if (interned) {
+		/* a name never defined: visible, and counted */
+		p->n_unknown_name++;
+		snprintf(p->unknown_name, sizeof(p->unknown_name),
+			 "(unknown name iid %" PRIu64 ")", iid);
+		*text = p->unknown_name;
+		return writer_string(p->w, p->unknown_name);
 	}
 	if (!p->empty_name)
 		p->empty_name = writer_string(p->w, "");
@@ -945,6 +956,8 @@ static void warnings(struct pftrace *p)
 	     " dropped");
 	warn(p, p->n_nonfinite, "counter value(s) that are no finite number"
 	     " (NaN or infinity) were left out");
+	warn(p, p->n_unknown_name, "event(s) naming an interned name that"
+	     " was never defined were named (unknown name iid N)");
 	warn(p, p->n_zstd, "zstd-compressed packet bundle(s) were skipped"
 	     " (only deflate is supported)");
 	warn(p, pfclk_unconverted(p->clocks), "timestamp(s) in a clock no"

@@ -102,6 +102,7 @@ struct pftrace {
 	struct neuron *neuron;	/* Neuron device rows, once needed */
 	struct pf_open inst;	/* scratch for instants and complete events */
 	int64_t empty_name;	/* string id of "" */
+	char unknown_name[48];	/* placeholder of an undefined name iid */
 	int system;		/* Neuron system rows seen */
 	struct jrec where;	/* the packet being read, for errors */
 	int64_t min_ts, max_ts;
@@ -110,6 +111,7 @@ struct pftrace {
 	/* counted and reported as import warnings */
 	uint64_t n_skipped_state, n_unmatched_end, n_no_ts, n_overflow;
 	uint64_t n_flows_dropped, n_zstd, n_bad_clock, n_nonfinite;
+	uint64_t n_unknown_name;
 };
 
 void pfev_init(struct pftrace *p);
