@@ -80,23 +80,24 @@ static int engines(struct model *m, int64_t p, struct summary *s)
 }
 
 /* Rows of one kind sharing a name (two hosts' "Thread 1") are told
- * apart as GROUP/ROW, the name --tracks takes. */
-static int shared_names(struct model *m, int64_t p, struct summary *s,
-			const int64_t *ids)
+ * apart as GROUP/ROW, the name --tracks takes: label[i] is set for
+ * those, left NULL for the others. */
+static int shared_names(struct model *m, int64_t p, size_t n,
+			const char *const *name, const char *const *kind,
+			const int64_t *ids, char **label)
 {
 	struct mtrack *t = NULL;
 	size_t nt = 0;
 
-	for (size_t i = 0; i < s->ntracks; i++) {
-		struct sum_track *a = &s->tracks[i];
+	for (size_t i = 0; i < n; i++) {
 		struct strbuf sb;
 		size_t k, j;
 
-		for (j = 0; j < s->ntracks; j++)
-			if (j != i && !strcmp(s->tracks[j].kind, a->kind) &&
-			    !strcasecmp(s->tracks[j].name, a->name))
+		for (j = 0; j < n; j++)
+			if (j != i && !strcmp(kind[j], kind[i]) &&
+			    !strcasecmp(name[j], name[i]))
 				break;
-		if (j == s->ntracks)
+		if (j == n)
 			continue;
 		if (!t && model_tracks(m, p, &t, &nt))
 			return -1;
@@ -106,11 +107,34 @@ static int shared_names(struct model *m, int64_t p, struct summary *s,
 			continue;
 		sb_init(&sb);
 		model_track_label(t, nt, k, &sb);
-		free(a->label);
-		a->label = sb_detach(&sb);
+		free(label[i]);
+		label[i] = sb_detach(&sb);
 	}
 	model_tracks_free(t, nt);
 	return 0;
+}
+
+/* The labels of the rows (see shared_names). */
+static int track_labels(struct model *m, int64_t p, struct summary *s,
+			const int64_t *ids)
+{
+	const char **name = xreallocarray(NULL, s->ntracks + 1, sizeof(*name));
+	const char **kind = xreallocarray(NULL, s->ntracks + 1, sizeof(*kind));
+	char **label = xreallocarray(NULL, s->ntracks + 1, sizeof(*label));
+	int rc;
+
+	for (size_t i = 0; i < s->ntracks; i++) {
+		name[i] = s->tracks[i].name;
+		kind[i] = s->tracks[i].kind;
+		label[i] = s->tracks[i].label;
+	}
+	rc = shared_names(m, p, s->ntracks, name, kind, ids, label);
+	for (size_t i = 0; i < s->ntracks; i++)
+		s->tracks[i].label = label[i];
+	free(name);
+	free(kind);
+	free(label);
+	return rc;
 }
 
 static int tracks(struct model *m, int64_t p, struct summary *s)
@@ -141,7 +165,69 @@ static int tracks(struct model *m, int64_t p, struct summary *s)
 		t->dur_sum = sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
-	rc = shared_names(m, p, s, ids);
+	rc = track_labels(m, p, s, ids);
+	free(ids);
+	return rc;
+}
+
+/* The labels of the counter rows (see shared_names). */
+static int counter_labels(struct model *m, int64_t p, struct summary *s,
+			  const int64_t *ids)
+{
+	const char **name = xreallocarray(NULL, s->ncounters + 1, sizeof(*name));
+	const char **kind = xreallocarray(NULL, s->ncounters + 1, sizeof(*kind));
+	char **label = xreallocarray(NULL, s->ncounters + 1, sizeof(*label));
+	int rc;
+
+	for (size_t i = 0; i < s->ncounters; i++) {
+		name[i] = s->counters[i].name;
+		kind[i] = "counter";
+		label[i] = s->counters[i].label;
+	}
+	rc = shared_names(m, p, s->ncounters, name, kind, ids, label);
+	for (size_t i = 0; i < s->ncounters; i++)
+		s->counters[i].label = label[i];
+	free(name);
+	free(kind);
+	free(label);
+	return rc;
+}
+
+/* Counter rows with their samples, min, max and mean (the selection
+ * export's figures over the whole profile). */
+static int counters(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m,
+		"SELECT t.name, t.unit, count(c.ts), min(c.value),"
+		" max(c.value), avg(c.value), t.id FROM track t"
+		" LEFT JOIN counter c ON c.track_id = t.id"
+		" WHERE t.profile_id = ?1 AND t.kind = 'counter'"
+		" GROUP BY t.id ORDER BY t.sort_key, t.id", p);
+	size_t cap = 0, idcap = 0;
+	int64_t *ids = NULL;
+	int rc;
+
+	if (!st)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct sum_counter *c;
+
+		s->counters = xgrow(s->counters, &cap, s->ncounters + 1,
+				    sizeof(*c));
+		ids = xgrow(ids, &idcap, s->ncounters + 1, sizeof(*ids));
+		ids[s->ncounters] = sqlite3_column_int64(st, 6);
+		c = &s->counters[s->ncounters++];
+		c->name = db_col_str(st, 0);
+		c->label = NULL;
+		c->unit = sqlite3_column_type(st, 1) == SQLITE_NULL ? NULL :
+			  db_col_str(st, 1);
+		c->n = sqlite3_column_int64(st, 2);
+		c->vmin = sqlite3_column_double(st, 3);
+		c->vmax = sqlite3_column_double(st, 4);
+		c->mean = sqlite3_column_double(st, 5);
+	}
+	sqlite3_finalize(st);
+	rc = counter_labels(m, p, s, ids);
 	free(ids);
 	return rc;
 }
@@ -490,7 +576,7 @@ int summary_compute(struct model *m, int64_t profile, struct summary *s)
 		s->n_counter_samples = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (engines(m, profile, s) || tracks(m, profile, s) ||
-	    dma(m, profile, s) || layers(m, profile, s) ||
+	    counters(m, profile, s) || dma(m, profile, s) || layers(m, profile, s) ||
 	    warnings(m, profile, s) || trace_counts(m, profile, s))
 		return -1;
 	checks(m, s);
@@ -511,6 +597,12 @@ void summary_free(struct summary *s)
 		free(s->tracks[i].kind);
 	}
 	free(s->tracks);
+	for (size_t i = 0; i < s->ncounters; i++) {
+		free(s->counters[i].name);
+		free(s->counters[i].label);
+		free(s->counters[i].unit);
+	}
+	free(s->counters);
 	for (size_t i = 0; i < s->nqtypes; i++)
 		free(s->qtypes[i].type);
 	free(s->qtypes);

@@ -30,6 +30,14 @@ struct sum_track {
 	int64_t n, busy_ns, dur_sum;
 };
 
+/* A counter row: its samples and values, as the selection export
+ * computes them over the whole profile. */
+struct sum_counter {
+	char *name, *label, *unit;	/* label as sum_track's; unit or NULL */
+	int64_t n;			/* samples */
+	double vmin, vmax, mean;
+};
+
 struct sum_qtype {
 	char *type;
 	int64_t packets, packet_bytes;
@@ -82,6 +90,8 @@ struct summary {
 	struct sum_engine eng[ENG_COUNT];
 	struct sum_track *tracks;
 	size_t ntracks;
+	struct sum_counter *counters;	/* by row order */
+	size_t ncounters;
 	struct sum_qtype *qtypes;
 	size_t nqtypes;
 	struct sum_layer *layers;	/* by start time */

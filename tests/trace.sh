@@ -164,6 +164,39 @@ if have jq; then
 		fail "trace summary JSON: $(cat "$out")"
 fi
 
+# a trace's counters are listed in its summary (name, unit, samples,
+# min, max, mean), with the numbers the selection export gives them
+printf '{"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":5,"name":"a"},
+{"ph":"C","pid":1,"ts":1,"name":"mem","args":{"value":10}},
+{"ph":"C","pid":1,"ts":2,"name":"mem","args":{"value":30}},
+{"ph":"C","pid":1,"ts":4,"name":"mem","args":{"value":5}},
+{"ph":"C","pid":2,"ts":3,"name":"mem","args":{"value":7}},
+{"ph":"C","pid":1,"ts":3,"name":"q","args":{"rd":1.5,"wr":2}}]}' > "$tmp/cnt.json"
+expect 0 "" "$NXTOP" summary -q "$tmp/cnt.json"
+sed -n '/^Counters$/,/^$/p' "$out" > "$tmp/cnt.got"
+cat > "$tmp/cnt.want" <<'WANT'
+Counters
+  Counter        Unit  Samples  Min  Max  Mean
+  Process 1/mem  -           3    5   30    15
+  q rd           -           1  1.5  1.5   1.5
+  q wr           -           1    2    2     2
+  Process 2/mem  -           1    7    7     7
+WANT
+cmp -s "$tmp/cnt.got" "$tmp/cnt.want" || fail "trace summary counters: $(cat "$out")"
+if have jq; then
+	for f in cnt.json counters.pftrace; do
+		"$NXTOP" summary -q --format json "$tmp/$f" > "$tmp/sum.json" ||
+			fail "$f: summary --format json failed"
+		"$NXTOP" export -q --format json "$tmp/$f" > "$tmp/sel.json" ||
+			fail "$f: export --format json failed"
+		got=$(jq -c '[.counters[] | [.samples, .min, .max, .mean]]' "$tmp/sum.json")
+		want=$(jq -c '[.rows[] | select(.kind == "counter") |
+			[.samples, .min, .max, .mean]]' "$tmp/sel.json")
+		[ "$got" != "[]" ] && [ "$got" = "$want" ] ||
+			fail "$f: summary counters $got, the export's $want"
+	done
+fi
+
 # a process and its thread named by a 1000-character command line, a
 # slice named after it: text keeps every column within 100 columns
 # (cut in the middle), JSON and CSV keep the whole name

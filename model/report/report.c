@@ -251,6 +251,46 @@ static void rows_text(const struct summary *s, FILE *f)
 	table_free(t);
 }
 
+/* A counter's min, max or mean as the selection export prints it; "-"
+ * without a sample. */
+static void counter_cell(struct table *t, const struct sum_counter *c,
+			 double v)
+{
+	if (c->n)
+		table_printf(t, "%.6g", v);
+	else
+		table_text(t, "-");
+}
+
+static void counters_text(const struct summary *s, FILE *f)
+{
+	struct table *t;
+
+	if (!s->ncounters)
+		return;
+	t = table_new();
+	table_col(t, "Counter", 0);
+	table_col(t, "Unit", 0);
+	table_col(t, "Samples", 1);
+	table_col(t, "Min", 1);
+	table_col(t, "Max", 1);
+	table_col(t, "Mean", 1);
+	for (size_t i = 0; i < s->ncounters; i++) {
+		const struct sum_counter *c = &s->counters[i];
+
+		table_row(t);
+		table_text(t, c->label ? c->label : c->name);
+		table_text(t, c->unit ? c->unit : "-");
+		table_int(t, c->n);
+		counter_cell(t, c, c->vmin);
+		counter_cell(t, c, c->vmax);
+		counter_cell(t, c, c->mean);
+	}
+	fputs("\nCounters\n", f);
+	table_write_text(t, f, 2);
+	table_free(t);
+}
+
 static void dma_text(const struct summary *s, FILE *f)
 {
 	struct table *t;
@@ -431,6 +471,8 @@ void report_summary_text(const struct summary *s, FILE *f)
 	if (s->n_instructions)
 		engines_text(s, f);
 	rows_text(s, f);
+	if (summary_is_trace(s))
+		counters_text(s, f);
 	dma_text(s, f);
 	layers_text(s, f);
 	checks_text(s, f);
@@ -502,6 +544,39 @@ static void rows_json(const struct summary *s, struct jout *j)
 		jout_obj(j);
 		report_row_json(j, r->label ? r->label : r->name, r->kind, r->n,
 				r->dur_sum, r->busy_ns);
+		jout_end(j);
+	}
+	jout_end(j);
+}
+
+/* A counter's figure; null without a sample, as the selection export. */
+static void counter_json(struct jout *j, const char *key,
+			 const struct sum_counter *c, double v)
+{
+	jout_key(j, key);
+	if (c->n)
+		jout_real(j, v);
+	else
+		jout_null(j);
+}
+
+static void counters_json(const struct summary *s, struct jout *j)
+{
+	jout_arr(j);
+	for (size_t i = 0; i < s->ncounters; i++) {
+		const struct sum_counter *c = &s->counters[i];
+
+		jout_obj(j);
+		jout_kstr(j, "name", c->label ? c->label : c->name);
+		jout_key(j, "unit");
+		if (c->unit)
+			jout_str(j, c->unit);
+		else
+			jout_null(j);
+		jout_kint(j, "samples", c->n);
+		counter_json(j, "min", c, c->vmin);
+		counter_json(j, "max", c, c->vmax);
+		counter_json(j, "mean", c, c->mean);
 		jout_end(j);
 	}
 	jout_end(j);
@@ -612,7 +687,10 @@ void report_summary_json(const struct summary *s, FILE *f)
 		neuron_json(s, &j);
 	jout_key(&j, "rows");
 	rows_json(s, &j);
-	if (!trace) {
+	if (trace) {
+		jout_key(&j, "counters");
+		counters_json(s, &j);
+	} else {
 		jout_key(&j, "dma_by_queue_type");
 		dma_json(s, &j);
 		jout_key(&j, "layers");
