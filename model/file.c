@@ -456,6 +456,11 @@ FILE *file_open_write(const char *path, int *created)
 		*created = fd >= 0;
 	if (fd >= 0)
 		goto opened;
+	if (errno == EISDIR && stat(path, &sb) && errno == ENOENT) {
+		/* "dir/" names a folder, which is not there */
+		err_set("%s: the folder does not exist", path);
+		return NULL;
+	}
 	if (errno != EEXIST) {
 		err_set("%s: %s", path, strerror(errno));
 		return NULL;

@@ -228,4 +228,8 @@ expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" 
 expect 2 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
 expect 1 "--section: no section 'nope' \(sections: summary, neff_header" "$NXTOP" export -q "$p" --what info --section nope
 expect 1 "$tmp/nodir/x.txt: No such file or directory" "$NXTOP" export -q "$p" -o "$tmp/nodir/x.txt"
+# a folder that is not there, named as one: one line saying so
+expect 1 "^nxtop: $tmp/nodir/: the folder does not exist$" "$NXTOP" export -q "$p" -o "$tmp/nodir/"
+[ "$(wc -l < "$err")" -eq 1 ] || fail "-o missing folder: not one line: $(cat "$err")"
+no_file "$tmp/nodir"
 pass
