@@ -91,9 +91,10 @@ void progress_update(struct progress *p, const char *what, int pct,
 	if (events)
 		sb_printf(&p->line, ", %" PRIu64 " event%s", events,
 			  events == 1 ? "" : "s");
-	fputs("\r\033[K", stderr);
 	fit_line(&p->line);
-	fputs(sb_cstr(&p->line), stderr);
+	/* one write: the terminal never shows the line cleared and not
+	 * yet written again (stderr writes each call at once) */
+	fprintf(stderr, "\r\033[K%s", sb_cstr(&p->line));
 	fflush(stderr);
 }
 
