@@ -20,6 +20,10 @@ expect 2 "invalid option '-o'" "$NXTOP" summary -o x y
 expect 0 "Usage: nxtop" "$NXTOP" --help
 expect 0 "nxtop 0" "$NXTOP" --version
 expect 0 "MIT License" "$NXTOP" --version
+# like --help, --version is an option of every command
+expect 0 "nxtop 0" "$NXTOP" -q -V
+expect 0 "nxtop 0" "$NXTOP" summary --version x
+expect 0 "nxtop 0" "$NXTOP" demo -V
 
 # bad input exits 1 with the file named
 expect 1 "nxtop: $tmp/nope.json: No such file or directory" "$NXTOP" summary "$tmp/nope.json"

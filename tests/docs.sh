@@ -62,7 +62,7 @@ for o in $(cat src/cli/*.c src/cli/*.h |
 done
 [ "$n" -ge 30 ] || fail "only $n long options found in src/cli/"
 for o in $(cat src/cli/*.c src/cli/*.h |
-	sed -n "s/.*_argument, *NULL, *'\\([a-zA-Z]\\)'.*/\\1/p" | sort -u) V; do
+	sed -n "s/.*_argument, *NULL, *'\\([a-zA-Z]\\)'.*/\\1/p" | sort -u); do
 	both option "-$o"
 done
 

@@ -125,6 +125,14 @@ static int cli_help(void)
 	return cli_finish(0);
 }
 
+/* The exit status of --version. */
+static int cli_version(void)
+{
+	printf("nxtop %s\nCopyright (c) 2026 The nxtop authors; "
+	       "MIT License (see LICENSE)\n", PACKAGE_VERSION);
+	return cli_finish(0);
+}
+
 /* Checks a filter option now, so that a typo is a usage error. */
 static void check_filters(const struct import_opts *o)
 {
@@ -175,6 +183,8 @@ int cli_common(struct cli *c, int opt)
 		return 1;
 	case 'h':
 		exit(cli_help());
+	case 'V':
+		exit(cli_version());
 	default:
 		return 0;
 	}

@@ -30,13 +30,14 @@ enum {
 	{ "force", no_argument, NULL, 'f' }, \
 	{ "quiet", no_argument, NULL, 'q' }, \
 	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }, \
 	{ "filter-nc", required_argument, NULL, CLI_OPT_FILTER_NC }, \
 	{ "filter-event-type", required_argument, NULL, CLI_OPT_FILTER_TYPE }, \
 	{ "filter-instance", required_argument, NULL, CLI_OPT_FILTER_INSTANCE }, \
 	{ "group", required_argument, NULL, CLI_OPT_GROUP }, \
 	{ "row", required_argument, NULL, CLI_OPT_ROW }, \
 	{ "run", required_argument, NULL, CLI_OPT_RUN }
-#define CLI_COMMON_SHORT "fqh"
+#define CLI_COMMON_SHORT "fqhV"
 
 /* Viewer options, taken by the commands that open the viewer. */
 enum { CLI_OPT_COLOR = 512, CLI_OPT_ASCII, CLI_OPT_HEADLESS, CLI_OPT_DUMP,

@@ -3,7 +3,6 @@
 
 #include <locale.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "src/cli/cli.h"
@@ -36,11 +35,6 @@ int main(int argc, char **argv)
 	/* numbers in JSON and exports always use '.' */
 	setlocale(LC_NUMERIC, "C");
 	opterr = 0;
-	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
-		printf("nxtop %s\nCopyright (c) 2026 The nxtop authors; "
-		       "MIT License (see LICENSE)\n", PACKAGE_VERSION);
-		return cli_finish(0);
-	}
 	for (size_t i = 0; argc > 1 && i < NX_ARRAY_SIZE(commands); i++) {
 		if (!strcmp(argv[1], commands[i].name)) {
 			c.cmd = commands[i].name;
