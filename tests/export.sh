@@ -216,6 +216,8 @@ expect 2 "--section goes with --what info" "$NXTOP" export -q "$tmp/none.json" -
 expect 2 "--unit goes with --what markers" "$NXTOP" export -q "$tmp/none.json" --unit ms
 expect 2 "--sort goes with --what layers" "$NXTOP" export -q "$tmp/none.json" --what window --sort=-dur
 expect 2 "--depth goes with --what layers" "$NXTOP" export -q "$tmp/none.json" --depth 3
+expect 2 "--sort: unknown column '-nope' \\(name, start, duration" "$NXTOP" export -q "$tmp/none.json" --what layers --sort=-nope
+expect 0 "^/sg00 " "$NXTOP" export -q "$p" --what layers --sort P99
 expect 2 "--query goes with --what search" "$NXTOP" export -q "$tmp/none.json" --what selection --query X
 expect 2 "--table-rows goes with --format parquet" "$NXTOP" demo --table-rows 10 --write "$tmp/nodemo"
 # a range that cannot be one is a usage error, told before the profile

@@ -52,10 +52,39 @@ static int check_query(const char *text)
 	return EXIT_USAGE;
 }
 
+/* "-dur": a column of the layer table, by its title or a short name,
+ * and whether it sorts descending; -1 for no column. */
+static int layer_sort(const char *s, enum layer_col *col, int *desc)
+{
+	*desc = 0;
+	if (*s == '-') {
+		*desc = 1;
+		s++;
+	}
+	for (int c = 0; c < LC_COUNT; c++) {
+		if (!strcasecmp(s, layer_col_names[c])) {
+			*col = (enum layer_col)c;
+			return 0;
+		}
+	}
+	if (!strcasecmp(s, "name"))
+		*col = LC_NAME;
+	else if (!strcasecmp(s, "dur") || !strcasecmp(s, "duration"))
+		*col = LC_DUR;
+	else if (!strcasecmp(s, "flops"))
+		*col = LC_FLOPS;
+	else
+		return -1;
+	return 0;
+}
+
 /* The options together, before any profile is read: each goes with
  * what it changes, and a range or a query that cannot be one is told. */
 static int check_args(struct export_args *a)
 {
+	enum layer_col col;
+	int desc;
+
 	if (a->what == W_SEARCH && !a->query)
 		return cli_usage_error("--what search needs --query");
 	/* an option that would change nothing is a mistake said so */
@@ -66,6 +95,11 @@ static int check_args(struct export_args *a)
 	if ((a->sort || a->depth_given) && a->what != W_LAYERS)
 		return cli_usage_error("--%s goes with --what layers",
 				       a->sort ? "sort" : "depth");
+	if (a->sort && layer_sort(a->sort, &col, &desc))
+		return cli_usage_error("--sort: unknown column '%s' (name, "
+				       "start, duration, tensor, ..., sync, "
+				       "'tensor active', ..., flops, mfu, p50, "
+				       "p90, p99)", a->sort);
 	if (a->query && a->what != W_SEARCH) {
 		if (a->what_given)
 			return cli_usage_error("--query goes with --what search");
@@ -296,30 +330,6 @@ int cli_tracks(struct model *m, int64_t profile, const char *list,
 	return rc;
 }
 
-static int layer_sort(const char *s, enum layer_col *col, int *desc)
-{
-	*desc = 0;
-	if (*s == '-') {
-		*desc = 1;
-		s++;
-	}
-	for (int c = 0; c < LC_COUNT; c++) {
-		if (!strcasecmp(s, layer_col_names[c])) {
-			*col = (enum layer_col)c;
-			return 0;
-		}
-	}
-	if (!strcasecmp(s, "name"))
-		*col = LC_NAME;
-	else if (!strcasecmp(s, "dur") || !strcasecmp(s, "duration"))
-		*col = LC_DUR;
-	else if (!strcasecmp(s, "flops"))
-		*col = LC_FLOPS;
-	else
-		return -1;
-	return 0;
-}
-
 static int run_selection(struct model *m, const struct mprofile *p,
 			 const struct export_args *a, int64_t t0, int64_t t1,
 			 FILE *out)
@@ -349,10 +359,9 @@ static int run_layers(struct model *m, const struct mprofile *p,
 	enum layer_col col = LC_START;
 	int desc = 0;
 
-	if (a->sort && layer_sort(a->sort, &col, &desc)) {
-		err_set("--sort: unknown column '%s'", a->sort);
-		return -1;
-	}
+	/* a bad column is a usage error, told before (check_args) */
+	if (a->sort)
+		layer_sort(a->sort, &col, &desc);
 	if (layers_load(m, p->id, a->depth, NULL, &lt))
 		return -1;
 	if (layers_dists(m, p->id, &lt)) {
