@@ -3,7 +3,8 @@
 # from the code's own tables: commands (src/cli/main.c), long and short
 # options (the getopt tables of src/cli/), : commands (the view command
 # tables and handlers of tui/), keys (the man page's generated KEYS list,
-# which test_tui holds to tui/request.h) in the README, environment
+# which test_tui holds to tui/request.h) in the README, headless script
+# commands (tui/headless.c) in HEADLESS MODE, environment
 # variables (getenv) in ENVIRONMENT, exit statuses (src/cli/cli.h) in
 # EXIT STATUS, and search fields and their aliases (model/query.h) in the
 # README (test_columns checks the man page's list).
@@ -107,6 +108,27 @@ for k in $(sed -n '/^\.TP$/{n;s/^\.B //p;}' "$tmpd/keys" |
 	n=$((n + 1))
 done
 [ "$n" -ge 50 ] || fail "only $n keys found in $man"
+
+# headless script commands (tui/headless.c) in HEADLESS MODE, and in
+# the list the error for an unknown one gives
+section "HEADLESS MODE" > "$tmpd/headless"
+cp tests/fixtures/device_small.json "$tmpd/small.json"
+printf 'nosuch\n' > "$tmpd/bad.keys"
+"$NXTOP" -q --headless="$tmpd/bad.keys" --dump="$tmpd" "$tmpd/small.json" \
+	2> "$tmpd/bad.err"
+sed -n "s/.*unknown script command 'nosuch' (\(.*\))$/\1/p" "$tmpd/bad.err" |
+	tr -d ',' | tr ' ' '\n' > "$tmpd/hlist"
+[ -s "$tmpd/hlist" ] || fail "no list of script commands in: $(cat "$tmpd/bad.err")"
+n=0
+for c in $(grep -o 'strcmp(line, "[a-z]*")' tui/headless.c |
+	sed 's/.*"\(.*\)".*/\1/' | sort -u); do
+	grep -Eq "^\.B[IR]? \"?$c( |\"|$)" "$tmpd/headless" ||
+		fail "$man HEADLESS MODE lacks the script command $c"
+	grep -qx "$c" "$tmpd/hlist" ||
+		fail "the error for an unknown script command does not list $c"
+	n=$((n + 1))
+done
+[ "$n" -ge 8 ] || fail "only $n script commands found in tui/headless.c"
 
 for e in $(grep -rho 'getenv("[A-Z_]*")' src model tui |
 	sed 's/.*"\(.*\)".*/\1/' | grep -v '^NXTOP_TEST_' | sort -u); do

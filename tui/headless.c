@@ -456,7 +456,7 @@ static int run_line(struct headless *h, int *key)
 		return 1;
 	}
 	err_set("%s:%d: unknown script command '%s' (keys, dump, attrs, size,"
-		" times, wait, start, typeahead)",
+		" times, wait, start, typeahead, mouse)",
 		h->path, h->lineno, line);
 	return -2;
 }
