@@ -62,6 +62,24 @@ for o in $(cat src/cli/*.c src/cli/*.h |
 	n=$((n + 1))
 done
 [ "$n" -ge 30 ] || fail "only $n long options found in src/cli/"
+
+# every long option but an alias (one whose value an option of another
+# name has: --colour) has a line of its own in --help and an entry of
+# its own in the man page (".TP" then ".BR \-\-name =...")
+"$NXTOP" --help > "$tmpd/help"
+n=0
+for o in $(cat src/cli/*.c src/cli/*.h |
+	sed -n 's/.*{ *"\([a-z][a-z-]*\)", *[a-z]*_argument, *NULL, *\([^ }]*\) *}.*/\1 \2/p' |
+	awk '!($2 in by) { by[$2] = $1 } by[$2] == $1 { print $1 }' | sort -u); do
+	grep -Eq -- "^ +(-[a-zA-Z], )?--$o(=| |$)" "$tmpd/help" ||
+		fail "nxtop --help has no line for --$o"
+	w=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+	awk '/^\.TP$/ { getline; print }' "$man" |
+		grep -Eq -- "^\.B[IR]? (\\\\-[a-zA-Z] \", \" )?\\\\-\\\\-$w( |=|$)" ||
+		fail "$man has no entry for --$o"
+	n=$((n + 1))
+done
+[ "$n" -ge 30 ] || fail "only $n options with an entry found in src/cli/"
 for o in $(cat src/cli/*.c src/cli/*.h |
 	sed -n "s/.*_argument, *NULL, *'\\([a-zA-Z]\\)'.*/\\1/p" | sort -u); do
 	both option "-$o"
