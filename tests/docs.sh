@@ -4,7 +4,8 @@
 # options (the getopt tables of src/cli/), : commands (the view command
 # tables and handlers of tui/), keys (the man page's generated KEYS list,
 # which test_tui holds to tui/request.h) in the README, headless script
-# commands (tui/headless.c) in HEADLESS MODE, environment
+# commands (tui/headless.c) in HEADLESS MODE, analysis rules and their
+# parameters (model/analyze/rules.c) in ANALYSIS RULES, environment
 # variables (getenv) in ENVIRONMENT, exit statuses (src/cli/cli.h) in
 # EXIT STATUS, and search fields and their aliases (model/query.h) in the
 # README (test_columns checks the man page's list).
@@ -147,6 +148,34 @@ for c in $(grep -o 'strcmp(line, "[a-z]*")' tui/headless.c |
 	n=$((n + 1))
 done
 [ "$n" -ge 8 ] || fail "only $n script commands found in tui/headless.c"
+
+# analysis rules (model/analyze/rules.c), each parameter with its
+# default, in ANALYSIS RULES (".B param" then "(default) ...") and in
+# the README's table of rules ("`param` (default)")
+section "ANALYSIS RULES" > "$tmpd/rules"
+sed -n 's/.*{ "\([a-z-]*\)", AN_[A-Z]*,.*/rule \1/p
+	s/.*{ "\([a-z_]*\)", \([0-9.]*\), ".*/param \1 \2/p' \
+	model/analyze/rules.c > "$tmpd/rlist"
+n=0
+while read -r kind a b; do
+	if [ "$kind" = rule ]; then
+		r=$a
+		w=$(printf '%s' "$r" | sed 's/-/\\\\-/g')
+		awk -v h=".B $w" '$0 == ".TP" { getline; on = $0 == h }
+			/^\.PP/ { on = 0 } on' "$tmpd/rules" > "$tmpd/rule"
+		[ -s "$tmpd/rule" ] || fail "$man ANALYSIS RULES lacks the rule $r"
+		grep -q "^| \`$r\` |" "$readme" ||
+			fail "$readme's rules lack $r"
+		n=$((n + 1))
+		continue
+	fi
+	awk -v p=".B $a" -v d="($b)" '$0 == p { getline; if (index($0, d) == 1) f = 1 }
+		END { exit !f }' "$tmpd/rule" ||
+		fail "$man ANALYSIS RULES: $r lacks its parameter $a ($b)"
+	grep "^| \`$r\` |" "$readme" | grep -qF "\`$a\` ($b)" ||
+		fail "$readme's rules: $r lacks its parameter \`$a\` ($b)"
+done < "$tmpd/rlist"
+[ "$n" -ge 10 ] || fail "only $n analysis rules found in model/analyze/rules.c"
 
 for e in $(grep -rho 'getenv("[A-Z_]*")' src model tui |
 	sed 's/.*"\(.*\)".*/\1/' | grep -v '^NXTOP_TEST_' | sort -u); do
