@@ -128,6 +128,21 @@ for k in $(sed -n '/^\.TP$/{n;s/^\.B //p;}' "$tmpd/keys" |
 done
 [ "$n" -ge 50 ] || fail "only $n keys found in $man"
 
+# the command line's editing keys (tui/prompt.c) in COMMAND LINE, in
+# the help screen's words on it (tui/help.c) and in the README
+section "COMMAND LINE" > "$tmpd/cmdline"
+n=0
+for c in $(grep -o "KEY_CTRL('[a-z]')" tui/prompt.c | cut -c11 | sort -u); do
+	u=$(printf '%s' "$c" | tr a-z A-Z)
+	grep -q "Ctrl\\\\-$u\\>" "$tmpd/cmdline" ||
+		fail "$man COMMAND LINE lacks Ctrl-$u"
+	grep -q "Ctrl-$u\\>" tui/help.c ||
+		fail "the help screen's command line keys lack Ctrl-$u"
+	grep -qF "\`C-$c\`" "$readme" || fail "$readme lacks the key \`C-$c\`"
+	n=$((n + 1))
+done
+[ "$n" -ge 10 ] || fail "only $n Ctrl keys found in tui/prompt.c"
+
 # headless script commands (tui/headless.c) in HEADLESS MODE, and in
 # the list the error for an unknown one gives
 section "HEADLESS MODE" > "$tmpd/headless"

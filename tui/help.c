@@ -326,8 +326,10 @@ struct view *help_open(enum keymap km, const struct view_cmd *commands)
 	add(h, H_BLANK, NULL, NULL);
 	add(h, H_TITLE, NULL, "On the command line");
 	add(h, H_TEXT, NULL, "Left, Right, Home, End, Backspace and Delete "
-	    "edit; Ctrl-U clears; Up and Down recall earlier lines; Esc "
-	    "cancels; Enter runs.");
+	    "edit (also Ctrl-B, Ctrl-F, Ctrl-A, Ctrl-E, Ctrl-H, Ctrl-D); "
+	    "Ctrl-U deletes to the start, Ctrl-K to the end; Up and Down "
+	    "(Ctrl-P, Ctrl-N) recall earlier lines; Esc or Ctrl-G cancels; "
+	    "Enter runs.");
 	add(h, H_TEXT, NULL, "Times are written like 1.25ms, 100us, 350ns, "
 	    "2s or 2 s; a bare number is ns.");
 	return &h->view;
