@@ -165,7 +165,9 @@ enum keymap {
 	    "Scroll the columns left") \
 	REQ(COLUMNS_RIGHT, "columns-right", "l <Right>", \
 	    "Scroll the columns right") \
-	REQ(DELETE, "delete", "x", "Delete the marker or marker set") \
+	REQ(DELETE, "delete", "x", \
+	    "Delete the marker, or (asking first) the marker set or saved " \
+	    "view") \
 	REQ(OTHER_SIDE, "other-side", "<Tab>", \
 	    "In the matches of two stacked profiles (nxtop A B), go to the " \
 	    "other profile's heading") \

@@ -938,7 +938,8 @@ static const struct view_cmd timeline_cmds[] = {
 			  "(aligned: the system profile's)" },
 	{ "zoom", "FROM TO", "Show the time from FROM to TO" },
 	{ "color", "opcode|layer|engine", "Colour events by opcode, layer "
-	  "or engine (in a trace: name, category or thread)" },
+	  "or engine (in a trace: name, category or thread; in a system "
+	  "profile: name, source or row); also :colour" },
 	{ "search", "QUERY", "Search (as /); no query clears the search" },
 	{ "query-help", "", "Explain search queries" },
 	{ "mark", "[NAME]", "Drop a marker at the cursor, named NAME" },
