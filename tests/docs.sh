@@ -5,10 +5,14 @@
 # tables and handlers of tui/), keys (the man page's generated KEYS list,
 # which test_tui holds to tui/request.h) in the README, headless script
 # commands (tui/headless.c) in HEADLESS MODE, analysis rules and their
-# parameters (model/analyze/rules.c) in ANALYSIS RULES, environment
-# variables (getenv) in ENVIRONMENT, exit statuses (src/cli/cli.h) in
-# EXIT STATUS, and search fields and their aliases (model/query.h) in the
-# README (test_columns checks the man page's list).
+# parameters (model/analyze/rules.c) in ANALYSIS RULES, the cache's
+# track kinds and file roles in CACHE SCHEMA (test_columns checks its
+# tables and columns), environment variables (getenv) in ENVIRONMENT,
+# exit statuses (src/cli/cli.h) in EXIT STATUS, and search fields and
+# their aliases (model/query.h) in the README (test_columns checks the
+# man page's list). Every option has a line of its own in --help and an
+# entry in the man page, and the command line's editing keys
+# (tui/prompt.c) are in COMMAND LINE, the help screen and the README.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -191,6 +195,34 @@ while read -r kind a b; do
 		fail "$readme's rules: $r lacks its parameter \`$a\` ($b)"
 done < "$tmpd/rlist"
 [ "$n" -ge 10 ] || fail "only $n analysis rules found in model/analyze/rules.c"
+
+# CACHE SCHEMA's track entry names every track kind (model/writer/
+# writer.h), its source entry every role the importers give a file
+section "CACHE SCHEMA" > "$tmpd/schema"
+# schema_entry TABLE: the text of TABLE's entry
+schema_entry() {
+	awk -v h=".B $1(" '$0 == ".TP" { getline; on = index($0, h) == 1; next }
+		/^\.(PP|TP)/ { on = 0 } on' "$tmpd/schema"
+}
+schema_entry track > "$tmpd/track"
+n=0
+for k in $(sed -n 's/^#define TK_[A-Z_]* "\([a-z_]*\)".*/\1/p' \
+	model/writer/writer.h); do
+	grep -qw -- "$k" "$tmpd/track" ||
+		fail "$man CACHE SCHEMA: track lacks the kind $k"
+	n=$((n + 1))
+done
+[ "$n" -ge 10 ] || fail "only $n track kinds found in model/writer/writer.h"
+schema_entry source > "$tmpd/source"
+n=0
+for r in $(cat src/*/*.c src/import/*/*.c model/*/*.c | tr '\n' ' ' |
+	grep -oE 'writer_source(_as)?\([^;]*;' | grep -o '"[a-z]*"' |
+	tr -d '"' | sort -u); do
+	grep -qw -- "$r" "$tmpd/source" ||
+		fail "$man CACHE SCHEMA: source lacks the role $r"
+	n=$((n + 1))
+done
+[ "$n" -ge 5 ] || fail "only $n source roles found in the importers"
 
 for e in $(grep -rho 'getenv("[A-Z_]*")' src model tui |
 	sed 's/.*"\(.*\)".*/\1/' | grep -v '^NXTOP_TEST_' | sort -u); do

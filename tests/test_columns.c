@@ -3,7 +3,8 @@
  * and types the man page documents; a row written through the writer
  * holds every member in its own column; every search field the tables
  * name exists, suits the column's kind and finds the row; names are
- * unique; the man page lists every search field. */
+ * unique; the man page lists every search field and every table of a
+ * new cache with its columns. */
 #include "config.h"
 
 #include <sqlite3.h>
@@ -81,6 +82,89 @@ static void test_ddl(void **state)
 		sb_free(&doc);
 		free(sql);
 	}
+	sqlite3_close(db);
+	free(man);
+}
+
+/* 1 if the man page's column list doc ("a, b, ..., z") names the
+ * columns cols[0..n) in order, "..." standing for one or more. */
+static int doc_matches(const char *doc, char **cols, size_t n)
+{
+	size_t i = 0;
+
+	while (*doc) {
+		size_t len = strcspn(doc, ",");
+
+		if (len == 3 && !strncmp(doc, "...", 3)) {
+			/* up to the column the next name names */
+			const char *next = doc[len] ? doc + len + 2 : "";
+			size_t nlen = strcspn(next, ",");
+
+			if (i++ >= n)
+				return 0;
+			while (i < n && (strlen(cols[i]) != nlen ||
+					 strncmp(cols[i], next, nlen)))
+				i++;
+		} else if (i >= n || strlen(cols[i]) != len ||
+			   strncmp(cols[i], doc, len)) {
+			return 0;
+		} else {
+			i++;
+		}
+		doc += len;
+		if (*doc == ',')
+			doc += 2;
+	}
+	return i == n;
+}
+
+/* Every table of a new cache, the core ones too, is in the man page's
+ * CACHE SCHEMA as ".B table(column, ...)" with its columns in order. */
+static void test_tables_in_man(void **state)
+{
+	char *man = tu_read_man();
+	sqlite3 *db;
+	sqlite3_stmt *tables, *cols;
+	size_t ntables = 0;
+
+	(void)state;
+	assert_non_null(man);
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(schema_create(db), 0);
+	assert_int_equal(schema_complete_columns(db), 0);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master"
+					    " WHERE type = 'table' ORDER BY name",
+					    -1, &tables, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM"
+					    " pragma_table_info(?)", -1, &cols,
+					    NULL), SQLITE_OK);
+	while (sqlite3_step(tables) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(tables, 0);
+		char *head = xasprintf("\n.B %s(", t), *at = strstr(man, head);
+		char *names[256], *doc;
+		size_t n = 0;
+
+		if (!at)
+			fail_msg("man/nxtop.1 CACHE SCHEMA lacks the table %s", t);
+		at += strlen(head);
+		doc = xstrndup(at, strcspn(at, ")\n"));
+		sqlite3_bind_text(cols, 1, t, -1, SQLITE_STATIC);
+		while (sqlite3_step(cols) == SQLITE_ROW && n < 256)
+			names[n++] = xstrdup((const char *)
+					     sqlite3_column_text(cols, 0));
+		sqlite3_reset(cols);
+		if (!doc_matches(doc, names, n))
+			fail_msg("man/nxtop.1 CACHE SCHEMA: %s(%s) is not the "
+				 "table's columns", t, doc);
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(doc);
+		free(head);
+		ntables++;
+	}
+	assert_true(ntables >= 20);
+	sqlite3_finalize(cols);
+	sqlite3_finalize(tables);
 	sqlite3_close(db);
 	free(man);
 }
@@ -581,6 +665,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ddl),
+		cmocka_unit_test(test_tables_in_man),
 		cmocka_unit_test(test_version_in_man),
 		cmocka_unit_test(test_writer_binds),
 		cmocka_unit_test(test_sparse_rows),
