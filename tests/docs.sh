@@ -108,16 +108,26 @@ for cmd in export diff; do
 	done
 done
 
+(awk '/static const struct view_cmd [a-z_]+\[\] = \{/ { on = 1; next }
+	on && /^\};/ { on = 0 } on' tui/*.c tui/timeline/*.c |
+	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)".*/\1/p'
+ grep -ho 'strcmp(argv\[0\], "[a-z-]*")' tui/*.c tui/timeline/*.c |
+	sed 's/.*"\(.*\)".*/\1/') | sort -u > "$tmpd/cmds"
 n=0
-for c in $( (awk '/static const struct view_cmd [a-z_]+\[\] = \{/ { on = 1; next }
-		on && /^\};/ { on = 0 } on' tui/*.c tui/timeline/*.c |
-		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)".*/\1/p'
-	     grep -ho 'strcmp(argv\[0\], "[a-z-]*")' tui/*.c tui/timeline/*.c |
-		sed 's/.*"\(.*\)".*/\1/') | sort -u); do
+for c in $(cat "$tmpd/cmds"); do
 	both "command" ":$c"
 	n=$((n + 1))
 done
 [ "$n" -ge 20 ] || fail "only $n : commands found in tui/"
+# and the other way round: a : command the docs name is one, or a
+# request's name (tui/request.h)
+sed -n 's/.*REQ([A-Z_]*, "\([a-z-]*\)".*/\1/p' tui/request.h >> "$tmpd/cmds"
+for c in $( (grep -o '^\.B[IR]\{0,1\} "\{0,1\}:[a-z][a-z\\-]*' "$man" |
+		sed 's/.*://; s/\\-/-/g'
+	     grep -o '`:[a-z][a-z-]*' "$readme" | sed 's/`://') | sort -u); do
+	grep -qx -- "$c" "$tmpd/cmds" ||
+		fail "the docs name :$c, which is no command"
+done
 
 # keys: "<PgDown>" is written PgDown, others as they are typed
 n=0
