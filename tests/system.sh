@@ -121,6 +121,13 @@ expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what device
 
 expect 2 "--filter-nc: 'x' is not a NeuronCore" "$NXTOP" summary --filter-nc x "$b"
 expect 2 "--filter-event-type: no names given" "$NXTOP" summary --filter-event-type , "$b"
+# past 4096 items a filter is refused, not cut short; NeuronCores go up
+# to 1000000
+many=$(seq -s, 1 4097)
+expect 2 "--filter-instance: more than 4096 names" "$NXTOP" summary --filter-instance "i-$many" "$b"
+expect 2 "--filter-nc: more than 4096 NeuronCores or ranges" "$NXTOP" summary --filter-nc "$(seq -s, 0 2 8194)" "$b"
+expect 2 "--filter-nc: '1000001' is not a NeuronCore" "$NXTOP" summary --filter-nc 1000001 "$b"
+expect 0 "" "$NXTOP" import -q --filter-nc 1000000 --filter-event-type "$(seq -s, 1 4096)" "$b"
 expect 2 "--group: unknown field 'host'" "$NXTOP" summary --group host "$b"
 expect 2 "--row: 'thread_id' given twice" "$NXTOP" summary --row tid,thread_id "$b"
 

@@ -47,8 +47,13 @@ static int parse_nc(struct sysfilter *f, const char *spec)
 		}
 		if (!dash)
 			hi = lo;
-		if (hi < lo || f->nnc >= MAX_ITEMS) {
+		if (hi < lo) {
 			err_set("--filter-nc: bad range '%.*s'", (int)NX_MIN(n, 64), p);
+			return -1;
+		}
+		if (f->nnc == MAX_ITEMS) {
+			err_set("--filter-nc: more than %d NeuronCores or ranges",
+				MAX_ITEMS);
 			return -1;
 		}
 		f->nc = xreallocarray(f->nc, f->nnc + 1, sizeof(*f->nc));
@@ -87,7 +92,14 @@ static int parse_names(const char *opt, const char *spec, char ***out,
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 
-		if (len && n < MAX_ITEMS) {
+		if (len && n == MAX_ITEMS) {
+			err_set("%s: more than %d names", opt, MAX_ITEMS);
+			while (n)
+				free(v[--n]);
+			free(v);
+			return -1;
+		}
+		if (len) {
 			v = xreallocarray(v, n + 1, sizeof(*v));
 			v[n++] = xstrndup(p, len);
 		}
