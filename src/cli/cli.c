@@ -55,7 +55,7 @@ static const char help_text[] =
 	"\n"
 	"Options:\n"
 	"  -f, --force          rebuild the cache even if it is up to date\n"
-	"  -q, --quiet          no progress line or rebuild notes on stderr\n"
+	"  -q, --quiet          no progress line or notes on stderr\n"
 	"  -o, --output=FILE    (import) the cache; (export) the output file\n"
 	"      --format=FORMAT  text (default), json, or (export, diff, list)\n"
 	"                       csv\n"
