@@ -1,18 +1,20 @@
 #!/bin/sh
 # What the code offers the user is in man/nxtop.1 and README.md, taken
-# from the code's own tables: commands (src/cli/main.c), long and short
-# options (the getopt tables of src/cli/), : commands (the view command
-# tables and handlers of tui/), keys (the man page's generated KEYS list,
-# which test_tui holds to tui/request.h) in the README, headless script
-# commands (tui/headless.c) in HEADLESS MODE, analysis rules and their
-# parameters (model/analyze/rules.c) in ANALYSIS RULES, the cache's
-# track kinds and file roles in CACHE SCHEMA (test_columns checks its
-# tables and columns), environment variables (getenv) in ENVIRONMENT,
-# exit statuses (src/cli/cli.h) in EXIT STATUS, and search fields and
-# their aliases (model/query.h) in the README (test_columns checks the
-# man page's list). Every option has a line of its own in --help and an
-# entry in the man page, and the command line's editing keys
-# (tui/prompt.c) are in COMMAND LINE, the help screen and the README.
+# from the code's own tables: commands (src/cli/main.c); long and short
+# options (the getopt tables of src/cli/), each with a line of its own
+# in --help and an entry in the man page; : commands (the view command
+# tables and handlers of tui/), and no : command the docs name that is
+# none; keys (the man page's generated KEYS list, which test_tui holds
+# to tui/request.h) in the README; the command line's editing keys
+# (tui/prompt.c) in COMMAND LINE, the help screen and the README;
+# headless script commands (tui/headless.c) in HEADLESS MODE; analysis
+# rules and their parameters with defaults (model/analyze/rules.c) in
+# ANALYSIS RULES and the README; the cache's track kinds and file roles
+# in CACHE SCHEMA (test_columns checks its tables and columns); the
+# fields of --group and --row and their other names (model/sysrows.c);
+# environment variables (getenv) in ENVIRONMENT; exit statuses
+# (src/cli/cli.h) in EXIT STATUS; and search fields and their aliases
+# (model/query.h) in the README (test_columns checks the man page's).
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -88,6 +90,23 @@ done
 for o in $(cat src/cli/*.c src/cli/*.h |
 	sed -n "s/.*_argument, *NULL, *'\\([a-zA-Z]\\)'.*/\\1/p" | sort -u); do
 	both option "-$o"
+done
+
+# every field of --group and --row (model/sysrows.c) and each of its
+# other names in the man page's --group entry and the README
+awk '/^\.TP$/ { getline; on = index($0, ".BR \\-\\-group =") == 1 }
+	on' "$man" > "$tmpd/group"
+n=0
+for f in $(sed -n 's/^[[:space:]]*\[SYSF_[A-Z]*\] = { \(.*\) }, "[a-z]*" },$/\1/p' \
+	model/sysrows.c | tr -d '{},"' | sed 's/NULL//g'); do
+	grep -Eq "(^\.B |^\.RB \( |\" )$f( |$)" "$tmpd/group" ||
+		fail "$man's --group lacks the field $f"
+	n=$((n + 1))
+done
+[ "$n" -ge 10 ] || fail "only $n --group fields found in model/sysrows.c"
+for f in $(sed -n 's/^[[:space:]]*\[SYSF_[A-Z]*\] = { "\([a-z_]*\)".*/\1/p' \
+	model/sysrows.c); do
+	grep -qF "\`$f\`" "$readme" || fail "$readme lacks the --group field $f"
 done
 
 # every --what of export and diff (as their error for an unknown one
