@@ -127,7 +127,7 @@ for cmd in export diff; do
 	done
 done
 
-(awk '/static const struct view_cmd [a-z_]+\[\] = \{/ { on = 1; next }
+(awk '/^(static )?const struct view_cmd [a-z_]+\[\] = \{/ { on = 1; next }
 	on && /^\};/ { on = 0 } on' tui/*.c tui/timeline/*.c |
 	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)".*/\1/p'
  grep -ho 'strcmp(argv\[0\], "[a-z-]*")' tui/*.c tui/timeline/*.c |

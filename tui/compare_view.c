@@ -286,15 +286,9 @@ static const struct view_ops compare_vops = LIST_VIEW_OPS("compare", KM_LIST,
 	"? help  Enter zoom to layer  :what engines|opcodes|layers  o/O sort  "
 	"/ filter  e/E export  q back", compare_cmds);
 
-static const struct view_cmd pair_cmds[] = {
-	{ "sort", "COLUMN [asc|desc]", "Sort by a column" },
-	{ "filter", "TEXT", "Keep the lines containing TEXT" },
-	{ NULL, NULL, NULL },
-};
-
 /* A box's or the window's figures over the stacked timeline. */
 static const struct view_ops pair_vops = LIST_VIEW_OPS("compare", KM_LIST,
-	"? help  o/O sort  / filter  e/E export  q back", pair_cmds);
+	"? help  o/O sort  / filter  e/E export  q back", list_cmds);
 
 struct view *compare_view_open(struct timeline *tl, struct model *b,
 			       enum diff_what w)

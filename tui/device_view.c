@@ -255,7 +255,7 @@ static const struct list_ops devices_ops = {
 
 static const struct view_ops devices_vops = LIST_VIEW_OPS("devices", KM_LIST,
 	"? help  j/k move  Enter open  / filter  o/O sort  e/E export  q back",
-	NULL);
+	list_cmds);
 
 struct view *device_view_open(struct model *m, int64_t sys)
 {

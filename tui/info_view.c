@@ -78,7 +78,7 @@ static const struct list_ops panel_ops = {
 
 static const struct view_ops panel_vops = LIST_VIEW_OPS("panel", KM_LIST,
 	"? help  j/k move  / filter  o/O sort  h/l columns  e/E export  q back",
-	NULL);
+	list_cmds);
 
 static struct view *panel_open(struct model *m, const struct mprofile *p,
 			       const char *key)
@@ -172,7 +172,7 @@ static const struct list_ops panels_ops = {
 };
 
 static const struct view_ops panels_vops = LIST_VIEW_OPS("panels", KM_LIST,
-	"? help  j/k move  Enter open  e/E export all  q back", NULL);
+	"? help  j/k move  Enter open  e/E export all  q back", list_cmds);
 
 struct view *panels_open(struct model *m, const struct mprofile *p)
 {

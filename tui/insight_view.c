@@ -270,7 +270,7 @@ static const struct list_ops ins_ops = {
 
 static const struct view_ops ins_vops = LIST_VIEW_OPS("insights", KM_LIST,
 	"? help  j/k move  Enter zoom and box  / filter  o/O sort  e/E export"
-	"  q back", NULL);
+	"  q back", list_cmds);
 
 struct view *insight_view_open(struct timeline *tl)
 {

@@ -666,6 +666,12 @@ static int cmd_sort(struct list *l, int argc, char **argv)
 	return 0;
 }
 
+const struct view_cmd list_cmds[] = {
+	{ "sort", "COLUMN [asc|desc]", "Sort by a column" },
+	{ "filter", "TEXT", "Keep the lines containing TEXT" },
+	{ NULL, NULL, NULL },
+};
+
 int list_command(struct view *v, int argc, char **argv)
 {
 	struct list *l = (struct list *)v;

@@ -91,6 +91,10 @@ struct list {
 	struct list_line scratch;
 };
 
+/* The commands every list takes (list_command), for the help screen
+ * of a list without commands of its own. */
+extern const struct view_cmd list_cmds[];
+
 /* View functions for a list type's struct view_ops. */
 #define LIST_VIEW_OPS(NAME, KEYMAP, HINTS, CMDS) { \
 	.name = NAME, .keymap = KEYMAP, .draw = list_draw, \

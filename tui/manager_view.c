@@ -178,7 +178,7 @@ static const struct list_ops manager_ops = {
 
 static const struct view_ops manager_vops = LIST_VIEW_OPS("profiles",
 	KM_PROFILES, "? help  j/k move  Enter open  / filter  o/O sort  "
-	"d forget  q quit", NULL);
+	"d forget  q quit", list_cmds);
 
 struct view *manager_view_open(struct tui *t, const struct tui_profiles *p,
 			       const struct sysgroup *group)

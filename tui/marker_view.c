@@ -464,7 +464,7 @@ static const struct list_ops sets_ops = {
 };
 
 static const struct view_ops sets_vops = LIST_VIEW_OPS("marker sets", KM_LIST,
-	"? help  Enter load  x delete  q back", NULL);
+	"? help  Enter load  x delete  q back", list_cmds);
 
 static struct view *sets_open(struct markers *m)
 {

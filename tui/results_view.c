@@ -556,10 +556,10 @@ static const struct list_ops results_ops = {
 
 static const struct view_ops results_vops = LIST_VIEW_OPS("matches", KM_LIST,
 	"? help  j/k move  g/G ends  / refine  Enter go to  f zoom  "
-	"e/E export  q back", NULL);
+	"e/E export  q back", list_cmds);
 static const struct view_ops results_vops_ab = LIST_VIEW_OPS("matches",
 	KM_LIST, "? help  j/k move  g/G ends  Tab A/B  / refine  Enter go to"
-	"  f zoom  e/E export  q back", NULL);
+	"  f zoom  e/E export  q back", list_cmds);
 
 struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
 			  int64_t t1, int *stop)

@@ -446,7 +446,7 @@ static const struct list_ops summary_ops = {
 
 static const struct view_ops summary_vops = LIST_VIEW_OPS("summary", KM_LIST,
 	"? help  j/k move  / filter  o sort  Enter search value  f zoom  "
-	"e/E export  q back", NULL);
+	"e/E export  q back", list_cmds);
 
 struct view *summary_open(struct timeline *tl, const char *title,
 			  struct selection *sel, int box)

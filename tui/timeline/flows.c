@@ -179,7 +179,7 @@ static const struct list_ops fl_ops = {
 };
 
 static const struct view_ops fl_vops = LIST_VIEW_OPS("flows", KM_LIST,
-	"? help  j/k move  Enter follow  / filter  o/O sort  q back", NULL);
+	"? help  j/k move  Enter follow  / filter  o/O sort  q back", list_cmds);
 
 static void choose(struct timeline *tl, const struct mslice *from, int side,
 		   struct mflow *f, size_t n)

@@ -423,7 +423,7 @@ static const struct list_ops views_ops = {
 };
 
 static const struct view_ops views_vops = LIST_VIEW_OPS("views", KM_LIST,
-	"? help  Enter restore  x delete  q back", NULL);
+	"? help  Enter restore  x delete  q back", list_cmds);
 
 static struct view *views_list_open(struct timeline *tl)
 {
