@@ -137,31 +137,33 @@ no_file "$tmp/bad.nxdb"
 # trace, as jq counts them: neither a thread nor an async row.
 cp "$srcdir/tests/fixtures/chrome_phases.json" "$tmp/phases.json"
 "$NXTOP" import -q "$tmp/phases.json" || fail "phases: import failed"
-kinds=$(sqlite3 "$tmp/phases.json.nxdb" "SELECT (SELECT count(*) FROM slice),
-	(SELECT count(*) FROM track WHERE kind = 'thread'),
-	(SELECT count(*) FROM track WHERE kind = 'async'),
-	(SELECT count(*) FROM track WHERE kind = 'instant'),
-	(SELECT count(*) FROM track WHERE kind = 'group'),
-	(SELECT count(*) FROM counter)" | tr '|' ' ')
-set -- $kinds
-expect 0 "^Events +$1 slices on $2 threads, $3 async rows and $4 instant rows in $5 processes, $6 counter samples\$" \
-	"$NXTOP" summary -q "$tmp/phases.json"
-grep -Eq "instruction|DMA" "$out" && fail "a trace summary in Neuron words: $(cat "$out")"
-[ "$(sqlite3 "$tmp/phases.json.nxdb" "SELECT group_concat(k, ', ') FROM
-	(SELECT name || ' ' || kind AS k FROM track WHERE name IN
-	('Global events', 'Process events') ORDER BY name)")" = \
-	"Global events instant, Process events instant" ] ||
-	fail "instant rows not of their own kind: $(cat "$out")"
-if have jq; then
-	want=$(jq '[.traceEvents[] | select((.ph == "i" or .ph == "I") and
-		(.s == "g" or .s == "p")) | if .s == "g" then "" else .pid end] |
-		unique | length' "$tmp/phases.json")
-	[ "$4" = "$want" ] || fail "$4 instant rows, jq counts $want"
-	expect 0 "" "$NXTOP" summary -q --format json "$tmp/phases.json"
-	jq -e --argjson n "[$1,$2,$3,$4,$5,$6]" '[.slices, .threads, .async_rows,
-		.instant_rows, .processes, .counter_samples] == $n and ([has("instructions",
-		"dma_packets", "engines", "layers", "checks")] | any | not)' "$out" >/dev/null ||
-		fail "trace summary JSON: $(cat "$out")"
+if have sqlite3; then
+	kinds=$(sqlite3 "$tmp/phases.json.nxdb" "SELECT (SELECT count(*) FROM slice),
+		(SELECT count(*) FROM track WHERE kind = 'thread'),
+		(SELECT count(*) FROM track WHERE kind = 'async'),
+		(SELECT count(*) FROM track WHERE kind = 'instant'),
+		(SELECT count(*) FROM track WHERE kind = 'group'),
+		(SELECT count(*) FROM counter)" | tr '|' ' ')
+	set -- $kinds
+	expect 0 "^Events +$1 slices on $2 threads, $3 async rows and $4 instant rows in $5 processes, $6 counter samples\$" \
+		"$NXTOP" summary -q "$tmp/phases.json"
+	grep -Eq "instruction|DMA" "$out" && fail "a trace summary in Neuron words: $(cat "$out")"
+	[ "$(sqlite3 "$tmp/phases.json.nxdb" "SELECT group_concat(k, ', ') FROM
+		(SELECT name || ' ' || kind AS k FROM track WHERE name IN
+		('Global events', 'Process events') ORDER BY name)")" = \
+		"Global events instant, Process events instant" ] ||
+		fail "instant rows not of their own kind: $(cat "$out")"
+	if have jq; then
+		want=$(jq '[.traceEvents[] | select((.ph == "i" or .ph == "I") and
+			(.s == "g" or .s == "p")) | if .s == "g" then "" else .pid end] |
+			unique | length' "$tmp/phases.json")
+		[ "$4" = "$want" ] || fail "$4 instant rows, jq counts $want"
+		expect 0 "" "$NXTOP" summary -q --format json "$tmp/phases.json"
+		jq -e --argjson n "[$1,$2,$3,$4,$5,$6]" '[.slices, .threads, .async_rows,
+			.instant_rows, .processes, .counter_samples] == $n and ([has("instructions",
+			"dma_packets", "engines", "layers", "checks")] | any | not)' "$out" >/dev/null ||
+			fail "trace summary JSON: $(cat "$out")"
+	fi
 fi
 
 # a trace's counters are listed in its summary (name, unit, samples,
