@@ -280,4 +280,29 @@ cp "$fx/system_small.json" "$tmp/two/a.json"
 cp "$fx/system_small.json" "$tmp/two/b.json"
 expect 1 "several system profiles \(a.json, b.json\)" "$NXTOP" summary "$tmp/two"
 no_temps "$tmp" "failed imports"
+
+# The progress line of a bundle's device profiles counts what each has
+# read, not only those done: every line before the first is done shows
+# some of them read (it first shows after a second). Its events are the
+# device profiles' slices and counter samples, not their rows in every
+# table. On a terminal (script), with device profiles that take seconds.
+if [ "${NXTOP_SLOW_TESTS:-0}" = 1 ] && have script; then
+	"$NXTOP" demo --events 300000 --system-events 2000 --seed 2 \
+		--write "$tmp/big" >/dev/null 2>&1 || fail "the big demo failed"
+	COLUMNS=200 script -qfec "'$NXTOP' import '$tmp/big'" "$tmp/typescript" \
+		>/dev/null 2>&1 || fail "import of the big demo failed"
+	tr '\r' '\n' < "$tmp/typescript" |
+		sed -n 's/.*importing device profiles 0\/2 \([0-9]*\)%\(, \([0-9]*\) events\)\{0,1\}.*/\1 \3/p' \
+		> "$tmp/progress"
+	[ -s "$tmp/progress" ] || fail "no progress line: $(tr '\r' '\n' < "$tmp/typescript")"
+	[ "$(awk '$1 == 0' "$tmp/progress" | wc -l)" = 0 ] ||
+		fail "device profiles at 0% while they import: $(cat "$tmp/progress")"
+	total=$(sqlite3 "$tmp/big.nxdb" "SELECT (SELECT count(*) FROM slice s JOIN
+		track t ON t.id = s.track_id JOIN profile p ON p.id = t.profile_id
+		WHERE p.kind = 'device') + (SELECT count(*) FROM counter c JOIN
+		track t ON t.id = c.track_id JOIN profile p ON p.id = t.profile_id
+		WHERE p.kind = 'device')")
+	awk -v n="$total" '$2 > n { bad = 1 } END { exit bad }' "$tmp/progress" ||
+		fail "more events than the device profiles hold ($total): $(cat "$tmp/progress")"
+fi
 pass

@@ -346,7 +346,6 @@ int writer_failed(const struct writer *w)
 static void q_step(struct writer *w)
 {
 	wq_end(w->q);
-	w->rows++;
 }
 
 static void q_begin(struct writer *w, enum stmt s)
@@ -833,6 +832,7 @@ static int64_t slice_add(struct writer *w, struct wpending p)
 	w->last_track = track - w->base;
 	note_cat(w);
 	p.id = ++w->next_slice;
+	w->rows++;
 	w->cat = p.cat;
 	w->cat_instr = 0;
 	p.dur = dur;
@@ -1205,6 +1205,7 @@ void writer_counter(struct writer *w, int64_t track, int64_t ts, double value)
 	wq_int(w->q, 2, ts);
 	wq_double(w->q, 3, value);
 	q_step(w);
+	w->rows++;
 }
 
 void writer_layer(struct writer *w, int64_t profile, const struct wlayer *l)

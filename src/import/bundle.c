@@ -298,6 +298,10 @@ struct devjob {
 	int broken;		/* it failed writing the cache (a full disk),
 				 * not reading the file */
 	char *error;
+	/* how far its import is, under the pool's lock: percent of the
+	 * file read (100 once done), events written */
+	int pct;
+	uint64_t events;
 };
 
 struct pool {
@@ -381,16 +385,37 @@ static void import_part(struct writer *w, struct devjob *j, size_t idx,
 		j->error = xstrdup(err_get());
 }
 
+/* A job's progress, for the pool's line. */
+struct job_at {
+	struct pool *pl;
+	struct devjob *j;
+};
+
+static void job_progress(void *ctx, const char *what, int pct,
+			 uint64_t events)
+{
+	struct job_at *at = ctx;
+
+	(void)what;
+	pthread_mutex_lock(&at->pl->mu);
+	at->j->pct = NX_MAX(at->j->pct, pct);
+	at->j->events = NX_MAX(at->j->events, events);
+	pthread_mutex_unlock(&at->pl->mu);
+}
+
 /* Imports one device file into its own part cache. */
 static void run_job(struct pool *pl, size_t idx)
 {
 	struct devjob *j = &pl->jobs[idx];	/* its index makes its id base */
 	struct import_opts o = *pl->o;
+	struct job_at at = { pl, j };
 	struct writer *w;
 	struct stat before;
 	int have = !stat(j->path, &before);
 
-	o.quiet = 1;	/* one progress line, the bundle's */
+	/* one progress line, the bundle's: the job says how far it is */
+	if (!o.quiet && o.progress.fn)
+		o.progress = (struct import_progress){ job_progress, &at };
 	w = part_open(pl->tmp, &j->part);
 	if (!w) {
 		j->rc = -1;
@@ -418,6 +443,7 @@ static void *worker(void *arg)
 			return NULL;
 		run_job(pl, pl->todo[i]);
 		pthread_mutex_lock(&pl->mu);
+		pl->jobs[pl->todo[i]].pct = 100;
 		pl->done++;
 		pthread_cond_broadcast(&pl->cv);
 		pthread_mutex_unlock(&pl->mu);
@@ -443,11 +469,19 @@ static void run_pool(struct pool *pl)
 	pthread_mutex_lock(&pl->mu);
 	while (pl->done < pl->njobs) {
 		char what[96];
+		uint64_t events = 0;
+		int64_t sum = 0;
 
 		snprintf(what, sizeof(what), "importing device profiles %zu/%zu",
 			 pl->done, pl->njobs);
+		/* each job's share: what it has read of its file */
+		for (size_t i = 0; i < pl->njobs; i++) {
+			sum += NX_MAX(pl->jobs[pl->todo[i]].pct, 0);
+			events += pl->jobs[pl->todo[i]].events;
+		}
 		pthread_mutex_unlock(&pl->mu);
-		import_show(pl->o, what, (int)(pl->done * 100 / pl->njobs), 0);
+		import_show(pl->o, what, (int)(sum / (int64_t)pl->njobs),
+			    events);
 		pthread_mutex_lock(&pl->mu);
 		if (pl->done < pl->njobs) {
 			struct timespec ts;
