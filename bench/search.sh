@@ -74,6 +74,9 @@ one 'hlo~multiply row=Scalar'
 one 'layer~attention'
 one 'layer=/MatMul$/ row=Vector'
 one 'attention'
+# a term on instruction columns alone: every instruction read once for
+# all rows (no aggregates: the budget is not this search's)
+one 'pc>100'
 
 # R: the list of matches and its heading's statistics, median of 3 runs,
 # with the match count and whether the percentiles are estimated (~)

@@ -143,6 +143,23 @@ struct search {
 	int word_split;
 	struct name_on *wfield;
 	size_t nwfield;
+	/* a query only instructions match (instr_term): the same events
+	 * read from the instruction table's side (from_i), every row in
+	 * one pass over a wide range, kept for the next track (struct
+	 * allpass) */
+	struct strbuf from_i;
+	int by_instr;
+	struct allpass {
+		int valid;
+		int64_t t0, t1, colw;	/* colw 0: counts alone */
+		int ncols;
+		struct allrow {
+			int64_t track, n, dur;
+			/* per column: the matches, their durations */
+			int64_t *hits, *durs;
+		} *rows;
+		size_t nrows;
+	} ap;
 	sqlite3_stmt *st_range;	/* ts of matches on a track in a range */
 	sqlite3_stmt *st_num;	/* a comparison's aggregates in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
@@ -1075,6 +1092,59 @@ static int words_plan(struct search *s)
 	return 0;
 }
 
+/* The typed tables (1 << TT_*) a term holds only where the event has a
+ * row of: those with a column of its field; none for a term that may
+ * read a system event's, a slice's own column or the args, nor for a
+ * negated one, which holds where the row is missing. */
+static unsigned term_tables(const struct qterm *q)
+{
+	unsigned tables = 0;
+
+	if (q->negate || neg(q) || slice_targets[q->field] ||
+	    fallback_targets[q->field])
+		return 0;
+	for (int k = 0; k < TT_COUNT; k++)
+		for (size_t c = 0; c < typed_tables[k].ncols; c++)
+			if (typed_tables[k].cols[c].field == q->field)
+				tables |= 1u << k;
+	return tables;
+}
+
+/* A term that holds only where the event has an instruction row. */
+static int instr_term(const struct qterm *q)
+{
+	return term_tables(q) == 1u << TT_instruction;
+}
+
+/* Whether only instructions can match the query: one of its terms is
+ * an instr_term (the others then hold or not on instructions alone). */
+static int instr_query(const struct search *s)
+{
+	for (size_t i = 0; i < s->q.n; i++)
+		if (instr_term(&s->q.terms[i]))
+			return 1;
+	return 0;
+}
+
+/* A join for both ways of reading the events (from_i only when used). */
+static void joins_more(struct strbuf *from, struct strbuf *from_i,
+		       const char *join)
+{
+	sb_adds(from, join);
+	if (from_i->len)
+		sb_adds(from_i, join);
+}
+
+static void allpass_clear(struct allpass *ap)
+{
+	for (size_t i = 0; i < ap->nrows; i++) {
+		free(ap->rows[i].hits);
+		free(ap->rows[i].durs);
+	}
+	free(ap->rows);
+	memset(ap, 0, sizeof(*ap));
+}
+
 /* Whether the query is one free word that only names and layers hold,
  * the layers as categories (word_cond: no other event has one as its
  * category). */
@@ -1129,6 +1199,7 @@ struct search *search_new_query(struct model *m, int64_t profile,
 	query_format(&s->q, &text);
 	s->text = sb_detach(&text);
 	sb_init(&s->from);
+	sb_init(&s->from_i);
 	sb_init(&s->where);
 	*err = NULL;
 	if (!s->q.n) {
@@ -1148,13 +1219,20 @@ struct search *search_new_query(struct model *m, int64_t profile,
 	sb_adds(&s->from, "slice s JOIN track t ON t.id = s.track_id");
 	if (j.i)
 		sb_adds(&s->from, " LEFT JOIN instruction i ON i.slice_id = s.id");
+	s->by_instr = j.i && instr_query(s);
+	if (s->by_instr)
+		sb_adds(&s->from_i, "instruction i CROSS JOIN slice s ON s.id ="
+			" i.slice_id JOIN track t ON t.id = s.track_id");
 	if (j.d)
-		sb_adds(&s->from, " LEFT JOIN dma_packet dp ON dp.slice_id = s.id"
-			" LEFT JOIN dma_transfer dt ON dt.slice_id = s.id");
+		joins_more(&s->from, &s->from_i, " LEFT JOIN dma_packet dp ON"
+			   " dp.slice_id = s.id LEFT JOIN dma_transfer dt ON"
+			   " dt.slice_id = s.id");
 	if (j.se)
-		sb_adds(&s->from, " LEFT JOIN sys_event se ON se.slice_id = s.id");
+		joins_more(&s->from, &s->from_i, " LEFT JOIN sys_event se ON"
+			   " se.slice_id = s.id");
 	if (j.a)
-		sb_adds(&s->from, " LEFT JOIN arg a ON a.slice_id = s.id");
+		joins_more(&s->from, &s->from_i, " LEFT JOIN arg a ON"
+			   " a.slice_id = s.id");
 	if (queue_rows_setup(s))
 		goto fail;
 	if (layers_agg_find(s))
@@ -1215,6 +1293,8 @@ void search_free(struct search *s)
 	query_free(&s->q);
 	query_free(&s->shown);
 	sb_free(&s->from);
+	sb_free(&s->from_i);
+	allpass_clear(&s->ap);
 	sb_free(&s->where);
 	free(s->names);
 	free(s->tracks);
@@ -1250,23 +1330,14 @@ static int dma_track(const struct mtrack *t)
 }
 
 /* Whether a term that holds only where the event has a row of a typed
- * table rules out a track of its kind: instructions are the events of
- * the engine rows, DMA packets and transfers those of the DMA rows
- * (the importers write them so), so a term on their columns alone
- * (pc, operands, variable...) holds on no other row. Terms that may
- * read a system event, a slice's own column or the args rule nothing
- * out, nor do negated ones, which hold where the row is missing. */
+ * table (term_tables) rules out a track of its kind: instructions are
+ * the events of the engine rows, DMA packets and transfers those of the
+ * DMA rows (the importers write them so), so a term on their columns
+ * alone (pc, operands, variable...) holds on no other row. */
 static int typed_excludes(const struct qterm *q, const struct mtrack *t)
 {
-	unsigned tables = 0;
+	unsigned tables = term_tables(q);
 
-	if (q->negate || neg(q) || slice_targets[q->field] ||
-	    fallback_targets[q->field])
-		return 0;
-	for (int k = 0; k < TT_COUNT; k++)
-		for (size_t c = 0; c < typed_tables[k].ncols; c++)
-			if (typed_tables[k].cols[c].field == q->field)
-				tables |= 1u << k;
 	if (!tables || (tables & (1u << TT_sys_event)))
 		return 0;
 	if ((tables & (1u << TT_instruction)) && t->kind &&
@@ -1955,10 +2026,103 @@ static int frame_raw_in(struct search *s, const struct mtrack *t, int64_t lo,
 	return 0;
 }
 
+/* Whether a by_instr query reads [t0, t0 + len) of track t in one pass
+ * for every track: the range is a good part of the track's span, so
+ * reading every instruction once costs less than reading the track's
+ * events one by one, each with its instruction. */
+static int allpass_wide(const struct search *s, const struct mtrack *t,
+			int64_t len)
+{
+	return s->by_instr && len >= (t->max_ts - t->min_ts) / 4;
+}
+
+/* The matches starting in [t0, t1) of every track, from the instruction
+ * table's side in one pass: per track their count, durations and, with
+ * colw, how many start in each of ncols columns of colw ns from t0. */
+static int allpass_run(struct search *s, int64_t t0, int64_t t1,
+		       int64_t colw, int ncols)
+{
+	struct allpass *ap = &s->ap;
+	struct allrow *r = NULL;
+	sqlite3_stmt *st;
+	int k, rc;
+
+	allpass_clear(ap);
+	st = prepare(s, "SELECT s.track_id, s.ts, s.dur FROM %s WHERE %s AND"
+		     " s.ts >= ? AND s.ts < ?", sb_cstr(&s->from_i),
+		     sb_cstr(&s->where));
+	if (!st)
+		return -1;
+	k = bind_params(s, st);
+	sqlite3_bind_int64(st, k + 1, t0);
+	sqlite3_bind_int64(st, k + 2, t1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t track = sqlite3_column_int64(st, 0);
+		int64_t c = colw ? (sqlite3_column_int64(st, 1) - t0) / colw : -1;
+
+		if (!r || r->track != track) {
+			size_t i = 0;
+
+			while (i < ap->nrows && ap->rows[i].track != track)
+				i++;
+			if (i == ap->nrows) {
+				ap->rows = xreallocarray(ap->rows, i + 1,
+							 sizeof(*ap->rows));
+				ap->rows[ap->nrows++] = (struct allrow){
+					track, 0, 0, NULL, NULL };
+				if (colw) {
+					ap->rows[i].hits = xcalloc((size_t)ncols,
+								   sizeof(int64_t));
+					ap->rows[i].durs = xcalloc((size_t)ncols,
+								   sizeof(int64_t));
+				}
+			}
+			r = &ap->rows[i];
+		}
+		r->n++;
+		r->dur = sat_add(r->dur, sqlite3_column_int64(st, 2));
+		if (c >= 0 && c < ncols) {
+			r->hits[c]++;
+			r->durs[c] = sat_add(r->durs[c],
+					     sqlite3_column_int64(st, 2));
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		allpass_clear(ap);
+		return model_fail(s->m, "search");
+	}
+	*ap = (struct allpass){ 1, t0, t1, colw, colw ? ncols : 0, ap->rows,
+				ap->nrows };
+	return 0;
+}
+
+/* The pass's answer for a track; NULL: no match there. */
+static const struct allrow *allpass_row(const struct search *s,
+					int64_t track)
+{
+	for (size_t i = 0; i < s->ap.nrows; i++)
+		if (s->ap.rows[i].track == track)
+			return &s->ap.rows[i];
+	return NULL;
+}
+
 static int frame_raw(struct search *s, const struct mtrack *t, int64_t t0,
 		     int64_t colw, int ncols, int64_t *hits)
 {
-	return frame_raw_in(s, t, t0, t0 + colw * ncols, t0, colw, ncols, hits);
+	const struct allpass *ap = &s->ap;
+	const struct allrow *r;
+
+	if (!allpass_wide(s, t, colw * ncols))
+		return frame_raw_in(s, t, t0, t0 + colw * ncols, t0, colw,
+				    ncols, hits);
+	if (!(ap->valid && ap->t0 == t0 && ap->colw == colw &&
+	      ap->ncols == ncols) &&
+	    allpass_run(s, t0, t0 + colw * ncols, colw, ncols))
+		return -1;
+	if ((r = allpass_row(s, t->id)))
+		memcpy(hits, r->hits, (size_t)ncols * sizeof(*hits));
+	return 0;
 }
 
 struct num_frame {
@@ -2038,9 +2202,45 @@ static struct search_row *stats_row(struct search_stats *st, int64_t track)
 	return &st->rows[st->nrows++];
 }
 
-/* Counts in [t0, t1) on one track from the events. */
-static int stats_raw(struct search *s, const struct mtrack *t, int64_t t0,
-		     int64_t t1, struct search_stats *out)
+static int stats_events(struct search *s, const struct mtrack *t,
+			int64_t t0, int64_t t1, struct search_stats *out);
+
+/* Counts in [t0, t1) on one track from a pass over every track's: that
+ * of a frame from t0 gives its whole columns, the events of the rest
+ * are read. */
+static int stats_allpass(struct search *s, const struct mtrack *t,
+			 int64_t t0, int64_t t1, struct search_stats *out)
+{
+	const struct allpass *ap = &s->ap;
+	const struct allrow *r;
+	int64_t n = 0, dur = 0, cols = -1;
+
+	if (ap->valid && ap->colw && ap->t0 == t0 && t1 <= ap->t1)
+		cols = (t1 - t0) / ap->colw;
+	else if (!(ap->valid && ap->t0 == t0 && ap->t1 == t1) &&
+		 allpass_run(s, t0, t1, 0, 0))
+		return -1;
+	if ((r = allpass_row(s, t->id)) && cols < 0) {
+		n = r->n;
+		dur = r->dur;
+	}
+	for (int64_t c = 0; r && c < cols; c++) {
+		n += r->hits[c];
+		dur = sat_add(dur, r->durs[c]);
+	}
+	if (n) {
+		struct search_row *o = stats_row(out, t->id);
+
+		o->n += n;
+		o->dur = sat_add(o->dur, dur);
+	}
+	return cols >= 0 ? stats_events(s, t, t0 + cols * ap->colw, t1, out) :
+			   0;
+}
+
+/* Counts in [t0, t1) on one track from its events, one by one. */
+static int stats_events(struct search *s, const struct mtrack *t,
+			int64_t t0, int64_t t1, struct search_stats *out)
 {
 	int64_t track = t->id;
 	sqlite3_stmt *st;
@@ -2067,6 +2267,16 @@ static int stats_raw(struct search *s, const struct mtrack *t, int64_t t0,
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+/* Counts in [t0, t1) on one track from the events: of every track at
+ * once where the range is wide (allpass_wide). */
+static int stats_raw(struct search *s, const struct mtrack *t, int64_t t0,
+		     int64_t t1, struct search_stats *out)
+{
+	if (t1 > t0 && allpass_wide(s, t, t1 - t0))
+		return stats_allpass(s, t, t0, t1, out);
+	return stats_events(s, t, t0, t1, out);
 }
 
 /* Whole buckets of [t0, t1) from the aggregates, the edges from events. */

@@ -673,7 +673,7 @@ static char *word_cache(void)
 	ly[0] = writer_string(w, "enc/MatMul");
 	ly[1] = writer_string(w, "enc/add");
 	for (int i = 0; i < 80000; i++) {
-		struct winstruction in = { .pc = -1, .compiler_pc = -1,
+		struct winstruction in = { .pc = i % 50, .compiler_pc = -1,
 					   .evt_wait_time = -1,
 					   .dma_wait_time = -1 };
 		int k = i % 4, run = (i / 2000) % 2;
@@ -844,6 +844,87 @@ static void test_word_aggregates(void **state)
 	free(cache);
 }
 
+/* The matches of pc>30 starting in each of ncols columns of colw ns from
+ * t0 on a track, counted in the cache by sqlite3. */
+static void pc_brute(sqlite3 *db, int64_t track, int64_t t0, int64_t colw,
+		     int ncols, int64_t *hits)
+{
+	sqlite3_stmt *st;
+
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT (s.ts - ?2) / ?3,"
+		" count(*) FROM slice s JOIN instruction i ON i.slice_id = s.id"
+		" WHERE s.track_id = ?1 AND i.pc > 30 AND s.ts >= ?2 AND s.ts <"
+		" ?2 + ?3 * ?4 GROUP BY 1", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, track);
+	sqlite3_bind_int64(st, 2, t0);
+	sqlite3_bind_int64(st, 3, colw);
+	sqlite3_bind_int64(st, 4, ncols);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		hits[sqlite3_column_int64(st, 0)] = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+}
+
+/* A term on an instruction column alone: a frame or count over a wide
+ * range reads every row's matches in one pass from the instructions,
+ * a narrow one the row's events; both are sqlite3's, and so are counts
+ * whose range ends inside a frame's last column. */
+static void test_instruction_pass(void **state)
+{
+	char *cache = word_cache();
+	struct model *m = model_open(cache);
+	struct search *s;
+	struct mtrack *t;
+	sqlite3 *db;
+	size_t n;
+	char *err;
+	int64_t a[64], b[64];
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(sqlite3_open(cache, &db), SQLITE_OK);
+	s = search_new(m, 1, "pc>30", &err);
+	assert_non_null(s);
+	model_tracks(m, 1, &t, &n);
+	for (int k = 0; k < 12; k++) {
+		int64_t span = t[0].max_ts + 1, t0 = k % 3 * 1000;
+		int64_t colw = (span >> (k / 3 * 2)) / 64 + 1;
+		struct search_stats x;
+		int64_t t1 = t0 + colw * 64 - colw / 3;
+
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(search_frame(s, &t[i], t0, colw, 64, a), 0);
+			pc_brute(db, t[i].id, t0, colw, 64, b);
+			for (int c = 0; c < 64; c++)
+				if (a[c] != b[c])
+					fail_msg("%s k %d col %d: %lld != %lld",
+						 t[i].name, k, c,
+						 (long long)a[c], (long long)b[c]);
+		}
+		/* after the frame: its columns, and the last part read */
+		assert_int_equal(search_stats(s, t, n, t0, t1, &x), 0);
+		assert_int_equal(x.count, cache_int(db, "SELECT count(*) FROM"
+			" slice s JOIN instruction i ON i.slice_id = s.id WHERE"
+			" i.pc > 30 AND s.ts >= ?1 AND s.ts < ?2", t0, t1));
+		assert_int_equal(x.dur, cache_int(db, "SELECT coalesce(sum(s.dur),"
+			" 0) FROM slice s JOIN instruction i ON i.slice_id = s.id"
+			" WHERE i.pc > 30 AND s.ts >= ?1 AND s.ts < ?2", t0, t1));
+		search_stats_free(&x);
+		/* a range of its own */
+		assert_int_equal(search_stats(s, t, n, t0 + 7, t1 / 2, &x), 0);
+		assert_int_equal(x.count, cache_int(db, "SELECT count(*) FROM"
+			" slice s JOIN instruction i ON i.slice_id = s.id WHERE"
+			" i.pc > 30 AND s.ts >= ?1 AND s.ts < ?2", t0 + 7, t1 / 2));
+		search_stats_free(&x);
+	}
+	search_free(s);
+	model_tracks_free(t, n);
+	model_close(m);
+	sqlite3_close(db);
+	unlink(cache);
+	free(cache);
+}
+
 static void test_step(void **state)
 {
 	struct model *m = model_open(fixture_cache);
@@ -936,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_aggregate_rows),
 		cmocka_unit_test(test_aggregate_runs),
 		cmocka_unit_test(test_word_aggregates),
+		cmocka_unit_test(test_instruction_pass),
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_page),
 	};
