@@ -699,25 +699,50 @@ static char *word_cache(void)
 	return cache;
 }
 
-/* The matches of the free word matmul starting in each of 64 columns
- * of colw ns from 0 on a track, counted in the cache by sqlite3. */
-static void word_brute(sqlite3 *db, int64_t track, int64_t colw,
-		       int64_t *hits)
+/* The events of a track meeting SQL condition match (on slice s and
+ * its instruction i) starting in each of ncols columns of colw ns from
+ * t0, counted in the cache by sqlite3. */
+static void brute_cols(sqlite3 *db, const char *match, int64_t track,
+		       int64_t t0, int64_t colw, int ncols, int64_t *hits)
 {
+	char *sql = xasprintf("SELECT (s.ts - ?2) / ?3, count(*) FROM slice s"
+			      " LEFT JOIN instruction i ON i.slice_id = s.id"
+			      " WHERE s.track_id = ?1 AND s.ts >= ?2 AND s.ts <"
+			      " ?2 + ?3 * ?4 AND (%s) GROUP BY 1", match);
 	sqlite3_stmt *st;
 
-	memset(hits, 0, 64 * sizeof(*hits));
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT ts / ?2, count(*) FROM"
-		" slice WHERE track_id = ?1 AND ts < 64 * ?2 AND (name IN"
-		" (SELECT id FROM string WHERE str LIKE '%matmul%') OR cat IN"
-		" (SELECT id FROM string WHERE str LIKE '%matmul%')) GROUP BY 1",
-		-1, &st, NULL), SQLITE_OK);
+	memset(hits, 0, (size_t)ncols * sizeof(*hits));
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	free(sql);
 	sqlite3_bind_int64(st, 1, track);
-	sqlite3_bind_int64(st, 2, colw);
+	sqlite3_bind_int64(st, 2, t0);
+	sqlite3_bind_int64(st, 3, colw);
+	sqlite3_bind_int64(st, 4, ncols);
 	while (sqlite3_step(st) == SQLITE_ROW)
 		hits[sqlite3_column_int64(st, 0)] = sqlite3_column_int64(st, 1);
 	sqlite3_finalize(st);
 }
+
+/* A search's frame of 64 columns on a track is brute_cols' with match. */
+static void frame_is_brute(struct search *s, sqlite3 *db, const char *match,
+			   const struct mtrack *t, int64_t t0, int64_t colw)
+{
+	int64_t a[64], b[64];
+
+	assert_int_equal(search_frame(s, t, t0, colw, 64, a), 0);
+	brute_cols(db, match, t->id, t0, colw, 64, b);
+	for (int c = 0; c < 64; c++)
+		if (a[c] != b[c])
+			fail_msg("%s from %lld by %lld, column %d: %lld, sqlite3"
+				 " %lld", t->name, (long long)t0,
+				 (long long)colw, c, (long long)a[c],
+				 (long long)b[c]);
+}
+
+/* The condition of the free word matmul: its name or its layer. */
+#define WORD_MATCH "s.name IN (SELECT id FROM string WHERE str LIKE" \
+	" '%matmul%') OR s.cat IN (SELECT id FROM string WHERE str LIKE" \
+	" '%matmul%')"
 
 /* A free word that names and layers hold: each row's frames and counts
  * are those of its events, whether a row's name or category aggregates
@@ -733,7 +758,7 @@ static void test_word_aggregates(void **state)
 	sqlite3 *db;
 	size_t n;
 	char *err;
-	int64_t a[64], b[64], before[4][64];
+	int64_t a[64], before[4][64];
 	int64_t colw = lod_width(9);
 
 	(void)state;
@@ -747,13 +772,7 @@ static void test_word_aggregates(void **state)
 		for (int level = 0; level < 11; level++) {
 			int64_t w = lod_width(level) * 3;
 
-			assert_int_equal(search_frame(s, &t[i], 0, w, 64, a), 0);
-			word_brute(db, t[i].id, w, b);
-			for (int c = 0; c < 64; c++)
-				if (a[c] != b[c])
-					fail_msg("%s level %d col %d: %lld != %lld",
-						 t[i].name, level, c,
-						 (long long)a[c], (long long)b[c]);
+			frame_is_brute(s, db, WORD_MATCH, &t[i], 0, w);
 		}
 	}
 	for (int k = 0; k < 20; k++) {
@@ -844,27 +863,6 @@ static void test_word_aggregates(void **state)
 	free(cache);
 }
 
-/* The matches of pc>30 starting in each of ncols columns of colw ns from
- * t0 on a track, counted in the cache by sqlite3. */
-static void pc_brute(sqlite3 *db, int64_t track, int64_t t0, int64_t colw,
-		     int ncols, int64_t *hits)
-{
-	sqlite3_stmt *st;
-
-	memset(hits, 0, (size_t)ncols * sizeof(*hits));
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT (s.ts - ?2) / ?3,"
-		" count(*) FROM slice s JOIN instruction i ON i.slice_id = s.id"
-		" WHERE s.track_id = ?1 AND i.pc > 30 AND s.ts >= ?2 AND s.ts <"
-		" ?2 + ?3 * ?4 GROUP BY 1", -1, &st, NULL), SQLITE_OK);
-	sqlite3_bind_int64(st, 1, track);
-	sqlite3_bind_int64(st, 2, t0);
-	sqlite3_bind_int64(st, 3, colw);
-	sqlite3_bind_int64(st, 4, ncols);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		hits[sqlite3_column_int64(st, 0)] = sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
-}
-
 /* A term on an instruction column alone: a frame or count over a wide
  * range reads every row's matches in one pass from the instructions,
  * a narrow one the row's events; both are sqlite3's, and so are counts
@@ -878,7 +876,6 @@ static void test_instruction_pass(void **state)
 	sqlite3 *db;
 	size_t n;
 	char *err;
-	int64_t a[64], b[64];
 
 	(void)state;
 	assert_non_null(m);
@@ -893,13 +890,7 @@ static void test_instruction_pass(void **state)
 		int64_t t1 = t0 + colw * 64 - colw / 3;
 
 		for (size_t i = 0; i < n; i++) {
-			assert_int_equal(search_frame(s, &t[i], t0, colw, 64, a), 0);
-			pc_brute(db, t[i].id, t0, colw, 64, b);
-			for (int c = 0; c < 64; c++)
-				if (a[c] != b[c])
-					fail_msg("%s k %d col %d: %lld != %lld",
-						 t[i].name, k, c,
-						 (long long)a[c], (long long)b[c]);
+			frame_is_brute(s, db, "i.pc > 30", &t[i], t0, colw);
 		}
 		/* after the frame: its columns, and the last part read */
 		assert_int_equal(search_stats(s, t, n, t0, t1, &x), 0);
