@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "model/cache/cache.h"
@@ -219,26 +218,19 @@ static void test_stale_temp(void **state)
 	free(input);
 }
 
-/* Whether a process other than this one holds a lock on the bytes of
- * path that SQLite's readers lock (its PENDING, RESERVED and SHARED
- * bytes at 1 GiB): asked from a child, as locks are per process. */
-static int locked_by_parent(const char *path)
+/* Whether a lock is held on the bytes of a file that SQLite's readers
+ * lock (its PENDING, RESERVED and SHARED bytes at 1 GiB), asked through
+ * fd, a descriptor of the file kept open meanwhile (closing one would
+ * drop this process's locks): an open file description lock conflicts
+ * with the process's own record locks too, so no other process need
+ * ask. */
+static int reader_locked(int fd)
 {
-	int status;
-	pid_t pid = fork();
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = 0x40000000, .l_len = 512 };
 
-	assert_true(pid >= 0);
-	if (!pid) {
-		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
-				    .l_start = 0x40000000, .l_len = 512 };
-		int fd = open(path, O_RDONLY);
-
-		_exit(fd < 0 || fcntl(fd, F_GETLK, &fl) ? 2 :
-		      fl.l_type != F_UNLCK);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) < 2);
-	return WEXITSTATUS(status);
+	assert_int_equal(fcntl(fd, F_OFD_GETLK, &fl), 0);
+	return fl.l_type != F_UNLCK;
 }
 
 /* A cache in WAL mode that a connection of this process reads keeps the
@@ -254,6 +246,7 @@ static void test_wal_lock_kept(void **state)
 	char *input = xstrdup(tu_write("wal.json", doc, strlen(doc)));
 	char *cache = NULL, *why = NULL;
 	sqlite3 *w, *r;
+	int fd;
 
 	(void)state;
 	assert_int_equal(open_profile(input, &o, &cache), 0);
@@ -265,14 +258,17 @@ static void test_wal_lock_kept(void **state)
 			 SQLITE_OK);
 	assert_int_equal(sqlite3_exec(r, "SELECT count(*) FROM meta", NULL,
 				      NULL, NULL), SQLITE_OK);
-	assert_true(locked_by_parent(cache));
+	fd = open(cache, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_true(reader_locked(fd));
 	assert_int_equal(cache_check(cache, input, &why), CACHE_FRESH);
 	free(why);
-	assert_true(locked_by_parent(cache));
+	assert_true(reader_locked(fd));
 	assert_int_equal(db_in_wal(cache), 1);
-	assert_true(locked_by_parent(cache));
+	assert_true(reader_locked(fd));
 	sqlite3_close(r);
 	sqlite3_close(w);
+	close(fd);
 	free(cache);
 	free(input);
 }
