@@ -345,7 +345,9 @@ static int64_t col_opt(sqlite3_stmt *st, int i, int64_t dflt)
 	"id, coalesce(parent_id, 0), kind, format, name, path, state," \
 	" start_ns, end_ns, epoch, nc_idx, instance_id, instance_type," \
 	" process_id, model, n_events, (SELECT max(t.max_ts) FROM track t" \
-	" WHERE t.profile_id = profile.id AND t.n_events > 0)"
+	" WHERE t.profile_id = profile.id AND t.n_events > 0)," \
+	" (SELECT min(t.min_ts) FROM track t WHERE t.profile_id = profile.id" \
+	" AND t.n_events > 0)"
 
 static void read_profile(sqlite3_stmt *st, struct mprofile *p)
 {
@@ -366,6 +368,7 @@ static void read_profile(sqlite3_stmt *st, struct mprofile *p)
 	p->model = db_col_dup(st, 14);
 	p->n_events = sqlite3_column_int64(st, 15);
 	p->last = NX_MAX(p->end, col_opt(st, 16, p->end));
+	p->first = NX_MIN(p->start, col_opt(st, 17, p->start));
 }
 
 void model_profile_clear(struct mprofile *p)

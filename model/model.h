@@ -19,6 +19,7 @@ struct mprofile {
 	 * there (a counter sampled after the end); a range reaching the
 	 * whole of it is [.., last + 1), so that an instant at last is in */
 	int64_t last;
+	int64_t first;	/* the first ns of the axis: start, or before it */
 	int epoch;			/* times are Unix-epoch ns */
 	int64_t nc_idx;			/* -1: unknown */
 	char *instance_id, *instance_type, *process_id, *model;

@@ -478,27 +478,13 @@ static int run_info(struct model *m, const struct mprofile *p,
 	return rc;
 }
 
-/* The range cut to the time the viewer's axis spans (the profile, and
- * every row's events: one may start before the profile's start; its
- * end is p->last), as it cuts a box or its window: the duration and
- * shares a summary prints are of that time. */
-static int cut_range(struct model *m, const struct mprofile *p, int64_t *t0,
-		     int64_t *t1)
+/* The range cut to the time the viewer's axis spans ([p->first,
+ * p->last]), as it cuts a box or its window: the duration and shares a
+ * summary prints are of that time. */
+static void cut_range(const struct mprofile *p, int64_t *t0, int64_t *t1)
 {
-	int64_t lo = p->start;
-	struct mtrack *t;
-	size_t n;
-
-	if (model_tracks(m, p->id, &t, &n))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (t[i].n_events)
-			lo = NX_MIN(lo, t[i].min_ts);
-	}
-	model_tracks_free(t, n);
-	*t0 = NX_MAX(*t0, lo);
+	*t0 = NX_MAX(*t0, p->first);
 	*t1 = NX_MAX(NX_MIN(*t1, p->last + 1), *t0 + 1);
-	return 0;
 }
 
 static int run(struct model *m, const struct mprofile *p,
@@ -506,9 +492,10 @@ static int run(struct model *m, const struct mprofile *p,
 {
 	int64_t t0, t1;
 
-	if (cli_range(a->range, p, &t0, &t1) ||
-	    (a->range && cut_range(m, p, &t0, &t1)))
+	if (cli_range(a->range, p, &t0, &t1))
 		return -1;
+	if (a->range)
+		cut_range(p, &t0, &t1);
 	switch (a->what) {
 	case W_SELECTION:
 	case W_WINDOW:

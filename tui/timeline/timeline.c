@@ -1015,18 +1015,11 @@ int timeline_first_profile(struct model *m, int64_t *id)
 
 void timeline_extent(struct timeline *tl)
 {
-	tl->start = tl->prof.start;
+	tl->start = tl->prof.first;
 	tl->end = tl->prof.last;
 	if (tl->tr.mb) {
-		tl->start = NX_MIN(tl->start, tl->prof_b.start + tl->tr.shift);
+		tl->start = NX_MIN(tl->start, tl->prof_b.first + tl->tr.shift);
 		tl->end = NX_MAX(tl->end, tl->prof_b.last + tl->tr.shift);
-	}
-	for (size_t i = 0; i < tl->tr.n; i++) {
-		const struct mtrack *t = &tl->tr.t[i];
-
-		if (t->n_events)
-			tl->start = NX_MIN(tl->start,
-					   t->min_ts + tracks_shift(&tl->tr, i));
 	}
 	if (tl->end <= tl->start)
 		tl->end = tl->start + 1;
