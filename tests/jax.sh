@@ -135,11 +135,14 @@ cp "$runs/$new/beta.trace.json.gz" "$tmp/out/"
 ln -s "$tmp/out/2099_01_01_00_00_00" "$tmp/lnk/plugins/profile/"
 ln -s "$tmp/out/beta.trace.json.gz" "$tmp/lnk/plugins/profile/2026_01_01_00_00_00/"
 cp "$runs/2026_11_20_09_30_00/alpha.trace.json.gz" "$tmp/lnk/plugins/profile/2026_01_01_00_00_00/"
-expect 0 "^Run +2026_01_01_00_00_00$" "$NXTOP" summary -q "$tmp/lnk"
+expect 0 "^Run +2026_01_01_00_00_00$" "$NXTOP" summary "$tmp/lnk"
 grep -q "profile: 1 link(s) skipped (2099_01_01_00_00_00): a JAX run and its trace files must be real folders and files$" "$err" ||
 	fail "linked run: $(cat "$err")"
 grep -q "2026_01_01_00_00_00: 1 link(s) skipped (beta.trace.json.gz)" "$err" ||
 	fail "linked trace file: $(cat "$err")"
+# ... a note, which -q keeps off stderr as it does every note
+expect 0 "^Run +2026_01_01_00_00_00$" "$NXTOP" summary -q -f "$tmp/lnk"
+grep -q "skipped" "$err" && fail "-q printed the note: $(cat "$err")"
 expect 0 "^Events +1 slice " "$NXTOP" summary -q "$tmp/lnk"
 expect 1 "no run '2099_01_01_00_00_00'" \
 	"$NXTOP" summary -q --run 2099_01_01_00_00_00 "$tmp/lnk"

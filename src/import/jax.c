@@ -197,12 +197,16 @@ static char *run_list(const struct jax *j)
 	return run_list_but(j, NULL);
 }
 
-/* Says which links in dir were passed over: nxtop reads no file outside
- * the log folder through a link. */
-static void warn_links(const char *dir)
+/* Says which links in dir were passed over, unless quiet: nxtop reads
+ * no file outside the log folder through a link. */
+static void warn_links(const char *dir, const struct import_opts *o)
 {
 	size_t n;
-	char **v = list(dir, keep_link, &n);
+	char **v;
+
+	if (o->quiet)
+		return;
+	v = list(dir, keep_link, &n);
 
 	if (n)
 		err_note("%s: %zu link(s) skipped (%s%s): a JAX run and its trace"
@@ -380,10 +384,10 @@ int import_jax(struct writer *w, const char *dir, const struct import_opts *o)
 		return -1;
 	}
 	j.runs = list(j.root, keep_run, &j.nruns);
-	warn_links(j.root);
+	warn_links(j.root, o);
 	if (!pick_run(&j, o)) {
 		run = xasprintf("%s/%s", j.root, j.run);
-		warn_links(run);
+		warn_links(run, o);
 		if (!find_files(&j, run))
 			rc = import_run(w, &j, run, real, o);
 	}
