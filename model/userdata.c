@@ -60,7 +60,12 @@ static const char *const view_columns[] = {
 
 static int fail(struct userdata *u, const char *what)
 {
-	err_set("%s: %s: %s", u->path, what, sqlite3_errmsg(u->db));
+	const char *cause = db_write_cause(u->db);
+
+	if (cause)
+		err_set("%s: cannot write: %s", u->path, cause);
+	else
+		err_set("%s: %s: %s", u->path, what, sqlite3_errmsg(u->db));
 	return -1;
 }
 

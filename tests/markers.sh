@@ -2,7 +2,8 @@
 # Markers are user data: set in the viewer, they survive nxtop being
 # killed (SIGKILL) right after, a forced re-import and a deleted cache;
 # two viewers adding markers to one profile at once keep all of them;
-# their text export ends no line in blanks.
+# their text export ends no line in blanks; a file size limit on them
+# is named as the cause.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -82,4 +83,15 @@ wait "$b" || fail "second viewer failed"
 for t in 1000 10000 100000 2000 20000 200000; do
 	grep -q ",$t," "$out" || fail "marker at $t ns lost: $(cat "$out")"
 done
+
+# User data that cannot be written (past a file size limit: 4 KiB; the
+# dump is written first, to a folder made beforehand) says why, not
+# SQLite's "disk I/O error"
+mkdir -p "$tmp/full" "$tmp/fdump"
+printf 'size 120x30\nkeys m\ndump s\n' > "$tmp/full.keys"
+(ulimit -f 8 && XDG_DATA_HOME="$tmp/full" exec "$NXTOP" -q \
+	--headless="$tmp/full.keys" --dump="$tmp/fdump" "$p") 2>"$tmp/full.err" ||
+	fail "the viewer failed past ulimit -f: $(cat "$tmp/full.err")"
+grep -q "userdata.db: cannot write: File too large" "$tmp/fdump/s" ||
+	fail "no cause named: $(tail -1 "$tmp/fdump/s")"
 pass

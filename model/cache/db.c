@@ -15,20 +15,31 @@ int db_exec(sqlite3 *db, const char *sql)
 	return 0;
 }
 
-void db_describe(sqlite3 *db, const char *what, char *buf, size_t n)
+const char *db_write_cause(sqlite3 *db)
 {
 	int code = sqlite3_errcode(db), e = sqlite3_system_errno(db);
 	int ext = sqlite3_extended_errcode(db);
+
+	/* the cause is not always kept once SQLite has cleaned up */
+	if (code != SQLITE_FULL && ext != SQLITE_IOERR_WRITE &&
+	    ext != SQLITE_IOERR_FSYNC && ext != SQLITE_IOERR_TRUNCATE &&
+	    ext != SQLITE_IOERR_SHMSIZE)
+		return NULL;
+	if (e)
+		return strerror(e);
+	return code == SQLITE_FULL ? "disk full" :
+	       "write failed (a full disk or a file size limit?)";
+}
+
+void db_describe(sqlite3 *db, const char *what, char *buf, size_t n)
+{
+	const char *cause = db_write_cause(db);
 	const char *file = sqlite3_db_filename(db, "main");
 
-	/* a full disk, a quota or a file size limit: say where (the cause
-	 * is not always kept once SQLite has cleaned up) */
-	if (code == SQLITE_FULL || ext == SQLITE_IOERR_WRITE ||
-	    ext == SQLITE_IOERR_FSYNC || ext == SQLITE_IOERR_TRUNCATE)
+	/* a full disk, a quota or a file size limit: say where */
+	if (cause)
 		snprintf(buf, n, "cannot write the cache %s: %s", file && *file ?
-			 file : "(temporary)", e ? strerror(e) :
-			 code == SQLITE_FULL ? "disk full" :
-			 "write failed (a full disk or a file size limit?)");
+			 file : "(temporary)", cause);
 	else
 		snprintf(buf, n, "cache: %s: %s", what, sqlite3_errmsg(db));
 }

@@ -9,6 +9,10 @@
 int db_exec(sqlite3 *db, const char *sql);
 /* Sets the error text from the database's last error; returns -1. */
 int db_fail(sqlite3 *db, const char *what);
+/* Why the database's last error failed to write (a full disk, a quota,
+ * a file size limit: the system's words where SQLite kept them), or
+ * NULL when it is no such failure. */
+const char *db_write_cause(sqlite3 *db);
 /* The text db_fail() sets (a full disk names the cache). */
 void db_describe(sqlite3 *db, const char *what, char *buf, size_t n);
 /* The rows-row form of a one-row "INSERT ... VALUES(...)" statement:
