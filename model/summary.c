@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/cache/db.h"
+#include "model/cache/schema.h"
 #include "model/util.h"
 
 const char *const summary_engine_names[ENG_COUNT] = {
@@ -41,19 +42,72 @@ static sqlite3_stmt *prep(struct model *m, const char *sql, int64_t profile)
 	return st;
 }
 
-/* Instructions per engine, by the instruction's subgroup (or its track
- * name when the subgroup is missing). */
-static int engines(struct model *m, int64_t p, struct summary *s)
+/* An engine name of the ActiveTime rows and its rows' total. */
+struct active_sum {
+	char *engine;
+	int64_t ns;
+};
+
+static int by_engine(const void *a, const void *b)
 {
-	sqlite3_stmt *st = prep(m,
-		"SELECT coalesce(sg.str, t.name), count(*), sum(sl.dur)"
-		" FROM slice sl JOIN track t ON t.id = sl.track_id"
-		" JOIN instruction i ON i.slice_id = sl.id"
-		" LEFT JOIN string sg ON sg.id = i.subgroup"
-		" WHERE t.profile_id = ?1 GROUP BY 1", p);
+	return strcmp(((const struct active_sum *)a)->engine,
+		      ((const struct active_sum *)b)->engine);
+}
+
+/* Each engine's active time: its ActiveTime rows' total, summed in one
+ * pass (millions of rows; SQL's GROUP BY would sort them), an engine
+ * that several names give taking the last name's in text order. */
+static int active(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m, "SELECT engine, end_ns - start_ns FROM"
+				" active_time WHERE profile_id = ?1", p);
+	struct active_sum *v = NULL;
+	size_t n = 0, cap = 0, hit = 0;
 
 	if (!st)
 		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *e = (const char *)sqlite3_column_text(st, 0);
+
+		if (!e)
+			continue;
+		if (hit >= n || strcmp(v[hit].engine, e)) {
+			for (hit = 0; hit < n && strcmp(v[hit].engine, e); hit++)
+				;
+			if (hit == n) {
+				v = xgrow(v, &cap, n + 1, sizeof(*v));
+				v[n++] = (struct active_sum){ xstrdup(e), 0 };
+			}
+		}
+		v[hit].ns = sat_add(v[hit].ns, sqlite3_column_int64(st, 1));
+	}
+	sqlite3_finalize(st);
+	if (n)
+		qsort(v, n, sizeof(*v), by_engine);
+	for (size_t i = 0; i < n; i++) {
+		int e = engine_of(v[i].engine);
+
+		if (e >= 0)
+			s->eng[e].active_ns = v[i].ns;
+		free(v[i].engine);
+	}
+	free(v);
+	return 0;
+}
+
+/* Instructions per engine, by the instruction's subgroup (or its track
+ * name when the subgroup is missing), from the rows' totals. */
+static int engines(struct model *m, int64_t p, struct summary *s)
+{
+	sqlite3_stmt *st = prep(m,
+		"SELECT coalesce(sg.str, t.name), sum(x.n), sum(x.total)"
+		" FROM track_stat x JOIN track t ON t.id = x.track_id"
+		" LEFT JOIN string sg ON sg.id = x.value"
+		" WHERE t.profile_id = ?1 AND x.kind = ?2 GROUP BY 1", p);
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int(st, 2, STAT_INSTR);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int e = engine_of((const char *)sqlite3_column_text(st, 0));
 		int64_t n = sqlite3_column_int64(st, 1);
@@ -65,18 +119,7 @@ static int engines(struct model *m, int64_t p, struct summary *s)
 		s->eng[e].instr_ns += sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
-	st = prep(m, "SELECT engine, sum(end_ns - start_ns) FROM active_time"
-		  " WHERE profile_id = ?1 GROUP BY engine", p);
-	if (!st)
-		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int e = engine_of((const char *)sqlite3_column_text(st, 0));
-
-		if (e >= 0)
-			s->eng[e].active_ns = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return active(m, p, s);
 }
 
 /* Rows of one kind sharing a name (two hosts' "Thread 1") are told
@@ -141,7 +184,8 @@ static int tracks(struct model *m, int64_t p, struct summary *s)
 {
 	sqlite3_stmt *st = prep(m,
 		"SELECT t.name, t.kind, t.n_events, t.busy_ns,"
-		" (SELECT coalesce(sum(dur), 0) FROM slice WHERE track_id = t.id),"
+		" (SELECT coalesce(sum(total), 0) FROM track_stat WHERE"
+		" track_id = t.id AND kind = ?2),"
 		" t.id FROM track t WHERE t.profile_id = ?1 AND t.kind NOT IN"
 		" ('group', 'counter') ORDER BY t.sort_key, t.id", p);
 	size_t cap = 0, idcap = 0;
@@ -150,6 +194,7 @@ static int tracks(struct model *m, int64_t p, struct summary *s)
 
 	if (!st)
 		return -1;
+	sqlite3_bind_int(st, 2, STAT_SLICES);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct sum_track *t;
 
@@ -245,26 +290,18 @@ static struct sum_qtype *qtype(struct summary *s, const char *type)
 
 static int dma(struct model *m, int64_t p, struct summary *s)
 {
-	static const char *const sql[2] = {
-		"SELECT coalesce(q.str, 'unknown'), count(*),"
-		" coalesce(sum(d.transfer_size), 0) FROM dma_packet d"
-		" JOIN slice sl ON sl.id = d.slice_id"
-		" JOIN track t ON t.id = sl.track_id"
-		" LEFT JOIN string q ON q.id = d.queue_type"
-		" WHERE t.profile_id = ?1 GROUP BY 1 ORDER BY 1",
-		"SELECT coalesce(q.str, 'unknown'), count(*),"
-		" coalesce(sum(d.transfer_size), 0) FROM dma_transfer d"
-		" JOIN slice sl ON sl.id = d.slice_id"
-		" JOIN track t ON t.id = sl.track_id"
-		" LEFT JOIN string q ON q.id = d.queue_type"
-		" WHERE t.profile_id = ?1 GROUP BY 1 ORDER BY 1",
-	};
-
 	for (int k = 0; k < 2; k++) {
-		sqlite3_stmt *st = prep(m, sql[k], p);
+		sqlite3_stmt *st = prep(m,
+			"SELECT coalesce(q.str, 'unknown'), sum(x.n),"
+			" sum(x.total) FROM track_stat x"
+			" JOIN track t ON t.id = x.track_id"
+			" LEFT JOIN string q ON q.id = x.value"
+			" WHERE t.profile_id = ?1 AND x.kind = ?2"
+			" GROUP BY 1 ORDER BY 1", p);
 
 		if (!st)
 			return -1;
+		sqlite3_bind_int(st, 2, k ? STAT_XFER : STAT_PACKET);
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			struct sum_qtype *q = qtype(s,
 				(const char *)sqlite3_column_text(st, 0));

@@ -451,6 +451,29 @@ static void test_writer_binds(void **state)
 				      " WHERE id = 402 AND type IS NULL"), 1);
 }
 
+/* The rows' totals: the DMA rows came after both their slices, so
+ * their kinds were counted from the tables at the end. */
+static void test_track_stats(void **state)
+{
+	(void)state;
+	assert_int_equal(tu_query_int(cache, "SELECT count(*) FROM track_stat"
+				      " x JOIN track t ON t.id = x.track_id"
+				      " LEFT JOIN string q ON q.id = x.value WHERE"
+				      " (t.name = 'E' AND x.kind = 1 AND x.value = 0"
+				      " AND x.n = 2 AND x.total = 7) OR"
+				      " (t.name = 'E' AND x.kind = 1 AND"
+				      " q.str = 'sg' AND x.n = 1 AND x.total = 5) OR"
+				      " (t.name = 'D' AND x.kind = 2 AND"
+				      " q.str = 'data' AND x.n = 1 AND"
+				      " x.total = 4096) OR (t.name = 'X' AND"
+				      " x.kind = 3 AND q.str = 'data' AND"
+				      " x.n = 1 AND x.total = 8192) OR"
+				      " (t.name = 'N' AND x.kind = 0 AND x.n = 2"
+				      " AND x.total = 10)"), 5);
+	assert_int_equal(tu_query_int(cache, "SELECT count(*) FROM track_stat"),
+			 8);
+}
+
 /* Rows end at the last column the profile had when they were written;
  * the others read as NULL, and the cache is valid. */
 static void test_sparse_rows(void **state)
@@ -669,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_version_in_man),
 		cmocka_unit_test(test_writer_binds),
 		cmocka_unit_test(test_sparse_rows),
+		cmocka_unit_test(test_track_stats),
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_search),

@@ -42,6 +42,11 @@ static const char schema_sql[] =
 	" flags INTEGER NOT NULL DEFAULT 0, parent_id INTEGER, size INTEGER);\n"
 	"CREATE INDEX slice_track ON slice(track_id, depth, ts, dur, name, cat,"
 	" size);\n"
+	/* kind: STAT_*; value: a string id, 0 for none */
+	"CREATE TABLE track_stat(track_id INTEGER NOT NULL,"
+	" kind INTEGER NOT NULL, value INTEGER NOT NULL, n INTEGER NOT NULL,"
+	" total INTEGER NOT NULL, PRIMARY KEY(track_id, kind, value))"
+	" WITHOUT ROWID;\n"
 	"CREATE TABLE arg(slice_id INTEGER PRIMARY KEY, args TEXT NOT NULL);\n"
 	"CREATE TABLE counter(track_id INTEGER NOT NULL, ts INTEGER NOT NULL,"
 	" value REAL NOT NULL);\n"

@@ -6,7 +6,7 @@
 
 /* Bump on any change to the tables below; a cache with another
  * version is rebuilt. */
-#define SCHEMA_VERSION 15
+#define SCHEMA_VERSION 16
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */
@@ -24,6 +24,15 @@
 #define SU_CAT 16	/* slice.cat of an event that is no instruction */
 #define SU_ALL 31
 #define SU_LAYER_APART (-1)	/* str of that row; its columns SU_CAT */
+
+/* Kinds of track_stat rows: a row's events of one kind by value, their
+ * count and total. */
+enum {
+	STAT_SLICES,	/* every slice; value 0, total its durations */
+	STAT_INSTR,	/* instructions by subgroup, total their durations */
+	STAT_PACKET,	/* DMA packets by queue type, total their bytes */
+	STAT_XFER,	/* DMA transfers by queue type, total their bytes */
+};
 
 /* Level-of-detail bucket width is 4^level ns. */
 #define LOD_MAX_LEVEL 31

@@ -122,6 +122,8 @@ struct writer {
 	size_t nparts;
 
 	int64_t last_track;	/* of the last slice written */
+	int64_t last_dur;	/* and its duration */
+	int stats_lost;		/* typed totals to count at the end (stats.c) */
 	int flows_pending;	/* flows to resolve at finish */
 	size_t held;		/* slices waiting for their parent, all rows */
 	unsigned dep_kinds;	/* of the dependencies to link at finish
@@ -175,6 +177,7 @@ static void writer_free(struct writer *w)
 	{
 		free(w->tracks[i].held);
 		free(w->tracks[i].open.s);
+		free(w->tracks[i].stats);
 	}
 	free(w->tracks);
 	free(w->win.heap);
@@ -824,6 +827,8 @@ static int64_t slice_add(struct writer *w, struct wpending p)
 	depth = NX_MAX(0, NX_MIN(depth, WRITER_MAX_DEPTH));
 	t->max_given = NX_MAX(t->max_given, depth);
 	t->max_depth = NX_MAX(t->max_depth, depth);
+	t->dur_sum = sat_add(t->dur_sum, dur);
+	w->last_dur = dur;
 	t->names |= 1ull << (((uint64_t)p.name * 0x9e3779b97f4a7c15ull) >> 58);
 	note_use(w, p.name, SU_NAME);
 	if (!t->name_runs || p.name != t->last_name)
@@ -892,6 +897,16 @@ static void note_typed(struct writer *w, int64_t slice, unsigned table)
 	}
 	for (int64_t i = 1; i <= w->ntracks; i++)
 		w->tracks[i].typed |= table;
+}
+
+/* Counts a typed row of slice for the summary: its row's totals. */
+static void note_stat(struct writer *w, int64_t slice, int kind,
+		      int64_t value, int64_t total)
+{
+	if (slice != w->next_slice ||
+	    stat_add(&w->tracks[w->last_track], kind, value > 0 ? value : 0,
+		     total))
+		w->stats_lost = 1;
 }
 
 /* Keeps the HLO name of an instruction slice for the finishing pass. */
@@ -1004,6 +1019,7 @@ void writer_instruction(struct writer *w, int64_t slice,
 	if (!slice)
 		return;
 	note_typed(w, slice, WT_INSTR);
+	note_stat(w, slice, STAT_INSTR, src->subgroup, w->last_dur);
 	keep_hlo(w, slice, src->hlo_name);
 	note_use(w, src->hlo_name, SU_HLO);
 	note_use(w, src->layer, SU_LAYER);
@@ -1034,6 +1050,8 @@ void writer_dma(struct writer *w, int64_t slice, const struct wdma *src)
 	if (!slice)
 		return;
 	note_typed(w, slice, src->aggregated ? WT_XFER : WT_PACKET);
+	note_stat(w, slice, src->aggregated ? STAT_XFER : STAT_PACKET,
+		  src->queue_type, src->transfer_size);
 	note_queue(w, slice, src->queue);
 	q_begin(w, src->aggregated ? S_DMA_XFER : S_DMA_PACKET);
 	wq_int(w->q, i++, slice);
@@ -1475,7 +1493,9 @@ int writer_finish(struct writer *w)
 	if (queued)
 		goto out;
 	if (schema_complete_columns(w->db) || merge_parts(w) ||
-	    write_str_use(w) || warn_dropped(w))
+	    write_str_use(w) || warn_dropped(w) ||
+	    stats_write(w->db, w->tracks, w->base, w->ntracks, w->next_slice,
+			w->stats_lost))
 		goto out;
 	report(w, "indexing", 0);
 	/* The passes below sort whole tracks, and SQLite's sorter holds as

@@ -27,6 +27,12 @@ struct wpending {
 	int64_t size;
 };
 
+/* A row's events of one kind and value (schema.h, track_stat). */
+struct wstat {
+	int kind;
+	int64_t value, n, total;
+};
+
 /* Typed tables, as bits of struct wtrack's typed. */
 enum { WT_INSTR = 1, WT_PACKET = 2, WT_XFER = 4, WT_ALL = 7 };
 
@@ -54,7 +60,18 @@ struct wtrack {
 	struct wpending *held;
 	size_t nheld, capheld;
 	int parents_pass;	/* left to the parents pass (parents.c) */
+	int64_t dur_sum;	/* of its slices */
+	struct wstat *stats;	/* its typed events by kind and value */
+	size_t nstats, capstats, stat_hit;
 };
+
+/* Counts an event of kind (STAT_*) and value, total its duration or
+ * bytes, on t; -1 when t holds too many values to keep (stats.c). */
+int stat_add(struct wtrack *t, int kind, int64_t value, int64_t total);
+/* Writes the track_stat rows of tracks; lost: the typed kinds are
+ * counted from the tables instead, for slices (base, last_slice]. */
+int stats_write(sqlite3 *db, const struct wtrack *tracks, int64_t base,
+		int64_t ntracks, int64_t last_slice, int lost);
 
 /* Copies the rows of every table of the cache attached as "part" into
  * main's (merge.c). */
