@@ -6,7 +6,8 @@
 # as jq counts them in the files; an XPlane-only run fails with one line
 # saying how to get a trace JSON; a new run or a changed file rebuilds;
 # export -o writes no trace file of the run, old or new; a run or a trace
-# file that is a link is skipped, with one line saying so.
+# file that is a link is skipped, and so is a plugins or plugins/profile
+# folder that is one, with one line saying so.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -146,6 +147,22 @@ grep -q "skipped" "$err" && fail "-q printed the note: $(cat "$err")"
 expect 0 "^Events +1 slice " "$NXTOP" summary -q "$tmp/lnk"
 expect 1 "no run '2099_01_01_00_00_00'" \
 	"$NXTOP" summary -q --run 2099_01_01_00_00_00 "$tmp/lnk"
+# a plugins or plugins/profile folder that is a link is not followed
+# either: the folder above it is no JAX log folder, and the note, which
+# -q keeps off stderr, says why
+mkdir -p "$tmp/lplug" "$tmp/lprof/plugins"
+ln -s "$log/plugins" "$tmp/lplug/plugins"
+ln -s "$runs" "$tmp/lprof/plugins/profile"
+for d in "lplug|$tmp/lplug|plugins" "lprof|$tmp/lprof/plugins|profile" \
+	"lprof/plugins|$tmp/lprof/plugins|profile"; do
+	in=$tmp/${d%%|*} at=${d#*|}
+	expect 1 "^nxtop: $in: a folder with nothing nxtop reads" \
+		"$NXTOP" summary -f "$in"
+	grep -q "^nxtop: ${at%|*}: 1 link(s) skipped (${d##*|}): a JAX log folder's plugins and plugins/profile must be real folders$" "$err" ||
+		fail "linked ${d##*|} in $in: $(cat "$err")"
+	expect 1 "" "$NXTOP" summary -q -f "$in"
+	grep -q "skipped" "$err" && fail "-q printed the note: $(cat "$err")"
+done
 
 # nxtop list: a folder holding a JAX log folder lists it (kind jax, the
 # bytes of its newest run's files); the folder of runs lists each run

@@ -113,8 +113,11 @@ static int import_input(struct writer *w, const char *input,
 	char *file = NULL, *name = NULL, *dir = NULL, *pqsys = NULL;
 	int rc;
 
-	if (!stat(input, &sb) && S_ISDIR(sb.st_mode) && jax_is_folder(input))
-		return import_jax(w, input, o);
+	if (!stat(input, &sb) && S_ISDIR(sb.st_mode)) {
+		if (jax_is_folder(input))
+			return import_jax(w, input, o);
+		jax_warn_link(input, o);
+	}
 	if (o->run) {
 		err_set("%s: --run opens a run of a JAX log folder, and this is"
 			" not one", input);

@@ -53,10 +53,45 @@ static const char *base_of(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* The plugins/profile folder of dir (real path), and the run dir is. */
-static char *root_of(const char *dir, char **named)
+static int is_link(const char *path)
 {
-	char *p, *up = file_dir(dir), *top = file_dir(up);
+	struct stat sb;
+
+	return !lstat(path, &sb) && S_ISLNK(sb.st_mode);
+}
+
+/* The first link among the folders from dir down to root (dir/plugins,
+ * dir/plugins/profile or dir/profile), or NULL. */
+static char *link_below(const char *dir, const char *root)
+{
+	size_t n = strlen(dir);
+	char *p, *s, c;
+
+	if (strncmp(root, dir, n) || root[n] != '/')
+		return NULL;
+	p = xstrdup(root);
+	for (s = p + n + 1;; s++) {
+		if (*s && *s != '/')
+			continue;
+		c = *s;
+		*s = '\0';
+		if (is_link(p))
+			return p;
+		if (!c)
+			break;
+		*s = c;
+	}
+	free(p);
+	return NULL;
+}
+
+/* The plugins/profile folder of dir (real path), and the run dir is.
+ * A plugins or profile folder below dir that is a link is not followed,
+ * as a linked run is not: NULL, with *link (when link is not NULL) the
+ * link's path. */
+static char *root_of(const char *dir, char **named, char **link)
+{
+	char *p, *up = file_dir(dir), *top = file_dir(up), *l = NULL;
 
 	*named = NULL;
 	p = xasprintf("%s/plugins/profile", dir);
@@ -76,12 +111,16 @@ static char *root_of(const char *dir, char **named)
 	}
 	free(up);
 	free(top);
-	if (p && !is_dir(p)) {
+	if (p && (!is_dir(p) || (l = link_below(dir, p)))) {
 		free(p);
 		free(*named);
 		*named = NULL;
 		p = NULL;
 	}
+	if (link)
+		*link = l;
+	else
+		free(l);
 	return p;
 }
 
@@ -91,7 +130,7 @@ int jax_is_folder(const char *dir)
 
 	if (!realpath(dir, real))
 		return 0;
-	root = root_of(real, &named);
+	root = root_of(real, &named, NULL);
 	free(named);
 	free(root);
 	return root != NULL;
@@ -215,6 +254,25 @@ static void warn_links(const char *dir, const struct import_opts *o)
 	free_names(v, n);
 }
 
+void jax_warn_link(const char *dir, const struct import_opts *o)
+{
+	char real[PATH_MAX], *named, *root, *link = NULL, *up;
+
+	if (o->quiet || !realpath(dir, real))
+		return;
+	root = root_of(real, &named, &link);
+	if (link) {
+		up = file_dir(link);
+		err_note("%s: 1 link(s) skipped (%s): a JAX log folder's plugins"
+			 " and plugins/profile must be real folders", up,
+			 base_of(link));
+		free(up);
+	}
+	free(link);
+	free(named);
+	free(root);
+}
+
 /* Picks the run: --run, else the one the input names, else the newest. */
 static int pick_run(struct jax *j, const struct import_opts *o)
 {
@@ -285,7 +343,7 @@ void jax_size_when(const char *dir, int64_t *size, int64_t *when)
 	*size = 0;
 	*when = 0;
 	memset(&j, 0, sizeof(j));
-	if (!realpath(dir, real) || !(j.root = root_of(real, &j.named)))
+	if (!realpath(dir, real) || !(j.root = root_of(real, &j.named, NULL)))
 		return;
 	j.runs = list(j.root, keep_run, &j.nruns);
 	if (j.nruns) {
@@ -379,7 +437,7 @@ int import_jax(struct writer *w, const char *dir, const struct import_opts *o)
 	int rc = -1;
 
 	memset(&j, 0, sizeof(j));
-	if (!realpath(dir, real) || !(j.root = root_of(real, &j.named))) {
+	if (!realpath(dir, real) || !(j.root = root_of(real, &j.named, NULL))) {
 		err_set("%s: not a JAX profile folder", dir);
 		return -1;
 	}

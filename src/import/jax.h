@@ -14,6 +14,11 @@
  * run folder of a JAX profile. */
 int jax_is_folder(const char *dir);
 
+/* Says, unless o->quiet, that dir's plugins or plugins/profile folder is
+ * a link, which jax_is_folder() does not follow: dir is then no JAX
+ * profile folder. */
+void jax_warn_link(const char *dir, const struct import_opts *o);
+
 /* 1 if a file of that name in a run folder is one of the run's trace
  * files, which its import reads. */
 int jax_takes_name(const char *name);
