@@ -183,6 +183,13 @@ for f in devsys sysdev; do
 	no_file "$tmp/kind/$f.json.nxdb"
 	no_temps "$tmp/kind" "$f.json"
 done
+# a key of the other kind holding an empty array is refused at that
+# array, as a key's value is, not past it
+printf '%s]}' "$dhead" > "$tmp/kind/devempty.json"
+at=$((${#dhead} - 1))
+expect 1 "^nxtop: $tmp/kind/devempty.json: byte $at: expected a device profile's keys after \"instruction\", found a system profile's key in \"trace_event\"\$" \
+	"$NXTOP" import "$tmp/kind/devempty.json"
+no_file "$tmp/kind/devempty.json.nxdb"
 expect 0 "^Kind +system " "$NXTOP" summary -q "$tmp/kind/syswarn.json"
 expect 0 "bundle: system profile $tmp/kind/bundle/syswarn.json$" \
 	"$NXTOP" summary "$tmp/kind/bundle"

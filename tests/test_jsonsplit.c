@@ -88,6 +88,9 @@ static void check_device(const struct got *g)
 	assert_int_equal(g->kind[5], JREC_ARRAY_END);
 	assert_string_equal(g->key[5], "empty");
 	assert_int_equal(g->index[5], 0);
+	/* an empty array's record is at its '[', as a value's is */
+	assert_int_equal(g->offset[5],
+			 strstr(device_doc, "\"empty\": []") - device_doc + 9);
 	assert_int_equal(g->kind[6], JREC_VALUE);
 	assert_string_equal(g->key[6], "scalar");
 	assert_string_equal(g->text[6], "{\"k\":true}");

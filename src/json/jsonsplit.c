@@ -812,13 +812,17 @@ static int obj_value(struct jsplit *s, struct jrec *r)
 	if (c == -2)
 		return -1;
 	if (c == '[') {
+		off = jsplit_offset(s);
 		s->pos++;
 		s->index = 0;
 		c = peek_token(s);
 		if (c == ']') {
+			/* the key's only record: at its value, as a
+			 * JREC_VALUE is, so that what is said of the key
+			 * points at it and not past it */
 			s->pos++;
 			s->state = ST_OBJ_NEXT;
-			return emit(s, r, JREC_ARRAY_END, jsplit_offset(s));
+			return emit(s, r, JREC_ARRAY_END, off);
 		}
 		s->state = ST_ITEMS;
 		return AGAIN;

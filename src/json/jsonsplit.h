@@ -44,7 +44,10 @@ struct jrec {
 				 * cleaned for the terminal (model/text.h);
 				 * NULL for a bare array */
 	uint64_t index;		/* element index within the array */
-	uint64_t offset;	/* byte offset of the record in the file */
+	uint64_t offset;	/* byte offset of the record in the file:
+				 * an element's or a value's first byte;
+				 * for JREC_ARRAY_END, just past the ']',
+				 * or the '[' of an empty array */
 	const char *text;	/* record text, NUL-terminated */
 	size_t len;
 };
