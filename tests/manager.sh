@@ -183,6 +183,18 @@ for f in devsys sysdev; do
 	no_file "$tmp/kind/$f.json.nxdb"
 	no_temps "$tmp/kind" "$f.json"
 done
+# each JSON file is opened once to be told apart, however far its
+# kind's key is (devsys.json's is past the first 64 KiB), where strace
+# can watch
+if have strace && strace -o /dev/null true 2>/dev/null; then
+	strace -f -e trace=open,openat -o "$tmp/list.trace" \
+		"$NXTOP" list --format csv "$tmp/kind" >/dev/null ||
+		fail "nxtop list under strace failed"
+	for f in devsys sysdev syswarn; do
+		n=$(grep -c "kind/$f.json\"" "$tmp/list.trace")
+		[ "$n" -eq 1 ] || fail "nxtop list opened $f.json $n times"
+	done
+fi
 # a key of the other kind holding an empty array is refused at that
 # array, as a key's value is, not past it
 printf '%s]}' "$dhead" > "$tmp/kind/devempty.json"

@@ -196,9 +196,17 @@ static enum input_format sniff_fd(int fd, const char *path, int *system)
 
 enum input_format import_detect(const char *path)
 {
+	return import_detect_system(path, NULL);
+}
+
+enum input_format import_detect_system(const char *path, int *system)
+{
 	enum input_format f;
 	struct stat sb;
 	int fd;
+
+	if (system)
+		*system = 0;
 
 	if (binary_name(path))
 		return FMT_NEURON_BINARY;
@@ -212,8 +220,10 @@ enum input_format import_detect(const char *path)
 		return pqfolder_is_system(path) ? FMT_PARQUET_SYSTEM :
 		       pqfolder_is_device(path) ? FMT_PARQUET_DEVICE : FMT_UNKNOWN;
 	}
-	f = sniff_fd(fd, path, NULL);
+	f = sniff_fd(fd, path, system);
 	close(fd);
+	if (system && f != FMT_NEURON_JSON)
+		*system = 0;
 	return f;
 }
 

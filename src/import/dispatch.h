@@ -23,6 +23,10 @@ enum input_format {
 
 /* Looks at a file's name and first bytes, or a folder's table files. */
 enum input_format import_detect(const char *path);
+/* The same, and *system set to 1 when the file is a Neuron profile JSON
+ * that imports as a system profile (import_is_system_json()), from one
+ * read of the file. */
+enum input_format import_detect_system(const char *path, int *system);
 
 /* 1 if the file name in the folder dirfd (AT_FDCWD: here), opened with
  * flags added to O_RDONLY, is a Neuron profile JSON that imports as a

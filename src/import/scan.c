@@ -130,8 +130,8 @@ static const char *ready_path(struct ready *r)
 	return r->path;
 }
 
-/* A Neuron profile JSON's kind from its ready cache, which holds it
- * without opening the file (import_is_system_json reads its keys). */
+/* A Neuron profile JSON's kind from its ready cache: the kind the
+ * import took, which its keys say unless the file changed since. */
 static int cached_kind(struct ready *r, enum prof_kind *kind)
 {
 	char *k = ready_path(r) ? cache_root_kind(r->path) : NULL;
@@ -149,6 +149,7 @@ static int cached_kind(struct ready *r, enum prof_kind *kind)
 static int path_kind(const char *path, struct ready *r, enum prof_kind *kind)
 {
 	struct stat sb;
+	int system;
 
 	if (stat(path, &sb))
 		return -1;
@@ -156,13 +157,12 @@ static int path_kind(const char *path, struct ready *r, enum prof_kind *kind)
 		return folder_kind(path, kind);
 	if (!S_ISREG(sb.st_mode))
 		return -1;
-	switch (import_detect(path)) {
+	switch (import_detect_system(path, &system)) {
 	case FMT_NEURON_JSON:
 		/* as the importer took it, or will take it */
 		if (!cached_kind(r, kind))
 			return 0;
-		*kind = import_is_system_json(AT_FDCWD, path, 0) ? PK_SYSTEM :
-			PK_DEVICE;
+		*kind = system ? PK_SYSTEM : PK_DEVICE;
 		return 0;
 	case FMT_CHROME_JSON:
 	case FMT_PFTRACE:
