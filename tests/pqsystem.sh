@@ -247,6 +247,12 @@ head -c 200 "$sys/CpuUsage.parquet" >"$tmp/bad@latest/CpuUsage.parquet"
 expect 0 "\[Import\] $tmp/bad@latest/CpuUsage.parquet: not a Parquet file .*\(the CpuUsage table is left out\)" \
 	"$NXTOP" summary -q "$tmp/bad@latest"
 grep -Eq '^  i-0f207fb2a99bd2d08 +CPU' "$out" && fail "CPU counters from a broken table"
+# a table named like a device profile's JSON key is left out, the
+# warning naming the table that settled the kind as the folder has it
+bad
+cp "$sys/Warning.parquet" "$tmp/bad@latest/dma.parquet"
+expect 0 "\[Import\] $tmp/bad@latest/dma.parquet: row 0: expected a system profile's tables after \"SystemProfileMetadata\", found a device profile's table \(the dma table is left out\)\$" \
+	"$NXTOP" summary -q "$tmp/bad@latest"
 # of a long unknown table (10005 rows, tests/parquet/device.mjs), the
 # first 10000 rows
 bad

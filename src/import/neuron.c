@@ -58,6 +58,7 @@ static const struct {
 
 struct keystat {
 	char *key;
+	char *shown;		/* the key as the user knows it: its table */
 	uint64_t n;
 	int known;
 	enum neuron_kind kind;	/* what the key says the file is */
@@ -80,6 +81,7 @@ struct neuron {
 	enum neuron_kind kind;	/* settled by the first key that says one */
 	size_t kind_key;	/* that key, in keys */
 	const char *noun;	/* what a top-level key is: "key", "table" */
+	const char *table;	/* the table read now, or NULL (JSON) */
 	uint64_t clipped;
 	/* profile facts gathered from whichever record carries them */
 	char *instance_type, *profile_name, *network_name;
@@ -838,8 +840,8 @@ static struct keystat *keystat(struct neuron *n, const char *key)
 	if ((i = strmap_get(&n->keymap, key, strlen(key))))
 		return &n->keys[n->last_key = (uintptr_t)i - 1];
 	n->keys = xreallocarray(n->keys, n->nkeys + 1, sizeof(*n->keys));
-	n->keys[n->nkeys] = (struct keystat){ xstrdup(key), 0, 0,
-					      neuron_key_kind(key) };
+	n->keys[n->nkeys] = (struct keystat){ xstrdup(key),
+		xstrdup(n->table ? n->table : key), 0, 0, neuron_key_kind(key) };
 	strmap_put(&n->keymap, key, strlen(key), (void *)(uintptr_t)(n->nkeys + 1));
 	return &n->keys[n->last_key = n->nkeys++];
 }
@@ -863,7 +865,7 @@ static int settle(struct neuron *n, const struct jrec *r,
 	return import_fail(n->im, r, "expected a %s profile's %ss after"
 			   " \"%s\", found a %s profile's %s",
 			   kind_name(n->kind), n->noun,
-			   n->keys[n->kind_key].key, kind_name(ks->kind),
+			   n->keys[n->kind_key].shown, kind_name(ks->kind),
 			   n->noun);
 }
 
@@ -933,7 +935,7 @@ static void report_unknown(struct neuron *n)
 			continue;
 		msg = xasprintf("unrecognised %s \"%s\": %" PRIu64
 				" record(s) kept in the info table \"%s\"",
-				n->noun, k->key, k->n, k->key);
+				n->noun, k->shown, k->n, k->key);
 		writer_warning(n->w, n->im->profile, "import", "Import", msg);
 		free(msg);
 	}
@@ -991,8 +993,10 @@ static void neuron_free(struct neuron *n)
 	sb_free(&n->tmp2);
 	sb_free(&n->extra);
 	sb_free(&n->merged);
-	for (size_t i = 0; i < n->nkeys; i++)
+	for (size_t i = 0; i < n->nkeys; i++) {
 		free(n->keys[i].key);
+		free(n->keys[i].shown);
+	}
 	free(n->keys);
 	strmap_free(&n->keymap, NULL);
 	free(n->instance_type);
@@ -1100,6 +1104,11 @@ void neuron_set_noun(struct neuron *n, const char *noun)
 	n->noun = noun;
 }
 
+void neuron_set_table(struct neuron *n, const char *table)
+{
+	n->table = table;
+}
+
 int neuron_record(struct neuron *n, const struct jrec *r, const cJSON *o)
 {
 	return record(n, r, o, NULL);
@@ -1144,6 +1153,8 @@ int neuron_instruction_row(struct neuron *n, const struct jrec *r,
 		return import_fail(n->im, r, "more than %d different top-level"
 				   " keys", MAX_KEYS);
 	ks = keystat(n, key);
+	if (ks->kind != NK_NONE && ks->kind != n->kind && settle(n, r, ks))
+		return -1;
 	ks->n++;
 	ks->known = 1;
 	n->saw_known_key = 1;

@@ -35,6 +35,9 @@ void neuron_end(struct neuron *n);
 int neuron_record(struct neuron *n, const struct jrec *r, const cJSON *o);
 /* Names what a top-level key is in warnings ("key", "table"). */
 void neuron_set_noun(struct neuron *n, const char *noun);
+/* Names the table whose rows come next (valid until the next call; NULL
+ * for none), which messages name instead of the key its rows have. */
+void neuron_set_table(struct neuron *n, const char *table);
 /* Names the profile, sets its extent (a system profile's rows are
  * finished too) and reports what was not recognised, then frees; -1 with err_get() set when no record was of
  * a known key. */

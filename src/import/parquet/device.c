@@ -771,6 +771,7 @@ static int read_table(struct device *d, const struct pqtable *t,
 	int rc;
 
 	name_file(d, t->files[0]);
+	neuron_set_table(d->n, t->name);
 	if (is_instruction(sp))
 		pqrows_bind(r, d->in.names, d->in.n, d->in.consumed);
 	while ((rc = next_row(d, sp, r, &o)) == 1) {
@@ -799,6 +800,7 @@ static int read_table(struct device *d, const struct pqtable *t,
 		import_fail(d->im, NULL, "%s", err_get());
 	}
 	pqrows_close(r);
+	neuron_set_table(d->n, NULL);
 	return rc == 0 ? 0 : -1;
 }
 

@@ -209,6 +209,7 @@ static int read_table(struct sysfolder *f, const struct pqtable *t,
 	int rc;
 
 	name_file(f, t->files[0]);
+	neuron_set_table(f->n, t->name);
 	while ((rc = pqrows_next(r, &row)) == 1) {
 		if (pqrows_file(r) != open_file) {
 			open_file = pqrows_file(r);
@@ -240,6 +241,7 @@ static int read_table(struct sysfolder *f, const struct pqtable *t,
 		import_fail(f->im, NULL, "%s", err_get());
 	}
 	pqrows_close(r);
+	neuron_set_table(f->n, NULL);
 	return rc == 0 ? 0 : -1;
 }
 
