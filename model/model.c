@@ -428,6 +428,18 @@ int model_sources(struct model *m, struct msource **out, size_t *n)
 	return 0;
 }
 
+void model_sources_add(struct msource **v, size_t *n, const char *path,
+		       const char *role)
+{
+	struct msource *s;
+
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	s = &(*v)[(*n)++];
+	s->path = xstrdup(path);
+	s->role = xstrdup(role);
+	s->missing = 0;
+}
+
 void model_sources_free(struct msource *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

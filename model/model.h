@@ -121,6 +121,9 @@ struct msource {
 
 /* The sources of every profile in the cache. */
 int model_sources(struct model *m, struct msource **out, size_t *n);
+/* Adds a source to a list of them (an import's plan, import_plan). */
+void model_sources_add(struct msource **v, size_t *n, const char *path,
+		       const char *role);
 void model_sources_free(struct msource *v, size_t n);
 
 /* While stop (NULL: none) returns nonzero, the statement running on the

@@ -5,9 +5,10 @@
 # the others; each host file's events are the rows of its host group,
 # as jq counts them in the files; an XPlane-only run fails with one line
 # saying how to get a trace JSON; a new run or a changed file rebuilds;
-# export -o writes no trace file of the run, old or new; a run or a trace
-# file that is a link is skipped, and so is a plugins or plugins/profile
-# folder that is one, with one line saying so.
+# export -o writes no trace file of the run, old or new, and import -o
+# refuses to before it reads the run; a run or a trace file that is a
+# link is skipped, and so is a plugins or plugins/profile folder that is
+# one, with one line saying so.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -102,6 +103,23 @@ cmp -s "$tmp/alpha.keep" "$runs/$new/alpha.trace.json.gz" ||
 expect 1 "^nxtop: $runs/$new/gamma.trace.json.gz: the profile's next import would read a file of that name as one of its own: not written$" \
 	"$NXTOP" export -q -o "$runs/$new/gamma.trace.json.gz" "$log"
 no_file "$runs/$new/gamma.trace.json.gz"
+# import -o refuses them before it reads the run: an empty trace file
+# (which fails to import) and a new name are refused, with nothing else
+# said
+cut=$tmp/cut/plugins/profile/$new
+mkdir -p "$cut"
+: > "$cut/alpha.trace.json.gz"
+for o in alpha.trace.json.gz gamma.trace.json.gz; do
+	why="the profile's next import would read a file of that name as one of its own"
+	[ "$o" = alpha.trace.json.gz ] && why="is a file of the profile being imported"
+	expect 1 "^nxtop: $cut/$o: $why: not written$" \
+		"$NXTOP" import -o "$cut/$o" "$tmp/cut"
+	[ "$(wc -l < "$err")" -eq 1 ] || fail "import -o $o: imported first: $(cat "$err")"
+done
+[ ! -s "$cut/alpha.trace.json.gz" ] || fail "import -o wrote over a trace file"
+no_file "$cut/gamma.trace.json.gz"
+no_temps "$cut" "import -o refused first"
+rm -rf "$tmp/cut"
 
 # --run opens another run, in a cache of its own
 expect 0 "^Run +2026_11_20_09_30_00 " "$NXTOP" summary -q --run 2026_11_20_09_30_00 "$log"

@@ -6,7 +6,8 @@
 # nc= on a folder whose events name only the logical NeuronCore;
 # flow_id lists become flows; a folder of profiles with one system folder
 # opens as that bundle; the cache follows every table file; export -o
-# and import -o write no table file, old or new; bad table files fail
+# and import -o write no table file, old or new (import -o refuses one
+# of the system folder before it reads it); bad table files fail
 # with one line and leave no cache.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
@@ -126,10 +127,21 @@ cmp -s "$tmp/orig/CpuUsage.parquet" "$sys/CpuUsage.parquet" ||
 	fail "export -o replaced CpuUsage.parquet"
 cmp -s "$tmp/orig/Instruction.parquet" "$pqdev/Instruction.parquet" ||
 	fail "export -o replaced Instruction.parquet"
-# nor does import -o, once the folder is read
-expect 1 "^nxtop: $sys/Notes.parquet: the profile's next import would read a file of that name as one of its own: not written$" \
-	"$NXTOP" import -q -o "$sys/Notes.parquet" "$sys"
+# nor does import -o, which refuses a file of the system folder before
+# it reads the folder (an empty table file, which fails to import, is
+# refused), with nothing else said
+mv "$sys/CpuUsage.parquet" "$tmp/CpuUsage.keep"
+: > "$sys/CpuUsage.parquet"
+for o in "$sys/Notes.parquet" "$sys/CpuUsage.parquet"; do
+	why="the profile's next import would read a file of that name as one of its own"
+	[ "$o" = "$sys/CpuUsage.parquet" ] && why="is a file of the profile being imported"
+	expect 1 "^nxtop: $o: $why: not written$" \
+		"$NXTOP" import -o "$o" "$sys"
+	[ "$(wc -l < "$err")" -eq 1 ] || fail "import -o: imported first: $(cat "$err")"
+done
 no_file "$sys/Notes.parquet"
+[ ! -s "$sys/CpuUsage.parquet" ] || fail "import -o wrote over a table file"
+mv "$tmp/CpuUsage.keep" "$sys/CpuUsage.parquet"
 no_temps "$sys" "import -o refused"
 expect 0 "" "$NXTOP" export -q -o "$pqdev/notes.txt" "$sys"
 test -s "$pqdev/notes.txt" || fail "export -o into a device folder wrote nothing"

@@ -5,7 +5,8 @@
 # --row regroup the summary's rows; a thread is one row whether or not
 # its events carry worker_gid, in any order; export -o and import -o
 # write over no file of the bundle, nor a new one its next import would
-# read; bad options are usage errors.
+# read, and import -o refuses its system profile before importing; bad
+# options are usage errors.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -114,6 +115,18 @@ for o in profile.json device_profile_model_7.json.gz i-0123_pid_5_nc_3_model_7.j
 done
 no_file "$b/device_profile_model_2222.json"
 no_temps "$b" "import -o refused"
+# it refuses before the import reads anything: no note of the import,
+# and a bundle whose system profile is empty, which fails to import, is
+# refused
+mkdir "$tmp/empty"
+: > "$tmp/empty/system_profile.json"
+expect 1 "^nxtop: $tmp/empty/system_profile.json: is a file of the profile being imported: not written$" \
+	"$NXTOP" import -o "$tmp/empty/system_profile.json" "$tmp/empty"
+[ "$(wc -l < "$err")" -eq 1 ] || fail "import -o: imported first: $(cat "$err")"
+[ ! -s "$tmp/empty/system_profile.json" ] ||
+	fail "import -o wrote over an empty system profile"
+no_temps "$tmp/empty" "import -o refused first"
+rm -rf "$tmp/empty"
 expect 0 "" "$NXTOP" import -q -o "$b/notes.nxdb" "$b"
 expect 0 "Kind +system" "$NXTOP" summary -q "$b/notes.nxdb"
 rm -f "$b/notes.nxdb"

@@ -337,8 +337,8 @@ static int check_output(const char *input, const char *out)
 	return -1;
 }
 
-/* The files a profile is read from are known once it is imported: the
- * new cache names them. */
+/* What the plan of the import (import_plan) could not know is known
+ * once it is done: the new cache names every file it read. */
 static int check_built(const char *built, void *out)
 {
 	struct model *m = model_open(built);
@@ -348,26 +348,6 @@ static int check_built(const char *built, void *out)
 		return -1;
 	rc = open_output_check(m, out, "imported");
 	model_close(m);
-	return rc;
-}
-
-int open_import_to(const char *input, const char *cache_out,
-		   const struct import_opts *o)
-{
-	struct import_opts checked = *o;
-	struct stat sb;
-	char *lock_file;
-	int lock, rc;
-
-	if (check_input(input, &sb) || check_output(input, cache_out))
-		return -1;
-	checked.check = check_built;
-	checked.check_ctx = (void *)cache_out;
-	lock_file = lock_path(cache_out);
-	lock = lock_cache(lock_file, input, o->quiet);
-	rc = build(input, cache_out, &checked);
-	file_unlock(lock_file, lock);
-	free(lock_file);
 	return rc;
 }
 
@@ -396,22 +376,17 @@ static int takes_name(const struct msource *s, const char *dir,
 	return yes;
 }
 
-int open_output_check(struct model *m, const char *out, const char *done)
+/* open_output_check over the sources v of a profile, read from the
+ * cache named cache (NULL: none yet). */
+static int check_sources(const struct msource *v, size_t n,
+			 const char *cache, const char *out, const char *done)
 {
 	char *real = file_real_dir(out), *dir = file_dir(real);
 	const char *name = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
 	const char *why = NULL;
-	struct msource *v;
 	char *own = xasprintf("is a file of the profile being %s", done);
-	size_t n;
 
-	if (model_sources(m, &v, &n)) {
-		free(own);
-		free(dir);
-		free(real);
-		return -1;
-	}
-	if (file_same_file(out, model_path(m)))
+	if (cache && file_same_file(out, cache))
 		why = "is the cache the profile is read from";
 	for (size_t i = 0; i < n && !why; i++)
 		if (file_same_file(out, v[i].path) || !strcmp(real, v[i].path))
@@ -421,11 +396,59 @@ int open_output_check(struct model *m, const char *out, const char *done)
 		if (takes_name(&v[i], dir, name))
 			why = "the profile's next import would read a file of"
 			      " that name as one of its own";
-	model_sources_free(v, n);
 	free(dir);
 	free(real);
 	if (why)
 		err_set("%s: %s: not written", out, why);
 	free(own);
 	return why ? -1 : 0;
+}
+
+/* The files the import will read, where they are known before it runs:
+ * refused before a long import rather than after it. */
+static int check_planned(const char *input, const char *out,
+			 const struct import_opts *o)
+{
+	struct msource *v;
+	size_t n;
+	int rc;
+
+	import_plan(input, o, &v, &n);
+	rc = check_sources(v, n, NULL, out, "imported");
+	model_sources_free(v, n);
+	return rc;
+}
+
+int open_import_to(const char *input, const char *cache_out,
+		   const struct import_opts *o)
+{
+	struct import_opts checked = *o;
+	struct stat sb;
+	char *lock_file;
+	int lock, rc;
+
+	if (check_input(input, &sb) || check_output(input, cache_out) ||
+	    check_planned(input, cache_out, o))
+		return -1;
+	checked.check = check_built;
+	checked.check_ctx = (void *)cache_out;
+	lock_file = lock_path(cache_out);
+	lock = lock_cache(lock_file, input, o->quiet);
+	rc = build(input, cache_out, &checked);
+	file_unlock(lock_file, lock);
+	free(lock_file);
+	return rc;
+}
+
+int open_output_check(struct model *m, const char *out, const char *done)
+{
+	struct msource *v;
+	size_t n;
+	int rc;
+
+	if (model_sources(m, &v, &n))
+		return -1;
+	rc = check_sources(v, n, model_path(m), out, done);
+	model_sources_free(v, n);
+	return rc;
 }

@@ -12,7 +12,9 @@ struct model;
 int open_profile(const char *input, const struct import_opts *o, char **cache);
 
 /* Like open_profile, but always imports into cache_out, which must not
- * be a file of the profile nor one it would read (open_output_check). */
+ * be a file of the profile nor one it would read (open_output_check):
+ * refused before the import where its files are known up front
+ * (import_plan), else once it is done. */
 int open_import_to(const char *input, const char *cache_out,
 		   const struct import_opts *o);
 

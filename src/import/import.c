@@ -6,6 +6,7 @@
 #include "src/import/import.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "src/import/parquet/folder.h"
 #include "model/cache/cache.h"
 #include "model/file.h"
+#include "model/model.h"
 #include "model/util.h"
 #include "src/import/sysfilter.h"
 
@@ -157,6 +159,50 @@ static int import_input(struct writer *w, const char *input,
 	free(name);
 	free(dir);
 	return rc;
+}
+
+/* Each table file of the Parquet folder dir, by its real path. */
+static void plan_tables(const char *dir, struct msource **v, size_t *n)
+{
+	struct pqfolder f;
+	char real[PATH_MAX];
+
+	if (pqfolder_scan(dir, &f))
+		return;
+	for (size_t i = 0; i < f.n; i++)
+		for (size_t j = 0; j < f.tables[i].nfiles; j++)
+			if (realpath(f.tables[i].files[j], real))
+				model_sources_add(v, n, real, "table");
+	pqfolder_free(&f);
+}
+
+void import_plan(const char *input, const struct import_opts *o,
+		 struct msource **v, size_t *n)
+{
+	struct stat sb;
+	char real[PATH_MAX], *file = NULL, *pqsys = NULL;
+
+	*v = NULL;
+	*n = 0;
+	if (stat(input, &sb))
+		return;
+	if (S_ISDIR(sb.st_mode) && jax_is_folder(input)) {
+		jax_plan(input, o, v, n);
+	} else if (o->run) {
+		return;
+	} else if (!S_ISDIR(sb.st_mode)) {
+		if (realpath(input, real))
+			model_sources_add(v, n, real, "profile");
+	} else if (pqfolder_is_device(input) || pqfolder_is_system(input)) {
+		plan_tables(input, v, n);
+	} else if (!folder_system(input, &file, &pqsys)) {
+		if (pqsys)
+			plan_tables(pqsys, v, n);
+		else if (realpath(file, real))
+			model_sources_add(v, n, real, "profile");
+	}
+	free(file);
+	free(pqsys);
 }
 
 /* A cache whose device profiles are imported later is read while they

@@ -9,6 +9,8 @@
 #include "src/import/base.h"
 #include "src/import/dispatch.h"
 
+struct msource;
+
 /* The canonical text of the filters in o ("" for none), which is part
  * of a cache's identity. -1 with err_get() set if they are bad. */
 int import_filter_key(const struct import_opts *o, struct strbuf *key);
@@ -18,6 +20,16 @@ int import_filter_key(const struct import_opts *o, struct strbuf *key);
  * nothing is left at cache_path. */
 int import_build(const char *input, const char *cache_path,
 		 const struct import_opts *o);
+
+/* The sources (struct msource, model/model.h) import_build will record
+ * for input, as far as they are known before anything is read: a
+ * Parquet folder's tables, a JAX run's folders and trace files, a
+ * bundle's system profile. What a system profile lists, and so which
+ * names beside it are its own, is known once it is read: a bundle's
+ * system profile JSON is given as a plain "profile". Nothing for an
+ * input the import would refuse. */
+void import_plan(const char *input, const struct import_opts *o,
+		 struct msource **v, size_t *n);
 
 /* Removes the temporary files in cache_path's folder that imports of
  * this user left when they died: only nxtop's names, only files of this

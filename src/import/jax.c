@@ -12,6 +12,7 @@
 
 #include "model/cache/cache.h"
 #include "model/file.h"
+#include "model/model.h"
 #include "model/util.h"
 #include "src/import/dispatch.h"
 
@@ -428,6 +429,33 @@ static int import_run(struct writer *w, const struct jax *j, const char *run,
 		write_sources(w, profile, j, run, input);
 	}
 	return rc;
+}
+
+void jax_plan(const char *dir, const struct import_opts *o,
+	      struct msource **v, size_t *n)
+{
+	struct jax j;
+	char real[PATH_MAX], *run, *path;
+
+	memset(&j, 0, sizeof(j));
+	if (!realpath(dir, real) || !(j.root = root_of(real, &j.named)))
+		return;
+	j.runs = list(j.root, keep_run, &j.nruns);
+	if (!pick_run(&j, o)) {
+		run = xasprintf("%s/%s", j.root, j.run);
+		j.files = list(run, keep_trace, &j.nfiles);
+		model_sources_add(v, n, j.root, "folder");
+		model_sources_add(v, n, run, "folder");
+		if (strcmp(real, j.root) && strcmp(real, run))
+			model_sources_add(v, n, real, "folder");
+		for (size_t i = 0; i < j.nfiles; i++) {
+			path = xasprintf("%s/%s", run, j.files[i]);
+			model_sources_add(v, n, path, "profile");
+			free(path);
+		}
+		free(run);
+	}
+	jax_free(&j);
 }
 
 int import_jax(struct writer *w, const char *dir, const struct import_opts *o)

@@ -10,6 +10,8 @@
 
 #include "src/import/base.h"
 
+struct msource;
+
 /* 1 if dir is LOG_DIR, LOG_DIR/plugins, LOG_DIR/plugins/profile or a
  * run folder of a JAX profile. */
 int jax_is_folder(const char *dir);
@@ -26,6 +28,13 @@ int jax_takes_name(const char *name);
 /* The bytes of the files of the run dir opens (the one it is, else the
  * newest) and their newest modification time (Unix ns), for lists. */
 void jax_size_when(const char *dir, int64_t *size, int64_t *when);
+
+/* Adds to *v the sources import_jax records for dir (the run folders
+ * and the run's trace files, model_sources' roles and paths), found
+ * the way it finds them, before anything is read. Nothing when it
+ * would fail. */
+void jax_plan(const char *dir, const struct import_opts *o,
+	      struct msource **v, size_t *n);
 
 /* Imports the run of dir that o->run names, else the run dir is, else
  * the newest (runs sort by name: their names are timestamps). -1 with
