@@ -1,6 +1,7 @@
 #!/bin/sh
 # Command line: exit status 0/1/2, one clear line for each bad input, no
-# cache left behind after a failure, summary text and JSON on a fixture.
+# cache left behind after a failure, summary text, JSON and CSV (the
+# JSON's values) on a fixture.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -15,7 +16,7 @@ expect 2 "missing PROFILE" "$NXTOP"
 expect 2 "invalid option '--bogus'" "$NXTOP" --bogus x
 expect 2 "invalid option '-z'" "$NXTOP" summary -z x
 expect 2 "unexpected argument 'b'" "$NXTOP" summary a b
-expect 2 "unknown format 'xml'" "$NXTOP" summary --format xml x
+expect 2 "unknown format 'xml' \\(text, json or csv\\)" "$NXTOP" summary --format xml x
 expect 2 "invalid option '-o'" "$NXTOP" summary -o x y
 expect 0 "Usage: nxtop" "$NXTOP" --help
 expect 0 "nxtop 0" "$NXTOP" --version
@@ -139,6 +140,10 @@ if have jq; then
 		fail "summary JSON: $(cat "$out")"
 fi
 test -f "$tmp/good.json.nxdb" || fail "no cache beside the profile"
+# the CSV summary holds the JSON's values (checks, warnings, engines)
+if have jq; then
+	summary_csv_same "$tmp/good.json"
+fi
 
 # active times: the profile's float seconds against the sum of the
 # active_time records' end - start; within 10 ns or 0.1% they agree.
@@ -161,6 +166,7 @@ for l in "Vector active time +sum of end-start +530 ns +520 ns +10 ns, 0.1% +ok$
 	grep -Eq "$l" "$out" || fail "no line '$l' in: $(cat "$out")"
 done
 if have jq; then
+	summary_csv_same "$tmp/tol.json"
 	expect 0 "" "$NXTOP" summary -q --format json "$tmp/tol.json"
 	# numbers, not text; the events' figure is jq's own sum of the records
 	jq -e --slurpfile in "$tmp/tol.json" '

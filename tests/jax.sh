@@ -58,6 +58,7 @@ grep -q "^JAX run 2026_11_20_09_30_00; other runs (--run): 2026_11_19_08_00_00, 
 	fail "JSON summary: run is $(jq -r '.profile.run' "$tmp/sum.json")"
 [ "$(jq -r '.profile.other_runs | join(", ")' "$tmp/sum.json")" = "$others" ] ||
 	fail "JSON summary: other runs $(jq -c '.profile.other_runs' "$tmp/sum.json")"
+summary_csv_same "$log"
 
 # slices and processes (groups of rows under the hosts) as jq counts them
 files="$runs/$new/alpha.trace.json.gz $runs/$new/beta.trace.json.gz $runs/$new/perfetto_trace.json.gz"

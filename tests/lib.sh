@@ -213,3 +213,70 @@ jax_logdir() {
 		gzip -n > "$jax_new/perfetto_trace.json.gz"
 	printf 'not a trace\n' > "$jax_new/alpha.xplane.pb"
 }
+
+# summary_csv_same ARGS...: `nxtop summary -q ARGS --format csv` holds
+# the JSON's values and nothing else. jq flattens the JSON the way the
+# man page says the CSV is laid out (section, record, column, value;
+# true/false as 1/0, null empty); awk reads the CSV (RFC 4180 quoting,
+# the ' before a formula-like cell dropped) and compares each value
+# with the JSON's, numbers as numbers.
+summary_csv_same() {
+	"$NXTOP" summary -q --format json "$@" > "$out.json" ||
+		{ fail "summary --format json $*"; return; }
+	"$NXTOP" summary -q --format csv "$@" > "$out.csv" ||
+		{ fail "summary --format csv $*"; return; }
+	jq -r 'def v: if . == null then "" elif . == true then "1"
+		elif . == false then "0" else tostring end;
+	def row($s; $i; $k; $x): [$s, ($i | tostring), $k, ($x | v)] | join("\t");
+	. as $d
+	| ($d.profile | to_entries[] | select(.value | type != "array")
+	   | row("profile"; 0; .key; .value)),
+	  ($d.profile.other_runs // [] | to_entries[]
+	   | row("profile.other_runs"; .key; "run"; .value)),
+	  ($d | to_entries[] | select(.value | type != "object" and type != "array")
+	   | row("summary"; 0; .key; .value)),
+	  ($d | to_entries[] | select(.key != "profile" and (.value | type) == "array")
+	   | .key as $s | .value | to_entries[] | .key as $i
+	   | .value | to_entries[] | row($s; $i; .key; .value)),
+	  ($d | to_entries[] | select(.key != "profile" and (.value | type) == "object")
+	   | .key as $s | .value | to_entries | to_entries[] | .key as $i
+	   | row($s; $i; if $s == "engines" then "engine" else "queue_type" end;
+		 .value.key),
+	     (.value.value | to_entries[] | row($s; $i; .key; .value)))' \
+		"$out.json" > "$out.want" || { fail "jq: $out.json"; return; }
+	awk -F '\t' '
+	function num(s) { return s ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/ }
+	# the fields of one CSV line, RFC 4180
+	function split_csv(line, f,   n, q, c, i, s) {
+		n = 1; q = 0; s = ""
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { s = s c; i++ }
+			else if (c == "\"") q = !q
+			else if (!q && c == ",") { f[n++] = s; s = "" }
+			else s = s c
+		}
+		f[n] = s
+		return n
+	}
+	NR == FNR { want[$1 "\t" $2 "\t" $3] = $4; nwant++; next }
+	FNR == 1 { sub(/\r$/, ""); if ($0 != "section,record,column,value") bad = bad " header:" $0; next }
+	{
+		sub(/\r$/, "")
+		if (split_csv($0, f) != 4) { bad = bad " fields:" $0; next }
+		if (f[4] ~ /^'"'"'[-=+@]/) f[4] = substr(f[4], 2)
+		k = f[1] "\t" f[2] "\t" f[3]
+		if (!(k in want)) { bad = bad " extra:" k; next }
+		if (seen[k]++) { bad = bad " twice:" k; next }
+		w = want[k]
+		if (!(f[4] == w || (num(f[4]) && num(w) && f[4] + 0 == w + 0)))
+			bad = bad " " k ":" f[4] "!=" w
+		n++
+	}
+	END {
+		if (n != nwant) bad = bad " " n " values, the JSON has " nwant
+		if (bad != "") { print bad; exit 1 }
+	}' "$out.want" "$out.csv" > "$out.diff" ||
+		fail "summary --format csv $*: not the JSON's values:$(cat "$out.diff")"
+	rm -f "$out.json" "$out.csv" "$out.want" "$out.diff"
+}

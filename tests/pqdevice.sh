@@ -286,6 +286,7 @@ cmp -s "$tmp/j.txt" "$tmp/p.txt" || fail "split: Sync instructions differ from t
 # The schema version is in the summary and the profile's info.
 expect 0 '^Schema       13\.0\.0$' "$NXTOP" summary -q "$split"
 expect 0 '"schema_version": "12\.0\.1"' "$NXTOP" summary -q --format json "$small"
+have jq && summary_csv_same "$small"
 expect 0 '' "$NXTOP" summary -q "$tmp/json/device_small.json"
 grep -q '^Schema' "$out" && fail "a JSON profile has a schema line"
 expect 0 'profile_schema_version +13\.0\.0' "$NXTOP" export -q "$split" --what info --section metadata

@@ -42,6 +42,8 @@ if have jq; then
 	jq -e '(.device_profiles | length) == 2 and .events == 10 and
 	       ([.rows[] | select(.kind == "hw")] | length) == 2' "$out" >/dev/null ||
 		fail "summary JSON: $(cat "$out")"
+	summary_csv_same "$b"
+	summary_csv_same --group instance --row lnc_idx "$b"
 fi
 
 # the device list, and search over system events

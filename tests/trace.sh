@@ -196,6 +196,7 @@ if have jq; then
 			[.samples, .min, .max, .mean]]' "$tmp/sel.json")
 		[ "$got" != "[]" ] && [ "$got" = "$want" ] ||
 			fail "$f: summary counters $got, the export's $want"
+		summary_csv_same "$tmp/$f"
 	done
 fi
 

@@ -1,4 +1,4 @@
-/* Printing the profile summary (`nxtop summary`) as text or JSON. */
+/* Printing the profile summary (`nxtop summary`) as text, JSON or CSV. */
 #ifndef NX_REPORT_H
 #define NX_REPORT_H
 
@@ -56,6 +56,10 @@ void report_summary_json(const struct summary *s, FILE *f);
 /* A system profile's summary (sysreport.c). */
 void report_syssummary_text(const struct syssummary *s, FILE *f);
 void report_syssummary_json(const struct syssummary *s, FILE *f);
+/* Either summary as CSV (sumcsv.c): one long table, section, record,
+ * column, value, with every value of the JSON under its key. */
+void report_summary_csv(const struct summary *s, FILE *f);
+void report_syssummary_csv(const struct syssummary *s, FILE *f);
 /* A system profile's device profiles, as the device list shows them
  * (nxtop export --what devices). */
 void export_devices(const struct mdevice *d, size_t n, const struct mprofile *p,

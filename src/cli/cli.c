@@ -16,7 +16,7 @@ static const char help_text[] =
 	"       nxtop [OPTIONS] PROFILE [--at T] [--zoom A:B] [--search Q]\n"
 	"                    [--select A:B [--tracks ROWS]]\n"
 	"       nxtop import [OPTIONS] PROFILE [-o CACHE]\n"
-	"       nxtop summary [OPTIONS] PROFILE [--format text|json]\n"
+	"       nxtop summary [OPTIONS] PROFILE [--format text|json|csv]\n"
 	"       nxtop analyze [OPTIONS] PROFILE [--range A:B | --between M1,M2]\n"
 	"                    [--rule IDS] [--set RULE.PARAM=V] [--format F]\n"
 	"       nxtop export [OPTIONS] PROFILE [--what WHAT] [--range A:B]\n"

@@ -1,4 +1,4 @@
-/* nxtop summary: the profile summary as text or JSON. */
+/* nxtop summary: the profile summary as text, JSON or CSV. */
 #include "config.h"
 
 #include <stdio.h>
@@ -20,6 +20,8 @@ static int system_summary(struct model *m, const struct cli *c,
 		return cli_fail();
 	if (fmt == OUT_JSON)
 		report_syssummary_json(&s, stdout);
+	else if (fmt == OUT_CSV)
+		report_syssummary_csv(&s, stdout);
 	else
 		report_syssummary_text(&s, stdout);
 	syssummary_free(&s);
@@ -51,6 +53,8 @@ static int cli_print_summary(struct cli *c, const char *profile,
 	} else {
 		if (fmt == OUT_JSON)
 			report_summary_json(&s, stdout);
+		else if (fmt == OUT_CSV)
+			report_summary_csv(&s, stdout);
 		else
 			report_summary_text(&s, stdout);
 		summary_free(&s);
@@ -75,9 +79,9 @@ int cmd_summary(struct cli *c, int argc, char **argv)
 			continue;
 		if (opt != OPT_FORMAT)
 			return cli_bad_option(argv);
-		if (out_format_parse(optarg, &fmt) || fmt == OUT_CSV)
-			return cli_usage_error("unknown format '%s' (text or json)",
-					       optarg);
+		if (out_format_parse(optarg, &fmt))
+			return cli_usage_error("unknown format '%s' (text, json"
+					       " or csv)", optarg);
 	}
 	if ((rc = cli_profile_arg(argc, argv, &profile)))
 		return rc;
