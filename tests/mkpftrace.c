@@ -546,6 +546,22 @@ static void fx_duplicates(void)
 	simple(1800, END, 3, NULL);
 }
 
+/* scopes: slices and instants with no track (trace-wide) and on an
+ * unnamed process's own track (process-wide), beside a thread's. */
+static void fx_scopes(void)
+{
+	process(1, 700, NULL);
+	thread(2, 1, 700, 701, "Main");
+	simple(1000, BEGIN, 2, "work");
+	simple(1200, END, 2, NULL);
+	simple(1100, BEGIN, 1, "load");
+	simple(1300, INSTANT, 1, "mark");
+	simple(1500, END, 1, NULL);
+	simple(2000, BEGIN, 0, "boot");
+	simple(2100, INSTANT, 0, "ping");
+	simple(2500, END, 0, NULL);
+}
+
 /* counters: int and double values, a unit multiplier, an incremental
  * counter (and a NaN among its values), extra counter values (the
  * thread-time one is not imported). */
@@ -995,6 +1011,7 @@ static const struct {
 	{ "interned", fx_interned },
 	{ "clocks", fx_clocks },
 	{ "duplicates", fx_duplicates },
+	{ "scopes", fx_scopes },
 	{ "counters", fx_counters },
 	{ "legacy", fx_legacy },
 	{ "utf8", fx_utf8 },

@@ -204,6 +204,25 @@ static void test_counters(void **state)
 	sqlite3_close(db);
 }
 
+/* Slices and instants with no track and on a process's own track go to
+ * the rows "Global events" and "Process events", of kind instant as in
+ * Chrome JSON: neither threads nor async rows. */
+static void test_scopes(void **state)
+{
+	sqlite3 *db = import("scopes.pftrace", NULL);
+
+	(void)state;
+	expect(db, TRACKS, "|instant|Global events\n|group|Process 700\n"
+	       "Process 700|thread|Main 701\nProcess 700|instant|Process events\n");
+	expect(db, SLICES,
+	       "Global events|2000|500|boot||0|0|\n"
+	       "Global events|2100|0|ping||1|2|\n"
+	       "Main 701|1000|200|work||0|0|\n"
+	       "Process events|1100|400|load||0|0|\n"
+	       "Process events|1300|0|mark||1|2|\n");
+	sqlite3_close(db);
+}
+
 /* Events without a type: legacy phases on a legacy thread descriptor's
  * thread, and an explicit track 0 on the global row. */
 static void test_legacy(void **state)
@@ -211,10 +230,10 @@ static void test_legacy(void **state)
 	sqlite3 *db = import("legacy.pftrace", NULL);
 
 	(void)state;
-	expect(db, TRACKS, "|thread|Global\n|group|Legacy 600\n"
+	expect(db, TRACKS, "|instant|Global events\n|group|Legacy 600\n"
 	       "Legacy 600|thread|Old 601\n");
 	expect(db, SLICES,
-	       "Global|3600|0|sample||0|2|\n"
+	       "Global events|3600|0|sample||0|2|\n"
 	       "Old 601|1000|1000|lb||0|0|\n"
 	       "Old 601|3000|2000|lx||0|0|\n"
 	       "Old 601|3500|0|mark||1|2|\n");
@@ -500,6 +519,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_scopes),
 		cmocka_unit_test(test_legacy),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_compressed),

@@ -166,6 +166,18 @@ if have sqlite3; then
 	fi
 fi
 
+# Perfetto's equivalents are counted as Chrome's: events with no track
+# (row "Global events") and on a process's own track ("Process
+# events") make instant rows, slices among them, not threads or async
+# rows; the fixture has 1 slice on its thread and 2 slices and 2
+# instants on those rows.
+expect 0 "^Events +5 slices on 1 thread, 0 async rows and 2 instant rows in 1 process, 0 counter samples\$" \
+	"$NXTOP" summary -q "$tmp/scopes.pftrace"
+expect 0 "" "$NXTOP" summary -q --format json "$tmp/scopes.pftrace"
+grep -q '"threads": *1,' "$out" && grep -q '"async_rows": *0,' "$out" &&
+	grep -q '"instant_rows": *2,' "$out" ||
+	fail "scopes.pftrace summary JSON: $(cat "$out")"
+
 # a trace's counters are listed in its summary (name, unit, samples,
 # min, max, mean), with the numbers the selection export gives them
 printf '{"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":5,"name":"a"},

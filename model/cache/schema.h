@@ -10,7 +10,7 @@
 
 /* Bump when an importer changes what it writes for the same input; a
  * cache written by another import version is rebuilt. */
-#define IMPORT_VERSION 7
+#define IMPORT_VERSION 8
 
 /* Columns of string_use.columns: where a free search word may match a
  * string. An instruction's layer is its slice's category, so a layer is

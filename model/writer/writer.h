@@ -25,7 +25,7 @@ struct cache_stamp;
 #define TK_FRAMEWORK "framework"
 #define TK_THREAD "thread"	/* a generic trace thread */
 #define TK_ASYNC "async"	/* async slices of a trace */
-#define TK_INSTANT "instant"	/* process-wide or global instants of a trace */
+#define TK_INSTANT "instant"	/* process-wide or global events of a trace */
 
 /* Times the cache holds, in ns from the axis' zero: from 2^59 before
  * (about 18 years) to 3 * 2^60 after (about 109 years: epoch ns stay in

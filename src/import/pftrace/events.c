@@ -232,13 +232,26 @@ static const char *const neuron_kinds[] = {
 	[PFN_NRT] = TK_NRT, [PFN_HW] = TK_HW, [PFN_FRAMEWORK] = TK_FRAMEWORK,
 };
 
+/* The kind of a row that is not a Neuron row. Events with no track and
+ * events on a process's own track are trace-wide and process-wide events:
+ * rows of kind instant, as Chrome JSON's "Global events" and "Process
+ * events" are, though here they may hold slices too. */
+static const char *row_kind(const struct pftrace *p, const struct pf_track *t,
+			    const struct tproc *proc)
+{
+	if (t->is_counter)
+		return TK_COUNTER;
+	if (t == &p->global || t->is_process)
+		return TK_INSTANT;
+	return proc ? TK_ASYNC : TK_THREAD;
+}
+
 /* Decides a track's row on its first event. Neuron device tracks have
  * no row of their own: their events go to the Neuron rows. */
 static void resolve(struct pftrace *p, struct pf_track *t, int as_counter)
 {
 	struct tproc *proc = ancestor_proc(p, t);
 	const char *name = t->name;
-	const char *kind;
 
 	t->resolved = 1;
 	if (as_counter)
@@ -248,7 +261,7 @@ static void resolve(struct pftrace *p, struct pf_track *t, int as_counter)
 	if (!name || !*name) {
 		sb_reset(&p->name);
 		if (t == &p->global)
-			sb_adds(&p->name, "Global");
+			sb_adds(&p->name, "Global events");
 		else if (t->is_process)
 			sb_adds(&p->name, "Process events");
 		else if (!t->is_thread)
@@ -272,12 +285,11 @@ static void resolve(struct pftrace *p, struct pf_track *t, int as_counter)
 		t->row = thread_row(p, t->pid, t->tid);
 	} else {
 		t->nkind = PFN_NONE;
-		kind = t->is_counter ? TK_COUNTER : proc ? TK_ASYNC : TK_THREAD;
 		/* counters keep a row each: threads often have counters of
 		 * one name, whose values must not mix */
 		t->row = t->is_counter ?
-			 trows_unique(p->rows, proc, kind, name) :
-			 trows_named(p->rows, proc, kind, name);
+			 trows_unique(p->rows, proc, TK_COUNTER, name) :
+			 trows_named(p->rows, proc, row_kind(p, t, proc), name);
 		if (t->unit)
 			trow_set_unit(t->row, t->unit);
 	}
