@@ -438,7 +438,7 @@ void jax_plan(const char *dir, const struct import_opts *o,
 	char real[PATH_MAX], *run, *path;
 
 	memset(&j, 0, sizeof(j));
-	if (!realpath(dir, real) || !(j.root = root_of(real, &j.named)))
+	if (!realpath(dir, real) || !(j.root = root_of(real, &j.named, NULL)))
 		return;
 	j.runs = list(j.root, keep_run, &j.nruns);
 	if (!pick_run(&j, o)) {
