@@ -12,12 +12,13 @@
 
 /* A transfer loads into SBUF when its destination says SB; one without
  * a destination counts too, as the profile cannot say otherwise. One
- * pass, by tensor. */
+ * pass, by tensor, driven by the transfers (CROSS JOIN keeps that
+ * order): from the slices, it would read every event of the profile. */
 static const char loads_sql[] =
 	"SELECT dt.variable, sl.ts, sl.ts + sl.dur, sl.track_id,"
 	" coalesce(dt.transfer_size, 0) FROM dma_transfer dt"
-	" JOIN slice sl ON sl.id = dt.slice_id"
-	" JOIN track t ON t.id = sl.track_id"
+	" CROSS JOIN slice sl ON sl.id = dt.slice_id"
+	" CROSS JOIN track t ON t.id = sl.track_id"
 	" WHERE t.profile_id = ?1 AND sl.ts >= ?2 AND sl.ts < ?3"
 	" AND dt.variable NOT IN (SELECT id FROM string"
 	" WHERE str IN ('', 'unknown'))"
