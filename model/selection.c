@@ -117,25 +117,37 @@ static int raw_values(struct model *m, const struct mtrack *t, enum agg_field f,
 	return 0;
 }
 
+/* The whole buckets [*b0, *b1) of a level of the aggregates of field f
+ * on t that lie in [t0, t1), and their width: 0, or 1 when t has no
+ * such aggregates or none lies in the range. */
+static int agg_buckets(const struct mtrack *t, enum agg_field f, int64_t t0,
+		       int64_t t1, int *level, int64_t *b0, int64_t *b1,
+		       int64_t *w)
+{
+	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
+	int lmax, nl, lo;
+
+	if (t->lod_level < 0 || t->agg_level < 0 ||
+	    !(t->agg_fields & (1u << f)))
+		return 1;
+	lmax = NX_MAX(lod_level_for(span), t->lod_level);
+	nl = t->agg_level;
+	lo = f == AGG_NAME ? nl : agg_field_level(span, t->n_events, nl);
+	*level = agg_range_level(lo, lmax, t->min_ts, t->max_ts, t0, t1, b0,
+				 b1);
+	*w = lod_width(*level);
+	return *b1 <= *b0;
+}
+
 static int field_values(struct model *m, const struct mtrack *t,
 			enum agg_field f, int64_t t0, int64_t t1,
 			struct vtab *out)
 {
-	int64_t span = NX_MAX(t->max_ts - t->min_ts, 1);
-	int lmax, nl, lo, level;
 	int64_t w, b0, b1;
+	int level;
 	sqlite3_stmt *st;
 
-	if (t->lod_level < 0 || t->agg_level < 0 ||
-	    !(t->agg_fields & (1u << f)))
-		return raw_values(m, t, f, t0, t1, out);
-	lmax = NX_MAX(lod_level_for(span), t->lod_level);
-	nl = t->agg_level;
-	lo = f == AGG_NAME ? nl : agg_field_level(span, t->n_events, nl);
-	level = agg_range_level(lo, lmax, t->min_ts, t->max_ts, t0, t1, &b0,
-				&b1);
-	w = lod_width(level);
-	if (b1 <= b0)
+	if (agg_buckets(t, f, t0, t1, &level, &b0, &b1, &w))
 		return raw_values(m, t, f, t0, t1, out);
 	st = selection_prep(m, "SELECT value, sum(n), sum(dur), min(dmin),"
 			    " max(dmax) FROM agg WHERE track_id = ? AND"
@@ -155,6 +167,68 @@ static int field_values(struct model *m, const struct mtrack *t,
 	sqlite3_finalize(st);
 	return raw_values(m, t, f, t0, b0 * w, out) ||
 	       raw_values(m, t, f, b1 * w, t1, out) ? -1 : 0;
+}
+
+/* Adds the count and total duration of the events named name in
+ * [t0, t1) on t, read from the events. */
+static int raw_name_total(struct model *m, const struct mtrack *t,
+			  int64_t name, int64_t t0, int64_t t1, int64_t *n,
+			  int64_t *dur)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (t1 <= t0)
+		return 0;
+	st = selection_prep_track(m, "SELECT count(*), coalesce(sum(s.dur), 0)"
+				  " FROM slice s WHERE s.track_id = ? AND"
+				  " s.depth IN " DEPTHS_UPTO("?") " AND"
+				  " s.ts >= ? AND s.ts < ? AND s.name = ?",
+				  t, t0, t1);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 5, name);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*n += sqlite3_column_int64(st, 0);
+		*dur = sat_add(*dur, sqlite3_column_int64(st, 1));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : model_fail(m, "selection");
+}
+
+int selection_name_total(struct model *m, const struct mtrack *t, int64_t t0,
+			 int64_t t1, int64_t name, int64_t *n, int64_t *dur)
+{
+	int64_t w, b0, b1;
+	int level, rc;
+	sqlite3_stmt *st;
+
+	*n = *dur = 0;
+	if (agg_buckets(t, AGG_NAME, t0, t1, &level, &b0, &b1, &w))
+		return raw_name_total(m, t, name, t0, t1, n, dur);
+	st = selection_prep(m, "SELECT coalesce(sum(n), 0), coalesce(sum(dur),"
+			    " 0) FROM agg WHERE track_id = ? AND field = ? AND"
+			    " level = ? AND bucket >= ? AND bucket < ? AND"
+			    " value = ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, AGG_NAME);
+	sqlite3_bind_int(st, 3, level);
+	sqlite3_bind_int64(st, 4, b0);
+	sqlite3_bind_int64(st, 5, b1);
+	sqlite3_bind_int64(st, 6, name);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int64(st, 0);
+		*dur = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return model_fail(m, "selection");
+	return raw_name_total(m, t, name, t0, b0 * w, n, dur) ||
+	       raw_name_total(m, t, name, b1 * w, t1, n, dur) ? -1 : 0;
 }
 
 static int cmp_value(const void *a, const void *b)

@@ -79,6 +79,12 @@ int selection_compute(struct model *m, int64_t profile, int64_t t0,
 		      struct selection *out);
 void selection_free(struct selection *s);
 
+/* The events of row t named name (a string id) in [t0, t1): their
+ * count and total duration, from the name aggregates for the whole
+ * buckets in the range and from the events at its edges. */
+int selection_name_total(struct model *m, const struct mtrack *t, int64_t t0,
+			 int64_t t1, int64_t name, int64_t *n, int64_t *dur);
+
 /* Above SEL_DIST_COUNT_MAX (model/selection_agg.c): the distributions
  * of a row's names from the duration aggregates (model/agg.h, field
  * AGG_DUR), whole buckets inside the range from the aggregates' bins,
