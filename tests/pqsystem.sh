@@ -7,8 +7,8 @@
 # flow_id lists become flows; a folder of profiles with one system folder
 # opens as that bundle; the cache follows every table file; export -o
 # and import -o write no table file, old or new (import -o refuses one
-# of the system folder before it reads it); bad table files fail
-# with one line and leave no cache.
+# of the system folder or of a device folder it lists before it reads
+# them); bad table files fail with one line and leave no cache.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -143,6 +143,16 @@ no_file "$sys/Notes.parquet"
 [ ! -s "$sys/CpuUsage.parquet" ] || fail "import -o wrote over a table file"
 mv "$tmp/CpuUsage.keep" "$sys/CpuUsage.parquet"
 no_temps "$sys" "import -o refused"
+# and a new table file of a device folder the system folder lists,
+# opened either way, before anything is written in that folder
+files=$(ls -A "$pqdev") mtime=$(stat -c %y "$pqdev")
+for p in "$sys" "$tmp/pq"; do
+	expect 1 "^nxtop: $pqdev/Instruction_2.parquet: the profile's next import would read a file of that name as one of its own: not written$" \
+		"$NXTOP" import -o "$pqdev/Instruction_2.parquet" "$p"
+	[ "$(wc -l < "$err")" -eq 1 ] || fail "import -o: imported first: $(cat "$err")"
+done
+[ "$(ls -A "$pqdev")" = "$files" ] && [ "$(stat -c %y "$pqdev")" = "$mtime" ] ||
+	fail "import -o wrote in a device folder: $(ls -A "$pqdev")"
 expect 0 "" "$NXTOP" export -q -o "$pqdev/notes.txt" "$sys"
 test -s "$pqdev/notes.txt" || fail "export -o into a device folder wrote nothing"
 rm -rf "$pqdev/notes.txt" "$tmp/orig"

@@ -171,6 +171,22 @@ static int resolve(int dirfd, const char *dir_real, const char *name,
 	return resolve_as(dirfd, dir_real, name, 0, path, why);
 }
 
+char *bundle_device_folder(const char *dir, const char *name)
+{
+	char dir_real[PATH_MAX], *file = xasprintf("%s@latest", name);
+	char *path = NULL;
+	const char *why;
+	int dirfd;
+
+	if (realpath(dir, dir_real) &&
+	    (dirfd = open(dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		resolve_as(dirfd, dir_real, file, 1, &path, &why);
+		close(dirfd);
+	}
+	free(file);
+	return path;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

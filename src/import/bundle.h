@@ -21,6 +21,11 @@ int bundle_find_system(const char *dir, char **path);
  * lists are known once it is read (the cache's sources). */
 int bundle_takes_name(const char *name);
 
+/* The real path of the Parquet device profile folder <name>@latest/
+ * that a system profile folder in dir lists as name, resolved as its
+ * import resolves it; NULL when there is none or it is refused. */
+char *bundle_device_folder(const char *dir, const char *name);
+
 /* Imports the device profiles of the system profile sys (just imported
  * from folder dir into w) as its children: files <name>.json, or with
  * folders set Parquet folders <name>@latest/ (the system profile is a

@@ -176,6 +176,29 @@ static void plan_tables(const char *dir, struct msource **v, size_t *n)
 	pqfolder_free(&f);
 }
 
+/* The table files of the system folder sys, then of each device
+ * folder beside it that it lists. */
+static void plan_system(const char *sys, struct msource **v, size_t *n)
+{
+	char **names, *dir, *dev, real[PATH_MAX];
+	size_t nnames;
+
+	/* "a@latest/" names the folder "a@latest" */
+	if (!realpath(sys, real))
+		return;
+	dir = file_dir(real);
+	plan_tables(sys, v, n);
+	pqfolder_listed_devices(sys, &names, &nnames);
+	for (size_t i = 0; i < nnames; i++) {
+		dev = bundle_device_folder(dir, names[i]);
+		if (dev)
+			plan_tables(dev, v, n);
+		free(dev);
+	}
+	pqfolder_names_free(names, nnames);
+	free(dir);
+}
+
 void import_plan(const char *input, const struct import_opts *o,
 		 struct msource **v, size_t *n)
 {
@@ -193,11 +216,13 @@ void import_plan(const char *input, const struct import_opts *o,
 	} else if (!S_ISDIR(sb.st_mode)) {
 		if (realpath(input, real))
 			model_sources_add(v, n, real, "profile");
-	} else if (pqfolder_is_device(input) || pqfolder_is_system(input)) {
+	} else if (pqfolder_is_device(input)) {
 		plan_tables(input, v, n);
+	} else if (pqfolder_is_system(input)) {
+		plan_system(input, v, n);
 	} else if (!folder_system(input, &file, &pqsys)) {
 		if (pqsys)
-			plan_tables(pqsys, v, n);
+			plan_system(pqsys, v, n);
 		else if (realpath(file, real))
 			model_sources_add(v, n, real, "profile");
 	}

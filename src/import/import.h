@@ -23,10 +23,11 @@ int import_build(const char *input, const char *cache_path,
 
 /* The sources (struct msource, model/model.h) import_build will record
  * for input, as far as they are known before anything is read: a
- * Parquet folder's tables, a JAX run's folders and trace files, a
- * bundle's system profile. What a system profile lists, and so which
- * names beside it are its own, is known once it is read: a bundle's
- * system profile JSON is given as a plain "profile". Nothing for an
+ * Parquet folder's tables (a system folder's with those of the device
+ * folders its DeviceProfileList names), a JAX run's folders and trace
+ * files, a bundle's system profile. What a system profile JSON lists,
+ * and so which names beside it are its own, is known once it is read:
+ * it is given as a plain "profile". Nothing for an
  * input the import would refuse. */
 void import_plan(const char *input, const struct import_opts *o,
 		 struct msource **v, size_t *n);

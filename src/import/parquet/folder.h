@@ -59,6 +59,13 @@ int pqfolder_is_system(const char *dir);
  * are several. */
 int pqfolder_find_system(const char *dir, char **sys);
 
+/* The device profile names (device_profile_name) the DeviceProfileList
+ * of the system folder sys lists, read before its import plans it
+ * (import_plan): none where it cannot be read. *names is malloc'd, as
+ * each name; free them with pqfolder_names_free. */
+void pqfolder_listed_devices(const char *sys, char ***names, size_t *n);
+void pqfolder_names_free(char **names, size_t n);
+
 /* Every table file binds the profile's cache: a change to any makes it
  * stale. Their stamps are kept for pqfolder_changed. */
 void pqfolder_sources(struct pqfolder *f, struct writer *w, int64_t profile);

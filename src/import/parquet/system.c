@@ -25,6 +25,10 @@
 #define MAX_INFO_ROWS 10000
 #define MAX_INFO_CELLS 1000000
 
+/* Device profile names a plan takes from the list, at most (a bundle
+ * imports no more device profiles than this). */
+#define MAX_LISTED 4096
+
 /* Parquet's nc_idx is the logical NeuronCore (the JSON's lnc_idx), its
  * pcore_idx the physical core of the device (the JSON's
  * device_core_idx). */
@@ -329,4 +333,37 @@ int import_parquet_system(struct import *im)
 	free(f.file_name);
 	pqfolder_free(&f.folder);
 	return rc;
+}
+
+void pqfolder_listed_devices(const char *sys, char ***names, size_t *n)
+{
+	struct pqfolder f;
+	const struct pqtable *t;
+	struct pqrows *r;
+	cJSON *row, *name;
+
+	*names = NULL;
+	*n = 0;
+	if (pqfolder_scan(sys, &f))
+		return;
+	t = pqfolder_find(&f, "DeviceProfileList");
+	r = t ? pqrows_open(t, NULL) : NULL;
+	while (r && *n < MAX_LISTED && pqrows_next(r, &row) == 1) {
+		name = cJSON_GetObjectItemCaseSensitive(row,
+							"device_profile_name");
+		if (!cJSON_IsString(name))
+			continue;
+		*names = xreallocarray(*names, *n + 1, sizeof(**names));
+		(*names)[(*n)++] = xstrdup(name->valuestring);
+	}
+	if (r)
+		pqrows_close(r);
+	pqfolder_free(&f);
+}
+
+void pqfolder_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }
