@@ -2,7 +2,8 @@
  * exact above 2^53 and 2^63, numbers may be strings, key order does not
  * matter, and bad input gives one clear error with nothing left behind;
  * the writer keeps to its time range and row limit; the tables of a
- * Parquet profile folder are found by their file names; a stream read
+ * Parquet profile folder are found by their file names, and a bad value
+ * in one is said with its column's name; a stream read
  * ahead in a thread gives every byte in order, then its end or error. */
 #include "config.h"
 
@@ -20,6 +21,7 @@
 #include "src/import/import.h"
 #include "src/import/parquet/folder.h"
 #include "src/import/readahead.h"
+#include "src/parquet/pqwrite.h"
 #include "src/json/jsonsplit.h"
 #include "src/json/jsonval.h"
 #include "tests/testutil.h"
@@ -524,6 +526,64 @@ static void test_parquet_folder(void **state)
 	free(link);
 }
 
+/* A Parquet table of one row: start_ts as text ts (NULL: an integer),
+ * duration_ns dur (-1: null). */
+static void write_table(const char *dir, const char *name, const char *ts,
+			int64_t dur)
+{
+	const struct pqw_field fields[] = {
+		{ "start_ts", ts ? PQW_STRING : PQW_INT64, 0 },
+		{ "duration_ns", PQW_INT64, 1 },
+		{ "engine", PQW_STRING, 0 }, { "queue_name", PQW_STRING, 0 },
+	};
+	char *path = xasprintf("%s/%s.parquet", dir, name);
+	struct pqw *w = pqw_open(path, fields, 4, PQW_UNCOMPRESSED, 16);
+
+	assert_non_null(w);
+	if (ts)
+		pqw_str(w, 0, ts);
+	else
+		pqw_i64(w, 0, 100);
+	if (dur < 0)
+		pqw_null(w, 1);
+	else
+		pqw_i64(w, 1, dur);
+	pqw_str(w, 2, "Tensor");
+	pqw_str(w, 3, "qSyncIO0");
+	assert_int_equal(pqw_row(w), 0);
+	assert_int_equal(pqw_close(w), 0);
+	free(path);
+}
+
+/* A bad value in a Parquet table is said with the table's column, not
+ * the JSON export's field it is read as (start_ts, not timestamp). */
+static void test_parquet_column_names(void **state)
+{
+	char *dir = xasprintf("%s/pqcolumns", tu_dir()), *cache, *msg;
+
+	(void)state;
+	assert_int_equal(mkdir(dir, 0700), 0);
+	write_table(dir, "Instruction", NULL, 5);
+	write_table(dir, "DmaPacket", "soon", 5);
+	write_table(dir, "DmaPacketAggregated", NULL, -1);
+	cache = tu_import(dir);
+	assert_non_null(cache);
+	msg = tu_query_text(cache, "SELECT group_concat(message, '|') FROM"
+			    " (SELECT message FROM warning WHERE origin ="
+			    " 'import' AND message LIKE '%left out%'"
+			    " ORDER BY message)");
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "/DmaPacket.parquet: row 0: \"start_ts\""
+			       " is a string, expected an integer (the"
+			       " DmaPacket table is left out)"));
+	assert_non_null(strstr(msg, "/DmaPacketAggregated.parquet: row 0:"
+			       " missing \"duration_ns\" (the"
+			       " DmaPacketAggregated table is left out)"));
+	free(msg);
+	free(cache);
+	free(dir);
+}
+
 /* A source of total bytes, byte i being i * 7 mod 251, in reads of
  * uneven sizes; then an error or the end. */
 struct source {
@@ -604,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_neuron_binary),
 		cmocka_unit_test(test_writer_limits),
 		cmocka_unit_test(test_parquet_folder),
+		cmocka_unit_test(test_parquet_column_names),
 		cmocka_unit_test(test_readahead),
 		cmocka_unit_test(test_hlo_cap),
 	};

@@ -55,6 +55,13 @@ struct import_result {
 
 void import_result_free(struct import_result *r);
 
+/* A field a file names otherwise (a Parquet column renamed into the
+ * JSON record's field): the file's name and the record's; json NULL
+ * drops it. */
+struct pqrename {
+	const char *column, *json;
+};
+
 /* One input file being imported. */
 struct import {
 	struct writer *w;
@@ -68,6 +75,9 @@ struct import {
 	uint64_t size;		/* bytes in the file, 0 if unknown */
 	uint64_t offset;	/* bytes read so far */
 	const struct jrec *rec;	/* the record being read, for messages */
+	/* the table being read renames these columns (ending with { NULL,
+	 * NULL }), or NULL: messages about a field name it as the file does */
+	const struct pqrename *renames;
 	struct import_result *res;
 };
 

@@ -772,6 +772,7 @@ static int read_table(struct device *d, const struct pqtable *t,
 
 	name_file(d, t->files[0]);
 	neuron_set_table(d->n, t->name);
+	d->im->renames = sp ? sp->names : NULL;
 	if (is_instruction(sp))
 		pqrows_bind(r, d->in.names, d->in.n, d->in.consumed);
 	while ((rc = next_row(d, sp, r, &o)) == 1) {
@@ -801,6 +802,7 @@ static int read_table(struct device *d, const struct pqtable *t,
 	}
 	pqrows_close(r);
 	neuron_set_table(d->n, NULL);
+	d->im->renames = NULL;
 	return rc == 0 ? 0 : -1;
 }
 

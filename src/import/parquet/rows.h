@@ -11,12 +11,8 @@
 #include <stdint.h>
 
 #include "model/util.h"
+#include "src/import/base.h"
 #include "src/import/parquet/folder.h"
-
-/* A column renamed on the way: json NULL drops it. */
-struct pqrename {
-	const char *column, *json;
-};
 
 struct pqrows;
 

@@ -214,6 +214,7 @@ static int read_table(struct sysfolder *f, const struct pqtable *t,
 
 	name_file(f, t->files[0]);
 	neuron_set_table(f->n, t->name);
+	f->im->renames = sp ? sp->names : NULL;
 	while ((rc = pqrows_next(r, &row)) == 1) {
 		if (pqrows_file(r) != open_file) {
 			open_file = pqrows_file(r);
@@ -246,6 +247,7 @@ static int read_table(struct sysfolder *f, const struct pqtable *t,
 	}
 	pqrows_close(r);
 	neuron_set_table(f->n, NULL);
+	f->im->renames = NULL;
 	return rc == 0 ? 0 : -1;
 }
 
