@@ -497,4 +497,33 @@ expect 2 "not a time" "$NXTOP" analyze -q "$tmp/none.json" --range x:y
 expect 2 "^nxtop: --between: expected M1,M2 .two marker names., not 'a'" "$NXTOP" analyze -q "$tmp/none.json" --between a
 expect 1 "nxtop: " "$NXTOP" analyze -q "$tmp/missing.json"
 
+# semaphore on rows with name aggregates (whole buckets from them, the
+# range's edges from the events): each finding's waits and their time
+# are what sqlite3 counts, over the profile and ranges that cut buckets
+if have sqlite3; then
+	"$NXTOP" demo --events 100000 --write "$tmp/agg.json" >/dev/null ||
+		fail "demo failed"
+	NXTOP_TEST_AGG_PER_BUCKET=1 "$NXTOP" import -q -o "$tmp/agg.nxdb" \
+		"$tmp/agg.json" || fail "demo import failed"
+	[ "$(sqlite3 "$tmp/agg.nxdb" "SELECT count(*) FROM track WHERE
+		kind = 'engine' AND agg_level IS NOT NULL")" -gt 0 ] ||
+		fail "semaphore: no engine row with aggregates"
+	for r in 0:10000000000 0:1000000 123456:2345678 2000000:10000000000; do
+		analyze_json "$tmp/agg.nxdb" --rule semaphore --range "$r" \
+			--set semaphore.max_pct=0
+		jq -r '.rules[] | select(.id == "semaphore") | .findings[] |
+			"\(.finding | sub(" waits on semaphores.*"; "")) \(.numbers.waits) \(.numbers.wait_ns)"' \
+			"$tmp/a.json" | sort > "$tmp/sem.got"
+		t0=${r%:*} t1=${r#*:}
+		sqlite3 -separator ' ' "$tmp/agg.nxdb" "SELECT t.name, count(*),
+			sum(s.dur) FROM slice s JOIN track t ON t.id = s.track_id
+			JOIN string n ON n.id = s.name WHERE n.str = 'EVENT_SEMAPHORE'
+			AND s.ts >= $t0 AND s.ts < $t1 GROUP BY t.id" |
+			sort > "$tmp/sem.want"
+		[ -s "$tmp/sem.want" ] || fail "semaphore $r: sqlite3 counts no wait"
+		cmp -s "$tmp/sem.want" "$tmp/sem.got" ||
+			fail "semaphore $r: $(cat "$tmp/sem.got") / sqlite3: $(cat "$tmp/sem.want")"
+	done
+fi
+
 pass
