@@ -3,6 +3,7 @@
 #include "tui/keywatch.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "model/util.h"
 #include "tui/view.h"
@@ -16,6 +17,22 @@ static double ms_since(const struct timespec *t)
 	       (double)(now.tv_nsec - t->tv_nsec) / 1e6;
 }
 
+/* Tests may ask that a watched reading last at least
+ * NXTOP_TEST_READING_MS ms, checked as a long one is, so that they can
+ * type or resize the terminal while it runs. */
+static void test_lengthen(struct keywatch *w)
+{
+	const char *v = getenv("NXTOP_TEST_READING_MS");
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	long ms;
+
+	if (!v || !*v)
+		return;
+	ms = strtol(v, NULL, 10);
+	while (ms_since(&w->since) < (double)ms && !keywatch_check(w))
+		nanosleep(&tick, NULL);
+}
+
 int keywatch_begin(struct keywatch *w, struct tui *t, const char *doing,
 		   const char *what)
 {
@@ -27,6 +44,7 @@ int keywatch_begin(struct keywatch *w, struct tui *t, const char *doing,
 		free(w->busy);
 		w->busy = xasprintf("%s %s (any key stops)...", doing, what);
 		clock_gettime(CLOCK_MONOTONIC, &w->since);
+		test_lengthen(w);
 	}
 	return keywatch_check(w) ? -1 : 0;
 }
