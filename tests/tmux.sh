@@ -26,7 +26,8 @@
 # stacked-tab: Tab between A's and B's headings of the matches; mouse,
 # mouse-lists: clicks, double-clicks, drags and wheel steps sent as the
 # SGR mouse reports of xterm, which curses decodes for
-# TERM=xterm-256color); TERM=dumb refused in one line; and
+# TERM=xterm-256color); a search resized while it reads; TERM=dumb
+# refused in one line; and
 # every dump point must show, in capture-pane, exactly the
 # screen the headless run shows. Then q must quit and give the terminal
 # back. Skipped (77) without tmux or a C.UTF-8 locale.
@@ -269,6 +270,33 @@ await 200 pane_has "nxtop-exited" || fail "TERM=dumb: nxtop did not exit: $(tm c
 tm capture-pane -p -t t | grep -q "^nxtop: terminal type 'dumb' cannot move the cursor: the viewer needs one that can (for text, try 'nxtop summary')$" &&
 	tm capture-pane -p -t t | grep -q "^nxtop-exited 1$" ||
 	fail "TERM=dumb: $(tm capture-pane -p -t t)"
+
+# A search that tests events one by one (pc>0), the terminal resized
+# while it reads (NXTOP_TEST_READING_MS makes each reading last 3 s): its
+# busy line shows again on the new bottom line, alone, the resize does
+# not stop it, and once it ends the pane shows the screen of a headless
+# run that searched and then resized.
+printf 'keys /pc>0<Enter>\nsize 100x30\ndump found\n' > "$tmp/resize.keys"
+"$NXTOP" -q --headless="$tmp/resize.keys" --dump="$tmp" "$tmp/p.json" ||
+	fail "resize: the headless run failed"
+tm kill-session -t t 2>/dev/null
+tm new-session -d -s t -x 80 -y 24 \
+	"env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_DATA_HOME='$tmp/data-resize' NXTOP_TEST_READING_MS=3000 '$NXTOP' -q '$tmp/p.json'; echo nxtop-exited; sleep 30"
+# line N of the pane is the busy line
+busy_at() {
+	tm capture-pane -p -t t | sed -n "$1p" |
+		grep -qxF 'searching event by event for pc>0 (any key stops)...'
+}
+await 200 top_has " insights\{0,1\} " || fail "resize: nxtop did not start"
+type_keys '/pc>0<Enter>'
+await 100 busy_at 24 || fail "resize: no busy line: $(tm capture-pane -p -t t)"
+tm resize-window -t t -x 100 -y 30
+await 40 busy_at 30 ||
+	fail "resize: no busy line at the new size: $(tm capture-pane -p -t t)"
+[ "$(tm capture-pane -p -t t | grep -c .)" = 1 ] ||
+	fail "resize: the busy line is not alone: $(tm capture-pane -p -t t)"
+wait_screen "$tmp/found" "resize/found"
+tm send-keys -t t q
 
 # q quits and the shell's screen comes back
 run start

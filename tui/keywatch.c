@@ -57,7 +57,7 @@ int keywatch_check(void *arg)
 		return 1;
 	if (!tui_headless(w->tui) && ms_since(&w->since) < KEYWATCH_AFTER_MS)
 		return 0;
-	if (!w->shown) {
+	if (!w->shown || tui_resized(w->tui)) {
 		w->shown = 1;
 		tui_busy(w->tui, w->busy);
 	}

@@ -1,8 +1,10 @@
 /* A reading of events that may take long and that a key stops: after
  * KEYWATCH_AFTER_MS (at once when headless) the status line says what
- * is being read, and a key typed from then on stops it. Keys typed
- * sooner stay for after it, so that /query<Enter>n still works. The
- * model calls keywatch_check() as its progress check (model_set_stop). */
+ * is being read (drawn again at the new size when the terminal is
+ * resized, which does not stop it), and a key typed from then on stops
+ * it. Keys typed sooner stay for after it, so that /query<Enter>n still
+ * works. The model calls keywatch_check() as its progress check
+ * (model_set_stop). */
 #ifndef NX_TUI_KEYWATCH_H
 #define NX_TUI_KEYWATCH_H
 

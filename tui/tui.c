@@ -9,11 +9,13 @@
 #include <curses.h>
 #include <langinfo.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,7 +85,15 @@ struct tui {
 	void *open_ctx;
 	SCREEN *screen;
 	FILE *null_out, *null_in;
+	int winch_noted;	/* note_winch handles SIGWINCH */
 };
+
+/* A SIGWINCH that no frame has answered yet. Curses' own handler, which
+ * note_winch calls too, only queues KEY_RESIZE for the next key read,
+ * and a long reading reads none: it looks here to redraw its busy line
+ * at the new size. */
+static volatile sig_atomic_t winched;
+static struct sigaction curses_winch;	/* the handler before note_winch */
 
 static struct view *top_view(struct tui *t)
 {
@@ -339,17 +349,76 @@ int tui_key_waiting(struct tui *t)
 	return poll(&p, 1, 0) > 0;
 }
 
+static void note_winch(int sig, siginfo_t *info, void *ctx)
+{
+	winched = 1;
+	if (curses_winch.sa_flags & SA_SIGINFO)
+		curses_winch.sa_sigaction(sig, info, ctx);
+	else if (curses_winch.sa_handler != SIG_DFL &&
+		 curses_winch.sa_handler != SIG_IGN)
+		curses_winch.sa_handler(sig);
+}
+
+/* Puts note_winch before the handler curses installed. */
+static void winch_watch(struct tui *t)
+{
+	struct sigaction sa = { .sa_sigaction = note_winch };
+
+	if (sigaction(SIGWINCH, NULL, &curses_winch))
+		return;
+	sigemptyset(&sa.sa_mask);
+	/* as curses asked: a key read that a resize interrupts ends */
+	sa.sa_flags = SA_SIGINFO | (curses_winch.sa_flags & SA_RESTART);
+	t->winch_noted = !sigaction(SIGWINCH, &sa, NULL);
+}
+
+static void winch_unwatch(struct tui *t)
+{
+	if (t->winch_noted)
+		sigaction(SIGWINCH, &curses_winch, NULL);
+	t->winch_noted = 0;
+}
+
+int tui_resized(const struct tui *t)
+{
+	return !t->hl && winched;
+}
+
+/* After a SIGWINCH: curses takes the terminal's new size (if it has not
+ * yet) and 1, else 0. */
+static int take_resize(void)
+{
+	struct winsize ws;
+
+	if (!winched)
+		return 0;
+	winched = 0;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row &&
+	    ws.ws_col && is_term_resized(ws.ws_row, ws.ws_col))
+		resize_term(ws.ws_row, ws.ws_col);
+	return 1;
+}
+
 void tui_busy(struct tui *t, const char *text)
 {
 	WINDOW *w;
+	int resized;
 
-	if (t->hl || COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS)
+	if (t->hl)
 		return;
-	w = newwin(1, COLS, LINES - 1, 0);
+	resized = take_resize();
+	if (COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS)
+		return;
+	/* the terminal moved or dropped the frame as it resized: the line
+	 * stands alone until the reading ends and a frame is drawn */
+	w = resized ? newwin(0, 0, 0, 0) : newwin(1, COLS, LINES - 1, 0);
 	if (!w)
 		return;
-	draw_fill(w, 0, 0, COLS, draw_style(S_STATUS));
-	draw_text(w, 0, 0, COLS, text, draw_style(S_STATUS), 0);
+	if (resized)
+		clearok(curscr, TRUE);
+	werase(w);
+	draw_fill(w, getmaxy(w) - 1, 0, COLS, draw_style(S_STATUS));
+	draw_text(w, getmaxy(w) - 1, 0, COLS, text, draw_style(S_STATUS), 0);
 	wnoutrefresh(w);
 	doupdate();
 	delwin(w);
@@ -739,6 +808,7 @@ static void handle_key(struct tui *t, int key)
 		/* a terminal may have moved or dropped what was on it while
 		 * it resized: the next frame repaints every cell */
 		clearok(curscr, TRUE);
+		winched = 0;
 		return;
 	}
 	if (key == KEY_MOUSE) {
@@ -998,6 +1068,7 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 		if (!moves_cursor(t))
 			return -1;
 		set_escdelay(TUI_ESCDELAY_MS);	/* the screen's own copy */
+		winch_watch(t);
 	}
 	cbreak();
 	noecho();
@@ -1013,6 +1084,7 @@ static int start_curses(struct tui *t, const struct tui_opts *o)
 
 static void stop_curses(struct tui *t)
 {
+	winch_unwatch(t);
 	if (t->screen) {
 		endwin();
 		delscreen(t->screen);

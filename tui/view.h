@@ -96,8 +96,13 @@ int tui_headless(const struct tui *t);
  * typeahead line): a long search stops for it. */
 int tui_key_waiting(struct tui *t);
 /* Shows text (untrusted) on the status line at once, before a long
- * computation ends the frame being drawn (not when headless). */
+ * computation ends the frame being drawn (not when headless). After a
+ * resize (tui_resized) curses takes the new size, and the line shows
+ * alone on the new bottom line until the next frame. */
 void tui_busy(struct tui *t, const char *text);
+/* Whether the terminal was resized since a frame or tui_busy last took
+ * the size: a long computation shows its tui_busy line again. */
+int tui_resized(const struct tui *t);
 
 /* A line editor on the status line. */
 struct prompt_spec {
