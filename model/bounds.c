@@ -454,15 +454,34 @@ static struct engine_time *engine_of(struct engine_times *et,
 	return &et->e[i];
 }
 
+/* The longest ActiveTime row of the profile, in ns: rows starting that
+ * much before a range may reach into it. */
+static int64_t active_max(struct model *m, int64_t profile)
+{
+	sqlite3_stmt *st = prep(m, "SELECT coalesce(active_max_ns, 0) FROM"
+				" profile WHERE id = ?1", profile);
+	int64_t v = 0;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 /* Per engine and physical core, its ActiveTime rows (merged busy
- * intervals) intersected with the range; summed in one pass, unsorted. */
+ * intervals) intersected with the range; summed in one pass, unsorted,
+ * over the rows the start index finds for the range. */
 static int active_rows(struct model *m, int64_t profile, struct bounds *b)
 {
+	int64_t longest = active_max(m, profile);
 	/* clipped and defaulted here, not by SQL functions: millions of
 	 * rows */
-	sqlite3_stmt *st = prep(m, "SELECT engine, pcore_idx, start_ns, end_ns"
-				" FROM active_time WHERE profile_id = ?1 AND"
-				" end_ns > ?2 AND start_ns < ?3", profile);
+	sqlite3_stmt *st = longest < 0 ? NULL :
+		prep(m, "SELECT engine, pcore_idx, start_ns, end_ns FROM"
+		     " active_time WHERE profile_id = ?1 AND start_ns >= ?4"
+		     " AND start_ns < ?3 AND end_ns > ?2", profile);
 	struct engine_times et = { 0 };
 
 	if (!st)
@@ -470,6 +489,7 @@ static int active_rows(struct model *m, int64_t profile, struct bounds *b)
 	strmap_init(&et.index);
 	sqlite3_bind_int64(st, 2, b->t0);
 	sqlite3_bind_int64(st, 3, b->t1);
+	sqlite3_bind_int64(st, 4, sat_add(b->t0, -longest));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t s = NX_MAX(sqlite3_column_int64(st, 2), b->t0);
 		int64_t z = NX_MIN(sqlite3_column_int64(st, 3), b->t1);

@@ -22,7 +22,8 @@ static const char schema_sql[] =
 	" path TEXT, start_ns INTEGER, end_ns INTEGER,"
 	" epoch INTEGER NOT NULL DEFAULT 0, nc_idx INTEGER, instance_id TEXT,"
 	" instance_type TEXT, process_id TEXT, model TEXT,"
-	" state TEXT NOT NULL DEFAULT 'ready', n_events INTEGER NOT NULL DEFAULT 0);\n"
+	" state TEXT NOT NULL DEFAULT 'ready', n_events INTEGER NOT NULL DEFAULT 0,"
+	" active_max_ns INTEGER);\n"
 	"CREATE TABLE string(id INTEGER PRIMARY KEY, str TEXT NOT NULL);\n"
 	/* the typed columns a string is a value of (SU_* bits); str 0:
 	 * not known, any string may be */
@@ -115,6 +116,10 @@ const char *const schema_indexes[SCHEMA_INDEXES] = {
 	/* a slice's children: count and total from the index alone */
 	"CREATE INDEX slice_parent ON slice(parent_id, ts, dur)"
 	" WHERE parent_id IS NOT NULL",
+	/* a range's ActiveTime rows: those starting in it, and before it
+	 * by up to the profile's longest (profile.active_max_ns) */
+	"CREATE INDEX active_time_start ON active_time(profile_id, start_ns,"
+	" end_ns, engine, pcore_idx)",
 };
 
 int schema_create(sqlite3 *db)

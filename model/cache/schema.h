@@ -58,7 +58,7 @@ int schema_depths(sqlite3 *db);
  * the tables): slices arrive mostly in time order per track, so keeping
  * it up to date on the writing thread costs less than sorting every
  * slice at the end, and needs no sorter memory. */
-#define SCHEMA_INDEXES 7
+#define SCHEMA_INDEXES 8
 extern const char *const schema_indexes[SCHEMA_INDEXES];
 int schema_create_indexes(sqlite3 *db);
 

@@ -1383,7 +1383,10 @@ static int fill_extents(struct writer *w)
 		" end_ns=(SELECT max(max_ts) FROM track WHERE profile_id=profile.id)"
 		" WHERE start_ns IS NULL;"
 		"UPDATE profile SET n_events=(SELECT coalesce(sum(n_events),0)"
-		" FROM track WHERE profile_id=profile.id);");
+		" FROM track WHERE profile_id=profile.id);"
+		"UPDATE profile SET active_max_ns=(SELECT max(0, max(end_ns -"
+		" start_ns)) FROM active_time WHERE profile_id=profile.id)"
+		" WHERE active_max_ns IS NULL;");
 }
 
 void writer_place_window(struct writer *w)
