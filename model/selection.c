@@ -139,6 +139,24 @@ static int agg_buckets(const struct mtrack *t, enum agg_field f, int64_t t0,
 	return *b1 <= *b0;
 }
 
+/* sql over the agg rows of field f of t in buckets [b0, b1) of a
+ * level, with those five parameters bound first. */
+static sqlite3_stmt *agg_prep(struct model *m, const char *sql,
+			      const struct mtrack *t, enum agg_field f,
+			      int level, int64_t b0, int64_t b1)
+{
+	sqlite3_stmt *st = selection_prep(m, sql);
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int(st, 2, f);
+	sqlite3_bind_int(st, 3, level);
+	sqlite3_bind_int64(st, 4, b0);
+	sqlite3_bind_int64(st, 5, b1);
+	return st;
+}
+
 static int field_values(struct model *m, const struct mtrack *t,
 			enum agg_field f, int64_t t0, int64_t t1,
 			struct vtab *out)
@@ -149,17 +167,12 @@ static int field_values(struct model *m, const struct mtrack *t,
 
 	if (agg_buckets(t, f, t0, t1, &level, &b0, &b1, &w))
 		return raw_values(m, t, f, t0, t1, out);
-	st = selection_prep(m, "SELECT value, sum(n), sum(dur), min(dmin),"
-			    " max(dmax) FROM agg WHERE track_id = ? AND"
-			    " field = ? AND level = ? AND bucket >= ? AND"
-			    " bucket < ? GROUP BY value");
+	st = agg_prep(m, "SELECT value, sum(n), sum(dur), min(dmin), max(dmax)"
+		      " FROM agg WHERE track_id = ? AND field = ? AND level = ?"
+		      " AND bucket >= ? AND bucket < ? GROUP BY value", t, f,
+		      level, b0, b1);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, f);
-	sqlite3_bind_int(st, 3, level);
-	sqlite3_bind_int64(st, 4, b0);
-	sqlite3_bind_int64(st, 5, b1);
 	while (sqlite3_step(st) == SQLITE_ROW)
 		vtab_add(out, sqlite3_column_int64(st, 0),
 			 sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
@@ -207,17 +220,12 @@ int selection_name_total(struct model *m, const struct mtrack *t, int64_t t0,
 	*n = *dur = 0;
 	if (agg_buckets(t, AGG_NAME, t0, t1, &level, &b0, &b1, &w))
 		return raw_name_total(m, t, name, t0, t1, n, dur);
-	st = selection_prep(m, "SELECT coalesce(sum(n), 0), coalesce(sum(dur),"
-			    " 0) FROM agg WHERE track_id = ? AND field = ? AND"
-			    " level = ? AND bucket >= ? AND bucket < ? AND"
-			    " value = ?");
+	st = agg_prep(m, "SELECT coalesce(sum(n), 0), coalesce(sum(dur), 0)"
+		      " FROM agg WHERE track_id = ? AND field = ? AND level = ?"
+		      " AND bucket >= ? AND bucket < ? AND value = ?", t,
+		      AGG_NAME, level, b0, b1);
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int(st, 2, AGG_NAME);
-	sqlite3_bind_int(st, 3, level);
-	sqlite3_bind_int64(st, 4, b0);
-	sqlite3_bind_int64(st, 5, b1);
 	sqlite3_bind_int64(st, 6, name);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
