@@ -83,6 +83,14 @@ static int label_cap(int width)
 	return NX_MIN(width * 3 / 10, LABEL_MAX);
 }
 
+/* Rows the layout asks for beyond the view's height, with one track row:
+ * axis, warnings, markers, pane, a search's two lines and the legend. */
+static int layout_excess(const struct timeline *tl)
+{
+	return 3 + tl->ins_row + tl->marks_row + tl->details_h + tl->hl_rows -
+	       tl->view.height;
+}
+
 void timeline_layout(struct timeline *tl)
 {
 	struct view *v = &tl->view;
@@ -104,6 +112,14 @@ void timeline_layout(struct timeline *tl)
 				       spare);
 		tl->details_h = NX_MIN(tl->details_h, v->height - 5);
 	}
+	/* A short screen gives up the marker line, then the warnings lane,
+	 * then rows of the pane, so that one track row fits and the lines
+	 * below never land on the legend's. */
+	if (layout_excess(tl) > 0)
+		tl->marks_row = 0;
+	if (layout_excess(tl) > 0)
+		tl->ins_row = 0;
+	tl->details_h = NX_MAX(tl->details_h - NX_MAX(layout_excess(tl), 0), 0);
 	/* axis, warnings, marker and legend rows, the strip and results
 	 * line of a search */
 	tl->track_rows = NX_MAX(v->height - 2 - tl->ins_row - tl->marks_row -
