@@ -238,6 +238,12 @@ static int help_request(struct view *v, enum request req)
 	case REQ_PAGE_UP:
 		h->top = h->top > page ? h->top - page : 0;
 		return 0;
+	case REQ_FIRST_LINE:
+		h->top = 0;
+		return 0;
+	case REQ_LAST_LINE:
+		h->top = last;
+		return 0;
 	case REQ_HELP:
 	case REQ_CLOSE_PANE:
 		tui_pop(v->tui);
@@ -263,6 +269,7 @@ static void help_close(struct view *v)
 
 static const struct view_ops help_ops = {
 	.name = "help",
+	.keymap = KM_LINES,
 	.draw = help_draw,
 	.header = help_header,
 	.status = help_status,
