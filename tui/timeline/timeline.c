@@ -214,7 +214,10 @@ void timeline_zoom_fit(struct timeline *tl)
 
 void timeline_zoom_range(struct timeline *tl, int64_t t0, int64_t t1)
 {
-	tl->colw = NX_MAX((t1 - t0 + tl->ncols - 1) / tl->ncols, 1);
+	int64_t span = sat_sub(t1, t0);
+
+	/* rounded up, without going past INT64_MAX on a huge range */
+	tl->colw = NX_MAX(span / tl->ncols + (span % tl->ncols != 0), 1);
 	tl->t0 = t0;
 	tl->fitted = 0;
 	timeline_clamp(tl);
@@ -794,7 +797,8 @@ static int cmd_zoom(struct timeline *tl, int argc, char **argv)
 	}
 	if (t[0] >= tl->end - tl->origin || t[1] <= tl->start - tl->origin)
 		return outside(tl, "zoom");
-	timeline_zoom_range(tl, tl->origin + t[0], tl->origin + t[1]);
+	timeline_zoom_range(tl, sat_add(tl->origin, t[0]),
+			    sat_add(tl->origin, t[1]));
 	return 0;
 }
 
