@@ -274,7 +274,7 @@ static const struct list_ops compare_ops = {
 	.free = compare_free,
 };
 
-static const struct view_cmd compare_cmds[] = {
+const struct view_cmd compare_cmds[] = {
 	{ "what", "overall|engines|layers|opcodes|hlo|dma|executions",
 	  "Compare these figures (as nxtop diff --what)" },
 	{ "sort", "COLUMN [asc|desc]", "Sort by a column" },

@@ -16,4 +16,6 @@ struct view *compare_view_open(struct timeline *tl, struct model *b,
  * the stacked timeline: diff_selections); d is taken. */
 struct view *compare_view_open_diff(struct timeline *tl, struct diff *d);
 
+extern const struct view_cmd compare_cmds[];
+
 #endif

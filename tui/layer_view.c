@@ -254,7 +254,7 @@ static const struct list_ops layers_ops = {
 	.free = layers_free_view,
 };
 
-static const struct view_cmd layers_cmds[] = {
+const struct view_cmd layers_cmds[] = {
 	{ "depth", "N", "Group layers by their first N path levels (0: full "
 			"names)" },
 	{ "sort", "COLUMN [asc|desc]", "Sort by a column" },

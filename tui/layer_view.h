@@ -10,4 +10,6 @@
 /* NULL with err_set(). */
 struct view *layer_view_open(struct timeline *tl);
 
+extern const struct view_cmd layers_cmds[];
+
 #endif

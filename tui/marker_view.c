@@ -325,7 +325,7 @@ static const struct list_ops markers_ops = {
 	.free = markers_free,
 };
 
-static const struct view_cmd markers_cmds[] = {
+const struct view_cmd markers_cmds[] = {
 	{ "rename", "NAME", "Rename the marker" },
 	{ "diff-vs", "NAME|previous", "Diff the marker against another" },
 	{ "unit", "ns|us|ms|s|auto", "Show times in a unit" },

@@ -10,4 +10,6 @@
 /* NULL with err_set() when there is no user data store. */
 struct view *marker_view_open(struct timeline *tl);
 
+extern const struct view_cmd markers_cmds[];
+
 #endif

@@ -662,8 +662,12 @@ static int run_command(struct view *v, const char *text)
 	} else if (req != REQ_NONE && argc == 1) {
 		request(t, req);
 	} else if (req == REQ_NONE || !elsewhere(v, req)) {
+		const char *home = timeline_command_home(argv[0]);
+
 		rc = v->ops->command ? v->ops->command(v, argc, argv) : 1;
-		if (rc > 0)
+		if (rc > 0 && home)
+			tui_error(t, "%s: only in %s", argv[0], home);
+		else if (rc > 0)
 			tui_error(t, "unknown command '%s' (? lists them)",
 				  argv[0]);
 		else if (rc < 0)

@@ -986,6 +986,25 @@ static const struct view_cmd timeline_cmds[] = {
 	{ NULL, NULL, NULL },
 };
 
+const char *timeline_command_home(const char *name)
+{
+	static const struct {
+		const struct view_cmd *cmds;
+		const char *where;
+	} homes[] = {
+		{ timeline_cmds, "the timeline" },
+		{ layers_cmds, "the layer table" },
+		{ markers_cmds, "the marker list" },
+		{ compare_cmds, "the Compare view" },
+	};
+
+	for (size_t i = 0; i < NX_ARRAY_SIZE(homes); i++)
+		for (const struct view_cmd *c = homes[i].cmds; c->name; c++)
+			if (!strcmp(c->name, name))
+				return homes[i].where;
+	return NULL;
+}
+
 #define TIMELINE_OPS(HINTS) { \
 	.name = "timeline", \
 	.keymap = KM_TIMELINE, \

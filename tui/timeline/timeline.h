@@ -35,5 +35,8 @@ int timeline_compare(struct view *v, const char *what);
 /* Stacks profile B's rows (of mb) under the timeline's, B's start on
  * A's; a system profile stays alone. -1 with err_set(). */
 int timeline_stack(struct view *v, struct model *mb);
+/* Where the ':' command name works, of the timeline and the views it
+ * opens ("the layer table"); NULL when none has it. */
+const char *timeline_command_home(const char *name);
 
 #endif
