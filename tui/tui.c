@@ -659,7 +659,9 @@ static int run_command(struct view *v, const char *text)
 	if (!strcmp(argv[0], "set")) {
 		if (set_command(t, argc, argv))
 			tui_error(t, "%s", err_get());
-	} else if (req != REQ_NONE && argc == 1) {
+	} else if (req != REQ_NONE && argc == 1 &&
+		   !(v->ops->bare_command &&
+		     !strcmp(v->ops->bare_command, argv[0]))) {
 		request(t, req);
 	} else if (req == REQ_NONE || !elsewhere(v, req)) {
 		const char *home = timeline_command_home(argv[0]);

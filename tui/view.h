@@ -67,6 +67,10 @@ struct view_ops {
 	const char *hints;
 	/* The view's ':' commands; NULL-terminated. */
 	const struct view_cmd *commands;
+	/* A command whose name alone runs the command, not the request of
+	 * that name (:search clears the search, / asks for one); NULL:
+	 * none. */
+	const char *bare_command;
 	void (*close)(struct view *v);
 };
 

@@ -1016,6 +1016,7 @@ const char *timeline_command_home(const char *name)
 	.mouse = timeline_mouse, \
 	.poll = timeline_poll, \
 	.command = timeline_command, \
+	.bare_command = "search", \
 	.export_name = timeline_export_name, \
 	.export = timeline_export, \
 	.hints = HINTS, \
