@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -45,10 +46,13 @@
 #define TUI_POLL_MS 200		/* looks at background work while idle */
 #define TUI_TICK (-3)		/* no key came while background work ran */
 #define TUI_MAX_MOUSE 4		/* events one report can complete */
+#define CRUMB_MIN 16		/* a breadcrumb entry cut shows this much */
 
 struct tui {
 	struct view *views[TUI_MAX_VIEWS];
 	int nviews;
+	int crumb_w[TUI_MAX_VIEWS];	/* columns of each breadcrumb entry
+					   as the header last drew it */
 	struct prompt prompt;
 	struct prompt_spec spec;	/* of the open prompt */
 	int prompting;
@@ -424,23 +428,76 @@ void tui_busy(struct tui *t, const char *text)
 	delwin(w);
 }
 
+/* Columns of each breadcrumb entry (t->crumb_w) in a header line of
+ * room columns whose view header takes hw: the widest entries give way
+ * first, down to CRUMB_MIN columns, so that every view's name and up to
+ * half the line of the header on top stay in sight. */
+static void crumb_fit(struct tui *t, struct strbuf *titles, int room, int hw)
+{
+	int sep = 2 + text_width(draw_glyph(G_CRUMB));
+	int excess = text_width("nxtop") + NX_MIN(hw, room / 2) - room;
+
+	for (int i = 0; i < t->nviews; i++) {
+		t->crumb_w[i] = text_width(sb_cstr(&titles[i]));
+		excess += sep + t->crumb_w[i];
+	}
+	while (excess > 0) {
+		int widest = -1;
+
+		for (int i = 0; i < t->nviews; i++)
+			if (t->crumb_w[i] > CRUMB_MIN && (widest < 0 ||
+			    t->crumb_w[i] > t->crumb_w[widest]))
+				widest = i;
+		if (widest < 0)
+			break;
+		t->crumb_w[widest]--;
+		excess--;
+	}
+}
+
+/* "nxtop › a › b" into out, each entry cut to its t->crumb_w. */
+static void crumb_text(struct tui *t, struct strbuf *titles,
+		       struct strbuf *out)
+{
+	sb_adds(out, "nxtop");
+	for (int i = 0; i < t->nviews; i++) {
+		const char *s = sb_cstr(&titles[i]);
+
+		sb_printf(out, " %s ", draw_glyph(G_CRUMB));
+		if (text_width(s) <= t->crumb_w[i]) {
+			sb_adds(out, s);
+			continue;
+		}
+		sb_add(out, s, text_fit(s, t->crumb_w[i] - 1));
+		sb_adds(out, draw_glyph(G_ELLIPSIS));
+	}
+}
+
+/* The breadcrumb, cut to t->crumb_w, then the view's header, which
+ * fits itself to the room the breadcrumb leaves. */
+static void header_text(struct tui *t, struct strbuf *titles,
+			struct strbuf *out)
+{
+	struct view *v = top_view(t);
+
+	sb_reset(out);
+	crumb_text(t, titles, out);
+	if (v->ops->header) {
+		sb_adds(out, "  ");
+		v->ops->header(v, out);
+	}
+}
+
 static void draw_header(struct tui *t)
 {
-	struct strbuf sb, flag;
+	struct strbuf sb, flag, crumbs, titles[TUI_MAX_VIEWS];
 	struct view *v = top_view(t);
 	attr_t a = draw_style(S_HEADER);
 	int fw = 0;
 
 	sb_init(&sb);
 	sb_init(&flag);
-	sb_adds(&sb, "nxtop");
-	for (int i = 0; i < t->nviews; i++)
-		sb_printf(&sb, " %s %s", draw_glyph(G_CRUMB),
-			  t->views[i]->title);
-	if (v->ops->header) {
-		sb_adds(&sb, "  ");
-		v->ops->header(v, &sb);
-	}
+	sb_init(&crumbs);
 	if (v->ops->flag)
 		v->ops->flag(v, &flag);
 	if (flag.len) {
@@ -450,7 +507,22 @@ static void draw_header(struct tui *t)
 		draw_text(stdscr, 0, COLS - fw + 1, fw - 1, sb_cstr(&flag),
 			  draw_style(S_ERROR), 0);
 	}
+	for (int i = 0; i < t->nviews; i++) {
+		sb_init(&titles[i]);
+		text_sanitize(&titles[i], t->views[i]->title, draw_ascii());
+	}
+	/* the header as it reads after the whole breadcrumb, then again
+	 * after the breadcrumb cut to leave it room */
+	crumb_fit(t, titles, INT_MAX / 2, 0);
+	header_text(t, titles, &sb);
+	crumb_text(t, titles, &crumbs);
+	crumb_fit(t, titles, COLS - fw, text_width(sb_cstr(&sb)) -
+					text_width(sb_cstr(&crumbs)));
+	header_text(t, titles, &sb);
 	draw_text(stdscr, 0, 0, COLS - fw, sb_cstr(&sb), a, 1);
+	for (int i = 0; i < t->nviews; i++)
+		sb_free(&titles[i]);
+	sb_free(&crumbs);
 	sb_free(&flag);
 	sb_free(&sb);
 }
@@ -744,13 +816,9 @@ static int crumb_at(struct tui *t, int x)
 	int sep = 2 + text_width(draw_glyph(G_CRUMB));
 
 	for (int i = 0; i < t->nviews; i++) {
-		struct strbuf sb;
 		int start = pos;
 
-		sb_init(&sb);
-		text_sanitize(&sb, t->views[i]->title, draw_ascii());
-		pos += sep + text_width(sb_cstr(&sb));
-		sb_free(&sb);
+		pos += sep + t->crumb_w[i];
 		if (x >= start && x < pos)
 			return i;
 	}
