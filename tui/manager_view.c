@@ -42,6 +42,7 @@ static void rescan(struct manager *ms)
 			  &ms->pl))
 		tui_error(ms->list.view.tui, "%s", err_get());
 	list_changed(&ms->list);
+	list_fit_cols(&ms->list);
 }
 
 static void manager_reload(struct list *l)
