@@ -216,6 +216,12 @@ void timeline_flowmarks_row(struct timeline *tl, WINDOW *win, int y,
 		if (!bits[c])
 			continue;
 		at[c] = mark_col(tl, cells, bits, c);
+		if (at[c] == c && cells[c].n > 1) {
+			/* zoomed out, a shade of several events keeps its
+			 * glyph: marks there would cover the whole row */
+			bits[c] = 0;
+			continue;
+		}
 		draw_str(win, y, x0 + at[c], 1, glyph_of(bits[c]),
 			 draw_style(S_FLOW));
 	}
