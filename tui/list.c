@@ -232,7 +232,8 @@ void list_changed(struct list *l)
 }
 
 /* Room left on a screen of width for columns cut to their width:
- * each grows towards its widest cell, left to right. */
+ * each grows towards its widest cell, or its title when its cells are
+ * not known, left to right. */
 static void share_room(struct list *l, int n, const int *idx, int *w,
 		       int width)
 {
@@ -241,7 +242,9 @@ static void share_room(struct list *l, int n, const int *idx, int *w,
 	for (int k = 0; k < n; k++)
 		used += w[k] + (k ? COL_GAP : 0);
 	for (int k = 0; k < n && used < width; k++) {
-		int more = NX_MIN(l->want[idx[k]] - w[k], width - used);
+		int want = NX_MAX(l->want[idx[k]],
+				  text_width(l->cols[idx[k]].name));
+		int more = NX_MIN(want - w[k], width - used);
 
 		if (more > 0) {
 			w[k] += more;
