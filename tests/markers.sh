@@ -3,7 +3,8 @@
 # killed (SIGKILL) right after, a forced re-import and a deleted cache;
 # two viewers adding markers to one profile at once keep all of them;
 # their text export ends no line in blanks; a file size limit on them
-# is named as the cause.
+# is named as the cause; markers at one time are stepped through one
+# by one.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -94,4 +95,31 @@ printf 'size 120x30\nkeys m\ndump s\n' > "$tmp/full.keys"
 	fail "the viewer failed past ulimit -f: $(cat "$tmp/full.err")"
 grep -q "userdata.db: cannot write: File too large" "$tmp/fdump/s" ||
 	fail "no cause named: $(tail -1 "$tmp/fdump/s")"
+
+# three markers at one time: ' and " visit each once, in the order they
+# were dropped, name the one they are on and wrap only past the ends
+q="$tmp/q.json"
+cp "$p" "$q"
+mkdir -p "$tmp/step"
+{
+	printf 'size 120x30\nkeys :goto 5us<Enter>mmm\n'
+	for k in 1 2 3 4 5 6 7; do printf "keys '\ndump f%s\n" "$k"; done
+	for k in 1 2 3 4; do printf 'keys "\ndump b%s\n' "$k"; done
+} > "$tmp/step.keys"
+"$NXTOP" -q --headless="$tmp/step.keys" --dump="$tmp/step" "$q" ||
+	fail "stepping between markers failed"
+w1="(wrapped to the first)" wl="(wrapped to the last)"
+for s in "f1|M1|, 1 of 3 at this time $w1" "f2|M2|, 2 of 3 at this time" \
+	"f3|M3|, 3 of 3 at this time" "f4|M1|, 1 of 3 at this time $w1" \
+	"f5|M2|, 2 of 3" "f6|M3|, 3 of 3" "f7|M1|, 1 of 3" \
+	"b1|M3|, 3 of 3 at this time $wl" "b2|M2|, 2 of 3 at this time" \
+	"b3|M1|, 1 of 3 at this time" "b4|M3|, 3 of 3 at this time $wl"; do
+	f=${s%%|*} m=${s#*|} m=${m%%|*} w=${s##*|}
+	grep -qF "marker $m at 5" "$tmp/step/$f" ||
+		fail "$f: not on $m: $(tail -1 "$tmp/step/$f")"
+	grep -qF "$w" "$tmp/step/$f" ||
+		fail "$f: not '$w': $(tail -1 "$tmp/step/$f")"
+done
+grep -q "wrapped" "$tmp/step/f2" "$tmp/step/f3" "$tmp/step/b2" \
+	"$tmp/step/b3" && fail "a step between markers at one time wrapped"
 pass

@@ -114,6 +114,7 @@ static int markers_enter(struct list *l, size_t i)
 
 	tui_pop(l->view.tui);
 	tl->cur = ts;
+	tl->mark_on = tl->marks[i].id;
 	tl->fitted = 0;
 	timeline_show_cursor(tl);
 	return 0;

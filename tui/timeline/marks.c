@@ -6,6 +6,7 @@
  * two viewers of one profile see each other's markers. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,35 +110,83 @@ void timeline_mark(struct timeline *tl, const char *name)
 		tui_message(tl->view.tui, "marker %s at %s%s", tl->marks[k].name,
 			    when, what);
 	}
+	tl->mark_on = id;
+}
+
+/* The index of the marker the cursor is on, -1 if none: markers at one
+ * time are told apart by the one last dropped, stepped or gone to. */
+static long mark_on(const struct timeline *tl)
+{
+	for (size_t k = 0; k < tl->nmarks; k++)
+		if (tl->marks[k].id == tl->mark_on)
+			return tl->marks[k].ts == tl->cur ? (long)k : -1;
+	return -1;
+}
+
+/* The marker after (dir > 0) or before the cursor, in the list's order
+ * (by time, then as dropped); *wrapped when past the last or first. */
+static size_t mark_next(const struct timeline *tl, int dir, int *wrapped)
+{
+	long on = mark_on(tl), n = (long)tl->nmarks;
+
+	*wrapped = 0;
+	if (on >= 0) {
+		on += dir;
+		*wrapped = on < 0 || on >= n;
+		return (size_t)((on + n) % n);
+	}
+	for (long k = 0; k < n; k++) {
+		long j = dir > 0 ? k : n - 1 - k;
+
+		if (dir > 0 ? tl->marks[j].ts > tl->cur :
+			      tl->marks[j].ts < tl->cur)
+			return (size_t)j;
+	}
+	*wrapped = 1;
+	return dir > 0 ? 0 : (size_t)n - 1;
+}
+
+/* ", 2 of 3 at this time" when other markers share marker k's time. */
+static void mark_among(const struct timeline *tl, size_t k, char *buf,
+		       size_t n)
+{
+	int64_t ts = tl->marks[k].ts;
+	size_t first = k, last = k;
+
+	while (first && tl->marks[first - 1].ts == ts)
+		first--;
+	while (last + 1 < tl->nmarks && tl->marks[last + 1].ts == ts)
+		last++;
+	if (first == last)
+		buf[0] = 0;
+	else
+		snprintf(buf, n, ", %zu of %zu at this time", k - first + 1,
+			 last - first + 1);
 }
 
 void timeline_mark_step(struct timeline *tl, int dir)
 {
-	const struct marker *to = NULL;
-	const char *wrapped = "";
-	char when[48];
+	const struct marker *to;
+	char when[48], among[48];
+	size_t k;
+	int wrapped;
 
 	timeline_marks_load(tl);
 	if (!tl->nmarks) {
 		tui_message(tl->view.tui, "no markers: m drops one");
 		return;
 	}
-	for (size_t k = 0; k < tl->nmarks && !to; k++) {
-		size_t j = dir > 0 ? k : tl->nmarks - 1 - k;
-
-		if (dir > 0 ? tl->marks[j].ts > tl->cur : tl->marks[j].ts < tl->cur)
-			to = &tl->marks[j];
-	}
-	if (!to) {
-		to = &tl->marks[dir > 0 ? 0 : tl->nmarks - 1];
-		wrapped = dir > 0 ? " (wrapped to the first)" :
-				    " (wrapped to the last)";
-	}
+	k = mark_next(tl, dir, &wrapped);
+	to = &tl->marks[k];
 	tl->cur = to->ts;
+	tl->mark_on = to->id;
 	tl->fitted = 0;
 	timeline_show_cursor(tl);
 	timeline_fmt_rel(tl, to->ts, when, sizeof(when));
-	tui_message(tl->view.tui, "marker %s at %s%s", to->name, when, wrapped);
+	mark_among(tl, k, among, sizeof(among));
+	tui_message(tl->view.tui, "marker %s at %s%s%s", to->name, when, among,
+		    !wrapped ? "" : dir > 0 ? " (wrapped to the first)" :
+					      " (wrapped to the last)");
 }
 
 /* The column of time t on screen, -1 if off screen. */

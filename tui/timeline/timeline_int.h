@@ -152,6 +152,8 @@ struct timeline {
 	struct marker *marks;	/* by time */
 	size_t nmarks;
 	int marks_loaded;
+	int64_t mark_on;	/* the marker the cursor is on (id), when
+				 * at its time; 0: none */
 	int marks_row;		/* rows the marker line takes: 1 with markers */
 	struct insights ins, ins_b;	/* ins_b: profile B's, stacked */
 	int ins_row;		/* rows the warnings lane takes: 1 with ranges */
