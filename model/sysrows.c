@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/cache/db.h"
 
@@ -223,6 +224,29 @@ static void name_of(struct strbuf *sb, const struct tkeys *k,
 	sb_cstr(sb);
 }
 
+/* A counter's row name: its own, or GROUP/NAME (model_track_label) when
+ * a counter of another source (an instance) shares it in its group. */
+static void counter_name(struct strbuf *sb, const struct mtrack *t,
+			 size_t nt, const struct place *pl, size_t np,
+			 size_t i, const struct sysgroup *g)
+{
+	const char *name = t[pl[i].track].name ? t[pl[i].track].name : "";
+
+	sb_reset(sb);
+	for (size_t j = 0; j < np; j++) {
+		const char *o = t[pl[j].track].name;
+
+		if (j != i && pl[j].counter && o && !strcasecmp(o, name) &&
+		    !cmp_fields(pl[j].k, pl[i].k, g->group, g->ngroup)) {
+			model_track_label(t, nt, pl[i].track, sb);
+			sb_cstr(sb);
+			return;
+		}
+	}
+	sb_adds(sb, name);
+	sb_cstr(sb);
+}
+
 static void track_dup(struct mtrack *dst, const struct mtrack *src)
 {
 	*dst = *src;
@@ -313,11 +337,10 @@ int model_sysrows(struct model *m, int64_t profile, const struct sysgroup *g,
 		r = new_row(out, n, &cap);
 		r->group = heading;
 		if (p->counter)
-			r->name = xstrdup(t[p->track].name ? t[p->track].name : "");
-		else {
+			counter_name(&sb, t, nt, pl, np, i, g);
+		else
 			name_of(&sb, p->k, g->row, g->nrow, p->k->source);
-			r->name = xstrdup(sb.buf);
-		}
+		r->name = xstrdup(sb.buf);
 		r->kind = xstrdup(t[p->track].kind ? t[p->track].kind : "");
 		add_track(r, &t[p->track]);
 	}

@@ -3,7 +3,8 @@
 # device profiles and says which files it used; a missing device file and
 # hostile names are warnings; filters get their own cache; --group and
 # --row regroup the summary's rows; a thread is one row whether or not
-# its events carry worker_gid, in any order; export -o and import -o
+# its events carry worker_gid, in any order; counters of several
+# instances in one group are told apart; export -o and import -o
 # write over no file of the bundle, nor a new one its next import would
 # read, and import -o refuses its system profile before importing; bad
 # options are usage errors.
@@ -45,6 +46,19 @@ if have jq; then
 	summary_csv_same "$b"
 	summary_csv_same --group instance --row lnc_idx "$b"
 fi
+
+# counters of two instances in one group are told apart: GROUP/NAME, as
+# --tracks reads them; in a group of their own they keep their names
+"$NXTOP" demo --write "$tmp/demo" >/dev/null 2>&1 || fail "the demo failed"
+for grouping in "--group=" "--group=process"; do
+	"$NXTOP" summary -q --format csv "$grouping" --row= "$tmp/demo" > "$out" ||
+		fail "summary $grouping failed"
+	sed -n 's/^counters,[0-9]*,name,//p' "$out" | sort | uniq -d > "$tmp/dup"
+	[ -s "$tmp/dup" ] && fail "$grouping: counters named alike: $(cat "$tmp/dup")"
+	grep -q "^counters,[0-9]*,name,i-0a1b2c3d4e5f6a7b1/CPU average" "$out" ||
+		fail "$grouping: no i-0a1b2c3d4e5f6a7b1/CPU average: $(grep counters "$out")"
+done
+expect 0 "^counters,[0-9]*,name,CPU average" "$NXTOP" summary -q --format csv "$tmp/demo"
 
 # the device list, and search over system events
 expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what devices "$b"
