@@ -308,17 +308,39 @@ static size_t suffix_fit(const char *s, int cols)
 	return n;
 }
 
+static void abbreviate(struct strbuf *out, const char *s, int w);
+
+/* GROUP/ROW (model_track_label) shortened part by part, so that rows of
+ * one name keep what tells them apart: the row part whole while the
+ * group keeps a third, each part's ends ("i-0a…a7b0/CPU average"). */
+static void abbreviate_parts(struct strbuf *out, const char *s,
+			     const char *slash, int w)
+{
+	int gfull = text_width(s) - text_width(slash);
+	int gw = NX_MAX(w - text_width(slash), NX_MIN(gfull, w / 3));
+	char *group = xstrndup(s, (size_t)(slash - s));
+
+	abbreviate(out, group, gw);
+	sb_addc(out, '/');
+	abbreviate(out, slash + 1, w - gw - 1);
+	free(group);
+}
+
 /* s (sanitised) shortened in the middle to w columns. Names of rows
  * differ at both ends ("gid36-nc0-tid2107-neuron_rt"), so the end keeps
  * the last '-' part whole when it takes at most half ("…neuron_rt"),
  * and the start stops at a '-' in its second half ("gid36-nc0…"). */
 static void abbreviate(struct strbuf *out, const char *s, int w)
 {
-	const char *dash = strrchr(s, '-');
+	const char *dash = strrchr(s, '-'), *slash = strrchr(s, '/');
 	size_t len = strlen(s), head, tail;
 
 	if (w < 4 || text_width(s) <= w) {
 		sb_adds(out, s);
+		return;
+	}
+	if (slash && slash > s && slash[1] && w >= 12) {
+		abbreviate_parts(out, s, slash, w);
 		return;
 	}
 	if (dash && dash > s && text_width(dash + 1) <= w / 2)
