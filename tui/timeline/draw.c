@@ -359,7 +359,9 @@ static void abbreviate(struct strbuf *out, const char *s, int w)
 }
 
 /* scale: what a counter's label shows right-aligned after its name
- * (the name gives way to it down to LABEL_NAME_MIN columns), or NULL. */
+ * (the name gives way to it down to LABEL_NAME_MIN columns, a letter
+ * and the cut mark: the values in view and the unit are what a user
+ * reads there), or NULL. */
 static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
 		       int is_cur, const char *scale)
 {

@@ -24,7 +24,7 @@
 
 #define LABEL_MIN 12		/* columns of the label column */
 #define LABEL_MAX 64
-#define LABEL_NAME_MIN 8	/* a counter's name before its scale */
+#define LABEL_NAME_MIN 2	/* a counter's name, cut before its scale */
 #define SCALE_MAX 12		/* "12.4G–99.9G": a counter's values */
 #define UNIT_MAX 6		/* columns of a counter's unit shown */
 #define DETAILS_MIN 6		/* rows of an open details pane */
