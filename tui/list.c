@@ -98,6 +98,14 @@ void list_fit_cols(struct list *l)
 	}
 }
 
+void list_fit_col(struct list *l, int c, int widest)
+{
+	int title = text_width(l->cols[c].name);
+
+	l->want[c] = NX_MAX(title, widest);
+	l->cols[c].width = NX_MAX(title, NX_MIN(widest, FIT_MAX));
+}
+
 /* Source line i into the scratch line. */
 static struct list_line *fetch(struct list *l, size_t i)
 {

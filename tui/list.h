@@ -123,6 +123,10 @@ void list_set_cols(struct list *l, const struct list_col *cols, int n);
 /* Small lists: each column as wide as its widest cell (and title), up
  * to a limit. */
 void list_fit_cols(struct list *l);
+/* A large list (that never reads all its lines): column c as wide as
+ * widest, the widest of its cells the source knows of, as
+ * list_fit_cols makes it. */
+void list_fit_col(struct list *l, int c, int widest);
 /* The source changed (lines added, removed, reloaded): the cursor stays
  * on its line number, clamped. */
 void list_changed(struct list *l);

@@ -16,6 +16,7 @@
 #include "model/query.h"
 #include "model/report/export.h"
 #include "model/searchdist.h"
+#include "model/text.h"
 #include "model/timefmt.h"
 #include "model/util.h"
 
@@ -32,6 +33,7 @@ struct side {
 	struct search *own;	/* refined by the filter, ours */
 	int64_t shift;
 	int64_t count, dur;	/* matches in the range, their duration sum */
+	int roww;		/* columns of the widest name of their rows */
 	struct search_dist sd;	/* their durations */
 	struct mslice *rows;	/* lines base .. base + n - 1 */
 	size_t base, n;
@@ -50,8 +52,10 @@ struct results {
 	struct keywatch kw;
 };
 
+/* The Row column is as wide as the names of the rows with matches
+ * (fit_rows). */
 static const struct list_col cols[] = {
-	{ "Start", 14, 1, 0 }, { "Duration", 11, 1, 0 }, { "Row", 28, 0, 0 },
+	{ "Start", 14, 1, 0 }, { "Duration", 11, 1, 0 }, { "Row", 0, 0, 0 },
 	{ "Name", 30, 0, 0 },
 };
 
@@ -298,6 +302,25 @@ static void results_line(struct list *l, size_t i, struct list_line *out)
 	sb_adds(&out->cells[3], model_string(sd->m, m->name));
 }
 
+/* The widest name, as drawn, of the rows st says have matches. */
+static int row_width(struct results *r, int b, const struct search_stats *st)
+{
+	struct strbuf clean;
+	int w = 0;
+
+	sb_init(&clean);
+	for (size_t k = 0; k < st->nrows; k++) {
+		size_t i = tracks_find_side(&r->tl->tr, b, st->rows[k].track);
+
+		sb_reset(&clean);
+		text_sanitize(&clean, i == SIZE_MAX ? "?" : r->tl->tr.t[i].name,
+			      draw_ascii());
+		w = NX_MAX(w, text_width(sb_cstr(&clean)));
+	}
+	sb_free(&clean);
+	return w;
+}
+
 static int count_side(struct results *r, struct side *sd)
 {
 	const struct highlight *h = &r->tl->hl;
@@ -307,6 +330,7 @@ static int count_side(struct results *r, struct side *sd)
 	const struct mtrack *t = timeline_side_tracks(r->tl, b, &nt);
 
 	sd->count = sd->dur = 0;
+	sd->roww = 0;
 	memset(&sd->sd, 0, sizeof(sd->sd));
 	if (!sd->s)
 		return 0;
@@ -314,12 +338,14 @@ static int count_side(struct results *r, struct side *sd)
 	    h->s_shift == sd->shift) {
 		sd->count = b ? h->stats_b.count : h->stats.count;
 		sd->dur = b ? h->stats_b.dur : h->stats.dur;
+		sd->roww = row_width(r, b, b ? &h->stats_b : &h->stats);
 	} else {
 		if (search_stats(cur_search(sd), t, nt, r->t0 - sd->shift,
 				 r->t1 - sd->shift, &st))
 			return -1;
 		sd->count = st.count;
 		sd->dur = st.dur;
+		sd->roww = row_width(r, b, &st);
 		search_stats_free(&st);
 	}
 	return search_dist(cur_search(sd), r->t0 - sd->shift,
@@ -339,6 +365,12 @@ static int count(struct results *r, int *stop)
 	}
 	*stop = keywatch_end(&r->kw);
 	return rc;
+}
+
+static void fit_rows(struct results *r)
+{
+	list_fit_col(&r->list, 2,
+		     NX_MAX(r->side[0].roww, r->side[1].roww));
 }
 
 /* The filter refines the query: its words are more terms, added to the
@@ -398,6 +430,7 @@ static int results_filter(struct list *l, const char *text)
 	for (int k = 0; k < r->nsides; k++)
 		search_free(old[k].own);
 	r->failed = 0;
+	fit_rows(r);
 	return 0;
 }
 
@@ -591,5 +624,6 @@ struct view *results_open(struct timeline *tl, struct search *s, int64_t t0,
 	list_init(&r->list, r->nsides == 2 ? &results_vops_ab : &results_vops,
 		  &results_ops, LIST_FILTER_SHOWN, "matches");
 	list_set_cols(&r->list, cols, (int)NX_ARRAY_SIZE(cols));
+	fit_rows(r);
 	return &r->list.view;
 }
