@@ -45,14 +45,16 @@ static int is_heading(const struct pager *p, size_t off)
 
 /* A line of text nxtop wrote that goes on on the next ends with a mark
  * in the last column, so that a line broken to fit is not read as one
- * that ends there (a command's lines are what a shell reads). */
+ * that ends there (a command's lines are what a shell reads); a heading
+ * is prose, and wraps without one. */
 static void pager_line(struct list *l, size_t i, struct list_line *out)
 {
 	struct pager *p = (struct pager *)l;
 	const struct wline *w = &p->wr.lines[i];
 
 	sb_add(&out->cells[0], p->text.buf + w->off, w->len);
-	if (p->words && wrap_goes_on(&p->wr, p->text.buf, i)) {
+	if (p->words && !is_heading(p, w->off) &&
+	    wrap_goes_on(&p->wr, p->text.buf, i)) {
 		int x = text_width(sb_cstr(&out->cells[0]));
 
 		for (; x < p->laid_w - 1; x++)

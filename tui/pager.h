@@ -24,7 +24,8 @@ struct view *pager_open(const char *title, const struct pager_part *parts,
 			size_t n);
 /* The same for text nxtop wrote (the command line y shows): lines break
  * at blanks, a word wider than the screen is cut, and a line the text
- * goes on from ends with a mark in the last column. */
+ * goes on from ends with a mark in the last column (a heading's lines
+ * go on without). */
 struct view *pager_open_words(const char *title,
 			      const struct pager_part *parts, size_t n);
 
