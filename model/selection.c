@@ -182,25 +182,14 @@ static int field_values(struct model *m, const struct mtrack *t,
 	       raw_values(m, t, f, b1 * w, t1, out) ? -1 : 0;
 }
 
-/* Adds the count and total duration of the events named name in
- * [t0, t1) on t, read from the events. */
-static int raw_name_total(struct model *m, const struct mtrack *t,
-			  int64_t name, int64_t t0, int64_t t1, int64_t *n,
-			  int64_t *dur)
+/* Binds name as parameter k of st, runs it and adds the count and total
+ * duration it gives to *n and *dur; finalizes st. */
+static int add_total(struct model *m, sqlite3_stmt *st, int k, int64_t name,
+		     int64_t *n, int64_t *dur)
 {
-	sqlite3_stmt *st;
 	int rc;
 
-	if (t1 <= t0)
-		return 0;
-	st = selection_prep_track(m, "SELECT count(*), coalesce(sum(s.dur), 0)"
-				  " FROM slice s WHERE s.track_id = ? AND"
-				  " s.depth IN " DEPTHS_UPTO("?") " AND"
-				  " s.ts >= ? AND s.ts < ? AND s.name = ?",
-				  t, t0, t1);
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 5, name);
+	sqlite3_bind_int64(st, k, name);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*n += sqlite3_column_int64(st, 0);
@@ -210,11 +199,29 @@ static int raw_name_total(struct model *m, const struct mtrack *t,
 	return rc == SQLITE_ROW ? 0 : model_fail(m, "selection");
 }
 
+/* Adds the count and total duration of the events named name in
+ * [t0, t1) on t, read from the events. */
+static int raw_name_total(struct model *m, const struct mtrack *t,
+			  int64_t name, int64_t t0, int64_t t1, int64_t *n,
+			  int64_t *dur)
+{
+	sqlite3_stmt *st;
+
+	if (t1 <= t0)
+		return 0;
+	st = selection_prep_track(m, "SELECT count(*), coalesce(sum(s.dur), 0)"
+				  " FROM slice s WHERE s.track_id = ? AND"
+				  " s.depth IN " DEPTHS_UPTO("?") " AND"
+				  " s.ts >= ? AND s.ts < ? AND s.name = ?",
+				  t, t0, t1);
+	return st ? add_total(m, st, 5, name, n, dur) : -1;
+}
+
 int selection_name_total(struct model *m, const struct mtrack *t, int64_t t0,
 			 int64_t t1, int64_t name, int64_t *n, int64_t *dur)
 {
 	int64_t w, b0, b1;
-	int level, rc;
+	int level;
 	sqlite3_stmt *st;
 
 	*n = *dur = 0;
@@ -224,17 +231,8 @@ int selection_name_total(struct model *m, const struct mtrack *t, int64_t t0,
 		      " FROM agg WHERE track_id = ? AND field = ? AND level = ?"
 		      " AND bucket >= ? AND bucket < ? AND value = ?", t,
 		      AGG_NAME, level, b0, b1);
-	if (!st)
+	if (!st || add_total(m, st, 6, name, n, dur))
 		return -1;
-	sqlite3_bind_int64(st, 6, name);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*n = sqlite3_column_int64(st, 0);
-		*dur = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return model_fail(m, "selection");
 	return raw_name_total(m, t, name, t0, b0 * w, n, dur) ||
 	       raw_name_total(m, t, name, b1 * w, t1, n, dur) ? -1 : 0;
 }
