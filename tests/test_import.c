@@ -584,6 +584,52 @@ static void test_parquet_column_names(void **state)
 	free(dir);
 }
 
+/* A system folder's events: one row whose start_ts is text ts, or null
+ * (NULL). */
+static char *write_events(const char *name, const char *ts)
+{
+	const struct pqw_field fields[] = {
+		{ "start_ts", ts ? PQW_STRING : PQW_INT64, 1 },
+		{ "duration_ns", PQW_INT64, 0 }, { "name", PQW_STRING, 0 },
+	};
+	char *dir = xasprintf("%s/%s", tu_dir(), name);
+	char *path = xasprintf("%s/SystemProfileEvents.parquet", dir);
+	struct pqw *w;
+
+	assert_int_equal(mkdir(dir, 0700), 0);
+	w = pqw_open(path, fields, 3, PQW_UNCOMPRESSED, 16);
+	assert_non_null(w);
+	if (ts)
+		pqw_str(w, 0, ts);
+	else
+		pqw_null(w, 0);
+	pqw_i64(w, 1, 5);
+	pqw_str(w, 2, "nrt_execute");
+	assert_int_equal(pqw_row(w), 0);
+	assert_int_equal(pqw_close(w), 0);
+	free(path);
+	return dir;
+}
+
+/* So is a bad value of a system folder's events, which stops its
+ * import. */
+static void test_parquet_event_names(void **state)
+{
+	char *dir;
+
+	(void)state;
+	dir = write_events("pqevents", "soon");
+	assert_null(tu_import(dir));
+	if (!strstr(err_get(), "\"start_ts\" is a string, expected an"))
+		fail_msg("%s", err_get());
+	free(dir);
+	dir = write_events("pqevents_null", NULL);
+	assert_null(tu_import(dir));
+	if (!strstr(err_get(), "missing \"start_ts\""))
+		fail_msg("%s", err_get());
+	free(dir);
+}
+
 /* A source of total bytes, byte i being i * 7 mod 251, in reads of
  * uneven sizes; then an error or the end. */
 struct source {
@@ -665,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_writer_limits),
 		cmocka_unit_test(test_parquet_folder),
 		cmocka_unit_test(test_parquet_column_names),
+		cmocka_unit_test(test_parquet_event_names),
 		cmocka_unit_test(test_readahead),
 		cmocka_unit_test(test_hlo_cap),
 	};

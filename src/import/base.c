@@ -66,11 +66,10 @@ void import_show(const struct import_opts *o, const char *what, int pct,
 		o->progress.fn(o->progress.ctx, what, pct, events);
 }
 
-/* A field as the file names it: a Parquet table's column, not the
- * record's field it was renamed into. */
-static const char *field_name(const struct import *im, const char *field)
+const char *import_field_name(const struct pqrename *renames,
+			      const char *field)
 {
-	for (const struct pqrename *r = im->renames; r && r->column; r++)
+	for (const struct pqrename *r = renames; r && r->column; r++)
 		if (r->json && !strcmp(r->json, field))
 			return r->column;
 	return field;
@@ -80,7 +79,7 @@ int import_bad_field(struct import *im, const char *field, const char *type,
 		     const char *want)
 {
 	return import_fail(im, im->rec, IMPORT_BAD_FIELD,
-			   field_name(im, field), type, want);
+			   import_field_name(im->renames, field), type, want);
 }
 
 int import_get_i64(const cJSON *v, unsigned opts, int64_t *out)
@@ -113,7 +112,7 @@ int import_need_i64(struct import *im, const cJSON *v, const char *field,
 
 	if (rc == JV_ABSENT)
 		return import_fail(im, im->rec, "missing \"%s\"",
-				   field_name(im, field));
+				   import_field_name(im->renames, field));
 	if (rc == JV_BAD)
 		return import_bad_field(im, field, jv_type_name(v),
 					"an integer");

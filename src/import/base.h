@@ -106,6 +106,11 @@ void import_show(const struct import_opts *o, const char *what, int pct,
 #define FIELD_NEG_ABSENT 1u	/* a negative integer counts as absent */
 #define FIELD_EMPTY_ABSENT 2u	/* an empty string counts as absent */
 
+/* A field as the file names it: the Parquet column that renames holds
+ * for the record's field, else the field itself. */
+const char *import_field_name(const struct pqrename *renames,
+			      const char *field);
+
 /* The message of a field whose value is of type (its description, "a
  * string") where want was expected. Returns -1. */
 int import_bad_field(struct import *im, const char *field, const char *type,

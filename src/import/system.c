@@ -511,6 +511,8 @@ struct prep {
 	struct sysev *ev;
 	const char *const *names;	/* field names for messages */
 	const cJSON *const *f;
+	/* the Parquet columns renamed into those fields, or NULL */
+	const struct pqrename *renames;
 };
 
 NX_PRINTF(2, 3)
@@ -530,7 +532,8 @@ static int prep_fail(struct prep *p, const char *fmt, ...)
 
 static int prep_bad(struct prep *p, int i, const char *want)
 {
-	return prep_fail(p, IMPORT_BAD_FIELD, p->names[i],
+	return prep_fail(p, IMPORT_BAD_FIELD,
+			 import_field_name(p->renames, p->names[i]),
 			 jv_type_name(p->f[i]), want);
 }
 
@@ -592,7 +595,8 @@ static int prep_times(struct prep *p, struct sysev *ev, const char *unit)
 				 " (expected ns, us, ms or s)", unit);
 	rc = prep_time(p, E_TIMESTAMP, scale, &ev->ts);
 	if (rc == JV_ABSENT)
-		return prep_fail(p, "missing \"timestamp\"");
+		return prep_fail(p, "missing \"%s\"",
+				 import_field_name(p->renames, "timestamp"));
 	if (rc < 0)
 		return -1;
 	rc = prep_time(p, E_DURATION, scale, &ev->dur);
@@ -659,12 +663,16 @@ static void names_init(void)
 	jv_names_init(&event_names, event_fields, E_COUNT);
 }
 
-void *sysimp_prep(const struct jrec *r, const cJSON *o, struct arena *a)
+/* An event read ahead of sysimp_add(); renames: the Parquet columns
+ * its fields come from, for messages, or NULL. */
+static struct sysev *prep_event(const struct jrec *r, const cJSON *o,
+				struct arena *a,
+				const struct pqrename *renames)
 {
 	const cJSON *f[E_COUNT];
 	struct sysev *ev;
 	struct strbuf args;
-	struct prep p = { a, NULL, event_fields, f };
+	struct prep p = { a, NULL, event_fields, f, renames };
 
 	if (!r->key || strcmp(r->key, "trace_event") || !cJSON_IsObject(o))
 		return NULL;
@@ -680,6 +688,11 @@ void *sysimp_prep(const struct jrec *r, const cJSON *o, struct arena *a)
 		prep_rest(&p, ev, &args);
 	sb_free(&args);
 	return ev;
+}
+
+void *sysimp_prep(const struct jrec *r, const cJSON *o, struct arena *a)
+{
+	return prep_event(r, o, a, NULL);
 }
 
 /* The ids of the event's flow_id list (numbers, or their text; other
@@ -727,7 +740,7 @@ static int trace_event(struct sysimp *s, const cJSON *o, void *prepared)
 	if (!ev) {
 		/* not prepared in the reader (no pipe): read it here */
 		arena_reset(&s->arena);
-		ev = sysimp_prep(s->im->rec, o, &s->arena);
+		ev = prep_event(s->im->rec, o, &s->arena, s->im->renames);
 	}
 	if (ev->error && ev->error_in_keys)
 		return import_fail(s->im, s->im->rec, "%s", ev->error);
