@@ -44,29 +44,29 @@ int stat_add(struct wtrack *t, int kind, int64_t value, int64_t total)
 	return 0;
 }
 
-/* The typed kinds' totals of slices (base, last] from their tables. */
-static const char *const recount_sql[] = {
-	"INSERT INTO track_stat SELECT sl.track_id, %d, coalesce(x.subgroup,"
-	" 0), count(*), sum(sl.dur) FROM instruction x JOIN slice sl"
-	" ON sl.id = x.slice_id WHERE x.slice_id > %lld AND x.slice_id <= %lld"
-	" GROUP BY 1, 3",
-	"INSERT INTO track_stat SELECT sl.track_id, %d, coalesce(x.queue_type,"
-	" 0), count(*), coalesce(sum(max(x.transfer_size, 0)), 0) FROM"
-	" dma_packet x JOIN slice sl ON sl.id = x.slice_id WHERE"
-	" x.slice_id > %lld AND x.slice_id <= %lld GROUP BY 1, 3",
-	"INSERT INTO track_stat SELECT sl.track_id, %d, coalesce(x.queue_type,"
-	" 0), count(*), coalesce(sum(max(x.transfer_size, 0)), 0) FROM"
-	" dma_transfer x JOIN slice sl ON sl.id = x.slice_id WHERE"
-	" x.slice_id > %lld AND x.slice_id <= %lld GROUP BY 1, 3",
+/* Each typed kind's table, the column its value is and what it totals,
+ * in STAT_* order from STAT_INSTR. */
+static const struct {
+	const char *table, *value, *total;
+} recounted[] = {
+	{ "instruction", "subgroup", "sl.dur" },
+	{ "dma_packet", "queue_type", "max(x.transfer_size, 0)" },
+	{ "dma_transfer", "queue_type", "max(x.transfer_size, 0)" },
 };
 
+/* The typed kinds' totals of slices (base, last] from their tables. */
 static int recount(sqlite3 *db, int64_t base, int64_t last)
 {
 	char sql[512];
 
-	for (int k = 0; k < (int)NX_ARRAY_SIZE(recount_sql); k++) {
-		snprintf(sql, sizeof(sql), recount_sql[k], STAT_INSTR + k,
-			 (long long)base, (long long)last);
+	for (int k = 0; k < (int)NX_ARRAY_SIZE(recounted); k++) {
+		snprintf(sql, sizeof(sql), "INSERT INTO track_stat SELECT"
+			 " sl.track_id, %d, coalesce(x.%s, 0), count(*),"
+			 " coalesce(sum(%s), 0) FROM %s x JOIN slice sl ON"
+			 " sl.id = x.slice_id WHERE x.slice_id > %lld AND"
+			 " x.slice_id <= %lld GROUP BY 1, 3", STAT_INSTR + k,
+			 recounted[k].value, recounted[k].total,
+			 recounted[k].table, (long long)base, (long long)last);
 		if (db_exec(db, sql))
 			return -1;
 	}
