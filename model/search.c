@@ -459,8 +459,11 @@ static int field_cond(struct search *s, const struct qterm *t,
 
 		if (string_set(s, base, t->value, set, sizeof(set)))
 			return -1;
-		sb_printf(w, "%scoalesce(%s IN %s, 0)", neg(t) ? "NOT " : "",
-			  expr, set);
+		/* NULL (the event lacks the field) must be 0 only for NOT */
+		if (neg(t))
+			sb_printf(w, "NOT coalesce(%s IN %s, 0)", expr, set);
+		else
+			sb_printf(w, "%s IN %s", expr, set);
 		if (t->field == F_OPCODE)
 			sb_adds(w, " AND t.kind = 'engine'");
 		return 0;
@@ -642,14 +645,16 @@ static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 
 /* "-TERM" matches exactly the events TERM does not: the condition is made
  * 0 or 1 first, as NOT of a NULL (an event lacking a joined field) would
- * drop the event from both. */
+ * drop the event from both. A term not negated is left as it is: every
+ * statement ANDs the conditions in its WHERE, where NULL drops the event
+ * as 0 does, and SQLite tests a bare condition faster than coalesce(). */
 static int term_sql(struct search *s, const struct qterm *t, struct joins *j)
 {
 	int rc;
 
-	sb_adds(&s->where, t->negate ? "NOT coalesce((" : "coalesce((");
+	sb_adds(&s->where, t->negate ? "NOT coalesce((" : "(");
 	rc = term_cond(s, t, j);
-	sb_adds(&s->where, "), 0)");
+	sb_adds(&s->where, t->negate ? "), 0)" : ")");
 	return rc;
 }
 
