@@ -164,6 +164,7 @@ struct search {
 	sqlite3_stmt *st_num;	/* a comparison's aggregates in a range */
 	sqlite3_stmt *st_one;	/* does one event match */
 	sqlite3_stmt *st_durs;	/* durations of matches on a track */
+	sqlite3_stmt *st_durs_all;	/* durations of all a track's events */
 	/* n/N: kept across presses, the statements per direction (0 back,
 	 * 1 forward) and the profile's tracks, loaded on the first press */
 	sqlite3_stmt *step_ev[2], *step_bucket[2], *step_cand[2];
@@ -1262,6 +1263,7 @@ void search_free(struct search *s)
 	sqlite3_finalize(s->st_num);
 	sqlite3_finalize(s->st_one);
 	sqlite3_finalize(s->st_durs);
+	sqlite3_finalize(s->st_durs_all);
 	for (int i = 0; i < 2; i++) {
 		sqlite3_finalize(s->step_ev[i]);
 		sqlite3_finalize(s->step_bucket[i]);
@@ -2675,6 +2677,100 @@ static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 static int durs_buckets(struct search *s, const struct mtrack *t, int64_t t0,
 			int64_t t1, const struct search_durs *cb);
 
+/* The durations of all the events of a track in [t0, t1), from the
+ * time index alone: no term is tested. */
+static int durs_all(struct search *s, const struct mtrack *t, int64_t t0,
+		    int64_t t1, const struct search_durs *cb)
+{
+	sqlite3_stmt *st = s->st_durs_all;
+	int rc;
+
+	if (t1 <= t0)
+		return 0;
+	if (!st)
+		st = s->st_durs_all = prepare(s, "SELECT dur FROM slice WHERE"
+					      " track_id = ? AND depth IN "
+					      DEPTHS_UPTO("?") " AND ts >= ? AND"
+					      " ts < ?");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_int64(st, 2, t->max_depth);
+	sqlite3_bind_int64(st, 3, t0);
+	sqlite3_bind_int64(st, 4, t1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		cb->dur(cb->ctx, sqlite3_column_int64(st, 0));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+/* A run of buckets read at once: [lo, hi), all when every event in it
+ * matches. */
+struct durs_run {
+	int64_t lo, hi;
+	int all;
+};
+
+static int durs_run_read(struct search *s, const struct mtrack *t,
+			 const struct durs_run *r, const struct search_durs *cb)
+{
+	return (r->all ? durs_all(s, t, r->lo, r->hi, cb) :
+		durs_raw(s, t, r->lo, r->hi, 0, cb)) ? -1 : 0;
+}
+
+/* A name-only query's durations on one track when it names HLO names or
+ * layers, which the duration aggregates do not bin by: the events of the
+ * whole buckets of [t0, t1) that hold a match are read, those of a bucket
+ * all of whose events match (its matches in the field's aggregates count
+ * as many as its names do: every event has a name) without the joined
+ * columns that test them; the edges from the events. 1 when the track
+ * keeps no aggregates of the field. */
+static int durs_values(struct search *s, const struct mtrack *t, int64_t t0,
+		       int64_t t1, const struct search_durs *cb)
+{
+	struct durs_run r = { 0, 0, 0 };
+	int64_t w, b0, b1;
+	int level, lmax, rc, err = 0;
+	sqlite3_stmt *st;
+
+	if (value_levels(s, t, &level, &lmax))
+		return 1;
+	w = lod_width(level);
+	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
+	if (b1 <= b0)
+		return durs_raw(s, t, t0, t1, 0, cb);
+	st = prepare(s, "SELECT bucket, sum(CASE WHEN field = %d THEN n END),"
+		     " sum(CASE WHEN field = %d THEN n END) FROM agg WHERE"
+		     " track_id = ? AND field IN (%d, %d) AND level = ? AND"
+		     " bucket >= ? AND bucket < ? AND (field = %d OR value IN %s)"
+		     " GROUP BY bucket ORDER BY bucket", s->vfield, AGG_NAME,
+		     s->vfield, AGG_NAME, AGG_NAME, s->nameset);
+	if (!st)
+		return -1;
+	bind_buckets(st, t->id, level, b0, b1);
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t b = sqlite3_column_int64(st, 0);
+		int64_t hit = sqlite3_column_int64(st, 1);
+		int all = hit == sqlite3_column_int64(st, 2);
+
+		if (!hit)
+			continue;
+		if (r.hi != b * w || r.all != all) {
+			err = durs_run_read(s, t, &r, cb);
+			r = (struct durs_run){ b * w, b * w, all };
+		}
+		r.hi = sat_add(b * w, w);
+	}
+	sqlite3_finalize(st);
+	if (!err && rc != SQLITE_DONE)
+		err = model_fail(s->m, "search");
+	if (!err)
+		err = durs_run_read(s, t, &r, cb) ||
+		      durs_raw(s, t, t0, b0 * w, 0, cb) ||
+		      durs_raw(s, t, b1 * w, t1, 0, cb);
+	return err ? -1 : 0;
+}
+
 /* A name-only query's or a dur comparison's durations on one track from
  * the duration aggregates, whole buckets of [t0, t1) from their bins,
  * the edges from the events. 1 when the aggregates cannot tell: the
@@ -2689,8 +2785,11 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 
 	/* durations are binned by name, not by HLO name or layer: the
 	 * events of the buckets holding a match are read */
-	if (s->names_only && s->vfield != AGG_NAME)
-		return durs_buckets(s, t, t0, t1, cb);
+	if (s->names_only && s->vfield != AGG_NAME) {
+		int rc = durs_values(s, t, t0, t1, cb);
+
+		return rc == 1 ? durs_buckets(s, t, t0, t1, cb) : rc;
+	}
 	if ((s->num.field == AGG_SIZE && !s->names_only) ||
 	    (s->num.partial && !s->num.ncmp))
 		return durs_size(s, t, t0, t1, cb);

@@ -307,6 +307,20 @@ size!=2048|s.size != 2048
 name~query size>=8192|n.str LIKE '%query%' AND s.size >= 8192
 name~layer_1 size<65536|n.str LIKE '%layer_1%' AND s.size < 65536
 QUERIES
+# HLO names and layers, which durations are not binned by: the events of
+# the buckets holding a match, those of a bucket whose every event
+# matches without testing them
+hlo="(SELECT str FROM string WHERE id = (SELECT hlo_name FROM instruction WHERE slice_id = s.id))"
+layer="(SELECT str FROM string WHERE id = s.cat)"
+while IFS='|' read -r q cond; do
+	stats "$big" "$q" 0 2000000000 "$cond"
+	stats "$big" "$q" 123456 654321 "$cond"
+done <<QUERIES
+hlo~dot|$hlo LIKE '%dot%'
+hlo=/^%[a-z]/|$hlo GLOB '%[a-z]*'
+hlo~rsqrt row=Scalar|$hlo LIKE '%rsqrt%' AND s.track_id IN (SELECT id FROM track WHERE name = 'Scalar')
+layer~attention|$layer LIKE '%attention%' AND s.track_id IN (SELECT id FROM track WHERE kind = 'engine')
+QUERIES
 unset NXTOP_TEST_DIST_AGGREGATES
 # Up to 100000 matches, every match's duration, read from the buckets
 # the aggregates hold candidates in: names beside comparisons on DMA
