@@ -156,6 +156,28 @@ done
 expect 0 "" "$NXTOP" export -q -o "$pqdev/notes.txt" "$sys"
 test -s "$pqdev/notes.txt" || fail "export -o into a device folder wrote nothing"
 rm -rf "$pqdev/notes.txt" "$tmp/orig"
+# a cache of another name in a device folder the import reads: the
+# temporary cache made there is no change to the folder; the cache
+# holds what the system folder's own does
+expect 0 "" "$NXTOP" summary -q "$sys"
+cp "$out" "$tmp/sum.want"
+for p in "$sys" "$tmp/pq"; do
+	expect 0 "" "$NXTOP" import -q -o "$pqdev/own.nxdb" "$p"
+	expect 0 "" "$NXTOP" summary -q "$pqdev/own.nxdb"
+	cmp -s "$tmp/sum.want" "$out" ||
+		fail "import -o $pqdev/own.nxdb $p: summary differs: $(diff "$tmp/sum.want" "$out" | head)"
+	rm -f "$pqdev/own.nxdb"
+done
+no_temps "$pqdev" "import -o into a device folder"
+# a file added to a device folder while it is read is a change
+(i=0; while :; do i=$((i + 1)); : > "$pqdev/Added_$i.txt"; done) &
+adder=$!
+expect 1 "^nxtop: .*device_profile_model_1578576049@latest.*: the file changed while it was read \(is it still being written\?\)" \
+	"$NXTOP" import -q -f "$sys"
+kill "$adder"
+wait "$adder" 2>/dev/null
+rm -f "$pqdev"/Added_*.txt
+no_temps "$pqdev" "a device folder changed while it was read"
 
 # The table nxtop does not know is kept and listed.
 expect 0 'unrecognised table "FutureSystemTable": 3 record\(s\) kept in the info table' \

@@ -62,11 +62,20 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The files nxtop itself writes in a profile's folder: exports,
+ * temporary files (nxtop-*), caches (*.nxdb: a JAX run folder's in the
+ * folder of runs, one asked for with import -o). */
+static int own_file(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..") ||
+	       !strncmp(name, FILE_TEMP_PREFIX, strlen(FILE_TEMP_PREFIX)) ||
+	       strstr(name, CACHE_SUFFIX);
+}
+
 /* A folder of table files: its entries' names, which change when a
  * table file is added, removed or renamed (each file has its own
  * stamp for its content). Times are left out, and so are the files
- * nxtop itself writes there (exports, temporary files: nxtop-*, the
- * cache of a JAX run folder in the folder of runs: *.nxdb). */
+ * nxtop itself writes there (own_file). */
 static void stamp_dir(const char *path, struct cache_stamp *out)
 {
 	DIR *d = opendir(path);
@@ -78,10 +87,7 @@ static void stamp_dir(const char *path, struct cache_stamp *out)
 	if (!d)
 		return;
 	while ((e = readdir(d)) && n < CACHE_STAMP_MAX_NAMES) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    !strncmp(e->d_name, FILE_TEMP_PREFIX,
-			     strlen(FILE_TEMP_PREFIX)) ||
-		    strstr(e->d_name, CACHE_SUFFIX))
+		if (own_file(e->d_name))
 			continue;
 		names = xreallocarray(names, n + 1, sizeof(*names));
 		names[n++] = xstrdup(e->d_name);
@@ -95,6 +101,26 @@ static void stamp_dir(const char *path, struct cache_stamp *out)
 	free(names);
 	out->size = (int64_t)n;
 	out->hash = (int64_t)h;
+}
+
+int64_t cache_dir_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	uint64_t sum = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		uint64_t ino = (uint64_t)e->d_ino;
+
+		/* a sum: the order readdir gives does not matter */
+		if (!own_file(e->d_name))
+			sum += fnv(hash_str(e->d_name),
+				   (const unsigned char *)&ino, sizeof(ino));
+	}
+	closedir(d);
+	return (int64_t)sum;
 }
 
 /* Only a regular file is opened: a device or FIFO named by a cache from

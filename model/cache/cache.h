@@ -64,6 +64,11 @@ struct cache_stamp {
 #define CACHE_STAMP_MAX_NAMES 100000
 
 void cache_stamp_of(const char *path, struct cache_stamp *out);
+/* A hash of the names and inodes of the entries of a folder, those of
+ * the files nxtop writes there left out (a cache made in the folder it
+ * reads, temporary files): it changes when a file is added, removed,
+ * renamed or replaced by another, not when one is written in place. */
+int64_t cache_dir_entries(const char *path);
 
 /* A meta value of a cache (malloc'd), or NULL. */
 char *cache_meta(const char *path, const char *key);

@@ -254,13 +254,26 @@ void import_close_json(struct jsplit *s, int fd)
 		close(fd);
 }
 
-int import_changed(const char *path, const struct stat *sb)
+int import_mark(const char *path, struct import_mark *m)
+{
+	if (stat(path, &m->sb))
+		return -1;
+	m->entries = S_ISDIR(m->sb.st_mode) ? cache_dir_entries(path) : 0;
+	return 0;
+}
+
+int import_changed(const char *path, const struct import_mark *m)
 {
 	struct stat now;
 
-	return stat(path, &now) || now.st_size != sb->st_size ||
-	       stat_mtime_ns(&now) != stat_mtime_ns(sb) ||
-	       now.st_ino != sb->st_ino || now.st_dev != sb->st_dev;
+	if (stat(path, &now) || now.st_ino != m->sb.st_ino ||
+	    now.st_dev != m->sb.st_dev)
+		return 1;
+	if (S_ISDIR(m->sb.st_mode))
+		return !S_ISDIR(now.st_mode) ||
+		       cache_dir_entries(path) != m->entries;
+	return now.st_size != m->sb.st_size ||
+	       stat_mtime_ns(&now) != stat_mtime_ns(&m->sb);
 }
 
 void import_result_free(struct import_result *r)

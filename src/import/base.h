@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "model/cache/cache.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 
@@ -159,8 +160,19 @@ int import_open(struct import *im);
 struct jsplit *import_open_json(struct import *im, int *fd);
 void import_close_json(struct jsplit *s, int fd);
 
-/* 1 if the file at path is no longer the one sb describes (its size,
- * time or inode changed): it changed while it was read. */
-int import_changed(const char *path, const struct stat *sb);
+/* What tells whether an input changed while it was read: a file's
+ * size, time and inode; a folder's inode and its entries' names and
+ * inodes (cache_dir_entries: not its time, which a cache made in it
+ * changes; each table file checks its own content as it is read). */
+struct import_mark {
+	struct stat sb;
+	int64_t entries;	/* a folder's */
+};
+
+/* 0, or -1 when path cannot be found. */
+int import_mark(const char *path, struct import_mark *m);
+/* 1 if the input at path is no longer the one m describes: it changed
+ * while it was read. */
+int import_changed(const char *path, const struct import_mark *m);
 
 #endif

@@ -426,8 +426,8 @@ static void run_job(struct pool *pl, size_t idx)
 	struct import_opts o = *pl->o;
 	struct job_at at = { pl, j };
 	struct writer *w;
-	struct stat before;
-	int have = !stat(j->path, &before);
+	struct import_mark before;
+	int have = !import_mark(j->path, &before);
 
 	/* one progress line, the bundle's: the job says how far it is */
 	if (!o.quiet && o.progress.fn)
@@ -944,7 +944,7 @@ static int import_queued(const char *cache, const struct wqueued *q,
 			 struct devjob *j, const struct import_opts *o,
 			 const int *stop)
 {
-	struct stat before;
+	struct import_mark before;
 	struct writer *w;
 	char *part = NULL;
 	int fd = cache_temp_create(cache, &part);
@@ -955,7 +955,7 @@ static int import_queued(const char *cache, const struct wqueued *q,
 		j->broken = 1;
 		j->error = xstrdup(err_get());
 	} else {
-		int have = !stat(j->path, &before);
+		int have = !import_mark(j->path, &before);
 
 		writer_set_stop(w, stop);
 		writer_set_progress(w, finishing, (void *)o);

@@ -263,9 +263,9 @@ static int run_import(struct import *im, enum input_format f, int keep)
 	const char *path = im->path, *name = im->name;
 	const struct import_opts *o = im->opts;
 	struct writer *w = im->w;
-	struct stat before;
+	struct import_mark before;
 	struct cache_stamp stamp;
-	int rc, have = !stat(path, &before);
+	int rc, have = !import_mark(path, &before);
 
 	/* what binds the cache to the file, taken before it is read */
 	cache_stamp_of(path, &stamp);
