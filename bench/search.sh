@@ -65,6 +65,10 @@ one 'SpillSave'
 one 'Vector'
 one 'rsqrt'
 one 'MATMUL'
+# negated: the other names, the other rows (the name aggregates)
+one 'name!=MATMUL'
+one '-engine=Vector dur>1us'
+one '-row~Spill'
 # HLO names, alone and beside a row (the HLO aggregates)
 one 'hlo~rsqrt'
 one 'hlo=/dot\.1[0-9]/'

@@ -317,15 +317,16 @@ static int string_set(struct search *s, enum qop op, const char *value,
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
-/* Tracks of the profile whose name matches; a list for "IN (...)". */
+/* Tracks of the profile whose name matches (of kind when not NULL), or
+ * the others when invert is set; a list for "IN (...)". */
 static int track_set(struct search *s, enum qop op, const char *value,
-		     const char *kind, struct strbuf *list, int64_t **ids,
-		     size_t *nids)
+		     const char *kind, int invert, struct strbuf *list,
+		     int64_t **ids, size_t *nids)
 {
 	char *tmp = NULL;
 	char *sql = xasprintf("SELECT id FROM track WHERE profile_id = ?2 AND"
-			      " kind != 'group' %s AND %s", kind ? "AND kind = ?3" : "",
-			      str_cond(op));
+			      " kind != 'group' AND %s(%s%s)", invert ? "NOT " : "",
+			      kind ? "kind = ?3 AND " : "", str_cond(op));
 	sqlite3_stmt *st;
 	int rc, first = 1;
 
@@ -363,6 +364,21 @@ static int track_set(struct search *s, enum qop op, const char *value,
 static int neg(const struct qterm *t)
 {
 	return t->op == Q_NE || t->op == Q_HASNOT || t->op == Q_NRE;
+}
+
+/* What a term matches is what its base operator does not: negated by
+ * its operator or by a leading '-', not by both. */
+static int negated(const struct qterm *t)
+{
+	return !t->negate != !neg(t);
+}
+
+/* The operator a negating one negates (= of !=, ~ of !~, =/re/ of
+ * !=/re/); any other is its own. */
+static enum qop base_op(enum qop op)
+{
+	return op == Q_NE ? Q_EQ : op == Q_HASNOT ? Q_HAS : op == Q_NRE ? Q_RE :
+	       op;
 }
 
 /* Fields of the slice itself; the others are typed columns (target). */
@@ -455,8 +471,7 @@ static int field_cond(struct search *s, const struct qterm *t,
 	if (t->field == F_START || t->field == F_END)
 		add_param_int(s, s->pstart);
 	if (query_fields[t->field].kind == QF_STRING) {
-		enum qop base = t->op == Q_NE ? Q_EQ : t->op == Q_HASNOT ? Q_HAS :
-				t->op == Q_NRE ? Q_RE : t->op;
+		enum qop base = base_op(t->op);
 
 		if (string_set(s, base, t->value, set, sizeof(set)))
 			return -1;
@@ -598,10 +613,9 @@ static int term_cond(struct search *s, const struct qterm *t, struct joins *j)
 		struct strbuf tl;
 
 		sb_init(&tl);
-		if (track_set(s, t->op == Q_NE ? Q_EQ : t->op == Q_HASNOT ? Q_HAS :
-			      t->op == Q_NRE ? Q_RE : t->op, t->value,
-			      t->field == F_ENGINE ? "engine" : NULL, &tl, NULL,
-			      NULL)) {
+		if (track_set(s, base_op(t->op), t->value,
+			      t->field == F_ENGINE ? "engine" : NULL, 0, &tl,
+			      NULL, NULL)) {
 			sb_free(&tl);
 			return -1;
 		}
@@ -700,7 +714,14 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 		if (t->field == F_NAME || t->field == F_OPCODE ||
 		    t->field == F_HLO || t->field == F_LAYER) {
 			s->any_name = 0;
-			sb_printf(cond, " AND %s", str_cond(t->op));
+			/* every event has a name: those not matching are
+			 * the names that do not */
+			if (negated(t))
+				sb_printf(cond, " AND NOT (%s) AND id IN (SELECT"
+					  " str FROM string_use WHERE columns &"
+					  " %d)", str_cond(t->op), SU_NAME);
+			else
+				sb_printf(cond, " AND %s", str_cond(t->op));
 		}
 		if (t->field == F_LAYER)
 			sb_printf(cond, " AND id IN (SELECT str FROM string_use"
@@ -711,7 +732,9 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 		sb_reset(&tl);
 		rc = track_set(s, t->field == F_OPCODE ? Q_HAS : t->op,
 			       t->field == F_OPCODE ? "" : t->value,
-			       t->field == F_ROW ? NULL : "engine", &tl, &ids, &n);
+			       t->field == F_ROW ? NULL : "engine",
+			       t->field != F_OPCODE && negated(t), &tl, &ids,
+			       &n);
 		tracks_narrow(s, ids, n);
 	}
 	sb_free(&tl);
@@ -835,9 +858,11 @@ static int names_only_setup(struct search *s)
 /* Whether a term is one names_only_setup turns into names and tracks. */
 static int name_term(const struct qterm *t)
 {
-	return !t->negate && t->op != Q_NE && t->op != Q_HASNOT &&
-	       t->op != Q_NRE && (t->field == F_NAME || t->field == F_OPCODE ||
-				  t->field == F_ENGINE || t->field == F_ROW);
+	/* negated, a name or row term stands for the other names or rows;
+	 * an opcode term (an engine row's name) for no set of either */
+	if (t->field == F_NAME || t->field == F_ENGINE || t->field == F_ROW)
+		return 1;
+	return t->field == F_OPCODE && !t->negate && !neg(t);
 }
 
 /* A queue_type term that may stand for the DMA rows it matches whole. */
@@ -1053,7 +1078,7 @@ static int word_plan(struct search *s, const struct qterm *t,
 	int rc;
 
 	sb_init(&tl);
-	rc = track_set(s, t->op, t->value, NULL, &tl, &ids, &n);
+	rc = track_set(s, t->op, t->value, NULL, 0, &tl, &ids, &n);
 	wp->row_ids = ids;
 	wp->nrows = n;
 	wp->rows = sb_detach(&tl);

@@ -321,6 +321,17 @@ hlo=/^%[a-z]/|$hlo GLOB '%[a-z]*'
 hlo~rsqrt row=Scalar|$hlo LIKE '%rsqrt%' AND s.track_id IN (SELECT id FROM track WHERE name = 'Scalar')
 layer~attention|$layer LIKE '%attention%' AND s.track_id IN (SELECT id FROM track WHERE kind = 'engine')
 QUERIES
+# negated names and rows: the other names, the other rows
+while IFS='|' read -r q cond; do
+	stats "$big" "$q" 0 2000000000 "$cond"
+	stats "$big" "$q" 123456 654321 "$cond"
+done <<'QUERIES'
+-name~SpillSave|n.str NOT LIKE '%SpillSave%'
+name!=MATMUL engine=Tensor|n.str != 'MATMUL' AND s.track_id IN (SELECT id FROM track WHERE kind = 'engine' AND name = 'Tensor')
+engine!=Vector|s.track_id NOT IN (SELECT id FROM track WHERE kind = 'engine' AND name = 'Vector')
+-row~Reload name~kernel|n.str LIKE '%kernel%' AND s.track_id IN (SELECT id FROM track WHERE name NOT LIKE '%Reload%')
+-engine=Sync dur>300ns|s.dur > 300 AND s.track_id NOT IN (SELECT id FROM track WHERE kind = 'engine' AND name = 'Sync')
+QUERIES
 unset NXTOP_TEST_DIST_AGGREGATES
 # Up to 100000 matches, every match's duration, read from the buckets
 # the aggregates hold candidates in: names beside comparisons on DMA
