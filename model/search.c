@@ -112,9 +112,11 @@ struct search {
 	 * AGG_CAT for layers (layers_agg: the categories of instructions
 	 * are their layers, and no other event's category is a layer).
 	 * vfield_apart: some track's aggregates keep no values of vfield,
-	 * so its events are read */
+	 * so its events are read. vcomp: a negated HLO name or layer term
+	 * matches the events whose value is not in nameset, or who have
+	 * none (struct vmatch) */
 	int names_only, any_name, any_track;
-	int vfield, vfield_apart, layers_agg;
+	int vfield, vfield_apart, layers_agg, vcomp;
 	char nameset[32];
 	int64_t *names;
 	size_t nnames;
@@ -715,8 +717,9 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 		    t->field == F_HLO || t->field == F_LAYER) {
 			s->any_name = 0;
 			/* every event has a name: those not matching are
-			 * the names that do not */
-			if (negated(t))
+			 * the names that do not; a negated HLO name or
+			 * layer term keeps its own (vcomp) */
+			if (t->field == F_NAME && negated(t))
 				sb_printf(cond, " AND NOT (%s) AND id IN (SELECT"
 					  " str FROM string_use WHERE columns &"
 					  " %d)", str_cond(t->op), SU_NAME);
@@ -958,10 +961,10 @@ static int queue_rows_setup(struct search *s)
 }
 
 /* An HLO name term that the HLO aggregates may answer as names_only
- * terms answer names. */
+ * terms answer names (negated: vcomp). */
 static int hlo_term(const struct qterm *t)
 {
-	return t->field == F_HLO && !t->negate && !neg(t);
+	return t->field == F_HLO;
 }
 
 /* A layer term that the category aggregates may answer as names_only
@@ -969,7 +972,7 @@ static int hlo_term(const struct qterm *t)
  * instructions alone (layers_agg). */
 static int layer_term(const struct search *s, const struct qterm *t)
 {
-	return t->field == F_LAYER && s->layers_agg && !t->negate && !neg(t);
+	return t->field == F_LAYER && s->layers_agg;
 }
 
 /* Whether every term but the queue_type terms that whole DMA rows
@@ -977,9 +980,10 @@ static int layer_term(const struct search *s, const struct qterm *t)
  * layers and tracks (the aggregates count names, HLO names and
  * categories apart, never together); the aggregates' field of those
  * values into *vfield. */
-static int names_beside_queue(const struct search *s, int *vfield)
+static int names_beside_queue(const struct search *s, int *vfield,
+			      int *comp)
 {
-	int names = 0, hlos = 0, layers = 0;
+	int names = 0, hlos = 0, layers = 0, negs = 0;
 
 	for (size_t i = 0; i < s->q.n; i++) {
 		const struct qterm *t = &s->q.terms[i];
@@ -987,16 +991,21 @@ static int names_beside_queue(const struct search *s, int *vfield)
 		if (s->queue_rows && queue_term(t))
 			continue;
 		if (hlo_term(t))
-			hlos = 1;
+			hlos++;
 		else if (layer_term(s, t))
-			layers = 1;
+			layers++;
 		else if (!name_term(t))
 			return 0;
 		else
 			names |= t->field == F_NAME || t->field == F_OPCODE;
+		negs += (hlo_term(t) || layer_term(s, t)) && negated(t);
 	}
 	*vfield = hlos ? AGG_HLO : layers ? AGG_CAT : AGG_NAME;
-	return names + hlos + layers <= 1;
+	/* a negated one is the complement of its values: alone */
+	if (names + !!hlos + !!layers > 1 || (negs && hlos + layers > 1))
+		return 0;
+	*comp = negs > 0;
+	return 1;
 }
 
 /* Whether the profile's layers are the categories of their instructions
@@ -1268,7 +1277,7 @@ struct search *search_new_query(struct model *m, int64_t profile,
 		goto fail;
 	if (layers_agg_find(s))
 		goto fail;
-	s->names_only = names_beside_queue(s, &s->vfield);
+	s->names_only = names_beside_queue(s, &s->vfield, &s->vcomp);
 	s->num = num_term(s);
 	s->word_split = word_splits(s);
 	if ((s->names_only || s->num.field >= 0) && names_only_setup(s))
@@ -1448,18 +1457,70 @@ static int track_num_levels(const struct mtrack *t, enum agg_field f,
 	return 0;
 }
 
-/* Whether the coarsest aggregates of field f on track t hold a string
- * of set: 1 yes, 0 no, -1 they cannot tell. */
-static int agg_holds(struct search *s, const struct mtrack *t, int f,
-		     const char *set)
+/* The aggregate rows counting matches: those of field whose value is in
+ * set; with comp (a negated HLO name or layer term, vcomp), the events
+ * whose value is not in set or who have none: every event's name row
+ * counts for, the rows of field in set against. */
+struct vmatch {
+	int field;
+	const char *set;
+	int comp;
+};
+
+#define VM_SQL 128
+
+/* The condition selecting m's rows of agg. */
+static const char *vm_rows(const struct vmatch *m, char *buf)
 {
+	if (m->comp)
+		snprintf(buf, VM_SQL, "(field = %d OR (field = %d AND value IN"
+			 " %s))", AGG_NAME, m->field, m->set);
+	else
+		snprintf(buf, VM_SQL, "field = %d AND value IN %s", m->field,
+			 m->set);
+	return buf;
+}
+
+/* What a row of m adds to the matches' col (n or dur): sum() it. */
+static const char *vm_part(const struct vmatch *m, const char *col, char *buf)
+{
+	if (m->comp)
+		snprintf(buf, VM_SQL, "CASE field WHEN %d THEN %s ELSE -%s END",
+			 AGG_NAME, col, col);
+	else
+		snprintf(buf, VM_SQL, "%s", col);
+	return buf;
+}
+
+/* The name-only query's own rows. */
+static struct vmatch vm_query(const struct search *s)
+{
+	return (struct vmatch){ s->vfield, s->nameset, s->vcomp };
+}
+
+/* Those of a free word's field f and strings in set. */
+static struct vmatch vm_of(int f, const char *set)
+{
+	return (struct vmatch){ f, set, 0 };
+}
+
+/* Whether the coarsest aggregates of track t hold a match of m: 1 yes,
+ * 0 no, -1 they cannot tell. */
+static int agg_holds(struct search *s, const struct mtrack *t,
+		     const struct vmatch *m)
+{
+	char rows[VM_SQL], part[VM_SQL];
 	sqlite3_stmt *st;
 
-	if (!(t->agg_fields & (1u << f)))
+	if (!(t->agg_fields & (1u << m->field)))
 		return -1;
-	st = prepare(s, "SELECT 1 FROM agg WHERE track_id = ?1 AND field = %d AND"
-		     " level = (SELECT max(level) FROM agg WHERE track_id = ?1 AND"
-		     " field = %d) AND value IN %s LIMIT 1", f, f, set);
+	/* the names' levels end where the field's do, and a row without
+	 * the field's values has the names' */
+	st = prepare(s, "SELECT 1 FROM (SELECT sum(%s) AS k FROM agg WHERE"
+		     " track_id = ?1 AND %s AND level = (SELECT max(level) FROM"
+		     " agg WHERE track_id = ?1 AND field = %d)) WHERE k > 0",
+		     vm_part(m, "n", part), vm_rows(m, rows),
+		     m->comp ? AGG_NAME : m->field);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
@@ -1489,6 +1550,7 @@ static int on_keep(struct name_on **on, size_t *n, int64_t track, int has)
  * then say). */
 static int names_on(struct search *s, const struct mtrack *t)
 {
+	struct vmatch m = vm_query(s);
 	int nl, fl, lmax, rc;
 
 	if (s->any_name || (!s->names_only && s->num.field < 0) ||
@@ -1497,7 +1559,7 @@ static int names_on(struct search *s, const struct mtrack *t)
 	rc = on_find(s->on, s->non, t->id);
 	if (rc >= 0)
 		return rc;
-	rc = agg_holds(s, t, s->vfield, s->nameset);
+	rc = agg_holds(s, t, &m);
 	return rc < 0 ? 1 : on_keep(&s->on, &s->non, t->id, rc);
 }
 
@@ -1522,10 +1584,12 @@ static int word_on(struct search *s, const struct word_plan *wp,
 	for (size_t i = 0; i < wp->nrows; i++)
 		if (wp->row_ids[i] == t->id)
 			return 1;
-	for (size_t k = 0; k < NX_ARRAY_SIZE(agg_of); k++)
-		if ((wp->cols & agg_of[k].cols) &&
-		    agg_holds(s, t, agg_of[k].field, wp->set))
+	for (size_t k = 0; k < NX_ARRAY_SIZE(agg_of); k++) {
+		struct vmatch m = vm_of(agg_of[k].field, wp->set);
+
+		if ((wp->cols & agg_of[k].cols) && agg_holds(s, t, &m))
 			return 1;
+	}
 	return 0;
 }
 
@@ -2003,14 +2067,15 @@ int search_match(struct search *s, int64_t id)
 /* Matches from the aggregates of a level: those of field whose value
  * is in set. */
 static int frame_agg(struct search *s, const struct mtrack *t, int level,
-		     int field, const char *set, int64_t t0, int64_t colw,
+		     const struct vmatch *m, int64_t t0, int64_t colw,
 		     int ncols, int64_t *hits)
 {
 	int64_t t1 = t0 + colw * ncols;
-	sqlite3_stmt *st = prepare(s, "SELECT bucket, sum(n) FROM agg WHERE"
-				   " track_id = ? AND field = %d AND level = ? AND"
-				   " bucket BETWEEN ? AND ? AND value IN %s"
-				   " GROUP BY bucket", field, set);
+	char rows[VM_SQL], part[VM_SQL];
+	sqlite3_stmt *st = prepare(s, "SELECT bucket, sum(%s) FROM agg WHERE"
+				   " track_id = ? AND %s AND level = ? AND"
+				   " bucket BETWEEN ? AND ? GROUP BY bucket",
+				   vm_part(m, "n", part), vm_rows(m, rows));
 
 	if (!st)
 		return -1;
@@ -2202,6 +2267,7 @@ static int frame_level(int lo, int lmax, int64_t colw)
 int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 		 int64_t colw, int ncols, int64_t *hits)
 {
+	struct vmatch m;
 	int nl, fl, lmax, f;
 
 	memset(hits, 0, (size_t)ncols * sizeof(*hits));
@@ -2211,13 +2277,17 @@ int search_frame(struct search *s, const struct mtrack *t, int64_t t0,
 	if (t0 + colw * ncols <= t->min_ts || t0 > t->max_ts)
 		return 0;
 	if (s->names_only && !s->any_name &&
-	    !value_levels(s, t, &nl, &lmax) && colw >= lod_width(nl))
-		return frame_agg(s, t, frame_level(nl, lmax, colw), s->vfield,
-				 s->nameset, t0, colw, ncols, hits);
+	    !value_levels(s, t, &nl, &lmax) && colw >= lod_width(nl)) {
+		m = vm_query(s);
+		return frame_agg(s, t, frame_level(nl, lmax, colw), &m, t0,
+				 colw, ncols, hits);
+	}
 	if ((f = word_field(s, t)) >= 0 && !field_levels(t, f, &nl, &lmax) &&
-	    colw >= lod_width(nl))
-		return frame_agg(s, t, frame_level(nl, lmax, colw), f,
-				 s->words[0].set, t0, colw, ncols, hits);
+	    colw >= lod_width(nl)) {
+		m = vm_of(f, s->words[0].set);
+		return frame_agg(s, t, frame_level(nl, lmax, colw), &m, t0,
+				 colw, ncols, hits);
+	}
 	if (!num_levels(s, t, &nl, &lmax, &fl) && colw >= lod_width(nl))
 		return frame_num(s, t, nl, frame_level(nl, lmax, colw), t0,
 				 colw, ncols, hits);
@@ -2313,18 +2383,20 @@ static int stats_raw(struct search *s, const struct mtrack *t, int64_t t0,
 
 /* Whole buckets of [t0, t1) from the aggregates, the edges from events. */
 static int stats_agg(struct search *s, const struct mtrack *t, int level,
-		     int field, const char *set, int64_t t0, int64_t t1,
+		     const struct vmatch *m, int64_t t0, int64_t t1,
 		     struct search_stats *out)
 {
 	int64_t w = lod_width(level), b0, b1;
+	char rows[VM_SQL], part[VM_SQL], dpart[VM_SQL];
 	sqlite3_stmt *st;
 
 	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	if (b1 <= b0)
 		return stats_raw(s, t, t0, t1, out);
-	st = prepare(s, "SELECT sum(n), sum(dur) FROM agg WHERE track_id = ? AND"
-		     " field = %d AND level = ? AND bucket >= ? AND bucket < ? AND"
-		     " value IN %s", field, set);
+	st = prepare(s, "SELECT sum(%s), sum(%s) FROM agg WHERE track_id = ? AND"
+		     " %s AND level = ? AND bucket >= ? AND bucket < ?",
+		     vm_part(m, "n", part), vm_part(m, "dur", dpart),
+		     vm_rows(m, rows));
 	if (!st)
 		return -1;
 	bind_buckets(st, t->id, level, b0, b1);
@@ -2380,6 +2452,25 @@ static int stats_num(struct search *s, const struct mtrack *t, int lo,
 	       stats_raw(s, t, b1 * w, t1, out) ? -1 : 0;
 }
 
+/* One track's matches in [t0, t1) into out. */
+static int stats_track(struct search *s, const struct mtrack *t, int64_t t0,
+		       int64_t t1, struct search_stats *out)
+{
+	struct vmatch m = vm_query(s);
+	int nl, fl, lmax, f;
+
+	if (s->names_only && !s->any_name && !agg_levels(t, &nl, &fl, &lmax) &&
+	    (t->agg_fields & (1u << s->vfield)))
+		return stats_agg(s, t, fl, &m, t0, t1, out);
+	if ((f = word_field(s, t)) >= 0 && !agg_levels(t, &nl, &fl, &lmax)) {
+		m = vm_of(f, s->words[0].set);
+		return stats_agg(s, t, fl, &m, t0, t1, out);
+	}
+	if (!num_levels(s, t, &nl, &lmax, &fl))
+		return stats_num(s, t, nl, fl, t0, t1, out);
+	return stats_raw(s, t, t0, t1, out);
+}
+
 int search_stats(struct search *s, const struct mtrack *tracks,
 		 size_t ntracks, int64_t t0, int64_t t1,
 		 struct search_stats *out)
@@ -2387,25 +2478,11 @@ int search_stats(struct search *s, const struct mtrack *tracks,
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < ntracks; i++) {
 		const struct mtrack *t = &tracks[i];
-		int nl, fl, lmax, rc, f;
 
 		if (t->is_counter || !t->n_events || !track_allowed(s, t) ||
 		    t1 <= t->min_ts || t0 > t->max_ts)
 			continue;
-		if (s->names_only && !s->any_name &&
-		    !agg_levels(t, &nl, &fl, &lmax) &&
-		    (t->agg_fields & (1u << s->vfield)))
-			rc = stats_agg(s, t, fl, s->vfield, s->nameset, t0, t1,
-				       out);
-		else if ((f = word_field(s, t)) >= 0 &&
-			 !agg_levels(t, &nl, &fl, &lmax))
-			rc = stats_agg(s, t, fl, f, s->words[0].set, t0, t1,
-				       out);
-		else if (!num_levels(s, t, &nl, &lmax, &fl))
-			rc = stats_num(s, t, nl, fl, t0, t1, out);
-		else
-			rc = stats_raw(s, t, t0, t1, out);
-		if (rc)
+		if (stats_track(s, t, t0, t1, out))
 			return -1;
 	}
 	for (size_t i = 0; i < out->nrows; i++) {
@@ -2747,9 +2824,9 @@ static int durs_run_read(struct search *s, const struct mtrack *t,
  * layers, which the duration aggregates do not bin by: the events of the
  * whole buckets of [t0, t1) that hold a match are read, those of a bucket
  * all of whose events match (its matches in the field's aggregates count
- * as many as its names do: every event has a name) without the joined
- * columns that test them; the edges from the events. 1 when the track
- * keeps no aggregates of the field. */
+ * as many as its names do: every event has a name; negated, none is in
+ * the field's set) without the joined columns that test them; the edges
+ * from the events. 1 when the track keeps no aggregates of the field. */
 static int durs_values(struct search *s, const struct mtrack *t, int64_t t0,
 		       int64_t t1, const struct search_durs *cb)
 {
@@ -2775,8 +2852,10 @@ static int durs_values(struct search *s, const struct mtrack *t, int64_t t0,
 	bind_buckets(st, t->id, level, b0, b1);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
-		int64_t hit = sqlite3_column_int64(st, 1);
-		int all = hit == sqlite3_column_int64(st, 2);
+		int64_t in = sqlite3_column_int64(st, 1);
+		int64_t total = sqlite3_column_int64(st, 2);
+		int64_t hit = s->vcomp ? total - in : in;
+		int all = hit == total;
 
 		if (!hit)
 			continue;
@@ -3030,16 +3109,24 @@ static void bucket_cands(const struct numterm *n, struct strbuf *out)
 }
 
 /* The next (dir > 0) or previous aggregate bucket from ?3, short of ?4
- * (before it going forward, after it going back), holding a value of
- * field in set. */
-static sqlite3_stmt *value_bucket_stmt(struct search *s, int dir, int field,
-				       const char *set)
+ * (before it going forward, after it going back), holding a match of m. */
+static sqlite3_stmt *value_bucket_stmt(struct search *s, int dir,
+				       const struct vmatch *m)
 {
-	return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-		       " field = %d AND level = ? AND bucket %s ? AND %s AND"
-		       " value IN %s ORDER BY bucket %s LIMIT 1", field,
-		       dir > 0 ? ">=" : "<=", dir > 0 ? "bucket < ?4" :
-		       "bucket > ?4", set, dir > 0 ? "" : "DESC");
+	char rows[VM_SQL], part[VM_SQL];
+
+	if (!m->comp)
+		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
+			       " %s AND level = ? AND bucket %s ? AND %s ORDER BY"
+			       " bucket %s LIMIT 1", vm_rows(m, rows),
+			       dir > 0 ? ">=" : "<=", dir > 0 ? "bucket < ?4" :
+			       "bucket > ?4", dir > 0 ? "" : "DESC");
+	return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND %s AND"
+		       " level = ? AND bucket %s ? AND %s GROUP BY bucket HAVING"
+		       " sum(%s) > 0 ORDER BY bucket %s LIMIT 1",
+		       vm_rows(m, rows), dir > 0 ? ">=" : "<=",
+		       dir > 0 ? "bucket < ?4" : "bucket > ?4",
+		       vm_part(m, "n", part), dir > 0 ? "" : "DESC");
 }
 
 /* The same holding a matching name, or a candidate of a comparison (of
@@ -3052,10 +3139,13 @@ static sqlite3_stmt *bucket_stmt(struct search *s, int dir, int apart)
 	struct strbuf cand;
 	sqlite3_stmt *st;
 
-	if (s->num.field < 0)
-		return value_bucket_stmt(s, dir, s->vfield,
-					 s->names_only && !s->any_name ?
-					 s->nameset : "(0)");
+	if (s->num.field < 0) {
+		struct vmatch m = vm_query(s);
+
+		if (!s->names_only || s->any_name)
+			m = vm_of(s->vfield, "(0)");
+		return value_bucket_stmt(s, dir, &m);
+	}
 	sb_init(&cand);
 	bucket_cands(&s->num, &cand);
 	if (s->any_name || apart)
@@ -3085,8 +3175,9 @@ static int step_level(struct stepper *p, const struct mtrack *t, int *top)
 	if (f >= 0 && !field_levels(t, f, &nl, &lmax)) {
 		sqlite3_stmt **st = &s->step_word[k][f == AGG_CAT];
 
-		if (!*st && !(*st = value_bucket_stmt(s, p->dir, f,
-						      s->words[0].set)))
+		struct vmatch m = vm_of(f, s->words[0].set);
+
+		if (!*st && !(*st = value_bucket_stmt(s, p->dir, &m)))
 			return -1;
 		p->bucket = *st;
 		*top = lmax;

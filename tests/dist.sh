@@ -312,6 +312,7 @@ QUERIES
 # matches without testing them
 hlo="(SELECT str FROM string WHERE id = (SELECT hlo_name FROM instruction WHERE slice_id = s.id))"
 layer="(SELECT str FROM string WHERE id = s.cat)"
+ilayer="(SELECT str FROM string WHERE id = (SELECT layer FROM instruction WHERE slice_id = s.id))"
 while IFS='|' read -r q cond; do
 	stats "$big" "$q" 0 2000000000 "$cond"
 	stats "$big" "$q" 123456 654321 "$cond"
@@ -331,6 +332,18 @@ name!=MATMUL engine=Tensor|n.str != 'MATMUL' AND s.track_id IN (SELECT id FROM t
 engine!=Vector|s.track_id NOT IN (SELECT id FROM track WHERE kind = 'engine' AND name = 'Vector')
 -row~Reload name~kernel|n.str LIKE '%kernel%' AND s.track_id IN (SELECT id FROM track WHERE name NOT LIKE '%Reload%')
 -engine=Sync dur>300ns|s.dur > 300 AND s.track_id NOT IN (SELECT id FROM track WHERE kind = 'engine' AND name = 'Sync')
+QUERIES
+# negated HLO names and layers: the events whose value is another, and
+# those without one
+while IFS='|' read -r q cond; do
+	stats "$big" "$q" 0 2000000000 "$cond"
+	stats "$big" "$q" 123456 654321 "$cond"
+done <<QUERIES
+-hlo~dot|NOT coalesce($hlo LIKE '%dot%', 0)
+hlo!=/^%[a-m]/|NOT coalesce($hlo GLOB '%[a-m]*', 0)
+-hlo~rsqrt row=Scalar|NOT coalesce($hlo LIKE '%rsqrt%', 0) AND s.track_id IN (SELECT id FROM track WHERE name = 'Scalar')
+-layer~attention|NOT coalesce($ilayer LIKE '%attention%', 0)
+-hlo!=/^%[a-z]/|$hlo GLOB '%[a-z]*'
 QUERIES
 unset NXTOP_TEST_DIST_AGGREGATES
 # Up to 100000 matches, every match's duration, read from the buckets

@@ -285,6 +285,30 @@ hlos() {
 	done
 }
 
+# Negated, a name or row term is the other names or rows, and an HLO
+# name term the events of other HLO names and those without one (from
+# the name aggregates less the HLO name aggregates): counts, steps and
+# durations are sqlite3's.
+# negations CACHE ROW
+negations() {
+	h="(SELECT x.str FROM instruction i JOIN string x ON x.id = i.hlo_name
+		WHERE i.slice_id = s.id)"
+	n="(SELECT str FROM string WHERE id = s.name)"
+	for q in "name!=MATMUL|$n != 'MATMUL'" \
+		"-engine=$2|(t.kind != 'engine' OR t.name != '$2')" \
+		"row!=$2 -name~SpillSave|t.name != '$2' AND $n NOT LIKE '%SpillSave%'" \
+		"-hlo~rsqrt|NOT coalesce($h LIKE '%rsqrt%', 0)" \
+		"hlo!=/^%dot/ row=$2|NOT coalesce($h GLOB '%dot*', 0) AND t.name = '$2'" \
+		"-RSQRT|NOT coalesce($h LIKE '%rsqrt%', 0)" \
+		"-hlo=/./ row=$2|$h IS NULL AND t.name = '$2'"; do
+		w=${q#*|} q=${q%%|*}
+		check "$1" "$q" "$w"
+		counted "$1" "$q" "$w"
+		steps "$1" "$q" "$w"
+		durations "$1" "$q" "$w"
+	done
+}
+
 # A free word names and layers hold reads only the rows whose coarsest
 # aggregates of names and categories hold one of its strings: counts
 # and steps are sqlite3's; and an event of another row renamed in the
@@ -392,6 +416,7 @@ run "$tmp/f.nxdb" TensorMatrix
 run "$tmp/d.nxdb" Vector
 apart "$tmp/d.nxdb"
 hlos "$tmp/d.nxdb" Scalar
+negations "$tmp/d.nxdb" Scalar
 words "$tmp/d.nxdb"
 typed "$tmp/d.nxdb"
 layers "$tmp/d.nxdb" Scalar
