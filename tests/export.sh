@@ -226,6 +226,13 @@ expect 2 "--range: '1.2parsec' is not a time" "$NXTOP" export -q "$tmp/none.json
 expect 2 "--range: the end must come after the start" "$NXTOP" export -q "$tmp/none.json" --range 1ms:0.5ms
 expect 2 "--range: expected START:END" "$NXTOP" export -q "$tmp/none.json" --range 2ms
 expect 1 "^nxtop: --range: '-5ms:-1ms' is outside the profile \(0 \.\. 1\.87 ms\)" "$NXTOP" export -q "$p" --range=-5ms:-1ms
+expect 1 "^nxtop: --range: ':-1ms' is outside the profile \(0 \.\. 1\.87 ms\)" "$NXTOP" export -q "$p" --range=:-1ms
+# a start near the int64 limit is past the profile, not a usage error of
+# a made-up profile, and on Unix-epoch times it does not wrap round to
+# the whole profile
+expect 1 "^nxtop: --range: '9223372036854775807ns:' is outside the profile \(0 \.\. 1\.87 ms\)" "$NXTOP" analyze -q "$p" --range 9223372036854775807ns:
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sys.json"
+expect 1 "^nxtop: --range: '9000000000000000000:' is outside the profile" "$NXTOP" export -q "$tmp/sys.json" --range 9000000000000000000:
 expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" export -q "$p" --tracks Vector,Nope
 expect 2 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
 expect 1 "--section: no section 'nope' \(sections: summary, neff_header" "$NXTOP" export -q "$p" --what info --section nope

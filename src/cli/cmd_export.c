@@ -211,14 +211,52 @@ int cli_range(const char *s, const struct mprofile *p, int64_t *t0,
 	return 0;
 }
 
+/* The text of a span "A:B": each side in ns from the profile start,
+ * has0/has1 0 for a side left empty. */
+struct span_text {
+	int has0, has1;
+	int64_t v0, v1;
+};
+
+static int span_side(const char *opt, const char *text, const char *like,
+		     int *has, int64_t *v)
+{
+	*has = *text != '\0';
+	if (*has && timefmt_parse(text, v)) {
+		err_set("%s: '%s' is not a time like %s", opt, text, like);
+		return -1;
+	}
+	return 0;
+}
+
+static int span_parse(const char *opt, const char *s, struct span_text *st)
+{
+	const char *colon = strchr(s, ':');
+	char a[64], b[64];
+
+	if (!colon || (size_t)(colon - s) >= sizeof(a) ||
+	    strlen(colon + 1) >= sizeof(b)) {
+		err_set("%s: expected START:END like 1.2ms:3.4ms, not '%s'",
+			opt, s);
+		return -1;
+	}
+	snprintf(a, sizeof(a), "%.*s", (int)(colon - s), s);
+	snprintf(b, sizeof(b), "%s", colon + 1);
+	if (span_side(opt, a, "1.2ms", &st->has0, &st->v0) ||
+	    span_side(opt, b, "3.4ms", &st->has1, &st->v1))
+		return -1;
+	if (st->has0 && st->has1 && st->v1 <= st->v0) {
+		err_set("%s: the end must come after the start", opt);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_span_syntax(const char *opt, const char *s)
 {
-	/* a profile as long as can be: only the text can be wrong */
-	const struct mprofile any = { .start = 0, .end = INT64_MAX - 1,
-				      .last = INT64_MAX - 1 };
-	int64_t t0, t1;
+	struct span_text st;
 
-	if (s && cli_span(opt, s, &any, &t0, &t1))
+	if (s && span_parse(opt, s, &st))
 		return cli_usage_error("%s", err_get());
 	return 0;
 }
@@ -234,47 +272,24 @@ void cli_outside(const char *opt, const char *arg, int64_t len)
 int cli_span(const char *opt, const char *s, const struct mprofile *p,
 	     int64_t *t0, int64_t *t1)
 {
-	const char *colon = s ? strchr(s, ':') : NULL;
-	char a[64], b[64];
-	int64_t v;
+	struct span_text st;
 
 	*t0 = p->start;
-	*t1 = p->last + 1;
+	*t1 = sat_add(p->last, 1);
 	if (!s)
 		return 0;
-	if (!colon || (size_t)(colon - s) >= sizeof(a) ||
-	    strlen(colon + 1) >= sizeof(b)) {
-		err_set("%s: expected START:END like 1.2ms:3.4ms, not '%s'",
-			opt, s);
+	if (span_parse(opt, s, &st))
 		return -1;
-	}
-	snprintf(a, sizeof(a), "%.*s", (int)(colon - s), s);
-	snprintf(b, sizeof(b), "%s", colon + 1);
-	if (*a) {
-		if (timefmt_parse(a, &v)) {
-			err_set("%s: '%s' is not a time like 1.2ms", opt, a);
-			return -1;
-		}
-		*t0 = p->start + v;
-	}
-	if (*b) {
-		if (timefmt_parse(b, &v)) {
-			err_set("%s: '%s' is not a time like 3.4ms", opt, b);
-			return -1;
-		}
-		*t1 = p->start + v;
-		/* to the last ns or past it: to the end, as shown, with an
-		 * instant at the last ns (struct mprofile) */
-		if (*t1 >= p->last)
-			*t1 = sat_add(p->last, 1);
-	}
-	if (*t0 > p->last) {
-		/* nothing can start in it: a unit mistaken, most likely */
+	if (st.has0)
+		*t0 = sat_add(p->start, st.v0);
+	/* to the last ns or past it: to the end, as shown, with an instant
+	 * at the last ns (struct mprofile) */
+	if (st.has1 && sat_add(p->start, st.v1) < p->last)
+		*t1 = sat_add(p->start, st.v1);
+	/* nothing can start in it: a unit mistaken, most likely (an end
+	 * before a start given is a usage error span_parse() told) */
+	if (*t0 > p->last || *t1 <= *t0) {
 		cli_outside(opt, s, p->last - p->start);
-		return -1;
-	}
-	if (*t1 <= *t0) {
-		err_set("%s: the end must come after the start", opt);
 		return -1;
 	}
 	return 0;
