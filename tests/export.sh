@@ -214,6 +214,10 @@ expect 2 "--tracks goes with --what selection" "$NXTOP" export -q "$p" --what la
 # an option that would change nothing says so, before the profile is read
 expect 2 "--section goes with --what info" "$NXTOP" export -q "$tmp/none.json" --section summary
 expect 2 "--unit goes with --what markers" "$NXTOP" export -q "$tmp/none.json" --unit ms
+# JSON and CSV give markers' times in ns whatever the unit: a --unit
+# there would change nothing
+expect 2 "--unit goes with --format text" "$NXTOP" export -q "$tmp/none.json" --what markers --unit ms --format csv
+expect 2 "--unit goes with --format text" "$NXTOP" export -q "$tmp/none.json" --what markers --format json --unit ms
 expect 2 "--sort goes with --what layers" "$NXTOP" export -q "$tmp/none.json" --what window --sort=-dur
 expect 2 "--depth goes with --what layers" "$NXTOP" export -q "$tmp/none.json" --depth 3
 expect 2 "--sort: unknown column '-nope' \\(name, start, duration" "$NXTOP" export -q "$tmp/none.json" --what layers --sort=-nope

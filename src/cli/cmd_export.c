@@ -92,6 +92,9 @@ static int check_args(struct export_args *a)
 		return cli_usage_error("--section goes with --what info");
 	if (a->unit && a->what != W_MARKERS)
 		return cli_usage_error("--unit goes with --what markers");
+	if (a->unit && a->fmt != OUT_TEXT)
+		return cli_usage_error("--unit goes with --format text (JSON"
+				       " and CSV give times in ns)");
 	if ((a->sort || a->depth_given) && a->what != W_LAYERS)
 		return cli_usage_error("--%s goes with --what layers",
 				       a->sort ? "sort" : "depth");
