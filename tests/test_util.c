@@ -286,6 +286,11 @@ static void test_pct(void **state)
 	pct(0.0099, "0.0099%");
 	pct(0.00002, "0.000020%");
 	pct(-0.003, "-0.0030%");
+	/* too small for two significant digits in 9 decimals: not 0 */
+	pct(0.000000012, "0.000000012%");
+	pct(0.0000000012, "1.2e-09%");
+	pct(2.2204460492503131e-14, "2.2e-14%");
+	pct(-3e-300, "-3e-300%");
 }
 
 /* The CSV of a table, as a string (malloc'd). */

@@ -38,8 +38,12 @@ const char *report_pct(char *buf, size_t n, double pct)
 	int decimals = 2;
 
 	if (pct != 0 && fabs(pct) < 0.01)
-		decimals = NX_MIN(1 - (int)floor(log10(fabs(pct))), 9);
-	snprintf(buf, n, "%.*f%%", decimals, pct);
+		decimals = 1 - (int)floor(log10(fabs(pct)));
+	/* past 9 decimals the digits would not fit a column: "2.2e-14%" */
+	if (decimals > 9)
+		snprintf(buf, n, "%.2g%%", pct);
+	else
+		snprintf(buf, n, "%.*f%%", decimals, pct);
 	return buf;
 }
 
