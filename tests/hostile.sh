@@ -505,6 +505,12 @@ for args in "--version" "--help"; do
 done
 "$NXTOP" export -q "$tmp/w.json" --format csv -o /dev/full 2>"$err"
 one_line $? '^nxtop: /dev/full: No space left on device$' "export -o /dev/full"
+# diff --fail-if-slower: a report not written whole is a failure (1),
+# not a B slower (3), whose reason would follow a report that is not there
+printf '{"traceEvents":[{"name":"x","ph":"X","ts":0,"dur":%s,"pid":1,"tid":1}]}' 10 > "$tmp/fast.json"
+printf '{"traceEvents":[{"name":"x","ph":"X","ts":0,"dur":%s,"pid":1,"tid":1}]}' 20 > "$tmp/slow.json"
+"$NXTOP" diff -q "$tmp/fast.json" "$tmp/slow.json" --fail-if-slower 5 > /dev/full 2>"$err"
+one_line $? '^nxtop: standard output: No space left on device$' "diff --fail-if-slower > /dev/full"
 for args in "summary" "summary --format json" "export" "export --format json" \
 	"export --what info" "export --what info --format csv"; do
 	# shellcheck disable=SC2086

@@ -8,6 +8,7 @@
 #include "src/cli/cli.h"
 #include "model/diff.h"
 #include "model/report/report.h"
+#include "model/util.h"
 
 enum { OPT_FORMAT = 256, OPT_WHAT, OPT_SORT, OPT_FAIL_SLOWER };
 
@@ -116,10 +117,11 @@ static int run_diff(struct model *a, struct model *b,
 		rc = cli_usage_error("%s", err_get());
 	} else {
 		report_diff(&d, o->fmt, stdout);
-		if (o->slower >= 0 && diff_slower(&d, o->slower)) {
-			fflush(stdout);
+		/* a report not written whole is a failure, slower or not */
+		if (stream_check(stdout, "standard output"))
+			rc = cli_fail();
+		else if (o->slower >= 0 && diff_slower(&d, o->slower))
 			rc = slower(&d, o->slower);
-		}
 	}
 	diff_free(&d);
 	return rc;
