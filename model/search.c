@@ -112,9 +112,9 @@ struct search {
 	 * AGG_CAT for layers (layers_agg: the categories of instructions
 	 * are their layers, and no other event's category is a layer).
 	 * vfield_apart: some track's aggregates keep no values of vfield,
-	 * so its events are read. vcomp: a negated HLO name or layer term
-	 * matches the events whose value is not in nameset, or who have
-	 * none (struct vmatch) */
+	 * so its events are read. vcomp: the HLO name or layer terms are
+	 * all negated, and match the events whose value is not in nameset,
+	 * or who have none (struct vmatch) */
 	int names_only, any_name, any_track;
 	int vfield, vfield_apart, layers_agg, vcomp;
 	char nameset[32];
@@ -694,11 +694,33 @@ static void tracks_narrow(struct search *s, int64_t *ids, size_t n)
 	free(ids);
 }
 
+/* A name, opcode, HLO name or layer term's condition on the strings of
+ * the name set, into cond. Negated, a name term is the names that do not
+ * match (every event has one), and so is an HLO name or layer term
+ * beside one that is not; when every one is negated (vcomp: events
+ * without one match too), the set is the values any of them names, and
+ * the matches the events of the others (*ncomp: those ORed so far). */
+static void value_cond(const struct search *s, const struct qterm *t,
+		       int *ncomp, struct strbuf *cond)
+{
+	const char *c = str_cond(t->op);
+
+	if (s->vcomp && (t->field == F_HLO || t->field == F_LAYER))
+		sb_printf(cond, (*ncomp)++ ? " OR %s" : " AND (%s", c);
+	else if (!negated(t))
+		sb_printf(cond, " AND %s", c);
+	else if (t->field == F_NAME)
+		sb_printf(cond, " AND NOT (%s) AND id IN (SELECT str FROM"
+			  " string_use WHERE columns & %d)", c, SU_NAME);
+	else
+		sb_printf(cond, " AND NOT (%s)", c);
+}
+
 /* The name conditions of the terms into cond, their tracks into s. */
 static int names_only_terms(struct search *s, struct strbuf *cond)
 {
 	struct strbuf tl;
-	int rc = 0;
+	int rc = 0, ncomp = 0;
 
 	sb_init(&tl);
 	if (s->queue_rows) {
@@ -716,19 +738,8 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 		if (t->field == F_NAME || t->field == F_OPCODE ||
 		    t->field == F_HLO || t->field == F_LAYER) {
 			s->any_name = 0;
-			/* every event has a name: those not matching are
-			 * the names that do not; a negated HLO name or
-			 * layer term keeps its own (vcomp) */
-			if (t->field == F_NAME && negated(t))
-				sb_printf(cond, " AND NOT (%s) AND id IN (SELECT"
-					  " str FROM string_use WHERE columns &"
-					  " %d)", str_cond(t->op), SU_NAME);
-			else
-				sb_printf(cond, " AND %s", str_cond(t->op));
+			value_cond(s, t, &ncomp, cond);
 		}
-		if (t->field == F_LAYER)
-			sb_printf(cond, " AND id IN (SELECT str FROM string_use"
-				  " WHERE columns & %d)", SU_LAYER);
 		if (t->field != F_ENGINE && t->field != F_ROW &&
 		    t->field != F_OPCODE)
 			continue;
@@ -740,6 +751,12 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 			       &n);
 		tracks_narrow(s, ids, n);
 	}
+	if (ncomp)
+		sb_adds(cond, ")");
+	/* a layer is an instruction's category, not a DMA queue's */
+	if (s->vfield == AGG_CAT)
+		sb_printf(cond, " AND id IN (SELECT str FROM string_use WHERE"
+			  " columns & %d)", SU_LAYER);
 	sb_free(&tl);
 	return rc;
 }
@@ -1001,10 +1018,10 @@ static int names_beside_queue(const struct search *s, int *vfield,
 		negs += (hlo_term(t) || layer_term(s, t)) && negated(t);
 	}
 	*vfield = hlos ? AGG_HLO : layers ? AGG_CAT : AGG_NAME;
-	/* a negated one is the complement of its values: alone */
-	if (names + !!hlos + !!layers > 1 || (negs && hlos + layers > 1))
+	if (names + !!hlos + !!layers > 1)
 		return 0;
-	*comp = negs > 0;
+	/* all negated: the complement of the values any of them names */
+	*comp = negs && negs == hlos + layers;
 	return 1;
 }
 

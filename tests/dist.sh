@@ -344,6 +344,7 @@ hlo!=/^%[a-m]/|NOT coalesce($hlo GLOB '%[a-m]*', 0)
 -hlo~rsqrt row=Scalar|NOT coalesce($hlo LIKE '%rsqrt%', 0) AND s.track_id IN (SELECT id FROM track WHERE name = 'Scalar')
 -layer~attention|NOT coalesce($ilayer LIKE '%attention%', 0)
 -hlo!=/^%[a-z]/|$hlo GLOB '%[a-z]*'
+-layer~data -layer~dense|NOT coalesce($ilayer LIKE '%data%' OR $ilayer LIKE '%dense%', 0)
 QUERIES
 unset NXTOP_TEST_DIST_AGGREGATES
 # Up to 100000 matches, every match's duration, read from the buckets

@@ -300,7 +300,9 @@ negations() {
 		"-hlo~rsqrt|NOT coalesce($h LIKE '%rsqrt%', 0)" \
 		"hlo!=/^%dot/ row=$2|NOT coalesce($h GLOB '%dot*', 0) AND t.name = '$2'" \
 		"-RSQRT|NOT coalesce($h LIKE '%rsqrt%', 0)" \
-		"-hlo=/./ row=$2|$h IS NULL AND t.name = '$2'"; do
+		"-hlo=/./ row=$2|$h IS NULL AND t.name = '$2'" \
+		"-hlo~rsqrt hlo!=/^%dot/|NOT coalesce($h LIKE '%rsqrt%', 0) AND NOT coalesce($h GLOB '%dot*', 0)" \
+		"hlo~dot -hlo~dot.1|$h LIKE '%dot%' AND $h NOT LIKE '%dot.1%'"; do
 		w=${q#*|} q=${q%%|*}
 		check "$1" "$q" "$w"
 		counted "$1" "$q" "$w"
