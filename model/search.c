@@ -2559,17 +2559,18 @@ static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
 
 #define BIN_MASK ((1 << AGG_DUR_SHIFT) - 1)
 
-/* A name-only query's durations on one track: the whole buckets of
- * [b0, b1) of a level from the duration aggregates' bins, merged over the
- * names matched. */
-static int durs_names(struct search *s, const struct mtrack *t, int level,
-		      int64_t b0, int64_t b1, const struct search_durs *cb)
+/* The durations of the whole buckets [b0, b1) of a level of a track
+ * from the duration aggregates' bins, merged over the names of the name
+ * set, or over every name (all). */
+static int durs_bins(struct search *s, const struct mtrack *t, int level,
+		     int64_t b0, int64_t b1, int all,
+		     const struct search_durs *cb)
 {
 	sqlite3_stmt *st;
 	char names[64] = "";
 	int rc;
 
-	if (!s->any_name)
+	if (!all)
 		snprintf(names, sizeof(names), " AND (value >> %d) IN %s",
 			 AGG_DUR_SHIFT, s->nameset);
 	st = prepare(s, "SELECT value & %d, sum(n), min(dmin), max(dmax) FROM agg"
@@ -2585,6 +2586,14 @@ static int durs_names(struct search *s, const struct mtrack *t, int level,
 			sqlite3_column_int64(st, 3));
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+/* A name-only query's durations on one track: the whole buckets of
+ * [b0, b1) of a level, merged over the names matched. */
+static int durs_names(struct search *s, const struct mtrack *t, int level,
+		      int64_t b0, int64_t b1, const struct search_durs *cb)
+{
+	return durs_bins(s, t, level, b0, b1, s->any_name, cb);
 }
 
 /* One aggregate row of a bucket: its bin, count, shortest, longest. */
@@ -2823,16 +2832,22 @@ static int durs_all(struct search *s, const struct mtrack *t, int64_t t0,
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
-/* A run of buckets read at once: [lo, hi), all when every event in it
- * matches. */
+/* A run of buckets of a level read at once: [lo, hi) ns, all when
+ * every event in it matches; bins: the duration aggregates are kept at
+ * that level, whose bins then count all those events. */
 struct durs_run {
 	int64_t lo, hi;
-	int all;
+	int all, level, bins;
 };
 
 static int durs_run_read(struct search *s, const struct mtrack *t,
 			 const struct durs_run *r, const struct search_durs *cb)
 {
+	int shift = 2 * r->level;
+
+	if (r->all && r->bins)
+		return durs_bins(s, t, r->level, lod_floor_shift(r->lo, shift),
+				 lod_floor_shift(r->hi, shift), 1, cb);
 	return (r->all ? durs_all(s, t, r->lo, r->hi, cb) :
 		durs_raw(s, t, r->lo, r->hi, 0, cb)) ? -1 : 0;
 }
@@ -2842,18 +2857,23 @@ static int durs_run_read(struct search *s, const struct mtrack *t,
  * whole buckets of [t0, t1) that hold a match are read, those of a bucket
  * all of whose events match (its matches in the field's aggregates count
  * as many as its names do: every event has a name; negated, none is in
- * the field's set) without the joined columns that test them; the edges
- * from the events. 1 when the track keeps no aggregates of the field. */
+ * the field's set) without the joined columns that test them, or from
+ * the bins of all its names (struct durs_run); the edges from the
+ * events. 1 when the track keeps no aggregates of the field. */
 static int durs_values(struct search *s, const struct mtrack *t, int64_t t0,
 		       int64_t t1, const struct search_durs *cb)
 {
-	struct durs_run r = { 0, 0, 0 };
+	struct durs_run r = { 0, 0, 0, 0, 0 };
 	int64_t w, b0, b1;
-	int level, lmax, rc, err = 0;
+	int level, lmax, dlo, dhi, named, rc, err = 0;
 	sqlite3_stmt *st;
 
 	if (value_levels(s, t, &level, &lmax))
 		return 1;
+	r.level = level;
+	r.bins = cb->bin && !track_num_levels(t, AGG_DUR, &dlo, &dhi, &named) &&
+		 (t->agg_fields & (1u << AGG_DUR)) && dlo <= level &&
+		 level <= dhi;
 	w = lod_width(level);
 	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	if (b1 <= b0)
@@ -2878,7 +2898,8 @@ static int durs_values(struct search *s, const struct mtrack *t, int64_t t0,
 			continue;
 		if (r.hi != b * w || r.all != all) {
 			err = durs_run_read(s, t, &r, cb);
-			r = (struct durs_run){ b * w, b * w, all };
+			r.lo = b * w;
+			r.all = all;
 		}
 		r.hi = sat_add(b * w, w);
 	}
@@ -2890,6 +2911,22 @@ static int durs_values(struct search *s, const struct mtrack *t, int64_t t0,
 		      durs_raw(s, t, t0, b0 * w, 0, cb) ||
 		      durs_raw(s, t, b1 * w, t1, 0, cb);
 	return err ? -1 : 0;
+}
+
+/* The durations of the matches on one track, from the events of the
+ * buckets holding one (durs_values, durs_buckets); in bins (cb->bin)
+ * where a bucket's every event matches and the duration aggregates have
+ * its level. */
+static int durs_matches(struct search *s, const struct mtrack *t,
+			int64_t t0, int64_t t1, const struct search_durs *cb)
+{
+	if (s->names_only && s->vfield != AGG_NAME) {
+		int rc = durs_values(s, t, t0, t1, cb);
+
+		if (rc != 1)
+			return rc;
+	}
+	return durs_buckets(s, t, t0, t1, cb);
 }
 
 /* A name-only query's or a dur comparison's durations on one track from
@@ -2906,11 +2943,8 @@ static int durs_agg(struct search *s, const struct mtrack *t, int64_t t0,
 
 	/* durations are binned by name, not by HLO name or layer: the
 	 * events of the buckets holding a match are read */
-	if (s->names_only && s->vfield != AGG_NAME) {
-		int rc = durs_values(s, t, t0, t1, cb);
-
-		return rc == 1 ? durs_buckets(s, t, t0, t1, cb) : rc;
-	}
+	if (s->names_only && s->vfield != AGG_NAME)
+		return durs_matches(s, t, t0, t1, cb);
 	if ((s->num.field == AGG_SIZE && !s->names_only) ||
 	    (s->num.partial && !s->num.ncmp))
 		return durs_size(s, t, t0, t1, cb);
@@ -2945,7 +2979,7 @@ int search_durations(struct search *s, int64_t t0, int64_t t1,
 		    t1 <= t->min_ts || t0 > t->max_ts)
 			continue;
 		rc = cb->bin ? durs_agg(s, t, t0, t1, cb) :
-			       durs_buckets(s, t, t0, t1, cb);
+			       durs_matches(s, t, t0, t1, cb);
 		if (rc == 1)
 			rc = durs_raw(s, t, t0, t1, 0, cb);
 	}
