@@ -696,7 +696,8 @@ static void tracks_narrow(struct search *s, int64_t *ids, size_t n)
 
 /* A name, opcode, HLO name or layer term's condition on the strings of
  * the name set, into cond. Negated, a name term is the names that do not
- * match (every event has one), and so is an HLO name or layer term
+ * match (every event has one), as is opcode!=X on the engine rows
+ * (names_only_terms keeps those), and so is an HLO name or layer term
  * beside one that is not; when every one is negated (vcomp: events
  * without one match too), the set is the values any of them names, and
  * the matches the events of the others (*ncomp: those ORed so far). */
@@ -709,7 +710,7 @@ static void value_cond(const struct search *s, const struct qterm *t,
 		sb_printf(cond, (*ncomp)++ ? " OR %s" : " AND (%s", c);
 	else if (!negated(t))
 		sb_printf(cond, " AND %s", c);
-	else if (t->field == F_NAME)
+	else if (t->field == F_NAME || t->field == F_OPCODE)
 		sb_printf(cond, " AND NOT (%s) AND id IN (SELECT str FROM"
 			  " string_use WHERE columns & %d)", c, SU_NAME);
 	else
@@ -878,11 +879,13 @@ static int names_only_setup(struct search *s)
 /* Whether a term is one names_only_setup turns into names and tracks. */
 static int name_term(const struct qterm *t)
 {
-	/* negated, a name or row term stands for the other names or rows;
-	 * an opcode term (an engine row's name) for no set of either */
+	/* negated, a name or row term stands for the other names or rows,
+	 * and opcode!=X (an engine row's name) for the engine rows' other
+	 * names; -opcode=X, which every event of the other rows matches,
+	 * for no set of either */
 	if (t->field == F_NAME || t->field == F_ENGINE || t->field == F_ROW)
 		return 1;
-	return t->field == F_OPCODE && !t->negate && !neg(t);
+	return t->field == F_OPCODE && !t->negate;
 }
 
 /* A queue_type term that may stand for the DMA rows it matches whole. */

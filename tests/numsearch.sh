@@ -285,7 +285,8 @@ hlos() {
 	done
 }
 
-# Negated, a name or row term is the other names or rows, and an HLO
+# Negated, a name or row term is the other names or rows (opcode!=X the
+# engine rows' other names), and an HLO
 # name term the events of other HLO names and those without one (from
 # the name aggregates less the HLO name aggregates): counts, steps and
 # durations are sqlite3's.
@@ -295,6 +296,7 @@ negations() {
 		WHERE i.slice_id = s.id)"
 	n="(SELECT str FROM string WHERE id = s.name)"
 	for q in "name!=MATMUL|$n != 'MATMUL'" \
+		"opcode!=MATMUL dur>100ns|t.kind = 'engine' AND $n != 'MATMUL' AND s.dur > 100" \
 		"-engine=$2|(t.kind != 'engine' OR t.name != '$2')" \
 		"row!=$2 -name~SpillSave|t.name != '$2' AND $n NOT LIKE '%SpillSave%'" \
 		"-hlo~rsqrt|NOT coalesce($h LIKE '%rsqrt%', 0)" \
