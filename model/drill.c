@@ -325,7 +325,9 @@ int model_devices(struct model *m, int64_t system, struct mdevice **out,
 	*n = 0;
 	if (sqlite3_prepare_v2(model_db(m),
 			       "SELECT id, name, path, model, instance_id,"
-			       " process_id, state, nc_idx, n_events,"
+			       " process_id, state, nc_idx, (SELECT"
+			       " coalesce(sum(n_events), 0) FROM track t WHERE"
+			       " t.profile_id = p.id AND t.kind != 'counter'),"
 			       " coalesce(end_ns - start_ns, 0), (SELECT value"
 			       " FROM info i WHERE i.profile_id = p.id AND"
 			       " ((section = 'neff_header' AND key = 'network_name')"

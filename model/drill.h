@@ -20,7 +20,8 @@ struct mdevice {
 	char *state;		/* "ready", "missing" or "failed" */
 	char *neff;		/* the NEFF path the profile names, or NULL */
 	int64_t nc_idx;		/* -1: unknown */
-	int64_t n_events;
+	int64_t n_events;	/* slices: instructions, DMA packets and transfers;
+				 * not counter samples */
 	int64_t duration;	/* ns */
 };
 

@@ -7,7 +7,7 @@
 # instances in one group are told apart; export -o and import -o
 # write over no file of the bundle, nor a new one its next import would
 # read, and import -o refuses its system profile before importing; bad
-# options are usage errors.
+# options are usage errors; a device profile's events are its slices.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -59,6 +59,25 @@ for grouping in "--group=" "--group=process"; do
 		fail "$grouping: no i-0a1b2c3d4e5f6a7b1/CPU average: $(grep counters "$out")"
 done
 expect 0 "^counters,[0-9]*,name,CPU average" "$NXTOP" summary -q --format csv "$tmp/demo"
+
+# a device profile's events, in the device list and in the system
+# summary, are its slices as sqlite3 counts them, not its counter samples
+if have sqlite3; then
+	sqlite3 -separator , "$tmp/demo.nxdb" "SELECT t.profile_id, count(*)
+		FROM slice s JOIN track t ON t.id = s.track_id JOIN profile p
+		ON p.id = t.profile_id WHERE p.kind = 'device' GROUP BY 1
+		ORDER BY 1" > "$tmp/slices.want"
+	expect 0 "" "$NXTOP" export -q --what devices --format csv "$tmp/demo"
+	tr -d '\r' < "$out" | awk -F, 'NR > 1 { print $10 "," $7 }' | sort |
+		cmp -s - "$tmp/slices.want" ||
+		fail "device events: $(cat "$out") wanted $(cat "$tmp/slices.want")"
+	cut -d, -f2 "$tmp/slices.want" | sort > "$tmp/events.want"
+	expect 0 "" "$NXTOP" summary -q "$tmp/demo"
+	sed -n '/^Device profiles/,/^$/p' "$out" |
+		awk 'NR > 2 && NF { print $(NF - 3) }' | sort |
+		cmp -s - "$tmp/events.want" ||
+		fail "summary device events: $(cat "$out") wanted $(cat "$tmp/events.want")"
+fi
 
 # the device list, and search over system events
 expect 0 "^ 0 +1578576049 +graph.neff .* ready" "$NXTOP" export -q --what devices "$b"
