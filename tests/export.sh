@@ -1,7 +1,7 @@
 #!/bin/sh
 # nxtop export: every --what in text, JSON and CSV on a fixture, the same
-# numbers in every format, ranges cut to the profile, and clear errors
-# for bad ranges, rows, queries and sections.
+# numbers in every format, ranges cut to the profile, -o - for standard
+# output, and clear errors for bad ranges, rows, queries and sections.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -204,6 +204,23 @@ expect 0 "^Marker +Time" "$NXTOP" export -q "$p" --what markers --unit us
 "$NXTOP" export -q "$p" --what layers -o "$tmp/layers.txt" >"$out" 2>&1 || fail "export -o: $(cat "$out")"
 test -s "$out" && fail "export -o printed: $(cat "$out")"
 grep -q "/sg00/_dot.3" "$tmp/layers.txt" || fail "-o wrote nothing useful"
+# -o - is standard output, as without -o: no file named "-"; a cache
+# cannot go there, so import -o - is a usage error
+mkdir "$tmp/cwd"
+"$NXTOP" export -q "$p" --what layers --format json > "$tmp/plain.json" ||
+	fail "export to standard output failed"
+(cd "$tmp/cwd" && "$NXTOP" export -q "$p" --what layers --format json -o -) \
+	> "$tmp/dash.json" 2>"$err" || fail "export -o - failed: $(cat "$err")"
+cmp -s "$tmp/plain.json" "$tmp/dash.json" ||
+	fail "export -o - wrote $(cat "$tmp/dash.json"), wanted $(cat "$tmp/plain.json")"
+(cd "$tmp/cwd" && "$NXTOP" export -q "$p" --what layers --output=-) > "$out" ||
+	fail "export --output=- failed"
+grep -q "/sg00/_dot.3" "$out" || fail "--output=- printed nothing useful: $(cat "$out")"
+(cd "$tmp/cwd" && exec "$NXTOP" import -q "$p" -o -) > "$out" 2>"$err"
+[ $? -eq 2 ] || fail "import -o - did not exit 2: $(cat "$err")"
+grep -q "^nxtop: -o -: a cache is a file, it cannot be written to standard output$" \
+	"$err" || fail "import -o -: $(cat "$err")"
+no_file "$tmp/cwd/-"
 
 # errors
 expect 2 "unknown --what 'bogus'" "$NXTOP" export -q "$p" --what bogus

@@ -144,7 +144,8 @@ static int parse(struct cli *c, int argc, char **argv, struct export_args *a)
 			continue;
 		switch (opt) {
 		case 'o':
-			a->output = optarg;
+			/* -o - is standard output, as no -o */
+			a->output = strcmp(optarg, "-") ? optarg : NULL;
 			break;
 		case OPT_FORMAT:
 			if (out_format_parse(optarg, &a->fmt))

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/cli/cli.h"
 #include "src/cli/open.h"
@@ -27,6 +28,9 @@ int cmd_import(struct cli *c, int argc, char **argv)
 		else
 			return cli_bad_option(argv);
 	}
+	if (output && !strcmp(output, "-"))
+		return cli_usage_error("-o -: a cache is a file, it cannot be"
+				       " written to standard output");
 	if ((rc = cli_profile_arg(argc, argv, &profile)))
 		return rc;
 	if (output) {
