@@ -149,10 +149,27 @@ static void put_line(struct strbuf *line, FILE *f)
 	fputc('\n', f);
 }
 
+void table_text_cell(struct strbuf *line, const char *s, int w, int right)
+{
+	size_t at = line->len, len;
+	int pad;
+
+	text_shorten(line, s, w);
+	pad = w - text_width(sb_cstr(line) + at);
+	if (pad <= 0)
+		return;
+	len = line->len - at;
+	sb_printf(line, "%*s", pad, "");
+	if (right) {
+		memmove(line->buf + at + pad, line->buf + at, len);
+		memset(line->buf + at, ' ', (size_t)pad);
+	}
+}
+
 void table_write_text(const struct table *t, FILE *f, int indent)
 {
 	int *w = xcalloc(t->ncols, sizeof(*w));
-	struct strbuf sb, line;
+	struct strbuf line;
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = text_width(t->names[c]);
@@ -160,30 +177,19 @@ void table_write_text(const struct table *t, FILE *f, int indent)
 			w[c] = NX_MAX(w[c], text_width(cell_text(t, r, c)));
 		w[c] = NX_MIN(w[c], TABLE_TEXT_COLS);
 	}
-	sb_init(&sb);
 	sb_init(&line);
 	for (size_t r = 0; r <= t->nrows; r++) {
 		sb_reset(&line);
 		sb_printf(&line, "%*s", indent, "");
 		for (size_t c = 0; c < t->ncols; c++) {
-			int last = c + 1 == t->ncols, pad;
-
-			sb_reset(&sb);
-			text_shorten(&sb, r ? cell_text(t, r - 1, c) : t->names[c],
-				     TABLE_TEXT_COLS);
-			pad = w[c] - text_width(sb_cstr(&sb));
-			if (t->right[c])
-				sb_printf(&line, "%*s%s", pad, "", sb_cstr(&sb));
-			else
-				sb_printf(&line, "%s%*s", sb_cstr(&sb),
-					  last ? 0 : pad, "");
-			if (!last)
+			if (c)
 				sb_adds(&line, "  ");
+			table_text_cell(&line, r ? cell_text(t, r - 1, c) :
+					t->names[c], w[c], t->right[c]);
 		}
 		put_line(&line, f);
 	}
 	sb_free(&line);
-	sb_free(&sb);
 	free(w);
 }
 

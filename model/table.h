@@ -32,6 +32,10 @@ size_t table_rows(const struct table *t);
  * does not widen every line); CSV and JSON keep every cell whole. */
 #define TABLE_TEXT_COLS 100
 void table_write_text(const struct table *t, FILE *f, int indent);
+/* Appends s, sanitised already, to line as such a column shows a cell:
+ * cut to w columns by losing its middle to an ellipsis, padded with
+ * blanks to w (before it when right). */
+void table_text_cell(struct strbuf *line, const char *s, int w, int right);
 void table_write_csv(const struct table *t, FILE *f);
 /* One CSV field, quoted when needed and kept from reading as a formula. */
 void table_csv_field(FILE *f, const char *s, int is_num);

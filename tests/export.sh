@@ -1,7 +1,7 @@
 #!/bin/sh
 # nxtop export: every --what in text, JSON and CSV on a fixture, the same
-# numbers in every format, ranges cut to the profile, -o - for standard
-# output, and clear errors for bad ranges, rows, queries and sections.
+# numbers in every format, ranges cut to the profile, events' columns
+# aligned in text, -o - for standard output, and clear errors for bad ranges, rows, queries and sections.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -196,6 +196,28 @@ expect 0 "^== NEFF nodes" "$NXTOP" export -q "$p" --what info
 expect 0 "hash +1e4eb1542c73dc797dab1df0ce80611c" "$NXTOP" export -q "$p" --what info --section neff_header
 expect 0 '"q_name": "qSyncSpillReload0"' "$NXTOP" export -q "$p" --what info --section dma_queues_info --format json
 expect 0 '^summary,[0-9]+,Key,total_time' "$NXTOP" export -q "$p" --what info --format csv
+
+# events in text: the Name column starts where its heading does on every
+# line whatever the rows' lengths; a row longer than a table's column
+# (100) loses its middle to an ellipsis, as a table's cell does
+long=$(printf 'row%03d-' $(seq 1 20))
+printf '{"traceEvents":[
+{"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"T"}},
+{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"Medium thread"}},
+{"ph":"M","pid":1,"tid":3,"name":"thread_name","args":{"name":"%s"}},
+{"ph":"X","pid":1,"tid":1,"name":"ev-a","ts":1,"dur":2},
+{"ph":"X","pid":1,"tid":2,"name":"ev-b","ts":2,"dur":2},
+{"ph":"X","pid":1,"tid":3,"name":"ev-c","ts":3,"dur":2}]}\n' "$long" > "$tmp/rows.json"
+expect 0 "^Events   3$" "$NXTOP" export -q "$tmp/rows.json" --what events
+# the row of thread 3 is "NAME 3"
+row="$long 3"
+head=$(echo "$row" | cut -c1-50)
+tail=$(echo "$row" | cut -c$((${#row} - 48))-)
+grep -q " $head…$tail  ev-c$" "$out" || fail "long row not cut: $(cat "$out")"
+sed 's/…/./' "$out" | awk '/^ +Id +Parent/ { col = index($0, "Name") }
+	col && / ev-[abc]$/ { n++; if (index($0, "ev-") != col) bad = bad $0 "|" }
+	END { if (n != 3 || bad != "") { print "not aligned: " bad; exit 1 } }' ||
+	fail "events text: Name not aligned: $(cat "$out")"
 
 # markers (none yet)
 expect 0 "^Marker +Time" "$NXTOP" export -q "$p" --what markers --unit us

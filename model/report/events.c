@@ -20,8 +20,31 @@ struct ev_out {
 	struct jout j;
 	int64_t pstart, count;
 	const char *row;	/* the current track's name, cleaned */
-	struct strbuf name;
+	int roww;		/* text: the Row column's width */
+	struct strbuf name, line;
 };
+
+/* One event as a line of text: the Row column as wide as the widest row
+ * and the name no wider than a table's column, both cut as a table cuts
+ * its cells. */
+static void put_text(struct ev_out *o, const struct mslice *s)
+{
+	struct strbuf *l = &o->line;
+
+	sb_reset(l);
+	sb_printf(l, "%10" PRId64 " ", s->id);
+	if (s->parent)
+		sb_printf(l, "%10" PRId64, s->parent);
+	else
+		sb_printf(l, "%10s", "-");
+	sb_printf(l, " %5d %14" PRId64 " %12" PRId64 "  ", s->depth,
+		  s->ts - o->pstart, s->dur);
+	table_text_cell(l, o->row, o->roww, 0);
+	sb_adds(l, "  ");
+	text_shorten(l, sb_cstr(&o->name), TABLE_TEXT_COLS);
+	sb_addc(l, '\n');
+	fwrite(l->buf, 1, l->len, o->f);
+}
 
 static int put_event(void *ctx, const struct mslice *s)
 {
@@ -55,13 +78,7 @@ static int put_event(void *ctx, const struct mslice *s)
 		fputs("\r\n", o->f);
 		return 0;
 	}
-	fprintf(o->f, "%10" PRId64 " ", s->id);
-	if (s->parent)
-		fprintf(o->f, "%10" PRId64, s->parent);
-	else
-		fprintf(o->f, "%10s", "-");
-	fprintf(o->f, " %5d %14" PRId64 " %12" PRId64 "  %s  %s\n", s->depth,
-		s->ts - o->pstart, s->dur, o->row, sb_cstr(&o->name));
+	put_text(o, s);
 	return 0;
 }
 
@@ -85,11 +102,13 @@ static void begin(struct ev_out *o, const struct mprofile *p, int64_t t0,
 		fprintf(o->f, "# nxtop events\nProfile  %s (%s)\n", sb_cstr(&sb),
 			p->kind);
 		sb_free(&sb);
-		fprintf(o->f, "Range    %" PRId64 " .. %" PRId64 " ns\n\n%10s %10s"
-			" %5s %14s %12s  %s  %s\n", t0 - p->start,
-			range_end(p, t1) - p->start,
-			"Id", "Parent", "Depth", "Start ns", "Duration ns", "Row",
-			"Name");
+		fprintf(o->f, "Range    %" PRId64 " .. %" PRId64 " ns\n\n",
+			t0 - p->start, range_end(p, t1) - p->start);
+		sb_printf(&o->line, "%10s %10s %5s %14s %12s  ", "Id", "Parent",
+			  "Depth", "Start ns", "Duration ns");
+		table_text_cell(&o->line, "Row", o->roww, 0);
+		sb_adds(&o->line, "  Name\n");
+		fputs(sb_cstr(&o->line), o->f);
 	}
 }
 
@@ -128,36 +147,67 @@ static int wanted_row(const int64_t *ids, size_t nids,
 	return 0;
 }
 
+/* Track i's name as --tracks takes it (GROUP/ROW where rows share a
+ * name), cleaned. */
+static void row_label(const struct mtrack *t, size_t nt, size_t i,
+		      struct strbuf *row)
+{
+	struct strbuf label;
+
+	sb_init(&label);
+	model_track_label(t, nt, i, &label);
+	sb_reset(row);
+	text_sanitize(row, sb_cstr(&label), 0);
+	sb_free(&label);
+}
+
+/* The width of the widest row exported, at most a table's column's. */
+static int row_width(const int64_t *ids, size_t nids,
+		     const struct mtrack *t, size_t nt)
+{
+	struct strbuf row;
+	int w = text_width("Row");
+
+	sb_init(&row);
+	for (size_t i = 0; i < nt; i++) {
+		if (!wanted_row(ids, nids, t, nt, i))
+			continue;
+		row_label(t, nt, i, &row);
+		w = NX_MAX(w, text_width(sb_cstr(&row)));
+	}
+	sb_free(&row);
+	return NX_MIN(w, TABLE_TEXT_COLS);
+}
+
 int export_events(struct model *m, const struct mprofile *p, int64_t t0,
 		  int64_t t1, const int64_t *ids, size_t nids,
 		  enum out_format fmt, FILE *f)
 {
 	struct ev_out o = { .m = m, .fmt = fmt, .f = f, .pstart = p->start };
 	struct mtrack *t;
+	struct strbuf row;
 	size_t nt;
 	int rc = 0;
 
 	if (model_tracks(m, p->id, &t, &nt))
 		return -1;
 	sb_init(&o.name);
+	sb_init(&o.line);
+	sb_init(&row);
+	if (fmt == OUT_TEXT)
+		o.roww = row_width(ids, nids, t, nt);
 	begin(&o, p, t0, t1);
 	for (size_t i = 0; i < nt && !rc; i++) {
-		struct strbuf row, label;
-
 		if (!wanted_row(ids, nids, t, nt, i))
 			continue;
-		/* GROUP/ROW where rows share a name, as --tracks takes it */
-		sb_init(&label);
-		model_track_label(t, nt, i, &label);
-		sb_init(&row);
-		text_sanitize(&row, sb_cstr(&label), 0);
-		sb_free(&label);
+		row_label(t, nt, i, &row);
 		o.row = sb_cstr(&row);
 		rc = nest_events(m, &t[i], t0, t1, put_event, &o);
-		sb_free(&row);
 	}
 	if (!rc)
 		end(&o);
+	sb_free(&row);
+	sb_free(&o.line);
 	sb_free(&o.name);
 	model_tracks_free(t, nt);
 	return rc;
