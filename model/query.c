@@ -373,21 +373,24 @@ int query_parse_bytes(const char *s, int64_t *out)
 	return 0;
 }
 
-static int numeric(struct qterm *t, size_t col, char **err)
+/* A number where the field is one: a value that is not one is told at
+ * vcol, the value's column; an operator that does not suit an id at
+ * col, the term's. */
+static int numeric(struct qterm *t, size_t col, size_t vcol, char **err)
 {
 	enum qkind k = query_fields[t->field].kind;
 
 	if (k == QF_TIME) {
 		if (timefmt_parse(t->value, &t->num))
-			return fail(err, col, "expected a time like 2us or"
+			return fail(err, vcol, "expected a time like 2us or"
 				    " 1.5ms, found '%s'", t->value);
 	} else if (k == QF_INT) {
 		if (parse_i64(t->value, strlen(t->value), &t->num))
-			return fail(err, col, "expected an integer, found '%s'",
+			return fail(err, vcol, "expected an integer, found '%s'",
 				    t->value);
 	} else if (k == QF_BYTES) {
 		if (query_parse_bytes(t->value, &t->num))
-			return fail(err, col, "expected bytes like 65536, 64KiB or"
+			return fail(err, vcol, "expected bytes like 65536, 64KiB or"
 				    " 1.5MB, found '%s'", t->value);
 	} else if (k == QF_ID) {
 		int64_t i;
@@ -395,7 +398,7 @@ static int numeric(struct qterm *t, size_t col, char **err)
 
 		if (parse_i64(t->value, strlen(t->value), &i) &&
 		    parse_u64(t->value, strlen(t->value), &u))
-			return fail(err, col, "expected an id, found '%s'",
+			return fail(err, vcol, "expected an id, found '%s'",
 				    t->value);
 		if (t->op != Q_EQ && t->op != Q_NE)
 			return fail(err, col, "%s", "ids compare with = or !=");
@@ -404,21 +407,23 @@ static int numeric(struct qterm *t, size_t col, char **err)
 }
 
 /* What a term must be, typed or built: a regex that compiles cheaply,
- * a number where the field is one, an operator that suits the field. */
-static int check_term(struct qterm *t, size_t col, char **err)
+ * a number where the field is one, an operator that suits the field.
+ * A bad value is told at vcol, its column; a bad operator at col, the
+ * term's. */
+static int check_term(struct qterm *t, size_t col, size_t vcol, char **err)
 {
 	enum qkind k = query_fields[t->field].kind;
 
 	if (t->field == F_WORD && !*t->value)
-		return fail(err, col, "%s", "empty search term");
+		return fail(err, vcol, "%s", "empty search term");
 	if (t->op == Q_RE || t->op == Q_NRE)
-		return check_regex(t->value, col, err);
+		return check_regex(t->value, vcol, err);
 	if (t->field == F_WORD)
 		return 0;
 	if (k != QF_STRING && k != QF_TEXT) {
 		if (t->op == Q_HAS || t->op == Q_HASNOT)
 			return fail(err, col, "%s", "~ goes with text fields");
-		return numeric(t, col, err);
+		return numeric(t, col, vcol, err);
 	}
 	if (t->op >= Q_GT && t->op <= Q_LE)
 		return fail(err, col, "'%s' is text: use =, !=, ~ or !~",
@@ -431,7 +436,7 @@ static int parse_term(const char *text, const char **p, struct qterm *t,
 		      char **err)
 {
 	const char *s = *p, *start;
-	size_t col;
+	size_t col, vcol;
 	int is_regex;
 
 	memset(t, 0, sizeof(*t));
@@ -462,8 +467,9 @@ static int parse_term(const char *text, const char **p, struct qterm *t,
 		}
 		t->op = ops[i].op;
 		s += n;
+		vcol = (size_t)(s - text);
 		if (!*s || *s == ' ')
-			return fail(err, (size_t)(s - text), "%s",
+			return fail(err, vcol, "%s",
 				    "expected a value after the operator");
 		if (read_value(text, &s, &t->value, &is_regex, err))
 			return -1;
@@ -474,7 +480,7 @@ static int parse_term(const char *text, const char **p, struct qterm *t,
 			t->op = t->op == Q_EQ ? Q_RE : Q_NRE;
 		}
 		*p = s;
-		return check_term(t, col, err);
+		return check_term(t, col, vcol, err);
 	}
 	/* a free word */
 	s = start;
@@ -483,7 +489,7 @@ static int parse_term(const char *text, const char **p, struct qterm *t,
 		return -1;
 	t->op = is_regex ? Q_RE : Q_HAS;
 	*p = s;
-	return check_term(t, col, err);
+	return check_term(t, col, col, err);
 }
 
 int query_parse(const char *text, struct query *q, char **err)
@@ -568,7 +574,7 @@ int query_add(struct query *q, enum qfield field, enum qop op, int negate,
 	t->op = op;
 	t->negate = !!negate;
 	t->value = xstrdup(value);
-	if (check_term(t, NO_COL, err)) {
+	if (check_term(t, NO_COL, NO_COL, err)) {
 		free(t->value);
 		return -1;
 	}

@@ -2,7 +2,7 @@
 # Search queries through nxtop export --query: a free word and its
 # negation against counts jq makes from the profile JSON, every kind of
 # term and its "-" complement adding up to all events, on a device and
-# a system profile.
+# a system profile; errors at the column of the bad term or value.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -148,13 +148,39 @@ t1=$(ms)
 [ $((t1 - t0)) -lt 1000 ] || fail "the costly regex took $((t1 - t0)) ms to refuse"
 [ "$(wc -l < "$err")" -eq 1 ] || fail "not one line: $(cat "$err")"
 no_file "$tmp/fresh.json.nxdb"
-expect 2 "^nxtop: --query: column 15: regex too costly to compile" \
+expect 2 "^nxtop: --query: column 19: regex too costly to compile" \
 	"$NXTOP" export -q "$tmp/fresh.json" --query 'engine=Vector hlo=/((a{99}){99}){99}/'
 expect 2 "^nxtop: --query: column 1: regex nests groups more than 32 deep$" \
 	"$NXTOP" export -q "$tmp/fresh.json" \
 	--query "/$(printf '(%.0s' $(seq 33))a$(printf ')%.0s' $(seq 33))/"
 expect 2 "^nxtop: --query: column 1: unknown field 'opcdoe'" \
 	"$NXTOP" export -q "$tmp/fresh.json" --query 'opcdoe=X'
+no_file "$tmp/fresh.json.nxdb"
+# an error names the column of what is wrong in the query: an unknown
+# field or an operator that does not suit it, the term's; a value that
+# is not one, the value's; the viewer's search prompt says the same
+col() { awk -v q="$1" -v w="$2" 'BEGIN { print index(q, w) }'; }
+if locale -a 2>/dev/null | grep -Eiq '^c\.utf-?8$'; then
+	mkdir "$tmp/prompt"
+	printf 'keys /name=a dur>abc<Enter>\ndump typed\n' > "$tmp/prompt.keys"
+	env LC_ALL=C.UTF-8 "$NXTOP" -q --headless="$tmp/prompt.keys" \
+		--dump="$tmp/prompt" "$p" >/dev/null 2>&1 ||
+		fail "the viewer failed on a bad query"
+	grep -q "^column $(col 'name=a dur>abc' abc): expected a time like 2us" \
+		"$tmp/prompt/typed" ||
+		fail "search prompt: not the value's column: $(cat "$tmp/prompt/typed")"
+fi
+for q in 'name=a dur>abc@abc@expected a time like 2us' \
+	'name=a  size>"1.1B"@"1.1B"@expected bytes like 65536' \
+	'name=a -layer>3@layer@.layer. is text: use' \
+	'name=a id>5@id@ids compare with = or !=' \
+	'name=a hlo=/[/@/[/@invalid regex' \
+	'name=a /x{300}/@/x@regex repeats a part'; do
+	text=${q%%@*} rest=${q#*@}
+	what=${rest%%@*} msg=${rest#*@}
+	expect 2 "^nxtop: --query: column $(col "$text" "$what"): $msg" \
+		"$NXTOP" export -q "$tmp/fresh.json" --query "$text"
+done
 no_file "$tmp/fresh.json.nxdb"
 # an ordinary regex with brackets and escapes is taken
 expect 0 '"matches": [1-9]' "$NXTOP" export -q "$p" --format json \
