@@ -175,6 +175,28 @@ expect 0 "^== q \(counter\): no samples$" "$NXTOP" export -q "$tmp/sel.json" --r
 expect 0 "^/sg00/_dot.3 " "$NXTOP" export -q "$p" --what layers
 expect 0 '"layer": "/sg00"' "$NXTOP" export -q "$p" --what layers --format json --sort -duration
 expect 0 '^layer,start_ns,duration_ns' "$NXTOP" export -q "$p" --what layers --format csv
+# a layer's mfu in JSON and CSV is a fraction from 0 to 1 as the
+# profile gives it (scripts read it so), the text's MFU a percentage;
+# the man page says so where it describes the export
+if have jq; then
+	sed 's/"tensor_engine_mfu":[^,]*,"tensor_engine_hfu"/"tensor_engine_mfu":0.17,"tensor_engine_hfu"/' \
+		"$p" > "$tmp/mfu.json"
+	[ "$(jq '.layer_summary[] | select(.name == "/sg00/_dot.3") |
+		.tensor_engine_mfu' "$tmp/mfu.json")" = 0.17 ] ||
+		fail "no layer of MFU 0.17 in $tmp/mfu.json"
+	expect 0 "" "$NXTOP" export -q "$tmp/mfu.json" --what layers --format json
+	jq -e '.layers[] | select(.layer == "/sg00/_dot.3") | .mfu == 0.17' \
+		"$out" >/dev/null || fail "layers JSON mfu: $(cat "$out")"
+	expect 0 "" "$NXTOP" export -q "$tmp/mfu.json" --what layers --format csv
+	tr -d '\r' < "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "mfu") c = i }
+		$1 == "/sg00/_dot.3" { ok = c && $c + 0 == 0.17 } END { exit !ok }' ||
+		fail "layers CSV mfu: $(cat "$out")"
+	expect 0 '^/sg00/_dot.3 .* 17.00% ' "$NXTOP" export -q "$tmp/mfu.json" --what layers
+fi
+awk '/^\.B \\-\\-what=layers$/ { on = 1; next } on && /^\.TP/ { exit } on' \
+	"$srcdir/man/nxtop.1" | tr '\n' ' ' > "$tmp/layers.man"
+grep -q "\.B mfu is a fraction from 0 to 1 " "$tmp/layers.man" ||
+	fail "the man page's export --what=layers does not say mfu is a fraction"
 
 # search
 expect 0 "^Matches  5 " "$NXTOP" export -q "$p" --query 'layer~dot'
