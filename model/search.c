@@ -2528,36 +2528,44 @@ static int bound_bin(const struct numterm *n, int bin)
 }
 
 /* The durations of the matches in [t0, t1) on one track, from its
- * events; only those in the bins holding a bound when bounds is set. */
-static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
-		    int64_t t1, int bounds, const struct search_durs *cb)
+ * events, or (all) of every event there, from the time index alone; only
+ * those in the bins holding a bound when bounds is set. */
+static int durs_events(struct search *s, const struct mtrack *t, int64_t t0,
+		       int64_t t1, int all, int bounds,
+		       const struct search_durs *cb)
 {
-	sqlite3_stmt *st = s->st_durs;
+	sqlite3_stmt **st = all ? &s->st_durs_all : &s->st_durs;
 	int k, rc;
 
 	if (t1 <= t0)
 		return 0;
-	if (!st)
-		st = s->st_durs = prepare(s, "SELECT s.dur FROM %s WHERE %s AND"
-					  " s.track_id = ? AND s.depth IN "
-					  DEPTHS_UPTO("?") " AND s.ts >= ? AND"
-					  " s.ts < ?", sb_cstr(&s->from),
-					  sb_cstr(&s->where));
-	if (!st)
+	if (!*st)
+		*st = prepare(s, "SELECT s.dur FROM %s WHERE %s AND s.track_id = ?"
+			      " AND s.depth IN " DEPTHS_UPTO("?") " AND"
+			      " s.ts >= ? AND s.ts < ?",
+			      all ? "slice s" : sb_cstr(&s->from),
+			      all ? "1" : sb_cstr(&s->where));
+	if (!*st)
 		return -1;
-	k = bind_params(s, st);
-	sqlite3_bind_int64(st, k + 1, t->id);
-	sqlite3_bind_int64(st, k + 2, t->max_depth);
-	sqlite3_bind_int64(st, k + 3, t0);
-	sqlite3_bind_int64(st, k + 4, t1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t d = sqlite3_column_int64(st, 0);
+	k = all ? 0 : bind_params(s, *st);
+	sqlite3_bind_int64(*st, k + 1, t->id);
+	sqlite3_bind_int64(*st, k + 2, t->max_depth);
+	sqlite3_bind_int64(*st, k + 3, t0);
+	sqlite3_bind_int64(*st, k + 4, t1);
+	while ((rc = sqlite3_step(*st)) == SQLITE_ROW) {
+		int64_t d = sqlite3_column_int64(*st, 0);
 
 		if (!bounds || bound_bin(&s->num, (int)agg_dur_value(0, d)))
 			cb->dur(cb->ctx, d);
 	}
-	sqlite3_reset(st);
+	sqlite3_reset(*st);
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
+}
+
+static int durs_raw(struct search *s, const struct mtrack *t, int64_t t0,
+		    int64_t t1, int bounds, const struct search_durs *cb)
+{
+	return durs_events(s, t, t0, t1, 0, bounds, cb);
 }
 
 #define BIN_MASK ((1 << AGG_DUR_SHIFT) - 1)
@@ -2808,33 +2816,6 @@ static int durs_size(struct search *s, const struct mtrack *t, int64_t t0,
 static int durs_buckets(struct search *s, const struct mtrack *t, int64_t t0,
 			int64_t t1, const struct search_durs *cb);
 
-/* The durations of all the events of a track in [t0, t1), from the
- * time index alone: no term is tested. */
-static int durs_all(struct search *s, const struct mtrack *t, int64_t t0,
-		    int64_t t1, const struct search_durs *cb)
-{
-	sqlite3_stmt *st = s->st_durs_all;
-	int rc;
-
-	if (t1 <= t0)
-		return 0;
-	if (!st)
-		st = s->st_durs_all = prepare(s, "SELECT dur FROM slice WHERE"
-					      " track_id = ? AND depth IN "
-					      DEPTHS_UPTO("?") " AND ts >= ? AND"
-					      " ts < ?");
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_bind_int64(st, 2, t->max_depth);
-	sqlite3_bind_int64(st, 3, t0);
-	sqlite3_bind_int64(st, 4, t1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		cb->dur(cb->ctx, sqlite3_column_int64(st, 0));
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
-}
-
 /* A run of buckets of a level read at once: [lo, hi) ns, all when
  * every event in it matches; bins: the duration aggregates are kept at
  * that level, whose bins then count all those events. */
@@ -2851,8 +2832,7 @@ static int durs_run_read(struct search *s, const struct mtrack *t,
 	if (r->all && r->bins)
 		return durs_bins(s, t, r->level, lod_floor_shift(r->lo, shift),
 				 lod_floor_shift(r->hi, shift), 1, cb);
-	return (r->all ? durs_all(s, t, r->lo, r->hi, cb) :
-		durs_raw(s, t, r->lo, r->hi, 0, cb)) ? -1 : 0;
+	return durs_events(s, t, r->lo, r->hi, r->all, 0, cb) ? -1 : 0;
 }
 
 /* A name-only query's durations on one track when it names HLO names or
