@@ -694,6 +694,12 @@ static void tracks_narrow(struct search *s, int64_t *ids, size_t n)
 	free(ids);
 }
 
+/* -opcode=X: every event of the rows that are not engines matches it. */
+static int all_rows(const struct qterm *t)
+{
+	return t->field == F_OPCODE && t->negate;
+}
+
 /* A name, opcode, HLO name or layer term's condition on the strings of
  * the name set, into cond. Negated, a name term is the names that do not
  * match (every event has one), as is opcode!=X on the engine rows
@@ -741,8 +747,8 @@ static int names_only_terms(struct search *s, struct strbuf *cond)
 			s->any_name = 0;
 			value_cond(s, t, &ncomp, cond);
 		}
-		if (t->field != F_ENGINE && t->field != F_ROW &&
-		    t->field != F_OPCODE)
+		if ((t->field != F_ENGINE && t->field != F_ROW &&
+		     t->field != F_OPCODE) || all_rows(t))
 			continue;
 		sb_reset(&tl);
 		rc = track_set(s, t->field == F_OPCODE ? Q_HAS : t->op,
@@ -854,6 +860,59 @@ static int vfield_apart_find(struct search *s)
 	return 0;
 }
 
+/* The events of a row without aggregates read to tell its names. */
+#define OTHERS_READ_MAX 4096
+
+static int agg_levels(const struct mtrack *t, int *name_level,
+		      int *field_level, int *lmax);
+
+/* Whether a track's events all have a name of the name set: 1 yes, 0
+ * no or they cannot tell cheaply, -1 on error. */
+static int all_named(struct search *s, const struct mtrack *t)
+{
+	int nl, fl, lmax, rc;
+	sqlite3_stmt *st;
+
+	if (!agg_levels(t, &nl, &fl, &lmax))
+		st = prepare(s, "SELECT 1 FROM agg WHERE track_id = ?1 AND field"
+			     " = %d AND level = (SELECT max(level) FROM agg WHERE"
+			     " track_id = ?1 AND field = %d) AND value NOT IN %s"
+			     " LIMIT 1", AGG_NAME, AGG_NAME, s->nameset);
+	else if (t->n_events <= OTHERS_READ_MAX)
+		st = prepare(s, "SELECT 1 FROM slice WHERE track_id = ?1 AND"
+			     " name NOT IN %s LIMIT 1", s->nameset);
+	else
+		return 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	rc = row_exists(st);
+	return rc < 0 ? model_fail(s->m, "search") : !rc;
+}
+
+/* Whether -opcode=X may stand for the other names (the name set holds
+ * them): the rows that are not engines, every event of which matches
+ * it, have only those. If not, the query reads the events. */
+static int opcode_others(struct search *s)
+{
+	struct mtrack *t;
+	size_t nt;
+	int ok = 1;
+
+	if (model_tracks(s->m, s->profile, &t, &nt))
+		return -1;
+	for (size_t i = 0; i < nt && ok == 1; i++)
+		if (!t[i].is_counter && t[i].n_events &&
+		    (!t[i].kind || strcmp(t[i].kind, "engine")))
+			ok = all_named(s, &t[i]);
+	model_tracks_free(t, nt);
+	if (ok == 0) {
+		s->names_only = 0;
+		s->num.field = -1;
+	}
+	return ok < 0 ? -1 : 0;
+}
+
 /* Name-only queries: one set of name ids, one set of tracks. */
 static int names_only_setup(struct search *s)
 {
@@ -871,6 +930,11 @@ static int names_only_setup(struct search *s)
 			nameset_read(s);
 	}
 	sb_free(&cond);
+	for (size_t i = 0; i < s->q.n && !rc; i++)
+		if (all_rows(&s->q.terms[i])) {
+			rc = opcode_others(s);
+			break;
+		}
 	if (!rc && s->names_only && s->vfield != AGG_NAME)
 		rc = vfield_apart_find(s);
 	return rc;
@@ -882,10 +946,11 @@ static int name_term(const struct qterm *t)
 	/* negated, a name or row term stands for the other names or rows,
 	 * and opcode!=X (an engine row's name) for the engine rows' other
 	 * names; -opcode=X, which every event of the other rows matches,
-	 * for no set of either */
+	 * for the other names where those rows have none of its names
+	 * (opcode_others), and -opcode!=X for no set of either */
 	if (t->field == F_NAME || t->field == F_ENGINE || t->field == F_ROW)
 		return 1;
-	return t->field == F_OPCODE && !t->negate;
+	return t->field == F_OPCODE && (!t->negate || !neg(t));
 }
 
 /* A queue_type term that may stand for the DMA rows it matches whole. */

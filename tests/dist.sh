@@ -290,6 +290,7 @@ name=lone dur>=500ns|n.str = 'lone' AND s.dur >= 500
 name!=op0|n.str != 'op0'
 dur>137ns dur<=400ns|s.dur > 137 AND s.dur <= 400
 name=op1 dur>=100ns dur<300ns|n.str = 'op1' AND s.dur >= 100 AND s.dur < 300
+-opcode=op1|1
 QUERIES
 expect 0 "^Durations min [0-9]+ ns, avg [0-9]+ ns, max [0-9]+ ns; p50 ~[0-9]+ ns, p90 ~[0-9]+ ns, p99 ~[0-9]+ ns  " \
 	"$NXTOP" export -q "$ch" --query name=op2

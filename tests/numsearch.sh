@@ -297,6 +297,7 @@ negations() {
 	n="(SELECT str FROM string WHERE id = s.name)"
 	for q in "name!=MATMUL|$n != 'MATMUL'" \
 		"opcode!=MATMUL dur>100ns|t.kind = 'engine' AND $n != 'MATMUL' AND s.dur > 100" \
+		"-opcode=MATMUL|NOT (t.kind = 'engine' AND $n = 'MATMUL')" \
 		"-engine=$2|(t.kind != 'engine' OR t.name != '$2')" \
 		"row!=$2 -name~SpillSave|t.name != '$2' AND $n NOT LIKE '%SpillSave%'" \
 		"-hlo~rsqrt|NOT coalesce($h LIKE '%rsqrt%', 0)" \
