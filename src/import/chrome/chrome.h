@@ -46,7 +46,6 @@ struct chrome {
 	uint64_t n_negative;	/* X events whose "dur" is below 0 */
 	uint64_t n_not_number;	/* counter values left out */
 	uint64_t n_no_args;	/* counter events without values */
-	uint64_t next_flow_id;	/* for flows whose id is not a number */
 };
 
 /* Matches the spilled events and writes their slices and flows. */

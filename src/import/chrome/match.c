@@ -286,21 +286,27 @@ struct flow_state {
 	struct wid id;
 };
 
-/* A flow's id as a number when it is one ("0x1a" or "26"), else a
- * number of our own. */
-static void flow_id(struct chrome *c, const char *text, struct wid *id)
-{
-	char *end;
-	unsigned long long v;
+#define HEX_DIGITS "0123456789abcdefABCDEF"
 
-	if (text && *text && *text != '-') {
-		v = strtoull(text, &end, 0);
-		if (!*end) {
-			wid_from_u64(id, v);
-			return;
-		}
+/* A flow's id as the file gives it when it is a 64-bit integer, signed
+ * or not, in decimal or in hex ("0x1a", as id2 writes it); other text
+ * has no number, and the flow then no id rather than one of ours that
+ * another flow may have. */
+static void flow_id(const char *text, struct wid *id)
+{
+	size_t n = text ? strlen(text) : 0;
+	uint64_t u;
+	int64_t i;
+
+	memset(id, 0, sizeof(*id));
+	if (n > 2 && n <= 18 && text[0] == '0' && (text[1] == 'x' ||
+	    text[1] == 'X') && strspn(text + 2, HEX_DIGITS) == n - 2) {
+		wid_from_u64(id, strtoull(text + 2, NULL, 16));
+	} else if (!parse_u64(text, n, &u)) {
+		wid_from_u64(id, u);
+	} else if (!parse_i64(text, n, &i)) {
+		wid_from_i64(id, i);
 	}
-	wid_from_u64(id, ++c->next_flow_id);
 }
 
 /* The missing end of an unpaired flow. */
@@ -327,7 +333,7 @@ static void flow(struct chrome *c, struct flow_state *fs,
 		flow_close(c, fs);
 		fs->open = 1;
 		fs->from = here;
-		flow_id(c, r->text[1], &fs->id);
+		flow_id(r->text[1], &fs->id);
 		return;
 	}
 	if (r->tag == 'f')
@@ -336,7 +342,7 @@ static void flow(struct chrome *c, struct flow_state *fs,
 		struct wid id;
 
 		c->n_bad_flow++;
-		flow_id(c, r->text[1], &id);
+		flow_id(r->text[1], &id);
 		writer_flow_at(c->w, &id, &flow_none, &here, "flow");
 		return;
 	}
