@@ -376,8 +376,8 @@ static Nxpf__TrackEvent *iid_event(uint32_t seq, uint64_t ts, int type,
 
 /* interned: names, a category and an annotation name by iid; a reset
  * gives iid 1 a new meaning; after a lost packet, events needing the
- * state are skipped until the next reset; a name iid never defined is
- * named as such. */
+ * state are skipped until the next reset, and those that need none are
+ * kept; a name iid never defined is named as such. */
 static void fx_interned(void)
 {
 	Nxpf__TracePacket *p;
@@ -413,6 +413,11 @@ static void fx_interned(void)
 	iid_event(7, 4000, INSTANT, 2, 1, 2, &p);
 	p->has_previous_packet_dropped = 1;
 	p->previous_packet_dropped = 1;
+	emit(p);
+	/* one that needs no state is kept */
+	iid_event(7, 4200, INSTANT, 2, 0, 0, &p);
+	p->track_event->name_field_case = NXPF__TRACK_EVENT__NAME_FIELD_NAME;
+	p->track_event->name = "whole";
 	emit(p);
 	iid_event(7, 4500, INSTANT, 2, 1, 2, &p);
 	emit(p);

@@ -128,8 +128,9 @@ static void test_nested(void **state)
 
 /* Interned names, categories and annotation names; a reset changes what
  * an iid means; after a lost packet, packets needing the state are
- * skipped until the next reset; an event naming an iid never defined
- * gets a placeholder name and a warning. */
+ * skipped until the next reset, self-contained ones kept (rather than
+ * every packet of the sequence skipped); an event naming an iid never
+ * defined gets a placeholder name and a warning. */
 static void test_interned(void **state)
 {
 	sqlite3 *db = import("interned.pftrace", NULL);
@@ -138,6 +139,7 @@ static void test_interned(void **state)
 	expect(db, SLICES,
 	       "T 201|1000|1000|alpha|cat.a|0|0|{\"key\":42}\n"
 	       "T 201|3000|0|beta||0|2|\n"
+	       "T 201|4200|0|whole||0|2|\n"
 	       "T 201|5000|0|(unknown name iid 77)||0|2|\n");
 	expect(db, WARNINGS, "2 packet(s) needing interned data that was lost"
 	       " were skipped\n1 event(s) naming an interned name that was"
