@@ -649,12 +649,29 @@ static Nxpf__TrackEvent__LegacyEvent *legacy_event(Nxpf__TrackEvent *e,
 	return l;
 }
 
+/* A legacy ThreadDescriptor packet: the thread of seq's events. */
+static void legacy_thread(uint32_t seq, int32_t pid, int64_t tid,
+			  const char *name)
+{
+	Nxpf__TracePacket *p = packet(seq);
+	Nxpf__ThreadDescriptor *td = mem(sizeof(*td));
+
+	nxpf__thread_descriptor__init(td);
+	td->has_pid = td->has_tid = 1;
+	td->pid = pid;
+	td->tid = tid;
+	td->thread_name = (char *)name;
+	p->data_case = NXPF__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
+	p->thread_descriptor = td;
+	emit(p);
+}
+
 /* legacy: events without a type, on the thread of a legacy
- * ThreadDescriptor packet; phases B/E, X with a duration, R and P. */
+ * ThreadDescriptor packet; phases B/E, X with a duration, R and P; a
+ * thread whose 64-bit tid has the same low 32 bits is another one. */
 static void fx_legacy(void)
 {
 	Nxpf__TracePacket *p = packet(4);
-	Nxpf__ThreadDescriptor *td;
 	Nxpf__ProcessDescriptor *pd = mem(sizeof(*pd));
 	Nxpf__TrackEvent *e;
 	Nxpf__TrackEvent__LegacyEvent *l;
@@ -666,15 +683,11 @@ static void fx_legacy(void)
 	p->data_case = NXPF__TRACE_PACKET__DATA_PROCESS_DESCRIPTOR;
 	p->process_descriptor = pd;
 	emit(p);
-	p = packet(4);
-	td = mem(sizeof(*td));
-	nxpf__thread_descriptor__init(td);
-	td->has_pid = td->has_tid = 1;
-	td->pid = 600;
-	td->tid = 601;
-	td->thread_name = "Old";
-	p->data_case = NXPF__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
-	p->thread_descriptor = td;
+	legacy_thread(4, 600, 601, "Old");
+	legacy_thread(5, 600, 601 + (INT64_C(1) << 32), "Wide");
+	p = packet(5);
+	at(p, 500);
+	legacy_event(track_event(p, 0, 0, "wide"), 'R');
 	emit(p);
 	p = packet(4);
 	at(p, 1000);

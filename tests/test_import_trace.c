@@ -226,19 +226,22 @@ static void test_scopes(void **state)
 }
 
 /* Events without a type: legacy phases on a legacy thread descriptor's
- * thread, and an explicit track 0 on the global row. */
+ * thread, and an explicit track 0 on the global row; tids are 64-bit,
+ * so a thread whose tid has the same low 32 bits is another one. */
 static void test_legacy(void **state)
 {
 	sqlite3 *db = import("legacy.pftrace", NULL);
 
 	(void)state;
 	expect(db, TRACKS, "|instant|Global events\n|group|Legacy 600\n"
-	       "Legacy 600|thread|Old 601\n");
+	       "Legacy 600|thread|Old 601\n"
+	       "Legacy 600|thread|Wide 4294967897\n");
 	expect(db, SLICES,
 	       "Global events|3600|0|sample||0|2|\n"
 	       "Old 601|1000|1000|lb||0|0|\n"
 	       "Old 601|3000|2000|lx||0|0|\n"
-	       "Old 601|3500|0|mark||1|2|\n");
+	       "Old 601|3500|0|mark||1|2|\n"
+	       "Wide 4294967897|500|0|wide||0|2|\n");
 	sqlite3_close(db);
 }
 

@@ -31,7 +31,9 @@ void pfev_init(struct pftrace *p)
 	p->links = NULL;
 	p->nlinks = p->caplinks = 0;
 	p->flush_at = PF_LINK_BATCH;
-	u64map_init(&p->threads);
+	strmap_init(&p->thread_ix);
+	p->threads = NULL;
+	p->nthreads = 0;
 	memset(&p->global, 0, sizeof(p->global));
 	p->global.described = 1;
 	p->global.unit_mult = 1;
@@ -72,17 +74,23 @@ static struct pf_track *track_get(struct pftrace *p, uint64_t uuid)
 static struct pf_track *thread_track(struct pftrace *p, int32_t pid,
 				     int64_t tid)
 {
-	uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
-	struct pf_track *t = u64map_get(&p->threads, key);
+	unsigned char key[sizeof(pid) + sizeof(tid)];
+	struct pf_track *t;
+	size_t i;
 
-	if (!t) {
-		t = track_new(0);
-		t->described = 1;
-		t->is_thread = 1;
-		t->pid = pid;
-		t->tid = tid;
-		u64map_put(&p->threads, key, t);
-	}
+	memcpy(key, &pid, sizeof(pid));
+	memcpy(key + sizeof(pid), &tid, sizeof(tid));
+	if (strmap_index(&p->thread_ix, key, sizeof(key), &i))
+		return p->threads[i];
+	t = track_new(0);
+	t->described = 1;
+	t->is_thread = 1;
+	t->pid = pid;
+	t->tid = tid;
+	p->threads = xreallocarray(p->threads, p->nthreads + 1,
+				   sizeof(*p->threads));
+	strmap_put_index(&p->thread_ix, key, sizeof(key), p->nthreads);
+	p->threads[p->nthreads++] = t;
 	return t;
 }
 
@@ -924,7 +932,7 @@ int pfev_packet(struct pftrace *p, const Nxpf__TracePacket *pk,
 {
 	if (dispatch(p, pk, q))
 		return -1;
-	if (trows_count(p->rows) > TROWS_MAX || p->threads.n > PF_MAX_TRACKS)
+	if (trows_count(p->rows) > TROWS_MAX || p->nthreads > PF_MAX_TRACKS)
 		return pf_fail(p, "more than %zu processes, threads and rows",
 			       TROWS_MAX);
 	return 0;
@@ -988,7 +996,8 @@ static void flow_unpaired(void *ctx, void *val)
 int pfev_finish(struct pftrace *p)
 {
 	u64map_each(&p->tracks, close_open, p);
-	u64map_each(&p->threads, close_open, p);
+	for (size_t i = 0; i < p->nthreads; i++)
+		close_open(p, p->threads[i]);
 	close_open(p, &p->global);
 	u64map_each(&p->flows, flow_unpaired, p);
 	u64map_each(&p->legacy_flows, flow_unpaired, p);
@@ -1034,7 +1043,10 @@ static void seq_free(void *val)
 void pfev_free(struct pftrace *p)
 {
 	u64map_free(&p->tracks, track_free);
-	u64map_free(&p->threads, track_free);
+	for (size_t i = 0; i < p->nthreads; i++)
+		track_free(p->threads[i]);
+	free(p->threads);
+	strmap_free(&p->thread_ix, NULL);
 	track_clear(&p->global);
 	u64map_free(&p->flows, free);
 	u64map_free(&p->legacy_flows, free);

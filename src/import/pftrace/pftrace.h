@@ -97,7 +97,10 @@ struct pftrace {
 	struct u64map flow_slices;	/* serial of a slice with flows -> id */
 	struct pf_link *links;	/* written once both their slices are */
 	size_t nlinks, caplinks, flush_at;
-	struct u64map threads;	/* pid << 32 | tid -> pf_track (legacy) */
+	/* threads known by pid and tid (legacy); the tid is 64-bit */
+	struct strmap thread_ix;	/* pid and tid bytes -> index */
+	struct pf_track **threads;
+	size_t nthreads;
 	struct pf_track global;	/* events without a track */
 	struct neuron *neuron;	/* Neuron device rows, once needed */
 	struct pf_open inst;	/* scratch for instants and complete events */
