@@ -2149,8 +2149,7 @@ int search_match(struct search *s, int64_t id)
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "search");
 }
 
-/* Matches from the aggregates of a level: those of field whose value
- * is in set. */
+/* Matches from the aggregates of a level: those m counts. */
 static int frame_agg(struct search *s, const struct mtrack *t, int level,
 		     const struct vmatch *m, int64_t t0, int64_t colw,
 		     int ncols, int64_t *hits)
