@@ -245,9 +245,11 @@ void timeline_counter_unit(const struct timeline *tl, size_t i,
 
 /* What a counter's label says after its name: the smallest and the
  * largest value in view and the unit ("0–12.4G B/s"), one value when
- * they are the same, "(unit)" when nothing is in view. */
+ * they are the same, "(unit)" when nothing is in view; into brief, the
+ * same with the largest value alone, for a label short of room. */
 static void counter_scale(struct timeline *tl, size_t i,
-			  const struct mccell *cells, struct strbuf *out)
+			  const struct mccell *cells, struct strbuf *out,
+			  struct strbuf *brief)
 {
 	double lo = 0, hi = 0;
 	int seen = 0;
@@ -269,6 +271,7 @@ static void counter_scale(struct timeline *tl, size_t i,
 		timeline_counter_unit(tl, i, &unit);
 		if (unit.len)
 			sb_printf(out, "(%s)", sb_cstr(&unit));
+		sb_adds(brief, sb_cstr(out));
 		sb_free(&unit);
 		return;
 	}
@@ -276,9 +279,13 @@ static void counter_scale(struct timeline *tl, size_t i,
 		sb_adds(out, a);
 	else
 		sb_printf(out, "%s%s%s", a, draw_glyph(G_RANGE), b);
-	if (tl->tr.t[i].unit && *tl->tr.t[i].unit)
+	sb_adds(brief, b);
+	if (tl->tr.t[i].unit && *tl->tr.t[i].unit) {
 		sb_addc(out, ' ');
+		sb_addc(brief, ' ');
+	}
 	timeline_counter_unit(tl, i, out);
+	timeline_counter_unit(tl, i, brief);
 }
 
 /* Turns the cell at (y, x) into the cursor: reversed and bold, or a
@@ -358,12 +365,13 @@ static void abbreviate(struct strbuf *out, const char *s, int w)
 		  s + len - tail);
 }
 
-/* scale: what a counter's label shows right-aligned after its name
- * (the name gives way to it down to LABEL_NAME_MIN columns, a letter
- * and the cut mark: the values in view and the unit are what a user
- * reads there), or NULL. */
+/* scale: what a counter's label shows right-aligned after its name,
+ * or NULL: the values in view and the unit (struct scale_memo), or the
+ * largest alone where the whole name leaves no room for both; the name
+ * then gives way to it down to LABEL_NAME_MIN columns, a letter and the
+ * cut mark, as the values and the unit are what a user reads there. */
 static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
-		       int is_cur, const char *scale)
+		       int is_cur, const struct scale_memo *scale)
 {
 	const struct track_state *s = &tl->tr.st[i];
 	struct strbuf sb, name;
@@ -384,13 +392,15 @@ static void draw_label(struct timeline *tl, WINDOW *win, int y, size_t i,
 						 G_UNFOLDED));
 		abbreviate(&sb, sb_cstr(&name), w - 2 - (int)strlen(count));
 		sb_adds(&sb, count);
-	} else if (scale && *scale) {
-		int sw = text_width(scale);
-		int nw = NX_MAX(w - sw - 1, NX_MIN(text_width(sb_cstr(&name)),
-						   LABEL_NAME_MIN));
+	} else if (scale && *scale->text) {
+		int namew = text_width(sb_cstr(&name));
+		const char *v = namew + 1 + text_width(scale->text) <= w ?
+				scale->text : scale->brief;
+		int nw = NX_MAX(w - text_width(v) - 1,
+				NX_MIN(namew, LABEL_NAME_MIN));
 
 		abbreviate(&sb, sb_cstr(&name), nw);
-		draw_str(win, y, x + nw + 1, w - nw - 1, scale,
+		draw_str(win, y, x + nw + 1, w - nw - 1, v,
 			 is_cur ? a : draw_style(S_DIM));
 		w = nw;
 	} else {
@@ -417,13 +427,13 @@ static void draw_lane_label(struct timeline *tl, WINDOW *win, int y,
 		 tl->labelw - 1, buf, a);
 }
 
-/* counter_scale's text for the grid on screen, from the memo when the
+/* counter_scale's texts for the grid on screen, from the memo when the
  * view has not moved since. */
-static const char *counter_label(struct timeline *tl, size_t i,
-				 const struct mccell *cells)
+static const struct scale_memo *counter_label(struct timeline *tl, size_t i,
+					      const struct mccell *cells)
 {
 	struct scale_memo *mo = NULL;
-	struct strbuf sb;
+	struct strbuf sb, brief;
 
 	for (size_t k = 0; k < tl->nmemo && !mo; k++)
 		if (tl->memo[k].track == tl->tr.t[i].id &&
@@ -438,16 +448,19 @@ static const char *counter_label(struct timeline *tl, size_t i,
 		mo->side = tl->tr.st[i].side;
 	} else if (mo->t0 == tl->t0 && mo->colw == tl->colw &&
 		   mo->ncols == tl->ncols) {
-		return mo->text;
+		return mo;
 	}
 	sb_init(&sb);
-	counter_scale(tl, i, cells, &sb);
+	sb_init(&brief);
+	counter_scale(tl, i, cells, &sb, &brief);
 	snprintf(mo->text, sizeof(mo->text), "%s", sb_cstr(&sb));
+	snprintf(mo->brief, sizeof(mo->brief), "%s", sb_cstr(&brief));
+	sb_free(&brief);
 	sb_free(&sb);
 	mo->t0 = tl->t0;
 	mo->colw = tl->colw;
 	mo->ncols = tl->ncols;
-	return mo->text;
+	return mo;
 }
 
 static int draw_track(struct timeline *tl, WINDOW *win, int y, size_t r)

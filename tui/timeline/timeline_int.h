@@ -38,7 +38,8 @@ struct scale_memo {
 	int64_t track, t0, colw;	/* track id and the grid */
 	int side;			/* stacked: the track's profile */
 	int ncols;
-	char text[64];
+	char text[64];		/* the values in view and the unit */
+	char brief[64];		/* the largest value and the unit */
 };
 
 struct legend_key {
