@@ -141,11 +141,9 @@ static void process(uint64_t uuid, int32_t pid, const char *name)
 	emit(p);
 }
 
-static void thread(uint64_t uuid, uint64_t parent, int32_t pid, int64_t tid,
-		   const char *name)
+static Nxpf__ThreadDescriptor *thread_desc(int32_t pid, int64_t tid,
+					   const char *name)
 {
-	Nxpf__TracePacket *p = packet(1);
-	Nxpf__TrackDescriptor *d = descriptor(p, uuid, parent, NULL);
 	Nxpf__ThreadDescriptor *td = mem(sizeof(*td));
 
 	nxpf__thread_descriptor__init(td);
@@ -153,7 +151,16 @@ static void thread(uint64_t uuid, uint64_t parent, int32_t pid, int64_t tid,
 	td->pid = pid;
 	td->tid = tid;
 	td->thread_name = (char *)name;
-	d->thread = td;
+	return td;
+}
+
+static void thread(uint64_t uuid, uint64_t parent, int32_t pid, int64_t tid,
+		   const char *name)
+{
+	Nxpf__TracePacket *p = packet(1);
+	Nxpf__TrackDescriptor *d = descriptor(p, uuid, parent, NULL);
+
+	d->thread = thread_desc(pid, tid, name);
 	emit(p);
 }
 
@@ -654,15 +661,9 @@ static void legacy_thread(uint32_t seq, int32_t pid, int64_t tid,
 			  const char *name)
 {
 	Nxpf__TracePacket *p = packet(seq);
-	Nxpf__ThreadDescriptor *td = mem(sizeof(*td));
 
-	nxpf__thread_descriptor__init(td);
-	td->has_pid = td->has_tid = 1;
-	td->pid = pid;
-	td->tid = tid;
-	td->thread_name = (char *)name;
 	p->data_case = NXPF__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
-	p->thread_descriptor = td;
+	p->thread_descriptor = thread_desc(pid, tid, name);
 	emit(p);
 }
 
