@@ -2910,7 +2910,10 @@ static int durs_run_read(struct search *s, const struct mtrack *t,
 static int durs_values(struct search *s, const struct mtrack *t, int64_t t0,
 		       int64_t t1, const struct search_durs *cb)
 {
+	/* the rows of every name and of the field's values in the set */
+	const struct vmatch both = { s->vfield, s->nameset, 1 };
 	struct durs_run r = { 0, 0, 0, 0, 0 };
+	char rows[VM_SQL], part[VM_SQL];
 	int64_t w, b0, b1;
 	int level, lmax, dlo, dhi, named, rc, err = 0;
 	sqlite3_stmt *st;
@@ -2925,20 +2928,18 @@ static int durs_values(struct search *s, const struct mtrack *t, int64_t t0,
 	lod_whole_buckets(level, t->min_ts, t->max_ts, t0, t1, &b0, &b1);
 	if (b1 <= b0)
 		return durs_raw(s, t, t0, t1, 0, cb);
-	st = prepare(s, "SELECT bucket, sum(CASE WHEN field = %d THEN n END),"
-		     " sum(CASE WHEN field = %d THEN n END) FROM agg WHERE"
-		     " track_id = ? AND field IN (%d, %d) AND level = ? AND"
-		     " bucket >= ? AND bucket < ? AND (field = %d OR value IN %s)"
-		     " GROUP BY bucket ORDER BY bucket", s->vfield, AGG_NAME,
-		     s->vfield, AGG_NAME, AGG_NAME, s->nameset);
+	st = prepare(s, "SELECT bucket, sum(%s), sum(CASE field WHEN %d THEN n"
+		     " END) FROM agg WHERE track_id = ? AND %s AND level = ? AND"
+		     " bucket >= ? AND bucket < ? GROUP BY bucket ORDER BY bucket",
+		     vm_part(&both, "n", part), AGG_NAME, vm_rows(&both, rows));
 	if (!st)
 		return -1;
 	bind_buckets(st, t->id, level, b0, b1);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = sqlite3_column_int64(st, 0);
-		int64_t in = sqlite3_column_int64(st, 1);
+		int64_t out = sqlite3_column_int64(st, 1);	/* not in the set */
 		int64_t total = sqlite3_column_int64(st, 2);
-		int64_t hit = s->vcomp ? total - in : in;
+		int64_t hit = s->vcomp ? out : total - out;
 		int all = hit == total;
 
 		if (!hit)
@@ -3213,12 +3214,6 @@ static sqlite3_stmt *value_bucket_stmt(struct search *s, int dir,
 {
 	char rows[VM_SQL], part[VM_SQL];
 
-	if (!m->comp)
-		return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND"
-			       " %s AND level = ? AND bucket %s ? AND %s ORDER BY"
-			       " bucket %s LIMIT 1", vm_rows(m, rows),
-			       dir > 0 ? ">=" : "<=", dir > 0 ? "bucket < ?4" :
-			       "bucket > ?4", dir > 0 ? "" : "DESC");
 	return prepare(s, "SELECT bucket FROM agg WHERE track_id = ? AND %s AND"
 		       " level = ? AND bucket %s ? AND %s GROUP BY bucket HAVING"
 		       " sum(%s) > 0 ORDER BY bucket %s LIMIT 1",

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "model/cache/cache.h"
 #include "model/util.h"
 #include "model/writer/writer.h"
 
