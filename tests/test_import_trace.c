@@ -428,6 +428,27 @@ static void test_chrome_phases(void **state)
 	sqlite3_close(db);
 }
 
+/* Chrome flow ids as the file gives them: numbers (negative, "010" in
+ * decimal, "0x1f" in hex) stored as integers, any other text (an id,
+ * an id2 member, a bind_id) kept as text, steps of the same text
+ * linked as numbers are; only a step with no id leaves none. */
+static void test_chrome_flow_ids(void **state)
+{
+	sqlite3 *db = import("chrome_flow_ids.json", NULL);
+
+	(void)state;
+	expect(db, "SELECT coalesce(f.flow_id, '-'), typeof(f.flow_id),"
+	       " coalesce(a.str, '-'), coalesce(b.str, '-') FROM flow f"
+	       " LEFT JOIN slice o ON o.id = f.slice_out"
+	       " LEFT JOIN slice i ON i.id = f.slice_in"
+	       " LEFT JOIN string a ON a.id = o.name"
+	       " LEFT JOIN string b ON b.id = i.name ORDER BY f.id",
+	       "-|null|send|-\n-5|integer|send|recv\n10|integer|send|recv\n"
+	       "31|integer|send|recv\n0xZZ|text|send|-\nabc|text|send|recv\n"
+	       "g:1|text|send|recv\njob 7|text|post|run\n");
+	sqlite3_close(db);
+}
+
 /* Fractional µs become exact ns, also where a double would round; string
  * pids and tids; wall-clock times mark the profile as epoch. */
 static void test_chrome_epoch(void **state)
@@ -533,6 +554,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_neuron_system),
 		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_chrome_phases),
+		cmocka_unit_test(test_chrome_flow_ids),
 		cmocka_unit_test(test_chrome_epoch),
 		cmocka_unit_test(test_chrome_gzip),
 		cmocka_unit_test(test_chrome_ties),

@@ -272,16 +272,23 @@ got=$(sed -n 's/^Flows *\([0-9]*\) paired, [0-9]* unpaired (\([0-9]*\) without a
 	fail "gen.pftrace: flows, open ends, ends without a start: $got; generated: $said"
 # Chrome flow ids as the file gives them: 64-bit, signed or not, decimal
 # ("010" is ten, not octal eight) or hex as id2 writes them; an id that
-# is no number leaves the flow without one, never one another flow has
+# is no number is kept as its text, in every export; only a step with
+# no id leaves the flow without one
 printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":9},
 {"ph":"s","id":-1,"pid":1,"tid":1,"ts":2},{"ph":"s","id":18446744073709551615,"pid":1,"tid":1,"ts":2},
 {"ph":"s","id":"010","pid":1,"tid":1,"ts":2},{"ph":"s","id2":{"local":"0x1A"},"pid":1,"tid":1,"ts":2},
-{"ph":"s","id":"abc","pid":1,"tid":1,"ts":2},{"ph":"s","id":1,"pid":1,"tid":1,"ts":2}]' >"$tmp/flowids.json"
+{"ph":"s","id":"abc","pid":1,"tid":1,"ts":2},{"ph":"s","id":1,"pid":1,"tid":1,"ts":2},
+{"ph":"s","pid":1,"tid":1,"ts":2}]' >"$tmp/flowids.json"
 expect 0 "" "$NXTOP" export -q --format csv --what flows "$tmp/flowids.json"
 tail -n +2 "$out" | tr -d '\r' | cut -d, -f1 | sort >"$tmp/got"
-printf '%s\n' '' -1 1 10 18446744073709551615 26 | sort >"$tmp/want"
+printf '%s\n' '' -1 1 10 18446744073709551615 26 abc | sort >"$tmp/want"
 cmp -s "$tmp/want" "$tmp/got" ||
 	fail "flowids.json: flow ids: $(diff "$tmp/want" "$tmp/got")"
+expect 0 "" "$NXTOP" export -q --format json --what flows "$tmp/flowids.json"
+grep -q '"flow_id": "abc",' "$out" ||
+	fail "flowids.json: JSON flow ids: $(cat "$out")"
+expect 0 "" "$NXTOP" export -q --what flows "$tmp/flowids.json"
+grep -q '^abc  ' "$out" || fail "flowids.json: text flow ids: $(cat "$out")"
 # Two processes' "Thread 1": the summary names each one GROUP/ROW, as
 # --tracks takes it, so that neither hides the other
 printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},{"ph":"X","name":"b","pid":2,"tid":1,"ts":2,"dur":2}]' \

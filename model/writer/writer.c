@@ -144,6 +144,7 @@ void wid_from_i64(struct wid *id, int64_t v)
 	id->big = 0;
 	id->v = v;
 	id->text[0] = '\0';
+	id->str = NULL;
 }
 
 void wid_from_u64(struct wid *id, uint64_t v)
@@ -155,7 +156,14 @@ void wid_from_u64(struct wid *id, uint64_t v)
 	id->set = 1;
 	id->big = 1;
 	id->v = 0;
+	id->str = NULL;
 	snprintf(id->text, sizeof(id->text), "%" PRIu64, v);
+}
+
+void wid_from_text(struct wid *id, const char *s)
+{
+	wid_from_i64(id, 0);
+	id->str = s;
 }
 
 static void writer_free(struct writer *w)
@@ -378,7 +386,9 @@ static void bind_sid(struct writer *w, int i, int64_t v)
 
 static void bind_id(struct writer *w, int i, const struct wid *id)
 {
-	if (id->set && id->big)
+	if (id->set && id->str)
+		wq_text(w->q, i, id->str, -1);
+	else if (id->set && id->big)
 		wq_text(w->q, i, id->text, -1);
 	else if (id->set)
 		wq_int(w->q, i, id->v);

@@ -54,17 +54,21 @@ struct cache_stamp;
 /* Track flags for writer_track_set_flags(). */
 #define TF_NEST_BY_TIME 1	/* depth is derived from time containment */
 
-/* A 64-bit id exactly as it appeared in the input. Values that fit in
- * int64 are stored as INTEGER, larger ones as decimal TEXT. */
+/* An id exactly as it appeared in the input. Values that fit in int64
+ * are stored as INTEGER, larger ones as decimal TEXT, and an id that is
+ * no number as its own TEXT. */
 struct wid {
 	int set;
 	int big;		/* value > INT64_MAX: text holds it, else v */
 	int64_t v;
 	char text[24];
+	const char *str;	/* no number: the id, borrowed until the
+				 * writer call that takes it */
 };
 
 void wid_from_i64(struct wid *id, int64_t v);
 void wid_from_u64(struct wid *id, uint64_t v);
+void wid_from_text(struct wid *id, const char *s);
 
 struct wprofile {
 	int64_t id;		/* 0: the next id (see writer_profile_id) */

@@ -284,14 +284,15 @@ struct flow_state {
 	int open, stepped;
 	struct wflow_end from;
 	struct wid id;
+	struct strbuf text;	/* the id as the s step gave it */
 };
 
 #define HEX_DIGITS "0123456789abcdefABCDEF"
 
-/* A flow's id as the file gives it when it is a 64-bit integer, signed
- * or not, in decimal or in hex ("0x1a", as id2 writes it); other text
- * has no number, and the flow then no id rather than one of ours that
- * another flow may have. */
+/* A flow's id as the file gives it: a 64-bit integer, signed or not, in
+ * decimal or in hex ("0x1a", as id2 writes it), or else its text, which
+ * id borrows. Steps pair by that text, so "abc" links as 1 does; only
+ * a step with no id at all leaves its flow without one. */
 static void flow_id(const char *text, struct wid *id)
 {
 	size_t n = text ? strlen(text) : 0;
@@ -306,6 +307,8 @@ static void flow_id(const char *text, struct wid *id)
 		wid_from_u64(id, u);
 	} else if (!parse_i64(text, n, &i)) {
 		wid_from_i64(id, i);
+	} else if (n) {
+		wid_from_text(id, text);
 	}
 }
 
@@ -317,7 +320,9 @@ static void flow_close(struct chrome *c, struct flow_state *fs)
 {
 	if (fs->open && !fs->stepped)
 		writer_flow_at(c->w, &fs->id, &fs->from, &flow_none, "flow");
-	memset(fs, 0, sizeof(*fs));
+	fs->open = fs->stepped = 0;
+	fs->from = flow_none;
+	memset(&fs->id, 0, sizeof(fs->id));
 }
 
 /* Flow steps of one id: s starts, t continues, f ends. A step binds to
@@ -333,7 +338,10 @@ static void flow(struct chrome *c, struct flow_state *fs,
 		flow_close(c, fs);
 		fs->open = 1;
 		fs->from = here;
-		flow_id(r->text[1], &fs->id);
+		/* the row's text lasts only until the next row */
+		sb_reset(&fs->text);
+		sb_adds(&fs->text, r->text[1] ? r->text[1] : "");
+		flow_id(sb_cstr(&fs->text), &fs->id);
 		return;
 	}
 	if (r->tag == 'f')
@@ -372,8 +380,12 @@ int chrome_match(struct chrome *c)
 	int rc;
 
 	sb_init(&sub);
-	if (spill_sort(c->spill))
+	sb_init(&fs.text);
+	if (spill_sort(c->spill)) {
+		sb_free(&sub);
+		sb_free(&fs.text);
 		return -1;
+	}
 	while ((rc = spill_next(c->spill, &r)) == 1) {
 		if (!same_group(&r, key, &sub)) {
 			close_all(c, &st);
@@ -399,5 +411,6 @@ int chrome_match(struct chrome *c)
 	free(st.v);
 	free(st.wait);
 	sb_free(&sub);
+	sb_free(&fs.text);
 	return rc < 0 || writer_failed(c->w) ? -1 : 0;
 }
