@@ -51,8 +51,12 @@ static void test_scaled(void **state)
 	}
 	assert_int_equal(scaled("123.25", JT_STRING, 3, &v), 0);
 	assert_int_equal(v, 123250);
-	assert_int_equal(scaled("9223372036854775.808", JT_NUMBER, 3, &v), -1);
-	assert_int_equal(scaled("1e400", JT_NUMBER, 3, &v), -1);
+	assert_int_equal(scaled("9223372036854775.808", JT_NUMBER, 3, &v),
+			 JSCAN_RANGE);
+	assert_int_equal(scaled("-9223372036854775.809", JT_NUMBER, 3, &v),
+			 JSCAN_RANGE);
+	assert_int_equal(scaled("1e400", JT_NUMBER, 3, &v), JSCAN_RANGE);
+	assert_int_equal(scaled("1e30", JT_STRING, 3, &v), JSCAN_RANGE);
 	assert_int_equal(scaled("abc", JT_STRING, 3, &v), -1);
 	assert_int_equal(scaled("1.2.3", JT_NUMBER, 3, &v), -1);
 	assert_int_equal(scaled("", JT_STRING, 3, &v), -1);
@@ -145,7 +149,7 @@ static void test_decimal(void **state)
 		assert_int_equal(cut, cases[i].cut);
 	}
 	assert_int_equal(jscan_decimal("9223372036854775808.0", 21, 0, &v,
-				       &cut), -1);
+				       &cut), JSCAN_RANGE);
 	assert_int_equal(jscan_decimal("1.2.3", 5, 0, &v, &cut), -1);
 }
 

@@ -17,9 +17,17 @@ expect 1 "truncated.pftrace: byte 18: packet of 64 bytes runs past the end of th
 	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/truncated.pftrace"
 no_file "$tmp/bad.nxdb"
 
+# a time that is no number and one out of range are told apart, each
+# the one line on stderr
 printf '{"traceEvents":[{"ph":"X","pid":1,"tid":1,"name":"a","ts":"soon"}]}' >"$tmp/ts.json"
-expect 1 "ts.json: byte 16: \"ts\" is not a time in µs that fits in 64 bits in \"traceEvents\"\[0\]" \
+expect 1 "^nxtop: $tmp/ts.json: byte 16: \"ts\" is a string that is not a number, expected a number of µs in \"traceEvents\"\[0\]\$" \
 	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/ts.json"
+[ "$(wc -l <"$err")" -eq 1 ] || fail "ts.json: stderr: $(cat "$err")"
+printf '{"traceEvents":[{"ph":"X","pid":1,"tid":1,"name":"a","ts":9223372036854775.808}]}' >"$tmp/ts.json"
+expect 1 "^nxtop: $tmp/ts.json: byte 16: \"ts\" is a number out of range, expected a number of µs from -9223372036854775\.808 to 9223372036854775\.807 in \"traceEvents\"\[0\]\$" \
+	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/ts.json"
+[ "$(wc -l <"$err")" -eq 1 ] || fail "ts.json: stderr: $(cat "$err")"
+no_file "$tmp/bad.nxdb"
 printf '{"traceEvents":[{"pid":1,"ts":1}]}' >"$tmp/noph.json"
 expect 1 "noph.json: byte 16: missing \"ph\" in \"traceEvents\"\[0\]" \
 	"$NXTOP" import -q -o "$tmp/bad.nxdb" "$tmp/noph.json"
@@ -36,9 +44,13 @@ bad_event() {
 	no_file "$tmp/bad.nxdb"
 }
 bad_event notobj '7' 'expected an event object'
-bad_event bigts '{"ph":"X","ts":1e30}' '"ts" is not a time in µs that fits in 64 bits'
-bad_event negts '{"ph":"X","ts":-9223372036854775.809}' '"ts" is not a time in µs that fits in 64 bits'
-bad_event twodots '{"ph":"X","ts":"1.5.5"}' '"ts" is not a time in µs that fits in 64 bits'
+range='a number out of range, expected a number of µs from -9223372036854775\.808 to 9223372036854775\.807'
+bad_event bigts '{"ph":"X","ts":1e30}' "\"ts\" is $range"
+bad_event negts '{"ph":"X","ts":-9223372036854775.809}' "\"ts\" is $range"
+bad_event bigtstext '{"ph":"X","ts":"1e30"}' "\"ts\" is $range"
+bad_event bigdur '{"ph":"X","ts":1,"dur":1e16}' "\"dur\" is $range"
+bad_event twodots '{"ph":"X","ts":"1.5.5"}' '"ts" is a string that is not a number, expected a number of µs'
+bad_event durtext '{"ph":"X","ts":1,"dur":"long"}' '"dur" is a string that is not a number, expected a number of µs'
 bad_event durobj '{"ph":"X","ts":1,"dur":{"us":1}}' '"dur" is an object, expected a number of µs'
 bad_event phnum '{"ph":88,"ts":1}' '"ph" is a number, expected a phase letter'
 bad_event pidobj '{"ph":"X","ts":1,"pid":[1]}' '"pid" is an array, expected a string or a number'

@@ -145,9 +145,10 @@ void jscan_text(const struct jspan *v, struct strbuf *out)
 	jt_unescape(v->p, v->n, out);
 }
 
-/* Digits of d times 10^e, where d is a run of decimal digits; *cut
- * is set when a digit other than 0 is dropped. Negative numbers are
- * summed as negatives, so that INT64_MIN is reached. */
+/* Digits of d times 10^e, where d is a run of decimal digits, or
+ * JSCAN_RANGE past int64; *cut is set when a digit other than 0 is
+ * dropped. Negative numbers are summed as negatives, so that INT64_MIN
+ * is reached. */
 static int scale_digits(const char *d, size_t nd, int neg, long e,
 			int64_t *out, int *cut)
 {
@@ -165,16 +166,16 @@ static int scale_digits(const char *d, size_t nd, int neg, long e,
 	for (size_t i = 0; i < keep; i++)
 		if (__builtin_mul_overflow(v, 10, &v) ||
 		    __builtin_add_overflow(v, sign * (d[i] - '0'), &v))
-			return -1;
+			return JSCAN_RANGE;
 	for (long i = 0; i < e; i++)
 		if (__builtin_mul_overflow(v, 10, &v))
-			return -1;
+			return JSCAN_RANGE;
 	for (size_t i = keep; i < nd; i++)
 		*cut |= d[i] != '0';
 	/* round on the first dropped digit: halves go away from zero */
 	up = e < 0 && (size_t)-e <= nd && d[keep] >= '5';
 	if (up && __builtin_add_overflow(v, sign, &v))
-		return -1;
+		return JSCAN_RANGE;
 	*out = v;
 	return 0;
 }
@@ -242,7 +243,7 @@ int jscan_decimal(const char *p, size_t n, int scale, int64_t *out,
 		return 0;
 	}
 	if (e > MAX_EXP)
-		return -1;
+		return JSCAN_RANGE;
 	if (e < -MAX_EXP)
 		e = -MAX_EXP;
 	return scale_digits(digits, nd, neg, e, out, cut ? cut : &lost);

@@ -40,9 +40,13 @@ int jscan_key_is(const struct jspan *key, const char *lit);
  * literal's as written. */
 void jscan_text(const struct jspan *v, struct strbuf *out);
 
+/* The error of a number that does not fit where it is read; -1 is the
+ * error of text that is no number. */
+#define JSCAN_RANGE (-2)
+
 /* A number, or a string holding one, times 10^scale, rounded to the
  * nearest integer (halves away from zero). 0 on success; -1 if it is
- * not a number or does not fit in int64. */
+ * not a number; JSCAN_RANGE if the result does not fit in int64. */
 int jscan_scaled(const struct jspan *v, int scale, int64_t *out);
 /* The same for the n bytes of decimal text at p (blanks around it
  * allowed, exponents too), for readers that hold the text elsewhere
@@ -54,7 +58,6 @@ int jscan_decimal(const char *p, size_t n, int scale, int64_t *out,
 /* A number, or a string holding one, as a double (for counter values):
  * 0; -1 if it is not a number; JSCAN_RANGE if it is one beyond a
  * double's range (1e999; a number too small for a double is 0). */
-#define JSCAN_RANGE (-2)
 int jscan_double(const struct jspan *v, double *out);
 
 /* Copies raw JSON text with the numbers kept as tagged text written

@@ -146,16 +146,22 @@ static int text_field(struct chrome *c, struct event *e, int f,
 	return 0;
 }
 
-/* The error of a time field whose conversion (rc) failed. */
+/* The error of a time field whose conversion (rc) failed: text that is
+ * no number, or a number whose ns do not fit in int64. */
 static int time_error(struct chrome *c, struct event *e, int f, int rc)
 {
-	if (rc)
-		return e->f[f].type == JT_NUMBER || e->f[f].type == JT_STRING ?
-		       import_fail(c->im, c->im->rec,
-				   "\"%s\" is not a time in µs that fits in"
-				   " 64 bits", fields[f].name) :
-		       bad(c, f, &e->f[f], "a number of µs");
-	return 0;
+	if (!rc)
+		return 0;
+	if (rc == JSCAN_RANGE)
+		return import_bad_field(c->im, fields[f].name,
+					"a number out of range", "a number of µs"
+					" from -9223372036854775.808 to"
+					" 9223372036854775.807");
+	if (e->f[f].type == JT_STRING)
+		return import_bad_field(c->im, fields[f].name,
+					"a string that is not a number",
+					"a number of µs");
+	return bad(c, f, &e->f[f], "a number of µs");
 }
 
 static void note_ts(struct chrome *c, int64_t ts, int64_t end)
