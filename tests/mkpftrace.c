@@ -747,22 +747,28 @@ static void fx_utf8(void)
 	emit(p);
 }
 
-/* compressed: three packets in one zlib bundle, then one outside. */
-static void fx_compressed(void)
+/* The packets raw() collected since bundling began; bundling stops. */
+static unsigned char *take_bundle(size_t *len)
+{
+	unsigned char *b = bundle;
+
+	*len = bundle_len;
+	bundle = NULL;
+	bundle_len = 0;
+	bundling = 0;
+	return b;
+}
+
+/* One compressed_packets packet holding data zlib-deflated. */
+static void emit_compressed(const unsigned char *data, size_t len)
 {
 	Nxpf__TracePacket *p;
 	unsigned char *z;
 	uLongf zlen;
 
-	process(1, 800, "Zip");
-	bundling = 1;
-	thread(2, 1, 800, 801, "T");
-	simple(1000, BEGIN, 2, "zipped");
-	simple(2000, END, 2, NULL);
-	bundling = 0;
-	zlen = compressBound(bundle_len);
+	zlen = compressBound(len);
 	z = malloc(zlen);
-	if (!z || compress(z, &zlen, bundle, bundle_len) != Z_OK)
+	if (!z || compress(z, &zlen, data, len) != Z_OK)
 		abort();
 	p = packet(1);
 	p->data_case = NXPF__TRACE_PACKET__DATA_COMPRESSED_PACKETS;
@@ -770,9 +776,44 @@ static void fx_compressed(void)
 	p->compressed_packets.len = zlen;
 	emit(p);
 	free(z);
-	free(bundle);
-	bundle = NULL;
-	bundle_len = 0;
+}
+
+/* compressed: three packets in one zlib bundle, then one outside. */
+static void fx_compressed(void)
+{
+	unsigned char *b;
+	size_t n;
+
+	process(1, 800, "Zip");
+	bundling = 1;
+	thread(2, 1, 800, 801, "T");
+	simple(1000, BEGIN, 2, "zipped");
+	simple(2000, END, 2, NULL);
+	b = take_bundle(&n);
+	emit_compressed(b, n);
+	free(b);
+	simple(3000, INSTANT, 2, "plain");
+}
+
+/* bundle_in_bundle: the second packet is a bundle holding a thread, a
+ * bundle of one instant ("deep") and an instant; then one outside. */
+static void fx_bundle_in_bundle(void)
+{
+	unsigned char *inner, *outer;
+	size_t ni, no;
+
+	process(1, 800, "Zip");
+	bundling = 1;
+	simple(1500, INSTANT, 2, "deep");
+	inner = take_bundle(&ni);
+	bundling = 1;
+	thread(2, 1, 800, 801, "T");
+	emit_compressed(inner, ni);
+	simple(1000, INSTANT, 2, "outer");
+	outer = take_bundle(&no);
+	emit_compressed(outer, no);
+	free(inner);
+	free(outer);
 	simple(3000, INSTANT, 2, "plain");
 }
 
@@ -1035,6 +1076,7 @@ static const struct {
 	{ "legacy", fx_legacy },
 	{ "utf8", fx_utf8 },
 	{ "compressed", fx_compressed },
+	{ "bundle_in_bundle", fx_bundle_in_bundle },
 	{ "flows", fx_flows },
 	{ "flow_order", fx_flow_order },
 	{ "neuron_device", fx_neuron_device },

@@ -277,6 +277,23 @@ static void test_compressed(void **state)
 	sqlite3_close(db);
 }
 
+/* A bundle inside a bundle is skipped, with a warning naming the
+ * packet that held it; the rest of the outer bundle is read. */
+static void test_bundle_in_bundle(void **state)
+{
+	sqlite3 *db = import("bundle_in_bundle.pftrace", NULL);
+
+	(void)state;
+	expect(db, SLICES, "T 801|1000|0|outer||0|2|\n"
+	       "T 801|3000|0|plain||0|2|\n");
+	expect(db, "SELECT origin, category, message FROM warning",
+	       "import|Import|1 compressed packet bundle(s) inside another"
+	       " compressed bundle were skipped, the first in \"packet\"[1]"
+	       " at byte 19: nxtop reads bundles one level deep, as Perfetto"
+	       " writes them\n");
+	sqlite3_close(db);
+}
+
 /* Flow ids link slices across threads; 64-bit ids stay exact; an id
  * named once is kept as an unpaired end; legacy events' bind_id links
  * them by their flow direction, apart from the flow ids. */
@@ -549,6 +566,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_legacy),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_bundle_in_bundle),
 		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_neuron_device),
 		cmocka_unit_test(test_neuron_system),

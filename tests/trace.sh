@@ -190,6 +190,11 @@ grep -q '"threads": *1,' "$out" && grep -q '"async_rows": *0,' "$out" &&
 	grep -q '"instant_rows": *2,' "$out" ||
 	fail "scopes.pftrace summary JSON: $(cat "$out")"
 
+# a compressed bundle inside another is skipped, and the summary's
+# warnings say so, naming the packet that held it
+expect 0 '^  \[Import\] 1 compressed packet bundle\(s\) inside another compressed bundle were skipped, the first in "packet"\[1\] at byte 19: nxtop reads bundles one level deep, as Perfetto writes them$' \
+	"$NXTOP" summary -q "$tmp/bundle_in_bundle.pftrace"
+
 # a trace's counters are listed in its summary (name, unit, samples,
 # min, max, mean), with the numbers the selection export gives them
 printf '{"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":5,"name":"a"},

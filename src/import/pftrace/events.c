@@ -963,6 +963,23 @@ static void warn(struct pftrace *p, uint64_t n, const char *what)
 	free(msg);
 }
 
+/* Names where the first skipped bundle was, as an error would. */
+static void nested_bundles(struct pftrace *p)
+{
+	char *what;
+
+	if (!p->n_nested_bundles)
+		return;
+	what = xasprintf("compressed packet bundle(s) inside another"
+			 " compressed bundle were skipped, the first in"
+			 " \"packet\"[%" PRIu64 "] at byte %" PRIu64 ": nxtop"
+			 " reads bundles one level deep, as Perfetto writes"
+			 " them", p->first_nested.index,
+			 p->first_nested.offset);
+	warn(p, p->n_nested_bundles, what);
+	free(what);
+}
+
 static void warnings(struct pftrace *p)
 {
 	warn(p, p->n_skipped_state, "packet(s) needing interned data that"
@@ -980,6 +997,7 @@ static void warnings(struct pftrace *p)
 	     " was never defined were named (unknown name iid N)");
 	warn(p, p->n_zstd, "zstd-compressed packet bundle(s) were skipped"
 	     " (only deflate is supported)");
+	nested_bundles(p);
 	warn(p, pfclk_unconverted(p->clocks), "timestamp(s) in a clock no"
 	     " snapshot relates to the trace clock were used as they are");
 }

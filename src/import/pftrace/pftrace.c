@@ -314,7 +314,13 @@ static int handle(struct pfimport *pi, const Nxpf__TracePacket *pk, int nested)
 		pfclk_snapshot(p->clocks, id, pk->clock_snapshot);
 		return 0;
 	case NXPF__TRACE_PACKET__DATA_COMPRESSED_PACKETS:
-		return nested ? 0 : compressed(pi, &pk->compressed_packets);
+		if (!nested)
+			return compressed(pi, &pk->compressed_packets);
+		/* read, a bundle in a bundle could expand a small file
+		 * without bound: skipped, and said */
+		if (!p->n_nested_bundles++)
+			p->first_nested = p->where;
+		return 0;
 	case NXPF__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS:
 		p->n_zstd++;
 		return 0;

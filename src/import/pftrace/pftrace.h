@@ -115,6 +115,9 @@ struct pftrace {
 	uint64_t n_skipped_state, n_unmatched_end, n_no_ts, n_overflow;
 	uint64_t n_flows_dropped, n_zstd, n_bad_clock, n_nonfinite;
 	uint64_t n_unknown_name;
+	/* compressed bundles inside a bundle, and the packet of the first */
+	uint64_t n_nested_bundles;
+	struct jrec first_nested;
 };
 
 void pfev_init(struct pftrace *p);
