@@ -1,7 +1,7 @@
 #!/bin/sh
 # nxtop export: every --what in text, JSON and CSV on a fixture, the same
 # numbers in every format, ranges cut to the profile, events' columns
-# aligned in text, -o - for standard output, and clear errors for bad ranges, rows, queries and sections.
+# aligned in text, -o - for standard output, and clear errors for bad ranges, rows (an empty list or name too), queries and sections.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -299,6 +299,14 @@ expect 1 "^nxtop: --range: '9223372036854775807ns:' is outside the profile \(0 \
 cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sys.json"
 expect 1 "^nxtop: --range: '9000000000000000000:' is outside the profile" "$NXTOP" export -q "$tmp/sys.json" --range 9000000000000000000:
 expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" export -q "$p" --tracks Vector,Nope
+# an empty list (an unset shell variable) or an empty name in it is a
+# mistake, told before the profile is read: not every row, not skipped
+for rows in '' ',' ' ' 'Vector,,Q0' 'Vector,' ',Vector' 'Vector, ,Q0'; do
+	expect 2 "^nxtop: --tracks: (no row|an empty row name) in '$rows'" \
+		"$NXTOP" export -q "$tmp/none.json" --tracks "$rows"
+	expect 2 "^nxtop: --tracks: " "$NXTOP" export -q "$tmp/none.json" \
+		--what events --tracks "$rows"
+done
 expect 2 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
 expect 1 "--section: no section 'nope' \(sections: summary, neff_header" "$NXTOP" export -q "$p" --what info --section nope
 expect 1 "$tmp/nodir/x.txt: No such file or directory" "$NXTOP" export -q "$p" -o "$tmp/nodir/x.txt"

@@ -212,6 +212,11 @@ expect 2 "^nxtop: --select: '1s:2s' is outside the profile" \
 	"$NXTOP" -q --headless="$k" --dump="$tmp" --select 1s:2s "$p"
 expect 2 "^nxtop: --tracks: no row named 'nosuch' \(rows: Engines, " \
 	"$NXTOP" -q --headless="$k" --dump="$tmp" --select 1us:2us --tracks nosuch "$p"
+# an empty list or name: not every row, not skipped
+expect 2 "^nxtop: --tracks: no row in '' \(without --tracks: every row\)" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --select 1us:2us --tracks '' "$p"
+expect 2 "^nxtop: --tracks: an empty row name in 'Tensor,,Vector'" \
+	"$NXTOP" -q --headless="$k" --dump="$tmp" --select 1us:2us --tracks Tensor,,Vector "$p"
 expect 2 "^nxtop: --tracks goes with --select" \
 	"$NXTOP" -q --headless="$k" --dump="$tmp" --tracks Tensor "$p"
 expect 2 "^nxtop: --search: " \

@@ -91,6 +91,10 @@ int cli_span(const char *opt, const char *s, const struct mprofile *p,
 int cli_span_syntax(const char *opt, const char *s);
 /* err_set() for a time arg of option opt outside a profile of len ns. */
 void cli_outside(const char *opt, const char *arg, int64_t len);
+/* Before the profile is read: whether list is one cli_tracks may take,
+ * names with no empty one among them (a usage error, told, when it is
+ * not): 0, EXIT_USAGE; 0 for none. */
+int cli_tracks_syntax(const char *list);
 /* --tracks: row or group names to track ids (NULL list: none). -1 with
  * err_get() set. */
 int cli_tracks(struct model *m, int64_t profile, const char *list,

@@ -112,7 +112,8 @@ static int check_args(struct export_args *a)
 		return cli_usage_error("--tracks goes with --what selection or"
 				       " events (for a"
 				       " search, use row=NAME in the query)");
-	if (cli_span_syntax("--range", a->range))
+	if (cli_span_syntax("--range", a->range) ||
+	    cli_tracks_syntax(a->tracks))
 		return EXIT_USAGE;
 	return a->query ? check_query(a->query) : 0;
 }
@@ -297,6 +298,29 @@ int cli_span(const char *opt, const char *s, const struct mprofile *p,
 		return -1;
 	}
 	return 0;
+}
+
+int cli_tracks_syntax(const char *list)
+{
+	const char *p = list;
+	size_t len;
+
+	if (!list)
+		return 0;
+	/* an unset shell variable or a comma too many: not every row */
+	if (!list[strspn(list, " ,")])
+		return cli_usage_error("--tracks: no row in '%s' (without"
+				       " --tracks: every row)", list);
+	for (;; p++) {
+		p += strspn(p, " ");
+		len = strcspn(p, ",");
+		if (!len)
+			return cli_usage_error("--tracks: an empty row name in"
+					       " '%s'", list);
+		p += len;
+		if (!*p)
+			return 0;
+	}
 }
 
 /* Row names to track ids; groups by their name too; GROUP/ROW picks one

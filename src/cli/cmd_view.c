@@ -330,6 +330,8 @@ int cmd_view(struct cli *c, int argc, char **argv)
 		if (!rc)
 			return cli_bad_option(argv);
 	}
+	if ((rc = cli_tracks_syntax(c->tracks)))
+		return rc;
 	if (optind == argc || cli_has_profiles(argv[optind])) {
 		if (c->at || c->zoom || c->search || c->select || c->tracks ||
 		    c->align)
