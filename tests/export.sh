@@ -1,7 +1,8 @@
 #!/bin/sh
 # nxtop export: every --what in text, JSON and CSV on a fixture, the same
 # numbers in every format, ranges cut to the profile, events' columns
-# aligned in text, -o - for standard output, and clear errors for bad ranges, rows (an empty list or name too), queries and sections.
+# aligned in text, -o - for standard output, and clear errors for bad ranges, rows (an empty list or name too), queries, sections and
+# a device list of a device profile.
 set -u
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -208,12 +209,18 @@ expect 0 '^1868903,203,TensorMatrix,MATMUL,[0-9]+' "$NXTOP" export -q "$p" --que
 # info
 expect 0 "^== Summary" "$NXTOP" export -q "$p" --what info
 # every text export starts with what it is and the profile's name
-for w in selection window layers markers info devices events flows; do
+for w in selection window layers markers info events flows; do
 	"$NXTOP" export -q "$p" --what "$w" | head -n 2 > "$out"
 	[ "$(sed -n 2p "$out")" = "Profile  graph.neff (device)" ] &&
 		grep -q '^# nxtop ' "$out" ||
 		fail "--what $w: text does not start with its heading: $(cat "$out")"
 done
+# the device list is a system profile's
+cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sys.json"
+"$NXTOP" export -q "$tmp/sys.json" --what devices | head -n 2 > "$out"
+[ "$(sed -n 2p "$out")" = "Profile  sys.json (system)" ] &&
+	grep -q '^# nxtop device profiles$' "$out" ||
+	fail "--what devices: text does not start with its heading: $(cat "$out")"
 expect 0 "^== NEFF nodes" "$NXTOP" export -q "$p" --what info
 expect 0 "hash +1e4eb1542c73dc797dab1df0ce80611c" "$NXTOP" export -q "$p" --what info --section neff_header
 expect 0 '"q_name": "qSyncSpillReload0"' "$NXTOP" export -q "$p" --what info --section dma_queues_info --format json
@@ -296,7 +303,6 @@ expect 1 "^nxtop: --range: ':-1ms' is outside the profile \(0 \.\. 1\.87 ms\)" "
 # a made-up profile, and on Unix-epoch times it does not wrap round to
 # the whole profile
 expect 1 "^nxtop: --range: '9223372036854775807ns:' is outside the profile \(0 \.\. 1\.87 ms\)" "$NXTOP" analyze -q "$p" --range 9223372036854775807ns:
-cp "$srcdir/tests/fixtures/system_small.json" "$tmp/sys.json"
 expect 1 "^nxtop: --range: '9000000000000000000:' is outside the profile" "$NXTOP" export -q "$tmp/sys.json" --range 9000000000000000000:
 expect 1 "--tracks: no row named 'Nope' \(rows: Engines, TensorMatrix" "$NXTOP" export -q "$p" --tracks Vector,Nope
 # an empty list (an unset shell variable) or an empty name in it is a
@@ -307,6 +313,15 @@ for rows in '' ',' ' ' 'Vector,,Q0' 'Vector,' ',Vector' 'Vector, ,Q0'; do
 	expect 2 "^nxtop: --tracks: " "$NXTOP" export -q "$tmp/none.json" \
 		--what events --tracks "$rows"
 done
+# a device profile has no device list (as D in the viewer says), not an
+# empty one: one line and exit 1 in every format, and no -o file left
+for f in text json csv; do
+	expect 1 "^nxtop: --what devices lists the device profiles of a system profile; graph.neff is a device profile$" \
+		"$NXTOP" export -q "$p" --what devices --format $f
+	[ -s "$out" ] && fail "--what devices --format $f on a device profile printed: $(cat "$out")"
+done
+expect 1 "is a device profile$" "$NXTOP" export -q "$p" --what devices -o "$tmp/devices.txt"
+no_file "$tmp/devices.txt"
 expect 2 "--query: column 1: unknown field 'opcdoe'" "$NXTOP" export -q "$p" --query opcdoe=X
 expect 1 "--section: no section 'nope' \(sections: summary, neff_header" "$NXTOP" export -q "$p" --what info --section nope
 expect 1 "$tmp/nodir/x.txt: No such file or directory" "$NXTOP" export -q "$p" -o "$tmp/nodir/x.txt"

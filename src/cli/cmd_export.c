@@ -465,6 +465,12 @@ static int run_devices(struct model *m, const struct mprofile *p,
 	struct mdevice *d;
 	size_t n;
 
+	/* as D in the viewer: a device profile has no list, not an empty one */
+	if (strcmp(p->kind, "system")) {
+		err_set("--what devices lists the device profiles of a system"
+			" profile; %s is a %s profile", p->name, p->kind);
+		return -1;
+	}
 	if (model_devices(m, p->id, &d, &n))
 		return -1;
 	export_devices(d, n, p, a->fmt, out);
