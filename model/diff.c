@@ -2,6 +2,8 @@
 
 #include "model/diff.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,17 +108,18 @@ struct diff_row *diff_figure(struct diff_sides *s, const char *name,
 	return r;
 }
 
-void diff_reported(struct diff_sides *s, const char *name, int exact,
-		   int64_t i, double v)
+void diff_reported(struct diff_sides *s, const char *name,
+		   const struct diff_int *i, double v)
 {
 	struct diff_row *r = row_for(s, NULL, name);
 
 	r->has[s->side] = 1;
 	r->unit = DU_REAL;
-	r->exact[s->side] = exact;
-	r->v[s->side][0] = exact ? i : 0;
+	r->exact[s->side] = i != NULL;
+	if (i)
+		r->num[s->side] = *i;
 	/* percentages and sorting read the real of either kind */
-	r->real[s->side] = exact ? (double)i : v;
+	r->real[s->side] = i ? diff_int_real(*i) : v;
 	r->both_only = 1;
 }
 
@@ -178,7 +181,9 @@ static int open_sides(struct model *m[2], struct diff *d)
 			err_set("%s: no profile in the cache", model_path(m[i]));
 			return -1;
 		}
-		d->total[i] = d->prof[i].end - d->prof[i].start;
+		/* never below 0 nor past int64: B-A holds any two */
+		d->total[i] = NX_MAX(sat_sub(d->prof[i].end,
+					     d->prof[i].start), 0);
 	}
 	return check_kinds(d);
 }
@@ -264,18 +269,83 @@ static enum diff_unit unit_of(const struct diff *d, const struct diff_row *r,
 	return d->what == DW_OVERALL ? r->unit : d->lay->cols[c].unit;
 }
 
+struct diff_int diff_int_of(int64_t v)
+{
+	struct diff_int x = { v < 0, v < 0 ? (uint64_t)0 - (uint64_t)v :
+					     (uint64_t)v };
+
+	return x;
+}
+
+int diff_int_i64(struct diff_int x, int64_t *v)
+{
+	if (x.mag > (uint64_t)INT64_MAX + x.neg)
+		return -1;
+	/* -2^63 by way of 2^63 - 1, which int64 holds */
+	*v = x.neg ? -(int64_t)(x.mag - 1) - 1 : (int64_t)x.mag;
+	return 0;
+}
+
+double diff_int_real(struct diff_int x)
+{
+	return x.neg ? -(double)x.mag : (double)x.mag;
+}
+
+const char *diff_int_text(char *buf, size_t n, struct diff_int x, int plus)
+{
+	snprintf(buf, n, "%s%" PRIu64, x.neg ? "-" : plus && x.mag ? "+" : "",
+		 x.mag);
+	return buf;
+}
+
+/* b - a: the magnitudes add when the signs differ, past 2^64 - 1 at
+ * most once (-1). */
+static int int_sub(struct diff_int b, struct diff_int a, struct diff_int *out)
+{
+	if (b.neg != a.neg) {
+		if (b.mag > UINT64_MAX - a.mag) {
+			*out = diff_int_of(0);
+			return -1;
+		}
+		out->neg = b.neg;
+		out->mag = b.mag + a.mag;
+	} else if (b.mag >= a.mag) {
+		out->neg = b.neg;
+		out->mag = b.mag - a.mag;
+	} else {
+		out->neg = !b.neg;
+		out->mag = a.mag - b.mag;
+	}
+	out->neg = out->neg && out->mag;
+	return 0;
+}
+
+/* Side 0 or 1 of column c: a profile's own integer of any size, else
+ * the figure. */
+static struct diff_int side_int(const struct diff_row *r, int c, int side)
+{
+	return r->exact[side] ? r->num[side] : diff_int_of(r->v[side][c]);
+}
+
+int diff_cell_int(const struct diff_row *r, int c, int side,
+		  struct diff_int *out)
+{
+	if (side < 2) {
+		*out = side_int(r, c, side);
+		return 0;
+	}
+	return int_sub(side_int(r, c, 1), side_int(r, c, 0), out);
+}
+
 enum diff_unit diff_cell_unit(const struct diff *d, const struct diff_row *r,
 			      int c, int side)
 {
 	enum diff_unit u = unit_of(d, r, c);
-	int exact = side < 2 ? r->exact[side] : r->exact[0] && r->exact[1];
+	struct diff_int dl;
+	int exact = side < 2 ? r->exact[side] : r->exact[0] && r->exact[1] &&
+		    !diff_cell_int(r, c, 2, &dl);
 
 	return u == DU_REAL && exact ? DU_COUNT : u;
-}
-
-int64_t diff_delta(const struct diff_row *r, int c)
-{
-	return sat_add(r->v[1][c], -r->v[0][c]);
 }
 
 double diff_real_delta(const struct diff_row *r)
@@ -286,6 +356,8 @@ double diff_real_delta(const struct diff_row *r)
 int diff_pct(const struct diff *d, const struct diff_row *r, int c,
 	     double *pct)
 {
+	struct diff_int a, dl;
+
 	if (!r->has[0] || !r->has[1])
 		return -1;
 	if (diff_cell_unit(d, r, c, 2) == DU_REAL) {
@@ -294,9 +366,12 @@ int diff_pct(const struct diff *d, const struct diff_row *r, int c,
 		*pct = diff_real_delta(r) * 100.0 / r->real[0];
 		return 0;
 	}
-	if (!r->v[0][c])
+	diff_cell_int(r, c, 0, &a);
+	if (!a.mag)
 		return -1;
-	*pct = (double)diff_delta(r, c) * 100.0 / (double)r->v[0][c];
+	/* B-A exact, past int64 too; their ratio of doubles */
+	diff_cell_int(r, c, 2, &dl);
+	*pct = diff_int_real(dl) * 100.0 / diff_int_real(a);
 	return 0;
 }
 

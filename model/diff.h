@@ -45,6 +45,14 @@ struct diff_layout {
 	int sort_col;		/* the default order: |delta| of this one */
 };
 
+/* An integer exactly where int64 cannot always hold it: a profile's
+ * own number past int64 (its summary keeps those digits as text), or
+ * B-A of two figures (INT64_MAX - INT64_MIN is 2^64 - 1). */
+struct diff_int {
+	int neg;		/* below 0; never for 0 */
+	uint64_t mag;		/* its magnitude, up to UINT64_MAX */
+};
+
 struct diff_row {
 	char *group;		/* engine, event name; NULL without */
 	char *name;
@@ -52,7 +60,8 @@ struct diff_row {
 	enum diff_unit unit;	/* overall: the figure's unit */
 	int64_t v[2][DIFF_MAX_COLS];	/* 0 on a side that lacks the row */
 	double real[2];		/* a DU_REAL figure */
-	int exact[2];		/* DU_REAL: an integer, exact in v[side][0] */
+	int exact[2];		/* DU_REAL: an integer, exact in num[side] */
+	struct diff_int num[2];
 	int both_only;		/* dropped unless both sides have it */
 };
 
@@ -90,12 +99,25 @@ int diff_selections(struct model *m[2], const int64_t prof[2],
 
 /* How the cell of side (0 A, 1 B, 2 B-A) in column c is written: a
  * DU_REAL figure the profile gave as an integer as DU_COUNT, exactly
- * from v (the delta when both sides did), else its unit. */
+ * from diff_cell_int() (the delta when both sides did and it holds
+ * it), else its unit. */
 enum diff_unit diff_cell_unit(const struct diff *d, const struct diff_row *r,
 			      int c, int side);
-/* B-A of column c; a side without the row counts as 0. */
-int64_t diff_delta(const struct diff_row *r, int c);
+/* The integer of the cell of side (0 A, 1 B, 2 B-A) in column c, a side
+ * without the row counting as 0: 0 with *out set; -1 (*out 0) for a
+ * B-A past 2^64 - 1 either way (two numbers of the profiles' own of
+ * opposite signs), which only the real delta gives. */
+int diff_cell_int(const struct diff_row *r, int c, int side,
+		  struct diff_int *out);
 double diff_real_delta(const struct diff_row *r);
+/* v as a diff_int. */
+struct diff_int diff_int_of(int64_t v);
+/* x as an int64: 0 with *v set, -1 when it is past int64. */
+int diff_int_i64(struct diff_int x, int64_t *v);
+/* x as a double (rounded past 2^53). */
+double diff_int_real(struct diff_int x);
+/* x in decimal digits, "+" first when plus and x > 0. */
+const char *diff_int_text(char *buf, size_t n, struct diff_int x, int plus);
 /* (B-A)/A in percent: 0 with *pct set, -1 when A lacks the row or is 0. */
 int diff_pct(const struct diff *d, const struct diff_row *r, int c,
 	     double *pct);

@@ -22,10 +22,10 @@ void diff_add(struct diff_sides *s, const char *group, const char *name,
  * it. */
 struct diff_row *diff_figure(struct diff_sides *s, const char *name,
 			     enum diff_unit u, int64_t v);
-/* A number of the profile's own (DU_REAL): the integer i exactly when
- * exact, else the real v. */
-void diff_reported(struct diff_sides *s, const char *name, int exact,
-		   int64_t i, double v);
+/* A number of the profile's own (DU_REAL): the integer *i exactly, or
+ * without one (NULL) the real v. */
+void diff_reported(struct diff_sides *s, const char *name,
+		   const struct diff_int *i, double v);
 
 /* One side's rows of s->d->what; -1 with err_get() set. */
 int diff_load_device(struct diff_sides *s);

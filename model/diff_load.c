@@ -2,6 +2,7 @@
  * selection summary, the system summary and the execution rules. */
 #include "config.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,64 @@
 #include "model/syssummary.h"
 #include "model/util.h"
 
+/* Text that is an integer: the digits of a number past int64 the JSON
+ * reader kept as text, exact. 0 with *out set up to 2^64 - 1 either
+ * way; 1 past that, *real set; -1 for other text. */
+static int wide_digits(const char *t, struct diff_int *out, double *real)
+{
+	const char *p = t + (*t == '-');
+
+	out->neg = *t == '-';
+	out->mag = 0;
+	if (!*p || p[strspn(p, "0123456789")])
+		return -1;
+	for (; *p; p++) {
+		unsigned dig = (unsigned)(*p - '0');
+
+		if (out->mag > (UINT64_MAX - dig) / 10) {
+			*real = strtod(t, NULL);
+			return isfinite(*real) ? 1 : -1;
+		}
+		out->mag = out->mag * 10 + dig;
+	}
+	out->neg = out->neg && out->mag;
+	return 0;
+}
+
+/* One value of the summary section as a figure; text other than an
+ * integer is none. */
+static void reported_figure(struct diff_sides *s, const char *name,
+			    sqlite3_stmt *st)
+{
+	struct diff_int i;
+	double real;
+
+	/* the type first: reading the value as another converts it */
+	switch (sqlite3_column_type(st, 1)) {
+	case SQLITE_INTEGER:
+		i = diff_int_of(sqlite3_column_int64(st, 1));
+		diff_reported(s, name, &i, 0);
+		break;
+	case SQLITE_FLOAT:
+		diff_reported(s, name, NULL, sqlite3_column_double(st, 1));
+		break;
+	default:
+		switch (wide_digits((const char *)sqlite3_column_text(st, 1),
+				    &i, &real)) {
+		case 0:
+			diff_reported(s, name, &i, 0);
+			break;
+		case 1:
+			diff_reported(s, name, NULL, real);
+			break;
+		}
+	}
+}
+
 /* The numbers of the profile's own summary section (MFU, FLOPs, bytes
- * its tools measured), integers exact; of no unit nxtop knows, whether
- * the value happens to be an integer or not, so that a figure has one
- * unit in A and in B. */
+ * its tools measured), integers exact whatever their size; of no unit
+ * nxtop knows, whether the value happens to be an integer or not, so
+ * that a figure has one unit in A and in B. */
 static int reported_figures(struct diff_sides *s)
 {
 	sqlite3_stmt *st;
@@ -27,7 +82,7 @@ static int reported_figures(struct diff_sides *s)
 	if (sqlite3_prepare_v2(model_db(s->m), "SELECT key, value FROM info"
 			       " WHERE profile_id = ?1 AND section = 'summary'"
 			       " AND idx = 0 AND typeof(value) IN ('integer',"
-			       " 'real') ORDER BY key", -1, &st, NULL) !=
+			       " 'real', 'text') ORDER BY key", -1, &st, NULL) !=
 	    SQLITE_OK)
 		return model_fail(s->m, "diff");
 	sqlite3_bind_int64(st, 1, s->prof->id);
@@ -36,10 +91,7 @@ static int reported_figures(struct diff_sides *s)
 
 		snprintf(name, sizeof(name), "profile: %s",
 			 (const char *)sqlite3_column_text(st, 0));
-		diff_reported(s, name,
-			      sqlite3_column_type(st, 1) == SQLITE_INTEGER,
-			      sqlite3_column_int64(st, 1),
-			      sqlite3_column_double(st, 1));
+		reported_figure(s, name, st);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : model_fail(s->m, "diff");

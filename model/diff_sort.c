@@ -18,7 +18,8 @@ struct key {
 	int desc;
 };
 
-/* One row's sort key: long double holds every int64 exactly. */
+/* One row's sort key: long double holds every int64 exactly, and every
+ * magnitude of a struct diff_int. */
 struct item {
 	const struct diff_row *r;
 	const char *text;
@@ -74,16 +75,21 @@ static long double value(const struct diff *d, const struct diff_row *r,
 {
 	int side = k->part == P_A ? 0 : k->part == P_B ? 1 : 2;
 	int real = diff_cell_unit(d, r, k->col, side) == DU_REAL;
+	struct diff_int x;
 	double pct;
 
+	if (k->part == P_A || k->part == P_B)
+		*na = !r->has[side];
+	if (real && k->part != P_PCT)
+		return side < 2 ? r->real[side] : fabsl(diff_real_delta(r));
 	switch (k->part) {
 	case P_A:
 	case P_B:
-		*na = !r->has[side];
-		return real ? r->real[side] : r->v[side][k->col];
 	case P_DELTA:
-		return real ? fabsl(diff_real_delta(r)) :
-		       fabsl((long double)diff_delta(r, k->col));
+		diff_cell_int(r, k->col, side, &x);
+		/* deltas by magnitude */
+		return x.neg && side < 2 ? -(long double)x.mag :
+		       (long double)x.mag;
 	default:
 		*na = diff_pct(d, r, k->col, &pct) != 0;
 		return *na ? 0 : fabsl(pct);

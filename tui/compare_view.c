@@ -72,13 +72,20 @@ static size_t compare_count(struct list *l)
 
 /* A figure as the views show one: times with units, a sign on deltas. */
 static void figure(struct strbuf *out, double *key, enum diff_unit u,
-		   int64_t v, double real, int delta)
+		   struct diff_int x, double real, int delta)
 {
 	char b[48];
+	int64_t v;
 
 	if (u == DU_REAL) {
 		sb_printf(out, delta && real > 0 ? "%+.6g" : "%.6g", real);
 		*key = real;
+		return;
+	}
+	*key = diff_int_real(x);
+	/* past int64 (a profile's own number, or B-A of two): digits */
+	if (diff_int_i64(x, &v)) {
+		sb_adds(out, diff_int_text(b, sizeof(b), x, delta));
 		return;
 	}
 	if (delta && v > 0)
@@ -89,30 +96,28 @@ static void figure(struct strbuf *out, double *key, enum diff_unit u,
 	} else {
 		sb_printf(out, "%" PRId64, v);
 	}
-	*key = (double)v;
 }
 
 static int figure_line(const struct diff *d, const struct diff_row *r,
 		       int k, struct list_line *out, int c)
 {
 	enum diff_unit u = diff_cell_unit(d, r, k, 2);
+	struct diff_int x;
 	char b[40];
 	double pct;
 
 	for (int s = 0; s < 2; s++, c++) {
+		diff_cell_int(r, k, s, &x);
 		if (r->has[s])
 			figure(&out->cells[c], &out->keys[c],
-			       diff_cell_unit(d, r, k, s), r->v[s][k],
-			       r->real[s], 0);
+			       diff_cell_unit(d, r, k, s), x, r->real[s], 0);
 		else
 			sb_adds(&out->cells[c], "-");
 	}
-	figure(&out->cells[c], &out->keys[c], u, diff_delta(r, k),
-	       diff_real_delta(r), 1);
-	if (u == DU_REAL)
-		out->keys[c] = fabs(out->keys[c]);
-	else
-		out->keys[c] = fabs((double)diff_delta(r, k));
+	/* a delta only the real gives is DU_REAL (diff_cell_unit) */
+	diff_cell_int(r, k, 2, &x);
+	figure(&out->cells[c], &out->keys[c], u, x, diff_real_delta(r), 1);
+	out->keys[c] = fabs(out->keys[c]);
 	c++;
 	if (!d->lay->cols[k].pct)
 		return c;

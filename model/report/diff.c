@@ -61,6 +61,34 @@ static void put_int(struct sink *s, const char *key, enum diff_unit u,
 	table_num(s->t, (double)v, buf);
 }
 
+/* An integer figure past int64 (a profile's own number, or B-A of two):
+ * its digits, a plain count. */
+static void put_wide(struct sink *s, const char *key, struct diff_int x,
+		     int delta)
+{
+	char buf[32];
+
+	diff_int_text(buf, sizeof(buf), x, delta && s->fmt == OUT_TEXT);
+	if (s->j) {
+		jout_key(s->j, key);
+		jout_digits(s->j, buf);
+		return;
+	}
+	table_num(s->t, diff_int_real(x), buf);
+}
+
+/* An exact cell: through put_int() when int64 holds it. */
+static void put_exact(struct sink *s, const char *key, enum diff_unit u,
+		      struct diff_int x, int delta)
+{
+	int64_t v;
+
+	if (diff_int_i64(x, &v))
+		put_wide(s, key, x, delta);
+	else
+		put_int(s, key, u, v, delta);
+}
+
 static void put_real(struct sink *s, const char *key, double v, int delta)
 {
 	char buf[64];
@@ -95,13 +123,16 @@ static void side_cell(struct sink *s, const char *key, const struct diff *d,
 		      const struct diff_row *r, int c, int side)
 {
 	enum diff_unit u = diff_cell_unit(d, r, c, side);
+	struct diff_int x;
 
-	if (!r->has[side])
+	if (!r->has[side]) {
 		put_none(s, key, "-");
-	else if (u == DU_REAL)
+	} else if (u == DU_REAL) {
 		put_real(s, key, r->real[side], 0);
-	else
-		put_int(s, key, u, r->v[side][c], 0);
+	} else {
+		diff_cell_int(r, c, side, &x);
+		put_exact(s, key, u, x, 0);
+	}
 }
 
 static void col_cells(struct sink *s, const struct diff *d,
@@ -111,16 +142,18 @@ static void col_cells(struct sink *s, const struct diff *d,
 	char key[64];
 	double pct = 0;
 	int ok = !diff_pct(d, r, c, &pct);
+	struct diff_int dl;
 
 	snprintf(key, sizeof(key), "%s_a", col->key);
 	side_cell(s, key, d, r, c, 0);
 	snprintf(key, sizeof(key), "%s_b", col->key);
 	side_cell(s, key, d, r, c, 1);
 	snprintf(key, sizeof(key), "%s_delta", col->key);
-	if (diff_cell_unit(d, r, c, 2) == DU_REAL)
+	/* a delta past 2^64 - 1 is DU_REAL (diff_cell_unit) */
+	if (diff_cell_unit(d, r, c, 2) == DU_REAL || diff_cell_int(r, c, 2, &dl))
 		put_real(s, key, diff_real_delta(r), 1);
 	else
-		put_int(s, key, diff_cell_unit(d, r, c, 2), diff_delta(r, c), 1);
+		put_exact(s, key, diff_cell_unit(d, r, c, 2), dl, 1);
 	if (col->pct) {
 		snprintf(key, sizeof(key), "%s_pct", col->key);
 		put_pct(s, key, ok, pct);

@@ -122,6 +122,12 @@ void jout_real(struct jout *j, double v)
 		fputs("null", j->f);
 }
 
+void jout_digits(struct jout *j, const char *digits)
+{
+	value_start(j);
+	fputs(digits, j->f);
+}
+
 void jout_bool(struct jout *j, int v)
 {
 	value_start(j);

@@ -23,6 +23,8 @@ void jout_key(struct jout *j, const char *key);
 void jout_str(struct jout *j, const char *s);
 void jout_int(struct jout *j, int64_t v);
 void jout_real(struct jout *j, double v);
+/* A number given as its text, e.g. an integer past int64's digits. */
+void jout_digits(struct jout *j, const char *digits);
 void jout_null(struct jout *j);
 void jout_bool(struct jout *j, int v);
 /* A key and its value in one call: "key": value. */
