@@ -536,6 +536,12 @@ grep -q "/sg00/_dot.3" "$tmp/w.new" || fail "the small export: $(cat "$tmp/w.new
 	gzip -9 > "$tmp/bomb.json.gz"
 refused "$tmp/bomb.json.gz" 'bomb.json.gz: byte 67108864: read error: gzip data expands more than 256 times: refused as a decompression bomb'
 
+# The same for a gzip-compressed Perfetto trace: one packet of 80 MiB of
+# zeros, refused before it is all inflated.
+{ printf '\012\200\200\200\050'; head -c $((80 * 1024 * 1024)) /dev/zero; } |
+	gzip -9 > "$tmp/bomb.pftrace.gz"
+refused "$tmp/bomb.pftrace.gz" 'bomb.pftrace.gz: byte 0: read error: gzip data expands more than 256 times: refused as a decompression bomb in "packet"\[0\]$'
+
 # A Perfetto packet whose length runs past the end of the file.
 printf '\012\350\007abcdefghij' > "$tmp/cut.pftrace"
 refused "$tmp/cut.pftrace" 'cut.pftrace: byte 0: packet of 1000 bytes runs past the end of the file \(13 bytes\) in "packet"\[0\]$'

@@ -117,13 +117,20 @@ csv --data-path "$tmp/dp"
 	fail "--data-path: $(cat "$out")"
 csv "$g/bundle/.."
 [ "$(tail -n +2 "$out" | wc -l)" -eq 7 ] || fail "list DIR: $(cat "$out")"
-# a gzip'd system profile is told from a device one by its inflated start
+# a gzip'd system profile is told from a device one by its inflated
+# start; a gzip'd Perfetto trace (one empty packet) is a trace, by its
+# name or by its inflated first byte
 mkdir "$tmp/gz"
 printf '{"system_profile_metadata":[]}' | gzip -n > "$tmp/gz/s.json.gz"
 printf '{"instruction":[]}' | gzip -n > "$tmp/gz/d.json.gz"
+for f in t.pftrace.gz u.perfetto-trace.gz v.bin.gz; do
+	printf '\012\000' | gzip -n > "$tmp/gz/$f"
+done
 csv "$tmp/gz"
 [ "$(cut -d, -f1,2 "$out" | tail -n +2 | sort | tr '\n' ' ')" = \
-	"d.json.gz,device s.json.gz,system " ] || fail "gzip kinds: $(cat "$out")"
+	"d.json.gz,device s.json.gz,system t.pftrace.gz,trace u.perfetto-trace.gz,trace v.bin.gz,trace " ] ||
+	fail "gzip kinds: $(cat "$out")"
+expect 0 "^Kind +trace \(pftrace\)" "$NXTOP" summary -q "$tmp/gz/t.pftrace.gz"
 # a system profile is told by its top-level keys wherever they come, as
 # the importer tells it: not by a system key's text among a device
 # profile's values or in its nested objects, and not only in its first

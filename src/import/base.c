@@ -170,7 +170,7 @@ int import_opt_id(struct import *im, const cJSON *v, const char *field,
 	return 0;
 }
 
-int import_open(struct import *im)
+static int import_open(struct import *im)
 {
 	/* non-blocking: a FIFO put in place of the file must not hang the
 	 * open; regular files read the same either way */
@@ -189,21 +189,21 @@ int import_open(struct import *im)
 	return fd;
 }
 
-/* gzip input: the stream, and the file it owns. */
-struct gzin {
-	struct gunzip *gz;
+/* An input's bytes: the file's, or inflated from its gzip data; the
+ * file is the stream's. */
+struct import_in {
 	int fd;
+	struct gunzip *gz;	/* NULL: the file as it is */
 };
 
-static long gz_read(void *ctx, void *buf, size_t len)
+static long gz_read(struct gunzip *gz, void *buf, size_t len)
 {
-	struct gzin *g = ctx;
-	long n = gunzip_read(g->gz, buf, len);
-	uint64_t in = gunzip_in(g->gz), out = gunzip_out(g->gz);
+	long n = gunzip_read(gz, buf, len);
+	uint64_t in = gunzip_in(gz), out = gunzip_out(gz);
 
 	if (n < 0) {
 		err_set("gzip: %s (near byte %llu of the file)",
-			gunzip_why(g->gz), (unsigned long long)in);
+			gunzip_why(gz), (unsigned long long)in);
 		return -1;
 	}
 	if (out > GZIP_FREE_BYTES && in > 0 && out / GZIP_MAX_RATIO > in) {
@@ -214,41 +214,77 @@ static long gz_read(void *ctx, void *buf, size_t len)
 	return n;
 }
 
-struct jsplit *import_open_json(struct import *im, int *fd)
+long import_read(struct import_in *in, void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (in->gz)
+		return gz_read(in->gz, buf, len);
+	do
+		n = read(in->fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err_set("%s", strerror(errno));
+	return (long)n;
+}
+
+static long in_read(void *ctx, void *buf, size_t len)
+{
+	return import_read(ctx, buf, len);
+}
+
+struct import_in *import_open_in(struct import *im)
 {
 	unsigned char magic[2];
-	struct gzin *g;
+	struct import_in *in;
 	struct stat sb;
+	int fd = import_open(im);
 
-	*fd = import_open(im);
-	if (*fd < 0)
+	if (fd < 0)
 		return NULL;
-	if (fstat(*fd, &sb) == 0)
+	in = xcalloc(1, sizeof(*in));
+	in->fd = fd;
+	if (fstat(fd, &sb) == 0)
 		im->size = (uint64_t)sb.st_size;
-	if (pread(*fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-		g = xcalloc(1, sizeof(*g));
-		g->gz = gunzip_open(*fd);
-		g->fd = *fd;
-		*fd = -1;
+	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		in->gz = gunzip_open(fd);
 		/* progress counts compressed bytes: unknown here */
 		im->size = 0;
-		/* inflating overlaps with splitting */
-		return jsplit_open_reader(readahead_read,
-					  readahead_start(gz_read, g), im->name);
 	}
-	return jsplit_open(*fd, im->name);
+	return in;
+}
+
+void import_close_in(struct import_in *in)
+{
+	if (!in)
+		return;
+	gunzip_close(in->gz);
+	close(in->fd);
+	free(in);
+}
+
+struct jsplit *import_open_json(struct import *im, int *fd)
+{
+	struct import_in *in = import_open_in(im);
+
+	*fd = -1;
+	if (!in)
+		return NULL;
+	if (!in->gz) {
+		*fd = in->fd;
+		free(in);
+		return jsplit_open(*fd, im->name);
+	}
+	/* inflating overlaps with splitting */
+	return jsplit_open_reader(readahead_read, readahead_start(in_read, in),
+				  im->name);
 }
 
 void import_close_json(struct jsplit *s, int fd)
 {
 	/* gzip input: the stream owns the file */
-	if (s && fd < 0) {
-		struct gzin *g = readahead_stop(jsplit_reader_ctx(s));
-
-		gunzip_close(g->gz);
-		close(g->fd);
-		free(g);
-	}
+	if (s && fd < 0)
+		import_close_in(readahead_stop(jsplit_reader_ctx(s)));
 	jsplit_close(s);
 	if (fd >= 0)
 		close(fd);

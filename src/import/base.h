@@ -151,9 +151,17 @@ int import_get_str(const struct cJSON *v, unsigned opts, const char **out,
 #define GZIP_MAX_RATIO 256
 #define GZIP_FREE_BYTES (64u << 20)
 
-/* Opens the input for reading; -1 with err_get() set if it cannot be
- * opened or is not a regular file. */
-int import_open(struct import *im);
+/* An input's bytes, inflated when it is gzip data (known by its first
+ * bytes, not its name), within the limits above. */
+struct import_in;
+/* Opens im's file; NULL with err_get() set if it cannot be opened or
+ * is not a regular file. im->size is the file's size, or 0 for gzip
+ * data (its inflated size is unknown). */
+struct import_in *import_open_in(struct import *im);
+/* Up to len bytes: the count (fewer is not yet the end), 0 at the end,
+ * -1 with err_get() set. */
+long import_read(struct import_in *in, void *buf, size_t len);
+void import_close_in(struct import_in *in);
 
 /* Opens a JSON input, gzip-compressed or not, as a splitter. */
 struct jsplit *import_open_json(struct import *im, int *fd);

@@ -23,11 +23,29 @@
 
 #define SNIFF_BYTES 65536
 
+/* Whether the first n bytes of s end with suffix. */
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t m = strlen(suffix);
+
+	return n >= m && !strncasecmp(s + n - m, suffix, m);
+}
+
 static int has_suffix(const char *s, const char *suffix)
 {
-	size_t n = strlen(s), m = strlen(suffix);
+	return ends_with(s, strlen(s), suffix);
+}
 
-	return n >= m && !strcasecmp(s + n - m, suffix);
+/* A Perfetto trace's name, followed by suffix ("", ".gz"). */
+static int pftrace_name(const char *path, const char *suffix)
+{
+	size_t n = strlen(path);
+
+	if (!ends_with(path, n, suffix))
+		return 0;
+	n -= strlen(suffix);
+	return ends_with(path, n, ".pftrace") ||
+	       ends_with(path, n, ".perfetto-trace");
 }
 
 /* Where the key walk stops: at the key that settles what a JSON object
@@ -121,9 +139,13 @@ static long sniff_read(void *ctx, void *buf, size_t len)
 
 /* Damage in the first cap bytes inflated is said now, with where it is
  * in the file; damage further on is left to the importer. Every member
- * of the file is read, so that a key in the second is found too. */
-static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
-				    size_t cap, int *system)
+ * of the file is read, so that a key in the second is found too. The
+ * inflated bytes are told as a file's own are (sniff_file): a Perfetto
+ * trace by its name without ".gz", or by its first byte when it is not
+ * JSON. */
+static enum input_format sniff_gzip(const char *path, struct sniff_in *s,
+				    unsigned char *buf, size_t cap,
+				    int *system)
 {
 	enum input_format f = FMT_UNKNOWN;
 	struct jkeys k;
@@ -135,9 +157,16 @@ static enum input_format sniff_gzip(struct sniff_in *s, unsigned char *buf,
 	n = gz_inflate(s, buf, cap);
 	if (n < 0) {
 		f = FMT_UNREADABLE;
+	} else if (n > 0 && pftrace_name(path, ".gz")) {
+		f = FMT_PFTRACE;
 	} else if (n > 0) {
+		/* the key walk may read over buf */
+		unsigned char first = buf[0];
+
 		jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
 		f = sniff_json(&k, system);
+		if (f == FMT_UNKNOWN && first == 0x0a)
+			f = FMT_PFTRACE;
 	}
 	gunzip_close(s->gz);
 	s->gz = NULL;
@@ -155,12 +184,12 @@ static enum input_format sniff_file(const char *path, struct sniff_in *s,
 	struct jkeys k;
 
 	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
-		return sniff_gzip(s, buf, cap, system);
+		return sniff_gzip(path, s, buf, cap, system);
 	if (n <= 0)
 		return n < 0 ? FMT_UNREADABLE : FMT_UNKNOWN;
 	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
 		return FMT_CACHE;
-	if (has_suffix(path, ".pftrace") || has_suffix(path, ".perfetto-trace"))
+	if (pftrace_name(path, ""))
 		return FMT_PFTRACE;
 	jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
 	f = sniff_json(&k, system);

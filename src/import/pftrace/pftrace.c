@@ -5,15 +5,11 @@
  * events.c turns them into rows. */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "src/pftrace/arena.h"
@@ -37,11 +33,11 @@ static const unsigned char wanted_field[140] = {
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
 
 struct reader {
-	int fd;
+	struct import_in *in;	/* the file, or its gzip data inflated */
 	unsigned char *buf;
 	size_t cap, pos, end;
 	uint64_t base;		/* file offset of buf[0] */
-	uint64_t size;		/* file size, 0 if unknown */
+	uint64_t size;		/* bytes to read, 0 if unknown */
 	int eof;
 };
 
@@ -65,11 +61,11 @@ int pf_fail(struct pftrace *p, const char *fmt, ...)
 }
 
 /* Makes n bytes readable at buf + pos. 1: ok, 0: end of file first,
- * -1: read error. */
+ * -1: read error (err_get() says which). */
 static int reader_need(struct reader *r, size_t n)
 {
 	while (r->end - r->pos < n) {
-		ssize_t got;
+		long got;
 
 		if (r->eof)
 			return 0;
@@ -80,9 +76,10 @@ static int reader_need(struct reader *r, size_t n)
 			r->pos = 0;
 		}
 		r->buf = xgrow(r->buf, &r->cap, r->end + READ_CHUNK, 1);
-		got = read(r->fd, r->buf + r->end, r->cap - r->end);
-		if (got < 0 && errno == EINTR)
-			continue;
+		/* in steps, so that a gzip bomb is told before it fills
+		 * much more than the limit */
+		got = import_read(r->in, r->buf + r->end,
+				  NX_MIN(r->cap - r->end, READ_CHUNK));
 		if (got < 0)
 			return -1;
 		if (got == 0)
@@ -381,10 +378,10 @@ static int next_record(struct pfimport *pi, uint64_t *len, int *is_packet)
 	rc = reader_need(r, 1);
 	if (rc <= 0)
 		return rc < 0 ? pf_fail(&pi->p, "read error: %s",
-					strerror(errno)) : 0;
+					err_get()) : 0;
 	/* a tag and a length take at most 20 bytes */
 	if (reader_need(r, 20) < 0)
-		return pf_fail(&pi->p, "read error: %s", strerror(errno));
+		return pf_fail(&pi->p, "read error: %s", err_get());
 	p = r->buf + r->pos;
 	e = r->buf + r->end;
 	p = varint(p, e, &tag);
@@ -434,7 +431,7 @@ static int read_all(struct pfimport *pi)
 				       " than 256 MiB", len);
 		rc = reader_need(r, (size_t)len);
 		if (rc < 0)
-			return pf_fail(p, "read error: %s", strerror(errno));
+			return pf_fail(p, "read error: %s", err_get());
 		if (rc == 0)
 			return pf_fail(p, "packet of %" PRIu64 " bytes runs past"
 				       " the end of the file", len);
@@ -451,14 +448,10 @@ static int read_all(struct pfimport *pi)
 
 static int open_input(struct pfimport *pi)
 {
-	struct stat sb;
-
-	pi->r.fd = import_open(pi->p.im);
-	if (pi->r.fd < 0)
+	pi->r.in = import_open_in(pi->p.im);
+	if (!pi->r.in)
 		return -1;
-	if (!fstat(pi->r.fd, &sb))
-		pi->r.size = (uint64_t)sb.st_size;
-	pi->p.im->size = pi->r.size;
+	pi->r.size = pi->p.im->size;
 	return 0;
 }
 
@@ -485,7 +478,6 @@ int import_pftrace(struct import *im)
 	pfev_init(p);
 	pb_arena_init(&pi->outer);
 	pb_arena_init(&pi->inner);
-	pi->r.fd = -1;
 	rc = open_input(pi);
 	if (!rc) {
 		im->profile = writer_profile(im->w, &prof);
@@ -501,8 +493,7 @@ int import_pftrace(struct import *im)
 	arena_free(&pi->inner.mem);
 	free(pi->inflated);
 	free(pi->r.buf);
-	if (pi->r.fd >= 0)
-		close(pi->r.fd);
+	import_close_in(pi->r.in);
 	free(pi);
 	return rc;
 }
