@@ -29,7 +29,8 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-uint64_t hmap_hash(const void *p, size_t n)
+/* FNV-1a of n bytes, mixed: the string maps' hash. */
+static uint64_t hmap_hash(const void *p, size_t n)
 {
 	const unsigned char *s = p;
 	uint64_t h = 1469598103934665603ull;

@@ -12,10 +12,6 @@ struct u64map {
 	size_t cap, n;		/* cap: 0 or a power of two */
 };
 
-/* FNV-1a of n bytes, mixed: the maps' hash, and a stable number for a
- * name that has none. */
-uint64_t hmap_hash(const void *p, size_t n);
-
 void u64map_init(struct u64map *m);
 /* Frees the table; each value goes to free_val when it is not NULL. */
 void u64map_free(struct u64map *m, void (*free_val)(void *));

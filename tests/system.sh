@@ -334,6 +334,25 @@ no_temps "$tmp" "failed imports"
 # some of them read (it first shows after a second). Its events are the
 # device profiles' slices and counter samples, not their rows in every
 # table. On a terminal (script), with device profiles that take seconds.
+# flow_id entries: a 64-bit id, as a number or as text, is that number
+# (exact past 2^53 and past INT64_MAX, "7" the same flow as 7); other
+# text is the id itself, in every export, ends of the same text linking
+# as numbers do
+cp "$fx/system_flow_ids.json" "$tmp/flow_ids.json"
+expect 0 "" "$NXTOP" export -q --format csv --what flows "$tmp/flow_ids.json"
+tail -n +2 "$out" | tr -d '\r' | cut -d, -f1,4,8 >"$tmp/got"
+printf '%s\n' -5,1,2 7,1,2 9007199254740993,1,2 9223372036854775807,1,2 \
+	18446744073709551615,1,2 0x1A,1,2 only,2, req-9,1,2 req-9,2,3 >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/got" ||
+	fail "flow_ids.json: flow ids: $(diff "$tmp/want" "$tmp/got")"
+if have jq; then
+	expect 0 "" "$NXTOP" export -q --format json --what flows "$tmp/flow_ids.json"
+	[ "$(jq -r '[.flows[].flow_id] | join(" ")' "$out")" = \
+		"-5 7 9007199254740993 9223372036854775807 18446744073709551615 0x1A only req-9 req-9" ] ||
+		fail "flow_ids.json: JSON flow ids: $(cat "$out")"
+fi
+expect 0 "^req-9 +flow " "$NXTOP" export -q --what flows "$tmp/flow_ids.json"
+
 if [ "${NXTOP_SLOW_TESTS:-0}" = 1 ] && have script; then
 	"$NXTOP" demo --events 300000 --system-events 2000 --seed 2 \
 		--write "$tmp/big" >/dev/null 2>&1 || fail "the big demo failed"

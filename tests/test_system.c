@@ -386,7 +386,8 @@ static void test_units(void **state)
 
 /* flow_id lists (Parquet's SystemProfileEvents, and JSON alike): a flow
  * links the events that share an id, each to the next in time,
- * whatever order they come in; an id that is not a number still links. */
+ * whatever order they come in; an id that is not a number still links,
+ * and is stored as its text. */
 static void test_flows(void **state)
 {
 	struct import_opts o = { .quiet = 1 };
@@ -409,6 +410,8 @@ static void test_flows(void **state)
 		   " ORDER BY a.id, b.id)");
 	assert_string_equal(links, "1>2,2>3,2>3");
 	assert_int_equal(q(c, "SELECT count(*) FROM flow WHERE flow_id = 7"), 2);
+	assert_int_equal(q(c, "SELECT count(*) FROM flow WHERE flow_id = 'x'"),
+			 1);
 	assert_int_equal(q(c, "SELECT count(DISTINCT flow_id) FROM flow"), 2);
 	free(links);
 	free(c);

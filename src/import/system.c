@@ -37,8 +37,10 @@
 #define MAX_ROWS 16384
 #define MAX_COUNTERS 16384
 #define MAX_DEVICES 65536
-/* Flow ends kept at most; a hostile file may list millions. */
+/* Flow ends kept at most, and bytes of their ids that are no number;
+ * a hostile file may list millions. */
 #define MAX_FLOW_ENDS (1u << 20)
+#define MAX_FLOW_TEXT (64u << 20)
 /* Rows of a thread an event lacking a NeuronCore field may join. */
 #define SCAN_MAX 128
 
@@ -89,7 +91,8 @@ struct sysctr {
 };
 
 /* An event on a flow (Parquet's flow_id list): a flow links the events
- * that share its id, in time order. */
+ * that share its id, in time order. An id that is no number is its
+ * text, kept in sysimp.flow_text. */
 struct sysflow {
 	struct wid id;
 	int64_t ts, slice;
@@ -112,6 +115,8 @@ struct sysimp {
 	struct arena arena;	/* trace events read without the reader */
 	struct sysflow *flows;
 	size_t nflows;
+	struct arena flow_text;	/* the ids that are no number */
+	size_t flow_text_bytes;
 	uint64_t n_flows_dropped;
 	int64_t src_sid[3];
 	uint64_t n_events, n_filtered, n_clipped, n_overflow;
@@ -695,8 +700,29 @@ void *sysimp_prep(const struct jrec *r, const cJSON *o, struct arena *a)
 	return prep_event(r, o, a, NULL);
 }
 
-/* The ids of the event's flow_id list (numbers, or their text; other
- * text is hashed to an id), for sysimp_finish() to link. */
+/* The id of a flow_id entry: a 64-bit integer, signed or not, given as
+ * a number or as its text ("7", as Parquet gives them all), or else the
+ * entry's own text, copied to last until the flows are linked. 0; 1
+ * when the end is past the limits; -1 when v is no id at all. */
+static int flow_id(struct sysimp *s, const cJSON *v, struct wid *id)
+{
+	size_t n;
+
+	if (jv_id(v, id) != JV_OK && !jv_is_text(v))
+		return -1;
+	if (s->nflows >= MAX_FLOW_ENDS)
+		return 1;
+	if (id->set)
+		return 0;
+	n = strlen(v->valuestring);
+	if (n > MAX_FLOW_TEXT - s->flow_text_bytes)
+		return 1;
+	s->flow_text_bytes += n;
+	wid_from_text(id, arena_copy(&s->flow_text, v->valuestring, n));
+	return 0;
+}
+
+/* The ids of the event's flow_id list, for sysimp_finish() to link. */
 static int flow_ends(struct sysimp *s, const cJSON *o, int64_t slice,
 		     int64_t ts)
 {
@@ -710,14 +736,12 @@ static int flow_ends(struct sysimp *s, const cJSON *o, int64_t slice,
 					"a list of flow ids");
 	cJSON_ArrayForEach(v, list) {
 		struct wid id;
+		int rc = flow_id(s, v, &id);
 
-		if (jv_id(v, &id) != JV_OK && !jv_is_text(v))
+		if (rc < 0)
 			return import_bad_field(s->im, "flow_id[]",
 						jv_type_name(v), "a flow id");
-		if (!id.set)
-			wid_from_i64(&id, (int64_t)(hmap_hash(v->valuestring,
-				     strlen(v->valuestring)) >> 1));
-		if (s->nflows >= MAX_FLOW_ENDS) {
+		if (rc) {
 			s->n_flows_dropped++;
 			continue;
 		}
@@ -1086,6 +1110,7 @@ struct sysimp *sysimp_new(struct import *im)
 	}
 	s->im = im;
 	s->w = im->w;
+	arena_init(&s->flow_text);
 	for (int i = 0; i < 3; i++)
 		s->src_sid[i] = writer_string(s->w, src_names[i]);
 	writer_profile_set(s->w, im->profile, "kind", "system");
@@ -1214,10 +1239,15 @@ static void assign_order(struct sysimp *s)
 	free(g);
 }
 
+/* Ids in int64, then those past it, then text: equal ids side by side. */
 static int cmp_id(const struct wid *a, const struct wid *b)
 {
-	if (a->big != b->big)
-		return a->big ? 1 : -1;
+	int ka = a->str ? 2 : a->big, kb = b->str ? 2 : b->big;
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	if (a->str)
+		return strcmp(a->str, b->str);
 	if (a->big)
 		return strcmp(a->text, b->text);
 	return (a->v > b->v) - (a->v < b->v);
@@ -1318,6 +1348,7 @@ void sysimp_free(struct sysimp *s)
 	free(s->groups);
 	free(s->ctrs);
 	free(s->flows);
+	arena_free(&s->flow_text);
 	strmap_free(&s->rowmap, NULL);
 	strmap_free(&s->groupmap, NULL);
 	strmap_free(&s->ctrmap, NULL);
