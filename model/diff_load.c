@@ -22,21 +22,15 @@
 static int wide_digits(const char *t, struct diff_int *out, double *real)
 {
 	const char *p = t + (*t == '-');
+	size_t n = strspn(p, "0123456789");
 
-	out->neg = *t == '-';
-	out->mag = 0;
-	if (!*p || p[strspn(p, "0123456789")])
+	if (!n || p[n])
 		return -1;
-	for (; *p; p++) {
-		unsigned dig = (unsigned)(*p - '0');
-
-		if (out->mag > (UINT64_MAX - dig) / 10) {
-			*real = strtod(t, NULL);
-			return isfinite(*real) ? 1 : -1;
-		}
-		out->mag = out->mag * 10 + dig;
+	if (parse_u64(p, n, &out->mag)) {
+		*real = strtod(t, NULL);
+		return isfinite(*real) ? 1 : -1;
 	}
-	out->neg = out->neg && out->mag;
+	out->neg = *t == '-' && out->mag;
 	return 0;
 }
 

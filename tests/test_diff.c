@@ -301,7 +301,8 @@ static void test_reported_limits(void **state)
 		"\"mix\": 9223372036854775807, "
 		"\"neg\": -18446744073709551615, "
 		"\"wrap\": 18446744073709551615, "
-		"\"zero\": 0, ");
+		"\"zero\": 0, "
+		"\"huge\": 18446744073709551616, ");
 	struct model *b = with_summary("lim_b.json",
 		"\"lim\": 9223372036854775807, "
 		"\"lim_r\": -9223372036854775808, "
@@ -309,7 +310,8 @@ static void test_reported_limits(void **state)
 		"\"mix\": 9223372036854775808, "
 		"\"neg\": -1, "
 		"\"wrap\": -1, "
-		"\"zero\": -9223372036854775808, ");
+		"\"zero\": -9223372036854775808, "
+		"\"huge\": -36893488147419103232, ");
 	char *csv = overall_csv(a, b);
 
 	(void)state;
@@ -330,6 +332,10 @@ static void test_reported_limits(void **state)
 	/* -1 - (2^64 - 1) = -2^64: past 64 bits, the real delta */
 	expect_line(csv, "profile: wrap,,18446744073709551615,-1,"
 		    "-1.8446744073709552e+19,-100,both");
+	/* past 2^64 - 1, as reals: 2^64 and -2^65, B-A -3 * 2^64, -300% */
+	expect_line(csv, "profile: huge,,1.8446744073709552e+19,"
+		    "-3.6893488147419103e+19,-5.5340232221128655e+19,-300,"
+		    "both");
 	/* no percentage of 0 */
 	expect_line(csv, "profile: zero,,0,-9223372036854775808,"
 		    "-9223372036854775808,,both");
