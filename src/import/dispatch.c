@@ -137,37 +137,46 @@ static long sniff_read(void *ctx, void *buf, size_t len)
 	return gz_inflate(s, buf, len);
 }
 
+/* The first n bytes of a file, or of its gzip data inflated, in buf: a
+ * Perfetto trace when named so, else JSON by its keys, else a Perfetto
+ * trace by its first byte (a packet's tag). */
+static enum input_format sniff_bytes(int pftrace_named, struct sniff_in *s,
+				     unsigned char *buf, size_t cap, size_t n,
+				     int *system)
+{
+	/* the key walk may read over buf */
+	unsigned char first = buf[0];
+	enum input_format f;
+	struct jkeys k;
+
+	if (pftrace_named)
+		return FMT_PFTRACE;
+	jkeys_init(&k, buf, cap, n, sniff_read, s);
+	f = sniff_json(&k, system);
+	return f == FMT_UNKNOWN && first == 0x0a ? FMT_PFTRACE : f;
+}
+
 /* Damage in the first cap bytes inflated is said now, with where it is
  * in the file; damage further on is left to the importer. Every member
  * of the file is read, so that a key in the second is found too. The
- * inflated bytes are told as a file's own are (sniff_file): a Perfetto
- * trace by its name without ".gz", or by its first byte when it is not
- * JSON. */
+ * inflated bytes are told as a file's own are (sniff_bytes), by its name
+ * without ".gz". */
 static enum input_format sniff_gzip(const char *path, struct sniff_in *s,
 				    unsigned char *buf, size_t cap,
 				    int *system)
 {
 	enum input_format f = FMT_UNKNOWN;
-	struct jkeys k;
 	long n;
 
 	if (lseek(s->fd, 0, SEEK_SET))
 		return FMT_UNKNOWN;
 	s->gz = gunzip_open(s->fd);
 	n = gz_inflate(s, buf, cap);
-	if (n < 0) {
+	if (n < 0)
 		f = FMT_UNREADABLE;
-	} else if (n > 0 && pftrace_name(path, ".gz")) {
-		f = FMT_PFTRACE;
-	} else if (n > 0) {
-		/* the key walk may read over buf */
-		unsigned char first = buf[0];
-
-		jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
-		f = sniff_json(&k, system);
-		if (f == FMT_UNKNOWN && first == 0x0a)
-			f = FMT_PFTRACE;
-	}
+	else if (n > 0)
+		f = sniff_bytes(pftrace_name(path, ".gz"), s, buf, cap,
+				(size_t)n, system);
 	gunzip_close(s->gz);
 	s->gz = NULL;
 	return f;
@@ -180,22 +189,14 @@ static enum input_format sniff_file(const char *path, struct sniff_in *s,
 				    unsigned char *buf, size_t cap, ssize_t n,
 				    int *system)
 {
-	enum input_format f;
-	struct jkeys k;
-
 	if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
 		return sniff_gzip(path, s, buf, cap, system);
 	if (n <= 0)
 		return n < 0 ? FMT_UNREADABLE : FMT_UNKNOWN;
 	if (n >= 16 && !memcmp(buf, "SQLite format 3", 16))
 		return FMT_CACHE;
-	if (pftrace_name(path, ""))
-		return FMT_PFTRACE;
-	jkeys_init(&k, buf, cap, (size_t)n, sniff_read, s);
-	f = sniff_json(&k, system);
-	if (f == FMT_UNKNOWN && buf[0] == 0x0a)
-		return FMT_PFTRACE;
-	return f;
+	return sniff_bytes(pftrace_name(path, ""), s, buf, cap, (size_t)n,
+			   system);
 }
 
 /* Raw Neuron capture files, known by their names. */
